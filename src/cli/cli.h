@@ -1,0 +1,36 @@
+/* cli: the subcommands, one file each. Each takes the arguments after its name and returns the
+ * process exit status: 0 success, 1 other failure, 2 bad input or usage, 3 no usable GPU. */
+#ifndef BANKSCOPE_CLI_H
+#define BANKSCOPE_CLI_H
+
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_NO_GPU = 3 };
+
+int cli_analyze(int argc, char **argv);
+int cli_list(int argc, char **argv);
+int cli_kernel(int argc, char **argv);
+int cli_measure(int argc, char **argv);
+int cli_sweep(int argc, char **argv);
+int cli_export(int argc, char **argv);
+int cli_tui(int argc, char **argv);
+
+/* Print "bankscope: msg" to stderr and return CLI_USAGE. */
+int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Options every scenario command shares. */
+typedef struct cli_common {
+    const char *file;
+    const char *arch;
+    int warp;          /* -1: all */
+    int json;
+    int all;
+    int ptx;
+    const char *svg;
+    int measure;
+    int max_pad;
+} cli_common;
+
+/* Parse argv into c; returns 0 or CLI_USAGE (after a message). allowed lists the long options
+ * the command accepts, e.g. "json warp arch all". */
+int cli_parse(int argc, char **argv, const char *cmd, const char *allowed, cli_common *c);
+
+#endif

@@ -1,0 +1,30 @@
+/* cli_analyze: `bankscope analyze FILE [--json] [--warp N] [--all] [--arch NAME]`. */
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "io/load.h"
+#include "io/report.h"
+
+int cli_analyze(int argc, char **argv)
+{
+    cli_common c;
+    if (cli_parse(argc, argv, "analyze", "json warp all arch", &c))
+        return CLI_USAGE;
+    scenario s;
+    io_error err;
+    if (!load_scenario_file(c.file, c.arch, &s, &err)) {
+        fprintf(stderr, "bankscope: %s\n", err.text);
+        return CLI_USAGE;
+    }
+    if (c.warp >= scenario_warp_count(&s) && !s.is_trace) {
+        scenario_free(&s);
+        return cli_usage_error("analyze: --warp %d: the block has %d warp(s)", c.warp, scenario_warp_count(&s));
+    }
+    report_options o = {.all_lanes = c.all, .warp = s.is_trace ? -1 : c.warp};
+    if (c.json)
+        report_json(stdout, &s, &o);
+    else
+        report_text(stdout, &s, &o);
+    scenario_free(&s);
+    return fflush(stdout) == 0 ? CLI_OK : CLI_FAIL;
+}

@@ -1,0 +1,563 @@
+/* load: JSON -> scenario, with strict keys and positions in every message. */
+#include "load.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/jsonpos.h"
+#include "io/library.h"
+
+typedef struct loader {
+    const char *text;
+    size_t len;
+    const char *name;
+    io_error *err;
+    bool failed;
+} loader;
+
+/* Report msg at the value found under the printf-formatted path. */
+static bool fail_at(loader *L, int extra_col, const char *msg, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static bool fail_at(loader *L, int extra_col, const char *msg, const char *fmt, ...)
+{
+    if (L->failed)
+        return false;
+    L->failed = true;
+    char path[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(path, sizeof path, fmt, ap);
+    va_end(ap);
+    jsonpos p = jsonpos_locate(L->text, L->len, path);
+    snprintf(L->err->text, sizeof L->err->text, "%s:%d:%d: %s%s%s", L->name, p.line,
+             p.col + extra_col, path, *path ? ": " : "", msg);
+    return false;
+}
+
+/* Check that obj has only the keys listed (NULL-terminated). */
+static bool only_keys(loader *L, const cJSON *obj, const char *const keys[], const char *path)
+{
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        bool ok = false;
+        for (int k = 0; keys[k]; k++)
+            ok |= strcmp(c->string, keys[k]) == 0;
+        if (!ok) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "unknown key '%.60s'", c->string);
+            return fail_at(L, 0, msg, "%s%s%s", path, *path ? "." : "", c->string);
+        }
+    }
+    return true;
+}
+
+/* An integer in [lo, hi] at path; items that are not whole numbers are errors. */
+static bool get_int(loader *L, const cJSON *v, int64_t lo, int64_t hi, int64_t *out, const char *path)
+{
+    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
+        fabs(v->valuedouble) > 9.0e15) {
+        return fail_at(L, 0, "expected a whole number", "%s", path);
+    }
+    int64_t x = (int64_t)v->valuedouble;
+    if (x < lo || x > hi) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "must be %lld..%lld", (long long)lo, (long long)hi);
+        return fail_at(L, 0, msg, "%s", path);
+    }
+    *out = x;
+    return true;
+}
+
+/* A string at path (copied); absent is fine when optional. */
+static bool get_str(loader *L, const cJSON *obj, const char *key, bool optional, char **out,
+                    const char *path)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v) {
+        if (optional)
+            return true;
+        char msg[64];
+        snprintf(msg, sizeof msg, "missing key '%s'", key);
+        return fail_at(L, 0, msg, "%s", path);
+    }
+    if (!cJSON_IsString(v))
+        return fail_at(L, 0, "expected a string", "%s%s%s", path, *path ? "." : "", key);
+    if (strlen(v->valuestring) > 4096)
+        return fail_at(L, 0, "string longer than 4096 characters", "%s%s%s", path, *path ? "." : "", key);
+    free(*out);
+    *out = xstrdup(v->valuestring);
+    return true;
+}
+
+/* An identifier-like name (used in generated CUDA code, so strictly checked). */
+static bool check_ident(loader *L, const char *s, const char *path)
+{
+    bool ok = s && *s && strlen(s) < 64 && (s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z') ||
+                                             (s[0] >= 'A' && s[0] <= 'Z'));
+    for (const char *p = s; ok && *p; p++)
+        ok = *p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9');
+    if (!ok)
+        return fail_at(L, 0, "must be a C identifier (letters, digits, _; at most 63)", "%s", path);
+    return true;
+}
+
+/* Parse "float x", "char tag[3]" into type, name and count. */
+static bool parse_field_decl(loader *L, const char *decl, types_field *f, const char *path)
+{
+    char buf[160];
+    snprintf(buf, sizeof buf, "%s", decl);
+    char *end = buf + strlen(buf);
+    while (end > buf && end[-1] == ' ')
+        *--end = '\0';
+    f->count = 1;
+    char *br = strchr(buf, '[');
+    if (br) {
+        char *e;
+        long n = strtol(br + 1, &e, 10);
+        if (*e != ']' || e[1] != '\0' || n < 1 || n > 65536)
+            return fail_at(L, 0, "array field must look like 'float v[4]'", "%s", path);
+        f->count = (int)n;
+        *br = '\0';
+        end = br;
+        while (end > buf && end[-1] == ' ')
+            *--end = '\0';
+    }
+    char *sp = strrchr(buf, ' ');
+    if (!sp)
+        return fail_at(L, 0, "field must look like 'TYPE NAME'", "%s", path);
+    *sp = '\0';
+    f->name = xstrdup(sp + 1);
+    f->type_name = xstrdup(buf);
+    return check_ident(L, f->name, path);
+}
+
+static bool load_structs(loader *L, const cJSON *arr, scenario *s)
+{
+    if (!cJSON_IsArray(arr))
+        return fail_at(L, 0, "expected an array of structs", "structs");
+    int n = cJSON_GetArraySize(arr);
+    if (n > 256)
+        return fail_at(L, 0, "at most 256 structs", "structs");
+    s->types.structs = xcalloc((size_t)n, sizeof *s->types.structs);
+    int i = 0;
+    for (const cJSON *st = arr->child; st; st = st->next, i++) {
+        char path[64];
+        snprintf(path, sizeof path, "structs[%d]", i);
+        s->types.n = i + 1;
+        types_struct *ts = &s->types.structs[i];
+        static const char *const keys[] = {"name", "fields", "align", NULL};
+        if (!cJSON_IsObject(st))
+            return fail_at(L, 0, "expected an object", "%s", path);
+        if (!only_keys(L, st, keys, path) || !get_str(L, st, "name", false, &ts->name, path))
+            return false;
+        char npath[80];
+        snprintf(npath, sizeof npath, "%s.name", path);
+        if (!check_ident(L, ts->name, npath))
+            return false;
+        const cJSON *al = cJSON_GetObjectItemCaseSensitive(st, "align");
+        int64_t a = 0;
+        snprintf(npath, sizeof npath, "%s.align", path);
+        if (al && !get_int(L, al, 1, 256, &a, npath))
+            return false;
+        ts->force_align = (int)a;
+        const cJSON *fs = cJSON_GetObjectItemCaseSensitive(st, "fields");
+        snprintf(npath, sizeof npath, "%s.fields", path);
+        if (!cJSON_IsArray(fs) || cJSON_GetArraySize(fs) < 1 || cJSON_GetArraySize(fs) > 256)
+            return fail_at(L, 0, "expected 1..256 fields", "%s", npath);
+        ts->fields = xcalloc((size_t)cJSON_GetArraySize(fs), sizeof *ts->fields);
+        int k = 0;
+        for (const cJSON *f = fs->child; f; f = f->next, k++) {
+            char fpath[112];
+            snprintf(fpath, sizeof fpath, "%s[%d]", npath, k);
+            ts->nfields = k + 1;
+            types_field *tf = &ts->fields[k];
+            if (cJSON_IsString(f)) {
+                if (!parse_field_decl(L, f->valuestring, tf, fpath))
+                    return false;
+                continue;
+            }
+            static const char *const fkeys[] = {"name", "type", "count", NULL};
+            if (!cJSON_IsObject(f))
+                return fail_at(L, 0, "expected \"TYPE NAME\" or {\"name\", \"type\"}", "%s", fpath);
+            if (!only_keys(L, f, fkeys, fpath) || !get_str(L, f, "name", false, &tf->name, fpath) ||
+                !get_str(L, f, "type", false, &tf->type_name, fpath))
+                return false;
+            char cpath[128];
+            snprintf(cpath, sizeof cpath, "%s.name", fpath);
+            if (!check_ident(L, tf->name, cpath))
+                return false;
+            int64_t c = 1;
+            const cJSON *cnt = cJSON_GetObjectItemCaseSensitive(f, "count");
+            snprintf(cpath, sizeof cpath, "%s.count", fpath);
+            if (cnt && !get_int(L, cnt, 1, 65536, &c, cpath))
+                return false;
+            tf->count = (int)c;
+        }
+        for (int a2 = 0; a2 < ts->nfields; a2++)
+            for (int b = 0; b < a2; b++)
+                if (strcmp(ts->fields[a2].name, ts->fields[b].name) == 0)
+                    return fail_at(L, 0, "two fields have this name", "%s[%d]", npath, a2);
+    }
+    return true;
+}
+
+/* Dimensions or padding: a number or an array of up to 3 numbers. */
+static int load_int_list(loader *L, const cJSON *v, int64_t lo, int64_t hi, int64_t out[3],
+                         const char *path)
+{
+    if (cJSON_IsNumber(v))
+        return get_int(L, v, lo, hi, &out[0], path) ? 1 : -1;
+    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) < 1 || cJSON_GetArraySize(v) > 3) {
+        fail_at(L, 0, "expected a number or an array of 1 to 3 numbers", "%s", path);
+        return -1;
+    }
+    int n = 0;
+    for (const cJSON *c = v->child; c; c = c->next, n++) {
+        char p[96];
+        snprintf(p, sizeof p, "%s[%d]", path, n);
+        if (!get_int(L, c, lo, hi, &out[n], p))
+            return -1;
+    }
+    return n;
+}
+
+static bool load_arrays(loader *L, const cJSON *arr, scenario *s)
+{
+    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) < 1 || cJSON_GetArraySize(arr) > 64)
+        return fail_at(L, 0, "expected an array of 1..64 arrays", "arrays");
+    s->arrays = xcalloc((size_t)cJSON_GetArraySize(arr), sizeof *s->arrays);
+    int i = 0;
+    for (const cJSON *a = arr->child; a; a = a->next, i++) {
+        char path[64], p2[96];
+        snprintf(path, sizeof path, "arrays[%d]", i);
+        s->narrays = i + 1;
+        scenario_array *sa = &s->arrays[i];
+        sa->base = -1;
+        static const char *const keys[] = {"name", "type", "dims", "pad", "base", NULL};
+        if (!cJSON_IsObject(a))
+            return fail_at(L, 0, "expected an object", "%s", path);
+        if (!only_keys(L, a, keys, path) || !get_str(L, a, "name", false, &sa->name, path) ||
+            !get_str(L, a, "type", false, &sa->type_name, path))
+            return false;
+        snprintf(p2, sizeof p2, "%s.name", path);
+        if (!check_ident(L, sa->name, p2))
+            return false;
+        snprintf(p2, sizeof p2, "%s.dims", path);
+        const cJSON *d = cJSON_GetObjectItemCaseSensitive(a, "dims");
+        if (!d)
+            return fail_at(L, 0, "missing key 'dims'", "%s", path);
+        sa->ndims = load_int_list(L, d, 1, 1 << 20, sa->dims, p2);
+        if (sa->ndims < 0)
+            return false;
+        const cJSON *pd = cJSON_GetObjectItemCaseSensitive(a, "pad");
+        snprintf(p2, sizeof p2, "%s.pad", path);
+        if (cJSON_IsNumber(pd)) {
+            if (!get_int(L, pd, 0, 4096, &sa->pad[sa->ndims - 1], p2))
+                return false;
+        } else if (pd) {
+            int64_t pads[3] = {0};
+            int n = load_int_list(L, pd, 0, 4096, pads, p2);
+            if (n < 0)
+                return false;
+            if (n != sa->ndims)
+                return fail_at(L, 0, "give one padding per dimension, or one number for the last", "%s", p2);
+            memcpy(sa->pad, pads, sizeof pads);
+        }
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(a, "base");
+        snprintf(p2, sizeof p2, "%s.base", path);
+        if (b && !get_int(L, b, 0, 1 << 24, &sa->base, p2))
+            return false;
+    }
+    return true;
+}
+
+static bool load_access(loader *L, const cJSON *a, int i, scenario *s)
+{
+    char path[64], p2[96];
+    snprintf(path, sizeof path, "accesses[%d]", i);
+    scenario_access *sa = &s->accesses[i];
+    static const char *const keys[] = {"op", "array", "index", "field", "vector", "when", "label", NULL};
+    if (!cJSON_IsObject(a))
+        return fail_at(L, 0, "expected an object", "%s", path);
+    char *op = NULL;
+    bool ok = only_keys(L, a, keys, path) && get_str(L, a, "op", false, &op, path);
+    if (ok && strcmp(op, "load") != 0 && strcmp(op, "store") != 0)
+        ok = fail_at(L, 0, "op is \"load\" or \"store\"", "%s.op", path);
+    sa->op = ok && strcmp(op, "store") == 0 ? BANKS_STORE : BANKS_LOAD;
+    free(op);
+    if (!ok || !get_str(L, a, "array", false, &sa->array_name, path) ||
+        !get_str(L, a, "field", true, &sa->field, path) ||
+        !get_str(L, a, "vector", true, &sa->vector, path) ||
+        !get_str(L, a, "when", true, &sa->when_text, path) ||
+        !get_str(L, a, "label", true, &sa->label, path))
+        return false;
+    const cJSON *ix = cJSON_GetObjectItemCaseSensitive(a, "index");
+    snprintf(p2, sizeof p2, "%s.index", path);
+    if (cJSON_IsString(ix)) {
+        sa->nidx = 1;
+        sa->index_text[0] = xstrdup(ix->valuestring);
+        return true;
+    }
+    if (!cJSON_IsArray(ix) || cJSON_GetArraySize(ix) < 1 || cJSON_GetArraySize(ix) > 3)
+        return fail_at(L, 0, "expected an index expression or an array of 1 to 3", "%s", ix ? p2 : path);
+    for (const cJSON *c = ix->child; c; c = c->next) {
+        if (!cJSON_IsString(c) || strlen(c->valuestring) > 4096)
+            return fail_at(L, 0, "expected an expression string", "%s[%d]", p2, sa->nidx);
+        sa->index_text[sa->nidx++] = xstrdup(c->valuestring);
+    }
+    return true;
+}
+
+static bool load_loop(loader *L, const cJSON *lp, scenario *s)
+{
+    static const char *const keys[] = {"var", "from", "to", "step", "mul", "div", NULL};
+    if (!cJSON_IsObject(lp))
+        return fail_at(L, 0, "expected an object", "loop");
+    if (!only_keys(L, lp, keys, "loop") || !get_str(L, lp, "var", false, &s->loop.var, "loop") ||
+        !check_ident(L, s->loop.var, "loop.var"))
+        return false;
+    const int64_t big = (int64_t)1 << 40;
+    const cJSON *from = cJSON_GetObjectItemCaseSensitive(lp, "from");
+    const cJSON *to = cJSON_GetObjectItemCaseSensitive(lp, "to");
+    if (!from || !to)
+        return fail_at(L, 0, "a loop needs 'from' and 'to'", "loop");
+    if (!get_int(L, from, -big, big, &s->loop.from, "loop.from") ||
+        !get_int(L, to, -big, big, &s->loop.to, "loop.to"))
+        return false;
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(lp, "step");
+    const cJSON *mul = cJSON_GetObjectItemCaseSensitive(lp, "mul");
+    const cJSON *dv = cJSON_GetObjectItemCaseSensitive(lp, "div");
+    if (!!st + !!mul + !!dv > 1)
+        return fail_at(L, 0, "give one of 'step', 'mul', 'div'", "loop");
+    s->loop.step = 1;
+    s->loop.kind = mul ? SCENARIO_LOOP_MUL : dv ? SCENARIO_LOOP_DIV : SCENARIO_LOOP_ADD;
+    if (st)
+        return get_int(L, st, -big, big, &s->loop.step, "loop.step");
+    if (mul || dv)
+        return get_int(L, mul ? mul : dv, 2, 1 << 20, &s->loop.step, mul ? "loop.mul" : "loop.div");
+    return true;
+}
+
+static bool load_trace(loader *L, const cJSON *tr, scenario *s)
+{
+    int n = cJSON_IsArray(tr) ? cJSON_GetArraySize(tr) : -1;
+    if (n < 1 || n > 10000000)
+        return fail_at(L, 0, "expected an array of instructions", "trace");
+    s->is_trace = true;
+    s->trace = xcalloc((size_t)n, sizeof *s->trace);
+    int i = 0;
+    for (const cJSON *t = tr->child; t; t = t->next, i++) {
+        char path[48], p2[96];
+        snprintf(path, sizeof path, "trace[%d]", i);
+        banks_request *r = &s->trace[i];
+        static const char *const keys[] = {"op", "width", "addresses", NULL};
+        if (!cJSON_IsObject(t))
+            return fail_at(L, 0, "expected an object", "%s", path);
+        char *op = NULL;
+        bool ok = only_keys(L, t, keys, path) && get_str(L, t, "op", false, &op, path);
+        if (ok && strcmp(op, "load") != 0 && strcmp(op, "store") != 0)
+            ok = fail_at(L, 0, "op is \"load\" or \"store\"", "%s.op", path);
+        r->op = ok && strcmp(op, "store") == 0 ? BANKS_STORE : BANKS_LOAD;
+        free(op);
+        if (!ok)
+            return false;
+        const cJSON *w = cJSON_GetObjectItemCaseSensitive(t, "width");
+        int64_t width = 4;
+        snprintf(p2, sizeof p2, "%s.width", path);
+        if (!w)
+            return fail_at(L, 0, "missing key 'width'", "%s", path);
+        if (!get_int(L, w, 1, 16, &width, p2))
+            return false;
+        if (!banks_width_ok((int)width))
+            return fail_at(L, 0, "width is 1, 2, 4, 8 or 16", "%s", p2);
+        r->width = (int)width;
+        const cJSON *ad = cJSON_GetObjectItemCaseSensitive(t, "addresses");
+        snprintf(p2, sizeof p2, "%s.addresses", path);
+        if (!cJSON_IsArray(ad) || cJSON_GetArraySize(ad) != BANKS_WARP)
+            return fail_at(L, 0, "expected 32 addresses (null for an inactive lane)", "%s", ad ? p2 : path);
+        int l = 0;
+        for (const cJSON *a = ad->child; a; a = a->next, l++) {
+            if (cJSON_IsNull(a))
+                continue;
+            char p3[112];
+            snprintf(p3, sizeof p3, "%s[%d]", p2, l);
+            int64_t v;
+            if (!get_int(L, a, 0, s->arch->smem_per_block - 1, &v, p3))
+                return false;
+            if (v % width != 0)
+                return fail_at(L, 0, "address is not a multiple of the width", "%s", p3);
+            r->addr[l] = v;
+            r->active |= 1u << l;
+        }
+    }
+    s->ntrace = n;
+    return true;
+}
+
+/* Read the members of the top-level object into s. */
+static bool load_root(loader *L, const cJSON *root, scenario *s)
+{
+    static const char *const keys[] = {"name", "description", "arch", "block", "structs", "arrays",
+                                       "loop", "accesses", "warps", "trace", NULL};
+    if (!cJSON_IsObject(root))
+        return fail_at(L, 0, "expected a JSON object", "%s", "");
+    if (!only_keys(L, root, keys, "") || !get_str(L, root, "name", true, &s->name, "") ||
+        !get_str(L, root, "description", true, &s->description, ""))
+        return false;
+    char *arch = NULL;
+    if (!get_str(L, root, "arch", true, &arch, ""))
+        return false;
+    if (arch) {
+        s->arch = banks_profile_find(arch);
+        free(arch);
+        if (!s->arch)
+            return fail_at(L, 0, "unknown architecture (sm_90, sm_80, sm_86, sm_75, sm_70, sm_60, sm_50, "
+                           "sm_35, sm_35_8byte, sm_13)", "arch");
+    }
+    const cJSON *tr = cJSON_GetObjectItemCaseSensitive(root, "trace");
+    if (tr) {
+        static const char *const tkeys[] = {"name", "description", "arch", "trace", NULL};
+        return only_keys(L, root, tkeys, "") && load_trace(L, tr, s);
+    }
+    const cJSON *bl = cJSON_GetObjectItemCaseSensitive(root, "block");
+    if (bl) {
+        int64_t b[3] = {1, 1, 1};
+        if (load_int_list(L, bl, 1, 1024, b, "block") < 0)
+            return false;
+        for (int d = 0; d < 3; d++)
+            s->block[d] = (int)b[d];
+    }
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "structs");
+    if (st && !load_structs(L, st, s))
+        return false;
+    const cJSON *lp = cJSON_GetObjectItemCaseSensitive(root, "loop");
+    if (lp && !load_loop(L, lp, s))
+        return false;
+    const cJSON *ar = cJSON_GetObjectItemCaseSensitive(root, "arrays");
+    if (!ar)
+        return fail_at(L, 0, "missing key 'arrays' (or 'trace')", "%s", "");
+    if (!load_arrays(L, ar, s))
+        return false;
+    const cJSON *ac = cJSON_GetObjectItemCaseSensitive(root, "accesses");
+    if (!ac)
+        return fail_at(L, 0, "missing key 'accesses'", "%s", "");
+    if (!cJSON_IsArray(ac) || cJSON_GetArraySize(ac) < 1 || cJSON_GetArraySize(ac) > 256)
+        return fail_at(L, 0, "expected an array of 1..256 accesses", "accesses");
+    s->accesses = xcalloc((size_t)cJSON_GetArraySize(ac), sizeof *s->accesses);
+    int i = 0;
+    for (const cJSON *a = ac->child; a; a = a->next, i++) {
+        s->naccesses = i + 1;
+        if (!load_access(L, a, i, s))
+            return false;
+    }
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(root, "warps");
+    if (w) {
+        if (!cJSON_IsArray(w) || cJSON_GetArraySize(w) < 1 || cJSON_GetArraySize(w) > 32)
+            return fail_at(L, 0, "expected an array of 1..32 warp numbers", "warps");
+        s->warps = xcalloc(32, sizeof *s->warps);
+        for (const cJSON *c = w->child; c; c = c->next) {
+            char p[32];
+            snprintf(p, sizeof p, "warps[%d]", s->nwarps);
+            int64_t v;
+            if (!get_int(L, c, 0, 31, &v, p))
+                return false;
+            s->warps[s->nwarps++] = (int)v;
+        }
+    }
+    return true;
+}
+
+bool load_scenario_text(const char *text, size_t len, const char *name, const char *arch, scenario *out,
+                        io_error *err)
+{
+    scenario_init(out);
+    loader L = {.text = text, .len = len, .name = name, .err = err};
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!root) {
+        const char *at = cJSON_GetErrorPtr();
+        size_t off = at && at >= text && at <= text + len ? (size_t)(at - text) : 0;
+        int line, col;
+        jsonpos_line_col(text, off, &line, &col);
+        snprintf(err->text, sizeof err->text, "%s:%d:%d: malformed JSON%s", name, line, col,
+                 off >= len ? " (the file ends too early)" : "");
+        return false;
+    }
+    bool ok = load_root(&L, root, out);
+    cJSON_Delete(root);
+    if (ok && arch) {
+        out->arch = banks_profile_find(arch);
+        if (!out->arch) {
+            snprintf(err->text, sizeof err->text, "%s: unknown architecture '%s'", name, arch);
+            ok = false;
+        }
+    }
+    if (ok) {
+        scenario_error se;
+        if (!scenario_finish(out, &se)) {
+            L.failed = false;
+            if (se.expr_pos >= 0)
+                fail_at(&L, 1 + se.expr_pos, se.msg, "%s", se.path);
+            else
+                fail_at(&L, 0, se.msg, "%s", se.path);
+            ok = false;
+        }
+    }
+    if (!ok) {
+        scenario_free(out);
+        scenario_init(out);
+    }
+    return ok;
+}
+
+char *load_read_file(const char *path, size_t *len, io_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err->text, sizeof err->text, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    strbuf sb = {0};
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        strbuf_add(&sb, buf, n);
+        if (sb.len > LOAD_MAX_BYTES) {
+            fclose(f);
+            strbuf_free(&sb);
+            snprintf(err->text, sizeof err->text, "%s: file larger than 16 MiB", path);
+            return NULL;
+        }
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        strbuf_free(&sb);
+        snprintf(err->text, sizeof err->text, "%s: read error", path);
+        return NULL;
+    }
+    *len = sb.len;
+    return strbuf_take(&sb);
+}
+
+bool load_scenario_file(const char *path, const char *arch, scenario *out, io_error *err)
+{
+    size_t len = 0;
+    FILE *probe = fopen(path, "rb");
+    const char *builtin = probe ? NULL : library_find(path, &len);
+    if (probe)
+        fclose(probe);
+    if (builtin)
+        return load_scenario_text(builtin, len, path, arch, out, err);
+    char *text = load_read_file(path, &len, err);
+    if (!text) {
+        scenario_init(out);
+        return false;
+    }
+    bool ok = load_scenario_text(text, len, path, arch, out, err);
+    free(text);
+    return ok;
+}

@@ -1,0 +1,27 @@
+/* load: scenario and trace files (JSON, via cJSON) -> a finished scenario.
+ * Every problem becomes an io_error naming the file, the line and column, and the JSON path;
+ * for expressions the column points at the offending character. Never crashes on bad input. */
+#ifndef BANKSCOPE_LOAD_H
+#define BANKSCOPE_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/scenario.h"
+
+#define LOAD_MAX_BYTES (16 << 20)
+
+typedef struct io_error {
+    char text[640];   /* "file:line:col: path: message", one line */
+} io_error;
+
+/* Load and finish a scenario from JSON text; name is used in messages. */
+/* arch, when not NULL, replaces the file's architecture (before validation). */
+bool load_scenario_text(const char *text, size_t len, const char *name, const char *arch, scenario *out,
+                        io_error *err);
+/* Read a file (a pattern name such as "transpose-naive" is looked up in the library). */
+bool load_scenario_file(const char *path, const char *arch, scenario *out, io_error *err);
+/* Read a whole file into a NUL-terminated buffer; NULL with a message on failure. */
+char *load_read_file(const char *path, size_t *len, io_error *err);
+
+#endif

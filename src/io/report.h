@@ -1,0 +1,33 @@
+/* report: `analyze` output. Text (a per-lane table like a textbook, grouped summaries, totals)
+ * and JSON (the documented contract: one object per warp-instruction, struct layouts, totals).
+ * Writes to a FILE; reads a finished scenario; every number printed is the model's prediction. */
+#ifndef BANKSCOPE_REPORT_H
+#define BANKSCOPE_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "model/scenario.h"
+
+typedef struct report_options {
+    bool all_lanes;     /* text: a lane table for every warp-instruction, not only the first */
+    int warp;           /* -1: the scenario's selection; else only this warp */
+} report_options;
+
+/* Totals over a scenario's warp-instructions. */
+typedef struct report_totals {
+    int64_t instructions, wavefronts, ideal, conflicts;
+    int worst_degree;
+    int64_t worst_seq;
+} report_totals;
+
+void report_text(FILE *out, const scenario *s, const report_options *o);
+void report_json(FILE *out, const scenario *s, const report_options *o);
+/* Append s as a JSON string literal (quotes included) to sb. */
+void report_json_string(strbuf *sb, const char *s);
+/* Text for a lane's banks: "5" or "4-7" for wide accesses. */
+void report_banks_text(const banks_profile *p, int64_t addr, int width, char *buf, size_t n);
+/* "32-way" or "conflict-free". */
+const char *report_degree_text(int degree, char *buf, size_t n);
+
+#endif

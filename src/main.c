@@ -1,0 +1,50 @@
+/* main: arguments and dispatch to a subcommand or the TUI. Kept thin on purpose: every command
+ * lives in src/cli/, the model in src/model/, files and reports in src/io/. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "config.h"
+
+static const char usage[] =
+    "Usage:\n"
+    "  bankscope [FILE.json]                 interactive bank grid (default: 32x32 transpose)\n"
+    "  bankscope analyze FILE.json [--json]  analysis of every warp-instruction\n"
+    "            [--warp N] [--all] [--arch NAME]\n"
+    "  bankscope measure FILE.json [--json]  run on the GPU; exit 3 when there is none\n"
+    "  bankscope kernel FILE.json [--ptx]    the generated CUDA source (or NVRTC's PTX)\n"
+    "  bankscope sweep FILE.json [--json]    padding sweep [--max-pad N] [--measure]\n"
+    "  bankscope export FILE.json --svg OUT  bank grid and array map as SVG\n"
+    "  bankscope list                        the pattern library\n"
+    "  bankscope --help | --version\n"
+    "\n"
+    "FILE.json is a scenario, a trace, or a library name such as transpose-naive.\n"
+    "Architectures: sm_90 (default, checked against H100/H200 counters), sm_89, sm_86,\n"
+    "sm_80, sm_75, sm_70, sm_60, sm_50, sm_35, sm_35_8byte (Kepler 8-byte banks),\n"
+    "sm_13 (compute capability 1.x, 16 banks, half-warps).\n"
+    "Exit status: 0 ok, 1 failure, 2 bad input or usage, 3 no usable GPU.\n"
+    "See bankscope(1) for the file formats.\n";
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        int (*fn)(int, char **);
+    } commands[] = {
+        {"analyze", cli_analyze}, {"list", cli_list},   {"kernel", cli_kernel},
+        {"measure", cli_measure}, {"sweep", cli_sweep}, {"export", cli_export},
+    };
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(usage, stdout);
+        return CLI_OK;
+    }
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+        printf("bankscope %s\n", PACKAGE_VERSION);
+        return CLI_OK;
+    }
+    if (argc >= 2)
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+            if (strcmp(argv[1], commands[i].name) == 0)
+                return commands[i].fn(argc - 2, argv + 2);
+    return cli_tui(argc - 1, argv + 1);
+}

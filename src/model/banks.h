@@ -1,0 +1,107 @@
+/* banks: architecture profiles and the bank engine.
+ *
+ * One warp-instruction (a banks_request: op, width, 32 lane addresses, active mask) goes in; out
+ * comes how the hardware serves it: the phases the request is split into, the wavefronts each
+ * phase needs, the conflict degree, Nsight Compute's bank-conflict count, and for every lane the
+ * phase and wavefront that serve it. Pure: no globals, no I/O, no allocation.
+ *
+ * Units: addresses are byte offsets into shared memory; a "bank word" is profile.bank_bytes wide.
+ * Invariants of a banks_result: wavefronts = ideal_wavefronts + bank_conflicts;
+ * ideal_wavefronts = number of phases with at least one active lane. */
+#ifndef BANKSCOPE_BANKS_H
+#define BANKSCOPE_BANKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define BANKS_WARP 32        /* lanes in a warp, on every architecture covered */
+#define BANKS_MAX_BANKS 32   /* the most banks any profile has */
+#define BANKS_MAX_PHASES 16  /* cc 1.x 16-byte: 4 word requests x 2 half-warps = 8 */
+#define BANKS_MAX_ROWS 128   /* wavefronts of the worst request of any profile */
+
+typedef enum banks_op { BANKS_LOAD, BANKS_STORE } banks_op;
+
+/* The bank rules of one GPU generation. Every number that is hardware lives here. */
+typedef struct banks_profile {
+    const char *name;         /* as written in files and on the command line: "sm_90" */
+    const char *title;        /* one line for people */
+    const char *source;       /* where the rules come from */
+    int banks;                /* banks per SM */
+    int bank_bytes;           /* bytes a bank serves per clock */
+    int request_lanes;        /* lanes served as one request: 32, or 16 (cc 1.x half-warps) */
+    int wavefront_bytes;      /* most data one wavefront carries (splits 8/16-byte accesses) */
+    int same_slot_words;      /* bank words in one bank that never conflict: 1; Kepler 4-byte mode 2 */
+    bool load_pairing;        /* sm_90: loads whose lanes pair up (n^1 or n^2) merge phases */
+    bool split_wide;          /* cc 1.x: 8/16-byte accesses issue as separate 32-bit requests */
+    bool single_broadcast;    /* cc 1.x: one broadcast word per step, one lane per other bank */
+    int smem_per_sm;          /* bytes of shared memory per SM */
+    int smem_per_block;       /* most bytes one block may use */
+    int smem_reserved;        /* bytes the system reserves per block */
+    int smem_granularity;     /* per-block allocation unit in bytes */
+    int threads_per_sm;
+    int blocks_per_sm;
+    bool measured;            /* rules checked against hardware counters */
+} banks_profile;
+
+/* The profile named name ("sm_90", "sm_86", "sm_35_8byte", "cc1x"...), or NULL. */
+const banks_profile *banks_profile_find(const char *name);
+/* The reference profile, sm_90. */
+const banks_profile *banks_profile_default(void);
+/* All profiles, count in *n, in the order a selector shows them. */
+const banks_profile *banks_profiles(int *n);
+
+/* One warp-instruction. Lanes whose bit is clear in active are ignored. */
+typedef struct banks_request {
+    banks_op op;
+    int width;                    /* bytes per lane: 1, 2, 4, 8 or 16 */
+    uint32_t active;              /* bit l: lane l takes part */
+    int64_t addr[BANKS_WARP];     /* byte address per lane, >= 0 */
+} banks_request;
+
+typedef struct banks_lane {
+    int8_t phase;       /* phase serving the lane (first, for split requests); -1 inactive */
+    int16_t wavefront;  /* row (0-based over the whole request) serving the lane's first word */
+    bool broadcast;     /* an earlier lane in the same phase touches the same bank word */
+} banks_lane;
+
+typedef struct banks_phase {
+    uint32_t lanes;     /* lanes the phase covers */
+    int sub;            /* for split requests: which 32-bit part of the access */
+    int first_row;      /* row of its first wavefront */
+    int wavefronts;     /* 0 when no active lane */
+    int degree;         /* most distinct words one bank serves in it */
+} banks_phase;
+
+typedef struct banks_result {
+    int wavefronts;
+    int ideal_wavefronts;    /* phases with an active lane: the cost without conflicts */
+    int bank_conflicts;      /* wavefronts - ideal, as Nsight Compute counts them */
+    int conflict_degree;     /* most distinct words one bank serves in one phase (1 = none) */
+    int active_lanes;
+    int broadcast_lanes;
+    bool paired;             /* sm_90 load pairing merged phases */
+    int nphases;
+    banks_phase phase[BANKS_MAX_PHASES];
+    banks_lane lane[BANKS_WARP];
+} banks_result;
+
+/* One cell of the bank grid: which lanes a bank serves in one wavefront, and the bank word. */
+typedef struct banks_cell {
+    uint32_t lanes;     /* 0: the bank is idle in this wavefront */
+    int64_t word;       /* bank word served (address / bank_bytes) */
+} banks_cell;
+
+/* True when width is one the hardware has (1, 2, 4, 8, 16). */
+bool banks_width_ok(int width);
+
+/* Analyse req under profile p. When cells is not NULL it must hold BANKS_MAX_ROWS * p->banks
+ * cells; row r, bank b is cells[r * p->banks + b] (rows up to result->wavefronts are filled).
+ * req must satisfy banks_width_ok and have non-negative addresses for active lanes. */
+void banks_analyze(const banks_profile *p, const banks_request *req, banks_result *out,
+                   banks_cell *cells);
+
+/* Bank of a byte address, and its bank word. */
+int banks_bank_of(const banks_profile *p, int64_t addr);
+int64_t banks_word_of(const banks_profile *p, int64_t addr);
+
+#endif

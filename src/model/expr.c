@@ -1,0 +1,426 @@
+/* expr: lexer, recursive-descent parser, checked evaluator and CUDA emitter. */
+#include "expr.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct parser {
+    const char *s;
+    int pos;
+    int depth;
+    const char *loop;
+    expr *e;
+    expr_error *err;
+    bool failed;
+} parser;
+
+static const struct { const char *name; expr_var var; } var_names[] = {
+    {"threadIdx.x", EXPR_TX}, {"threadIdx.y", EXPR_TY}, {"threadIdx.z", EXPR_TZ},
+    {"tx", EXPR_TX},          {"ty", EXPR_TY},          {"tz", EXPR_TZ},
+    {"blockDim.x", EXPR_BDX}, {"blockDim.y", EXPR_BDY}, {"blockDim.z", EXPR_BDZ},
+    {"lane", EXPR_LANE},      {"warp", EXPR_WARP},      {"tid", EXPR_TID},
+};
+
+/* Record the first error only; later ones are consequences. */
+static void fail(parser *p, int pos, const char *fmt, const char *arg)
+{
+    if (p->failed)
+        return;
+    p->failed = true;
+    p->err->pos = pos;
+    snprintf(p->err->msg, sizeof p->err->msg, fmt, arg);
+}
+
+static int node_new(parser *p, expr_kind k, int op, int a, int b, int pos)
+{
+    expr *e = p->e;
+    if (e->n == e->cap) {
+        e->cap = e->cap ? e->cap * 2 : 16;
+        e->nodes = xrealloc(e->nodes, sizeof *e->nodes * (size_t)e->cap);
+    }
+    e->nodes[e->n] = (expr_node){.kind = k, .op = op, .a = a, .b = b, .pos = pos};
+    return e->n++;
+}
+
+static void skip_ws(parser *p)
+{
+    while (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' || p->s[p->pos] == '\n' ||
+           p->s[p->pos] == '\r')
+        p->pos++;
+}
+
+/* Consume token tok if it comes next (and is not the start of a longer operator). */
+static bool accept(parser *p, const char *tok)
+{
+    skip_ws(p);
+    size_t n = strlen(tok);
+    if (strncmp(p->s + p->pos, tok, n) != 0)
+        return false;
+    char next = p->s[p->pos + (int)n];
+    if (n == 1 && (tok[0] == '<' || tok[0] == '>') && (next == tok[0] || next == '='))
+        return false;
+    if (n == 1 && (tok[0] == '&' || tok[0] == '|') && next == tok[0])
+        return false;
+    if (n == 1 && tok[0] == '!' && next == '=')
+        return false;
+    p->pos += (int)n;
+    return true;
+}
+
+static int parse_expr(parser *p);
+
+static int parse_number(parser *p)
+{
+    int start = p->pos;
+    int64_t v = 0;
+    int base = 10;
+    if (p->s[p->pos] == '0' && (p->s[p->pos + 1] == 'x' || p->s[p->pos + 1] == 'X')) {
+        base = 16;
+        p->pos += 2;
+        if (!isxdigit((unsigned char)p->s[p->pos])) {
+            fail(p, p->pos, "expected hex digits after 0x%s", "");
+            return -1;
+        }
+    }
+    while (isxdigit((unsigned char)p->s[p->pos])) {
+        char c = p->s[p->pos];
+        int d = isdigit((unsigned char)c) ? c - '0' : (tolower((unsigned char)c) - 'a' + 10);
+        if (d >= base)
+            break;
+        if (__builtin_mul_overflow(v, base, &v) || __builtin_add_overflow(v, d, &v)) {
+            fail(p, start, "integer literal too large%s", "");
+            return -1;
+        }
+        p->pos++;
+    }
+    if (isalnum((unsigned char)p->s[p->pos]) || p->s[p->pos] == '_') {
+        fail(p, p->pos, "unexpected character '%s' in number",
+             (char[]){p->s[p->pos], '\0'});
+        return -1;
+    }
+    int n = node_new(p, EXPR_NUM, 0, -1, -1, start);
+    p->e->nodes[n].value = v;
+    return n;
+}
+
+static int parse_identifier(parser *p)
+{
+    int start = p->pos;
+    while (isalnum((unsigned char)p->s[p->pos]) || p->s[p->pos] == '_' ||
+           (p->s[p->pos] == '.' && isalpha((unsigned char)p->s[p->pos + 1])))
+        p->pos++;
+    char name[64];
+    int len = p->pos - start;
+    snprintf(name, sizeof name, "%.*s", len < 63 ? len : 63, p->s + start);
+    for (size_t i = 0; i < sizeof var_names / sizeof var_names[0]; i++)
+        if (strcmp(name, var_names[i].name) == 0)
+            return node_new(p, EXPR_VAR, var_names[i].var, -1, -1, start);
+    if (p->loop && *p->loop && strcmp(name, p->loop) == 0)
+        return node_new(p, EXPR_VAR, EXPR_LOOP, -1, -1, start);
+    if (strcmp(name, "warpSize") == 0) {
+        int n = node_new(p, EXPR_NUM, 0, -1, -1, start);
+        p->e->nodes[n].value = 32;
+        return n;
+    }
+    if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0) {
+        int op = name[1] == 'i' ? EXPR_MIN : EXPR_MAX;
+        if (!accept(p, "(")) {
+            fail(p, p->pos, "expected '(' after %s", name);
+            return -1;
+        }
+        int a = parse_expr(p);
+        if (!accept(p, ",")) {
+            fail(p, p->pos, "expected ',' in %s(a, b)", name);
+            return -1;
+        }
+        int b = parse_expr(p);
+        if (!accept(p, ")")) {
+            fail(p, p->pos, "expected ')' to close %s(", name);
+            return -1;
+        }
+        return node_new(p, EXPR_CALL, op, a, b, start);
+    }
+    fail(p, start, "unknown identifier '%s'", name);
+    return -1;
+}
+
+static int parse_unary(parser *p)
+{
+    skip_ws(p);
+    if (p->failed)
+        return -1;
+    if (++p->depth > EXPR_MAX_DEPTH) {
+        fail(p, p->pos, "expression nested too deeply%s", "");
+        return -1;
+    }
+    int start = p->pos, n = -1;
+    char c = p->s[p->pos];
+    if (c == '-' || c == '~' || c == '!' || c == '+') {
+        p->pos++;
+        int a = parse_unary(p);
+        n = c == '+' ? a
+                     : node_new(p, EXPR_UNARY, c == '-' ? EXPR_NEG : c == '~' ? EXPR_BNOT : EXPR_LNOT,
+                                a, -1, start);
+    } else if (c == '(') {
+        p->pos++;
+        n = parse_expr(p);
+        if (!accept(p, ")"))
+            fail(p, p->pos, "expected ')'%s", "");
+    } else if (isdigit((unsigned char)c)) {
+        n = parse_number(p);
+    } else if (isalpha((unsigned char)c) || c == '_') {
+        n = parse_identifier(p);
+    } else if (c == '\0') {
+        fail(p, start, "expression ends too early%s", "");
+    } else {
+        fail(p, start, "unexpected character '%s'", (char[]){c, '\0'});
+    }
+    p->depth--;
+    return n;
+}
+
+/* Binary levels, loosest first; each entry lists its operators. */
+static const struct { const char *tok; expr_op op; } levels[][4] = {
+    {{"||", EXPR_LOR}},
+    {{"&&", EXPR_LAND}},
+    {{"|", EXPR_OR}},
+    {{"^", EXPR_XOR}},
+    {{"&", EXPR_AND}},
+    {{"==", EXPR_EQ}, {"!=", EXPR_NE}},
+    {{"<=", EXPR_LE}, {">=", EXPR_GE}, {"<", EXPR_LT}, {">", EXPR_GT}},
+    {{"<<", EXPR_SHL}, {">>", EXPR_SHR}},
+    {{"+", EXPR_ADD}, {"-", EXPR_SUB}},
+    {{"*", EXPR_MUL}, {"/", EXPR_DIV}, {"%", EXPR_MOD}},
+};
+#define NLEVELS ((int)(sizeof levels / sizeof levels[0]))
+
+static int parse_level(parser *p, int level)
+{
+    if (level == NLEVELS)
+        return parse_unary(p);
+    int left = parse_level(p, level + 1);
+    for (;;) {
+        if (p->failed)
+            return -1;
+        skip_ws(p);
+        int pos = p->pos;
+        int op = -1;
+        for (int i = 0; i < 4 && levels[level][i].tok; i++)
+            if (accept(p, levels[level][i].tok)) {
+                op = (int)levels[level][i].op;
+                break;
+            }
+        if (op < 0)
+            return left;
+        int right = parse_level(p, level + 1);
+        left = node_new(p, EXPR_BINARY, op, left, right, pos);
+    }
+}
+
+static int parse_expr(parser *p)
+{
+    if (++p->depth > EXPR_MAX_DEPTH) {
+        fail(p, p->pos, "expression nested too deeply%s", "");
+        return -1;
+    }
+    int n = parse_level(p, 0);
+    p->depth--;
+    return n;
+}
+
+bool expr_parse(const char *text, const char *loop_var, expr *out, expr_error *err)
+{
+    memset(out, 0, sizeof *out);
+    memset(err, 0, sizeof *err);
+    parser p = {.s = text, .loop = loop_var, .e = out, .err = err};
+    out->root = parse_expr(&p);
+    skip_ws(&p);
+    if (!p.failed && text[p.pos] != '\0')
+        fail(&p, p.pos, "unexpected '%s' after the expression", (char[]){text[p.pos], '\0'});
+    if (p.failed) {
+        expr_free(out);
+        return false;
+    }
+    out->text = xstrdup(text);
+    return true;
+}
+
+void expr_free(expr *e)
+{
+    free(e->nodes);
+    free(e->text);
+    memset(e, 0, sizeof *e);
+}
+
+typedef struct evaluator {
+    const expr *e;
+    const expr_env *env;
+    expr_status st;
+    int pos;
+} evaluator;
+
+static int64_t eval_node(evaluator *ev, int i);
+
+/* Evaluate a binary operator with every C undefined behaviour turned into an error. */
+static int64_t eval_binary(evaluator *ev, const expr_node *n)
+{
+    int64_t a = eval_node(ev, n->a), r = 0;
+    if (ev->st != EXPR_OK)
+        return 0;
+    if (n->op == EXPR_LAND && !a)
+        return 0;
+    if (n->op == EXPR_LOR && a)
+        return 1;
+    int64_t b = eval_node(ev, n->b);
+    if (ev->st != EXPR_OK)
+        return 0;
+    bool ovf = false;
+    switch ((expr_op)n->op) {
+    case EXPR_ADD: ovf = __builtin_add_overflow(a, b, &r); break;
+    case EXPR_SUB: ovf = __builtin_sub_overflow(a, b, &r); break;
+    case EXPR_MUL: ovf = __builtin_mul_overflow(a, b, &r); break;
+    case EXPR_DIV:
+    case EXPR_MOD:
+        if (b == 0) {
+            ev->st = EXPR_DIV_ZERO;
+            ev->pos = n->pos;
+            return 0;
+        }
+        if (a == INT64_MIN && b == -1)
+            ovf = true;
+        else
+            r = n->op == EXPR_DIV ? a / b : a % b;
+        break;
+    case EXPR_SHL:
+    case EXPR_SHR:
+        if (b < 0 || b > 63) {
+            ev->st = EXPR_BAD_SHIFT;
+            ev->pos = n->pos;
+            return 0;
+        }
+        if (n->op == EXPR_SHR)
+            r = a >> b;
+        else
+            ovf = a < 0 || __builtin_mul_overflow(a, (int64_t)1 << b, &r) || b == 63;
+        break;
+    case EXPR_LT: r = a < b; break;
+    case EXPR_LE: r = a <= b; break;
+    case EXPR_GT: r = a > b; break;
+    case EXPR_GE: r = a >= b; break;
+    case EXPR_EQ: r = a == b; break;
+    case EXPR_NE: r = a != b; break;
+    case EXPR_AND: r = a & b; break;
+    case EXPR_XOR: r = a ^ b; break;
+    case EXPR_OR: r = a | b; break;
+    case EXPR_LAND:
+    case EXPR_LOR: r = b != 0; break;
+    case EXPR_MIN: r = a < b ? a : b; break;
+    case EXPR_MAX: r = a > b ? a : b; break;
+    default: break;
+    }
+    if (ovf) {
+        ev->st = EXPR_OVERFLOW;
+        ev->pos = n->pos;
+        return 0;
+    }
+    return r;
+}
+
+static int64_t eval_node(evaluator *ev, int i)
+{
+    const expr_node *n = &ev->e->nodes[i];
+    switch (n->kind) {
+    case EXPR_NUM: return n->value;
+    case EXPR_VAR: return ev->env->v[n->op];
+    case EXPR_UNARY: {
+        int64_t a = eval_node(ev, n->a);
+        if (n->op == EXPR_NEG) {
+            if (a == INT64_MIN) {
+                ev->st = EXPR_OVERFLOW;
+                ev->pos = n->pos;
+                return 0;
+            }
+            return -a;
+        }
+        return n->op == EXPR_BNOT ? ~a : !a;
+    }
+    case EXPR_BINARY:
+    case EXPR_CALL: return eval_binary(ev, n);
+    }
+    return 0;
+}
+
+expr_status expr_eval(const expr *e, const expr_env *env, int64_t *out, int *pos)
+{
+    evaluator ev = {.e = e, .env = env, .st = EXPR_OK};
+    int64_t v = eval_node(&ev, e->root);
+    if (ev.st != EXPR_OK) {
+        if (pos)
+            *pos = ev.pos;
+        return ev.st;
+    }
+    *out = v;
+    return EXPR_OK;
+}
+
+const char *expr_status_text(expr_status s)
+{
+    switch (s) {
+    case EXPR_OK: return "ok";
+    case EXPR_DIV_ZERO: return "division by zero";
+    case EXPR_OVERFLOW: return "integer overflow";
+    case EXPR_BAD_SHIFT: return "shift count outside 0..63";
+    }
+    return "?";
+}
+
+bool expr_uses(const expr *e, expr_var v)
+{
+    for (int i = 0; i < e->n; i++)
+        if (e->nodes[i].kind == EXPR_VAR && e->nodes[i].op == (int)v)
+            return true;
+    return false;
+}
+
+static const char *op_text(int op)
+{
+    static const char *const t[] = {"-", "~", "!", "*", "/", "%", "+", "-", "<<", ">>",
+                                    "<", "<=", ">", ">=", "==", "!=", "&", "^", "|", "&&",
+                                    "||", "min", "max"};
+    return t[op];
+}
+
+static void emit_node(const expr *e, int i, const char *const names[EXPR_NVARS], strbuf *out)
+{
+    const expr_node *n = &e->nodes[i];
+    switch (n->kind) {
+    case EXPR_NUM: strbuf_addf(out, "%lldLL", (long long)n->value); break;
+    case EXPR_VAR: strbuf_addf(out, "((long long)%s)", names[n->op]); break;
+    case EXPR_UNARY:
+        strbuf_addf(out, "(%s", op_text(n->op));
+        emit_node(e, n->a, names, out);
+        strbuf_addc(out, ')');
+        break;
+    case EXPR_CALL:
+        strbuf_addf(out, "%s(", op_text(n->op));
+        emit_node(e, n->a, names, out);
+        strbuf_addf(out, ", ");
+        emit_node(e, n->b, names, out);
+        strbuf_addc(out, ')');
+        break;
+    case EXPR_BINARY:
+        strbuf_addc(out, '(');
+        emit_node(e, n->a, names, out);
+        strbuf_addf(out, " %s ", op_text(n->op));
+        emit_node(e, n->b, names, out);
+        strbuf_addc(out, ')');
+        break;
+    }
+}
+
+void expr_emit_cuda(const expr *e, const char *const names[EXPR_NVARS], strbuf *out)
+{
+    emit_node(e, e->root, names, out);
+}

@@ -1,0 +1,446 @@
+/* scenario: validation, layout and expansion of a scenario into warp-instructions. */
+#include "scenario.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void scenario_init(scenario *s)
+{
+    memset(s, 0, sizeof *s);
+    s->arch = banks_profile_default();
+    s->block[0] = 32;
+    s->block[1] = s->block[2] = 1;
+}
+
+void scenario_free(scenario *s)
+{
+    free(s->name);
+    free(s->description);
+    types_registry_free(&s->types);
+    for (int i = 0; i < s->narrays; i++) {
+        free(s->arrays[i].name);
+        free(s->arrays[i].type_name);
+    }
+    free(s->arrays);
+    for (int i = 0; i < s->naccesses; i++) {
+        scenario_access *a = &s->accesses[i];
+        for (int d = 0; d < a->nidx; d++) {
+            free(a->index_text[d]);
+            expr_free(&a->index[d]);
+        }
+        free(a->when_text);
+        expr_free(&a->when);
+        free(a->array_name);
+        free(a->field);
+        free(a->vector);
+        free(a->label);
+        free(a->type_text);
+    }
+    free(s->accesses);
+    free(s->loop.var);
+    free(s->warps);
+    free(s->trace);
+    memset(s, 0, sizeof *s);
+}
+
+/* Fill err; the path is printf-formatted. */
+static bool fail(scenario_error *err, int expr_pos, const char *msg, const char *pathfmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static bool fail(scenario_error *err, int expr_pos, const char *msg, const char *pathfmt, ...)
+{
+    va_list ap;
+    va_start(ap, pathfmt);
+    vsnprintf(err->path, sizeof err->path, pathfmt, ap);
+    va_end(ap);
+    snprintf(err->msg, sizeof err->msg, "%s", msg);
+    err->expr_pos = expr_pos;
+    return false;
+}
+
+int scenario_threads(const scenario *s)
+{
+    return s->block[0] * s->block[1] * s->block[2];
+}
+
+int scenario_warp_count(const scenario *s)
+{
+    return s->is_trace ? 1 : (scenario_threads(s) + BANKS_WARP - 1) / BANKS_WARP;
+}
+
+int scenario_selected_warps(const scenario *s)
+{
+    return s->warps ? s->nwarps : scenario_warp_count(s);
+}
+
+int scenario_selected_warp(const scenario *s, int k)
+{
+    return s->warps ? s->warps[k] : k;
+}
+
+int64_t scenario_instr_count(const scenario *s)
+{
+    if (s->is_trace)
+        return s->ntrace;
+    return (int64_t)s->iterations * s->naccesses * scenario_selected_warps(s);
+}
+
+/* Expand the loop into its values; false when it runs zero or too many times. */
+static bool loop_expand(scenario *s, scenario_error *err)
+{
+    scenario_loop *L = &s->loop;
+    if (!L->var) {
+        s->iterations = 1;
+        s->loop_values[0] = 0;
+        return true;
+    }
+    if (L->kind == SCENARIO_LOOP_ADD && L->step == 0)
+        return fail(err, -1, "loop step must not be 0", "loop.step");
+    if (L->kind != SCENARIO_LOOP_ADD && L->step < 2)
+        return fail(err, -1, "loop factor must be at least 2", "loop");
+    int n = 0;
+    int64_t v = L->from;
+    for (;;) {
+        bool go;
+        if (L->kind == SCENARIO_LOOP_ADD)
+            go = L->step > 0 ? v < L->to : v > L->to;
+        else
+            go = L->kind == SCENARIO_LOOP_MUL ? v < L->to : v > L->to;
+        if (!go)
+            break;
+        if (n == SCENARIO_MAX_ITERATIONS)
+            return fail(err, -1, "loop runs more than 4096 times", "loop");
+        s->loop_values[n++] = v;
+        bool ovf = false;
+        if (L->kind == SCENARIO_LOOP_ADD)
+            ovf = __builtin_add_overflow(v, L->step, &v);
+        else if (L->kind == SCENARIO_LOOP_MUL)
+            ovf = __builtin_mul_overflow(v, L->step, &v) || v == 0;
+        else
+            v /= L->step;
+        if (ovf)
+            break;
+        if (L->kind == SCENARIO_LOOP_MUL && L->from == 0)
+            return fail(err, -1, "a multiplying loop must not start at 0", "loop.from");
+    }
+    if (n == 0)
+        return fail(err, -1, "loop runs zero times", "loop");
+    s->iterations = n;
+    return true;
+}
+
+/* Check array i's shape and element type, and compute its size. */
+static bool array_finish(scenario *s, int i, scenario_error *err)
+{
+    scenario_array *a = &s->arrays[i];
+    for (int j = 0; j < i; j++)
+        if (strcmp(s->arrays[j].name, a->name) == 0)
+            return fail(err, -1, "two arrays have this name", "arrays[%d].name", i);
+    if (!types_resolve(&s->types, a->type_name, &a->type))
+        return fail(err, -1, "unknown element type (a C scalar, a CUDA vector or a struct of 'structs')",
+                    "arrays[%d].type", i);
+    if (a->ndims < 1 || a->ndims > SCENARIO_MAX_DIMS)
+        return fail(err, -1, "an array has 1 to 3 dimensions", "arrays[%d].dims", i);
+    a->elem_size = types_size(&s->types, &a->type);
+    int64_t count = 1;
+    for (int d = 0; d < a->ndims; d++) {
+        if (a->dims[d] < 1 || a->dims[d] > (1 << 20))
+            return fail(err, -1, "dimension must be 1..1048576", "arrays[%d].dims[%d]", i, d);
+        if (a->pad[d] < 0 || a->pad[d] > 4096)
+            return fail(err, -1, "padding must be 0..4096", "arrays[%d].pad", i);
+        a->extent[d] = a->dims[d] + a->pad[d];
+        count *= a->extent[d];
+        if (count > ((int64_t)1 << 32))
+            return fail(err, -1, "array is far larger than any shared memory", "arrays[%d].dims", i);
+    }
+    a->bytes = count * a->elem_size;
+    int64_t limit = s->arch->smem_per_block;
+    if (a->bytes > limit) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "array needs %lld bytes; %s allows %lld bytes of shared memory per block",
+                 (long long)a->bytes, s->arch->name, (long long)limit);
+        return fail(err, -1, msg, "arrays[%d].dims", i);
+    }
+    return true;
+}
+
+/* Place arrays without a base after the previous one, aligned to 16 bytes (or more). */
+static bool arrays_place(scenario *s, scenario_error *err)
+{
+    int64_t end = 0;
+    for (int i = 0; i < s->narrays; i++) {
+        scenario_array *a = &s->arrays[i];
+        int64_t align = types_align(&s->types, &a->type);
+        if (align < 16)
+            align = 16;
+        if (a->base < 0)
+            a->start = (end + align - 1) / align * align;
+        else if (a->base % types_align(&s->types, &a->type) != 0)
+            return fail(err, -1, "base is not a multiple of the element alignment", "arrays[%d].base", i);
+        else
+            a->start = a->base;
+        if (a->start + a->bytes > end)
+            end = a->start + a->bytes;
+    }
+    s->smem_bytes = end;
+    if (end > s->arch->smem_per_block) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "arrays need %lld bytes; %s allows %d bytes of shared memory per block",
+                 (long long)end, s->arch->name, s->arch->smem_per_block);
+        return fail(err, -1, msg, "arrays");
+    }
+    return true;
+}
+
+bool scenario_parse_access(const scenario *s, scenario_access *a, int ai, scenario_error *err)
+{
+    expr_error ee;
+    for (int d = 0; d < a->nidx; d++) {
+        expr_free(&a->index[d]);
+        if (!expr_parse(a->index_text[d], s->loop.var, &a->index[d], &ee))
+            return fail(err, ee.pos, ee.msg, "accesses[%d].index[%d]", ai, d);
+    }
+    expr_free(&a->when);
+    if (a->when_text && !expr_parse(a->when_text, s->loop.var, &a->when, &ee))
+        return fail(err, ee.pos, ee.msg, "accesses[%d].when", ai);
+    return true;
+}
+
+/* Resolve access i: its array, expressions, field and vector, and the bytes each lane moves. */
+static bool access_finish(scenario *s, int i, scenario_error *err)
+{
+    scenario_access *a = &s->accesses[i];
+    a->array = -1;
+    for (int j = 0; j < s->narrays; j++)
+        if (strcmp(s->arrays[j].name, a->array_name) == 0)
+            a->array = j;
+    if (a->array < 0)
+        return fail(err, -1, "no array of this name", "accesses[%d].array", i);
+    const scenario_array *arr = &s->arrays[a->array];
+    if (a->nidx != arr->ndims) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "array '%s' has %d dimension%s: give %d index expression%s", arr->name,
+                 arr->ndims, arr->ndims > 1 ? "s" : "", arr->ndims, arr->ndims > 1 ? "s" : "");
+        return fail(err, -1, msg, "accesses[%d].index", i);
+    }
+    if (!scenario_parse_access(s, a, i, err))
+        return false;
+    types_ref t = arr->type;
+    a->offset = 0;
+    if (a->field) {
+        char msg[200];
+        if (!types_field_path(&s->types, &arr->type, a->field, &a->offset, &t, msg, sizeof msg))
+            return fail(err, -1, msg, "accesses[%d].field", i);
+    }
+    int size = types_size(&s->types, &t), align = types_align(&s->types, &t);
+    const char *tname = types_name(&s->types, &t);
+    types_builtin v;
+    if (a->vector) {
+        if (!types_builtin_find(a->vector, &v))
+            return fail(err, -1, "unknown vector type", "accesses[%d].vector", i);
+        size = v.size;
+        align = v.align;
+        tname = v.name;
+    }
+    if (!banks_width_ok(size)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "one lane would move %d bytes (%s): shared-memory accesses are 1, 2, 4, 8 "
+                 "or 16 bytes; pick a field or a vector type", size, tname);
+        return fail(err, -1, msg, a->field ? "accesses[%d].field" : "accesses[%d].array", i);
+    }
+    a->width = size;
+    a->align = align;
+    free(a->type_text);
+    a->type_text = xstrdup(tname);
+    return true;
+}
+
+bool scenario_finish(scenario *s, scenario_error *err)
+{
+    memset(err, 0, sizeof *err);
+    err->expr_pos = -1;
+    if (s->is_trace) {
+        if (s->ntrace < 1)
+            return fail(err, -1, "a trace needs at least one instruction", "trace");
+        s->iterations = 1;
+        return true;
+    }
+    for (int d = 0; d < 3; d++)
+        if (s->block[d] < 1 || s->block[d] > SCENARIO_MAX_THREADS)
+            return fail(err, -1, "block dimensions must be 1..1024", "block[%d]", d);
+    if (s->block[2] > 64)
+        return fail(err, -1, "block z must be 1..64", "block[2]");
+    if (scenario_threads(s) > SCENARIO_MAX_THREADS)
+        return fail(err, -1, "a block has at most 1024 threads", "block");
+    for (int i = 0; i < s->types.n; i++) {
+        types_struct *st = &s->types.structs[i];
+        for (int j = 0; j < i; j++)
+            if (strcmp(s->types.structs[j].name, st->name) == 0)
+                return fail(err, -1, "two structs have this name", "structs[%d].name", i);
+        for (int f = 0; f < st->nfields; f++)
+            if (!types_resolve(&s->types, st->fields[f].type_name, &st->fields[f].type))
+                return fail(err, -1, "unknown field type", "structs[%d].fields[%d].type", i, f);
+    }
+    char msg[200];
+    if (!types_layout(&s->types, msg, sizeof msg))
+        return fail(err, -1, msg, "structs");
+    if (s->narrays < 1)
+        return fail(err, -1, "a scenario needs at least one array", "arrays");
+    if (s->naccesses < 1)
+        return fail(err, -1, "a scenario needs at least one access", "accesses");
+    for (int i = 0; i < s->narrays; i++)
+        if (!array_finish(s, i, err))
+            return false;
+    if (!arrays_place(s, err) || !loop_expand(s, err))
+        return false;
+    for (int i = 0; i < s->naccesses; i++)
+        if (!access_finish(s, i, err))
+            return false;
+    for (int k = 0; k < s->nwarps; k++)
+        if (s->warps[k] < 0 || s->warps[k] >= scenario_warp_count(s))
+            return fail(err, -1, "warp number outside the block", "warps[%d]", k);
+    return true;
+}
+
+/* Evaluate access a for one lane, filling its indices, address and state. */
+static void lane_eval(const scenario *s, const scenario_access *a, const expr_env *env,
+                      scenario_lane *l)
+{
+    const scenario_array *arr = &s->arrays[a->array];
+    int64_t v;
+    if (a->when_text) {
+        expr_status st = expr_eval(&a->when, env, &v, &l->eval_pos);
+        if (st != EXPR_OK) {
+            l->state = SCENARIO_LANE_EVAL_ERROR;
+            l->eval = st;
+            l->bad_dim = -1;
+            return;
+        }
+        if (!v) {
+            l->state = SCENARIO_LANE_MASKED;
+            return;
+        }
+    }
+    int64_t elem = 0;
+    for (int d = 0; d < a->nidx; d++) {
+        expr_status st = expr_eval(&a->index[d], env, &l->index[d], &l->eval_pos);
+        if (st != EXPR_OK) {
+            l->state = SCENARIO_LANE_EVAL_ERROR;
+            l->eval = st;
+            l->bad_dim = d;
+            return;
+        }
+        if (l->index[d] < 0 || l->index[d] >= arr->extent[d]) {
+            l->state = SCENARIO_LANE_OOB;
+            l->bad_dim = d;
+            return;
+        }
+        elem = elem * arr->extent[d] + l->index[d];
+    }
+    l->address = arr->start + elem * arr->elem_size + a->offset;
+    if (l->address % a->align != 0) {
+        l->state = SCENARIO_LANE_MISALIGNED;
+        return;
+    }
+    l->state = SCENARIO_LANE_OK;
+}
+
+void scenario_instr_build(const scenario *s, int access, int iteration, int warp,
+                          scenario_instr *out)
+{
+    memset(out, 0, sizeof *out);
+    out->access = access;
+    out->iteration = iteration;
+    out->warp = warp;
+    out->loop_value = s->loop_values[iteration];
+    const scenario_access *a = &s->accesses[access];
+    out->req.op = a->op;
+    out->req.width = a->width;
+    expr_env env;
+    env.v[EXPR_BDX] = s->block[0];
+    env.v[EXPR_BDY] = s->block[1];
+    env.v[EXPR_BDZ] = s->block[2];
+    env.v[EXPR_LOOP] = out->loop_value;
+    int threads = scenario_threads(s);
+    for (int ln = 0; ln < BANKS_WARP; ln++) {
+        scenario_lane *l = &out->lane[ln];
+        int tid = warp * BANKS_WARP + ln;
+        l->tid = tid;
+        l->bad_dim = -1;
+        if (tid >= threads) {
+            l->state = SCENARIO_LANE_NO_THREAD;
+            continue;
+        }
+        l->tx = tid % s->block[0];
+        l->ty = (tid / s->block[0]) % s->block[1];
+        l->tz = tid / (s->block[0] * s->block[1]);
+        env.v[EXPR_TX] = l->tx;
+        env.v[EXPR_TY] = l->ty;
+        env.v[EXPR_TZ] = l->tz;
+        env.v[EXPR_TID] = tid;
+        env.v[EXPR_LANE] = ln;
+        env.v[EXPR_WARP] = warp;
+        lane_eval(s, a, &env, l);
+        if (l->state == SCENARIO_LANE_OK) {
+            out->req.active |= 1u << ln;
+            out->req.addr[ln] = l->address;
+        }
+    }
+}
+
+void scenario_instr_at(const scenario *s, int64_t k, scenario_instr *out)
+{
+    if (s->is_trace) {
+        memset(out, 0, sizeof *out);
+        out->seq = k;
+        out->access = -1;
+        out->req = s->trace[k];
+        for (int ln = 0; ln < BANKS_WARP; ln++) {
+            scenario_lane *l = &out->lane[ln];
+            l->tid = ln;
+            l->tx = ln;
+            l->bad_dim = -1;
+            l->address = out->req.addr[ln];
+            l->state = (out->req.active >> ln) & 1 ? SCENARIO_LANE_OK : SCENARIO_LANE_MASKED;
+        }
+        return;
+    }
+    int64_t nw = scenario_selected_warps(s);
+    int64_t per_iter = nw * s->naccesses;
+    int iter = (int)(k / per_iter);
+    int64_t rem = k % per_iter;
+    scenario_instr_build(s, (int)(rem / nw), iter, scenario_selected_warp(s, (int)(rem % nw)), out);
+    out->seq = k;
+}
+
+void scenario_lane_element(const scenario *s, int access, const scenario_lane *l, strbuf *out)
+{
+    if (access < 0) {
+        strbuf_addf(out, "smem[%lld]", (long long)l->address);
+        return;
+    }
+    const scenario_access *a = &s->accesses[access];
+    strbuf_addf(out, "%s", s->arrays[a->array].name);
+    for (int d = 0; d < a->nidx; d++)
+        strbuf_addf(out, "[%lld]", (long long)l->index[d]);
+    if (a->field)
+        strbuf_addf(out, ".%s", a->field);
+}
+
+const char *scenario_lane_state_text(scenario_lane_state st)
+{
+    switch (st) {
+    case SCENARIO_LANE_OK: return "active";
+    case SCENARIO_LANE_NO_THREAD: return "no thread";
+    case SCENARIO_LANE_MASKED: return "inactive";
+    case SCENARIO_LANE_OOB: return "out of bounds";
+    case SCENARIO_LANE_MISALIGNED: return "misaligned";
+    case SCENARIO_LANE_EVAL_ERROR: return "expression error";
+    }
+    return "?";
+}
+
+const char *scenario_op_text(banks_op op)
+{
+    return op == BANKS_LOAD ? "load" : "store";
+}

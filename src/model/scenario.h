@@ -1,0 +1,147 @@
+/* scenario: what the user describes (shared arrays, block shape, loop, accesses, or a trace of
+ * raw addresses) and its expansion into warp-instructions with per-lane addresses.
+ *
+ * A scenario owns everything it points to. scenario_finish validates it and derives the layout
+ * (array bases, element sizes, access widths); after that the scenario is read-only and every
+ * function here is pure. Errors name the offending item by a JSON-like path ("accesses[1].field")
+ * so the file reader can turn it into a line and column. */
+#ifndef BANKSCOPE_SCENARIO_H
+#define BANKSCOPE_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "banks.h"
+#include "expr.h"
+#include "types.h"
+
+#define SCENARIO_MAX_DIMS 3
+#define SCENARIO_MAX_THREADS 1024
+#define SCENARIO_MAX_ITERATIONS 4096
+
+typedef struct scenario_array {
+    char *name;                        /* owned */
+    char *type_name;                   /* owned; as written */
+    types_ref type;
+    int ndims;
+    int64_t dims[SCENARIO_MAX_DIMS];   /* logical extents */
+    int64_t pad[SCENARIO_MAX_DIMS];    /* padding elements added to each extent */
+    int64_t base;                      /* requested byte offset in shared memory; -1: automatic */
+    /* derived by scenario_finish (which may run again after an edit) */
+    int64_t start;                     /* byte offset actually used */
+    int64_t extent[SCENARIO_MAX_DIMS]; /* dims + pad */
+    int64_t elem_size;
+    int64_t bytes;
+} scenario_array;
+
+typedef struct scenario_access {
+    banks_op op;
+    char *array_name;                  /* owned */
+    int nidx;
+    char *index_text[SCENARIO_MAX_DIMS]; /* owned */
+    expr index[SCENARIO_MAX_DIMS];
+    char *when_text;                   /* owned, NULL: every thread */
+    expr when;
+    char *field;                       /* owned, NULL: the whole element */
+    char *vector;                      /* owned, NULL: no reinterpretation */
+    char *label;                       /* owned, optional */
+    /* derived */
+    int array;
+    int offset;                        /* bytes from the element start (field offset) */
+    int width;                         /* bytes per lane */
+    int align;                         /* alignment the access needs */
+    char *type_text;                   /* owned: C type of what one lane reads */
+} scenario_access;
+
+typedef enum scenario_loop_kind { SCENARIO_LOOP_ADD, SCENARIO_LOOP_MUL, SCENARIO_LOOP_DIV } scenario_loop_kind;
+
+typedef struct scenario_loop {
+    char *var;                         /* owned, NULL: no loop */
+    int64_t from, to, step;            /* for (var = from; var < to (or > to); var += step / *= / /=) */
+    scenario_loop_kind kind;
+} scenario_loop;
+
+typedef struct scenario {
+    char *name, *description;          /* owned, may be NULL */
+    const banks_profile *arch;
+    int block[3];
+    types_registry types;
+    scenario_array *arrays;
+    int narrays;
+    scenario_access *accesses;
+    int naccesses;
+    scenario_loop loop;
+    int *warps;                        /* owned; NULL: every warp of the block */
+    int nwarps;
+    bool is_trace;
+    banks_request *trace;              /* owned, trace mode */
+    int ntrace;
+    /* derived */
+    int64_t loop_values[SCENARIO_MAX_ITERATIONS];
+    int iterations;
+    int64_t smem_bytes;
+} scenario;
+
+typedef struct scenario_error {
+    char path[96];                     /* e.g. "accesses[0].index[1]" */
+    int expr_pos;                      /* offset inside an expression, -1 when none */
+    char msg[256];
+} scenario_error;
+
+void scenario_init(scenario *s);
+void scenario_free(scenario *s);
+/* Validate and derive; false with *err filled on the first problem. Idempotent: call it again
+ * after changing padding, dimensions, block or expressions. */
+bool scenario_finish(scenario *s, scenario_error *err);
+/* Parse every expression of access a (index, when) given the loop variable. */
+bool scenario_parse_access(const scenario *s, scenario_access *a, int ai, scenario_error *err);
+
+int scenario_threads(const scenario *s);
+int scenario_warp_count(const scenario *s);
+/* Warps analysed (the selection, or all). */
+int scenario_selected_warps(const scenario *s);
+int scenario_selected_warp(const scenario *s, int k);
+/* Warp-instructions analysed: trace entries, or iterations x accesses x selected warps,
+ * ordered by iteration, then access, then warp. */
+int64_t scenario_instr_count(const scenario *s);
+
+typedef enum scenario_lane_state {
+    SCENARIO_LANE_OK,          /* takes part */
+    SCENARIO_LANE_NO_THREAD,   /* the block has no thread for this lane */
+    SCENARIO_LANE_MASKED,      /* 'when' is false, or inactive in the trace */
+    SCENARIO_LANE_OOB,         /* an index is outside the array */
+    SCENARIO_LANE_MISALIGNED,  /* address not a multiple of the access alignment */
+    SCENARIO_LANE_EVAL_ERROR   /* division by zero, overflow, bad shift */
+} scenario_lane_state;
+
+typedef struct scenario_lane {
+    scenario_lane_state state;
+    int tid, tx, ty, tz;
+    int64_t index[SCENARIO_MAX_DIMS];
+    int64_t address;
+    int bad_dim;                       /* index that is out of bounds or failed (-1: 'when') */
+    expr_status eval;
+    int eval_pos;
+} scenario_lane;
+
+typedef struct scenario_instr {
+    int64_t seq;                       /* position in scenario order */
+    int access;                        /* -1 for trace entries */
+    int iteration;
+    int64_t loop_value;
+    int warp;
+    banks_request req;
+    scenario_lane lane[BANKS_WARP];
+} scenario_instr;
+
+/* Build warp-instruction k (0 <= k < scenario_instr_count). */
+void scenario_instr_at(const scenario *s, int64_t k, scenario_instr *out);
+/* Build the instruction of one access, iteration and warp. */
+void scenario_instr_build(const scenario *s, int access, int iteration, int warp,
+                          scenario_instr *out);
+/* Human text for a lane's element, e.g. "tile[1][0]" or "p[3].x"; lane must be in bounds. */
+void scenario_lane_element(const scenario *s, int access, const scenario_lane *l, strbuf *out);
+const char *scenario_lane_state_text(scenario_lane_state st);
+const char *scenario_op_text(banks_op op);
+
+#endif
