@@ -1,0 +1,190 @@
+/* test_banks: the bank engine against every row of the H200 calibration set, and the
+ * documented rules of the legacy profiles. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "model/banks.h"
+#include "test_util.h"
+
+static banks_request stride_req(banks_op op, int width, int64_t stride_bytes)
+{
+    banks_request r = {.op = op, .width = width, .active = 0xffffffffu};
+    for (int l = 0; l < 32; l++)
+        r.addr[l] = l * stride_bytes;
+    return r;
+}
+
+/* Every measured row: wavefronts and Nsight Compute bank conflicts must match exactly. */
+static void test_calibration_h200(void **state)
+{
+    (void)state;
+    char path[512];
+    FILE *f = fopen(test_path("data/h200_dev.tsv", path, sizeof path), "r");
+    assert_non_null(f);
+    const banks_profile *p = banks_profile_find("sm_90");
+    char line[4096];
+    int rows = 0, bad = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || strncmp(line, "id\t", 3) == 0)
+            continue;
+        char id[128], op[8];
+        int width, wf, bc;
+        double cyc;
+        int used;
+        if (sscanf(line, "%127s %7s %d %d %d %lf %n", id, op, &width, &wf, &bc, &cyc, &used) != 6)
+            continue;
+        banks_request r = {.op = strcmp(op, "st") == 0 ? BANKS_STORE : BANKS_LOAD, .width = width};
+        char *q = line + used;
+        for (int l = 0; l < 32; l++) {
+            long long a = strtoll(q, &q, 10);
+            if (a >= 0) {
+                r.active |= 1u << l;
+                r.addr[l] = a;
+            }
+        }
+        banks_result res;
+        banks_analyze(p, &r, &res, NULL);
+        rows++;
+        if (res.wavefronts != wf || res.bank_conflicts != bc) {
+            bad++;
+            print_error("%s: model %d/%d, hardware %d/%d\n", id, res.wavefronts, res.bank_conflicts, wf, bc);
+        }
+        assert_int_equal(res.wavefronts, res.ideal_wavefronts + res.bank_conflicts);
+    }
+    fclose(f);
+    assert_int_equal(rows, 1041);
+    assert_int_equal(bad, 0);
+}
+
+static void test_strides_sm90(void **state)
+{
+    (void)state;
+    const banks_profile *p = banks_profile_default();
+    banks_result r;
+    /* gcd rule: stride s words -> gcd(s, 32)-way */
+    int expect[] = {1, 1, 2, 1, 4, 1, 2, 1, 8, 1, 2, 1, 4, 1, 2, 1, 16};
+    for (int s = 1; s <= 16; s++) {
+        banks_request q = stride_req(BANKS_LOAD, 4, 4 * s);
+        banks_analyze(p, &q, &r, NULL);
+        assert_int_equal(r.conflict_degree, expect[s]);
+    }
+    banks_request col = stride_req(BANKS_LOAD, 4, 128);
+    banks_analyze(p, &col, &r, NULL);
+    assert_int_equal(r.wavefronts, 32);
+    assert_int_equal(r.bank_conflicts, 31);
+    banks_request padded = stride_req(BANKS_LOAD, 4, 132);
+    banks_analyze(p, &padded, &r, NULL);
+    assert_int_equal(r.wavefronts, 1);
+    assert_int_equal(r.conflict_degree, 1);
+}
+
+static void test_wide_and_broadcast(void **state)
+{
+    (void)state;
+    const banks_profile *p = banks_profile_default();
+    banks_result r;
+    banks_request q = stride_req(BANKS_LOAD, 8, 8);
+    banks_analyze(p, &q, &r, NULL);
+    assert_int_equal(r.wavefronts, 2);
+    q = stride_req(BANKS_LOAD, 16, 16);
+    banks_analyze(p, &q, &r, NULL);
+    assert_int_equal(r.wavefronts, 4);
+    q = stride_req(BANKS_LOAD, 16, 0);
+    banks_analyze(p, &q, &r, NULL);
+    assert_int_equal(r.wavefronts, 2);
+    assert_true(r.paired);
+    assert_int_equal(r.broadcast_lanes, 30);
+    q = stride_req(BANKS_STORE, 8, 0);
+    banks_analyze(p, &q, &r, NULL);
+    assert_int_equal(r.wavefronts, 2); /* stores never pair */
+    q = stride_req(BANKS_LOAD, 1, 1);  /* char array: 4 lanes per word, no conflict */
+    banks_analyze(p, &q, &r, NULL);
+    assert_int_equal(r.wavefronts, 1);
+    q.active = 0;
+    banks_analyze(p, &q, &r, NULL);
+    assert_int_equal(r.wavefronts, 0);
+    assert_int_equal(r.conflict_degree, 0);
+}
+
+/* The grid lists every active lane exactly once per bank word it touches. */
+static void test_grid_cells(void **state)
+{
+    (void)state;
+    const banks_profile *p = banks_profile_default();
+    banks_cell cells[BANKS_MAX_ROWS * BANKS_MAX_BANKS];
+    banks_result r;
+    banks_request q = stride_req(BANKS_LOAD, 4, 128);
+    banks_analyze(p, &q, &r, cells);
+    for (int row = 0; row < 32; row++) {
+        assert_int_equal(cells[row * 32 + 0].lanes, 1u << row);
+        assert_int_equal(cells[row * 32 + 1].lanes, 0);
+    }
+    q = stride_req(BANKS_LOAD, 16, 16);
+    banks_analyze(p, &q, &r, cells);
+    assert_int_equal(cells[0 * 32 + 4].lanes, 1u << 1);
+    assert_int_equal(cells[3 * 32 + 31].lanes, 1u << 31);
+    assert_int_equal(r.lane[9].wavefront, 1);
+}
+
+static void test_legacy_profiles(void **state)
+{
+    (void)state;
+    banks_result r;
+    const banks_profile *cc1 = banks_profile_find("sm_13");
+    assert_non_null(cc1);
+    assert_ptr_equal(banks_profile_find("cc1x"), cc1);
+    /* [PG] 1.x: char array shared[tid] -> 4-way conflict per half-warp */
+    banks_request q = stride_req(BANKS_LOAD, 1, 1);
+    banks_analyze(cc1, &q, &r, NULL);
+    assert_int_equal(r.conflict_degree, 4);
+    assert_int_equal(r.wavefronts, 8);
+    /* stride 17 words on 16 banks: conflict-free; stride 4: 4-way */
+    q = stride_req(BANKS_LOAD, 4, 68);
+    banks_analyze(cc1, &q, &r, NULL);
+    assert_int_equal(r.wavefronts, 2);
+    q = stride_req(BANKS_LOAD, 4, 16);
+    banks_analyze(cc1, &q, &r, NULL);
+    assert_int_equal(r.conflict_degree, 4);
+    /* all lanes one word: broadcast, one step per half-warp */
+    q = stride_req(BANKS_LOAD, 4, 0);
+    banks_analyze(cc1, &q, &r, NULL);
+    assert_int_equal(r.wavefronts, 2);
+    /* double: two 32-bit requests of stride 2 words -> 2-way each */
+    q = stride_req(BANKS_LOAD, 8, 8);
+    banks_analyze(cc1, &q, &r, NULL);
+    assert_int_equal(r.conflict_degree, 2);
+    assert_int_equal(r.wavefronts, 8);
+    /* Kepler 8-byte mode: stride-1 double is one wavefront */
+    const banks_profile *k8 = banks_profile_find("sm_35_8byte");
+    q = stride_req(BANKS_LOAD, 8, 8);
+    banks_analyze(k8, &q, &r, NULL);
+    assert_int_equal(r.wavefronts, 1);
+    /* Kepler 4-byte mode: words i and i+32 of one 256 B segment do not conflict */
+    const banks_profile *k4 = banks_profile_find("sm_35");
+    q = stride_req(BANKS_LOAD, 8, 8);
+    banks_analyze(k4, &q, &r, NULL);
+    assert_int_equal(r.wavefronts, 1);
+    q = stride_req(BANKS_LOAD, 4, 256);
+    banks_analyze(k4, &q, &r, NULL);
+    assert_int_equal(r.conflict_degree, 32);
+    /* sm_50..sm_89 aliases and 8-byte half-warps */
+    assert_ptr_equal(banks_profile_find("sm_87"), banks_profile_find("sm_86"));
+    assert_null(banks_profile_find("sm_99"));
+    assert_null(banks_profile_find("gfx90a"));
+    q = stride_req(BANKS_LOAD, 8, 0);
+    banks_analyze(banks_profile_find("sm_80"), &q, &r, NULL);
+    assert_int_equal(r.wavefronts, 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_calibration_h200), cmocka_unit_test(test_strides_sm90),
+        cmocka_unit_test(test_wide_and_broadcast), cmocka_unit_test(test_grid_cells),
+        cmocka_unit_test(test_legacy_profiles),
+    };
+    return cmocka_run_group_tests_name("banks", tests, NULL, NULL);
+}
