@@ -1,0 +1,202 @@
+/* test_scenario: loading (with error positions), expansion into warp-instructions, traces. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "io/jsonpos.h"
+#include "model/scenario.h"
+#include "test_util.h"
+
+static banks_result analyze_k(const scenario *s, int64_t k, scenario_instr *in)
+{
+    banks_result r;
+    scenario_instr_at(s, k, in);
+    banks_analyze(s->arch, &in->req, &r, NULL);
+    return r;
+}
+
+static const char *transpose =
+    "{\"block\": [32, 32], \"arrays\": [{\"name\": \"tile\", \"type\": \"float\", \"dims\": [32, 32], \"pad\": %d}],\n"
+    " \"accesses\": [{\"op\": \"load\", \"array\": \"tile\", \"index\": [\"threadIdx.x\", \"threadIdx.y\"]}]}";
+
+static void test_transpose(void **state)
+{
+    (void)state;
+    char json[512];
+    scenario s;
+    io_error err;
+    scenario_instr in;
+    for (int pad = 0; pad <= 1; pad++) {
+        snprintf(json, sizeof json, transpose, pad);
+        assert_true(test_load(json, &s, &err));
+        assert_int_equal(scenario_instr_count(&s), 32);
+        banks_result r = analyze_k(&s, 5, &in);
+        assert_int_equal(in.warp, 5);
+        assert_int_equal(r.conflict_degree, pad ? 1 : 32);
+        assert_int_equal(r.wavefronts, pad ? 1 : 32);
+        assert_int_equal(in.lane[1].index[0], 1);
+        assert_int_equal(in.lane[1].index[1], 5);
+        assert_int_equal(in.lane[1].address, (32 + pad) * 4 + 5 * 4);
+        scenario_free(&s);
+    }
+}
+
+/* The same column read written as a trace analyses identically. */
+static void test_trace_column(void **state)
+{
+    (void)state;
+    for (int pad = 0; pad <= 1; pad++) {
+        strbuf sb = {0};
+        strbuf_addf(&sb, "{\"name\": \"col\", \"arch\": \"sm_90\", \"trace\": [{\"op\": \"load\", \"width\": 4, \"addresses\": [");
+        for (int l = 0; l < 32; l++)
+            strbuf_addf(&sb, "%s%d", l ? ", " : "", l * (32 + pad) * 4);
+        strbuf_addf(&sb, "]}, {\"op\": \"store\", \"width\": 8, \"addresses\": [0, null");
+        for (int l = 2; l < 32; l++)
+            strbuf_addf(&sb, ", %d", l * 8);
+        strbuf_addf(&sb, "]}]}");
+        scenario s;
+        io_error err;
+        scenario_instr in;
+        assert_true(test_load(strbuf_str(&sb), &s, &err));
+        assert_true(s.is_trace);
+        assert_int_equal(scenario_instr_count(&s), 2);
+        banks_result r = analyze_k(&s, 0, &in);
+        assert_int_equal(r.wavefronts, pad ? 1 : 32);
+        assert_int_equal(r.conflict_degree, pad ? 1 : 32);
+        r = analyze_k(&s, 1, &in);
+        assert_int_equal(r.active_lanes, 31);
+        assert_int_equal(r.wavefronts, 2);
+        scenario_free(&s);
+        strbuf_free(&sb);
+    }
+}
+
+static void test_loop_when_and_states(void **state)
+{
+    (void)state;
+    const char *json =
+        "{\"block\": 64, \"loop\": {\"var\": \"s\", \"from\": 32, \"to\": 0, \"div\": 2},"
+        " \"arrays\": [{\"name\": \"d\", \"type\": \"float\", \"dims\": [64]}],"
+        " \"accesses\": [{\"op\": \"load\", \"array\": \"d\", \"index\": \"tid + s\", \"when\": \"tid < s\"},"
+        "               {\"op\": \"store\", \"array\": \"d\", \"index\": \"tid * 2\"}]}";
+    scenario s;
+    io_error err;
+    scenario_instr in;
+    assert_true(test_load(json, &s, &err));
+    assert_int_equal(s.iterations, 6); /* 32 16 8 4 2 1 */
+    assert_int_equal(scenario_instr_count(&s), 6 * 2 * 2);
+    banks_result r = analyze_k(&s, 4, &in); /* s = 16, access 0, warp 0 */
+    assert_int_equal(in.loop_value, 16);
+    assert_int_equal(r.active_lanes, 16);
+    assert_int_equal(in.lane[20].state, SCENARIO_LANE_MASKED);
+    r = analyze_k(&s, 3, &in); /* s = 32, access 1, warp 1: tid*2 up to 126 -> out of bounds */
+    assert_int_equal(in.lane[0].state, SCENARIO_LANE_OOB);
+    assert_int_equal(in.lane[0].bad_dim, 0);
+    assert_int_equal(r.active_lanes, 0);
+    r = analyze_k(&s, 2, &in);
+    assert_int_equal(r.conflict_degree, 2);
+    scenario_free(&s);
+}
+
+static void test_vector_and_field(void **state)
+{
+    (void)state;
+    const char *json =
+        "{\"structs\": [{\"name\": \"Vec3\", \"fields\": [\"float x\", \"float y\", \"float z\", \"float pad\"]}],"
+        " \"arrays\": [{\"name\": \"p\", \"type\": \"Vec3\", \"dims\": [32]},"
+        "              {\"name\": \"data\", \"type\": \"float\", \"dims\": [32, 32], \"pad\": 4}],"
+        " \"accesses\": [{\"op\": \"load\", \"array\": \"p\", \"index\": \"lane\", \"field\": \"y\"},"
+        "               {\"op\": \"load\", \"array\": \"data\", \"index\": [\"lane\", \"0\"], \"vector\": \"float4\"},"
+        "               {\"op\": \"load\", \"array\": \"data\", \"index\": [\"lane\", \"1\"], \"vector\": \"float4\"}]}";
+    scenario s;
+    io_error err;
+    scenario_instr in;
+    assert_true(test_load(json, &s, &err));
+    assert_int_equal(s.arrays[1].start, 512);
+    banks_result r = analyze_k(&s, 0, &in);
+    assert_int_equal(in.lane[3].address, 3 * 16 + 4);
+    assert_int_equal(r.conflict_degree, 4);
+    r = analyze_k(&s, 1, &in);
+    assert_int_equal(in.req.width, 16);
+    assert_int_equal(r.wavefronts, 4); /* [32][36]: float4 column read conflict-free per quarter */
+    r = analyze_k(&s, 2, &in);
+    assert_int_equal(in.lane[0].state, SCENARIO_LANE_MISALIGNED);
+    assert_int_equal(r.active_lanes, 0);
+    strbuf sb = {0};
+    scenario_lane_element(&s, 0, &in.lane[0], &sb);
+    scenario_free(&s);
+    strbuf_free(&sb);
+}
+
+static void expect_error(const char *json, const char *expected)
+{
+    scenario s;
+    io_error err;
+    assert_false(test_load(json, &s, &err));
+    if (!strstr(err.text, expected))
+        print_error("expected '%s' in '%s'\n", expected, err.text);
+    assert_non_null(strstr(err.text, expected));
+}
+
+static void test_errors_with_positions(void **state)
+{
+    (void)state;
+    expect_error("{\"arrays\": [", "test.json:1:12: malformed JSON");
+    expect_error("{\n \"arrays\": [{\"name\": \"a\", \"type\": \"float\", \"dims\": [32]}],\n"
+                 " \"accesses\": [{\"op\": \"load\", \"array\": \"a\", \"index\": \"tx + foo\"}]}",
+                 "test.json:3:59: accesses[0].index[0]: unknown identifier 'foo'");
+    expect_error("{\"arrays\": [{\"name\": \"a\", \"type\": \"flaot\", \"dims\": [32]}], \"accesses\": []}",
+                 "test.json:1:36: arrays[0].type: unknown element type");
+    expect_error("{\"blok\": 3}", "test.json:1:10: blok: unknown key 'blok'");
+    expect_error("{\"block\": [64, 32], \"arrays\": [{\"name\": \"a\", \"type\": \"float\", \"dims\": [32]}],"
+                 " \"accesses\": [{\"op\": \"load\", \"array\": \"a\", \"index\": \"tx\"}]}",
+                 "block: a block has at most 1024 threads");
+    expect_error("{\"arrays\": [{\"name\": \"a\", \"type\": \"float\", \"dims\": [65536, 65536]}],"
+                 " \"accesses\": [{\"op\": \"load\", \"array\": \"a\", \"index\": [\"tx\", \"0\"]}]}",
+                 "arrays[0].dims: array is far larger");
+    expect_error("{\"arrays\": [{\"name\": \"a\", \"type\": \"float\", \"dims\": [60000]}],"
+                 " \"accesses\": [{\"op\": \"load\", \"array\": \"a\", \"index\": \"tx\"}]}",
+                 "sm_90 allows 232448 bytes");
+    expect_error("{\"arrays\": [{\"name\": \"a\", \"type\": \"float3\", \"dims\": [32]}],"
+                 " \"accesses\": [{\"op\": \"load\", \"array\": \"a\", \"index\": \"tx\"}]}",
+                 "one lane would move 12 bytes");
+    expect_error("{\"trace\": [{\"op\": \"load\", \"width\": 8, \"addresses\": [4]}]}",
+                 "expected 32 addresses");
+    expect_error("{\"trace\": [{\"op\": \"load\", \"width\": 3, \"addresses\": []}]}", "width is 1, 2, 4, 8 or 16");
+    expect_error("{\"arrays\": [{\"name\": \"a b\", \"type\": \"float\", \"dims\": [32]}], \"accesses\": []}",
+                 "must be a C identifier");
+    expect_error("[1, 2]", "expected a JSON object");
+    expect_error("{\"arch\": \"sm_99\"}", "unknown architecture");
+    expect_error("{\"arrays\": [{\"name\": \"a\", \"type\": \"float\", \"dims\": [32]}],"
+                 " \"loop\": {\"var\": \"i\", \"from\": 0, \"to\": 10, \"step\": -1},"
+                 " \"accesses\": [{\"op\": \"load\", \"array\": \"a\", \"index\": \"i\"}]}", "loop runs zero times");
+    expect_error("{\"arrays\": [{\"name\": \"a\", \"type\": \"float\", \"dims\": [32]}],"
+                 " \"accesses\": [{\"op\": \"read\", \"array\": \"a\", \"index\": \"tx\"}]}", "op is \"load\" or \"store\"");
+}
+
+static void test_jsonpos(void **state)
+{
+    (void)state;
+    const char *t = "{\n  \"a\": [1, {\"b\": \"x\"}],\n  \"c\": {\"d\": [5, 6]}\n}";
+    jsonpos p = jsonpos_locate(t, strlen(t), "a[1].b");
+    assert_true(p.found);
+    assert_int_equal(p.line, 2);
+    assert_int_equal(p.col, 18);
+    p = jsonpos_locate(t, strlen(t), "c.d[1]");
+    assert_int_equal(p.line, 3);
+    assert_int_equal(p.col, 18);
+    p = jsonpos_locate(t, strlen(t), "c.zz");
+    assert_false(p.found);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_transpose), cmocka_unit_test(test_trace_column),
+        cmocka_unit_test(test_loop_when_and_states), cmocka_unit_test(test_vector_and_field),
+        cmocka_unit_test(test_errors_with_positions), cmocka_unit_test(test_jsonpos),
+    };
+    return cmocka_run_group_tests_name("scenario", tests, NULL, NULL);
+}
