@@ -149,7 +149,7 @@ static void test_errors_with_positions(void **state)
                  "test.json:3:59: accesses[0].index[0]: unknown identifier 'foo'");
     expect_error("{\"arrays\": [{\"name\": \"a\", \"type\": \"flaot\", \"dims\": [32]}],"
                  " \"accesses\": [{\"op\": \"load\", \"array\": \"a\", \"index\": \"tx\"}]}",
-                 "test.json:1:36: arrays[0].type: unknown element type");
+                 "test.json:1:35: arrays[0].type: unknown element type");
     expect_error("{\"blok\": 3}", "test.json:1:10: blok: unknown key 'blok'");
     expect_error("{\"block\": [64, 32], \"arrays\": [{\"name\": \"a\", \"type\": \"float\", \"dims\": [32]}],"
                  " \"accesses\": [{\"op\": \"load\", \"array\": \"a\", \"index\": \"tx\"}]}",
