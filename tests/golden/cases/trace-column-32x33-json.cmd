@@ -1,0 +1,1 @@
+analyze trace-column-32x33.json --json
