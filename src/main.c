@@ -10,7 +10,7 @@ static const char usage[] =
     "Usage:\n"
     "  bankscope [FILE.json]                 interactive bank grid (default: 32x32 transpose)\n"
     "  bankscope analyze FILE.json [--json]  analysis of every warp-instruction\n"
-    "            [--warp N] [--all] [--arch NAME]\n"
+    "            [--warp N] [--all] [--summary] [--arch NAME]\n"
     "  bankscope measure FILE.json [--json]  run on the GPU; exit 3 when there is none\n"
     "  bankscope kernel FILE.json [--ptx]    the generated CUDA source (or NVRTC's PTX)\n"
     "  bankscope sweep FILE.json [--json]    padding sweep [--max-pad N] [--measure]\n"

@@ -57,14 +57,18 @@ static void strbuf_reserve(strbuf *sb, size_t n)
 
 void strbuf_vaddf(strbuf *sb, const char *fmt, va_list ap)
 {
+    /* Format straight into the spare room; grow and format again only when it did not fit. */
     va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
+    size_t room = sb->cap > sb->len ? sb->cap - sb->len : 0;
+    int n = vsnprintf(room ? sb->data + sb->len : NULL, room, fmt, ap2);
     va_end(ap2);
     if (n < 0)
         return;
-    strbuf_reserve(sb, (size_t)n);
-    vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+    if ((size_t)n >= room) {
+        strbuf_reserve(sb, (size_t)n);
+        vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+    }
     sb->len += (size_t)n;
 }
 

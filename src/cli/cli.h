@@ -23,6 +23,7 @@ typedef struct cli_common {
     int warp;          /* -1: all */
     int json;
     int all;
+    int summary;
     int ptx;
     const char *svg;
     int measure;

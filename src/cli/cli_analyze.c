@@ -1,4 +1,4 @@
-/* cli_analyze: `bankscope analyze FILE [--json] [--warp N] [--all] [--arch NAME]`. */
+/* cli_analyze: `bankscope analyze FILE [--json] [--warp N] [--all] [--summary] [--arch NAME]`. */
 #include <stdio.h>
 
 #include "cli/cli.h"
@@ -8,7 +8,7 @@
 int cli_analyze(int argc, char **argv)
 {
     cli_common c;
-    if (cli_parse(argc, argv, "analyze", "json warp all arch", &c))
+    if (cli_parse(argc, argv, "analyze", "json warp all arch summary", &c))
         return CLI_USAGE;
     scenario s;
     io_error err;
@@ -20,7 +20,7 @@ int cli_analyze(int argc, char **argv)
         scenario_free(&s);
         return cli_usage_error("analyze: --warp %d: the block has %d warp(s)", c.warp, scenario_warp_count(&s));
     }
-    report_options o = {.all_lanes = c.all, .warp = s.is_trace ? -1 : c.warp};
+    report_options o = {.all_lanes = c.all, .summary = c.summary, .warp = s.is_trace ? -1 : c.warp};
     if (c.json)
         report_json(stdout, &s, &o);
     else

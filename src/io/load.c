@@ -528,7 +528,7 @@ char *load_read_file(const char *path, size_t *len, io_error *err)
         if (sb.len > LOAD_MAX_BYTES) {
             fclose(f);
             strbuf_free(&sb);
-            snprintf(err->text, sizeof err->text, "%s: file larger than 16 MiB", path);
+            snprintf(err->text, sizeof err->text, "%s: file larger than 256 MiB", path);
             return NULL;
         }
     }

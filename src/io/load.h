@@ -9,7 +9,7 @@
 
 #include "model/scenario.h"
 
-#define LOAD_MAX_BYTES (16 << 20)
+#define LOAD_MAX_BYTES (256 << 20)
 
 typedef struct io_error {
     char text[640];   /* "file:line:col: path: message", one line */

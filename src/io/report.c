@@ -183,6 +183,8 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
 {
     text_ctx *c = ctx;
     totals_add(&c->t, in, r);
+    if (c->o->summary)
+        return;
     int key = s->is_trace ? (int)in->seq : in->warp;
     if (!s->is_trace && (in->access != c->last_access || in->iteration != c->last_iter)) {
         flush_run(c, s);

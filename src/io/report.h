@@ -12,6 +12,7 @@
 typedef struct report_options {
     bool all_lanes;     /* text: a lane table for every warp-instruction, not only the first */
     int warp;           /* -1: the scenario's selection; else only this warp */
+    bool summary;       /* text: totals only */
 } report_options;
 
 /* Totals over a scenario's warp-instructions. */

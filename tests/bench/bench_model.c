@@ -1,0 +1,75 @@
+/* bench_model: warp-instructions analysed per second by the model alone (no file parsing, no
+ * output): random traces of all widths, and a 1024-thread block with a 32-step loop.
+ * Build with `make tests/bench/bench_model`; prints numbers, asserts nothing. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "io/load.h"
+#include "model/banks.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int main(void)
+{
+    enum { N = 100000 };
+    banks_request *reqs = malloc(sizeof *reqs * N);
+    static const int widths[] = {1, 2, 4, 8, 16};
+    srand(7);
+    for (int i = 0; i < N; i++) {
+        banks_request *r = &reqs[i];
+        r->op = rand() % 2 ? BANKS_LOAD : BANKS_STORE;
+        r->width = widths[rand() % 5];
+        r->active = 0;
+        int stride = rand() % 40;
+        for (int l = 0; l < 32; l++) {
+            if (rand() % 20) r->active |= 1u << l;
+            r->addr[l] = (int64_t)((l * stride + rand() % 4) % 2048) * r->width;
+        }
+    }
+    const banks_profile *p = banks_profile_default();
+    banks_result res;
+    long sum = 0;
+    double t0 = now();
+    for (int rep = 0; rep < 5; rep++)
+        for (int i = 0; i < N; i++) {
+            banks_analyze(p, &reqs[i], &res, NULL);
+            sum += res.wavefronts;
+        }
+    double t = now() - t0;
+    printf("bank engine: %d random warp-instructions in %.3f s = %.2f million per second (checksum %ld)\n",
+           5 * N, t, 5 * N / t / 1e6, sum);
+
+    const char *json = "{\"block\": [32, 32], \"loop\": {\"var\": \"i\", \"from\": 0, \"to\": 32},"
+        "\"arrays\": [{\"name\": \"tile\", \"type\": \"float\", \"dims\": [64, 64], \"pad\": 1}],"
+        "\"accesses\": [{\"op\": \"load\", \"array\": \"tile\", \"index\": [\"(threadIdx.x + i) % 64\", \"threadIdx.y * 2\"]},"
+        "{\"op\": \"store\", \"array\": \"tile\", \"index\": [\"threadIdx.y + i\", \"threadIdx.x ^ i\"]}]}";
+    scenario s;
+    io_error err;
+    if (!load_scenario_text(json, strlen(json), "bench", NULL, &s, &err)) {
+        fprintf(stderr, "%s\n", err.text);
+        return 1;
+    }
+    scenario_instr in;
+    int64_t n = scenario_instr_count(&s);
+    t0 = now();
+    for (int rep = 0; rep < 20; rep++)
+        for (int64_t k = 0; k < n; k++) {
+            scenario_instr_at(&s, k, &in);
+            banks_analyze(s.arch, &in.req, &res, NULL);
+            sum += res.wavefronts;
+        }
+    t = now() - t0;
+    printf("scenario (1024 threads, 32 iterations, 2 accesses = %lld warp-instructions): %.2f ms each, "
+           "%.2f million warp-instructions per second including address evaluation\n",
+           (long long)n, t / 20 * 1e3, 20 * n / t / 1e6);
+    scenario_free(&s);
+    free(reqs);
+    return 0;
+}
