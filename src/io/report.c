@@ -258,9 +258,10 @@ void report_text(FILE *out, const scenario *s, const report_options *o)
     visit(s, o, text_visit, &c);
     flush_run(&c, s);
     char deg[32];
-    fprintf(out, "\ntotal: %lld warp-instruction%s, %lld wavefronts (ideal %lld), %lld bank conflicts",
+    fprintf(out, "\ntotal: %lld warp-instruction%s, %lld wavefront%s (ideal %lld), %lld bank conflict%s",
             (long long)c.t.instructions, c.t.instructions == 1 ? "" : "s", (long long)c.t.wavefronts,
-            (long long)c.t.ideal, (long long)c.t.conflicts);
+            c.t.wavefronts == 1 ? "" : "s", (long long)c.t.ideal, (long long)c.t.conflicts,
+            c.t.conflicts == 1 ? "" : "s");
     if (c.t.wavefronts)
         fprintf(out, ", efficiency %.1f %%", 100.0 * (double)c.t.ideal / (double)c.t.wavefronts);
     fprintf(out, "\nworst: %s\n", report_degree_text(c.t.worst_degree, deg, sizeof deg));

@@ -1,0 +1,1 @@
+analyze char-32x129

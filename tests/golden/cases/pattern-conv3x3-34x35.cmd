@@ -1,0 +1,1 @@
+analyze conv3x3-34x35

@@ -1,0 +1,1 @@
+analyze double-32x32

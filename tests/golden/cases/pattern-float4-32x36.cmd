@@ -1,0 +1,1 @@
+analyze float4-32x36

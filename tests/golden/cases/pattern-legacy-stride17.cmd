@@ -1,0 +1,1 @@
+analyze legacy-stride17

@@ -1,0 +1,1 @@
+analyze soa-vec3

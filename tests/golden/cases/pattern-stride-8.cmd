@@ -1,0 +1,1 @@
+analyze stride-8
