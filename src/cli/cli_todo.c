@@ -13,4 +13,3 @@ static int not_yet(const char *cmd)
 int cli_kernel(int argc, char **argv) { (void)argc; (void)argv; return not_yet("kernel"); }
 int cli_sweep(int argc, char **argv) { (void)argc; (void)argv; return not_yet("sweep"); }
 int cli_export(int argc, char **argv) { (void)argc; (void)argv; return not_yet("export"); }
-int cli_tui(int argc, char **argv) { (void)argc; (void)argv; return not_yet("the TUI"); }

@@ -1,0 +1,67 @@
+/* layout: the pure placement of panels. */
+#include "tui/layout.h"
+
+/* Width of a framed grid of banks cells of width cw, with its row labels. */
+static int grid_width(int banks, int cw)
+{
+    return 7 + banks * cw; /* frame, row label, cells */
+}
+
+layout layout_compute(int cols, int rows, int banks, bool compare)
+{
+    layout L = {0};
+    if (cols < LAYOUT_MIN_COLS || rows < LAYOUT_MIN_ROWS) {
+        L.too_small = true;
+        return L;
+    }
+    L.title = (layout_rect){0, 0, 1, cols};
+    L.bar = (layout_rect){rows - 1, 0, 1, cols};
+    int body_y = 1, body_h = rows - 2;
+
+    if (compare) {
+        int half = (cols - 1) / 2;
+        int cw = 4;
+        while (cw > 1 && grid_width(banks, cw) > half)
+            cw--;
+        L.cell_w = cw;
+        int res_h = 6;
+        int grid_h = body_h - res_h;
+        L.grid = (layout_rect){body_y, 0, grid_h, half};
+        L.grid2 = (layout_rect){body_y, half + 1, grid_h, cols - half - 1};
+        L.result = (layout_rect){body_y + grid_h, 0, res_h, half};
+        L.result2 = (layout_rect){body_y + grid_h, half + 1, res_h, cols - half - 1};
+        return L;
+    }
+
+    /* Wide: grid on the left with the widest cells that leave 44 columns for the side. */
+    for (int cw = 4; cw >= 2; cw--) {
+        int gw = grid_width(banks, cw);
+        if (cols - gw - 1 >= 44) {
+            L.cell_w = cw;
+            L.side = true;
+            int grid_h = body_h;
+            if (body_h >= 36) /* room under the grid for the array map */
+                grid_h = body_h * 3 / 5;
+            L.grid = (layout_rect){body_y, 0, grid_h, gw};
+            if (grid_h < body_h)
+                L.map = (layout_rect){body_y + grid_h, 0, body_h - grid_h, gw};
+            int sx = gw + 1, sw = cols - gw - 1;
+            int res_h = body_h >= 40 ? 15 : body_h >= 30 ? 12 : 9;
+            L.result = (layout_rect){body_y, sx, res_h, sw};
+            L.lanes = (layout_rect){body_y + res_h, sx, body_h - res_h, sw};
+            return L;
+        }
+    }
+
+    /* Narrow: grid on top, result and lanes (or map) below. */
+    int cw = 3;
+    while (cw > 1 && grid_width(banks, cw) > cols)
+        cw--;
+    L.cell_w = cw;
+    int bottom = body_h >= 30 ? 12 : 8;
+    L.grid = (layout_rect){body_y, 0, body_h - bottom, cols};
+    int rw = cols >= 100 ? cols * 2 / 5 : 27;
+    L.result = (layout_rect){body_y + body_h - bottom, 0, bottom, rw};
+    L.lanes = (layout_rect){body_y + body_h - bottom, rw + 1, bottom, cols - rw - 1};
+    return L;
+}

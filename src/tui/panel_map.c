@@ -1,0 +1,81 @@
+/* panel_map: the array drawn row by row; each cell shows the bank of its element (of the
+ * accessed field), padding cells are marked, the current warp's cells show their lane. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/draw.h"
+
+void panel_map_draw(tui_app *a, const layout_rect *r)
+{
+    const scenario *s = &a->sc;
+    const tui_view *v = &a->view;
+    if (s->is_trace || !v->valid) {
+        layout_rect in = panel_frame(a, r, "array map", a->focus == FOCUS_MAP);
+        if (in.h > 0)
+            draw_text(a, in.y, in.x, in.w, ROLE_DIM, "a trace has no array to draw");
+        return;
+    }
+    const scenario_access *ac = &s->accesses[v->in.access];
+    const scenario_array *arr = &s->arrays[ac->array];
+    char title[128];
+    snprintf(title, sizeof title, "array map: %s, cell = bank, lane where the warp reads", arr->name);
+    layout_rect in = panel_frame(a, r, title, a->focus == FOCUS_MAP);
+    if (in.h < 1)
+        return;
+    /* rows x cols of the drawing: the last dimension across, the others down */
+    int64_t cols = arr->extent[arr->ndims - 1], rows = 1;
+    for (int d = 0; d < arr->ndims - 1; d++)
+        rows *= arr->extent[d];
+    if (arr->ndims == 1) {
+        int64_t per = 128 / arr->elem_size > 0 ? 128 / arr->elem_size : 1;
+        cols = per < arr->extent[0] ? per : arr->extent[0];
+        rows = (arr->extent[0] + cols - 1) / cols;
+    }
+    int cw = 3;
+    int lw = 4; /* row label */
+    int vis_cols = (int)((in.w - lw) / cw);
+    if (vis_cols > cols)
+        vis_cols = (int)cols;
+    /* lane of each element the warp touches in the visible window */
+    int64_t first_row = -1;
+    for (int l = 0; l < BANKS_WARP && first_row < 0; l++)
+        if (v->in.lane[l].state == SCENARIO_LANE_OK) {
+            int64_t e = (v->in.lane[l].address - arr->start - ac->offset) / arr->elem_size;
+            first_row = e / cols;
+        }
+    if (a->map_scroll < 0 || a->map_scroll > rows - 1)
+        a->map_scroll = 0;
+    int64_t top = a->map_scroll;
+    if (a->focus != FOCUS_MAP && first_row >= 0 && (first_row < top || first_row >= top + in.h))
+        top = first_row;
+    for (int i = 0; i < in.h && top + i < rows; i++) {
+        int64_t row = top + i;
+        int y = in.y + i;
+        draw_text(a, y, in.x, lw, ROLE_DIM, "%3lld", (long long)row);
+        for (int c = 0; c < vis_cols; c++) {
+            int64_t e = row * cols + c;
+            if (arr->ndims == 1 && e >= arr->extent[0])
+                break;
+            int64_t addr = arr->start + e * arr->elem_size + ac->offset;
+            bool pad = arr->ndims > 1 ? c >= arr->dims[arr->ndims - 1] : e >= arr->dims[0];
+            if (arr->ndims == 3)
+                pad |= row % arr->extent[1] >= arr->dims[1] || row / arr->extent[1] >= arr->dims[0];
+            else if (arr->ndims == 2)
+                pad |= row >= arr->dims[0];
+            int lane = -1;
+            for (int l = 0; l < BANKS_WARP; l++)
+                if (v->in.lane[l].state == SCENARIO_LANE_OK && v->in.lane[l].address == addr)
+                    lane = lane < 0 ? l : lane;
+            int bank = banks_bank_of(s->arch, addr);
+            if (lane >= 0)
+                draw_text(a, y, in.x + lw + c * cw, cw, lane == a->sel_lane ? ROLE_SELECTED : ROLE_HILITE,
+                          "%2d ", lane);
+            else if (pad)
+                draw_text(a, y, in.x + lw + c * cw, cw, ROLE_PADDING, "%s", crt_glyph(&a->crt, "░░ ", "pp "));
+            else
+                draw_text(a, y, in.x + lw + c * cw, cw, (bank & 1) ? ROLE_BANK_B : ROLE_BANK_A, "%2d ", bank);
+        }
+        if (vis_cols < cols)
+            draw_text(a, y, in.x + lw + vis_cols * cw, 3, ROLE_DIM, "%s", crt_glyph(&a->crt, "…", ">"));
+    }
+}
