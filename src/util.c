@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Noreturn void util_oom(void)
+UTIL_NORETURN void util_oom(void)
 {
     fputs("bankscope: out of memory\n", stderr);
     exit(1);

@@ -7,8 +7,15 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#define UTIL_NORETURN [[noreturn]]
+#else
+#define UTIL_NORETURN _Noreturn
+#endif
+
 /* Print "out of memory" and exit 1; never returns. */
-_Noreturn void util_oom(void);
+UTIL_NORETURN void util_oom(void);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
@@ -31,5 +38,9 @@ const char *strbuf_str(const strbuf *sb);
 /* Hand the text to the caller (never NULL); sb becomes empty. */
 char *strbuf_take(strbuf *sb);
 void strbuf_free(strbuf *sb);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -28,6 +28,8 @@ typedef struct cli_common {
     const char *svg;
     int measure;
     int max_pad;
+    int access;        /* -1: all */
+    int iteration;
 } cli_common;
 
 /* Parse argv into c; returns 0 or CLI_USAGE (after a message). allowed lists the long options

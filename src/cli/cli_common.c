@@ -42,6 +42,7 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed, cli_c
 {
     memset(c, 0, sizeof *c);
     c->warp = -1;
+    c->access = -1;
     c->max_pad = 64;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -67,6 +68,14 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed, cli_c
             c->measure = 1;
         else if (strcmp(name, "warp") == 0) {
             if (int_value(cmd, a, val, 31, &c->warp))
+                return CLI_USAGE;
+            i++;
+        } else if (strcmp(name, "access") == 0) {
+            if (int_value(cmd, a, val, 10000000, &c->access))
+                return CLI_USAGE;
+            i++;
+        } else if (strcmp(name, "iteration") == 0) {
+            if (int_value(cmd, a, val, 4095, &c->iteration))
                 return CLI_USAGE;
             i++;
         } else if (strcmp(name, "max-pad") == 0) {

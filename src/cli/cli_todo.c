@@ -10,6 +10,5 @@ static int not_yet(const char *cmd)
     return CLI_FAIL;
 }
 
-int cli_kernel(int argc, char **argv) { (void)argc; (void)argv; return not_yet("kernel"); }
 int cli_sweep(int argc, char **argv) { (void)argc; (void)argv; return not_yet("sweep"); }
 int cli_export(int argc, char **argv) { (void)argc; (void)argv; return not_yet("export"); }

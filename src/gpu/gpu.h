@@ -1,12 +1,16 @@
 /* gpu: the only interface to CUDA. Implemented by the files of src/gpu/ when built with the CUDA
- * toolkit, and by gpu_stub.c otherwise ("built without CUDA support"). The driver is loaded at
- * run time, so one binary runs with or without an NVIDIA driver.
- * Units: cycles are SM clock cycles; times in nanoseconds or milliseconds as named. */
+ * toolkit, and by gpu_stub.c otherwise ("built without CUDA support"). The driver (libcuda.so.1)
+ * is loaded at run time, so one binary runs with or without an NVIDIA driver.
+ * Units: cycles are SM clock cycles; times in nanoseconds or milliseconds as named.
+ * Threads: gpu_* functions may be called from one thread at a time (the CLI, or the TUI's
+ * worker thread). */
 #ifndef BANKSCOPE_GPU_H
 #define BANKSCOPE_GPU_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "util.h"
 
 typedef struct gpu_device {
     char name[256];
@@ -15,7 +19,46 @@ typedef struct gpu_device {
     int clock_khz;
 } gpu_device;
 
-/* Open the first GPU. False with a one-line reason (no driver, no device, no CUDA support). */
+/* Open the first GPU (once; later calls return the same device). False with a one-line
+ * reason (no driver, no device, built without CUDA support). */
 bool gpu_open(gpu_device *dev, char *why, size_t n);
+
+/* Compile CUDA source to PTX for compute_90 with NVRTC (no GPU needed). */
+bool gpu_compile_ptx(const char *source, strbuf *ptx, char *err, size_t n);
+
+/* What to measure: one generated kernel (kernels/measure.cu) for one access. */
+typedef struct gpu_request {
+    const char *source;
+    int block[3];             /* the scenario's block */
+    size_t smem_bytes;        /* dynamic shared memory */
+    long long loop_value;
+    int latency_warp;         /* warp that runs the latency chain (-1: skip latency) */
+    bool counters;            /* read the hardware counters too */
+    bool store;               /* the access is a store (picks the counters) */
+    int active_warps;         /* warps of the block with at least one active lane */
+    bool has_table;           /* traces: the lane addresses below go to the kernel's bs_table */
+    int table[32];            /* byte offset per lane, -1 inactive */
+} gpu_request;
+
+typedef struct gpu_measurement {
+    gpu_device dev;
+    /* throughput: all SMs full of warps repeating the access */
+    double cycles_per_access;  /* per warp-instruction per SM (median over blocks and runs) */
+    double ns_per_access;      /* wall time per warp-instruction per SM */
+    int blocks_per_sm, warps_per_sm;
+    /* latency: one warp, a dependent chain */
+    bool have_latency;
+    double latency_cycles;
+    /* hardware counters, one block doing the access once */
+    bool have_counters;
+    char counters_note[160];   /* why there are none */
+    double wavefronts, bank_conflicts, instructions;
+    /* cost of getting the answer */
+    bool cached;               /* CUBIN from the cache */
+    double compile_ms, total_ms;
+} gpu_measurement;
+
+/* Compile (or fetch from cache), run and time. False with a one-line message. */
+bool gpu_measure(const gpu_request *rq, gpu_measurement *out, char *err, size_t n);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "io/jsonpos.h"
 #include "io/library.h"
+#include "model/kernelgen.h"
 
 typedef struct loader {
     const char *text;
@@ -101,6 +102,9 @@ static bool check_ident(loader *L, const char *s, const char *path)
         ok = *p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9');
     if (!ok)
         return fail_at(L, 0, "must be a C identifier (letters, digits, _; at most 63)", "%s", path);
+    /* names that reach generated CUDA code; the loop variable does not (it becomes bs_loop) */
+    if (strcmp(path, "loop.var") != 0 && !kernelgen_name_ok(s))
+        return fail_at(L, 0, "is a C/CUDA keyword, a type name or reserved (bs_...)", "%s", path);
     return true;
 }
 

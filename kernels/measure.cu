@@ -1,0 +1,129 @@
+/* bankscope measurement kernels, generated from a scenario by src/model/kernelgen.c.
+ * One access of the scenario is performed with exactly its width (ld/st.shared of 1..16 bytes,
+ * written in inline PTX so the compiler cannot merge, widen or drop it) at exactly the address
+ * the scenario's index expressions give. Shared memory is one 128-byte-aligned dynamic buffer;
+ * the scenario's arrays are typed views into it at their byte offsets. A trace reads its lane
+ * addresses from bs_table (32 byte offsets, -1 for an inactive lane). */
+@STRUCTS@
+#define BS_WIDTH @WIDTH@
+#define BS_STORE @STORE@
+
+/* Where this thread's access goes (a shared-window address); *bs_active is false for lanes the
+ * scenario leaves out (no thread, 'when' false, out of bounds). */
+__device__ __forceinline__ unsigned bs_address(unsigned char *bs_smem, long long bs_loop, const int *bs_table,
+                                               bool *bs_active)
+{
+    const long long bs_tid = threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
+    const long long bs_lane = bs_tid & 31, bs_warp = bs_tid >> 5;
+    (void)bs_lane; (void)bs_warp; (void)bs_loop; (void)bs_table;
+@BODY@
+}
+
+/* One access; v carries data so that loads are used and stores have a value. */
+__device__ __forceinline__ void bs_access(unsigned a, unsigned &v)
+{
+#if BS_STORE
+#if BS_WIDTH == 1
+    asm volatile("st.shared.u8 [%0], %1;" :: "r"(a), "h"((unsigned short)v) : "memory");
+#elif BS_WIDTH == 2
+    asm volatile("st.shared.u16 [%0], %1;" :: "r"(a), "h"((unsigned short)v) : "memory");
+#elif BS_WIDTH == 4
+    asm volatile("st.shared.u32 [%0], %1;" :: "r"(a), "r"(v) : "memory");
+#elif BS_WIDTH == 8
+    asm volatile("st.shared.v2.u32 [%0], {%1, %1};" :: "r"(a), "r"(v) : "memory");
+#else
+    asm volatile("st.shared.v4.u32 [%0], {%1, %1, %1, %1};" :: "r"(a), "r"(v) : "memory");
+#endif
+    v += 1;
+#else
+#if BS_WIDTH == 1
+    unsigned short x;
+    asm volatile("ld.shared.u8 %0, [%1];" : "=h"(x) : "r"(a) : "memory");
+    v += x;
+#elif BS_WIDTH == 2
+    unsigned short x;
+    asm volatile("ld.shared.u16 %0, [%1];" : "=h"(x) : "r"(a) : "memory");
+    v += x;
+#elif BS_WIDTH == 4
+    unsigned x;
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(x) : "r"(a) : "memory");
+    v += x;
+#elif BS_WIDTH == 8
+    unsigned x, y;
+    asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "r"(a) : "memory");
+    v += x ^ y;
+#else
+    unsigned x, y, z, w;
+    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(a) : "memory");
+    v += x ^ y ^ z ^ w;
+#endif
+#endif
+}
+
+/* Throughput: every resident warp repeats the access reps x 16 times; thread 0 of each block
+ * records the SM clock before and after (out[2*block], out[2*block+1]). */
+extern "C" __global__ void bs_throughput(long long bs_loop, const int *bs_table, int reps, unsigned zero,
+                                         unsigned long long *out)
+{
+    extern __shared__ __align__(128) unsigned char bs_smem[];
+    bool active;
+    unsigned a = bs_address(bs_smem, bs_loop, bs_table, &active);
+    unsigned v = threadIdx.x;
+    __syncthreads();
+    long long t0 = clock64();
+    if (active) {
+        for (int r = 0; r < reps; r++) {
+#pragma unroll
+            for (int u = 0; u < 16; u++)
+                bs_access(a, v);
+        }
+    }
+    __syncthreads();
+    long long t1 = clock64();
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+        out[2 * blockIdx.x] = (unsigned long long)t0;
+        out[2 * blockIdx.x + 1] = (unsigned long long)t1;
+    }
+    if (v == zero + 0x7fffffffu)
+        out[0] = v;
+}
+
+/* Latency: one warp runs a chain of 64 accesses, each address depending on the previous
+ * load's data (times zero, so the address stays put); out[0] = cycles for the chain. */
+extern "C" __global__ void bs_latency(long long bs_loop, const int *bs_table, int warp, unsigned zero,
+                                      unsigned long long *out)
+{
+    extern __shared__ __align__(128) unsigned char bs_smem[];
+    bool active;
+    unsigned a = bs_address(bs_smem, bs_loop, bs_table, &active);
+    unsigned tid = threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
+    if ((int)(tid >> 5) != warp)
+        return;
+    unsigned v = 0, addr = a;
+    long long t0 = clock64();
+    if (active) {
+        for (int k = 0; k < 64; k++) {
+            bs_access(addr, v);
+            addr = a + v * zero;
+        }
+    }
+    asm volatile("" :: "r"(addr));
+    long long t1 = clock64();
+    if ((tid & 31) == 0)
+        out[0] = (unsigned long long)(t1 - t0);
+    if (v == zero + 0x7fffffffu)
+        out[1] = v;
+}
+
+/* Counters: every warp of one block performs the access exactly once. */
+extern "C" __global__ void bs_once(long long bs_loop, const int *bs_table, unsigned zero, unsigned long long *out)
+{
+    extern __shared__ __align__(128) unsigned char bs_smem[];
+    bool active;
+    unsigned a = bs_address(bs_smem, bs_loop, bs_table, &active);
+    unsigned v = threadIdx.x;
+    if (active)
+        bs_access(a, v);
+    if (v == zero + 0x7fffffffu)
+        out[0] = v;
+}

@@ -1,0 +1,55 @@
+/* cli_kernel: `bankscope kernel FILE [--ptx] [--access N] [--iteration K]`: the CUDA source
+ * that `measure` runs for each access (or NVRTC's PTX for compute_90; no GPU needed). */
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "io/load.h"
+#include "io/measure_plan.h"
+
+int cli_kernel(int argc, char **argv)
+{
+    cli_common c;
+    if (cli_parse(argc, argv, "kernel", "ptx access iteration arch", &c))
+        return CLI_USAGE;
+    scenario s;
+    io_error err;
+    if (!load_scenario_file(c.file, c.arch, &s, &err)) {
+        fprintf(stderr, "bankscope: %s\n", err.text);
+        return CLI_USAGE;
+    }
+    int n = s.is_trace ? s.ntrace : s.naccesses;
+    int rc = CLI_OK;
+    if (c.access >= n || c.iteration >= s.iterations) {
+        rc = cli_usage_error("kernel: the scenario has %d access(es) and %d iteration(s)", n, s.iterations);
+        n = 0;
+    }
+    for (int a = c.access < 0 ? 0 : c.access; a < n && rc == CLI_OK; a++) {
+        measure_plan p;
+        char msg[600];
+        if (!measure_plan_make(&s, a, c.iteration, &p, msg, sizeof msg)) {
+            fprintf(stderr, "bankscope: %s: access %d: %s\n", c.file, a, msg);
+            rc = CLI_USAGE;
+            break;
+        }
+        printf("// ==== %s, %s %d, %zu bytes of shared memory, block %dx%dx%d%s\n", c.file,
+               s.is_trace ? "trace entry" : "access", a, p.rq.smem_bytes, p.rq.block[0], p.rq.block[1],
+               p.rq.block[2], s.loop.var ? ", loop value passed as bs_loop" : "");
+        if (c.ptx) {
+            strbuf ptx = {0};
+            if (!gpu_compile_ptx(p.rq.source, &ptx, msg, sizeof msg)) {
+                fprintf(stderr, "bankscope: kernel --ptx: %s\n", msg);
+                rc = CLI_FAIL;
+            } else {
+                fputs(strbuf_str(&ptx), stdout);
+            }
+            strbuf_free(&ptx);
+        } else {
+            fputs(p.rq.source, stdout);
+        }
+        measure_plan_free(&p);
+        if (c.access >= 0)
+            break;
+    }
+    scenario_free(&s);
+    return rc;
+}

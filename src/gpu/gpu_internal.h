@@ -1,0 +1,68 @@
+/* gpu_internal: what the files of src/gpu/ share: the driver entry points (loaded with dlopen),
+ * the NVRTC compiler with its CUBIN cache, and the CUPTI counter reader. */
+#ifndef BANKSCOPE_GPU_INTERNAL_H
+#define BANKSCOPE_GPU_INTERNAL_H
+
+#include <cuda.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gpu/gpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Driver API entry points, resolved from libcuda.so.1 at run time. */
+typedef struct gpu_driver {
+    CUresult (*Init)(unsigned);
+    CUresult (*DeviceGet)(CUdevice *, int);
+    CUresult (*DeviceGetCount)(int *);
+    CUresult (*DeviceGetName)(char *, int, CUdevice);
+    CUresult (*DeviceGetAttribute)(int *, CUdevice_attribute, CUdevice);
+    CUresult (*DevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+    CUresult (*CtxSetCurrent)(CUcontext);
+    CUresult (*CtxSynchronize)(void);
+    CUresult (*ModuleLoadData)(CUmodule *, const void *);
+    CUresult (*ModuleUnload)(CUmodule);
+    CUresult (*ModuleGetFunction)(CUfunction *, CUmodule, const char *);
+    CUresult (*FuncSetAttribute)(CUfunction, CUfunction_attribute, int);
+    CUresult (*OccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction, int, size_t);
+    CUresult (*MemAlloc)(CUdeviceptr *, size_t);
+    CUresult (*MemFree)(CUdeviceptr);
+    CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
+    CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
+    CUresult (*MemsetD8)(CUdeviceptr, unsigned char, size_t);
+    CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             CUstream, void **, void **);
+    CUresult (*EventCreate)(CUevent *, unsigned);
+    CUresult (*EventRecord)(CUevent, CUstream);
+    CUresult (*EventSynchronize)(CUevent);
+    CUresult (*EventElapsedTime)(float *, CUevent, CUevent);
+    CUresult (*EventDestroy)(CUevent);
+    CUresult (*GetErrorString)(CUresult, const char **);
+    CUdevice device;
+    CUcontext ctx;
+    gpu_device info;
+} gpu_driver;
+
+/* The opened driver, or NULL with a reason (gpu_driver.c). */
+gpu_driver *gpu_driver_get(char *why, size_t n);
+/* "cuXxx failed: message" for a driver error. */
+void gpu_driver_error(gpu_driver *d, CUresult r, const char *what, char *err, size_t n);
+
+/* NVRTC: source -> CUBIN for the device's sm_XY, with memory and disk caches (gpu_nvrtc.c).
+ * Returns a malloc'd image the caller frees. */
+void *gpu_nvrtc_cubin(const char *source, int cc_major, int cc_minor, size_t *size, bool *cached,
+                      char *err, size_t n);
+
+/* CUPTI range profiler: run launch(arg) once under the profiler and read the shared-memory
+ * wavefront, bank-conflict and instruction counts (gpu_counters.cpp). False with a reason. */
+bool gpu_counters_read(CUcontext ctx, bool store, bool (*launch)(void *), void *arg, double *wavefronts,
+                       double *conflicts, double *instructions, char *why, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

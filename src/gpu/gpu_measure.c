@@ -1,0 +1,220 @@
+/* gpu_measure: runs the generated kernels. Throughput: every SM full of blocks (occupancy from
+ * the driver), each warp repeating the access; the SM clock (clock64) brackets the work of each
+ * block, so cycles per warp-instruction per SM = block cycles / warp-instructions per SM.
+ * Latency: one warp, a dependent chain. Counters: one block, one access, under CUPTI. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpu/gpu_internal.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Everything one measurement holds on the device. */
+typedef struct run {
+    gpu_driver *d;
+    const gpu_request *rq;
+    CUmodule mod;
+    CUfunction thr, lat, once;
+    CUdeviceptr out, table;
+    size_t out_bytes;
+    char *err;
+    size_t errn;
+} run;
+
+#define TRY(call, what)                                                                                        \
+    do {                                                                                                       \
+        CUresult r_ = (call);                                                                                  \
+        if (r_ != CUDA_SUCCESS) {                                                                              \
+            gpu_driver_error(R->d, r_, what, R->err, R->errn);                                                 \
+            return false;                                                                                      \
+        }                                                                                                      \
+    } while (0)
+
+static bool launch(run *R, CUfunction f, unsigned grid, void **args)
+{
+    const gpu_request *q = R->rq;
+    TRY(R->d->LaunchKernel(f, grid, 1, 1, (unsigned)q->block[0], (unsigned)q->block[1], (unsigned)q->block[2],
+                           (unsigned)q->smem_bytes, NULL, args, NULL),
+        "cuLaunchKernel");
+    return true;
+}
+
+/* Launch bs_once for the counters (called by the CUPTI reader). */
+static bool launch_once(void *arg)
+{
+    run *R = arg;
+    long long loop = R->rq->loop_value;
+    unsigned zero = 0;
+    void *args[] = {&loop, &R->table, &zero, &R->out};
+    return launch(R, R->once, 1, args) && R->d->CtxSynchronize() == CUDA_SUCCESS;
+}
+
+/* One throughput launch: median block cycles and the wall time. */
+static bool throughput_once(run *R, unsigned grid, int reps, double *cycles, float *ms)
+{
+    long long loop = R->rq->loop_value;
+    unsigned zero = 0;
+    void *args[] = {&loop, &R->table, &reps, &zero, &R->out};
+    CUevent e0, e1;
+    TRY(R->d->EventCreate(&e0, 0), "cuEventCreate");
+    TRY(R->d->EventCreate(&e1, 0), "cuEventCreate");
+    R->d->EventRecord(e0, NULL);
+    bool ok = launch(R, R->thr, grid, args);
+    R->d->EventRecord(e1, NULL);
+    CUresult r = R->d->EventSynchronize(e1);
+    if (ok && r == CUDA_SUCCESS)
+        r = R->d->EventElapsedTime(ms, e0, e1);
+    R->d->EventDestroy(e0);
+    R->d->EventDestroy(e1);
+    if (!ok)
+        return false;
+    TRY(r, "running the kernel");
+    unsigned long long *t = xmalloc(sizeof *t * 2 * grid);
+    TRY(R->d->MemcpyDtoH(t, R->out, sizeof *t * 2 * grid), "cuMemcpyDtoH");
+    double *c = xmalloc(sizeof *c * grid);
+    for (unsigned b = 0; b < grid; b++)
+        c[b] = (double)(t[2 * b + 1] - t[2 * b]);
+    *cycles = median(c, (int)grid);
+    free(t);
+    free(c);
+    return true;
+}
+
+static bool measure_throughput(run *R, gpu_measurement *m)
+{
+    const gpu_request *q = R->rq;
+    int threads = q->block[0] * q->block[1] * q->block[2], k = 0;
+    TRY(R->d->OccupancyMaxActiveBlocksPerMultiprocessor(&k, R->thr, threads, q->smem_bytes),
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    if (k < 1) {
+        snprintf(R->err, R->errn, "the block does not fit on an SM");
+        return false;
+    }
+    unsigned grid = (unsigned)(k * m->dev.sms);
+    m->blocks_per_sm = k;
+    m->warps_per_sm = k * q->active_warps;
+    if (q->active_warps == 0) {
+        m->cycles_per_access = m->ns_per_access = 0;
+        return true;
+    }
+    double cyc;
+    float ms;
+    int reps = 64;
+    if (!throughput_once(R, grid, reps, &cyc, &ms)) /* warm-up, and sizes the real runs */
+        return false;
+    double per = cyc / reps;
+    reps = per > 0 ? (int)(2.0e6 / per) : 1024; /* about 2 million cycles per launch */
+    reps = reps < 16 ? 16 : reps > 16384 ? 16384 : reps;
+    double c[7], t[7];
+    for (int i = 0; i < 7; i++) {
+        if (!throughput_once(R, grid, reps, &cyc, &ms))
+            return false;
+        c[i] = cyc;
+        t[i] = ms;
+    }
+    double per_sm = (double)k * q->active_warps * reps * 16.0;
+    m->cycles_per_access = median(c, 7) / per_sm;
+    m->ns_per_access = median(t, 7) * 1e6 / per_sm;
+    return true;
+}
+
+static bool measure_latency(run *R, gpu_measurement *m)
+{
+    long long loop = R->rq->loop_value;
+    int warp = R->rq->latency_warp;
+    unsigned zero = 0;
+    void *args[] = {&loop, &R->table, &warp, &zero, &R->out};
+    double v[5];
+    for (int i = 0; i < 6; i++) {
+        if (!launch(R, R->lat, 1, args))
+            return false;
+        TRY(R->d->CtxSynchronize(), "running the latency kernel");
+        unsigned long long cycles = 0;
+        TRY(R->d->MemcpyDtoH(&cycles, R->out, sizeof cycles), "cuMemcpyDtoH");
+        if (i > 0)
+            v[i - 1] = (double)cycles / 64.0;
+    }
+    m->latency_cycles = median(v, 5);
+    m->have_latency = true;
+    return true;
+}
+
+static bool measure_all(run *R, gpu_measurement *m)
+{
+    const gpu_request *q = R->rq;
+    double t0 = now_ms();
+    size_t size = 0;
+    void *cubin = gpu_nvrtc_cubin(q->source, m->dev.cc_major, m->dev.cc_minor, &size, &m->cached, R->err, R->errn);
+    m->compile_ms = now_ms() - t0;
+    if (!cubin)
+        return false;
+    CUresult r = R->d->ModuleLoadData(&R->mod, cubin);
+    free(cubin);
+    TRY(r, "cuModuleLoadData");
+    TRY(R->d->ModuleGetFunction(&R->thr, R->mod, "bs_throughput"), "cuModuleGetFunction");
+    TRY(R->d->ModuleGetFunction(&R->lat, R->mod, "bs_latency"), "cuModuleGetFunction");
+    TRY(R->d->ModuleGetFunction(&R->once, R->mod, "bs_once"), "cuModuleGetFunction");
+    if (q->smem_bytes > 48 * 1024) {
+        CUfunction fs[3] = {R->thr, R->lat, R->once};
+        for (int i = 0; i < 3; i++)
+            TRY(R->d->FuncSetAttribute(fs[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)q->smem_bytes),
+                "cuFuncSetAttribute");
+    }
+    R->out_bytes = sizeof(unsigned long long) * 2 * (size_t)(m->dev.sms * 64 + 2);
+    TRY(R->d->MemAlloc(&R->out, R->out_bytes), "cuMemAlloc");
+    TRY(R->d->MemsetD8(R->out, 0, R->out_bytes), "cuMemsetD8");
+    if (q->has_table) {
+        TRY(R->d->MemAlloc(&R->table, sizeof q->table), "cuMemAlloc");
+        TRY(R->d->MemcpyHtoD(R->table, q->table, sizeof q->table), "cuMemcpyHtoD");
+    }
+    if (!measure_throughput(R, m))
+        return false;
+    if (q->latency_warp >= 0 && !q->store && !measure_latency(R, m))
+        return false;
+    if (q->counters)
+        m->have_counters = gpu_counters_read(R->d->ctx, q->store, launch_once, R, &m->wavefronts,
+                                             &m->bank_conflicts, &m->instructions, m->counters_note,
+                                             sizeof m->counters_note);
+    else
+        snprintf(m->counters_note, sizeof m->counters_note, "counters not requested");
+    return true;
+}
+
+bool gpu_measure(const gpu_request *rq, gpu_measurement *out, char *err, size_t n)
+{
+    memset(out, 0, sizeof *out);
+    double t0 = now_ms();
+    gpu_driver *d = gpu_driver_get(err, n);
+    if (!d)
+        return false;
+    out->dev = d->info;
+    run R = {.d = d, .rq = rq, .err = err, .errn = n};
+    bool ok = measure_all(&R, out);
+    if (R.out)
+        d->MemFree(R.out);
+    if (R.table)
+        d->MemFree(R.table);
+    if (R.mod)
+        d->ModuleUnload(R.mod);
+    out->total_ms = now_ms() - t0;
+    return ok;
+}

@@ -1,0 +1,82 @@
+/* measure_plan: kernel source + request + prediction for one access. */
+#include "measure_plan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "io/library.h"
+#include "model/kernelgen.h"
+
+bool measure_plan_make(const scenario *s, int access, int iteration, measure_plan *p, char *err, size_t n)
+{
+    memset(p, 0, sizeof *p);
+    p->access = access;
+    p->iteration = iteration;
+    const char *tmpl = library_kernel("measure.cu");
+    if (!tmpl) {
+        snprintf(err, n, "kernel template missing from this build");
+        return false;
+    }
+    if (!kernelgen_source(s, access, tmpl, &p->source, err, n))
+        return false;
+    gpu_request *q = &p->rq;
+    q->source = strbuf_str(&p->source);
+    q->smem_bytes = (size_t)kernelgen_smem_bytes(s);
+    q->counters = true;
+    q->latency_warp = -1;
+    if (s->is_trace) {
+        q->block[0] = 32;
+        q->block[1] = q->block[2] = 1;
+        q->store = s->trace[access].op == BANKS_STORE;
+        q->has_table = true;
+        for (int l = 0; l < BANKS_WARP; l++)
+            q->table[l] = (s->trace[access].active >> l) & 1 ? (int)s->trace[access].addr[l] : -1;
+    } else {
+        memcpy(q->block, s->block, sizeof q->block);
+        q->loop_value = s->loop_values[iteration];
+        q->store = s->accesses[access].op == BANKS_STORE;
+    }
+    p->warps = s->is_trace ? 1 : scenario_warp_count(s);
+    scenario_instr in;
+    banks_result r;
+    for (int w = 0; w < p->warps; w++) {
+        if (s->is_trace)
+            scenario_instr_at(s, access, &in);
+        else
+            scenario_instr_build(s, access, iteration, w, &in);
+        for (int l = 0; l < BANKS_WARP; l++)
+            if (in.lane[l].state == SCENARIO_LANE_EVAL_ERROR || in.lane[l].state == SCENARIO_LANE_MISALIGNED) {
+                snprintf(err, n, "warp %d lane %d: %s: the kernel would not do what the model shows", w, l,
+                         in.lane[l].state == SCENARIO_LANE_MISALIGNED ? "misaligned address"
+                                                                      : expr_status_text(in.lane[l].eval));
+                measure_plan_free(p);
+                return false;
+            }
+        banks_analyze(s->arch, &in.req, &r, NULL);
+        p->wavefronts += r.wavefronts;
+        p->bank_conflicts += r.bank_conflicts;
+        if (r.conflict_degree > p->worst_degree)
+            p->worst_degree = r.conflict_degree;
+        if (r.active_lanes > 0) {
+            p->active_warps++;
+            if (q->latency_warp < 0)
+                q->latency_warp = w;
+            if (p->bytes_per_warp == 0)
+                p->bytes_per_warp = r.active_lanes * in.req.width;
+        }
+    }
+    q->active_warps = p->active_warps;
+    p->cycles_per_access = p->active_warps ? (double)p->wavefronts / p->active_warps : 0;
+    return true;
+}
+
+void measure_plan_free(measure_plan *p)
+{
+    strbuf_free(&p->source);
+}
+
+bool measure_plan_agrees(double predicted, double measured)
+{
+    return fabs(measured - predicted) <= 0.05 * predicted + 0.1;
+}

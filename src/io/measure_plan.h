@@ -1,0 +1,31 @@
+/* measure_plan: what one GPU measurement of a scenario access is compared against. Pure: from
+ * the scenario, the kernel source (kernelgen), the request for src/gpu, and the model's
+ * prediction summed over every warp of one block. Shared by `measure`, the TUI worker and
+ * the GPU tests. */
+#ifndef BANKSCOPE_MEASURE_PLAN_H
+#define BANKSCOPE_MEASURE_PLAN_H
+
+#include <stdbool.h>
+
+#include "gpu/gpu.h"
+#include "model/scenario.h"
+
+typedef struct measure_plan {
+    int access, iteration;
+    strbuf source;              /* owned: the generated CUDA source */
+    gpu_request rq;             /* rq.source points into source */
+    /* prediction for one block performing the access once */
+    int warps, active_warps;
+    int64_t wavefronts, bank_conflicts;
+    double cycles_per_access;   /* mean wavefronts per active warp-instruction */
+    int worst_degree;
+    int bytes_per_warp;         /* useful bytes of one warp-instruction (active lanes x width) */
+} measure_plan;
+
+/* Build the plan for access (trace entry) at iteration; false with a message. */
+bool measure_plan_make(const scenario *s, int access, int iteration, measure_plan *p, char *err, size_t n);
+void measure_plan_free(measure_plan *p);
+/* The agreement rule of the GPU checks: |measured - predicted| <= 5 % of predicted + 0.1. */
+bool measure_plan_agrees(double predicted, double measured);
+
+#endif

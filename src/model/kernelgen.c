@@ -1,0 +1,204 @@
+/* kernelgen: fills kernels/measure.cu with one access of a scenario. */
+#include "kernelgen.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Words a user name must not be: C/C++/CUDA keywords, type names, and our own bs_ prefix. */
+static const char *const reserved[] = {
+    "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char", "class",
+    "const", "constexpr", "continue", "decltype", "default", "delete", "do", "double", "else", "enum",
+    "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int",
+    "long", "mutable", "namespace", "new", "noexcept", "not", "nullptr", "operator", "or", "private",
+    "protected", "public", "register", "return", "short", "signed", "sizeof", "static", "struct",
+    "switch", "template", "this", "throw", "true", "try", "typedef", "typeid", "typename", "union",
+    "unsigned", "using", "virtual", "void", "volatile", "while", "threadIdx", "blockIdx", "blockDim",
+    "gridDim", "warpSize", "min", "max", "clock64", "main", NULL};
+
+bool kernelgen_name_ok(const char *name)
+{
+    if (!name || !*name || strncmp(name, "bs_", 3) == 0 || strncmp(name, "__", 2) == 0)
+        return false;
+    for (int i = 0; reserved[i]; i++)
+        if (strcmp(name, reserved[i]) == 0)
+            return false;
+    types_builtin b;
+    return !types_builtin_find(name, &b);
+}
+
+int64_t kernelgen_smem_bytes(const scenario *s)
+{
+    if (!s->is_trace)
+        return s->smem_bytes > 0 ? s->smem_bytes : 16;
+    int64_t hi = 16;
+    for (int i = 0; i < s->ntrace; i++)
+        for (int l = 0; l < BANKS_WARP; l++)
+            if ((s->trace[i].active >> l) & 1 && s->trace[i].addr[l] + s->trace[i].width > hi)
+                hi = s->trace[i].addr[l] + s->trace[i].width;
+    return (hi + 127) / 128 * 128;
+}
+
+/* The CUDA spelling of a builtin: __half has no header-free type, so use same-size storage. */
+static const char *cuda_type(const char *name)
+{
+    if (strcmp(name, "__half") == 0)
+        return "unsigned short";
+    if (strcmp(name, "__half2") == 0)
+        return "ushort2";
+    return name;
+}
+
+static void emit_structs(const scenario *s, strbuf *o)
+{
+    for (int i = 0; i < s->types.n; i++) {
+        const types_struct *st = &s->types.structs[i];
+        if (st->force_align)
+            strbuf_addf(o, "struct __align__(%d) %s {\n", st->force_align, st->name);
+        else
+            strbuf_addf(o, "struct %s {\n", st->name);
+        for (int f = 0; f < st->nfields; f++) {
+            const types_field *fd = &st->fields[f];
+            const char *tn = fd->type.struct_index >= 0 ? s->types.structs[fd->type.struct_index].name
+                                                        : cuda_type(fd->type.builtin.name);
+            strbuf_addf(o, "    %s%s %s", fd->type.struct_index >= 0 ? "struct " : "", tn, fd->name);
+            if (fd->count > 1)
+                strbuf_addf(o, "[%d]", fd->count);
+            strbuf_addf(o, ";  /* offset %d */\n", fd->offset);
+        }
+        strbuf_addf(o, "};  /* sizeof %d */\n", st->size);
+    }
+}
+
+/* Re-emit a field path token by token (names checked against the struct, indexes as numbers). */
+static bool emit_field(const char *path, strbuf *o, char *err, size_t n)
+{
+    const char *p = path;
+    while (*p) {
+        if (!(isalpha((unsigned char)*p) || *p == '_')) {
+            snprintf(err, n, "bad field path '%s'", path);
+            return false;
+        }
+        strbuf_addc(o, '.');
+        while (isalnum((unsigned char)*p) || *p == '_')
+            strbuf_addc(o, *p++);
+        if (*p == '[') {
+            p++;
+            long k = 0;
+            if (!isdigit((unsigned char)*p)) {
+                snprintf(err, n, "bad field index in '%s'", path);
+                return false;
+            }
+            while (isdigit((unsigned char)*p))
+                k = k * 10 + (*p++ - '0');
+            if (*p++ != ']') {
+                snprintf(err, n, "bad field index in '%s'", path);
+                return false;
+            }
+            strbuf_addf(o, "[%ld]", k);
+        }
+        if (*p == '.')
+            p++;
+    }
+    return true;
+}
+
+static const char *const var_names[EXPR_NVARS] = {"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockDim.x",
+                                                  "blockDim.y", "blockDim.z", "bs_lane", "bs_warp", "bs_tid",
+                                                  "bs_loop"};
+
+static bool emit_body(const scenario *s, int access, strbuf *o, char *err, size_t n)
+{
+    if (s->is_trace) {
+        strbuf_addf(o, "    const int bs_a = bs_table[bs_lane];\n    *bs_active = bs_a >= 0;\n"
+                       "    return (unsigned)__cvta_generic_to_shared(bs_smem) + (unsigned)(bs_a < 0 ? 0 : bs_a);\n");
+        return true;
+    }
+    const scenario_access *a = &s->accesses[access];
+    const scenario_array *arr = &s->arrays[a->array];
+    if (!kernelgen_name_ok(arr->name)) {
+        snprintf(err, n, "array name '%s' is reserved in CUDA code", arr->name);
+        return false;
+    }
+    const char *tn = arr->type.struct_index >= 0 ? s->types.structs[arr->type.struct_index].name
+                                                 : cuda_type(arr->type.builtin.name);
+    const char *kw = arr->type.struct_index >= 0 ? "struct " : "";
+    /* a typed view of the array: T (*name)[e1][e2] at its byte offset */
+    strbuf_addf(o, "    %s%s (*%s)", kw, tn, arr->name);
+    for (int d = 1; d < arr->ndims; d++)
+        strbuf_addf(o, "[%lld]", (long long)arr->extent[d]);
+    strbuf_addf(o, " = reinterpret_cast<%s%s (*)", kw, tn);
+    for (int d = 1; d < arr->ndims; d++)
+        strbuf_addf(o, "[%lld]", (long long)arr->extent[d]);
+    strbuf_addf(o, ">(bs_smem + %lld);\n", (long long)arr->start);
+    for (int d = 0; d < a->nidx; d++) {
+        strbuf_addf(o, "    const long long bs_i%d = ", d);
+        expr_emit_cuda(&a->index[d], var_names, o);
+        strbuf_addf(o, ";\n");
+    }
+    strbuf_addf(o, "    *bs_active = bs_tid < %d", scenario_threads(s));
+    if (a->when_text) {
+        strbuf_addf(o, " && (");
+        expr_emit_cuda(&a->when, var_names, o);
+        strbuf_addc(o, ')');
+    }
+    for (int d = 0; d < a->nidx; d++)
+        strbuf_addf(o, "\n        && bs_i%d >= 0 && bs_i%d < %lldLL", d, d, (long long)arr->extent[d]);
+    strbuf_addf(o, ";\n    if (!*bs_active)\n        return 0;\n    return (unsigned)__cvta_generic_to_shared(&%s",
+                arr->name);
+    for (int d = 0; d < a->nidx; d++)
+        strbuf_addf(o, "[bs_i%d]", d);
+    if (a->field && !emit_field(a->field, o, err, n))
+        return false;
+    strbuf_addf(o, ");\n");
+    return true;
+}
+
+/* Copy tmpl to out, replacing @KEY@ markers by the given texts. */
+static void fill(const char *tmpl, const char *const keys[], const char *const vals[], int nkeys, strbuf *out)
+{
+    const char *p = tmpl;
+    while (*p) {
+        const char *at = strchr(p, '@');
+        if (!at) {
+            strbuf_add(out, p, strlen(p));
+            break;
+        }
+        strbuf_add(out, p, (size_t)(at - p));
+        int k;
+        for (k = 0; k < nkeys; k++)
+            if (strncmp(at + 1, keys[k], strlen(keys[k])) == 0 && at[1 + strlen(keys[k])] == '@')
+                break;
+        if (k == nkeys) {
+            strbuf_addc(out, '@');
+            p = at + 1;
+            continue;
+        }
+        strbuf_add(out, vals[k], strlen(vals[k]));
+        p = at + strlen(keys[k]) + 2;
+    }
+}
+
+bool kernelgen_source(const scenario *s, int access, const char *tmpl, strbuf *out, char *err, size_t n)
+{
+    for (int i = 0; i < s->types.n; i++)
+        if (!kernelgen_name_ok(s->types.structs[i].name)) {
+            snprintf(err, n, "struct name '%s' is reserved in CUDA code", s->types.structs[i].name);
+            return false;
+        }
+    strbuf structs = {0}, body = {0};
+    emit_structs(s, &structs);
+    bool ok = emit_body(s, access, &body, err, n);
+    if (ok) {
+        char width[8], store[8];
+        const banks_request *tr = s->is_trace ? &s->trace[access] : NULL;
+        snprintf(width, sizeof width, "%d", tr ? tr->width : s->accesses[access].width);
+        snprintf(store, sizeof store, "%d", (tr ? tr->op : s->accesses[access].op) == BANKS_STORE);
+        const char *keys[] = {"STRUCTS", "BODY", "WIDTH", "STORE"};
+        const char *vals[] = {strbuf_str(&structs), strbuf_str(&body), width, store};
+        fill(tmpl, keys, vals, 4, out);
+    }
+    strbuf_free(&structs);
+    strbuf_free(&body);
+    return ok;
+}

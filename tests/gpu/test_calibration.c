@@ -1,0 +1,123 @@
+/* test_calibration: every row of tests/data/h200_dev.tsv run on the GPU as a one-instruction
+ * trace. Checks (1) measured cycles per warp-access = predicted wavefronts within 5 % + 0.1,
+ * (2) the CUPTI counters equal the model exactly, (3) a conflict-free 4-byte load reaches at
+ * least 94 % of one wavefront per clock per SM. Prints a short table; exit 77 without a GPU.
+ * BANKSCOPE_CALIB_ROWS=N limits the run to every k-th row so that about N are measured. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/gpu.h"
+#include "io/measure_plan.h"
+
+int main(void)
+{
+    gpu_device dev;
+    char why[256];
+    if (!gpu_open(&dev, why, sizeof why)) {
+        printf("no GPU: %s: skipped\n", why);
+        return 77;
+    }
+    const char *src = getenv("srcdir");
+    char path[512];
+    snprintf(path, sizeof path, "%s/tests/data/h200_dev.tsv", src ? src : ".");
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        perror(path);
+        return 1;
+    }
+    int limit = getenv("BANKSCOPE_CALIB_ROWS") ? atoi(getenv("BANKSCOPE_CALIB_ROWS")) : 0;
+    int stride = limit > 0 ? (1041 + limit - 1) / limit : 1;
+    char line[4096], worst_id[128] = "", worst_ctr[128] = "";
+    int rows = 0, seen = 0, cyc_ok = 0, ctr_ok = 0, ctr_n = 0, failures = 0;
+    double worst = 0, free4 = 0, total_ms = 0, hw_diff = 0;
+    char note[200] = "";
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || strncmp(line, "id\t", 3) == 0)
+            continue;
+        if (seen++ % stride)
+            continue;
+        char id[128], op[8];
+        int width, wf, bc, used;
+        double cyc;
+        if (sscanf(line, "%127s %7s %d %d %d %lf %n", id, op, &width, &wf, &bc, &cyc, &used) != 6)
+            continue;
+        scenario s;
+        scenario_init(&s);
+        s.is_trace = true;
+        s.ntrace = 1;
+        s.trace = xcalloc(1, sizeof *s.trace);
+        s.trace->op = strcmp(op, "st") == 0 ? BANKS_STORE : BANKS_LOAD;
+        s.trace->width = width;
+        char *q = line + used;
+        for (int l = 0; l < 32; l++) {
+            long long a = strtoll(q, &q, 10);
+            if (a >= 0) {
+                s.trace->active |= 1u << l;
+                s.trace->addr[l] = a;
+            }
+        }
+        scenario_error se;
+        measure_plan p;
+        gpu_measurement m;
+        char err[600];
+        if (!scenario_finish(&s, &se) || !measure_plan_make(&s, 0, 0, &p, err, sizeof err)) {
+            printf("%s: cannot plan\n", id);
+            failures++;
+            scenario_free(&s);
+            continue;
+        }
+        p.rq.latency_warp = -1;
+        if (!gpu_measure(&p.rq, &m, err, sizeof err)) {
+            printf("%s: %s\n", id, err);
+            failures++;
+        } else {
+            rows++;
+            total_ms += m.total_ms;
+            double dev_rel = fabs(m.cycles_per_access - p.cycles_per_access) / p.cycles_per_access;
+            if (measure_plan_agrees(p.cycles_per_access, m.cycles_per_access))
+                cyc_ok++;
+            else
+                printf("cycles differ: %s predicted %.2f measured %.3f (H200 table %.3f)\n", id, p.cycles_per_access,
+                       m.cycles_per_access, cyc);
+            if (dev_rel > worst) {
+                worst = dev_rel;
+                snprintf(worst_id, sizeof worst_id, "%s (%.3f vs %.0f)", id, m.cycles_per_access, p.cycles_per_access);
+            }
+            if (fabs(m.cycles_per_access - cyc) > hw_diff)
+                hw_diff = fabs(m.cycles_per_access - cyc);
+            if (strcmp(op, "ld") == 0 && width == 4 && wf == 1 && (free4 == 0 || m.cycles_per_access < free4))
+                free4 = m.cycles_per_access;
+            if (m.have_counters) {
+                ctr_n++;
+                if (m.wavefronts == p.wavefronts && m.bank_conflicts == p.bank_conflicts)
+                    ctr_ok++;
+                else if (!worst_ctr[0])
+                    snprintf(worst_ctr, sizeof worst_ctr, "%s: counters %.0f/%.0f, model %lld/%lld", id, m.wavefronts,
+                             m.bank_conflicts, (long long)p.wavefronts, (long long)p.bank_conflicts);
+            } else {
+                snprintf(note, sizeof note, "%s", m.counters_note);
+            }
+        }
+        measure_plan_free(&p);
+        scenario_free(&s);
+    }
+    fclose(f);
+    printf("\ncalibration on %s (sm_%d%d, %d SMs)\n", dev.name, dev.cc_major, dev.cc_minor, dev.sms);
+    printf("%-44s %s\n", "rows measured", "");
+    printf("  %-42s %d of %d\n", "rows measured", rows, seen);
+    printf("  %-42s %d / %d\n", "cycles = predicted wavefronts (5 % + 0.1)", cyc_ok, rows);
+    printf("  %-42s %.2f %% %s\n", "worst relative deviation", 100 * worst, worst_id);
+    printf("  %-42s %d / %d %s\n", "CUPTI counters equal the model", ctr_ok, ctr_n, ctr_n ? "" : note);
+    if (worst_ctr[0])
+        printf("  first counter mismatch: %s\n", worst_ctr);
+    printf("  %-42s %.3f cycles = %.1f %% of 1 wavefront/clk/SM\n", "best conflict-free 4-byte load", free4,
+           free4 > 0 ? 100 / free4 : 0);
+    printf("  %-42s %.3f cycles\n", "largest gap to the H200 table's cycles", hw_diff);
+    printf("  %-42s %.0f ms total, %.1f ms per row\n", "time", total_ms, rows ? total_ms / rows : 0);
+    bool ok = failures == 0 && rows > 0 && cyc_ok == rows && (ctr_n == 0 || ctr_ok == ctr_n) &&
+              free4 > 0 && 100 / free4 >= 94.0;
+    printf("%d passed, %d failed\n", ok ? 1 : 0, ok ? 0 : 1);
+    return ok ? 0 : 1;
+}
