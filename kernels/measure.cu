@@ -60,15 +60,18 @@ __device__ __forceinline__ void bs_access(unsigned a, unsigned &v)
 #endif
 }
 
-/* Throughput: every resident warp repeats the access reps x 16 times; thread 0 of each block
- * records the SM clock before and after (out[2*block], out[2*block+1]). */
+/* Throughput: every resident warp repeats the access reps x 16 times. The closing barrier
+ * takes a predicate computed from every loaded value, so no warp passes it before its last load
+ * completed. Thread 0 of each block records its SM and the SM clock before and after
+ * (out[3*block .. 3*block+2]); the host takes, per SM, the earliest start to the latest end. */
 extern "C" __global__ void bs_throughput(long long bs_loop, const int *bs_table, int reps, unsigned zero,
                                          unsigned long long *out)
 {
     extern __shared__ __align__(128) unsigned char bs_smem[];
     bool active;
     unsigned a = bs_address(bs_smem, bs_loop, bs_table, &active);
-    unsigned v = threadIdx.x;
+    unsigned v = threadIdx.x, smid;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
     __syncthreads();
     long long t0 = clock64();
     if (active) {
@@ -78,13 +81,14 @@ extern "C" __global__ void bs_throughput(long long bs_loop, const int *bs_table,
                 bs_access(a, v);
         }
     }
-    __syncthreads();
+    int keep = __syncthreads_or(v == zero + 0x7fffffffu);
     long long t1 = clock64();
     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
-        out[2 * blockIdx.x] = (unsigned long long)t0;
-        out[2 * blockIdx.x + 1] = (unsigned long long)t1;
+        out[3 * blockIdx.x] = smid;
+        out[3 * blockIdx.x + 1] = (unsigned long long)t0;
+        out[3 * blockIdx.x + 2] = (unsigned long long)t1;
     }
-    if (v == zero + 0x7fffffffu)
+    if (keep)
         out[0] = v;
 }
 

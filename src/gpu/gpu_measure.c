@@ -36,6 +36,7 @@ typedef struct run {
     CUfunction thr, lat, once;
     CUdeviceptr out, table;
     size_t out_bytes;
+    int sms;
     char *err;
     size_t errn;
 } run;
@@ -68,7 +69,8 @@ static bool launch_once(void *arg)
     return launch(R, R->once, 1, args) && R->d->CtxSynchronize() == CUDA_SUCCESS;
 }
 
-/* One throughput launch: median block cycles and the wall time. */
+/* One throughput launch: the median over SMs of (SM busy cycles / blocks it ran), and the
+ * wall time. */
 static bool throughput_once(run *R, unsigned grid, int reps, double *cycles, float *ms)
 {
     long long loop = R->rq->loop_value;
@@ -88,14 +90,33 @@ static bool throughput_once(run *R, unsigned grid, int reps, double *cycles, flo
     if (!ok)
         return false;
     TRY(r, "running the kernel");
-    unsigned long long *t = xmalloc(sizeof *t * 2 * grid);
-    TRY(R->d->MemcpyDtoH(t, R->out, sizeof *t * 2 * grid), "cuMemcpyDtoH");
-    double *c = xmalloc(sizeof *c * grid);
-    for (unsigned b = 0; b < grid; b++)
-        c[b] = (double)(t[2 * b + 1] - t[2 * b]);
-    *cycles = median(c, (int)grid);
+    unsigned long long *t = xmalloc(sizeof *t * 3 * grid);
+    TRY(R->d->MemcpyDtoH(t, R->out, sizeof *t * 3 * grid), "cuMemcpyDtoH");
+    /* per SM: blocks, earliest start, latest end (clock64 is the SM's own counter) */
+    int sms = R->sms;
+    unsigned long long *lo = xcalloc((size_t)sms, sizeof *lo), *hi = xcalloc((size_t)sms, sizeof *hi);
+    int *nb = xcalloc((size_t)sms, sizeof *nb);
+    for (unsigned b = 0; b < grid; b++) {
+        unsigned sm = (unsigned)t[3 * b];
+        if (sm >= (unsigned)sms)
+            continue;
+        if (!nb[sm] || t[3 * b + 1] < lo[sm])
+            lo[sm] = t[3 * b + 1];
+        if (!nb[sm] || t[3 * b + 2] > hi[sm])
+            hi[sm] = t[3 * b + 2];
+        nb[sm]++;
+    }
+    double *c = xmalloc(sizeof *c * (size_t)sms);
+    int n = 0;
+    for (int sm = 0; sm < sms; sm++)
+        if (nb[sm])
+            c[n++] = (double)(hi[sm] - lo[sm]) / nb[sm]; /* cycles per block-load of work */
+    *cycles = n ? median(c, n) : 0;
     free(t);
     free(c);
+    free(lo);
+    free(hi);
+    free(nb);
     return true;
 }
 
@@ -121,7 +142,7 @@ static bool measure_throughput(run *R, gpu_measurement *m)
     int reps = 64;
     if (!throughput_once(R, grid, reps, &cyc, &ms)) /* warm-up, and sizes the real runs */
         return false;
-    double per = cyc / reps;
+    double per = cyc * k / reps;
     reps = per > 0 ? (int)(2.0e6 / per) : 1024; /* about 2 million cycles per launch */
     reps = reps < 16 ? 16 : reps > 16384 ? 16384 : reps;
     double c[7], t[7];
@@ -131,9 +152,10 @@ static bool measure_throughput(run *R, gpu_measurement *m)
         c[i] = cyc;
         t[i] = ms;
     }
-    double per_sm = (double)k * q->active_warps * reps * 16.0;
+    /* cycles are per block's share of its SM; one block issues active_warps x reps x 16 */
+    double per_sm = (double)q->active_warps * reps * 16.0;
     m->cycles_per_access = median(c, 7) / per_sm;
-    m->ns_per_access = median(t, 7) * 1e6 / per_sm;
+    m->ns_per_access = median(t, 7) * 1e6 / (per_sm * k); /* wall time over one SM's share */
     return true;
 }
 
@@ -179,7 +201,8 @@ static bool measure_all(run *R, gpu_measurement *m)
             TRY(R->d->FuncSetAttribute(fs[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)q->smem_bytes),
                 "cuFuncSetAttribute");
     }
-    R->out_bytes = sizeof(unsigned long long) * 2 * (size_t)(m->dev.sms * 64 + 2);
+    R->sms = m->dev.sms;
+    R->out_bytes = sizeof(unsigned long long) * 3 * (size_t)(m->dev.sms * 64 + 2);
     TRY(R->d->MemAlloc(&R->out, R->out_bytes), "cuMemAlloc");
     TRY(R->d->MemsetD8(R->out, 0, R->out_bytes), "cuMemsetD8");
     if (q->has_table) {
