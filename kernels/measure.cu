@@ -1,6 +1,6 @@
 /* bankscope measurement kernels, generated from a scenario by src/model/kernelgen.c.
- * One access of the scenario is performed with exactly its width (ld/st.shared of 1..16 bytes,
- * written in inline PTX so the compiler cannot merge, widen or drop it) at exactly the address
+ * One access of the scenario is performed with exactly its width (ld/st.volatile.shared of 1 to 16 bytes,
+ * in inline PTX: volatile so that neither NVVM nor ptxas merges, widens or drops it) at exactly the address
  * the scenario's index expressions give. Shared memory is one 128-byte-aligned dynamic buffer;
  * the scenario's arrays are typed views into it at their byte offsets. A trace reads its lane
  * addresses from bs_table (32 byte offsets, -1 for an inactive lane). */
@@ -24,37 +24,37 @@ __device__ __forceinline__ void bs_access(unsigned a, unsigned &v)
 {
 #if BS_STORE
 #if BS_WIDTH == 1
-    asm volatile("st.shared.u8 [%0], %1;" :: "r"(a), "h"((unsigned short)v) : "memory");
+    asm volatile("st.volatile.shared.u8 [%0], %1;" :: "r"(a), "h"((unsigned short)v) : "memory");
 #elif BS_WIDTH == 2
-    asm volatile("st.shared.u16 [%0], %1;" :: "r"(a), "h"((unsigned short)v) : "memory");
+    asm volatile("st.volatile.shared.u16 [%0], %1;" :: "r"(a), "h"((unsigned short)v) : "memory");
 #elif BS_WIDTH == 4
-    asm volatile("st.shared.u32 [%0], %1;" :: "r"(a), "r"(v) : "memory");
+    asm volatile("st.volatile.shared.u32 [%0], %1;" :: "r"(a), "r"(v) : "memory");
 #elif BS_WIDTH == 8
-    asm volatile("st.shared.v2.u32 [%0], {%1, %1};" :: "r"(a), "r"(v) : "memory");
+    asm volatile("st.volatile.shared.v2.u32 [%0], {%1, %1};" :: "r"(a), "r"(v) : "memory");
 #else
-    asm volatile("st.shared.v4.u32 [%0], {%1, %1, %1, %1};" :: "r"(a), "r"(v) : "memory");
+    asm volatile("st.volatile.shared.v4.u32 [%0], {%1, %1, %1, %1};" :: "r"(a), "r"(v) : "memory");
 #endif
     v += 1;
 #else
 #if BS_WIDTH == 1
     unsigned short x;
-    asm volatile("ld.shared.u8 %0, [%1];" : "=h"(x) : "r"(a) : "memory");
+    asm volatile("ld.volatile.shared.u8 %0, [%1];" : "=h"(x) : "r"(a) : "memory");
     v += x;
 #elif BS_WIDTH == 2
     unsigned short x;
-    asm volatile("ld.shared.u16 %0, [%1];" : "=h"(x) : "r"(a) : "memory");
+    asm volatile("ld.volatile.shared.u16 %0, [%1];" : "=h"(x) : "r"(a) : "memory");
     v += x;
 #elif BS_WIDTH == 4
     unsigned x;
-    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(x) : "r"(a) : "memory");
+    asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(x) : "r"(a) : "memory");
     v += x;
 #elif BS_WIDTH == 8
     unsigned x, y;
-    asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "r"(a) : "memory");
+    asm volatile("ld.volatile.shared.v2.u32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "r"(a) : "memory");
     v += x ^ y;
 #else
     unsigned x, y, z, w;
-    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(a) : "memory");
+    asm volatile("ld.volatile.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(a) : "memory");
     v += x ^ y ^ z ^ w;
 #endif
 #endif
