@@ -70,7 +70,7 @@ extern "C" __global__ void bs_throughput(long long bs_loop, const int *bs_table,
     extern __shared__ __align__(128) unsigned char bs_smem[];
     bool active;
     unsigned a = bs_address(bs_smem, bs_loop, bs_table, &active);
-    unsigned v = threadIdx.x, smid;
+    unsigned v = zero, smid; /* the same value in every lane: stores to one address agree */
     asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
     __syncthreads();
     long long t0 = clock64();
@@ -125,7 +125,7 @@ extern "C" __global__ void bs_once(long long bs_loop, const int *bs_table, unsig
     extern __shared__ __align__(128) unsigned char bs_smem[];
     bool active;
     unsigned a = bs_address(bs_smem, bs_loop, bs_table, &active);
-    unsigned v = threadIdx.x;
+    unsigned v = zero;
     if (active)
         bs_access(a, v);
     if (v == zero + 0x7fffffffu)

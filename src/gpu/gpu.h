@@ -29,13 +29,14 @@ bool gpu_compile_ptx(const char *source, strbuf *ptx, char *err, size_t n);
 /* What to measure: one generated kernel (kernels/measure.cu) for one access. */
 typedef struct gpu_request {
     const char *source;
-    int block[3];             /* the scenario's block */
+    int block[3];             /* the scenario's block (latency and counters run one block) */
+    int tp_block[3];          /* block of the throughput run (traces: 32 warps replaying one) */
     size_t smem_bytes;        /* dynamic shared memory */
     long long loop_value;
     int latency_warp;         /* warp that runs the latency chain (-1: skip latency) */
     bool counters;            /* read the hardware counters too */
     bool store;               /* the access is a store (picks the counters) */
-    int active_warps;         /* warps of the block with at least one active lane */
+    int active_warps;         /* warps of tp_block with at least one active lane */
     bool has_table;           /* traces: the lane addresses below go to the kernel's bs_table */
     int table[32];            /* byte offset per lane, -1 inactive */
 } gpu_request;

@@ -50,11 +50,10 @@ typedef struct run {
         }                                                                                                      \
     } while (0)
 
-static bool launch(run *R, CUfunction f, unsigned grid, void **args)
+static bool launch(run *R, CUfunction f, unsigned grid, const int block[3], void **args)
 {
-    const gpu_request *q = R->rq;
-    TRY(R->d->LaunchKernel(f, grid, 1, 1, (unsigned)q->block[0], (unsigned)q->block[1], (unsigned)q->block[2],
-                           (unsigned)q->smem_bytes, NULL, args, NULL),
+    TRY(R->d->LaunchKernel(f, grid, 1, 1, (unsigned)block[0], (unsigned)block[1], (unsigned)block[2],
+                           (unsigned)R->rq->smem_bytes, NULL, args, NULL),
         "cuLaunchKernel");
     return true;
 }
@@ -66,7 +65,7 @@ static bool launch_once(void *arg)
     long long loop = R->rq->loop_value;
     unsigned zero = 0;
     void *args[] = {&loop, &R->table, &zero, &R->out};
-    return launch(R, R->once, 1, args) && R->d->CtxSynchronize() == CUDA_SUCCESS;
+    return launch(R, R->once, 1, R->rq->block, args) && R->d->CtxSynchronize() == CUDA_SUCCESS;
 }
 
 /* One throughput launch: the median over SMs of (SM busy cycles / blocks it ran), and the
@@ -80,7 +79,7 @@ static bool throughput_once(run *R, unsigned grid, int reps, double *cycles, flo
     TRY(R->d->EventCreate(&e0, 0), "cuEventCreate");
     TRY(R->d->EventCreate(&e1, 0), "cuEventCreate");
     R->d->EventRecord(e0, NULL);
-    bool ok = launch(R, R->thr, grid, args);
+    bool ok = launch(R, R->thr, grid, R->rq->tp_block, args);
     R->d->EventRecord(e1, NULL);
     CUresult r = R->d->EventSynchronize(e1);
     if (ok && r == CUDA_SUCCESS)
@@ -123,7 +122,7 @@ static bool throughput_once(run *R, unsigned grid, int reps, double *cycles, flo
 static bool measure_throughput(run *R, gpu_measurement *m)
 {
     const gpu_request *q = R->rq;
-    int threads = q->block[0] * q->block[1] * q->block[2], k = 0;
+    int threads = q->tp_block[0] * q->tp_block[1] * q->tp_block[2], k = 0;
     TRY(R->d->OccupancyMaxActiveBlocksPerMultiprocessor(&k, R->thr, threads, q->smem_bytes),
         "cuOccupancyMaxActiveBlocksPerMultiprocessor");
     if (k < 1) {
@@ -167,7 +166,7 @@ static bool measure_latency(run *R, gpu_measurement *m)
     void *args[] = {&loop, &R->table, &warp, &zero, &R->out};
     double v[5];
     for (int i = 0; i < 6; i++) {
-        if (!launch(R, R->lat, 1, args))
+        if (!launch(R, R->lat, 1, R->rq->block, args))
             return false;
         TRY(R->d->CtxSynchronize(), "running the latency kernel");
         unsigned long long cycles = 0;

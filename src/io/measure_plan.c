@@ -66,7 +66,13 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
                 p->bytes_per_warp = r.active_lanes * in.req.width;
         }
     }
+    memcpy(q->tp_block, q->block, sizeof q->block);
     q->active_warps = p->active_warps;
+    if (s->is_trace && p->active_warps) {
+        /* a trace is one warp-instruction: 32 warps of a block replay it so the SM stays full */
+        q->tp_block[0] = 1024;
+        q->active_warps = 32;
+    }
     p->cycles_per_access = p->active_warps ? (double)p->wavefronts / p->active_warps : 0;
     return true;
 }
