@@ -3,7 +3,8 @@
  * in inline PTX: volatile so that neither NVVM nor ptxas merges, widens or drops it) at exactly the address
  * the scenario's index expressions give. Shared memory is one 128-byte-aligned dynamic buffer;
  * the scenario's arrays are typed views into it at their byte offsets. A trace reads its lane
- * addresses from bs_table (32 byte offsets, -1 for an inactive lane). */
+ * addresses from bs_table (32 byte offsets, -1 for an inactive lane; then the distance between
+ * the copies of the region that the warps replaying it use, a multiple of 128 bytes). */
 @STRUCTS@
 #define BS_WIDTH @WIDTH@
 #define BS_STORE @STORE@

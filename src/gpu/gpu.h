@@ -38,7 +38,7 @@ typedef struct gpu_request {
     bool store;               /* the access is a store (picks the counters) */
     int active_warps;         /* warps of tp_block with at least one active lane */
     bool has_table;           /* traces: the lane addresses below go to the kernel's bs_table */
-    int table[32];            /* byte offset per lane, -1 inactive */
+    int table[33];            /* byte offset per lane (-1 inactive), then the per-warp copy distance */
 } gpu_request;
 
 typedef struct gpu_measurement {

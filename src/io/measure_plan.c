@@ -69,9 +69,16 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
     memcpy(q->tp_block, q->block, sizeof q->block);
     q->active_warps = p->active_warps;
     if (s->is_trace && p->active_warps) {
-        /* a trace is one warp-instruction: 32 warps of a block replay it so the SM stays full */
+        /* A trace is one warp-instruction: 32 warps of a block replay it so the SM stays full,
+         * each on its own copy of the region (128-byte multiples apart: the same banks) when
+         * shared memory allows, so that warps never store to one address together. */
         q->tp_block[0] = 1024;
         q->active_warps = 32;
+        size_t region = q->smem_bytes;
+        if (region * 32 <= (size_t)s->arch->smem_per_block / 2) {
+            q->table[32] = (int)region;
+            q->smem_bytes = region * 32;
+        }
     }
     p->cycles_per_access = p->active_warps ? (double)p->wavefronts / p->active_warps : 0;
     return true;

@@ -110,8 +110,10 @@ static const char *const var_names[EXPR_NVARS] = {"threadIdx.x", "threadIdx.y", 
 static bool emit_body(const scenario *s, int access, strbuf *o, char *err, size_t n)
 {
     if (s->is_trace) {
+        /* bs_table[32]: bytes between the copies of the region that replaying warps use */
         strbuf_addf(o, "    const int bs_a = bs_table[bs_lane];\n    *bs_active = bs_a >= 0;\n"
-                       "    return (unsigned)__cvta_generic_to_shared(bs_smem) + (unsigned)(bs_a < 0 ? 0 : bs_a);\n");
+                       "    return (unsigned)__cvta_generic_to_shared(bs_smem) + (unsigned)(bs_a < 0 ? 0 : bs_a)\n"
+                       "           + (unsigned)(bs_warp * bs_table[32]);\n");
         return true;
     }
     const scenario_access *a = &s->accesses[access];

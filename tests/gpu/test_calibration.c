@@ -2,7 +2,8 @@
  * trace. Checks (1) measured cycles per warp-access = predicted wavefronts within 5 % + 0.1,
  * (2) the CUPTI counters equal the model exactly, (3) a conflict-free 4-byte load reaches at
  * least 94 % of one wavefront per clock per SM. Prints a short table; exit 77 without a GPU.
- * BANKSCOPE_CALIB_ROWS=N limits the run to every k-th row so that about N are measured. */
+ * BANKSCOPE_CALIB_ROWS=N limits the run to every k-th row so that about N are measured;
+ * BANKSCOPE_CALIB_ONLY=TEXT measures only the rows whose id contains TEXT. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ int main(void)
     }
     int limit = getenv("BANKSCOPE_CALIB_ROWS") ? atoi(getenv("BANKSCOPE_CALIB_ROWS")) : 0;
     int stride = limit > 0 ? (1041 + limit - 1) / limit : 1;
-    char line[4096], worst_id[128] = "", worst_ctr[128] = "";
+    char line[4096], worst_id[320] = "", worst_ctr[320] = "";
     int rows = 0, seen = 0, cyc_ok = 0, ctr_ok = 0, ctr_n = 0, failures = 0;
     double worst = 0, free4 = 0, total_ms = 0, hw_diff = 0;
     char note[200] = "";
@@ -42,6 +43,8 @@ int main(void)
         int width, wf, bc, used;
         double cyc;
         if (sscanf(line, "%127s %7s %d %d %d %lf %n", id, op, &width, &wf, &bc, &cyc, &used) != 6)
+            continue;
+        if (getenv("BANKSCOPE_CALIB_ONLY") && !strstr(id, getenv("BANKSCOPE_CALIB_ONLY")))
             continue;
         scenario s;
         scenario_init(&s);
@@ -83,7 +86,7 @@ int main(void)
                        m.cycles_per_access, cyc);
             if (dev_rel > worst) {
                 worst = dev_rel;
-                snprintf(worst_id, sizeof worst_id, "%s (%.3f vs %.0f)", id, m.cycles_per_access, p.cycles_per_access);
+                snprintf(worst_id, sizeof worst_id, "%.127s (%.3f vs %.0f)", id, m.cycles_per_access, p.cycles_per_access);
             }
             if (fabs(m.cycles_per_access - cyc) > hw_diff)
                 hw_diff = fabs(m.cycles_per_access - cyc);
@@ -94,7 +97,7 @@ int main(void)
                 if (m.wavefronts == p.wavefronts && m.bank_conflicts == p.bank_conflicts)
                     ctr_ok++;
                 else if (!worst_ctr[0])
-                    snprintf(worst_ctr, sizeof worst_ctr, "%s: counters %.0f/%.0f, model %lld/%lld", id, m.wavefronts,
+                    snprintf(worst_ctr, sizeof worst_ctr, "%.127s: counters %.0f/%.0f, model %lld/%lld", id, m.wavefronts,
                              m.bank_conflicts, (long long)p.wavefronts, (long long)p.bank_conflicts);
             } else {
                 snprintf(note, sizeof note, "%s", m.counters_note);
@@ -105,7 +108,6 @@ int main(void)
     }
     fclose(f);
     printf("\ncalibration on %s (sm_%d%d, %d SMs)\n", dev.name, dev.cc_major, dev.cc_minor, dev.sms);
-    printf("%-44s %s\n", "rows measured", "");
     printf("  %-42s %d of %d\n", "rows measured", rows, seen);
     printf("  %-42s %d / %d\n", "cycles = predicted wavefronts (5 % + 0.1)", cyc_ok, rows);
     printf("  %-42s %.2f %% %s\n", "worst relative deviation", 100 * worst, worst_id);
