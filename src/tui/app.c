@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "io/library.h"
 #include "io/load.h"
+#include "io/measure_plan.h"
 #include "io/save.h"
 #include "tui/draw.h"
 
@@ -202,6 +203,7 @@ static bool after_edit(tui_app *a, bool ok, const char *msg, const char *what)
         set_message(a, true, "%s", msg);
         return true;
     }
+    app_changed(a);
     variant_rebuild(a);
     app_refresh_view(a);
     a->step = 0;
@@ -234,6 +236,7 @@ static void edit_apply_live(tui_app *a)
     if (scenario_finish(&a->sc, &e)) {
         free(old);
         a->edit_err_pos = -1;
+        app_changed(a);
         variant_rebuild(a);
         app_refresh_view(a);
         return;
@@ -336,6 +339,7 @@ static void open_pattern(tui_app *a, int delta)
         set_message(a, true, "%s", err);
         return;
     }
+    app_changed(a);
     variant_rebuild(a);
     app_refresh_view(a);
     set_message(a, false, "%s", a->sc.description ? a->sc.description : e[k].name);
@@ -423,11 +427,19 @@ bool app_key(tui_app *a, int key)
         break;
     case 'i': case 'I':
         a->iteration = (a->iteration + (key == 'i' ? 1 : s->iterations - 1)) % s->iterations;
+        app_changed(a);
         break;
     case 'x': case 'X':
         a->access = (a->access + (key == 'x' ? 1 : nacc - 1)) % nacc;
+        app_changed(a);
         variant_rebuild(a);
         break;
+    case 'm':
+        if (!a->worker)
+            set_message(a, true, "GPU measurement is off (--no-gpu)");
+        app_changed(a);
+        a->changed_ms = 0; /* now, without the debounce */
+        return true;
     case 'c':
         a->compare = !a->compare;
         variant_rebuild(a);
@@ -469,6 +481,74 @@ bool app_key(tui_app *a, int key)
     return true;
 }
 
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+void app_changed(tui_app *a)
+{
+    a->gen++;
+    a->changed_ms = now_ms();
+}
+
+/* What the result panel says about the GPU right now. */
+static void gpu_status_text(tui_app *a)
+{
+    static const char *const spin[] = {"|", "/", "-", "\\"};
+    char dev[300];
+    gpu_worker_state st = gpu_worker_status(a->worker, dev, sizeof dev);
+    if (st == WORKER_OPENING)
+        snprintf(a->gpu_status, sizeof a->gpu_status, "opening the GPU %s", spin[a->spinner % 4]);
+    else if (st == WORKER_NO_GPU)
+        snprintf(a->gpu_status, sizeof a->gpu_status, "no GPU: predicted only\n%.250s", dev);
+    else if (a->have_meas && a->meas.id == a->gen && !a->meas.ok)
+        snprintf(a->gpu_status, sizeof a->gpu_status, "GPU error: %.200s", a->meas.error);
+    else if (a->have_meas && a->meas.id == a->gen)
+        snprintf(a->gpu_status, sizeof a->gpu_status, "%s", dev);
+    else
+        snprintf(a->gpu_status, sizeof a->gpu_status, "measuring on %.200s %s", dev, spin[a->spinner % 4]);
+}
+
+bool app_gpu_tick(tui_app *a)
+{
+    if (!a->worker)
+        return false;
+    bool redraw = false;
+    gpu_worker_result r;
+    if (gpu_worker_poll(a->worker, &r) && r.id == a->gen) {
+        a->meas = r;
+        a->have_meas = true;
+        redraw = true;
+    }
+    char dev[300];
+    if (gpu_worker_status(a->worker, dev, sizeof dev) == WORKER_READY && a->submitted != a->gen &&
+        now_ms() - a->changed_ms >= 250) {
+        measure_plan p;
+        char err[600];
+        a->submitted = a->gen;
+        if (measure_plan_make(&a->sc, a->access, a->iteration, &p, err, sizeof err)) {
+            a->pred_cycles = p.cycles_per_access;
+            a->pred_wavefronts = p.wavefronts;
+            a->pred_conflicts = p.bank_conflicts;
+            gpu_worker_submit(a->worker, &p.rq, a->gen);
+            measure_plan_free(&p);
+        } else {
+            a->have_meas = true;
+            a->meas = (gpu_worker_result){.id = a->gen, .ok = false};
+            snprintf(a->meas.error, sizeof a->meas.error, "cannot measure: %.250s", err);
+        }
+        redraw = true;
+    }
+    a->spinner++;
+    char old[300];
+    snprintf(old, sizeof old, "%s", a->gpu_status);
+    gpu_status_text(a);
+    return redraw || strcmp(old, a->gpu_status) != 0;
+}
+
 static volatile sig_atomic_t got_signal;
 
 static void on_signal(int sig)
@@ -508,13 +588,15 @@ static int bench_redraw(tui_app *a, int n)
 int cli_tui(int argc, char **argv)
 {
     const char *file = NULL;
-    bool color = true, mouse = true;
+    bool color = true, mouse = true, gpu = true;
     int bench = 0;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--no-color") == 0)
             color = false;
         else if (strcmp(argv[i], "--no-mouse") == 0)
             mouse = false;
+        else if (strcmp(argv[i], "--no-gpu") == 0)
+            gpu = false;
         else if (strcmp(argv[i], "--bench-redraw") == 0 && i + 1 < argc)
             bench = atoi(argv[++i]);
         else if (argv[i][0] == '-')
@@ -542,7 +624,12 @@ int cli_tui(int argc, char **argv)
         fprintf(stderr, "bankscope: the interactive view needs a terminal (try 'bankscope analyze FILE')\n");
         return CLI_USAGE;
     }
-    snprintf(a.gpu_status, sizeof a.gpu_status, "no GPU: predicted only");
+    snprintf(a.gpu_status, sizeof a.gpu_status, "no GPU: predicted only\nmeasurement off (--no-gpu)");
+    if (gpu) {
+        a.worker = gpu_worker_start();
+        app_changed(&a);
+        app_gpu_tick(&a);
+    }
     struct sigaction sa = {.sa_handler = on_signal};
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
@@ -551,21 +638,28 @@ int cli_tui(int argc, char **argv)
     crt_init(&a.crt, color, mouse);
     app_refresh_view(&a);
     app_draw(&a);
+    double last_step = now_ms();
     while (!a.quit && !got_signal) {
-        timeout(a.playing ? 400 : -1);
+        bool gpu_wait = a.worker && (gpu_worker_busy(a.worker) || a.submitted != a.gen);
+        timeout(a.playing || gpu_wait ? 100 : -1);
         int key = getch();
-        if (key == ERR && a.playing) {
+        bool redraw = key != ERR;
+        if (key != ERR)
+            app_key(&a, key);
+        if (a.playing && now_ms() - last_step >= 400) {
+            last_step = now_ms();
             if (a.step < a.view.res.wavefronts)
                 a.step++;
             else
                 a.playing = false;
-        } else if (key != ERR) {
-            app_key(&a, key);
+            redraw = true;
         }
-        if (!a.quit)
+        redraw |= app_gpu_tick(&a);
+        if (!a.quit && redraw)
             app_draw(&a);
     }
     crt_done();
+    gpu_worker_stop(a.worker);
     app_free(&a);
     return got_signal ? 128 + got_signal : CLI_OK;
 }

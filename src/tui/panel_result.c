@@ -1,6 +1,7 @@
 /* panel_result: the numbers that matter, big and near the grid: predicted conflict degree,
  * wavefronts against the ideal, Nsight-style bank conflicts, efficiency; then what was
  * measured on the GPU, or plainly "no GPU: predicted only". */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -63,6 +64,32 @@ void panel_result_draw(tui_app *a, const layout_rect *r, const scenario *s, cons
                   (long long)a->total_instr, (long long)a->total_wavefronts, (long long)a->total_ideal, a->total_worst);
     if (y < in.y + in.h)
         draw_text(a, y++, in.x, in.w, ROLE_KEY, "MEASURED");
+    bool fresh = a->have_meas && a->meas.id == a->gen && a->meas.ok && s == &a->sc;
+    if (!fresh || s != &a->sc) {
+        /* status, then (when there is room) the reason after its newline */
+        const char *st = s == &a->sc ? a->gpu_status : "(current scenario only)";
+        const char *nl = strchr(st, '\n');
+        if (y < in.y + in.h)
+            draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%.*s", nl ? (int)(nl - st) : (int)strlen(st), st);
+        if (nl && y < in.y + in.h)
+            draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", nl + 1);
+        return;
+    }
+    const gpu_measurement *m = &a->meas.m;
+    bool agree = fabs(m->cycles_per_access - a->pred_cycles) <= 0.05 * a->pred_cycles + 0.1;
     if (y < in.y + in.h)
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", a->gpu_status[0] ? a->gpu_status : "no GPU: predicted only");
+        draw_text(a, y++, in.x + 1, in.w - 1, agree ? ROLE_OK : ROLE_ERROR, "%.2f cycles/access (pred. %.2f)",
+                  m->cycles_per_access, a->pred_cycles);
+    if (y < in.y + in.h && m->have_counters)
+        draw_text(a, y++, in.x + 1, in.w - 1,
+                  m->wavefronts == a->pred_wavefronts && m->bank_conflicts == a->pred_conflicts ? ROLE_OK : ROLE_ERROR,
+                  "block: %.0f wf, %.0f conflicts (model %lld/%lld)", m->wavefronts, m->bank_conflicts,
+                  (long long)a->pred_wavefronts, (long long)a->pred_conflicts);
+    else if (y < in.y + in.h)
+        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", m->counters_note);
+    if (y < in.y + in.h && m->have_latency)
+        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "latency %.1f cycles, %.2f ns/access/SM", m->latency_cycles,
+                  m->ns_per_access);
+    if (y < in.y + in.h)
+        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", a->gpu_status);
 }

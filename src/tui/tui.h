@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 
+#include "gpu/gpu_worker.h"
 #include "model/banks.h"
 #include "model/scenario.h"
 #include "tui/layout.h"
@@ -64,7 +65,17 @@ typedef struct tui_app {
     /* totals over every warp-instruction of the scenario */
     int64_t total_wavefronts, total_ideal, total_instr;
     int total_worst;
-    char gpu_status[160];    /* measurement line for the result panel; "" = no GPU */
+    /* GPU: the worker, the edit generation a measurement belongs to, and the last result */
+    gpu_worker *worker;      /* NULL with --no-gpu */
+    unsigned long gen;       /* bumped by every change that alters what would be measured */
+    unsigned long submitted; /* generation last sent to the worker */
+    double changed_ms;       /* when gen last changed (for the debounce) */
+    bool have_meas;
+    gpu_worker_result meas;  /* valid for gen == meas.id */
+    double pred_cycles;      /* prediction the measurement is compared with */
+    int64_t pred_wavefronts, pred_conflicts;
+    int spinner;
+    char gpu_status[300];
     int cols, rows;
     int prompt;              /* 0 none, 1 file name to save, 2 confirm overwrite */
     char prompt_buf[256];
@@ -86,6 +97,10 @@ void app_refresh_view(tui_app *a);
 void app_draw(tui_app *a);
 /* Handle one key; returns true when the screen must be redrawn. */
 bool app_key(tui_app *a, int key);
+/* Mark the scenario changed: a new measurement is due. */
+void app_changed(tui_app *a);
+/* Talk to the worker: submit after the debounce, collect results. True when the screen changed. */
+bool app_gpu_tick(tui_app *a);
 
 /* edits.c: the single-key edits (pure scenario changes). Each returns false with a message. */
 bool edit_padding(scenario *s, int array, int delta, char *msg, size_t n);

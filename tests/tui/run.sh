@@ -55,7 +55,7 @@ expect() {  # expect NAME TEXT: only wait for TEXT
     if wait_for "$2"; then pass=$((pass + 1)); else echo "FAIL $1: '$2' missing:"; cat "$tmp/screen"; fail=$((fail + 1)); fi
 }
 
-start 80 24
+start 80 24 --no-gpu
 check default-80x24 "32-way conflict"
 T send-keys -t "$sess" +
 check pad1-80x24 "conflict-free"
@@ -74,7 +74,7 @@ expect resized-back "PREDICTED"
 T send-keys -t "$sess" q
 expect quit "EXIT=0"
 
-start 80 24 aos-vec3
+start 80 24 --no-gpu aos-vec3
 T send-keys -t "$sess" c
 check compare-aos-soa-80x24 "variant: SoA"
 T send-keys -t "$sess" c s Space Space
@@ -88,7 +88,7 @@ expect edit-live "p[tid * 2].x"
 T send-keys -t "$sess" Enter q
 expect quit2 "EXIT=0"
 
-start 160 48 transpose-naive
+start 160 48 --no-gpu transpose-naive
 check transpose-160x48 "row write"
 T send-keys -t "$sess" x
 expect transpose-read-160x48 "-way conflict"
@@ -100,8 +100,16 @@ expect quit3 "EXIT=0"
 start 80 24 bad-expr.json
 check broken-file "EXIT=2"
 
-start 80 24 --no-color legacy-stride4
+start 80 24 --no-gpu --no-color legacy-stride4
 check legacy-mono-80x24 "4-way conflict"
+
+# with the GPU worker on: a machine without a GPU says so, and keys still answer at once
+start 80 24 default
+expect no-gpu-status "no GPU: predicted only"
+T send-keys -t "$sess" +
+expect no-gpu-keys "conflict-free"
+T send-keys -t "$sess" q
+expect quit4 "EXIT=0"
 
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
