@@ -26,5 +26,7 @@ if command -v ncu >/dev/null 2>&1; then
     echo "ncu --metrics (same kernel, same counters): $(( (t1 - t0) / 1000000 )) ms wall"
     grep -E "bank_conflicts|wavefronts" ncu.log | head -4
 fi
+echo "== TUI with the GPU"
+sh tests/gpu/tui_gpu.sh
 echo "== calibration"
 ./tests/gpu/test_calibration

@@ -1,0 +1,25 @@
+#!/bin/sh
+# The TUI on a GPU machine: the default demo shows measured cycles next to the prediction;
+# '+' pads, and the new measurement replaces the old (never a stale one). Prints both screens.
+command -v tmux >/dev/null 2>&1 || { echo "tmux not found: skipped"; exit 77; }
+bin="$(pwd)/bankscope"
+T() { tmux -L bankscope-gpu -f /dev/null "$@"; }
+trap 'T kill-server 2>/dev/null' EXIT
+T new-session -d -s g -x 160 -y 48 "env LANG=C.UTF-8 TERM=xterm-256color $bin; sleep 30"
+wait_for() {
+    i=0
+    while [ $i -lt 300 ]; do
+        T capture-pane -p -t g > /tmp/bankscope-gpu-screen
+        grep -qF -- "$1" /tmp/bankscope-gpu-screen && return 0
+        i=$((i + 1)); sleep 0.1
+    done
+    return 1
+}
+rc=0
+if wait_for "(pred. 32.00)"; then echo "-- default: measured"; else echo "FAIL: no measurement"; rc=1; fi
+cat /tmp/bankscope-gpu-screen
+T send-keys -t g +
+if wait_for "(pred. 1.00)"; then echo "-- after +: measured"; else echo "FAIL: no new measurement after +"; rc=1; fi
+grep -E "cycles/access|block:|latency|MEASURED|NVIDIA" /tmp/bankscope-gpu-screen | cut -c100-160
+T send-keys -t g q
+exit $rc
