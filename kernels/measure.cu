@@ -120,15 +120,23 @@ extern "C" __global__ void bs_latency(long long bs_loop, const int *bs_table, in
         out[1] = v;
 }
 
-/* Counters: every warp of one block performs the access exactly once. */
+/* Counters: every warp of one block performs the access exactly once, one warp at a time (a
+ * barrier that needs the loaded value separates the turns), so that no two warps' requests meet
+ * in the shared-memory pipe and the counters are those of single warp-instructions. */
 extern "C" __global__ void bs_once(long long bs_loop, const int *bs_table, unsigned zero, unsigned long long *out)
 {
     extern __shared__ __align__(128) unsigned char bs_smem[];
     bool active;
     unsigned a = bs_address(bs_smem, bs_loop, bs_table, &active);
     unsigned v = zero;
-    if (active)
-        bs_access(a, v);
-    if (v == zero + 0x7fffffffu)
+    unsigned tid = threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
+    unsigned warps = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;
+    int keep = 0;
+    for (unsigned w = 0; w < warps; w++) {
+        if ((tid >> 5) == w && active)
+            bs_access(a, v);
+        keep |= __syncthreads_or(v == zero + 0x7fffffffu);
+    }
+    if (keep)
         out[0] = v;
 }

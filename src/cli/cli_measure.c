@@ -44,8 +44,9 @@ static void print_text(const scenario *s, const measure_plan *p, const gpu_measu
         printf("  %-30s %12s %12.2f   ns; %.1f useful B/clk/SM = %.1f %% of 128 B/clk\n", "time per warp-access per SM",
                "-", m->ns_per_access, bpc, 100.0 * bpc / 128.0);
     }
-    printf("  occupancy %d blocks = %d active warps per SM; compile %.1f ms%s; measured in %.1f ms\n",
-           m->blocks_per_sm, m->warps_per_sm, m->compile_ms, m->cached ? " (cached)" : "", m->total_ms);
+    printf("  occupancy %d blocks = %d active warps per SM; %.1f ms: compile %.1f%s, throughput %.1f, "
+           "latency %.1f, counters %.1f\n", m->blocks_per_sm, m->warps_per_sm, m->total_ms, m->compile_ms,
+           m->cached ? " (cached)" : "", m->throughput_ms, m->latency_ms, m->counters_ms);
 }
 
 static void print_json(const scenario *s, const measure_plan *p, const gpu_measurement *m, bool first)
@@ -69,8 +70,9 @@ static void print_json(const scenario *s, const measure_plan *p, const gpu_measu
                m->bank_conflicts, m->instructions);
     else
         printf("\"wavefronts\": null, \"bank_conflicts\": null, \"counters_note\": \"%s\", ", m->counters_note);
-    printf("\"compile_ms\": %.2f, \"cached\": %s, \"total_ms\": %.2f},\n", m->compile_ms, m->cached ? "true" : "false",
-           m->total_ms);
+    printf("\"compile_ms\": %.2f, \"cached\": %s, \"throughput_ms\": %.2f, \"latency_ms\": %.2f, "
+           "\"counters_ms\": %.2f, \"total_ms\": %.2f},\n", m->compile_ms, m->cached ? "true" : "false",
+           m->throughput_ms, m->latency_ms, m->counters_ms, m->total_ms);
     printf("     \"agree\": {\"cycles\": %s, \"counters\": %s}}", measure_plan_agrees(p->cycles_per_access, m->cycles_per_access) ? "true" : "false",
            !m->have_counters ? "null"
            : ((double)p->wavefronts == m->wavefronts && (double)p->bank_conflicts == m->bank_conflicts) ? "true" : "false");
@@ -132,6 +134,7 @@ int cli_measure(int argc, char **argv)
     }
     if (c.json)
         printf("\n  ]\n}\n");
+    gpu_close();
     scenario_free(&s);
     return rc;
 }

@@ -56,10 +56,12 @@ typedef struct gpu_measurement {
     double wavefronts, bank_conflicts, instructions;
     /* cost of getting the answer */
     bool cached;               /* CUBIN from the cache */
-    double compile_ms, total_ms;
+    double compile_ms, throughput_ms, latency_ms, counters_ms, total_ms;
 } gpu_measurement;
 
 /* Compile (or fetch from cache), run and time. False with a one-line message. */
 bool gpu_measure(const gpu_request *rq, gpu_measurement *out, char *err, size_t n);
+/* Release what gpu_measure keeps between calls (the profiling session). */
+void gpu_close(void);
 
 #endif

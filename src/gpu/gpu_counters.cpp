@@ -1,5 +1,6 @@
 /* gpu_counters: the CUPTI range profiler (CUDA 13) reading Nsight Compute's shared-memory
- * metrics for one kernel launch: wavefronts, bank conflicts, shared instructions. C++ because
+ * metrics for one kernel launch: wavefronts, bank conflicts, shared instructions. The session
+ * (profiler, host objects, configuration images, range profiler) is opened once and kept. C++ because
  * cupti_profiler_host.h needs it; the interface is extern "C" (gpu_internal.h). */
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
@@ -43,88 +44,106 @@ bool failed(CUptiResult r, const char *what, char *why, size_t n)
         CUptiResult r_ = (call);                                                                               \
         if (r_ != CUPTI_SUCCESS) {                                                                             \
             failed(r_, what, why, n);                                                                          \
-            goto done;                                                                                         \
+            return false;                                                                                      \
         }                                                                                                      \
     } while (0)
 
-extern "C" bool gpu_counters_read(CUcontext ctx, bool store, bool (*launch)(void *), void *arg, double *wavefronts,
-                                  double *conflicts, double *instructions, char *why, size_t n)
-{
-    static const char *ld[] = {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-                               "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-                               "smsp__inst_executed_op_shared_ld.sum"};
-    static const char *st[] = {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-                               "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-                               "smsp__inst_executed_op_shared_st.sum"};
-    const char **metrics = store ? st : ld;
-    bool ok = false, host_up = false, enabled = false;
+namespace {
+
+/* One metric set (loads or stores): its host object and configuration image. */
+struct metric_set {
+    const char *names[3];
     CUpti_Profiler_Host_Object *host = nullptr;
+    std::vector<uint8_t> config;
+};
+
+/* The profiling session, opened once per process and kept: initialising CUPTI costs far more
+ * than one measurement. */
+struct session {
+    bool open = false, failed_once = false;
+    char why[200] = "";
+    CUcontext ctx = nullptr;
+    std::vector<uint8_t> avail;
+    const char *chip = nullptr;
     CUpti_RangeProfiler_Object *obj = nullptr;
-    std::vector<uint8_t> avail, config, data;
-    double values[3] = {0, 0, 0};
+    metric_set ld{{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum"}};
+    metric_set st{{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+                   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "smsp__inst_executed_op_shared_st.sum"}};
+};
 
-    CUpti_Profiler_Initialize_Params init = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
-    CUpti_Device_GetChipName_Params chip = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
-    CUpti_Profiler_GetCounterAvailability_Params av = params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
-    CUpti_Profiler_Host_Initialize_Params hi = params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
-    CUpti_Profiler_Host_ConfigAddMetrics_Params am = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
-    CUpti_Profiler_Host_GetConfigImageSize_Params cis = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
-    CUpti_Profiler_Host_GetConfigImage_Params gci = params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
-    CUpti_RangeProfiler_Enable_Params en = params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
-    CUpti_RangeProfiler_GetCounterDataSize_Params cds = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
-    CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
-    CUpti_RangeProfiler_SetConfig_Params sc = params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
-    CUpti_RangeProfiler_Start_Params start = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
-    CUpti_RangeProfiler_Stop_Params stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
-    CUpti_RangeProfiler_DecodeData_Params dec = params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
-    CUpti_RangeProfiler_GetCounterDataInfo_Params info = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
-    CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+session S;
 
-    CUPTI_TRY(cuptiProfilerInitialize(&init), "cuptiProfilerInitialize");
-    chip.deviceIndex = 0;
-    CUPTI_TRY(cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName");
-    av.ctx = ctx;
-    CUPTI_TRY(cuptiProfilerGetCounterAvailability(&av), "cuptiProfilerGetCounterAvailability");
-    avail.resize(av.counterAvailabilityImageSize);
-    av.pCounterAvailabilityImage = avail.data();
-    CUPTI_TRY(cuptiProfilerGetCounterAvailability(&av), "cuptiProfilerGetCounterAvailability");
-
+bool set_open(metric_set &m, char *why, size_t n)
+{
+    auto hi = params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
     hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-    hi.pChipName = chip.pChipName;
-    hi.pCounterAvailabilityImage = avail.data();
+    hi.pChipName = S.chip;
+    hi.pCounterAvailabilityImage = S.avail.data();
     CUPTI_TRY(cuptiProfilerHostInitialize(&hi), "cuptiProfilerHostInitialize");
-    host = hi.pHostObject;
-    host_up = true;
-    am.pHostObject = host;
-    am.ppMetricNames = metrics;
+    m.host = hi.pHostObject;
+    auto am = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+    am.pHostObject = m.host;
+    am.ppMetricNames = m.names;
     am.numMetrics = 3;
     CUPTI_TRY(cuptiProfilerHostConfigAddMetrics(&am), "cuptiProfilerHostConfigAddMetrics");
-    cis.pHostObject = host;
+    auto cis = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+    cis.pHostObject = m.host;
     CUPTI_TRY(cuptiProfilerHostGetConfigImageSize(&cis), "cuptiProfilerHostGetConfigImageSize");
-    config.resize(cis.configImageSize);
-    gci.pHostObject = host;
-    gci.configImageSize = config.size();
-    gci.pConfigImage = config.data();
+    m.config.resize(cis.configImageSize);
+    auto gci = params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+    gci.pHostObject = m.host;
+    gci.configImageSize = m.config.size();
+    gci.pConfigImage = m.config.data();
     CUPTI_TRY(cuptiProfilerHostGetConfigImage(&gci), "cuptiProfilerHostGetConfigImage");
+    return true;
+}
 
+bool session_open(CUcontext ctx, char *why, size_t n)
+{
+    S.ctx = ctx;
+    auto init = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+    CUPTI_TRY(cuptiProfilerInitialize(&init), "cuptiProfilerInitialize");
+    auto chip = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+    chip.deviceIndex = 0;
+    CUPTI_TRY(cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName");
+    S.chip = chip.pChipName;
+    auto av = params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+    av.ctx = ctx;
+    CUPTI_TRY(cuptiProfilerGetCounterAvailability(&av), "cuptiProfilerGetCounterAvailability");
+    S.avail.resize(av.counterAvailabilityImageSize);
+    av.pCounterAvailabilityImage = S.avail.data();
+    CUPTI_TRY(cuptiProfilerGetCounterAvailability(&av), "cuptiProfilerGetCounterAvailability");
+    if (!set_open(S.ld, why, n) || !set_open(S.st, why, n))
+        return false;
+    auto en = params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
     en.ctx = ctx;
     CUPTI_TRY(cuptiRangeProfilerEnable(&en), "cuptiRangeProfilerEnable");
-    obj = en.pRangeProfilerObject;
-    enabled = true;
-    cds.pRangeProfilerObject = obj;
-    cds.pMetricNames = metrics;
+    S.obj = en.pRangeProfilerObject;
+    return true;
+}
+
+/* Profile one launch with metric set m and evaluate the three values. */
+bool profile(metric_set &m, bool (*launch)(void *), void *arg, double values[3], char *why, size_t n)
+{
+    auto cds = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+    cds.pRangeProfilerObject = S.obj;
+    cds.pMetricNames = m.names;
     cds.numMetrics = 3;
     cds.maxNumOfRanges = 1;
     cds.maxNumRangeTreeNodes = 1;
     CUPTI_TRY(cuptiRangeProfilerGetCounterDataSize(&cds), "cuptiRangeProfilerGetCounterDataSize");
-    data.resize(cds.counterDataSize);
-    ci.pRangeProfilerObject = obj;
+    std::vector<uint8_t> data(cds.counterDataSize);
+    auto ci = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+    ci.pRangeProfilerObject = S.obj;
     ci.counterDataSize = data.size();
     ci.pCounterData = data.data();
     CUPTI_TRY(cuptiRangeProfilerCounterDataImageInitialize(&ci), "cuptiRangeProfilerCounterDataImageInitialize");
-    sc.pRangeProfilerObject = obj;
-    sc.configSize = config.size();
-    sc.pConfig = config.data();
+    auto sc = params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+    sc.pRangeProfilerObject = S.obj;
+    sc.configSize = m.config.size();
+    sc.pConfig = m.config.data();
     sc.counterDataImageSize = data.size();
     sc.pCounterDataImage = data.data();
     sc.range = CUPTI_AutoRange;
@@ -135,47 +154,77 @@ extern "C" bool gpu_counters_read(CUcontext ctx, bool store, bool (*launch)(void
     sc.passIndex = 0;
     sc.targetNestingLevel = 1;
     CUPTI_TRY(cuptiRangeProfilerSetConfig(&sc), "cuptiRangeProfilerSetConfig");
-    start.pRangeProfilerObject = obj;
+    auto start = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+    start.pRangeProfilerObject = S.obj;
     CUPTI_TRY(cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart");
-    if (!launch(arg)) {
-        snprintf(why, n, "counters unavailable: the kernel launch failed");
-        goto done;
-    }
-    stop.pRangeProfilerObject = obj;
+    bool launched = launch(arg);
+    auto stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+    stop.pRangeProfilerObject = S.obj;
     CUPTI_TRY(cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop");
-    dec.pRangeProfilerObject = obj;
+    if (!launched) {
+        snprintf(why, n, "counters unavailable: the kernel launch failed");
+        return false;
+    }
+    auto dec = params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+    dec.pRangeProfilerObject = S.obj;
     CUPTI_TRY(cuptiRangeProfilerDecodeData(&dec), "cuptiRangeProfilerDecodeData");
+    auto info = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
     info.pCounterDataImage = data.data();
     info.counterDataImageSize = data.size();
     CUPTI_TRY(cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
     if (info.numTotalRanges < 1) {
         snprintf(why, n, "counters unavailable: no range was recorded");
-        goto done;
+        return false;
     }
-    ev.pHostObject = host;
+    auto ev = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+    ev.pHostObject = m.host;
     ev.pCounterDataImage = data.data();
     ev.counterDataImageSize = data.size();
     ev.rangeIndex = 0;
-    ev.ppMetricNames = metrics;
+    ev.ppMetricNames = m.names;
     ev.numMetrics = 3;
     ev.pMetricValues = values;
     CUPTI_TRY(cuptiProfilerHostEvaluateToGpuValues(&ev), "cuptiProfilerHostEvaluateToGpuValues");
-    *wavefronts = values[0];
-    *conflicts = values[1];
-    *instructions = values[2];
-    ok = true;
-done:
-    if (enabled) {
-        CUpti_RangeProfiler_Disable_Params dis = params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
-        dis.pRangeProfilerObject = obj;
-        cuptiRangeProfilerDisable(&dis);
+    return true;
+}
+
+} // namespace
+
+extern "C" bool gpu_counters_read(CUcontext ctx, bool store, bool (*launch)(void *), void *arg, double *wavefronts,
+                                  double *conflicts, double *instructions, char *why, size_t n)
+{
+    if (!S.open && !S.failed_once) {
+        S.open = session_open(ctx, S.why, sizeof S.why);
+        S.failed_once = !S.open;
     }
-    if (host_up) {
-        CUpti_Profiler_Host_Deinitialize_Params hd = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
-        hd.pHostObject = host;
-        cuptiProfilerHostDeinitialize(&hd);
+    if (!S.open) {
+        snprintf(why, n, "%s", S.why);
+        return false;
     }
-    CUpti_Profiler_DeInitialize_Params deinit = params<CUpti_Profiler_DeInitialize_Params>(CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
+    double v[3] = {0, 0, 0};
+    if (!profile(store ? S.st : S.ld, launch, arg, v, why, n))
+        return false;
+    *wavefronts = v[0];
+    *conflicts = v[1];
+    *instructions = v[2];
+    return true;
+}
+
+extern "C" void gpu_counters_close(void)
+{
+    if (!S.open)
+        return;
+    auto dis = params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+    dis.pRangeProfilerObject = S.obj;
+    cuptiRangeProfilerDisable(&dis);
+    for (metric_set *m : {&S.ld, &S.st}) {
+        auto hd = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
+        hd.pHostObject = m->host;
+        if (m->host)
+            cuptiProfilerHostDeinitialize(&hd);
+        m->host = nullptr;
+    }
+    auto deinit = params<CUpti_Profiler_DeInitialize_Params>(CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
     cuptiProfilerDeInitialize(&deinit);
-    return ok;
+    S.open = false;
 }

@@ -60,6 +60,8 @@ void *gpu_nvrtc_cubin(const char *source, int cc_major, int cc_minor, size_t *si
  * wavefront, bank-conflict and instruction counts (gpu_counters.cpp). False with a reason. */
 bool gpu_counters_read(CUcontext ctx, bool store, bool (*launch)(void *), void *arg, double *wavefronts,
                        double *conflicts, double *instructions, char *why, size_t n);
+/* End the CUPTI session (if one was opened). */
+void gpu_counters_close(void);
 
 #ifdef __cplusplus
 }

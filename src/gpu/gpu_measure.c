@@ -142,10 +142,10 @@ static bool measure_throughput(run *R, gpu_measurement *m)
     if (!throughput_once(R, grid, reps, &cyc, &ms)) /* warm-up, and sizes the real runs */
         return false;
     double per = cyc * k / reps;
-    reps = per > 0 ? (int)(2.0e6 / per) : 1024; /* about 2 million cycles per launch */
+    reps = per > 0 ? (int)(1.0e6 / per) : 1024; /* about a million cycles (0.5 ms) per launch */
     reps = reps < 16 ? 16 : reps > 16384 ? 16384 : reps;
-    double c[7], t[7];
-    for (int i = 0; i < 7; i++) {
+    double c[5], t[5];
+    for (int i = 0; i < 5; i++) {
         if (!throughput_once(R, grid, reps, &cyc, &ms))
             return false;
         c[i] = cyc;
@@ -153,8 +153,8 @@ static bool measure_throughput(run *R, gpu_measurement *m)
     }
     /* cycles are per block's share of its SM; one block issues active_warps x reps x 16 */
     double per_sm = (double)q->active_warps * reps * 16.0;
-    m->cycles_per_access = median(c, 7) / per_sm;
-    m->ns_per_access = median(t, 7) * 1e6 / (per_sm * k); /* wall time over one SM's share */
+    m->cycles_per_access = median(c, 5) / per_sm;
+    m->ns_per_access = median(t, 5) * 1e6 / (per_sm * k); /* wall time over one SM's share */
     return true;
 }
 
@@ -208,15 +208,21 @@ static bool measure_all(run *R, gpu_measurement *m)
         TRY(R->d->MemAlloc(&R->table, sizeof q->table), "cuMemAlloc");
         TRY(R->d->MemcpyHtoD(R->table, q->table, sizeof q->table), "cuMemcpyHtoD");
     }
+    double t = now_ms();
     if (!measure_throughput(R, m))
         return false;
+    m->throughput_ms = now_ms() - t;
+    t = now_ms();
     if (q->latency_warp >= 0 && !q->store && !measure_latency(R, m))
         return false;
+    m->latency_ms = now_ms() - t;
+    t = now_ms();
     if (q->counters)
         m->have_counters = gpu_counters_read(R->d->ctx, q->store, launch_once, R, &m->wavefronts,
                                              &m->bank_conflicts, &m->instructions, m->counters_note,
                                              sizeof m->counters_note);
-    else
+    m->counters_ms = now_ms() - t;
+    if (!q->counters)
         snprintf(m->counters_note, sizeof m->counters_note, "counters not requested");
     return true;
 }
@@ -239,4 +245,9 @@ bool gpu_measure(const gpu_request *rq, gpu_measurement *out, char *err, size_t 
         d->ModuleUnload(R.mod);
     out->total_ms = now_ms() - t0;
     return ok;
+}
+
+void gpu_close(void)
+{
+    gpu_counters_close();
 }

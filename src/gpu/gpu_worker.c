@@ -60,6 +60,8 @@ static void *worker_main(void *arg)
         w->has_result = true;
     }
     pthread_mutex_unlock(&w->mu);
+    if (ok)
+        gpu_close();
     return NULL;
 }
 

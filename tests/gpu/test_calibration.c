@@ -107,6 +107,7 @@ int main(void)
         scenario_free(&s);
     }
     fclose(f);
+    gpu_close();
     printf("\ncalibration on %s (sm_%d%d, %d SMs)\n", dev.name, dev.cc_major, dev.cc_minor, dev.sms);
     printf("  %-42s %d of %d\n", "rows measured", rows, seen);
     printf("  %-42s %d / %d\n", "cycles = predicted wavefronts (5 % + 0.1)", cyc_ok, rows);
