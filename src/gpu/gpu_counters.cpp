@@ -67,9 +67,9 @@ struct session {
     const char *chip = nullptr;
     CUpti_RangeProfiler_Object *obj = nullptr;
     metric_set ld{{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-                   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum"}};
+                   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum"}, nullptr, {}};
     metric_set st{{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-                   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "smsp__inst_executed_op_shared_st.sum"}};
+                   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "smsp__inst_executed_op_shared_st.sum"}, nullptr, {}};
 };
 
 session S;
