@@ -50,9 +50,10 @@ bool failed(CUptiResult r, const char *what, char *why, size_t n)
 
 namespace {
 
-/* One metric set (loads or stores): its host object and configuration image. */
+/* The metric set (load and store counters together, so one configuration serves both):
+ * its host object and configuration image. */
 struct metric_set {
-    const char *names[3];
+    const char *names[6];
     CUpti_Profiler_Host_Object *host = nullptr;
     std::vector<uint8_t> config;
 };
@@ -66,10 +67,11 @@ struct session {
     std::vector<uint8_t> avail;
     const char *chip = nullptr;
     CUpti_RangeProfiler_Object *obj = nullptr;
-    metric_set ld{{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-                   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum"}, nullptr, {}};
-    metric_set st{{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-                   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "smsp__inst_executed_op_shared_st.sum"}, nullptr, {}};
+    metric_set all{{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum",
+                    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "smsp__inst_executed_op_shared_st.sum"},
+                   nullptr, {}};
 };
 
 session S;
@@ -85,7 +87,7 @@ bool set_open(metric_set &m, char *why, size_t n)
     auto am = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
     am.pHostObject = m.host;
     am.ppMetricNames = m.names;
-    am.numMetrics = 3;
+    am.numMetrics = 6;
     CUPTI_TRY(cuptiProfilerHostConfigAddMetrics(&am), "cuptiProfilerHostConfigAddMetrics");
     auto cis = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
     cis.pHostObject = m.host;
@@ -114,7 +116,7 @@ bool session_open(CUcontext ctx, char *why, size_t n)
     S.avail.resize(av.counterAvailabilityImageSize);
     av.pCounterAvailabilityImage = S.avail.data();
     CUPTI_TRY(cuptiProfilerGetCounterAvailability(&av), "cuptiProfilerGetCounterAvailability");
-    if (!set_open(S.ld, why, n) || !set_open(S.st, why, n))
+    if (!set_open(S.all, why, n))
         return false;
     auto en = params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
     en.ctx = ctx;
@@ -123,13 +125,13 @@ bool session_open(CUcontext ctx, char *why, size_t n)
     return true;
 }
 
-/* Profile one launch with metric set m and evaluate the three values. */
-bool profile(metric_set &m, bool (*launch)(void *), void *arg, double values[3], char *why, size_t n)
+/* Profile one launch with metric set m and evaluate its six values. */
+bool profile(metric_set &m, bool (*launch)(void *), void *arg, double values[6], char *why, size_t n)
 {
     auto cds = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
     cds.pRangeProfilerObject = S.obj;
     cds.pMetricNames = m.names;
-    cds.numMetrics = 3;
+    cds.numMetrics = 6;
     cds.maxNumOfRanges = 1;
     cds.maxNumRangeTreeNodes = 1;
     CUPTI_TRY(cuptiRangeProfilerGetCounterDataSize(&cds), "cuptiRangeProfilerGetCounterDataSize");
@@ -182,7 +184,7 @@ bool profile(metric_set &m, bool (*launch)(void *), void *arg, double values[3],
     ev.counterDataImageSize = data.size();
     ev.rangeIndex = 0;
     ev.ppMetricNames = m.names;
-    ev.numMetrics = 3;
+    ev.numMetrics = 6;
     ev.pMetricValues = values;
     CUPTI_TRY(cuptiProfilerHostEvaluateToGpuValues(&ev), "cuptiProfilerHostEvaluateToGpuValues");
     return true;
@@ -201,12 +203,13 @@ extern "C" bool gpu_counters_read(CUcontext ctx, bool store, bool (*launch)(void
         snprintf(why, n, "%s", S.why);
         return false;
     }
-    double v[3] = {0, 0, 0};
-    if (!profile(store ? S.st : S.ld, launch, arg, v, why, n))
+    double v[6] = {0, 0, 0, 0, 0, 0};
+    if (!profile(S.all, launch, arg, v, why, n))
         return false;
-    *wavefronts = v[0];
-    *conflicts = v[1];
-    *instructions = v[2];
+    int k = store ? 3 : 0;
+    *wavefronts = v[k];
+    *conflicts = v[k + 1];
+    *instructions = v[k + 2];
     return true;
 }
 
@@ -217,13 +220,11 @@ extern "C" void gpu_counters_close(void)
     auto dis = params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
     dis.pRangeProfilerObject = S.obj;
     cuptiRangeProfilerDisable(&dis);
-    for (metric_set *m : {&S.ld, &S.st}) {
-        auto hd = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
-        hd.pHostObject = m->host;
-        if (m->host)
-            cuptiProfilerHostDeinitialize(&hd);
-        m->host = nullptr;
-    }
+    auto hd = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
+    hd.pHostObject = S.all.host;
+    if (S.all.host)
+        cuptiProfilerHostDeinitialize(&hd);
+    S.all.host = nullptr;
     auto deinit = params<CUpti_Profiler_DeInitialize_Params>(CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
     cuptiProfilerDeInitialize(&deinit);
     S.open = false;
