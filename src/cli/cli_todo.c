@@ -10,5 +10,4 @@ static int not_yet(const char *cmd)
     return CLI_FAIL;
 }
 
-int cli_sweep(int argc, char **argv) { (void)argc; (void)argv; return not_yet("sweep"); }
 int cli_export(int argc, char **argv) { (void)argc; (void)argv; return not_yet("export"); }

@@ -1,0 +1,190 @@
+/* cli_sweep: `bankscope sweep FILE [--json] [--max-pad N] [--measure]`: the padding sweep of the
+ * array with the most conflicts, the smallest conflict-free padding, the swizzle and SoA
+ * alternatives; --measure also runs every padding on the GPU. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "gpu/gpu.h"
+#include "io/load.h"
+#include "io/measure_plan.h"
+#include "io/report.h"
+#include "model/advisor.h"
+
+/* Mean measured cycles per warp-instruction over the accesses of s (each at iteration 0),
+ * weighted by the warps that issue them; negative on failure (message in err). */
+static double measure_all(const scenario *s, char *err, size_t n)
+{
+    double cycles = 0;
+    int warps = 0;
+    for (int a = 0; a < s->naccesses; a++) {
+        measure_plan p;
+        gpu_measurement m;
+        if (!measure_plan_make(s, a, 0, &p, err, n))
+            return -1;
+        p.rq.counters = false;
+        p.rq.latency_warp = -1;
+        bool ok = gpu_measure(&p.rq, &m, err, n);
+        if (ok) {
+            cycles += m.cycles_per_access * p.active_warps;
+            warps += p.active_warps;
+        }
+        measure_plan_free(&p);
+        if (!ok)
+            return -1;
+    }
+    return warps ? cycles / warps : 0;
+}
+
+static void row_json(const advisor_row *r, double measured)
+{
+    printf("{\"pad\": %d, \"valid\": %s", r->pad, r->valid ? "true" : "false");
+    if (r->valid) {
+        printf(", \"wavefronts\": %lld, \"ideal_wavefronts\": %lld, \"worst_conflict_degree\": %d, "
+               "\"efficiency\": %.4f, \"shared_bytes\": %lld, \"blocks_per_sm\": %d, \"occupancy\": %.4f, "
+               "\"limited_by\": \"%s\"",
+               (long long)r->wavefronts, (long long)r->ideal, r->worst_degree,
+               r->wavefronts ? (double)r->ideal / r->wavefronts : 1.0, (long long)r->smem_bytes, r->blocks_per_sm,
+               r->occupancy, r->limit);
+        if (measured >= 0)
+            printf(", \"measured_cycles_per_access\": %.4f", measured);
+    } else {
+        strbuf sb = {0};
+        report_json_string(&sb, r->why);
+        printf(", \"why\": %s", strbuf_str(&sb));
+        strbuf_free(&sb);
+    }
+    printf("}");
+}
+
+static void row_text(const advisor_row *r, int64_t max_wf, double measured, double per_instr)
+{
+    char deg[32];
+    if (!r->valid) {
+        printf("  %4d  %s\n", r->pad, r->why);
+        return;
+    }
+    int bar = max_wf ? (int)((r->wavefronts * 24 + max_wf - 1) / max_wf) : 0;
+    char bars[25];
+    memset(bars, '#', (size_t)bar);
+    bars[bar] = '\0';
+    printf("  %4d  %-13s %10lld %7lld %9.1f %% %9lld %6d %7.0f %%  %-7s", r->pad,
+           report_degree_text(r->worst_degree, deg, sizeof deg), (long long)r->wavefronts, (long long)r->ideal,
+           r->wavefronts ? 100.0 * r->ideal / r->wavefronts : 100.0, (long long)r->smem_bytes, r->blocks_per_sm,
+           100 * r->occupancy, r->limit);
+    if (measured >= 0)
+        printf(" %6.2f /%6.2f", measured, per_instr);
+    printf("  %s\n", bars);
+}
+
+int cli_sweep(int argc, char **argv)
+{
+    cli_common c;
+    if (cli_parse(argc, argv, "sweep", "json max-pad measure arch", &c))
+        return CLI_USAGE;
+    scenario s;
+    io_error err;
+    if (!load_scenario_file(c.file, c.arch, &s, &err)) {
+        fprintf(stderr, "bankscope: %s\n", err.text);
+        return CLI_USAGE;
+    }
+    if (s.is_trace) {
+        scenario_free(&s);
+        return cli_usage_error("sweep: %s is a trace: there is no array to pad", c.file);
+    }
+    if (c.max_pad > 256) {
+        scenario_free(&s);
+        return cli_usage_error("sweep: --max-pad is at most 256");
+    }
+    gpu_device dev;
+    char why[300];
+    if (c.measure && !gpu_open(&dev, why, sizeof why)) {
+        scenario_free(&s);
+        fprintf(stderr, "bankscope: sweep --measure: no usable GPU: %s\n", why);
+        return CLI_NO_GPU;
+    }
+    int array = advisor_pick_array(&s);
+    static advisor_result r;
+    advisor_sweep(&s, array, c.max_pad, &r);
+    double measured[257];
+    int64_t instr = scenario_instr_count(&s);
+    for (int i = 0; i < r.nrows; i++) {
+        measured[i] = -1;
+        if (!c.measure || !r.rows[i].valid)
+            continue;
+        fprintf(stderr, "\rmeasuring padding %d of %d...", i, r.nrows - 1);
+        scenario_array *arr = &s.arrays[array];
+        int64_t old = arr->pad[arr->ndims - 1];
+        arr->pad[arr->ndims - 1] = r.rows[i].pad;
+        scenario_error e;
+        char msg[600];
+        if (scenario_finish(&s, &e))
+            measured[i] = measure_all(&s, msg, sizeof msg);
+        arr->pad[arr->ndims - 1] = old;
+        scenario_finish(&s, &e);
+    }
+    if (c.measure) {
+        fprintf(stderr, "\r%40s\r", "");
+        gpu_close();
+    }
+    const scenario_array *arr = &s.arrays[array];
+    if (c.json) {
+        strbuf sb = {0};
+        report_json_string(&sb, arr->name);
+        printf("{\n  \"name\": \"%s\",\n  \"arch\": \"%s\",\n  \"array\": %s,\n  \"predicted\": true,\n  \"rows\": [",
+               s.name ? s.name : "", s.arch->name, strbuf_str(&sb));
+        strbuf_free(&sb);
+        for (int i = 0; i < r.nrows; i++) {
+            printf("%s\n    ", i ? "," : "");
+            row_json(&r.rows[i], measured[i]);
+        }
+        printf("\n  ],\n  \"smallest_conflict_free_padding\": ");
+        r.best_pad >= 0 ? printf("%d", r.best_pad) : printf("null");
+        printf(",\n  \"fewest_wavefronts_padding\": %d,\n  \"swizzle\": ", r.min_pad);
+        if (r.swizzle) {
+            printf("{\"layout\": \"%s\", \"row\": ", r.swizzle_text);
+            row_json(&r.swizzled, -1);
+            printf("}");
+        } else {
+            printf("null");
+        }
+        printf(",\n  \"soa\": ");
+        if (r.soa)
+            row_json(&r.soa_row, -1);
+        else
+            printf("null");
+        printf("\n}\n");
+        scenario_free(&s);
+        return CLI_OK;
+    }
+    printf("%s\npadding sweep of %s (%s%s), block %dx%dx%d, %s; %lld warp-instructions per row\n",
+           s.name ? s.name : c.file, arr->name, arr->type.struct_index >= 0 ? "struct " : "",
+           types_name(&s.types, &arr->type), s.block[0], s.block[1], s.block[2], s.arch->name, (long long)instr);
+    printf("  %4s  %-13s %10s %7s %11s %9s %6s %9s  %-7s%s\n", "pad", "worst", "wavefronts", "ideal", "efficiency",
+           "shared B", "blk/SM", "occupancy", "limit", c.measure ? " meas./pred. cycles" : "");
+    int64_t max_wf = 0;
+    for (int i = 0; i < r.nrows; i++)
+        if (r.rows[i].valid && r.rows[i].wavefronts > max_wf)
+            max_wf = r.rows[i].wavefronts;
+    for (int i = 0; i < r.nrows; i++)
+        row_text(&r.rows[i], max_wf, measured[i], instr ? (double)r.rows[i].wavefronts / instr : 0);
+    const advisor_row *r0 = &r.rows[0];
+    if (r.best_pad >= 0) {
+        const advisor_row *b = &r.rows[r.best_pad];
+        printf("\nsmallest conflict-free padding: %d (%+lld B per block, %+.1f %%)\n", r.best_pad,
+               (long long)(b->smem_bytes - r0->smem_bytes),
+               r0->smem_bytes ? 100.0 * (b->smem_bytes - r0->smem_bytes) / r0->smem_bytes : 0.0);
+    } else {
+        printf("\nno padding up to %d is conflict-free; fewest wavefronts at padding %d\n", c.max_pad, r.min_pad);
+    }
+    char deg[32];
+    if (r.swizzle)
+        printf("XOR swizzle instead: %s: %lld wavefronts, %s, no extra memory\n", r.swizzle_text,
+               (long long)r.swizzled.wavefronts, report_degree_text(r.swizzled.worst_degree, deg, sizeof deg));
+    if (r.soa)
+        printf("struct of arrays instead: %lld wavefronts, %s\n", (long long)r.soa_row.wavefronts,
+               report_degree_text(r.soa_row.worst_degree, deg, sizeof deg));
+    printf("predicted by the %s model%s\n", s.arch->name, c.measure ? "; measured columns from the GPU" : "");
+    scenario_free(&s);
+    return CLI_OK;
+}

@@ -1,0 +1,1 @@
+kernel struct-mixed --access 1

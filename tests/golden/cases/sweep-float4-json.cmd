@@ -1,0 +1,1 @@
+sweep float4-32x32 --json --max-pad 8

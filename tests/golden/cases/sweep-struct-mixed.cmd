@@ -1,0 +1,1 @@
+sweep struct-mixed --max-pad 4

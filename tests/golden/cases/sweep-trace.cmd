@@ -1,0 +1,1 @@
+sweep trace-column-32x32.json
