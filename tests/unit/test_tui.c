@@ -9,6 +9,7 @@
 
 #include "io/library.h"
 #include "io/save.h"
+#include "io/svg.h"
 #include "test_util.h"
 #include "tui/tui.h"
 
@@ -126,11 +127,34 @@ static void test_save_roundtrip(void **state)
     remove(path);
 }
 
+/* The SVG of the worst instruction of transpose-naive: the 32-way column read. */
+static void test_svg(void **state)
+{
+    (void)state;
+    scenario s;
+    io_error err;
+    size_t len;
+    const char *t = library_find("transpose-naive", &len);
+    assert_true(load_scenario_text(t, len, "t", NULL, &s, &err));
+    int64_t k = svg_worst_instr(&s);
+    assert_int_equal(k, 32); /* access 1 (read), warp 0 */
+    strbuf sb = {0};
+    svg_render(&s, k, &sb);
+    assert_non_null(strstr(sb.data, "<svg"));
+    assert_non_null(strstr(sb.data, "32-way: 32 wavefronts"));
+    int red = 0;
+    for (const char *p = sb.data; (p = strstr(p, "#f08080")) != NULL; p++)
+        red++;
+    assert_int_equal(red, 32);
+    strbuf_free(&sb);
+    scenario_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layout_sizes), cmocka_unit_test(test_edits),
-        cmocka_unit_test(test_save_roundtrip),
+        cmocka_unit_test(test_save_roundtrip), cmocka_unit_test(test_svg),
     };
     return cmocka_run_group_tests_name("tui", tests, NULL, NULL);
 }

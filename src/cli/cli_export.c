@@ -1,0 +1,54 @@
+/* cli_export: `bankscope export FILE --svg OUT.svg [--access N] [--warp W] [--iteration K]`:
+ * the bank grid and array map of one warp-instruction (default: the worst one) as SVG. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "io/load.h"
+#include "io/save.h"
+#include "io/svg.h"
+
+int cli_export(int argc, char **argv)
+{
+    cli_common c;
+    if (cli_parse(argc, argv, "export", "svg access warp iteration arch", &c))
+        return CLI_USAGE;
+    if (!c.svg)
+        return cli_usage_error("export: give --svg OUT.svg");
+    scenario s;
+    io_error err;
+    if (!load_scenario_file(c.file, c.arch, &s, &err)) {
+        fprintf(stderr, "bankscope: %s\n", err.text);
+        return CLI_USAGE;
+    }
+    int64_t k;
+    if (s.is_trace) {
+        k = c.access >= 0 ? c.access : svg_worst_instr(&s);
+        if (k >= s.ntrace) {
+            scenario_free(&s);
+            return cli_usage_error("export: the trace has %d instruction(s)", s.ntrace);
+        }
+    } else if (c.access >= 0 || c.warp >= 0 || c.iteration > 0) {
+        int a = c.access < 0 ? 0 : c.access, w = c.warp < 0 ? 0 : c.warp;
+        if (a >= s.naccesses || w >= scenario_warp_count(&s) || c.iteration >= s.iterations) {
+            scenario_free(&s);
+            return cli_usage_error("export: %d access(es), %d warp(s), %d iteration(s)", s.naccesses,
+                                   scenario_warp_count(&s), s.iterations);
+        }
+        free(s.warps);
+        s.warps = NULL; /* address the instruction directly: iteration, access, warp */
+        k = ((int64_t)c.iteration * s.naccesses + a) * scenario_warp_count(&s) + w;
+    } else {
+        k = svg_worst_instr(&s);
+    }
+    strbuf out = {0};
+    svg_render(&s, k, &out);
+    char msg[400];
+    bool ok = save_atomic(c.svg, out.data, out.len, msg, sizeof msg);
+    if (!ok)
+        fprintf(stderr, "bankscope: export: %s\n", msg);
+    strbuf_free(&out);
+    scenario_free(&s);
+    return ok ? CLI_OK : CLI_FAIL;
+}

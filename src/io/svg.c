@@ -1,0 +1,166 @@
+/* svg: bank grid + array map rendering. Colours match the TUI's roles: green served, red a
+ * bank serving several words in one phase, yellow lanes sharing a word, grey padding. */
+#include "svg.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "io/report.h"
+
+enum { CW = 26, CH = 20, LEFT = 60, TOP = 70 };
+
+int64_t svg_worst_instr(const scenario *s)
+{
+    int64_t n = scenario_instr_count(s), best = 0;
+    int worst = -1;
+    scenario_instr in;
+    banks_result r;
+    for (int64_t k = 0; k < n; k++) {
+        scenario_instr_at(s, k, &in);
+        banks_analyze(s->arch, &in.req, &r, NULL);
+        if (r.conflict_degree > worst) {
+            worst = r.conflict_degree;
+            best = k;
+        }
+    }
+    return best;
+}
+
+static void text(strbuf *o, int x, int y, const char *anchor, const char *style, const char *t)
+{
+    strbuf_addf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\" %s>", x, y, anchor, style);
+    for (const char *p = t; *p; p++) {
+        if (*p == '<')
+            strbuf_addf(o, "&lt;");
+        else if (*p == '>')
+            strbuf_addf(o, "&gt;");
+        else if (*p == '&')
+            strbuf_addf(o, "&amp;");
+        else
+            strbuf_addc(o, *p);
+    }
+    strbuf_addf(o, "</text>\n");
+}
+
+static void rect(strbuf *o, int x, int y, int w, int h, const char *fill)
+{
+    strbuf_addf(o, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#888\" stroke-width=\"0.5\"/>\n",
+                x, y, w, h, fill);
+}
+
+/* The array map below the grid: rows of the array, each cell its bank, the warp's lanes marked. */
+static int draw_map(const scenario *s, const scenario_instr *in, int y0, strbuf *o)
+{
+    const scenario_access *a = &s->accesses[in->access];
+    const scenario_array *arr = &s->arrays[a->array];
+    int64_t cols = arr->extent[arr->ndims - 1], rows = 1;
+    for (int d = 0; d < arr->ndims - 1; d++)
+        rows *= arr->extent[d];
+    if (arr->ndims == 1) {
+        int64_t per = 128 / arr->elem_size > 0 ? 128 / arr->elem_size : 1;
+        cols = per < arr->extent[0] ? per : arr->extent[0];
+        rows = (arr->extent[0] + cols - 1) / cols;
+    }
+    if (cols > 40)
+        cols = 40;
+    if (rows > 32)
+        rows = 32;
+    char buf[160];
+    snprintf(buf, sizeof buf, "array map of %s: each cell shows its bank; the warp's cells show their lane", arr->name);
+    text(o, LEFT, y0, "start", "font-size=\"14\" font-weight=\"bold\"", buf);
+    y0 += 10;
+    for (int64_t r = 0; r < rows; r++) {
+        snprintf(buf, sizeof buf, "%lld", (long long)r);
+        text(o, LEFT - 6, y0 + (int)r * CH + 14, "end", "font-size=\"11\" fill=\"#555\"", buf);
+        for (int64_t c = 0; c < cols; c++) {
+            int64_t e = r * (arr->ndims == 1 ? cols : arr->extent[arr->ndims - 1]) + c;
+            if (arr->ndims == 1 && e >= arr->extent[0])
+                break;
+            int64_t addr = arr->start + e * arr->elem_size + a->offset;
+            bool pad = arr->ndims > 1 ? c >= arr->dims[arr->ndims - 1] : e >= arr->dims[0];
+            int lane = -1;
+            for (int l = 0; l < BANKS_WARP; l++)
+                if (in->lane[l].state == SCENARIO_LANE_OK && in->lane[l].address == addr && lane < 0)
+                    lane = l;
+            int x = LEFT + (int)c * CW, y = y0 + (int)r * CH;
+            rect(o, x, y, CW, CH, lane >= 0 ? "#7fd3e8" : pad ? "#d0d0d0" : "#ffffff");
+            snprintf(buf, sizeof buf, "%d", lane >= 0 ? lane : banks_bank_of(s->arch, addr));
+            text(o, x + CW / 2, y + 14, "middle", lane >= 0 ? "font-size=\"11\" font-weight=\"bold\"" : "font-size=\"10\" fill=\"#777\"",
+                 pad ? "pad" : buf);
+        }
+    }
+    return y0 + (int)rows * CH;
+}
+
+void svg_render(const scenario *s, int64_t k, strbuf *o)
+{
+    scenario_instr in;
+    banks_result r;
+    static banks_cell cells[BANKS_MAX_ROWS * BANKS_MAX_BANKS];
+    scenario_instr_at(s, k, &in);
+    banks_analyze(s->arch, &in.req, &r, cells);
+    int banks = s->arch->banks, rows = r.wavefronts;
+    strbuf body = {0};
+    char buf[512], deg[32];
+    /* title */
+    snprintf(buf, sizeof buf, "%s", s->name ? s->name : "bankscope");
+    text(&body, LEFT, 24, "start", "font-size=\"18\" font-weight=\"bold\"", buf);
+    if (s->is_trace) {
+        snprintf(buf, sizeof buf, "trace[%lld]: %s, %d B per lane", (long long)k, scenario_op_text(in.req.op), in.req.width);
+    } else {
+        const scenario_access *a = &s->accesses[in.access];
+        int n = snprintf(buf, sizeof buf, "warp %d: %s %s", in.warp, scenario_op_text(a->op), s->arrays[a->array].name);
+        for (int d = 0; d < a->nidx && n < (int)sizeof buf; d++)
+            n += snprintf(buf + n, sizeof buf - (size_t)n, "[%s]", a->index_text[d]);
+        if (a->field && n < (int)sizeof buf)
+            snprintf(buf + n, sizeof buf - (size_t)n, ".%s", a->field);
+    }
+    text(&body, LEFT, 44, "start", "font-size=\"13\"", buf);
+    snprintf(buf, sizeof buf, "%s: %d wavefronts (ideal %d), %d bank conflicts - predicted, %s",
+             report_degree_text(r.conflict_degree, deg, sizeof deg), r.wavefronts, r.ideal_wavefronts,
+             r.bank_conflicts, s->arch->name);
+    text(&body, LEFT, 62, "start", r.conflict_degree > 1 ? "font-size=\"13\" fill=\"#c00\" font-weight=\"bold\"" : "font-size=\"13\" fill=\"#070\" font-weight=\"bold\"", buf);
+    /* bank header and grid */
+    for (int b = 0; b < banks; b++) {
+        snprintf(buf, sizeof buf, "%d", b);
+        text(&body, LEFT + b * CW + CW / 2, TOP + 12, "middle", "font-size=\"11\" fill=\"#555\"", buf);
+    }
+    text(&body, LEFT - 6, TOP + 12, "end", "font-size=\"11\" fill=\"#555\"", "bank");
+    int y = TOP + 18;
+    for (int row = 0; row < rows && row < BANKS_MAX_ROWS; row++) {
+        int ph = 0;
+        for (int p = 0; p < r.nphases; p++)
+            if (row >= r.phase[p].first_row && row < r.phase[p].first_row + r.phase[p].wavefronts)
+                ph = p;
+        snprintf(buf, sizeof buf, "%d", row);
+        text(&body, LEFT - 6, y + row * CH + 14, "end", "font-size=\"11\" fill=\"#555\"", buf);
+        for (int b = 0; b < banks; b++) {
+            const banks_cell *c = &cells[row * banks + b];
+            int x = LEFT + b * CW, yy = y + row * CH;
+            if (!c->lanes) {
+                rect(&body, x, yy, CW, CH, "#f4f4f4");
+                continue;
+            }
+            int load = 0;
+            for (int rr = r.phase[ph].first_row; rr < r.phase[ph].first_row + r.phase[ph].wavefronts; rr++)
+                load += cells[rr * banks + b].lanes != 0;
+            int n = __builtin_popcount(c->lanes);
+            rect(&body, x, yy, CW, CH, n > 1 ? "#ffe066" : load > 1 ? "#f08080" : "#9be39b");
+            snprintf(buf, sizeof buf, n > 1 ? "%d+" : "%d", __builtin_ctz(c->lanes));
+            text(&body, x + CW / 2, yy + 14, "middle", "font-size=\"11\"", buf);
+        }
+    }
+    y += rows * CH + 40;
+    if (!s->is_trace)
+        y = draw_map(s, &in, y, &body) + 20;
+    text(&body, LEFT, y, "start", "font-size=\"11\" fill=\"#555\"",
+         "rows: wavefronts; cells: lanes served (red: the bank serves several words in one phase; yellow: lanes sharing one word)");
+    int width = LEFT + (banks > 40 ? banks : 40) * CW + 20, height = y + 20;
+    strbuf_addf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+                   "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n"
+                   "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+                width, height, width, height);
+    strbuf_add(o, body.data, body.len);
+    strbuf_addf(o, "</svg>\n");
+    strbuf_free(&body);
+}
