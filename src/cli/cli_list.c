@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "io/library.h"
+#include "io/lesson.h"
 #include "io/load.h"
 
 int cli_list(int argc, char **argv)
@@ -21,6 +22,16 @@ int cli_list(int argc, char **argv)
         char *dot = strrchr(name, '.');
         if (dot)
             *dot = '\0';
+        if (lesson_is(e[i].text, e[i].len)) {
+            lesson l;
+            if (lesson_load_text(e[i].text, e[i].len, e[i].name, &l, &err)) {
+                printf("%-24s %-7s %s (%d steps)\n", name, "lesson", l.title, l.nsteps);
+                lesson_free(&l);
+            } else {
+                printf("%-24s (broken: %s)\n", name, err.text);
+            }
+            continue;
+        }
         if (!load_scenario_text(e[i].text, e[i].len, e[i].name, NULL, &s, &err)) {
             printf("%-24s (broken: %s)\n", name, err.text);
             continue;

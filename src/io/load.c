@@ -408,6 +408,8 @@ static bool load_root(loader *L, const cJSON *root, scenario *s)
                                        "loop", "accesses", "warps", "trace", NULL};
     if (!cJSON_IsObject(root))
         return fail_at(L, 0, "expected a JSON object", "%s", "");
+    if (cJSON_GetObjectItemCaseSensitive(root, "lesson"))
+        return fail_at(L, 0, "this is a lesson (a list of scenarios): open it with 'bankscope FILE'", "%s", "");
     if (!only_keys(L, root, keys, "") || !get_str(L, root, "name", true, &s->name, "") ||
         !get_str(L, root, "description", true, &s->description, ""))
         return false;

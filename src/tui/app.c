@@ -9,10 +9,12 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "io/lesson.h"
 #include "io/library.h"
 #include "io/load.h"
 #include "io/measure_plan.h"
 #include "io/save.h"
+#include "io/svg.h"
 #include "tui/draw.h"
 
 #define KEY_ESC 27
@@ -32,8 +34,46 @@ static int pattern_index(const char *source)
     return -1;
 }
 
+/* Open a lesson: its first step, with the lesson kept for n/p. */
+static bool open_lesson(tui_app *a, const char *source, char *err, size_t errlen)
+{
+    lesson l;
+    io_error e;
+    if (!lesson_load(source, &l, &e)) {
+        snprintf(err, errlen, "%s", e.text);
+        return false;
+    }
+    if (!app_open(a, l.steps[0].pattern, err, errlen)) {
+        lesson_free(&l);
+        return false;
+    }
+    lesson_free(&a->les);
+    a->les = l;
+    a->les_step = 0;
+    return true;
+}
+
+/* True when source (a file or a library name) holds a lesson. */
+static bool source_is_lesson(const char *source)
+{
+    size_t len = 0;
+    io_error e;
+    FILE *probe = fopen(source, "rb");
+    if (probe)
+        fclose(probe);
+    const char *builtin = probe ? NULL : library_find(source, &len);
+    if (builtin)
+        return lesson_is(builtin, len);
+    char *text = probe ? load_read_file(source, &len, &e) : NULL;
+    bool is = text && lesson_is(text, len);
+    free(text);
+    return is;
+}
+
 bool app_open(tui_app *a, const char *source, char *err, size_t errlen)
 {
+    if (source_is_lesson(source))
+        return open_lesson(a, source, err, errlen);
     scenario s;
     io_error e;
     if (!load_scenario_file(source, NULL, &s, &e)) {
@@ -55,6 +95,8 @@ bool app_open(tui_app *a, const char *source, char *err, size_t errlen)
 
 void app_free(tui_app *a)
 {
+    free(a->adv);
+    lesson_free(&a->les);
     scenario_free(&a->sc);
     scenario_free(&a->variant);
     free(a->source);
@@ -191,6 +233,10 @@ void app_draw(tui_app *a)
                                                                         : " %s exists: overwrite? (y/n)",
                   a->prompt_buf);
     }
+    if (a->overlay == 'v')
+        panel_advisor_draw(a);
+    else if (a->overlay == 'o')
+        panel_struct_draw(a);
     if (a->help)
         panel_help_draw(a);
     refresh();
@@ -277,9 +323,21 @@ static bool edit_key(tui_app *a, int key)
     return true;
 }
 
-/* Default file name for saving: the file it came from, or NAME.json for a library pattern. */
+/* Default file name for saving: the file it came from, or NAME.json for a library pattern;
+ * for pictures NAME-aA-wW.svg. */
 static void save_default_name(tui_app *a)
 {
+    if (a->prompt_svg) {
+        char base[200];
+        snprintf(base, sizeof base, "%s", a->source);
+        char *dot = strstr(base, ".json");
+        if (dot)
+            *dot = '\0';
+        char *slash = strrchr(base, '/');
+        snprintf(a->prompt_buf, sizeof a->prompt_buf, "%s-a%d-w%d.svg", slash ? slash + 1 : base, a->access, a->warp);
+        a->prompt_len = (int)strlen(a->prompt_buf);
+        return;
+    }
     const char *src = a->source;
     if (a->pattern >= 0 || strchr(src, '.') == NULL)
         snprintf(a->prompt_buf, sizeof a->prompt_buf, "%s%s", src, strstr(src, ".json") ? "" : ".json");
@@ -291,7 +349,16 @@ static void save_default_name(tui_app *a)
 static void save_now(tui_app *a)
 {
     strbuf sb = {0};
-    save_scenario_json(&a->sc, &sb);
+    if (a->prompt_svg) {
+        int64_t k = a->sc.is_trace ? a->access
+                                   : ((int64_t)a->iteration * a->sc.naccesses + a->access) * scenario_selected_warps(&a->sc);
+        for (int w = 0; !a->sc.is_trace && w < scenario_selected_warps(&a->sc); w++)
+            if (scenario_selected_warp(&a->sc, w) == a->warp)
+                k += w;
+        svg_render(&a->sc, k, &sb);
+    } else {
+        save_scenario_json(&a->sc, &sb);
+    }
     char err[300];
     if (save_atomic(a->prompt_buf, sb.data, sb.len, err, sizeof err))
         set_message(a, false, "saved %s", a->prompt_buf);
@@ -328,9 +395,34 @@ static bool prompt_key(tui_app *a, int key)
     return true;
 }
 
-/* Open pattern k of the library (wrapping). */
+/* Step a lesson forwards or back (stopping at its ends). */
+static void lesson_move(tui_app *a, int delta)
+{
+    int k = a->les_step + delta;
+    if (k < 0 || k >= a->les.nsteps) {
+        set_message(a, false, "%s of the lesson", k < 0 ? "start" : "end");
+        return;
+    }
+    char err[640];
+    lesson keep = a->les;
+    a->les = (lesson){0};
+    if (!app_open(a, keep.steps[k].pattern, err, sizeof err))
+        set_message(a, true, "%s", err);
+    else
+        a->les_step = k;
+    a->les = keep;
+    app_changed(a);
+    variant_rebuild(a);
+    app_refresh_view(a);
+}
+
+/* Open pattern k of the library (wrapping), or the next step of an open lesson. */
 static void open_pattern(tui_app *a, int delta)
 {
+    if (a->les.nsteps > 0) {
+        lesson_move(a, delta);
+        return;
+    }
     int n;
     const library_entry *e = library_patterns(&n);
     int k = a->pattern < 0 ? 0 : ((a->pattern + delta) % n + n) % n;
@@ -381,6 +473,31 @@ static void move_key(tui_app *a, int dy, int dx)
         a->map_scroll = a->map_scroll + dy < 0 ? 0 : a->map_scroll + dy;
 }
 
+/* Keys while the advisor or struct overlay is open. */
+static bool overlay_key(tui_app *a, int key)
+{
+    char msg[300] = "";
+    if (key == 'q') {
+        a->quit = true;
+        return false;
+    }
+    if (a->overlay == 'v' && (key == '\n' || key == '\r' || key == KEY_ENTER) && a->adv && a->adv->best_pad >= 0) {
+        scenario_array *arr = &a->sc.arrays[a->adv->array];
+        int delta = a->adv->best_pad - (int)arr->pad[arr->ndims - 1];
+        a->overlay = 0;
+        return after_edit(a, edit_padding(&a->sc, a->adv->array, delta, msg, sizeof msg), msg, "smallest conflict-free padding applied");
+    }
+    if (a->overlay == 'o' && key == 'R') {
+        int si = a->sc.is_trace ? -1 : a->sc.arrays[a->sc.accesses[a->access].array].type.struct_index;
+        if (si < 0 && a->sc.types.n > 0)
+            si = 0;
+        bool ok = edit_reorder_fields(&a->sc, si, msg, sizeof msg);
+        return after_edit(a, ok, msg, ok ? msg : NULL);
+    }
+    a->overlay = 0;
+    return true;
+}
+
 bool app_key(tui_app *a, int key)
 {
     char msg[300] = "";
@@ -396,6 +513,8 @@ bool app_key(tui_app *a, int key)
         return true;
     }
     scenario *s = &a->sc;
+    if (a->overlay)
+        return overlay_key(a, key);
     int arr = s->is_trace ? -1 : s->accesses[a->access].array;
     int nacc = s->is_trace ? s->ntrace : s->naccesses;
     switch (key) {
@@ -461,9 +580,23 @@ bool app_key(tui_app *a, int key)
         return true;
     case 'n': open_pattern(a, 1); return true;
     case 'p': open_pattern(a, -1); return true;
-    case 'S':
+    case 'S': case 'E':
+        a->prompt_svg = key == 'E';
         save_default_name(a);
         a->prompt = 1;
+        return true;
+    case 'v':
+        if (s->is_trace) {
+            set_message(a, true, "a trace has no array to pad");
+            return true;
+        }
+        if (!a->adv)
+            a->adv = xmalloc(sizeof *a->adv);
+        advisor_sweep(s, s->accesses[a->access].array, 32, a->adv);
+        a->overlay = 'v';
+        return true;
+    case 'o':
+        a->overlay = 'o';
         return true;
     case KEY_TAB:
         a->focus = (a->focus + 1) % FOCUS_COUNT;

@@ -321,3 +321,27 @@ bool edit_compare_variant(const scenario *s, int access, scenario *out, char *la
     snprintf(label, n, "padding %lld (best of 0..32)", (long long)best_pad);
     return true;
 }
+
+bool edit_reorder_fields(scenario *s, int si, char *msg, size_t n)
+{
+    if (si < 0 || si >= s->types.n) {
+        snprintf(msg, n, "no struct to reorder");
+        return false;
+    }
+    types_struct *st = &s->types.structs[si];
+    int before = st->size;
+    /* stable insertion sort by decreasing alignment: the classic way to remove holes */
+    for (int i = 1; i < st->nfields; i++) {
+        types_field f = st->fields[i];
+        int fa = types_align(&s->types, &f.type), j = i;
+        while (j > 0 && types_align(&s->types, &st->fields[j - 1].type) < fa) {
+            st->fields[j] = st->fields[j - 1];
+            j--;
+        }
+        st->fields[j] = f;
+    }
+    if (!refinish(s, msg, n))
+        return false;
+    snprintf(msg, n, "struct %s: fields by alignment, sizeof %d -> %d", st->name, before, st->size);
+    return true;
+}

@@ -23,6 +23,11 @@ void panel_title_draw(tui_app *a)
         snprintf(iter, sizeof iter, " | %s=%lld (%d/%d)", s->loop.var, (long long)s->loop_values[a->iteration],
                  a->iteration + 1, s->iterations);
     const char *sep = crt_glyph(&a->crt, " │ ", " | ");
+    if (a->les.nsteps > 0 && !s->is_trace) {
+        draw_text(a, r->y, r->x, r->w, ROLE_TITLE, " bankscope%slesson: %s (n/p)%s%s%s%s%swarp %d/%d%s", sep,
+                  a->les.title, sep, a->source, sep, decl, sep, a->warp, scenario_warp_count(s) - 1, iter);
+        return;
+    }
     if (s->is_trace)
         draw_text(a, r->y, r->x, r->w, ROLE_TITLE, " bankscope%s%s%s%s%strace[%d/%d]", sep, a->source, sep,
                   s->arch->name, sep, a->access + 1, s->ntrace);
@@ -63,6 +68,11 @@ void panel_bar_draw(tui_app *a)
     }
     if (a->message[0]) {
         draw_text(a, r->y, r->x, r->w, a->message_error ? ROLE_ERROR : ROLE_OK, " %s", a->message);
+        return;
+    }
+    if (a->les.nsteps > 0) { /* a lesson: its text stays on screen */
+        int x = r->x + draw_text(a, r->y, r->x, r->w, ROLE_KEY, " %d/%d ", a->les_step + 1, a->les.nsteps);
+        draw_text(a, r->y, x, r->x + r->w - x, ROLE_NORMAL, "%s", a->les.steps[a->les_step].text);
         return;
     }
     static const char *const keys[][2] = {

@@ -15,7 +15,9 @@ void panel_help_draw(tui_app *a)
         "c          compare with the best padding, or the SoA form of a struct field",
         "s          step mode: space replays one wavefront, Enter plays / pauses",
         "n / p      next / previous pattern of the library",
-        "S          save the scenario as JSON (asks before overwriting)",
+        "S / E      save the scenario as JSON / the grid and array map as SVG",
+        "v          advisor: padding sweep, occupancy, swizzle; o: struct layout (R reorders)",
+        "m          measure again on the GPU (it measures by itself after each change)",
         "Tab        move between panels; arrows or hjkl select a lane or scroll",
         "mouse      click a grid cell or a lane to select that lane",
         "? / F1     this help (Esc closes)        q       quit",
@@ -35,5 +37,5 @@ void panel_help_draw(tui_app *a)
         draw_fill(a, y, r.x, r.w, ROLE_NORMAL);
     layout_rect in = panel_frame(a, &r, "help", true);
     for (int i = 0; i < n && i < in.h; i++)
-        draw_text(a, in.y + i, in.x + 1, in.w - 1, i < 15 ? ROLE_NORMAL : ROLE_DIM, "%s", lines[i]);
+        draw_text(a, in.y + i, in.x + 1, in.w - 1, i < 17 ? ROLE_NORMAL : ROLE_DIM, "%s", lines[i]);
 }

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 
 #include "gpu/gpu_worker.h"
+#include "io/lesson.h"
+#include "model/advisor.h"
 #include "model/banks.h"
 #include "model/scenario.h"
 #include "tui/layout.h"
@@ -55,6 +57,8 @@ typedef struct tui_app {
     char message[256];
     bool message_error;
     int pattern;             /* index in the pattern library for n/p, -1 unknown */
+    lesson les;              /* les.nsteps > 0: a lesson is open; n/p step through it */
+    int les_step;
     tui_crt crt;
     layout lay;
     tui_view view;
@@ -78,6 +82,9 @@ typedef struct tui_app {
     char gpu_status[300];
     int cols, rows;
     int prompt;              /* 0 none, 1 file name to save, 2 confirm overwrite */
+    bool prompt_svg;         /* the prompt saves an SVG picture, not the scenario */
+    int overlay;             /* 0 none, 'v' advisor, 'o' struct layout */
+    advisor_result *adv;     /* owned; the sweep shown by the advisor overlay */
     char prompt_buf[256];
     int prompt_len;
     bool quit;
@@ -119,6 +126,10 @@ void panel_result_draw(tui_app *a, const layout_rect *r, const scenario *s, cons
 void panel_lanes_draw(tui_app *a, const layout_rect *r);
 void panel_map_draw(tui_app *a, const layout_rect *r);
 void panel_help_draw(tui_app *a);
+void panel_advisor_draw(tui_app *a);
+void panel_struct_draw(tui_app *a);
+/* Reorder the fields of struct si by decreasing alignment (removes holes); false with a message. */
+bool edit_reorder_fields(scenario *s, int si, char *msg, size_t n);
 /* Draw a frame with a title; returns the inner rectangle. */
 layout_rect panel_frame(tui_app *a, const layout_rect *r, const char *title, bool focused);
 

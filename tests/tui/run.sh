@@ -103,6 +103,22 @@ check broken-file "EXIT=2"
 start 80 24 --no-gpu --no-color legacy-stride4
 check legacy-mono-80x24 "4-way conflict"
 
+start 100 34 --no-gpu transpose-naive
+T send-keys -t "$sess" x v
+check advisor-100x34 "smallest conflict-free padding: 1"
+T send-keys -t "$sess" Enter
+expect advisor-applied "float tile[32][32+1]"
+
+start 100 30 --no-gpu struct-mixed
+T send-keys -t "$sess" o
+check struct-100x30 "sizeof 64, alignof 16"
+T send-keys -t "$sess" R
+expect struct-reordered "sizeof 64 -> 32"
+
+start 100 30 --no-gpu lesson-padding
+T send-keys -t "$sess" n n n
+check lesson-100x30 "4/8 Padding a char tile"
+
 # with the GPU worker on: a machine without a GPU says so, and keys still answer at once
 start 80 24 default
 expect no-gpu-status "no GPU: predicted only"

@@ -1,0 +1,109 @@
+/* lesson: loading and checking lesson files. */
+#include "lesson.h"
+
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/jsonpos.h"
+#include "io/library.h"
+
+bool lesson_is(const char *text, size_t len)
+{
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    bool is = root && cJSON_IsObject(root) && cJSON_GetObjectItemCaseSensitive(root, "lesson");
+    cJSON_Delete(root);
+    return is;
+}
+
+void lesson_free(lesson *l)
+{
+    for (int i = 0; i < l->nsteps; i++) {
+        free(l->steps[i].pattern);
+        free(l->steps[i].text);
+    }
+    free(l->steps);
+    free(l->title);
+    memset(l, 0, sizeof *l);
+}
+
+/* Message at the JSON path, with its line and column. */
+static bool fail(const char *text, size_t len, const char *name, const char *path, const char *msg, io_error *err)
+{
+    jsonpos p = jsonpos_locate(text, len, path);
+    snprintf(err->text, sizeof err->text, "%.100s:%d:%d: %.60s: %.400s", name, p.line, p.col, path, msg);
+    return false;
+}
+
+bool lesson_load_text(const char *text, size_t len, const char *name, lesson *out, io_error *err)
+{
+    memset(out, 0, sizeof *out);
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    if (!root)
+        return fail(text, len, name, "", "malformed JSON", err);
+    bool ok = false;
+    const cJSON *title = cJSON_GetObjectItemCaseSensitive(root, "lesson");
+    const cJSON *steps = cJSON_GetObjectItemCaseSensitive(root, "steps");
+    for (const cJSON *c = root->child; c; c = c->next)
+        if (strcmp(c->string, "lesson") != 0 && strcmp(c->string, "steps") != 0 && strcmp(c->string, "description") != 0) {
+            fail(text, len, name, c->string, "unknown key (a lesson has lesson, description, steps)", err);
+            goto done;
+        }
+    if (!cJSON_IsString(title)) {
+        fail(text, len, name, "lesson", "expected the lesson's title", err);
+        goto done;
+    }
+    if (!cJSON_IsArray(steps) || cJSON_GetArraySize(steps) < 1 || cJSON_GetArraySize(steps) > 200) {
+        fail(text, len, name, "steps", "expected 1..200 steps", err);
+        goto done;
+    }
+    out->title = xstrdup(title->valuestring);
+    out->steps = xcalloc((size_t)cJSON_GetArraySize(steps), sizeof *out->steps);
+    for (const cJSON *st = steps->child; st; st = st->next) {
+        char path[64];
+        snprintf(path, sizeof path, "steps[%d]", out->nsteps);
+        const cJSON *pat = cJSON_GetObjectItemCaseSensitive(st, "pattern");
+        const cJSON *txt = cJSON_GetObjectItemCaseSensitive(st, "text");
+        if (!cJSON_IsString(pat) || !cJSON_IsString(txt)) {
+            fail(text, len, name, path, "a step needs \"pattern\" and \"text\" strings", err);
+            goto done;
+        }
+        lesson_step *ls = &out->steps[out->nsteps++];
+        ls->pattern = xstrdup(pat->valuestring);
+        ls->text = xstrdup(txt->valuestring);
+        scenario s;
+        io_error e2;
+        if (!load_scenario_file(ls->pattern, NULL, &s, &e2)) {
+            char msg[sizeof e2.text + 32];
+            snprintf(msg, sizeof msg, "pattern does not load: %s", e2.text);
+            snprintf(path, sizeof path, "steps[%d].pattern", out->nsteps - 1);
+            fail(text, len, name, path, msg, err);
+            goto done;
+        }
+        scenario_free(&s);
+    }
+    ok = true;
+done:
+    cJSON_Delete(root);
+    if (!ok)
+        lesson_free(out);
+    return ok;
+}
+
+bool lesson_load(const char *source, lesson *out, io_error *err)
+{
+    size_t len = 0;
+    FILE *probe = fopen(source, "rb");
+    const char *builtin = probe ? NULL : library_find(source, &len);
+    if (probe)
+        fclose(probe);
+    if (builtin)
+        return lesson_load_text(builtin, len, source, out, err);
+    char *text = load_read_file(source, &len, err);
+    if (!text)
+        return false;
+    bool ok = lesson_load_text(text, len, source, out, err);
+    free(text);
+    return ok;
+}
