@@ -246,7 +246,7 @@ static bool access_finish(scenario *s, int i, scenario_error *err)
         char msg[160];
         snprintf(msg, sizeof msg, "one lane would move %d bytes (%s): shared-memory accesses are 1, 2, 4, 8 "
                  "or 16 bytes; pick a field or a vector type", size, tname);
-        return fail(err, -1, msg, a->field ? "accesses[%d].field" : "accesses[%d].array", i);
+        return fail(err, -1, msg, a->vector ? "accesses[%d].vector" : a->field ? "accesses[%d].field" : "accesses[%d].array", i);
     }
     a->width = size;
     a->align = align;
