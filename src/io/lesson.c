@@ -43,6 +43,10 @@ bool lesson_load_text(const char *text, size_t len, const char *name, lesson *ou
     if (!root)
         return fail(text, len, name, "", "malformed JSON", err);
     bool ok = false;
+    if (!cJSON_IsObject(root)) {
+        fail(text, len, name, "", "a lesson is a JSON object", err);
+        goto done;
+    }
     const cJSON *title = cJSON_GetObjectItemCaseSensitive(root, "lesson");
     const cJSON *steps = cJSON_GetObjectItemCaseSensitive(root, "steps");
     for (const cJSON *c = root->child; c; c = c->next)

@@ -302,8 +302,10 @@ static int64_t eval_binary(evaluator *ev, const expr_node *n)
         }
         if (n->op == EXPR_SHR)
             r = a >> b;
-        else
-            ovf = a < 0 || __builtin_mul_overflow(a, (int64_t)1 << b, &r) || b == 63;
+        else if (a == 0)
+            r = 0;
+        else /* a negative value, or a result past 2^63 - 1, overflows (b == 63 would already) */
+            ovf = a < 0 || b == 63 || __builtin_mul_overflow(a, (int64_t)1 << b, &r);
         break;
     case EXPR_LT: r = a < b; break;
     case EXPR_LE: r = a <= b; break;

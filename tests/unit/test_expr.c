@@ -87,6 +87,7 @@ static void test_eval_errors(void **state)
         {"1 >> -1", EXPR_BAD_SHIFT, 2},
         {"-1 << 2", EXPR_OVERFLOW, 3},
         {"4611686018427387904 * 2", EXPR_OVERFLOW, 20},
+        {"88 << 63", EXPR_OVERFLOW, 3}, /* found by fuzz_expr: 1 << 63 itself must not be computed */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         expr e;
