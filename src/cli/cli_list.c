@@ -16,7 +16,7 @@ int cli_list(int argc, char **argv)
     const library_entry *e = library_patterns(&n);
     for (int i = 0; i < n; i++) {
         scenario s;
-        io_error err;
+        io_error err = {{0}};
         char name[128];
         snprintf(name, sizeof name, "%s", e[i].name);
         char *dot = strrchr(name, '.');

@@ -1,0 +1,48 @@
+#!/bin/sh
+# Key storm: bankscope in tmux receives 600 random keys (letters, digits, arrows, Tab, Enter,
+# Esc, Backspace, F1, punctuation; never q) with a random resize every 25 keys, including sizes
+# below the minimum. It must still be running afterwards and quit cleanly with exit 0.
+# Runs in a temporary folder (S and E may write files there). Skips (77) without tmux.
+command -v tmux >/dev/null 2>&1 || { echo "tmux not found: skipped"; exit 77; }
+top_builddir=${top_builddir:-.}
+bin="$(cd "$top_builddir" && pwd)/bankscope"
+tmp=$(mktemp -d) || exit 99
+sock="bankscope-storm-$$"
+T() { tmux -L "$sock" -f /dev/null "$@"; }
+trap 'T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+rc=0
+for start in default struct-mixed lesson-padding reduction-strided; do
+    T new-session -d -s s -x 80 -y 24 \
+        "cd '$tmp' && env LANG=C.UTF-8 TERM=xterm-256color $bin --no-gpu $start; echo EXIT=\$?; sleep 30"
+    seed=$(echo "$start" | cksum | cut -d' ' -f1)
+    keys=$(awk -v seed="$seed" 'BEGIN {
+        srand(seed);
+        n = split("a b c d e f g h i j k l m n o p r s t u v w x y z A B E I R S W X + - = _ ? 0 1 5 9 [ ] ( ) ^ * / %", K, " ");
+        split("Up Down Left Right Tab Enter Escape BSpace F1 Space PageUp Home", S, " ");
+        for (i = 1; i <= 600; i++) {
+            if (i % 25 == 0) { printf "RESIZE:%d:%d\n", 10 + int(rand() * 190), 5 + int(rand() * 55); continue }
+            if (rand() < 0.3) printf "KEY:%s\n", S[1 + int(rand() * 12)]; else printf "%s\n", K[1 + int(rand() * n)];
+        }
+    }')
+    for k in $keys; do
+        case $k in
+            RESIZE:*) x=$(echo "$k" | cut -d: -f2); y=$(echo "$k" | cut -d: -f3); T resize-window -t s -x "$x" -y "$y" ;;
+            KEY:*) T send-keys -t s "${k#KEY:}" ;;
+            *) T send-keys -t s -l "$k" ;;
+        esac
+    done
+    T resize-window -t s -x 80 -y 24
+    T send-keys -t s Escape Escape Escape
+    sleep 0.3
+    T send-keys -t s Escape
+    T send-keys -t s q
+    i=0
+    while [ $i -lt 100 ] && ! T capture-pane -p -t s | grep -q "EXIT="; do i=$((i + 1)); sleep 0.1; done
+    if T capture-pane -p -t s | grep -q "EXIT=0"; then
+        echo "storm $start: survived 600 keys and 24 resizes, quit cleanly"
+    else
+        echo "FAIL storm $start:"; T capture-pane -p -t s | tail -5; rc=1
+    fi
+    T kill-session -t s
+done
+exit $rc
