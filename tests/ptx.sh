@@ -1,0 +1,25 @@
+#!/bin/sh
+# The generated kernels compile with NVRTC (no GPU needed) and do exactly the access width the
+# model analyses: ld/st.volatile.shared of 1, 2, 4, 8 or 16 bytes. Skips (77) without CUDA.
+top_builddir=${top_builddir:-.}
+bin="$top_builddir/bankscope"
+out=$(mktemp) || exit 99
+trap 'rm -f "$out"' EXIT
+pass=0
+fail=0
+check() {  # check PATTERN ACCESS EXPECTED-OPCODE
+    if ! "$bin" kernel "$1" --ptx --access "$2" > "$out" 2>&1; then
+        grep -q "without CUDA support" "$out" && { echo "built without CUDA: skipped"; exit 77; }
+        echo "FAIL $1: $(head -3 "$out")"; fail=$((fail + 1)); return
+    fi
+    ops=$(grep -oE "(ld|st)\.volatile\.shared\.[a-z0-9.]+" "$out" | sort -u | tr '\n' ' ')
+    if [ "$ops" = "$3 " ]; then pass=$((pass + 1)); else echo "FAIL $1 access $2: '$ops', expected '$3'"; fail=$((fail + 1)); fi
+}
+check default 0 ld.volatile.shared.u32
+check char-32x129 0 ld.volatile.shared.u8
+check double-32x33 0 ld.volatile.shared.v2.u32
+check float4-32x36 0 ld.volatile.shared.v4.u32
+check struct-mixed 3 ld.volatile.shared.u16
+check transpose-naive 0 st.volatile.shared.u32
+echo "ptx: $pass passed, $fail failed"
+[ $fail -eq 0 ]
