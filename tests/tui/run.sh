@@ -27,11 +27,15 @@ start() {  # start COLS ROWS ARGS...: a fresh session running bankscope, then an
     T new-session -d -s "$sess" -x "$cols" -y "$rows" \
         "cd '$cases' && env LANG=C.UTF-8 TERM=xterm-256color NCURSES_NO_UTF8_ACS=1 $bin $*; echo EXIT=\$?; sleep 30"
 }
-wait_for() {  # wait_for TEXT: poll the screen for up to 10 s
+wait_for() {  # wait_for TEXT: poll the screen for up to 10 s until TEXT shows and the screen is still
     i=0
     while [ $i -lt 200 ]; do
         T capture-pane -p -t "$sess" > "$tmp/screen" 2>/dev/null
-        grep -qF -- "$1" "$tmp/screen" && return 0
+        if grep -qF -- "$1" "$tmp/screen"; then
+            sleep 0.1
+            T capture-pane -p -t "$sess" > "$tmp/again" 2>/dev/null
+            cmp -s "$tmp/screen" "$tmp/again" && return 0
+        fi
         i=$((i + 1))
         sleep 0.05
     done
