@@ -33,7 +33,8 @@ static void print_text(const scenario *s, const measure_plan *p, const gpu_measu
                (double)p->wavefronts == m->wavefronts ? "exact" : "DIFFER");
         printf("  %-30s %12lld %12.0f   %s\n", "bank conflicts (one block)", (long long)p->bank_conflicts,
                m->bank_conflicts, (double)p->bank_conflicts == m->bank_conflicts ? "exact" : "DIFFER");
-        printf("  %-30s %12d %12.0f\n", "shared instructions", p->active_warps, m->instructions);
+        printf("  %-30s %12s %12.0f   (warp turns the counter kernel takes, predicated-off ones too)\n",
+               "shared instructions executed", "-", m->instructions);
     } else {
         printf("  %-30s %12lld %12s   %s\n", "wavefronts (one block)", (long long)p->wavefronts, "-", m->counters_note);
     }

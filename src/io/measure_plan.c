@@ -2,10 +2,12 @@
 #include "measure_plan.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "io/library.h"
+#include "io/load.h"
 #include "model/kernelgen.h"
 
 bool measure_plan_make(const scenario *s, int access, int iteration, measure_plan *p, char *err, size_t n)
@@ -13,12 +15,27 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
     memset(p, 0, sizeof *p);
     p->access = access;
     p->iteration = iteration;
-    const char *tmpl = library_kernel("measure.cu");
+    /* BANKSCOPE_KERNEL_TEMPLATE: a template file to use instead of the embedded one (for work
+     * on the measurement kernels without rebuilding) */
+    const char *path = getenv("BANKSCOPE_KERNEL_TEMPLATE");
+    char *own = NULL;
+    if (path) {
+        io_error e;
+        size_t len;
+        own = load_read_file(path, &len, &e);
+        if (!own) {
+            snprintf(err, n, "BANKSCOPE_KERNEL_TEMPLATE: %s", e.text);
+            return false;
+        }
+    }
+    const char *tmpl = own ? own : library_kernel("measure.cu");
     if (!tmpl) {
         snprintf(err, n, "kernel template missing from this build");
         return false;
     }
-    if (!kernelgen_source(s, access, tmpl, &p->source, err, n))
+    bool made = kernelgen_source(s, access, tmpl, &p->source, err, n);
+    free(own);
+    if (!made)
         return false;
     gpu_request *q = &p->rq;
     q->source = strbuf_str(&p->source);

@@ -1,1 +1,0 @@
-measure default
