@@ -299,9 +299,11 @@ bool edit_compare_variant(const scenario *s, int access, scenario *out, char *la
         snprintf(label, n, "no SoA form for this field");
         return false;
     }
-    /* Padding: the smallest padding with the fewest wavefronts (0..32). */
+    /* Padding: the smallest padding with the fewest wavefronts (0..32); when the current one is
+     * already that good, the contrast is no padding at all. */
     int64_t *pad = &arr->pad[arr->ndims - 1];
     int64_t start = *pad, best_pad = -1, best = INT64_MAX;
+    int64_t now = access_wavefronts(out, access);
     for (int64_t p = 0; p <= 32; p++) {
         *pad = p;
         if (p == start || !refinish(out, msg, sizeof msg))
@@ -312,13 +314,19 @@ bool edit_compare_variant(const scenario *s, int access, scenario *out, char *la
             best_pad = p;
         }
     }
+    bool contrast = best_pad < 0 || best >= now;
+    if (contrast)
+        best_pad = start != 0 ? 0 : -1;
     *pad = best_pad < 0 ? start : best_pad;
     if (best_pad < 0 || !refinish(out, msg, sizeof msg)) {
         scenario_free(out);
-        snprintf(label, n, "no other padding is possible");
+        snprintf(label, n, "no other padding is better");
         return false;
     }
-    snprintf(label, n, "padding %lld (best of 0..32)", (long long)best_pad);
+    if (contrast)
+        snprintf(label, n, "no padding (the current one is already the best)");
+    else
+        snprintf(label, n, "padding %lld (best of 0..32)", (long long)best_pad);
     return true;
 }
 
@@ -344,4 +352,25 @@ bool edit_reorder_fields(scenario *s, int si, char *msg, size_t n)
         return false;
     snprintf(msg, n, "struct %s: fields by alignment, sizeof %d -> %d", st->name, before, st->size);
     return true;
+}
+
+bool edit_dimension(scenario *s, int array, bool inner, bool grow, char *msg, size_t n)
+{
+    if (s->is_trace || array < 0) {
+        snprintf(msg, n, "a trace has no array shape");
+        return false;
+    }
+    scenario_array *a = &s->arrays[array];
+    int d = inner ? a->ndims - 1 : 0;
+    int64_t old = a->dims[d], next = grow ? old * 2 : old / 2;
+    if (next < 1 || next > (1 << 20)) {
+        snprintf(msg, n, "dimension %d stays within 1..1048576", d);
+        return false;
+    }
+    a->dims[d] = next;
+    if (refinish(s, msg, n))
+        return true;
+    a->dims[d] = old;
+    refinish(s, msg + strlen(msg), 0);
+    return false;
 }

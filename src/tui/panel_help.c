@@ -12,6 +12,7 @@ void panel_help_draw(tui_app *a)
         "w / W      next / previous warp      i / I   next / previous loop iteration",
         "x          next access of the scenario",
         "b          block shape               r       architecture (sm_90 ... cc 1.x)",
+        "< / >      halve / double the innermost dimension; { / } the outermost",
         "c          compare with the best padding, or the SoA form of a struct field",
         "s          step mode: space replays one wavefront, Enter plays / pauses",
         "n / p      next / previous pattern of the library",
@@ -37,5 +38,5 @@ void panel_help_draw(tui_app *a)
         draw_fill(a, y, r.x, r.w, ROLE_NORMAL);
     layout_rect in = panel_frame(a, &r, "help", true);
     for (int i = 0; i < n && i < in.h; i++)
-        draw_text(a, in.y + i, in.x + 1, in.w - 1, i < 17 ? ROLE_NORMAL : ROLE_DIM, "%s", lines[i]);
+        draw_text(a, in.y + i, in.x + 1, in.w - 1, i < 18 ? ROLE_NORMAL : ROLE_DIM, "%s", lines[i]);
 }

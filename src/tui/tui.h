@@ -114,6 +114,8 @@ bool edit_padding(scenario *s, int array, int delta, char *msg, size_t n);
 bool edit_cycle_type(scenario *s, int array, char *msg, size_t n);
 bool edit_cycle_pattern(scenario *s, int access, char *msg, size_t n);
 bool edit_cycle_block(scenario *s, char *msg, size_t n);
+/* Halve or double the innermost (inner) or outermost dimension of an array. */
+bool edit_dimension(scenario *s, int array, bool inner, bool grow, char *msg, size_t n);
 bool edit_cycle_arch(scenario *s, char *msg, size_t n);
 bool edit_cycle_field(scenario *s, int access, char *msg, size_t n);
 bool edit_compare_variant(const scenario *s, int access, scenario *out, char *label, size_t n);
