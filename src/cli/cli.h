@@ -36,4 +36,8 @@ typedef struct cli_common {
  * the command accepts, e.g. "json warp arch all". */
 int cli_parse(int argc, char **argv, const char *cmd, const char *allowed, cli_common *c);
 
+struct scenario;
+/* cli_parse, then load c->file (with --arch) into *s; 0, or the exit status after a message. */
+int cli_open(int argc, char **argv, const char *cmd, const char *allowed, cli_common *c, struct scenario *s);
+
 #endif

@@ -8,14 +8,10 @@
 int cli_analyze(int argc, char **argv)
 {
     cli_common c;
-    if (cli_parse(argc, argv, "analyze", "json warp all arch summary", &c))
-        return CLI_USAGE;
     scenario s;
-    io_error err;
-    if (!load_scenario_file(c.file, c.arch, &s, &err)) {
-        fprintf(stderr, "bankscope: %s\n", err.text);
-        return CLI_USAGE;
-    }
+    int rc0 = cli_open(argc, argv, "analyze", "json warp all arch summary", &c, &s);
+    if (rc0)
+        return rc0;
     if (c.warp >= scenario_warp_count(&s) && !s.is_trace) {
         scenario_free(&s);
         return cli_usage_error("analyze: --warp %d: the block has %d warp(s)", c.warp, scenario_warp_count(&s));

@@ -1,5 +1,6 @@
 /* cli_common: option parsing shared by the scenario subcommands. */
 #include "cli/cli.h"
+#include "io/load.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -94,5 +95,17 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed, cli_c
     }
     if (!c->file)
         return cli_usage_error("%s: missing FILE.json (a scenario, a trace, or a name from 'bankscope list')", cmd);
+    return 0;
+}
+
+int cli_open(int argc, char **argv, const char *cmd, const char *allowed, cli_common *c, scenario *s)
+{
+    if (cli_parse(argc, argv, cmd, allowed, c))
+        return CLI_USAGE;
+    io_error err;
+    if (!load_scenario_file(c->file, c->arch, s, &err)) {
+        fprintf(stderr, "bankscope: %s\n", err.text);
+        return CLI_USAGE;
+    }
     return 0;
 }

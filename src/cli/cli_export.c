@@ -12,15 +12,13 @@
 int cli_export(int argc, char **argv)
 {
     cli_common c;
-    if (cli_parse(argc, argv, "export", "svg access warp iteration arch", &c))
-        return CLI_USAGE;
-    if (!c.svg)
-        return cli_usage_error("export: give --svg OUT.svg");
     scenario s;
-    io_error err;
-    if (!load_scenario_file(c.file, c.arch, &s, &err)) {
-        fprintf(stderr, "bankscope: %s\n", err.text);
-        return CLI_USAGE;
+    int rc0 = cli_open(argc, argv, "export", "svg access warp iteration arch", &c, &s);
+    if (rc0)
+        return rc0;
+    if (!c.svg) {
+        scenario_free(&s);
+        return cli_usage_error("export: give --svg OUT.svg");
     }
     int64_t k;
     if (s.is_trace) {

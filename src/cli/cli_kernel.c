@@ -9,14 +9,10 @@
 int cli_kernel(int argc, char **argv)
 {
     cli_common c;
-    if (cli_parse(argc, argv, "kernel", "ptx access iteration arch", &c))
-        return CLI_USAGE;
     scenario s;
-    io_error err;
-    if (!load_scenario_file(c.file, c.arch, &s, &err)) {
-        fprintf(stderr, "bankscope: %s\n", err.text);
-        return CLI_USAGE;
-    }
+    int rc0 = cli_open(argc, argv, "kernel", "ptx access iteration arch", &c, &s);
+    if (rc0)
+        return rc0;
     int n = s.is_trace ? s.ntrace : s.naccesses;
     int rc = CLI_OK;
     if (c.access >= n || c.iteration >= s.iterations) {

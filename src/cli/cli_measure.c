@@ -82,14 +82,10 @@ static void print_json(const scenario *s, const measure_plan *p, const gpu_measu
 int cli_measure(int argc, char **argv)
 {
     cli_common c;
-    if (cli_parse(argc, argv, "measure", "json access iteration arch", &c))
-        return CLI_USAGE;
     scenario s;
-    io_error err;
-    if (!load_scenario_file(c.file, c.arch, &s, &err)) {
-        fprintf(stderr, "bankscope: %s\n", err.text);
-        return CLI_USAGE;
-    }
+    int rc0 = cli_open(argc, argv, "measure", "json access iteration arch", &c, &s);
+    if (rc0)
+        return rc0;
     int n = s.is_trace ? s.ntrace : s.naccesses;
     if (c.access >= n || c.iteration >= s.iterations) {
         scenario_free(&s);

@@ -80,14 +80,10 @@ static void row_text(const advisor_row *r, int64_t max_wf, double measured, doub
 int cli_sweep(int argc, char **argv)
 {
     cli_common c;
-    if (cli_parse(argc, argv, "sweep", "json max-pad measure arch", &c))
-        return CLI_USAGE;
     scenario s;
-    io_error err;
-    if (!load_scenario_file(c.file, c.arch, &s, &err)) {
-        fprintf(stderr, "bankscope: %s\n", err.text);
-        return CLI_USAGE;
-    }
+    int rc0 = cli_open(argc, argv, "sweep", "json max-pad measure arch", &c, &s);
+    if (rc0)
+        return rc0;
     if (s.is_trace) {
         scenario_free(&s);
         return cli_usage_error("sweep: %s is a trace: there is no array to pad", c.file);

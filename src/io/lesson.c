@@ -98,16 +98,12 @@ done:
 bool lesson_load(const char *source, lesson *out, io_error *err)
 {
     size_t len = 0;
-    FILE *probe = fopen(source, "rb");
-    const char *builtin = probe ? NULL : library_find(source, &len);
-    if (probe)
-        fclose(probe);
-    if (builtin)
-        return lesson_load_text(builtin, len, source, out, err);
-    char *text = load_read_file(source, &len, err);
+    bool owned;
+    const char *text = load_source_text(source, &len, &owned, err);
     if (!text)
         return false;
     bool ok = lesson_load_text(text, len, source, out, err);
-    free(text);
+    if (owned)
+        free((char *)text);
     return ok;
 }

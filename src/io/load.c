@@ -580,21 +580,31 @@ char *load_read_file(const char *path, size_t *len, io_error *err)
     return strbuf_take(&sb);
 }
 
+const char *load_source_text(const char *source, size_t *len, bool *owned, io_error *err)
+{
+    FILE *probe = fopen(source, "rb");
+    *owned = probe != NULL;
+    if (probe) {
+        fclose(probe);
+        return load_read_file(source, len, err);
+    }
+    const char *builtin = library_find(source, len);
+    if (!builtin)
+        return load_read_file(source, len, err); /* for its message */
+    return builtin;
+}
+
 bool load_scenario_file(const char *path, const char *arch, scenario *out, io_error *err)
 {
     size_t len = 0;
-    FILE *probe = fopen(path, "rb");
-    const char *builtin = probe ? NULL : library_find(path, &len);
-    if (probe)
-        fclose(probe);
-    if (builtin)
-        return load_scenario_text(builtin, len, path, arch, out, err);
-    char *text = load_read_file(path, &len, err);
+    bool owned;
+    const char *text = load_source_text(path, &len, &owned, err);
     if (!text) {
         scenario_init(out);
         return false;
     }
     bool ok = load_scenario_text(text, len, path, arch, out, err);
-    free(text);
+    if (owned)
+        free((char *)text);
     return ok;
 }

@@ -21,6 +21,9 @@ bool load_scenario_text(const char *text, size_t len, const char *name, const ch
                         io_error *err);
 /* Read a file (a pattern name such as "transpose-naive" is looked up in the library). */
 bool load_scenario_file(const char *path, const char *arch, scenario *out, io_error *err);
+/* The text of source: a file, or else a library name. *owned tells whether the caller must free
+ * it (a file's copy) or not (the embedded library). NULL with a message on failure. */
+const char *load_source_text(const char *source, size_t *len, bool *owned, io_error *err);
 /* Read a whole file into a NUL-terminated buffer; NULL with a message on failure. */
 char *load_read_file(const char *path, size_t *len, io_error *err);
 

@@ -53,14 +53,8 @@ static int draw_map(const scenario *s, const scenario_instr *in, int y0, strbuf 
 {
     const scenario_access *a = &s->accesses[in->access];
     const scenario_array *arr = &s->arrays[a->array];
-    int64_t cols = arr->extent[arr->ndims - 1], rows = 1;
-    for (int d = 0; d < arr->ndims - 1; d++)
-        rows *= arr->extent[d];
-    if (arr->ndims == 1) {
-        int64_t per = 128 / arr->elem_size > 0 ? 128 / arr->elem_size : 1;
-        cols = per < arr->extent[0] ? per : arr->extent[0];
-        rows = (arr->extent[0] + cols - 1) / cols;
-    }
+    int64_t rows, cols;
+    scenario_map_shape(arr, &rows, &cols);
     if (cols > 40)
         cols = 40;
     if (rows > 32)

@@ -427,6 +427,19 @@ void scenario_lane_element(const scenario *s, int access, const scenario_lane *l
         strbuf_addf(out, ".%s", a->field);
 }
 
+void scenario_map_shape(const scenario_array *a, int64_t *rows, int64_t *cols)
+{
+    *cols = a->extent[a->ndims - 1];
+    *rows = 1;
+    for (int d = 0; d < a->ndims - 1; d++)
+        *rows *= a->extent[d];
+    if (a->ndims == 1) {
+        int64_t per = 128 / a->elem_size > 0 ? 128 / a->elem_size : 1;
+        *cols = per < a->extent[0] ? per : a->extent[0];
+        *rows = (a->extent[0] + *cols - 1) / *cols;
+    }
+}
+
 const char *scenario_lane_state_text(scenario_lane_state st)
 {
     switch (st) {

@@ -141,6 +141,9 @@ void scenario_instr_build(const scenario *s, int access, int iteration, int warp
                           scenario_instr *out);
 /* Human text for a lane's element, e.g. "tile[1][0]" or "p[3].x"; lane must be in bounds. */
 void scenario_lane_element(const scenario *s, int access, const scenario_lane *l, strbuf *out);
+/* How an array is drawn as a map: rows x cols of elements (the last dimension across, the
+ * others down; a 1-D array wraps every 128 bytes). */
+void scenario_map_shape(const scenario_array *a, int64_t *rows, int64_t *cols);
 const char *scenario_lane_state_text(scenario_lane_state st);
 const char *scenario_op_text(banks_op op);
 

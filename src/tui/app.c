@@ -57,16 +57,12 @@ static bool open_lesson(tui_app *a, const char *source, char *err, size_t errlen
 static bool source_is_lesson(const char *source)
 {
     size_t len = 0;
+    bool owned;
     io_error e;
-    FILE *probe = fopen(source, "rb");
-    if (probe)
-        fclose(probe);
-    const char *builtin = probe ? NULL : library_find(source, &len);
-    if (builtin)
-        return lesson_is(builtin, len);
-    char *text = probe ? load_read_file(source, &len, &e) : NULL;
+    const char *text = load_source_text(source, &len, &owned, &e);
     bool is = text && lesson_is(text, len);
-    free(text);
+    if (owned)
+        free((char *)text);
     return is;
 }
 

@@ -23,14 +23,8 @@ void panel_map_draw(tui_app *a, const layout_rect *r)
     if (in.h < 1)
         return;
     /* rows x cols of the drawing: the last dimension across, the others down */
-    int64_t cols = arr->extent[arr->ndims - 1], rows = 1;
-    for (int d = 0; d < arr->ndims - 1; d++)
-        rows *= arr->extent[d];
-    if (arr->ndims == 1) {
-        int64_t per = 128 / arr->elem_size > 0 ? 128 / arr->elem_size : 1;
-        cols = per < arr->extent[0] ? per : arr->extent[0];
-        rows = (arr->extent[0] + cols - 1) / cols;
-    }
+    int64_t rows, cols;
+    scenario_map_shape(arr, &rows, &cols);
     int cw = 3;
     int lw = 4; /* row label */
     int vis_cols = (int)((in.w - lw) / cw);
