@@ -483,11 +483,37 @@ static bool overlay_key(tui_app *a, int key)
         a->overlay = 0;
         return after_edit(a, edit_padding(&a->sc, a->adv->array, delta, msg, sizeof msg), msg, "smallest conflict-free padding applied");
     }
-    if (a->overlay == 'o' && key == 'R') {
-        int si = a->sc.is_trace ? -1 : a->sc.arrays[a->sc.accesses[a->access].array].type.struct_index;
-        if (si < 0 && a->sc.types.n > 0)
-            si = 0;
-        bool ok = edit_reorder_fields(&a->sc, si, msg, sizeof msg);
+    if (a->overlay == 'o' && a->sc.types.n > 0) {
+        int si = a->sel_struct < a->sc.types.n ? a->sel_struct : 0, nf = a->sc.types.structs[si].nfields;
+        bool ok;
+        switch (key) {
+        case KEY_UP: case 'k':
+            if (a->sel_field > 0)
+                a->sel_field--;
+            else if (si > 0) {
+                a->sel_struct = si - 1;
+                a->sel_field = a->sc.types.structs[si - 1].nfields - 1;
+            }
+            return true;
+        case KEY_DOWN: case 'j':
+            if (a->sel_field + 1 < nf)
+                a->sel_field++;
+            else if (si + 1 < a->sc.types.n) {
+                a->sel_struct = si + 1;
+                a->sel_field = 0;
+            }
+            return true;
+        case 'R': ok = edit_reorder_fields(&a->sc, si, msg, sizeof msg); break;
+        case 't': ok = edit_field_type(&a->sc, si, a->sel_field, msg, sizeof msg); break;
+        case '+': ok = edit_field_add(&a->sc, si, a->sel_field, msg, sizeof msg); break;
+        case 'd':
+            ok = edit_field_delete(&a->sc, si, a->sel_field, msg, sizeof msg);
+            if (ok && a->sel_field >= a->sc.types.structs[si].nfields)
+                a->sel_field = a->sc.types.structs[si].nfields - 1;
+            break;
+        default: a->overlay = 0; return true;
+        }
+        a->sel_struct = si;
         return after_edit(a, ok, msg, ok ? msg : NULL);
     }
     a->overlay = 0;

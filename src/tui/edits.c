@@ -374,3 +374,100 @@ bool edit_dimension(scenario *s, int array, bool inner, bool grow, char *msg, si
     refinish(s, msg + strlen(msg), 0);
     return false;
 }
+
+/* The field types the struct editor cycles through. */
+static const char *const field_types[] = {"char", "short", "int", "float", "double", "half", "float2", "float4", "int2",
+                                          "double2", "char4"};
+#define NFIELD_TYPES ((int)(sizeof field_types / sizeof field_types[0]))
+
+bool edit_field_type(scenario *s, int si, int fi, char *msg, size_t n)
+{
+    if (si < 0 || si >= s->types.n || fi < 0 || fi >= s->types.structs[si].nfields) {
+        snprintf(msg, n, "no field selected");
+        return false;
+    }
+    types_field *f = &s->types.structs[si].fields[fi];
+    char *old = xstrdup(f->type_name);
+    int cur = -1;
+    for (int i = 0; i < NFIELD_TYPES; i++)
+        if (f->type.struct_index < 0 && strcmp(f->type.builtin.name, field_types[i]) == 0)
+            cur = i;
+    for (int k = 1; k <= NFIELD_TYPES; k++) {
+        set_text(&f->type_name, field_types[(cur + k) % NFIELD_TYPES]);
+        if (refinish(s, msg, n)) {
+            free(old);
+            snprintf(msg, n, "%s.%s is now %s; sizeof %s = %d", s->types.structs[si].name, f->name, f->type_name,
+                     s->types.structs[si].name, s->types.structs[si].size);
+            return true;
+        }
+    }
+    set_text(&f->type_name, old);
+    free(old);
+    refinish(s, msg, 0);
+    snprintf(msg, n, "no other type fits the accesses that read this field");
+    return false;
+}
+
+bool edit_field_add(scenario *s, int si, int fi, char *msg, size_t n)
+{
+    if (si < 0 || si >= s->types.n) {
+        snprintf(msg, n, "no struct to add a field to");
+        return false;
+    }
+    types_struct *st = &s->types.structs[si];
+    if (st->nfields >= 256) {
+        snprintf(msg, n, "a struct has at most 256 fields");
+        return false;
+    }
+    char name[32];
+    for (int k = 1;; k++) { /* a fresh name: f1, f2, ... */
+        snprintf(name, sizeof name, "f%d", k);
+        bool used = false;
+        for (int i = 0; i < st->nfields; i++)
+            used |= strcmp(st->fields[i].name, name) == 0;
+        if (!used)
+            break;
+    }
+    int at = fi < 0 ? st->nfields : fi + 1;
+    st->fields = xrealloc(st->fields, sizeof *st->fields * (size_t)(st->nfields + 1));
+    memmove(&st->fields[at + 1], &st->fields[at], sizeof *st->fields * (size_t)(st->nfields - at));
+    st->fields[at] = (types_field){.name = xstrdup(name), .type_name = xstrdup("char"), .count = 1};
+    st->nfields++;
+    if (refinish(s, msg, n)) {
+        snprintf(msg, n, "added char %s; sizeof %s = %d", name, st->name, st->size);
+        return true;
+    }
+    free(st->fields[at].name);
+    free(st->fields[at].type_name);
+    memmove(&st->fields[at], &st->fields[at + 1], sizeof *st->fields * (size_t)(st->nfields - at - 1));
+    st->nfields--;
+    refinish(s, msg + strlen(msg), 0);
+    return false;
+}
+
+bool edit_field_delete(scenario *s, int si, int fi, char *msg, size_t n)
+{
+    if (si < 0 || si >= s->types.n || fi < 0 || fi >= s->types.structs[si].nfields) {
+        snprintf(msg, n, "no field selected");
+        return false;
+    }
+    types_struct *st = &s->types.structs[si];
+    if (st->nfields == 1) {
+        snprintf(msg, n, "a struct keeps at least one field");
+        return false;
+    }
+    types_field gone = st->fields[fi];
+    memmove(&st->fields[fi], &st->fields[fi + 1], sizeof *st->fields * (size_t)(st->nfields - fi - 1));
+    st->nfields--;
+    if (refinish(s, msg, n)) {
+        snprintf(msg, n, "removed %s; sizeof %s = %d", gone.name, st->name, st->size);
+        free(gone.name);
+        free(gone.type_name);
+        return true;
+    }
+    memmove(&st->fields[fi + 1], &st->fields[fi], sizeof *st->fields * (size_t)(st->nfields - fi));
+    st->fields[fi] = gone;
+    st->nfields++;
+    refinish(s, msg + strlen(msg), 0);
+    return false;
+}

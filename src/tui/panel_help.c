@@ -17,7 +17,8 @@ void panel_help_draw(tui_app *a)
         "s          step mode: space replays one wavefront, Enter plays / pauses",
         "n / p      next / previous pattern of the library",
         "S / E      save the scenario as JSON / the grid and array map as SVG",
-        "v          advisor: padding sweep, occupancy, swizzle; o: struct layout (R reorders)",
+        "v          advisor: padding sweep, occupancy, swizzle (Enter applies the best padding)",
+        "o          structs: arrows select a field, t type, + add, d delete, R reorder",
         "m          measure again on the GPU (it measures by itself after each change)",
         "Tab        move between panels; arrows or hjkl select a lane or scroll",
         "mouse      click a grid cell or a lane to select that lane",
@@ -38,5 +39,5 @@ void panel_help_draw(tui_app *a)
         draw_fill(a, y, r.x, r.w, ROLE_NORMAL);
     layout_rect in = panel_frame(a, &r, "help", true);
     for (int i = 0; i < n && i < in.h; i++)
-        draw_text(a, in.y + i, in.x + 1, in.w - 1, i < 18 ? ROLE_NORMAL : ROLE_DIM, "%s", lines[i]);
+        draw_text(a, in.y + i, in.x + 1, in.w - 1, i < 19 ? ROLE_NORMAL : ROLE_DIM, "%s", lines[i]);
 }

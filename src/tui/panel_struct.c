@@ -13,7 +13,7 @@ void panel_struct_draw(tui_app *a)
     layout_rect box = {1, (a->cols - w) / 2, h, w};
     for (int y = box.y; y < box.y + box.h; y++)
         draw_fill(a, y, box.x, box.w, ROLE_NORMAL);
-    layout_rect in = panel_frame(a, &box, "structs (R reorders fields by alignment, Esc closes)", true);
+    layout_rect in = panel_frame(a, &box, "structs: arrows select, t type, + add, d delete, R reorder, Esc", true);
     if (s->types.n == 0) {
         draw_text(a, in.y, in.x, in.w, ROLE_DIM, "this scenario uses no struct; see aos-vec3 or struct-mixed");
         return;
@@ -22,11 +22,16 @@ void panel_struct_draw(tui_app *a)
     for (int i = 0; i < s->types.n && y < in.y + in.h; i++) {
         strbuf sb = {0};
         types_struct_decl(&s->types, i, true, &sb);
+        int field = -1; /* field lines are the ones with "offset" */
         for (char *line = sb.data, *nl; line && *line && y < in.y + in.h; line = nl ? nl + 1 : NULL) {
             nl = strchr(line, '\n');
             int len = nl ? (int)(nl - line) : (int)strlen(line);
+            bool is_field = strstr(line, "offset") && strstr(line, "offset") < line + len;
+            field += is_field;
             tui_role role = strstr(line, "hole") || strstr(line, "tail padding") ? ROLE_PADDING
                             : strstr(line, "sizeof") ? ROLE_KEY : ROLE_NORMAL;
+            if (is_field && i == a->sel_struct && field == a->sel_field)
+                role = ROLE_SELECTED;
             draw_text(a, y++, in.x + 1, in.w - 1, role, "%.*s", len, line);
         }
         strbuf_free(&sb);

@@ -85,6 +85,7 @@ typedef struct tui_app {
     bool prompt_svg;         /* the prompt saves an SVG picture, not the scenario */
     int overlay;             /* 0 none, 'v' advisor, 'o' struct layout */
     advisor_result *adv;     /* owned; the sweep shown by the advisor overlay */
+    int sel_struct, sel_field; /* the struct editor's selection */
     char prompt_buf[256];
     int prompt_len;
     bool quit;
@@ -132,6 +133,10 @@ void panel_advisor_draw(tui_app *a);
 void panel_struct_draw(tui_app *a);
 /* Reorder the fields of struct si by decreasing alignment (removes holes); false with a message. */
 bool edit_reorder_fields(scenario *s, int si, char *msg, size_t n);
+/* The struct editor: cycle field fi's type, add a char field after it, delete it. */
+bool edit_field_type(scenario *s, int si, int fi, char *msg, size_t n);
+bool edit_field_add(scenario *s, int si, int fi, char *msg, size_t n);
+bool edit_field_delete(scenario *s, int si, int fi, char *msg, size_t n);
 /* Draw a frame with a title; returns the inner rectangle. */
 layout_rect panel_frame(tui_app *a, const layout_rect *r, const char *title, bool focused);
 

@@ -87,8 +87,17 @@ static void test_edits(void **state)
 
     t = library_find("aos-vec3", &len);
     assert_true(load_scenario_text(t, len, "aos", NULL, &s, &err));
+    /* the struct editor: delete pad (16 -> 12 bytes), add a char after x, change its type */
+    assert_true(edit_field_delete(&s, 0, 3, msg, sizeof msg));
+    assert_int_equal(s.types.structs[0].size, 12);
+    assert_true(edit_field_add(&s, 0, 0, msg, sizeof msg));
+    assert_string_equal(s.types.structs[0].fields[1].name, "f1");
+    assert_int_equal(s.types.structs[0].fields[2].offset, 8);
+    assert_true(edit_field_type(&s, 0, 1, msg, sizeof msg)); /* char -> short */
+    assert_string_equal(s.types.structs[0].fields[1].type_name, "short");
+    assert_false(edit_field_delete(&s, 0, 7, msg, sizeof msg));
+    assert_true(edit_field_delete(&s, 0, 1, msg, sizeof msg));
     assert_true(edit_cycle_field(&s, 0, msg, sizeof msg));
-    assert_string_equal(s.accesses[0].field, "y");
     assert_true(edit_compare_variant(&s, 0, &v, label, sizeof label));
     assert_non_null(strstr(label, "SoA"));
     assert_null(v.accesses[0].field);
