@@ -22,4 +22,17 @@ T send-keys -t g +
 if wait_for "(pred. 1.00)"; then echo "-- after +: measured"; else echo "FAIL: no new measurement after +"; rc=1; fi
 grep -E "cycles/access|block:|latency|MEASURED|NVIDIA" /tmp/bankscope-gpu-screen | cut -c100-160
 T send-keys -t g q
+# a kernel that fails to compile is reported in the result panel, and the TUI stays up
+printf 'this is not CUDA @BODY@\n' > /tmp/bankscope-broken.cu
+T new-session -d -s h -x 160 -y 48 "env LANG=C.UTF-8 BANKSCOPE_KERNEL_TEMPLATE=/tmp/bankscope-broken.cu $bin; sleep 30"
+i=0
+while [ $i -lt 200 ] && ! T capture-pane -p -t h | grep -q "GPU error"; do i=$((i + 1)); sleep 0.1; done
+if T capture-pane -p -t h | grep -q "GPU error"; then
+    echo "-- broken kernel: $(T capture-pane -p -t h | grep -o 'GPU error.*' | head -1 | cut -c1-60)"
+else
+    echo "FAIL: a compile error was not shown"; rc=1
+fi
+T send-keys -t h +
+sleep 0.5
+T capture-pane -p -t h | grep -q "conflict-free" && echo "-- still answering keys" || { echo "FAIL: keys"; rc=1; }
 exit $rc
