@@ -127,8 +127,8 @@ static void *disk_read(const char *path, const char *key, size_t *size)
 /* Write key and image to path through a temporary file and rename. */
 static void disk_write(const char *path, const char *key, const void *img, size_t size)
 {
-    char tmp[600];
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    char tmp[640];
+    snprintf(tmp, sizeof tmp, "%.580s.%ld.tmp", path, (long)getpid());
     FILE *f = fopen(tmp, "wb");
     if (!f)
         return;
