@@ -545,8 +545,11 @@ bool app_key(tui_app *a, int key)
     case '+': case '=': return after_edit(a, edit_padding(s, arr, 1, msg, sizeof msg), msg, NULL);
     case '-': case '_': return after_edit(a, edit_padding(s, arr, -1, msg, sizeof msg), msg, NULL);
     case 't': return after_edit(a, edit_cycle_type(s, arr, msg, sizeof msg), msg, NULL);
-    case 'a': return after_edit(a, edit_cycle_pattern(s, a->access, msg, sizeof msg), msg,
-                                s->is_trace ? NULL : s->accesses[a->access].label);
+    case 'a': {
+        /* the edit replaces the label: read it only afterwards */
+        bool ok = edit_cycle_pattern(s, a->access, msg, sizeof msg);
+        return after_edit(a, ok, msg, ok && !s->is_trace ? s->accesses[a->access].label : NULL);
+    }
     case 'f': return after_edit(a, edit_cycle_field(s, a->access, msg, sizeof msg), msg, NULL);
     case 'b': return after_edit(a, edit_cycle_block(s, msg, sizeof msg), msg, NULL);
     case '<': case '>': case '{': case '}':

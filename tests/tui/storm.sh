@@ -41,7 +41,7 @@ for start in default struct-mixed lesson-padding reduction-strided; do
     if T capture-pane -p -t s | grep -q "EXIT=0"; then
         echo "storm $start: survived 600 keys and 24 resizes, quit cleanly"
     else
-        echo "FAIL storm $start:"; T capture-pane -p -t s | tail -5; rc=1
+        echo "FAIL storm $start:"; T capture-pane -p -S -200 -t s | grep -v "^$" | tail -40; rc=1
     fi
     T kill-session -t s
 done
