@@ -86,6 +86,7 @@ bool app_open(tui_app *a, const char *source, char *err, size_t errlen)
     a->grid_scroll = a->lanes_scroll = a->map_scroll = 0;
     a->step = 0;
     a->pattern = pattern_index(source);
+    a->totals_valid = false;
     return true;
 }
 
@@ -129,7 +130,14 @@ void app_refresh_view(tui_app *a)
     view_build(&a->sc, a->access, a->iteration, a->warp, &a->view);
     if (a->step > a->view.res.wavefronts)
         a->step = a->view.res.wavefronts;
-    /* totals over the whole block, every access and iteration */
+    /* totals over the whole block, every access and iteration: only after a change (moving
+     * between warps, lanes or panels leaves them as they are) */
+    if (a->compare && a->variant_ok)
+        view_build(&a->variant, a->access, a->iteration, a->warp, &a->vview);
+    if (a->totals_valid && a->totals_gen == a->gen)
+        return;
+    a->totals_valid = true;
+    a->totals_gen = a->gen;
     a->total_wavefronts = a->total_ideal = a->total_instr = 0;
     a->total_worst = 0;
     scenario_instr in;
@@ -144,8 +152,6 @@ void app_refresh_view(tui_app *a)
         if (r.conflict_degree > a->total_worst)
             a->total_worst = r.conflict_degree;
     }
-    if (a->compare && a->variant_ok)
-        view_build(&a->variant, a->access, a->iteration, a->warp, &a->vview);
 }
 
 /* Rebuild the compare variant (after any edit while compare mode is on). */

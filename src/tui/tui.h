@@ -69,6 +69,8 @@ typedef struct tui_app {
     /* totals over every warp-instruction of the scenario */
     int64_t total_wavefronts, total_ideal, total_instr;
     int total_worst;
+    bool totals_valid;       /* the totals belong to totals_gen */
+    unsigned long totals_gen;
     /* GPU: the worker, the edit generation a measurement belongs to, and the last result */
     gpu_worker *worker;      /* NULL with --no-gpu */
     unsigned long gen;       /* bumped by every change that alters what would be measured */
