@@ -13,7 +13,7 @@ int cli_kernel(int argc, char **argv)
     int rc0 = cli_open(argc, argv, "kernel", "ptx access iteration arch", &c, &s);
     if (rc0)
         return rc0;
-    int n = s.is_trace ? s.ntrace : s.naccesses;
+    int n = scenario_access_count(&s);
     int rc = CLI_OK;
     if (c.access >= n || c.iteration >= s.iterations) {
         rc = cli_usage_error("kernel: the scenario has %d access(es) and %d iteration(s)", n, s.iterations);

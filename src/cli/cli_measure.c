@@ -86,7 +86,7 @@ int cli_measure(int argc, char **argv)
     int rc0 = cli_open(argc, argv, "measure", "json access iteration arch", &c, &s);
     if (rc0)
         return rc0;
-    int n = s.is_trace ? s.ntrace : s.naccesses;
+    int n = scenario_access_count(&s);
     if (c.access >= n || c.iteration >= s.iterations) {
         scenario_free(&s);
         return cli_usage_error("measure: the scenario has %d access(es) and %d iteration(s)", n, s.iterations);

@@ -63,6 +63,11 @@ int scenario_threads(const scenario *s)
     return s->block[0] * s->block[1] * s->block[2];
 }
 
+int scenario_access_count(const scenario *s)
+{
+    return s->is_trace ? s->ntrace : s->naccesses;
+}
+
 int scenario_warp_count(const scenario *s)
 {
     return s->is_trace ? 1 : (scenario_threads(s) + BANKS_WARP - 1) / BANKS_WARP;

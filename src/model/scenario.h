@@ -97,6 +97,8 @@ bool scenario_finish(scenario *s, scenario_error *err);
 bool scenario_parse_access(const scenario *s, scenario_access *a, int ai, scenario_error *err);
 
 int scenario_threads(const scenario *s);
+/* Accesses of a scenario, or instructions of a trace (what `access` indexes everywhere). */
+int scenario_access_count(const scenario *s);
 int scenario_warp_count(const scenario *s);
 /* Warps analysed (the selection, or all). */
 int scenario_selected_warps(const scenario *s);

@@ -115,7 +115,7 @@ static void view_build(const scenario *s, int access, int iteration, int warp, t
 static void clamp_selection(tui_app *a)
 {
     const scenario *s = &a->sc;
-    int nacc = s->is_trace ? s->ntrace : s->naccesses;
+    int nacc = scenario_access_count(s);
     if (a->access >= nacc)
         a->access = nacc - 1;
     if (a->iteration >= s->iterations)
@@ -544,7 +544,7 @@ bool app_key(tui_app *a, int key)
     if (a->overlay)
         return overlay_key(a, key);
     int arr = s->is_trace ? -1 : s->accesses[a->access].array;
-    int nacc = s->is_trace ? s->ntrace : s->naccesses;
+    int nacc = scenario_access_count(s);
     switch (key) {
     case 'q': a->quit = true; return false;
     case '?': case KEY_F(1): a->help = true; return true;
