@@ -21,17 +21,23 @@ n_sess=0
 start() {  # start COLS ROWS ARGS...: a fresh session running bankscope, then an exit marker
     cols=$1 rows=$2
     shift 2
-    [ -n "$sess" ] && T kill-session -t "$sess" 2>/dev/null
+    old=$sess
     n_sess=$((n_sess + 1))
     sess="s$n_sess"
+    echo "(new session)" > "$tmp/before"
+    # The new session first: killing the only session ends the server, and a client that
+    # arrives while it shuts down fails ("server exited unexpectedly").
     T new-session -d -s "$sess" -x "$cols" -y "$rows" \
         "cd '$cases' && env LANG=C.UTF-8 TERM=xterm-256color NCURSES_NO_UTF8_ACS=1 $bin $*; echo EXIT=\$?; sleep 30"
+    [ -n "$old" ] && T kill-session -t "$old" 2>/dev/null
 }
-wait_for() {  # wait_for TEXT: poll the screen for up to 10 s until TEXT shows and the screen is still
+wait_for() {  # wait_for TEXT [FILE]: poll the screen for up to 10 s until it differs from the
+    # screen before the last keys, shows TEXT, equals FILE if given, and stays still for 0.1 s
     i=0
     while [ $i -lt 200 ]; do
         T capture-pane -p -t "$sess" > "$tmp/screen" 2>/dev/null
-        if grep -qF -- "$1" "$tmp/screen"; then
+        if ! cmp -s "$tmp/screen" "$tmp/before" && grep -qF -- "$1" "$tmp/screen" &&
+            { [ -z "$2" ] || cmp -s "$tmp/screen" "$2"; }; then
             sleep 0.1
             T capture-pane -p -t "$sess" > "$tmp/again" 2>/dev/null
             cmp -s "$tmp/screen" "$tmp/again" && return 0
@@ -41,14 +47,23 @@ wait_for() {  # wait_for TEXT: poll the screen for up to 10 s until TEXT shows a
     done
     return 1
 }
+keys() {  # keys KEY...: remember the screen as it is, then send the keys
+    T capture-pane -p -t "$sess" > "$tmp/before" 2>/dev/null
+    T send-keys -t "$sess" "$@"
+}
+resize() {  # resize COLS ROWS: as keys, for the window size
+    T capture-pane -p -t "$sess" > "$tmp/before" 2>/dev/null
+    T resize-window -t "$sess" -x "$1" -y "$2"
+}
 check() {  # check NAME TEXT: the screen shows TEXT, and equals the stored screen NAME
     name=$1
-    if ! wait_for "$2"; then
-        echo "FAIL $name: '$2' never appeared; screen was:"; cat "$tmp/screen"; fail=$((fail + 1)); return
+    if [ -n "$BANKSCOPE_UPDATE_SCREENS" ]; then
+        wait_for "$2" && cp "$tmp/screen" "$screens/$name.txt"
     fi
-    if [ -n "$BANKSCOPE_UPDATE_SCREENS" ]; then cp "$tmp/screen" "$screens/$name.txt"; fi
-    if cmp -s "$tmp/screen" "$screens/$name.txt"; then
+    if wait_for "$2" "$screens/$name.txt"; then
         pass=$((pass + 1))
+    elif ! grep -qF -- "$2" "$tmp/screen"; then
+        echo "FAIL $name: '$2' never appeared; screen was:"; cat "$tmp/screen"; fail=$((fail + 1))
     else
         echo "FAIL $name: screen differs from tests/tui/screens/$name.txt:"
         diff "$screens/$name.txt" "$tmp/screen" | head -20
@@ -61,44 +76,44 @@ expect() {  # expect NAME TEXT: only wait for TEXT
 
 start 80 24 --no-gpu
 check default-80x24 "32-way conflict"
-T send-keys -t "$sess" +
+keys +
 check pad1-80x24 "conflict-free"
-T send-keys -t "$sess" -
+keys -
 expect unpad-80x24 "32-way conflict"
-T send-keys -t "$sess" t
+keys t
 check type-double-80x24 "double tile[32][32]"
-T send-keys -t "$sess" '?'
+keys '?'
 check help-80x24 "this help (Esc closes)"
-T send-keys -t "$sess" Escape
+keys Escape
 expect help-closed "32 wavefronts"
-T resize-window -t "$sess" -x 40 -y 10
+resize 40 10
 check tiny-40x10 "terminal too small"
-T resize-window -t "$sess" -x 80 -y 24
+resize 80 24
 expect resized-back "PREDICTED"
-T send-keys -t "$sess" q
+keys q
 expect quit "EXIT=0"
 
 start 80 24 --no-gpu aos-vec3
-T send-keys -t "$sess" c
+keys c
 check compare-aos-soa-80x24 "variant: SoA"
-T send-keys -t "$sess" c s Space Space
+keys c s Space Space
 check step-80x24 "step 2/4"
-T send-keys -t "$sess" e
+keys e
 expect edit-open "index 1 of 1"
-T send-keys -t "$sess" BSpace BSpace BSpace "tod"
+keys BSpace BSpace BSpace "tod"
 check edit-error-80x24 "unknown identifier 'tod'"
-T send-keys -t "$sess" BSpace BSpace "id * 2"
+keys BSpace BSpace "id * 2"
 expect edit-live "p[tid * 2].x"
-T send-keys -t "$sess" Enter q
+keys Enter q
 expect quit2 "EXIT=0"
 
 start 160 48 --no-gpu transpose-naive
 check transpose-160x48 "row write"
-T send-keys -t "$sess" x
+keys x
 expect transpose-read-160x48 "-way conflict"
-T send-keys -t "$sess" +
+keys +
 check transpose-pad-160x48 "conflict-free"
-T send-keys -t "$sess" q
+keys q
 expect quit3 "EXIT=0"
 
 start 80 24 bad-expr.json
@@ -108,27 +123,27 @@ start 80 24 --no-gpu --no-color legacy-stride4
 check legacy-mono-80x24 "4-way conflict"
 
 start 100 34 --no-gpu transpose-naive
-T send-keys -t "$sess" x v
+keys x v
 check advisor-100x34 "smallest conflict-free padding: 1"
-T send-keys -t "$sess" Enter
+keys Enter
 expect advisor-applied "float tile[32][32+1]"
 
 start 100 30 --no-gpu struct-mixed
-T send-keys -t "$sess" o
+keys o
 check struct-100x30 "sizeof 64, alignof 16"
-T send-keys -t "$sess" R
+keys R
 expect struct-reordered "sizeof 64 -> 32"
 
 start 100 30 --no-gpu lesson-padding
-T send-keys -t "$sess" n n n
+keys n n n
 check lesson-100x30 "4/8 Padding a char tile"
 
 # with the GPU worker on: a machine without a GPU says so, and keys still answer at once
 start 80 24 default
 expect no-gpu-status "no GPU: predicted only"
-T send-keys -t "$sess" +
+keys +
 expect no-gpu-keys "conflict-free"
-T send-keys -t "$sess" q
+keys q
 expect quit4 "EXIT=0"
 
 echo "tui: $pass passed, $fail failed"

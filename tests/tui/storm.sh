@@ -11,8 +11,12 @@ sock="bankscope-storm-$$"
 T() { tmux -L "$sock" -f /dev/null "$@"; }
 trap 'T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 rc=0
+old=""
 for start in default struct-mixed lesson-padding reduction-strided; do
-    T new-session -d -s s -x 80 -y 24 \
+    # Each start gets its own session, made before the last one is killed: killing the only
+    # session ends the tmux server, and a client arriving while it shuts down fails.
+    s="storm-$start"
+    T new-session -d -s "$s" -x 80 -y 24 \
         "cd '$tmp' && env LANG=C.UTF-8 TERM=xterm-256color $bin --no-gpu $start; echo EXIT=\$?; sleep 30"
     seed=$(echo "$start" | cksum | cut -d' ' -f1)
     keys=$(awk -v seed="$seed" 'BEGIN {
@@ -26,23 +30,24 @@ for start in default struct-mixed lesson-padding reduction-strided; do
     }')
     for k in $keys; do
         case $k in
-            RESIZE:*) x=$(echo "$k" | cut -d: -f2); y=$(echo "$k" | cut -d: -f3); T resize-window -t s -x "$x" -y "$y" ;;
-            KEY:*) T send-keys -t s "${k#KEY:}" ;;
-            *) T send-keys -t s -l "$k" ;;
+            RESIZE:*) x=$(echo "$k" | cut -d: -f2); y=$(echo "$k" | cut -d: -f3); T resize-window -t "$s" -x "$x" -y "$y" ;;
+            KEY:*) T send-keys -t "$s" "${k#KEY:}" ;;
+            *) T send-keys -t "$s" -l "$k" ;;
         esac
     done
-    T resize-window -t s -x 80 -y 24
-    T send-keys -t s Escape Escape Escape
+    T resize-window -t "$s" -x 80 -y 24
+    T send-keys -t "$s" Escape Escape Escape
     sleep 0.3
-    T send-keys -t s Escape
-    T send-keys -t s q
+    T send-keys -t "$s" Escape
+    T send-keys -t "$s" q
     i=0
-    while [ $i -lt 100 ] && ! T capture-pane -p -t s | grep -q "EXIT="; do i=$((i + 1)); sleep 0.1; done
-    if T capture-pane -p -t s | grep -q "EXIT=0"; then
+    while [ $i -lt 100 ] && ! T capture-pane -p -t "$s" | grep -q "EXIT="; do i=$((i + 1)); sleep 0.1; done
+    if T capture-pane -p -t "$s" | grep -q "EXIT=0"; then
         echo "storm $start: survived 600 keys and 24 resizes, quit cleanly"
     else
-        echo "FAIL storm $start:"; T capture-pane -p -S -200 -t s | grep -v "^$" | tail -40; rc=1
+        echo "FAIL storm $start:"; T capture-pane -p -S -200 -t "$s" | grep -v "^$" | tail -40; rc=1
     fi
-    T kill-session -t s
+    [ -n "$old" ] && T kill-session -t "$old"
+    old=$s
 done
 exit $rc
