@@ -93,6 +93,13 @@ void strbuf_addc(strbuf *sb, char c)
     strbuf_add(sb, &c, 1);
 }
 
+void strbuf_clear(strbuf *sb)
+{
+    sb->len = 0;
+    if (sb->data)
+        sb->data[0] = '\0';
+}
+
 const char *strbuf_str(const strbuf *sb)
 {
     return sb->data ? sb->data : "";

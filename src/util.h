@@ -33,6 +33,8 @@ void strbuf_addf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf,
 void strbuf_vaddf(strbuf *sb, const char *fmt, va_list ap);
 void strbuf_add(strbuf *sb, const char *s, size_t n);
 void strbuf_addc(strbuf *sb, char c);
+/* Empty the text, keeping the memory for reuse. */
+void strbuf_clear(strbuf *sb);
 /* Return the text (never NULL) and keep ownership in sb. */
 const char *strbuf_str(const strbuf *sb);
 /* Hand the text to the caller (never NULL); sb becomes empty. */

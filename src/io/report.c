@@ -134,7 +134,7 @@ static void lane_table(FILE *out, const scenario *s, const scenario_instr *in, c
             fprintf(out, "  %4d  %-11s %s\n", l, "-", "no thread");
             continue;
         }
-        el.len = 0;
+        strbuf_clear(&el);
         if (ln->state == SCENARIO_LANE_OK || ln->state == SCENARIO_LANE_MISALIGNED ||
             ln->state == SCENARIO_LANE_OOB)
             scenario_lane_element(s, in->access, ln, &el);
@@ -282,7 +282,7 @@ static void json_visit(void *ctx, const scenario *s, const scenario_instr *in, c
 {
     json_ctx *c = ctx;
     strbuf *sb = &c->sb;
-    sb->len = 0;
+    strbuf_clear(sb);
     totals_add(&c->t, in, r);
     strbuf_addf(sb, "%s\n    {\"seq\": %lld, \"access\": ", c->first ? "" : ",", (long long)in->seq);
     c->first = false;

@@ -28,13 +28,13 @@ void panel_lanes_draw(tui_app *a, const layout_rect *r)
         if (ln->state != SCENARIO_LANE_OK) {
             const char *why = ln->state == SCENARIO_LANE_EVAL_ERROR ? expr_status_text(ln->eval)
                                                                     : scenario_lane_state_text(ln->state);
-            el.len = 0;
+            strbuf_clear(&el);
             if (ln->state == SCENARIO_LANE_OOB || ln->state == SCENARIO_LANE_MISALIGNED)
                 scenario_lane_element(s, v->in.access, ln, &el);
             draw_text(a, y, x, w, sel ? ROLE_SELECTED : ROLE_DIM, "%s%s%s", strbuf_str(&el), el.len ? ": " : "", why);
             continue;
         }
-        el.len = 0;
+        strbuf_clear(&el);
         scenario_lane_element(s, v->in.access, ln, &el);
         char banks[16];
         report_banks_text(s->arch, ln->address, v->in.req.width, banks, sizeof banks);

@@ -1,0 +1,1 @@
+analyze trace-inactive-lanes.json
