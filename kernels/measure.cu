@@ -20,10 +20,16 @@ __device__ __forceinline__ unsigned bs_address(unsigned char *bs_smem, long long
 @BODY@
 }
 
-/* One access; v carries data so that loads are used and stores have a value. */
+/* Stores write the zero register (RZ), as the calibration set was measured: no register data
+ * is read, so a store costs its wavefronts. With BS_STORE_REGISTER_DATA 1 they write v instead
+ * and meet the register data path's floor (32 lanes x width / 128 B per clock: 4 cycles for
+ * 16 bytes, however few lanes are active; tests/gpu/data-path.sh measures it). */
+#define BS_STORE_REGISTER_DATA 0
+
+/* One access; v carries data so that loads are used (and, on request, stores have a value). */
 __device__ __forceinline__ void bs_access(unsigned a, unsigned &v)
 {
-#if BS_STORE
+#if BS_STORE && BS_STORE_REGISTER_DATA
 #if BS_WIDTH == 1
     asm volatile("st.volatile.shared.u8 [%0], %1;" :: "r"(a), "h"((unsigned short)v) : "memory");
 #elif BS_WIDTH == 2
@@ -34,6 +40,19 @@ __device__ __forceinline__ void bs_access(unsigned a, unsigned &v)
     asm volatile("st.volatile.shared.v2.u32 [%0], {%1, %1};" :: "r"(a), "r"(v) : "memory");
 #else
     asm volatile("st.volatile.shared.v4.u32 [%0], {%1, %1, %1, %1};" :: "r"(a), "r"(v) : "memory");
+#endif
+    v += 1;
+#elif BS_STORE
+#if BS_WIDTH == 1
+    asm volatile("{.reg .b16 z; mov.b16 z, 0; st.volatile.shared.u8 [%0], z;}" :: "r"(a) : "memory");
+#elif BS_WIDTH == 2
+    asm volatile("{.reg .b16 z; mov.b16 z, 0; st.volatile.shared.u16 [%0], z;}" :: "r"(a) : "memory");
+#elif BS_WIDTH == 4
+    asm volatile("{.reg .b32 z; mov.b32 z, 0; st.volatile.shared.u32 [%0], z;}" :: "r"(a) : "memory");
+#elif BS_WIDTH == 8
+    asm volatile("{.reg .b32 z; mov.b32 z, 0; st.volatile.shared.v2.u32 [%0], {z, z};}" :: "r"(a) : "memory");
+#else
+    asm volatile("{.reg .b32 z; mov.b32 z, 0; st.volatile.shared.v4.u32 [%0], {z, z, z, z};}" :: "r"(a) : "memory");
 #endif
     v += 1;
 #else
@@ -71,7 +90,7 @@ extern "C" __global__ void bs_throughput(long long bs_loop, const int *bs_table,
     extern __shared__ __align__(128) unsigned char bs_smem[];
     bool active;
     unsigned a = bs_address(bs_smem, bs_loop, bs_table, &active);
-    unsigned v = zero, smid; /* the same value in every lane: stores to one address agree */
+    unsigned v = zero, smid; /* the same value in every lane: stores of v to one address agree */
     asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
     __syncthreads();
     long long t0 = clock64();

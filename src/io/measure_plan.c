@@ -19,7 +19,7 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
      * on the measurement kernels without rebuilding) */
     const char *path = getenv("BANKSCOPE_KERNEL_TEMPLATE");
     char *own = NULL;
-    if (path) {
+    if (path && *path) {
         io_error e;
         size_t len;
         own = load_read_file(path, &len, &e);
@@ -57,6 +57,7 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
     p->warps = s->is_trace ? 1 : scenario_warp_count(s);
     scenario_instr in;
     banks_result r;
+    double cycles = 0, data_cycles = 0;
     for (int w = 0; w < p->warps; w++) {
         if (s->is_trace)
             scenario_instr_at(s, access, &in);
@@ -73,6 +74,9 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
         banks_analyze(s->arch, &in.req, &r, NULL);
         p->wavefronts += r.wavefronts;
         p->bank_conflicts += r.bank_conflicts;
+        /* kernels/measure.cu stores the zero register: no store data floor */
+        cycles += banks_issue_cycles(s->arch, in.req.op, in.req.width, r.wavefronts, false);
+        data_cycles += banks_issue_cycles(s->arch, in.req.op, in.req.width, r.wavefronts, true);
         if (r.conflict_degree > p->worst_degree)
             p->worst_degree = r.conflict_degree;
         if (r.active_lanes > 0) {
@@ -97,7 +101,8 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
             q->smem_bytes = region * 32;
         }
     }
-    p->cycles_per_access = p->active_warps ? (double)p->wavefronts / p->active_warps : 0;
+    p->cycles_per_access = p->active_warps ? cycles / p->active_warps : 0;
+    p->data_cycles_per_access = p->active_warps ? data_cycles / p->active_warps : 0;
     return true;
 }
 

@@ -17,7 +17,10 @@ typedef struct measure_plan {
     /* prediction for one block performing the access once */
     int warps, active_warps;
     int64_t wavefronts, bank_conflicts;
-    double cycles_per_access;   /* mean wavefronts per active warp-instruction */
+    double cycles_per_access;   /* mean throughput cycles per active warp-instruction: its
+                                   wavefronts, or the load data path's floor (banks_issue_cycles) */
+    double data_cycles_per_access; /* the same for a store of register data, which the kernel
+                                      avoids by storing the zero register */
     int worst_degree;
     int bytes_per_warp;         /* useful bytes of one warp-instruction (active lanes x width) */
 } measure_plan;

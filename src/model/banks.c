@@ -10,6 +10,10 @@
  *       (1.x, 3.x, 5.x and later) and the occupancy tables.
  * [H200] Nsight Compute wavefront and bank-conflict counters for 1041 single warp-instructions
  *       on an H200 (tests/data/h200_dev.tsv); every row is reproduced by these rules.
+ * [H200m] bankscope measure on an H200 (tests/gpu/data-path.sh): one active lane doing a 16-byte
+ *       load takes 2.05 cycles per warp-instruction per SM (1 wavefront; HARDWARE.md: 2.08), an
+ *       8-byte load 1.07; a store of register data 4.00 cycles for 16 bytes and 2.00 for 8
+ *       bytes with 1 to 32 active lanes, a 16-byte store of the zero register 1.00.
  * The sm_50..sm_89 entries share the bank rules of [PG] 5.x; they differ only in capacity. */
 static const banks_profile profiles[] = {
     {.name = "sm_90", .title = "Hopper (H100/H200), checked against hardware counters",
@@ -18,7 +22,8 @@ static const banks_profile profiles[] = {
      .banks = 32, .bank_bytes = 4, .request_lanes = 32, .wavefront_bytes = 128,
      .same_slot_words = 1, .load_pairing = true, .smem_per_sm = 233472,
      .smem_per_block = 232448, .smem_reserved = 1024, .smem_granularity = 128,
-     .threads_per_sm = 2048, .blocks_per_sm = 32, .measured = true},
+     .threads_per_sm = 2048, .blocks_per_sm = 32, .measured = true,
+     .load_return_bytes = 256, .store_data_bytes = 128 /* [H200m] */},
     {.name = "sm_89", .title = "Ada (sm_89): 32 banks x 4 B", .source = "[PG] cc 5.x and later",
      .banks = 32, .bank_bytes = 4, .request_lanes = 32, .wavefront_bytes = 128,
      .same_slot_words = 1, .smem_per_sm = 102400, .smem_per_block = 101376,
@@ -124,6 +129,13 @@ int banks_bank_of(const banks_profile *p, int64_t addr)
 int64_t banks_word_of(const banks_profile *p, int64_t addr)
 {
     return addr / p->bank_bytes;
+}
+
+double banks_issue_cycles(const banks_profile *p, banks_op op, int width, int wavefronts, bool register_data)
+{
+    int per_clock = op == BANKS_LOAD ? p->load_return_bytes : register_data ? p->store_data_bytes : 0;
+    double floor = per_clock > 0 ? (double)(BANKS_WARP * width) / per_clock : 0;
+    return wavefronts > 0 && floor > wavefronts ? floor : wavefronts;
 }
 
 /* [H200] Loads of 8 or 16 bytes merge two phases into one when every lane n reads the same

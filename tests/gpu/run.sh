@@ -34,5 +34,7 @@ if command -v ncu >/dev/null 2>&1; then
 fi
 echo "== TUI with the GPU"
 sh tests/gpu/tui_gpu.sh
+echo "== register data path (cycles per warp-instruction per SM, predicted / measured)"
+sh tests/gpu/data-path.sh
 echo "== calibration"
 ./tests/gpu/test_calibration

@@ -179,12 +179,30 @@ static void test_legacy_profiles(void **state)
     assert_int_equal(r.wavefronts, 2);
 }
 
+/* The register data path floor ([H200m] in banks.c): a 16-byte load of one lane takes 2
+ * cycles, a store of the zero register only its wavefronts, a store of register data 4. */
+static void test_issue_cycles(void **state)
+{
+    (void)state;
+    const banks_profile *p = banks_profile_default();
+    assert_true(banks_issue_cycles(p, BANKS_LOAD, 16, 1, true) == 2.0);
+    assert_true(banks_issue_cycles(p, BANKS_LOAD, 16, 3, true) == 3.0);
+    assert_true(banks_issue_cycles(p, BANKS_LOAD, 8, 1, true) == 1.0);
+    assert_true(banks_issue_cycles(p, BANKS_STORE, 16, 1, false) == 1.0);
+    assert_true(banks_issue_cycles(p, BANKS_STORE, 16, 3, true) == 4.0);
+    assert_true(banks_issue_cycles(p, BANKS_STORE, 8, 1, true) == 2.0);
+    assert_true(banks_issue_cycles(p, BANKS_STORE, 4, 1, true) == 1.0);
+    assert_true(banks_issue_cycles(p, BANKS_LOAD, 16, 0, true) == 0.0);
+    /* profiles without a measured data path: wavefronts only */
+    assert_true(banks_issue_cycles(banks_profile_find("sm_80"), BANKS_LOAD, 16, 1, true) == 1.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_calibration_h200), cmocka_unit_test(test_strides_sm90),
         cmocka_unit_test(test_wide_and_broadcast), cmocka_unit_test(test_grid_cells),
-        cmocka_unit_test(test_legacy_profiles),
+        cmocka_unit_test(test_legacy_profiles), cmocka_unit_test(test_issue_cycles),
     };
     return cmocka_run_group_tests_name("banks", tests, NULL, NULL);
 }
