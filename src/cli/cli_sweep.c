@@ -153,9 +153,10 @@ int cli_sweep(int argc, char **argv)
         scenario_free(&s);
         return CLI_OK;
     }
-    printf("%s\npadding sweep of %s (%s%s), block %dx%dx%d, %s; %lld warp-instructions per row\n",
+    printf("%s\npadding sweep of %s (%s%s), block %dx%dx%d, %s; %lld warp-instruction%s per row\n",
            s.name ? s.name : c.file, arr->name, arr->type.struct_index >= 0 ? "struct " : "",
-           types_name(&s.types, &arr->type), s.block[0], s.block[1], s.block[2], s.arch->name, (long long)instr);
+           types_name(&s.types, &arr->type), s.block[0], s.block[1], s.block[2], s.arch->name, (long long)instr,
+           instr == 1 ? "" : "s");
     printf("  %4s  %-13s %10s %7s %11s %9s %6s %9s  %-7s%s\n", "pad", "worst", "wavefronts", "ideal", "efficiency",
            "shared B", "blk/SM", "occupancy", "limit", c.measure ? " meas./pred. cycles" : "");
     int64_t max_wf = 0;
@@ -175,10 +176,11 @@ int cli_sweep(int argc, char **argv)
     }
     char deg[32];
     if (r.swizzle)
-        printf("XOR swizzle instead: %s: %lld wavefronts, %s, no extra memory\n", r.swizzle_text,
-               (long long)r.swizzled.wavefronts, report_degree_text(r.swizzled.worst_degree, deg, sizeof deg));
+        printf("XOR swizzle instead: %s: %lld wavefront%s, %s, no extra memory\n", r.swizzle_text,
+               (long long)r.swizzled.wavefronts, r.swizzled.wavefronts == 1 ? "" : "s", report_degree_text(r.swizzled.worst_degree, deg, sizeof deg));
     if (r.soa)
-        printf("struct of arrays instead: %lld wavefronts, %s\n", (long long)r.soa_row.wavefronts,
+        printf("struct of arrays instead: %lld wavefront%s, %s\n", (long long)r.soa_row.wavefronts,
+               r.soa_row.wavefronts == 1 ? "" : "s",
                report_degree_text(r.soa_row.worst_degree, deg, sizeof deg));
     printf("predicted by the %s model%s\n", s.arch->name, c.measure ? "; measured columns from the GPU" : "");
     scenario_free(&s);

@@ -483,6 +483,10 @@ static bool overlay_key(tui_app *a, int key)
         a->quit = true;
         return false;
     }
+    if (a->overlay == 'v' && key == 'm') {
+        sweep_measure_start(a);
+        return true;
+    }
     if (a->overlay == 'v' && (key == '\n' || key == '\r' || key == KEY_ENTER) && a->adv && a->adv->best_pad >= 0) {
         scenario_array *arr = &a->sc.arrays[a->adv->array];
         int delta = a->adv->best_pad - (int)arr->pad[arr->ndims - 1];
@@ -657,6 +661,7 @@ static double now_ms(void)
 
 void app_changed(tui_app *a)
 {
+    sweep_measure_cancel(a);
     a->gen++;
     a->changed_ms = now_ms();
 }
@@ -685,13 +690,17 @@ bool app_gpu_tick(tui_app *a)
         return false;
     bool redraw = false;
     gpu_worker_result r;
-    if (gpu_worker_poll(a->worker, &r) && r.id == a->gen) {
-        a->meas = r;
-        a->have_meas = true;
-        redraw = true;
+    if (gpu_worker_poll(a->worker, &r)) {
+        if (sweep_measure_result(a, &r)) {
+            redraw = true;
+        } else if (r.id == a->gen) {
+            a->meas = r;
+            a->have_meas = true;
+            redraw = true;
+        }
     }
     char dev[300];
-    if (gpu_worker_status(a->worker, dev, sizeof dev) == WORKER_READY && a->submitted != a->gen &&
+    if (!sweep_measure_busy(a) && gpu_worker_status(a->worker, dev, sizeof dev) == WORKER_READY && a->submitted != a->gen &&
         now_ms() - a->changed_ms >= 250) {
         measure_plan p;
         char err[600];

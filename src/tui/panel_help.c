@@ -17,7 +17,7 @@ void panel_help_draw(tui_app *a)
         "s          step mode: space replays one wavefront, Enter plays / pauses",
         "n / p      next / previous pattern of the library",
         "S / E      save the scenario as JSON / the grid and array map as SVG",
-        "v          advisor: padding sweep, occupancy, swizzle (Enter applies the best padding)",
+        "v          advisor: padding sweep, occupancy, swizzle (Enter applies the best; m measures)",
         "o          structs: arrows select a field, t type, + add, d delete, R reorder",
         "m          measure again on the GPU (it measures by itself after each change)",
         "Tab        move between panels; arrows or hjkl select a lane or scroll",

@@ -38,6 +38,21 @@ typedef struct tui_view {
     banks_cell cells[BANKS_MAX_ROWS * BANKS_MAX_BANKS];
 } tui_view;
 
+/* The advisor's padding sweep measured on the GPU (sweep_measure.c). */
+typedef struct tui_sweep {
+    bool running, done;       /* done: every row measured */
+    unsigned long gen;        /* the scenario generation the rows belong to */
+    int row, access;          /* the request in flight */
+    unsigned long id, requests;
+    int warps_now;            /* active warps and predicted cycles of the request in flight */
+    double pred_now;
+    double sum, pred_sum;     /* of the row so far, weighted by warps */
+    int warps;
+    int nmeasured;            /* rows measured since the start; 0 after a cancel */
+    double measured[257], predicted[257]; /* cycles per warp-access per row; -1 not yet */
+    char error[320];          /* why it stopped or could not start; "" otherwise */
+} tui_sweep;
+
 typedef struct tui_app {
     scenario sc;
     char *source;            /* file or pattern the scenario came from */
@@ -87,6 +102,7 @@ typedef struct tui_app {
     bool prompt_svg;         /* the prompt saves an SVG picture, not the scenario */
     int overlay;             /* 0 none, 'v' advisor, 'o' struct layout */
     advisor_result *adv;     /* owned; the sweep shown by the advisor overlay */
+    tui_sweep sweep;         /* its measurement on the GPU */
     int sel_struct, sel_field; /* the struct editor's selection */
     char prompt_buf[256];
     int prompt_len;
@@ -111,6 +127,13 @@ bool app_key(tui_app *a, int key);
 void app_changed(tui_app *a);
 /* Talk to the worker: submit after the debounce, collect results. True when the screen changed. */
 bool app_gpu_tick(tui_app *a);
+
+/* sweep_measure.c: `m` in the advisor measures every padding through the worker. */
+bool sweep_measure_start(tui_app *a);
+void sweep_measure_cancel(tui_app *a);
+/* Take a worker result if it belongs to the sweep (then true), and submit the next request. */
+bool sweep_measure_result(tui_app *a, const gpu_worker_result *r);
+bool sweep_measure_busy(const tui_app *a);
 
 /* edits.c: the single-key edits (pure scenario changes). Each returns false with a message. */
 bool edit_padding(scenario *s, int array, int delta, char *msg, size_t n);

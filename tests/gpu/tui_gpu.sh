@@ -1,6 +1,7 @@
 #!/bin/sh
 # The TUI on a GPU machine: the default demo shows measured cycles next to the prediction;
-# '+' pads, and the new measurement replaces the old (never a stale one). Prints both screens.
+# '+' pads, and the new measurement replaces the old (never a stale one); the advisor measures
+# every padding (m). Prints the screens.
 command -v tmux >/dev/null 2>&1 || { echo "tmux not found: skipped"; exit 77; }
 bin="$(pwd)/bankscope"
 T() { tmux -L bankscope-gpu -f /dev/null "$@"; }
@@ -21,7 +22,15 @@ cat /tmp/bankscope-gpu-screen
 T send-keys -t g +
 if wait_for "(pred. 1.00)"; then echo "-- after +: measured"; else echo "FAIL: no new measurement after +"; rc=1; fi
 grep -E "cycles/access|block:|latency|MEASURED|NVIDIA" /tmp/bankscope-gpu-screen | cut -c100-160
-T send-keys -t g q
+# the advisor measures every padding of the default demo: measured beside predicted per row
+T send-keys -t g - v m
+if wait_for "beside the model's"; then
+    echo "-- advisor: every padding measured"
+    grep -E "cycles meas|[0-9]+\.[0-9]+/[0-9]+\.[0-9]+" /tmp/bankscope-gpu-screen | head -10 | cut -c30-130
+else
+    echo "FAIL: the advisor's sweep was not measured"; grep -E "measuring|GPU" /tmp/bankscope-gpu-screen; rc=1
+fi
+T send-keys -t g Escape q
 # a kernel that fails to compile is reported in the result panel, and the TUI stays up
 printf 'this is not CUDA @BODY@\n' > /tmp/bankscope-broken.cu
 T new-session -d -s h -x 160 -y 48 "env LANG=C.UTF-8 BANKSCOPE_KERNEL_TEMPLATE=/tmp/bankscope-broken.cu $bin; sleep 30"

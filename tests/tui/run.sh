@@ -125,6 +125,8 @@ check legacy-mono-80x24 "4-way conflict"
 start 100 34 --no-gpu transpose-naive
 keys x v
 check advisor-100x34 "smallest conflict-free padding: 1"
+keys m
+expect advisor-no-gpu "no GPU (--no-gpu): the sweep is predicted only"
 keys Enter
 expect advisor-applied "float tile[32][32+1]"
 
@@ -143,6 +145,8 @@ start 80 24 default
 expect no-gpu-status "no GPU: predicted only"
 keys +
 expect no-gpu-keys "conflict-free"
+keys v m
+expect no-gpu-sweep "no GPU: the sweep is predicted only"
 keys q
 expect quit4 "EXIT=0"
 
