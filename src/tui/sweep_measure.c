@@ -21,7 +21,7 @@ static bool submit(tui_app *a)
     int64_t old = arr->pad[arr->ndims - 1];
     arr->pad[arr->ndims - 1] = a->adv->rows[sw->row].pad;
     scenario_error e;
-    measure_plan p;
+    measure_plan p = {0};
     char err[280];
     bool ok = scenario_finish(&a->sc, &e);
     if (!ok)
