@@ -22,8 +22,8 @@ __device__ __forceinline__ unsigned bs_address(unsigned char *bs_smem, long long
 
 /* Stores write the zero register (RZ), as the calibration set was measured: no register data
  * is read, so a store costs its wavefronts. With BS_STORE_REGISTER_DATA 1 they write v instead
- * and meet the register data path's floor (32 lanes x width / 128 B per clock: 4 cycles for
- * 16 bytes, however few lanes are active; tests/gpu/data-path.sh measures it). */
+ * and take a cycle per phase, empty ones included (4 for 16 bytes however few lanes are
+ * active; tests/gpu/data-path.sh measures it). */
 #define BS_STORE_REGISTER_DATA 0
 
 /* One access; v carries data so that loads are used (and, on request, stores have a value). */

@@ -29,8 +29,8 @@ static void print_text(const scenario *s, const measure_plan *p, const gpu_measu
     printf("  %-30s %12.2f %12.3f   %s\n", "cycles per warp-access per SM", p->cycles_per_access,
            m->cycles_per_access, agree ? "agree (within 5 % + 0.1)" : "DIFFER");
     if (p->data_cycles_per_access > p->cycles_per_access + 0.005)
-        printf("  %-30s %12.2f %12s   the kernel stores zeros; register data needs 32 x width B at "
-               "128 B/clk\n", "  storing register data", p->data_cycles_per_access, "-");
+        printf("  %-30s %12.2f %12s   the kernel stores zeros; register data costs a cycle per "
+               "phase\n", "  storing register data", p->data_cycles_per_access, "-");
     if (m->have_counters) {
         printf("  %-30s %12lld %12.0f   %s\n", "wavefronts (one block)", (long long)p->wavefronts, m->wavefronts,
                (double)p->wavefronts == m->wavefronts ? "exact" : "DIFFER");

@@ -75,8 +75,8 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
         p->wavefronts += r.wavefronts;
         p->bank_conflicts += r.bank_conflicts;
         /* kernels/measure.cu stores the zero register: no store data floor */
-        cycles += banks_issue_cycles(s->arch, in.req.op, in.req.width, r.wavefronts, false);
-        data_cycles += banks_issue_cycles(s->arch, in.req.op, in.req.width, r.wavefronts, true);
+        cycles += banks_issue_cycles(s->arch, &in.req, &r, false);
+        data_cycles += banks_issue_cycles(s->arch, &in.req, &r, true);
         if (r.conflict_degree > p->worst_degree)
             p->worst_degree = r.conflict_degree;
         if (r.active_lanes > 0) {

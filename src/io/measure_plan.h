@@ -18,7 +18,7 @@ typedef struct measure_plan {
     int warps, active_warps;
     int64_t wavefronts, bank_conflicts;
     double cycles_per_access;   /* mean throughput cycles per active warp-instruction: its
-                                   wavefronts, or the load data path's floor (banks_issue_cycles) */
+                                   wavefronts, or its phases where more (banks_issue_cycles) */
     double data_cycles_per_access; /* the same for a store of register data, which the kernel
                                       avoids by storing the zero register */
     int worst_degree;

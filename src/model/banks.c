@@ -10,10 +10,13 @@
  *       (1.x, 3.x, 5.x and later) and the occupancy tables.
  * [H200] Nsight Compute wavefront and bank-conflict counters for 1041 single warp-instructions
  *       on an H200 (tests/data/h200_dev.tsv); every row is reproduced by these rules.
- * [H200m] bankscope measure on an H200 (tests/gpu/data-path.sh): one active lane doing a 16-byte
- *       load takes 2.05 cycles per warp-instruction per SM (1 wavefront; HARDWARE.md: 2.08), an
- *       8-byte load 1.07; a store of register data 4.00 cycles for 16 bytes and 2.00 for 8
- *       bytes with 1 to 32 active lanes, a 16-byte store of the zero register 1.00.
+ * [H200m] bankscope measure on an H200 (tests/gpu/data-path.sh, tests/gpu/random.sh): loads
+ *       take at least one clock per phase of the request, empty phases included, after
+ *       pairing: an 8-byte load whose active lanes are all in one half-warp 2.00 cycles for 1
+ *       wavefront, a 16-byte load of one quarter-warp 4.00, one active lane of a 16-byte load
+ *       (paired: 2 phases) 2.05 (HARDWARE.md: 2.08), of an 8-byte load 1.04. Stores of
+ *       register data likewise (one active lane: 16 bytes 4.00, 8 bytes 2.00); stores of the
+ *       zero register take their wavefronts (16 bytes, one lane: 1.00).
  * The sm_50..sm_89 entries share the bank rules of [PG] 5.x; they differ only in capacity. */
 static const banks_profile profiles[] = {
     {.name = "sm_90", .title = "Hopper (H100/H200), checked against hardware counters",
@@ -23,7 +26,7 @@ static const banks_profile profiles[] = {
      .same_slot_words = 1, .load_pairing = true, .smem_per_sm = 233472,
      .smem_per_block = 232448, .smem_reserved = 1024, .smem_granularity = 128,
      .threads_per_sm = 2048, .blocks_per_sm = 32, .measured = true,
-     .load_return_bytes = 256, .store_data_bytes = 128 /* [H200m] */},
+     .phase_cycles = true /* [H200m] */},
     {.name = "sm_89", .title = "Ada (sm_89): 32 banks x 4 B", .source = "[PG] cc 5.x and later",
      .banks = 32, .bank_bytes = 4, .request_lanes = 32, .wavefront_bytes = 128,
      .same_slot_words = 1, .smem_per_sm = 102400, .smem_per_block = 101376,
@@ -131,11 +134,11 @@ int64_t banks_word_of(const banks_profile *p, int64_t addr)
     return addr / p->bank_bytes;
 }
 
-double banks_issue_cycles(const banks_profile *p, banks_op op, int width, int wavefronts, bool register_data)
+double banks_issue_cycles(const banks_profile *p, const banks_request *req, const banks_result *r,
+                          bool register_data)
 {
-    int per_clock = op == BANKS_LOAD ? p->load_return_bytes : register_data ? p->store_data_bytes : 0;
-    double floor = per_clock > 0 ? (double)(BANKS_WARP * width) / per_clock : 0;
-    return wavefronts > 0 && floor > wavefronts ? floor : wavefronts;
+    bool per_phase = p->phase_cycles && r->active_lanes > 0 && (req->op == BANKS_LOAD || register_data);
+    return per_phase && r->nphases > r->wavefronts ? r->nphases : r->wavefronts;
 }
 
 /* [H200] Loads of 8 or 16 bytes merge two phases into one when every lane n reads the same

@@ -41,10 +41,8 @@ typedef struct banks_profile {
     int threads_per_sm;
     int blocks_per_sm;
     bool measured;            /* rules checked against hardware counters */
-    /* Register data path per SM per clock, 0 where not measured: a warp-instruction moves
-     * 32 lanes x width bytes between registers and the pipe whatever its active lanes. */
-    int load_return_bytes;    /* loads: bytes written to registers per clock */
-    int store_data_bytes;     /* stores: register bytes read per clock (0 for the zero register) */
+    bool phase_cycles;        /* sm_90: a load, or a store of register data, takes at least one
+                                 clock per phase of its request, empty phases included */
 } banks_profile;
 
 /* The profile named name ("sm_90", "sm_86", "sm_35_8byte", "cc1x"...), or NULL. */
@@ -104,10 +102,11 @@ bool banks_width_ok(int width);
 void banks_analyze(const banks_profile *p, const banks_request *req, banks_result *out,
                    banks_cell *cells);
 
-/* Throughput cycles per SM of one warp-instruction that needs the given wavefronts: at least
- * the time its register data takes through the data path (see banks_profile). register_data
- * false: a store of the zero register, which reads no register data. */
-double banks_issue_cycles(const banks_profile *p, banks_op op, int width, int wavefronts, bool register_data);
+/* Throughput cycles per SM of the warp-instruction req analysed as r: its wavefronts, or one
+ * clock per phase where the profile says so (phase_cycles) and that is more. register_data
+ * false: a store of the zero register, which reads no register data and skips empty phases. */
+double banks_issue_cycles(const banks_profile *p, const banks_request *req, const banks_result *r,
+                          bool register_data);
 /* Bank of a byte address, and its bank word. */
 int banks_bank_of(const banks_profile *p, int64_t addr);
 int64_t banks_word_of(const banks_profile *p, int64_t addr);

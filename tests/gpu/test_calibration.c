@@ -1,9 +1,13 @@
 /* test_calibration: every row of tests/data/h200_dev.tsv run on the GPU as a one-instruction
- * trace. Checks (1) measured cycles per warp-access = predicted wavefronts within 5 % + 0.1,
+ * trace. Checks (1) measured cycles per warp-access = predicted cycles (the wavefronts, or the
+ * phases where more: banks_issue_cycles) within 5 % + 0.1,
  * (2) the CUPTI counters equal the model exactly, (3) a conflict-free 4-byte load reaches at
  * least 94 % of one wavefront per clock per SM. Prints a short table; exit 77 without a GPU.
  * BANKSCOPE_CALIB_ROWS=N limits the run to every k-th row so that about N are measured;
- * BANKSCOPE_CALIB_ONLY=TEXT measures only the rows whose id contains TEXT. */
+ * BANKSCOPE_CALIB_ONLY=TEXT measures only the rows whose id contains TEXT;
+ * BANKSCOPE_CALIB_FILE=PATH reads another table of the same columns, where -1 in the
+ * wavefronts, bank_conflicts or cycles column means "not measured" (tests/gpu/random.sh makes
+ * such tables of new patterns: the counters are then the only reference). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +24,12 @@ int main(void)
         printf("no GPU: %s: skipped\n", why);
         return 77;
     }
-    const char *src = getenv("srcdir");
+    const char *src = getenv("srcdir"), *other = getenv("BANKSCOPE_CALIB_FILE");
     char path[512];
-    snprintf(path, sizeof path, "%s/tests/data/h200_dev.tsv", src ? src : ".");
+    if (other && *other)
+        snprintf(path, sizeof path, "%s", other);
+    else
+        snprintf(path, sizeof path, "%s/tests/data/h200_dev.tsv", src ? src : ".");
     FILE *f = fopen(path, "r");
     if (!f) {
         perror(path);
@@ -31,7 +38,7 @@ int main(void)
     int limit = getenv("BANKSCOPE_CALIB_ROWS") ? atoi(getenv("BANKSCOPE_CALIB_ROWS")) : 0;
     int stride = limit > 0 ? (1041 + limit - 1) / limit : 1;
     char line[4096], worst_id[320] = "", worst_ctr[320] = "";
-    int rows = 0, seen = 0, cyc_ok = 0, ctr_ok = 0, ctr_n = 0, failures = 0;
+    int rows = 0, seen = 0, cyc_ok = 0, ctr_ok = 0, ctr_n = 0, failures = 0, mismatches = 0;
     double worst = 0, free4 = 0, total_ms = 0, hw_diff = 0;
     char note[200] = "";
     while (fgets(line, sizeof line, f)) {
@@ -88,17 +95,23 @@ int main(void)
                 worst = dev_rel;
                 snprintf(worst_id, sizeof worst_id, "%.127s (%.3f vs %.0f)", id, m.cycles_per_access, p.cycles_per_access);
             }
-            if (fabs(m.cycles_per_access - cyc) > hw_diff)
+            if (cyc >= 0 && fabs(m.cycles_per_access - cyc) > hw_diff)
                 hw_diff = fabs(m.cycles_per_access - cyc);
             if (strcmp(op, "ld") == 0 && width == 4 && wf == 1 && (free4 == 0 || m.cycles_per_access < free4))
                 free4 = m.cycles_per_access;
             if (m.have_counters) {
                 ctr_n++;
-                if (m.wavefronts == p.wavefronts && m.bank_conflicts == p.bank_conflicts)
+                if (m.wavefronts == p.wavefronts && m.bank_conflicts == p.bank_conflicts) {
                     ctr_ok++;
-                else if (!worst_ctr[0])
-                    snprintf(worst_ctr, sizeof worst_ctr, "%.127s: counters %.0f/%.0f, model %lld/%lld", id, m.wavefronts,
-                             m.bank_conflicts, (long long)p.wavefronts, (long long)p.bank_conflicts);
+                } else {
+                    if (!worst_ctr[0])
+                        snprintf(worst_ctr, sizeof worst_ctr, "%.127s: counters %.0f/%.0f, model %lld/%lld", id,
+                                 m.wavefronts, m.bank_conflicts, (long long)p.wavefronts, (long long)p.bank_conflicts);
+                    if (mismatches++ < 20)
+                        printf("counters differ: %s %s %d B: counters %.0f/%.0f, model %lld/%lld:%s", id, op, width,
+                               m.wavefronts, m.bank_conflicts, (long long)p.wavefronts, (long long)p.bank_conflicts,
+                               line + used);
+                }
             } else {
                 snprintf(note, sizeof note, "%s", m.counters_note);
             }
@@ -108,19 +121,22 @@ int main(void)
     }
     fclose(f);
     gpu_close();
-    printf("\ncalibration on %s (sm_%d%d, %d SMs)\n", dev.name, dev.cc_major, dev.cc_minor, dev.sms);
+    printf("\n%s on %s (sm_%d%d, %d SMs)\n", path, dev.name, dev.cc_major, dev.cc_minor, dev.sms);
     printf("  %-42s %d of %d\n", "rows measured", rows, seen);
-    printf("  %-42s %d / %d\n", "cycles = predicted wavefronts (5 % + 0.1)", cyc_ok, rows);
+    printf("  %-42s %d / %d\n", "cycles = predicted cycles (5 % + 0.1)", cyc_ok, rows);
     printf("  %-42s %.2f %% %s\n", "worst relative deviation", 100 * worst, worst_id);
     printf("  %-42s %d / %d %s\n", "CUPTI counters equal the model", ctr_ok, ctr_n, ctr_n ? "" : note);
     if (worst_ctr[0])
         printf("  first counter mismatch: %s\n", worst_ctr);
-    printf("  %-42s %.3f cycles = %.1f %% of 1 wavefront/clk/SM\n", "best conflict-free 4-byte load", free4,
-           free4 > 0 ? 100 / free4 : 0);
-    printf("  %-42s %.3f cycles\n", "largest gap to the H200 table's cycles", hw_diff);
+    if (free4 > 0)
+        printf("  %-42s %.3f cycles = %.1f %% of 1 wavefront/clk/SM\n", "best conflict-free 4-byte load", free4,
+               100 / free4);
+    if (!(other && *other))
+        printf("  %-42s %.3f cycles\n", "largest gap to the H200 table's cycles", hw_diff);
     printf("  %-42s %.0f ms total, %.1f ms per row\n", "time", total_ms, rows ? total_ms / rows : 0);
+    /* the 94 % criterion needs a conflict-free 4-byte load row, which the H200 table has */
     bool ok = failures == 0 && rows > 0 && cyc_ok == rows && (ctr_n == 0 || ctr_ok == ctr_n) &&
-              free4 > 0 && 100 / free4 >= 94.0;
+              ((other && *other && free4 == 0) || (free4 > 0 && 100 / free4 >= 94.0));
     printf("%d passed, %d failed\n", ok ? 1 : 0, ok ? 0 : 1);
     return ok ? 0 : 1;
 }

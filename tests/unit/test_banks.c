@@ -1,5 +1,6 @@
 /* test_banks: the bank engine against every row of the H200 calibration set, and the
  * documented rules of the legacy profiles. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -51,6 +52,12 @@ static void test_calibration_h200(void **state)
         if (res.wavefronts != wf || res.bank_conflicts != bc) {
             bad++;
             print_error("%s: model %d/%d, hardware %d/%d\n", id, res.wavefronts, res.bank_conflicts, wf, bc);
+        }
+        /* the table's cycles were measured storing zeros (see kernels/measure.cu) */
+        double pred = banks_issue_cycles(p, &r, &res, false);
+        if (fabs(cyc - pred) > 0.05 * pred + 0.1) {
+            bad++;
+            print_error("%s: model %.2f cycles, hardware %.3f\n", id, pred, cyc);
         }
         assert_int_equal(res.wavefronts, res.ideal_wavefronts + res.bank_conflicts);
     }
@@ -179,22 +186,53 @@ static void test_legacy_profiles(void **state)
     assert_int_equal(r.wavefronts, 2);
 }
 
-/* The register data path floor ([H200m] in banks.c): a 16-byte load of one lane takes 2
- * cycles, a store of the zero register only its wavefronts, a store of register data 4. */
+/* One request of lanes [first, first+n) (step bytes apart) of width bytes. */
+static banks_request lanes_req(banks_op op, int width, int first, int n, int step)
+{
+    banks_request q = {.op = op, .width = width};
+    for (int l = first; l < first + n; l++) {
+        q.active |= 1u << l;
+        q.addr[l] = 256 + (int64_t)(l - first) * step;
+    }
+    return q;
+}
+
+/* Cycles per phase ([H200m] in banks.c): measured on an H200 by tests/gpu/data-path.sh and
+ * tests/gpu/random.sh. */
 static void test_issue_cycles(void **state)
 {
     (void)state;
     const banks_profile *p = banks_profile_default();
-    assert_true(banks_issue_cycles(p, BANKS_LOAD, 16, 1, true) == 2.0);
-    assert_true(banks_issue_cycles(p, BANKS_LOAD, 16, 3, true) == 3.0);
-    assert_true(banks_issue_cycles(p, BANKS_LOAD, 8, 1, true) == 1.0);
-    assert_true(banks_issue_cycles(p, BANKS_STORE, 16, 1, false) == 1.0);
-    assert_true(banks_issue_cycles(p, BANKS_STORE, 16, 3, true) == 4.0);
-    assert_true(banks_issue_cycles(p, BANKS_STORE, 8, 1, true) == 2.0);
-    assert_true(banks_issue_cycles(p, BANKS_STORE, 4, 1, true) == 1.0);
-    assert_true(banks_issue_cycles(p, BANKS_LOAD, 16, 0, true) == 0.0);
-    /* profiles without a measured data path: wavefronts only */
-    assert_true(banks_issue_cycles(banks_profile_find("sm_80"), BANKS_LOAD, 16, 1, true) == 1.0);
+    banks_result r;
+    struct {
+        banks_op op;
+        int width, first, n, step;
+        bool data;
+        double cycles;
+    } cases[] = {
+        {BANKS_LOAD, 16, 6, 1, 16, true, 2.0},   /* one lane: paired, 2 phases (2.05 measured) */
+        {BANKS_LOAD, 8, 6, 1, 8, true, 1.0},     /* one lane: paired, 1 phase (1.04) */
+        {BANKS_LOAD, 8, 0, 16, 8, true, 2.0},    /* one half-warp: 1 wavefront, 2 phases (2.00) */
+        {BANKS_LOAD, 16, 16, 8, 16, true, 4.0},  /* one quarter-warp: 1 wavefront, 4 phases (4.00) */
+        {BANKS_LOAD, 16, 0, 32, 16, true, 4.0},  /* stride 16 B: 4 wavefronts */
+        {BANKS_LOAD, 4, 0, 32, 128, true, 32.0}, /* 32-way: wavefronts */
+        {BANKS_STORE, 16, 6, 1, 16, false, 1.0}, /* zero register: wavefronts (1.00) */
+        {BANKS_STORE, 16, 6, 1, 16, true, 4.0},  /* register data: 4 phases (4.00) */
+        {BANKS_STORE, 8, 6, 1, 8, true, 2.0},    /* (2.00) */
+        {BANKS_STORE, 4, 6, 1, 4, true, 1.0},    /* (1.00) */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        banks_request q = lanes_req(cases[i].op, cases[i].width, cases[i].first, cases[i].n, cases[i].step);
+        banks_analyze(p, &q, &r, NULL);
+        assert_true(banks_issue_cycles(p, &q, &r, cases[i].data) == cases[i].cycles);
+    }
+    /* no active lane: nothing; profiles without the rule: wavefronts only */
+    banks_request none = {.op = BANKS_LOAD, .width = 16};
+    banks_analyze(p, &none, &r, NULL);
+    assert_true(banks_issue_cycles(p, &none, &r, true) == 0.0);
+    banks_request q = lanes_req(BANKS_LOAD, 16, 16, 8, 16);
+    banks_analyze(banks_profile_find("sm_80"), &q, &r, NULL);
+    assert_true(banks_issue_cycles(banks_profile_find("sm_80"), &q, &r, true) == r.wavefronts);
 }
 
 int main(void)

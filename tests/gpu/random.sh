@@ -1,0 +1,56 @@
+#!/bin/sh
+# The sm_90 model on patterns that are not in the calibration set: makes N random
+# warp-instructions (seeded, so a run can be repeated) in the calibration table's columns, with
+# the measured columns left at -1, and runs tests/gpu/test_calibration on them: the CUPTI
+# counters must equal the model on every row and the cycles must agree with the prediction.
+# Usage: sh tests/gpu/random.sh [N] [SEED] (default 2000 rows, seed 1). Exit 77 without a GPU.
+# The patterns aim at the rules' edges: loads and stores of 1 to 16 bytes, full, sparse and
+# half- or quarter-warp masks, lanes paired (n^1, n^2, n^3, ...) on one address with a few pairs
+# broken, broadcasts, strides, permutations and random words in small and large regions.
+set -u
+n=${1:-2000}
+seed=${2:-1}
+table=$(mktemp) || exit 99
+trap 'rm -f "$table"' EXIT
+awk -v n="$n" -v seed="$seed" 'BEGIN {
+    srand(seed);
+    split("1 2 4 8 16", W, " ");
+    print "id\top\twidth\twavefronts\tbank_conflicts\tcycles\taddresses";
+    for (r = 0; r < n; r++) {
+        w = W[1 + int(rand() * 5)];
+        if (rand() < 0.5 && w >= 8) w = (rand() < 0.5) ? 8 : 16;   # more wide accesses
+        op = rand() < 0.6 ? "ld" : "st";
+        kind = int(rand() * 8);
+        region = (rand() < 0.5) ? 256 : 4096;                      # words of w bytes
+        base = int(rand() * 64) * w;
+        stride = 1 + int(rand() * 40);
+        pairbit = 2 ^ int(rand() * 5);                              # 1, 2, 4, 8, 16
+        for (l = 0; l < 32; l++) {
+            if (kind == 0) e = l * stride;                              # stride
+            else if (kind == 1) e = int(rand() * 32);                  # random among 32 elements
+            else if (kind == 2) e = int(rand() * region);              # random words
+            else if (kind == 3) e = (l < xor_or(l, pairbit) ? l : xor_or(l, pairbit)) * stride;  # pairs
+            else if (kind == 4) e = int(l / 4) * stride + (rand() < 0.2 ? int(rand() * 4) : 0);
+            else if (kind == 5) e = (rand() < 0.5) ? 7 : l * stride;   # half broadcast
+            else if (kind == 6) e = (l % 8) * stride + int(l / 8) * 32 * (1 + int(rand() * 3));
+            else e = int(rand() * 8) * 32 + (l % 4);                   # few banks
+            A[l] = base + (e % 8192) * w;
+        }
+        if (kind == 3)                                                  # break a pair now and then
+            for (l = 0; l < 32; l++) if (rand() < 0.05) A[l] = base + int(rand() * region) * w;
+        m = int(rand() * 6);                                            # the active mask
+        s = "";
+        for (l = 0; l < 32; l++) {
+            on = 1;
+            if (m == 1) on = rand() < 0.5;
+            else if (m == 2) on = rand() < 0.15;
+            else if (m == 3) on = l < 16;
+            else if (m == 4) on = int(l / 8) == 2;
+            else if (m == 5) on = (l % 2) == 0;
+            s = s (l ? " " : "") (on ? A[l] : -1);
+        }
+        printf "rand%05d_k%d_m%d_w%d.%s\t%s\t%d\t-1\t-1\t-1\t%s\n", r, kind, m, w, op, op, w, s;
+    }
+}
+function xor_or(a, b) { return (int(a / b) % 2) ? a - b : a + b }' > "$table"
+BANKSCOPE_CALIB_FILE="$table" ./tests/gpu/test_calibration
