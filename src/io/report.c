@@ -82,7 +82,7 @@ typedef struct text_ctx {
     report_totals t;
     int last_access, last_iter;
     /* the run of warps (or trace entries) with identical results being grouped */
-    int run_first, run_last, run_n;
+    int run_first, run_last, run_n, run_cycles;
     banks_result run;
     bool printed_table[256];
 } text_ctx;
@@ -104,18 +104,28 @@ static void access_title(FILE *out, const scenario *s, int a)
     fputc('\n', out);
 }
 
-static void summary_line(FILE *out, const banks_result *r)
+/* Cycles the instruction costs in a kernel (stores of register data): its wavefronts, or one per
+ * phase where the architecture says so (banks_issue_cycles). */
+static int instr_cycles(const scenario *s, const scenario_instr *in, const banks_result *r)
+{
+    return (int)banks_issue_cycles(s->arch, &in->req, r, true);
+}
+
+static void summary_line(FILE *out, const banks_result *r, int cycles)
 {
     char deg[32];
     if (r->active_lanes == 0) {
         fprintf(out, "no active lane\n");
         return;
     }
-    fprintf(out, "%s, %d wavefront%s (ideal %d), %d bank conflict%s, efficiency %.1f %%%s\n",
+    fprintf(out, "%s, %d wavefront%s (ideal %d), %d bank conflict%s, efficiency %.1f %%%s",
             report_degree_text(r->conflict_degree, deg, sizeof deg), r->wavefronts,
             r->wavefronts == 1 ? "" : "s", r->ideal_wavefronts, r->bank_conflicts,
             r->bank_conflicts == 1 ? "" : "s", 100.0 * r->ideal_wavefronts / r->wavefronts,
             r->paired ? ", lanes paired" : "");
+    if (cycles > r->wavefronts)
+        fprintf(out, "; %d cycles, one per phase", cycles);
+    fputc('\n', out);
 }
 
 static void lane_table(FILE *out, const scenario *s, const scenario_instr *in, const banks_result *r)
@@ -173,7 +183,7 @@ static void flush_run(text_ctx *c, const scenario *s)
     if (c->run_n > 1)
         fprintf(c->out, "%d", c->run_last);
     fprintf(c->out, "%s ", s->is_trace ? "]:" : ":");
-    summary_line(c->out, &c->run);
+    summary_line(c->out, &c->run, c->run_cycles);
     c->run_n = 0;
 }
 
@@ -203,11 +213,12 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
                     scenario_op_text(in->req.op), in->req.width);
         else
             fprintf(c->out, "  warp %d: ", in->warp);
-        summary_line(c->out, r);
+        summary_line(c->out, r, instr_cycles(s, in, r));
         lane_table(c->out, s, in, r);
         return;
     }
-    if (c->run_n > 0 && same_result(&c->run, r) && key == c->run_last + 1) {
+    if (c->run_n > 0 && same_result(&c->run, r) && c->run_cycles == instr_cycles(s, in, r) &&
+        key == c->run_last + 1) {
         c->run_last = key;
         c->run_n++;
         return;
@@ -215,6 +226,7 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
     flush_run(c, s);
     c->run_first = c->run_last = key;
     c->run = *r;
+    c->run_cycles = instr_cycles(s, in, r);
     c->run_n = 1;
 }
 
@@ -294,11 +306,11 @@ static void json_visit(void *ctx, const scenario *s, const scenario_instr *in, c
     if (s->loop.var && !s->is_trace)
         strbuf_addf(sb, ", \"loop_value\": %lld", (long long)in->loop_value);
     strbuf_addf(sb, ", \"op\": \"%s\", \"width\": %d, \"wavefronts\": %d, \"ideal_wavefronts\": %d, "
-                "\"conflict_degree\": %d, \"bank_conflicts\": %d, \"active_lanes\": %d, "
+                "\"conflict_degree\": %d, \"bank_conflicts\": %d, \"cycles\": %d, \"active_lanes\": %d, "
                 "\"broadcast_lanes\": %d, \"paired\": %s, \"lanes\": [",
                 scenario_op_text(in->req.op), in->req.width, r->wavefronts, r->ideal_wavefronts,
-                r->conflict_degree, r->bank_conflicts, r->active_lanes, r->broadcast_lanes,
-                r->paired ? "true" : "false");
+                r->conflict_degree, r->bank_conflicts, instr_cycles(s, in, r), r->active_lanes,
+                r->broadcast_lanes, r->paired ? "true" : "false");
     for (int l = 0; l < BANKS_WARP; l++) {
         const scenario_lane *ln = &in->lane[l];
         bool act = ln->state == SCENARIO_LANE_OK;
