@@ -55,6 +55,10 @@ void panel_result_draw(tui_app *a, const layout_rect *r, const scenario *s, cons
     if (y < in.y + in.h)
         draw_text(a, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%d wavefront%s (ideal %d)", res->wavefronts,
                   res->wavefronts == 1 ? "" : "s", res->ideal_wavefronts);
+    /* a load (or store of register data) that costs a cycle per phase, more than its wavefronts */
+    int cycles = (int)banks_issue_cycles(s->arch, &v->in.req, res, true);
+    if (y < in.y + in.h && cycles > res->wavefronts)
+        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_HILITE, "%d cycles: one per phase", cycles);
     if (y < in.y + in.h && res->wavefronts)
         draw_text(a, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%d conflict%s, eff. %.*f %%", res->bank_conflicts,
                   res->bank_conflicts == 1 ? "" : "s", res->bank_conflicts ? 1 : 0,

@@ -136,6 +136,10 @@ check struct-100x30 "sizeof 64, alignof 16"
 keys R
 expect struct-reordered "sizeof 64 -> 32"
 
+# a 16-byte store of three active quarter-warps: 3 wavefronts, but a cycle for each of 4 phases
+start 100 30 --no-gpu trace-inactive-lanes.json
+expect cycles-per-phase "4 cycles: one per phase"
+
 start 100 30 --no-gpu lesson-padding
 keys n n n
 check lesson-100x30 "4/8 Padding a char tile"
