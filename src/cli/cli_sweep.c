@@ -12,10 +12,11 @@
 #include "model/advisor.h"
 
 /* Mean measured cycles per warp-instruction over the accesses of s (each at iteration 0),
- * weighted by the warps that issue them; negative on failure (message in err). */
-static double measure_all(const scenario *s, char *err, size_t n)
+ * weighted by the warps that issue them, and in *pred the model's cycles for the same;
+ * negative on failure (message in err). */
+static double measure_all(const scenario *s, double *pred, char *err, size_t n)
 {
-    double cycles = 0;
+    double cycles = 0, predicted = 0;
     int warps = 0;
     for (int a = 0; a < s->naccesses; a++) {
         measure_plan p;
@@ -27,12 +28,14 @@ static double measure_all(const scenario *s, char *err, size_t n)
         bool ok = gpu_measure(&p.rq, &m, err, n);
         if (ok) {
             cycles += m.cycles_per_access * p.active_warps;
+            predicted += p.cycles_per_access * p.active_warps;
             warps += p.active_warps;
         }
         measure_plan_free(&p);
         if (!ok)
             return -1;
     }
+    *pred = warps ? predicted / warps : 0;
     return warps ? cycles / warps : 0;
 }
 
@@ -102,10 +105,10 @@ int cli_sweep(int argc, char **argv)
     int array = advisor_pick_array(&s);
     static advisor_result r;
     advisor_sweep(&s, array, c.max_pad, &r);
-    double measured[257];
+    double measured[257], predicted[257];
     int64_t instr = scenario_instr_count(&s);
     for (int i = 0; i < r.nrows; i++) {
-        measured[i] = -1;
+        measured[i] = predicted[i] = -1;
         if (!c.measure || !r.rows[i].valid)
             continue;
         fprintf(stderr, "\rmeasuring padding %d of %d...", i, r.nrows - 1);
@@ -115,7 +118,7 @@ int cli_sweep(int argc, char **argv)
         scenario_error e;
         char msg[600];
         if (scenario_finish(&s, &e))
-            measured[i] = measure_all(&s, msg, sizeof msg);
+            measured[i] = measure_all(&s, &predicted[i], msg, sizeof msg);
         arr->pad[arr->ndims - 1] = old;
         scenario_finish(&s, &e);
     }
@@ -164,7 +167,7 @@ int cli_sweep(int argc, char **argv)
         if (r.rows[i].valid && r.rows[i].wavefronts > max_wf)
             max_wf = r.rows[i].wavefronts;
     for (int i = 0; i < r.nrows; i++)
-        row_text(&r.rows[i], max_wf, measured[i], instr ? (double)r.rows[i].wavefronts / instr : 0);
+        row_text(&r.rows[i], max_wf, measured[i], predicted[i]);
     const advisor_row *r0 = &r.rows[0];
     if (r.best_pad >= 0) {
         const advisor_row *b = &r.rows[r.best_pad];
