@@ -44,7 +44,8 @@ static bool submit(tui_app *a)
     return ok;
 }
 
-/* Move to the next (row, access) that can be measured and submit it; at the end, stop. */
+/* Move to the next (row, access) that can be measured and submit it; at the end, stop. A row
+ * whose kernel cannot be built is skipped (its message stays on show). */
 static void next(tui_app *a)
 {
     tui_sweep *sw = &a->sweep;
@@ -62,11 +63,9 @@ static void next(tui_app *a)
             continue;
         if (sw->access == 0)
             sw->sum = sw->pred_sum = 0, sw->warps = 0;
-        if (!submit(a)) {
-            sw->running = false;
+        if (submit(a))
             return;
-        }
-        return;
+        sw->access = a->sc.naccesses - 1; /* on to the next row */
     }
 }
 
@@ -91,10 +90,8 @@ bool sweep_measure_start(tui_app *a)
         return false;
     sw->running = true;
     next(a);
-    if (!sw->running && !sw->done)
-        return false;
     /* the worker keeps only the newest request: the normal measurement is sent again after */
-    a->submitted = 0;
+    a->submitted = a->gen - 1;
     return true;
 }
 
