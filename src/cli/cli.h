@@ -39,5 +39,8 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed, cli_c
 struct scenario;
 /* cli_parse, then load c->file (with --arch) into *s; 0, or the exit status after a message. */
 int cli_open(int argc, char **argv, const char *cmd, const char *allowed, cli_common *c, struct scenario *s);
+/* The accesses (trace entries) a command runs, [*first, *end): the one --access names, or all.
+ * CLI_USAGE after a message when --access or --iteration is out of range. */
+int cli_access_range(const cli_common *c, const struct scenario *s, const char *cmd, int *first, int *end);
 
 #endif

@@ -109,3 +109,13 @@ int cli_open(int argc, char **argv, const char *cmd, const char *allowed, cli_co
     }
     return 0;
 }
+
+int cli_access_range(const cli_common *c, const scenario *s, const char *cmd, int *first, int *end)
+{
+    int n = scenario_access_count(s);
+    if (c->access >= n || c->iteration >= s->iterations)
+        return cli_usage_error("%s: the scenario has %d access(es) and %d iteration(s)", cmd, n, s->iterations);
+    *first = c->access < 0 ? 0 : c->access;
+    *end = c->access < 0 ? n : c->access + 1;
+    return CLI_OK;
+}

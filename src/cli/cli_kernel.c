@@ -13,13 +13,9 @@ int cli_kernel(int argc, char **argv)
     int rc0 = cli_open(argc, argv, "kernel", "ptx access iteration arch", &c, &s);
     if (rc0)
         return rc0;
-    int n = scenario_access_count(&s);
-    int rc = CLI_OK;
-    if (c.access >= n || c.iteration >= s.iterations) {
-        rc = cli_usage_error("kernel: the scenario has %d access(es) and %d iteration(s)", n, s.iterations);
-        n = 0;
-    }
-    for (int a = c.access < 0 ? 0 : c.access; a < n && rc == CLI_OK; a++) {
+    int first = 0, end = 0;
+    int rc = cli_access_range(&c, &s, "kernel", &first, &end);
+    for (int a = first; a < end && rc == CLI_OK; a++) {
         measure_plan p;
         char msg[600];
         if (!measure_plan_make(&s, a, c.iteration, &p, msg, sizeof msg)) {
@@ -43,8 +39,6 @@ int cli_kernel(int argc, char **argv)
             fputs(p.rq.source, stdout);
         }
         measure_plan_free(&p);
-        if (c.access >= 0)
-            break;
     }
     scenario_free(&s);
     return rc;

@@ -89,10 +89,10 @@ int cli_measure(int argc, char **argv)
     int rc0 = cli_open(argc, argv, "measure", "json access iteration arch", &c, &s);
     if (rc0)
         return rc0;
-    int n = scenario_access_count(&s);
-    if (c.access >= n || c.iteration >= s.iterations) {
+    int first, end;
+    if (cli_access_range(&c, &s, "measure", &first, &end) != CLI_OK) {
         scenario_free(&s);
-        return cli_usage_error("measure: the scenario has %d access(es) and %d iteration(s)", n, s.iterations);
+        return CLI_USAGE;
     }
     gpu_device dev;
     char why[256];
@@ -109,7 +109,7 @@ int cli_measure(int argc, char **argv)
         printf("%s\nmeasured on %s (sm_%d%d, %d SMs, %d MHz); predicted by the %s model\n", s.name ? s.name : c.file,
                dev.name, dev.cc_major, dev.cc_minor, dev.sms, dev.clock_khz / 1000, s.arch->name);
     int rc = CLI_OK;
-    for (int a = c.access < 0 ? 0 : c.access; a < n; a++) {
+    for (int a = first; a < end; a++) {
         measure_plan p;
         gpu_measurement m;
         char msg[600];
@@ -125,12 +125,10 @@ int cli_measure(int argc, char **argv)
             break;
         }
         if (c.json)
-            print_json(&s, &p, &m, a == (c.access < 0 ? 0 : c.access));
+            print_json(&s, &p, &m, a == first);
         else
             print_text(&s, &p, &m);
         measure_plan_free(&p);
-        if (c.access >= 0)
-            break;
     }
     if (c.json)
         printf("\n  ]\n}\n");

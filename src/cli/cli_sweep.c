@@ -11,17 +11,17 @@
 #include "io/report.h"
 #include "model/advisor.h"
 
-/* Mean measured cycles per warp-instruction over the accesses of s (each at iteration 0),
- * weighted by the warps that issue them, and in *pred the model's cycles for the same;
- * negative on failure (message in err). */
-static double measure_all(const scenario *s, double *pred, char *err, size_t n)
+/* Mean measured cycles per warp-instruction over the accesses of s with array padded by pad
+ * (each at iteration 0), weighted by the warps that issue them, and in *pred the model's
+ * cycles for the same; negative on failure (message in err). */
+static double measure_all(scenario *s, int array, int pad, double *pred, char *err, size_t n)
 {
     double cycles = 0, predicted = 0;
     int warps = 0;
     for (int a = 0; a < s->naccesses; a++) {
         measure_plan p;
         gpu_measurement m;
-        if (!measure_plan_make(s, a, 0, &p, err, n))
+        if (!measure_plan_padded(s, array, pad, a, &p, err, n))
             return -1;
         p.rq.counters = false;
         p.rq.latency_warp = -1;
@@ -112,15 +112,8 @@ int cli_sweep(int argc, char **argv)
         if (!c.measure || !r.rows[i].valid)
             continue;
         fprintf(stderr, "\rmeasuring padding %d of %d...", i, r.nrows - 1);
-        scenario_array *arr = &s.arrays[array];
-        int64_t old = arr->pad[arr->ndims - 1];
-        arr->pad[arr->ndims - 1] = r.rows[i].pad;
-        scenario_error e;
         char msg[600];
-        if (scenario_finish(&s, &e))
-            measured[i] = measure_all(&s, &predicted[i], msg, sizeof msg);
-        arr->pad[arr->ndims - 1] = old;
-        scenario_finish(&s, &e);
+        measured[i] = measure_all(&s, array, r.rows[i].pad, &predicted[i], msg, sizeof msg);
     }
     if (c.measure) {
         fprintf(stderr, "\r%40s\r", "");

@@ -106,6 +106,22 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
     return true;
 }
 
+bool measure_plan_padded(scenario *s, int array, int pad, int access, measure_plan *p, char *err, size_t n)
+{
+    scenario_array *arr = &s->arrays[array];
+    int64_t old = arr->pad[arr->ndims - 1];
+    arr->pad[arr->ndims - 1] = pad;
+    scenario_error e;
+    bool ok = scenario_finish(s, &e);
+    if (!ok)
+        snprintf(err, n, "%.250s", e.msg);
+    else
+        ok = measure_plan_make(s, access, 0, p, err, n);
+    arr->pad[arr->ndims - 1] = old;
+    scenario_finish(s, &e); /* as it was: it finished before */
+    return ok;
+}
+
 void measure_plan_free(measure_plan *p)
 {
     strbuf_free(&p->source);

@@ -27,6 +27,9 @@ typedef struct measure_plan {
 
 /* Build the plan for access (trace entry) at iteration; false with a message. */
 bool measure_plan_make(const scenario *s, int access, int iteration, measure_plan *p, char *err, size_t n);
+/* The plan of access at iteration 0 with the innermost padding of array set to pad, as the
+ * padding sweeps measure it; s is put back as it was. False with a message. */
+bool measure_plan_padded(scenario *s, int array, int pad, int access, measure_plan *p, char *err, size_t n);
 void measure_plan_free(measure_plan *p);
 /* The agreement rule of the GPU checks: |measured - predicted| <= 5 % of predicted + 0.1. */
 bool measure_plan_agrees(double predicted, double measured);

@@ -204,7 +204,7 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
     }
     c->last_access = in->access;
     c->last_iter = in->iteration;
-    int slot = in->access < 0 ? 0 : in->access % 256;
+    int slot = in->access < 0 ? 0 : in->access % 256, cycles = instr_cycles(s, in, r);
     if (c->o->all_lanes || !c->printed_table[slot]) {
         c->printed_table[slot] = true;
         flush_run(c, s);
@@ -213,11 +213,11 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
                     scenario_op_text(in->req.op), in->req.width);
         else
             fprintf(c->out, "  warp %d: ", in->warp);
-        summary_line(c->out, r, instr_cycles(s, in, r));
+        summary_line(c->out, r, cycles);
         lane_table(c->out, s, in, r);
         return;
     }
-    if (c->run_n > 0 && same_result(&c->run, r) && c->run_cycles == instr_cycles(s, in, r) &&
+    if (c->run_n > 0 && same_result(&c->run, r) && c->run_cycles == cycles &&
         key == c->run_last + 1) {
         c->run_last = key;
         c->run_n++;
@@ -226,7 +226,7 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
     flush_run(c, s);
     c->run_first = c->run_last = key;
     c->run = *r;
-    c->run_cycles = instr_cycles(s, in, r);
+    c->run_cycles = cycles;
     c->run_n = 1;
 }
 

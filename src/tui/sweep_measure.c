@@ -17,31 +17,21 @@
 static bool submit(tui_app *a)
 {
     tui_sweep *sw = &a->sweep;
-    scenario_array *arr = &a->sc.arrays[a->adv->array];
-    int64_t old = arr->pad[arr->ndims - 1];
-    arr->pad[arr->ndims - 1] = a->adv->rows[sw->row].pad;
-    scenario_error e;
-    measure_plan p = {0};
+    measure_plan p;
     char err[280];
-    bool ok = scenario_finish(&a->sc, &e);
-    if (!ok)
-        snprintf(err, sizeof err, "%.200s", e.msg);
-    else
-        ok = measure_plan_make(&a->sc, sw->access, 0, &p, err, sizeof err);
-    if (!ok)
-        snprintf(sw->error, sizeof sw->error, "cannot measure padding %d: %s", a->adv->rows[sw->row].pad, err);
-    if (ok) {
-        p.rq.counters = false;
-        p.rq.latency_warp = -1;
-        sw->warps_now = p.active_warps;
-        sw->pred_now = p.cycles_per_access;
-        sw->id = SWEEP_ID_BASE + (++sw->requests);
-        gpu_worker_submit(a->worker, &p.rq, sw->id);
-        measure_plan_free(&p);
+    int pad = a->adv->rows[sw->row].pad;
+    if (!measure_plan_padded(&a->sc, a->adv->array, pad, sw->access, &p, err, sizeof err)) {
+        snprintf(sw->error, sizeof sw->error, "cannot measure padding %d: %s", pad, err);
+        return false;
     }
-    arr->pad[arr->ndims - 1] = old;
-    scenario_finish(&a->sc, &e); /* the scenario as it was: it finished before */
-    return ok;
+    p.rq.counters = false;
+    p.rq.latency_warp = -1;
+    sw->warps_now = p.active_warps;
+    sw->pred_now = p.cycles_per_access;
+    sw->id = SWEEP_ID_BASE + (++sw->requests);
+    gpu_worker_submit(a->worker, &p.rq, sw->id);
+    measure_plan_free(&p);
+    return true;
 }
 
 /* Move to the next (row, access) that can be measured and submit it; at the end, stop. A row
