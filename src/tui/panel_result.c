@@ -52,12 +52,17 @@ void panel_result_draw(tui_app *a, const layout_rect *r, const scenario *s, cons
         draw_text(a, y++, in.x + 1, in.w - 1, role, "%s%s", res->active_lanes ? deg : "no active lane",
                   res->conflict_degree > 1 ? " conflict" : "");
     }
-    if (y < in.y + in.h)
+    /* a load (or store of register data) that costs a cycle per phase, more than its wavefronts:
+     * a line of its own when the measured status below still fits, else beside the wavefronts */
+    int cycles = (int)banks_issue_cycles(s->arch, &v->in.req, res, true);
+    bool own_line = cycles > res->wavefronts && y + 4 < in.y + in.h;
+    if (y < in.y + in.h && cycles > res->wavefronts && !own_line)
+        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_HILITE, "%d wavefront%s, %d cycles", res->wavefronts,
+                  res->wavefronts == 1 ? "" : "s", cycles);
+    else if (y < in.y + in.h)
         draw_text(a, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%d wavefront%s (ideal %d)", res->wavefronts,
                   res->wavefronts == 1 ? "" : "s", res->ideal_wavefronts);
-    /* a load (or store of register data) that costs a cycle per phase, more than its wavefronts */
-    int cycles = (int)banks_issue_cycles(s->arch, &v->in.req, res, true);
-    if (y < in.y + in.h && cycles > res->wavefronts)
+    if (own_line)
         draw_text(a, y++, in.x + 1, in.w - 1, ROLE_HILITE, "%d cycles: one per phase", cycles);
     if (y < in.y + in.h && res->wavefronts)
         draw_text(a, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%d conflict%s, eff. %.*f %%", res->bank_conflicts,

@@ -73,7 +73,7 @@ bool sweep_measure_start(tui_app *a)
     else if (st == WORKER_OPENING)
         snprintf(sw->error, sizeof sw->error, "the GPU is still opening: press m again in a moment");
     else if (st == WORKER_NO_GPU)
-        snprintf(sw->error, sizeof sw->error, "no GPU: the sweep is predicted only (%.200s)", dev);
+        snprintf(sw->error, sizeof sw->error, "no GPU: the sweep is predicted only");
     else if (!a->adv || a->sc.is_trace)
         snprintf(sw->error, sizeof sw->error, "no array to pad in a trace");
     if (sw->error[0])

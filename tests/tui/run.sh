@@ -136,9 +136,13 @@ check struct-100x30 "sizeof 64, alignof 16"
 keys R
 expect struct-reordered "sizeof 64 -> 32"
 
-# a 16-byte store of three active quarter-warps: 3 wavefronts, but a cycle for each of 4 phases
-start 100 30 --no-gpu trace-inactive-lanes.json
+# a 16-byte store of three active quarter-warps: 3 wavefronts, but a cycle for each of 4 phases;
+# on a small screen beside the wavefronts, so that the measured status keeps its line
+start 160 48 --no-gpu trace-inactive-lanes.json
 expect cycles-per-phase "4 cycles: one per phase"
+start 80 24 --no-gpu trace-inactive-lanes.json
+expect cycles-per-phase-small "3 wavefronts, 4 cycles"
+expect cycles-status-small "no GPU: predicted only"
 
 start 100 30 --no-gpu lesson-padding
 keys n n n
