@@ -458,6 +458,31 @@ const char *scenario_lane_state_text(scenario_lane_state st)
     return "?";
 }
 
+void scenario_instr_excluded(const scenario_instr *in, scenario_excluded *out)
+{
+    *out = (scenario_excluded){0};
+    for (int l = 0; l < BANKS_WARP; l++) {
+        switch (in->lane[l].state) {
+        case SCENARIO_LANE_MISALIGNED: out->misaligned++; break;
+        case SCENARIO_LANE_OOB: out->out_of_bounds++; break;
+        case SCENARIO_LANE_EVAL_ERROR: out->expression_error++; break;
+        default: break;
+        }
+    }
+}
+
+void scenario_excluded_add(scenario_excluded *sum, const scenario_excluded *add)
+{
+    sum->misaligned += add->misaligned;
+    sum->out_of_bounds += add->out_of_bounds;
+    sum->expression_error += add->expression_error;
+}
+
+int scenario_excluded_total(const scenario_excluded *e)
+{
+    return e->misaligned + e->out_of_bounds + e->expression_error;
+}
+
 const char *scenario_op_text(banks_op op)
 {
     return op == BANKS_LOAD ? "load" : "store";

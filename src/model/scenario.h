@@ -147,6 +147,23 @@ void scenario_lane_element(const scenario *s, int access, const scenario_lane *l
  * others down; a 1-D array wraps every 128 bytes). */
 void scenario_map_shape(const scenario_array *a, int64_t *rows, int64_t *cols);
 const char *scenario_lane_state_text(scenario_lane_state st);
+
+/* Lanes of one warp-instruction left out of the analysis because the access cannot happen as
+ * written: the hardware would fault (misaligned), the index leaves the array (out of bounds), or
+ * an index or 'when' expression failed (division by zero, overflow, bad shift). Lanes without a
+ * thread or masked by 'when' are not excluded: they simply do not take part. */
+typedef struct scenario_excluded {
+    int misaligned;
+    int out_of_bounds;
+    int expression_error;
+} scenario_excluded;
+
+/* Count the excluded lanes of in into *out (overwritten). */
+void scenario_instr_excluded(const scenario_instr *in, scenario_excluded *out);
+/* Add the counts of add into *sum (totals over many instructions). */
+void scenario_excluded_add(scenario_excluded *sum, const scenario_excluded *add);
+/* All excluded lanes of e. */
+int scenario_excluded_total(const scenario_excluded *e);
 const char *scenario_op_text(banks_op op);
 
 #endif
