@@ -478,7 +478,7 @@ void scenario_excluded_add(scenario_excluded *sum, const scenario_excluded *add)
     sum->expression_error += add->expression_error;
 }
 
-int scenario_excluded_total(const scenario_excluded *e)
+int64_t scenario_excluded_total(const scenario_excluded *e)
 {
     return e->misaligned + e->out_of_bounds + e->expression_error;
 }

@@ -153,9 +153,9 @@ const char *scenario_lane_state_text(scenario_lane_state st);
  * an index or 'when' expression failed (division by zero, overflow, bad shift). Lanes without a
  * thread or masked by 'when' are not excluded: they simply do not take part. */
 typedef struct scenario_excluded {
-    int misaligned;
-    int out_of_bounds;
-    int expression_error;
+    int64_t misaligned;                /* int64: also used for totals over many instructions */
+    int64_t out_of_bounds;
+    int64_t expression_error;
 } scenario_excluded;
 
 /* Count the excluded lanes of in into *out (overwritten). */
@@ -163,7 +163,7 @@ void scenario_instr_excluded(const scenario_instr *in, scenario_excluded *out);
 /* Add the counts of add into *sum (totals over many instructions). */
 void scenario_excluded_add(scenario_excluded *sum, const scenario_excluded *add);
 /* All excluded lanes of e. */
-int scenario_excluded_total(const scenario_excluded *e);
+int64_t scenario_excluded_total(const scenario_excluded *e);
 const char *scenario_op_text(banks_op op);
 
 #endif
