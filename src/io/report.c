@@ -6,6 +6,7 @@
 
 #include "io/jsonw.h"
 #include "io/textsafe.h"
+#include "model/explain.h"
 
 void report_json_string(strbuf *sb, const char *s)
 {
@@ -206,6 +207,20 @@ static void lane_table(FILE *out, const scenario *s, const scenario_instr *in, c
     strbuf_free(&el);
 }
 
+/* The textbook explanation of an access (explain_access), under its first warp-instruction. */
+static void why_lines(FILE *out, const scenario *s, const scenario_instr *in, const banks_result *r)
+{
+    explain_lines e;
+    explain_access(s, in, r, &e);
+    fprintf(out, "  why:\n");
+    for (int i = 0; i < e.n; i++) { /* lines quote the scenario's expressions: made safe */
+        fputs("    ", out);
+        textsafe_fputs(e.line[i], out);
+        fputc('\n', out);
+    }
+    explain_lines_free(&e);
+}
+
 static bool same_result(const banks_result *a, const banks_result *b)
 {
     return a->wavefronts == b->wavefronts && a->ideal_wavefronts == b->ideal_wavefronts &&
@@ -249,6 +264,7 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
     c->last_iter = in->iteration;
     int slot = in->access < 0 ? 0 : in->access % 256, cycles = instr_cycles(s, in, r);
     if (c->o->all_lanes || !c->printed_table[slot]) {
+        bool first = !c->printed_table[slot];
         c->printed_table[slot] = true;
         flush_run(c, s);
         if (s->is_trace)
@@ -257,6 +273,8 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
         else
             fprintf(c->out, "  warp %d: ", in->warp);
         summary_line(c->out, r, cycles, &ex);
+        if (first)
+            why_lines(c->out, s, in, r);
         lane_table(c->out, s, in, r);
         return;
     }
@@ -278,6 +296,10 @@ static void scenario_header(FILE *out, const scenario *s)
 {
     textsafe_fputs(s->name ? s->name : "(unnamed scenario)", out);
     fputc('\n', out);
+    if (s->description) {
+        textsafe_fputs(s->description, out);
+        fputc('\n', out);
+    }
     fprintf(out, "architecture %s: %s\n", s->arch->name, s->arch->title);
     if (s->is_trace) {
         fprintf(out, "trace of %d warp-instruction%s\n", s->ntrace, s->ntrace == 1 ? "" : "s");

@@ -450,8 +450,12 @@ static void stride_lines(const banks_profile *p, const scenario_instr *in, const
     strbuf sb = {0};
     strbuf_addf(&sb, "consecutive lanes are %lld B", (long long)S);
     if (S % p->bank_bytes != 0) {
-        strbuf_addf(&sb, " apart, not a whole number of %d-byte bank words: lanes fall on banks unevenly",
-                    p->bank_bytes);
+        int64_t row = (int64_t)p->banks * p->bank_bytes;
+        strbuf_addf(&sb,
+                    " apart, not a whole number of %d-byte bank words; %lld mod %lld = %lld, so each lane lands "
+                    "%lld B further along the %lld B that the %d banks cover",
+                    p->bank_bytes, (long long)S, (long long)row, (long long)(S % row), (long long)(S % row),
+                    (long long)row, p->banks);
         add_sb(e, &sb);
         return;
     }
@@ -496,8 +500,7 @@ static void stride_lines(const banks_profile *p, const scenario_instr *in, const
 }
 
 /* The bank that forced the conflict degree: which lanes and words it serves in its phase. */
-static void worst_bank_line(const banks_profile *p, const scenario_instr *in, const banks_result *r,
-                            const banks_cell *cells, explain_lines *e)
+static void worst_bank_line(const banks_profile *p, const banks_result *r, const banks_cell *cells, explain_lines *e)
 {
     if (r->conflict_degree < 2)
         return;
@@ -515,9 +518,8 @@ static void worst_bank_line(const banks_profile *p, const scenario_instr *in, co
                 best = b;
             }
         }
-        strbuf sb = {0};
+        strbuf sb = {0}, words = {0};
         uint32_t lanes = 0;
-        strbuf_addf(&sb, "worst: bank %d in phase %d serves %d different words (", best, i, best_rows);
         int shown = 0;
         for (int row = ph->first_row; row < phase_end(ph); row++) {
             const banks_cell *c = &cells[row * p->banks + best];
@@ -525,15 +527,24 @@ static void worst_bank_line(const banks_profile *p, const scenario_instr *in, co
                 continue;
             lanes |= c->lanes;
             if (shown < 4)
-                strbuf_addf(&sb, "%s%lld", shown ? ", " : "", (long long)c->word);
+                strbuf_addf(&words, "%s%lld", shown ? ", " : "", (long long)c->word);
             else if (shown == 4)
-                strbuf_addf(&sb, ", ...");
+                strbuf_addf(&words, ", ...");
             shown++;
         }
-        strbuf_addf(&sb, ") to ");
+        /* Kepler's 4-byte mode: two words of one segment share a slot, so count slots, not words */
+        bool slots = p->same_slot_words > 1;
+        strbuf_addf(&sb, "worst: bank %d in phase %d serves %d different %s", best, i, best_rows,
+                    slots ? "slots" : "words");
+        if (slots)
+            strbuf_addf(&sb, " (the words of one %d-word segment share a slot)", p->banks * p->same_slot_words);
+        else
+            strbuf_addf(&sb, " (%s)", strbuf_str(&words));
+        strbuf_free(&words);
+        strbuf_addf(&sb, " to ");
         lanes_phrase(lanes, &sb);
-        strbuf_addf(&sb, ", one word per wavefront: the phase takes %d wavefronts instead of 1", ph->wavefronts);
-        (void)in;
+        strbuf_addf(&sb, ", one %s per wavefront: the phase takes %d wavefronts instead of 1", slots ? "slot" : "word",
+                    ph->wavefronts);
         add_sb(e, &sb);
         return;
     }
@@ -749,7 +760,7 @@ void explain_access(const scenario *s, const scenario_instr *in, const banks_res
     if (r->active_lanes > 0) {
         phase_lines(p, in, r, out);
         stride_lines(p, in, r, cells, out);
-        worst_bank_line(p, in, r, cells, out);
+        worst_bank_line(p, r, cells, out);
         broadcast_line(in, r, out);
         cycles_line(p, in, r, out);
     }
