@@ -706,15 +706,17 @@ static void excluded_lines(const scenario *s, const scenario_instr *in, explain_
     if (m) {
         lanes_phrase(m, &sb);
         if (a)
-            strbuf_addf(&sb, " take no part ('when %s' is false)", a->when_text ? a->when_text : "");
+            strbuf_addf(&sb, " take%s no part ('when %s' is false)", popcount32(m) == 1 ? "s" : "",
+                        a->when_text ? a->when_text : "");
         else
-            strbuf_addf(&sb, " are inactive in this trace entry");
+            strbuf_addf(&sb, " %s inactive in this trace entry", popcount32(m) == 1 ? "is" : "are");
         add_sb(e, &sb);
     }
     m = state_mask(in, SCENARIO_LANE_NO_THREAD);
     if (m) {
         lanes_phrase(m, &sb);
-        strbuf_addf(&sb, " have no thread (the block has %d threads)", scenario_threads(s));
+        strbuf_addf(&sb, " ha%s no thread (the block has %d threads)", popcount32(m) == 1 ? "s" : "ve",
+                    scenario_threads(s));
         add_sb(e, &sb);
     }
 }

@@ -12,15 +12,6 @@
 #include "model/explain.h"
 #include "test_util.h"
 
-static void load_pattern(const char *name, scenario *s)
-{
-    size_t len;
-    const char *t = library_find(name, &len);
-    io_error err;
-    assert_non_null(t);
-    assert_true(load_scenario_text(t, len, name, NULL, s, &err));
-}
-
 /* The first warp-instruction of access a (iteration 0, first selected warp), analysed. */
 static void first_instr(const scenario *s, int a, scenario_instr *in, banks_result *r)
 {
@@ -61,7 +52,7 @@ static void expect_access(const char *name, int a, const char *want1, const char
     scenario_instr in;
     banks_result r;
     explain_lines e;
-    load_pattern(name, &s);
+    test_load_pattern(name, &s);
     first_instr(&s, a, &in, &r);
     explain_access(&s, &in, &r, &e);
     if (want1 && find_line(&e, want1, want2, (const char *)NULL) < 0) {
@@ -105,7 +96,7 @@ static void test_lane_lines(void **state)
     scenario_instr in;
     banks_result r;
     explain_lines e;
-    load_pattern("default", &s);
+    test_load_pattern("default", &s);
     first_instr(&s, 0, &in, &r);
     explain_lane(&s, &in, &r, 1, &e);
     assert_true(find_line(&e, "lane 1 = thread (1,0,0): load tile[1][0], a float (4 B)", (const char *)NULL) == 0);
@@ -120,7 +111,7 @@ static void test_lane_lines(void **state)
     explain_lines_free(&e);
     scenario_free(&s);
 
-    load_pattern("broadcast", &s);
+    test_load_pattern("broadcast", &s);
     first_instr(&s, 1, &in, &r); /* data[lane / 8] */
     explain_lane(&s, &in, &r, 9, &e);
     assert_true(find_line(&e, "lanes 8, 10-15 read the same word as this lane", "broadcast", (const char *)NULL) >= 0);
@@ -128,7 +119,7 @@ static void test_lane_lines(void **state)
     explain_lines_free(&e);
     scenario_free(&s);
 
-    load_pattern("aos-vec3", &s);
+    test_load_pattern("aos-vec3", &s);
     first_instr(&s, 0, &in, &r);
     explain_lane(&s, &in, &r, 2, &e);
     assert_true(find_line(&e, "address = 0 + 2 * 16 + 0 = 32 B", (const char *)NULL) >= 0);
@@ -136,7 +127,7 @@ static void test_lane_lines(void **state)
     explain_lines_free(&e);
     scenario_free(&s);
 
-    load_pattern("float4-32x32", &s);
+    test_load_pattern("float4-32x32", &s);
     first_instr(&s, 0, &in, &r);
     explain_lane(&s, &in, &r, 3, &e);
     assert_true(find_line(&e, "its 16 bytes cover words 96-99, banks 0-3", (const char *)NULL) >= 0);
@@ -152,7 +143,7 @@ static void test_misaligned(void **state)
     banks_result r;
     explain_lines e;
     scenario_error serr;
-    load_pattern("float4-32x32", &s);
+    test_load_pattern("float4-32x32", &s);
     s.arrays[0].pad[1] = 1; /* rows of 33 floats: 3 of every 4 rows start off a 16-byte boundary */
     assert_true(scenario_finish(&s, &serr));
     first_instr(&s, 0, &in, &r);
@@ -366,12 +357,54 @@ static void test_property_library(void **state)
     assert_true(checked >= 20 * np);
 }
 
+static void test_trace(void **state)
+{
+    (void)state;
+    strbuf sb = {0};
+    strbuf_addf(&sb, "{\"arch\": \"sm_90\", \"trace\": [{\"op\": \"load\", \"width\": 4, \"addresses\": [");
+    for (int l = 0; l < BANKS_WARP; l++)
+        if (l == 3)
+            strbuf_addf(&sb, "null, ");
+        else
+            strbuf_addf(&sb, "%d%s", 8 * l, l == BANKS_WARP - 1 ? "" : ", ");
+    strbuf_addf(&sb, "]}]}");
+    scenario s;
+    io_error err;
+    scenario_instr in;
+    banks_result r;
+    explain_lines e;
+    assert_true(test_load(strbuf_str(&sb), &s, &err));
+    strbuf_free(&sb);
+    scenario_instr_at(&s, 0, &in);
+    banks_analyze(s.arch, &in.req, &r, NULL);
+    check_lanes(&s, &in, &r);
+    explain_lane(&s, &in, &r, 16, &e);
+    assert_true(find_line(&e, "lane 16: load of 4 B at byte 128 (trace entry 0)", (const char *)NULL) == 0);
+    assert_true(find_line(&e, "address 128 B -> word 128 / 4 = 32 -> bank 32 mod 32 = 0 -> phase 0, wavefront 1",
+                          (const char *)NULL) >= 0);
+    assert_true(find_line(&e, "conflict: bank 0 serves 2 different words", "lane 0 reads", (const char *)NULL) >= 0);
+    explain_lines_free(&e);
+    explain_lane(&s, &in, &r, 3, &e);
+    assert_true(find_line(&e, "lane 3 is inactive in this trace entry", (const char *)NULL) >= 0);
+    explain_lines_free(&e);
+    explain_access(&s, &in, &r, &e);
+    assert_true(find_line(&e, "consecutive lanes are 8 B = 2 words apart; gcd(2, 32) = 2", "31 lanes of a phase",
+                          "16 banks, 2 different words on each: 2-way", (const char *)NULL) >= 0);
+    assert_true(find_line(&e, "lane 3 is inactive in this trace entry", (const char *)NULL) >= 0);
+    explain_lines_free(&e);
+    scenario_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_library_reasoning),  cmocka_unit_test(test_lane_lines),
-        cmocka_unit_test(test_misaligned),         cmocka_unit_test(test_excluded_and_masked),
-        cmocka_unit_test(test_pairing_and_cycles), cmocka_unit_test(test_property_library),
+        cmocka_unit_test(test_library_reasoning),
+        cmocka_unit_test(test_lane_lines),
+        cmocka_unit_test(test_misaligned),
+        cmocka_unit_test(test_excluded_and_masked),
+        cmocka_unit_test(test_pairing_and_cycles),
+        cmocka_unit_test(test_property_library),
+        cmocka_unit_test(test_trace),
     };
     return cmocka_run_group_tests_name("explain", tests, NULL, NULL);
 }
