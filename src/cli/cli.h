@@ -12,6 +12,7 @@ int cli_measure(int argc, char **argv);
 int cli_sweep(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_tui(int argc, char **argv);
+int cli_import(int argc, char **argv);
 
 /* `bankscope WORD` with WORD not a command: CLI_OK when WORD is an option, a file, a path or a
  * catalog pattern (the interactive view opens it); else CLI_USAGE after a message naming the
