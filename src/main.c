@@ -54,7 +54,7 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
             if (strcmp(argv[1], commands[i].name) == 0)
                 return commands[i].fn(argc - 2, argv + 2);
-    static const char *const names[] = {"analyze", "measure", "kernel", "sweep", "export", "list"};
+    static const char *const names[] = {"analyze", "measure", "kernel", "sweep", "export", "list", "import"};
     if (argc >= 2 && cli_check_target(argv[1], names, (int)(sizeof names / sizeof names[0])) != CLI_OK)
         return CLI_USAGE;
     return cli_tui(argc - 1, argv + 1);
