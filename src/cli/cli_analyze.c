@@ -9,6 +9,15 @@
 #include "io/instr_source.h"
 #include "io/load.h"
 #include "io/report.h"
+#include "io/textsafe.h"
+
+/* "bankscope: MSG" on stderr; the message quotes the file's text, so it is made safe. */
+static void load_error(const char *msg)
+{
+    fputs("bankscope: ", stderr);
+    textsafe_fputs(msg, stderr);
+    fputc('\n', stderr);
+}
 
 int cli_analyze(int argc, char **argv)
 {
@@ -19,7 +28,7 @@ int cli_analyze(int argc, char **argv)
     instr_source src;
     io_error err;
     if (!instr_source_open(&src, c.file, c.arch, !summary, &err)) {
-        fprintf(stderr, "bankscope: %s\n", err.text);
+        load_error(err.text);
         return CLI_USAGE;
     }
     const scenario *s = src.s;
@@ -36,20 +45,26 @@ int cli_analyze(int argc, char **argv)
     FILE *out = summary && instr_source_streams(&src) ? open_memstream(&buf, &buflen) : stdout;
     if (!out)
         out = stdout;
+    int rc = CLI_OK;
+    const char *why = NULL;
+    bool written = true;
     if (c.json)
-        report_json(out, s, &o);
+        written = report_json(out, s, &o, &why);
     else
         report_text(out, s, &o);
     if (out != stdout)
         fclose(out);
-    bool failed = src.failed;
-    if (failed)
-        fprintf(stderr, "bankscope: %s\n", src.err.text);
-    else if (buf)
-        fwrite(buf, 1, buflen, stdout);
+    if (src.failed) {
+        load_error(src.err.text);
+        rc = CLI_USAGE;
+    } else if (!written) {
+        rc = cli_write_error("analyze", why);
+    } else {
+        if (buf)
+            fwrite(buf, 1, buflen, stdout);
+        rc = cli_finish_stdout("analyze");
+    }
     free(buf);
     instr_source_close(&src);
-    if (failed)
-        return CLI_USAGE;
-    return fflush(stdout) == 0 ? CLI_OK : CLI_FAIL;
+    return rc;
 }
