@@ -12,6 +12,11 @@ int cli_measure(int argc, char **argv);
 int cli_sweep(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_tui(int argc, char **argv);
+int cli_import(int argc, char **argv);
+/* `bankscope FILE.cu [import options] [--no-gpu ...]`: import, then the interactive view. */
+int cli_import_tui(int argc, char **argv);
+/* Whether a command-line word names CUDA source (.cu, .cuh). */
+int cli_is_cuda_source(const char *arg);
 
 /* Print "bankscope: msg" to stderr and return CLI_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
