@@ -774,3 +774,57 @@ void explain_access(const scenario *s, const scenario_instr *in, const banks_res
     excluded_lines(s, in, out);
     verdict_line(in, r, out);
 }
+
+void explain_wavefront(const scenario *s, const scenario_instr *in, const banks_result *r, int row, explain_lines *out)
+{
+    const banks_profile *p = s->arch;
+    *out = (explain_lines){0};
+    if (row < 0 || row >= r->wavefronts || row >= BANKS_MAX_ROWS) {
+        add_line(out, "no wavefront %d: this access takes %d", row, r->wavefronts);
+        return;
+    }
+    int pi = 0;
+    while (pi + 1 < r->nphases &&
+           !(row >= r->phase[pi].first_row && row < r->phase[pi].first_row + r->phase[pi].wavefronts))
+        pi++;
+    const banks_phase *ph = &r->phase[pi];
+    banks_cell *cells = grid_of(p, in);
+    uint32_t served = 0, later = 0;
+    int busy = 0, one_bank = -1;
+    int64_t one_word = -1;
+    for (int b = 0; b < p->banks; b++) {
+        const banks_cell *c = &cells[row * p->banks + b];
+        if (!c->lanes)
+            continue;
+        busy++;
+        one_bank = b;
+        one_word = c->word;
+        served |= c->lanes;
+    }
+    for (int k = row + 1; k < phase_end(ph); k++)
+        for (int b = 0; b < p->banks; b++)
+            later |= cells[k * p->banks + b].lanes;
+    free(cells);
+    strbuf sb = {0};
+    strbuf_addf(&sb, "wavefront %d of %d (phase %d", row, r->wavefronts, pi);
+    if (ph->wavefronts > 1)
+        strbuf_addf(&sb, ", %d of its %d", row - ph->first_row + 1, ph->wavefronts);
+    strbuf_addf(&sb, "): ");
+    if (busy == 1)
+        strbuf_addf(&sb, "bank %d serves word %lld to ", one_bank, (long long)one_word);
+    else
+        strbuf_addf(&sb, "%d banks serve one word each to ", busy);
+    lanes_phrase(served, &sb);
+    push_line(out, &sb);
+    later &= ~served;
+    if (later) {
+        lanes_phrase(later, &sb);
+        bool one = popcount32(later) == 1;
+        strbuf_addf(&sb, " of phase %d still wait%s: %s one word per wavefront", pi, one ? "s" : "",
+                    one ? "its bank serves" : "their banks serve");
+        push_line(out, &sb);
+    } else if (ph->wavefronts > 1) {
+        add_line(out, "the last wavefront of phase %d: its %d wavefronts are %d more than the ideal 1", pi,
+                 ph->wavefronts, ph->wavefronts - 1);
+    }
+}
