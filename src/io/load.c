@@ -472,35 +472,13 @@ static bool load_root(loader *L, const cJSON *root, scenario *s)
     return true;
 }
 
-/* Evaluate every lane of the first EVAL_CHECK_MAX warp-instructions once, so that a division
- * by zero, an overflow or a bad shift is reported with its position before anything runs. */
+/* Report a division by zero, an overflow or a bad shift among the first EVAL_CHECK_MAX
+ * warp-instructions with its position before anything runs (scenario_check_eval evaluates only
+ * the accesses whose expressions are not proven free of errors). */
 #define EVAL_CHECK_MAX 200000
 static bool eval_check(const scenario *s, scenario_error *se)
 {
-    if (s->is_trace)
-        return true;
-    int64_t n = scenario_instr_count(s);
-    scenario_instr in;
-    for (int64_t k = 0; k < n && k < EVAL_CHECK_MAX; k++) {
-        scenario_instr_at(s, k, &in);
-        for (int l = 0; l < BANKS_WARP; l++) {
-            const scenario_lane *ln = &in.lane[l];
-            if (ln->state != SCENARIO_LANE_EVAL_ERROR)
-                continue;
-            if (ln->bad_dim < 0)
-                snprintf(se->path, sizeof se->path, "accesses[%d].when", in.access);
-            else
-                snprintf(se->path, sizeof se->path, "accesses[%d].index[%d]", in.access, ln->bad_dim);
-            char loop[64] = "";
-            if (s->loop.var)
-                snprintf(loop, sizeof loop, ", %s = %lld", s->loop.var, (long long)in.loop_value);
-            snprintf(se->msg, sizeof se->msg, "%s for thread (%d,%d,%d)%s", expr_status_text(ln->eval), ln->tx, ln->ty,
-                     ln->tz, loop);
-            se->expr_pos = ln->eval_pos;
-            return false;
-        }
-    }
-    return true;
+    return scenario_check_eval(s, EVAL_CHECK_MAX, se);
 }
 
 bool load_scenario_text(const char *text, size_t len, const char *name, const char *arch, scenario *out, io_error *err)
