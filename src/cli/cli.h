@@ -12,6 +12,7 @@ int cli_measure(int argc, char **argv);
 int cli_sweep(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_tui(int argc, char **argv);
+int cli_import(int argc, char **argv);
 
 /* Print "bankscope: msg" to stderr and return CLI_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
