@@ -2062,7 +2062,8 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
         root = NULL;
         *status = IMPORT_BAD_INPUT;
     }
-    qsort(w.skips, (size_t)w.nskips, sizeof *w.skips, skip_cmp);
+    if (w.nskips > 1)
+        qsort(w.skips, (size_t)w.nskips, sizeof *w.skips, skip_cmp);
     for (int i = 0; i < w.nskips; i++) {
         fprintf(stderr, "%s\n", w.skips[i].text);
         free(w.skips[i].text);
