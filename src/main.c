@@ -57,5 +57,8 @@ int main(int argc, char **argv)
                 return commands[i].fn(argc - 2, argv + 2);
     if (argc >= 2 && cli_is_cuda_source(argv[1]))
         return cli_import_tui(argc - 1, argv + 1);
+    static const char *const names[] = {"analyze", "measure", "kernel", "sweep", "export", "list", "import"};
+    if (argc >= 2 && cli_check_target(argv[1], names, (int)(sizeof names / sizeof names[0])) != CLI_OK)
+        return CLI_USAGE;
     return cli_tui(argc - 1, argv + 1);
 }
