@@ -145,7 +145,7 @@ int cli_sweep(int argc, char **argv)
     char why[300];
     if (c.measure && !gpu_open(&dev, why, sizeof why)) {
         scenario_free(&s);
-        fprintf(stderr, "bankscope: sweep --measure: no usable GPU: %s\n", why);
+        cli_error("sweep --measure: no usable GPU: %s", why);
         return CLI_NO_GPU;
     }
     int array = advisor_pick_array(&s);
