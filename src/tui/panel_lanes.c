@@ -1,57 +1,85 @@
 /* panel_lanes: the lane table, one line per lane in textbook form:
- * "lane 1: tile[1][0] = base + 132 B -> word 33 -> bank 1". */
+ * "lane 1: tile[1][0] = base + 132 B -> word 33 -> bank 1". The bank is never cut: when a line
+ * does not fit, the address form shortens, then the element text ends in an ellipsis. Lanes left
+ * out of the analysis say why. */
 #include <stdio.h>
+#include <string.h>
 
 #include "io/report.h"
-#include "tui/draw.h"
+#include "tui/app.h"
 
-void panel_lanes_draw(tui_app *a, const layout_rect *r)
+/* Draw "head element tail" in w cells, the element shortened with an ellipsis when needed. */
+static void fit_line(tui_app *a, int y, int x, int w, tui_role role, int marks, const char *elem, const char *tail)
 {
-    layout_rect in = panel_frame(a, r, "lanes", a->focus == FOCUS_LANES);
+    int tw = draw_width(tail), ew = draw_width(elem);
+    if (ew + tw <= w) {
+        draw_text_mark(a, y, x, w, role, marks, "%s%s", elem, tail);
+        return;
+    }
+    int room = w - tw - 1;
+    if (room < 1) { /* not even the tail: keep its end, where the bank is */
+        const char *t = tail + strlen(tail);
+        while (t > tail && draw_width(t) < w - 1)
+            t--;
+        draw_text_mark(a, y, x, w, role, marks, "%s%s", crt_glyph(&a->crt, "…", "~"), t);
+        return;
+    }
+    int n = draw_text_mark(a, y, x, room, role, marks, "%s", elem);
+    n += draw_text_mark(a, y, x + n, 1, role, marks, "%s", crt_glyph(&a->crt, "…", "~"));
+    draw_text_mark(a, y, x + n, w - n, role, marks, "%s", tail);
+}
+
+void panel_lanes_draw(tui_app *a, const lanes_geom *g)
+{
+    layout_rect in = g->in;
+    panel_frame(a, &a->frame.lay.lanes, "lanes", a->focus == 1);
     const tui_view *v = &a->view;
     if (in.h < 1 || !v->valid)
         return;
-    if (a->sel_lane < a->lanes_scroll)
-        a->lanes_scroll = a->sel_lane;
-    if (a->sel_lane >= a->lanes_scroll + in.h)
-        a->lanes_scroll = a->sel_lane - in.h + 1;
     const scenario *s = &a->sc;
+    const char *arrow = crt_glyph(&a->crt, "→", "->");
     strbuf el = {0};
-    for (int i = 0; i < in.h && a->lanes_scroll + i < BANKS_WARP; i++) {
-        int l = a->lanes_scroll + i, y = in.y + i;
+    for (int i = 0; i < in.h && g->scroll + i < BANKS_WARP; i++) {
+        int l = g->scroll + i, y = in.y + i;
         const scenario_lane *ln = &v->in.lane[l];
         bool sel = l == a->sel_lane;
-        tui_role role = sel ? ROLE_SELECTED : ROLE_NORMAL;
-        draw_fill(a, y, in.x, in.w, role);
-        int x = in.x + draw_text(a, y, in.x, in.w, sel ? ROLE_SELECTED : ROLE_KEY, "lane %2d: ", l);
+        bool step_lit = app_in_mode(a, MODE_STEP) && v->res.lane[l].phase >= 0 && a->step.shown > 0 &&
+                        v->res.lane[l].wavefront == a->step.shown - 1 && ln->state == SCENARIO_LANE_OK;
+        int marks = sel ? MARK_SELECT : 0;
+        tui_role role = step_lit ? ROLE_HILITE : ROLE_NORMAL;
+        int x = in.x + draw_text_mark(a, y, in.x, in.w, ROLE_KEY, marks, "lane %2d: ", l);
         int w = in.w - (x - in.x);
+        strbuf_clear(&el);
         if (ln->state != SCENARIO_LANE_OK) {
             const char *why = ln->state == SCENARIO_LANE_EVAL_ERROR ? expr_status_text(ln->eval)
                                                                     : scenario_lane_state_text(ln->state);
-            strbuf_clear(&el);
+            bool excluded = ln->state == SCENARIO_LANE_OOB || ln->state == SCENARIO_LANE_MISALIGNED ||
+                            ln->state == SCENARIO_LANE_EVAL_ERROR;
             if (ln->state == SCENARIO_LANE_OOB || ln->state == SCENARIO_LANE_MISALIGNED)
                 scenario_lane_element(s, v->in.access, ln, &el);
-            draw_text(a, y, x, w, sel ? ROLE_SELECTED : ROLE_DIM, "%s%s%s", strbuf_str(&el), el.len ? ": " : "", why);
+            char tail[200];
+            snprintf(tail, sizeof tail, "%s%s%s", el.len ? ": " : "", why, excluded ? " (left out)" : "");
+            fit_line(a, y, x, w, excluded ? ROLE_ERROR : ROLE_DIM, marks, strbuf_str(&el), tail);
             continue;
         }
-        strbuf_clear(&el);
         scenario_lane_element(s, v->in.access, ln, &el);
-        char banks[16];
+        char banks[16], tail[200];
         report_banks_text(s->arch, ln->address, v->in.req.width, banks, sizeof banks);
-        const char *arrow = crt_glyph(&a->crt, "→", "->");
+        long long word = (long long)banks_word_of(s->arch, ln->address);
+        const char *shared = v->res.lane[l].broadcast ? " (shared word)" : "";
         int64_t base = s->is_trace ? 0 : s->arrays[s->accesses[v->in.access].array].start;
+        /* the longest form that fits: base + offset, then the byte address alone, then no word */
+        snprintf(tail, sizeof tail, " = %s + %lld B %s word %lld %s bank %s%s", base ? "start" : "base",
+                 (long long)(ln->address - base), arrow, word, arrow, banks, shared);
         if (s->is_trace)
-            draw_text(a, y, x, w, role, "%lld B %s word %lld %s bank %s%s", (long long)ln->address, arrow,
-                      (long long)banks_word_of(s->arch, ln->address), arrow, banks,
-                      v->res.lane[l].broadcast ? " (shared word)" : "");
-        else if (in.w < 56) /* narrow: the byte address alone */
-            draw_text(a, y, x, w, role, "%s = %lld B %s word %lld %s bank %s", strbuf_str(&el),
-                      (long long)ln->address, arrow, (long long)banks_word_of(s->arch, ln->address), arrow, banks);
-        else
-            draw_text(a, y, x, w, role, "%s = %s + %lld B %s word %lld %s bank %s%s", strbuf_str(&el),
-                      base ? "start" : "base", (long long)(ln->address - base), arrow,
-                      (long long)banks_word_of(s->arch, ln->address), arrow, banks,
-                      v->res.lane[l].broadcast ? " (shared word)" : "");
+            snprintf(tail, sizeof tail, "%lld B %s word %lld %s bank %s%s", (long long)ln->address, arrow, word, arrow,
+                     banks, shared);
+        else if (draw_width(strbuf_str(&el)) + draw_width(tail) > w)
+            snprintf(tail, sizeof tail, " = %lld B %s word %lld %s bank %s", (long long)ln->address, arrow, word, arrow,
+                     banks);
+        if (!s->is_trace && draw_width(strbuf_str(&el)) + draw_width(tail) > w)
+            snprintf(tail, sizeof tail, " = %lld B %s bank %s", (long long)ln->address, arrow, banks);
+        fit_line(a, y, x, w, role, marks, strbuf_str(&el), tail);
     }
     strbuf_free(&el);
 }

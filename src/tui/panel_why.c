@@ -1,0 +1,52 @@
+/* panel_why: the "why" panel, always on screen: the lesson step's text (in a lesson), the
+ * pattern's description, then the explanation lines. Text is wrapped, never cut: when it does not
+ * fit, the last line says so and y shows all of it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/app.h"
+
+int why_paragraphs(const tui_app *a, char ***out)
+{
+    int n = 0;
+    char **p = xmalloc(sizeof *p * 4);
+    if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
+        p[n++] = xstrdup(a->lesson.les.steps[a->lesson.step].text);
+    const scenario *s = &a->sc;
+    if (s->description)
+        p[n++] = xstrdup(s->description);
+    else if (s->name)
+        p[n++] = xstrdup(s->name);
+    *out = p;
+    return n;
+}
+
+void panel_why_draw(tui_app *a, const layout_rect *r, bool framed)
+{
+    layout_rect in = framed ? panel_frame(a, r, "why", false) : *r;
+    if (in.h < 1 || in.w < 8)
+        return;
+    char **paras;
+    int np = why_paragraphs(a, &paras);
+    int y = in.y, end = in.y + in.h;
+    bool cut = false;
+    for (int i = 0; i < np && !cut; i++) {
+        char **lines;
+        int nl = draw_wrap(paras[i], in.w - 1, &lines);
+        for (int k = 0; k < nl; k++) {
+            if (y == end - 1 && (k + 1 < nl || i + 1 < np)) {
+                cut = true; /* the rest is one key away, never silently dropped */
+                int w = draw_text(a, y, in.x, in.w - 11, ROLE_DIM, "%s", lines[k]);
+                draw_text(a, y, in.x + w, in.w - w, ROLE_KEY, " %s y: more", crt_glyph(&a->crt, "…", "..."));
+                break;
+            }
+            draw_text(a, y++, in.x, in.w, i == 0 && app_in_mode(a, MODE_LESSON) ? ROLE_NORMAL : ROLE_DIM, "%s",
+                      lines[k]);
+        }
+        draw_wrap_free(lines, nl);
+    }
+    for (int i = 0; i < np; i++)
+        free(paras[i]);
+    free(paras);
+}
