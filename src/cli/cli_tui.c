@@ -1,9 +1,12 @@
 /* cli_tui: `bankscope [FILE.json] [options]`: the interactive view's command line. It only parses
  * the options; the view itself is src/tui (which knows nothing of the command line). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "io/library.h"
 #include "tui/tui.h"
 
 int cli_tui(int argc, char **argv)
@@ -32,6 +35,16 @@ int cli_tui(int argc, char **argv)
             return cli_usage_error("one file only (got '%s' and '%s')", o.file, argv[i]);
         else
             o.file = argv[i];
+    }
+    if (o.file && !strchr(o.file, '/') && access(o.file, F_OK) != 0) {
+        size_t len;
+        char name[300];
+        snprintf(name, sizeof name, "%s%s", o.file, strstr(o.file, ".json") ? "" : ".json");
+        if (!library_find(o.file, &len) && !library_find(name, &len))
+            return cli_usage_error("'%s' is neither a file nor a library pattern.\n"
+                                   "Commands: analyze, measure, kernel, sweep, export, list (bankscope --help);\n"
+                                   "patterns and lessons: bankscope list",
+                                   o.file);
     }
     return tui_main(&o);
 }

@@ -9,7 +9,7 @@
 
 #define KEY_ESC 27
 #define KEY_TAB 9
-#define CTRL(c) ((c) & 0x1f)
+#define CTRL(c) ((c)&0x1f)
 
 /* The array the current access reads; -1 for a trace. */
 static int cur_array(const tui_app *a)
@@ -218,8 +218,12 @@ static const tui_action table[] = {
     /* the views */
     {{'+', '-', '=', '_'}, 2, "pad", "padding of the innermost dimension (elements)", act_pad, V},
     {{'t'}, 1, "type", "element type: float double char short int half float2 float4 double2 char4", act_type, V},
-    {{'a'}, 1, "pattern", "access pattern presets: column, row, diagonal, swizzle, true strides, broadcast",
-     act_pattern, V},
+    {{'a'},
+     1,
+     "pattern",
+     "access pattern presets: column, row, diagonal, swizzle, true strides, broadcast",
+     act_pattern,
+     V},
     {{'e'}, 1, "edit", "edit the index expressions (live; the error position is shown)", edit_begin_key, V},
     {{'c'}, 1, "compare", "compare with the best padding, or the struct-of-arrays form", compare_toggle, V},
     {{'s'}, 1, "step", "step mode: replay the instruction wavefront by wavefront", step_toggle, V},
@@ -232,8 +236,12 @@ static const tui_action table[] = {
     {{'r', 'R'}, 2, "arch", "next / previous architecture (sm_90 ... cc 1.x)", act_arch, V},
     {{'A'}, 1, NULL, "choose the architecture from a list", picker_open, V},
     {{'L'}, 1, NULL, "choose a pattern or lesson from the library", picker_open, V},
-    {{'n', 'p'}, 2, "next", "next / previous pattern of the library (or lesson step); asks first if edited",
-     act_open, V},
+    {{'n', 'p'},
+     2,
+     "next",
+     "next / previous pattern of the library (or lesson step); asks first if edited",
+     act_open,
+     V},
     {{'P'}, 1, "pin", "pin this state; then keep editing and compare pinned vs now", compare_pin, V},
     {{' '}, 1, "next wf", "reveal the next wavefront", step_next, M(STEP)},
     {{'\r', '\n', KEY_ENTER}, 1, "play", "play / pause the replay", step_play, M(STEP)},
@@ -247,8 +255,12 @@ static const tui_action table[] = {
     {{'S', 'E'}, 2, "save", "save the scenario as JSON / the grid and array map as SVG", act_save, V},
     {{KEY_TAB}, 1, NULL, "move between panels (grid, lanes, map)", act_focus, V & ~M(COMPARE)},
     {{KEY_LEFT, KEY_RIGHT, 'h', 'l'}, 2, NULL, "select the previous / next lane", act_move, V},
-    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, NULL,
-     "scroll the focused panel (lanes: select)", act_move, V & ~M(COMPARE)},
+    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE},
+     2,
+     NULL,
+     "scroll the focused panel (lanes: select)",
+     act_move,
+     V & ~M(COMPARE)},
     {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, NULL, "scroll both grids", compare_scroll, M(COMPARE)},
     {{KEY_MOUSE}, 1, NULL, "mouse: click a grid cell or a lane to select that lane", act_mouse, V},
     {{CTRL('l')}, 1, NULL, "redraw the screen", act_redraw, V | M(HELP) | M(ADVISOR) | M(STRUCTS)},
@@ -258,7 +270,11 @@ static const tui_action table[] = {
     /* help */
     {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "scroll", "scroll", help_scroll, M(HELP)},
     /* the index editor */
-    {{'\r', '\n', KEY_ENTER}, 1, "keep", "keep the expression (the last valid one if it has an error)", edit_keep,
+    {{'\r', '\n', KEY_ENTER},
+     1,
+     "keep",
+     "keep the expression (the last valid one if it has an error)",
+     edit_keep,
      M(EDIT)},
     {{KEY_ESC}, 1, "undo", "undo the edit", edit_cancel, M(EDIT)},
     {{KEY_TAB}, 1, "next index", "edit the next index expression (then 'when')", edit_next_index, M(EDIT)},
@@ -271,8 +287,7 @@ static const tui_action table[] = {
     {{'S'}, 1, "save first", "save first (questions only)", prompt_open_save, M(PROMPT)},
     {{KEY_BACKSPACE, 127, 8}, 1, NULL, "delete the last character", prompt_backspace, M(PROMPT)},
     /* the advisor */
-    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "choose", "choose a padding row", advisor_move,
-     M(ADVISOR)},
+    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "choose", "choose a padding row", advisor_move, M(ADVISOR)},
     {{'\r', '\n', KEY_ENTER}, 1, "apply", "apply the chosen padding", advisor_apply, M(ADVISOR)},
     {{'m'}, 1, "measure", "measure every padding on the GPU", advisor_measure, M(ADVISOR)},
     /* the struct editor */
@@ -285,8 +300,12 @@ static const tui_action table[] = {
     {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "move", "move in the list", picker_move, M(PICKER)},
     {{'\r', '\n', KEY_ENTER}, 1, "choose", "open the chosen entry", picker_choose, M(PICKER)},
     /* the quiz */
-    {{'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', KEY_BACKSPACE}, -1, NULL,
-     "type your predicted conflict degree (Backspace deletes)", quiz_digit, M(QUIZ)},
+    {{'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', KEY_BACKSPACE},
+     -1,
+     NULL,
+     "type your predicted conflict degree (Backspace deletes)",
+     quiz_digit,
+     M(QUIZ)},
     {{'\r', '\n', KEY_ENTER}, 1, "reveal", "reveal the verdict after your prediction", quiz_enter, M(QUIZ)},
 };
 

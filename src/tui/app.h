@@ -29,9 +29,24 @@
 
 /* Colour roles; crt maps them to colour pairs or to monochrome attributes. */
 typedef enum tui_role {
-    ROLE_NORMAL, ROLE_TITLE, ROLE_BAR, ROLE_KEY, ROLE_DIM, ROLE_FRAME, ROLE_OK, ROLE_CONFLICT,
-    ROLE_BROADCAST, ROLE_SELECTED, ROLE_PADDING, ROLE_HILITE, ROLE_ERROR, ROLE_BIG, ROLE_BANK_A,
-    ROLE_BANK_B, ROLE_WARN, ROLE_COUNT
+    ROLE_NORMAL,
+    ROLE_TITLE,
+    ROLE_BAR,
+    ROLE_KEY,
+    ROLE_DIM,
+    ROLE_FRAME,
+    ROLE_OK,
+    ROLE_CONFLICT,
+    ROLE_BROADCAST,
+    ROLE_SELECTED,
+    ROLE_PADDING,
+    ROLE_HILITE,
+    ROLE_ERROR,
+    ROLE_BIG,
+    ROLE_BANK_A,
+    ROLE_BANK_B,
+    ROLE_WARN,
+    ROLE_COUNT
 } tui_role;
 
 /* Attribute modifiers drawn on top of a role, never instead of it. */
@@ -42,18 +57,29 @@ typedef struct tui_crt {
 } tui_crt;
 
 typedef enum tui_mode_id {
-    MODE_MAIN, MODE_HELP, MODE_EDIT, MODE_PROMPT, MODE_ADVISOR, MODE_STRUCTS, MODE_COMPARE, MODE_STEP,
-    MODE_LESSON, MODE_PRESENT, MODE_QUIZ, MODE_PICKER, MODE_COUNT
+    MODE_MAIN,
+    MODE_HELP,
+    MODE_EDIT,
+    MODE_PROMPT,
+    MODE_ADVISOR,
+    MODE_STRUCTS,
+    MODE_COMPARE,
+    MODE_STEP,
+    MODE_LESSON,
+    MODE_PRESENT,
+    MODE_QUIZ,
+    MODE_PICKER,
+    MODE_COUNT
 } tui_mode_id;
 #define MODE_BIT(m) (1u << (m))
 /* The views that show the scenario (and accept its edits). */
-#define MODES_VIEW                                                                                        \
-    (MODE_BIT(MODE_MAIN) | MODE_BIT(MODE_COMPARE) | MODE_BIT(MODE_STEP) | MODE_BIT(MODE_LESSON) |         \
+#define MODES_VIEW                                                                                                     \
+    (MODE_BIT(MODE_MAIN) | MODE_BIT(MODE_COMPARE) | MODE_BIT(MODE_STEP) | MODE_BIT(MODE_LESSON) |                      \
      MODE_BIT(MODE_PRESENT) | MODE_BIT(MODE_QUIZ))
 /* Views closed by Esc or q. */
-#define MODES_CLOSABLE                                                                                    \
-    (MODE_BIT(MODE_HELP) | MODE_BIT(MODE_ADVISOR) | MODE_BIT(MODE_STRUCTS) | MODE_BIT(MODE_COMPARE) |     \
-     MODE_BIT(MODE_STEP) | MODE_BIT(MODE_LESSON) | MODE_BIT(MODE_PRESENT) | MODE_BIT(MODE_PICKER) |          \
+#define MODES_CLOSABLE                                                                                                 \
+    (MODE_BIT(MODE_HELP) | MODE_BIT(MODE_ADVISOR) | MODE_BIT(MODE_STRUCTS) | MODE_BIT(MODE_COMPARE) |                  \
+     MODE_BIT(MODE_STEP) | MODE_BIT(MODE_LESSON) | MODE_BIT(MODE_PRESENT) | MODE_BIT(MODE_PICKER) |                    \
      MODE_BIT(MODE_QUIZ))
 
 /* Reaction flags a handler returns; the loop acts on them. */
@@ -71,8 +97,8 @@ typedef struct tui_app tui_app;
 
 typedef struct tui_mode {
     tui_mode_id id;
-    const char *name;  /* shown in the help screen's section titles */
-    bool overlay;      /* drawn over the view below it */
+    const char *name; /* shown in the help screen's section titles */
+    bool overlay;     /* drawn over the view below it */
     void (*enter)(tui_app *a);
     int (*key)(tui_app *a, int key);
     void (*draw)(tui_app *a);
@@ -81,12 +107,12 @@ typedef struct tui_mode {
 } tui_mode;
 
 typedef struct tui_action {
-    int keys[12];      /* 0-terminated; the first nshow are shown (-1: as a range, first-last) */
+    int keys[12]; /* 0-terminated; the first nshow are shown (-1: as a range, first-last) */
     int nshow;
     const char *label; /* key bar word; NULL: help only */
     const char *help;  /* one line for the help screen */
     int (*handler)(tui_app *a, int key);
-    unsigned modes;    /* MODE_BIT set where the action applies */
+    unsigned modes; /* MODE_BIT set where the action applies */
 } tui_action;
 
 /* One analysed warp-instruction, ready to draw. */
@@ -145,19 +171,19 @@ typedef struct tui_frame {
 
 /* ---- per-mode state ---- */
 typedef struct edit_state {
-    int dim;           /* index expression edited; -1: 'when' */
+    int dim; /* index expression edited; -1: 'when' */
     char buf[256];
     int len;
     char msg[200];
-    int err_pos;       /* -1 when the text validates */
-    bool changed;      /* a live edit was applied (undo restores the text before) */
+    int err_pos;  /* -1 when the text validates */
+    bool changed; /* a live edit was applied (undo restores the text before) */
 } edit_state;
 
 typedef enum prompt_kind { PROMPT_SAVE, PROMPT_SVG, PROMPT_OVERWRITE, PROMPT_QUIT, PROMPT_OPEN } prompt_kind;
 typedef struct prompt_state {
     prompt_kind kind;
-    bool svg;          /* PROMPT_OVERWRITE: the file is an SVG picture */
-    int arg;           /* PROMPT_OPEN: direction */
+    bool svg; /* PROMPT_OVERWRITE: the file is an SVG picture */
+    int arg;  /* PROMPT_OPEN: direction */
     char buf[256];
     int len;
 } prompt_state;
@@ -165,7 +191,7 @@ typedef struct prompt_state {
 typedef struct advisor_state {
     advisor_result *res; /* owned; NULL while the sweep runs */
     int cursor, scroll;
-    unsigned long gen;   /* scenario generation the rows belong to */
+    unsigned long gen; /* scenario generation the rows belong to */
 } advisor_state;
 
 typedef struct structs_state {
@@ -173,10 +199,10 @@ typedef struct structs_state {
 } structs_state;
 
 typedef struct compare_state {
-    bool pinned;         /* pinned state vs now; else the best padding / SoA variant */
-    scenario other;      /* owned (valid when ok) */
+    bool pinned;    /* pinned state vs now; else the best padding / SoA variant */
+    scenario other; /* owned (valid when ok) */
     bool ok;
-    bool pending;        /* the variant job is running */
+    bool pending; /* the variant job is running */
     char label[200];
     char error[200];
     int access, warp, iteration; /* the pinned selection */
@@ -184,19 +210,19 @@ typedef struct compare_state {
 } compare_state;
 
 typedef struct step_state {
-    int shown;           /* wavefronts revealed */
+    int shown; /* wavefronts revealed */
     bool playing;
     double last_ms;
 } step_state;
 
 typedef struct lesson_state {
-    lesson les;          /* les.nsteps > 0: a lesson is open */
+    lesson les; /* les.nsteps > 0: a lesson is open */
     int step;
 } lesson_state;
 
 typedef struct help_state {
     int scroll;
-    bool why;            /* the page shows the whole why text, not the keys */
+    bool why; /* the page shows the whole why text, not the keys */
 } help_state;
 
 typedef enum picker_kind { PICK_PATTERN, PICK_ARCH } picker_kind;
@@ -213,14 +239,14 @@ typedef struct quiz_state {
 } quiz_state;
 
 struct tui_app {
-    scenario sc;             /* the scenario on show (never mutated in place) */
+    scenario sc; /* the scenario on show (never mutated in place) */
     scenario_history hist;
-    bool modified;           /* edits since the last open or save */
-    unsigned long scen_gen;  /* bumped by every scenario change */
-    char *source;            /* file or library name it came from */
-    int pattern;             /* index in the library for n/p; -1 unknown */
+    bool modified;          /* edits since the last open or save */
+    unsigned long scen_gen; /* bumped by every scenario change */
+    char *source;           /* file or library name it came from */
+    int pattern;            /* index in the library for n/p; -1 unknown */
     int access, warp, iteration, sel_lane;
-    int focus;               /* 0 grid, 1 lanes, 2 map */
+    int focus; /* 0 grid, 1 lanes, 2 map */
     int grid_scroll, map_scroll;
     tui_view view;
     tui_crt crt;
@@ -241,15 +267,15 @@ struct tui_app {
     help_state help;
     picker_state picker;
     quiz_state quiz;
-    bool quiz_on;            /* predict first: verdicts hidden until a guess */
+    bool quiz_on; /* predict first: verdicts hidden until a guess */
     /* background work */
     tui_job *jobs[JOB_KINDS];
-    tui_job *abandoned;      /* cancelled jobs still finishing (joined when they do) */
+    tui_job *abandoned; /* cancelled jobs still finishing (joined when they do) */
     tui_totals totals;
     bool totals_valid;
-    double totals_progress;  /* 0..1 while running */
+    double totals_progress; /* 0..1 while running */
     /* GPU */
-    gpu_worker *worker;      /* NULL with --no-gpu */
+    gpu_worker *worker; /* NULL with --no-gpu */
     unsigned long gen, submitted;
     double changed_ms;
     bool have_meas;
@@ -284,8 +310,8 @@ void app_declaration(const scenario *s, int access, char *buf, size_t n);
 int app_open_relative(tui_app *a, int delta, bool confirmed);
 
 /* ---- modes (mode_*.c) and the stack (modes.c) ---- */
-extern const tui_mode mode_main, mode_help, mode_edit, mode_prompt, mode_advisor, mode_structs, mode_compare,
-    mode_step, mode_lesson, mode_present, mode_quiz, mode_picker;
+extern const tui_mode mode_main, mode_help, mode_edit, mode_prompt, mode_advisor, mode_structs, mode_compare, mode_step,
+    mode_lesson, mode_present, mode_quiz, mode_picker;
 const tui_mode *app_top(const tui_app *a);
 bool app_in_mode(const tui_app *a, tui_mode_id id);
 void app_push(tui_app *a, const tui_mode *m);

@@ -27,14 +27,18 @@ const char *actions_key_name(const tui_crt *c, int key, char *buf, size_t n)
     case 27: return "Esc";
     case 9: return "Tab";
     case ' ': return "Space";
-    case '\r': case '\n': case KEY_ENTER: return "Enter";
+    case '\r':
+    case '\n':
+    case KEY_ENTER: return "Enter";
     case KEY_UP: return crt_glyph(c, "↑", "Up");
     case KEY_DOWN: return crt_glyph(c, "↓", "Down");
     case KEY_LEFT: return crt_glyph(c, "←", "Left");
     case KEY_RIGHT: return crt_glyph(c, "→", "Right");
     case KEY_PPAGE: return "PgUp";
     case KEY_NPAGE: return "PgDn";
-    case KEY_BACKSPACE: case 127: case 8: return "Backspace";
+    case KEY_BACKSPACE:
+    case 127:
+    case 8: return "Backspace";
     case KEY_MOUSE: return "mouse";
     default: break;
     }

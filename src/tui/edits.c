@@ -43,7 +43,7 @@ bool edit_padding(scenario *s, void *arg, char *msg, size_t n)
 }
 
 /* The element types t cycles through: scalars, then the CUDA vector types. */
-static const char *const elem_types[] = {"float", "double", "char", "short", "int",
+static const char *const elem_types[] = {"float", "double", "char",   "short",   "int",
                                          "half",  "float2", "float4", "double2", "char4"};
 #define NELEM_TYPES ((int)(sizeof elem_types / sizeof elem_types[0]))
 
@@ -121,7 +121,7 @@ static int presets(int ndims, int64_t last, preset *out)
     }
     if (ndims == 1) {
         static const int strides[] = {1, 2, 4, 8, 16, 32, 33};
-        static const char *const names[] = {"stride 1", "stride 2", "stride 4", "stride 8",
+        static const char *const names[] = {"stride 1",  "stride 2",  "stride 4", "stride 8",
                                             "stride 16", "stride 32", "stride 33"};
         for (size_t i = 0; i < sizeof strides / sizeof strides[0]; i++, k++) {
             if (strides[i] == 1)
@@ -194,8 +194,8 @@ bool edit_cycle_pattern(scenario *s, void *arg, char *msg, size_t n)
 bool edit_cycle_block(scenario *s, void *arg, char *msg, size_t n)
 {
     (void)arg;
-    static const int blocks[][3] = {{32, 32, 1}, {32, 8, 1}, {16, 16, 1}, {32, 1, 1}, {64, 1, 1},
-                                    {256, 1, 1}, {1024, 1, 1}, {8, 8, 4}, {16, 8, 8}};
+    static const int blocks[][3] = {{32, 32, 1}, {32, 8, 1},   {16, 16, 1}, {32, 1, 1}, {64, 1, 1},
+                                    {256, 1, 1}, {1024, 1, 1}, {8, 8, 4},   {16, 8, 8}};
     enum { NB = sizeof blocks / sizeof blocks[0] };
     if (s->is_trace) {
         snprintf(msg, n, "a trace has no block");
@@ -339,7 +339,7 @@ bool edit_dimension(scenario *s, void *arg, char *msg, size_t n)
 }
 
 /* The field types the struct editor cycles through. */
-static const char *const field_types[] = {"char", "short", "int",  "float",   "double", "half",
+static const char *const field_types[] = {"char",   "short",  "int",  "float",   "double", "half",
                                           "float2", "float4", "int2", "double2", "char4"};
 #define NFIELD_TYPES ((int)(sizeof field_types / sizeof field_types[0]))
 

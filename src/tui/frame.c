@@ -12,7 +12,7 @@ grid_geom grid_geom_make(const tui_app *a, const layout_rect *r, const tui_view 
     g.in = (layout_rect){r->y + 1, r->x + 1, r->h - 2, r->w - 2};
     if (r->h < 3 || r->w < 4)
         g.in = (layout_rect){r->y, r->x, 0, 0};
-    g.banks = 0; /* set by the caller from the profile */
+    g.banks = 0;              /* set by the caller from the profile */
     g.head = cw >= 3 ? 1 : 2; /* bank numbers: one line, or tens above ones */
     g.x0 = g.in.x + 5;
     g.y0 = g.in.y + g.head;

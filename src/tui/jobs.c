@@ -15,9 +15,9 @@
 struct tui_job {
     pthread_t th;
     tui_job_kind kind;
-    scenario sc;              /* owned copy */
+    scenario sc; /* owned copy */
     int access, array;
-    unsigned long gen;        /* scenario generation it belongs to */
+    unsigned long gen; /* scenario generation it belongs to */
     atomic_int cancel, finished;
     atomic_llong done;
     int64_t total;
@@ -27,7 +27,7 @@ struct tui_job {
     scenario variant;
     bool variant_ok;
     char label[200];
-    tui_job *next;            /* in the abandoned list */
+    tui_job *next; /* in the abandoned list */
 };
 
 /* Sum every warp-instruction of s as `analyze` does; stops early when cancel is set. */
@@ -135,18 +135,13 @@ static void *job_main(void *arg)
 {
     tui_job *j = arg;
     switch (j->kind) {
-    case JOB_TOTALS:
-        totals_run(&j->sc, &j->totals, &j->cancel, &j->done);
-        break;
+    case JOB_TOTALS: totals_run(&j->sc, &j->totals, &j->cancel, &j->done); break;
     case JOB_ADVISOR:
         j->adv = xmalloc(sizeof *j->adv);
         advisor_sweep(&j->sc, j->array, 32, j->adv);
         break;
-    case JOB_VARIANT:
-        variant_run(j);
-        break;
-    default:
-        break;
+    case JOB_VARIANT: variant_run(j); break;
+    default: break;
     }
     atomic_store(&j->finished, 1);
     return NULL;
@@ -256,8 +251,7 @@ static bool job_take(tui_app *a, tui_job *j)
         app_refresh_view(a);
         return true;
     }
-    default:
-        return false;
+    default: return false;
     }
 }
 

@@ -14,8 +14,8 @@ typedef struct layout_rect {
 
 typedef struct layout {
     bool too_small;
-    int cell_w;          /* characters per bank cell in the grid: 1 to 4 */
-    bool side;           /* result and lanes beside the grid (wide terminals) */
+    int cell_w; /* characters per bank cell in the grid: 1 to 4 */
+    bool side;  /* result and lanes beside the grid (wide terminals) */
     layout_rect title, grid, grid2, result, result2, lanes, map, why, bar;
 } layout;
 

@@ -32,7 +32,7 @@ static bool key_and_react(tui_app *a, int key)
     return true;
 }
 
-/* Next key of a snapshot's key string; "\e" is Esc, "\n" Enter, "\t" Tab; 0 at the end. */
+/* Next key of a snapshot's key string; "\e" is Esc, "\n" Enter, "\t" Tab, "\b" Backspace; 0 at the end. */
 static int next_key(const char **p)
 {
     if (!**p)
@@ -40,7 +40,7 @@ static int next_key(const char **p)
     int c = (unsigned char)*(*p)++;
     if (c == '\\' && **p) {
         int e = (unsigned char)*(*p)++;
-        return e == 'e' ? 27 : e == 'n' ? '\r' : e == 't' ? 9 : e;
+        return e == 'e' ? 27 : e == 'n' ? '\r' : e == 't' ? 9 : e == 'b' ? 127 : e;
     }
     return c;
 }
@@ -70,8 +70,8 @@ static int snapshot(tui_app *a, const char *keys)
     strbuf_addf(&sb, ", \"arch\": \"%s\", \"mode\": \"%s\", \"modified\": %s, \"declaration\": ", a->sc.arch->name,
                 app_top(a)->name, a->modified ? "true" : "false");
     report_json_string(&sb, decl);
-    strbuf_addf(&sb, ",\n \"selection\": {\"access\": %d, \"warp\": %d, \"iteration\": %d, \"seq\": %lld},\n", a->access,
-                a->warp, a->iteration, (long long)app_instr_seq(a));
+    strbuf_addf(&sb, ",\n \"selection\": {\"access\": %d, \"warp\": %d, \"iteration\": %d, \"seq\": %lld},\n",
+                a->access, a->warp, a->iteration, (long long)app_instr_seq(a));
     strbuf_addf(&sb, " \"headline\": ");
     report_json_string(&sb, head);
     if (!a->sc.is_trace && a->sc.accesses[a->access].label) {

@@ -91,8 +91,8 @@ static void advisor_draw(tui_app *a)
     const tui_sweep *sw = &a->sweep;
     bool meas = sw->running || sw->done || sw->nmeasured > 0;
     int y = in.y;
-    draw_text(a, y++, in.x, in.w, ROLE_KEY, "%-5s %-13s %9s %8s %5s %s%s", "  pad", "worst", "wavefr.", "shared B", "occ.",
-              meas ? "cycles meas./pred. " : "", "wavefronts over the whole scenario");
+    draw_text(a, y++, in.x, in.w, ROLE_KEY, "%-5s %-13s %9s %8s %5s %s%s", "  pad", "worst", "wavefr.", "shared B",
+              "occ.", meas ? "cycles meas./pred. " : "", "wavefronts over the whole scenario");
     int64_t max_wf = 1;
     for (int i = 0; i < r->nrows; i++)
         if (r->rows[i].valid && r->rows[i].wavefronts > max_wf)
@@ -116,8 +116,11 @@ static void advisor_draw(tui_app *a)
         report_degree_text(row->worst_degree, deg, sizeof deg);
         tui_role role = row->wavefronts == row->ideal ? ROLE_OK : ROLE_NORMAL;
         int x = in.x + draw_text_mark(a, y, in.x, in.w, role, marks, "%c%4d %-13s %9lld %8lld %4.0f%% ",
-                                      chosen ? '>' : cur ? '*' : ' ', row->pad, deg, (long long)row->wavefronts,
-                                      (long long)row->smem_bytes, 100 * row->occupancy);
+                                      chosen ? '>'
+                                      : cur  ? '*'
+                                             : ' ',
+                                      row->pad, deg, (long long)row->wavefronts, (long long)row->smem_bytes,
+                                      100 * row->occupancy);
         if (meas && sw->measured[i] >= 0) {
             bool agree = measure_plan_agrees(sw->predicted[i], sw->measured[i]);
             x += draw_text(a, y, x, 19, agree ? ROLE_OK : ROLE_ERROR, "%7.2f/%-7.2f    ", sw->measured[i],
@@ -137,7 +140,8 @@ static void advisor_draw(tui_app *a)
         draw_text(a, y, in.x, in.w, ROLE_HILITE, "measuring padding %d of %d on the GPU %s", r->rows[sw->row].pad,
                   r->rows[r->nrows - 1].pad, (const char *[]){"|", "/", "-", "\\"}[a->spinner % 4]);
     else if (sw->done)
-        draw_text(a, y, in.x, in.w, ROLE_DIM, "measured cycles per warp-access per SM beside the model's; m measures again");
+        draw_text(a, y, in.x, in.w, ROLE_DIM,
+                  "measured cycles per warp-access per SM beside the model's; m measures again");
     else
         draw_text(a, y, in.x, in.w, ROLE_DIM, "* current padding, > chosen row; m measures every padding on the GPU");
     y++;
@@ -145,13 +149,14 @@ static void advisor_draw(tui_app *a)
         draw_text(a, y++, in.x, in.w, ROLE_OK, "smallest conflict-free padding: %d (%+lld B per block)", r->best_pad,
                   (long long)(r->rows[r->best_pad].smem_bytes - r->rows[0].smem_bytes));
     else
-        draw_text(a, y++, in.x, in.w, ROLE_ERROR, "no conflict-free padding; fewest wavefronts at padding %d", r->min_pad);
+        draw_text(a, y++, in.x, in.w, ROLE_ERROR, "no conflict-free padding; fewest wavefronts at padding %d",
+                  r->min_pad);
     if (r->swizzle)
-        draw_text(a, y++, in.x, in.w, ROLE_NORMAL, "or XOR swizzle %s: %lld wavefront%s, no extra memory", r->swizzle_text,
-                  (long long)r->swizzled.wavefronts, r->swizzled.wavefronts == 1 ? "" : "s");
+        draw_text(a, y++, in.x, in.w, ROLE_NORMAL, "or XOR swizzle %s: %lld wavefront%s, no extra memory",
+                  r->swizzle_text, (long long)r->swizzled.wavefronts, r->swizzled.wavefronts == 1 ? "" : "s");
     if (r->soa)
-        draw_text(a, y++, in.x, in.w, ROLE_NORMAL, "or struct of arrays: %lld wavefront%s", (long long)r->soa_row.wavefronts,
-                  r->soa_row.wavefronts == 1 ? "" : "s");
+        draw_text(a, y++, in.x, in.w, ROLE_NORMAL, "or struct of arrays: %lld wavefront%s",
+                  (long long)r->soa_row.wavefronts, r->soa_row.wavefronts == 1 ? "" : "s");
 }
 
 const tui_mode mode_advisor = {MODE_ADVISOR, "advisor", true, advisor_enter, NULL, advisor_draw, NULL, advisor_leave};

@@ -28,11 +28,27 @@ static char **help_lines(tui_app *a, int w, int *n)
             "ones need a GPU.",
         };
         int nn = m == MODE_MAIN ? 5 : 0;
-        keys = xrealloc(keys, sizeof *keys * (size_t)(k + nn + 1));
-        for (int i = 0; i < nn; i++)
-            keys[k++] = xstrdup(notes[i]);
-        *n = k;
-        return keys;
+        /* wrapped to the page, continuation lines under the help text: never cut */
+        int cap = k + nn + 16, o = 0;
+        char **out = xmalloc(sizeof *out * (size_t)cap);
+        for (int i = 0; i < k + nn; i++) {
+            const char *line = i < k ? keys[i] : notes[i - k];
+            char **parts;
+            int np = draw_wrap(line, i < k ? w - 12 : w, &parts);
+            if (np == 0)
+                np = draw_wrap(" ", w, &parts);
+            for (int j = 0; j < np; j++) {
+                if (o == cap)
+                    out = xrealloc(out, sizeof *out * (size_t)(cap *= 2));
+                char buf[300];
+                snprintf(buf, sizeof buf, "%s%s", j && i < k ? "            " : "", parts[j]);
+                out[o++] = xstrdup(buf);
+            }
+            draw_wrap_free(parts, np);
+        }
+        actions_help_free(keys, k);
+        *n = o;
+        return out;
     }
     char **paras;
     int np = why_paragraphs(a, &paras), k = 0, cap = 16;
@@ -63,7 +79,8 @@ static void help_draw(tui_app *a)
     if (a->help.why)
         snprintf(title, sizeof title, "why (Esc or q closes)");
     else
-        snprintf(title, sizeof title, "keys of the %s (Esc or q closes)", a->depth >= 2 ? a->stack[a->depth - 2]->name : "main view");
+        snprintf(title, sizeof title, "keys of the %s (Esc or q closes)",
+                 a->depth >= 2 ? a->stack[a->depth - 2]->name : "main view");
     layout_rect in = panel_frame(a, &r, title, true);
     int n;
     char **lines = help_lines(a, in.w - 2, &n);

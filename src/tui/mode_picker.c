@@ -58,8 +58,10 @@ static void picker_draw(tui_app *a)
     layout_rect box = {1, (a->cols - w) / 2, h, w};
     for (int y = box.y; y < box.y + box.h; y++)
         draw_fill(a, y, box.x, box.w, ROLE_NORMAL);
-    layout_rect in = panel_frame(a, &box, p->kind == PICK_ARCH ? "architecture (Enter chooses, Esc closes)"
-                                                               : "pattern library (Enter opens, Esc closes)", true);
+    layout_rect in = panel_frame(a, &box,
+                                 p->kind == PICK_ARCH ? "architecture (Enter chooses, Esc closes)"
+                                                      : "pattern library (Enter opens, Esc closes)",
+                                 true);
     panel_bar_draw(a);
     if (in.h < 1)
         return;

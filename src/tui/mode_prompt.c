@@ -122,12 +122,8 @@ static void prompt_draw(tui_app *a)
         draw_text(a, r->y, 0, a->cols, ROLE_BAR, " %s as: %s_  (Enter save, Esc cancel)",
                   p->kind == PROMPT_SVG ? "export SVG" : "save", p->buf);
         break;
-    case PROMPT_OVERWRITE:
-        draw_text(a, r->y, 0, a->cols, ROLE_BAR, " %s exists: overwrite? (y/n)", p->buf);
-        break;
-    case PROMPT_QUIT:
-        draw_text(a, r->y, 0, a->cols, ROLE_BAR, " quit without saving? (y/n, S saves first)");
-        break;
+    case PROMPT_OVERWRITE: draw_text(a, r->y, 0, a->cols, ROLE_BAR, " %s exists: overwrite? (y/n)", p->buf); break;
+    case PROMPT_QUIT: draw_text(a, r->y, 0, a->cols, ROLE_BAR, " quit without saving? (y/n, S saves first)"); break;
     case PROMPT_OPEN:
         draw_text(a, r->y, 0, a->cols, ROLE_BAR, " open the %s pattern without saving your edits? (y/n, S saves first)",
                   p->arg > 0 ? "next" : "previous");

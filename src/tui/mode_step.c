@@ -26,18 +26,22 @@ static void step_narrate(tui_app *a)
         app_set_message(a, false, "step: Space reveals wavefront 0 of %d", r->wavefronts);
         return;
     }
-    int n = 0, first = -1;
+    int n = 0;
+    char lanes[160] = "";
+    size_t o = 0;
     for (int l = 0; l < BANKS_WARP; l++)
-        if (r->lane[l].phase >= 0 && r->lane[l].wavefront == k) {
+        if (r->lane[l].phase >= 0 && r->lane[l].wavefront == k && a->view.in.lane[l].state == SCENARIO_LANE_OK) {
             n++;
-            first = first < 0 ? l : first;
+            int w = snprintf(lanes + o, sizeof lanes - o, " %d", l);
+            if (w > 0 && (size_t)w < sizeof lanes - o)
+                o += (size_t)w;
         }
     int phase = 0;
     for (int p = 0; p < r->nphases; p++)
         if (k >= r->phase[p].first_row && k < r->phase[p].first_row + r->phase[p].wavefronts)
             phase = p;
-    app_set_message(a, false, "wavefront %d/%d (phase %d): serves %d lane%s from lane %d%s", k, r->wavefronts - 1, phase, n,
-                    n == 1 ? "" : "s", first, k + 1 < r->wavefronts ? "; the next must wait for its bank" : "; done");
+    app_set_message(a, false, "wavefront %d of 0-%d (phase %d) serves %d lane%s:%s", k, r->wavefronts - 1, phase, n,
+                    n == 1 ? "" : "s", lanes);
 }
 
 int step_next(tui_app *a, int key)

@@ -45,8 +45,10 @@ int structs_edit(tui_app *a, int key)
         return REACT_REDRAW;
     }
     edit_arg e = {.si = st->sel_struct < a->sc.types.n ? st->sel_struct : 0, .fi = st->sel_field};
-    scenario_edit_fn fn = key == 't' ? edit_field_type : key == '+' ? edit_field_add : key == 'd' ? edit_field_delete
-                                                                                                  : edit_reorder_fields;
+    scenario_edit_fn fn = key == 't'   ? edit_field_type
+                          : key == '+' ? edit_field_add
+                          : key == 'd' ? edit_field_delete
+                                       : edit_reorder_fields;
     int r = app_edit(a, fn, &e, NULL);
     st->sel_struct = e.si;
     if (st->sel_field >= a->sc.types.structs[e.si].nfields)
@@ -78,8 +80,8 @@ static void structs_draw(tui_app *a)
             bool is_field = strstr(line, "offset") && strstr(line, "offset") < line + len;
             field += is_field;
             tui_role role = strstr(line, "hole") || strstr(line, "tail padding") ? ROLE_PADDING
-                            : strstr(line, "sizeof")                            ? ROLE_KEY
-                                                                                : ROLE_NORMAL;
+                            : strstr(line, "sizeof")                             ? ROLE_KEY
+                                                                                 : ROLE_NORMAL;
             bool sel = is_field && i == a->structs.sel_struct && field == a->structs.sel_field;
             draw_text_mark(a, y++, in.x + 1, in.w - 1, role, sel ? MARK_SELECT : 0, "%.*s", len, line);
         }

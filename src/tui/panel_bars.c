@@ -39,12 +39,12 @@ void panel_title_draw(tui_app *a)
         snprintf(where, sizeof where, "%s", a->source);
     if (a->modified)
         snprintf(where + strlen(where), sizeof where - strlen(where), " (modified)");
-    const char *mode = mode_title(a);
-    char tail[64];
-    snprintf(tail, sizeof tail, "%s%s", *mode ? sep : "", mode);
+    const char *mode = mode_title(a); /* a mode takes the program's place, first on the line */
+    char head[32];
+    snprintf(head, sizeof head, " %s", *mode ? mode : "bankscope");
     if (s->is_trace) {
-        draw_text(a, r->y, r->x, r->w, ROLE_TITLE, " bankscope%s%s%s%s%strace[%d/%d]%s", sep, where, sep, s->arch->name,
-                  sep, a->access, s->ntrace - 1, tail);
+        draw_text(a, r->y, r->x, r->w, ROLE_TITLE, "%s%s%s%s%s%strace[%d/%d]", head, sep, where, sep, s->arch->name,
+                  sep, a->access, s->ntrace - 1);
         return;
     }
     if (s->block[2] > 1)
@@ -52,10 +52,10 @@ void panel_title_draw(tui_app *a)
     else
         snprintf(block, sizeof block, "%dx%d", s->block[0], s->block[1]);
     char line[700];
-    snprintf(line, sizeof line, " bankscope%s%s%s%s%s%s%sblock %s%swarp %d/%d%s%s", sep, where, sep, s->arch->name, sep,
-             decl, sep, block, sep, a->warp, scenario_warp_count(s) - 1, iter, tail);
+    snprintf(line, sizeof line, "%s%s%s%s%s%s%s%sblock %s%swarp %d/%d%s", head, sep, where, sep, s->arch->name, sep,
+             decl, sep, block, sep, a->warp, scenario_warp_count(s) - 1, iter);
     /* too wide: the program's name goes first, what is shown stays */
-    const char *show = draw_width(line) > r->w ? line + strlen(" bankscope") + strlen(sep) - 1 : line;
+    const char *show = draw_width(line) > r->w && !*mode ? line + strlen(head) + strlen(sep) - 1 : line;
     draw_text(a, r->y, r->x, r->w, ROLE_TITLE, "%s", show);
 }
 

@@ -84,7 +84,7 @@ void panel_grid_draw(tui_app *a, const grid_geom *g, const scenario *s, const tu
     bank_load(&v->res, v->cells, banks, load);
     const char *empty = crt_glyph(&a->crt, "·", ".");
     bool stepping = shown >= 0;
-    for (int i = 0; i < g->nvis && g->scroll + i < rows; i++) {
+    for (int i = 0; i < g->nvis && g->scroll + i < rows && shown != -2; i++) {
         int row = g->scroll + i, y = g->y0 + i;
         int ph = phase_of_row(&v->res, row);
         bool current = stepping && row == shown - 1;
@@ -114,18 +114,31 @@ void panel_grid_draw(tui_app *a, const grid_geom *g, const scenario *s, const tu
         draw_text(a, fy, x, in.w, ROLE_DIM, "no active lane: nothing to serve");
         return;
     }
-    if (stepping)
-        snprintf(foot, sizeof foot, "wavefront %d/%d ", shown, rows);
+    if (shown == -2) { /* predict first: not even the count of rows */
+        draw_text(a, fy, x, in.w, ROLE_HILITE, "hidden until you predict (type a number, Enter)");
+        return;
+    }
+    if (shown == -2)
+        snprintf(foot, sizeof foot, "hidden until you predict ");
+    else if (stepping)
+        snprintf(foot, sizeof foot, "step %d of %d wf ", shown, rows);
     else if (rows > g->nvis)
-        snprintf(foot, sizeof foot, "rows %d-%d of %d wf ", g->scroll, g->scroll + g->nvis - 1 < rows - 1 ? g->scroll + g->nvis - 1 : rows - 1, rows);
+        snprintf(foot, sizeof foot, "rows %d-%d of %d wf ", g->scroll,
+                 g->scroll + g->nvis - 1 < rows - 1 ? g->scroll + g->nvis - 1 : rows - 1, rows);
     else
         snprintf(foot, sizeof foot, "%d wavefront%s ", rows, rows == 1 ? "" : "s");
-    x += draw_text(a, fy, x, in.w, ROLE_DIM, "%s", foot);
     int end = in.x + in.w;
+    if (cw == 1) /* one character per cell: the letters need their key first */
+        x += draw_text(a, fy, x, end - x, ROLE_KEY, "a-v=lanes 10-31 ");
+    x += draw_text(a, fy, x, end - x, ROLE_DIM, "%s", foot);
     x += draw_text(a, fy, x, end - x, ROLE_CONFLICT, "conflict");
     x += draw_text(a, fy, x, end - x, ROLE_NORMAL, " ");
-    x += draw_text(a, fy, x, end - x, ROLE_BROADCAST, cw >= 4 ? "n+k shared" : cw == 3 ? "n+ shared" : cw == 1 ? "* shared" : "shared");
+    x += draw_text(a, fy, x, end - x, ROLE_BROADCAST,
+                   cw >= 4   ? "n+k shared"
+                   : cw == 3 ? "n+ shared"
+                   : cw == 1 ? "* shared"
+                             : "shared");
     x += draw_text(a, fy, x, end - x, ROLE_NORMAL, " ");
-    x += draw_text_mark(a, fy, x, end - x, ROLE_OK, MARK_SELECT, "%s", cw >= 3 ? ">lane" : "lane");
-    x += draw_text(a, fy, x, end - x, ROLE_DIM, " selected%s", cw == 1 ? "; a-v = lanes 10-31" : "");
+    x += draw_text_mark(a, fy, x, end - x, ROLE_OK, MARK_SELECT, "%slane %d", cw >= 3 ? ">" : "", a->sel_lane);
+    x += draw_text(a, fy, x, end - x, ROLE_DIM, " selected");
 }

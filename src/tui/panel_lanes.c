@@ -29,6 +29,31 @@ static void fit_line(tui_app *a, int y, int x, int w, tui_role role, int marks, 
     draw_text_mark(a, y, x + n, w - n, role, marks, "%s", tail);
 }
 
+/* The tail of lane l's line in form 0 (start + offset), 1 (byte address) or 2 (no word). */
+static void lane_tail(tui_app *a, const tui_view *v, int l, int form, char *tail, size_t n)
+{
+    const scenario *s = &a->sc;
+    const scenario_lane *ln = &v->in.lane[l];
+    const char *arrow = crt_glyph(&a->crt, "→", "->");
+    char banks[16];
+    report_banks_text(s->arch, ln->address, v->in.req.width, banks, sizeof banks);
+    long long word = (long long)banks_word_of(s->arch, ln->address);
+    const char *shared = v->res.lane[l].broadcast ? " (shared word)" : "";
+    if (s->is_trace) {
+        snprintf(tail, n, "%lld B %s word %lld %s bank %s%s", (long long)ln->address, arrow, word, arrow, banks,
+                 shared);
+        return;
+    }
+    int64_t base = s->arrays[s->accesses[v->in.access].array].start;
+    if (form == 0)
+        snprintf(tail, n, " = %s + %lld B %s word %lld %s bank %s%s", base ? "start" : "base",
+                 (long long)(ln->address - base), arrow, word, arrow, banks, shared);
+    else if (form == 1)
+        snprintf(tail, n, " = %lld B %s word %lld %s bank %s", (long long)ln->address, arrow, word, arrow, banks);
+    else
+        snprintf(tail, n, " = %lld B %s bank %s", (long long)ln->address, arrow, banks);
+}
+
 void panel_lanes_draw(tui_app *a, const lanes_geom *g)
 {
     layout_rect in = g->in;
@@ -37,8 +62,8 @@ void panel_lanes_draw(tui_app *a, const lanes_geom *g)
     if (in.h < 1 || !v->valid)
         return;
     const scenario *s = &a->sc;
-    const char *arrow = crt_glyph(&a->crt, "→", "->");
     strbuf el = {0};
+    char tail[200];
     for (int i = 0; i < in.h && g->scroll + i < BANKS_WARP; i++) {
         int l = g->scroll + i, y = in.y + i;
         const scenario_lane *ln = &v->in.lane[l];
@@ -57,28 +82,17 @@ void panel_lanes_draw(tui_app *a, const lanes_geom *g)
                             ln->state == SCENARIO_LANE_EVAL_ERROR;
             if (ln->state == SCENARIO_LANE_OOB || ln->state == SCENARIO_LANE_MISALIGNED)
                 scenario_lane_element(s, v->in.access, ln, &el);
-            char tail[200];
             snprintf(tail, sizeof tail, "%s%s%s", el.len ? ": " : "", why, excluded ? " (left out)" : "");
             fit_line(a, y, x, w, excluded ? ROLE_ERROR : ROLE_DIM, marks, strbuf_str(&el), tail);
             continue;
         }
-        scenario_lane_element(s, v->in.access, ln, &el);
-        char banks[16], tail[200];
-        report_banks_text(s->arch, ln->address, v->in.req.width, banks, sizeof banks);
-        long long word = (long long)banks_word_of(s->arch, ln->address);
-        const char *shared = v->res.lane[l].broadcast ? " (shared word)" : "";
-        int64_t base = s->is_trace ? 0 : s->arrays[s->accesses[v->in.access].array].start;
-        /* the longest form that fits: base + offset, then the byte address alone, then no word */
-        snprintf(tail, sizeof tail, " = %s + %lld B %s word %lld %s bank %s%s", base ? "start" : "base",
-                 (long long)(ln->address - base), arrow, word, arrow, banks, shared);
-        if (s->is_trace)
-            snprintf(tail, sizeof tail, "%lld B %s word %lld %s bank %s%s", (long long)ln->address, arrow, word, arrow,
-                     banks, shared);
-        else if (draw_width(strbuf_str(&el)) + draw_width(tail) > w)
-            snprintf(tail, sizeof tail, " = %lld B %s word %lld %s bank %s", (long long)ln->address, arrow, word, arrow,
-                     banks);
-        if (!s->is_trace && draw_width(strbuf_str(&el)) + draw_width(tail) > w)
-            snprintf(tail, sizeof tail, " = %lld B %s bank %s", (long long)ln->address, arrow, banks);
+        if (!s->is_trace)
+            scenario_lane_element(s, v->in.access, ln, &el);
+        for (int form = 0; form <= 2; form++) { /* the longest form that fits the line */
+            lane_tail(a, v, l, form, tail, sizeof tail);
+            if (draw_width(strbuf_str(&el)) + draw_width(tail) <= w)
+                break;
+        }
         fit_line(a, y, x, w, role, marks, strbuf_str(&el), tail);
     }
     strbuf_free(&el);

@@ -45,8 +45,7 @@ tui_role headline_text(const scenario *s, const tui_view *v, char *buf, size_t n
         with_thread += v->in.lane[l].state != SCENARIO_LANE_NO_THREAD;
     const scenario_excluded *e = &v->excl;
     if (e->misaligned > 0) {
-        snprintf(buf, n, "%lld of %d lanes misaligned: this access faults", (long long)e->misaligned,
-                 with_thread);
+        snprintf(buf, n, "%lld of %d lanes misaligned: this access faults", (long long)e->misaligned, with_thread);
         return ROLE_WARN;
     }
     if (e->out_of_bounds > 0) {
@@ -115,9 +114,14 @@ static int totals_draw(tui_app *a, layout_rect in, int y)
         return y;
     }
     const tui_totals *t = &a->totals;
-    if (t->instructions > 1)
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "all %lld instr.: %lld wf, ideal %lld, worst %d",
-                  (long long)t->instructions, (long long)t->wavefronts, (long long)t->ideal, t->worst);
+    if (t->instructions > 1) { /* the long form when it fits, never a cut one */
+        char line[160];
+        snprintf(line, sizeof line, "all %lld instr.: %lld wf, ideal %lld, worst %d", (long long)t->instructions,
+                 (long long)t->wavefronts, (long long)t->ideal, t->worst);
+        if (draw_width(line) > in.w - 1)
+            snprintf(line, sizeof line, "all: %lld wf, ideal %lld", (long long)t->wavefronts, (long long)t->ideal);
+        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", line);
+    }
     int64_t ex = scenario_excluded_total(&t->excl);
     if (ex > 0 && y < end)
         draw_text(a, y++, in.x + 1, in.w - 1, ROLE_ERROR, "%lld lane%s left out in all instr.", (long long)ex,

@@ -14,10 +14,14 @@ int why_paragraphs(const tui_app *a, char ***out)
     if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
         p[n++] = xstrdup(a->lesson.les.steps[a->lesson.step].text);
     const scenario *s = &a->sc;
-    if (s->description)
-        p[n++] = xstrdup(s->description);
-    else if (s->name)
-        p[n++] = xstrdup(s->name);
+    const char *d = s->description ? s->description : s->name;
+    if (d && a->modified) { /* the file's text describes the file, not the edits since */
+        strbuf sb = {0};
+        strbuf_addf(&sb, "As loaded, before your edits: %s", d);
+        p[n++] = strbuf_take(&sb);
+    } else if (d) {
+        p[n++] = xstrdup(d);
+    }
     *out = p;
     return n;
 }

@@ -232,8 +232,9 @@ void app_declaration(const scenario *s, int access, char *buf, size_t n)
     const scenario_array *arr = &s->arrays[s->accesses[access].array];
     int k = snprintf(buf, n, "%s %s", types_name(&s->types, &arr->type), arr->name);
     for (int d = 0; d < arr->ndims && k >= 0 && (size_t)k < n; d++)
-        k += arr->pad[d] ? snprintf(buf + k, n - (size_t)k, "[%lld+%lld]", (long long)arr->dims[d], (long long)arr->pad[d])
-                         : snprintf(buf + k, n - (size_t)k, "[%lld]", (long long)arr->dims[d]);
+        k += arr->pad[d]
+                 ? snprintf(buf + k, n - (size_t)k, "[%lld+%lld]", (long long)arr->dims[d], (long long)arr->pad[d])
+                 : snprintf(buf + k, n - (size_t)k, "[%lld]", (long long)arr->dims[d]);
 }
 
 /* Step an open lesson forwards or back (stopping at its ends). */

@@ -45,7 +45,7 @@ static void test_layout_sizes(void **state)
                     }
                     assert_false(L.too_small);
                     const layout_rect *all[] = {&L.title, &L.grid, &L.grid2, &L.result, &L.result2,
-                                                &L.lanes, &L.map, &L.why, &L.bar};
+                                                &L.lanes, &L.map,  &L.why,   &L.bar};
                     for (int i = 0; i < 9; i++) {
                         assert_true(inside(all[i], cols, rows));
                         for (int j = i + 1; j < 9; j++)
@@ -267,7 +267,8 @@ static void test_wrap_and_sanitise(void **state)
 {
     (void)state;
     char **lines;
-    const char *text = "Warp 0 of a 32x32 block reads tile[threadIdx.x][threadIdx.y]: successive lanes. Press + to pad.";
+    const char *text =
+        "Warp 0 of a 32x32 block reads tile[threadIdx.x][threadIdx.y]: successive lanes. Press + to pad.";
     int n = draw_wrap(text, 40, &lines);
     strbuf all = {0};
     for (int i = 0; i < n; i++) {
@@ -277,10 +278,12 @@ static void test_wrap_and_sanitise(void **state)
     assert_string_equal(strbuf_str(&all), text);
     strbuf_free(&all);
     draw_wrap_free(lines, n);
-    assert_int_equal(draw_width("a\x1b]0;x\x07" "b"), 8); /* each control character one "?" */
+    assert_int_equal(draw_width("a\x1b]0;x\x07"
+                                "b"),
+                     8); /* each control character one "?" */
     if (setlocale(LC_ALL, "C.UTF-8"))
         assert_int_equal(draw_width("\xe4\xb8\xad"), 2); /* a wide character counts two cells */
-    assert_int_equal(draw_width("\xe4\xb8"), 2);     /* a cut sequence: two '?' */
+    assert_int_equal(draw_width("\xe4\xb8"), 2);         /* a cut sequence: two '?' */
 }
 
 /* Saving then loading gives the same scenario (same JSON again, same analysis). */
@@ -340,10 +343,14 @@ static void test_svg(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_layout_sizes),   cmocka_unit_test(test_action_table),
-        cmocka_unit_test(test_edits),          cmocka_unit_test(test_type_cycle),
-        cmocka_unit_test(test_stride_presets), cmocka_unit_test(test_soa_whole_array),
-        cmocka_unit_test(test_wrap_and_sanitise), cmocka_unit_test(test_save_roundtrip),
+        cmocka_unit_test(test_layout_sizes),
+        cmocka_unit_test(test_action_table),
+        cmocka_unit_test(test_edits),
+        cmocka_unit_test(test_type_cycle),
+        cmocka_unit_test(test_stride_presets),
+        cmocka_unit_test(test_soa_whole_array),
+        cmocka_unit_test(test_wrap_and_sanitise),
+        cmocka_unit_test(test_save_roundtrip),
         cmocka_unit_test(test_svg),
     };
     return cmocka_run_group_tests_name("tui", tests, NULL, NULL);
