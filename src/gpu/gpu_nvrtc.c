@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "gpu/gpu_internal.h"
+#include "io/save.h"
 
 typedef struct cache_entry {
     char *key;
@@ -124,20 +125,27 @@ static void *disk_read(const char *path, const char *key, size_t *size)
     return img;
 }
 
-/* Write key and image to path through a temporary file and rename. */
+/* Write key and image to path through a new temporary file (O_EXCL, random name) and rename. */
 static void disk_write(const char *path, const char *key, const void *img, size_t size)
 {
-    char tmp[640];
-    snprintf(tmp, sizeof tmp, "%.580s.%ld.tmp", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
+    char *tmp;
+    int fd = save_temp_create(path, &tmp);
+    if (fd < 0)
         return;
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return;
+    }
     size_t klen = strlen(key);
     bool ok = fwrite(&klen, sizeof klen, 1, f) == 1 && fwrite(key, 1, klen, f) == klen &&
               fwrite(&size, sizeof size, 1, f) == 1 && fwrite(img, 1, size, f) == size;
     ok = fclose(f) == 0 && ok;
     if (!ok || rename(tmp, path) != 0)
-        remove(tmp);
+        unlink(tmp);
+    free(tmp);
 }
 
 void *gpu_nvrtc_cubin(const char *source, int cc_major, int cc_minor, size_t *size, bool *cached,
