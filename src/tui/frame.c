@@ -62,6 +62,19 @@ void frame_compute(tui_app *a)
     if (!f->valid)
         return;
     int banks = a->sc.arch->banks;
+    /* narrow layouts: rows the grid does not need go to the why text under it */
+    layout *L = &f->lay;
+    if (!L->side && !cmp && a->view.valid) {
+        int head = L->cell_w >= 3 ? 1 : 2;
+        int need = a->view.res.wavefronts + head + 3, min_h = 8;
+        need = need < min_h ? min_h : need;
+        if (L->grid.h > need) {
+            int d = L->grid.h - need;
+            L->grid.h -= d;
+            L->why.y -= d;
+            L->why.h += d;
+        }
+    }
     /* step mode: scroll to the wavefront just revealed */
     if (app_in_mode(a, MODE_STEP) && a->step.shown > 0) {
         grid_geom probe = grid_geom_make(a, &f->lay.grid, &a->view, a->grid_scroll, f->lay.cell_w);

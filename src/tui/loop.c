@@ -137,8 +137,8 @@ static int bench_redraw(tui_app *a, int n)
     fclose(out);
     fclose(in);
     printf("redraw at 160x48: %.3f ms CPU per keypress (edit + analysis of the shown instruction + full draw; "
-           "totals over %lld warp-instructions in the background), %d frames\n",
-           ms, (long long)a->totals.instructions, n);
+           "totals over %lld warp-instruction%s in the background), %d frames\n",
+           ms, (long long)a->totals.instructions, a->totals.instructions == 1 ? "" : "s", n);
     return TUI_OK;
 }
 

@@ -1,26 +1,52 @@
 /* panel_why: the "why" panel, always on screen: the lesson step's text (in a lesson), the
- * pattern's description, then the explanation lines. Text is wrapped, never cut: when it does not
+ * pattern's description, then the explanation of the shown access and the selected lane
+ * (src/model/explain: the numbers the grid shows, never re-derived here); after edits the file's
+ * description comes last, marked as describing the file as loaded. Text is wrapped, never cut: when it does not
  * fit, the last line says so and y shows all of it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/explain.h"
 #include "tui/app.h"
+
+/* Append the lines of e to the paragraph list (grown as needed), prefixed with prefix. */
+static void add_lines(char ***p, int *n, int *cap, explain_lines *e, const char *prefix)
+{
+    for (int i = 0; i < e->n; i++) {
+        if (*n == *cap)
+            *p = xrealloc(*p, sizeof **p * (size_t)(*cap *= 2));
+        strbuf sb = {0};
+        strbuf_addf(&sb, "%s%s", prefix, e->line[i]);
+        (*p)[(*n)++] = strbuf_take(&sb);
+    }
+    explain_lines_free(e);
+}
 
 int why_paragraphs(const tui_app *a, char ***out)
 {
-    int n = 0;
-    char **p = xmalloc(sizeof *p * 4);
+    int n = 0, cap = 8;
+    char **p = xmalloc(sizeof *p * (size_t)cap);
     if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
         p[n++] = xstrdup(a->lesson.les.steps[a->lesson.step].text);
     const scenario *s = &a->sc;
     const char *d = s->description ? s->description : s->name;
+    if (d && !a->modified)
+        p[n++] = xstrdup(d);
+    /* the explanation of what is on screen now: the access, then the selected lane */
+    if (a->view.valid && !(app_in_mode(a, MODE_QUIZ) && !a->quiz.answered)) {
+        explain_lines e;
+        explain_access(s, &a->view.in, &a->view.res, &e);
+        add_lines(&p, &n, &cap, &e, "");
+        explain_lane(s, &a->view.in, &a->view.res, a->sel_lane, &e);
+        add_lines(&p, &n, &cap, &e, "");
+    }
     if (d && a->modified) { /* the file's text describes the file, not the edits since */
+        if (n == cap)
+            p = xrealloc(p, sizeof *p * (size_t)(cap *= 2));
         strbuf sb = {0};
         strbuf_addf(&sb, "As loaded, before your edits: %s", d);
         p[n++] = strbuf_take(&sb);
-    } else if (d) {
-        p[n++] = xstrdup(d);
     }
     *out = p;
     return n;

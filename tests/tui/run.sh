@@ -113,7 +113,7 @@ start 80 24 --no-gpu aos-vec3
 keys c
 check compare-aos-soa-80x24 "SoA: p_x"
 keys c s Space Space
-check step-80x24 "wavefront 2/4"
+check step-80x24 "step 2 of 4 wf"
 keys Escape e
 expect edit-open "index 1 of 1"
 keys BSpace BSpace BSpace "tod"
@@ -193,7 +193,7 @@ mode advisor transpose-naive "x v" "smallest conflict-free padding: 1"
 mode structs struct-mixed o "structs: arrows select"
 mode compare default c "COMPARE"
 mode pin default "P +" "pinned: float tile[32][32]"
-mode step default "s Space" "wavefront 1/32"
+mode step default "s Space" "step 1 of 32 wf"
 mode lesson lesson-padding "" "lesson 1/8"
 mode present default z "PRESENT"
 mode quiz default Q "predict first"
