@@ -82,11 +82,13 @@ void frame_compute(tui_app *a)
     }
     f->grid = grid_geom_make(a, &f->lay.grid, &a->view, a->grid_scroll, f->lay.cell_w);
     f->grid.banks = banks;
-    a->grid_scroll = f->grid.scroll;
-    if (cmp) {
+    int scroll = f->grid.scroll;
+    if (cmp) { /* one scroll for both grids, as far as the longer one needs */
         f->grid2 = grid_geom_make(a, &f->lay.grid2, &a->cmp.view, a->grid_scroll, f->lay.cell_w);
         f->grid2.banks = a->cmp.other.arch->banks;
+        scroll = f->grid2.scroll > scroll ? f->grid2.scroll : scroll;
     }
+    a->grid_scroll = scroll;
     layout_rect lr = f->lay.lanes;
     f->lanes.in = (layout_rect){lr.y + 1, lr.x + 1, lr.h - 2, lr.w - 2};
     if (lr.h < 3)

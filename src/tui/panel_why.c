@@ -30,11 +30,16 @@ int why_paragraphs(const tui_app *a, char ***out)
     if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
         p[n++] = xstrdup(a->lesson.les.steps[a->lesson.step].text);
     const scenario *s = &a->sc;
+    if (app_in_mode(a, MODE_QUIZ) && !a->quiz.answered) { /* the text would give the answer away */
+        p[n++] = xstrdup("Predict first: the description and the explanation appear after your answer.");
+        *out = p;
+        return n;
+    }
     const char *d = s->description ? s->description : s->name;
     if (d && !a->modified)
         p[n++] = xstrdup(d);
     /* the explanation of what is on screen now: the access, then the selected lane */
-    if (a->view.valid && !(app_in_mode(a, MODE_QUIZ) && !a->quiz.answered)) {
+    if (a->view.valid) {
         explain_lines e;
         explain_access(s, &a->view.in, &a->view.res, &e);
         add_lines(&p, &n, &cap, &e, "");

@@ -237,12 +237,161 @@ static void test_mouse_hits(void **state)
     }
 }
 
+/* Lanes left out are said out loud: float4-32x32 padded by one: 24 lanes misaligned. */
+static void test_excluded_lanes(void **state)
+{
+    (void)state;
+    tui_app *a = open_app("float4-32x32", 80, 24, false);
+    key(a, '+');
+    assert_true(on_screen("24 of 32 lanes"));
+    assert_true(on_screen("misaligned: this access"));
+    assert_false(on_screen("conflict-free"));
+    assert_true(on_screen("misaligned (left out)"));
+    close_app(a);
+}
+
+/* Step mode scrolls to the wavefront it reveals; compare scrolls both grids, even when the
+ * current one is shorter. */
+static void test_step_and_compare_scroll(void **state)
+{
+    (void)state;
+    tui_app *a = open_app("default", 80, 24, false);
+    key(a, 's');
+    for (int i = 0; i < 20; i++)
+        key(a, ' ');
+    const grid_geom *g = &a->frame.grid;
+    assert_true(g->scroll <= 19 && 19 < g->scroll + g->nvis);
+    assert_true(on_screen("step 20 of 32 wf"));
+    key(a, 27);
+    key(a, 'P'); /* pin the 32-way state, then pad: now 1 row, pinned 32 */
+    key(a, '+');
+    for (int i = 0; i < 40; i++)
+        key(a, KEY_UP);
+    for (int i = 0; i < 10; i++)
+        key(a, KEY_DOWN);
+    assert_int_equal(a->frame.grid2.scroll, 10);
+    assert_true(on_screen("pinned: float tile[32][32]"));
+    assert_true(on_screen("now: float tile[32][32+1]"));
+    key(a, 'r'); /* another architecture on the left, the pinned one keeps its own */
+    assert_true(on_screen("(sm_89)"));
+    assert_true(on_screen("(sm_90)"));
+    close_app(a);
+}
+
+/* 3-D blocks: b reaches them and the header shows all three extents; iterations count from 0. */
+static void test_header(void **state)
+{
+    (void)state;
+    tui_app *a = open_app("default", 100, 30, false);
+    for (int i = 0; i < 7; i++)
+        key(a, 'b');
+    assert_true(on_screen("block 8x8x4"));
+    close_app(a);
+    a = open_app("reduction-strided", 160, 48, false);
+    assert_true(on_screen("(0/"));
+    assert_false(on_screen("(1/"));
+    close_app(a);
+}
+
+/* The lane table never cuts the bank: cc 1.x with doubles at 100x30. */
+static void test_lane_bank_shown(void **state)
+{
+    (void)state;
+    tui_app *a = open_app("legacy-stride4", 100, 30, false);
+    key(a, 't');
+    const lanes_geom *g = &a->frame.lanes;
+    char line[512];
+    for (int y = g->in.y; y < g->in.y + g->in.h; y++) {
+        mvinnstr(y, g->in.x, line, g->in.w < 511 ? g->in.w : 511);
+        if (strstr(line, "lane") && !strstr(line, "no thread") && !strstr(line, "left out"))
+            assert_non_null(strstr(line, "bank"));
+    }
+    close_app(a);
+}
+
+/* Narrow cells: every other bank is underlined so neighbouring two-digit lanes stay apart. */
+static void test_narrow_cells_apart(void **state)
+{
+    (void)state;
+    tui_app *a = open_app("default", 80, 24, true);
+    key(a, 'a'); /* row read: lane n in bank n */
+    const grid_geom *g = &a->frame.grid;
+    assert_int_equal(g->cw, 2);
+    for (int b = 10; b < 14; b++)
+        assert_int_equal((cell_attr(g->y0, g->x0 + b * g->cw) & A_UNDERLINE) != 0, b & 1);
+    close_app(a);
+}
+
+/* Lessons keep the architecture in the header, have a way out, and their text is never lost. */
+static void test_lesson(void **state)
+{
+    (void)state;
+    tui_app *a = open_app("lesson-padding", 80, 24, false);
+    app_push(a, &mode_lesson);
+    app_draw(a);
+    assert_true(on_screen("lesson 1/8"));
+    assert_true(on_screen("| sm_90 |"));
+    key(a, 'y');
+    assert_true(on_screen("why (Esc or q closes)"));
+    key(a, 27);
+    key(a, 27);
+    assert_false(on_screen("lesson 1/8"));
+    assert_true(on_screen("left the lesson"));
+    close_app(a);
+}
+
+/* Predict first: no verdict and no rows until a number is typed. Undo and redo. */
+static void test_quiz_and_undo(void **state)
+{
+    (void)state;
+    tui_app *a = open_app("default", 100, 30, false);
+    key(a, 'Q');
+    assert_false(on_screen("32-way"));
+    assert_true(on_screen("hidden until you predict"));
+    key(a, '3');
+    key(a, '2');
+    key(a, '\r');
+    assert_true(on_screen("you predicted 32: right"));
+    assert_true(on_screen("32-way conflict"));
+    key(a, 27);
+    key(a, '+');
+    key(a, '+');
+    key(a, 'u');
+    assert_true(on_screen("float tile[32][32+1]"));
+    key(a, 'U');
+    assert_true(on_screen("float tile[32][32+2]"));
+    close_app(a);
+}
+
+/* A failed save names the target, never a temporary file. */
+static void test_save_error(void **state)
+{
+    (void)state;
+    tui_app *a = open_app("default", 80, 24, false);
+    char msg[400];
+    assert_false(tui_save(a, "/nonexistent-dir/x.json", false, msg, sizeof msg));
+    assert_non_null(strstr(msg, "/nonexistent-dir/x.json"));
+    assert_null(strstr(msg, "tmp"));
+    close_app(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_default_and_padding), cmocka_unit_test(test_sizes),
-        cmocka_unit_test(test_legacy_16_banks),     cmocka_unit_test(test_modes_survive),
-        cmocka_unit_test(test_colour_roles),        cmocka_unit_test(test_mouse_hits),
+        cmocka_unit_test(test_default_and_padding),
+        cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_legacy_16_banks),
+        cmocka_unit_test(test_modes_survive),
+        cmocka_unit_test(test_colour_roles),
+        cmocka_unit_test(test_mouse_hits),
+        cmocka_unit_test(test_excluded_lanes),
+        cmocka_unit_test(test_step_and_compare_scroll),
+        cmocka_unit_test(test_header),
+        cmocka_unit_test(test_lane_bank_shown),
+        cmocka_unit_test(test_narrow_cells_apart),
+        cmocka_unit_test(test_lesson),
+        cmocka_unit_test(test_quiz_and_undo),
+        cmocka_unit_test(test_save_error),
     };
     return cmocka_run_group_tests_name("screen", tests, setup, teardown);
 }
