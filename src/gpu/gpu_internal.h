@@ -33,8 +33,8 @@ typedef struct gpu_driver {
     CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
     CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
     CUresult (*MemsetD8)(CUdeviceptr, unsigned char, size_t);
-    CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                             CUstream, void **, void **);
+    CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
+                             void **, void **);
     CUresult (*EventCreate)(CUevent *, unsigned);
     CUresult (*EventRecord)(CUevent, CUstream);
     CUresult (*EventSynchronize)(CUevent);
@@ -46,15 +46,31 @@ typedef struct gpu_driver {
     gpu_device info;
 } gpu_driver;
 
+/* The toolkit libraries loaded at run time (gpu_libs.c). */
+typedef enum gpu_lib { GPU_LIB_NVRTC, GPU_LIB_CUPTI, GPU_LIB_COUNT } gpu_lib;
+/* The library's handle, loaded on the first call; NULL with a one-line reason naming the missing
+ * soname (the answer is kept: a later call gives the same). */
+void *gpu_lib_open(gpu_lib lib, char *why, size_t n);
+/* Resolve name from an opened library into the function pointer at slot; false with a reason. */
+bool gpu_lib_sym(gpu_lib lib, void *slot, const char *name, char *why, size_t n);
+/* Load name from the folder lib was loaded from, if it is there (a library lib itself loads by
+ * name, which the loader then finds already loaded). */
+void gpu_lib_companion(gpu_lib lib, const char *name);
+/* "libnvrtc.so.13": the soname of the toolkit's major version. */
+void gpu_lib_soname(gpu_lib lib, char *out, size_t n);
+/* Load NVRTC and resolve its entry points (gpu_nvrtc.c); false with a reason. */
+bool gpu_nvrtc_load(char *why, size_t n);
+
 /* The opened driver, or NULL with a reason (gpu_driver.c). */
 gpu_driver *gpu_driver_get(char *why, size_t n);
 /* "cuXxx failed: message" for a driver error. */
 void gpu_driver_error(gpu_driver *d, CUresult r, const char *what, char *err, size_t n);
 
-/* NVRTC: source -> CUBIN for the device's sm_XY, with memory and disk caches (gpu_nvrtc.c).
- * Returns a malloc'd image the caller frees. */
-void *gpu_nvrtc_cubin(const char *source, int cc_major, int cc_minor, size_t *size, bool *cached,
-                      char *err, size_t n);
+/* NVRTC: source -> CUBIN for the device's sm_XY, with memory and disk caches (gpu_nvrtc.c;
+ * a disk entry is verified by io/cache.c before it is returned). Returns a malloc'd image the
+ * caller frees; note gets "" or why the disk cache is off or refused an entry (said once). */
+void *gpu_nvrtc_cubin(const char *source, int cc_major, int cc_minor, size_t *size, bool *cached, char *note,
+                      size_t note_n, char *err, size_t n);
 
 /* CUPTI range profiler: run launch(arg) once under the profiler and read the shared-memory
  * wavefront, bank-conflict and instruction counts (gpu_counters.cpp). False with a reason. */

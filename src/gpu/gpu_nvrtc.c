@@ -1,17 +1,57 @@
-/* gpu_nvrtc: CUDA source -> CUBIN (for the device's real sm_XY) or PTX (compute_90), with a
- * cache in memory and on disk ($XDG_CACHE_HOME or ~/.cache, /bankscope/) keyed by source,
- * options, NVRTC version and compute capability. */
-#include <errno.h>
+/* gpu_nvrtc: CUDA source -> CUBIN (for the device's real sm_XY) or PTX (compute_90) through
+ * NVRTC loaded at run time (gpu_libs.c), with a
+ * cache in memory and on disk (io/cache.c: checked, digested, capped) keyed by source, options,
+ * NVRTC version and compute capability. */
 #include <nvrtc.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "gpu/gpu_internal.h"
-#include "io/save.h"
+#include "io/cache.h"
+
+/* NVRTC's entry points, resolved from the library at run time (gpu_libs.c); the types come
+ * from nvrtc.h. */
+#define NVRTC_FUNCS(X)                                                                                                 \
+    X(nvrtcVersion)                                                                                                    \
+    X(nvrtcGetErrorString)                                                                                             \
+    X(nvrtcCreateProgram)                                                                                              \
+    X(nvrtcCompileProgram)                                                                                             \
+    X(nvrtcGetProgramLogSize)                                                                                          \
+    X(nvrtcGetProgramLog)                                                                                              \
+    X(nvrtcDestroyProgram)                                                                                             \
+    X(nvrtcGetPTXSize)                                                                                                 \
+    X(nvrtcGetPTX)                                                                                                     \
+    X(nvrtcGetCUBINSize)                                                                                               \
+    X(nvrtcGetCUBIN)
+#define NV_FIELD(f) __typeof__(&f) f;
+static struct {
+    NVRTC_FUNCS(NV_FIELD)
+} nv;
+
+bool gpu_nvrtc_load(char *why, size_t n)
+{
+    static int state; /* 0 untried, 1 loaded, -1 missing */
+    static char reason[300];
+    if (!state) {
+        state = -1;
+        if (gpu_lib_open(GPU_LIB_NVRTC, reason, sizeof reason)) {
+            bool ok = true;
+#define NV_LOAD(f) ok = ok && gpu_lib_sym(GPU_LIB_NVRTC, &nv.f, #f, reason, sizeof reason);
+            NVRTC_FUNCS(NV_LOAD)
+            state = ok ? 1 : -1;
+            int major = 0, minor = 0;
+            if (ok && nv.nvrtcVersion(&major, &minor) == NVRTC_SUCCESS) {
+                char builtins[64];
+                snprintf(builtins, sizeof builtins, "libnvrtc-builtins.so.%d.%d", major, minor);
+                gpu_lib_companion(GPU_LIB_NVRTC, builtins);
+            }
+        }
+    }
+    if (state < 0)
+        snprintf(why, n, "%s", reason);
+    return state > 0;
+}
 
 typedef struct cache_entry {
     char *key;
@@ -22,39 +62,29 @@ typedef struct cache_entry {
 static cache_entry mem_cache[64];
 static int mem_next;
 
-static uint64_t fnv1a(const char *s, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 /* Compile source with options; returns the program or NULL with the log in err. */
 static nvrtcProgram compile(const char *source, const char *arch, char *err, size_t n)
 {
     nvrtcProgram prog;
-    nvrtcResult r = nvrtcCreateProgram(&prog, source, "bankscope_kernel.cu", 0, NULL, NULL);
+    nvrtcResult r = nv.nvrtcCreateProgram(&prog, source, "bankscope_kernel.cu", 0, NULL, NULL);
     if (r != NVRTC_SUCCESS) {
-        snprintf(err, n, "nvrtcCreateProgram: %s", nvrtcGetErrorString(r));
+        snprintf(err, n, "nvrtcCreateProgram: %s", nv.nvrtcGetErrorString(r));
         return NULL;
     }
     const char *opts[] = {arch, "--std=c++17", "-lineinfo"};
-    r = nvrtcCompileProgram(prog, 3, opts);
+    r = nv.nvrtcCompileProgram(prog, 3, opts);
     if (r != NVRTC_SUCCESS) {
         size_t len = 0;
-        nvrtcGetProgramLogSize(prog, &len);
+        nv.nvrtcGetProgramLogSize(prog, &len);
         char *log = xmalloc(len + 1);
-        nvrtcGetProgramLog(prog, log);
+        nv.nvrtcGetProgramLog(prog, log);
         log[len] = '\0';
         for (char *p = log; *p; p++)
             if (*p == '\n')
                 *p = ' ';
         snprintf(err, n, "NVRTC: %s", log);
         free(log);
-        nvrtcDestroyProgram(&prog);
+        nv.nvrtcDestroyProgram(&prog);
         return NULL;
     }
     return prog;
@@ -62,97 +92,52 @@ static nvrtcProgram compile(const char *source, const char *arch, char *err, siz
 
 bool gpu_compile_ptx(const char *source, strbuf *ptx, char *err, size_t n)
 {
+    if (!gpu_nvrtc_load(err, n))
+        return false;
     nvrtcProgram prog = compile(source, "--gpu-architecture=compute_90", err, n);
     if (!prog)
         return false;
     size_t len = 0;
-    nvrtcGetPTXSize(prog, &len);
+    nv.nvrtcGetPTXSize(prog, &len);
     char *buf = xmalloc(len + 1);
-    nvrtcGetPTX(prog, buf);
+    nv.nvrtcGetPTX(prog, buf);
     strbuf_add(ptx, buf, strnlen(buf, len));
     free(buf);
-    nvrtcDestroyProgram(&prog);
+    nv.nvrtcDestroyProgram(&prog);
     return true;
 }
 
-/* Cache file path for a key hash, or "" when no cache folder can be made. */
-static void cache_path(uint64_t h, char *path, size_t n)
+static cache disk;
+static int disk_state; /* 0 not opened yet, 1 opened (on or off) */
+
+/* The disk cache, opened on first use; its note (why it is off) is reported once. */
+static cache *disk_cache(char *note, size_t n)
 {
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    char dir[512];
-    if (xdg && *xdg)
-        snprintf(dir, sizeof dir, "%s/bankscope", xdg);
-    else if (home && *home)
-        snprintf(dir, sizeof dir, "%s/.cache/bankscope", home);
-    else {
-        path[0] = '\0';
-        return;
+    if (!disk_state) {
+        disk_state = 1;
+        char dir[512];
+        disk.dirfd = -1;
+        if (!cache_default_dir(dir, sizeof dir))
+            snprintf(disk.note, sizeof disk.note, "kernel cache off: neither XDG_CACHE_HOME nor HOME is set");
+        else
+            cache_open(&disk, dir, CACHE_MAX_BYTES);
     }
-    char parent[512];
-    snprintf(parent, sizeof parent, "%.*s", (int)(strrchr(dir, '/') - dir), dir);
-    mkdir(parent, 0755);
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        path[0] = '\0';
-        return;
+    if (disk.note[0] && note && n) {
+        snprintf(note, n, "%s", disk.note);
+        disk.note[0] = '\0';
     }
-    snprintf(path, n, "%s/%016llx.cubin", dir, (unsigned long long)h);
+    return &disk;
 }
 
-/* Read a cached image whose stored key equals key. */
-static void *disk_read(const char *path, const char *key, size_t *size)
+void *gpu_nvrtc_cubin(const char *source, int cc_major, int cc_minor, size_t *size, bool *cached, char *note,
+                      size_t note_n, char *err, size_t n)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    if (note_n)
+        note[0] = '\0';
+    if (!gpu_nvrtc_load(err, n))
         return NULL;
-    size_t klen = strlen(key), stored = 0;
-    void *img = NULL;
-    if (fread(&stored, sizeof stored, 1, f) == 1 && stored == klen) {
-        char *k = xmalloc(klen + 1);
-        size_t isz = 0;
-        if (fread(k, 1, klen, f) == klen && memcmp(k, key, klen) == 0 && fread(&isz, sizeof isz, 1, f) == 1 &&
-            isz > 0 && isz < (64u << 20)) {
-            img = xmalloc(isz);
-            if (fread(img, 1, isz, f) != isz) {
-                free(img);
-                img = NULL;
-            } else {
-                *size = isz;
-            }
-        }
-        free(k);
-    }
-    fclose(f);
-    return img;
-}
-
-/* Write key and image to path through a new temporary file (O_EXCL, random name) and rename. */
-static void disk_write(const char *path, const char *key, const void *img, size_t size)
-{
-    char *tmp;
-    int fd = save_temp_create(path, &tmp);
-    if (fd < 0)
-        return;
-    FILE *f = fdopen(fd, "wb");
-    if (!f) {
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return;
-    }
-    size_t klen = strlen(key);
-    bool ok = fwrite(&klen, sizeof klen, 1, f) == 1 && fwrite(key, 1, klen, f) == klen &&
-              fwrite(&size, sizeof size, 1, f) == 1 && fwrite(img, 1, size, f) == size;
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0)
-        unlink(tmp);
-    free(tmp);
-}
-
-void *gpu_nvrtc_cubin(const char *source, int cc_major, int cc_minor, size_t *size, bool *cached,
-                      char *err, size_t n)
-{
     int vmaj = 0, vmin = 0;
-    nvrtcVersion(&vmaj, &vmin);
+    nv.nvrtcVersion(&vmaj, &vmin);
     char arch[64];
     snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", cc_major, cc_minor);
     strbuf key = {0};
@@ -167,9 +152,7 @@ void *gpu_nvrtc_cubin(const char *source, int cc_major, int cc_minor, size_t *si
             strbuf_free(&key);
             return copy;
         }
-    char path[600];
-    cache_path(fnv1a(key.data, key.len), path, sizeof path);
-    void *img = path[0] ? disk_read(path, key.data, size) : NULL;
+    void *img = cache_get(disk_cache(note, note_n), key.data, key.len, size);
     if (!img) {
         *cached = false;
         nvrtcProgram prog = compile(source, arch, err, n);
@@ -177,13 +160,13 @@ void *gpu_nvrtc_cubin(const char *source, int cc_major, int cc_minor, size_t *si
             strbuf_free(&key);
             return NULL;
         }
-        nvrtcGetCUBINSize(prog, size);
+        nv.nvrtcGetCUBINSize(prog, size);
         img = xmalloc(*size);
-        nvrtcGetCUBIN(prog, img);
-        nvrtcDestroyProgram(&prog);
-        if (path[0])
-            disk_write(path, key.data, img, *size);
+        nv.nvrtcGetCUBIN(prog, img);
+        nv.nvrtcDestroyProgram(&prog);
+        cache_put(&disk, key.data, key.len, img, *size);
     }
+    disk_cache(note, note_n); /* a refusal or failure of get or put */
     cache_entry *e = &mem_cache[mem_next];
     mem_next = (mem_next + 1) % 64;
     free(e->key);
