@@ -38,12 +38,9 @@ int cli_tui(int argc, char **argv)
     }
     if (o.file && !strchr(o.file, '/') && access(o.file, F_OK) != 0) {
         size_t len;
-        char name[300];
-        snprintf(name, sizeof name, "%s%s", o.file, strstr(o.file, ".json") ? "" : ".json");
-        if (!library_find(o.file, &len) && !library_find(name, &len))
-            return cli_usage_error("'%s' is neither a file nor a library pattern.\n"
-                                   "Commands: analyze, measure, kernel, sweep, export, list (bankscope --help);\n"
-                                   "patterns and lessons: bankscope list",
+        if (!library_find(o.file, &len))
+            return cli_usage_error("'%s' is neither a file nor a library pattern (commands: bankscope --help; "
+                                   "patterns and lessons: bankscope list)",
                                    o.file);
     }
     return tui_main(&o);

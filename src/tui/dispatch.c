@@ -98,16 +98,23 @@ void actions_help_free(char **lines, int n)
     free(lines);
 }
 
+/* Labels the key bar always shows, at its right end. */
+static bool essential(tui_mode_id mode, const char *label)
+{
+    return label && (!strcmp(label, "help") || !strcmp(label, "quit") || !strcmp(label, "close") ||
+                     (mode == MODE_LESSON && !strcmp(label, "next")));
+}
+
 void panel_keybar_draw(tui_app *a, tui_mode_id mode)
 {
     const layout_rect *r = &a->frame.lay.bar;
     int n;
     const tui_action *t = actions_table(&n);
-    /* help, quit and close always show, at the right end; the others fill from the left */
+    /* help, quit and close always show, at the right end (in a lesson, next too); the others fill
+     * from the left */
     int end = r->x + r->w;
     for (int i = n - 1; i >= 0; i--) {
-        if (!(t[i].modes & MODE_BIT(mode)) || !t[i].label ||
-            (strcmp(t[i].label, "help") && strcmp(t[i].label, "quit") && strcmp(t[i].label, "close")))
+        if (!(t[i].modes & MODE_BIT(mode)) || !essential(mode, t[i].label))
             continue;
         char keys[64];
         actions_keys_text(&a->crt, &t[i], keys, sizeof keys);
@@ -120,8 +127,7 @@ void panel_keybar_draw(tui_app *a, tui_mode_id mode)
     }
     int x = r->x + 1;
     for (int i = 0; i < n; i++) {
-        if (!(t[i].modes & MODE_BIT(mode)) || !t[i].label || !strcmp(t[i].label, "help") ||
-            !strcmp(t[i].label, "quit") || !strcmp(t[i].label, "close"))
+        if (!(t[i].modes & MODE_BIT(mode)) || !t[i].label || essential(mode, t[i].label))
             continue;
         char keys[64];
         actions_keys_text(&a->crt, &t[i], keys, sizeof keys);

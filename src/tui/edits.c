@@ -503,7 +503,7 @@ bool edit_soa(const scenario *s, scenario *out, char *label, size_t n)
         snprintf(label, n, "no SoA form: %s", msg);
         return false;
     }
-    snprintf(label, n, "SoA: %s", strbuf_str(&names));
+    snprintf(label, n, "SoA (%s)", strbuf_str(&names));
     strbuf_free(&names);
     return true;
 }

@@ -44,9 +44,13 @@ void compare_caption(const tui_app *a, bool other, char *buf, size_t n)
     const scenario *s = other ? &a->cmp.other : &a->sc;
     char decl[200];
     app_declaration(s, other && a->cmp.pinned ? a->cmp.access : a->access, decl, sizeof decl);
-    if (other)
-        snprintf(buf, n, "%s: %s (%s)", a->cmp.pinned ? "pinned" : a->cmp.label, decl, s->arch->name);
-    else
+    if (other) { /* the label's first word ("SoA", "best", "no", "pinned") keeps the caption short */
+        char label[32];
+        snprintf(label, sizeof label, "%.31s", a->cmp.pinned ? "pinned" : a->cmp.label);
+        if (!a->cmp.pinned && strncmp(label, "SoA", 3) == 0)
+            label[3] = '\0';
+        snprintf(buf, n, "%s: %s (%s)", label, decl, s->arch->name);
+    } else
         snprintf(buf, n, "now: %s (%s)", decl, s->arch->name);
 }
 
@@ -63,7 +67,7 @@ void view_draw(tui_app *a)
         compare_caption(a, true, cap, sizeof cap);
         panel_grid_draw(a, &f->grid2, &a->cmp.other, &a->cmp.view, cap, false, shown);
         panel_result_draw(a, &L->result, &a->sc, &a->view, "now", true);
-        panel_result_draw(a, &L->result2, &a->cmp.other, &a->cmp.view, a->cmp.pinned ? "pinned" : "variant", false);
+        panel_result_draw(a, &L->result2, &a->cmp.other, &a->cmp.view, a->cmp.pinned ? "pinned" : a->cmp.label, false);
         panel_why_draw(a, &L->why, false);
     } else {
         grid_caption(a, &a->sc, &a->view, cap, sizeof cap, "");

@@ -83,7 +83,8 @@ static void structs_draw(tui_app *a)
                             : strstr(line, "sizeof")                             ? ROLE_KEY
                                                                                  : ROLE_NORMAL;
             bool sel = is_field && i == a->structs.sel_struct && field == a->structs.sel_field;
-            draw_text_mark(a, y++, in.x + 1, in.w - 1, role, sel ? MARK_SELECT : 0, "%.*s", len, line);
+            draw_text_mark(a, y++, in.x + 1, in.w - 1, role, sel ? MARK_SELECT : 0, "%s%.*s", sel ? ">" : " ", len,
+                           line);
         }
         strbuf_free(&sb);
         y++;

@@ -111,7 +111,7 @@ expect quit "EXIT=0"
 
 start 80 24 --no-gpu aos-vec3
 keys c
-check compare-aos-soa-80x24 "SoA: p_x"
+check compare-aos-soa-80x24 "SoA: float p_x[32]"
 keys c s Space Space
 check step-80x24 "step 2 of 4 wf"
 keys Escape e
