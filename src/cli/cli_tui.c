@@ -1,12 +1,9 @@
 /* cli_tui: `bankscope [FILE.json] [options]`: the interactive view's command line. It only parses
  * the options; the view itself is src/tui (which knows nothing of the command line). */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
-#include "io/library.h"
 #include "tui/tui.h"
 
 int cli_tui(int argc, char **argv)
@@ -35,13 +32,6 @@ int cli_tui(int argc, char **argv)
             return cli_usage_error("one file only (got '%s' and '%s')", o.file, argv[i]);
         else
             o.file = argv[i];
-    }
-    if (o.file && !strchr(o.file, '/') && access(o.file, F_OK) != 0) {
-        size_t len;
-        if (!library_find(o.file, &len))
-            return cli_usage_error("'%s' is neither a file nor a library pattern (commands: bankscope --help; "
-                                   "patterns and lessons: bankscope list)",
-                                   o.file);
     }
     return tui_main(&o);
 }

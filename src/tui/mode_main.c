@@ -80,9 +80,13 @@ void view_draw(tui_app *a)
             panel_map_draw(a, &L->lanes); /* narrow: the map takes the lanes' place while focused */
         else
             panel_lanes_draw(a, &f->lanes);
-        if (app_in_mode(a, MODE_COMPARE)) /* compare asked for but not (yet) possible: say why */
-            draw_text(a, L->why.y, L->why.x, L->why.w, a->cmp.pending ? ROLE_HILITE : ROLE_ERROR, "compare: %s",
-                      a->cmp.pending ? "computing the variant..." : a->cmp.error);
+        if (app_in_mode(a, MODE_COMPARE) && a->cmp.pending) { /* the variant is on its way: how far */
+            double p = jobs_progress(a, JOB_VARIANT);
+            draw_text(a, L->why.y, L->why.x, L->why.w, ROLE_HILITE,
+                      "compare: computing the variant (%.0f %% of the paddings)", p < 0 ? 0.0 : 100 * p);
+        } else if (app_in_mode(a, MODE_COMPARE)) { /* compare asked for but not possible: say why */
+            draw_text(a, L->why.y, L->why.x, L->why.w, ROLE_ERROR, "compare: %s", a->cmp.error);
+        }
     }
     panel_bar_draw(a);
 }

@@ -41,8 +41,9 @@ static void present_draw(tui_app *a)
     char **paras;
     int np = why_paragraphs(a, &paras);
     char banner[400] = "";
-    if (np > 0) { /* the first sentence of the last paragraph (the pattern's own) */
-        snprintf(banner, sizeof banner, "%s", paras[np - 1]);
+    int first = app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0 ? 1 : 0;
+    if (np > first) { /* the first sentence of the pattern's description (after edits: of the explanation) */
+        snprintf(banner, sizeof banner, "%s", paras[first]);
         char *dot = strstr(banner, ". ");
         if (dot)
             dot[1] = '\0';
