@@ -49,6 +49,7 @@ typedef struct cli_common {
     int max_pad;
     int access;        /* -1: all */
     int iteration;
+    int force;         /* --force: run work above the limits of io/work.h */
 } cli_common;
 
 /* Parse argv into c; returns 0 or CLI_USAGE (after a message). allowed lists the long options

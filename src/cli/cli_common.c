@@ -96,6 +96,8 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed, cli_c
             c->all = 1;
         else if (strcmp(name, "summary") == 0)
             c->summary = 1;
+        else if (strcmp(name, "force") == 0)
+            c->force = 1;
         else if (strcmp(name, "ptx") == 0)
             c->ptx = 1;
         else if (strcmp(name, "measure") == 0)
