@@ -50,11 +50,11 @@ int main(int argc, char **argv)
     };
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         fputs(usage, stdout);
-        return CLI_OK;
+        return cli_finish_stdout("--help");
     }
     if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
         printf("bankscope %s\n", PACKAGE_VERSION);
-        return CLI_OK;
+        return cli_finish_stdout("--version");
     }
     if (argc >= 2)
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
