@@ -20,7 +20,7 @@ static const char usage[] =
     "  bankscope sweep FILE.json [--json]    padding sweep [--max-pad N] [--measure]\n"
     "            [--arch NAME] [--force]\n"
     "  bankscope export FILE.json --svg OUT  bank grid and array map as SVG\n"
-    "            [--access N] [--warp W] [--iteration K] [--arch NAME]\n"
+    "            [--access N] [--warp W] [--iteration K] [--arch NAME] [--force]\n"
     "  bankscope list [--json | --names | --archs]  the patterns and lessons (built-in,\n"
     "            installed and your own), the architecture names\n"
     "  bankscope import FILE.cu --block X[,Y[,Z]] [--kernel NAME] [-D NAME=VALUE]... [-I DIR]...\n"
