@@ -91,7 +91,9 @@ static void access_title(FILE *out, const scenario *s, int a)
 {
     const scenario_access *ac = &s->accesses[a];
     const scenario_array *arr = &s->arrays[ac->array];
-    fprintf(out, "\naccess %d: %s %s", a, scenario_op_text(ac->op), arr->name);
+    banks_request kind = scenario_access_kind(ac);
+    char kt[32];
+    fprintf(out, "\naccess %d: %s %s", a, scenario_kind_text(&kind, kt, sizeof kt), arr->name);
     for (int d = 0; d < ac->nidx; d++)
         fprintf(out, "[%s]", ac->index_text[d]);
     if (ac->field)
@@ -208,9 +210,10 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
     if (c->o->all_lanes || !c->printed_table[slot]) {
         c->printed_table[slot] = true;
         flush_run(c, s);
+        char kt[32];
         if (s->is_trace)
             fprintf(c->out, "\ntrace[%lld]: %s, %d B per lane: ", (long long)in->seq,
-                    scenario_op_text(in->req.op), in->req.width);
+                    scenario_kind_text(&in->req, kt, sizeof kt), in->req.width);
         else
             fprintf(c->out, "  warp %d: ", in->warp);
         summary_line(c->out, r, cycles);
@@ -305,10 +308,12 @@ static void json_visit(void *ctx, const scenario *s, const scenario_instr *in, c
     strbuf_addf(sb, ", \"warp\": %d, \"iteration\": %d", in->warp, in->iteration);
     if (s->loop.var && !s->is_trace)
         strbuf_addf(sb, ", \"loop_value\": %lld", (long long)in->loop_value);
-    strbuf_addf(sb, ", \"op\": \"%s\", \"width\": %d, \"wavefronts\": %d, \"ideal_wavefronts\": %d, "
+    strbuf_addf(sb, ", \"op\": \"%s\"", scenario_op_text(in->req.op));
+    scenario_kind_json(&in->req, sb);
+    strbuf_addf(sb, ", \"width\": %d, \"wavefronts\": %d, \"ideal_wavefronts\": %d, "
                 "\"conflict_degree\": %d, \"bank_conflicts\": %d, \"cycles\": %d, \"active_lanes\": %d, "
                 "\"broadcast_lanes\": %d, \"paired\": %s, \"lanes\": [",
-                scenario_op_text(in->req.op), in->req.width, r->wavefronts, r->ideal_wavefronts,
+                in->req.width, r->wavefronts, r->ideal_wavefronts,
                 r->conflict_degree, r->bank_conflicts, instr_cycles(s, in, r), r->active_lanes,
                 r->broadcast_lanes, r->paired ? "true" : "false");
     for (int l = 0; l < BANKS_WARP; l++) {

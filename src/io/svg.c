@@ -100,10 +100,14 @@ void svg_render(const scenario *s, int64_t k, strbuf *o)
     snprintf(buf, sizeof buf, "%s", s->name ? s->name : "bankscope");
     text(&body, LEFT, 24, "start", "font-size=\"18\" font-weight=\"bold\"", buf);
     if (s->is_trace) {
-        snprintf(buf, sizeof buf, "trace[%lld]: %s, %d B per lane", (long long)k, scenario_op_text(in.req.op), in.req.width);
+        char kt[32];
+        snprintf(buf, sizeof buf, "trace[%lld]: %s, %d B per lane", (long long)k, scenario_kind_text(&in.req, kt, sizeof kt),
+                 in.req.width);
     } else {
         const scenario_access *a = &s->accesses[in.access];
-        int n = snprintf(buf, sizeof buf, "warp %d: %s %s", in.warp, scenario_op_text(a->op), s->arrays[a->array].name);
+        char kt[32];
+        int n = snprintf(buf, sizeof buf, "warp %d: %s %s", in.warp, scenario_kind_text(&in.req, kt, sizeof kt),
+                         s->arrays[a->array].name);
         for (int d = 0; d < a->nidx && n < (int)sizeof buf; d++)
             n += snprintf(buf + n, sizeof buf - (size_t)n, "[%s]", a->index_text[d]);
         if (a->field && n < (int)sizeof buf)
