@@ -42,10 +42,12 @@ int64_t kernelgen_smem_bytes(const scenario *s)
 /* The CUDA spelling of a builtin: __half has no header-free type, so use same-size storage. */
 static const char *cuda_type(const char *name)
 {
-    if (strcmp(name, "__half") == 0)
+    if (strcmp(name, "__half") == 0 || strcmp(name, "__nv_bfloat16") == 0)
         return "unsigned short";
-    if (strcmp(name, "__half2") == 0)
+    if (strcmp(name, "__half2") == 0 || strcmp(name, "__nv_bfloat162") == 0)
         return "ushort2";
+    if (strcmp(name, "__nv_fp8_e4m3") == 0 || strcmp(name, "__nv_fp8_e5m2") == 0)
+        return "unsigned char";
     return name;
 }
 
