@@ -133,6 +133,8 @@ int cli_measure(int argc, char **argv)
             rc = CLI_FAIL;
             break;
         }
+        if (m.cache_note[0])
+            fprintf(stderr, "bankscope: measure: %s\n", m.cache_note);
         if (c.json)
             print_json(&s, &p, &m, a == first);
         else

@@ -33,34 +33,35 @@ typedef enum gpu_counter_set { GPU_COUNT_LD, GPU_COUNT_ST, GPU_COUNT_ATOM, GPU_C
 /* What to measure: one generated kernel (kernels/measure.cu) for one access. */
 typedef struct gpu_request {
     const char *source;
-    int block[3];             /* the scenario's block (latency and counters run one block) */
-    int tp_block[3];          /* block of the throughput run (traces: 32 warps replaying one) */
-    size_t smem_bytes;        /* dynamic shared memory */
+    int block[3];      /* the scenario's block (latency and counters run one block) */
+    int tp_block[3];   /* block of the throughput run (traces: 32 warps replaying one) */
+    size_t smem_bytes; /* dynamic shared memory */
     long long loop_value;
-    int latency_warp;         /* warp that runs the latency chain (-1: skip latency) */
-    bool counters;            /* read the hardware counters too */
-    bool store;               /* the access is a store */
+    int latency_warp; /* warp that runs the latency chain (-1: skip latency) */
+    bool counters;    /* read the hardware counters too */
+    bool store;       /* the access is a store */
     gpu_counter_set counter_set; /* the counters of its instruction */
-    int active_warps;         /* warps of tp_block with at least one active lane */
-    bool has_table;           /* traces: the lane addresses below go to the kernel's bs_table */
-    int table[33];            /* byte offset per lane (-1 inactive), then the per-warp copy distance */
+    int active_warps; /* warps of tp_block with at least one active lane */
+    bool has_table;   /* traces: the lane addresses below go to the kernel's bs_table */
+    int table[33];    /* byte offset per lane (-1 inactive), then the per-warp copy distance */
 } gpu_request;
 
 typedef struct gpu_measurement {
     gpu_device dev;
     /* throughput: all SMs full of warps repeating the access */
-    double cycles_per_access;  /* per warp-instruction per SM (median over blocks and runs) */
-    double ns_per_access;      /* wall time per warp-instruction per SM */
+    double cycles_per_access; /* per warp-instruction per SM (median over blocks and runs) */
+    double ns_per_access;     /* wall time per warp-instruction per SM */
     int blocks_per_sm, warps_per_sm;
     /* latency: one warp, a dependent chain */
     bool have_latency;
     double latency_cycles;
     /* hardware counters, one block doing the access once */
     bool have_counters;
-    char counters_note[160];   /* why there are none */
+    char counters_note[160]; /* why there are none */
     double wavefronts, bank_conflicts, instructions;
     /* cost of getting the answer */
-    bool cached;               /* CUBIN from the cache */
+    bool cached;          /* CUBIN from the cache */
+    char cache_note[320]; /* "" or, once, why the disk cache is off or refused an entry */
     double compile_ms, throughput_ms, latency_ms, counters_ms, total_ms;
 } gpu_measurement;
 

@@ -33,8 +33,8 @@ typedef struct gpu_driver {
     CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
     CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
     CUresult (*MemsetD8)(CUdeviceptr, unsigned char, size_t);
-    CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                             CUstream, void **, void **);
+    CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
+                             void **, void **);
     CUresult (*EventCreate)(CUevent *, unsigned);
     CUresult (*EventRecord)(CUevent, CUstream);
     CUresult (*EventSynchronize)(CUevent);
@@ -51,10 +51,11 @@ gpu_driver *gpu_driver_get(char *why, size_t n);
 /* "cuXxx failed: message" for a driver error. */
 void gpu_driver_error(gpu_driver *d, CUresult r, const char *what, char *err, size_t n);
 
-/* NVRTC: source -> CUBIN for the device's sm_XY, with memory and disk caches (gpu_nvrtc.c).
- * Returns a malloc'd image the caller frees. */
-void *gpu_nvrtc_cubin(const char *source, int cc_major, int cc_minor, size_t *size, bool *cached,
-                      char *err, size_t n);
+/* NVRTC: source -> CUBIN for the device's sm_XY, with memory and disk caches (gpu_nvrtc.c;
+ * a disk entry is verified by io/cache.c before it is returned). Returns a malloc'd image the
+ * caller frees; note gets "" or why the disk cache is off or refused an entry (said once). */
+void *gpu_nvrtc_cubin(const char *source, int cc_major, int cc_minor, size_t *size, bool *cached, char *note,
+                      size_t note_n, char *err, size_t n);
 
 /* CUPTI range profiler: run launch(arg) once under the profiler and read the shared-memory
  * wavefront, bank-conflict and instruction counts of counter set set (gpu_counters.cpp). False

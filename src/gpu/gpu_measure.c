@@ -184,7 +184,8 @@ static bool measure_all(run *R, gpu_measurement *m)
     const gpu_request *q = R->rq;
     double t0 = now_ms();
     size_t size = 0;
-    void *cubin = gpu_nvrtc_cubin(q->source, m->dev.cc_major, m->dev.cc_minor, &size, &m->cached, R->err, R->errn);
+    void *cubin = gpu_nvrtc_cubin(q->source, m->dev.cc_major, m->dev.cc_minor, &size, &m->cached, m->cache_note,
+                                  sizeof m->cache_note, R->err, R->errn);
     m->compile_ms = now_ms() - t0;
     if (!cubin)
         return false;

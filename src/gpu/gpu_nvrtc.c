@@ -1,16 +1,13 @@
 /* gpu_nvrtc: CUDA source -> CUBIN (for the device's real sm_XY) or PTX (compute_90), with a
- * cache in memory and on disk ($XDG_CACHE_HOME or ~/.cache, /bankscope/) keyed by source,
- * options, NVRTC version and compute capability. */
-#include <errno.h>
+ * cache in memory and on disk (io/cache.c: checked, digested, capped) keyed by source, options,
+ * NVRTC version and compute capability. */
 #include <nvrtc.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "gpu/gpu_internal.h"
+#include "io/cache.h"
 
 typedef struct cache_entry {
     char *key;
@@ -20,16 +17,6 @@ typedef struct cache_entry {
 
 static cache_entry mem_cache[64];
 static int mem_next;
-
-static uint64_t fnv1a(const char *s, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
 
 /* Compile source with options; returns the program or NULL with the log in err. */
 static nvrtcProgram compile(const char *source, const char *arch, char *err, size_t n)
@@ -74,75 +61,33 @@ bool gpu_compile_ptx(const char *source, strbuf *ptx, char *err, size_t n)
     return true;
 }
 
-/* Cache file path for a key hash, or "" when no cache folder can be made. */
-static void cache_path(uint64_t h, char *path, size_t n)
+static cache disk;
+static int disk_state; /* 0 not opened yet, 1 opened (on or off) */
+
+/* The disk cache, opened on first use; its note (why it is off) is reported once. */
+static cache *disk_cache(char *note, size_t n)
 {
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    char dir[512];
-    if (xdg && *xdg)
-        snprintf(dir, sizeof dir, "%s/bankscope", xdg);
-    else if (home && *home)
-        snprintf(dir, sizeof dir, "%s/.cache/bankscope", home);
-    else {
-        path[0] = '\0';
-        return;
+    if (!disk_state) {
+        disk_state = 1;
+        char dir[512];
+        disk.dirfd = -1;
+        if (!cache_default_dir(dir, sizeof dir))
+            snprintf(disk.note, sizeof disk.note, "kernel cache off: neither XDG_CACHE_HOME nor HOME is set");
+        else
+            cache_open(&disk, dir, CACHE_MAX_BYTES);
     }
-    char parent[512];
-    snprintf(parent, sizeof parent, "%.*s", (int)(strrchr(dir, '/') - dir), dir);
-    mkdir(parent, 0755);
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        path[0] = '\0';
-        return;
+    if (disk.note[0] && note && n) {
+        snprintf(note, n, "%s", disk.note);
+        disk.note[0] = '\0';
     }
-    snprintf(path, n, "%s/%016llx.cubin", dir, (unsigned long long)h);
+    return &disk;
 }
 
-/* Read a cached image whose stored key equals key. */
-static void *disk_read(const char *path, const char *key, size_t *size)
+void *gpu_nvrtc_cubin(const char *source, int cc_major, int cc_minor, size_t *size, bool *cached, char *note,
+                      size_t note_n, char *err, size_t n)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t klen = strlen(key), stored = 0;
-    void *img = NULL;
-    if (fread(&stored, sizeof stored, 1, f) == 1 && stored == klen) {
-        char *k = xmalloc(klen + 1);
-        size_t isz = 0;
-        if (fread(k, 1, klen, f) == klen && memcmp(k, key, klen) == 0 && fread(&isz, sizeof isz, 1, f) == 1 &&
-            isz > 0 && isz < (64u << 20)) {
-            img = xmalloc(isz);
-            if (fread(img, 1, isz, f) != isz) {
-                free(img);
-                img = NULL;
-            } else {
-                *size = isz;
-            }
-        }
-        free(k);
-    }
-    fclose(f);
-    return img;
-}
-
-/* Write key and image to path through a temporary file and rename. */
-static void disk_write(const char *path, const char *key, const void *img, size_t size)
-{
-    char tmp[640];
-    snprintf(tmp, sizeof tmp, "%.580s.%ld.tmp", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
-        return;
-    size_t klen = strlen(key);
-    bool ok = fwrite(&klen, sizeof klen, 1, f) == 1 && fwrite(key, 1, klen, f) == klen &&
-              fwrite(&size, sizeof size, 1, f) == 1 && fwrite(img, 1, size, f) == size;
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0)
-        remove(tmp);
-}
-
-void *gpu_nvrtc_cubin(const char *source, int cc_major, int cc_minor, size_t *size, bool *cached,
-                      char *err, size_t n)
-{
+    if (note_n)
+        note[0] = '\0';
     int vmaj = 0, vmin = 0;
     nvrtcVersion(&vmaj, &vmin);
     char arch[64];
@@ -159,9 +104,7 @@ void *gpu_nvrtc_cubin(const char *source, int cc_major, int cc_minor, size_t *si
             strbuf_free(&key);
             return copy;
         }
-    char path[600];
-    cache_path(fnv1a(key.data, key.len), path, sizeof path);
-    void *img = path[0] ? disk_read(path, key.data, size) : NULL;
+    void *img = cache_get(disk_cache(note, note_n), key.data, key.len, size);
     if (!img) {
         *cached = false;
         nvrtcProgram prog = compile(source, arch, err, n);
@@ -173,9 +116,9 @@ void *gpu_nvrtc_cubin(const char *source, int cc_major, int cc_minor, size_t *si
         img = xmalloc(*size);
         nvrtcGetCUBIN(prog, img);
         nvrtcDestroyProgram(&prog);
-        if (path[0])
-            disk_write(path, key.data, img, *size);
+        cache_put(&disk, key.data, key.len, img, *size);
     }
+    disk_cache(note, note_n); /* a refusal or failure of get or put */
     cache_entry *e = &mem_cache[mem_next];
     mem_next = (mem_next + 1) % 64;
     free(e->key);

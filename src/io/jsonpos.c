@@ -11,8 +11,7 @@ typedef struct walker {
 
 static void ws(walker *w)
 {
-    while (w->i < w->len && (w->s[w->i] == ' ' || w->s[w->i] == '\t' || w->s[w->i] == '\n' ||
-                             w->s[w->i] == '\r'))
+    while (w->i < w->len && (w->s[w->i] == ' ' || w->s[w->i] == '\t' || w->s[w->i] == '\n' || w->s[w->i] == '\r'))
         w->i++;
 }
 
@@ -53,6 +52,13 @@ static void skip_value(walker *w)
         if (depth == 0 && (c == '"' || c == '}' || c == ']'))
             return;
     }
+}
+
+size_t jsonpos_skip_ws(const char *text, size_t len, size_t offset)
+{
+    walker w = {.s = text, .len = len, .i = offset};
+    ws(&w);
+    return w.i;
 }
 
 void jsonpos_line_col(const char *text, size_t offset, int *line, int *col)

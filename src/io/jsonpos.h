@@ -8,13 +8,16 @@
 #include <stddef.h>
 
 typedef struct jsonpos {
-    size_t offset;   /* byte offset of the value */
-    int line, col;   /* 1-based */
-    int found;       /* 1 when the whole path was found */
+    size_t offset; /* byte offset of the value */
+    int line, col; /* 1-based */
+    int found;     /* 1 when the whole path was found */
 } jsonpos;
 
 /* Locate path in text (len bytes). An empty path is the top-level value. */
 jsonpos jsonpos_locate(const char *text, size_t len, const char *path);
+/* Offset of the first byte at or after offset that is not JSON whitespace; len when none (what
+ * follows a parsed document must be whitespace only). */
+size_t jsonpos_skip_ws(const char *text, size_t len, size_t offset);
 /* Line and column of a byte offset. */
 void jsonpos_line_col(const char *text, size_t offset, int *line, int *col);
 

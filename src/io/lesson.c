@@ -39,9 +39,18 @@ static bool fail(const char *text, size_t len, const char *name, const char *pat
 bool lesson_load_text(const char *text, size_t len, const char *name, lesson *out, io_error *err)
 {
     memset(out, 0, sizeof *out);
-    cJSON *root = cJSON_ParseWithLength(text, len);
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (!root)
         return fail(text, len, name, "", "malformed JSON", err);
+    size_t rest = jsonpos_skip_ws(text, len, end && end >= text && end <= text + len ? (size_t)(end - text) : len);
+    if (rest < len) {
+        cJSON_Delete(root);
+        int line, col;
+        jsonpos_line_col(text, rest, &line, &col);
+        snprintf(err->text, sizeof err->text, "%.100s:%d:%d: unexpected text after the JSON document", name, line, col);
+        return false;
+    }
     bool ok = false;
     if (!cJSON_IsObject(root)) {
         fail(text, len, name, "", "a lesson is a JSON object", err);
@@ -50,7 +59,8 @@ bool lesson_load_text(const char *text, size_t len, const char *name, lesson *ou
     const cJSON *title = cJSON_GetObjectItemCaseSensitive(root, "lesson");
     const cJSON *steps = cJSON_GetObjectItemCaseSensitive(root, "steps");
     for (const cJSON *c = root->child; c; c = c->next)
-        if (strcmp(c->string, "lesson") != 0 && strcmp(c->string, "steps") != 0 && strcmp(c->string, "description") != 0) {
+        if (strcmp(c->string, "lesson") != 0 && strcmp(c->string, "steps") != 0 &&
+            strcmp(c->string, "description") != 0) {
             fail(text, len, name, c->string, "unknown key (a lesson has lesson, description, steps)", err);
             goto done;
         }

@@ -34,8 +34,8 @@ static bool fail_at(loader *L, int extra_col, const char *msg, const char *fmt, 
     vsnprintf(path, sizeof path, fmt, ap);
     va_end(ap);
     jsonpos p = jsonpos_locate(L->text, L->len, path);
-    snprintf(L->err->text, sizeof L->err->text, "%s:%d:%d: %s%s%s", L->name, p.line,
-             p.col + extra_col, path, *path ? ": " : "", msg);
+    snprintf(L->err->text, sizeof L->err->text, "%s:%d:%d: %s%s%s", L->name, p.line, p.col + extra_col, path,
+             *path ? ": " : "", msg);
     return false;
 }
 
@@ -58,8 +58,7 @@ static bool only_keys(loader *L, const cJSON *obj, const char *const keys[], con
 /* An integer in [lo, hi] at path; items that are not whole numbers are errors. */
 static bool get_int(loader *L, const cJSON *v, int64_t lo, int64_t hi, int64_t *out, const char *path)
 {
-    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
-        fabs(v->valuedouble) > 9.0e15) {
+    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || fabs(v->valuedouble) > 9.0e15) {
         return fail_at(L, 0, "expected a whole number", "%s", path);
     }
     int64_t x = (int64_t)v->valuedouble;
@@ -73,8 +72,7 @@ static bool get_int(loader *L, const cJSON *v, int64_t lo, int64_t hi, int64_t *
 }
 
 /* A string at path (copied); absent is fine when optional. */
-static bool get_str(loader *L, const cJSON *obj, const char *key, bool optional, char **out,
-                    const char *path)
+static bool get_str(loader *L, const cJSON *obj, const char *key, bool optional, char **out, const char *path)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!v) {
@@ -96,8 +94,8 @@ static bool get_str(loader *L, const cJSON *obj, const char *key, bool optional,
 /* An identifier-like name (used in generated CUDA code, so strictly checked). */
 static bool check_ident(loader *L, const char *s, const char *path)
 {
-    bool ok = s && *s && strlen(s) < 64 && (s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z') ||
-                                             (s[0] >= 'A' && s[0] <= 'Z'));
+    bool ok =
+        s && *s && strlen(s) < 64 && (s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z'));
     for (const char *p = s; ok && *p; p++)
         ok = *p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9');
     if (!ok)
@@ -209,8 +207,7 @@ static bool load_structs(loader *L, const cJSON *arr, scenario *s)
 }
 
 /* Dimensions or padding: a number or an array of up to 3 numbers. */
-static int load_int_list(loader *L, const cJSON *v, int64_t lo, int64_t hi, int64_t out[3],
-                         const char *path)
+static int load_int_list(loader *L, const cJSON *v, int64_t lo, int64_t hi, int64_t out[3], const char *path)
 {
     if (cJSON_IsNumber(v))
         return get_int(L, v, lo, hi, &out[0], path) ? 1 : -1;
@@ -346,10 +343,8 @@ static bool load_access(loader *L, const cJSON *a, int i, scenario *s)
     sa->atomic = kind.atomic;
     sa->returns = kind.returns;
     if (!ok || !get_str(L, a, "array", false, &sa->array_name, path) ||
-        !get_str(L, a, "field", true, &sa->field, path) ||
-        !get_str(L, a, "vector", true, &sa->vector, path) ||
-        !get_str(L, a, "when", true, &sa->when_text, path) ||
-        !get_str(L, a, "label", true, &sa->label, path))
+        !get_str(L, a, "field", true, &sa->field, path) || !get_str(L, a, "vector", true, &sa->vector, path) ||
+        !get_str(L, a, "when", true, &sa->when_text, path) || !get_str(L, a, "label", true, &sa->label, path))
         return false;
     const cJSON *ix = cJSON_GetObjectItemCaseSensitive(a, "index");
     snprintf(p2, sizeof p2, "%s.index", path);
@@ -381,8 +376,7 @@ static bool load_loop(loader *L, const cJSON *lp, scenario *s)
     const cJSON *to = cJSON_GetObjectItemCaseSensitive(lp, "to");
     if (!from || !to)
         return fail_at(L, 0, "a loop needs 'from' and 'to'", "loop");
-    if (!get_int(L, from, -big, big, &s->loop.from, "loop.from") ||
-        !get_int(L, to, -big, big, &s->loop.to, "loop.to"))
+    if (!get_int(L, from, -big, big, &s->loop.from, "loop.from") || !get_int(L, to, -big, big, &s->loop.to, "loop.to"))
         return false;
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(lp, "step");
     const cJSON *mul = cJSON_GetObjectItemCaseSensitive(lp, "mul");
@@ -455,8 +449,8 @@ static bool load_trace(loader *L, const cJSON *tr, scenario *s)
 /* Read the members of the top-level object into s. */
 static bool load_root(loader *L, const cJSON *root, scenario *s)
 {
-    static const char *const keys[] = {"name", "description", "arch", "block", "structs", "arrays",
-                                       "loop", "accesses", "warps", "trace", NULL};
+    static const char *const keys[] = {"name", "description", "arch",  "block", "structs", "arrays",
+                                       "loop", "accesses",    "warps", "trace", NULL};
     if (!cJSON_IsObject(root))
         return fail_at(L, 0, "expected a JSON object", "%s", "");
     if (cJSON_GetObjectItemCaseSensitive(root, "lesson"))
@@ -471,8 +465,10 @@ static bool load_root(loader *L, const cJSON *root, scenario *s)
         s->arch = banks_profile_find(arch);
         free(arch);
         if (!s->arch)
-            return fail_at(L, 0, "unknown architecture (sm_90, sm_80, sm_86, sm_75, sm_70, sm_60, sm_50, "
-                           "sm_35, sm_35_8byte, sm_13)", "arch");
+            return fail_at(L, 0,
+                           "unknown architecture (sm_90, sm_80, sm_86, sm_75, sm_70, sm_60, sm_50, "
+                           "sm_35, sm_35_8byte, sm_13)",
+                           "arch");
     }
     const cJSON *tr = cJSON_GetObjectItemCaseSensitive(root, "trace");
     if (tr) {
@@ -527,39 +523,16 @@ static bool load_root(loader *L, const cJSON *root, scenario *s)
     return true;
 }
 
-/* Evaluate every lane of the first EVAL_CHECK_MAX warp-instructions once, so that a division
- * by zero, an overflow or a bad shift is reported with its position before anything runs. */
+/* Report a division by zero, an overflow or a bad shift among the first EVAL_CHECK_MAX
+ * warp-instructions with its position before anything runs (scenario_check_eval evaluates only
+ * the accesses whose expressions are not proven free of errors). */
 #define EVAL_CHECK_MAX 200000
 static bool eval_check(const scenario *s, scenario_error *se)
 {
-    if (s->is_trace)
-        return true;
-    int64_t n = scenario_instr_count(s);
-    scenario_instr in;
-    for (int64_t k = 0; k < n && k < EVAL_CHECK_MAX; k++) {
-        scenario_instr_at(s, k, &in);
-        for (int l = 0; l < BANKS_WARP; l++) {
-            const scenario_lane *ln = &in.lane[l];
-            if (ln->state != SCENARIO_LANE_EVAL_ERROR)
-                continue;
-            if (ln->bad_dim < 0)
-                snprintf(se->path, sizeof se->path, "accesses[%d].when", in.access);
-            else
-                snprintf(se->path, sizeof se->path, "accesses[%d].index[%d]", in.access, ln->bad_dim);
-            char loop[64] = "";
-            if (s->loop.var)
-                snprintf(loop, sizeof loop, ", %s = %lld", s->loop.var, (long long)in.loop_value);
-            snprintf(se->msg, sizeof se->msg, "%s for thread (%d,%d,%d)%s", expr_status_text(ln->eval), ln->tx, ln->ty,
-                     ln->tz, loop);
-            se->expr_pos = ln->eval_pos;
-            return false;
-        }
-    }
-    return true;
+    return scenario_check_eval(s, EVAL_CHECK_MAX, se);
 }
 
-bool load_scenario_text(const char *text, size_t len, const char *name, const char *arch, scenario *out,
-                        io_error *err)
+bool load_scenario_text(const char *text, size_t len, const char *name, const char *arch, scenario *out, io_error *err)
 {
     scenario_init(out);
     loader L = {.text = text, .len = len, .name = name, .err = err};
@@ -572,6 +545,14 @@ bool load_scenario_text(const char *text, size_t len, const char *name, const ch
         jsonpos_line_col(text, off, &line, &col);
         snprintf(err->text, sizeof err->text, "%s:%d:%d: malformed JSON%s", name, line, col,
                  off >= len ? " (the file ends too early)" : "");
+        return false;
+    }
+    size_t rest = jsonpos_skip_ws(text, len, end && end >= text && end <= text + len ? (size_t)(end - text) : len);
+    if (rest < len) {
+        cJSON_Delete(root);
+        int line, col;
+        jsonpos_line_col(text, rest, &line, &col);
+        snprintf(err->text, sizeof err->text, "%s:%d:%d: unexpected text after the JSON document", name, line, col);
         return false;
     }
     bool ok = load_root(&L, root, out);

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "model/explain.h"
+
 void report_json_string(strbuf *sb, const char *s)
 {
     strbuf_addc(sb, '"');
@@ -167,6 +169,17 @@ static void lane_table(FILE *out, const scenario *s, const scenario_instr *in, c
     strbuf_free(&el);
 }
 
+/* The textbook explanation of an access (explain_access), under its first warp-instruction. */
+static void why_lines(FILE *out, const scenario *s, const scenario_instr *in, const banks_result *r)
+{
+    explain_lines e;
+    explain_access(s, in, r, &e);
+    fprintf(out, "  why:\n");
+    for (int i = 0; i < e.n; i++)
+        fprintf(out, "    %s\n", e.line[i]);
+    explain_lines_free(&e);
+}
+
 static bool same_result(const banks_result *a, const banks_result *b)
 {
     return a->wavefronts == b->wavefronts && a->ideal_wavefronts == b->ideal_wavefronts &&
@@ -208,6 +221,7 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
     c->last_iter = in->iteration;
     int slot = in->access < 0 ? 0 : in->access % 256, cycles = instr_cycles(s, in, r);
     if (c->o->all_lanes || !c->printed_table[slot]) {
+        bool first = !c->printed_table[slot];
         c->printed_table[slot] = true;
         flush_run(c, s);
         char kt[32];
@@ -217,6 +231,8 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
         else
             fprintf(c->out, "  warp %d: ", in->warp);
         summary_line(c->out, r, cycles);
+        if (first)
+            why_lines(c->out, s, in, r);
         lane_table(c->out, s, in, r);
         return;
     }
@@ -236,6 +252,8 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
 static void scenario_header(FILE *out, const scenario *s)
 {
     fprintf(out, "%s\n", s->name ? s->name : "(unnamed scenario)");
+    if (s->description)
+        fprintf(out, "%s\n", s->description);
     fprintf(out, "architecture %s: %s\n", s->arch->name, s->arch->title);
     if (s->is_trace) {
         fprintf(out, "trace of %d warp-instruction%s\n", s->ntrace, s->ntrace == 1 ? "" : "s");

@@ -1,11 +1,9 @@
-/* save: scenario -> JSON, clone, atomic write. */
+/* save: scenario -> JSON and clone (the careful file writing is in save_file.c). */
 #include "save.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "io/load.h"
 #include "io/report.h"
@@ -147,29 +145,4 @@ bool save_clone(const scenario *src, scenario *dst)
     bool ok = load_scenario_text(strbuf_str(&sb), sb.len, "(copy)", NULL, dst, &err);
     strbuf_free(&sb);
     return ok;
-}
-
-bool save_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen)
-{
-    size_t n = strlen(path);
-    char *tmp = xmalloc(n + 32);
-    snprintf(tmp, n + 32, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-        free(tmp);
-        return false;
-    }
-    bool ok = fwrite(data, 1, len, f) == len;
-    ok = fflush(f) == 0 && ok;
-    ok = fsync(fileno(f)) == 0 && ok;
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        remove(tmp);
-        free(tmp);
-        return false;
-    }
-    free(tmp);
-    return true;
 }

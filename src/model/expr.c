@@ -1,4 +1,5 @@
-/* expr: lexer, recursive-descent parser, checked evaluator and CUDA emitter. */
+/* expr: lexer, recursive-descent parser (nesting bounded by EXPR_MAX_DEPTH) and CUDA emitter;
+ * evaluation is in expr_prog.c. */
 #include "expr.h"
 
 #include <ctype.h>
@@ -16,11 +17,13 @@ typedef struct parser {
     bool failed;
 } parser;
 
-static const struct { const char *name; expr_var var; } var_names[] = {
-    {"threadIdx.x", EXPR_TX}, {"threadIdx.y", EXPR_TY}, {"threadIdx.z", EXPR_TZ},
-    {"tx", EXPR_TX},          {"ty", EXPR_TY},          {"tz", EXPR_TZ},
-    {"blockDim.x", EXPR_BDX}, {"blockDim.y", EXPR_BDY}, {"blockDim.z", EXPR_BDZ},
-    {"lane", EXPR_LANE},      {"warp", EXPR_WARP},      {"tid", EXPR_TID},
+static const struct {
+    const char *name;
+    expr_var var;
+} var_names[] = {
+    {"threadIdx.x", EXPR_TX}, {"threadIdx.y", EXPR_TY}, {"threadIdx.z", EXPR_TZ}, {"tx", EXPR_TX},
+    {"ty", EXPR_TY},          {"tz", EXPR_TZ},          {"blockDim.x", EXPR_BDX}, {"blockDim.y", EXPR_BDY},
+    {"blockDim.z", EXPR_BDZ}, {"lane", EXPR_LANE},      {"warp", EXPR_WARP},      {"tid", EXPR_TID},
 };
 
 /* Record the first error only; later ones are consequences. */
@@ -46,8 +49,7 @@ static int node_new(parser *p, expr_kind k, int op, int a, int b, int pos)
 
 static void skip_ws(parser *p)
 {
-    while (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' || p->s[p->pos] == '\n' ||
-           p->s[p->pos] == '\r')
+    while (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' || p->s[p->pos] == '\n' || p->s[p->pos] == '\r')
         p->pos++;
 }
 
@@ -96,13 +98,28 @@ static int parse_number(parser *p)
         p->pos++;
     }
     if (isalnum((unsigned char)p->s[p->pos]) || p->s[p->pos] == '_') {
-        fail(p, p->pos, "unexpected character '%s' in number",
-             (char[]){p->s[p->pos], '\0'});
+        fail(p, p->pos, "unexpected character '%s' in number", (char[]){p->s[p->pos], '\0'});
         return -1;
     }
     int n = node_new(p, EXPR_NUM, 0, -1, -1, start);
     p->e->nodes[n].value = v;
     return n;
+}
+
+/* True when the len bytes at id spell exactly word. */
+static bool ident_is(const char *id, int len, const char *word)
+{
+    return strncmp(id, word, (size_t)len) == 0 && word[len] == '\0';
+}
+
+bool expr_is_builtin_name(const char *name)
+{
+    static const char *const words[] = {"threadIdx", "blockDim", "tx",       "ty",  "tz",  "lane",
+                                        "warp",      "tid",      "warpSize", "min", "max", NULL};
+    for (int i = 0; words[i]; i++)
+        if (strcmp(name, words[i]) == 0)
+            return true;
+    return false;
 }
 
 static int parse_identifier(parser *p)
@@ -111,20 +128,25 @@ static int parse_identifier(parser *p)
     while (isalnum((unsigned char)p->s[p->pos]) || p->s[p->pos] == '_' ||
            (p->s[p->pos] == '.' && isalpha((unsigned char)p->s[p->pos + 1])))
         p->pos++;
-    char name[64];
+    /* compared in full (never after truncation): the loop variable may be long */
     int len = p->pos - start;
-    snprintf(name, sizeof name, "%.*s", len < 63 ? len : 63, p->s + start);
+    const char *id = p->s + start;
     for (size_t i = 0; i < sizeof var_names / sizeof var_names[0]; i++)
-        if (strcmp(name, var_names[i].name) == 0)
+        if (ident_is(id, len, var_names[i].name))
             return node_new(p, EXPR_VAR, var_names[i].var, -1, -1, start);
-    if (p->loop && *p->loop && strcmp(name, p->loop) == 0)
+    if (p->loop && *p->loop && ident_is(id, len, p->loop))
         return node_new(p, EXPR_VAR, EXPR_LOOP, -1, -1, start);
-    if (strcmp(name, "warpSize") == 0) {
+    char name[72]; /* for messages only */
+    if (len > 60)
+        snprintf(name, sizeof name, "%.60s...", id);
+    else
+        snprintf(name, sizeof name, "%.*s", len, id);
+    if (ident_is(id, len, "warpSize")) {
         int n = node_new(p, EXPR_NUM, 0, -1, -1, start);
         p->e->nodes[n].value = 32;
         return n;
     }
-    if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0) {
+    if (ident_is(id, len, "min") || ident_is(id, len, "max")) {
         int op = name[1] == 'i' ? EXPR_MIN : EXPR_MAX;
         if (!accept(p, "(")) {
             fail(p, p->pos, "expected '(' after %s", name);
@@ -161,7 +183,10 @@ static int parse_unary(parser *p)
         p->pos++;
         int a = parse_unary(p);
         n = c == '+' ? a
-                     : node_new(p, EXPR_UNARY, c == '-' ? EXPR_NEG : c == '~' ? EXPR_BNOT : EXPR_LNOT,
+                     : node_new(p, EXPR_UNARY,
+                                c == '-'   ? EXPR_NEG
+                                : c == '~' ? EXPR_BNOT
+                                           : EXPR_LNOT,
                                 a, -1, start);
     } else if (c == '(') {
         p->pos++;
@@ -182,7 +207,10 @@ static int parse_unary(parser *p)
 }
 
 /* Binary levels, loosest first; each entry lists its operators. */
-static const struct { const char *tok; expr_op op; } levels[][4] = {
+static const struct {
+    const char *tok;
+    expr_op op;
+} levels[][4] = {
     {{"||", EXPR_LOR}},
     {{"&&", EXPR_LAND}},
     {{"|", EXPR_OR}},
@@ -235,10 +263,18 @@ bool expr_parse(const char *text, const char *loop_var, expr *out, expr_error *e
     memset(out, 0, sizeof *out);
     memset(err, 0, sizeof *err);
     parser p = {.s = text, .loop = loop_var, .e = out, .err = err};
+    size_t len = strnlen(text, EXPR_MAX_LEN + 1);
+    if (len > EXPR_MAX_LEN) {
+        fail(&p, EXPR_MAX_LEN, "expression longer than %s characters", "4096");
+        return false;
+    }
     out->root = parse_expr(&p);
     skip_ws(&p);
     if (!p.failed && text[p.pos] != '\0')
         fail(&p, p.pos, "unexpected '%s' after the expression", (char[]){text[p.pos], '\0'});
+    int stack_pos;
+    if (!p.failed && !expr_prog_build(out, NULL, &out->prog, &stack_pos))
+        fail(&p, stack_pos, "expression too complex (more than %s values pending at once)", "256");
     if (p.failed) {
         expr_free(out);
         return false;
@@ -251,120 +287,33 @@ void expr_free(expr *e)
 {
     free(e->nodes);
     free(e->text);
+    expr_prog_free(&e->prog);
+    expr_prog_free(&e->fast);
     memset(e, 0, sizeof *e);
-}
-
-typedef struct evaluator {
-    const expr *e;
-    const expr_env *env;
-    expr_status st;
-    int pos;
-} evaluator;
-
-static int64_t eval_node(evaluator *ev, int i);
-
-/* Evaluate a binary operator with every C undefined behaviour turned into an error. */
-static int64_t eval_binary(evaluator *ev, const expr_node *n)
-{
-    int64_t a = eval_node(ev, n->a), r = 0;
-    if (ev->st != EXPR_OK)
-        return 0;
-    if (n->op == EXPR_LAND && !a)
-        return 0;
-    if (n->op == EXPR_LOR && a)
-        return 1;
-    int64_t b = eval_node(ev, n->b);
-    if (ev->st != EXPR_OK)
-        return 0;
-    bool ovf = false;
-    switch ((expr_op)n->op) {
-    case EXPR_ADD: ovf = __builtin_add_overflow(a, b, &r); break;
-    case EXPR_SUB: ovf = __builtin_sub_overflow(a, b, &r); break;
-    case EXPR_MUL: ovf = __builtin_mul_overflow(a, b, &r); break;
-    case EXPR_DIV:
-    case EXPR_MOD:
-        if (b == 0) {
-            ev->st = EXPR_DIV_ZERO;
-            ev->pos = n->pos;
-            return 0;
-        }
-        if (a == INT64_MIN && b == -1)
-            ovf = true;
-        else
-            r = n->op == EXPR_DIV ? a / b : a % b;
-        break;
-    case EXPR_SHL:
-    case EXPR_SHR:
-        if (b < 0 || b > 63) {
-            ev->st = EXPR_BAD_SHIFT;
-            ev->pos = n->pos;
-            return 0;
-        }
-        if (n->op == EXPR_SHR)
-            r = a >> b;
-        else if (a == 0)
-            r = 0;
-        else /* a negative value, or a result past 2^63 - 1, overflows (b == 63 would already) */
-            ovf = a < 0 || b == 63 || __builtin_mul_overflow(a, (int64_t)1 << b, &r);
-        break;
-    case EXPR_LT: r = a < b; break;
-    case EXPR_LE: r = a <= b; break;
-    case EXPR_GT: r = a > b; break;
-    case EXPR_GE: r = a >= b; break;
-    case EXPR_EQ: r = a == b; break;
-    case EXPR_NE: r = a != b; break;
-    case EXPR_AND: r = a & b; break;
-    case EXPR_XOR: r = a ^ b; break;
-    case EXPR_OR: r = a | b; break;
-    case EXPR_LAND:
-    case EXPR_LOR: r = b != 0; break;
-    case EXPR_MIN: r = a < b ? a : b; break;
-    case EXPR_MAX: r = a > b ? a : b; break;
-    default: break;
-    }
-    if (ovf) {
-        ev->st = EXPR_OVERFLOW;
-        ev->pos = n->pos;
-        return 0;
-    }
-    return r;
-}
-
-static int64_t eval_node(evaluator *ev, int i)
-{
-    const expr_node *n = &ev->e->nodes[i];
-    switch (n->kind) {
-    case EXPR_NUM: return n->value;
-    case EXPR_VAR: return ev->env->v[n->op];
-    case EXPR_UNARY: {
-        int64_t a = eval_node(ev, n->a);
-        if (n->op == EXPR_NEG) {
-            if (a == INT64_MIN) {
-                ev->st = EXPR_OVERFLOW;
-                ev->pos = n->pos;
-                return 0;
-            }
-            return -a;
-        }
-        return n->op == EXPR_BNOT ? ~a : !a;
-    }
-    case EXPR_BINARY:
-    case EXPR_CALL: return eval_binary(ev, n);
-    }
-    return 0;
 }
 
 expr_status expr_eval(const expr *e, const expr_env *env, int64_t *out, int *pos)
 {
-    evaluator ev = {.e = e, .env = env, .st = EXPR_OK};
-    int64_t v = eval_node(&ev, e->root);
-    if (ev.st != EXPR_OK) {
-        if (pos)
-            *pos = ev.pos;
-        return ev.st;
-    }
-    *out = v;
-    return EXPR_OK;
+    return expr_prog_run(&e->prog, env, out, pos);
+}
+
+void expr_prepare(const expr *e, expr_env *env)
+{
+    if (e->fast.ncode)
+        expr_prog_prepare(&e->fast, env);
+}
+
+expr_status expr_eval_fast(const expr *e, const expr_env *env, int64_t *out, int *pos)
+{
+    return expr_prog_run(e->fast.ncode ? &e->fast : &e->prog, env, out, pos);
+}
+
+void expr_specialize(expr *e, const expr_range *r)
+{
+    expr_prog_free(&e->fast);
+    int pos;
+    if (!expr_prog_build(e, r, &e->fast, &pos)) /* cannot happen: the generic program fitted */
+        expr_prog_free(&e->fast);
 }
 
 const char *expr_status_text(expr_status s)
@@ -388,9 +337,8 @@ bool expr_uses(const expr *e, expr_var v)
 
 static const char *op_text(int op)
 {
-    static const char *const t[] = {"-", "~", "!", "*", "/", "%", "+", "-", "<<", ">>",
-                                    "<", "<=", ">", ">=", "==", "!=", "&", "^", "|", "&&",
-                                    "||", "min", "max"};
+    static const char *const t[] = {"-", "~",  "!",  "*",  "/", "%", "+", "-",  "<<", ">>",  "<",  "<=",
+                                    ">", ">=", "==", "!=", "&", "^", "|", "&&", "||", "min", "max"};
     return t[op];
 }
 

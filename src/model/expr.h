@@ -1,6 +1,11 @@
 /* expr: index expressions. Text -> AST (with the byte offset of every node for messages) ->
- * a checked 64-bit evaluator (division by zero, overflow and bad shifts are errors, never
- * undefined behaviour) -> CUDA source (emitted from the AST, so no user text reaches a kernel).
+ * a compiled program (expr_prog.c) evaluated without recursion with checked 64-bit arithmetic
+ * (division by zero, overflow and bad shifts are errors, never undefined behaviour) -> CUDA
+ * source (emitted from the AST, so no user text reaches a kernel).
+ *
+ * Limits (so that hostile input is an error with a position, never a crash): at most
+ * EXPR_MAX_LEN bytes of text, EXPR_MAX_DEPTH levels of nesting, EXPR_MAX_STACK values pending
+ * during evaluation.
  *
  * Grammar (C precedence): || && | ^ & (== !=) (< <= > >=) (<< >>) (+ -) (* / %) unary(- ~ !),
  * primary: integer (decimal or 0x), identifier, min(a,b), max(a,b), ( expr ).
@@ -15,39 +20,106 @@
 #include "../util.h"
 
 typedef enum expr_var {
-    EXPR_TX, EXPR_TY, EXPR_TZ, EXPR_BDX, EXPR_BDY, EXPR_BDZ,
-    EXPR_LANE, EXPR_WARP, EXPR_TID, EXPR_LOOP, EXPR_NVARS
+    EXPR_TX,
+    EXPR_TY,
+    EXPR_TZ,
+    EXPR_BDX,
+    EXPR_BDY,
+    EXPR_BDZ,
+    EXPR_LANE,
+    EXPR_WARP,
+    EXPR_TID,
+    EXPR_LOOP,
+    EXPR_NVARS
 } expr_var;
 
 typedef enum expr_kind { EXPR_NUM, EXPR_VAR, EXPR_UNARY, EXPR_BINARY, EXPR_CALL } expr_kind;
 
 typedef enum expr_op {
-    EXPR_NEG, EXPR_BNOT, EXPR_LNOT,
-    EXPR_MUL, EXPR_DIV, EXPR_MOD, EXPR_ADD, EXPR_SUB, EXPR_SHL, EXPR_SHR,
-    EXPR_LT, EXPR_LE, EXPR_GT, EXPR_GE, EXPR_EQ, EXPR_NE,
-    EXPR_AND, EXPR_XOR, EXPR_OR, EXPR_LAND, EXPR_LOR, EXPR_MIN, EXPR_MAX
+    EXPR_NEG,
+    EXPR_BNOT,
+    EXPR_LNOT,
+    EXPR_MUL,
+    EXPR_DIV,
+    EXPR_MOD,
+    EXPR_ADD,
+    EXPR_SUB,
+    EXPR_SHL,
+    EXPR_SHR,
+    EXPR_LT,
+    EXPR_LE,
+    EXPR_GT,
+    EXPR_GE,
+    EXPR_EQ,
+    EXPR_NE,
+    EXPR_AND,
+    EXPR_XOR,
+    EXPR_OR,
+    EXPR_LAND,
+    EXPR_LOR,
+    EXPR_MIN,
+    EXPR_MAX
 } expr_op;
 
 typedef struct expr_node {
     expr_kind kind;
-    int op;          /* expr_op, or expr_var for EXPR_VAR */
-    int64_t value;   /* EXPR_NUM */
-    int a, b;        /* children (node indices), -1 when absent */
-    int pos;         /* byte offset in the source text */
+    int op;        /* expr_op, or expr_var for EXPR_VAR */
+    int64_t value; /* EXPR_NUM */
+    int a, b;      /* children (node indices), -1 when absent */
+    int pos;       /* byte offset in the source text */
 } expr_node;
 
-/* A parsed expression; owns its nodes and a copy of its text. */
+/* Per-instruction values a specialised program computes once (expr_prepare) and keeps in the
+ * environment after the variables. */
+#define EXPR_MAX_SLOTS 6
+
+/* One instruction of a compiled expression (a stack machine; see expr_prog.c). */
+typedef struct expr_insn {
+    int32_t op;  /* expr_op, or one of the EXPR_I_* codes of expr_prog.c */
+    int32_t pos; /* byte offset reported when the instruction fails */
+    int64_t arg; /* constant, variable, linear form or jump target */
+} expr_insn;
+
+/* A linear form c0 + sum coef[k] * v[var[k]], proven free of overflow over the ranges it was
+ * compiled for (evaluated with wrapping arithmetic, whose result is then exact). */
+typedef struct expr_lin {
+    int nterms;
+    uint8_t var[16];
+    int64_t coef[16];
+    int64_t c0;
+} expr_lin;
+
+/* A compiled expression: postfix code over a value stack, maximal linear subexpressions folded
+ * into one instruction each. code[0 .. ncode) computes the value; code[slot_start[k] ..
+ * slot_end[k]) computes slot k (a part that depends only on warp, the loop variable and
+ * blockDim and cannot fail), run once per warp-instruction by expr_prepare. Owns its arrays. */
+typedef struct expr_prog {
+    expr_insn *code;
+    int ncode;
+    expr_lin *lin;
+    int nlin;
+    int nslots;
+    int slot_start[EXPR_MAX_SLOTS], slot_end[EXPR_MAX_SLOTS];
+    bool may_fail; /* an error is possible for some values in the compiled ranges */
+} expr_prog;
+
+/* A parsed expression; owns its nodes, a copy of its text and its compiled programs. The
+ * nodes are in post-order (children before parents, left before right); root is the last. */
 typedef struct expr {
     expr_node *nodes;
     int n, cap;
     int root;
     char *text;
+    expr_prog prog; /* valid for any variable values */
+    expr_prog fast; /* valid inside the ranges given to expr_specialize; ncode 0: none */
 } expr;
 
-#define EXPR_MAX_DEPTH 200   /* nesting limit: deeper input is an error, not a stack overflow */
+#define EXPR_MAX_LEN 4096  /* bytes of text */
+#define EXPR_MAX_DEPTH 200 /* nesting limit: deeper input is an error, not a stack overflow */
+#define EXPR_MAX_STACK 256 /* values pending at once during evaluation */
 
 typedef struct expr_error {
-    int pos;                 /* byte offset of the offending character */
+    int pos; /* byte offset of the offending character */
     char msg[160];
 } expr_error;
 
@@ -56,13 +128,40 @@ bool expr_parse(const char *text, const char *loop_var, expr *out, expr_error *e
 void expr_free(expr *e);
 
 typedef struct expr_env {
-    int64_t v[EXPR_NVARS];
+    int64_t v[EXPR_NVARS + EXPR_MAX_SLOTS];
 } expr_env;
 
 typedef enum expr_status { EXPR_OK, EXPR_DIV_ZERO, EXPR_OVERFLOW, EXPR_BAD_SHIFT } expr_status;
 
 /* Evaluate; on failure *pos is the offending operator's offset. */
 expr_status expr_eval(const expr *e, const expr_env *env, int64_t *out, int *pos);
+
+/* The values each variable can take (inclusive); what expr_specialize may rely on. */
+typedef struct expr_range {
+    int64_t lo[EXPR_NVARS], hi[EXPR_NVARS];
+} expr_range;
+
+/* Compile e for variables inside r: linear parts fold into one instruction (a single one for
+ * a*lane + b and the like), constants fold, and e->fast.may_fail says whether any value inside
+ * r can hit an error. Replaces an earlier specialisation. */
+void expr_specialize(expr *e, const expr_range *r);
+/* Compute the per-instruction slots of e's specialised program into env (from its warp, loop
+ * and blockDim values); call it before expr_eval_fast whenever those change. */
+void expr_prepare(const expr *e, expr_env *env);
+/* expr_eval with the specialised program; every env->v[k] must lie in the ranges given to
+ * expr_specialize and expr_prepare must have seen the same warp and loop values (without a
+ * specialisation this is expr_eval). Same results, errors and positions as expr_eval. */
+expr_status expr_eval_fast(const expr *e, const expr_env *env, int64_t *out, int *pos);
+/* Build p from e's nodes for variables inside r (NULL: any value). False when evaluation would
+ * need more than EXPR_MAX_STACK pending values (*err_pos: where). */
+bool expr_prog_build(const expr *e, const expr_range *r, expr_prog *p, int *err_pos);
+void expr_prog_free(expr_prog *p);
+/* Run a program; same contract as expr_eval (slots, if any, already in env). */
+expr_status expr_prog_run(const expr_prog *p, const expr_env *env, int64_t *out, int *pos);
+/* Compute a program's slots into env. */
+void expr_prog_prepare(const expr_prog *p, expr_env *env);
+/* True when name is a word of the expression language (threadIdx, tx, lane, tid, min...). */
+bool expr_is_builtin_name(const char *name);
 const char *expr_status_text(expr_status s);
 /* True when the expression reads variable v. */
 bool expr_uses(const expr *e, expr_var v);

@@ -197,6 +197,26 @@ static bool arrays_place(scenario *s, scenario_error *err)
     return true;
 }
 
+void scenario_expr_ranges(const scenario *s, expr_range *r)
+{
+    int threads = scenario_threads(s);
+    for (int d = 0; d < 3; d++) {
+        r->lo[EXPR_TX + d] = 0;
+        r->hi[EXPR_TX + d] = s->block[d] - 1;
+        r->lo[EXPR_BDX + d] = r->hi[EXPR_BDX + d] = s->block[d];
+    }
+    r->lo[EXPR_LANE] = r->lo[EXPR_WARP] = r->lo[EXPR_TID] = 0;
+    r->hi[EXPR_LANE] = threads < BANKS_WARP ? threads - 1 : BANKS_WARP - 1;
+    r->hi[EXPR_WARP] = scenario_warp_count(s) - 1;
+    r->hi[EXPR_TID] = threads - 1;
+    r->lo[EXPR_LOOP] = r->hi[EXPR_LOOP] = s->loop_values[0];
+    for (int k = 1; k < s->iterations; k++) {
+        int64_t v = s->loop_values[k];
+        r->lo[EXPR_LOOP] = v < r->lo[EXPR_LOOP] ? v : r->lo[EXPR_LOOP];
+        r->hi[EXPR_LOOP] = v > r->hi[EXPR_LOOP] ? v : r->hi[EXPR_LOOP];
+    }
+}
+
 bool scenario_parse_access(const scenario *s, scenario_access *a, int ai, scenario_error *err)
 {
     expr_error ee;
@@ -224,8 +244,8 @@ static bool access_finish(scenario *s, int i, scenario_error *err)
     const scenario_array *arr = &s->arrays[a->array];
     if (a->nidx != arr->ndims) {
         char msg[96];
-        snprintf(msg, sizeof msg, "array '%s' has %d dimension%s: give %d index expression%s", arr->name,
-                 arr->ndims, arr->ndims > 1 ? "s" : "", arr->ndims, arr->ndims > 1 ? "s" : "");
+        snprintf(msg, sizeof msg, "array '%s' has %d dimension%s: give %d index expression%s", arr->name, arr->ndims,
+                 arr->ndims > 1 ? "s" : "", arr->ndims, arr->ndims > 1 ? "s" : "");
         return fail(err, -1, msg, "accesses[%d].index", i);
     }
     if (!scenario_parse_access(s, a, i, err))
@@ -251,14 +271,26 @@ static bool access_finish(scenario *s, int i, scenario_error *err)
         return false;
     if (!banks_width_ok(size)) {
         char msg[160];
-        snprintf(msg, sizeof msg, "one lane would move %d bytes (%s): shared-memory accesses are 1, 2, 4, 8 "
-                 "or 16 bytes; pick a field or a vector type", size, tname);
-        return fail(err, -1, msg, a->vector ? "accesses[%d].vector" : a->field ? "accesses[%d].field" : "accesses[%d].array", i);
+        snprintf(msg, sizeof msg,
+                 "one lane would move %d bytes (%s): shared-memory accesses are 1, 2, 4, 8 "
+                 "or 16 bytes; pick a field or a vector type",
+                 size, tname);
+        return fail(err, -1, msg,
+                    a->vector  ? "accesses[%d].vector"
+                    : a->field ? "accesses[%d].field"
+                               : "accesses[%d].array",
+                    i);
     }
     a->width = size;
     a->align = align;
     free(a->type_text);
     a->type_text = xstrdup(tname);
+    expr_range r;
+    scenario_expr_ranges(s, &r);
+    for (int d = 0; d < a->nidx; d++)
+        expr_specialize(&a->index[d], &r);
+    if (a->when_text)
+        expr_specialize(&a->when, &r);
     return true;
 }
 
@@ -309,51 +341,31 @@ bool scenario_finish(scenario *s, scenario_error *err)
     return true;
 }
 
-/* Evaluate access a for one lane, filling its indices, address and state. */
-static void lane_eval(const scenario *s, const scenario_access *a, const expr_env *env,
-                      scenario_lane *l)
+/* Evaluate expression x for the lanes in *pending (one expression at a time, so that its
+ * per-instruction parts are computed once): lanes where it fails leave *pending as expression
+ * errors (bad_dim = dim); the values go to val[lane]. */
+static void eval_lanes(const expr *x, expr_env *env, scenario_instr *out, uint32_t *pending, int dim, int64_t *val)
 {
-    const scenario_array *arr = &s->arrays[a->array];
-    int64_t v;
-    if (a->when_text) {
-        expr_status st = expr_eval(&a->when, env, &v, &l->eval_pos);
+    expr_prepare(x, env);
+    for (uint32_t m = *pending; m; m &= m - 1) {
+        int ln = __builtin_ctz(m);
+        scenario_lane *l = &out->lane[ln];
+        env->v[EXPR_TX] = l->tx;
+        env->v[EXPR_TY] = l->ty;
+        env->v[EXPR_TZ] = l->tz;
+        env->v[EXPR_TID] = l->tid;
+        env->v[EXPR_LANE] = ln;
+        expr_status st = expr_eval_fast(x, env, &val[ln], &l->eval_pos);
         if (st != EXPR_OK) {
             l->state = SCENARIO_LANE_EVAL_ERROR;
             l->eval = st;
-            l->bad_dim = -1;
-            return;
-        }
-        if (!v) {
-            l->state = SCENARIO_LANE_MASKED;
-            return;
+            l->bad_dim = dim;
+            *pending &= ~(1u << ln);
         }
     }
-    int64_t elem = 0;
-    for (int d = 0; d < a->nidx; d++) {
-        expr_status st = expr_eval(&a->index[d], env, &l->index[d], &l->eval_pos);
-        if (st != EXPR_OK) {
-            l->state = SCENARIO_LANE_EVAL_ERROR;
-            l->eval = st;
-            l->bad_dim = d;
-            return;
-        }
-        if (l->index[d] < 0 || l->index[d] >= arr->extent[d]) {
-            l->state = SCENARIO_LANE_OOB;
-            l->bad_dim = d;
-            return;
-        }
-        elem = elem * arr->extent[d] + l->index[d];
-    }
-    l->address = arr->start + elem * arr->elem_size + a->offset;
-    if (l->address % a->align != 0) {
-        l->state = SCENARIO_LANE_MISALIGNED;
-        return;
-    }
-    l->state = SCENARIO_LANE_OK;
 }
 
-void scenario_instr_build(const scenario *s, int access, int iteration, int warp,
-                          scenario_instr *out)
+void scenario_instr_build(const scenario *s, int access, int iteration, int warp, scenario_instr *out)
 {
     memset(out, 0, sizeof *out);
     out->access = access;
@@ -361,6 +373,7 @@ void scenario_instr_build(const scenario *s, int access, int iteration, int warp
     out->warp = warp;
     out->loop_value = s->loop_values[iteration];
     const scenario_access *a = &s->accesses[access];
+    const scenario_array *arr = &s->arrays[a->array];
     out->req.op = a->op;
     out->req.width = a->width;
     scenario_tensor_request(a, &out->req);
@@ -369,30 +382,67 @@ void scenario_instr_build(const scenario *s, int access, int iteration, int warp
     env.v[EXPR_BDY] = s->block[1];
     env.v[EXPR_BDZ] = s->block[2];
     env.v[EXPR_LOOP] = out->loop_value;
+    env.v[EXPR_WARP] = warp;
     int threads = scenario_threads(s);
-    for (int ln = 0; ln < BANKS_WARP; ln++) {
+    uint32_t pending = 0; /* lanes still taking part */
+    int tid = warp * BANKS_WARP;
+    int tx = tid % s->block[0], ty = (tid / s->block[0]) % s->block[1], tz = tid / (s->block[0] * s->block[1]);
+    for (int ln = 0; ln < BANKS_WARP; ln++, tid++) {
         scenario_lane *l = &out->lane[ln];
-        int tid = warp * BANKS_WARP + ln;
         l->tid = tid;
         l->bad_dim = -1;
         if (tid >= threads) {
             l->state = SCENARIO_LANE_NO_THREAD;
             continue;
         }
-        l->tx = tid % s->block[0];
-        l->ty = (tid / s->block[0]) % s->block[1];
-        l->tz = tid / (s->block[0] * s->block[1]);
-        env.v[EXPR_TX] = l->tx;
-        env.v[EXPR_TY] = l->ty;
-        env.v[EXPR_TZ] = l->tz;
-        env.v[EXPR_TID] = tid;
-        env.v[EXPR_LANE] = ln;
-        env.v[EXPR_WARP] = warp;
-        lane_eval(s, a, &env, l);
-        if (l->state == SCENARIO_LANE_OK) {
-            out->req.active |= 1u << ln;
-            out->req.addr[ln] = l->address;
+        l->tx = tx;
+        l->ty = ty;
+        l->tz = tz;
+        pending |= 1u << ln;
+        if (++tx == s->block[0]) { /* tid advances one thread: x fastest, as CUDA numbers them */
+            tx = 0;
+            if (++ty == s->block[1]) {
+                ty = 0;
+                tz++;
+            }
         }
+    }
+    int64_t val[BANKS_WARP], elem[BANKS_WARP] = {0};
+    if (a->when_text) {
+        eval_lanes(&a->when, &env, out, &pending, -1, val);
+        for (uint32_t m = pending; m; m &= m - 1) {
+            int ln = __builtin_ctz(m);
+            if (!val[ln]) {
+                out->lane[ln].state = SCENARIO_LANE_MASKED;
+                pending &= ~(1u << ln);
+            }
+        }
+    }
+    for (int d = 0; d < a->nidx; d++) {
+        eval_lanes(&a->index[d], &env, out, &pending, d, val);
+        for (uint32_t m = pending; m; m &= m - 1) {
+            int ln = __builtin_ctz(m);
+            scenario_lane *l = &out->lane[ln];
+            l->index[d] = val[ln];
+            if (val[ln] < 0 || val[ln] >= arr->extent[d]) {
+                l->state = SCENARIO_LANE_OOB;
+                l->bad_dim = d;
+                pending &= ~(1u << ln);
+            } else
+                elem[ln] = elem[ln] * arr->extent[d] + val[ln];
+        }
+    }
+    for (uint32_t m = pending; m; m &= m - 1) {
+        int ln = __builtin_ctz(m);
+        scenario_lane *l = &out->lane[ln];
+        l->address = arr->start + elem[ln] * arr->elem_size + a->offset;
+        if (l->address % a->align != 0) {
+            l->state = SCENARIO_LANE_MISALIGNED;
+            continue;
+        }
+        l->state = SCENARIO_LANE_OK;
+        out->req.active |= 1u << ln;
+        out->req.addr[ln] = l->address;
     }
     scenario_tensor_lanes(out);
 }
@@ -420,6 +470,50 @@ void scenario_instr_at(const scenario *s, int64_t k, scenario_instr *out)
     int64_t rem = k % per_iter;
     scenario_instr_build(s, (int)(rem / nw), iter, scenario_selected_warp(s, (int)(rem % nw)), out);
     out->seq = k;
+}
+
+bool scenario_access_may_fail(const scenario *s, int access)
+{
+    const scenario_access *a = &s->accesses[access];
+    for (int d = 0; d < a->nidx; d++)
+        if (!a->index[d].fast.ncode || a->index[d].fast.may_fail)
+            return true;
+    return a->when_text && (!a->when.fast.ncode || a->when.fast.may_fail);
+}
+
+bool scenario_check_eval(const scenario *s, int64_t limit, scenario_error *err)
+{
+    if (s->is_trace)
+        return true;
+    bool any = false;
+    for (int a = 0; a < s->naccesses; a++)
+        any |= scenario_access_may_fail(s, a);
+    if (!any) /* proven for every lane of every instruction: nothing to evaluate */
+        return true;
+    int64_t n = scenario_instr_count(s);
+    int64_t nw = scenario_selected_warps(s);
+    scenario_instr in;
+    for (int64_t k = 0; k < n && k < limit; k++) {
+        int access = (int)(k % (nw * s->naccesses) / nw);
+        if (!scenario_access_may_fail(s, access))
+            continue;
+        scenario_instr_at(s, k, &in);
+        for (int l = 0; l < BANKS_WARP; l++) {
+            const scenario_lane *ln = &in.lane[l];
+            if (ln->state != SCENARIO_LANE_EVAL_ERROR)
+                continue;
+            char loop[64] = "";
+            if (s->loop.var)
+                snprintf(loop, sizeof loop, ", %s = %lld", s->loop.var, (long long)in.loop_value);
+            char msg[200];
+            snprintf(msg, sizeof msg, "%s for thread (%d,%d,%d)%s", expr_status_text(ln->eval), ln->tx, ln->ty, ln->tz,
+                     loop);
+            if (ln->bad_dim < 0)
+                return fail(err, ln->eval_pos, msg, "accesses[%d].when", in.access);
+            return fail(err, ln->eval_pos, msg, "accesses[%d].index[%d]", in.access, ln->bad_dim);
+        }
+    }
+    return true;
 }
 
 void scenario_lane_element(const scenario *s, int access, const scenario_lane *l, strbuf *out)

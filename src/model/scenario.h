@@ -20,13 +20,13 @@
 #define SCENARIO_MAX_ITERATIONS 4096
 
 typedef struct scenario_array {
-    char *name;                        /* owned */
-    char *type_name;                   /* owned; as written */
+    char *name;      /* owned */
+    char *type_name; /* owned; as written */
     types_ref type;
     int ndims;
-    int64_t dims[SCENARIO_MAX_DIMS];   /* logical extents */
-    int64_t pad[SCENARIO_MAX_DIMS];    /* padding elements added to each extent */
-    int64_t base;                      /* requested byte offset in shared memory; -1: automatic */
+    int64_t dims[SCENARIO_MAX_DIMS]; /* logical extents */
+    int64_t pad[SCENARIO_MAX_DIMS];  /* padding elements added to each extent */
+    int64_t base;                    /* requested byte offset in shared memory; -1: automatic */
     /* derived by scenario_finish (which may run again after an edit) */
     int64_t start;                     /* byte offset actually used */
     int64_t extent[SCENARIO_MAX_DIMS]; /* dims + pad */
@@ -40,33 +40,33 @@ typedef struct scenario_access {
     bool trans;                        /* ldmatrix/stmatrix .trans */
     banks_atomic atomic;               /* atomic: the operation */
     bool returns;                      /* atomic: atom (true) or red (false) */
-    char *array_name;                  /* owned */
+    char *array_name; /* owned */
     int nidx;
     char *index_text[SCENARIO_MAX_DIMS]; /* owned */
     expr index[SCENARIO_MAX_DIMS];
-    char *when_text;                   /* owned, NULL: every thread */
+    char *when_text; /* owned, NULL: every thread */
     expr when;
-    char *field;                       /* owned, NULL: the whole element */
-    char *vector;                      /* owned, NULL: no reinterpretation */
-    char *label;                       /* owned, optional */
+    char *field;  /* owned, NULL: the whole element */
+    char *vector; /* owned, NULL: no reinterpretation */
+    char *label;  /* owned, optional */
     /* derived */
     int array;
-    int offset;                        /* bytes from the element start (field offset) */
-    int width;                         /* bytes per lane */
-    int align;                         /* alignment the access needs */
-    char *type_text;                   /* owned: C type of what one lane reads */
+    int offset;      /* bytes from the element start (field offset) */
+    int width;       /* bytes per lane */
+    int align;       /* alignment the access needs */
+    char *type_text; /* owned: C type of what one lane reads */
 } scenario_access;
 
 typedef enum scenario_loop_kind { SCENARIO_LOOP_ADD, SCENARIO_LOOP_MUL, SCENARIO_LOOP_DIV } scenario_loop_kind;
 
 typedef struct scenario_loop {
-    char *var;                         /* owned, NULL: no loop */
-    int64_t from, to, step;            /* for (var = from; var < to (or > to); var += step / *= / /=) */
+    char *var;              /* owned, NULL: no loop */
+    int64_t from, to, step; /* for (var = from; var < to (or > to); var += step / *= / /=) */
     scenario_loop_kind kind;
 } scenario_loop;
 
 typedef struct scenario {
-    char *name, *description;          /* owned, may be NULL */
+    char *name, *description; /* owned, may be NULL */
     const banks_profile *arch;
     int block[3];
     types_registry types;
@@ -75,10 +75,10 @@ typedef struct scenario {
     scenario_access *accesses;
     int naccesses;
     scenario_loop loop;
-    int *warps;                        /* owned; NULL: every warp of the block */
+    int *warps; /* owned; NULL: every warp of the block */
     int nwarps;
     bool is_trace;
-    banks_request *trace;              /* owned, trace mode */
+    banks_request *trace; /* owned, trace mode */
     int ntrace;
     /* derived */
     int64_t loop_values[SCENARIO_MAX_ITERATIONS];
@@ -87,8 +87,8 @@ typedef struct scenario {
 } scenario;
 
 typedef struct scenario_error {
-    char path[96];                     /* e.g. "accesses[0].index[1]" */
-    int expr_pos;                      /* offset inside an expression, -1 when none */
+    char path[96]; /* e.g. "accesses[0].index[1]" */
+    int expr_pos;  /* offset inside an expression, -1 when none */
     char msg[256];
 } scenario_error;
 
@@ -99,6 +99,10 @@ void scenario_free(scenario *s);
 bool scenario_finish(scenario *s, scenario_error *err);
 /* Parse every expression of access a (index, when) given the loop variable. */
 bool scenario_parse_access(const scenario *s, scenario_access *a, int ai, scenario_error *err);
+
+/* The values each expression variable takes in s (block, warps, loop values): what the
+ * expressions of a finished scenario are specialised for. */
+void scenario_expr_ranges(const scenario *s, expr_range *r);
 
 int scenario_threads(const scenario *s);
 /* Accesses of a scenario, or instructions of a trace (what `access` indexes everywhere). */
@@ -112,12 +116,12 @@ int scenario_selected_warp(const scenario *s, int k);
 int64_t scenario_instr_count(const scenario *s);
 
 typedef enum scenario_lane_state {
-    SCENARIO_LANE_OK,          /* takes part */
-    SCENARIO_LANE_NO_THREAD,   /* the block has no thread for this lane */
-    SCENARIO_LANE_MASKED,      /* 'when' is false, or inactive in the trace */
-    SCENARIO_LANE_OOB,         /* an index is outside the array */
-    SCENARIO_LANE_MISALIGNED,  /* address not a multiple of the access alignment */
-    SCENARIO_LANE_EVAL_ERROR   /* division by zero, overflow, bad shift */
+    SCENARIO_LANE_OK,         /* takes part */
+    SCENARIO_LANE_NO_THREAD,  /* the block has no thread for this lane */
+    SCENARIO_LANE_MASKED,     /* 'when' is false, or inactive in the trace */
+    SCENARIO_LANE_OOB,        /* an index is outside the array */
+    SCENARIO_LANE_MISALIGNED, /* address not a multiple of the access alignment */
+    SCENARIO_LANE_EVAL_ERROR  /* division by zero, overflow, bad shift */
 } scenario_lane_state;
 
 typedef struct scenario_lane {
@@ -125,14 +129,14 @@ typedef struct scenario_lane {
     int tid, tx, ty, tz;
     int64_t index[SCENARIO_MAX_DIMS];
     int64_t address;
-    int bad_dim;                       /* index that is out of bounds or failed (-1: 'when') */
+    int bad_dim; /* index that is out of bounds or failed (-1: 'when') */
     expr_status eval;
     int eval_pos;
 } scenario_lane;
 
 typedef struct scenario_instr {
-    int64_t seq;                       /* position in scenario order */
-    int access;                        /* -1 for trace entries */
+    int64_t seq; /* position in scenario order */
+    int access;  /* -1 for trace entries */
     int iteration;
     int64_t loop_value;
     int warp;
@@ -143,8 +147,15 @@ typedef struct scenario_instr {
 /* Build warp-instruction k (0 <= k < scenario_instr_count). */
 void scenario_instr_at(const scenario *s, int64_t k, scenario_instr *out);
 /* Build the instruction of one access, iteration and warp. */
-void scenario_instr_build(const scenario *s, int access, int iteration, int warp,
-                          scenario_instr *out);
+void scenario_instr_build(const scenario *s, int access, int iteration, int warp, scenario_instr *out);
+/* True unless every index and 'when' expression of access was proven free of errors (division
+ * by zero, overflow, bad shift) for every lane and iteration of s. */
+bool scenario_access_may_fail(const scenario *s, int access);
+/* The first expression error among the first limit warp-instructions, in scenario order
+ * (path, expression offset, "division by zero for thread (x,y,z), i = v"); false when there is
+ * one. Only accesses that may fail are evaluated, so a scenario whose expressions cannot fail
+ * costs nothing here. */
+bool scenario_check_eval(const scenario *s, int64_t limit, scenario_error *err);
 /* Human text for a lane's element, e.g. "tile[1][0]" or "p[3].x"; lane must be in bounds. */
 void scenario_lane_element(const scenario *s, int access, const scenario_lane *l, strbuf *out);
 /* How an array is drawn as a map: rows x cols of elements (the last dimension across, the
@@ -157,7 +168,7 @@ const char *scenario_lane_state_text(scenario_lane_state st);
  * an index or 'when' expression failed (division by zero, overflow, bad shift). Lanes without a
  * thread or masked by 'when' are not excluded: they simply do not take part. */
 typedef struct scenario_excluded {
-    int64_t misaligned;                /* int64: also used for totals over many instructions */
+    int64_t misaligned; /* int64: also used for totals over many instructions */
     int64_t out_of_bounds;
     int64_t expression_error;
 } scenario_excluded;

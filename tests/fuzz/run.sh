@@ -13,7 +13,7 @@ out=build-fuzz
 mkdir -p "$out/corpus-load" "$out/corpus-expr" "$out/crashes"
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_GNU_SOURCE -Isrc -I. $(pkg-config --cflags libcjson ncursesw)"
 libs="$(pkg-config --libs libcjson ncursesw) -lpthread -lm"
-srcs="src/util.c src/model/banks.c src/model/types.c src/model/expr.c src/model/scenario.c src/model/kernelgen.c
+srcs="src/util.c src/model/banks.c src/model/types.c src/model/expr.c src/model/expr_prog.c src/model/scenario.c src/model/kernelgen.c
       src/model/advisor.c src/io/jsonpos.c src/io/library.c src/io/load.c src/io/report.c src/io/save.c
       src/io/svg.c src/io/lesson.c src/embedded_patterns.c src/embedded_kernels.c"
 for h in load expr; do
@@ -22,6 +22,7 @@ done
 cp patterns/*.json tests/golden/cases/*.json tests/fuzz/regressions/* "$out/corpus-load/" 2>/dev/null
 for f in patterns/*.json; do grep -o '"index": "[^"]*"' "$f" | sed 's/"index": "//; s/"$//' ; done |
     awk '{ print > ("'"$out"'/corpus-expr/seed" NR) }'
+cp tests/fuzz/regressions/expr-* "$out/corpus-expr/" 2>/dev/null
 rc=0
 for h in load expr; do
     echo "== fuzz_$h for $secs s"

@@ -9,15 +9,6 @@
 #include "model/advisor.h"
 #include "test_util.h"
 
-static void load_pattern(const char *name, scenario *s)
-{
-    size_t len;
-    const char *t = library_find(name, &len);
-    io_error err;
-    assert_non_null(t);
-    assert_true(load_scenario_text(t, len, name, NULL, s, &err));
-}
-
 static void test_occupancy(void **state)
 {
     (void)state;
@@ -41,7 +32,7 @@ static void test_sweep_transpose(void **state)
 {
     (void)state;
     scenario s;
-    load_pattern("transpose-naive", &s);
+    test_load_pattern("transpose-naive", &s);
     static advisor_result r;
     assert_true(advisor_sweep(&s, advisor_pick_array(&s), 64, &r));
     assert_int_equal(r.nrows, 65);
@@ -62,12 +53,12 @@ static void test_sweep_alignment_and_soa(void **state)
     (void)state;
     scenario s;
     static advisor_result r;
-    load_pattern("float4-32x32", &s);
+    test_load_pattern("float4-32x32", &s);
     assert_true(advisor_sweep(&s, 0, 8, &r));
     assert_false(r.rows[1].valid);
     assert_int_equal(r.best_pad, 4);
     scenario_free(&s);
-    load_pattern("struct-mixed", &s);
+    test_load_pattern("struct-mixed", &s);
     assert_true(advisor_sweep(&s, 0, 2, &r));
     assert_true(r.soa);
     /* one array per field: d 8 B (2 wavefronts), v 16 B (4), c and s (1 each), all conflict-free */
@@ -79,7 +70,8 @@ static void test_sweep_alignment_and_soa(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_occupancy), cmocka_unit_test(test_sweep_transpose),
+        cmocka_unit_test(test_occupancy),
+        cmocka_unit_test(test_sweep_transpose),
         cmocka_unit_test(test_sweep_alignment_and_soa),
     };
     return cmocka_run_group_tests_name("advisor", tests, NULL, NULL);

@@ -5,6 +5,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "expr_reference.h"
 #include "model/expr.h"
 #include "test_util.h"
 
@@ -79,7 +83,11 @@ static void test_parse_errors(void **state)
 static void test_eval_errors(void **state)
 {
     (void)state;
-    struct { const char *t; expr_status st; int pos; } cases[] = {
+    struct {
+        const char *t;
+        expr_status st;
+        int pos;
+    } cases[] = {
         {"1 / (tx - tx)", EXPR_DIV_ZERO, 2},
         {"5 % 0", EXPR_DIV_ZERO, 2},
         {"9223372036854775807 + 1", EXPR_OVERFLOW, 20},
@@ -109,7 +117,7 @@ static void test_emit(void **state)
     expr_error err;
     assert_true(expr_parse("tx * 33 + min(ty, i) % 4", "i", &e, &err));
     const char *names[EXPR_NVARS] = {"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockDim.x", "blockDim.y",
-                                     "blockDim.z", "lane", "warp", "tid", "it"};
+                                     "blockDim.z",  "lane",        "warp",        "tid",        "it"};
     strbuf sb = {0};
     expr_emit_cuda(&e, names, &sb);
     assert_string_equal(strbuf_str(&sb),
@@ -120,11 +128,244 @@ static void test_emit(void **state)
     expr_free(&e);
 }
 
+/* xorshift: the same random expressions on every run */
+static uint64_t rng_state = 88172645463325252ull;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* A random expression over every operator, variable and some edge constants. */
+static void gen(strbuf *sb, int depth)
+{
+    static const char *const leaves[] = {"tx",
+                                         "ty",
+                                         "tz",
+                                         "lane",
+                                         "warp",
+                                         "tid",
+                                         "i",
+                                         "blockDim.x",
+                                         "warpSize",
+                                         "0",
+                                         "1",
+                                         "2",
+                                         "3",
+                                         "7",
+                                         "31",
+                                         "32",
+                                         "63",
+                                         "64",
+                                         "1024",
+                                         "9223372036854775807",
+                                         "4611686018427387904",
+                                         "0x7fffffff"};
+    static const char *const ops[] = {
+        "+", "-", "*", "/", "%", "<<", ">>", "<", "<=", ">", ">=", "==", "!=", "&", "^", "|", "&&", "||"};
+    int r = (int)(rnd() % 16);
+    if (depth > 5 || r < 5) {
+        strbuf_addf(sb, "%s", leaves[rnd() % (sizeof leaves / sizeof leaves[0])]);
+    } else if (r < 7) {
+        strbuf_addf(sb, "%c(", "-~!"[rnd() % 3]);
+        gen(sb, depth + 1);
+        strbuf_addc(sb, ')');
+    } else if (r < 8) {
+        strbuf_addf(sb, "%s(", rnd() % 2 ? "min" : "max");
+        gen(sb, depth + 1);
+        strbuf_addf(sb, ", ");
+        gen(sb, depth + 1);
+        strbuf_addc(sb, ')');
+    } else {
+        bool paren = rnd() % 2;
+        if (paren)
+            strbuf_addc(sb, '(');
+        gen(sb, depth + 1);
+        strbuf_addf(sb, " %s ", ops[rnd() % (sizeof ops / sizeof ops[0])]);
+        gen(sb, depth + 1);
+        if (paren)
+            strbuf_addc(sb, ')');
+    }
+}
+
+/* Compiled programs (generic and specialised for random ranges) against the tree evaluator:
+ * same value, same error, same position; and no error where the compiler proved none. */
+static void test_compiled_vs_reference(void **state)
+{
+    (void)state;
+    int specialised = 0, linear = 0, proven = 0;
+    for (int t = 0; t < 20000; t++) {
+        strbuf sb = {0};
+        gen(&sb, 0);
+        expr e;
+        expr_error err;
+        if (!expr_parse(strbuf_str(&sb), "i", &e, &err)) {
+            strbuf_free(&sb);
+            continue;
+        }
+        expr_range r;
+        for (int k = 0; k < EXPR_NVARS; k++) {
+            int64_t lo = (int64_t)(rnd() % 64) - (k == EXPR_LOOP ? 32 : 0);
+            int64_t span = rnd() % 3 == 0 ? 0 : (int64_t)(rnd() % 1100);
+            if (rnd() % 50 == 0) { /* extreme loop values */
+                lo = rnd() % 2 ? INT64_MAX - 5 : INT64_MIN;
+                span = 5;
+            }
+            r.lo[k] = lo;
+            r.hi[k] = lo + span;
+        }
+        expr_specialize(&e, &r);
+        specialised++;
+        linear += e.fast.ncode == 1;
+        proven += !e.fast.may_fail;
+        for (int v = 0; v < 24; v++) {
+            expr_env env;
+            memset(&env, 0, sizeof env);
+            for (int k = 0; k < EXPR_NVARS; k++) {
+                uint64_t span = (uint64_t)(r.hi[k] - r.lo[k]) + 1;
+                env.v[k] = r.lo[k] + (int64_t)(v == 0 ? 0 : v == 1 ? span - 1 : rnd() % span);
+            }
+            int64_t want = 0, got = 0, gen_v = 0;
+            int wpos = -1, gpos = -1, ppos = -1;
+            expr_status ws = expr_reference_eval(&e, &env, &want, &wpos);
+            expr_status gs = expr_eval(&e, &env, &gen_v, &ppos);
+            expr_prepare(&e, &env);
+            expr_status fs = expr_eval_fast(&e, &env, &got, &gpos);
+            if (ws != fs || ws != gs || (ws == EXPR_OK && (want != got || want != gen_v)) ||
+                (ws != EXPR_OK && (wpos != gpos || wpos != ppos)) || (ws != EXPR_OK && !e.fast.may_fail))
+                print_error("'%s': reference %d %lld @%d, compiled %d %lld @%d, generic %d %lld @%d, may_fail %d\n",
+                            strbuf_str(&sb), ws, (long long)want, wpos, fs, (long long)got, gpos, gs, (long long)gen_v,
+                            ppos, e.fast.may_fail);
+            assert_int_equal(fs, ws);
+            assert_int_equal(gs, ws);
+            if (ws == EXPR_OK) {
+                assert_true(want == got);
+                assert_true(want == gen_v);
+            } else {
+                assert_int_equal(gpos, wpos);
+                assert_int_equal(ppos, wpos);
+                assert_true(e.fast.may_fail);
+            }
+        }
+        expr_free(&e);
+        strbuf_free(&sb);
+    }
+    printf("# %d expressions, %d linear, %d proven free of errors\n", specialised, linear, proven);
+    assert_true(specialised > 10000);
+}
+
+/* Typical index expressions become one linear instruction (or a slot per warp-instruction). */
+static void test_linear_forms(void **state)
+{
+    (void)state;
+    expr_range r = {{0}, {0}};
+    r.hi[EXPR_TX] = 31;
+    r.hi[EXPR_TY] = 31;
+    r.lo[EXPR_BDX] = r.hi[EXPR_BDX] = 32;
+    r.lo[EXPR_BDY] = r.hi[EXPR_BDY] = 32;
+    r.lo[EXPR_BDZ] = r.hi[EXPR_BDZ] = 1;
+    r.hi[EXPR_LANE] = 31;
+    r.hi[EXPR_WARP] = 31;
+    r.hi[EXPR_TID] = 1023;
+    r.hi[EXPR_LOOP] = 4095;
+    const char *const one[] = {"2 * lane + 5",
+                               "threadIdx.x * 33 + threadIdx.y",
+                               "tx * 4 + ty * 128 - 3 * i + 7",
+                               "(lane << 2) + warp * blockDim.x",
+                               "tid - (i % 32) * 2",
+                               "-(tx) + 40"};
+    for (size_t k = 0; k < sizeof one / sizeof one[0]; k++) {
+        expr e;
+        expr_error err;
+        assert_true(expr_parse(one[k], "i", &e, &err));
+        expr_specialize(&e, &r);
+        if (e.fast.ncode != 1)
+            print_error("'%s': %d instructions\n", one[k], e.fast.ncode);
+        assert_int_equal(e.fast.ncode, 1);
+        assert_false(e.fast.may_fail);
+        expr_free(&e);
+    }
+    expr e;
+    expr_error err;
+    assert_true(expr_parse("100 / (tx - 3)", "i", &e, &err));
+    expr_specialize(&e, &r);
+    assert_true(e.fast.may_fail);
+    expr_free(&e);
+}
+
+/* Hostile sizes: a long chain is an error at its 4097th character, never a stack overflow; a
+ * chain at the limit evaluates; too many pending values is an error with a position. */
+static void test_limits(void **state)
+{
+    (void)state;
+    size_t n = 400000;
+    char *s = malloc(n + 8);
+    for (size_t k = 0; k < n; k += 2)
+        memcpy(s + k, "0+", 2);
+    strcpy(s + n, "tx");
+    expr e;
+    expr_error err;
+    assert_false(expr_parse(s, NULL, &e, &err));
+    assert_int_equal(err.pos, EXPR_MAX_LEN);
+    assert_non_null(strstr(err.msg, "longer than 4096"));
+    strcpy(s + EXPR_MAX_LEN - 2, "tx"); /* exactly 4096 characters: 2047 additions */
+    assert_true(expr_parse(s, NULL, &e, &err));
+    expr_env env = {{0}};
+    env.v[EXPR_TX] = 5;
+    int64_t v = 0;
+    assert_int_equal(expr_eval(&e, &env, &v, NULL), EXPR_OK);
+    assert_int_equal(v, 5);
+    strbuf sb = {0};
+    const char *names[EXPR_NVARS] = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"};
+    expr_emit_cuda(&e, names, &sb);
+    assert_true(sb.len > 4096);
+    strbuf_free(&sb);
+    expr_free(&e);
+    strbuf wide = {0};
+    for (int k = 0; k < 90; k++)
+        strbuf_addf(&wide, "tx||tx&&tx|tx^tx&tx==tx<tx<<tx+tx*(");
+    strbuf_addf(&wide, "tx");
+    for (int k = 0; k < 90; k++)
+        strbuf_addc(&wide, ')');
+    assert_false(expr_parse(strbuf_str(&wide), NULL, &e, &err));
+    assert_non_null(strstr(err.msg, "too complex"));
+    assert_true(err.pos > 0 && err.pos < (int)wide.len);
+    strbuf_free(&wide);
+    free(s);
+}
+
+/* Identifiers are compared in full: a long name that starts like the loop variable is not it. */
+static void test_long_identifiers(void **state)
+{
+    (void)state;
+    char loop[64], longer[80];
+    memset(loop, 'k', 63);
+    loop[63] = '\0';
+    snprintf(longer, sizeof longer, "%sextra", loop);
+    expr e;
+    expr_error err;
+    assert_true(expr_parse(loop, loop, &e, &err));
+    assert_true(expr_uses(&e, EXPR_LOOP));
+    expr_free(&e);
+    assert_false(expr_parse(longer, loop, &e, &err));
+    assert_non_null(strstr(err.msg, "unknown identifier"));
+    assert_false(expr_parse("lanes", "i", &e, &err));
+    assert_false(expr_parse("tidx", "i", &e, &err));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_eval), cmocka_unit_test(test_parse_errors),
-        cmocka_unit_test(test_eval_errors), cmocka_unit_test(test_emit),
+        cmocka_unit_test(test_eval),
+        cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_eval_errors),
+        cmocka_unit_test(test_emit),
+        cmocka_unit_test(test_compiled_vs_reference),
+        cmocka_unit_test(test_linear_forms),
+        cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_long_identifiers),
     };
     return cmocka_run_group_tests_name("expr", tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/library.h"
 #include "io/load.h"
 
 /* Path of a file under the source tree's tests/ folder. */
@@ -20,6 +21,16 @@ static inline const char *test_path(const char *rel, char *buf, size_t n)
 static inline bool test_load(const char *json, scenario *s, io_error *err)
 {
     return load_scenario_text(json, strlen(json), "test.json", NULL, s, err);
+}
+
+/* Load the library pattern called name (it must load). */
+static inline void test_load_pattern(const char *name, scenario *s)
+{
+    size_t len;
+    const char *t = library_find(name, &len);
+    io_error err;
+    assert_non_null(t);
+    assert_true(load_scenario_text(t, len, name, NULL, s, &err));
 }
 
 #endif

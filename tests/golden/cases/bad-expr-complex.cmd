@@ -1,0 +1,1 @@
+analyze bad-expr-complex.json

@@ -1,0 +1,1 @@
+analyze expr-at-limit.json --summary
