@@ -225,7 +225,13 @@ extern "C" bool gpu_counters_read(CUcontext ctx, gpu_counter_set cs, bool (*laun
         return false;
     }
     double v[6] = {0, 0, 0, 0, 0, 0};
-    if (!profile(S.all, launch, arg, v, why, n))
+    bool ok = profile(S.all, launch, arg, v, why, n);
+    /* The LDGSTS counters are SASS metrics (CUPTI patches the kernel): their session is closed
+     * before the module is unloaded. Kept open, a process measuring cp.async trace entries one
+     * after another crashed (tests/gpu/random.sh on an H200). */
+    if (set == 2)
+        gpu_counters_close();
+    if (!ok)
         return false;
     int k = cs == GPU_COUNT_ST ? 3 : 0;
     if (v[k] != v[k] || v[k + 1] != v[k + 1]) { /* NaN: the counters were not collected */
