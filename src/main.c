@@ -20,6 +20,8 @@ static const char usage[] =
     "  bankscope export FILE.json --svg OUT  bank grid and array map as SVG\n"
     "            [--access N] [--warp W] [--iteration K]\n"
     "  bankscope list                        the pattern library and lessons\n"
+    "  bankscope import FILE.cu --block X[,Y[,Z]] [--kernel NAME] [-D NAME=VALUE]... [-I DIR]...\n"
+    "            [--smem BYTES] [--loop LINE] [-o OUT.json]   scenario from CUDA source\n"
     "  bankscope --help | --version\n"
     "\n"
     "FILE.json is a scenario, a trace, a lesson, or a library name such as transpose-naive.\n"
@@ -38,6 +40,7 @@ int main(int argc, char **argv)
     } commands[] = {
         {"analyze", cli_analyze}, {"list", cli_list},   {"kernel", cli_kernel},
         {"measure", cli_measure}, {"sweep", cli_sweep}, {"export", cli_export},
+        {"import", cli_import},
     };
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         fputs(usage, stdout);

@@ -12,9 +12,16 @@ int cli_measure(int argc, char **argv);
 int cli_sweep(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_tui(int argc, char **argv);
+int cli_import(int argc, char **argv);
 
 /* Print "bankscope: msg" to stderr and return CLI_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "bankscope: CMD: cannot write the output: WHY" on stderr; returns CLI_FAIL. */
+int cli_write_error(const char *cmd, const char *why);
+/* Flush stdout and check that every write to it succeeded (disk full, /dev/full, closed pipe):
+ * CLI_OK, or CLI_FAIL after a message. Every command that prints its result ends with it. */
+int cli_finish_stdout(const char *cmd);
 
 /* Options every scenario command shares. */
 typedef struct cli_common {

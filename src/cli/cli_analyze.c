@@ -17,10 +17,15 @@ int cli_analyze(int argc, char **argv)
         return cli_usage_error("analyze: --warp %d: the block has %d warp(s)", c.warp, scenario_warp_count(&s));
     }
     report_options o = {.all_lanes = c.all, .summary = c.summary, .warp = s.is_trace ? -1 : c.warp};
-    if (c.json)
-        report_json(stdout, &s, &o);
-    else
+    int rc = CLI_OK;
+    if (c.json) {
+        const char *why;
+        if (!report_json(stdout, &s, &o, &why))
+            rc = cli_write_error("analyze", why);
+    } else {
         report_text(stdout, &s, &o);
+        rc = cli_finish_stdout("analyze");
+    }
     scenario_free(&s);
-    return fflush(stdout) == 0 ? CLI_OK : CLI_FAIL;
+    return rc;
 }

@@ -1,7 +1,9 @@
 /* cli_common: option parsing shared by the scenario subcommands. */
 #include "cli/cli.h"
 #include "io/load.h"
+#include "io/textsafe.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,11 +13,28 @@ int cli_usage_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("bankscope: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    strbuf sb = {0};
+    strbuf_vaddf(&sb, fmt, ap); /* arguments may quote the command line or a file: made safe */
     va_end(ap);
+    fputs("bankscope: ", stderr);
+    textsafe_fputs(strbuf_str(&sb), stderr);
+    fputc('\n', stderr);
+    strbuf_free(&sb);
     return CLI_USAGE;
+}
+
+int cli_write_error(const char *cmd, const char *why)
+{
+    fprintf(stderr, "bankscope: %s: cannot write the output: %s\n", cmd, why);
+    return CLI_FAIL;
+}
+
+int cli_finish_stdout(const char *cmd)
+{
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return cli_write_error(cmd, errno ? strerror(errno) : "a write failed (disk full or output closed)");
+    return CLI_OK;
 }
 
 /* True when word is one of the space-separated words of list. */
@@ -104,7 +123,10 @@ int cli_open(int argc, char **argv, const char *cmd, const char *allowed, cli_co
         return CLI_USAGE;
     io_error err;
     if (!load_scenario_file(c->file, c->arch, s, &err)) {
-        fprintf(stderr, "bankscope: %s\n", err.text);
+        /* the message quotes the file's text: never let it reach the terminal raw */
+        fputs("bankscope: ", stderr);
+        textsafe_fputs(err.text, stderr);
+        fputc('\n', stderr);
         return CLI_USAGE;
     }
     return 0;

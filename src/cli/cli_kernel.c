@@ -24,8 +24,8 @@ int cli_kernel(int argc, char **argv)
             break;
         }
         printf("// ==== %s, %s %d, %zu bytes of shared memory, block %dx%dx%d%s\n", c.file,
-               s.is_trace ? "trace entry" : "access", a, p.rq.smem_bytes, p.rq.block[0], p.rq.block[1],
-               p.rq.block[2], s.loop.var ? ", loop value passed as bs_loop" : "");
+               s.is_trace ? "trace entry" : "access", a, p.rq.smem_bytes, p.rq.block[0], p.rq.block[1], p.rq.block[2],
+               s.loop.var ? ", loop value passed as bs_loop" : "");
         if (c.ptx) {
             strbuf ptx = {0};
             if (!gpu_compile_ptx(p.rq.source, &ptx, msg, sizeof msg)) {
@@ -41,5 +41,5 @@ int cli_kernel(int argc, char **argv)
         measure_plan_free(&p);
     }
     scenario_free(&s);
-    return rc;
+    return rc == CLI_OK ? cli_finish_stdout("kernel") : rc;
 }

@@ -40,5 +40,5 @@ int cli_list(int argc, char **argv)
         printf("%-24s %-7s %s\n", name, s.arch->name, title);
         scenario_free(&s);
     }
-    return CLI_OK;
+    return cli_finish_stdout("list");
 }

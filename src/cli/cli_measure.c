@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "io/jsonw.h"
 #include "io/load.h"
+#include "io/textsafe.h"
 #include "io/measure_plan.h"
 #include "io/report.h"
 
@@ -17,26 +19,27 @@ static void print_text(const scenario *s, const measure_plan *p, const gpu_measu
                s->trace[p->access].width);
     else {
         const scenario_access *a = &s->accesses[p->access];
-        banks_request kind = scenario_access_kind(a);
-        printf("\naccess %d: %s %s", p->access, scenario_kind_text(&kind, kt, sizeof kt), s->arrays[a->array].name);
+        char t[400];
+        printf("\naccess %d: %s %s", p->access, scenario_kind_text(&p->kind, kt, sizeof kt), s->arrays[a->array].name);
         for (int d = 0; d < a->nidx; d++)
-            printf("[%s]", a->index_text[d]);
-        printf("%s%s  (%s, %d B per lane)", a->field ? "." : "", a->field ? a->field : "", a->type_text, a->width);
+            printf("[%s]", textsafe(a->index_text[d], t, sizeof t));
+        printf("%s%s", a->field ? "." : "", a->field ? textsafe(a->field, t, sizeof t) : "");
+        printf("  (%s, %d B per lane)", textsafe(a->type_text, t, sizeof t), a->width);
         if (s->loop.var)
             printf("  %s = %lld", s->loop.var, (long long)s->loop_values[p->iteration]);
         printf("\n");
     }
     printf("  %-30s %12s %12s\n", "", "predicted", "measured");
     bool agree = measure_plan_agrees(p->cycles_per_access, m->cycles_per_access);
-    printf("  %-30s %12.2f %12.3f   %s\n", "cycles per warp-access per SM", p->cycles_per_access,
-           m->cycles_per_access,
-           p->rq.counter_set == GPU_COUNT_LDGSTS ? "not compared: the model has the shared side only, the copy "
-                                                   "from global memory sets the time"
-           : agree                              ? "agree (within 5 % + 0.1)"
-                                                : "DIFFER");
+    printf("  %-30s %12.2f %12.3f   %s\n", "cycles per warp-access per SM", p->cycles_per_access, m->cycles_per_access,
+           p->kind.op == BANKS_CP_ASYNC ? "not compared: the model has the shared side only, the copy from "
+                                          "global memory sets the time"
+           : agree                      ? "agree (within 5 % + 0.1)"
+                                        : "DIFFER");
     if (p->data_cycles_per_access > p->cycles_per_access + 0.005)
         printf("  %-30s %12.2f %12s   the kernel stores zeros; register data costs a cycle per "
-               "phase\n", "  storing register data", p->data_cycles_per_access, "-");
+               "phase\n",
+               "  storing register data", p->data_cycles_per_access, "-");
     if (m->have_counters) {
         printf("  %-30s %12lld %12.0f   %s\n", "wavefronts (one block)", (long long)p->wavefronts, m->wavefronts,
                (double)p->wavefronts == m->wavefronts ? "exact" : "DIFFER");
@@ -55,40 +58,72 @@ static void print_text(const scenario *s, const measure_plan *p, const gpu_measu
                "-", m->ns_per_access, bpc, 100.0 * bpc / 128.0);
     }
     printf("  occupancy %d blocks = %d active warps per SM; %.1f ms: compile %.1f%s, throughput %.1f, "
-           "latency %.1f, counters %.1f\n", m->blocks_per_sm, m->warps_per_sm, m->total_ms, m->compile_ms,
-           m->cached ? " (cached)" : "", m->throughput_ms, m->latency_ms, m->counters_ms);
+           "latency %.1f, counters %.1f\n",
+           m->blocks_per_sm, m->warps_per_sm, m->total_ms, m->compile_ms, m->cached ? " (cached)" : "",
+           m->throughput_ms, m->latency_ms, m->counters_ms);
 }
 
-static void print_json(const scenario *s, const measure_plan *p, const gpu_measurement *m, bool first)
+static void print_json(jsonw *w, const measure_plan *p, const gpu_measurement *m)
 {
-    printf("%s\n    {\"access\": %d, \"iteration\": %d, \"op\": \"%s\", \"warps\": %d, \"active_warps\": %d,\n",
-           first ? "" : ",", p->access, p->iteration,
-           scenario_op_text(s->is_trace ? s->trace[p->access].op : s->accesses[p->access].op), p->warps,
-           p->active_warps);
-    printf("     \"predicted\": {\"cycles_per_access\": %.4f, \"wavefronts\": %lld, \"bank_conflicts\": %lld, "
-           "\"conflict_degree\": %d},\n",
-           p->cycles_per_access, (long long)p->wavefronts, (long long)p->bank_conflicts, p->worst_degree);
-    printf("     \"measured\": {\"cycles_per_access\": %.4f, \"ns_per_access\": %.4f, \"blocks_per_sm\": %d, "
-           "\"warps_per_sm\": %d, ",
-           m->cycles_per_access, m->ns_per_access, m->blocks_per_sm, m->warps_per_sm);
+    jsonw_begin_object(w, JSONW_INLINE);
+    jsonw_kv_int(w, "access", p->access);
+    jsonw_kv_int(w, "iteration", p->iteration);
+    jsonw_kv_string(w, "op", scenario_op_text(p->kind.op));
+    if (p->kind.op == BANKS_LDMATRIX || p->kind.op == BANKS_STMATRIX) {
+        jsonw_kv_int(w, "matrices", p->kind.matrices);
+        jsonw_kv_bool(w, "trans", p->kind.trans);
+    } else if (p->kind.op == BANKS_ATOMIC) {
+        jsonw_kv_string(w, "atomic", banks_atomic_name(p->kind.atomic));
+        jsonw_kv_bool(w, "returns", p->kind.returns);
+    }
+    jsonw_kv_int(w, "warps", p->warps);
+    jsonw_kv_int(w, "active_warps", p->active_warps);
+    jsonw_key(w, "predicted");
+    jsonw_begin_object(w, JSONW_INLINE);
+    jsonw_kv_double(w, "cycles_per_access", p->cycles_per_access);
+    jsonw_kv_int(w, "wavefronts", p->wavefronts);
+    jsonw_kv_int(w, "bank_conflicts", p->bank_conflicts);
+    jsonw_kv_int(w, "conflict_degree", p->worst_degree);
+    jsonw_end_object(w);
+    jsonw_key(w, "measured");
+    jsonw_begin_object(w, JSONW_INLINE);
+    jsonw_kv_double(w, "cycles_per_access", m->cycles_per_access);
+    jsonw_kv_double(w, "ns_per_access", m->ns_per_access);
+    jsonw_kv_int(w, "blocks_per_sm", m->blocks_per_sm);
+    jsonw_kv_int(w, "warps_per_sm", m->warps_per_sm);
     if (m->have_latency)
-        printf("\"latency_cycles\": %.2f, ", m->latency_cycles);
+        jsonw_kv_double(w, "latency_cycles", m->latency_cycles);
     else
-        printf("\"latency_cycles\": null, ");
+        jsonw_kv_null(w, "latency_cycles");
+    if (m->have_counters) {
+        jsonw_kv_double(w, "wavefronts", m->wavefronts);
+        jsonw_kv_double(w, "bank_conflicts", m->bank_conflicts);
+        jsonw_kv_double(w, "instructions", m->instructions);
+    } else {
+        jsonw_kv_null(w, "wavefronts");
+        jsonw_kv_null(w, "bank_conflicts");
+        jsonw_kv_string(w, "counters_note", m->counters_note);
+    }
+    jsonw_kv_double(w, "compile_ms", m->compile_ms);
+    jsonw_kv_bool(w, "cached", m->cached);
+    jsonw_kv_double(w, "throughput_ms", m->throughput_ms);
+    jsonw_kv_double(w, "latency_ms", m->latency_ms);
+    jsonw_kv_double(w, "counters_ms", m->counters_ms);
+    jsonw_kv_double(w, "total_ms", m->total_ms);
+    jsonw_end_object(w);
+    jsonw_key(w, "agree");
+    jsonw_begin_object(w, JSONW_INLINE);
+    if (p->kind.op == BANKS_CP_ASYNC) /* the model has the shared side only */
+        jsonw_kv_null(w, "cycles");
+    else
+        jsonw_kv_bool(w, "cycles", measure_plan_agrees(p->cycles_per_access, m->cycles_per_access));
     if (m->have_counters)
-        printf("\"wavefronts\": %.0f, \"bank_conflicts\": %.0f, \"instructions\": %.0f, ", m->wavefronts,
-               m->bank_conflicts, m->instructions);
+        jsonw_kv_bool(w, "counters",
+                      (double)p->wavefronts == m->wavefronts && (double)p->bank_conflicts == m->bank_conflicts);
     else
-        printf("\"wavefronts\": null, \"bank_conflicts\": null, \"counters_note\": \"%s\", ", m->counters_note);
-    printf("\"compile_ms\": %.2f, \"cached\": %s, \"throughput_ms\": %.2f, \"latency_ms\": %.2f, "
-           "\"counters_ms\": %.2f, \"total_ms\": %.2f},\n", m->compile_ms, m->cached ? "true" : "false",
-           m->throughput_ms, m->latency_ms, m->counters_ms, m->total_ms);
-    printf("     \"agree\": {\"cycles\": %s, \"counters\": %s}}",
-           p->rq.counter_set == GPU_COUNT_LDGSTS                             ? "null"
-           : measure_plan_agrees(p->cycles_per_access, m->cycles_per_access) ? "true"
-                                                                             : "false",
-           !m->have_counters ? "null"
-           : ((double)p->wavefronts == m->wavefronts && (double)p->bank_conflicts == m->bank_conflicts) ? "true" : "false");
+        jsonw_kv_null(w, "counters");
+    jsonw_end_object(w);
+    jsonw_end_object(w);
 }
 
 int cli_measure(int argc, char **argv)
@@ -110,13 +145,29 @@ int cli_measure(int argc, char **argv)
         fprintf(stderr, "bankscope: measure: no usable GPU: %s\n", why);
         return CLI_NO_GPU;
     }
-    if (c.json)
-        printf("{\n  \"name\": \"%s\",\n  \"device\": {\"name\": \"%s\", \"cc\": \"%d.%d\", \"sms\": %d, \"clock_khz\": %d},\n"
-               "  \"arch_model\": \"%s\",\n  \"accesses\": [",
-               s.name ? s.name : "", dev.name, dev.cc_major, dev.cc_minor, dev.sms, dev.clock_khz, s.arch->name);
-    else
-        printf("%s\nmeasured on %s (sm_%d%d, %d SMs, %d MHz); predicted by the %s model\n", s.name ? s.name : c.file,
-               dev.name, dev.cc_major, dev.cc_minor, dev.sms, dev.clock_khz / 1000, s.arch->name);
+    static jsonw w;
+    char title[400];
+    if (c.json) {
+        char cc[16];
+        snprintf(cc, sizeof cc, "%d.%d", dev.cc_major, dev.cc_minor);
+        jsonw_init(&w, stdout);
+        jsonw_begin_object(&w, JSONW_LINES);
+        jsonw_kv_string(&w, "format", "bankscope-measure/1");
+        jsonw_kv_string(&w, "name", s.name ? s.name : "");
+        jsonw_key(&w, "device");
+        jsonw_begin_object(&w, JSONW_INLINE);
+        jsonw_kv_string(&w, "name", dev.name);
+        jsonw_kv_string(&w, "cc", cc);
+        jsonw_kv_int(&w, "sms", dev.sms);
+        jsonw_kv_int(&w, "clock_khz", dev.clock_khz);
+        jsonw_end_object(&w);
+        jsonw_kv_string(&w, "arch_model", s.arch->name);
+        jsonw_key(&w, "accesses");
+        jsonw_begin_array(&w, JSONW_LINES);
+    } else
+        printf("%s\nmeasured on %s (sm_%d%d, %d SMs, %d MHz); predicted by the %s model\n",
+               textsafe(s.name ? s.name : c.file, title, sizeof title), dev.name, dev.cc_major, dev.cc_minor, dev.sms,
+               dev.clock_khz / 1000, s.arch->name);
     int rc = CLI_OK;
     for (int a = first; a < end; a++) {
         measure_plan p;
@@ -136,14 +187,21 @@ int cli_measure(int argc, char **argv)
         if (m.cache_note[0])
             fprintf(stderr, "bankscope: measure: %s\n", m.cache_note);
         if (c.json)
-            print_json(&s, &p, &m, a == first);
+            print_json(&w, &p, &m);
         else
             print_text(&s, &p, &m);
         measure_plan_free(&p);
     }
-    if (c.json)
-        printf("\n  ]\n}\n");
     gpu_close();
     scenario_free(&s);
-    return rc;
+    if (c.json) {
+        /* the document is completed even after a failed access, so what was measured stays readable */
+        jsonw_end_array(&w);
+        jsonw_end_object(&w);
+        const char *why;
+        if (!jsonw_finish(&w, &why))
+            return cli_write_error("measure", why);
+        return rc;
+    }
+    return rc == CLI_OK ? cli_finish_stdout("measure") : rc;
 }

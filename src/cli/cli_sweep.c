@@ -6,7 +6,9 @@
 
 #include "cli/cli.h"
 #include "gpu/gpu.h"
+#include "io/jsonw.h"
 #include "io/load.h"
+#include "io/textsafe.h"
 #include "io/measure_plan.h"
 #include "io/report.h"
 #include "model/advisor.h"
@@ -39,25 +41,67 @@ static double measure_all(scenario *s, int array, int pad, double *pred, char *e
     return warps ? cycles / warps : 0;
 }
 
-static void row_json(const advisor_row *r, double measured)
+static void row_json(jsonw *w, const advisor_row *r, double measured)
 {
-    printf("{\"pad\": %d, \"valid\": %s", r->pad, r->valid ? "true" : "false");
+    jsonw_begin_object(w, JSONW_INLINE);
+    jsonw_kv_int(w, "pad", r->pad);
+    jsonw_kv_bool(w, "valid", r->valid);
     if (r->valid) {
-        printf(", \"wavefronts\": %lld, \"ideal_wavefronts\": %lld, \"worst_conflict_degree\": %d, "
-               "\"efficiency\": %.4f, \"shared_bytes\": %lld, \"blocks_per_sm\": %d, \"occupancy\": %.4f, "
-               "\"limited_by\": \"%s\"",
-               (long long)r->wavefronts, (long long)r->ideal, r->worst_degree,
-               r->wavefronts ? (double)r->ideal / r->wavefronts : 1.0, (long long)r->smem_bytes, r->blocks_per_sm,
-               r->occupancy, r->limit);
+        jsonw_kv_int(w, "wavefronts", r->wavefronts);
+        jsonw_kv_int(w, "ideal_wavefronts", r->ideal);
+        jsonw_kv_int(w, "worst_conflict_degree", r->worst_degree);
+        jsonw_kv_double(w, "efficiency", r->wavefronts ? (double)r->ideal / (double)r->wavefronts : 1.0);
+        jsonw_kv_int(w, "shared_bytes", r->smem_bytes);
+        jsonw_kv_int(w, "blocks_per_sm", r->blocks_per_sm);
+        jsonw_kv_double(w, "occupancy", r->occupancy);
+        jsonw_kv_string(w, "limited_by", r->limit);
         if (measured >= 0)
-            printf(", \"measured_cycles_per_access\": %.4f", measured);
+            jsonw_kv_double(w, "measured_cycles_per_access", measured);
     } else {
-        strbuf sb = {0};
-        report_json_string(&sb, r->why);
-        printf(", \"why\": %s", strbuf_str(&sb));
-        strbuf_free(&sb);
+        jsonw_kv_string(w, "why", r->why);
     }
-    printf("}");
+    jsonw_end_object(w);
+}
+
+/* The sweep as one JSON document (format bankscope-sweep/1). */
+static int sweep_json(const scenario *s, const advisor_result *r, const double *measured)
+{
+    static jsonw w;
+    jsonw_init(&w, stdout);
+    jsonw_begin_object(&w, JSONW_LINES);
+    jsonw_kv_string(&w, "format", "bankscope-sweep/1");
+    jsonw_kv_string(&w, "name", s->name ? s->name : "");
+    jsonw_kv_string(&w, "arch", s->arch->name);
+    jsonw_kv_string(&w, "array", s->arrays[r->array].name);
+    jsonw_kv_bool(&w, "predicted", true);
+    jsonw_key(&w, "rows");
+    jsonw_begin_array(&w, JSONW_LINES);
+    for (int i = 0; i < r->nrows; i++)
+        row_json(&w, &r->rows[i], measured[i]);
+    jsonw_end_array(&w);
+    if (r->best_pad >= 0)
+        jsonw_kv_int(&w, "smallest_conflict_free_padding", r->best_pad);
+    else
+        jsonw_kv_null(&w, "smallest_conflict_free_padding");
+    jsonw_kv_int(&w, "fewest_wavefronts_padding", r->min_pad);
+    jsonw_key(&w, "swizzle");
+    if (r->swizzle) {
+        jsonw_begin_object(&w, JSONW_INLINE);
+        jsonw_kv_string(&w, "layout", r->swizzle_text);
+        jsonw_key(&w, "row");
+        row_json(&w, &r->swizzled, -1);
+        jsonw_end_object(&w);
+    } else {
+        jsonw_null(&w);
+    }
+    jsonw_key(&w, "soa");
+    if (r->soa)
+        row_json(&w, &r->soa_row, -1);
+    else
+        jsonw_null(&w);
+    jsonw_end_object(&w);
+    const char *why;
+    return jsonw_finish(&w, &why) ? CLI_OK : cli_write_error("sweep", why);
 }
 
 static void row_text(const advisor_row *r, int64_t max_wf, double measured, double per_instr)
@@ -121,38 +165,15 @@ int cli_sweep(int argc, char **argv)
     }
     const scenario_array *arr = &s.arrays[array];
     if (c.json) {
-        strbuf sb = {0};
-        report_json_string(&sb, arr->name);
-        printf("{\n  \"name\": \"%s\",\n  \"arch\": \"%s\",\n  \"array\": %s,\n  \"predicted\": true,\n  \"rows\": [",
-               s.name ? s.name : "", s.arch->name, strbuf_str(&sb));
-        strbuf_free(&sb);
-        for (int i = 0; i < r.nrows; i++) {
-            printf("%s\n    ", i ? "," : "");
-            row_json(&r.rows[i], measured[i]);
-        }
-        printf("\n  ],\n  \"smallest_conflict_free_padding\": ");
-        r.best_pad >= 0 ? printf("%d", r.best_pad) : printf("null");
-        printf(",\n  \"fewest_wavefronts_padding\": %d,\n  \"swizzle\": ", r.min_pad);
-        if (r.swizzle) {
-            printf("{\"layout\": \"%s\", \"row\": ", r.swizzle_text);
-            row_json(&r.swizzled, -1);
-            printf("}");
-        } else {
-            printf("null");
-        }
-        printf(",\n  \"soa\": ");
-        if (r.soa)
-            row_json(&r.soa_row, -1);
-        else
-            printf("null");
-        printf("\n}\n");
+        int rc = sweep_json(&s, &r, measured);
         scenario_free(&s);
-        return CLI_OK;
+        return rc;
     }
+    char title[400];
     printf("%s\npadding sweep of %s (%s%s), block %dx%dx%d, %s; %lld warp-instruction%s per row\n",
-           s.name ? s.name : c.file, arr->name, arr->type.struct_index >= 0 ? "struct " : "",
-           types_name(&s.types, &arr->type), s.block[0], s.block[1], s.block[2], s.arch->name, (long long)instr,
-           instr == 1 ? "" : "s");
+           textsafe(s.name ? s.name : c.file, title, sizeof title), arr->name,
+           arr->type.struct_index >= 0 ? "struct " : "", types_name(&s.types, &arr->type), s.block[0], s.block[1],
+           s.block[2], s.arch->name, (long long)instr, instr == 1 ? "" : "s");
     printf("  %4s  %-13s %10s %7s %11s %9s %6s %9s  %-7s%s\n", "pad", "worst", "wavefronts", "ideal", "efficiency",
            "shared B", "blk/SM", "occupancy", "limit", c.measure ? " meas./pred. cycles" : "");
     int64_t max_wf = 0;
@@ -173,12 +194,12 @@ int cli_sweep(int argc, char **argv)
     char deg[32];
     if (r.swizzle)
         printf("XOR swizzle instead: %s: %lld wavefront%s, %s, no extra memory\n", r.swizzle_text,
-               (long long)r.swizzled.wavefronts, r.swizzled.wavefronts == 1 ? "" : "s", report_degree_text(r.swizzled.worst_degree, deg, sizeof deg));
+               (long long)r.swizzled.wavefronts, r.swizzled.wavefronts == 1 ? "" : "s",
+               report_degree_text(r.swizzled.worst_degree, deg, sizeof deg));
     if (r.soa)
         printf("struct of arrays instead: %lld wavefront%s, %s\n", (long long)r.soa_row.wavefronts,
-               r.soa_row.wavefronts == 1 ? "" : "s",
-               report_degree_text(r.soa_row.worst_degree, deg, sizeof deg));
+               r.soa_row.wavefronts == 1 ? "" : "s", report_degree_text(r.soa_row.worst_degree, deg, sizeof deg));
     printf("predicted by the %s model%s\n", s.arch->name, c.measure ? "; measured columns from the GPU" : "");
     scenario_free(&s);
-    return CLI_OK;
+    return cli_finish_stdout("sweep");
 }

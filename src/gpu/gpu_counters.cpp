@@ -1,4 +1,4 @@
-/* gpu_counters: the CUPTI range profiler (CUDA 13) reading Nsight Compute's shared-memory
+/* gpu_counters: the CUPTI range profiler (CUDA 13, loaded at run time) reading Nsight Compute's shared-memory
  * metrics for one kernel launch: wavefronts, bank conflicts, shared instructions. The session
  * (profiler, host objects, configuration images, range profiler) is opened once and kept. C++ because
  * cupti_profiler_host.h needs it; the interface is extern "C" (gpu_internal.h). */
@@ -8,12 +8,103 @@
 #include <cupti_target.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <vector>
 
 #include "gpu/gpu_internal.h"
 
-namespace {
+namespace
+{
+
+/* CUPTI's entry points, resolved from the library at run time (gpu_libs.c) so that bankscope
+ * needs no CUPTI to start; the types come from the CUPTI headers. */
+#define CUPTI_FUNCS(X)                                                                                                 \
+    X(cuptiDeviceGetChipName)                                                                                          \
+    X(cuptiGetResultString)                                                                                            \
+    X(cuptiProfilerDeInitialize)                                                                                       \
+    X(cuptiProfilerGetCounterAvailability)                                                                             \
+    X(cuptiProfilerHostConfigAddMetrics)                                                                               \
+    X(cuptiProfilerHostDeinitialize)                                                                                   \
+    X(cuptiProfilerHostEvaluateToGpuValues)                                                                            \
+    X(cuptiProfilerHostGetConfigImage)                                                                                 \
+    X(cuptiProfilerHostGetConfigImageSize)                                                                             \
+    X(cuptiProfilerHostInitialize)                                                                                     \
+    X(cuptiProfilerInitialize)                                                                                         \
+    X(cuptiRangeProfilerCounterDataImageInitialize)                                                                    \
+    X(cuptiRangeProfilerDecodeData)                                                                                    \
+    X(cuptiRangeProfilerDisable)                                                                                       \
+    X(cuptiRangeProfilerEnable)                                                                                        \
+    X(cuptiRangeProfilerGetCounterDataInfo)                                                                            \
+    X(cuptiRangeProfilerGetCounterDataSize)                                                                            \
+    X(cuptiRangeProfilerSetConfig)                                                                                     \
+    X(cuptiRangeProfilerStart)                                                                                         \
+    X(cuptiRangeProfilerStop)
+struct cupti_api {
+#define CUPTI_FIELD(f) decltype(&::f) f = nullptr;
+    CUPTI_FUNCS(CUPTI_FIELD)
+#undef CUPTI_FIELD
+};
+
+cupti_api api;
+
+/* Load CUPTI and resolve every entry point; false with a reason. */
+bool api_load(char *why, size_t n)
+{
+    char reason[300];
+    if (!gpu_lib_open(GPU_LIB_CUPTI, reason, sizeof reason)) {
+        snprintf(why, n, "counters unavailable: %.170s", reason);
+        return false;
+    }
+#define CUPTI_LOAD(f)                                                                                                  \
+    if (!gpu_lib_sym(GPU_LIB_CUPTI, &api.f, #f, reason, sizeof reason)) {                                              \
+        snprintf(why, n, "counters unavailable: %.170s", reason);                                                      \
+        return false;                                                                                                  \
+    }
+    CUPTI_FUNCS(CUPTI_LOAD)
+#undef CUPTI_LOAD
+    gpu_lib_companion(GPU_LIB_CUPTI, "libnvperf_host.so");
+    return true;
+}
+
+} // namespace
+
+namespace
+{
+
+/* A zeroed byte buffer of a given size, freed with its owner: what std::vector would do here,
+ * without making the program depend on the C++ runtime library (a no-GPU run loads none). */
+struct bytes {
+    uint8_t *p = nullptr;
+    size_t n = 0;
+    bytes() = default;
+    explicit bytes(size_t size)
+    {
+        resize(size);
+    }
+    ~bytes()
+    {
+        std::free(p);
+    }
+    bytes(const bytes &) = delete;
+    bytes &operator=(const bytes &) = delete;
+    /* Replace the contents by size zero bytes. */
+    void resize(size_t size)
+    {
+        std::free(p);
+        p = static_cast<uint8_t *>(std::calloc(size ? size : 1, 1));
+        if (!p)
+            util_oom();
+        n = size;
+    }
+    uint8_t *data()
+    {
+        return p;
+    }
+    size_t size() const
+    {
+        return n;
+    }
+};
 
 /* A zeroed CUPTI parameter struct with its size set (what the API expects). */
 template <typename T> T params(size_t size)
@@ -32,23 +123,24 @@ bool failed(CUptiResult r, const char *what, char *why, size_t n)
         return true;
     }
     const char *s = nullptr;
-    cuptiGetResultString(r, &s);
+    api.cuptiGetResultString(r, &s);
     snprintf(why, n, "counters unavailable: %s: %s", what, s ? s : "error");
     return true;
 }
 
 } // namespace
 
-#define CUPTI_TRY(call, what)                                                                                  \
-    do {                                                                                                       \
-        CUptiResult r_ = (call);                                                                               \
-        if (r_ != CUPTI_SUCCESS) {                                                                             \
-            failed(r_, what, why, n);                                                                          \
-            return false;                                                                                      \
-        }                                                                                                      \
+#define CUPTI_TRY(call, what)                                                                                          \
+    do {                                                                                                               \
+        CUptiResult r_ = (call);                                                                                       \
+        if (r_ != CUPTI_SUCCESS) {                                                                                     \
+            failed(r_, what, why, n);                                                                                  \
+            return false;                                                                                              \
+        }                                                                                                              \
     } while (0)
 
-namespace {
+namespace
+{
 
 /* A metric set (one pass): its host object and configuration image. The load and store counters
  * go together, so one configuration serves both; atomics and cp.async (LDGSTS) each need their
@@ -57,7 +149,7 @@ struct metric_set {
     const char *names[6];
     int n;
     CUpti_Profiler_Host_Object *host = nullptr;
-    std::vector<uint8_t> config;
+    bytes config;
 };
 
 const char *const SET_NAMES[3][6] = {
@@ -79,7 +171,7 @@ struct session {
     bool open = false, failed_once = false;
     char why[200] = "";
     CUcontext ctx = nullptr;
-    std::vector<uint8_t> avail;
+    bytes avail;
     const char *chip = nullptr;
     CUpti_RangeProfiler_Object *obj = nullptr;
     int set = 0; /* index into SET_NAMES of the open set */
@@ -94,22 +186,24 @@ bool set_open(metric_set &m, char *why, size_t n)
     hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
     hi.pChipName = S.chip;
     hi.pCounterAvailabilityImage = S.avail.data();
-    CUPTI_TRY(cuptiProfilerHostInitialize(&hi), "cuptiProfilerHostInitialize");
+    CUPTI_TRY(api.cuptiProfilerHostInitialize(&hi), "cuptiProfilerHostInitialize");
     m.host = hi.pHostObject;
-    auto am = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+    auto am =
+        params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
     am.pHostObject = m.host;
     am.ppMetricNames = m.names;
     am.numMetrics = (size_t)m.n;
-    CUPTI_TRY(cuptiProfilerHostConfigAddMetrics(&am), "cuptiProfilerHostConfigAddMetrics");
-    auto cis = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+    CUPTI_TRY(api.cuptiProfilerHostConfigAddMetrics(&am), "cuptiProfilerHostConfigAddMetrics");
+    auto cis = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(
+        CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
     cis.pHostObject = m.host;
-    CUPTI_TRY(cuptiProfilerHostGetConfigImageSize(&cis), "cuptiProfilerHostGetConfigImageSize");
+    CUPTI_TRY(api.cuptiProfilerHostGetConfigImageSize(&cis), "cuptiProfilerHostGetConfigImageSize");
     m.config.resize(cis.configImageSize);
     auto gci = params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
     gci.pHostObject = m.host;
     gci.configImageSize = m.config.size();
     gci.pConfigImage = m.config.data();
-    CUPTI_TRY(cuptiProfilerHostGetConfigImage(&gci), "cuptiProfilerHostGetConfigImage");
+    CUPTI_TRY(api.cuptiProfilerHostGetConfigImage(&gci), "cuptiProfilerHostGetConfigImage");
     return true;
 }
 
@@ -121,22 +215,23 @@ bool session_open(CUcontext ctx, int set, char *why, size_t n)
     for (int i = 0; i < 6; i++)
         S.all.names[i] = i < S.all.n ? SET_NAMES[set][i] : nullptr;
     auto init = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
-    CUPTI_TRY(cuptiProfilerInitialize(&init), "cuptiProfilerInitialize");
+    CUPTI_TRY(api.cuptiProfilerInitialize(&init), "cuptiProfilerInitialize");
     auto chip = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
     chip.deviceIndex = 0;
-    CUPTI_TRY(cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName");
+    CUPTI_TRY(api.cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName");
     S.chip = chip.pChipName;
-    auto av = params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+    auto av =
+        params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
     av.ctx = ctx;
-    CUPTI_TRY(cuptiProfilerGetCounterAvailability(&av), "cuptiProfilerGetCounterAvailability");
+    CUPTI_TRY(api.cuptiProfilerGetCounterAvailability(&av), "cuptiProfilerGetCounterAvailability");
     S.avail.resize(av.counterAvailabilityImageSize);
     av.pCounterAvailabilityImage = S.avail.data();
-    CUPTI_TRY(cuptiProfilerGetCounterAvailability(&av), "cuptiProfilerGetCounterAvailability");
+    CUPTI_TRY(api.cuptiProfilerGetCounterAvailability(&av), "cuptiProfilerGetCounterAvailability");
     if (!set_open(S.all, why, n))
         return false;
     auto en = params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
     en.ctx = ctx;
-    CUPTI_TRY(cuptiRangeProfilerEnable(&en), "cuptiRangeProfilerEnable");
+    CUPTI_TRY(api.cuptiRangeProfilerEnable(&en), "cuptiRangeProfilerEnable");
     S.obj = en.pRangeProfilerObject;
     return true;
 }
@@ -144,20 +239,21 @@ bool session_open(CUcontext ctx, int set, char *why, size_t n)
 /* Profile one launch with metric set m and evaluate its six values. */
 bool profile(metric_set &m, bool (*launch)(void *), void *arg, double values[6], char *why, size_t n)
 {
-    auto cds = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+    auto cds = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
+        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
     cds.pRangeProfilerObject = S.obj;
     cds.pMetricNames = m.names;
     cds.numMetrics = (size_t)m.n;
     cds.maxNumOfRanges = 1;
     cds.maxNumRangeTreeNodes = 1;
-    CUPTI_TRY(cuptiRangeProfilerGetCounterDataSize(&cds), "cuptiRangeProfilerGetCounterDataSize");
-    std::vector<uint8_t> data(cds.counterDataSize);
+    CUPTI_TRY(api.cuptiRangeProfilerGetCounterDataSize(&cds), "cuptiRangeProfilerGetCounterDataSize");
+    bytes data(cds.counterDataSize);
     auto ci = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
         CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
     ci.pRangeProfilerObject = S.obj;
     ci.counterDataSize = data.size();
     ci.pCounterData = data.data();
-    CUPTI_TRY(cuptiRangeProfilerCounterDataImageInitialize(&ci), "cuptiRangeProfilerCounterDataImageInitialize");
+    CUPTI_TRY(api.cuptiRangeProfilerCounterDataImageInitialize(&ci), "cuptiRangeProfilerCounterDataImageInitialize");
     auto sc = params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
     sc.pRangeProfilerObject = S.obj;
     sc.configSize = m.config.size();
@@ -171,30 +267,32 @@ bool profile(metric_set &m, bool (*launch)(void *), void *arg, double values[6],
     sc.minNestingLevel = 1;
     sc.passIndex = 0;
     sc.targetNestingLevel = 1;
-    CUPTI_TRY(cuptiRangeProfilerSetConfig(&sc), "cuptiRangeProfilerSetConfig");
+    CUPTI_TRY(api.cuptiRangeProfilerSetConfig(&sc), "cuptiRangeProfilerSetConfig");
     auto start = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
     start.pRangeProfilerObject = S.obj;
-    CUPTI_TRY(cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart");
+    CUPTI_TRY(api.cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart");
     bool launched = launch(arg);
     auto stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
     stop.pRangeProfilerObject = S.obj;
-    CUPTI_TRY(cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop");
+    CUPTI_TRY(api.cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop");
     if (!launched) {
         snprintf(why, n, "counters unavailable: the kernel launch failed");
         return false;
     }
     auto dec = params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
     dec.pRangeProfilerObject = S.obj;
-    CUPTI_TRY(cuptiRangeProfilerDecodeData(&dec), "cuptiRangeProfilerDecodeData");
-    auto info = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+    CUPTI_TRY(api.cuptiRangeProfilerDecodeData(&dec), "cuptiRangeProfilerDecodeData");
+    auto info = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
+        CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
     info.pCounterDataImage = data.data();
     info.counterDataImageSize = data.size();
-    CUPTI_TRY(cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
+    CUPTI_TRY(api.cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
     if (info.numTotalRanges < 1) {
         snprintf(why, n, "counters unavailable: no range was recorded");
         return false;
     }
-    auto ev = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+    auto ev = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
     ev.pHostObject = m.host;
     ev.pCounterDataImage = data.data();
     ev.counterDataImageSize = data.size();
@@ -202,7 +300,7 @@ bool profile(metric_set &m, bool (*launch)(void *), void *arg, double values[6],
     ev.ppMetricNames = m.names;
     ev.numMetrics = (size_t)m.n;
     ev.pMetricValues = values;
-    CUPTI_TRY(cuptiProfilerHostEvaluateToGpuValues(&ev), "cuptiProfilerHostEvaluateToGpuValues");
+    CUPTI_TRY(api.cuptiProfilerHostEvaluateToGpuValues(&ev), "cuptiProfilerHostEvaluateToGpuValues");
     return true;
 }
 
@@ -217,7 +315,7 @@ extern "C" bool gpu_counters_read(CUcontext ctx, gpu_counter_set cs, bool (*laun
     if (S.open && S.set != set)
         gpu_counters_close();
     if (!S.open && !S.failed_once) {
-        S.open = session_open(ctx, set, S.why, sizeof S.why);
+        S.open = api_load(S.why, sizeof S.why) && session_open(ctx, set, S.why, sizeof S.why);
         S.failed_once = !S.open;
     }
     if (!S.open) {
@@ -250,13 +348,13 @@ extern "C" void gpu_counters_close(void)
         return;
     auto dis = params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
     dis.pRangeProfilerObject = S.obj;
-    cuptiRangeProfilerDisable(&dis);
+    api.cuptiRangeProfilerDisable(&dis);
     auto hd = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
     hd.pHostObject = S.all.host;
     if (S.all.host)
-        cuptiProfilerHostDeinitialize(&hd);
+        api.cuptiProfilerHostDeinitialize(&hd);
     S.all.host = nullptr;
     auto deinit = params<CUpti_Profiler_DeInitialize_Params>(CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
-    cuptiProfilerDeInitialize(&deinit);
+    api.cuptiProfilerDeInitialize(&deinit);
     S.open = false;
 }

@@ -46,6 +46,21 @@ typedef struct gpu_driver {
     gpu_device info;
 } gpu_driver;
 
+/* The toolkit libraries loaded at run time (gpu_libs.c). */
+typedef enum gpu_lib { GPU_LIB_NVRTC, GPU_LIB_CUPTI, GPU_LIB_COUNT } gpu_lib;
+/* The library's handle, loaded on the first call; NULL with a one-line reason naming the missing
+ * soname (the answer is kept: a later call gives the same). */
+void *gpu_lib_open(gpu_lib lib, char *why, size_t n);
+/* Resolve name from an opened library into the function pointer at slot; false with a reason. */
+bool gpu_lib_sym(gpu_lib lib, void *slot, const char *name, char *why, size_t n);
+/* Load name from the folder lib was loaded from, if it is there (a library lib itself loads by
+ * name, which the loader then finds already loaded). */
+void gpu_lib_companion(gpu_lib lib, const char *name);
+/* "libnvrtc.so.13": the soname of the toolkit's major version. */
+void gpu_lib_soname(gpu_lib lib, char *out, size_t n);
+/* Load NVRTC and resolve its entry points (gpu_nvrtc.c); false with a reason. */
+bool gpu_nvrtc_load(char *why, size_t n);
+
 /* The opened driver, or NULL with a reason (gpu_driver.c). */
 gpu_driver *gpu_driver_get(char *why, size_t n);
 /* "cuXxx failed: message" for a driver error. */

@@ -1,4 +1,5 @@
-/* gpu_nvrtc: CUDA source -> CUBIN (for the device's real sm_XY) or PTX (compute_90), with a
+/* gpu_nvrtc: CUDA source -> CUBIN (for the device's real sm_XY) or PTX (compute_90) through
+ * NVRTC loaded at run time (gpu_libs.c), with a
  * cache in memory and on disk (io/cache.c: checked, digested, capped) keyed by source, options,
  * NVRTC version and compute capability. */
 #include <nvrtc.h>
@@ -8,6 +9,49 @@
 
 #include "gpu/gpu_internal.h"
 #include "io/cache.h"
+
+/* NVRTC's entry points, resolved from the library at run time (gpu_libs.c); the types come
+ * from nvrtc.h. */
+#define NVRTC_FUNCS(X)                                                                                                 \
+    X(nvrtcVersion)                                                                                                    \
+    X(nvrtcGetErrorString)                                                                                             \
+    X(nvrtcCreateProgram)                                                                                              \
+    X(nvrtcCompileProgram)                                                                                             \
+    X(nvrtcGetProgramLogSize)                                                                                          \
+    X(nvrtcGetProgramLog)                                                                                              \
+    X(nvrtcDestroyProgram)                                                                                             \
+    X(nvrtcGetPTXSize)                                                                                                 \
+    X(nvrtcGetPTX)                                                                                                     \
+    X(nvrtcGetCUBINSize)                                                                                               \
+    X(nvrtcGetCUBIN)
+#define NV_FIELD(f) __typeof__(&f) f;
+static struct {
+    NVRTC_FUNCS(NV_FIELD)
+} nv;
+
+bool gpu_nvrtc_load(char *why, size_t n)
+{
+    static int state; /* 0 untried, 1 loaded, -1 missing */
+    static char reason[300];
+    if (!state) {
+        state = -1;
+        if (gpu_lib_open(GPU_LIB_NVRTC, reason, sizeof reason)) {
+            bool ok = true;
+#define NV_LOAD(f) ok = ok && gpu_lib_sym(GPU_LIB_NVRTC, &nv.f, #f, reason, sizeof reason);
+            NVRTC_FUNCS(NV_LOAD)
+            state = ok ? 1 : -1;
+            int major = 0, minor = 0;
+            if (ok && nv.nvrtcVersion(&major, &minor) == NVRTC_SUCCESS) {
+                char builtins[64];
+                snprintf(builtins, sizeof builtins, "libnvrtc-builtins.so.%d.%d", major, minor);
+                gpu_lib_companion(GPU_LIB_NVRTC, builtins);
+            }
+        }
+    }
+    if (state < 0)
+        snprintf(why, n, "%s", reason);
+    return state > 0;
+}
 
 typedef struct cache_entry {
     char *key;
@@ -22,25 +66,25 @@ static int mem_next;
 static nvrtcProgram compile(const char *source, const char *arch, char *err, size_t n)
 {
     nvrtcProgram prog;
-    nvrtcResult r = nvrtcCreateProgram(&prog, source, "bankscope_kernel.cu", 0, NULL, NULL);
+    nvrtcResult r = nv.nvrtcCreateProgram(&prog, source, "bankscope_kernel.cu", 0, NULL, NULL);
     if (r != NVRTC_SUCCESS) {
-        snprintf(err, n, "nvrtcCreateProgram: %s", nvrtcGetErrorString(r));
+        snprintf(err, n, "nvrtcCreateProgram: %s", nv.nvrtcGetErrorString(r));
         return NULL;
     }
     const char *opts[] = {arch, "--std=c++17", "-lineinfo"};
-    r = nvrtcCompileProgram(prog, 3, opts);
+    r = nv.nvrtcCompileProgram(prog, 3, opts);
     if (r != NVRTC_SUCCESS) {
         size_t len = 0;
-        nvrtcGetProgramLogSize(prog, &len);
+        nv.nvrtcGetProgramLogSize(prog, &len);
         char *log = xmalloc(len + 1);
-        nvrtcGetProgramLog(prog, log);
+        nv.nvrtcGetProgramLog(prog, log);
         log[len] = '\0';
         for (char *p = log; *p; p++)
             if (*p == '\n')
                 *p = ' ';
         snprintf(err, n, "NVRTC: %s", log);
         free(log);
-        nvrtcDestroyProgram(&prog);
+        nv.nvrtcDestroyProgram(&prog);
         return NULL;
     }
     return prog;
@@ -48,16 +92,18 @@ static nvrtcProgram compile(const char *source, const char *arch, char *err, siz
 
 bool gpu_compile_ptx(const char *source, strbuf *ptx, char *err, size_t n)
 {
+    if (!gpu_nvrtc_load(err, n))
+        return false;
     nvrtcProgram prog = compile(source, "--gpu-architecture=compute_90", err, n);
     if (!prog)
         return false;
     size_t len = 0;
-    nvrtcGetPTXSize(prog, &len);
+    nv.nvrtcGetPTXSize(prog, &len);
     char *buf = xmalloc(len + 1);
-    nvrtcGetPTX(prog, buf);
+    nv.nvrtcGetPTX(prog, buf);
     strbuf_add(ptx, buf, strnlen(buf, len));
     free(buf);
-    nvrtcDestroyProgram(&prog);
+    nv.nvrtcDestroyProgram(&prog);
     return true;
 }
 
@@ -88,8 +134,10 @@ void *gpu_nvrtc_cubin(const char *source, int cc_major, int cc_minor, size_t *si
 {
     if (note_n)
         note[0] = '\0';
+    if (!gpu_nvrtc_load(err, n))
+        return NULL;
     int vmaj = 0, vmin = 0;
-    nvrtcVersion(&vmaj, &vmin);
+    nv.nvrtcVersion(&vmaj, &vmin);
     char arch[64];
     snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", cc_major, cc_minor);
     strbuf key = {0};
@@ -112,10 +160,10 @@ void *gpu_nvrtc_cubin(const char *source, int cc_major, int cc_minor, size_t *si
             strbuf_free(&key);
             return NULL;
         }
-        nvrtcGetCUBINSize(prog, size);
+        nv.nvrtcGetCUBINSize(prog, size);
         img = xmalloc(*size);
-        nvrtcGetCUBIN(prog, img);
-        nvrtcDestroyProgram(&prog);
+        nv.nvrtcGetCUBIN(prog, img);
+        nv.nvrtcDestroyProgram(&prog);
         cache_put(&disk, key.data, key.len, img, *size);
     }
     disk_cache(note, note_n); /* a refusal or failure of get or put */

@@ -274,7 +274,7 @@ static void trim(cache *c)
             continue;
         if (n == cap)
             v = xrealloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
-        snprintf(v[n].name, sizeof v[n].name, "%s", e->d_name);
+        snprintf(v[n].name, sizeof v[n].name, "%.60s", e->d_name); /* our names are shorter */
         v[n].size = st.st_size;
         v[n].mtime = st.st_mtim;
         total += (uint64_t)st.st_size;

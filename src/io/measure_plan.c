@@ -70,6 +70,7 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
         q->store = s->accesses[access].op == BANKS_STORE;
     }
     banks_request kind = s->is_trace ? s->trace[access] : scenario_access_kind(&s->accesses[access]);
+    p->kind = kind;
     q->counter_set = kind.op == BANKS_ATOMIC     ? GPU_COUNT_ATOM
                      : kind.op == BANKS_CP_ASYNC ? GPU_COUNT_LDGSTS
                      : kind.op == BANKS_STORE || kind.op == BANKS_STMATRIX ? GPU_COUNT_ST

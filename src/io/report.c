@@ -1,24 +1,21 @@
 /* report: text and JSON renderings of an analysis. */
 #include "report.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "io/jsonw.h"
+#include "io/textsafe.h"
 #include "model/explain.h"
 
 void report_json_string(strbuf *sb, const char *s)
 {
+    size_t n = strlen(s);
+    char *tmp = xmalloc(6 * n + 1);
     strbuf_addc(sb, '"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            strbuf_addf(sb, "\\%c", *p);
-        else if (*p == '\n')
-            strbuf_add(sb, "\\n", 2);
-        else if (*p < 0x20)
-            strbuf_addf(sb, "\\u%04x", *p);
-        else
-            strbuf_addc(sb, (char)*p);
-    }
+    strbuf_add(sb, tmp, jsonw_escape(s, n, tmp));
     strbuf_addc(sb, '"');
+    free(tmp);
 }
 
 void report_banks_text(const banks_profile *p, int64_t addr, int width, char *buf, size_t n)
@@ -36,6 +33,22 @@ const char *report_degree_text(int degree, char *buf, size_t n)
         snprintf(buf, n, "conflict-free");
     else
         snprintf(buf, n, "%d-way", degree);
+    return buf;
+}
+
+const char *report_excluded_text(const scenario_excluded *e, char *buf, size_t n)
+{
+    const struct {
+        int64_t count;
+        const char *what;
+    } part[] = {{e->misaligned, "misaligned"},
+                {e->out_of_bounds, "out of bounds"},
+                {e->expression_error, "with an expression error"}};
+    size_t k = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof part / sizeof part[0]; i++)
+        if (part[i].count && k < n)
+            k += (size_t)snprintf(buf + k, n - k, "%s%lld %s", k ? ", " : "", (long long)part[i].count, part[i].what);
     return buf;
 }
 
@@ -86,6 +99,8 @@ typedef struct text_ctx {
     /* the run of warps (or trace entries) with identical results being grouped */
     int run_first, run_last, run_n, run_cycles;
     banks_result run;
+    scenario_excluded run_excluded;
+    scenario_excluded excluded; /* totals of the lanes left out */
     bool printed_table[256];
 } text_ctx;
 
@@ -93,19 +108,33 @@ static void access_title(FILE *out, const scenario *s, int a)
 {
     const scenario_access *ac = &s->accesses[a];
     const scenario_array *arr = &s->arrays[ac->array];
+    strbuf sb = {0}; /* the file's text made safe for a terminal */
     banks_request kind = scenario_access_kind(ac);
     char kt[32];
-    fprintf(out, "\naccess %d: %s %s", a, scenario_kind_text(&kind, kt, sizeof kt), arr->name);
-    for (int d = 0; d < ac->nidx; d++)
-        fprintf(out, "[%s]", ac->index_text[d]);
-    if (ac->field)
-        fprintf(out, ".%s", ac->field);
-    fprintf(out, "  (%s%s, %d B per lane)", ac->vector ? "as " : "", ac->type_text, ac->width);
-    if (ac->when_text)
-        fprintf(out, "  when %s", ac->when_text);
-    if (ac->label)
-        fprintf(out, "  -- %s", ac->label);
-    fputc('\n', out);
+    strbuf_addf(&sb, "\naccess %d: %s ", a, scenario_kind_text(&kind, kt, sizeof kt));
+    textsafe_add(&sb, arr->name);
+    for (int d = 0; d < ac->nidx; d++) {
+        strbuf_addc(&sb, '[');
+        textsafe_add(&sb, ac->index_text[d]);
+        strbuf_addc(&sb, ']');
+    }
+    if (ac->field) {
+        strbuf_addc(&sb, '.');
+        textsafe_add(&sb, ac->field);
+    }
+    strbuf_addf(&sb, "  (%s", ac->vector ? "as " : "");
+    textsafe_add(&sb, ac->type_text);
+    strbuf_addf(&sb, ", %d B per lane)", ac->width);
+    if (ac->when_text) {
+        strbuf_addf(&sb, "  when ");
+        textsafe_add(&sb, ac->when_text);
+    }
+    if (ac->label) {
+        strbuf_addf(&sb, "  -- ");
+        textsafe_add(&sb, ac->label);
+    }
+    fprintf(out, "%s\n", strbuf_str(&sb));
+    strbuf_free(&sb);
 }
 
 /* Cycles the instruction costs in a kernel (stores of register data): its wavefronts, or one per
@@ -115,27 +144,40 @@ static int instr_cycles(const scenario *s, const scenario_instr *in, const banks
     return (int)banks_issue_cycles(s->arch, &in->req, r, true);
 }
 
-static void summary_line(FILE *out, const banks_result *r, int cycles)
+/* "; 24 lanes excluded (24 misaligned: the access would fault)" when lanes were left out. */
+static void excluded_note(FILE *out, const scenario_excluded *ex)
+{
+    int64_t n = scenario_excluded_total(ex);
+    if (n == 0)
+        return;
+    char why[160];
+    fprintf(out, "; %lld lane%s excluded (%s%s)", (long long)n, n == 1 ? "" : "s",
+            report_excluded_text(ex, why, sizeof why), ex->misaligned ? ": the access would fault" : "");
+}
+
+static void summary_line(FILE *out, const banks_result *r, int cycles, const scenario_excluded *ex)
 {
     char deg[32];
     if (r->active_lanes == 0) {
-        fprintf(out, "no active lane\n");
+        fprintf(out, "no active lane");
+        excluded_note(out, ex);
+        fputc('\n', out);
         return;
     }
     fprintf(out, "%s, %d wavefront%s (ideal %d), %d bank conflict%s, efficiency %.1f %%%s",
-            report_degree_text(r->conflict_degree, deg, sizeof deg), r->wavefronts,
-            r->wavefronts == 1 ? "" : "s", r->ideal_wavefronts, r->bank_conflicts,
-            r->bank_conflicts == 1 ? "" : "s", 100.0 * r->ideal_wavefronts / r->wavefronts,
-            r->paired ? ", lanes paired" : "");
+            report_degree_text(r->conflict_degree, deg, sizeof deg), r->wavefronts, r->wavefronts == 1 ? "" : "s",
+            r->ideal_wavefronts, r->bank_conflicts, r->bank_conflicts == 1 ? "" : "s",
+            100.0 * r->ideal_wavefronts / r->wavefronts, r->paired ? ", lanes paired" : "");
     if (cycles > r->wavefronts)
         fprintf(out, "; %d cycles, one per phase", cycles);
+    excluded_note(out, ex);
     fputc('\n', out);
 }
 
 static void lane_table(FILE *out, const scenario *s, const scenario_instr *in, const banks_result *r)
 {
-    fprintf(out, "  %4s  %-11s %-22s %9s %7s %6s %4s  %s\n", "lane", "thread", "element", "address",
-            "word", "bank", "wave", "note");
+    fprintf(out, "  %4s  %-11s %-22s %9s %7s %6s %4s  %s\n", "lane", "thread", "element", "address", "word", "bank",
+            "wave", "note");
     strbuf el = {0};
     for (int l = 0; l < BANKS_WARP; l++) {
         const scenario_lane *ln = &in->lane[l];
@@ -149,22 +191,20 @@ static void lane_table(FILE *out, const scenario *s, const scenario_instr *in, c
             continue;
         }
         strbuf_clear(&el);
-        if (ln->state == SCENARIO_LANE_OK || ln->state == SCENARIO_LANE_MISALIGNED ||
-            ln->state == SCENARIO_LANE_OOB)
+        if (ln->state == SCENARIO_LANE_OK || ln->state == SCENARIO_LANE_MISALIGNED || ln->state == SCENARIO_LANE_OOB)
             scenario_lane_element(s, in->access, ln, &el);
         if (ln->state != SCENARIO_LANE_OK) {
             const char *why = scenario_lane_state_text(ln->state);
             if (ln->state == SCENARIO_LANE_EVAL_ERROR)
                 why = expr_status_text(ln->eval);
-            fprintf(out, "  %4d  %-11s %-22s %9s %7s %6s %4s  %s\n", l, thr, strbuf_str(&el), "-", "-",
-                    "-", "-", why);
+            fprintf(out, "  %4d  %-11s %-22s %9s %7s %6s %4s  %s\n", l, thr, strbuf_str(&el), "-", "-", "-", "-", why);
             continue;
         }
         char banks[16];
         report_banks_text(s->arch, ln->address, in->req.width, banks, sizeof banks);
-        fprintf(out, "  %4d  %-11s %-22s %7lld B %7lld %6s %4d%s\n", l, thr, strbuf_str(&el),
-                (long long)ln->address, (long long)banks_word_of(s->arch, ln->address), banks,
-                r->lane[l].wavefront, r->lane[l].broadcast ? "  same word as an earlier lane" : "");
+        fprintf(out, "  %4d  %-11s %-22s %7lld B %7lld %6s %4d%s\n", l, thr, strbuf_str(&el), (long long)ln->address,
+                (long long)banks_word_of(s->arch, ln->address), banks, r->lane[l].wavefront,
+                r->lane[l].broadcast ? "  same word as an earlier lane" : "");
     }
     strbuf_free(&el);
 }
@@ -175,16 +215,18 @@ static void why_lines(FILE *out, const scenario *s, const scenario_instr *in, co
     explain_lines e;
     explain_access(s, in, r, &e);
     fprintf(out, "  why:\n");
-    for (int i = 0; i < e.n; i++)
-        fprintf(out, "    %s\n", e.line[i]);
+    for (int i = 0; i < e.n; i++) { /* lines quote the scenario's expressions: made safe */
+        fputs("    ", out);
+        textsafe_fputs(e.line[i], out);
+        fputc('\n', out);
+    }
     explain_lines_free(&e);
 }
 
 static bool same_result(const banks_result *a, const banks_result *b)
 {
     return a->wavefronts == b->wavefronts && a->ideal_wavefronts == b->ideal_wavefronts &&
-           a->conflict_degree == b->conflict_degree && a->active_lanes == b->active_lanes &&
-           a->paired == b->paired;
+           a->conflict_degree == b->conflict_degree && a->active_lanes == b->active_lanes && a->paired == b->paired;
 }
 
 static void flush_run(text_ctx *c, const scenario *s)
@@ -198,7 +240,7 @@ static void flush_run(text_ctx *c, const scenario *s)
     if (c->run_n > 1)
         fprintf(c->out, "%d", c->run_last);
     fprintf(c->out, "%s ", s->is_trace ? "]:" : ":");
-    summary_line(c->out, &c->run, c->run_cycles);
+    summary_line(c->out, &c->run, c->run_cycles, &c->run_excluded);
     c->run_n = 0;
 }
 
@@ -208,6 +250,9 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
 {
     text_ctx *c = ctx;
     totals_add(&c->t, in, r);
+    scenario_excluded ex;
+    scenario_instr_excluded(in, &ex);
+    scenario_excluded_add(&c->excluded, &ex);
     if (c->o->summary)
         return;
     int key = s->is_trace ? (int)in->seq : in->warp;
@@ -230,14 +275,14 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
                     scenario_kind_text(&in->req, kt, sizeof kt), in->req.width);
         else
             fprintf(c->out, "  warp %d: ", in->warp);
-        summary_line(c->out, r, cycles);
+        summary_line(c->out, r, cycles, &ex);
         if (first)
             why_lines(c->out, s, in, r);
         lane_table(c->out, s, in, r);
         return;
     }
     if (c->run_n > 0 && same_result(&c->run, r) && c->run_cycles == cycles &&
-        key == c->run_last + 1) {
+        memcmp(&c->run_excluded, &ex, sizeof ex) == 0 && key == c->run_last + 1) {
         c->run_last = key;
         c->run_n++;
         return;
@@ -246,14 +291,18 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
     c->run_first = c->run_last = key;
     c->run = *r;
     c->run_cycles = cycles;
+    c->run_excluded = ex;
     c->run_n = 1;
 }
 
 static void scenario_header(FILE *out, const scenario *s)
 {
-    fprintf(out, "%s\n", s->name ? s->name : "(unnamed scenario)");
-    if (s->description)
-        fprintf(out, "%s\n", s->description);
+    textsafe_fputs(s->name ? s->name : "(unnamed scenario)", out);
+    fputc('\n', out);
+    if (s->description) {
+        textsafe_fputs(s->description, out);
+        fputc('\n', out);
+    }
     fprintf(out, "architecture %s: %s\n", s->arch->name, s->arch->title);
     if (s->is_trace) {
         fprintf(out, "trace of %d warp-instruction%s\n", s->ntrace, s->ntrace == 1 ? "" : "s");
@@ -267,8 +316,8 @@ static void scenario_header(FILE *out, const scenario *s)
     }
     for (int i = 0; i < s->narrays; i++) {
         const scenario_array *a = &s->arrays[i];
-        fprintf(out, "__shared__ %s%s %s", a->type.struct_index >= 0 ? "struct " : "",
-                types_name(&s->types, &a->type), a->name);
+        fprintf(out, "__shared__ %s%s %s", a->type.struct_index >= 0 ? "struct " : "", types_name(&s->types, &a->type),
+                a->name);
         for (int d = 0; d < a->ndims; d++) {
             if (a->pad[d])
                 fprintf(out, "[%lld+%lld]", (long long)a->dims[d], (long long)a->pad[d]);
@@ -277,8 +326,8 @@ static void scenario_header(FILE *out, const scenario *s)
         }
         fprintf(out, ";  /* base %lld B, %lld B */\n", (long long)a->start, (long long)a->bytes);
     }
-    fprintf(out, "block %dx%dx%d, %d warp%s", s->block[0], s->block[1], s->block[2],
-            scenario_warp_count(s), scenario_warp_count(s) == 1 ? "" : "s");
+    fprintf(out, "block %dx%dx%d, %d warp%s", s->block[0], s->block[1], s->block[2], scenario_warp_count(s),
+            scenario_warp_count(s) == 1 ? "" : "s");
     if (s->loop.var)
         fprintf(out, "; loop %s: %d iteration%s", s->loop.var, s->iterations, s->iterations == 1 ? "" : "s");
     fputc('\n', out);
@@ -297,6 +346,7 @@ void report_text(FILE *out, const scenario *s, const report_options *o)
             c.t.conflicts == 1 ? "" : "s");
     if (c.t.wavefronts)
         fprintf(out, ", efficiency %.1f %%", 100.0 * (double)c.t.ideal / (double)c.t.wavefronts);
+    excluded_note(out, &c.excluded);
     fprintf(out, "\nworst: %s\n", report_degree_text(c.t.worst_degree, deg, sizeof deg));
     fprintf(out, "predicted by the %s model%s\n", s->arch->name,
             s->arch->measured ? " (matches H100/H200 hardware counters)" : "");
@@ -305,137 +355,198 @@ void report_text(FILE *out, const scenario *s, const report_options *o)
 /* ---- JSON ---- */
 
 typedef struct json_ctx {
-    FILE *out;
-    strbuf sb;
+    jsonw *w;
     report_totals t;
-    bool first;
+    scenario_excluded excluded;
 } json_ctx;
+
+static void json_excluded(jsonw *w, const scenario_excluded *e)
+{
+    jsonw_begin_object(w, JSONW_INLINE);
+    jsonw_kv_int(w, "misaligned", e->misaligned);
+    jsonw_kv_int(w, "out_of_bounds", e->out_of_bounds);
+    jsonw_kv_int(w, "expression_error", e->expression_error);
+    jsonw_end_object(w);
+}
 
 static void json_visit(void *ctx, const scenario *s, const scenario_instr *in, const banks_result *r)
 {
     json_ctx *c = ctx;
-    strbuf *sb = &c->sb;
-    strbuf_clear(sb);
+    jsonw *w = c->w;
+    scenario_excluded ex;
+    scenario_instr_excluded(in, &ex);
+    scenario_excluded_add(&c->excluded, &ex);
     totals_add(&c->t, in, r);
-    strbuf_addf(sb, "%s\n    {\"seq\": %lld, \"access\": ", c->first ? "" : ",", (long long)in->seq);
-    c->first = false;
+    jsonw_begin_object(w, JSONW_INLINE);
+    jsonw_kv_int(w, "seq", in->seq);
     if (in->access >= 0)
-        strbuf_addf(sb, "%d", in->access);
+        jsonw_kv_int(w, "access", in->access);
     else
-        strbuf_addf(sb, "null");
-    strbuf_addf(sb, ", \"warp\": %d, \"iteration\": %d", in->warp, in->iteration);
+        jsonw_kv_null(w, "access");
+    jsonw_kv_int(w, "warp", in->warp);
+    jsonw_kv_int(w, "iteration", in->iteration);
     if (s->loop.var && !s->is_trace)
-        strbuf_addf(sb, ", \"loop_value\": %lld", (long long)in->loop_value);
-    strbuf_addf(sb, ", \"op\": \"%s\"", scenario_op_text(in->req.op));
-    scenario_kind_json(&in->req, sb);
-    strbuf_addf(sb, ", \"width\": %d, \"wavefronts\": %d, \"ideal_wavefronts\": %d, "
-                "\"conflict_degree\": %d, \"bank_conflicts\": %d, \"cycles\": %d, \"active_lanes\": %d, "
-                "\"broadcast_lanes\": %d, \"paired\": %s, \"lanes\": [",
-                in->req.width, r->wavefronts, r->ideal_wavefronts,
-                r->conflict_degree, r->bank_conflicts, instr_cycles(s, in, r), r->active_lanes,
-                r->broadcast_lanes, r->paired ? "true" : "false");
+        jsonw_kv_int(w, "loop_value", in->loop_value);
+    jsonw_kv_string(w, "op", scenario_op_text(in->req.op));
+    if (in->req.op == BANKS_LDMATRIX || in->req.op == BANKS_STMATRIX) {
+        jsonw_kv_int(w, "matrices", in->req.matrices);
+        jsonw_kv_bool(w, "trans", in->req.trans);
+    } else if (in->req.op == BANKS_ATOMIC) {
+        jsonw_kv_string(w, "atomic", banks_atomic_name(in->req.atomic));
+        jsonw_kv_bool(w, "returns", in->req.returns);
+    }
+    jsonw_kv_int(w, "width", in->req.width);
+    jsonw_kv_int(w, "wavefronts", r->wavefronts);
+    jsonw_kv_int(w, "ideal_wavefronts", r->ideal_wavefronts);
+    jsonw_kv_int(w, "conflict_degree", r->conflict_degree);
+    jsonw_kv_int(w, "bank_conflicts", r->bank_conflicts);
+    jsonw_kv_int(w, "cycles", instr_cycles(s, in, r));
+    jsonw_kv_int(w, "active_lanes", r->active_lanes);
+    jsonw_kv_int(w, "excluded_lanes", scenario_excluded_total(&ex));
+    jsonw_kv_int(w, "broadcast_lanes", r->broadcast_lanes);
+    jsonw_kv_bool(w, "paired", r->paired);
+    jsonw_key(w, "lanes");
+    jsonw_begin_array(w, JSONW_INLINE);
+    int nidx = s->is_trace ? 0 : s->accesses[in->access].nidx;
     for (int l = 0; l < BANKS_WARP; l++) {
         const scenario_lane *ln = &in->lane[l];
         bool act = ln->state == SCENARIO_LANE_OK;
-        strbuf_addf(sb, "%s{\"lane\": %d, \"active\": %s", l ? ", " : "", l, act ? "true" : "false");
-        if (act)
-            strbuf_addf(sb, ", \"address\": %lld, \"word\": %lld, \"bank\": %d, \"wavefront\": %d",
-                        (long long)ln->address, (long long)banks_word_of(s->arch, ln->address),
-                        banks_bank_of(s->arch, ln->address), r->lane[l].wavefront);
-        else
-            strbuf_addf(sb, ", \"address\": null, \"bank\": null, \"state\": \"%s\"",
-                        scenario_lane_state_text(ln->state));
+        jsonw_begin_object(w, JSONW_INLINE);
+        jsonw_kv_int(w, "lane", l);
+        jsonw_kv_bool(w, "active", act);
+        if (act) {
+            jsonw_kv_int(w, "address", ln->address);
+            jsonw_kv_int(w, "word", banks_word_of(s->arch, ln->address));
+            jsonw_kv_int(w, "bank", banks_bank_of(s->arch, ln->address));
+            jsonw_kv_int(w, "wavefront", r->lane[l].wavefront);
+        } else {
+            jsonw_kv_null(w, "address");
+            jsonw_kv_null(w, "bank");
+            jsonw_kv_string(w, "state", scenario_lane_state_text(ln->state));
+        }
         if (!s->is_trace && ln->state != SCENARIO_LANE_NO_THREAD && ln->state != SCENARIO_LANE_EVAL_ERROR &&
             ln->state != SCENARIO_LANE_MASKED) {
-            strbuf_addf(sb, ", \"index\": [");
-            for (int d = 0; d < s->accesses[in->access].nidx; d++)
-                strbuf_addf(sb, "%s%lld", d ? ", " : "", (long long)ln->index[d]);
-            strbuf_addc(sb, ']');
+            jsonw_key(w, "index");
+            jsonw_begin_array(w, JSONW_INLINE);
+            for (int d = 0; d < nidx; d++)
+                jsonw_int(w, ln->index[d]);
+            jsonw_end_array(w);
         }
-        strbuf_addc(sb, '}');
+        jsonw_end_object(w);
     }
-    strbuf_addf(sb, "]}");
-    fwrite(sb->data, 1, sb->len, c->out);
+    jsonw_end_array(w);
+    jsonw_end_object(w);
 }
 
-static void json_structs(strbuf *sb, const scenario *s)
+/* A type's C name, "struct " included for structs, "[n]" for field arrays. */
+static void type_text(const scenario *s, const types_ref *t, int count, char *buf, size_t n)
 {
-    strbuf_addf(sb, "  \"structs\": [");
+    snprintf(buf, n, "%s%s", t->struct_index >= 0 ? "struct " : "", types_name(&s->types, t));
+    if (count > 1) {
+        size_t k = strlen(buf);
+        snprintf(buf + k, n - k, "[%d]", count);
+    }
+}
+
+static void json_structs(jsonw *w, const scenario *s)
+{
+    jsonw_key(w, "structs");
+    jsonw_begin_array(w, JSONW_LINES);
     for (int i = 0; i < s->types.n; i++) {
         const types_struct *st = &s->types.structs[i];
-        strbuf_addf(sb, "%s\n    {\"name\": ", i ? "," : "");
-        report_json_string(sb, st->name);
-        strbuf_addf(sb, ", \"size\": %d, \"align\": %d, \"fields\": [", st->size, st->align);
+        jsonw_begin_object(w, JSONW_INLINE);
+        jsonw_kv_string(w, "name", st->name);
+        jsonw_kv_int(w, "size", st->size);
+        jsonw_kv_int(w, "align", st->align);
+        jsonw_key(w, "fields");
+        jsonw_begin_array(w, JSONW_INLINE);
         for (int f = 0; f < st->nfields; f++) {
             const types_field *fd = &st->fields[f];
-            char tn[96];
-            snprintf(tn, sizeof tn, "%s%s", fd->type.struct_index >= 0 ? "struct " : "",
-                     types_name(&s->types, &fd->type));
-            if (fd->count > 1) {
-                size_t n = strlen(tn);
-                snprintf(tn + n, sizeof tn - n, "[%d]", fd->count);
-            }
-            strbuf_addf(sb, "%s{\"name\": ", f ? ", " : "");
-            report_json_string(sb, fd->name);
-            strbuf_addf(sb, ", \"type\": ");
-            report_json_string(sb, tn);
-            strbuf_addf(sb, ", \"offset\": %d, \"size\": %d, \"count\": %d}", fd->offset,
-                        types_size(&s->types, &fd->type) * fd->count, fd->count);
+            char tn[160];
+            type_text(s, &fd->type, fd->count, tn, sizeof tn);
+            jsonw_begin_object(w, JSONW_INLINE);
+            jsonw_kv_string(w, "name", fd->name);
+            jsonw_kv_string(w, "type", tn);
+            jsonw_kv_int(w, "offset", fd->offset);
+            jsonw_kv_int(w, "size", (int64_t)types_size(&s->types, &fd->type) * fd->count);
+            jsonw_kv_int(w, "count", fd->count);
+            jsonw_end_object(w);
         }
-        strbuf_addf(sb, "]}");
+        jsonw_end_array(w);
+        jsonw_end_object(w);
     }
-    strbuf_addf(sb, "%s],\n", s->types.n ? "\n  " : "");
+    jsonw_end_array(w);
 }
 
-static void json_arrays(strbuf *sb, const scenario *s)
+static void json_int_array(jsonw *w, const char *key, const int64_t *v, int n)
 {
-    strbuf_addf(sb, "  \"arrays\": [");
+    jsonw_key(w, key);
+    jsonw_begin_array(w, JSONW_INLINE);
+    for (int d = 0; d < n; d++)
+        jsonw_int(w, v[d]);
+    jsonw_end_array(w);
+}
+
+static void json_arrays(jsonw *w, const scenario *s)
+{
+    jsonw_key(w, "arrays");
+    jsonw_begin_array(w, JSONW_LINES);
     for (int i = 0; i < s->narrays; i++) {
         const scenario_array *a = &s->arrays[i];
-        strbuf_addf(sb, "%s\n    {\"name\": ", i ? "," : "");
-        report_json_string(sb, a->name);
-        char tn[64];
-        snprintf(tn, sizeof tn, "%s%s", a->type.struct_index >= 0 ? "struct " : "",
-                 types_name(&s->types, &a->type));
-        strbuf_addf(sb, ", \"type\": ");
-        report_json_string(sb, tn);
-        strbuf_addf(sb, ", \"dims\": [");
-        for (int d = 0; d < a->ndims; d++)
-            strbuf_addf(sb, "%s%lld", d ? ", " : "", (long long)a->dims[d]);
-        strbuf_addf(sb, "], \"pad\": [");
-        for (int d = 0; d < a->ndims; d++)
-            strbuf_addf(sb, "%s%lld", d ? ", " : "", (long long)a->pad[d]);
-        strbuf_addf(sb, "], \"element_size\": %lld, \"base\": %lld, \"bytes\": %lld}",
-                    (long long)a->elem_size, (long long)a->start, (long long)a->bytes);
+        char tn[160];
+        type_text(s, &a->type, 1, tn, sizeof tn);
+        jsonw_begin_object(w, JSONW_INLINE);
+        jsonw_kv_string(w, "name", a->name);
+        jsonw_kv_string(w, "type", tn);
+        json_int_array(w, "dims", a->dims, a->ndims);
+        json_int_array(w, "pad", a->pad, a->ndims);
+        jsonw_kv_int(w, "element_size", a->elem_size);
+        jsonw_kv_int(w, "base", a->start);
+        jsonw_kv_int(w, "bytes", a->bytes);
+        jsonw_end_object(w);
     }
-    strbuf_addf(sb, "%s],\n", s->narrays ? "\n  " : "");
+    jsonw_end_array(w);
 }
 
-void report_json(FILE *out, const scenario *s, const report_options *o)
+bool report_json(FILE *out, const scenario *s, const report_options *o, const char **why)
 {
-    json_ctx c = {.out = out, .first = true};
-    strbuf *sb = &c.sb;
-    strbuf_addf(sb, "{\n  \"name\": ");
-    report_json_string(sb, s->name ? s->name : "");
-    strbuf_addf(sb, ",\n  \"arch\": \"%s\",\n  \"predicted\": true,\n  \"kind\": \"%s\",\n", s->arch->name,
-                s->is_trace ? "trace" : "scenario");
+    static jsonw w; /* 64 KiB buffer: not on the stack */
+    json_ctx c = {.w = &w};
+    jsonw_init(&w, out);
+    jsonw_begin_object(&w, JSONW_LINES);
+    jsonw_kv_string(&w, "format", REPORT_ANALYZE_FORMAT);
+    jsonw_kv_string(&w, "name", s->name ? s->name : "");
+    jsonw_kv_string(&w, "arch", s->arch->name);
+    jsonw_kv_bool(&w, "predicted", true);
+    jsonw_kv_string(&w, "kind", s->is_trace ? "trace" : "scenario");
     if (!s->is_trace) {
-        strbuf_addf(sb, "  \"block\": [%d, %d, %d],\n  \"warps\": %d,\n  \"iterations\": %d,\n"
-                    "  \"shared_bytes\": %lld,\n",
-                    s->block[0], s->block[1], s->block[2], scenario_warp_count(s), s->iterations,
-                    (long long)s->smem_bytes);
+        jsonw_key(&w, "block");
+        jsonw_begin_array(&w, JSONW_INLINE);
+        for (int d = 0; d < 3; d++)
+            jsonw_int(&w, s->block[d]);
+        jsonw_end_array(&w);
+        jsonw_kv_int(&w, "warps", scenario_warp_count(s));
+        jsonw_kv_int(&w, "iterations", s->iterations);
+        jsonw_kv_int(&w, "shared_bytes", s->smem_bytes);
     }
-    json_structs(sb, s);
+    json_structs(&w, s);
     if (!s->is_trace)
-        json_arrays(sb, s);
-    strbuf_addf(sb, "  \"accesses\": [");
-    fwrite(sb->data, 1, sb->len, out);
+        json_arrays(&w, s);
+    jsonw_key(&w, "accesses");
+    jsonw_begin_array(&w, JSONW_LINES);
     visit(s, o, json_visit, &c);
-    fprintf(out, "%s],\n  \"summary\": {\"instructions\": %lld, \"wavefronts\": %lld, "
-            "\"ideal_wavefronts\": %lld, \"bank_conflicts\": %lld, \"worst_conflict_degree\": %d, "
-            "\"efficiency\": %.4f}\n}\n",
-            c.t.instructions ? "\n  " : "", (long long)c.t.instructions, (long long)c.t.wavefronts,
-            (long long)c.t.ideal, (long long)c.t.conflicts, c.t.worst_degree,
-            c.t.wavefronts ? (double)c.t.ideal / (double)c.t.wavefronts : 1.0);
-    strbuf_free(sb);
+    jsonw_end_array(&w);
+    jsonw_key(&w, "summary");
+    jsonw_begin_object(&w, JSONW_INLINE);
+    jsonw_kv_int(&w, "instructions", c.t.instructions);
+    jsonw_kv_int(&w, "wavefronts", c.t.wavefronts);
+    jsonw_kv_int(&w, "ideal_wavefronts", c.t.ideal);
+    jsonw_kv_int(&w, "bank_conflicts", c.t.conflicts);
+    jsonw_kv_int(&w, "worst_conflict_degree", c.t.worst_degree);
+    jsonw_kv_double(&w, "efficiency", c.t.wavefronts ? (double)c.t.ideal / (double)c.t.wavefronts : 1.0);
+    jsonw_key(&w, "excluded_lanes");
+    json_excluded(&w, &c.excluded);
+    jsonw_end_object(&w);
+    jsonw_end_object(&w);
+    return jsonw_finish(&w, why);
 }

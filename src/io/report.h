@@ -22,12 +22,18 @@ typedef struct report_totals {
     int64_t worst_seq;
 } report_totals;
 
+/* The format tag of `analyze --json` (fields are only ever added within a version). */
+#define REPORT_ANALYZE_FORMAT "bankscope-analyze/1"
+
 void report_text(FILE *out, const scenario *s, const report_options *o);
-void report_json(FILE *out, const scenario *s, const report_options *o);
+/* Stream the JSON report to out; false on a write error, with the reason in *why. */
+bool report_json(FILE *out, const scenario *s, const report_options *o, const char **why);
 /* Append s as a JSON string literal (quotes included) to sb. */
 void report_json_string(strbuf *sb, const char *s);
 /* Text for a lane's banks: "5" or "4-7" for wide accesses. */
 void report_banks_text(const banks_profile *p, int64_t addr, int width, char *buf, size_t n);
+/* "24 misaligned, 2 out of bounds" for the non-zero counts of e ("" when none). */
+const char *report_excluded_text(const scenario_excluded *e, char *buf, size_t n);
 /* "32-way" or "conflict-free". */
 const char *report_degree_text(int degree, char *buf, size_t n);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "io/report.h"
+#include "io/textsafe.h"
 
 enum { CW = 26, CH = 20, LEFT = 60, TOP = 70 };
 
@@ -29,23 +30,15 @@ int64_t svg_worst_instr(const scenario *s)
 static void text(strbuf *o, int x, int y, const char *anchor, const char *style, const char *t)
 {
     strbuf_addf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\" %s>", x, y, anchor, style);
-    for (const char *p = t; *p; p++) {
-        if (*p == '<')
-            strbuf_addf(o, "&lt;");
-        else if (*p == '>')
-            strbuf_addf(o, "&gt;");
-        else if (*p == '&')
-            strbuf_addf(o, "&amp;");
-        else
-            strbuf_addc(o, *p);
-    }
+    textsafe_xml_add(o, t); /* always well-formed: escaped, control characters and bad UTF-8 made visible */
     strbuf_addf(o, "</text>\n");
 }
 
 static void rect(strbuf *o, int x, int y, int w, int h, const char *fill)
 {
-    strbuf_addf(o, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#888\" stroke-width=\"0.5\"/>\n",
-                x, y, w, h, fill);
+    strbuf_addf(
+        o, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#888\" stroke-width=\"0.5\"/>\n", x,
+        y, w, h, fill);
 }
 
 /* The array map below the grid: rows of the array, each cell its bank, the warp's lanes marked. */
@@ -79,7 +72,8 @@ static int draw_map(const scenario *s, const scenario_instr *in, int y0, strbuf 
             int x = LEFT + (int)c * CW, y = y0 + (int)r * CH;
             rect(o, x, y, CW, CH, lane >= 0 ? "#7fd3e8" : pad ? "#d0d0d0" : "#ffffff");
             snprintf(buf, sizeof buf, "%d", lane >= 0 ? lane : banks_bank_of(s->arch, addr));
-            text(o, x + CW / 2, y + 14, "middle", lane >= 0 ? "font-size=\"11\" font-weight=\"bold\"" : "font-size=\"10\" fill=\"#777\"",
+            text(o, x + CW / 2, y + 14, "middle",
+                 lane >= 0 ? "font-size=\"11\" font-weight=\"bold\"" : "font-size=\"10\" fill=\"#777\"",
                  pad ? "pad" : buf);
         }
     }
@@ -96,28 +90,43 @@ void svg_render(const scenario *s, int64_t k, strbuf *o)
     int banks = s->arch->banks, rows = r.wavefronts;
     strbuf body = {0};
     char buf[512], deg[32];
-    /* title */
-    snprintf(buf, sizeof buf, "%s", s->name ? s->name : "bankscope");
+    /* title: a long name is cut on a character boundary */
+    const char *name = s->name ? s->name : "bankscope";
+    size_t cut = textsafe_cut(name, 160);
+    snprintf(buf, sizeof buf, "%.*s%s", (int)cut, name, name[cut] ? "..." : "");
     text(&body, LEFT, 24, "start", "font-size=\"18\" font-weight=\"bold\"", buf);
+    strbuf line = {0};
     if (s->is_trace) {
         char kt[32];
-        snprintf(buf, sizeof buf, "trace[%lld]: %s, %d B per lane", (long long)k, scenario_kind_text(&in.req, kt, sizeof kt),
-                 in.req.width);
+        strbuf_addf(&line, "trace[%lld]: %s, %d B per lane", (long long)k, scenario_kind_text(&in.req, kt, sizeof kt),
+                    in.req.width);
     } else {
         const scenario_access *a = &s->accesses[in.access];
         char kt[32];
-        int n = snprintf(buf, sizeof buf, "warp %d: %s %s", in.warp, scenario_kind_text(&in.req, kt, sizeof kt),
-                         s->arrays[a->array].name);
-        for (int d = 0; d < a->nidx && n < (int)sizeof buf; d++)
-            n += snprintf(buf + n, sizeof buf - (size_t)n, "[%s]", a->index_text[d]);
-        if (a->field && n < (int)sizeof buf)
-            snprintf(buf + n, sizeof buf - (size_t)n, ".%s", a->field);
+        strbuf_addf(&line, "warp %d: %s %s", in.warp, scenario_kind_text(&in.req, kt, sizeof kt), s->arrays[a->array].name);
+        for (int d = 0; d < a->nidx; d++)
+            strbuf_addf(&line, "[%s]", a->index_text[d]);
+        if (a->field)
+            strbuf_addf(&line, ".%s", a->field);
     }
-    text(&body, LEFT, 44, "start", "font-size=\"13\"", buf);
-    snprintf(buf, sizeof buf, "%s: %d wavefronts (ideal %d), %d bank conflicts - predicted, %s",
-             report_degree_text(r.conflict_degree, deg, sizeof deg), r.wavefronts, r.ideal_wavefronts,
-             r.bank_conflicts, s->arch->name);
-    text(&body, LEFT, 62, "start", r.conflict_degree > 1 ? "font-size=\"13\" fill=\"#c00\" font-weight=\"bold\"" : "font-size=\"13\" fill=\"#070\" font-weight=\"bold\"", buf);
+    text(&body, LEFT, 44, "start", "font-size=\"13\"", strbuf_str(&line));
+    strbuf_clear(&line);
+    scenario_excluded ex;
+    scenario_instr_excluded(&in, &ex);
+    int64_t nex = scenario_excluded_total(&ex);
+    strbuf_addf(&line, "%s: %d wavefront%s (ideal %d), %d bank conflict%s - predicted, %s",
+                report_degree_text(r.conflict_degree, deg, sizeof deg), r.wavefronts, r.wavefronts == 1 ? "" : "s",
+                r.ideal_wavefronts, r.bank_conflicts, r.bank_conflicts == 1 ? "" : "s", s->arch->name);
+    if (nex) { /* lanes left out are said out loud, never a silent "conflict-free" */
+        char why[160];
+        strbuf_addf(&line, "; %lld of %d lanes excluded (%s)%s", (long long)nex, BANKS_WARP,
+                    report_excluded_text(&ex, why, sizeof why), ex.misaligned ? ": this access faults" : "");
+    }
+    text(&body, LEFT, 62, "start",
+         r.conflict_degree > 1 || nex ? "font-size=\"13\" fill=\"#c00\" font-weight=\"bold\""
+                                      : "font-size=\"13\" fill=\"#070\" font-weight=\"bold\"",
+         strbuf_str(&line));
+    strbuf_free(&line);
     /* bank header and grid */
     for (int b = 0; b < banks; b++) {
         snprintf(buf, sizeof buf, "%d", b);
@@ -152,11 +161,13 @@ void svg_render(const scenario *s, int64_t k, strbuf *o)
     if (!s->is_trace)
         y = draw_map(s, &in, y, &body) + 20;
     text(&body, LEFT, y, "start", "font-size=\"11\" fill=\"#555\"",
-         "rows: wavefronts; cells: lanes served (red: the bank serves several words in one phase; yellow: lanes sharing one word)");
+         "rows: wavefronts; cells: lanes served (red: the bank serves several words in one phase; yellow: lanes "
+         "sharing one word)");
     int width = LEFT + (banks > 40 ? banks : 40) * CW + 20, height = y + 20;
-    strbuf_addf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
-                   "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n"
-                   "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+    strbuf_addf(o,
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+                "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n"
+                "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
                 width, height, width, height);
     strbuf_add(o, body.data, body.len);
     strbuf_addf(o, "</svg>\n");

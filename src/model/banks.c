@@ -20,62 +20,192 @@
  *       zero register take their wavefronts (16 bytes, one lane: 1.00).
  * The sm_50..sm_89 entries share the bank rules of [PG] 5.x; they differ only in capacity. */
 static const banks_profile profiles[] = {
-    {.name = "sm_90", .title = "Hopper (H100/H200), checked against hardware counters",
+    {.name = "sm_90",
+     .title = "Hopper (H100/H200), checked against hardware counters",
      .source = "[PG] cc 9.0 + [H200]: 32 banks x 4 B, 128 B per wavefront, 8/16-byte loads "
                "pair lanes n^1 or n^2",
-     .banks = 32, .bank_bytes = 4, .request_lanes = 32, .wavefront_bytes = 128,
-     .same_slot_words = 1, .load_pairing = true, .smem_per_sm = 233472,
-     .smem_per_block = 232448, .smem_reserved = 1024, .smem_granularity = 128,
-     .threads_per_sm = 2048, .blocks_per_sm = 32, .measured = true,
+     .banks = 32,
+     .bank_bytes = 4,
+     .request_lanes = 32,
+     .wavefront_bytes = 128,
+     .same_slot_words = 1,
+     .bank_shift = 2,
+     .slot_shift = 5,
+     .load_pairing = true,
+     .smem_per_sm = 233472,
+     .smem_per_block = 232448,
+     .smem_reserved = 1024,
+     .smem_granularity = 128,
+     .threads_per_sm = 2048,
+     .blocks_per_sm = 32,
+     .measured = true,
      .phase_cycles = true /* [H200m] */},
-    {.name = "sm_89", .title = "Ada (sm_89): 32 banks x 4 B", .source = "[PG] cc 5.x and later",
-     .banks = 32, .bank_bytes = 4, .request_lanes = 32, .wavefront_bytes = 128,
-     .same_slot_words = 1, .smem_per_sm = 102400, .smem_per_block = 101376,
-     .smem_reserved = 1024, .smem_granularity = 128, .threads_per_sm = 1536, .blocks_per_sm = 24},
-    {.name = "sm_86", .title = "Ampere GA10x (sm_86): 32 banks x 4 B", .source = "[PG] cc 5.x and later",
-     .banks = 32, .bank_bytes = 4, .request_lanes = 32, .wavefront_bytes = 128,
-     .same_slot_words = 1, .smem_per_sm = 102400, .smem_per_block = 101376,
-     .smem_reserved = 1024, .smem_granularity = 128, .threads_per_sm = 1536, .blocks_per_sm = 16},
-    {.name = "sm_80", .title = "Ampere A100 (sm_80): 32 banks x 4 B", .source = "[PG] cc 5.x and later",
-     .banks = 32, .bank_bytes = 4, .request_lanes = 32, .wavefront_bytes = 128,
-     .same_slot_words = 1, .smem_per_sm = 167936, .smem_per_block = 166912,
-     .smem_reserved = 1024, .smem_granularity = 128, .threads_per_sm = 2048, .blocks_per_sm = 32},
-    {.name = "sm_75", .title = "Turing (sm_75): 32 banks x 4 B", .source = "[PG] cc 5.x and later",
-     .banks = 32, .bank_bytes = 4, .request_lanes = 32, .wavefront_bytes = 128,
-     .same_slot_words = 1, .smem_per_sm = 65536, .smem_per_block = 65536,
-     .smem_reserved = 0, .smem_granularity = 256, .threads_per_sm = 1024, .blocks_per_sm = 16},
-    {.name = "sm_70", .title = "Volta (sm_70): 32 banks x 4 B", .source = "[PG] cc 5.x and later",
-     .banks = 32, .bank_bytes = 4, .request_lanes = 32, .wavefront_bytes = 128,
-     .same_slot_words = 1, .smem_per_sm = 98304, .smem_per_block = 98304,
-     .smem_reserved = 0, .smem_granularity = 256, .threads_per_sm = 2048, .blocks_per_sm = 32},
-    {.name = "sm_60", .title = "Pascal (sm_60): 32 banks x 4 B", .source = "[PG] cc 5.x and later",
-     .banks = 32, .bank_bytes = 4, .request_lanes = 32, .wavefront_bytes = 128,
-     .same_slot_words = 1, .smem_per_sm = 65536, .smem_per_block = 49152,
-     .smem_reserved = 0, .smem_granularity = 256, .threads_per_sm = 2048, .blocks_per_sm = 32},
-    {.name = "sm_50", .title = "Maxwell (sm_50): 32 banks x 4 B", .source = "[PG] cc 5.x and later",
-     .banks = 32, .bank_bytes = 4, .request_lanes = 32, .wavefront_bytes = 128,
-     .same_slot_words = 1, .smem_per_sm = 65536, .smem_per_block = 49152,
-     .smem_reserved = 0, .smem_granularity = 256, .threads_per_sm = 2048, .blocks_per_sm = 32},
+    {.name = "sm_89",
+     .title = "Ada (sm_89): 32 banks x 4 B",
+     .source = "[PG] cc 5.x and later",
+     .banks = 32,
+     .bank_bytes = 4,
+     .request_lanes = 32,
+     .wavefront_bytes = 128,
+     .same_slot_words = 1,
+     .bank_shift = 2,
+     .slot_shift = 5,
+     .smem_per_sm = 102400,
+     .smem_per_block = 101376,
+     .smem_reserved = 1024,
+     .smem_granularity = 128,
+     .threads_per_sm = 1536,
+     .blocks_per_sm = 24},
+    {.name = "sm_86",
+     .title = "Ampere GA10x (sm_86): 32 banks x 4 B",
+     .source = "[PG] cc 5.x and later",
+     .banks = 32,
+     .bank_bytes = 4,
+     .request_lanes = 32,
+     .wavefront_bytes = 128,
+     .same_slot_words = 1,
+     .bank_shift = 2,
+     .slot_shift = 5,
+     .smem_per_sm = 102400,
+     .smem_per_block = 101376,
+     .smem_reserved = 1024,
+     .smem_granularity = 128,
+     .threads_per_sm = 1536,
+     .blocks_per_sm = 16},
+    {.name = "sm_80",
+     .title = "Ampere A100 (sm_80): 32 banks x 4 B",
+     .source = "[PG] cc 5.x and later",
+     .banks = 32,
+     .bank_bytes = 4,
+     .request_lanes = 32,
+     .wavefront_bytes = 128,
+     .same_slot_words = 1,
+     .bank_shift = 2,
+     .slot_shift = 5,
+     .smem_per_sm = 167936,
+     .smem_per_block = 166912,
+     .smem_reserved = 1024,
+     .smem_granularity = 128,
+     .threads_per_sm = 2048,
+     .blocks_per_sm = 32},
+    {.name = "sm_75",
+     .title = "Turing (sm_75): 32 banks x 4 B",
+     .source = "[PG] cc 5.x and later",
+     .banks = 32,
+     .bank_bytes = 4,
+     .request_lanes = 32,
+     .wavefront_bytes = 128,
+     .same_slot_words = 1,
+     .bank_shift = 2,
+     .slot_shift = 5,
+     .smem_per_sm = 65536,
+     .smem_per_block = 65536,
+     .smem_reserved = 0,
+     .smem_granularity = 256,
+     .threads_per_sm = 1024,
+     .blocks_per_sm = 16},
+    {.name = "sm_70",
+     .title = "Volta (sm_70): 32 banks x 4 B",
+     .source = "[PG] cc 5.x and later",
+     .banks = 32,
+     .bank_bytes = 4,
+     .request_lanes = 32,
+     .wavefront_bytes = 128,
+     .same_slot_words = 1,
+     .bank_shift = 2,
+     .slot_shift = 5,
+     .smem_per_sm = 98304,
+     .smem_per_block = 98304,
+     .smem_reserved = 0,
+     .smem_granularity = 256,
+     .threads_per_sm = 2048,
+     .blocks_per_sm = 32},
+    {.name = "sm_60",
+     .title = "Pascal (sm_60): 32 banks x 4 B",
+     .source = "[PG] cc 5.x and later",
+     .banks = 32,
+     .bank_bytes = 4,
+     .request_lanes = 32,
+     .wavefront_bytes = 128,
+     .same_slot_words = 1,
+     .bank_shift = 2,
+     .slot_shift = 5,
+     .smem_per_sm = 65536,
+     .smem_per_block = 49152,
+     .smem_reserved = 0,
+     .smem_granularity = 256,
+     .threads_per_sm = 2048,
+     .blocks_per_sm = 32},
+    {.name = "sm_50",
+     .title = "Maxwell (sm_50): 32 banks x 4 B",
+     .source = "[PG] cc 5.x and later",
+     .banks = 32,
+     .bank_bytes = 4,
+     .request_lanes = 32,
+     .wavefront_bytes = 128,
+     .same_slot_words = 1,
+     .bank_shift = 2,
+     .slot_shift = 5,
+     .smem_per_sm = 65536,
+     .smem_per_block = 49152,
+     .smem_reserved = 0,
+     .smem_granularity = 256,
+     .threads_per_sm = 2048,
+     .blocks_per_sm = 32},
     /* [PG] cc 3.x, 32-bit mode: words i and i+32 of one 64-word segment share a bank slot. */
-    {.name = "sm_35", .title = "Kepler (sm_35), 4-byte bank mode",
+    {.name = "sm_35",
+     .title = "Kepler (sm_35), 4-byte bank mode",
      .source = "[PG] cc 3.x 32-bit mode: 32 banks x 4 B, words i and i+32 in one 256 B segment do not conflict",
-     .banks = 32, .bank_bytes = 4, .request_lanes = 32, .wavefront_bytes = 256,
-     .same_slot_words = 2, .smem_per_sm = 49152, .smem_per_block = 49152,
-     .smem_reserved = 0, .smem_granularity = 256, .threads_per_sm = 2048, .blocks_per_sm = 16},
+     .banks = 32,
+     .bank_bytes = 4,
+     .request_lanes = 32,
+     .wavefront_bytes = 256,
+     .same_slot_words = 2,
+     .bank_shift = 2,
+     .slot_shift = 6,
+     .smem_per_sm = 49152,
+     .smem_per_block = 49152,
+     .smem_reserved = 0,
+     .smem_granularity = 256,
+     .threads_per_sm = 2048,
+     .blocks_per_sm = 16},
     /* [PG] cc 3.x, 64-bit mode (cudaSharedMemBankSizeEightByte). */
-    {.name = "sm_35_8byte", .title = "Kepler (sm_35), 8-byte bank mode",
+    {.name = "sm_35_8byte",
+     .title = "Kepler (sm_35), 8-byte bank mode",
      .source = "[PG] cc 3.x 64-bit mode: 32 banks x 8 B, 256 B per wavefront",
-     .banks = 32, .bank_bytes = 8, .request_lanes = 32, .wavefront_bytes = 256,
-     .same_slot_words = 1, .smem_per_sm = 49152, .smem_per_block = 49152,
-     .smem_reserved = 0, .smem_granularity = 256, .threads_per_sm = 2048, .blocks_per_sm = 16},
+     .banks = 32,
+     .bank_bytes = 8,
+     .request_lanes = 32,
+     .wavefront_bytes = 256,
+     .same_slot_words = 1,
+     .bank_shift = 3,
+     .slot_shift = 5,
+     .smem_per_sm = 49152,
+     .smem_per_block = 49152,
+     .smem_reserved = 0,
+     .smem_granularity = 256,
+     .threads_per_sm = 2048,
+     .blocks_per_sm = 16},
     /* [PG] cc 1.x: 16 banks, requests per half-warp, one broadcast word per step, 64-bit
      * accesses compiled as two 32-bit requests. */
-    {.name = "sm_13", .title = "Tesla (compute capability 1.x): 16 banks, half-warps",
+    {.name = "sm_13",
+     .title = "Tesla (compute capability 1.x): 16 banks, half-warps",
      .source = "[PG] cc 1.x: 16 banks x 4 B per half-warp, a single broadcast word per step",
-     .banks = 16, .bank_bytes = 4, .request_lanes = 16, .wavefront_bytes = 64,
-     .same_slot_words = 1, .split_wide = true, .single_broadcast = true,
-     .smem_per_sm = 16384, .smem_per_block = 16384, .smem_reserved = 0,
-     .smem_granularity = 512, .threads_per_sm = 1024, .blocks_per_sm = 8},
+     .banks = 16,
+     .bank_bytes = 4,
+     .request_lanes = 16,
+     .wavefront_bytes = 64,
+     .same_slot_words = 1,
+     .bank_shift = 2,
+     .slot_shift = 4,
+     .split_wide = true,
+     .single_broadcast = true,
+     .smem_per_sm = 16384,
+     .smem_per_block = 16384,
+     .smem_reserved = 0,
+     .smem_granularity = 512,
+     .threads_per_sm = 1024,
+     .blocks_per_sm = 8},
 };
 
 #define NPROFILES ((int)(sizeof profiles / sizeof profiles[0]))
@@ -94,10 +224,12 @@ const banks_profile *banks_profile_default(void)
 /* Profile for a compute capability written as digits (e.g. 86), or NULL. */
 static const banks_profile *profile_for_cc(int cc)
 {
-    static const struct { int lo, hi; const char *name; } map[] = {
-        {10, 13, "sm_13"}, {30, 37, "sm_35"}, {50, 53, "sm_50"}, {60, 62, "sm_60"},
-        {70, 72, "sm_70"}, {75, 75, "sm_75"}, {80, 80, "sm_80"}, {86, 88, "sm_86"},
-        {89, 89, "sm_89"}, {90, 90, "sm_90"},
+    static const struct {
+        int lo, hi;
+        const char *name;
+    } map[] = {
+        {10, 13, "sm_13"}, {30, 37, "sm_35"}, {50, 53, "sm_50"}, {60, 62, "sm_60"}, {70, 72, "sm_70"},
+        {75, 75, "sm_75"}, {80, 80, "sm_80"}, {86, 88, "sm_86"}, {89, 89, "sm_89"}, {90, 90, "sm_90"},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (cc >= map[i].lo && cc <= map[i].hi)
@@ -114,8 +246,8 @@ const banks_profile *banks_profile_find(const char *name)
             return &profiles[i];
     if (strcmp(name, "cc1x") == 0)
         return banks_profile_find("sm_13");
-    if (strncmp(name, "sm_", 3) == 0 && name[3] >= '1' && name[3] <= '9' && name[4] >= '0' &&
-        name[4] <= '9' && name[5] == '\0')
+    if (strncmp(name, "sm_", 3) == 0 && name[3] >= '1' && name[3] <= '9' && name[4] >= '0' && name[4] <= '9' &&
+        name[5] == '\0')
         return profile_for_cc((name[3] - '0') * 10 + (name[4] - '0'));
     return NULL;
 }
@@ -127,16 +259,15 @@ bool banks_width_ok(int width)
 
 int banks_bank_of(const banks_profile *p, int64_t addr)
 {
-    return (int)((addr / p->bank_bytes) % p->banks);
+    return (int)((addr >> p->bank_shift) & (p->banks - 1));
 }
 
 int64_t banks_word_of(const banks_profile *p, int64_t addr)
 {
-    return addr / p->bank_bytes;
+    return addr >> p->bank_shift;
 }
 
-double banks_issue_cycles(const banks_profile *p, const banks_request *req, const banks_result *r,
-                          bool register_data)
+double banks_issue_cycles(const banks_profile *p, const banks_request *req, const banks_result *r, bool register_data)
 {
     if (banks_tensor_op(req->op))
         return banks_tensor_cycles(p, req, r);
@@ -146,40 +277,25 @@ double banks_issue_cycles(const banks_profile *p, const banks_request *req, cons
 
 /* [H200] Loads of 8 or 16 bytes merge two phases into one when every lane n reads the same
  * address as lane n^1 (or every lane as lane n^2); an inactive lane pairs with anything.
- * Other pairings (n^3, n^4, per half-warp) are refuted by rows of the calibration set. */
+ * Other pairings (n^3, n^4, per half-warp) are refuted by rows of the calibration set.
+ * pairs: the lanes n (with bit `mask` clear) whose partner n^mask is active too. */
 static bool lanes_pair(const banks_request *req, int mask)
 {
-    for (int l = 0; l < BANKS_WARP; l++) {
-        int m = l ^ mask;
-        uint32_t both = (1u << l) | (1u << m);
-        if ((req->active & both) == both && req->addr[l] != req->addr[m])
+    uint32_t low = mask == 1 ? 0x55555555u : 0x33333333u;
+    for (uint32_t m = req->active & (req->active >> mask) & low; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        if (req->addr[l] != req->addr[l ^ mask])
             return false;
     }
     return true;
 }
 
-/* Distinct conflict slots each bank serves within one phase, in first-touch order. */
-typedef struct bank_slots {
-    int count[BANKS_MAX_BANKS];
-    int64_t key[BANKS_MAX_BANKS][BANKS_WARP];
-    int64_t word[BANKS_MAX_BANKS][BANKS_WARP];
-} bank_slots;
-
-/* Record one bank word; return its rank within its bank and whether it was already there. */
-static int slots_add(bank_slots *s, const banks_profile *p, int64_t bw, bool *seen)
+/* Bits set in v (no popcnt instruction is assumed). */
+static int popcount32(uint32_t v)
 {
-    int b = (int)(bw % p->banks);
-    int64_t key = bw / ((int64_t)p->banks * p->same_slot_words);
-    for (int i = 0; i < s->count[b]; i++)
-        if (s->key[b][i] == key) {
-            *seen = s->word[b][i] == bw;
-            return i;
-        }
-    int r = s->count[b]++;
-    s->key[b][r] = key;
-    s->word[b][r] = bw;
-    *seen = false;
-    return r;
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    return (int)((((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
 }
 
 /* Put lane into the grid cell (row, bank) serving bank word bw. */
@@ -187,71 +303,154 @@ static void cell_mark(banks_cell *cells, const banks_profile *p, int row, int64_
 {
     if (!cells || row >= BANKS_MAX_ROWS)
         return;
-    banks_cell *c = &cells[row * p->banks + (int)(bw % p->banks)];
+    banks_cell *c = &cells[row * p->banks + (int)(bw & (p->banks - 1))];
     c->lanes |= 1u << lane;
     c->word = bw;
 }
 
 /* Serve one phase with the rule of sm_50 and later: each bank serves one distinct word (slot)
- * per wavefront, and any number of lanes touching that word at once ([PG] 5.x). */
-static int phase_modern(const banks_profile *p, const banks_request *req, int width, int sub,
-                        banks_phase *ph, banks_result *out, banks_cell *cells)
+ * per wavefront, and any number of lanes touching that word at once ([PG] 5.x). Lanes are
+ * walked in increasing order (first touch decides the rank of a slot); a bank's slots are
+ * found by a short linear search (almost always one entry). With one word per slot (every
+ * profile but Kepler's 4-byte mode) a matching slot is the same word: a broadcast. */
+static int phase_modern(const banks_profile *p, const banks_request *req, int width, int sub, banks_phase *ph,
+                        banks_result *out, banks_cell *cells, int *broadcast)
 {
-    bank_slots s;
-    memset(s.count, 0, sizeof s.count);
+    uint8_t count[BANKS_MAX_BANKS];
+    int64_t key[BANKS_MAX_BANKS][2 * BANKS_WARP], word[BANKS_MAX_BANKS][2 * BANKS_WARP];
+    memset(count, 0, sizeof count);
+    const int bshift = p->bank_shift, sshift = p->slot_shift;
+    const int64_t bmask = p->banks - 1, off = (int64_t)sub * width;
+    const bool one_word = p->same_slot_words == 1;
+    const int8_t pi = (int8_t)(ph - out->phase);
+    const int row0 = ph->first_row;
     int degree = 0;
-    for (int l = 0; l < BANKS_WARP; l++) {
-        if (!(ph->lanes & req->active & (1u << l)))
-            continue;
-        int64_t a = req->addr[l] + (int64_t)sub * width;
-        int64_t first = a / p->bank_bytes, last = (a + width - 1) / p->bank_bytes;
+    for (uint32_t m = ph->lanes & req->active; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        int64_t a = req->addr[l] + off;
+        int64_t first = a >> bshift, last = (a + width - 1) >> bshift;
         for (int64_t bw = first; bw <= last; bw++) {
-            bool seen;
-            int rank = slots_add(&s, p, bw, &seen);
-            if (rank + 1 > degree)
-                degree = rank + 1;
-            cell_mark(cells, p, ph->first_row + rank, bw, l);
+            int b = (int)(bw & bmask), n = count[b], rank = 0;
+            int64_t k = one_word ? bw : bw >> sshift;
+            const int64_t *kb = key[b];
+            while (rank < n && kb[rank] != k)
+                rank++;
+            bool seen = rank < n;
+            if (!seen) {
+                key[b][n] = k;
+                count[b] = (uint8_t)(n + 1);
+                if (n + 1 > degree)
+                    degree = n + 1;
+                if (!one_word)
+                    word[b][n] = bw;
+            } else if (!one_word)
+                seen = word[b][rank] == bw;
+            if (cells)
+                cell_mark(cells, p, row0 + rank, bw, l);
             if (bw == first && out->lane[l].phase < 0) {
-                out->lane[l].phase = (int8_t)(ph - out->phase);
-                out->lane[l].wavefront = (int16_t)(ph->first_row + rank);
+                out->lane[l].phase = pi;
+                out->lane[l].wavefront = (int16_t)(row0 + rank);
                 out->lane[l].broadcast = seen;
+                *broadcast += seen;
             }
         }
     }
     return degree;
 }
 
+/* Units of a phase that phase_fast can index directly: within this many of the first lane's. */
+#define BANKS_WINDOW 8192
+
+/* phase_modern without searching, for the usual case: one word per slot, no grid, each lane in
+ * one phase, every lane aligned to the access width, the units within BANKS_WINDOW / 2 of the
+ * first lane's. An aligned access of width >= bank_bytes covers one unit of width bytes, and
+ * every bank of a group of width / bank_bytes banks sees the same units in the same order, so
+ * the rank of a lane's unit in its group is the rank of each of its words in its bank (below
+ * bank_bytes a unit is one bank word). A byte per unit says whether it was touched before in
+ * this phase and its slot: every lane is a few branch-free operations. Returns -1 when the case
+ * does not apply (the caller then uses phase_modern); otherwise the phase's wavefronts, the same
+ * as phase_modern's, with *broadcast counted. */
+static int phase_fast(const banks_profile *p, const banks_request *req, int width, banks_phase *ph, banks_result *out,
+                      int *broadcast)
+{
+    const uint32_t lanes = ph->lanes & req->active;
+    const int wshift = __builtin_ctz((unsigned)width);
+    const int ushift = wshift > p->bank_shift ? wshift : p->bank_shift;
+    const int64_t base = (req->addr[__builtin_ctz(lanes)] >> ushift) - BANKS_WINDOW / 2;
+    uint8_t slot[BANKS_WINDOW]; /* slot[unit - base]: 0 untouched, else rank + 1 */
+    int64_t misaligned = 0;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        int64_t a = req->addr[__builtin_ctz(m)];
+        uint64_t idx = (uint64_t)((a >> ushift) - base);
+        if (idx >= BANKS_WINDOW)
+            return -1;
+        misaligned |= a & (width - 1);
+        slot[idx] = 0;
+    }
+    if (misaligned)
+        return -1;
+    union {
+        uint8_t n[BANKS_MAX_BANKS];
+        uint64_t zero[BANKS_MAX_BANKS / 8];
+    } count = {.zero = {0}};
+    const int gmask = (p->banks >> (ushift - p->bank_shift)) - 1; /* banks, or groups of banks */
+    const int8_t pi = (int8_t)(ph - out->phase);
+    const int row0 = ph->first_row;
+    int degree = 0, nb = 0;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        int64_t u = req->addr[l] >> ushift;
+        int64_t idx = u - base;
+        int g = (int)u & gmask;
+        int v = slot[idx], c = count.n[g];
+        int dup = v != 0;
+        int rank = dup ? v - 1 : c;
+        count.n[g] = (uint8_t)(c + !dup);
+        slot[idx] = (uint8_t)(rank + 1);
+        degree = rank + 1 > degree ? rank + 1 : degree;
+        banks_lane *ln = &out->lane[l];
+        ln->phase = pi;
+        ln->wavefront = (int16_t)(row0 + rank);
+        ln->broadcast = dup;
+        nb += dup;
+    }
+    *broadcast += nb;
+    return degree;
+}
+
 /* Serve one half-warp request the cc 1.x way ([PG] 1.x): each step broadcasts the word of the
  * lowest waiting lane to every lane reading it, and every other bank serves one waiting lane. */
-static int phase_legacy(const banks_profile *p, const banks_request *req, int width, int sub,
-                        banks_phase *ph, banks_result *out, banks_cell *cells)
+static int phase_legacy(const banks_profile *p, const banks_request *req, int width, int sub, banks_phase *ph,
+                        banks_result *out, banks_cell *cells, int *broadcast)
 {
     uint32_t waiting = ph->lanes & req->active;
     int64_t word[BANKS_WARP];
-    for (int l = 0; l < BANKS_WARP; l++)
-        word[l] = (req->addr[l] + (int64_t)sub * width) / p->bank_bytes;
+    for (uint32_t m = waiting; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        word[l] = (req->addr[l] + (int64_t)sub * width) >> p->bank_shift;
+    }
+    const int64_t bmask = p->banks - 1;
     int steps = 0;
     while (waiting) {
         int row = ph->first_row + steps;
         int first = __builtin_ctz(waiting);
         int64_t bcast = word[first];
-        uint32_t served = 0;
-        bool bank_busy[BANKS_MAX_BANKS] = {false};
-        for (int l = first; l < BANKS_WARP; l++) {
-            if (!(waiting & (1u << l)))
-                continue;
-            int b = (int)(word[l] % p->banks);
-            bool take = word[l] == bcast || (!bank_busy[b] && b != (int)(bcast % p->banks));
+        uint32_t served = 0, bank_busy = 0;
+        for (uint32_t m = waiting; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            int b = (int)(word[l] & bmask);
+            bool take = word[l] == bcast || (!(bank_busy & (1u << b)) && b != (int)(bcast & bmask));
             if (!take)
                 continue;
             if (word[l] != bcast)
-                bank_busy[b] = true;
+                bank_busy |= 1u << b;
             served |= 1u << l;
             cell_mark(cells, p, row, word[l], l);
             if (out->lane[l].phase < 0) {
                 out->lane[l].phase = (int8_t)(ph - out->phase);
                 out->lane[l].wavefront = (int16_t)row;
                 out->lane[l].broadcast = word[l] == bcast && l != first;
+                *broadcast += out->lane[l].broadcast;
             }
         }
         waiting &= ~served;
@@ -260,60 +459,65 @@ static int phase_legacy(const banks_profile *p, const banks_request *req, int wi
     return steps;
 }
 
-void banks_analyze(const banks_profile *p, const banks_request *req, banks_result *out,
-                   banks_cell *cells)
+void banks_analyze(const banks_profile *p, const banks_request *req, banks_result *out, banks_cell *cells)
 {
-    memset(out, 0, sizeof *out);
-    for (int l = 0; l < BANKS_WARP; l++) {
-        out->lane[l].phase = -1;
-        out->lane[l].wavefront = -1;
-    }
+    /* Every field is written below, phase entries past nphases excepted: no clearing. */
     if (cells)
         memset(cells, 0, sizeof *cells * BANKS_MAX_ROWS * (size_t)p->banks);
     if (banks_tensor_op(req->op)) {
         banks_tensor_analyze(p, req, out, cells);
         return;
     }
-
     int width = req->width, nsub = 1;
     if (p->split_wide && width > p->bank_bytes) {
-        nsub = width / p->bank_bytes;
+        nsub = width >> p->bank_shift;
         width = p->bank_bytes;
     }
-    int per_phase = p->wavefront_bytes / width;
+    /* each lane in one phase, one word per slot, no grid: the search-free path applies, and
+     * only the inactive lanes need their "not served" marks beforehand */
+    const bool fast = nsub == 1 && p->same_slot_words == 1 && !p->single_broadcast && !cells;
+    const banks_lane none = {.phase = -1, .wavefront = -1, .broadcast = false};
+    for (uint32_t m = fast ? ~req->active : 0xffffffffu; m; m &= m - 1)
+        out->lane[__builtin_ctz(m)] = none;
+    int per_phase = p->wavefront_bytes >> __builtin_ctz((unsigned)width);
     if (per_phase > p->request_lanes)
         per_phase = p->request_lanes;
+    out->paired = false;
     if (p->load_pairing && req->op == BANKS_LOAD && width >= 8 && per_phase < BANKS_WARP &&
         (lanes_pair(req, 1) || lanes_pair(req, 2))) {
         per_phase *= 2;
         out->paired = true;
     }
 
-    int row = 0;
+    int row = 0, ideal = 0, degree = 0, nphases = 0, broadcast = 0;
+    const uint32_t group = per_phase == 32 ? 0xffffffffu : ((1u << per_phase) - 1u);
     for (int sub = 0; sub < nsub; sub++) {
         for (int g = 0; g < BANKS_WARP; g += per_phase) {
-            banks_phase *ph = &out->phase[out->nphases++];
-            ph->lanes = (per_phase == 32 ? 0xffffffffu : ((1u << per_phase) - 1u)) << g;
+            banks_phase *ph = &out->phase[nphases++];
+            ph->lanes = group << g;
             ph->sub = sub;
             ph->first_row = row;
-            int n = p->single_broadcast ? phase_legacy(p, req, width, sub, ph, out, cells)
-                                        : phase_modern(p, req, width, sub, ph, out, cells);
+            int n = 0;
+            uint32_t lanes = ph->lanes & req->active;
+            if (lanes && p->single_broadcast)
+                n = phase_legacy(p, req, width, sub, ph, out, cells, &broadcast);
+            else if (lanes && (!fast || (n = phase_fast(p, req, width, ph, out, &broadcast)) < 0)) {
+                for (uint32_t m = fast ? lanes : 0; m; m &= m - 1)
+                    out->lane[__builtin_ctz(m)] = none;
+                n = phase_modern(p, req, width, sub, ph, out, cells, &broadcast);
+            }
             ph->wavefronts = n;
             ph->degree = n;
             row += n;
-            if (n > 0)
-                out->ideal_wavefronts++;
-            if (n > out->conflict_degree)
-                out->conflict_degree = n;
+            ideal += n > 0;
+            degree = n > degree ? n : degree;
         }
     }
+    out->nphases = nphases;
     out->wavefronts = row;
-    out->bank_conflicts = out->wavefronts - out->ideal_wavefronts;
-    for (int l = 0; l < BANKS_WARP; l++) {
-        if (out->lane[l].phase < 0)
-            continue;
-        out->active_lanes++;
-        if (out->lane[l].broadcast)
-            out->broadcast_lanes++;
-    }
+    out->ideal_wavefronts = ideal;
+    out->conflict_degree = degree;
+    out->bank_conflicts = row - ideal;
+    out->active_lanes = popcount32(req->active); /* every active lane is served */
+    out->broadcast_lanes = broadcast;
 }

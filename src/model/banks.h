@@ -15,10 +15,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define BANKS_WARP 32        /* lanes in a warp, on every architecture covered */
-#define BANKS_MAX_BANKS 32   /* the most banks any profile has */
-#define BANKS_MAX_PHASES 16  /* cc 1.x 16-byte: 4 word requests x 2 half-warps = 8 */
-#define BANKS_MAX_ROWS 128   /* wavefronts of the worst request of any profile */
+#define BANKS_WARP 32       /* lanes in a warp, on every architecture covered */
+#define BANKS_MAX_BANKS 32  /* the most banks any profile has */
+#define BANKS_MAX_PHASES 16 /* cc 1.x 16-byte: 4 word requests x 2 half-warps = 8 */
+#define BANKS_MAX_ROWS 128  /* wavefronts of the worst request of any profile */
 
 /* What a warp-instruction does. The tensor-era kinds (banks_tensor.c) are modelled on sm_90 from
  * tests/data/h200_tensor.tsv: ldmatrix/stmatrix (m8n8 .b16: lane l gives the 16-byte row address of
@@ -48,26 +48,28 @@ typedef enum banks_atomic {
 
 /* The bank rules of one GPU generation. Every number that is hardware lives here. */
 typedef struct banks_profile {
-    const char *name;         /* as written in files and on the command line: "sm_90" */
-    const char *title;        /* one line for people */
-    const char *source;       /* where the rules come from */
-    int banks;                /* banks per SM */
-    int bank_bytes;           /* bytes a bank serves per clock */
-    int request_lanes;        /* lanes served as one request: 32, or 16 (cc 1.x half-warps) */
-    int wavefront_bytes;      /* most data one wavefront carries (splits 8/16-byte accesses) */
-    int same_slot_words;      /* bank words in one bank that never conflict: 1; Kepler 4-byte mode 2 */
-    bool load_pairing;        /* sm_90: loads whose lanes pair up (n^1 or n^2) merge phases */
-    bool split_wide;          /* cc 1.x: 8/16-byte accesses issue as separate 32-bit requests */
-    bool single_broadcast;    /* cc 1.x: one broadcast word per step, one lane per other bank */
-    int smem_per_sm;          /* bytes of shared memory per SM */
-    int smem_per_block;       /* most bytes one block may use */
-    int smem_reserved;        /* bytes the system reserves per block */
-    int smem_granularity;     /* per-block allocation unit in bytes */
+    const char *name;      /* as written in files and on the command line: "sm_90" */
+    const char *title;     /* one line for people */
+    const char *source;    /* where the rules come from */
+    int banks;             /* banks per SM */
+    int bank_bytes;        /* bytes a bank serves per clock */
+    int request_lanes;     /* lanes served as one request: 32, or 16 (cc 1.x half-warps) */
+    int wavefront_bytes;   /* most data one wavefront carries (splits 8/16-byte accesses) */
+    int same_slot_words;   /* bank words in one bank that never conflict: 1; Kepler 4-byte mode 2 */
+    int bank_shift;        /* log2(bank_bytes): bank counts and widths are powers of two */
+    int slot_shift;        /* log2(banks * same_slot_words): word >> slot_shift is its slot */
+    bool load_pairing;     /* sm_90: loads whose lanes pair up (n^1 or n^2) merge phases */
+    bool split_wide;       /* cc 1.x: 8/16-byte accesses issue as separate 32-bit requests */
+    bool single_broadcast; /* cc 1.x: one broadcast word per step, one lane per other bank */
+    int smem_per_sm;       /* bytes of shared memory per SM */
+    int smem_per_block;    /* most bytes one block may use */
+    int smem_reserved;     /* bytes the system reserves per block */
+    int smem_granularity;  /* per-block allocation unit in bytes */
     int threads_per_sm;
     int blocks_per_sm;
-    bool measured;            /* rules checked against hardware counters */
-    bool phase_cycles;        /* sm_90: a load, or a store of register data, takes at least one
-                                 clock per phase of its request, empty phases included */
+    bool measured;     /* rules checked against hardware counters */
+    bool phase_cycles; /* sm_90: a load, or a store of register data, takes at least one
+                          clock per phase of its request, empty phases included */
 } banks_profile;
 
 /* The profile named name ("sm_90", "sm_86", "sm_35_8byte", "cc1x"...), or NULL. */
@@ -80,37 +82,37 @@ const banks_profile *banks_profiles(int *n);
 /* One warp-instruction. Lanes whose bit is clear in active are ignored. */
 typedef struct banks_request {
     banks_op op;
-    int width;                    /* bytes per lane: 1, 2, 4, 8 or 16 (ldmatrix/stmatrix: 16, a row) */
-    int matrices;                 /* ldmatrix/stmatrix: 1, 2 or 4 (lanes past 8 x matrices are ignored) */
-    bool trans;                   /* ldmatrix/stmatrix .trans (same banks: it moves the same rows) */
-    banks_atomic atomic;          /* atomics: the operation */
-    bool returns;                 /* atomics: atom (true) or red (false) */
-    uint32_t active;              /* bit l: lane l takes part */
-    int64_t addr[BANKS_WARP];     /* byte address per lane, >= 0 */
+    int width;                /* bytes per lane: 1, 2, 4, 8 or 16 (ldmatrix/stmatrix: 16, a row) */
+    int matrices;             /* ldmatrix/stmatrix: 1, 2 or 4 (lanes past 8 x matrices are ignored) */
+    bool trans;               /* ldmatrix/stmatrix .trans (same banks: it moves the same rows) */
+    banks_atomic atomic;      /* atomics: the operation */
+    bool returns;             /* atomics: atom (true) or red (false) */
+    uint32_t active;          /* bit l: lane l takes part */
+    int64_t addr[BANKS_WARP]; /* byte address per lane, >= 0 */
 } banks_request;
 
 typedef struct banks_lane {
-    int8_t phase;       /* phase serving the lane (first, for split requests); -1 inactive */
-    int16_t wavefront;  /* row (0-based over the whole request) serving the lane's first word */
-    bool broadcast;     /* an earlier lane in the same phase touches the same bank word */
+    int8_t phase;      /* phase serving the lane (first, for split requests); -1 inactive */
+    int16_t wavefront; /* row (0-based over the whole request) serving the lane's first word */
+    bool broadcast;    /* an earlier lane in the same phase touches the same bank word */
 } banks_lane;
 
 typedef struct banks_phase {
-    uint32_t lanes;     /* lanes the phase covers */
-    int sub;            /* for split requests: which 32-bit part of the access */
-    int first_row;      /* row of its first wavefront */
-    int wavefronts;     /* 0 when no active lane */
-    int degree;         /* most distinct words one bank serves in it */
+    uint32_t lanes; /* lanes the phase covers */
+    int sub;        /* for split requests: which 32-bit part of the access */
+    int first_row;  /* row of its first wavefront */
+    int wavefronts; /* 0 when no active lane */
+    int degree;     /* most distinct words one bank serves in it */
 } banks_phase;
 
 typedef struct banks_result {
     int wavefronts;
-    int ideal_wavefronts;    /* phases with an active lane: the cost without conflicts */
-    int bank_conflicts;      /* wavefronts - ideal, as Nsight Compute counts them */
-    int conflict_degree;     /* most distinct words one bank serves in one phase (1 = none) */
+    int ideal_wavefronts; /* phases with an active lane: the cost without conflicts */
+    int bank_conflicts;   /* wavefronts - ideal, as Nsight Compute counts them */
+    int conflict_degree;  /* most distinct words one bank serves in one phase (1 = none) */
     int active_lanes;
     int broadcast_lanes;
-    bool paired;             /* sm_90 load pairing merged phases */
+    bool paired; /* sm_90 load pairing merged phases */
     int nphases;
     banks_phase phase[BANKS_MAX_PHASES];
     banks_lane lane[BANKS_WARP];
@@ -118,8 +120,8 @@ typedef struct banks_result {
 
 /* One cell of the bank grid: which lanes a bank serves in one wavefront, and the bank word. */
 typedef struct banks_cell {
-    uint32_t lanes;     /* 0: the bank is idle in this wavefront */
-    int64_t word;       /* bank word served (address / bank_bytes) */
+    uint32_t lanes; /* 0: the bank is idle in this wavefront */
+    int64_t word;   /* bank word served (address / bank_bytes) */
 } banks_cell;
 
 /* True when width is one the hardware has (1, 2, 4, 8, 16). */
@@ -136,17 +138,16 @@ bool banks_atomic_parse(const char *name, banks_atomic *a);
 /* Alignment in bytes that the access of req needs per lane (ldmatrix rows: 16). */
 int banks_request_align(const banks_request *req);
 
-/* Analyse req under profile p. When cells is not NULL it must hold BANKS_MAX_ROWS * p->banks
+/* Analyse req under profile p (every field of out is written; phase entries at and past
+ * out->nphases are unspecified). When cells is not NULL it must hold BANKS_MAX_ROWS * p->banks
  * cells; row r, bank b is cells[r * p->banks + b] (rows up to result->wavefronts are filled).
  * req must satisfy banks_width_ok and have non-negative addresses for active lanes. */
-void banks_analyze(const banks_profile *p, const banks_request *req, banks_result *out,
-                   banks_cell *cells);
+void banks_analyze(const banks_profile *p, const banks_request *req, banks_result *out, banks_cell *cells);
 
 /* Throughput cycles per SM of the warp-instruction req analysed as r: its wavefronts, or one
  * clock per phase where the profile says so (phase_cycles) and that is more. register_data
  * false: a store of the zero register, which reads no register data and skips empty phases. */
-double banks_issue_cycles(const banks_profile *p, const banks_request *req, const banks_result *r,
-                          bool register_data);
+double banks_issue_cycles(const banks_profile *p, const banks_request *req, const banks_result *r, bool register_data);
 /* Bank of a byte address, and its bank word. */
 int banks_bank_of(const banks_profile *p, int64_t addr);
 int64_t banks_word_of(const banks_profile *p, int64_t addr);

@@ -176,6 +176,11 @@ static int phase_lanes_per_bank(const banks_profile *p, const banks_request *req
 
 void banks_tensor_analyze(const banks_profile *p, const banks_request *req, banks_result *out, banks_cell *cells)
 {
+    memset(out, 0, sizeof *out);
+    for (int l = 0; l < BANKS_WARP; l++) {
+        out->lane[l].phase = -1;
+        out->lane[l].wavefront = -1;
+    }
     bool matrix = req->op == BANKS_LDMATRIX || req->op == BANKS_STMATRIX;
     int per_phase, nphases, passes = 1;
     if (matrix) {

@@ -8,8 +8,7 @@
 
 /* True for the ops handled here. */
 bool banks_tensor_op(banks_op op);
-/* banks_analyze for a tensor-era request (out and cells as banks_analyze; out already cleared,
- * lanes at phase -1, cells zeroed). */
+/* banks_analyze for a tensor-era request (out and cells as banks_analyze; cells already zeroed). */
 void banks_tensor_analyze(const banks_profile *p, const banks_request *req, banks_result *out, banks_cell *cells);
 /* Throughput cycles per SM of a tensor-era request analysed as r. */
 double banks_tensor_cycles(const banks_profile *p, const banks_request *req, const banks_result *r);

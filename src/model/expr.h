@@ -101,6 +101,8 @@ typedef struct expr_prog {
     int nslots;
     int slot_start[EXPR_MAX_SLOTS], slot_end[EXPR_MAX_SLOTS];
     bool may_fail; /* an error is possible for some values in the compiled ranges */
+    bool jumps;    /* && or || in the value's code */
+    int depth;     /* most values pending in the value's code */
 } expr_prog;
 
 /* A parsed expression; owns its nodes, a copy of its text and its compiled programs. The
@@ -152,6 +154,21 @@ void expr_prepare(const expr *e, expr_env *env);
  * expr_specialize and expr_prepare must have seen the same warp and loop values (without a
  * specialisation this is expr_eval). Same results, errors and positions as expr_eval. */
 expr_status expr_eval_fast(const expr *e, const expr_env *env, int64_t *out, int *pos);
+#define EXPR_LANES 32 /* lanes evaluated together by expr_eval_lanes */
+
+/* The per-lane variables of one warp-instruction: v[0..4][lane] = threadIdx.x, .y, .z, tid,
+ * lane. Every entry must lie in the ranges given to expr_specialize (lanes without a thread
+ * too: give them any in-range value, e.g. 0). */
+typedef struct expr_lanes {
+    int64_t v[5][EXPR_LANES];
+} expr_lanes;
+
+/* expr_eval_fast for the lanes of mask at once (env holds the per-instruction variables and
+ * slots, after expr_prepare): out[lane] for the lanes that succeed; returns the lanes that
+ * fail, with st[lane] and pos[lane] as expr_eval would give them. Each instruction runs over
+ * all lanes in a loop, so the interpreter's cost is shared by the warp. */
+uint32_t expr_eval_lanes(const expr *e, const expr_env *env, const expr_lanes *lv, uint32_t mask, int64_t *out,
+                         expr_status *st, int *pos);
 /* Build p from e's nodes for variables inside r (NULL: any value). False when evaluation would
  * need more than EXPR_MAX_STACK pending values (*err_pos: where). */
 bool expr_prog_build(const expr *e, const expr_range *r, expr_prog *p, int *err_pos);

@@ -426,9 +426,16 @@ static bool emit_tree(builder *b, const bool *lin, const linform *form, int root
             emit_linear(b, &form[i], info[i].lo, info[i].hi, nd->pos);
         else if (nd->kind == EXPR_UNARY)
             emit(b, nd->op, nd->pos, 0, 0);
-        else if (is_k_form(b, lin, i))
-            emit(b, EXPR_I_K + nd->op, nd->pos, info[nd->b].lo, 0);
-        else {
+        else if (is_k_form(b, lin, i)) {
+            int64_t k = info[nd->b].lo;
+            int op = nd->op;
+            /* a non-negative value divided by 2^n: a shift or a mask, exactly (no division) */
+            if ((op == EXPR_DIV || op == EXPR_MOD) && k > 0 && !(k & (k - 1)) && info[nd->a].lo >= 0) {
+                op = op == EXPR_DIV ? EXPR_SHR : EXPR_AND;
+                k = op == EXPR_SHR ? __builtin_ctzll((unsigned long long)k) : k - 1;
+            }
+            emit(b, EXPR_I_K + op, nd->pos, k, 0);
+        } else {
             bool sc = nd->op == EXPR_LAND || nd->op == EXPR_LOR;
             emit(b, nd->op, nd->pos, 0, sc ? 0 : -1);
             if (sc)
@@ -511,6 +518,9 @@ bool expr_prog_build(const expr *e, const expr_range *rin, expr_prog *p, int *er
     bool ok = emit_tree(&b, nslots ? lin2 : lin, nslots ? form2 : form, e->root, false);
     p->ncode = ok ? p->ncode : 0;
     int main_len = p->ncode;
+    p->depth = b.max_depth;
+    for (int i = 0; i < main_len; i++)
+        p->jumps |= p->code[i].op == EXPR_I_JF || p->code[i].op == EXPR_I_JT;
     for (int k = 0; k < nslots && ok; k++) {
         p->slot_start[k] = p->ncode;
         ok = emit_tree(&b, lin, form, slot_node[k], true);
@@ -685,4 +695,141 @@ void expr_prog_prepare(const expr_prog *p, expr_env *env)
 {
     for (int k = 0; k < p->nslots; k++) /* cannot fail: only such parts become slots */
         run(p, p->slot_start[k], p->slot_end[k], env, &env->v[EXPR_NVARS + k], NULL);
+}
+
+/* A lane variable's index in expr_lanes, or -1 for a per-instruction one. */
+static int lane_var(int v)
+{
+    switch (v) {
+    case EXPR_TX: return 0;
+    case EXPR_TY: return 1;
+    case EXPR_TZ: return 2;
+    case EXPR_TID: return 3;
+    case EXPR_LANE: return 4;
+    default: return -1;
+    }
+}
+
+#define WARP_DEPTH 16 /* deepest stack evaluated a warp at a time */
+
+/* k_op over every lane (wrapping; the divisions never trap: k is neither 0 nor, where a lane
+ * could hold INT64_MIN, -1 for the lanes that matter, and the others are made harmless). */
+static void k_op_lanes(int op, int64_t *a, int64_t k)
+{
+    if ((op == EXPR_DIV || op == EXPR_MOD) && (k == 0 || k == -1)) {
+        for (int l = 0; l < EXPR_LANES; l++)
+            a[l] = k == 0 ? 0 : op == EXPR_DIV ? (int64_t)(0 - (uint64_t)a[l]) : 0;
+        return;
+    }
+    for (int l = 0; l < EXPR_LANES; l++)
+        a[l] = k_op(op, a[l], k);
+}
+
+uint32_t expr_eval_lanes(const expr *e, const expr_env *env, const expr_lanes *lv, uint32_t mask, int64_t *out,
+                         expr_status *st, int *pos)
+{
+    const expr_prog *p = e->fast.ncode ? &e->fast : &e->prog;
+    if (p->jumps || p->depth > WARP_DEPTH) { /* lane by lane */
+        expr_env x = *env;
+        uint32_t failed = 0;
+        for (uint32_t m = mask; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            x.v[EXPR_TX] = lv->v[0][l];
+            x.v[EXPR_TY] = lv->v[1][l];
+            x.v[EXPR_TZ] = lv->v[2][l];
+            x.v[EXPR_TID] = lv->v[3][l];
+            x.v[EXPR_LANE] = lv->v[4][l];
+            st[l] = run(p, 0, p->ncode, &x, &out[l], &pos[l]);
+            if (st[l] != EXPR_OK)
+                failed |= 1u << l;
+        }
+        return failed;
+    }
+    int64_t stk[WARP_DEPTH][EXPR_LANES];
+    int sp = 0;
+    uint32_t live = mask, failed = 0; /* live: lanes evaluating without an error so far */
+    for (int i = 0; i < p->ncode; i++) {
+        const expr_insn *in = &p->code[i];
+        int64_t *t = stk[sp - 1], *d = stk[sp];
+        switch (in->op) {
+        case EXPR_I_CONST:
+            for (int l = 0; l < EXPR_LANES; l++)
+                d[l] = in->arg;
+            sp++;
+            break;
+        case EXPR_I_VAR: {
+            int k = lane_var((int)in->arg);
+            for (int l = 0; l < EXPR_LANES; l++)
+                d[l] = k >= 0 ? lv->v[k][l] : env->v[in->arg];
+            sp++;
+            break;
+        }
+        case EXPR_I_LIN: {
+            const expr_lin *f = &p->lin[in->arg];
+            uint64_t c = (uint64_t)f->c0; /* wrapping: the result was proven to fit */
+            for (int k = 0; k < f->nterms; k++)
+                if (lane_var(f->var[k]) < 0)
+                    c += (uint64_t)f->coef[k] * (uint64_t)env->v[f->var[k]];
+            for (int l = 0; l < EXPR_LANES; l++)
+                d[l] = (int64_t)c;
+            for (int k = 0; k < f->nterms; k++) {
+                int j = lane_var(f->var[k]);
+                if (j < 0)
+                    continue;
+                uint64_t cf = (uint64_t)f->coef[k];
+                for (int l = 0; l < EXPR_LANES; l++)
+                    d[l] = (int64_t)((uint64_t)d[l] + cf * (uint64_t)lv->v[j][l]);
+            }
+            sp++;
+            break;
+        }
+        case EXPR_BNOT:
+            for (int l = 0; l < EXPR_LANES; l++)
+                t[l] = ~t[l];
+            break;
+        case EXPR_LNOT:
+            for (int l = 0; l < EXPR_LANES; l++)
+                t[l] = !t[l];
+            break;
+        case EXPR_NEG:
+            for (int l = 0; l < EXPR_LANES; l++) {
+                if (t[l] == INT64_MIN && (live >> l & 1)) {
+                    live &= ~(1u << l);
+                    failed |= 1u << l;
+                    st[l] = EXPR_OVERFLOW;
+                    pos[l] = in->pos;
+                }
+                t[l] = (int64_t)(0 - (uint64_t)t[l]);
+            }
+            break;
+        default:
+            if (in->op >= EXPR_I_K) {
+                k_op_lanes(in->op - EXPR_I_K, t, in->arg);
+                break;
+            }
+            sp--;
+            t = stk[sp - 1];
+            d = stk[sp];
+            for (int l = 0; l < EXPR_LANES; l++) {
+                int64_t r = 0;
+                if (live >> l & 1) {
+                    expr_status s = binary_op(in->op, t[l], d[l], &r);
+                    if (s != EXPR_OK) {
+                        live &= ~(1u << l);
+                        failed |= 1u << l;
+                        st[l] = s;
+                        pos[l] = in->pos;
+                        r = 0;
+                    }
+                }
+                t[l] = r;
+            }
+            break;
+        }
+    }
+    for (uint32_t m = live; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        out[l] = stk[0][l];
+    }
+    return failed;
 }

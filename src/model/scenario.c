@@ -341,33 +341,30 @@ bool scenario_finish(scenario *s, scenario_error *err)
     return true;
 }
 
-/* Evaluate expression x for the lanes in *pending (one expression at a time, so that its
- * per-instruction parts are computed once): lanes where it fails leave *pending as expression
- * errors (bad_dim = dim); the values go to val[lane]. */
-static void eval_lanes(const expr *x, expr_env *env, scenario_instr *out, uint32_t *pending, int dim, int64_t *val)
+/* Evaluate expression x for the lanes in *pending, all at once (expr_eval_lanes): lanes where
+ * it fails leave *pending as expression errors (bad_dim = dim); the values go to val[lane]. */
+static void eval_lanes(const expr *x, expr_env *env, const expr_lanes *lv, scenario_instr *out, uint32_t *pending,
+                       int dim, int64_t *val)
 {
     expr_prepare(x, env);
-    for (uint32_t m = *pending; m; m &= m - 1) {
+    expr_status st[BANKS_WARP];
+    int pos[BANKS_WARP];
+    uint32_t failed = expr_eval_lanes(x, env, lv, *pending, val, st, pos);
+    for (uint32_t m = failed; m; m &= m - 1) {
         int ln = __builtin_ctz(m);
         scenario_lane *l = &out->lane[ln];
-        env->v[EXPR_TX] = l->tx;
-        env->v[EXPR_TY] = l->ty;
-        env->v[EXPR_TZ] = l->tz;
-        env->v[EXPR_TID] = l->tid;
-        env->v[EXPR_LANE] = ln;
-        expr_status st = expr_eval_fast(x, env, &val[ln], &l->eval_pos);
-        if (st != EXPR_OK) {
-            l->state = SCENARIO_LANE_EVAL_ERROR;
-            l->eval = st;
-            l->bad_dim = dim;
-            *pending &= ~(1u << ln);
-        }
+        l->state = SCENARIO_LANE_EVAL_ERROR;
+        l->eval = st[ln];
+        l->eval_pos = pos[ln];
+        l->bad_dim = dim;
     }
+    *pending &= ~failed;
 }
 
 void scenario_instr_build(const scenario *s, int access, int iteration, int warp, scenario_instr *out)
 {
-    memset(out, 0, sizeof *out);
+    /* every field is written below (no clearing of the whole instruction) */
+    out->seq = 0;
     out->access = access;
     out->iteration = iteration;
     out->warp = warp;
@@ -376,6 +373,7 @@ void scenario_instr_build(const scenario *s, int access, int iteration, int warp
     const scenario_array *arr = &s->arrays[a->array];
     out->req.op = a->op;
     out->req.width = a->width;
+    out->req.active = 0;
     scenario_tensor_request(a, &out->req);
     expr_env env;
     env.v[EXPR_BDX] = s->block[0];
@@ -385,19 +383,33 @@ void scenario_instr_build(const scenario *s, int access, int iteration, int warp
     env.v[EXPR_WARP] = warp;
     int threads = scenario_threads(s);
     uint32_t pending = 0; /* lanes still taking part */
+    expr_lanes lv;
     int tid = warp * BANKS_WARP;
     int tx = tid % s->block[0], ty = (tid / s->block[0]) % s->block[1], tz = tid / (s->block[0] * s->block[1]);
     for (int ln = 0; ln < BANKS_WARP; ln++, tid++) {
         scenario_lane *l = &out->lane[ln];
         l->tid = tid;
+        l->tx = l->ty = l->tz = 0;
+        l->index[0] = l->index[1] = l->index[2] = 0;
+        l->address = 0;
         l->bad_dim = -1;
+        l->eval = EXPR_OK;
+        l->eval_pos = 0;
+        out->req.addr[ln] = 0;
         if (tid >= threads) {
             l->state = SCENARIO_LANE_NO_THREAD;
+            for (int k = 0; k < 5; k++) /* in range, as expr_eval_lanes requires; never used */
+                lv.v[k][ln] = 0;
             continue;
         }
         l->tx = tx;
         l->ty = ty;
         l->tz = tz;
+        lv.v[0][ln] = tx;
+        lv.v[1][ln] = ty;
+        lv.v[2][ln] = tz;
+        lv.v[3][ln] = tid;
+        lv.v[4][ln] = ln;
         pending |= 1u << ln;
         if (++tx == s->block[0]) { /* tid advances one thread: x fastest, as CUDA numbers them */
             tx = 0;
@@ -409,7 +421,7 @@ void scenario_instr_build(const scenario *s, int access, int iteration, int warp
     }
     int64_t val[BANKS_WARP], elem[BANKS_WARP] = {0};
     if (a->when_text) {
-        eval_lanes(&a->when, &env, out, &pending, -1, val);
+        eval_lanes(&a->when, &env, &lv, out, &pending, -1, val);
         for (uint32_t m = pending; m; m &= m - 1) {
             int ln = __builtin_ctz(m);
             if (!val[ln]) {
@@ -419,7 +431,7 @@ void scenario_instr_build(const scenario *s, int access, int iteration, int warp
         }
     }
     for (int d = 0; d < a->nidx; d++) {
-        eval_lanes(&a->index[d], &env, out, &pending, d, val);
+        eval_lanes(&a->index[d], &env, &lv, out, &pending, d, val);
         for (uint32_t m = pending; m; m &= m - 1) {
             int ln = __builtin_ctz(m);
             scenario_lane *l = &out->lane[ln];
@@ -432,18 +444,20 @@ void scenario_instr_build(const scenario *s, int access, int iteration, int warp
                 elem[ln] = elem[ln] * arr->extent[d] + val[ln];
         }
     }
+    uint32_t active = 0;
     for (uint32_t m = pending; m; m &= m - 1) {
         int ln = __builtin_ctz(m);
         scenario_lane *l = &out->lane[ln];
         l->address = arr->start + elem[ln] * arr->elem_size + a->offset;
-        if (l->address % a->align != 0) {
+        if ((l->address & (a->align - 1)) != 0) { /* alignments are powers of two */
             l->state = SCENARIO_LANE_MISALIGNED;
             continue;
         }
         l->state = SCENARIO_LANE_OK;
-        out->req.active |= 1u << ln;
+        active |= 1u << ln;
         out->req.addr[ln] = l->address;
     }
+    out->req.active = active;
     scenario_tensor_lanes(out);
 }
 

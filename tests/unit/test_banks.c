@@ -1,5 +1,5 @@
-/* test_banks: the bank engine against every row of the H200 calibration set, and the
- * documented rules of the legacy profiles. */
+/* test_banks: the bank engine against every row of the H200 calibration set, the documented
+ * rules of the legacy profiles, and the original engine (banks_reference.c) on random requests. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -7,6 +7,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <string.h>
+
+#include "banks_reference.h"
 #include "model/banks.h"
 #include "test_util.h"
 
@@ -235,12 +238,123 @@ static void test_issue_cycles(void **state)
     assert_true(banks_issue_cycles(banks_profile_find("sm_80"), &q, &r, true) == r.wavefronts);
 }
 
+/* splitmix64: the same requests on every run */
+static uint64_t seed = 0x5eed;
+static uint64_t rnd(void)
+{
+    uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* A random request: strides, broadcasts, pairs of lanes, a few hot words, random words, huge
+ * addresses; every mask from all lanes to none. */
+static void random_request(banks_request *r, int width)
+{
+    r->op = rnd() % 2 ? BANKS_LOAD : BANKS_STORE;
+    r->width = width;
+    switch (rnd() % 6) {
+    case 0: r->active = 0xffffffffu; break;
+    case 1: r->active = (uint32_t)rnd(); break;
+    case 2: r->active = (uint32_t)rnd() & (uint32_t)rnd() & (uint32_t)rnd(); break;
+    case 3: r->active = 1u << (rnd() % 32); break;
+    case 4: r->active = rnd() % 2 ? 0x0000ffffu : 0x000000ffu << (8 * (rnd() % 4)); break;
+    default: r->active = rnd() % 8 ? ~(1u << (rnd() % 32)) : 0; break;
+    }
+    int kind = (int)(rnd() % 6);
+    int64_t stride = (int64_t)(rnd() % 70), base = (int64_t)(rnd() % 512) * width, hot = 1 + (int64_t)(rnd() % 5);
+    for (int l = 0; l < 32; l++) {
+        int64_t a;
+        switch (kind) {
+        case 0: a = base + l * stride * width; break;                                      /* strides */
+        case 1: a = base + (l / (1 + (int)(rnd() % 4))) * width; break;                    /* broadcast groups */
+        case 2: a = base + (int64_t)((l >> 1) * stride) * width; break;                    /* lanes n, n^1 alike */
+        case 3: a = (int64_t)(rnd() % (uint64_t)hot) * 128 * hot + (l % 3) * width; break; /* hot words */
+        case 4: a = (int64_t)(rnd() % 4096) * width; break;                                /* random */
+        default: a = ((int64_t)1 << 40) + (int64_t)(rnd() % 1024) * width + l * 4096; break;
+        }
+        if (rnd() % 64 == 0)
+            a += 1 + (int64_t)(rnd() % (uint64_t)width); /* a few unaligned lanes */
+        r->addr[l] = a;
+    }
+}
+
+static void expect_same_result(const banks_result *a, const banks_result *b)
+{
+    assert_int_equal(a->wavefronts, b->wavefronts);
+    assert_int_equal(a->ideal_wavefronts, b->ideal_wavefronts);
+    assert_int_equal(a->bank_conflicts, b->bank_conflicts);
+    assert_int_equal(a->conflict_degree, b->conflict_degree);
+    assert_int_equal(a->active_lanes, b->active_lanes);
+    assert_int_equal(a->broadcast_lanes, b->broadcast_lanes);
+    assert_int_equal(a->paired, b->paired);
+    assert_int_equal(a->nphases, b->nphases);
+    for (int i = 0; i < a->nphases; i++) {
+        assert_int_equal(a->phase[i].lanes, b->phase[i].lanes);
+        assert_int_equal(a->phase[i].sub, b->phase[i].sub);
+        assert_int_equal(a->phase[i].first_row, b->phase[i].first_row);
+        assert_int_equal(a->phase[i].wavefronts, b->phase[i].wavefronts);
+        assert_int_equal(a->phase[i].degree, b->phase[i].degree);
+    }
+    for (int l = 0; l < BANKS_WARP; l++) {
+        assert_int_equal(a->lane[l].phase, b->lane[l].phase);
+        assert_int_equal(a->lane[l].wavefront, b->lane[l].wavefront);
+        assert_int_equal(a->lane[l].broadcast, b->lane[l].broadcast);
+    }
+}
+
+/* The fast engine against the original one (tests/unit/banks_reference.c) on 1.2 million
+ * seeded random requests: every profile, width, op and mask; the grid cells on every 64th. */
+static void test_engine_vs_reference(void **state)
+{
+    (void)state;
+    static const int widths[] = {1, 2, 4, 8, 16};
+    int np;
+    const banks_profile *profiles = banks_profiles(&np);
+    static banks_cell cells_a[BANKS_MAX_ROWS * BANKS_MAX_BANKS], cells_b[BANKS_MAX_ROWS * BANKS_MAX_BANKS];
+    long n = 0;
+    banks_result a, b;
+    memset(&a, 0x5a, sizeof a); /* stale data must not leak into the result */
+    for (int rep = 0; rep < 22000; rep++)
+        for (int pi = 0; pi < np; pi++) {
+            const banks_profile *p = &profiles[pi];
+            for (int w = 0; w < 5; w++, n++) {
+                banks_request r;
+                random_request(&r, widths[w]);
+                bool cells = n % 64 == 0;
+                banks_analyze(p, &r, &a, cells ? cells_a : NULL);
+                banks_reference_analyze(p, &r, &b, cells ? cells_b : NULL);
+                expect_same_result(&a, &b);
+                if (cells)
+                    assert_memory_equal(cells_a, cells_b, sizeof *cells_a * BANKS_MAX_ROWS * (size_t)p->banks);
+            }
+        }
+    assert_true(n >= 1000000);
+}
+
+/* The shifts stored in each profile are those of its bank size and count. */
+static void test_profile_shifts(void **state)
+{
+    (void)state;
+    int np;
+    const banks_profile *profiles = banks_profiles(&np);
+    for (int i = 0; i < np; i++) {
+        const banks_profile *p = &profiles[i];
+        assert_int_equal(1 << p->bank_shift, p->bank_bytes);
+        assert_int_equal(1 << p->slot_shift, p->banks * p->same_slot_words);
+        assert_int_equal(p->banks & (p->banks - 1), 0);
+        assert_int_equal(p->wavefront_bytes & (p->wavefront_bytes - 1), 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_calibration_h200), cmocka_unit_test(test_strides_sm90),
-        cmocka_unit_test(test_wide_and_broadcast), cmocka_unit_test(test_grid_cells),
-        cmocka_unit_test(test_legacy_profiles), cmocka_unit_test(test_issue_cycles),
+        cmocka_unit_test(test_calibration_h200),    cmocka_unit_test(test_strides_sm90),
+        cmocka_unit_test(test_wide_and_broadcast),  cmocka_unit_test(test_grid_cells),
+        cmocka_unit_test(test_legacy_profiles),     cmocka_unit_test(test_issue_cycles),
+        cmocka_unit_test(test_engine_vs_reference), cmocka_unit_test(test_profile_shifts),
     };
     return cmocka_run_group_tests_name("banks", tests, NULL, NULL);
 }

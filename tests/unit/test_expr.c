@@ -249,6 +249,45 @@ static void test_compiled_vs_reference(void **state)
                 assert_true(e.fast.may_fail);
             }
         }
+        /* a warp at a time: per-lane variables differ, the others are shared */
+        expr_env env;
+        memset(&env, 0, sizeof env);
+        expr_lanes lv;
+        static const int lane_vars[5] = {EXPR_TX, EXPR_TY, EXPR_TZ, EXPR_TID, EXPR_LANE};
+        for (int k = 0; k < EXPR_NVARS; k++)
+            env.v[k] = r.lo[k] + (int64_t)(rnd() % ((uint64_t)(r.hi[k] - r.lo[k]) + 1));
+        for (int j = 0; j < 5; j++)
+            for (int l = 0; l < EXPR_LANES; l++)
+                lv.v[j][l] =
+                    r.lo[lane_vars[j]] + (int64_t)(rnd() % ((uint64_t)(r.hi[lane_vars[j]] - r.lo[lane_vars[j]]) + 1));
+        expr_prepare(&e, &env);
+        uint32_t mask = (uint32_t)rnd() | 1u;
+        int64_t out[EXPR_LANES];
+        expr_status st[EXPR_LANES];
+        int pos[EXPR_LANES];
+        uint32_t failed = expr_eval_lanes(&e, &env, &lv, mask, out, st, pos);
+        assert_int_equal(failed & ~mask, 0);
+        for (int l = 0; l < EXPR_LANES; l++) {
+            if (!(mask >> l & 1))
+                continue;
+            expr_env x = env;
+            for (int j = 0; j < 5; j++)
+                x.v[lane_vars[j]] = lv.v[j][l];
+            int64_t want = 0;
+            int wpos = -1;
+            expr_status ws = expr_reference_eval(&e, &x, &want, &wpos);
+            if ((ws != EXPR_OK) != ((failed >> l & 1) != 0) || (ws == EXPR_OK && want != out[l]) ||
+                (ws != EXPR_OK && (ws != st[l] || wpos != pos[l])))
+                print_error("'%s' lane %d: reference %d %lld @%d, warp %d %lld @%d\n", strbuf_str(&sb), l, ws,
+                            (long long)want, wpos, (failed >> l & 1) ? st[l] : 0, (long long)out[l], pos[l]);
+            assert_int_equal((failed >> l & 1) != 0, ws != EXPR_OK);
+            if (ws == EXPR_OK)
+                assert_true(want == out[l]);
+            else {
+                assert_int_equal(st[l], ws);
+                assert_int_equal(pos[l], wpos);
+            }
+        }
         expr_free(&e);
         strbuf_free(&sb);
     }

@@ -1,0 +1,1 @@
+analyze bad-hostile-key.json

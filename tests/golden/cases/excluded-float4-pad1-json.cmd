@@ -1,0 +1,1 @@
+analyze excluded-float4-pad1.json --json

@@ -1,0 +1,1 @@
+analyze excluded-oob.json

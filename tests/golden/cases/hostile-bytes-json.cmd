@@ -1,0 +1,1 @@
+analyze hostile-bytes.json --json

@@ -1,0 +1,1 @@
+sweep hostile-bytes.json --max-pad 1

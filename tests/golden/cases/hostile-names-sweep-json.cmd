@@ -1,0 +1,1 @@
+sweep hostile-names.json --json --max-pad 2

@@ -1,0 +1,1 @@
+analyze hostile-names.json

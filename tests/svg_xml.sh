@@ -1,0 +1,32 @@
+#!/bin/sh
+# Every exported SVG is well-formed XML: each library pattern, each golden scenario (hostile
+# names with control characters, invalid UTF-8 and markup included), parsed by an XML parser
+# (python3's xml.etree; xmllint when python3 is missing). The "1 wavefront" wording is checked too.
+srcdir=${srcdir:-.}
+top_builddir=${top_builddir:-.}
+bin="$(cd "$top_builddir" && pwd)/bankscope"
+if command -v python3 >/dev/null 2>&1; then
+    parse() { python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$1"; }
+elif command -v xmllint >/dev/null 2>&1; then
+    parse() { xmllint --noout "$1"; }
+else
+    echo "no XML parser (python3 or xmllint): skipped"; exit 77
+fi
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+names=$("$bin" list | awk '{ print $1 }') || { echo "bankscope list failed"; exit 1; }
+for p in $names "$srcdir"/tests/golden/cases/hostile-*.json "$srcdir"/tests/golden/cases/excluded-*.json \
+         "$srcdir"/tests/golden/cases/trace-*.json; do
+    "$bin" export "$p" --svg "$tmp/out.svg" 2> "$tmp/err" || {
+        grep -q "lesson" "$tmp/err" && continue # lessons have no single picture
+        echo "FAIL export $p: $(cat "$tmp/err")"; fail=$((fail + 1)); continue; }
+    if parse "$tmp/out.svg" 2> "$tmp/err" && ! grep -q '[^0-9]1 wavefronts' "$tmp/out.svg"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL $p: $(head -3 "$tmp/err")"; fail=$((fail + 1))
+    fi
+done
+echo "svg: $pass well-formed, $fail failed"
+[ $fail -eq 0 ] && [ $pass -gt 0 ]
