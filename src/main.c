@@ -9,19 +9,22 @@
 static const char usage[] =
     "Usage:\n"
     "  bankscope [FILE.json]                 interactive bank grid (default: 32x32 transpose)\n"
-    "            [--no-gpu] [--no-color] [--no-mouse] [--bench-redraw N]\n"
+    "            [--no-gpu] [--no-color] [--no-mouse] [--bench-redraw N] [--bench-startup]\n"
     "  bankscope analyze FILE.json [--json]  analysis of every warp-instruction\n"
     "            [--warp N] [--all] [--summary] [--arch NAME]\n"
     "  bankscope measure FILE.json [--json]  run on the GPU; exit 3 when there is none\n"
-    "            [--access N] [--iteration K]\n"
+    "            [--access N] [--iteration K] [--arch NAME]\n"
     "  bankscope kernel FILE.json [--ptx]    the generated CUDA source (or NVRTC's PTX)\n"
-    "            [--access N]\n"
+    "            [--access N] [--iteration K] [--arch NAME]\n"
     "  bankscope sweep FILE.json [--json]    padding sweep [--max-pad N] [--measure]\n"
+    "            [--arch NAME]\n"
     "  bankscope export FILE.json --svg OUT  bank grid and array map as SVG\n"
-    "            [--access N] [--warp W] [--iteration K]\n"
-    "  bankscope list                        the pattern library and lessons\n"
+    "            [--access N] [--warp W] [--iteration K] [--arch NAME]\n"
+    "  bankscope list [--json | --names | --archs]  the patterns and lessons (built-in,\n"
+    "            installed and your own), the architecture names\n"
     "  bankscope import FILE.cu --block X[,Y[,Z]] [--kernel NAME] [-D NAME=VALUE]... [-I DIR]...\n"
     "            [--smem BYTES] [--loop LINE] [-o OUT.json]   scenario from CUDA source\n"
+    "  bankscope FILE.cu --block X[,Y[,Z]] [import options]  import, then the interactive view\n"
     "  bankscope --help | --version\n"
     "\n"
     "FILE.json is a scenario, a trace, a lesson, or a library name such as transpose-naive.\n"
@@ -54,5 +57,10 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
             if (strcmp(argv[1], commands[i].name) == 0)
                 return commands[i].fn(argc - 2, argv + 2);
+    if (argc >= 2 && cli_is_cuda_source(argv[1]))
+        return cli_import_tui(argc - 1, argv + 1);
+    static const char *const names[] = {"analyze", "measure", "kernel", "sweep", "export", "list", "import"};
+    if (argc >= 2 && cli_check_target(argv[1], names, (int)(sizeof names / sizeof names[0])) != CLI_OK)
+        return CLI_USAGE;
     return cli_tui(argc - 1, argv + 1);
 }

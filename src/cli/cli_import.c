@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "import/import.h"
@@ -39,8 +40,15 @@ static int parse_num(const char *opt, const char *v, long long lo, long long hi,
     return 0;
 }
 
-/* Parse the options; 0, or CLI_USAGE after a message. */
-static int parse_args(int argc, char **argv, import_options *o, const char **out)
+/* Options of the interactive view that `bankscope FILE.cu` passes on. */
+static bool tui_flag(const char *a)
+{
+    return !strcmp(a, "--no-gpu") || !strcmp(a, "--no-color") || !strcmp(a, "--no-mouse");
+}
+
+/* Parse the options; 0, or CLI_USAGE after a message. With tui set, the interactive view's flags
+ * are collected into tui_argv (argc entries at most). */
+static int parse_args(int argc, char **argv, import_options *o, const char **out, char **tui_argv, int *tui_argc)
 {
     memset(o, 0, sizeof *o);
     o->smem_bytes = -1;
@@ -85,7 +93,9 @@ static int parse_args(int argc, char **argv, import_options *o, const char **out
             if (o->nincludes >= IMPORT_MAX_INCLUDES)
                 return cli_usage_error("import: at most %d -I", IMPORT_MAX_INCLUDES);
             o->includes[o->nincludes++] = a[2] ? a + 2 : v;
-        } else if (a[0] == '-' && a[1])
+        } else if (tui_argv && tui_flag(a))
+            tui_argv[(*tui_argc)++] = argv[i];
+        else if (a[0] == '-' && a[1])
             return cli_usage_error("import: unknown option '%s' (see bankscope --help)", a);
         else if (o->file)
             return cli_usage_error("import: one file only (got '%s' and '%s')", o->file, a);
@@ -103,7 +113,7 @@ int cli_import(int argc, char **argv)
 {
     import_options o;
     const char *out = NULL;
-    if (parse_args(argc, argv, &o, &out))
+    if (parse_args(argc, argv, &o, &out, NULL, NULL))
         return CLI_USAGE;
     char *json = NULL;
     int st = import_run(&o, &json);
@@ -125,5 +135,58 @@ int cli_import(int argc, char **argv)
     } else
         fputs(json, stdout);
     free(json);
+    return rc;
+}
+
+int cli_is_cuda_source(const char *arg)
+{
+    size_t n = strlen(arg);
+    return n > 3 && (strcmp(arg + n - 3, ".cu") == 0 || (n > 4 && strcmp(arg + n - 4, ".cuh") == 0));
+}
+
+int cli_import_tui(int argc, char **argv)
+{
+    import_options o;
+    const char *out = NULL;
+    char **tui_argv = xcalloc((size_t)argc + 2, sizeof *tui_argv);
+    int tui_argc = 1;
+    if (parse_args(argc, argv, &o, &out, tui_argv, &tui_argc)) {
+        free(tui_argv);
+        return CLI_USAGE;
+    }
+    char *json = NULL;
+    int st = import_run(&o, &json);
+    if (st != IMPORT_OK) {
+        free(tui_argv);
+        return st;
+    }
+    /* the view edits and saves a file: the import's (-o), or a new one in the temporary folder,
+     * kept after the view closes so that nothing saved there is lost */
+    char path[4096];
+    int rc = CLI_OK;
+    if (out)
+        snprintf(path, sizeof path, "%s", out);
+    else {
+        const char *dir = getenv("TMPDIR");
+        snprintf(path, sizeof path, "%s/bankscope-import-XXXXXX.json", dir && *dir ? dir : "/tmp");
+        int fd = mkstemps(path, 5);
+        if (fd < 0) {
+            fprintf(stderr, "bankscope: %s: cannot create a file for the imported scenario\n", path);
+            rc = CLI_FAIL;
+        } else
+            close(fd);
+    }
+    char err[256];
+    if (rc == CLI_OK && !save_atomic(path, json, strlen(json), err, sizeof err)) {
+        fprintf(stderr, "bankscope: %s\n", err);
+        rc = CLI_FAIL;
+    }
+    free(json);
+    if (rc == CLI_OK) {
+        tui_argv[0] = path;
+        rc = cli_tui(tui_argc, tui_argv);
+        fprintf(stderr, "bankscope: the imported scenario is %s\n", path);
+    }
+    free(tui_argv);
     return rc;
 }

@@ -133,6 +133,11 @@ static bool declares(CXTranslationUnit tu, const char *name)
 static int import_child(const import_options *o, char **json)
 {
     *json = NULL;
+    char lerr[256];
+    if (!import_clang_load(lerr, sizeof lerr)) {
+        fprintf(stderr, "bankscope: %s\n", lerr);
+        return IMPORT_FAIL;
+    }
     const char *args[16 + 2 * IMPORT_MAX_DEFINES + 2 * IMPORT_MAX_INCLUDES];
     int na = 0;
     args[na++] = "-x";

@@ -3,8 +3,13 @@
 #ifndef BANKSCOPE_IMPORT_INTERNAL_H
 #define BANKSCOPE_IMPORT_INTERNAL_H
 
-#include <clang-c/Index.h>
 #include <stdbool.h>
+
+#ifdef __cplusplus
+#include <clang-c/Index.h>
+#else
+#include "import/clang_api.h"
+#endif
 
 #ifdef __cplusplus
 extern "C" {

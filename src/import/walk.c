@@ -50,6 +50,9 @@ typedef struct wloop {
     int kind; /* 0 add, 1 mul, 2 div */
     int64_t first, last;
     unsigned begin, end; /* file offsets of the for statement */
+    const ixpr *start;   /* strided loop (per-thread start): the variable is start + var * stride,
+                            under 'when: start + var * stride < bound' */
+    int64_t bound, stride;
     int line;
     int parent; /* enclosing simple loop, -1 */
 } wloop;
@@ -1457,6 +1460,31 @@ static bool uniform(W *w, CXCursor c, int64_t *out)
     return true;
 }
 
+/* The smallest value of e over the threads of the block. */
+static bool thread_min(W *w, const ixpr *e, int64_t *out)
+{
+    const int *b = w->o->block;
+    int bx = b[0] > 0 ? b[0] : 1, by = b[1] > 0 ? b[1] : 1, bz = b[2] > 0 ? b[2] : 1;
+    bool any = false;
+    for (int t = 0; t < bx * by * bz; t++) {
+        ixpr_env env = {.n = 0};
+        static const char *const names[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockDim.x", "blockDim.y",
+                                            "blockDim.z",  "warpSize",    "tid",         "lane",       "warp"};
+        int64_t vals[] = {t % bx, t / bx % by, t / (bx * by), bx, by, bz, 32, t, t % 32, t / 32};
+        for (int i = 0; i < 10; i++) {
+            env.names[env.n] = names[i];
+            env.values[env.n++] = vals[i];
+        }
+        int64_t v;
+        if (!ixpr_eval(e, &env, &v))
+            return false;
+        if (!any || v < *out)
+            *out = v;
+        any = true;
+    }
+    return any;
+}
+
 /* Read a for statement as a simple loop; NULL reason and *L filled, or why it is not one. */
 static const char *simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor *body)
 {
@@ -1551,8 +1579,16 @@ static const char *simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCurso
     if (step == 0 || (kind && step < 2))
         return "a loop step that does not move the variable";
     int64_t from, bound;
-    if (!uniform(w, from_e, &from))
-        return "its start is not the same for every thread (or not known)";
+    const ixpr *start = NULL;
+    if (!uniform(w, from_e, &from)) {
+        /* for (i = threadIdx.x; i < n; i += blockDim.x): counted by k, i = start + k * step */
+        w->why[0] = '\0';
+        start = tr(w, from_e);
+        if (!start || !ixpr_uses_thread(start) || kind != 0 || step < 1)
+            return "its start is not the same for every thread (or not known)";
+        if (!thread_min(w, start, &from))
+            return "its start cannot be evaluated for every thread";
+    }
     if (!uniform(w, bound_e, &bound))
         return "its bound is not the same for every thread (or not known)";
     bool up = kind == 1 || (kind == 0 && step > 0);
@@ -1573,9 +1609,22 @@ static const char *simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCurso
     L->to = bound;
     L->step = step;
     L->kind = kind;
+    if (start) {
+        if (strcmp(opb, "<") != 0 && strcmp(opb, "<=") != 0)
+            return "a loop with a per-thread start that does not count up to a bound";
+        /* enough iterations for the thread that starts lowest */
+        L->start = start;
+        L->bound = bound;
+        L->stride = step;
+        L->from = 0;
+        L->to = bound > from ? (bound - from + step - 1) / step : 0;
+        L->step = 1;
+    }
     int n;
     if (!loop_count(L, &n))
         return "more than 4096 iterations (or it does not end)";
+    if (n == 0)
+        return "the loop never runs";
     return NULL;
 }
 
@@ -1627,6 +1676,17 @@ static void walk_for(W *w, CXCursor c)
     memset(&b, 0, sizeof b);
     b.decl = var;
     b.val = ixpr_var(&w->ar, vn);
+    const ixpr *g0 = w->guard;
+    if (L.start) {
+        /* the thread's own value of the variable, and whether it is still in the loop */
+        b.val =
+            ixpr_binary(&w->ar, IXPR_ADD, L.start, ixpr_binary(&w->ar, IXPR_MUL, b.val, ixpr_num(&w->ar, L.stride)));
+        const ixpr *in = ixpr_binary(&w->ar, IXPR_LT, b.val, ixpr_num(&w->ar, L.bound));
+        w->guard = w->guard ? ixpr_binary(&w->ar, IXPR_LAND, w->guard, in) : in;
+        char *u = fmt("%s_iter", w->loops[id].user);
+        free(w->loops[id].user);
+        w->loops[id].user = u;
+    }
     w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
     w->binds[w->nbinds++] = b;
     w->lstack[w->nlstack++] = id;
@@ -1635,6 +1695,7 @@ static void walk_for(W *w, CXCursor c)
     walk_expr(w, ks.c[2]);
     w->nlstack--;
     w->nbinds--;
+    w->guard = g0;
 }
 
 static bool is_return(CXCursor s)

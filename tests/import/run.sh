@@ -65,6 +65,10 @@ expect2 no-shared-array 'has no __shared__ array' noshared.cu --block 32
 printf '__global__ void k(const int *in) { __shared__ int s[32]; s[in[threadIdx.x]] = 1; }\n' >"$tmp/datadep.cu"
 expect2 nothing-importable 'datadep.cu:1:[0-9]+: skipped store of .s.: data-dependent.*|no shared-memory access' datadep.cu --block 32
 expect2 no-block 'give the block shape' syntax.cu
+# `bankscope FILE.cu` imports before it opens the view: bad input never reaches the terminal
+(cd "$tmp" && "$bin" syntax.cu --block 32 </dev/null) >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q '^syntax.cu:3:24: error: ' "$tmp/err" && ok || bad "view of a bad .cu: exit $rc: $(head -2 "$tmp/err")"
 expect2 missing-file 'nosuch.cu: No such file' nosuch.cu --block 32
 
 echo "import: $pass passed, $fail failed"
