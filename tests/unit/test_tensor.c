@@ -162,13 +162,51 @@ static void test_problems(void **state)
     assert_false(scenario_kind_parse("atom.fetch", &k));
 }
 
+/* CuTe's Swizzle<B,M,S>: x ^ shiftr(x & (((1 << B) - 1) << (M + max(0, S))), S). */
+static int64_t cute_swizzle(int b, int m, int sh, int64_t x)
+{
+    int64_t y = x & ((((int64_t)1 << b) - 1) << (m + (sh > 0 ? sh : 0)));
+    return x ^ (sh >= 0 ? y >> sh : y << -sh);
+}
+
+/* swizzle(B, M, S, x) in index expressions equals CuTe's Swizzle<B,M,S> on every lane, and the
+ * TMA 128B pattern is Swizzle<3,4,3> on byte offsets. */
+static void test_swizzle_expression(void **state)
+{
+    (void)state;
+    const int cases[][3] = {{3, 4, 3}, {3, 3, 3}, {2, 4, 3}, {1, 4, 3}, {5, 0, 5}, {2, 0, -3}, {3, 1, 6}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char json[512];
+        snprintf(
+            json, sizeof json,
+            "{\"block\": [32], \"arrays\": [{\"name\": \"A\", \"type\": \"char\", \"dims\": [65536]}],"
+            " \"accesses\": [{\"op\": \"load\", \"array\": \"A\", \"index\": \"swizzle(%d, %d, %d, lane * 37 + 5)\"}]}",
+            cases[c][0], cases[c][1], cases[c][2]);
+        scenario s;
+        io_error err;
+        if (!test_load(json, &s, &err))
+            fail_msg("%s", err.text);
+        scenario_instr in;
+        scenario_instr_at(&s, 0, &in);
+        for (int l = 0; l < 32; l++)
+            assert_int_equal(in.lane[l].address, cute_swizzle(cases[c][0], cases[c][1], cases[c][2], l * 37 + 5));
+        scenario_free(&s);
+    }
+    scenario s;
+    io_error err;
+    assert_false(
+        test_load("{\"block\": [32], \"arrays\": [{\"name\": \"A\", \"type\": \"int\", \"dims\": [64]}],"
+                  " \"accesses\": [{\"op\": \"load\", \"array\": \"A\", \"index\": \"swizzle(3, 2, 1, lane)\"}]}",
+                  &s, &err));
+    assert_non_null(strstr(err.text, "|S| must be at least B"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_calibration_tensor),
-        cmocka_unit_test(test_matrix_rules),
-        cmocka_unit_test(test_atomic_rules),
-        cmocka_unit_test(test_problems),
+        cmocka_unit_test(test_calibration_tensor), cmocka_unit_test(test_matrix_rules),
+        cmocka_unit_test(test_atomic_rules),       cmocka_unit_test(test_problems),
+        cmocka_unit_test(test_swizzle_expression),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
