@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/instr_source.h"
 #include "io/jsonw.h"
 #include "io/textsafe.h"
 #include "model/explain.h"
@@ -59,22 +60,17 @@ static void visit(const scenario *s, const report_options *o, visit_fn fn, void 
 {
     scenario_instr in;
     banks_result r;
-    if (o->warp >= 0 && !s->is_trace) {
-        for (int it = 0; it < s->iterations; it++)
-            for (int a = 0; a < s->naccesses; a++) {
-                scenario_instr_build(s, a, it, o->warp, &in);
-                in.seq = (int64_t)it * s->naccesses + a;
-                banks_analyze(s->arch, &in.req, &r, NULL);
-                fn(ctx, s, &in, &r);
-            }
-        return;
+    instr_source own, *src = o->source;
+    if (!src) {
+        instr_source_scenario(&own, s, o->warp);
+        src = &own;
     }
-    int64_t n = scenario_instr_count(s);
-    for (int64_t k = 0; k < n; k++) {
-        scenario_instr_at(s, k, &in);
+    while (instr_source_next(src, &in)) {
         banks_analyze(s->arch, &in.req, &r, NULL);
         fn(ctx, s, &in, &r);
     }
+    if (src == &own)
+        instr_source_close(&own);
 }
 
 static void totals_add(report_totals *t, const scenario_instr *in, const banks_result *r)
@@ -336,9 +332,12 @@ static void scenario_header(FILE *out, const scenario *s)
 void report_text(FILE *out, const scenario *s, const report_options *o)
 {
     text_ctx c = {.out = out, .o = o, .last_access = -2, .last_iter = -1};
-    scenario_header(out, s);
+    if (!o->summary)
+        scenario_header(out, s);
     visit(s, o, text_visit, &c);
     flush_run(&c, s);
+    if (o->summary) /* after the instructions: a streamed trace's count is known only then */
+        scenario_header(out, s);
     char deg[32];
     fprintf(out, "\ntotal: %lld warp-instruction%s, %lld wavefront%s (ideal %lld), %lld bank conflict%s",
             (long long)c.t.instructions, c.t.instructions == 1 ? "" : "s", (long long)c.t.wavefronts,
