@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "io/load.h"
+#include "io/textsafe.h"
 #include "io/measure_plan.h"
 
 int cli_kernel(int argc, char **argv)
@@ -19,17 +20,20 @@ int cli_kernel(int argc, char **argv)
         measure_plan p;
         char msg[600];
         if (!measure_plan_make(&s, a, c.iteration, &p, msg, sizeof msg)) {
-            fprintf(stderr, "bankscope: %s: access %d: %s\n", c.file, a, msg);
+            cli_error("%s: access %d: %s", c.file, a, msg);
             rc = CLI_USAGE;
             break;
         }
-        printf("// ==== %s, %s %d, %zu bytes of shared memory, block %dx%dx%d%s\n", c.file,
+        char f[600];
+        printf("// ==== %s, %s %d, %zu bytes of shared memory, block %dx%dx%d%s\n", textsafe(c.file, f, sizeof f),
                s.is_trace ? "trace entry" : "access", a, p.rq.smem_bytes, p.rq.block[0], p.rq.block[1], p.rq.block[2],
                s.loop.var ? ", loop value passed as bs_loop" : "");
         if (c.ptx) {
             strbuf ptx = {0};
             if (!gpu_compile_ptx(p.rq.source, &ptx, msg, sizeof msg)) {
-                fprintf(stderr, "bankscope: kernel --ptx: %s\n", msg);
+                fputs("bankscope: kernel --ptx: ", stderr); /* a compiler log: its lines kept */
+                textsafe_fputs_lines(msg, stderr);
+                fputc('\n', stderr);
                 rc = CLI_FAIL;
             } else {
                 fputs(strbuf_str(&ptx), stdout);
