@@ -44,8 +44,8 @@ int cli_export(int argc, char **argv)
         work_estimate_analyze(&s, -1, WORK_OUT_SUMMARY, &e);
         char msg[400];
         if (!c.force &&
-            !work_within_limits(&e, "export", "--access N, --warp W and --iteration K (the instruction to draw)", msg,
-                                sizeof msg)) {
+            !work_within_limits(&e, "export", "--access N, --warp W and --iteration K (the instruction to draw)", "",
+                                msg, sizeof msg)) {
             scenario_free(&s);
             return cli_usage_error("%s", msg);
         }
