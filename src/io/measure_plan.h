@@ -13,6 +13,8 @@
 typedef struct measure_plan {
     int access, iteration;
     strbuf source;              /* owned: the generated CUDA source */
+    long long *expect;          /* owned: the model's address per thread of the block, -1 where
+                                   the lane takes no part (rq.expect points here) */
     gpu_request rq;             /* rq.source points into source */
     /* prediction for one block performing the access once */
     int warps, active_warps;
