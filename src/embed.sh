@@ -15,8 +15,8 @@ done
 printf 'const library_entry %s[] = {\n' "$sym"
 i=0
 for f in $(printf '%s\n' "$@" | LC_ALL=C sort); do
-    printf '    {"%s", %s_%d, sizeof %s_%d - 1},\n' "$(basename "$f")" "$sym" "$i" "$sym" "$i"
+    printf '    {"%s", %s_%d, sizeof %s_%d - 1, LIBRARY_BUILTIN, 0, 0},\n' "$(basename "$f")" "$sym" "$i" "$sym" "$i"
     i=$((i + 1))
 done
-[ "$i" -eq 0 ] && printf '    {0, 0, 0},\n'
+[ "$i" -eq 0 ] && printf '    {0, 0, 0, LIBRARY_BUILTIN, 0, 0},\n'
 printf '};\nconst int %s_count = %d;\n' "$sym" "$i"

@@ -20,6 +20,9 @@ static const char usage[] =
     "  bankscope export FILE.json --svg OUT  bank grid and array map as SVG\n"
     "            [--access N] [--warp W] [--iteration K]\n"
     "  bankscope list                        the pattern library and lessons\n"
+    "  bankscope import FILE.cu --block X[,Y[,Z]] [--kernel NAME] [-D NAME=VALUE]... [-I DIR]...\n"
+    "            [--smem BYTES] [--loop LINE] [-o OUT.json]   scenario from CUDA source\n"
+    "  bankscope FILE.cu --block X[,Y[,Z]] [import options]  import, then the interactive view\n"
     "  bankscope --help | --version\n"
     "\n"
     "FILE.json is a scenario, a trace, a lesson, or a library name such as transpose-naive.\n"
@@ -38,6 +41,7 @@ int main(int argc, char **argv)
     } commands[] = {
         {"analyze", cli_analyze}, {"list", cli_list},   {"kernel", cli_kernel},
         {"measure", cli_measure}, {"sweep", cli_sweep}, {"export", cli_export},
+        {"import", cli_import},
     };
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         fputs(usage, stdout);
@@ -51,5 +55,10 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
             if (strcmp(argv[1], commands[i].name) == 0)
                 return commands[i].fn(argc - 2, argv + 2);
+    if (argc >= 2 && cli_is_cuda_source(argv[1]))
+        return cli_import_tui(argc - 1, argv + 1);
+    static const char *const names[] = {"analyze", "measure", "kernel", "sweep", "export", "list", "import"};
+    if (argc >= 2 && cli_check_target(argv[1], names, (int)(sizeof names / sizeof names[0])) != CLI_OK)
+        return CLI_USAGE;
     return cli_tui(argc - 1, argv + 1);
 }

@@ -16,7 +16,7 @@ tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
-names=$("$bin" list | awk '{ print $1 }') || { echo "bankscope list failed"; exit 1; }
+names=$("$bin" list --names) || { echo "bankscope list --names failed"; exit 1; }
 for p in $names "$srcdir"/tests/golden/cases/hostile-*.json "$srcdir"/tests/golden/cases/excluded-*.json \
          "$srcdir"/tests/golden/cases/trace-*.json; do
     "$bin" export "$p" --svg "$tmp/out.svg" 2> "$tmp/err" || {

@@ -9,7 +9,7 @@ trap 'rm -f "$err"' EXIT
 pass=0
 fail=0
 for args in "analyze default" "analyze default --json" "analyze default --summary" "sweep default" \
-            "sweep default --json" "kernel default" "list"; do
+            "sweep default --json" "kernel default" "list" "list --json" "list --names"; do
     # shellcheck disable=SC2086
     "$bin" $args > /dev/full 2> "$err"
     rc=$?

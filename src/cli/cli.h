@@ -12,6 +12,16 @@ int cli_measure(int argc, char **argv);
 int cli_sweep(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_tui(int argc, char **argv);
+int cli_import(int argc, char **argv);
+/* `bankscope FILE.cu [import options] [--no-gpu ...]`: import, then the interactive view. */
+int cli_import_tui(int argc, char **argv);
+/* Whether a command-line word names CUDA source (.cu, .cuh). */
+int cli_is_cuda_source(const char *arg);
+
+/* `bankscope WORD` with WORD not a command: CLI_OK when WORD is an option, a file, a path or a
+ * catalog pattern (the interactive view opens it); else CLI_USAGE after a message naming the
+ * commands and the closest command or pattern name. */
+int cli_check_target(const char *word, const char *const *commands, int ncommands);
 
 /* Print "bankscope: msg" to stderr and return CLI_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

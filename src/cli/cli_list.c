@@ -1,44 +1,206 @@
-/* cli_list: `bankscope list` prints the embedded pattern library with one line each. */
+/* cli_list: `bankscope list [--json | --names]`: the pattern catalog (built-in, installed and
+ * user patterns and lessons), one entry each with its explanation wrapped to the terminal. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
-#include "io/library.h"
+#include "io/jsonw.h"
 #include "io/lesson.h"
+#include "io/library.h"
 #include "io/load.h"
+#include "io/textsafe.h"
+
+/* What list shows of one catalog entry. Strings are owned by the scenario or lesson held. */
+typedef struct list_item {
+    char name[256];   /* without ".json" */
+    const char *kind; /* "pattern" or "lesson" */
+    const char *title, *description, *arch, *broken;
+    int steps;
+    scenario s;
+    lesson l;
+    bool have_s, have_l;
+    io_error err;
+} list_item;
+
+static void item_load(const library_entry *e, list_item *it)
+{
+    memset(it, 0, sizeof *it);
+    snprintf(it->name, sizeof it->name, "%s", e->name);
+    char *dot = strrchr(it->name, '.');
+    if (dot)
+        *dot = '\0';
+    it->title = it->description = it->arch = "";
+    if (lesson_is(e->text, e->len)) {
+        it->kind = "lesson";
+        if (lesson_load_text(e->text, e->len, e->name, &it->l, &it->err)) {
+            it->have_l = true;
+            it->title = it->l.title;
+            it->steps = it->l.nsteps;
+        } else {
+            it->broken = it->err.text;
+        }
+        return;
+    }
+    it->kind = "pattern";
+    if (load_scenario_text(e->text, e->len, e->name, NULL, &it->s, &it->err)) {
+        it->have_s = true;
+        it->title = it->s.name ? it->s.name : "";
+        it->description = it->s.description ? it->s.description : "";
+        it->arch = it->s.arch->name;
+    } else {
+        it->broken = it->err.text;
+    }
+}
+
+static void item_free(list_item *it)
+{
+    if (it->have_s)
+        scenario_free(&it->s);
+    if (it->have_l)
+        lesson_free(&it->l);
+}
+
+/* Print text indented by indent, wrapped at width columns (words longer than a line are cut). */
+static void wrap(const char *text, int indent, int width)
+{
+    strbuf sb = {0};
+    textsafe_add(&sb, text);
+    const char *p = strbuf_str(&sb);
+    int avail = width - indent < 20 ? 20 : width - indent;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        /* take words while they fit (bytes; the library's texts are ASCII) */
+        int n = 0, last = -1;
+        while (p[n] && n < avail) {
+            if (p[n] == ' ')
+                last = n;
+            n++;
+        }
+        if (p[n] && p[n] != ' ' && last > 0)
+            n = last;
+        printf("%*s%.*s\n", indent, "", n, p);
+        p += n;
+    }
+    strbuf_free(&sb);
+}
+
+static int term_width(void)
+{
+    struct winsize ws;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+        return ws.ws_col;
+    const char *c = getenv("COLUMNS");
+    int w = c ? atoi(c) : 0;
+    return w >= 40 ? w : 80;
+}
+
+static int list_text(const library_entry *e, int n)
+{
+    int width = term_width(), counts[3] = {0};
+    char t[600];
+    for (int i = 0; i < n; i++) {
+        list_item it;
+        item_load(&e[i], &it);
+        counts[e[i].source]++;
+        printf("%-24s ", textsafe(it.name, t, sizeof t));
+        if (it.broken)
+            printf("(broken: %s)\n", textsafe(it.broken, t, sizeof t));
+        else if (it.have_l)
+            printf("%-7s %s (%d step%s)\n", "lesson", textsafe(it.title, t, sizeof t), it.steps,
+                   it.steps == 1 ? "" : "s");
+        else
+            printf("%-7s %s\n", it.arch, textsafe(it.title, t, sizeof t));
+        if (e[i].source != LIBRARY_BUILTIN)
+            printf("    %s: %s%s\n", library_source_text(e[i].source), textsafe(e[i].path, t, sizeof t),
+                   e[i].shadows ? " (shadows the pattern of the same name below it)" : "");
+        if (*it.description)
+            wrap(it.description, 4, width);
+        item_free(&it);
+    }
+    char dir[4096];
+    if (counts[LIBRARY_INSTALLED] || counts[LIBRARY_USER]) {
+        printf("\n%d built-in", counts[LIBRARY_BUILTIN]);
+        for (int s = LIBRARY_INSTALLED; s <= LIBRARY_USER; s++)
+            if (library_dir((library_source)s, dir, sizeof dir))
+                printf(", %d %s from %s", counts[s], library_source_text((library_source)s),
+                       textsafe(dir, t, sizeof t));
+        printf("\n");
+    }
+    return cli_finish_stdout("list");
+}
+
+static int list_json(const library_entry *e, int n)
+{
+    static jsonw w;
+    char dir[4096];
+    jsonw_init(&w, stdout);
+    jsonw_begin_object(&w, JSONW_LINES);
+    jsonw_kv_string(&w, "format", "bankscope-list/1");
+    jsonw_key(&w, "folders");
+    jsonw_begin_object(&w, JSONW_INLINE);
+    jsonw_kv_string(&w, "installed", library_dir(LIBRARY_INSTALLED, dir, sizeof dir));
+    jsonw_kv_string(&w, "user", library_dir(LIBRARY_USER, dir, sizeof dir));
+    jsonw_end_object(&w);
+    jsonw_key(&w, "patterns");
+    jsonw_begin_array(&w, JSONW_LINES);
+    for (int i = 0; i < n; i++) {
+        list_item it;
+        item_load(&e[i], &it);
+        jsonw_begin_object(&w, JSONW_INLINE);
+        jsonw_kv_string(&w, "name", it.name);
+        jsonw_kv_string(&w, "kind", it.kind);
+        jsonw_kv_string(&w, "title", it.title);
+        jsonw_kv_string(&w, "description", it.description);
+        if (it.have_s)
+            jsonw_kv_string(&w, "arch", it.arch);
+        else
+            jsonw_kv_null(&w, "arch");
+        if (it.have_l)
+            jsonw_kv_int(&w, "steps", it.steps);
+        jsonw_kv_string(&w, "source", library_source_text(e[i].source));
+        jsonw_kv_string(&w, "path", e[i].path);
+        jsonw_kv_bool(&w, "shadows", e[i].shadows);
+        if (it.broken)
+            jsonw_kv_string(&w, "error", it.broken);
+        jsonw_end_object(&w);
+        item_free(&it);
+    }
+    jsonw_end_array(&w);
+    jsonw_end_object(&w);
+    const char *why;
+    return jsonw_finish(&w, &why) ? CLI_OK : cli_write_error("list", why);
+}
 
 int cli_list(int argc, char **argv)
 {
-    (void)argv;
-    if (argc > 0)
-        return cli_usage_error("list takes no arguments");
+    bool json = false, names = false;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0)
+            json = true;
+        else if (strcmp(argv[i], "--names") == 0)
+            names = true;
+        else
+            return cli_usage_error("list: unknown argument '%s' (list takes --json or --names)", argv[i]);
+    }
     int n;
     const library_entry *e = library_patterns(&n);
-    for (int i = 0; i < n; i++) {
-        scenario s;
-        io_error err = {{0}};
-        char name[128];
-        snprintf(name, sizeof name, "%s", e[i].name);
-        char *dot = strrchr(name, '.');
-        if (dot)
-            *dot = '\0';
-        if (lesson_is(e[i].text, e[i].len)) {
-            lesson l;
-            if (lesson_load_text(e[i].text, e[i].len, e[i].name, &l, &err)) {
-                printf("%-24s %-7s %s (%d steps)\n", name, "lesson", l.title, l.nsteps);
-                lesson_free(&l);
-            } else {
-                printf("%-24s (broken: %s)\n", name, err.text);
-            }
-            continue;
+    if (json)
+        return list_json(e, n);
+    if (names) {
+        char t[600];
+        for (int i = 0; i < n; i++) {
+            size_t k = strlen(e[i].name);
+            if (k > 5 && strcmp(e[i].name + k - 5, ".json") == 0)
+                k -= 5;
+            printf("%s\n", textsafe(e[i].name, t, k + 1 < sizeof t ? k + 1 : sizeof t));
         }
-        if (!load_scenario_text(e[i].text, e[i].len, e[i].name, NULL, &s, &err)) {
-            printf("%-24s (broken: %s)\n", name, err.text);
-            continue;
-        }
-        const char *title = s.name ? s.name : "";
-        printf("%-24s %-7s %s\n", name, s.arch->name, title);
-        scenario_free(&s);
+        return cli_finish_stdout("list");
     }
-    return cli_finish_stdout("list");
+    return list_text(e, n);
 }

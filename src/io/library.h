@@ -1,23 +1,42 @@
-/* library: the files of patterns/ (and kernels/), embedded in the binary at build time by
- * src/embed.sh, so the pattern library works from any directory and after install. */
+/* library: the pattern library. The files of patterns/ (and kernels/) are embedded in the binary
+ * at build time by src/embed.sh, so the library works from any directory and after install.
+ * Besides them, patterns and lessons are read from two folders (the catalog is built once, on
+ * first use, and kept for the life of the process):
+ *   installed: $BANKSCOPE_DATADIR/patterns, default $(pkgdatadir)/patterns (a copy identical to
+ *              the built-in file of the same name is the built-in one);
+ *   user:      $XDG_DATA_HOME/bankscope/patterns, default ~/.local/share/bankscope/patterns.
+ * A file whose name is already in the catalog replaces that entry (user over installed over
+ * built-in) and is marked as shadowing it. Only regular *.json files up to 1 MiB are read. */
 #ifndef BANKSCOPE_LIBRARY_H
 #define BANKSCOPE_LIBRARY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+typedef enum library_source { LIBRARY_BUILTIN, LIBRARY_INSTALLED, LIBRARY_USER } library_source;
+
 typedef struct library_entry {
-    const char *name;   /* file name without directory, e.g. "transpose-naive.json" */
-    const char *text;   /* NUL-terminated contents */
+    const char *name; /* file name without directory, e.g. "transpose-naive.json" */
+    const char *text; /* NUL-terminated contents */
     size_t len;
+    library_source source; /* built-in for the embedded tables */
+    const char *path;      /* the file read (NULL for built-in entries) */
+    bool shadows;          /* replaces an entry of the same name from a lower source */
 } library_entry;
 
-/* Embedded pattern files, sorted by name. */
+/* The catalog of patterns and lessons (built-in, installed and user), sorted by name. */
 const library_entry *library_patterns(int *n);
 /* Embedded kernel templates. */
 const library_entry *library_kernels(int *n);
 /* Text of the pattern called name ("transpose-naive" or "transpose-naive.json"), or NULL. */
 const char *library_find(const char *name, size_t *len);
+/* The catalog entry called name (as library_find), or NULL. */
+const library_entry *library_entry_find(const char *name);
 /* Text of the kernel template called name, or NULL. */
 const char *library_kernel(const char *name);
+/* The folder read for source (installed or user) into buf; NULL when there is none (no HOME). */
+const char *library_dir(library_source source, char *buf, size_t n);
+/* "built-in", "installed" or "user". */
+const char *library_source_text(library_source source);
 
 #endif

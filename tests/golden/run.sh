@@ -9,6 +9,9 @@ bin="$(cd "$top_builddir" && pwd)/bankscope"
 dir="$(cd "$srcdir/tests/golden/cases" && pwd)"
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
+# the outputs must not depend on the user's patterns, the installed ones or the terminal
+XDG_DATA_HOME="$tmp/xdg" BANKSCOPE_DATADIR="$tmp/none" COLUMNS=80
+export XDG_DATA_HOME BANKSCOPE_DATADIR COLUMNS
 pass=0
 fail=0
 for cmd in "$dir"/*.cmd; do

@@ -1,0 +1,192 @@
+/* cli_import: `bankscope import FILE.cu`: CUDA source -> scenario JSON (stdout or -o FILE). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "import/import.h"
+#include "io/save.h"
+
+/* Parse "X[,Y[,Z]]" into block; 0 or CLI_USAGE. */
+static int parse_block(const char *v, int block[3])
+{
+    block[0] = block[1] = block[2] = 1;
+    const char *p = v;
+    for (int d = 0; d < 3; d++) {
+        char *end;
+        long x = strtol(p, &end, 10);
+        if (end == p || x < 1 || x > 1024)
+            return cli_usage_error("import: --block needs X[,Y[,Z]] with 1..1024 each (got '%s')", v);
+        block[d] = (int)x;
+        if (*end == '\0')
+            return (long)block[0] * block[1] * block[2] <= 1024
+                       ? 0
+                       : cli_usage_error("import: --block %s has more than 1024 threads", v);
+        if (*end != ',' || d == 2)
+            return cli_usage_error("import: --block needs X[,Y[,Z]] (got '%s')", v);
+        p = end + 1;
+    }
+    return 0;
+}
+
+static int parse_num(const char *opt, const char *v, long long lo, long long hi, long long *out)
+{
+    char *end;
+    long long x = v ? strtoll(v, &end, 0) : 0;
+    if (!v || !*v || *end || x < lo || x > hi)
+        return cli_usage_error("import: %s needs a number %lld..%lld", opt, lo, hi);
+    *out = x;
+    return 0;
+}
+
+/* Options of the interactive view that `bankscope FILE.cu` passes on. */
+static bool tui_flag(const char *a)
+{
+    return !strcmp(a, "--no-gpu") || !strcmp(a, "--no-color") || !strcmp(a, "--no-mouse");
+}
+
+/* Parse the options; 0, or CLI_USAGE after a message. With tui set, the interactive view's flags
+ * are collected into tui_argv (argc entries at most). */
+static int parse_args(int argc, char **argv, import_options *o, const char **out, char **tui_argv, int *tui_argc)
+{
+    memset(o, 0, sizeof *o);
+    o->smem_bytes = -1;
+    o->timeout_s = 30;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        long long n;
+        if (!strcmp(a, "--kernel") || !strcmp(a, "--block") || !strcmp(a, "-o") || !strcmp(a, "--smem") ||
+            !strcmp(a, "--loop") || !strcmp(a, "--timeout") || !strcmp(a, "-D") || !strcmp(a, "-I")) {
+            if (!v)
+                return cli_usage_error("import: %s needs a value", a);
+            i++;
+        }
+        if (!strcmp(a, "--kernel"))
+            o->kernel = v;
+        else if (!strcmp(a, "--block")) {
+            if (parse_block(v, o->block))
+                return CLI_USAGE;
+        } else if (!strcmp(a, "-o"))
+            *out = v;
+        else if (!strcmp(a, "--smem")) {
+            if (parse_num(a, v, 1, 1 << 24, &n))
+                return CLI_USAGE;
+            o->smem_bytes = n;
+        } else if (!strcmp(a, "--loop")) {
+            if (parse_num(a, v, 1, 1 << 30, &n))
+                return CLI_USAGE;
+            o->loop_line = (int)n;
+        } else if (!strcmp(a, "--timeout")) {
+            if (parse_num(a, v, 1, 3600, &n))
+                return CLI_USAGE;
+            o->timeout_s = (int)n;
+        } else if (!strcmp(a, "-D") || !strncmp(a, "-D", 2)) {
+            const char *d = a[2] ? a + 2 : v;
+            const char *eq = strchr(d, '=');
+            if (!eq || eq == d || !eq[1] || o->ndefines >= IMPORT_MAX_DEFINES)
+                return cli_usage_error("import: -D needs NAME=VALUE (at most %d)", IMPORT_MAX_DEFINES);
+            /* the name is cut at '=' in place: argv is ours to use */
+            ((char *)eq)[0] = '\0';
+            o->defines[o->ndefines++] = (import_define){d, eq + 1};
+        } else if (!strcmp(a, "-I") || !strncmp(a, "-I", 2)) {
+            if (o->nincludes >= IMPORT_MAX_INCLUDES)
+                return cli_usage_error("import: at most %d -I", IMPORT_MAX_INCLUDES);
+            o->includes[o->nincludes++] = a[2] ? a + 2 : v;
+        } else if (tui_argv && tui_flag(a))
+            tui_argv[(*tui_argc)++] = argv[i];
+        else if (a[0] == '-' && a[1])
+            return cli_usage_error("import: unknown option '%s' (see bankscope --help)", a);
+        else if (o->file)
+            return cli_usage_error("import: one file only (got '%s' and '%s')", o->file, a);
+        else
+            o->file = a;
+    }
+    if (!o->file)
+        return cli_usage_error("import: give a CUDA file (bankscope import FILE.cu --block X[,Y[,Z]])");
+    if (!o->block[0])
+        return cli_usage_error("import: give the block shape with --block X[,Y[,Z]] (the source does not say it)");
+    return 0;
+}
+
+int cli_import(int argc, char **argv)
+{
+    import_options o;
+    const char *out = NULL;
+    if (parse_args(argc, argv, &o, &out, NULL, NULL))
+        return CLI_USAGE;
+    char *json = NULL;
+    int st = import_run(&o, &json);
+    if (st != IMPORT_OK)
+        return st;
+    size_t len = strlen(json);
+    if (len == 0 || json[len - 1] != '\n') {
+        json = xrealloc(json, len + 2);
+        json[len++] = '\n';
+        json[len] = '\0';
+    }
+    int rc = CLI_OK;
+    if (out) {
+        char err[256];
+        if (!save_atomic(out, json, len, err, sizeof err)) {
+            fprintf(stderr, "bankscope: %s\n", err);
+            rc = CLI_FAIL;
+        }
+    } else
+        fputs(json, stdout);
+    free(json);
+    return rc;
+}
+
+int cli_is_cuda_source(const char *arg)
+{
+    size_t n = strlen(arg);
+    return n > 3 && (strcmp(arg + n - 3, ".cu") == 0 || (n > 4 && strcmp(arg + n - 4, ".cuh") == 0));
+}
+
+int cli_import_tui(int argc, char **argv)
+{
+    import_options o;
+    const char *out = NULL;
+    char **tui_argv = xcalloc((size_t)argc + 2, sizeof *tui_argv);
+    int tui_argc = 1;
+    if (parse_args(argc, argv, &o, &out, tui_argv, &tui_argc)) {
+        free(tui_argv);
+        return CLI_USAGE;
+    }
+    char *json = NULL;
+    int st = import_run(&o, &json);
+    if (st != IMPORT_OK) {
+        free(tui_argv);
+        return st;
+    }
+    /* the view edits and saves a file: the import's (-o), or a new one in the temporary folder,
+     * kept after the view closes so that nothing saved there is lost */
+    char path[4096];
+    int rc = CLI_OK;
+    if (out)
+        snprintf(path, sizeof path, "%s", out);
+    else {
+        const char *dir = getenv("TMPDIR");
+        snprintf(path, sizeof path, "%s/bankscope-import-XXXXXX.json", dir && *dir ? dir : "/tmp");
+        int fd = mkstemps(path, 5);
+        if (fd < 0) {
+            fprintf(stderr, "bankscope: %s: cannot create a file for the imported scenario\n", path);
+            rc = CLI_FAIL;
+        } else
+            close(fd);
+    }
+    char err[256];
+    if (rc == CLI_OK && !save_atomic(path, json, strlen(json), err, sizeof err)) {
+        fprintf(stderr, "bankscope: %s\n", err);
+        rc = CLI_FAIL;
+    }
+    free(json);
+    if (rc == CLI_OK) {
+        tui_argv[0] = path;
+        rc = cli_tui(tui_argc, tui_argv);
+        fprintf(stderr, "bankscope: the imported scenario is %s\n", path);
+    }
+    free(tui_argv);
+    return rc;
+}

@@ -1,0 +1,401 @@
+/* import: parse the CUDA file with libclang and hand the kernel to the walker, then check the
+ * scenario with bankscope's own loader. The parse runs in a child process with a time limit (and,
+ * outside sanitizer builds, a memory limit), so that a hostile source (macros that expand
+ * exponentially, enormous includes) ends with a message instead of a hang. */
+#include "import/import.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "import/import_internal.h"
+#include "io/load.h"
+#include "io/save.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define IMPORT_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define IMPORT_SANITIZED 1
+#endif
+#endif
+
+#define IMPORT_MEMORY_LIMIT ((rlim_t)4 << 30)
+
+bool import_available(void)
+{
+    return true;
+}
+
+/* Print the parse errors ("file:line:col: error: ..."); true when there was one. */
+static bool report_errors(CXTranslationUnit tu)
+{
+    unsigned n = clang_getNumDiagnostics(tu), shown = 0, errors = 0;
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+            errors++;
+            if (shown++ < 10) {
+                CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn);
+                fprintf(stderr, "%s\n", clang_getCString(s));
+                clang_disposeString(s);
+            }
+        }
+        clang_disposeDiagnostic(d);
+    }
+    if (errors > shown)
+        fprintf(stderr, "(%u more errors)\n", errors - shown);
+    return errors > 0;
+}
+
+static enum CXChildVisitResult global_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) == CXCursor_CUDAGlobalAttr) {
+        *(bool *)d = true;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Continue;
+}
+
+typedef struct kernel_find {
+    const char *want;
+    CXCursor found;
+    int n, matches;
+    strbuf names;
+} kernel_find;
+
+/* Collect the __global__ functions defined in the main file. */
+static enum CXChildVisitResult kernel_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    kernel_find *k = d;
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (kind == CXCursor_Namespace || kind == CXCursor_LinkageSpec)
+        return CXChildVisit_Recurse;
+    if ((kind != CXCursor_FunctionDecl && kind != CXCursor_FunctionTemplate) || !clang_isCursorDefinition(c) ||
+        !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+        return CXChildVisit_Continue;
+    bool global = false;
+    clang_visitChildren(c, global_visit, &global);
+    if (!global)
+        return CXChildVisit_Continue;
+    CXString s = clang_getCursorSpelling(c);
+    const char *name = clang_getCString(s);
+    strbuf_addf(&k->names, "%s%s", k->n ? ", " : "", name);
+    k->n++;
+    if (!k->want || strcmp(k->want, name) == 0) {
+        k->found = c;
+        k->matches++;
+    }
+    clang_disposeString(s);
+    return CXChildVisit_Continue;
+}
+
+typedef struct decl_find {
+    const char *name;
+    bool found;
+} decl_find;
+
+static enum CXChildVisitResult decl_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    decl_find *f = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+        return CXChildVisit_Continue;
+    if (k == CXCursor_VarDecl || k == CXCursor_ParmDecl || k == CXCursor_NonTypeTemplateParameter ||
+        k == CXCursor_TemplateTypeParameter) {
+        CXString s = clang_getCursorSpelling(c);
+        f->found |= strcmp(clang_getCString(s), f->name) == 0;
+        clang_disposeString(s);
+    }
+    return f->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether the main file declares a variable, parameter or template parameter called name. */
+static bool declares(CXTranslationUnit tu, const char *name)
+{
+    decl_find f = {name, false};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), decl_visit, &f);
+    return f.found;
+}
+
+/* The whole import, in the child: parse, find the kernel, walk, check. */
+static int import_child(const import_options *o, char **json)
+{
+    *json = NULL;
+    char lerr[256];
+    if (!import_clang_load(lerr, sizeof lerr)) {
+        fprintf(stderr, "bankscope: %s\n", lerr);
+        return IMPORT_FAIL;
+    }
+    const char *args[16 + 2 * IMPORT_MAX_DEFINES + 2 * IMPORT_MAX_INCLUDES];
+    int na = 0;
+    args[na++] = "-x";
+    args[na++] = "cuda";
+    args[na++] = "--cuda-host-only";
+    args[na++] = "-nocudainc";
+    args[na++] = "-nocudalib";
+    args[na++] = "-std=c++17";
+    args[na++] = "-Wno-unknown-cuda-version";
+    args[na++] = "-ferror-limit=20";
+    args[na++] = "-fmacro-backtrace-limit=1";
+    args[na++] = "-include";
+    args[na++] = import_prelude_name;
+    strbuf defs = {0};
+    char *owned[IMPORT_MAX_DEFINES];
+    int nowned = 0;
+    for (int i = 0; i < o->ndefines; i++) {
+        /* every -D is also a macro unless a declaration of the file has that name, which the walker
+         * then reads instead (a template parameter, a constant, a kernel parameter) */
+        if (strchr(o->defines[i].name, '.'))
+            continue;
+        strbuf_addf(&defs, "-D%s=%s", o->defines[i].name, o->defines[i].value);
+        owned[nowned++] = strbuf_take(&defs);
+    }
+    for (int i = 0; i < o->nincludes; i++) {
+        args[na++] = "-I";
+        args[na++] = o->includes[i];
+    }
+    struct CXUnsavedFile uf = {import_prelude_name, import_prelude, (unsigned long)strlen(import_prelude)};
+    CXIndex idx = clang_createIndex(0, 0);
+    CXTranslationUnit tu = NULL;
+    /* first without the -D macros, to learn which names the file declares */
+    enum CXErrorCode ec = clang_parseTranslationUnit2(idx, o->file, args, na, &uf, 1, CXTranslationUnit_None, &tu);
+    int status = IMPORT_BAD_INPUT;
+    if (ec != CXError_Success || !tu) {
+        fprintf(stderr, "%s: libclang could not parse the file (error %d)\n", o->file, (int)ec);
+        goto done;
+    }
+    if (nowned) {
+        int macro_args = 0;
+        for (int i = 0; i < nowned; i++) {
+            const char *nm = owned[i] + 2;
+            char key[128];
+            snprintf(key, sizeof key, "%.*s", (int)strcspn(nm, "="), nm);
+            if (!declares(tu, key))
+                args[na + macro_args++] = owned[i];
+        }
+        if (macro_args) {
+            clang_disposeTranslationUnit(tu);
+            tu = NULL;
+            ec = clang_parseTranslationUnit2(idx, o->file, args, na + macro_args, &uf, 1, CXTranslationUnit_None, &tu);
+            if (ec != CXError_Success || !tu) {
+                fprintf(stderr, "%s: libclang could not parse the file (error %d)\n", o->file, (int)ec);
+                goto done;
+            }
+        }
+    }
+    if (report_errors(tu))
+        goto done;
+    kernel_find kf = {o->kernel, clang_getNullCursor(), 0, 0, {0}};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), kernel_visit, &kf);
+    if (kf.n == 0)
+        fprintf(stderr, "%s: no __global__ function in this file\n", o->file);
+    else if (kf.matches == 0)
+        fprintf(stderr, "%s: no kernel named '%s' (kernels: %s)\n", o->file, o->kernel, strbuf_str(&kf.names));
+    else if (kf.matches > 1)
+        fprintf(stderr, "%s: %d kernels (%s): choose one with --kernel NAME\n", o->file, kf.n, strbuf_str(&kf.names));
+    else {
+        cJSON *sc = import_walk(tu, kf.found, o, &status);
+        if (sc) {
+            *json = cJSON_Print(sc);
+            cJSON_Delete(sc);
+        }
+    }
+    strbuf_free(&kf.names);
+done:
+    for (int i = 0; i < nowned; i++)
+        free(owned[i]);
+    if (tu)
+        clang_disposeTranslationUnit(tu);
+    clang_disposeIndex(idx);
+    return *json ? IMPORT_OK : status;
+}
+
+/* Read everything from fd until EOF or the deadline; NULL on timeout. */
+static char *read_all(int fd, time_t deadline, bool *timed_out)
+{
+    strbuf sb = {0};
+    char buf[4096];
+    *timed_out = false;
+    for (;;) {
+        time_t now = time(NULL);
+        if (now >= deadline) {
+            *timed_out = true;
+            break;
+        }
+        struct pollfd p = {fd, POLLIN, 0};
+        int r = poll(&p, 1, (int)(deadline - now) * 1000);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            *timed_out = r == 0;
+            break;
+        }
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        strbuf_add(&sb, buf, (size_t)n);
+    }
+    return strbuf_take(&sb);
+}
+
+/* Drop the access named by a loader message ("...: accesses[N]...: msg"), reporting it as skipped.
+ * False when the message names no access. */
+static bool drop_access(cJSON *root, const char *file, const char *msg)
+{
+    const char *p = strstr(msg, "accesses[");
+    cJSON *accs = cJSON_GetObjectItem(root, "accesses");
+    if (!p || !accs)
+        return false;
+    int i = atoi(p + 9);
+    cJSON *a = cJSON_GetArrayItem(accs, i);
+    if (!a)
+        return false;
+    const char *why = strstr(p, ": ");
+    cJSON *label = cJSON_GetObjectItem(a, "label");
+    cJSON *op = cJSON_GetObjectItem(a, "op");
+    cJSON *arr = cJSON_GetObjectItem(a, "array");
+    fprintf(stderr, "%s: skipped %s of '%s': %s\n", label ? label->valuestring : file, op ? op->valuestring : "access",
+            arr ? arr->valuestring : "?", why ? why + 2 : msg);
+    cJSON_DeleteItemFromArray(accs, i);
+    return true;
+}
+
+/* Load the scenario as bankscope would; accesses it rejects are dropped (and reported). */
+static int check(const import_options *o, char **json)
+{
+    cJSON *root = cJSON_Parse(*json);
+    if (!root) {
+        fprintf(stderr, "%s: internal error: the importer wrote invalid JSON\n", o->file);
+        return IMPORT_FAIL;
+    }
+    int status = IMPORT_OK;
+    for (;;) {
+        char *text = cJSON_Print(root);
+        scenario s;
+        scenario_init(&s);
+        io_error err;
+        bool ok = load_scenario_text(text, strlen(text), o->file, NULL, &s, &err);
+        free(text);
+        if (ok) {
+            /* written back by bankscope's own writer: the file looks like every other scenario */
+            strbuf sb = {0};
+            save_scenario_json(&s, &sb);
+            scenario_free(&s);
+            free(*json);
+            *json = strbuf_take(&sb);
+            break;
+        }
+        scenario_free(&s);
+        if (!drop_access(root, o->file, err.text)) {
+            fprintf(stderr, "%s\n", err.text);
+            status = IMPORT_BAD_INPUT;
+            break;
+        }
+        if (cJSON_GetArraySize(cJSON_GetObjectItem(root, "accesses")) == 0) {
+            fprintf(stderr, "%s: no shared-memory access could be imported\n", o->file);
+            status = IMPORT_BAD_INPUT;
+            break;
+        }
+    }
+    cJSON_Delete(root);
+    if (status != IMPORT_OK) {
+        free(*json);
+        *json = NULL;
+    }
+    return status;
+}
+
+int import_run(const import_options *o, char **json)
+{
+    *json = NULL;
+    struct stat st;
+    if (stat(o->file, &st) != 0) {
+        fprintf(stderr, "%s: %s\n", o->file, strerror(errno));
+        return IMPORT_BAD_INPUT;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        fprintf(stderr, "%s: not a regular file\n", o->file);
+        return IMPORT_BAD_INPUT;
+    }
+    if (st.st_size > IMPORT_MAX_FILE_BYTES) {
+        fprintf(stderr, "%s: %lld bytes: larger than the %d MiB an imported source may have\n", o->file,
+                (long long)st.st_size, IMPORT_MAX_FILE_BYTES >> 20);
+        return IMPORT_BAD_INPUT;
+    }
+    int fds[2];
+    if (pipe(fds) != 0) {
+        fprintf(stderr, "bankscope: pipe: %s\n", strerror(errno));
+        return IMPORT_FAIL;
+    }
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "bankscope: fork: %s\n", strerror(errno));
+        close(fds[0]);
+        close(fds[1]);
+        return IMPORT_FAIL;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+#ifndef IMPORT_SANITIZED
+        struct rlimit rl = {IMPORT_MEMORY_LIMIT, IMPORT_MEMORY_LIMIT};
+        setrlimit(RLIMIT_AS, &rl);
+#endif
+        char *out = NULL;
+        int st2 = import_child(o, &out);
+        if (out) {
+            size_t len = strlen(out), done = 0;
+            while (done < len) {
+                ssize_t n = write(fds[1], out + done, len - done);
+                if (n <= 0)
+                    break;
+                done += (size_t)n;
+            }
+            free(out);
+        }
+        close(fds[1]);
+        fflush(stderr);
+        _exit(st2);
+    }
+    close(fds[1]);
+    bool timed_out;
+    char *text = read_all(fds[0], time(NULL) + (o->timeout_s > 0 ? o->timeout_s : 30), &timed_out);
+    close(fds[0]);
+    if (timed_out)
+        kill(pid, SIGKILL);
+    int wst = 0;
+    while (waitpid(pid, &wst, 0) < 0 && errno == EINTR)
+        ;
+    if (timed_out) {
+        free(text);
+        fprintf(stderr, "%s: parsing took longer than %d s (a macro that expands enormously?): stopped\n", o->file,
+                o->timeout_s > 0 ? o->timeout_s : 30);
+        return IMPORT_BAD_INPUT;
+    }
+    if (WIFSIGNALED(wst)) {
+        free(text);
+        fprintf(stderr, "%s: the parser stopped (signal %d; out of memory?)\n", o->file, WTERMSIG(wst));
+        return IMPORT_BAD_INPUT;
+    }
+    int status = WIFEXITED(wst) ? WEXITSTATUS(wst) : IMPORT_FAIL;
+    if (status != IMPORT_OK || !*text) {
+        free(text);
+        return status != IMPORT_OK ? status : IMPORT_FAIL;
+    }
+    *json = text;
+    return check(o, json);
+}

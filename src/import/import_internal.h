@@ -1,0 +1,43 @@
+/* import_internal: what the importer's files share (the libclang walker, the operator reader
+ * and the prelude). Not used outside src/import. */
+#ifndef BANKSCOPE_IMPORT_INTERNAL_H
+#define BANKSCOPE_IMPORT_INTERNAL_H
+
+#include <stdbool.h>
+
+#ifdef __cplusplus
+#include <clang-c/Index.h>
+#else
+#include "import/clang_api.h"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+extern const char import_prelude[];
+extern const char import_prelude_name[];
+
+/* The C spelling of a binary (or compound-assignment) operator cursor ("+", "+=", "?" for one
+ * bankscope has no use for); NULL when c is not one. */
+const char *import_binary_op(CXCursor c);
+/* The spelling of a unary operator cursor ("-", "!", "++", "&", "*"); NULL when c is not one. */
+const char *import_unary_op(CXCursor c);
+/* Whether an expression depends on a template parameter (clang cannot evaluate it). */
+bool import_value_dependent(CXCursor c);
+
+#ifdef __cplusplus
+}
+#endif
+
+#ifndef __cplusplus
+#include <cJSON.h>
+
+#include "import.h"
+
+/* Walk kernel (a __global__ function) of tu and build the scenario; skipped accesses are
+ * printed to stderr. Returns the scenario (owned by the caller) or NULL after a message. */
+cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o, int *status);
+#endif
+
+#endif

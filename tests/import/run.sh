@@ -1,0 +1,75 @@
+#!/bin/sh
+# bankscope import: every tests/import/NAME.cu (imported with the options in NAME.args) must
+# give the same `analyze --json` results as the hand-written NAME.json: the same instructions,
+# wavefronts, conflicts and lanes (names and labels aside). Hostile sources must fail cleanly
+# (exit 2, a file:line:col or a clear message). Skipped (77) in a build without libclang.
+srcdir=${srcdir:-.}
+top_builddir=${top_builddir:-.}
+bin="$(cd "$top_builddir" && pwd)/bankscope"
+dir="$(cd "$srcdir/tests/import" && pwd)"
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+"$bin" import /dev/null --block 32 2>"$tmp/probe"
+if [ $? -eq 1 ] && grep -q "built without libclang" "$tmp/probe"; then
+    echo "SKIP: built without libclang"
+    exit 77
+fi
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+# The analysed instructions and the summary, without names or labels.
+results() { "$bin" analyze "$1" --json | grep -E '^ *\{"seq"|"summary"'; }
+
+for cu in "$dir"/*.cu; do
+    name=$(basename "$cu" .cu)
+    # shellcheck disable=SC2046
+    (cd "$dir" && "$bin" import "$name.cu" $(cat "$name.args") -o "$tmp/$name.json") 2>"$tmp/$name.err"
+    rc=$?
+    [ $rc -eq 0 ] || { bad "$name: import exit $rc: $(cat "$tmp/$name.err")"; continue; }
+    results "$tmp/$name.json" >"$tmp/$name.got" || { bad "$name: analyze of the import failed"; continue; }
+    results "$dir/$name.json" >"$tmp/$name.want" || { bad "$name: analyze of the hand-written scenario failed"; continue; }
+    if [ -s "$tmp/$name.want" ] && cmp -s "$tmp/$name.got" "$tmp/$name.want"; then ok; else
+        bad "$name: imported and hand-written results differ"
+        diff "$tmp/$name.want" "$tmp/$name.got" | head -5 | cut -c1-200
+    fi
+    # every imported access keeps its source position as its label
+    grep -q "\"label\": \"$name.cu:[0-9]*:[0-9]*\"" "$tmp/$name.json" && ok || bad "$name: no file:line:col label"
+done
+
+# What is skipped is said, with its position and reason.
+(cd "$dir" && "$bin" import histogram.cu --block 256) 2>"$tmp/h.err" >/dev/null
+grep -q '^histogram.cu:10:9: skipped atomic of .hist.: data-dependent' "$tmp/h.err" && ok || bad "histogram: skip message: $(cat "$tmp/h.err")"
+
+# Hostile sources: exit 2 with a message naming the place.
+expect2() {  # expect2 NAME PATTERN FILE ARGS...
+    n=$1 pat=$2
+    shift 2
+    (cd "$tmp" && "$bin" import "$@") >/dev/null 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -qE "$pat" "$tmp/err"; then ok; else bad "$n: exit $rc, stderr: $(head -3 "$tmp/err")"; fi
+}
+printf '__global__ void k() {\n  __shared__ float t[32];\n  t[threadIdx.x] = 1.0f\n}\n' >"$tmp/syntax.cu"
+expect2 syntax-error '^syntax.cu:3:24: error: ' syntax.cu --block 32
+printf '#include "nothere.h"\n__global__ void k() {}\n' >"$tmp/include.cu"
+expect2 missing-include "^include.cu:1:10: (fatal )?error: 'nothere.h' file not found" include.cu --block 32
+{ echo '#define X0 x'; i=1; while [ $i -le 40 ]; do echo "#define X$i X$((i - 1)) X$((i - 1))"; i=$((i + 1)); done
+  echo '__global__ void k() { __shared__ int x[32]; int v[] = {X40}; x[threadIdx.x] = v[0]; }'; } >"$tmp/macro.cu"
+expect2 macro-explosion 'macro.cu: parsing took longer than 3 s|macro.cu: the parser stopped|error' macro.cu --block 32 --timeout 3
+printf '#define X X + 1\n__global__ void k() { __shared__ int s[32]; s[threadIdx.x] = X; }\n' >"$tmp/selfmacro.cu"
+expect2 self-referencing-macro '^selfmacro.cu:2:[0-9]+: error: ' selfmacro.cu --block 32
+head -c 5000000 /dev/zero | tr '\0' ' ' >"$tmp/huge.cu"
+expect2 huge-file 'huge.cu: 5000000 bytes: larger than' huge.cu --block 32
+printf '__global__ void k(float *o) { o[threadIdx.x] = 1.0f; }\n' >"$tmp/noshared.cu"
+expect2 no-shared-array 'has no __shared__ array' noshared.cu --block 32
+printf '__global__ void k(const int *in) { __shared__ int s[32]; s[in[threadIdx.x]] = 1; }\n' >"$tmp/datadep.cu"
+expect2 nothing-importable 'datadep.cu:1:[0-9]+: skipped store of .s.: data-dependent.*|no shared-memory access' datadep.cu --block 32
+expect2 no-block 'give the block shape' syntax.cu
+# `bankscope FILE.cu` imports before it opens the view: bad input never reaches the terminal
+(cd "$tmp" && "$bin" syntax.cu --block 32 </dev/null) >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q '^syntax.cu:3:24: error: ' "$tmp/err" && ok || bad "view of a bad .cu: exit $rc: $(head -2 "$tmp/err")"
+expect2 missing-file 'nosuch.cu: No such file' nosuch.cu --block 32
+
+echo "import: $pass passed, $fail failed"
+[ $fail -eq 0 ]

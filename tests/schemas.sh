@@ -1,0 +1,54 @@
+#!/bin/sh
+# The JSON Schemas in schemas/ describe the real outputs: every library pattern's
+# `analyze --json` and `sweep --json`, the golden JSON inputs (traces, hostile names, excluded
+# lanes), `list --json`, and `measure --json` when a GPU is present. Each schema is checked
+# against the metaschema first. Skips (77) only when python3-jsonschema is missing.
+srcdir=${srcdir:-.}
+top_builddir=${top_builddir:-.}
+bin="$(cd "$top_builddir" && pwd)/bankscope"
+py=
+for p in python3 /usr/bin/python3; do
+    if "$p" -c 'import jsonschema' 2>/dev/null; then py=$p; break; fi
+done
+[ -n "$py" ] || { echo "python3-jsonschema missing: skipped (apt-get install python3-jsonschema)"; exit 77; }
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+cases="$srcdir/tests/golden/cases"
+n=0
+out() {  # out FILE COMMAND...: save one output for validation
+    f=$1; shift
+    "$bin" "$@" > "$tmp/$f" 2> /dev/null || { rm -f "$tmp/$f"; return 1; }
+    n=$((n + 1))
+}
+for p in $("$bin" list --names); do
+    out "analyze.$p.json" analyze "$p" --json || continue # lessons have no analysis
+    out "sweep.$p.json" sweep "$p" --json --max-pad 8 || true # traces have no sweep
+done
+for f in "$cases"/trace-*.json "$cases"/hostile-*.json "$cases"/excluded-*.json; do
+    b=$(basename "$f" .json)
+    out "analyze.golden-$b.json" analyze "$f" --json
+    out "sweep.golden-$b.json" sweep "$f" --json --max-pad 4 || true
+done
+out "list.all.json" list --json
+out "measure.default.json" measure default --json || echo "no GPU: measure --json not validated against a real output"
+"$py" - "$srcdir/schemas" "$tmp" <<'PY'
+import glob, json, os, sys
+from jsonschema import Draft202012Validator
+schemas, outs = sys.argv[1], sys.argv[2]
+fail = 0
+count = 0
+for kind in ("analyze", "sweep", "measure", "list"):
+    path = os.path.join(schemas, "bankscope-%s-1.schema.json" % kind)
+    schema = json.load(open(path))
+    Draft202012Validator.check_schema(schema)
+    v = Draft202012Validator(schema)
+    for f in sorted(glob.glob(os.path.join(outs, kind + ".*.json"))):
+        doc = json.load(open(f, encoding="utf-8"))
+        errs = list(v.iter_errors(doc))
+        count += 1
+        for e in errs[:3]:
+            print("FAIL %s: %s at %s" % (os.path.basename(f), e.message[:200], list(e.absolute_path)))
+        fail += bool(errs)
+print("schemas: %d outputs valid, %d invalid" % (count - fail, fail))
+sys.exit(1 if fail or count == 0 else 0)
+PY
