@@ -1,4 +1,4 @@
-/* cli_list: `bankscope list [--json | --names]`: the pattern catalog (built-in, installed and
+/* cli_list: `bankscope list [--json | --names | --archs]`: the pattern catalog (built-in, installed and
  * user patterns and lessons), one entry each with its explanation wrapped to the terminal. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include "io/library.h"
 #include "io/load.h"
 #include "io/textsafe.h"
+#include "model/banks.h"
 
 /* What list shows of one catalog entry. Strings are owned by the scenario or lesson held. */
 typedef struct list_item {
@@ -179,14 +180,23 @@ static int list_json(const library_entry *e, int n)
 
 int cli_list(int argc, char **argv)
 {
-    bool json = false, names = false;
+    bool json = false, names = false, archs = false;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0)
             json = true;
         else if (strcmp(argv[i], "--names") == 0)
             names = true;
+        else if (strcmp(argv[i], "--archs") == 0)
+            archs = true;
         else
-            return cli_usage_error("list: unknown argument '%s' (list takes --json or --names)", argv[i]);
+            return cli_usage_error("list: unknown argument '%s' (list takes --json, --names or --archs)", argv[i]);
+    }
+    if (archs) { /* the names --arch accepts, for scripts and completion */
+        int na;
+        const banks_profile *p = banks_profiles(&na);
+        for (int i = 0; i < na; i++)
+            printf("%s\n", p[i].name);
+        return cli_finish_stdout("list");
     }
     int n;
     const library_entry *e = library_patterns(&n);

@@ -1,0 +1,35 @@
+#!/bin/sh
+# Shell completion: the bash completion, sourced into a bash without bash-completion, completes
+# commands, a command's options, architectures (from `bankscope list --archs`) and pattern names
+# (from `bankscope list --names`); the zsh one is checked for syntax when zsh is installed.
+srcdir=${srcdir:-.}
+top_builddir=${top_builddir:-.}
+bin="$(cd "$top_builddir" && pwd)/bankscope"
+command -v bash >/dev/null 2>&1 || { echo "no bash: skipped"; exit 77; }
+comp="$srcdir/completions/bankscope.bash"
+pass=0
+fail=0
+expect() {  # expect "WORDS TO COMPLETE" WANTED...: every WANTED is among the completions
+    line=$1; shift
+    got=$(cd "$srcdir" && bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _bankscope; printf "%s\n" "${COMPREPLY[@]}"' \
+        sh "$comp" "$bin" $line "$CUR")
+    for w in "$@"; do
+        if printf '%s\n' "$got" | grep -qx -- "$w"; then pass=$((pass + 1)); else
+            echo "FAIL: '$line $CUR' does not offer '$w' (got: $(printf '%s ' $got | cut -c1-200))"; fail=$((fail + 1)); fi
+    done
+}
+CUR=an expect "" analyze
+CUR=transpose expect "" transpose-naive transpose-padded
+CUR=--j expect "analyze default" --json
+CUR=--s expect "analyze default" --summary
+CUR= expect "analyze default --arch" sm_90 sm_13 sm_35_8byte
+CUR=--max expect "sweep default" --max-pad
+CUR=--sv expect "export default" --svg
+CUR=--na expect "list" --names
+CUR=float4 expect "analyze" float4-32x32 float4-32x36
+CUR=--no-c expect "" --no-color
+if command -v zsh >/dev/null 2>&1; then
+    if zsh -n "$srcdir/completions/_bankscope"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+fi
+echo "completion: $pass passed, $fail failed"
+[ $fail -eq 0 ]
