@@ -1,31 +1,70 @@
-/* cli_analyze: `bankscope analyze FILE [--json] [--warp N] [--all] [--summary] [--arch NAME]`. */
+/* cli_analyze: `bankscope analyze FILE [--json] [--warp N] [--all] [--summary] [--arch NAME]`.
+ * The instructions come from an instr_source: a trace file streams (read as it is analysed, in
+ * bounded memory); for any output but the text summary a first pass checks the whole trace so
+ * that a bad file prints nothing. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/cli.h"
+#include "io/instr_source.h"
 #include "io/load.h"
 #include "io/report.h"
+#include "io/textsafe.h"
+
+/* "bankscope: MSG" on stderr; the message quotes the file's text, so it is made safe. */
+static void load_error(const char *msg)
+{
+    fputs("bankscope: ", stderr);
+    textsafe_fputs(msg, stderr);
+    fputc('\n', stderr);
+}
 
 int cli_analyze(int argc, char **argv)
 {
     cli_common c;
-    scenario s;
-    int rc0 = cli_open(argc, argv, "analyze", "json warp all arch summary", &c, &s);
-    if (rc0)
-        return rc0;
-    if (c.warp >= scenario_warp_count(&s) && !s.is_trace) {
-        scenario_free(&s);
-        return cli_usage_error("analyze: --warp %d: the block has %d warp(s)", c.warp, scenario_warp_count(&s));
+    if (cli_parse(argc, argv, "analyze", "json warp all arch summary", &c))
+        return CLI_USAGE;
+    bool summary = c.summary && !c.json;
+    instr_source src;
+    io_error err;
+    if (!instr_source_open(&src, c.file, c.arch, !summary, &err)) {
+        load_error(err.text);
+        return CLI_USAGE;
     }
-    report_options o = {.all_lanes = c.all, .summary = c.summary, .warp = s.is_trace ? -1 : c.warp};
+    const scenario *s = src.s;
+    if (c.warp >= scenario_warp_count(s) && !s->is_trace) {
+        int nw = scenario_warp_count(s);
+        instr_source_close(&src);
+        return cli_usage_error("analyze: --warp %d: the block has %d warp(s)", c.warp, nw);
+    }
+    instr_source_set_warp(&src, s->is_trace ? -1 : c.warp);
+    report_options o = {.all_lanes = c.all, .summary = c.summary, .warp = s->is_trace ? -1 : c.warp, .source = &src};
+    /* a streamed summary is printed only once the whole file has been read and found good */
+    char *buf = NULL;
+    size_t buflen = 0;
+    FILE *out = summary && instr_source_streams(&src) ? open_memstream(&buf, &buflen) : stdout;
+    if (!out)
+        out = stdout;
     int rc = CLI_OK;
-    if (c.json) {
-        const char *why;
-        if (!report_json(stdout, &s, &o, &why))
-            rc = cli_write_error("analyze", why);
+    const char *why = NULL;
+    bool written = true;
+    if (c.json)
+        written = report_json(out, s, &o, &why);
+    else
+        report_text(out, s, &o);
+    if (out != stdout)
+        fclose(out);
+    if (src.failed) {
+        load_error(src.err.text);
+        rc = CLI_USAGE;
+    } else if (!written) {
+        rc = cli_write_error("analyze", why);
     } else {
-        report_text(stdout, &s, &o);
+        if (buf)
+            fwrite(buf, 1, buflen, stdout);
         rc = cli_finish_stdout("analyze");
     }
-    scenario_free(&s);
+    free(buf);
+    instr_source_close(&src);
     return rc;
 }

@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "io/load.h"
+#include "io/textsafe.h"
 #include "io/measure_plan.h"
 
 int cli_kernel(int argc, char **argv)
@@ -23,7 +24,8 @@ int cli_kernel(int argc, char **argv)
             rc = CLI_USAGE;
             break;
         }
-        printf("// ==== %s, %s %d, %zu bytes of shared memory, block %dx%dx%d%s\n", c.file,
+        char f[600];
+        printf("// ==== %s, %s %d, %zu bytes of shared memory, block %dx%dx%d%s\n", textsafe(c.file, f, sizeof f),
                s.is_trace ? "trace entry" : "access", a, p.rq.smem_bytes, p.rq.block[0], p.rq.block[1], p.rq.block[2],
                s.loop.var ? ", loop value passed as bs_loop" : "");
         if (c.ptx) {

@@ -28,6 +28,8 @@ static double measure_all(scenario *s, int array, int pad, double *pred, char *e
         p.rq.counters = false;
         p.rq.latency_warp = -1;
         bool ok = gpu_measure(&p.rq, &m, err, n);
+        if (ok && m.cache_note[0])
+            fprintf(stderr, "bankscope: sweep: %s\n", m.cache_note);
         if (ok) {
             cycles += m.cycles_per_access * p.active_warps;
             predicted += p.cycles_per_access * p.active_warps;

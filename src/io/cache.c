@@ -200,22 +200,6 @@ void *cache_get(cache *c, const char *key, size_t keylen, size_t *size)
     return img;
 }
 
-/* Write all of buf to fd. */
-static bool write_all(int fd, const void *buf, size_t n)
-{
-    const unsigned char *p = buf;
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        p += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
-
 typedef struct entry_info {
     char name[64];
     off_t size;
@@ -312,7 +296,8 @@ bool cache_put(cache *c, const char *key, size_t keylen, const void *image, size
     put_u64(head + MAGIC_LEN, keylen);
     put_u64(head + MAGIC_LEN + 8, size);
     entry_digest(key, keylen, image, size, head + MAGIC_LEN + 16);
-    bool ok = write_all(fd, head, sizeof head) && write_all(fd, key, keylen) && write_all(fd, image, size);
+    bool ok =
+        save_write_all(fd, head, sizeof head) && save_write_all(fd, key, keylen) && save_write_all(fd, image, size);
     ok = close(fd) == 0 && ok;
     /* rename replaces whatever has the entry's name (a refused file, a planted link) */
     if (!ok || rename(tmp, path) != 0) {

@@ -155,7 +155,9 @@ void jsonw_end_array(jsonw *w)
 /* Bytes that go into a JSON string as they are (printable ASCII but quote and backslash). */
 static inline bool plain(unsigned char c)
 {
-    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+    /* one bit per byte value: printable ASCII except '"' (0x22) and '\\' (0x5c) */
+    static const uint64_t bits[4] = {0xfffffffb00000000ull, 0x7fffffffefffffffull, 0, 0};
+    return (bits[c >> 6] >> (c & 63)) & 1;
 }
 
 int jsonw_utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
@@ -337,9 +339,12 @@ int jsonw_format_int(int64_t v, char *buf)
     static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                 "8081828384858687888990919293949596979899";
-    char tmp[24];
-    char *p = tmp + sizeof tmp;
     uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    int digits = 1;
+    for (uint64_t t = u; t >= 10; t /= 10)
+        digits++;
+    int n = digits + (v < 0);
+    char *p = buf + n; /* written backwards, straight into place */
     while (u >= 100) {
         unsigned d = (unsigned)(u % 100) * 2;
         u /= 100;
@@ -354,8 +359,6 @@ int jsonw_format_int(int64_t v, char *buf)
     }
     if (v < 0)
         *--p = '-';
-    int n = (int)(tmp + sizeof tmp - p);
-    memcpy(buf, p, (size_t)n);
     return n;
 }
 

@@ -52,6 +52,40 @@ void jsonw_double(jsonw *w, double v);
 void jsonw_bool(jsonw *w, bool v);
 void jsonw_null(jsonw *w);
 
+/* A key that is a string literal of plain printable ASCII without '"' or '\\' (the program's
+ * own field names): written without scanning, the hot path of per-lane output. The "" around
+ * the argument make anything but a literal a compile error. */
+#define JSONW_KEY(w, lit) jsonw_key_lit((w), "" lit "", sizeof(lit) - 1)
+static inline void jsonw_key_lit(jsonw *w, const char *key, size_t n)
+{
+    struct jsonw_level *t = w->depth ? &w->stack[w->depth - 1] : 0;
+    if (!t || !t->object || t->lines || w->want_value || n > 64 || JSONW_BUF - w->len < 72) {
+        jsonw_key(w, key); /* checks and reports misuse, flushes, indents */
+        return;
+    }
+    char *o = w->buf + w->len;
+    if (t->has_member) {
+        *o++ = ',';
+        *o++ = ' ';
+    }
+    t->has_member = true;
+    *o++ = '"';
+    for (size_t i = 0; i < n; i++) /* n is a constant: the compiler unrolls this */
+        o[i] = key[i];
+    o += n;
+    o[0] = '"';
+    o[1] = ':';
+    o[2] = ' ';
+    w->len = (size_t)(o + 3 - w->buf);
+    w->want_value = true;
+}
+
+/* Literal key + value, as one expression. */
+#define JSONW_KV_INT(w, lit, v) (JSONW_KEY(w, lit), jsonw_int((w), (v)))
+#define JSONW_KV_BOOL(w, lit, v) (JSONW_KEY(w, lit), jsonw_bool((w), (v)))
+#define JSONW_KV_STRING(w, lit, v) (JSONW_KEY(w, lit), jsonw_string((w), (v)))
+#define JSONW_KV_NULL(w, lit) (JSONW_KEY(w, lit), jsonw_null(w))
+
 /* key + value in one call. */
 void jsonw_kv_string(jsonw *w, const char *key, const char *s);
 void jsonw_kv_int(jsonw *w, const char *key, int64_t v);

@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "io/jsonpos.h"
 #include "io/library.h"
+#include "io/trace_stream.h"
 #include "model/kernelgen.h"
 
 typedef struct loader {
@@ -339,62 +341,6 @@ static bool load_loop(loader *L, const cJSON *lp, scenario *s)
     return true;
 }
 
-static bool load_trace(loader *L, const cJSON *tr, scenario *s)
-{
-    int n = cJSON_IsArray(tr) ? cJSON_GetArraySize(tr) : -1;
-    if (n < 1 || n > 10000000)
-        return fail_at(L, 0, "expected an array of instructions", "trace");
-    s->is_trace = true;
-    s->trace = xcalloc((size_t)n, sizeof *s->trace);
-    int i = 0;
-    for (const cJSON *t = tr->child; t; t = t->next, i++) {
-        char path[48], p2[96];
-        snprintf(path, sizeof path, "trace[%d]", i);
-        banks_request *r = &s->trace[i];
-        static const char *const keys[] = {"op", "width", "addresses", NULL};
-        if (!cJSON_IsObject(t))
-            return fail_at(L, 0, "expected an object", "%s", path);
-        char *op = NULL;
-        bool ok = only_keys(L, t, keys, path) && get_str(L, t, "op", false, &op, path);
-        if (ok && strcmp(op, "load") != 0 && strcmp(op, "store") != 0)
-            ok = fail_at(L, 0, "op is \"load\" or \"store\"", "%s.op", path);
-        r->op = ok && strcmp(op, "store") == 0 ? BANKS_STORE : BANKS_LOAD;
-        free(op);
-        if (!ok)
-            return false;
-        const cJSON *w = cJSON_GetObjectItemCaseSensitive(t, "width");
-        int64_t width = 4;
-        snprintf(p2, sizeof p2, "%s.width", path);
-        if (!w)
-            return fail_at(L, 0, "missing key 'width'", "%s", path);
-        if (!get_int(L, w, 1, 16, &width, p2))
-            return false;
-        if (!banks_width_ok((int)width))
-            return fail_at(L, 0, "width is 1, 2, 4, 8 or 16", "%s", p2);
-        r->width = (int)width;
-        const cJSON *ad = cJSON_GetObjectItemCaseSensitive(t, "addresses");
-        snprintf(p2, sizeof p2, "%s.addresses", path);
-        if (!cJSON_IsArray(ad) || cJSON_GetArraySize(ad) != BANKS_WARP)
-            return fail_at(L, 0, "expected 32 addresses (null for an inactive lane)", "%s", ad ? p2 : path);
-        int l = 0;
-        for (const cJSON *a = ad->child; a; a = a->next, l++) {
-            if (cJSON_IsNull(a))
-                continue;
-            char p3[112];
-            snprintf(p3, sizeof p3, "%s[%d]", p2, l);
-            int64_t v;
-            if (!get_int(L, a, 0, s->arch->smem_per_block - 1, &v, p3))
-                return false;
-            if (v % width != 0)
-                return fail_at(L, 0, "address is not a multiple of the width", "%s", p3);
-            r->addr[l] = v;
-            r->active |= 1u << l;
-        }
-    }
-    s->ntrace = n;
-    return true;
-}
-
 /* Read the members of the top-level object into s. */
 static bool load_root(loader *L, const cJSON *root, scenario *s)
 {
@@ -419,10 +365,9 @@ static bool load_root(loader *L, const cJSON *root, scenario *s)
                            "sm_35, sm_35_8byte, sm_13)",
                            "arch");
     }
-    const cJSON *tr = cJSON_GetObjectItemCaseSensitive(root, "trace");
-    if (tr) {
+    if (cJSON_GetObjectItemCaseSensitive(root, "trace")) { /* traces are read by trace_stream */
         static const char *const tkeys[] = {"name", "description", "arch", "trace", NULL};
-        return only_keys(L, root, tkeys, "") && load_trace(L, tr, s);
+        return only_keys(L, root, tkeys, "") && fail_at(L, 0, "unexpected trace", "%s", "trace");
     }
     const cJSON *bl = cJSON_GetObjectItemCaseSensitive(root, "block");
     if (bl) {
@@ -481,9 +426,60 @@ static bool eval_check(const scenario *s, scenario_error *se)
     return scenario_check_eval(s, EVAL_CHECK_MAX, se);
 }
 
+/* Read every instruction of an open trace into out (a trace kept in memory: at most
+ * LOAD_MAX_TRACE instructions); closes t. */
+static bool load_trace_all(trace_stream *t, scenario *out, io_error *err)
+{
+    trace_stream_limit(t, LOAD_MAX_TRACE);
+    int cap = 0, rc;
+    banks_request r;
+    while ((rc = trace_stream_next(t, &r, err)) > 0) {
+        if (out->ntrace == cap) {
+            cap = cap ? 2 * cap : 256;
+            out->trace = xrealloc(out->trace, (size_t)cap * sizeof *out->trace);
+        }
+        out->trace[out->ntrace++] = r;
+    }
+    scenario *h = trace_stream_header(t);
+    out->name = h->name;
+    out->description = h->description;
+    h->name = h->description = NULL;
+    out->arch = h->arch;
+    out->is_trace = true;
+    trace_stream_close(t);
+    scenario_error se;
+    if (rc == 0 && !scenario_finish(out, &se)) {
+        snprintf(err->text, sizeof err->text, "%.200s", se.msg);
+        rc = -1;
+    }
+    if (rc < 0) {
+        scenario_free(out);
+        scenario_init(out);
+    }
+    return rc == 0;
+}
+
+/* The message for a file too large to be a scenario. */
+static bool too_large(const char *name, io_error *err)
+{
+    snprintf(err->text, sizeof err->text,
+             "%s: larger than %d MiB, which only a trace may be (a trace's members: name, description, arch, "
+             "then trace)",
+             name, LOAD_MAX_SCENARIO_BYTES >> 20);
+    return false;
+}
+
 bool load_scenario_text(const char *text, size_t len, const char *name, const char *arch, scenario *out, io_error *err)
 {
     scenario_init(out);
+    trace_stream *ts;
+    trace_stream_status st = trace_stream_open(NULL, text, len, name, arch, &ts, err);
+    if (st == TRACE_STREAM_ERROR)
+        return false;
+    if (st == TRACE_STREAM_OK)
+        return load_trace_all(ts, out, err);
+    if (len > LOAD_MAX_SCENARIO_BYTES)
+        return too_large(name, err);
     loader L = {.text = text, .len = len, .name = name, .err = err};
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
@@ -577,6 +573,18 @@ const char *load_source_text(const char *source, size_t *len, bool *owned, io_er
 
 bool load_scenario_file(const char *path, const char *arch, scenario *out, io_error *err)
 {
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) { /* a trace streams from its file */
+        scenario_init(out);
+        trace_stream *ts;
+        trace_stream_status st = trace_stream_open(path, NULL, 0, path, arch, &ts, err);
+        if (st == TRACE_STREAM_ERROR)
+            return false;
+        if (st == TRACE_STREAM_OK)
+            return load_trace_all(ts, out, err);
+        if (sb.st_size > LOAD_MAX_SCENARIO_BYTES)
+            return too_large(path, err);
+    }
     size_t len = 0;
     bool owned;
     const char *text = load_source_text(path, &len, &owned, err);

@@ -1,4 +1,5 @@
-/* load: scenario and trace files (JSON, via cJSON) -> a finished scenario.
+/* load: scenario and trace files (JSON) -> a finished scenario. Scenarios (small: at most
+ * LOAD_MAX_SCENARIO_BYTES) are parsed with cJSON; traces are read by trace_stream without a tree.
  * Every problem becomes an io_error naming the file, the line and column, and the JSON path;
  * for expressions the column points at the offending character. Never crashes on bad input. */
 #ifndef BANKSCOPE_LOAD_H
@@ -9,16 +10,19 @@
 
 #include "model/scenario.h"
 
-#define LOAD_MAX_BYTES (256 << 20)
+#define LOAD_MAX_BYTES (256 << 20)         /* a file read whole (not a trace in a regular file) */
+#define LOAD_MAX_SCENARIO_BYTES (16 << 20) /* a scenario or lesson (parsed into a tree) */
+#define LOAD_MAX_TRACE                                                                                                 \
+    (1 << 20) /* instructions of a trace held in memory; `analyze`                                                     \
+                 streams traces of any length instead */
 
 typedef struct io_error {
-    char text[640];   /* "file:line:col: path: message", one line */
+    char text[640]; /* "file:line:col: path: message", one line */
 } io_error;
 
 /* Load and finish a scenario from JSON text; name is used in messages. */
 /* arch, when not NULL, replaces the file's architecture (before validation). */
-bool load_scenario_text(const char *text, size_t len, const char *name, const char *arch, scenario *out,
-                        io_error *err);
+bool load_scenario_text(const char *text, size_t len, const char *name, const char *arch, scenario *out, io_error *err);
 /* Read a file (a pattern name such as "transpose-naive" is looked up in the library). */
 bool load_scenario_file(const char *path, const char *arch, scenario *out, io_error *err);
 /* The text of source: a file, or else a library name. *owned tells whether the caller must free

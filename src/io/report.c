@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/instr_source.h"
 #include "io/jsonw.h"
 #include "io/textsafe.h"
 #include "model/explain.h"
@@ -59,22 +60,17 @@ static void visit(const scenario *s, const report_options *o, visit_fn fn, void 
 {
     scenario_instr in;
     banks_result r;
-    if (o->warp >= 0 && !s->is_trace) {
-        for (int it = 0; it < s->iterations; it++)
-            for (int a = 0; a < s->naccesses; a++) {
-                scenario_instr_build(s, a, it, o->warp, &in);
-                in.seq = (int64_t)it * s->naccesses + a;
-                banks_analyze(s->arch, &in.req, &r, NULL);
-                fn(ctx, s, &in, &r);
-            }
-        return;
+    instr_source own, *src = o->source;
+    if (!src) {
+        instr_source_scenario(&own, s, o->warp);
+        src = &own;
     }
-    int64_t n = scenario_instr_count(s);
-    for (int64_t k = 0; k < n; k++) {
-        scenario_instr_at(s, k, &in);
+    while (instr_source_next(src, &in)) {
         banks_analyze(s->arch, &in.req, &r, NULL);
         fn(ctx, s, &in, &r);
     }
+    if (src == &own)
+        instr_source_close(&own);
 }
 
 static void totals_add(report_totals *t, const scenario_instr *in, const banks_result *r)
@@ -333,9 +329,12 @@ static void scenario_header(FILE *out, const scenario *s)
 void report_text(FILE *out, const scenario *s, const report_options *o)
 {
     text_ctx c = {.out = out, .o = o, .last_access = -2, .last_iter = -1};
-    scenario_header(out, s);
+    if (!o->summary)
+        scenario_header(out, s);
     visit(s, o, text_visit, &c);
     flush_run(&c, s);
+    if (o->summary) /* after the instructions: a streamed trace's count is known only then */
+        scenario_header(out, s);
     char deg[32];
     fprintf(out, "\ntotal: %lld warp-instruction%s, %lld wavefront%s (ideal %lld), %lld bank conflict%s",
             (long long)c.t.instructions, c.t.instructions == 1 ? "" : "s", (long long)c.t.wavefronts,
@@ -375,48 +374,48 @@ static void json_visit(void *ctx, const scenario *s, const scenario_instr *in, c
     scenario_excluded_add(&c->excluded, &ex);
     totals_add(&c->t, in, r);
     jsonw_begin_object(w, JSONW_INLINE);
-    jsonw_kv_int(w, "seq", in->seq);
+    JSONW_KV_INT(w, "seq", in->seq);
     if (in->access >= 0)
-        jsonw_kv_int(w, "access", in->access);
+        JSONW_KV_INT(w, "access", in->access);
     else
-        jsonw_kv_null(w, "access");
-    jsonw_kv_int(w, "warp", in->warp);
-    jsonw_kv_int(w, "iteration", in->iteration);
+        JSONW_KV_NULL(w, "access");
+    JSONW_KV_INT(w, "warp", in->warp);
+    JSONW_KV_INT(w, "iteration", in->iteration);
     if (s->loop.var && !s->is_trace)
-        jsonw_kv_int(w, "loop_value", in->loop_value);
-    jsonw_kv_string(w, "op", scenario_op_text(in->req.op));
-    jsonw_kv_int(w, "width", in->req.width);
-    jsonw_kv_int(w, "wavefronts", r->wavefronts);
-    jsonw_kv_int(w, "ideal_wavefronts", r->ideal_wavefronts);
-    jsonw_kv_int(w, "conflict_degree", r->conflict_degree);
-    jsonw_kv_int(w, "bank_conflicts", r->bank_conflicts);
-    jsonw_kv_int(w, "cycles", instr_cycles(s, in, r));
-    jsonw_kv_int(w, "active_lanes", r->active_lanes);
-    jsonw_kv_int(w, "excluded_lanes", scenario_excluded_total(&ex));
-    jsonw_kv_int(w, "broadcast_lanes", r->broadcast_lanes);
-    jsonw_kv_bool(w, "paired", r->paired);
-    jsonw_key(w, "lanes");
+        JSONW_KV_INT(w, "loop_value", in->loop_value);
+    JSONW_KV_STRING(w, "op", scenario_op_text(in->req.op));
+    JSONW_KV_INT(w, "width", in->req.width);
+    JSONW_KV_INT(w, "wavefronts", r->wavefronts);
+    JSONW_KV_INT(w, "ideal_wavefronts", r->ideal_wavefronts);
+    JSONW_KV_INT(w, "conflict_degree", r->conflict_degree);
+    JSONW_KV_INT(w, "bank_conflicts", r->bank_conflicts);
+    JSONW_KV_INT(w, "cycles", instr_cycles(s, in, r));
+    JSONW_KV_INT(w, "active_lanes", r->active_lanes);
+    JSONW_KV_INT(w, "excluded_lanes", scenario_excluded_total(&ex));
+    JSONW_KV_INT(w, "broadcast_lanes", r->broadcast_lanes);
+    JSONW_KV_BOOL(w, "paired", r->paired);
+    JSONW_KEY(w, "lanes");
     jsonw_begin_array(w, JSONW_INLINE);
     int nidx = s->is_trace ? 0 : s->accesses[in->access].nidx;
     for (int l = 0; l < BANKS_WARP; l++) {
         const scenario_lane *ln = &in->lane[l];
         bool act = ln->state == SCENARIO_LANE_OK;
         jsonw_begin_object(w, JSONW_INLINE);
-        jsonw_kv_int(w, "lane", l);
-        jsonw_kv_bool(w, "active", act);
+        JSONW_KV_INT(w, "lane", l);
+        JSONW_KV_BOOL(w, "active", act);
         if (act) {
-            jsonw_kv_int(w, "address", ln->address);
-            jsonw_kv_int(w, "word", banks_word_of(s->arch, ln->address));
-            jsonw_kv_int(w, "bank", banks_bank_of(s->arch, ln->address));
-            jsonw_kv_int(w, "wavefront", r->lane[l].wavefront);
+            JSONW_KV_INT(w, "address", ln->address);
+            JSONW_KV_INT(w, "word", banks_word_of(s->arch, ln->address));
+            JSONW_KV_INT(w, "bank", banks_bank_of(s->arch, ln->address));
+            JSONW_KV_INT(w, "wavefront", r->lane[l].wavefront);
         } else {
-            jsonw_kv_null(w, "address");
-            jsonw_kv_null(w, "bank");
-            jsonw_kv_string(w, "state", scenario_lane_state_text(ln->state));
+            JSONW_KV_NULL(w, "address");
+            JSONW_KV_NULL(w, "bank");
+            JSONW_KV_STRING(w, "state", scenario_lane_state_text(ln->state));
         }
         if (!s->is_trace && ln->state != SCENARIO_LANE_NO_THREAD && ln->state != SCENARIO_LANE_EVAL_ERROR &&
             ln->state != SCENARIO_LANE_MASKED) {
-            jsonw_key(w, "index");
+            JSONW_KEY(w, "index");
             jsonw_begin_array(w, JSONW_INLINE);
             for (int d = 0; d < nidx; d++)
                 jsonw_int(w, ln->index[d]);

@@ -13,6 +13,8 @@ typedef struct report_options {
     bool all_lanes;     /* text: a lane table for every warp-instruction, not only the first */
     int warp;           /* -1: the scenario's selection; else only this warp */
     bool summary;       /* text: totals only */
+    struct instr_source *source; /* where the instructions come from (a streamed trace, say);
+                                    NULL: built from the scenario with warp */
 } report_options;
 
 /* Totals over a scenario's warp-instructions. */

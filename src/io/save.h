@@ -24,5 +24,7 @@ bool save_atomic(const char *path, const char *data, size_t len, char *err, size
  * O_CREAT|O_EXCL (mkostemp, mode 0600; no symbolic link can redirect it). Returns the open
  * descriptor and the malloc'd name in *tmp_out, or -1 with errno set and *tmp_out NULL. */
 int save_temp_create(const char *path, char **tmp_out);
+/* Write all len bytes of buf to fd, retrying short writes and EINTR; false with errno set. */
+bool save_write_all(int fd, const void *buf, size_t len);
 
 #endif

@@ -21,9 +21,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Write all of data to fd, retrying short writes and EINTR. */
-static bool write_all(int fd, const char *data, size_t len)
+bool save_write_all(int fd, const void *buf, size_t len)
 {
+    const char *data = buf;
     while (len > 0) {
         ssize_t w = write(fd, data, len);
         if (w < 0 && errno == EINTR)
@@ -116,7 +116,7 @@ static bool write_special(const char *path, const char *data, size_t len, char *
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return false;
     }
-    bool ok = write_all(fd, data, len);
+    bool ok = save_write_all(fd, data, len);
     int e = errno;
     if (close(fd) != 0 && ok) {
         ok = false;
@@ -152,7 +152,7 @@ static bool write_in_place(const char *real, const char *data, size_t len)
     int fd = open(real, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
     if (fd < 0)
         return false;
-    bool ok = write_all(fd, data, len) && ftruncate(fd, (off_t)len) == 0 && fsync(fd) == 0;
+    bool ok = save_write_all(fd, data, len) && ftruncate(fd, (off_t)len) == 0 && fsync(fd) == 0;
     int e = errno;
     if (close(fd) != 0 && ok) {
         ok = false;
@@ -218,7 +218,7 @@ static bool save_regular(const char *shown, const char *real, const char *data, 
         free(dir);
         return false;
     }
-    bool ok = write_all(fd, data, len) && fsync(fd) == 0;
+    bool ok = save_write_all(fd, data, len) && fsync(fd) == 0;
     if (!ok) {
         snprintf(err, errlen, "%s: %s; nothing was written", shown, strerror(errno));
         close(fd);

@@ -267,6 +267,38 @@ static void test_readonly_dir(void **state)
     assert_int_equal(rc, 0);
 }
 
+/* The child of test_foreign_owner_in_place: a file of another user it may write. */
+static int foreign_child(void)
+{
+    char p[300], buf[64], err[512];
+    if (!save(at("shared/theirs.json", p, sizeof p), "new", err, sizeof err))
+        return 1;
+    return strcmp(get(p, buf, sizeof buf), "new") == 0 ? 0 : 2;
+}
+
+static void test_foreign_owner_in_place(void **state)
+{
+    (void)state;
+    if (geteuid() != 0)
+        skip(); /* needs a second user */
+    char d[300], p[300];
+    mkdir(at("shared", d, sizeof d), 0777);
+    chmod(d, 0777);
+    put(at("shared/theirs.json", p, sizeof p), "old old");
+    chmod(p, 0666);
+    struct stat before, after;
+    assert_int_equal(stat(p, &before), 0);
+    int rc = in_child(foreign_child, true);
+    if (rc == 77)
+        skip();
+    assert_int_equal(rc, 0);
+    /* the owner could not be given to a new file: written in place, owner and inode kept */
+    assert_int_equal(stat(p, &after), 0);
+    assert_int_equal(after.st_uid, before.st_uid);
+    assert_int_equal(after.st_ino, before.st_ino);
+    assert_int_equal(after.st_mode & 07777, 0666);
+}
+
 /* The child of test_full_disk: writes are limited to 64 bytes (like a full disk). */
 static int full_child(void)
 {
@@ -351,6 +383,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fifo_in_place, setup, teardown),
         cmocka_unit_test_setup_teardown(test_directory_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_readonly_dir, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_foreign_owner_in_place, setup, teardown),
         cmocka_unit_test_setup_teardown(test_full_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_planted_link_ignored, setup, teardown),
         cmocka_unit_test_setup_teardown(test_temp_create_exclusive, setup, teardown),

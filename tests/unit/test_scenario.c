@@ -163,7 +163,7 @@ static void test_errors_with_positions(void **state)
     expect_error("{\"arrays\": [{\"name\": \"a\", \"type\": \"float3\", \"dims\": [32]}],"
                  " \"accesses\": [{\"op\": \"load\", \"array\": \"a\", \"index\": \"tx\"}]}",
                  "one lane would move 12 bytes");
-    expect_error("{\"trace\": [{\"op\": \"load\", \"width\": 8, \"addresses\": [4]}]}",
+    expect_error("{\"trace\": [{\"op\": \"load\", \"width\": 8, \"addresses\": [0]}]}",
                  "expected 32 addresses");
     expect_error("{\"trace\": [{\"op\": \"load\", \"width\": 3, \"addresses\": []}]}", "width is 1, 2, 4, 8 or 16");
     expect_error("{\"arrays\": [{\"name\": \"a b\", \"type\": \"float\", \"dims\": [32]}], \"accesses\": []}",

@@ -1,0 +1,145 @@
+/* instr_source: one iterator over a scenario's instructions or a streamed trace's. */
+#include "instr_source.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "io/trace_stream.h"
+
+void instr_source_scenario(instr_source *src, const scenario *s, int warp)
+{
+    memset(src, 0, sizeof *src);
+    scenario_init(&src->own);
+    src->s = s;
+    src->warp = warp;
+    src->counted = -1;
+}
+
+/* Copy the stream's header (name, description, architecture) into own. */
+static void take_header(instr_source *src)
+{
+    const scenario *h = trace_stream_header(src->ts);
+    free(src->own.name);
+    free(src->own.description);
+    src->own.name = h->name ? xstrdup(h->name) : NULL;
+    src->own.description = h->description ? xstrdup(h->description) : NULL;
+    src->own.arch = h->arch;
+    src->own.is_trace = true;
+    src->own.iterations = 1;
+}
+
+bool instr_source_open(instr_source *src, const char *path, const char *arch, bool checked, io_error *err)
+{
+    instr_source_scenario(src, &src->own, -1);
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
+        trace_stream *ts;
+        trace_stream_status st = trace_stream_open(path, NULL, 0, path, arch, &ts, err);
+        if (st == TRACE_STREAM_ERROR)
+            return false;
+        if (st == TRACE_STREAM_OK && checked) { /* the checking pass, then the file again */
+            banks_request r;
+            int rc;
+            while ((rc = trace_stream_next(ts, &r, err)) > 0)
+                src->counted++;
+            src->counted++;
+            trace_stream_close(ts);
+            if (rc < 0 || trace_stream_open(path, NULL, 0, path, arch, &ts, err) != TRACE_STREAM_OK)
+                return false;
+        }
+        if (st == TRACE_STREAM_OK) {
+            src->ts = ts;
+            src->path = xstrdup(path);
+            src->size = sb.st_size;
+            take_header(src);
+            src->own.ntrace = src->counted >= 0 ? (int)src->counted : 0;
+            return true;
+        }
+    }
+    return load_scenario_file(path, arch, &src->own, err);
+}
+
+bool instr_source_streams(const instr_source *src)
+{
+    return src->ts != NULL;
+}
+
+void instr_source_set_warp(instr_source *src, int warp)
+{
+    src->warp = warp;
+}
+
+/* The next streamed trace instruction. */
+static bool next_streamed(instr_source *src, scenario_instr *in)
+{
+    int rc = trace_stream_next(src->ts, &in->req, &src->err);
+    if (rc == 0) {
+        take_header(src); /* members after the trace */
+        if (src->counted >= 0 && src->k != src->counted) {
+            snprintf(src->err.text, sizeof src->err.text, "%.400s: the file changed while it was read", src->path);
+            rc = -1;
+        }
+    }
+    if (rc <= 0) {
+        src->failed = rc < 0;
+        return false;
+    }
+    in->seq = src->k++;
+    in->access = -1;
+    in->iteration = 0;
+    in->loop_value = 0;
+    in->warp = 0;
+    for (int l = 0; l < BANKS_WARP; l++) {
+        scenario_lane *ln = &in->lane[l];
+        ln->state = (in->req.active >> l) & 1 ? SCENARIO_LANE_OK : SCENARIO_LANE_MASKED;
+        ln->tid = ln->tx = l;
+        ln->ty = ln->tz = 0;
+        ln->index[0] = ln->index[1] = ln->index[2] = 0;
+        ln->address = in->req.addr[l];
+        ln->bad_dim = -1;
+        ln->eval = EXPR_OK;
+        ln->eval_pos = 0;
+    }
+    if (src->counted < 0)
+        src->own.ntrace = (int)src->k;
+    return true;
+}
+
+bool instr_source_next(instr_source *src, scenario_instr *in)
+{
+    if (src->failed)
+        return false;
+    if (src->ts)
+        return next_streamed(src, in);
+    const scenario *s = src->s;
+    if (src->warp >= 0 && !s->is_trace) { /* ordered by iteration, then access */
+        if (src->k >= (int64_t)s->iterations * s->naccesses)
+            return false;
+        scenario_instr_build(s, (int)(src->k % s->naccesses), (int)(src->k / s->naccesses), src->warp, in);
+        in->seq = src->k++;
+        return true;
+    }
+    if (src->k >= scenario_instr_count(s))
+        return false;
+    scenario_instr_at(s, src->k++, in);
+    return true;
+}
+
+double instr_source_progress(const instr_source *src)
+{
+    if (src->ts)
+        return src->size > 0 ? (double)trace_stream_offset(src->ts) / (double)src->size : 0.0;
+    int64_t n = src->warp >= 0 && !src->s->is_trace ? (int64_t)src->s->iterations * src->s->naccesses
+                                                    : scenario_instr_count(src->s);
+    return n > 0 ? (double)src->k / (double)n : 1.0;
+}
+
+void instr_source_close(instr_source *src)
+{
+    trace_stream_close(src->ts);
+    scenario_free(&src->own);
+    free(src->path);
+    memset(src, 0, sizeof *src);
+}

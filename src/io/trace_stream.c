@@ -1,0 +1,398 @@
+/* trace_stream: the streaming trace reader (members before the trace, one instruction per call,
+ * members after it). */
+#include "trace_stream.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/jsonstream.h"
+
+struct trace_stream {
+    jsonstream js;
+    FILE *f;
+    char *path;       /* owned; NULL for text */
+    const char *text; /* not owned */
+    size_t len;
+    char *name; /* owned, for messages */
+    scenario hdr;
+    bool arch_given; /* --arch replaces the file's */
+    bool arch_seen;  /* the file's "arch" was read (or found by the look-ahead) */
+    bool done;
+    int64_t count, max;
+    int64_t trace_line, trace_col; /* where the array of instructions starts */
+};
+
+/* "NAME:LINE:COL: PATH: MSG" into err; returns -1. */
+static int failf(trace_stream *t, io_error *err, int64_t line, int64_t col, const char *msg, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static int failf(trace_stream *t, io_error *err, int64_t line, int64_t col, const char *msg, const char *fmt, ...)
+{
+    char path[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(path, sizeof path, fmt, ap);
+    va_end(ap);
+    snprintf(err->text, sizeof err->text, "%s:%lld:%lld: %s%s%s", t->name, (long long)line, (long long)col, path,
+             *path ? ": " : "", msg);
+    t->done = true;
+    return -1;
+}
+
+/* The tokenizer's error (syntax, limits) into err; returns -1. */
+static int fail_js(trace_stream *t, io_error *err)
+{
+    return failf(t, err, t->js.line_tok, t->js.col_tok, t->js.msg, "%s", "");
+}
+
+/* Copy the token's text into key (n bytes, truncated): member names are compared there once the
+ * value has replaced them in js.str. */
+static void copy_key(const trace_stream *t, char *key, size_t n)
+{
+    size_t k = t->js.slen < n - 1 ? t->js.slen : n - 1;
+    memcpy(key, t->js.str, k);
+    key[k] = '\0';
+}
+
+/* A fail at the token just read. */
+#define FAIL_TOK(t, err, msg, ...) failf(t, err, (t)->js.line_tok, (t)->js.col_tok, msg, __VA_ARGS__)
+
+#define ARCH_LIST "sm_90, sm_80, sm_86, sm_75, sm_70, sm_60, sm_50, sm_35, sm_35_8byte, sm_13"
+
+/* One top-level member other than "trace" whose key was just read: 0 read, 1 not a member a
+ * trace has, -1 error. */
+static int header_member(trace_stream *t, io_error *err)
+{
+    char key[16];
+    copy_key(t, key, sizeof key);
+    bool is_arch = strcmp(t->js.str, "arch") == 0;
+    if (!is_arch && strcmp(t->js.str, "name") != 0 && strcmp(t->js.str, "description") != 0)
+        return 1;
+    jsonstream_token v = jsonstream_next(&t->js);
+    if (v == JSONSTREAM_ERROR)
+        return fail_js(t, err);
+    if (v != JSONSTREAM_STRING)
+        return FAIL_TOK(t, err, "expected a string", "%s", key);
+    if (is_arch) {
+        const banks_profile *p = banks_profile_find(t->js.str);
+        if (!p)
+            return FAIL_TOK(t, err, "unknown architecture (" ARCH_LIST ")", "arch");
+        if (!t->arch_given)
+            t->hdr.arch = p;
+        t->arch_seen = true;
+        return 0;
+    }
+    char **dst = key[0] == 'n' ? &t->hdr.name : &t->hdr.description;
+    free(*dst);
+    *dst = xstrdup(t->js.str);
+    return 0;
+}
+
+/* Find the top-level "arch" ahead of the reading position (it may follow the trace): a second,
+ * fast pass over the file that skips every other value. Problems are left to the real pass. */
+static void look_ahead_arch(trace_stream *t)
+{
+    jsonstream js;
+    FILE *f = NULL;
+    if (t->text) {
+        jsonstream_open_mem(&js, t->text, t->len);
+    } else {
+        f = fopen(t->path, "rb");
+        if (!f)
+            return;
+        jsonstream_open_file(&js, f);
+    }
+    if (jsonstream_next(&js) == JSONSTREAM_OBJECT) {
+        while (jsonstream_next(&js) == JSONSTREAM_KEY) {
+            bool is_arch = strcmp(js.str, "arch") == 0;
+            jsonstream_token v = jsonstream_next(&js);
+            if (is_arch) {
+                const banks_profile *p = v == JSONSTREAM_STRING ? banks_profile_find(js.str) : NULL;
+                if (p)
+                    t->hdr.arch = p;
+                break;
+            }
+            if (!jsonstream_skip_fast(&js, v))
+                break;
+        }
+    }
+    jsonstream_close(&js);
+    if (f)
+        fclose(f);
+}
+
+trace_stream_status trace_stream_open(const char *path, const char *text, size_t len, const char *name,
+                                      const char *arch, trace_stream **out, io_error *err)
+{
+    *out = NULL;
+    const banks_profile *forced = NULL;
+    if (arch && !(forced = banks_profile_find(arch))) {
+        snprintf(err->text, sizeof err->text, "%s: unknown architecture '%s'", name, arch);
+        return TRACE_STREAM_ERROR;
+    }
+    FILE *f = NULL;
+    if (!text && !(f = fopen(path, "rb")))
+        return TRACE_STREAM_NOT_TRACE; /* the whole-file loader says why */
+    trace_stream *t = xcalloc(1, sizeof *t);
+    t->f = f;
+    t->path = path && !text ? xstrdup(path) : NULL;
+    t->text = text;
+    t->len = len;
+    t->name = xstrdup(name);
+    scenario_init(&t->hdr);
+    t->hdr.is_trace = true;
+    t->hdr.iterations = 1;
+    if (forced) {
+        t->hdr.arch = forced;
+        t->arch_given = true;
+    }
+    if (text)
+        jsonstream_open_mem(&t->js, text, len);
+    else
+        jsonstream_open_file(&t->js, f);
+    trace_stream_status st = TRACE_STREAM_NOT_TRACE;
+    if (jsonstream_next(&t->js) != JSONSTREAM_OBJECT)
+        goto out;
+    for (;;) {
+        jsonstream_token k = jsonstream_next(&t->js);
+        if (k == JSONSTREAM_ERROR) {
+            fail_js(t, err);
+            st = TRACE_STREAM_ERROR;
+            goto out;
+        }
+        if (k != JSONSTREAM_KEY)
+            goto out; /* an object without "trace" */
+        if (strcmp(t->js.str, "trace") == 0)
+            break;
+        int r = header_member(t, err);
+        if (r != 0) {
+            st = r < 0 ? TRACE_STREAM_ERROR : TRACE_STREAM_NOT_TRACE;
+            goto out;
+        }
+    }
+    jsonstream_token a = jsonstream_next(&t->js);
+    t->trace_line = t->js.line_tok;
+    t->trace_col = t->js.col_tok;
+    if (a == JSONSTREAM_ERROR || a != JSONSTREAM_ARRAY) {
+        if (a == JSONSTREAM_ERROR)
+            fail_js(t, err);
+        else
+            FAIL_TOK(t, err, "expected an array of instructions", "trace");
+        st = TRACE_STREAM_ERROR;
+        goto out;
+    }
+    if (!t->arch_given && !t->arch_seen)
+        look_ahead_arch(t);
+    *out = t;
+    return TRACE_STREAM_OK;
+out:
+    trace_stream_close(t);
+    return st;
+}
+
+void trace_stream_limit(trace_stream *t, int64_t max)
+{
+    t->max = max;
+}
+
+scenario *trace_stream_header(trace_stream *t)
+{
+    return &t->hdr;
+}
+
+int64_t trace_stream_offset(const trace_stream *t)
+{
+    return jsonstream_offset(&t->js);
+}
+
+void trace_stream_close(trace_stream *t)
+{
+    if (!t)
+        return;
+    jsonstream_close(&t->js);
+    if (t->f)
+        fclose(t->f);
+    scenario_free(&t->hdr);
+    free(t->path);
+    free(t->name);
+    free(t);
+}
+
+/* An integer token in [lo, hi] (the whole-file loader's rules and messages); -1 on error. */
+static int get_int(trace_stream *t, io_error *err, jsonstream_token v, int64_t lo, int64_t hi, int64_t *out,
+                   const char *path)
+{
+    if (v == JSONSTREAM_ERROR)
+        return fail_js(t, err);
+    if (v != JSONSTREAM_NUMBER || !t->js.is_int)
+        return FAIL_TOK(t, err, "expected a whole number", "%s", path);
+    if (t->js.ival < lo || t->js.ival > hi) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "must be %lld..%lld", (long long)lo, (long long)hi);
+        return FAIL_TOK(t, err, msg, "%s", path);
+    }
+    *out = t->js.ival;
+    return 0;
+}
+
+/* The 32 addresses of instruction i (the '[' was just read). Positions are kept until the width
+ * is known, for the alignment check. */
+static int read_addresses(trace_stream *t, io_error *err, banks_request *r, int64_t width, int64_t pos[][2])
+{
+    int64_t aline = t->js.line_tok, acol = t->js.col_tok, hi = t->hdr.arch->smem_per_block - 1;
+    const char *const want = "expected 32 addresses (null for an inactive lane)";
+    r->active = 0;
+    for (int l = 0;; l++) {
+        jsonstream_token v = jsonstream_next(&t->js);
+        if (v == JSONSTREAM_ARRAY_END) {
+            if (l != BANKS_WARP)
+                return failf(t, err, aline, acol, want, "trace[%lld].addresses", (long long)t->count);
+            return 0;
+        }
+        if (l >= BANKS_WARP)
+            return failf(t, err, aline, acol, want, "trace[%lld].addresses", (long long)t->count);
+        if (v == JSONSTREAM_NULL) {
+            r->addr[l] = 0;
+            continue;
+        }
+        if (v != JSONSTREAM_NUMBER || !t->js.is_int || t->js.ival < 0 || t->js.ival > hi) {
+            char path[80];
+            snprintf(path, sizeof path, "trace[%lld].addresses[%d]", (long long)t->count, l);
+            int64_t dummy;
+            return get_int(t, err, v, 0, hi, &dummy, path);
+        }
+        if (width && t->js.ival % width != 0)
+            return FAIL_TOK(t, err, "address is not a multiple of the width", "trace[%lld].addresses[%d]",
+                            (long long)t->count, l);
+        pos[l][0] = t->js.line_tok;
+        pos[l][1] = t->js.col_tok;
+        r->addr[l] = t->js.ival;
+        r->active |= 1u << l;
+    }
+}
+
+/* One instruction object (its '{' just read) into *r. */
+static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
+{
+    int64_t eline = t->js.line_tok, ecol = t->js.col_tok, width = 0, pos[BANKS_WARP][2];
+    bool have_op = false, have_addr = false;
+    long long i = (long long)t->count;
+    for (;;) {
+        jsonstream_token k = jsonstream_next(&t->js);
+        if (k == JSONSTREAM_OBJECT_END)
+            break;
+        if (k == JSONSTREAM_ERROR)
+            return fail_js(t, err);
+        char key[64];
+        copy_key(t, key, sizeof key);
+        bool dup = false;
+        jsonstream_token v = jsonstream_next(&t->js);
+        if (v == JSONSTREAM_ERROR)
+            return fail_js(t, err);
+        if (strcmp(key, "op") == 0) {
+            dup = have_op;
+            if (v != JSONSTREAM_STRING)
+                return FAIL_TOK(t, err, "expected a string", "trace[%lld].op", i);
+            bool store = strcmp(t->js.str, "store") == 0;
+            if (!store && strcmp(t->js.str, "load") != 0)
+                return FAIL_TOK(t, err, "op is \"load\" or \"store\"", "trace[%lld].op", i);
+            r->op = store ? BANKS_STORE : BANKS_LOAD;
+            have_op = true;
+        } else if (strcmp(key, "width") == 0) {
+            dup = width != 0;
+            if (v != JSONSTREAM_NUMBER || !t->js.is_int || !banks_width_ok((int)t->js.ival)) {
+                char path[48]; /* formatted only for a message */
+                snprintf(path, sizeof path, "trace[%lld].width", i);
+                if (get_int(t, err, v, 1, 16, &width, path) < 0)
+                    return -1;
+                return FAIL_TOK(t, err, "width is 1, 2, 4, 8 or 16", "%s", path);
+            }
+            width = t->js.ival;
+        } else if (strcmp(key, "addresses") == 0) {
+            dup = have_addr;
+            if (v != JSONSTREAM_ARRAY)
+                return FAIL_TOK(t, err, "expected 32 addresses (null for an inactive lane)", "trace[%lld].addresses",
+                                i);
+            if (read_addresses(t, err, r, width, pos) < 0)
+                return -1;
+            have_addr = true;
+        } else {
+            char msg[96];
+            snprintf(msg, sizeof msg, "unknown key '%.60s'", key);
+            return FAIL_TOK(t, err, msg, "trace[%lld].%s", i, key);
+        }
+        if (dup)
+            return FAIL_TOK(t, err, "this key is given twice", "trace[%lld].%s", i, key);
+    }
+    if (!have_op)
+        return failf(t, err, eline, ecol, "missing key 'op'", "trace[%lld]", i);
+    if (!width)
+        return failf(t, err, eline, ecol, "missing key 'width'", "trace[%lld]", i);
+    if (!have_addr)
+        return failf(t, err, eline, ecol, "expected 32 addresses (null for an inactive lane)", "trace[%lld]", i);
+    r->width = (int)width;
+    for (int l = 0; l < BANKS_WARP; l++) /* addresses read before the width */
+        if ((r->active >> l) & 1 && r->addr[l] % width != 0)
+            return failf(t, err, pos[l][0], pos[l][1], "address is not a multiple of the width",
+                         "trace[%lld].addresses[%d]", i, l);
+    return 0;
+}
+
+/* The members after the trace, the end of the object and of the document. */
+static int read_tail(trace_stream *t, io_error *err)
+{
+    for (;;) {
+        jsonstream_token k = jsonstream_next(&t->js);
+        if (k == JSONSTREAM_OBJECT_END)
+            break;
+        if (k == JSONSTREAM_ERROR)
+            return fail_js(t, err);
+        char key[64];
+        copy_key(t, key, sizeof key);
+        int r = strcmp(key, "trace") == 0 ? 1 : header_member(t, err);
+        if (r < 0)
+            return -1;
+        if (r > 0) {
+            jsonstream_token v = jsonstream_next(&t->js);
+            if (v == JSONSTREAM_ERROR)
+                return fail_js(t, err);
+            char msg[96];
+            snprintf(msg, sizeof msg, strcmp(key, "trace") == 0 ? "a second trace" : "unknown key '%.60s'", key);
+            return FAIL_TOK(t, err, msg, "%s", key);
+        }
+    }
+    if (jsonstream_next(&t->js) != JSONSTREAM_END)
+        return fail_js(t, err);
+    t->done = true;
+    return 0;
+}
+
+int trace_stream_next(trace_stream *t, banks_request *r, io_error *err)
+{
+    if (t->done)
+        return 0;
+    jsonstream_token v = jsonstream_next(&t->js);
+    if (v == JSONSTREAM_ARRAY_END) {
+        if (t->count == 0)
+            return failf(t, err, t->trace_line, t->trace_col, "expected an array of instructions", "trace");
+        return read_tail(t, err);
+    }
+    if (v == JSONSTREAM_ERROR)
+        return fail_js(t, err);
+    if (v != JSONSTREAM_OBJECT)
+        return FAIL_TOK(t, err, "expected an object", "trace[%lld]", (long long)t->count);
+    if ((t->max && t->count >= t->max) || t->count >= INT_MAX) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "more than %lld instructions to hold in memory ('analyze' streams traces of any length)",
+                 (long long)(t->max ? t->max : INT_MAX));
+        return FAIL_TOK(t, err, msg, "trace[%lld]", (long long)t->count);
+    }
+    if (read_instruction(t, err, r) < 0)
+        return -1;
+    t->count++;
+    t->hdr.ntrace = (int)t->count;
+    return 1;
+}

@@ -1,0 +1,43 @@
+/* trace_stream: a trace file ({"name", "description", "arch", "trace": [{"op", "width",
+ * "addresses": [32 x address or null]}, ...]}) read one warp-instruction at a time with
+ * jsonstream, in bounded memory whatever its length: nothing of an instruction is kept once it
+ * has been handed out. Every check of the whole-file loader is made as the file is read, with
+ * the same messages ("FILE:LINE:COL: trace[N].addresses[L]: ..."). The stream owns its header
+ * (a scenario holding name, description and architecture, no instructions). */
+#ifndef BANKSCOPE_TRACE_STREAM_H
+#define BANKSCOPE_TRACE_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io/load.h"
+#include "model/scenario.h"
+
+typedef struct trace_stream trace_stream;
+
+typedef enum trace_stream_status {
+    TRACE_STREAM_OK,        /* a trace: read it with trace_stream_next */
+    TRACE_STREAM_NOT_TRACE, /* no "trace" before the first other member (a scenario, a lesson,
+                               not an object): load it whole instead, which reports its errors */
+    TRACE_STREAM_ERROR      /* err filled */
+} trace_stream_status;
+
+/* Open a trace: the file at path when text is NULL, else len bytes of text; name is used in
+ * messages; arch, when not NULL, replaces the file's architecture. Reads the members before
+ * "trace". When the architecture is not known there, a quick look ahead finds it. */
+trace_stream_status trace_stream_open(const char *path, const char *text, size_t len, const char *name,
+                                      const char *arch, trace_stream **out, io_error *err);
+/* Refuse more than max instructions (0: no limit), for loaders that keep them all. */
+void trace_stream_limit(trace_stream *t, int64_t max);
+/* The next instruction into *r: 1, or 0 at the end of the trace (the rest of the file has then
+ * been read and checked), or -1 with err filled. */
+int trace_stream_next(trace_stream *t, banks_request *r, io_error *err);
+/* Name, description and architecture (those after the trace only once it is read); ntrace:
+ * instructions read so far. */
+scenario *trace_stream_header(trace_stream *t);
+/* Bytes read so far (for progress). */
+int64_t trace_stream_offset(const trace_stream *t);
+void trace_stream_close(trace_stream *t);
+
+#endif

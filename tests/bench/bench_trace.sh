@@ -1,0 +1,54 @@
+#!/bin/sh
+# Benchmark of streamed traces (not a test: prints figures, asserts nothing). For traces of 100k
+# and 1M random warp-instructions of mixed widths (the layout of bench_analyze.sh), prints the
+# wall time and peak memory (maximum resident set, /usr/bin/time -v) of
+#   analyze --summary, analyze --json > /dev/null, and tests/bench/bench_trace_ref (a one-pass
+#   reference that parses the numbers and calls banks_analyze, nothing else),
+# and checks that the reference's totals equal analyze's.
+# Usage: tests/bench/bench_trace.sh [BANKSCOPE] [SIZES]   (SIZES default "100000 1000000";
+# traces are kept in $BENCH_DIR when it is set, so that later runs skip generating them)
+bin=${1:-./bankscope}
+sizes=${2:-"100000 1000000"}
+here=$(cd "$(dirname "$0")" && pwd)
+ref="$here/bench_trace_ref"
+[ -x "$ref" ] || make -s tests/bench/bench_trace_ref >/dev/null 2>&1 || { echo "build tests/bench/bench_trace_ref first"; exit 1; }
+[ -x /usr/bin/time ] || { echo "/usr/bin/time (Debian package time) is needed"; exit 1; }
+dir=${BENCH_DIR:-$(mktemp -d)} || exit 1
+[ -n "$BENCH_DIR" ] || trap 'rm -rf "$dir"' EXIT
+mkdir -p "$dir"
+gen() {  # gen N FILE
+    awk -v n="$1" 'BEGIN {
+        srand(7); printf "{\"name\": \"bench\", \"arch\": \"sm_90\", \"trace\": [\n";
+        split("1 2 4 8 16", W, " ");
+        for (i = 0; i < n; i++) {
+            w = W[1 + int(rand() * 5)]; stride = int(rand() * 40);
+            printf "%s{\"op\": \"%s\", \"width\": %d, \"addresses\": [", i ? ",\n" : "", rand() < 0.5 ? "load" : "store", w;
+            for (l = 0; l < 32; l++) {
+                if (rand() < 0.05) a = "null"; else a = ((l * stride + int(rand() * 4)) % 2048) * w;
+                printf "%s%s", l ? ", " : "", a;
+            }
+            printf "]}";
+        }
+        printf "\n]}\n";
+    }' > "$2"
+}
+measure() {  # measure LABEL COMMAND...: wall seconds and peak memory of one run
+    label=$1
+    shift
+    /usr/bin/time -v "$@" > "$dir/out" 2> "$dir/time" || { echo "$label: failed"; cat "$dir/time"; return 1; }
+    wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$dir/time" | awk -F: '{ print $(NF-1) * 60 + $NF }')
+    rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$dir/time")
+    printf '%-44s %8.2f s %9.1f MB\n' "$label" "$wall" "$(echo "$rss / 1024" | bc -l)"
+}
+for n in $sizes; do
+    f="$dir/trace-$n.json"
+    [ -s "$f" ] || gen "$n" "$f"
+    echo "trace of $n instructions: $(du -m "$f" | cut -f1) MB"
+    measure "  reference (bench_trace_ref)" "$ref" "$f"
+    want=$(cat "$dir/out")
+    measure "  analyze --summary" "$bin" analyze "$f" --summary
+    got=$(sed -n 's/^total: \([0-9]*\) warp-instructions, \([0-9]*\) wavefronts (ideal \([0-9]*\)), \([0-9]*\) bank conflicts.*/\1 \2 \3 \4/p' "$dir/out")
+    [ "$got" = "$(echo "$want" | sed 's/^total: \([0-9]*\) warp-instructions, \([0-9]*\) wavefronts (ideal \([0-9]*\)), \([0-9]*\) bank conflicts.*/\1 \2 \3 \4/')" ] ||
+        echo "  totals differ: analyze '$got', reference '$want'"
+    measure "  analyze --json > /dev/null" sh -c "\"$bin\" analyze \"$f\" --json > /dev/null"
+done

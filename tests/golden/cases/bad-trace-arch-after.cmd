@@ -1,0 +1,1 @@
+analyze bad-trace-arch-after.json --summary

@@ -1,0 +1,1 @@
+analyze bad-trace-deep.json --summary

@@ -1,0 +1,1 @@
+analyze bad-trace-long-number.json --summary

@@ -1,0 +1,1 @@
+analyze trace-arch-after.json --summary
