@@ -39,14 +39,14 @@ _bankscope() {
     esac
     local opts
     case $cmd in
-    analyze) opts="--json --warp --all --summary --arch" ;;
+    analyze) opts="--json --warp --all --summary --arch --force" ;;
     measure) opts="--json --access --iteration --arch" ;;
     kernel) opts="--ptx --access --iteration --arch" ;;
-    sweep) opts="--json --max-pad --measure --arch" ;;
+    sweep) opts="--json --max-pad --measure --arch --force" ;;
     export) opts="--svg --access --warp --iteration --arch" ;;
     list) opts="--json --names --archs" ;;
     import) opts="--block --kernel -D -I --smem --loop --timeout -o" ;;
-    *) opts="--help --version --no-gpu --no-color --no-mouse --bench-redraw --bench-startup" ;;
+    *) opts="--help --version --no-gpu --no-color --no-mouse --present --snapshot --keys --bench-redraw --bench-startup" ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -9,15 +9,16 @@
 static const char usage[] =
     "Usage:\n"
     "  bankscope [FILE.json]                 interactive bank grid (default: 32x32 transpose)\n"
-    "            [--no-gpu] [--no-color] [--no-mouse] [--bench-redraw N] [--bench-startup]\n"
+    "            [--no-gpu] [--no-color] [--no-mouse] [--present]\n"
+    "            [--snapshot [--keys KEYS]] [--bench-redraw N] [--bench-startup]\n"
     "  bankscope analyze FILE.json [--json]  analysis of every warp-instruction\n"
-    "            [--warp N] [--all] [--summary] [--arch NAME]\n"
+    "            [--warp N] [--all] [--summary] [--arch NAME] [--force]\n"
     "  bankscope measure FILE.json [--json]  run on the GPU; exit 3 when there is none\n"
     "            [--access N] [--iteration K] [--arch NAME]\n"
     "  bankscope kernel FILE.json [--ptx]    the generated CUDA source (or NVRTC's PTX)\n"
     "            [--access N] [--iteration K] [--arch NAME]\n"
     "  bankscope sweep FILE.json [--json]    padding sweep [--max-pad N] [--measure]\n"
-    "            [--arch NAME]\n"
+    "            [--arch NAME] [--force]\n"
     "  bankscope export FILE.json --svg OUT  bank grid and array map as SVG\n"
     "            [--access N] [--warp W] [--iteration K] [--arch NAME]\n"
     "  bankscope list [--json | --names | --archs]  the patterns and lessons (built-in,\n"
@@ -32,7 +33,9 @@ static const char usage[] =
     "Architectures: sm_90 (default, checked against H100/H200 counters), sm_89, sm_86,\n"
     "sm_80, sm_75, sm_70, sm_60, sm_50, sm_35, sm_35_8byte (Kepler 8-byte banks),\n"
     "sm_13 (compute capability 1.x, 16 banks, half-warps).\n"
-    "Exit status: 0 ok, 1 failure, 2 bad input or usage, 3 no usable GPU.\n"
+    "--force runs work above the limits (bankscope(1), LIMITS AND SIGNALS).\n"
+    "Exit status: 0 ok, 1 failure, 2 bad input or usage, 3 no usable GPU,\n"
+    "128 + N stopped by signal N (130 Ctrl-C).\n"
     "See bankscope(1) for the file formats.\n";
 
 int main(int argc, char **argv)

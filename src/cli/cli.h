@@ -23,6 +23,9 @@ int cli_is_cuda_source(const char *arg);
  * commands and the closest command or pattern name. */
 int cli_check_target(const char *word, const char *const *commands, int ncommands);
 
+/* Print "bankscope: msg" to stderr, made safe for the terminal (messages quote files). */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Print "bankscope: msg" to stderr and return CLI_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -46,6 +49,7 @@ typedef struct cli_common {
     int max_pad;
     int access;        /* -1: all */
     int iteration;
+    int force;         /* --force: run work above the limits of io/work.h */
 } cli_common;
 
 /* Parse argv into c; returns 0 or CLI_USAGE (after a message). allowed lists the long options

@@ -10,6 +10,7 @@
 #include "io/load.h"
 #include "io/report.h"
 #include "io/textsafe.h"
+#include "io/work.h"
 
 /* "bankscope: MSG" on stderr; the message quotes the file's text, so it is made safe. */
 static void load_error(const char *msg)
@@ -22,12 +23,16 @@ static void load_error(const char *msg)
 int cli_analyze(int argc, char **argv)
 {
     cli_common c;
-    if (cli_parse(argc, argv, "analyze", "json warp all arch summary", &c))
+    if (cli_parse(argc, argv, "analyze", "json warp all arch summary force", &c))
         return CLI_USAGE;
     bool summary = c.summary && !c.json;
     instr_source src;
     io_error err;
-    if (!instr_source_open(&src, c.file, c.arch, !summary, &err)) {
+    work_catch_signals();
+    work_exit_on_signal(true); /* loading writes nothing: a signal may end it at once */
+    bool opened = instr_source_open(&src, c.file, c.arch, !summary, &err);
+    work_exit_on_signal(false);
+    if (!opened) {
         load_error(err.text);
         return CLI_USAGE;
     }
@@ -37,12 +42,28 @@ int cli_analyze(int argc, char **argv)
         instr_source_close(&src);
         return cli_usage_error("analyze: --warp %d: the block has %d warp(s)", c.warp, nw);
     }
+    if (!s->is_trace && !c.force) { /* estimate before starting (a trace costs what its file holds) */
+        work_estimate e;
+        work_estimate_analyze(s, c.warp,
+                              c.json      ? WORK_OUT_JSON
+                              : c.summary ? WORK_OUT_SUMMARY
+                              : c.all     ? WORK_OUT_ALL
+                                          : WORK_OUT_TEXT,
+                              &e);
+        char msg[400];
+        if (!work_within_limits(&e, "analyze", "--summary, --warp N or fewer loop iterations", msg, sizeof msg)) {
+            instr_source_close(&src);
+            return cli_usage_error("%s", msg);
+        }
+    }
     instr_source_set_warp(&src, s->is_trace ? -1 : c.warp);
+    src.progress = "analyze";
     report_options o = {.all_lanes = c.all, .summary = c.summary, .warp = s->is_trace ? -1 : c.warp, .source = &src};
-    /* a streamed summary is printed only once the whole file has been read and found good */
+    /* a summary is printed only once every instruction was read (a streamed trace: found good)
+     * and none was skipped (not interrupted) */
     char *buf = NULL;
     size_t buflen = 0;
-    FILE *out = summary && instr_source_streams(&src) ? open_memstream(&buf, &buflen) : stdout;
+    FILE *out = summary ? open_memstream(&buf, &buflen) : stdout;
     if (!out)
         out = stdout;
     int rc = CLI_OK;
@@ -54,7 +75,11 @@ int cli_analyze(int argc, char **argv)
         report_text(out, s, &o);
     if (out != stdout)
         fclose(out);
-    if (src.failed) {
+    work_progress_end();
+    if (work_cancelled()) { /* stopped by a signal: the summary is dropped, the exit says why */
+        fprintf(stderr, "bankscope: analyze: interrupted (%s)\n", work_signal_name());
+        rc = work_exit_status();
+    } else if (src.failed) {
         load_error(src.err.text);
         rc = CLI_USAGE;
     } else if (!written) {

@@ -9,23 +9,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cli_usage_error(const char *fmt, ...)
+/* Print "bankscope: " and the formatted message, made safe for a terminal, and a newline. */
+static void error_v(const char *fmt, va_list ap)
 {
-    va_list ap;
-    va_start(ap, fmt);
     strbuf sb = {0};
     strbuf_vaddf(&sb, fmt, ap); /* arguments may quote the command line or a file: made safe */
-    va_end(ap);
     fputs("bankscope: ", stderr);
     textsafe_fputs(strbuf_str(&sb), stderr);
     fputc('\n', stderr);
     strbuf_free(&sb);
+}
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    error_v(fmt, ap);
+    va_end(ap);
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    error_v(fmt, ap);
+    va_end(ap);
     return CLI_USAGE;
 }
 
 int cli_write_error(const char *cmd, const char *why)
 {
-    fprintf(stderr, "bankscope: %s: cannot write the output: %s\n", cmd, why);
+    cli_error("%s: cannot write the output: %s", cmd, why);
     return CLI_FAIL;
 }
 
@@ -82,6 +96,8 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed, cli_c
             c->all = 1;
         else if (strcmp(name, "summary") == 0)
             c->summary = 1;
+        else if (strcmp(name, "force") == 0)
+            c->force = 1;
         else if (strcmp(name, "ptx") == 0)
             c->ptx = 1;
         else if (strcmp(name, "measure") == 0)

@@ -45,7 +45,7 @@ int cli_export(int argc, char **argv)
     char msg[400];
     bool ok = save_atomic(c.svg, out.data, out.len, msg, sizeof msg);
     if (!ok)
-        fprintf(stderr, "bankscope: export: %s\n", msg);
+        cli_error("export: %s", msg);
     strbuf_free(&out);
     scenario_free(&s);
     return ok ? CLI_OK : CLI_FAIL;

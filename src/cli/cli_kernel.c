@@ -20,7 +20,7 @@ int cli_kernel(int argc, char **argv)
         measure_plan p;
         char msg[600];
         if (!measure_plan_make(&s, a, c.iteration, &p, msg, sizeof msg)) {
-            fprintf(stderr, "bankscope: %s: access %d: %s\n", c.file, a, msg);
+            cli_error("%s: access %d: %s", c.file, a, msg);
             rc = CLI_USAGE;
             break;
         }
@@ -31,7 +31,9 @@ int cli_kernel(int argc, char **argv)
         if (c.ptx) {
             strbuf ptx = {0};
             if (!gpu_compile_ptx(p.rq.source, &ptx, msg, sizeof msg)) {
-                fprintf(stderr, "bankscope: kernel --ptx: %s\n", msg);
+                fputs("bankscope: kernel --ptx: ", stderr); /* a compiler log: its lines kept */
+                textsafe_fputs_lines(msg, stderr);
+                fputc('\n', stderr);
                 rc = CLI_FAIL;
             } else {
                 fputs(strbuf_str(&ptx), stdout);

@@ -132,7 +132,7 @@ int cli_measure(int argc, char **argv)
     char why[256];
     if (!gpu_open(&dev, why, sizeof why)) {
         scenario_free(&s);
-        fprintf(stderr, "bankscope: measure: no usable GPU: %s\n", why);
+        cli_error("measure: no usable GPU: %s", why);
         return CLI_NO_GPU;
     }
     static jsonw w;
@@ -164,18 +164,20 @@ int cli_measure(int argc, char **argv)
         gpu_measurement m;
         char msg[600];
         if (!measure_plan_make(&s, a, c.iteration, &p, msg, sizeof msg)) {
-            fprintf(stderr, "bankscope: %s: access %d: %s\n", c.file, a, msg);
+            cli_error("%s: access %d: %s", c.file, a, msg);
             rc = CLI_USAGE;
             break;
         }
         if (!gpu_measure(&p.rq, &m, msg, sizeof msg)) {
-            fprintf(stderr, "bankscope: measure: access %d: %s\n", a, msg);
+            fprintf(stderr, "bankscope: measure: access %d: ", a); /* may be a compiler log */
+            textsafe_fputs_lines(msg, stderr);
+            fputc('\n', stderr);
             measure_plan_free(&p);
             rc = CLI_FAIL;
             break;
         }
         if (m.cache_note[0])
-            fprintf(stderr, "bankscope: measure: %s\n", m.cache_note);
+            cli_error("measure: %s", m.cache_note);
         if (c.json)
             print_json(&w, &p, &m);
         else

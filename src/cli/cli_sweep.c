@@ -9,6 +9,7 @@
 #include "io/jsonw.h"
 #include "io/load.h"
 #include "io/textsafe.h"
+#include "io/work.h"
 #include "io/measure_plan.h"
 #include "io/report.h"
 #include "model/advisor.h"
@@ -130,7 +131,9 @@ int cli_sweep(int argc, char **argv)
 {
     cli_common c;
     scenario s;
-    int rc0 = cli_open(argc, argv, "sweep", "json max-pad measure arch", &c, &s);
+    work_catch_signals();
+    work_exit_on_signal(true); /* sweep writes only at the end: a signal ends it at once */
+    int rc0 = cli_open(argc, argv, "sweep", "json max-pad measure arch force", &c, &s);
     if (rc0)
         return rc0;
     if (s.is_trace) {
@@ -145,8 +148,18 @@ int cli_sweep(int argc, char **argv)
     char why[300];
     if (c.measure && !gpu_open(&dev, why, sizeof why)) {
         scenario_free(&s);
-        fprintf(stderr, "bankscope: sweep --measure: no usable GPU: %s\n", why);
+        cli_error("sweep --measure: no usable GPU: %s", why);
         return CLI_NO_GPU;
+    }
+    if (!c.force) { /* one analysis per padding (and per alternative), estimated first */
+        work_estimate e;
+        work_estimate_analyze(&s, -1, WORK_OUT_SUMMARY, &e);
+        work_estimate_repeat(&e, c.max_pad + 3);
+        char msg[400];
+        if (!work_within_limits(&e, "sweep", "a smaller --max-pad, fewer loop iterations or accesses", msg, sizeof msg)) {
+            scenario_free(&s);
+            return cli_usage_error("%s", msg);
+        }
     }
     int array = advisor_pick_array(&s);
     static advisor_result r;

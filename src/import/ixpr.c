@@ -95,14 +95,18 @@ static bool apply(ixpr_op op, int64_t x, int64_t y, int64_t *r)
         *r = op == IXPR_DIV ? x / y : x % y;
         return true;
     case IXPR_SHL:
-        if (y < 0 || y > 63 || x < 0 || (y > 0 && (x >> (63 - y)) != 0))
+        /* as expr_prog.c: a negative value or a result past 2^63 - 1 overflows */
+        if (y < 0 || y > 63)
             return false;
-        *r = x << y;
-        return true;
+        if (x == 0) {
+            *r = 0;
+            return true;
+        }
+        return x > 0 && y < 63 && !__builtin_mul_overflow(x, (int64_t)1 << y, r);
     case IXPR_SHR:
         if (y < 0 || y > 63)
             return false;
-        *r = x >> y;
+        *r = x < 0 ? ~(~x >> y) : x >> y; /* arithmetic, without implementation-defined behaviour */
         return true;
     case IXPR_LT: *r = x < y; return true;
     case IXPR_LE: *r = x <= y; return true;

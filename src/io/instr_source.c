@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "io/trace_stream.h"
+#include "io/work.h"
 
 void instr_source_scenario(instr_source *src, const scenario *s, int warp)
 {
@@ -111,6 +112,15 @@ bool instr_source_next(instr_source *src, scenario_instr *in)
 {
     if (src->failed)
         return false;
+    if ((src->k & 1023) == 0) { /* every 1024 instructions: a signal, progress */
+        if (work_cancelled()) {
+            snprintf(src->err.text, sizeof src->err.text, "interrupted (%s)", work_signal_name());
+            src->failed = true;
+            return false;
+        }
+        if (src->progress)
+            work_progress(src->progress, instr_source_progress(src));
+    }
     if (src->ts)
         return next_streamed(src, in);
     const scenario *s = src->s;

@@ -22,8 +22,9 @@ typedef struct instr_source {
     int warp;                /* -1: the scenario's selection; else only this warp */
     int64_t k;               /* instructions handed out */
     int64_t counted;         /* instructions the checking pass found; -1 when none was made */
+    const char *progress;    /* when set, progress under this name on a terminal's stderr */
     bool failed;
-    io_error err; /* why, when failed */
+    io_error err; /* why, when failed (also: interrupted by a signal, see work.h) */
 } instr_source;
 
 /* Instructions of a loaded scenario s (borrowed), for one warp (or -1: its selection). */
@@ -38,7 +39,8 @@ bool instr_source_open(instr_source *src, const char *path, const char *arch, bo
 bool instr_source_streams(const instr_source *src);
 /* Only warp w (a scenario's; no effect on traces). */
 void instr_source_set_warp(instr_source *src, int warp);
-/* The next instruction into *in; false at the end, or on an error (src->failed, src->err). */
+/* The next instruction into *in; false at the end, or on an error (src->failed, src->err), or
+ * once a caught signal asked to stop (work_cancelled). */
 bool instr_source_next(instr_source *src, scenario_instr *in);
 /* Fraction of the work done, 0..1 (for progress). */
 double instr_source_progress(const instr_source *src);

@@ -360,10 +360,7 @@ static bool load_root(loader *L, const cJSON *root, scenario *s)
         s->arch = banks_profile_find(arch);
         free(arch);
         if (!s->arch)
-            return fail_at(L, 0,
-                           "unknown architecture (sm_90, sm_80, sm_86, sm_75, sm_70, sm_60, sm_50, "
-                           "sm_35, sm_35_8byte, sm_13)",
-                           "arch");
+            return fail_at(L, 0, "unknown architecture (" LOAD_ARCH_LIST ")", "arch");
     }
     if (cJSON_GetObjectItemCaseSensitive(root, "trace")) { /* traces are read by trace_stream */
         static const char *const tkeys[] = {"name", "description", "arch", "trace", NULL};

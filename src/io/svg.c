@@ -105,6 +105,8 @@ void svg_render(const scenario *s, int64_t k, strbuf *o)
             strbuf_addf(&line, "[%s]", a->index_text[d]);
         if (a->field)
             strbuf_addf(&line, ".%s", a->field);
+        if (a->label) /* e.g. the source position of an imported access */
+            strbuf_addf(&line, "  (%s)", a->label);
     }
     text(&body, LEFT, 44, "start", "font-size=\"13\"", strbuf_str(&line));
     strbuf_clear(&line);

@@ -6,8 +6,9 @@
 
 #include "io/jsonw.h"
 
-/* Append the safe form of s to sb; xml also escapes the five XML specials. */
-static void add(strbuf *sb, const char *str, int xml)
+/* Append the safe form of s to sb; xml also escapes the five XML specials; lines keeps newlines
+ * and tabs (for multi-line logs such as a compiler's). */
+static void add(strbuf *sb, const char *str, int xml, int lines)
 {
     const unsigned char *s = (const unsigned char *)str;
     size_t n = strlen(str), i = 0;
@@ -29,6 +30,11 @@ static void add(strbuf *sb, const char *str, int xml)
             i++;
             continue;
         }
+        if (lines && (c == '\n' || c == '\t')) {
+            strbuf_addc(sb, (char)c);
+            i++;
+            continue;
+        }
         uint32_t cp = 0;
         int k = c < 0x80 ? 0 : jsonw_utf8_next(s + i, n - i, &cp);
         if (c < 0x80 || k == 0) { /* a control character or a byte that is not UTF-8 */
@@ -46,12 +52,12 @@ static void add(strbuf *sb, const char *str, int xml)
 
 void textsafe_add(strbuf *sb, const char *s)
 {
-    add(sb, s ? s : "", 0);
+    add(sb, s ? s : "", 0, 0);
 }
 
 void textsafe_xml_add(strbuf *sb, const char *s)
 {
-    add(sb, s ? s : "", 1);
+    add(sb, s ? s : "", 1, 0);
 }
 
 size_t textsafe_cut(const char *str, size_t n)
@@ -84,6 +90,14 @@ void textsafe_fputs(const char *s, FILE *f)
 {
     strbuf sb = {0};
     textsafe_add(&sb, s);
+    fputs(strbuf_str(&sb), f);
+    strbuf_free(&sb);
+}
+
+void textsafe_fputs_lines(const char *s, FILE *f)
+{
+    strbuf sb = {0};
+    add(&sb, s ? s : "", 0, 1);
     fputs(strbuf_str(&sb), f);
     strbuf_free(&sb);
 }

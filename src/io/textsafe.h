@@ -18,6 +18,8 @@ void textsafe_add(strbuf *sb, const char *s);
 const char *textsafe(const char *s, char *buf, size_t n);
 /* Write s made safe for a terminal to f. */
 void textsafe_fputs(const char *s, FILE *f);
+/* As textsafe_fputs, but newlines and tabs stay (multi-line logs, e.g. NVRTC's). */
+void textsafe_fputs_lines(const char *s, FILE *f);
 /* Append s made safe and escaped for XML character data and attribute values (&, <, >, ", '). */
 void textsafe_xml_add(strbuf *sb, const char *s);
 /* The length of the longest prefix of s (at most n bytes) that ends on a UTF-8 character

@@ -59,8 +59,6 @@ static void copy_key(const trace_stream *t, char *key, size_t n)
 /* A fail at the token just read. */
 #define FAIL_TOK(t, err, msg, ...) failf(t, err, (t)->js.line_tok, (t)->js.col_tok, msg, __VA_ARGS__)
 
-#define ARCH_LIST "sm_90, sm_80, sm_86, sm_75, sm_70, sm_60, sm_50, sm_35, sm_35_8byte, sm_13"
-
 /* One top-level member other than "trace" whose key was just read: 0 read, 1 not a member a
  * trace has, -1 error. */
 static int header_member(trace_stream *t, io_error *err)
@@ -78,7 +76,7 @@ static int header_member(trace_stream *t, io_error *err)
     if (is_arch) {
         const banks_profile *p = banks_profile_find(t->js.str);
         if (!p)
-            return FAIL_TOK(t, err, "unknown architecture (" ARCH_LIST ")", "arch");
+            return FAIL_TOK(t, err, "unknown architecture (" LOAD_ARCH_LIST ")", "arch");
         if (!t->arch_given)
             t->hdr.arch = p;
         t->arch_seen = true;

@@ -10,6 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Take sb's text as the next line of e; control characters (which expression text could carry
+ * as whitespace) become spaces, so a line never moves a terminal's cursor. */
+static void push_line(explain_lines *e, strbuf *sb)
+{
+    char *text = strbuf_take(sb);
+    for (unsigned char *c = (unsigned char *)text; *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            *c = ' ';
+    e->line = xrealloc(e->line, sizeof *e->line * (size_t)(e->n + 1));
+    e->line[e->n++] = text;
+}
+
 /* Append one formatted line to e. */
 static void add_line(explain_lines *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void add_line(explain_lines *e, const char *fmt, ...)
@@ -19,15 +31,7 @@ static void add_line(explain_lines *e, const char *fmt, ...)
     va_start(ap, fmt);
     strbuf_vaddf(&sb, fmt, ap);
     va_end(ap);
-    e->line = xrealloc(e->line, sizeof *e->line * (size_t)(e->n + 1));
-    e->line[e->n++] = strbuf_take(&sb);
-}
-
-/* Append a strbuf as one line and empty it. */
-static void add_sb(explain_lines *e, strbuf *sb)
-{
-    e->line = xrealloc(e->line, sizeof *e->line * (size_t)(e->n + 1));
-    e->line[e->n++] = strbuf_take(sb);
+    push_line(e, &sb);
 }
 
 void explain_lines_free(explain_lines *e)
@@ -148,7 +152,7 @@ static void address_lines(const scenario *s, const scenario_instr *in, const sce
     if (a->field)
         strbuf_addf(&sb, " + %d", a->offset);
     strbuf_addf(&sb, " = %lld B", (long long)ln->address);
-    add_sb(e, &sb);
+    push_line(e, &sb);
 
     strbuf_addf(&sb, "(%s starts at byte %lld", arr->name, (long long)arr->start);
     static const char *const what[] = {"rows", "planes"};
@@ -167,7 +171,7 @@ static void address_lines(const scenario *s, const scenario_instr *in, const sce
     if (a->field)
         strbuf_addf(&sb, "; field %s is at offset %d", a->field, a->offset);
     strbuf_addf(&sb, ")");
-    add_sb(e, &sb);
+    push_line(e, &sb);
 }
 
 /* "word 128 / 4 = 32 -> bank 32 mod 32 = 0 -> phase 0, wavefront 1" with the span of wide
@@ -184,7 +188,7 @@ static void arithmetic_line(const banks_profile *p, const scenario_instr *in, co
     if (last != word)
         strbuf_addf(&sb, "; its %d bytes cover words %lld-%lld, banks %d-%d", in->req.width, (long long)word,
                     (long long)last, banks_bank_of(p, addr), banks_bank_of(p, addr + in->req.width - 1));
-    add_sb(e, &sb);
+    push_line(e, &sb);
 }
 
 /* Who else a served lane meets in its phase: lanes sharing its words, lanes waiting on its banks. */
@@ -207,7 +211,7 @@ static void peers_lines(const banks_profile *p, const scenario_instr *in, const 
         strbuf_addf(&sb, " in wavefront %d", ph->first_row);
     else
         strbuf_addf(&sb, " in wavefronts %d-%d", ph->first_row, ph->first_row + ph->wavefronts - 1);
-    add_sb(e, &sb);
+    push_line(e, &sb);
     for (int b = 0; b < p->banks; b++) {
         int64_t mine = word_on_bank(p, &in->req, ph->sub, l, b);
         if (mine < 0)
@@ -243,7 +247,7 @@ static void peers_lines(const banks_profile *p, const scenario_instr *in, const 
         strbuf_addf(&sb, " read%s the same word as this lane: %s, no extra wavefront", popcount32(same) == 1 ? "s" : "",
                     in->req.op == BANKS_LOAD ? "one bank read serves them all (broadcast)"
                                              : "the writes merge (one lane's value wins)");
-        add_sb(e, &sb);
+        push_line(e, &sb);
     }
     if (slot) {
         lanes_phrase(slot, &sb);
@@ -251,7 +255,7 @@ static void peers_lines(const banks_profile *p, const scenario_instr *in, const 
                     " read%s another word of the same %d-word segment, which shares the bank slot "
                     "(%s): served together",
                     popcount32(slot) == 1 ? "s" : "", p->banks * p->same_slot_words, p->name);
-        add_sb(e, &sb);
+        push_line(e, &sb);
     }
     if (waiting) {
         strbuf_addf(&sb, "conflict: bank %d serves %d different words in phase %d, one per wavefront; ", worst_bank,
@@ -260,7 +264,7 @@ static void peers_lines(const banks_profile *p, const scenario_instr *in, const 
         strbuf_addf(&sb, " read%s other words of %s bank%s in this phase, so this lane is served in wavefront %d",
                     popcount32(waiting) == 1 ? "s" : "", in->req.width > p->bank_bytes ? "its" : "this",
                     in->req.width > p->bank_bytes ? "s" : "", r->lane[l].wavefront);
-        add_sb(e, &sb);
+        push_line(e, &sb);
     } else {
         add_line(e, "no other lane of phase %d reads a different word of %s bank%s: no conflict for this lane", pi,
                  in->req.width > p->bank_bytes ? "its" : "this", in->req.width > p->bank_bytes ? "s" : "");
@@ -289,7 +293,7 @@ static void excluded_lane_lines(const scenario *s, const scenario_instr *in, con
         if (text && ln->eval_pos >= 0 && (size_t)ln->eval_pos < strlen(text))
             strbuf_addf(&sb, " ('%c')", text[ln->eval_pos]);
         strbuf_addf(&sb, " for this thread: lane %d is left out of the analysis", l);
-        add_sb(e, &sb);
+        push_line(e, &sb);
         break;
     }
     case SCENARIO_LANE_OOB: {
@@ -352,7 +356,7 @@ void explain_lane(const scenario *s, const scenario_instr *in, const banks_resul
     else
         strbuf_addf(&sb, "%s", s->arrays[a->array].name);
     strbuf_addf(&sb, "%s%s (%d B)", a->vector ? " as " : ", a ", a->type_text, a->width);
-    add_sb(out, &sb);
+    push_line(out, &sb);
     if (ln->state != SCENARIO_LANE_OK || !served) {
         excluded_lane_lines(s, in, ln, lane, out);
         return;
@@ -462,14 +466,14 @@ static void stride_lines(const banks_profile *p, const scenario_instr *in, const
                     "%lld B further along the %lld B that the %d banks cover",
                     p->bank_bytes, (long long)S, (long long)row, (long long)(S % row), (long long)(S % row),
                     (long long)row, p->banks);
-        add_sb(e, &sb);
+        push_line(e, &sb);
         return;
     }
     int64_t W = S / p->bank_bytes;
     strbuf_addf(&sb, " = %lld word%s apart", (long long)W, W == 1 ? "" : "s");
     if (k > 1 && W % k != 0) {
         strbuf_addf(&sb, ", not a multiple of the %d words each lane reads", k);
-        add_sb(e, &sb);
+        push_line(e, &sb);
         return;
     }
     int64_t groups = p->banks / k, step = W / k, g = gcd64(step, groups), spots = groups / g;
@@ -482,7 +486,7 @@ static void stride_lines(const banks_profile *p, const scenario_instr *in, const
         else
             strbuf_addf(&sb, "not every lane of a phase takes part");
         strbuf_addf(&sb, ")");
-        add_sb(e, &sb);
+        push_line(e, &sb);
         return;
     }
     int used = (int)(n < spots ? n : spots), deg = (int)ceil_div(n, spots);
@@ -502,7 +506,7 @@ static void stride_lines(const banks_profile *p, const scenario_instr *in, const
         strbuf_addf(&sb, ", %d different words on %s: %d-way", deg, used == 1 ? "it" : "each", deg);
     else
         strbuf_addf(&sb, ", one lane each: conflict-free");
-    add_sb(e, &sb);
+    push_line(e, &sb);
 }
 
 /* The bank that forced the conflict degree: which lanes and words it serves in its phase. */
@@ -551,7 +555,7 @@ static void worst_bank_line(const banks_profile *p, const banks_result *r, const
         lanes_phrase(lanes, &sb);
         strbuf_addf(&sb, ", one %s per wavefront: the phase takes %d wavefronts instead of 1", slots ? "slot" : "word",
                     ph->wavefronts);
-        add_sb(e, &sb);
+        push_line(e, &sb);
         return;
     }
 }
@@ -639,7 +643,7 @@ static void broadcast_line(const scenario_instr *in, const banks_result *r, expl
     strbuf_addf(&sb, " (%d) %s a word an earlier lane of the same phase %s: %s, no extra wavefront", popcount32(m),
                 in->req.op == BANKS_LOAD ? "read" : "write", in->req.op == BANKS_LOAD ? "reads" : "writes",
                 in->req.op == BANKS_LOAD ? "broadcast" : "the writes merge (one lane's value wins)");
-    add_sb(e, &sb);
+    push_line(e, &sb);
 }
 
 /* (d) the cycles-per-phase rule. */
@@ -680,7 +684,7 @@ static void excluded_lines(const scenario *s, const scenario_instr *in, explain_
                     (long long)ln->address, a->align, (long long)(ln->address % a->align));
         lanes_phrase(m, &sb);
         strbuf_addf(&sb, "; this access would fault");
-        add_sb(e, &sb);
+        push_line(e, &sb);
     }
     m = state_mask(in, SCENARIO_LANE_OOB);
     if (m && a) {
@@ -695,7 +699,7 @@ static void excluded_lines(const scenario *s, const scenario_instr *in, explain_
                         (long long)arr->extent[d], d);
         lanes_phrase(m, &sb);
         strbuf_addf(&sb, "; left out of the analysis");
-        add_sb(e, &sb);
+        push_line(e, &sb);
     }
     m = state_mask(in, SCENARIO_LANE_EVAL_ERROR);
     if (m && a) {
@@ -710,7 +714,7 @@ static void excluded_lines(const scenario *s, const scenario_instr *in, explain_
         strbuf_addf(&sb, " at offset %d): ", ln->eval_pos);
         lanes_phrase(m, &sb);
         strbuf_addf(&sb, "; left out of the analysis");
-        add_sb(e, &sb);
+        push_line(e, &sb);
     }
     m = state_mask(in, SCENARIO_LANE_MASKED);
     if (m) {
@@ -720,14 +724,14 @@ static void excluded_lines(const scenario *s, const scenario_instr *in, explain_
                         a->when_text ? a->when_text : "");
         else
             strbuf_addf(&sb, " %s inactive in this trace entry", popcount32(m) == 1 ? "is" : "are");
-        add_sb(e, &sb);
+        push_line(e, &sb);
     }
     m = state_mask(in, SCENARIO_LANE_NO_THREAD);
     if (m) {
         lanes_phrase(m, &sb);
         strbuf_addf(&sb, " ha%s no thread (the block has %d threads)", popcount32(m) == 1 ? "s" : "ve",
                     scenario_threads(s));
-        add_sb(e, &sb);
+        push_line(e, &sb);
     }
 }
 
@@ -761,7 +765,7 @@ static void verdict_line(const scenario_instr *in, const banks_result *r, explai
             r->conflict_degree, r->wavefronts, r->ideal_wavefronts, r->bank_conflicts,
             r->bank_conflicts == 1 ? "" : "s", 100.0 * r->ideal_wavefronts / r->wavefronts);
     }
-    add_sb(e, &sb);
+    push_line(e, &sb);
 }
 
 void explain_access(const scenario *s, const scenario_instr *in, const banks_result *r, explain_lines *out)
@@ -779,4 +783,58 @@ void explain_access(const scenario *s, const scenario_instr *in, const banks_res
     free(cells);
     excluded_lines(s, in, out);
     verdict_line(in, r, out);
+}
+
+void explain_wavefront(const scenario *s, const scenario_instr *in, const banks_result *r, int row, explain_lines *out)
+{
+    const banks_profile *p = s->arch;
+    *out = (explain_lines){0};
+    if (row < 0 || row >= r->wavefronts || row >= BANKS_MAX_ROWS) {
+        add_line(out, "no wavefront %d: this access takes %d", row, r->wavefronts);
+        return;
+    }
+    int pi = 0;
+    while (pi + 1 < r->nphases &&
+           !(row >= r->phase[pi].first_row && row < r->phase[pi].first_row + r->phase[pi].wavefronts))
+        pi++;
+    const banks_phase *ph = &r->phase[pi];
+    banks_cell *cells = grid_of(p, in);
+    uint32_t served = 0, later = 0;
+    int busy = 0, one_bank = -1;
+    int64_t one_word = -1;
+    for (int b = 0; b < p->banks; b++) {
+        const banks_cell *c = &cells[row * p->banks + b];
+        if (!c->lanes)
+            continue;
+        busy++;
+        one_bank = b;
+        one_word = c->word;
+        served |= c->lanes;
+    }
+    for (int k = row + 1; k < phase_end(ph); k++)
+        for (int b = 0; b < p->banks; b++)
+            later |= cells[k * p->banks + b].lanes;
+    free(cells);
+    strbuf sb = {0};
+    strbuf_addf(&sb, "wavefront %d of %d (phase %d", row, r->wavefronts, pi);
+    if (ph->wavefronts > 1)
+        strbuf_addf(&sb, ", %d of its %d", row - ph->first_row + 1, ph->wavefronts);
+    strbuf_addf(&sb, "): ");
+    if (busy == 1)
+        strbuf_addf(&sb, "bank %d serves word %lld to ", one_bank, (long long)one_word);
+    else
+        strbuf_addf(&sb, "%d banks serve one word each to ", busy);
+    lanes_phrase(served, &sb);
+    push_line(out, &sb);
+    later &= ~served;
+    if (later) {
+        lanes_phrase(later, &sb);
+        bool one = popcount32(later) == 1;
+        strbuf_addf(&sb, " of phase %d still wait%s: %s one word per wavefront", pi, one ? "s" : "",
+                    one ? "its bank serves" : "their banks serve");
+        push_line(out, &sb);
+    } else if (ph->wavefronts > 1) {
+        add_line(out, "the last wavefront of phase %d: its %d wavefronts are %d more than the ideal 1", pi,
+                 ph->wavefronts, ph->wavefronts - 1);
+    }
 }

@@ -27,6 +27,10 @@ typedef struct explain_lines {
 void explain_lane(const scenario *s, const scenario_instr *in, const banks_result *r, int lane, explain_lines *out);
 /* Explain the whole warp-instruction in analysed as r. *out is overwritten. */
 void explain_access(const scenario *s, const scenario_instr *in, const banks_result *r, explain_lines *out);
+/* Narrate wavefront row (0 <= row < r->wavefronts) of instruction in, as step mode reveals it:
+ * its phase, the banks and words it serves to which lanes, and which lanes of the phase still
+ * wait. *out is overwritten. */
+void explain_wavefront(const scenario *s, const scenario_instr *in, const banks_result *r, int row, explain_lines *out);
 /* Free the lines; *e becomes empty (n = 0) and may be freed again. */
 void explain_lines_free(explain_lines *e);
 

@@ -37,6 +37,10 @@ for cu in "$dir"/*.cu; do
     grep -q "\"label\": \"$name.cu:[0-9]*:[0-9]*\"" "$tmp/$name.json" && ok || bad "$name: no file:line:col label"
 done
 
+# The label reaches the SVG too.
+"$bin" export "$tmp/transpose-naive.json" --svg "$tmp/t.svg" --access 1 2>/dev/null
+grep -q '(transpose-naive.cu:13:22)' "$tmp/t.svg" && ok || bad "svg: no source position"
+
 # What is skipped is said, with its position and reason.
 (cd "$dir" && "$bin" import histogram.cu --block 256) 2>"$tmp/h.err" >/dev/null
 grep -q '^histogram.cu:10:9: skipped atomic of .hist.: data-dependent' "$tmp/h.err" && ok || bad "histogram: skip message: $(cat "$tmp/h.err")"

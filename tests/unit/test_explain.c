@@ -395,6 +395,71 @@ static void test_trace(void **state)
     scenario_free(&s);
 }
 
+static void test_wavefronts(void **state)
+{
+    (void)state;
+    scenario s;
+    scenario_instr in;
+    banks_result r;
+    explain_lines e;
+    test_load_pattern("default", &s);
+    first_instr(&s, 0, &in, &r);
+    explain_wavefront(&s, &in, &r, 1, &e);
+    assert_true(find_line(&e, "wavefront 1 of 32 (phase 0, 2 of its 32): bank 0 serves word 32 to lane 1",
+                          (const char *)NULL) == 0);
+    assert_true(find_line(&e, "lanes 2-31 of phase 0 still wait", (const char *)NULL) == 1);
+    explain_lines_free(&e);
+    explain_wavefront(&s, &in, &r, 31, &e);
+    assert_true(find_line(&e, "the last wavefront of phase 0: its 32 wavefronts are 31 more than the ideal 1",
+                          (const char *)NULL) >= 0);
+    explain_lines_free(&e);
+    explain_wavefront(&s, &in, &r, 32, &e);
+    assert_true(find_line(&e, "no wavefront 32: this access takes 32", (const char *)NULL) == 0);
+    explain_lines_free(&e);
+    scenario_free(&s);
+    test_load_pattern("float4-32x36", &s);
+    first_instr(&s, 0, &in, &r);
+    explain_wavefront(&s, &in, &r, 2, &e);
+    assert_int_equal(e.n, 1);
+    assert_true(find_line(&e, "wavefront 2 of 4 (phase 2): 32 banks serve one word each to lanes 16-23",
+                          (const char *)NULL) == 0);
+    explain_lines_free(&e);
+    scenario_free(&s);
+}
+
+/* Expression text may carry tabs and newlines as whitespace: no line may contain them. */
+static void test_no_control_chars(void **state)
+{
+    (void)state;
+    const char *json = "{\"block\": 32, \"arrays\": [{\"name\": \"d\", \"type\": \"float\", \"dims\": [36]}],"
+                       " \"accesses\": [{\"op\": \"load\", \"array\": \"d\", \"index\": \"lane\\t+\\n10\","
+                       " \"when\": \"lane\\t< 30\"}]}";
+    scenario s;
+    io_error err;
+    scenario_instr in;
+    banks_result r;
+    explain_lines e;
+    assert_true(test_load(json, &s, &err));
+    first_instr(&s, 0, &in, &r);
+    for (int l = -1; l < BANKS_WARP; l++) {
+        if (l < 0)
+            explain_access(&s, &in, &r, &e);
+        else
+            explain_lane(&s, &in, &r, l, &e);
+        for (int i = 0; i < e.n; i++)
+            for (const char *c = e.line[i]; *c; c++)
+                assert_true((unsigned char)*c >= 0x20 && *c != 0x7f);
+        explain_lines_free(&e);
+    }
+    explain_lane(&s, &in, &r, 31, &e);
+    assert_true(find_line(&e, "'when lane < 30' is false", (const char *)NULL) >= 0);
+    explain_lines_free(&e);
+    explain_lane(&s, &in, &r, 26, &e);
+    assert_true(find_line(&e, "out of bounds: index 0 ('lane + 10') = 36", (const char *)NULL) >= 0);
+    explain_lines_free(&e);
+    scenario_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -405,6 +470,8 @@ int main(void)
         cmocka_unit_test(test_pairing_and_cycles),
         cmocka_unit_test(test_property_library),
         cmocka_unit_test(test_trace),
+        cmocka_unit_test(test_no_control_chars),
+        cmocka_unit_test(test_wavefronts),
     };
     return cmocka_run_group_tests_name("explain", tests, NULL, NULL);
 }

@@ -221,6 +221,14 @@ static void test_textsafe(void **state)
     assert_int_equal(textsafe_cut("abc", 10), 3);
     char buf[4];
     assert_string_equal(textsafe("\xe2\x82\xac\xe2\x82\xac", buf, sizeof buf), "\xe2\x82\xac");
+    /* compiler logs keep their lines, never their escape sequences */
+    char *log = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&log, &len);
+    textsafe_fputs_lines("line 1\n\tline 2\x1b[2J", f);
+    fclose(f);
+    assert_string_equal(log, "line 1\n\tline 2\\x1b[2J");
+    free(log);
 }
 
 int main(void)

@@ -1,0 +1,160 @@
+/* walk_internal: what the walker's files share: the walk state (W), the shared arrays, accesses
+ * and loops found so far, and the helpers each file offers the others. Private to src/import. */
+#ifndef BANKSCOPE_WALK_INTERNAL_H
+#define BANKSCOPE_WALK_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "import/import_internal.h"
+#include "import/ixpr.h"
+
+#define MAX_INLINE 16
+#define MAX_LOOPS 256
+#define MAX_DEPTH 400
+#define MAX_ITER 4096
+
+typedef struct pbind { /* a pointer into a shared array */
+    int array;
+    int nfixed; /* leading indexes already chosen (a row of a 2-D array) */
+    const ixpr *fixed[3];
+    const ixpr *off;    /* elements added to the next index */
+    const char *vector; /* reinterpreted type (bankscope name), NULL: the element type */
+    int ratio;          /* elements per reinterpreted item */
+} pbind;
+
+typedef struct binding { /* a parameter of an inlined function, or a loop variable */
+    CXCursor decl;
+    const ixpr *val; /* NULL with why: unknown */
+    bool is_ptr;
+    pbind ptr;
+    const char *why;
+} binding;
+
+typedef struct warray {
+    CXCursor decl;
+    char *name, *type;
+    int ndims;
+    int64_t dims[3];
+    int64_t elem_size;
+    CXType elem; /* canonical element type */
+    bool is_struct;
+    const char *why; /* not importable: why */
+} warray;
+
+typedef struct wloop {
+    const char *var; /* internal name "#Ln" */
+    char *user;      /* the source's name */
+    int64_t from, to, step;
+    int kind; /* 0 add, 1 mul, 2 div */
+    int64_t first, last;
+    unsigned begin, end; /* file offsets of the for statement */
+    const ixpr *start;   /* strided loop (per-thread start): the variable is start + var * stride,
+                            under 'when: start + var * stride < bound' */
+    int64_t bound, stride;
+    int line;
+    int parent; /* enclosing simple loop, -1 */
+} wloop;
+
+typedef struct waccess {
+    int op;       /* 0 load, 1 store, 2 atomic */
+    char *atomic; /* atomic function name */
+    int array;
+    int nidx;
+    const ixpr *idx[3];
+    const ixpr *when;
+    char *field, *vector;
+    char *label;
+    int line, col;
+    unsigned offset;
+    int loops[8];
+    int nloops;
+} waccess;
+
+typedef struct wskip {
+    int line, col;
+    char *text;
+} wskip;
+
+typedef struct W {
+    CXTranslationUnit tu;
+    const import_options *o;
+    ixpr_arena ar;
+    warray *arrays;
+    int narrays;
+    waccess *acc;
+    int nacc;
+    wloop loops[MAX_LOOPS];
+    int nloops;
+    wskip *skips;
+    int nskips;
+    binding *binds;
+    int nbinds;
+    CXCursor calls[MAX_INLINE];
+    int ncalls;
+    const ixpr *guard;     /* current condition; NULL: always */
+    const char *guard_why; /* the condition cannot be expressed */
+    int lstack[8];
+    int nlstack;
+    const char *loop_why; /* inside a loop that is not simple */
+    char why[320];        /* the last translation failure */
+    int depth;
+    const char *file_base;
+    CXCursor kernel;
+} W;
+
+typedef struct walk_kids {
+    CXCursor c[16];
+    int n;
+} walk_kids;
+
+/* walk_util.c: text, positions, children of a cursor, -D values */
+char *walk_fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+/* Expansion position of c (what the user sees in the file); off may be NULL. */
+void walk_where(CXCursor c, int *line, int *col, unsigned *off);
+char *walk_spell(CXCursor c);
+char *walk_type_spell(CXType t);
+/* Set w->why (the first failure wins until cleared), pointing at c; returns NULL. */
+const ixpr *walk_fail(W *w, CXCursor c, const char *f, ...) __attribute__((format(printf, 3, 4)));
+/* Record a skipped access or a note (text owned by the list) for the sorted report. */
+void walk_add_skip(W *w, int line, int col, char *text);
+walk_kids walk_children(CXCursor c);
+/* Parentheses and implicit conversions removed. */
+CXCursor walk_strip(CXCursor c);
+bool walk_has_attr(CXCursor c, enum CXCursorKind attr);
+/* The -D value given for name, or NULL. */
+const char *walk_define(const W *w, const char *name);
+bool walk_parse_i64(const char *s, int64_t *out);
+
+/* walk_types.c: element types, structs and the shared arrays */
+CXType walk_elem_type(CXType e);
+/* The bankscope name of a scalar or CUDA vector type (in buf), or NULL. */
+const char *walk_builtin_name(CXType t, char *buf, size_t n);
+/* Add struct t (and the structs it contains, first) to structs; its name, or NULL. */
+const char *walk_struct_emit(W *w, CXType t, cJSON *structs, char *name_out, size_t n);
+/* Register the shared array declared by decl; its index in w->arrays. */
+int walk_array_add(W *w, CXCursor decl);
+
+/* walk_value.c: values, pointers into shared arrays, elements, inlined calls */
+bool walk_refers_to(CXCursor e, CXCursor var);
+/* How often var is written (or has its address taken) in the function that declares it. */
+int walk_mod_count(CXCursor var, CXCursor *first);
+const char *walk_callee_name(CXCursor call, char *buf, size_t n);
+/* A __device__ (or __global__) function defined in the user's files. */
+bool walk_is_device_fn(CXCursor fn);
+/* Translate a value expression; NULL with w->why set when it cannot be expressed. */
+const ixpr *walk_value(W *w, CXCursor c);
+/* A pointer or array expression: 1 and *p when it points into a shared array, 0 when it does
+ * not, -1 when it does but cannot be followed (w->why says why). */
+int walk_pointer(W *w, CXCursor c, pbind *p);
+/* An element of a shared array: 1 with *a filled (array, indexes, field, vector), 0 when c is
+ * not one, -1 when it is but cannot be expressed. */
+int walk_element(W *w, CXCursor c, waccess *a);
+/* Bind fn's parameters to the arguments of call; *saved restores the bindings. */
+bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved);
+
+/* walk_loop.c: simple counted loops */
+/* Read a for statement as a simple loop: NULL and *L filled, or the reason it is not one. */
+const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor *body);
+
+#endif

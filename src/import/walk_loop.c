@@ -1,0 +1,240 @@
+/* walk_loop: which for statements are simple counted loops (uniform start, bound and step, or a
+ * block-strided loop), and their iteration values. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import/walk_internal.h"
+
+/* Find a break, continue, return or goto that leaves the loop body early (a break or continue
+ * inside an inner loop or switch belongs to it and is not looked at). */
+static enum CXChildVisitResult find_exit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    CXCursor *found = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt || k == CXCursor_SwitchStmt ||
+        k == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    if (k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt || k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt) {
+        *found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Iterations of a loop; false when more than MAX_ITER or it would not end. */
+static bool loop_count(wloop *L, int *n)
+{
+    int64_t v = L->from;
+    int it = 0;
+    L->first = v;
+    for (;;) {
+        bool go = L->kind == 2 || (L->kind == 0 && L->step < 0) ? v > L->to : v < L->to;
+        if (!go)
+            break;
+        if (++it > MAX_ITER)
+            return false;
+        L->last = v;
+        int64_t nv;
+        if (L->kind == 0   ? __builtin_add_overflow(v, L->step, &nv)
+            : L->kind == 1 ? __builtin_mul_overflow(v, L->step, &nv)
+                           : (nv = v / L->step, false))
+            return false;
+        if (nv == v)
+            return false;
+        v = nv;
+    }
+    *n = it;
+    return true;
+}
+
+/* A uniform constant: an expression without per-thread values, evaluated for the block. */
+static bool uniform(W *w, CXCursor c, int64_t *out)
+{
+    w->why[0] = '\0';
+    const ixpr *e = walk_value(w, c);
+    if (!e)
+        return false;
+    ixpr_env env = {.n = 0};
+    static const char *const dims[] = {"blockDim.x", "blockDim.y", "blockDim.z"};
+    for (int d = 0; d < 3; d++) {
+        env.names[env.n] = dims[d];
+        env.values[env.n++] = w->o->block[d] > 0 ? w->o->block[d] : 1;
+    }
+    env.names[env.n] = "warpSize";
+    env.values[env.n++] = 32;
+    if (!ixpr_eval(e, &env, out)) {
+        walk_fail(w, c, "%s", ixpr_uses_thread(e) ? "depends on the thread" : "not a constant");
+        return false;
+    }
+    return true;
+}
+
+/* The smallest value of e over the threads of the block. */
+static bool thread_min(W *w, const ixpr *e, int64_t *out)
+{
+    const int *b = w->o->block;
+    int bx = b[0] > 0 ? b[0] : 1, by = b[1] > 0 ? b[1] : 1, bz = b[2] > 0 ? b[2] : 1;
+    bool any = false;
+    for (int t = 0; t < bx * by * bz; t++) {
+        ixpr_env env = {.n = 0};
+        static const char *const names[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockDim.x", "blockDim.y",
+                                            "blockDim.z",  "warpSize",    "tid",         "lane",       "warp"};
+        int64_t vals[] = {t % bx, t / bx % by, t / (bx * by), bx, by, bz, 32, t, t % 32, t / 32};
+        for (int i = 0; i < 10; i++) {
+            env.names[env.n] = names[i];
+            env.values[env.n++] = vals[i];
+        }
+        int64_t v;
+        if (!ixpr_eval(e, &env, &v))
+            return false;
+        if (!any || v < *out)
+            *out = v;
+        any = true;
+    }
+    return any;
+}
+
+/* Read a for statement as a simple loop; NULL reason and *L filled, or why it is not one. */
+const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor *body)
+{
+    walk_kids ks = walk_children(c);
+    if (ks.n != 4)
+        return "a for loop without an initialisation, a condition or an increment";
+    *body = ks.c[3];
+    CXCursor init = ks.c[0], cond = walk_strip(ks.c[1]), inc = walk_strip(ks.c[2]);
+    CXCursor from_e;
+    int assigns = 0;
+    if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
+        walk_kids dk = walk_children(init);
+        if (dk.n != 1 || clang_getCursorKind(dk.c[0]) != CXCursor_VarDecl)
+            return "a for loop that declares several variables";
+        *var = dk.c[0];
+        walk_kids vk = walk_children(*var);
+        if (vk.n < 1 || !clang_isExpression(clang_getCursorKind(vk.c[vk.n - 1])))
+            return "a loop variable without a start value";
+        from_e = vk.c[vk.n - 1];
+    } else {
+        walk_kids ik = walk_children(walk_strip(init));
+        const char *op = import_binary_op(walk_strip(init));
+        if (!op || strcmp(op, "=") || ik.n != 2 || clang_getCursorKind(walk_strip(ik.c[0])) != CXCursor_DeclRefExpr)
+            return "a for loop whose start is not 'v = start'";
+        *var = clang_getCursorReferenced(walk_strip(ik.c[0]));
+        from_e = ik.c[1];
+        assigns = 1;
+    }
+    CXType vt = clang_getCanonicalType(clang_getCursorType(*var));
+    if (vt.kind == CXType_Float || vt.kind == CXType_Double || vt.kind == CXType_Pointer)
+        return "a loop variable that is not an integer";
+    /* condition: v OP bound, or bound OP v */
+    const char *cop = import_binary_op(cond);
+    walk_kids ck = walk_children(cond);
+    if (!cop || ck.n != 2)
+        return "a loop condition that is not a comparison";
+    CXCursor bound_e;
+    char opb[3];
+    snprintf(opb, sizeof opb, "%s", cop);
+    if (walk_refers_to(ck.c[0], *var))
+        bound_e = ck.c[1];
+    else if (walk_refers_to(ck.c[1], *var)) {
+        bound_e = ck.c[0];
+        const char *sw = !strcmp(cop, "<")    ? ">"
+                         : !strcmp(cop, ">")  ? "<"
+                         : !strcmp(cop, "<=") ? ">="
+                         : !strcmp(cop, ">=") ? "<="
+                                              : cop;
+        snprintf(opb, sizeof opb, "%s", sw);
+    } else
+        return "a loop condition that does not compare the loop variable";
+    /* increment */
+    int kind = 0;
+    int64_t step = 0;
+    const char *iop = import_unary_op(inc);
+    const char *bop = import_binary_op(inc);
+    walk_kids nk = walk_children(inc);
+    if (iop && nk.n == 1 && walk_refers_to(nk.c[0], *var) && (!strcmp(iop, "++") || !strcmp(iop, "--")))
+        step = iop[0] == '+' ? 1 : -1;
+    else if (bop && nk.n == 2 && walk_refers_to(nk.c[0], *var)) {
+        int64_t k;
+        CXCursor ke = nk.c[1];
+        if (!strcmp(bop, "=")) {
+            /* v = v OP k */
+            CXCursor rhs = walk_strip(nk.c[1]);
+            walk_kids rk = walk_children(rhs);
+            const char *rop = import_binary_op(rhs);
+            if (!rop || rk.n != 2 || !walk_refers_to(rk.c[0], *var))
+                return "a loop increment that is not 'v += k', 'v *= k', 'v /= k' or a shift";
+            bop = rop;
+            ke = rk.c[1];
+            assigns++;
+        }
+        if (!uniform(w, ke, &k))
+            return "a loop step that is not a constant";
+        if (!strcmp(bop, "+=") || !strcmp(bop, "+"))
+            step = k;
+        else if (!strcmp(bop, "-=") || !strcmp(bop, "-"))
+            step = -k;
+        else if (!strcmp(bop, "*=") || !strcmp(bop, "*"))
+            kind = 1, step = k;
+        else if (!strcmp(bop, "<<=") || !strcmp(bop, "<<"))
+            kind = 1, step = k >= 0 && k < 31 ? (int64_t)1 << k : 0;
+        else if (!strcmp(bop, "/=") || !strcmp(bop, "/"))
+            kind = 2, step = k;
+        else if (!strcmp(bop, ">>=") || !strcmp(bop, ">>"))
+            kind = 2, step = k >= 0 && k < 31 ? (int64_t)1 << k : 0;
+        else
+            return "a loop increment that is not 'v += k', 'v *= k', 'v /= k' or a shift";
+    } else
+        return "a loop increment that is not 'v++', 'v += k', 'v *= k', 'v /= k' or a shift";
+    if (step == 0 || (kind && step < 2))
+        return "a loop step that does not move the variable";
+    int64_t from, bound;
+    const ixpr *start = NULL;
+    if (!uniform(w, from_e, &from)) {
+        /* for (i = threadIdx.x; i < n; i += blockDim.x): counted by k, i = start + k * step */
+        w->why[0] = '\0';
+        start = walk_value(w, from_e);
+        if (!start || !ixpr_uses_thread(start) || kind != 0 || step < 1)
+            return "its start is not the same for every thread (or not known)";
+        if (!thread_min(w, start, &from))
+            return "its start cannot be evaluated for every thread";
+    }
+    if (!uniform(w, bound_e, &bound))
+        return "its bound is not the same for every thread (or not known)";
+    bool up = kind == 1 || (kind == 0 && step > 0);
+    if (!strcmp(opb, "<=") || !strcmp(opb, ">="))
+        bound += opb[0] == '<' ? 1 : -1;
+    if ((up && opb[0] != '<' && strcmp(opb, "!=")) || (!up && opb[0] != '>' && strcmp(opb, "!=")))
+        return "a loop whose condition and step go different ways";
+    if (!strcmp(opb, "!=") && (kind != 0 || (bound - from) % step != 0))
+        return "a '!=' loop condition that the step does not reach exactly";
+    if (walk_mod_count(*var, NULL) != 1 + assigns)
+        return "the loop variable also changes inside the loop";
+    CXCursor exit = clang_getNullCursor();
+    clang_visitChildren(*body, find_exit, &exit);
+    if (!clang_Cursor_isNull(exit))
+        return "the loop has a break, continue or return";
+    memset(L, 0, sizeof *L);
+    L->from = from;
+    L->to = bound;
+    L->step = step;
+    L->kind = kind;
+    if (start) {
+        if (strcmp(opb, "<") != 0 && strcmp(opb, "<=") != 0)
+            return "a loop with a per-thread start that does not count up to a bound";
+        /* enough iterations for the thread that starts lowest */
+        L->start = start;
+        L->bound = bound;
+        L->stride = step;
+        L->from = 0;
+        L->to = bound > from ? (bound - from + step - 1) / step : 0;
+        L->step = 1;
+    }
+    int n;
+    if (!loop_count(L, &n))
+        return "more than 4096 iterations (or it does not end)";
+    if (n == 0)
+        return "the loop never runs";
+    return NULL;
+}

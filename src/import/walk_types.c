@@ -1,0 +1,255 @@
+/* walk_types: element types (C scalars, the prelude's CUDA vector types, the file's structs, written
+ * out as the scenario's structs) and the kernel's shared arrays with their sizes (constant,
+ * template-dependent or extern). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import/walk_internal.h"
+#include "model/types.h"
+
+/* ---------- shared arrays ---------- */
+
+/* The element type of a (multi-dimensional) array type. */
+CXType walk_elem_type(CXType e)
+{
+    while (e.kind == CXType_ConstantArray || e.kind == CXType_IncompleteArray || e.kind == CXType_DependentSizedArray ||
+           e.kind == CXType_VariableArray)
+        e = clang_getArrayElementType(e);
+    return e;
+}
+
+/* The bankscope name of a scalar or CUDA vector type, or NULL. */
+const char *walk_builtin_name(CXType t, char *buf, size_t n)
+{
+    t = clang_getCanonicalType(t);
+    switch (t.kind) {
+    case CXType_Bool: return "bool";
+    case CXType_Char_S:
+    case CXType_SChar: return "char";
+    case CXType_Char_U:
+    case CXType_UChar: return "unsigned char";
+    case CXType_Short: return "short";
+    case CXType_UShort: return "unsigned short";
+    case CXType_Int: return "int";
+    case CXType_UInt: return "unsigned int";
+    case CXType_Long: return "long";
+    case CXType_ULong: return "unsigned long";
+    case CXType_LongLong: return "long long";
+    case CXType_ULongLong: return "unsigned long long";
+    case CXType_Float: return "float";
+    case CXType_Double: return "double";
+    case CXType_Record: {
+        char *s = walk_type_spell(t);
+        const char *p = s;
+        for (bool more = true; more;) {
+            more = false;
+            static const char *const prefixes[] = {"const ", "volatile ", "struct ", NULL};
+            for (int i = 0; prefixes[i]; i++)
+                if (strncmp(p, prefixes[i], strlen(prefixes[i])) == 0) {
+                    p += strlen(prefixes[i]);
+                    more = true;
+                }
+        }
+        types_builtin b;
+        bool ok = types_builtin_find(p, &b);
+        /* only the prelude's vector types are builtins; a user struct named like one is not */
+        CXSourceLocation loc = clang_getCursorLocation(clang_getTypeDeclaration(t));
+        ok = ok && clang_Location_isInSystemHeader(loc);
+        if (ok)
+            snprintf(buf, n, "%s", b.name);
+        free(s);
+        return ok ? buf : NULL;
+    }
+    default: return NULL;
+    }
+}
+
+typedef struct field_ctx {
+    W *w;
+    cJSON *fields;
+    cJSON *structs;
+    const char *why;
+} field_ctx;
+
+const char *walk_struct_emit(W *w, CXType t, cJSON *structs, char *name_out, size_t n);
+
+/* Describe one field of a struct for the scenario ("TYPE NAME" or with [N]). */
+static enum CXVisitorResult field_visit(CXCursor c, CXClientData d)
+{
+    field_ctx *fc = d;
+    CXType t = clang_getCursorType(c);
+    int64_t count = 1;
+    if (t.kind == CXType_ConstantArray) {
+        count = clang_getArraySize(t);
+        t = clang_getArrayElementType(t);
+    }
+    char buf[64], sbuf[64];
+    const char *tn = walk_builtin_name(t, buf, sizeof buf);
+    if (!tn && clang_getCanonicalType(t).kind == CXType_Record)
+        tn = walk_struct_emit(fc->w, t, fc->structs, sbuf, sizeof sbuf);
+    char *fname = walk_spell(c);
+    if (!tn || clang_Cursor_isBitField(c) || !*fname || t.kind == CXType_ConstantArray) {
+        fc->why = "a struct field whose type bankscope does not model (pointer, bit-field, union, array of arrays)";
+        free(fname);
+        return CXVisit_Break;
+    }
+    char *decl = count > 1 ? walk_fmt("%s %s[%lld]", tn, fname, (long long)count) : walk_fmt("%s %s", tn, fname);
+    cJSON_AddItemToArray(fc->fields, cJSON_CreateString(decl));
+    free(decl);
+    free(fname);
+    return CXVisit_Continue;
+}
+
+/* Add struct t (and the structs it contains, first) to structs; its name, or NULL. */
+const char *walk_struct_emit(W *w, CXType t, cJSON *structs, char *name_out, size_t n)
+{
+    t = clang_getCanonicalType(t);
+    CXCursor decl = clang_getTypeDeclaration(t);
+    if (clang_getCursorKind(decl) != CXCursor_StructDecl && clang_getCursorKind(decl) != CXCursor_ClassDecl)
+        return NULL;
+    char *nm = walk_spell(decl);
+    if (!*nm) {
+        free(nm);
+        return NULL;
+    }
+    snprintf(name_out, n, "%s", nm);
+    free(nm);
+    for (cJSON *s = structs->child; s; s = s->next)
+        if (strcmp(cJSON_GetObjectItem(s, "name")->valuestring, name_out) == 0)
+            return name_out;
+    field_ctx fc = {w, cJSON_CreateArray(), structs, NULL};
+    clang_Type_visitFields(t, field_visit, &fc);
+    if (fc.why || !fc.fields->child) {
+        cJSON_Delete(fc.fields);
+        return NULL;
+    }
+    cJSON *s = cJSON_CreateObject();
+    cJSON_AddStringToObject(s, "name", name_out);
+    cJSON_AddItemToObject(s, "fields", fc.fields);
+    if (walk_has_attr(decl, CXCursor_AlignedAttr))
+        cJSON_AddNumberToObject(s, "align", (double)clang_Type_getAlignOf(t));
+    cJSON_AddItemToArray(structs, s);
+    return name_out;
+}
+
+const ixpr *walk_value(W *w, CXCursor c);
+
+typedef struct expr_list {
+    CXCursor c[8];
+    unsigned off[8];
+    int n;
+} expr_list;
+
+static enum CXChildVisitResult dim_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    expr_list *l = d;
+    if (clang_isExpression(clang_getCursorKind(c)) && l->n < 8) {
+        int line, col;
+        walk_where(c, &line, &col, &l->off[l->n]);
+        l->c[l->n++] = c;
+    }
+    return CXChildVisit_Continue;
+}
+
+/* Register the shared array declared by decl; its index. */
+int walk_array_add(W *w, CXCursor decl)
+{
+    for (int i = 0; i < w->narrays; i++)
+        if (clang_equalCursors(w->arrays[i].decl, decl))
+            return i;
+    w->arrays = xrealloc(w->arrays, (size_t)(w->narrays + 1) * sizeof *w->arrays);
+    warray *a = &w->arrays[w->narrays];
+    memset(a, 0, sizeof *a);
+    a->decl = decl;
+    a->name = walk_spell(decl);
+    CXType t = clang_getCursorType(decl);
+    int nd = 0;
+    bool dependent = false, incomplete = false;
+    CXType e = t;
+    while (e.kind == CXType_ConstantArray || e.kind == CXType_IncompleteArray || e.kind == CXType_DependentSizedArray ||
+           e.kind == CXType_VariableArray) {
+        if (nd < 3) {
+            if (e.kind == CXType_ConstantArray)
+                a->dims[nd] = clang_getArraySize(e);
+            dependent |= e.kind == CXType_DependentSizedArray;
+            incomplete |= e.kind == CXType_IncompleteArray;
+        }
+        nd++;
+        e = clang_getArrayElementType(e);
+    }
+    a->ndims = nd;
+    if (nd == 0)
+        a->why = "not an array (a __shared__ scalar)";
+    else if (nd > 3)
+        a->why = "more than 3 dimensions";
+    if (!a->why && dependent) {
+        /* sizes written with template parameters: translate the size expressions, in source order */
+        expr_list l = {.n = 0};
+        clang_visitChildren(decl, dim_visit, &l);
+        for (int i = 0; i < l.n; i++)
+            for (int j = i + 1; j < l.n; j++)
+                if (l.off[j] < l.off[i]) {
+                    CXCursor tc = l.c[i];
+                    l.c[i] = l.c[j];
+                    l.c[j] = tc;
+                    unsigned to = l.off[i];
+                    l.off[i] = l.off[j];
+                    l.off[j] = to;
+                }
+        if (l.n != nd)
+            a->why = "its sizes could not be read";
+        for (int i = 0; i < l.n && !a->why; i++) {
+            w->why[0] = '\0';
+            const ixpr *v = walk_value(w, l.c[i]);
+            if (!v || v->kind != IXPR_NUM)
+                a->why = v ? "a size that is not a constant" : ixpr_strdup(&w->ar, w->why);
+            else
+                a->dims[i] = v->value;
+        }
+        w->why[0] = '\0';
+    }
+    if (!a->why && incomplete) {
+        int64_t n = -1;
+        const char *dv = walk_define(w, a->name);
+        char buf[64];
+        const char *tn = walk_builtin_name(e, buf, sizeof buf);
+        int64_t es = clang_Type_getSizeOf(e);
+        if (dv && !walk_parse_i64(dv, &n))
+            a->why = "its -D size is not a number";
+        else if (!dv && w->o->smem_bytes >= 0 && es > 0)
+            n = w->o->smem_bytes / es;
+        if (!a->why && n < 1)
+            a->why =
+                ixpr_strdup(&w->ar, "extern __shared__ array without a size: give --smem BYTES or -D NAME=ELEMENTS");
+        a->dims[0] = n;
+        (void)tn;
+    }
+    char buf[64], sbuf[64];
+    const char *tn = walk_builtin_name(e, buf, sizeof buf);
+    if (!tn && clang_getCanonicalType(e).kind == CXType_Unexposed) {
+        /* a template type parameter: -D NAME=TYPE */
+        char *tname = walk_type_spell(e);
+        const char *dv = walk_define(w, tname);
+        types_builtin b;
+        if (dv && types_builtin_find(dv, &b))
+            tn = snprintf(buf, sizeof buf, "%s", b.name) > 0 ? buf : NULL;
+        else if (!a->why)
+            a->why =
+                ixpr_strdup(&w->ar, "its element type is a template parameter: give -D TYPE=float (or another type)");
+        free(tname);
+    }
+    if (!tn && !a->why) {
+        cJSON *tmp = cJSON_CreateArray();
+        tn = walk_struct_emit(w, e, tmp, sbuf, sizeof sbuf);
+        cJSON_Delete(tmp);
+        a->is_struct = tn != NULL;
+        if (!tn)
+            a->why = "its element type is not a scalar, a CUDA vector type or a struct of them";
+    }
+    a->type = xstrdup(tn ? tn : "?");
+    a->elem_size = clang_Type_getSizeOf(e);
+    a->elem = clang_getCanonicalType(e);
+    return w->narrays++;
+}

@@ -1,0 +1,131 @@
+/* walk_util: the walker's small helpers: formatted text, source positions, a cursor's children,
+ * attributes and the -D values. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import/walk_internal.h"
+
+/* printf into a new string (owned by the caller). */
+char *walk_fmt(const char *f, ...)
+{
+    strbuf sb = {0};
+    va_list ap;
+    va_start(ap, f);
+    strbuf_vaddf(&sb, f, ap);
+    va_end(ap);
+    return strbuf_take(&sb);
+}
+
+/* Expansion position of c: what the user sees in the file. */
+void walk_where(CXCursor c, int *line, int *col, unsigned *off)
+{
+    unsigned l = 0, cl = 0, o = 0;
+    CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(c));
+    if (clang_equalLocations(loc, clang_getNullLocation()))
+        loc = clang_getCursorLocation(c);
+    clang_getExpansionLocation(loc, NULL, &l, &cl, &o);
+    *line = (int)l;
+    *col = (int)cl;
+    if (off)
+        *off = o;
+}
+
+char *walk_spell(CXCursor c)
+{
+    CXString s = clang_getCursorSpelling(c);
+    char *r = xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
+    clang_disposeString(s);
+    return r;
+}
+
+char *walk_type_spell(CXType t)
+{
+    CXString s = clang_getTypeSpelling(t);
+    char *r = xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
+    clang_disposeString(s);
+    return r;
+}
+
+/* Set the failure reason (the first one wins until cleared), pointing at c. */
+const ixpr *walk_fail(W *w, CXCursor c, const char *f, ...)
+{
+    if (w->why[0])
+        return NULL;
+    int line, col;
+    walk_where(c, &line, &col, NULL);
+    va_list ap;
+    va_start(ap, f);
+    int n = vsnprintf(w->why, sizeof w->why, f, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n < sizeof w->why - 20)
+        snprintf(w->why + n, sizeof w->why - (size_t)n, " (%d:%d)", line, col);
+    return NULL;
+}
+
+void walk_add_skip(W *w, int line, int col, char *text)
+{
+    w->skips = xrealloc(w->skips, (size_t)(w->nskips + 1) * sizeof *w->skips);
+    w->skips[w->nskips++] = (wskip){line, col, text};
+}
+
+static enum CXChildVisitResult kid_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    walk_kids *k = d;
+    if (k->n < 16)
+        k->c[k->n] = c;
+    k->n++;
+    return CXChildVisit_Continue;
+}
+
+walk_kids walk_children(CXCursor c)
+{
+    walk_kids k = {.n = 0};
+    clang_visitChildren(c, kid_visit, &k);
+    if (k.n > 16)
+        k.n = 16;
+    return k;
+}
+
+/* Parentheses and implicit conversions (libclang shows these as UnexposedExpr). */
+CXCursor walk_strip(CXCursor c)
+{
+    for (int i = 0; i < 64; i++) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k != CXCursor_ParenExpr && k != CXCursor_UnexposedExpr)
+            return c;
+        walk_kids ks = walk_children(c);
+        if (ks.n != 1)
+            return c;
+        c = ks.c[0];
+    }
+    return c;
+}
+
+bool walk_has_attr(CXCursor c, enum CXCursorKind attr)
+{
+    walk_kids k = walk_children(c);
+    for (int i = 0; i < k.n; i++)
+        if (clang_getCursorKind(k.c[i]) == attr)
+            return true;
+    return false;
+}
+
+const char *walk_define(const W *w, const char *name)
+{
+    for (int i = 0; i < w->o->ndefines; i++)
+        if (strcmp(w->o->defines[i].name, name) == 0)
+            return w->o->defines[i].value;
+    return NULL;
+}
+
+bool walk_parse_i64(const char *s, int64_t *out)
+{
+    char *end;
+    long long v = strtoll(s, &end, 0);
+    if (end == s || *end)
+        return false;
+    *out = v;
+    return true;
+}

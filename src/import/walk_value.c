@@ -1,0 +1,627 @@
+/* walk_value: C++ expressions -> ixpr trees: constants, #defines, constexpr and set-once locals,
+ * template parameters, threadIdx/blockDim, -D values, calls to one-line __device__ functions;
+ * pointers into shared arrays (rows, offsets, reinterpretation as wider types) and the
+ * elements they reach. What cannot be expressed sets w->why. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import/walk_internal.h"
+
+/* ---------- values ---------- */
+
+static int frame_find(W *w, CXCursor decl)
+{
+    for (int i = w->nbinds - 1; i >= 0; i--)
+        if (clang_equalCursors(w->binds[i].decl, decl))
+            return i;
+    return -1;
+}
+
+typedef struct mod_ctx {
+    CXCursor var;
+    int count;
+    CXCursor first;
+} mod_ctx;
+
+bool walk_refers_to(CXCursor e, CXCursor var)
+{
+    e = walk_strip(e);
+    return clang_getCursorKind(e) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(e), var);
+}
+
+/* Count the writes to (and address-of) var in a function body. */
+static enum CXChildVisitResult mod_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    mod_ctx *m = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    bool hit = false;
+    if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
+        const char *op = import_binary_op(c);
+        walk_kids ks = walk_children(c);
+        if (op && strchr(op, '=') && strcmp(op, "==") && strcmp(op, "!=") && strcmp(op, "<=") && strcmp(op, ">=") &&
+            ks.n == 2 && walk_refers_to(ks.c[0], m->var))
+            hit = true;
+    } else if (k == CXCursor_UnaryOperator) {
+        const char *op = import_unary_op(c);
+        walk_kids ks = walk_children(c);
+        if (op && (!strcmp(op, "++") || !strcmp(op, "--") || !strcmp(op, "&")) && ks.n == 1 &&
+            walk_refers_to(ks.c[0], m->var))
+            hit = true;
+    }
+    if (hit) {
+        if (m->count++ == 0)
+            m->first = c;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* How often var is written in the function that declares it. */
+int walk_mod_count(CXCursor var, CXCursor *first)
+{
+    CXCursor fn = clang_getCursorSemanticParent(var);
+    mod_ctx m = {var, 0, clang_getNullCursor()};
+    clang_visitChildren(fn, mod_visit, &m);
+    if (first)
+        *first = m.first;
+    return m.count;
+}
+
+static const ixpr *var_init(W *w, CXCursor decl)
+{
+    walk_kids k = walk_children(decl);
+    for (int i = k.n - 1; i >= 0; i--)
+        if (clang_isExpression(clang_getCursorKind(k.c[i])))
+            return walk_value(w, k.c[i]);
+    return NULL;
+}
+
+static const ixpr *decl_ref(W *w, CXCursor c)
+{
+    CXCursor d = clang_getCursorReferenced(c);
+    char *name = walk_spell(d);
+    const ixpr *r = NULL;
+    int bi = frame_find(w, d);
+    const char *dv = walk_define(w, name);
+    int64_t v;
+    enum CXCursorKind dk = clang_getCursorKind(d);
+    if (bi >= 0) {
+        binding *b = &w->binds[bi];
+        r = b->is_ptr ? walk_fail(w, c, "'%s' is a pointer, not a number", name)
+            : b->val  ? b->val
+                      : walk_fail(w, c, "'%s' is %s", name, b->why);
+    } else if (dv) {
+        r = walk_parse_i64(dv, &v) ? ixpr_num(&w->ar, v) : walk_fail(w, c, "-D %s=%s is not a whole number", name, dv);
+    } else if (dk == CXCursor_EnumConstantDecl) {
+        r = ixpr_num(&w->ar, clang_getEnumConstantDeclValue(d));
+    } else if (dk == CXCursor_NonTypeTemplateParameter) {
+        walk_kids k = walk_children(d);
+        for (int i = 0; i < k.n && !r; i++)
+            if (clang_isExpression(clang_getCursorKind(k.c[i])))
+                r = walk_value(w, k.c[i]);
+        if (!r)
+            r = walk_fail(w, c, "template parameter '%s' has no default: give -D %s=VALUE", name, name);
+    } else if (dk == CXCursor_ParmDecl) {
+        r = walk_fail(w, c, "depends on the kernel parameter '%s' (give -D %s=VALUE)", name, name);
+    } else if (dk == CXCursor_VarDecl) {
+        CXType t = clang_getCursorType(d);
+        bool local = clang_getCursorKind(clang_getCursorSemanticParent(d)) != CXCursor_TranslationUnit &&
+                     clang_getCursorKind(clang_getCursorSemanticParent(d)) != CXCursor_Namespace;
+        CXCursor first;
+        if (walk_has_attr(d, CXCursor_CUDASharedAttr))
+            r = walk_fail(w, c, "data-dependent: reads the shared variable '%s'", name);
+        else if (!local && !clang_isConstQualifiedType(t))
+            r = walk_fail(w, c, "reads the global variable '%s' (give -D %s=VALUE)", name, name);
+        else if (walk_mod_count(d, &first) > 0) {
+            int l, cl;
+            walk_where(first, &l, &cl, NULL);
+            r = walk_fail(w, c, "'%s' changes at %d:%d, so its value here is not known", name, l, cl);
+        } else {
+            r = var_init(w, d);
+            if (!r)
+                walk_fail(w, c, "the value of '%s' is not known", name);
+        }
+    } else {
+        r = walk_fail(w, c, "unknown value '%s'", name);
+    }
+    free(name);
+    return r;
+}
+
+static const ixpr *member_ref(W *w, CXCursor c)
+{
+    walk_kids k = walk_children(c);
+    char *m = walk_spell(c);
+    const ixpr *r = NULL;
+    CXCursor base = k.n ? walk_strip(k.c[0]) : c;
+    char *bn = k.n && clang_getCursorKind(base) == CXCursor_DeclRefExpr ? walk_spell(base) : xstrdup("");
+    bool builtin = k.n && clang_getCursorKind(base) == CXCursor_DeclRefExpr &&
+                   clang_Location_isInSystemHeader(clang_getCursorLocation(clang_getCursorReferenced(base)));
+    char full[96];
+    snprintf(full, sizeof full, "%s.%s", bn, m);
+    const char *dv = walk_define(w, full);
+    int64_t v;
+    if (builtin && (!strcmp(bn, "threadIdx") || !strcmp(bn, "blockDim")) && strlen(m) == 1 && strchr("xyz", m[0]))
+        r = dv ? walk_fail(w, c, "%s cannot be given with -D", full) : ixpr_var(&w->ar, full);
+    else if (builtin && (!strcmp(bn, "blockIdx") || !strcmp(bn, "gridDim")))
+        r = dv && walk_parse_i64(dv, &v)
+                ? ixpr_num(&w->ar, v)
+                : walk_fail(w, c, "%s: the analysis covers one block (give -D %s=N)", full, full);
+    else
+        r = walk_fail(w, c, "reads the member '%s' of a value that is not known", m);
+    free(m);
+    free(bn);
+    return r;
+}
+
+const char *walk_callee_name(CXCursor call, char *buf, size_t n)
+{
+    char *s = walk_spell(call);
+    snprintf(buf, n, "%s", s);
+    free(s);
+    return buf;
+}
+
+bool walk_is_device_fn(CXCursor fn)
+{
+    return clang_isCursorDefinition(fn) && !clang_Location_isInSystemHeader(clang_getCursorLocation(fn)) &&
+           (walk_has_attr(fn, CXCursor_CUDADeviceAttr) || walk_has_attr(fn, CXCursor_CUDAGlobalAttr));
+}
+
+bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved);
+static const ixpr *call_value(W *w, CXCursor c)
+{
+    char name[64];
+    walk_callee_name(c, name, sizeof name);
+    int nargs = clang_Cursor_getNumArguments(c);
+    if ((!strcmp(name, "min") || !strcmp(name, "max") || !strcmp(name, "umin") || !strcmp(name, "umax")) &&
+        nargs == 2) {
+        const ixpr *a = walk_value(w, clang_Cursor_getArgument(c, 0)),
+                   *b = a ? walk_value(w, clang_Cursor_getArgument(c, 1)) : NULL;
+        return a && b ? ixpr_minmax(&w->ar, name[1] == 'a' || name[2] == 'a', a, b) : NULL;
+    }
+    if ((!strcmp(name, "__mul24") || !strcmp(name, "__umul24")) && nargs == 2) {
+        const ixpr *a = walk_value(w, clang_Cursor_getArgument(c, 0)),
+                   *b = a ? walk_value(w, clang_Cursor_getArgument(c, 1)) : NULL;
+        return a && b ? ixpr_binary(&w->ar, IXPR_MUL, a, b) : NULL;
+    }
+    CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(c));
+    if (clang_Cursor_isNull(fn) || !walk_is_device_fn(fn))
+        return walk_fail(w, c, "calls '%s', whose result is not known", name);
+    /* a device function whose body is 'return EXPR;' is inlined */
+    walk_kids k = walk_children(fn);
+    CXCursor body = k.n ? k.c[k.n - 1] : fn;
+    walk_kids b = walk_children(body);
+    if (clang_getCursorKind(body) != CXCursor_CompoundStmt || b.n != 1 ||
+        clang_getCursorKind(b.c[0]) != CXCursor_ReturnStmt)
+        return walk_fail(w, c, "calls '%s', which is more than 'return EXPR;'", name);
+    walk_kids rk = walk_children(b.c[0]);
+    if (rk.n != 1 || w->ncalls >= MAX_INLINE)
+        return walk_fail(w, c, "calls '%s', which cannot be inlined", name);
+    int saved;
+    if (!walk_bind_params(w, c, fn, &saved))
+        return NULL;
+    w->calls[w->ncalls++] = fn;
+    const ixpr *r = walk_value(w, rk.c[0]);
+    w->ncalls--;
+    w->nbinds = saved;
+    return r;
+}
+
+/* Translate a value expression. NULL with w->why set when it cannot be expressed. */
+const ixpr *walk_value(W *w, CXCursor c)
+{
+    if (++w->depth > MAX_DEPTH) {
+        w->depth--;
+        return walk_fail(w, c, "expression nested too deeply");
+    }
+    const ixpr *r = NULL;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    walk_kids ks = walk_children(c);
+    CXType t = clang_getCanonicalType(clang_getCursorType(c));
+    if (t.kind == CXType_Float || t.kind == CXType_Double || t.kind == CXType_Half || t.kind == CXType_Float16) {
+        r = walk_fail(w, c, "floating-point value in an index");
+        goto out;
+    }
+    switch (k) {
+    case CXCursor_IntegerLiteral:
+    case CXCursor_CharacterLiteral:
+    case CXCursor_CXXBoolLiteralExpr: {
+        CXEvalResult ev = clang_Cursor_Evaluate(c);
+        if (ev && clang_EvalResult_getKind(ev) == CXEval_Int)
+            r = ixpr_num(&w->ar, clang_EvalResult_isUnsignedInt(ev) ? (int64_t)clang_EvalResult_getAsUnsigned(ev)
+                                                                    : clang_EvalResult_getAsLongLong(ev));
+        else
+            r = walk_fail(w, c, "a literal that is not an integer");
+        if (ev)
+            clang_EvalResult_dispose(ev);
+        break;
+    }
+    case CXCursor_ParenExpr:
+    case CXCursor_UnexposedExpr:
+    case CXCursor_CStyleCastExpr:
+    case CXCursor_CXXStaticCastExpr:
+    case CXCursor_CXXFunctionalCastExpr:
+    case CXCursor_CXXConstCastExpr:
+        if (ks.n >= 1 && clang_isExpression(clang_getCursorKind(ks.c[ks.n - 1])))
+            r = walk_value(w, ks.c[ks.n - 1]);
+        else if (k == CXCursor_UnexposedExpr && ks.n == 0 && !import_value_dependent(c)) {
+            CXEvalResult ev = clang_Cursor_Evaluate(c);
+            if (ev && clang_EvalResult_getKind(ev) == CXEval_Int)
+                r = ixpr_num(&w->ar, clang_EvalResult_getAsLongLong(ev));
+            if (ev)
+                clang_EvalResult_dispose(ev);
+        }
+        if (!r)
+            walk_fail(w, c, "an expression bankscope cannot read");
+        break;
+    case CXCursor_DeclRefExpr: r = decl_ref(w, c); break;
+    case CXCursor_MemberRefExpr: r = member_ref(w, c); break;
+    case CXCursor_UnaryOperator: {
+        const char *op = import_unary_op(c);
+        ixpr_op o;
+        if (op && !strcmp(op, "+") && ks.n == 1)
+            r = walk_value(w, ks.c[0]);
+        else if (op && ixpr_op_parse(op, true, &o) && ks.n == 1) {
+            const ixpr *a = walk_value(w, ks.c[0]);
+            r = a ? ixpr_unary(&w->ar, o, a) : NULL;
+        } else if (op && !strcmp(op, "*"))
+            r = walk_fail(w, c, "data-dependent: reads memory through a pointer");
+        else
+            r = walk_fail(w, c, "the operator '%s' in an index", op ? op : "?");
+        break;
+    }
+    case CXCursor_BinaryOperator: {
+        const char *op = import_binary_op(c);
+        ixpr_op o;
+        if (op && ixpr_op_parse(op, false, &o) && ks.n == 2) {
+            const ixpr *a = walk_value(w, ks.c[0]);
+            const ixpr *b = a ? walk_value(w, ks.c[1]) : NULL;
+            r = b ? ixpr_binary(&w->ar, o, a, b) : NULL;
+        } else
+            r = walk_fail(w, c, "the operator '%s' in an index", op ? op : "?");
+        break;
+    }
+    case CXCursor_ConditionalOperator:
+        if (ks.n == 3) {
+            const ixpr *a = walk_value(w, ks.c[0]), *b = a ? walk_value(w, ks.c[1]) : NULL,
+                       *e = b ? walk_value(w, ks.c[2]) : NULL;
+            r = e ? ixpr_cond(&w->ar, a, b, e) : NULL;
+        }
+        if (!r)
+            walk_fail(w, c, "a conditional expression bankscope cannot read");
+        break;
+    case CXCursor_CallExpr:
+        if (ks.n == 1 && clang_getCursorKind(clang_getCursorReferenced(c)) != CXCursor_FunctionDecl &&
+            clang_getCursorKind(clang_getCursorReferenced(c)) != CXCursor_FunctionTemplate)
+            r = walk_value(w, ks.c[0]); /* a constructor-style conversion */
+        else
+            r = call_value(w, c);
+        break;
+    case CXCursor_UnaryExpr:
+        if (!import_value_dependent(c)) {
+            CXEvalResult ev = clang_Cursor_Evaluate(c);
+            if (ev && clang_EvalResult_getKind(ev) == CXEval_Int)
+                r = ixpr_num(&w->ar, clang_EvalResult_getAsLongLong(ev));
+            if (ev)
+                clang_EvalResult_dispose(ev);
+        }
+        if (!r)
+            walk_fail(w, c, "a sizeof or alignof that depends on a template parameter");
+        break;
+    case CXCursor_ArraySubscriptExpr: r = walk_fail(w, c, "data-dependent: reads memory"); break;
+    default: r = walk_fail(w, c, "an expression bankscope cannot read"); break;
+    }
+out:
+    w->depth--;
+    return r;
+}
+
+/* ---------- pointers into shared arrays ---------- */
+
+int walk_element(W *w, CXCursor c, waccess *a);
+
+/* Resolve a pointer (or array) expression: 1 and *p when it points into a shared array, 0 when
+ * it does not, -1 when it does but cannot be followed (w->why says why). */
+int walk_pointer(W *w, CXCursor c, pbind *p)
+{
+    if (++w->depth > MAX_DEPTH) {
+        w->depth--;
+        walk_fail(w, c, "expression nested too deeply");
+        return -1;
+    }
+    int r = 0;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    walk_kids ks = walk_children(c);
+    switch (k) {
+    case CXCursor_ParenExpr:
+    case CXCursor_UnexposedExpr:
+    case CXCursor_CStyleCastExpr:
+    case CXCursor_CXXStaticCastExpr:
+    case CXCursor_CXXReinterpretCastExpr:
+    case CXCursor_CXXConstCastExpr: {
+        if (ks.n < 1)
+            break;
+        r = walk_pointer(w, ks.c[ks.n - 1], p);
+        CXType to = clang_getCanonicalType(clang_getCursorType(c));
+        if (r != 1 || to.kind != CXType_Pointer)
+            break;
+        CXType pt = clang_getCanonicalType(clang_getPointeeType(to));
+        if (pt.kind == CXType_Void || pt.kind == CXType_ConstantArray || pt.kind == CXType_DependentSizedArray)
+            break; /* void *, or a multi-dimensional array decaying to a row pointer */
+        char buf[64];
+        const char *tn = walk_builtin_name(pt, buf, sizeof buf);
+        const warray *arr = &w->arrays[p->array];
+        int64_t size = clang_Type_getSizeOf(pt);
+        if (p->vector ? tn && strcmp(tn, p->vector) == 0 : clang_equalTypes(pt, arr->elem))
+            break;
+        if (!tn || size < arr->elem_size || size % arr->elem_size != 0 || arr->is_struct || p->vector) {
+            char *ts = walk_type_spell(pt);
+            walk_fail(w, c, "reinterprets '%s' as '%s' (only as a wider scalar or vector type)", arr->name, ts);
+            free(ts);
+            r = -1;
+            break;
+        }
+        p->vector = ixpr_strdup(&w->ar, tn);
+        p->ratio = (int)(size / arr->elem_size);
+        break;
+    }
+    case CXCursor_DeclRefExpr: {
+        CXCursor d = clang_getCursorReferenced(c);
+        int bi = frame_find(w, d);
+        if (bi >= 0) {
+            if (w->binds[bi].is_ptr) {
+                *p = w->binds[bi].ptr;
+                r = 1;
+            } else if (!w->binds[bi].val && w->binds[bi].why && strstr(w->binds[bi].why, "pointer")) {
+                char *n = walk_spell(d);
+                walk_fail(w, c, "'%s' is %s", n, w->binds[bi].why);
+                free(n);
+                r = -1;
+            }
+            break;
+        }
+        if (clang_getCursorKind(d) != CXCursor_VarDecl)
+            break;
+        if (walk_has_attr(d, CXCursor_CUDASharedAttr)) {
+            int ai = walk_array_add(w, d);
+            memset(p, 0, sizeof *p);
+            p->array = ai;
+            p->off = ixpr_num(&w->ar, 0);
+            p->ratio = 1;
+            r = 1;
+            break;
+        }
+        CXType t = clang_getCanonicalType(clang_getCursorType(d));
+        if (t.kind != CXType_Pointer)
+            break;
+        walk_kids dk = walk_children(d);
+        CXCursor init = clang_getNullCursor();
+        for (int i = 0; i < dk.n; i++)
+            if (clang_isExpression(clang_getCursorKind(dk.c[i])))
+                init = dk.c[i];
+        if (clang_Cursor_isNull(init))
+            break;
+        r = walk_pointer(w, init, p);
+        CXCursor first;
+        if (r == 1 && walk_mod_count(d, &first) > 0) {
+            char *n = walk_spell(d);
+            int l, cl;
+            walk_where(first, &l, &cl, NULL);
+            walk_fail(w, c, "the pointer '%s' into a shared array changes at %d:%d", n, l, cl);
+            free(n);
+            r = -1;
+        }
+        break;
+    }
+    case CXCursor_ArraySubscriptExpr: {
+        /* a row of a multi-dimensional array: tile[y] */
+        CXType t = clang_getCanonicalType(clang_getCursorType(c));
+        if (t.kind != CXType_ConstantArray && t.kind != CXType_DependentSizedArray && t.kind != CXType_IncompleteArray)
+            break;
+        if (ks.n != 2 || (r = walk_pointer(w, ks.c[0], p)) != 1)
+            break;
+        const ixpr *i = walk_value(w, ks.c[1]);
+        if (!i || p->nfixed >= 2 || p->vector || !(p->off->kind == IXPR_NUM && p->off->value == 0)) {
+            if (i)
+                walk_fail(w, c, "a row pointer bankscope cannot follow");
+            r = -1;
+            break;
+        }
+        p->fixed[p->nfixed++] = i;
+        break;
+    }
+    case CXCursor_UnaryOperator: {
+        const char *op = import_unary_op(c);
+        if (!op || strcmp(op, "&") || ks.n != 1)
+            break;
+        waccess a;
+        memset(&a, 0, sizeof a);
+        r = walk_element(w, ks.c[0], &a);
+        if (r != 1)
+            break;
+        if (a.field || a.vector) {
+            walk_fail(w, c, "a pointer to a struct field or through a reinterpretation");
+            free(a.field);
+            free(a.vector);
+            r = -1;
+            break;
+        }
+        memset(p, 0, sizeof *p);
+        p->array = a.array;
+        p->nfixed = a.nidx - 1;
+        for (int i = 0; i < a.nidx - 1; i++)
+            p->fixed[i] = a.idx[i];
+        p->off = a.idx[a.nidx - 1];
+        p->ratio = 1;
+        break;
+    }
+    case CXCursor_BinaryOperator: {
+        const char *op = import_binary_op(c);
+        if (!op || (strcmp(op, "+") && strcmp(op, "-")) || ks.n != 2)
+            break;
+        int pi =
+            clang_getCanonicalType(clang_getCursorType(walk_strip(ks.c[0]))).kind == CXType_Pointer ||
+                    clang_getCanonicalType(clang_getCursorType(walk_strip(ks.c[0]))).kind == CXType_ConstantArray ||
+                    clang_getCanonicalType(clang_getCursorType(walk_strip(ks.c[0]))).kind == CXType_IncompleteArray
+                ? 0
+                : 1;
+        if ((r = walk_pointer(w, ks.c[pi], p)) != 1)
+            break;
+        const ixpr *n = walk_value(w, ks.c[1 - pi]);
+        if (!n || (op[0] == '-' && pi == 1)) {
+            r = -1;
+            break;
+        }
+        n = ixpr_binary(&w->ar, IXPR_MUL, n, ixpr_num(&w->ar, p->ratio));
+        p->off = ixpr_binary(&w->ar, op[0] == '+' ? IXPR_ADD : IXPR_SUB, p->off, n);
+        break;
+    }
+    default: break;
+    }
+    w->depth--;
+    return r;
+}
+
+/* An element of a shared array: 1 with *a filled (array, indexes, field, vector), 0 when c is
+ * not one, -1 when it is but cannot be expressed. */
+int walk_element(W *w, CXCursor c, waccess *a)
+{
+    c = walk_strip(c);
+    enum CXCursorKind k = clang_getCursorKind(c);
+    walk_kids ks = walk_children(c);
+    if (k == CXCursor_MemberRefExpr && ks.n == 1) {
+        int r = walk_element(w, ks.c[0], a);
+        if (r != 1) {
+            /* p->x through a pointer */
+            pbind p;
+            if (r == 0 && clang_getCanonicalType(clang_getCursorType(walk_strip(ks.c[0]))).kind == CXType_Pointer &&
+                (r = walk_pointer(w, ks.c[0], &p)) == 1) {
+                memset(a, 0, sizeof *a);
+                a->array = p.array;
+                a->nidx = p.nfixed + 1;
+                for (int i = 0; i < p.nfixed; i++)
+                    a->idx[i] = p.fixed[i];
+                a->idx[p.nfixed] = p.off;
+                if (p.vector) {
+                    walk_fail(w, c, "a field of a reinterpreted element");
+                    return -1;
+                }
+            } else
+                return r;
+        }
+        char *m = walk_spell(c);
+        char *f = a->field ? walk_fmt("%s.%s", a->field, m) : xstrdup(m);
+        free(m);
+        free(a->field);
+        a->field = f;
+        return 1;
+    }
+    if (k == CXCursor_ArraySubscriptExpr && ks.n == 2) {
+        CXType t = clang_getCanonicalType(clang_getCursorType(c));
+        if (t.kind == CXType_ConstantArray || t.kind == CXType_DependentSizedArray)
+            return 0; /* a row, not an element */
+        pbind p;
+        int r = walk_pointer(w, ks.c[0], &p);
+        if (r == 0) {
+            /* an array field of an element: p[i].c[2] */
+            waccess inner;
+            memset(&inner, 0, sizeof inner);
+            int ri = walk_element(w, ks.c[0], &inner);
+            if (ri != 1)
+                return ri;
+            const ixpr *i = walk_value(w, ks.c[1]);
+            if (!i || i->kind != IXPR_NUM) {
+                if (i)
+                    walk_fail(w, c, "an index into a struct's array field that is not a constant");
+                free(inner.field);
+                free(inner.vector);
+                return -1;
+            }
+            *a = inner;
+            char *f = walk_fmt("%s[%lld]", inner.field ? inner.field : "", (long long)i->value);
+            free(a->field);
+            a->field = f;
+            return 1;
+        }
+        if (r < 0)
+            return -1;
+        const warray *arr = &w->arrays[p.array];
+        if (p.nfixed != arr->ndims - 1) {
+            walk_fail(w, c, "indexes '%s' with fewer subscripts than its dimensions", arr->name);
+            return -1;
+        }
+        const ixpr *i = walk_value(w, ks.c[1]);
+        if (!i)
+            return -1;
+        memset(a, 0, sizeof *a);
+        a->array = p.array;
+        a->nidx = arr->ndims;
+        for (int d = 0; d < p.nfixed; d++)
+            a->idx[d] = p.fixed[d];
+        a->idx[p.nfixed] =
+            ixpr_binary(&w->ar, IXPR_ADD, p.off, ixpr_binary(&w->ar, IXPR_MUL, i, ixpr_num(&w->ar, p.ratio)));
+        a->vector = p.vector ? xstrdup(p.vector) : NULL;
+        return 1;
+    }
+    if (k == CXCursor_UnaryOperator && ks.n == 1) {
+        const char *op = import_unary_op(c);
+        if (!op || strcmp(op, "*"))
+            return 0;
+        pbind p;
+        int r = walk_pointer(w, ks.c[0], &p);
+        if (r != 1)
+            return r;
+        const warray *arr = &w->arrays[p.array];
+        if (p.nfixed != arr->ndims - 1) {
+            walk_fail(w, c, "dereferences '%s' as a row", arr->name);
+            return -1;
+        }
+        memset(a, 0, sizeof *a);
+        a->array = p.array;
+        a->nidx = arr->ndims;
+        for (int d = 0; d < p.nfixed; d++)
+            a->idx[d] = p.fixed[d];
+        a->idx[p.nfixed] = p.off;
+        a->vector = p.vector ? xstrdup(p.vector) : NULL;
+        return 1;
+    }
+    return 0;
+}
+
+/* Bind fn's parameters to the arguments of call; *saved restores the bindings. */
+bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
+{
+    *saved = w->nbinds;
+    int n = clang_Cursor_getNumArguments(fn);
+    if (n != clang_Cursor_getNumArguments(call)) {
+        walk_fail(w, call, "a call with default arguments");
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
+        CXCursor parm = clang_Cursor_getArgument(fn, (unsigned)i), arg = clang_Cursor_getArgument(call, (unsigned)i);
+        binding b;
+        memset(&b, 0, sizeof b);
+        b.decl = parm;
+        CXType t = clang_getCanonicalType(clang_getCursorType(parm));
+        char saved_why[sizeof w->why];
+        memcpy(saved_why, w->why, sizeof saved_why);
+        w->why[0] = '\0';
+        if (t.kind == CXType_Pointer) {
+            int r = walk_pointer(w, arg, &b.ptr);
+            b.is_ptr = r == 1;
+            b.why = r < 0 ? ixpr_strdup(&w->ar, w->why) : "a pointer that is not into a shared array";
+        } else if (t.kind == CXType_LValueReference) {
+            b.why = "a reference parameter";
+        } else {
+            b.val = walk_value(w, arg);
+            if (!b.val)
+                b.why = ixpr_strdup(&w->ar, w->why);
+        }
+        memcpy(w->why, saved_why, sizeof saved_why);
+        w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
+        w->binds[w->nbinds++] = b;
+    }
+    return true;
+}

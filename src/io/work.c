@@ -1,0 +1,166 @@
+/* work: estimates, limits, the cancel flag and progress. */
+#include "work.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Bytes printed per warp-instruction, measured on the library's patterns: a JSON object with
+ * its 32 lanes is 3.4-3.8 KB; a text lane table about 2.6 KB; a grouped text line about 100 B. */
+enum { BYTES_JSON = 3600, BYTES_TABLE = 2600, BYTES_LINE = 100 };
+
+/* Expression nodes one lane evaluates for access a (index dimensions and 'when'). */
+static int64_t access_nodes(const scenario_access *a)
+{
+    int64_t n = a->when.n;
+    for (int d = 0; d < a->nidx; d++)
+        n += a->index[d].n;
+    return n;
+}
+
+void work_estimate_analyze(const scenario *s, int warp, work_output out, work_estimate *e)
+{
+    memset(e, 0, sizeof *e);
+    if (s->is_trace) {
+        e->instructions = s->ntrace;
+        e->lane_ops = (int64_t)s->ntrace * BANKS_WARP;
+    } else {
+        int64_t warps = warp >= 0 ? 1 : scenario_selected_warps(s);
+        for (int a = 0; a < s->naccesses; a++)
+            e->lane_ops += warps * BANKS_WARP * (1 + access_nodes(&s->accesses[a]));
+        e->lane_ops *= s->iterations;
+        e->instructions = warps * s->naccesses * s->iterations;
+    }
+    int64_t accesses = s->is_trace ? 1 : s->naccesses;
+    switch (out) {
+    case WORK_OUT_SUMMARY: e->output_bytes = 1024; break;
+    case WORK_OUT_TEXT: e->output_bytes = accesses * BYTES_TABLE + e->instructions * BYTES_LINE; break;
+    case WORK_OUT_ALL: e->output_bytes = e->instructions * BYTES_TABLE; break;
+    case WORK_OUT_JSON: e->output_bytes = e->instructions * BYTES_JSON; break;
+    }
+}
+
+void work_estimate_repeat(work_estimate *e, int64_t times)
+{
+    e->instructions *= times;
+    e->lane_ops *= times;
+    e->output_bytes *= times;
+}
+
+bool work_within_limits(const work_estimate *e, const char *cmd, const char *how, char *msg, size_t n)
+{
+    if (e->lane_ops <= WORK_MAX_LANE_OPS && e->output_bytes <= WORK_MAX_OUTPUT_BYTES)
+        return true;
+    if (e->lane_ops > WORK_MAX_LANE_OPS)
+        snprintf(msg, n,
+                 "%s: about %lld warp-instructions and %.1e lane evaluations, more than the limit of %.0e "
+                 "(minutes of work): bound it with %s, or run it anyway with --force",
+                 cmd, (long long)e->instructions, (double)e->lane_ops, (double)WORK_MAX_LANE_OPS, how);
+    else
+        snprintf(msg, n,
+                 "%s: the output would be about %lld MB (%lld warp-instructions), more than the limit of %lld MB: "
+                 "bound it with %s, or write it anyway with --force",
+                 cmd, (long long)(e->output_bytes >> 20), (long long)e->instructions,
+                 (long long)(WORK_MAX_OUTPUT_BYTES >> 20), how);
+    return false;
+}
+
+/* ---- cancellation ---- */
+
+static volatile sig_atomic_t cancel_signal;
+static volatile sig_atomic_t exit_now;
+
+/* Async-signal-safe: only sig_atomic_t stores, write(2) and _exit(2). */
+static void on_signal(int sig)
+{
+    cancel_signal = sig;
+    if (exit_now) {
+        const char *m = sig == SIGINT   ? "\nbankscope: interrupted (SIGINT)\n"
+                        : sig == SIGHUP ? "\nbankscope: interrupted (SIGHUP)\n"
+                                        : "\nbankscope: interrupted (SIGTERM)\n";
+        ssize_t w = write(STDERR_FILENO, m, strlen(m));
+        (void)w;
+        _exit(128 + sig);
+    }
+}
+
+void work_catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+void work_exit_on_signal(bool on)
+{
+    exit_now = on;
+    if (on && cancel_signal)
+        on_signal(cancel_signal);
+}
+
+bool work_cancelled(void)
+{
+    return cancel_signal != 0;
+}
+
+int work_signal(void)
+{
+    return cancel_signal;
+}
+
+const char *work_signal_name(void)
+{
+    switch (cancel_signal) {
+    case 0: return "none";
+    case SIGINT: return "SIGINT";
+    case SIGHUP: return "SIGHUP";
+    case SIGTERM: return "SIGTERM";
+    default: return "a signal";
+    }
+}
+
+int work_exit_status(void)
+{
+    return 128 + cancel_signal;
+}
+
+/* ---- progress ---- */
+
+static double start_time = -1, last_time;
+static bool shown;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void work_progress(const char *what, double fraction)
+{
+    double t = now();
+    if (start_time < 0) {
+        start_time = last_time = t;
+        return;
+    }
+    if (t - start_time < 0.5 || t - last_time < 0.2 || !isatty(STDERR_FILENO))
+        return;
+    last_time = t;
+    shown = true;
+    fprintf(stderr, "\r%s: %3.0f %% (Ctrl-C stops)", what, 100.0 * (fraction < 0 ? 0 : fraction > 1 ? 1 : fraction));
+    fflush(stderr);
+}
+
+void work_progress_end(void)
+{
+    if (shown)
+        fprintf(stderr, "\r\033[K");
+    shown = false;
+    start_time = -1;
+}

@@ -1,0 +1,67 @@
+/* work: bounded work for the commands. Before a long job: an estimate of what it will cost
+ * (warp-instructions, lane evaluations weighted by expression size, bytes of output) and limits
+ * above which a command refuses and says how to bound it (--warp, fewer iterations, --summary)
+ * unless --force is given. During it: a cancel flag set by SIGINT, SIGTERM and SIGHUP, checked
+ * in the loops, and progress on stderr when it is a terminal.
+ *
+ * The estimate functions are pure. The cancel flag is the one process-wide state (a signal
+ * handler can only reach a global): work_catch_signals installs it; the TUI may poll
+ * work_cancelled too. Units: lane_ops counts one lane evaluating one expression node. */
+#ifndef BANKSCOPE_WORK_H
+#define BANKSCOPE_WORK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/scenario.h"
+
+/* Above these a command asks for --force. About 20 s of analysis on one core of the
+ * development machine (analyze --summary of a 1024-thread block with 3 accesses and 4096
+ * iterations, 4e8 lane_ops, takes 1 s there), and a gigabyte of output. */
+#define WORK_MAX_LANE_OPS ((int64_t)8000000000)
+#define WORK_MAX_OUTPUT_BYTES ((int64_t)1 << 30)
+
+typedef enum work_output {
+    WORK_OUT_SUMMARY, /* totals only */
+    WORK_OUT_TEXT,    /* text report: a lane table per access, grouped lines */
+    WORK_OUT_ALL,     /* text with a lane table for every warp-instruction */
+    WORK_OUT_JSON     /* one JSON object per warp-instruction */
+} work_output;
+
+typedef struct work_estimate {
+    int64_t instructions; /* warp-instructions */
+    int64_t lane_ops;     /* instructions x 32 lanes x (1 + expression nodes of the access) */
+    int64_t output_bytes; /* roughly what will be printed */
+} work_estimate;
+
+/* What analysing s costs (warp: that warp only, -1: the scenario's selection). Traces cost
+ * what their file holds and are estimated from ntrace. */
+void work_estimate_analyze(const scenario *s, int warp, work_output out, work_estimate *e);
+/* e repeated times times (a sweep analyses the scenario once per padding). */
+void work_estimate_repeat(work_estimate *e, int64_t times);
+/* True when e is within the limits; otherwise false and a message "CMD: what it would cost,
+ * bound it with HOW, or --force" (how: the options that bound this command's work). */
+bool work_within_limits(const work_estimate *e, const char *cmd, const char *how, char *msg, size_t n);
+
+/* Catch SIGINT, SIGTERM and SIGHUP: they set the cancel flag (and, inside a
+ * work_exit_on_signal section, end the process at once with a message). */
+void work_catch_signals(void);
+/* While on, a signal ends the process at once (for loops that cannot check the flag, such as
+ * the pure model's, and that leave no file behind): "bankscope: interrupted (SIGTERM)", exit
+ * status 128 + the signal's number. */
+void work_exit_on_signal(bool on);
+/* True once a caught signal asked to stop. */
+bool work_cancelled(void);
+/* The signal that cancelled (0: none) and its name ("SIGTERM"). */
+int work_signal(void);
+const char *work_signal_name(void);
+/* Exit status for a cancelled command: 128 + the signal's number. */
+int work_exit_status(void);
+
+/* Progress of what (fraction 0..1) on stderr, only when stderr is a terminal and the job has
+ * run for half a second, at most a few times a second; work_progress_end clears the line. */
+void work_progress(const char *what, double fraction);
+void work_progress_end(void);
+
+#endif

@@ -1,0 +1,1 @@
+analyze work-limit.json --json
