@@ -37,6 +37,7 @@ void scenario_free(scenario *s)
         free(a->field);
         free(a->vector);
         free(a->label);
+        free(a->source);
         free(a->type_text);
     }
     free(s->accesses);

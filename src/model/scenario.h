@@ -49,6 +49,7 @@ typedef struct scenario_access {
     char *field;  /* owned, NULL: the whole element */
     char *vector; /* owned, NULL: no reinterpretation */
     char *label;  /* owned, optional */
+    char *source; /* owned, optional: the source line it comes from (bankscope import) */
     /* derived */
     int array;
     int offset;      /* bytes from the element start (field offset) */
