@@ -598,10 +598,11 @@ char *load_read_file(const char *path, size_t *len, io_error *err)
         }
     }
     bool bad = ferror(f);
+    int why = errno; /* fread's reason (a directory: EISDIR), before fclose can change it */
     fclose(f);
     if (bad) {
         strbuf_free(&sb);
-        snprintf(err->text, sizeof err->text, "%s: read error", path);
+        snprintf(err->text, sizeof err->text, "%s: %s", path, strerror(why));
         return NULL;
     }
     *len = sb.len;
