@@ -710,8 +710,10 @@ static void excluded_lines(const scenario *s, const scenario_instr *in, explain_
     if (m) {
         lanes_phrase(m, &sb);
         if (a)
-            strbuf_addf(&sb, " take%s no part ('when %s' is false)", popcount32(m) == 1 ? "s" : "",
-                        a->when_text ? a->when_text : "");
+            /* the condition's text is in the access title and the lane's explanation; left out
+             * here so that equal accesses spelled differently explain alike */
+            strbuf_addf(&sb, " take%s no part (the access's 'when' is false for %s)", popcount32(m) == 1 ? "s" : "",
+                        popcount32(m) == 1 ? "it" : "them");
         else
             strbuf_addf(&sb, " %s inactive in this trace entry", popcount32(m) == 1 ? "is" : "are");
         push_line(e, &sb);
