@@ -46,7 +46,7 @@ _bankscope() {
     export) opts="--svg --access --warp --iteration --arch" ;;
     list) opts="--json --names --archs" ;;
     import) opts="--block --kernel -D -I --smem --loop --timeout -o" ;;
-    *) opts="--help --version --no-gpu --no-color --no-mouse --bench-redraw --bench-startup" ;;
+    *) opts="--help --version --no-gpu --no-color --no-mouse --present --snapshot --keys --bench-redraw --bench-startup" ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -9,7 +9,8 @@
 static const char usage[] =
     "Usage:\n"
     "  bankscope [FILE.json]                 interactive bank grid (default: 32x32 transpose)\n"
-    "            [--no-gpu] [--no-color] [--no-mouse] [--bench-redraw N] [--bench-startup]\n"
+    "            [--no-gpu] [--no-color] [--no-mouse] [--present]\n"
+    "            [--snapshot [--keys KEYS]] [--bench-redraw N] [--bench-startup]\n"
     "  bankscope analyze FILE.json [--json]  analysis of every warp-instruction\n"
     "            [--warp N] [--all] [--summary] [--arch NAME] [--force]\n"
     "  bankscope measure FILE.json [--json]  run on the GPU; exit 3 when there is none\n"

@@ -1,17 +1,24 @@
 /* crt: all terminal setup in one place: curses start and stop, colours as named roles with a
- * monochrome scheme, UTF-8 glyphs only when the locale says so, mouse on request. */
+ * monochrome scheme and a high-contrast one for projectors, UTF-8 glyphs only when the locale says
+ * so, mouse on request, and the terminal restored however the program ends (exit, a fatal signal,
+ * a sanitizer report). */
 #include <curses.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "tui/tui.h"
+#include "tui/app.h"
 
-static bool crt_active_flag;
+static volatile sig_atomic_t crt_active_flag;
 
 /* Foreground, background and monochrome attribute of each role. */
-static const struct { short fg, bg; int mono; } roles[ROLE_COUNT] = {
+static const struct {
+    short fg, bg;
+    int mono;
+} roles[ROLE_COUNT] = {
     [ROLE_NORMAL] = {-1, -1, A_NORMAL},
     [ROLE_TITLE] = {COLOR_BLACK, COLOR_CYAN, A_REVERSE},
     [ROLE_BAR] = {COLOR_BLACK, COLOR_WHITE, A_REVERSE},
@@ -27,8 +34,23 @@ static const struct { short fg, bg; int mono; } roles[ROLE_COUNT] = {
     [ROLE_ERROR] = {COLOR_RED, -1, A_BOLD},
     [ROLE_BIG] = {COLOR_RED, -1, A_BOLD},
     [ROLE_BANK_A] = {COLOR_WHITE, -1, A_NORMAL},
-    [ROLE_BANK_B] = {COLOR_CYAN, -1, A_UNDERLINE},
+    [ROLE_BANK_B] = {COLOR_CYAN, -1, A_NORMAL},
+    [ROLE_WARN] = {COLOR_WHITE, COLOR_RED, A_REVERSE | A_BOLD},
 };
+
+/* Restore the terminal and die of the same signal (fatal signals, sanitizer reports). */
+static void crt_fatal(int sig)
+{
+    if (crt_active_flag) {
+        crt_active_flag = 0;
+        endwin();
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* A sanitizer's death callback, when the program is built with one (weak: absent otherwise). */
+extern void __sanitizer_set_death_callback(void (*cb)(void)) __attribute__((weak));
 
 void crt_init(tui_crt *c, bool want_color, bool want_mouse)
 {
@@ -36,7 +58,13 @@ void crt_init(tui_crt *c, bool want_color, bool want_mouse)
     const char *cs = nl_langinfo(CODESET);
     c->utf8 = cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
     initscr();
-    crt_active_flag = true;
+    crt_active_flag = 1;
+    atexit(crt_done);
+    static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+    for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+        signal(fatal[i], crt_fatal);
+    if (__sanitizer_set_death_callback)
+        __sanitizer_set_death_callback(crt_done);
     cbreak();
     noecho();
     nonl();
@@ -59,7 +87,7 @@ void crt_done(void)
 {
     if (!crt_active_flag)
         return;
-    crt_active_flag = false;
+    crt_active_flag = 0;
     curs_set(1);
     endwin();
 }
@@ -70,8 +98,24 @@ int crt_attr(const tui_crt *c, tui_role r)
         return A_NORMAL;
     if (!c->color)
         return roles[r].mono;
-    int extra = (r == ROLE_BIG || r == ROLE_OK || r == ROLE_KEY || r == ROLE_ERROR) ? A_BOLD : 0;
+    if (c->contrast && r == ROLE_DIM) /* no dim blue on black on a projector */
+        return A_BOLD;
+    int extra = (r == ROLE_BIG || r == ROLE_OK || r == ROLE_KEY || r == ROLE_ERROR || r == ROLE_WARN) ? A_BOLD : 0;
+    if (c->contrast && (r == ROLE_CONFLICT || r == ROLE_BROADCAST || r == ROLE_BANK_A))
+        extra |= A_BOLD;
     return COLOR_PAIR(r) | extra;
+}
+
+int crt_attr_mark(const tui_crt *c, tui_role r, int marks)
+{
+    int at = crt_attr(c, r);
+    if (marks & MARK_SELECT) /* on top of the role: reverse (mono: bold, reverse stays the role's) */
+        at |= c->color ? (A_REVERSE | A_BOLD) : A_BOLD;
+    if (marks & MARK_ALT)
+        at |= A_UNDERLINE;
+    if (marks & MARK_STEP)
+        at |= A_BOLD;
+    return at;
 }
 
 const char *crt_glyph(const tui_crt *c, const char *utf8, const char *ascii)

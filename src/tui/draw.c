@@ -1,45 +1,102 @@
-/* draw: clipped text output for the panels, and the framed panel helper. */
-#include "tui/draw.h"
-
+/* draw: clipped text output for the panels, word wrapping, and the framed panel helper. Every
+ * string drawn passes through one sanitiser: control characters (C0, DEL, C1) are shown as '?',
+ * invalid UTF-8 as '?', and a character's bytes are never read past the end of its buffer. */
 #include <curses.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
-/* Cells a UTF-8 string of n bytes occupies (every code point counts one cell here). */
-static int cells_of(const char *s, int n)
+#include "tui/app.h"
+
+/* Length of the valid UTF-8 sequence at s (at most avail bytes); 0 when invalid or cut. */
+static int utf8_len(const unsigned char *s, size_t avail)
 {
-    int c = 0;
-    for (int i = 0; i < n; i++)
-        if (((unsigned char)s[i] & 0xc0) != 0x80)
-            c++;
-    return c;
+    int len = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+    if (len == 0 || (size_t)len > avail)
+        return 0;
+    for (int i = 1; i < len; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if (len == 2 && s[0] < 0xc2)
+        return 0; /* overlong */
+    return len;
+}
+
+/* Copy src into dst (capacity cap) made safe to print; returns the cells it takes. Each character
+ * counts its wcwidth (wide ones 2), limited to maxw cells. */
+static int sanitise(const char *src, char *dst, size_t cap, int maxw)
+{
+    size_t n = strlen(src), o = 0;
+    int cells = 0;
+    for (size_t i = 0; i < n && o + 5 < cap;) {
+        const unsigned char *p = (const unsigned char *)src + i;
+        int len = utf8_len(p, n - i);
+        int w = 1;
+        bool bad = len == 0 || p[0] < 0x20 || p[0] == 0x7f || (len == 2 && p[0] == 0xc2 && p[1] < 0xa0);
+        if (!bad && len > 1) {
+            wchar_t wc;
+            mbstate_t st;
+            memset(&st, 0, sizeof st);
+            size_t r = mbrtowc(&wc, (const char *)p, (size_t)len, &st);
+            w = r == (size_t)-1 || r == (size_t)-2 ? 1 : wcwidth(wc);
+            if (w < 1)
+                w = 1;
+        }
+        if (cells + w > maxw)
+            break;
+        if (bad) {
+            dst[o++] = '?';
+            i += len ? (size_t)len : 1;
+        } else {
+            memcpy(dst + o, p, (size_t)len);
+            o += (size_t)len;
+            i += (size_t)len;
+        }
+        cells += w;
+    }
+    dst[o] = '\0';
+    return cells;
+}
+
+int draw_width(const char *text)
+{
+    char buf[2048];
+    return sanitise(text, buf, sizeof buf, 1 << 20);
+}
+
+/* Print buf at (y, x) within maxw cells with attribute at. */
+static int put(int y, int x, int maxw, int at, const char *buf)
+{
+    if (maxw <= 0)
+        return 0;
+    char safe[2048];
+    int cells = sanitise(buf, safe, sizeof safe, maxw);
+    attrset(at);
+    mvaddstr(y, x, safe);
+    attrset(A_NORMAL);
+    return cells;
 }
 
 int draw_text(tui_app *a, int y, int x, int maxw, tui_role role, const char *fmt, ...)
 {
-    if (maxw <= 0)
-        return 0;
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    /* cut at maxw cells, never inside a UTF-8 sequence */
-    int n = 0, cells = 0;
-    while (buf[n] && cells < maxw) {
-        int len = 1;
-        unsigned char c = (unsigned char)buf[n];
-        if (c >= 0xf0) len = 4;
-        else if (c >= 0xe0) len = 3;
-        else if (c >= 0xc0) len = 2;
-        n += len;
-        cells++;
-    }
-    attrset(crt_attr(&a->crt, role));
-    mvaddnstr(y, x, buf, n);
-    attrset(A_NORMAL);
-    return cells_of(buf, n);
+    return put(y, x, maxw, crt_attr(&a->crt, role), buf);
+}
+
+int draw_text_mark(tui_app *a, int y, int x, int maxw, tui_role role, int marks, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return put(y, x, maxw, crt_attr_mark(&a->crt, role, marks), buf);
 }
 
 void draw_fill(tui_app *a, int y, int x, int w, tui_role role)
@@ -50,6 +107,70 @@ void draw_fill(tui_app *a, int y, int x, int w, tui_role role)
     attrset(A_NORMAL);
 }
 
+/* Bytes of the longest prefix of s that fits in w cells, ending at a space when one exists. */
+static size_t wrap_cut(const char *s, int w, bool *at_space)
+{
+    size_t n = strlen(s), i = 0, last_space = 0;
+    int cells = 0;
+    *at_space = false;
+    while (i < n) {
+        int len = utf8_len((const unsigned char *)s + i, n - i);
+        if (len == 0)
+            len = 1;
+        if (cells + 1 > w)
+            break;
+        if (s[i] == ' ')
+            last_space = i;
+        i += (size_t)len;
+        cells++;
+    }
+    if (i >= n)
+        return n;
+    if (last_space > 0) {
+        *at_space = true;
+        return last_space;
+    }
+    return i ? i : 1;
+}
+
+int draw_wrap(const char *text, int w, char ***out)
+{
+    int cap = 8, n = 0;
+    char **lines = xmalloc(sizeof *lines * (size_t)cap);
+    if (w < 4)
+        w = 4;
+    const char *s = text;
+    while (*s) {
+        const char *nl = strchr(s, '\n');
+        size_t para = nl ? (size_t)(nl - s) : strlen(s);
+        char *p = xmalloc(para + 1);
+        memcpy(p, s, para);
+        p[para] = '\0';
+        const char *q = p;
+        do {
+            bool sp;
+            size_t k = wrap_cut(q, w, &sp);
+            if (n == cap)
+                lines = xrealloc(lines, sizeof *lines * (size_t)(cap *= 2));
+            lines[n] = xmalloc(k + 1);
+            memcpy(lines[n], q, k);
+            lines[n++][k] = '\0';
+            q += k + (sp ? 1 : 0);
+        } while (*q);
+        free(p);
+        s += para + (nl ? 1 : 0);
+    }
+    *out = lines;
+    return n;
+}
+
+void draw_wrap_free(char **lines, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(lines[i]);
+    free(lines);
+}
+
 layout_rect panel_frame(tui_app *a, const layout_rect *r, const char *title, bool focused)
 {
     layout_rect in = {r->y + 1, r->x + 1, r->h - 2, r->w - 2};
@@ -58,25 +179,21 @@ layout_rect panel_frame(tui_app *a, const layout_rect *r, const char *title, boo
     const tui_crt *c = &a->crt;
     tui_role role = focused ? ROLE_KEY : ROLE_FRAME;
     const char *h = crt_glyph(c, "─", "-"), *v = crt_glyph(c, "│", "|");
-    const char *tl = crt_glyph(c, "┌", "+"), *tr = crt_glyph(c, "┐", "+");
-    const char *bl = crt_glyph(c, "└", "+"), *br = crt_glyph(c, "┘", "+");
-    char line[1024] = "";
-    size_t len = 0;
-    for (int i = 0; i < r->w - 2 && len + 4 < sizeof line; i++) {
-        memcpy(line + len, h, strlen(h));
-        len += strlen(h);
+    int at = crt_attr(c, role);
+    attrset(at);
+    mvaddstr(r->y, r->x, crt_glyph(c, "┌", "+"));
+    mvaddstr(r->y, r->x + r->w - 1, crt_glyph(c, "┐", "+"));
+    mvaddstr(r->y + r->h - 1, r->x, crt_glyph(c, "└", "+"));
+    mvaddstr(r->y + r->h - 1, r->x + r->w - 1, crt_glyph(c, "┘", "+"));
+    for (int i = 1; i < r->w - 1; i++) {
+        mvaddstr(r->y, r->x + i, h);
+        mvaddstr(r->y + r->h - 1, r->x + i, h);
     }
-    line[len] = '\0';
-    draw_text(a, r->y, r->x, 1, role, "%s", tl);
-    draw_text(a, r->y, r->x + 1, r->w - 2, role, "%s", line);
-    draw_text(a, r->y, r->x + r->w - 1, 1, role, "%s", tr);
-    draw_text(a, r->y + r->h - 1, r->x, 1, role, "%s", bl);
-    draw_text(a, r->y + r->h - 1, r->x + 1, r->w - 2, role, "%s", line);
-    draw_text(a, r->y + r->h - 1, r->x + r->w - 1, 1, role, "%s", br);
     for (int y = r->y + 1; y < r->y + r->h - 1; y++) {
-        draw_text(a, y, r->x, 1, role, "%s", v);
-        draw_text(a, y, r->x + r->w - 1, 1, role, "%s", v);
+        mvaddstr(y, r->x, v);
+        mvaddstr(y, r->x + r->w - 1, v);
     }
+    attrset(A_NORMAL);
     if (title && *title)
         draw_text(a, r->y, r->x + 2, r->w - 4, focused ? ROLE_KEY : ROLE_TITLE, " %s ", title);
     return in;

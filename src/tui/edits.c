@@ -1,41 +1,20 @@
-/* edits: what the single keys do to a scenario (padding, type, access pattern, block, arch,
- * field) and the compare-mode variant. No curses here: each edit changes the scenario, runs
- * scenario_finish, and undoes itself with a message when the result does not validate. */
+/* edits: what the single keys do to a scenario (padding, type, access pattern, block, arch, field,
+ * index text, struct fields) and the struct-of-arrays form. Each edit receives a private copy
+ * (scenario_edit_apply) and may try candidates with scenario_finish; a failed edit is simply
+ * dropped with its copy, so nothing here ever undoes anything. No curses. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/save.h"
-#include "tui/tui.h"
+#include "tui/app.h"
 
-/* Re-validate after an edit; on failure copy the reason into msg. */
+/* Validate after a change; on failure copy the reason into msg. */
 static bool refinish(scenario *s, char *msg, size_t n)
 {
     scenario_error e;
     if (scenario_finish(s, &e))
         return true;
     snprintf(msg, n, "%.60s: %.120s", e.path, e.msg);
-    return false;
-}
-
-bool edit_padding(scenario *s, int array, int delta, char *msg, size_t n)
-{
-    if (s->is_trace || array < 0) {
-        snprintf(msg, n, "a trace has no array to pad");
-        return false;
-    }
-    scenario_array *a = &s->arrays[array];
-    int64_t *pad = &a->pad[a->ndims - 1];
-    int64_t old = *pad;
-    if (old + delta < 0 || old + delta > 64) {
-        snprintf(msg, n, "padding stays within 0..64");
-        return false;
-    }
-    *pad = old + delta;
-    if (refinish(s, msg, n))
-        return true;
-    *pad = old;
-    refinish(s, msg + strlen(msg), 0);
     return false;
 }
 
@@ -46,94 +25,152 @@ static void set_text(char **slot, const char *val)
     *slot = val ? xstrdup(val) : NULL;
 }
 
-bool edit_cycle_type(scenario *s, int array, char *msg, size_t n)
+bool edit_padding(scenario *s, void *arg, char *msg, size_t n)
 {
-    static const char *const types[] = {"float", "double", "char", "short", "int",
-                                        "half", "float2", "float4", "double2", "char4"};
-    enum { NT = sizeof types / sizeof types[0] };
-    if (s->is_trace || array < 0) {
+    const edit_arg *e = arg;
+    if (s->is_trace || e->array < 0) {
+        snprintf(msg, n, "a trace has no array to pad");
+        return false;
+    }
+    scenario_array *a = &s->arrays[e->array];
+    int64_t *pad = &a->pad[a->ndims - 1];
+    if (*pad + e->delta < 0 || *pad + e->delta > 64) {
+        snprintf(msg, n, "padding stays within 0..64");
+        return false;
+    }
+    *pad += e->delta;
+    return true;
+}
+
+/* The element types t cycles through: scalars, then the CUDA vector types. */
+static const char *const elem_types[] = {"float", "double", "char",   "short",   "int",
+                                         "half",  "float2", "float4", "double2", "char4"};
+#define NELEM_TYPES ((int)(sizeof elem_types / sizeof elem_types[0]))
+
+/* Index of the type called name in list (aliases resolved), -1 when absent. */
+static int type_index(const char *const *list, int n, const char *name)
+{
+    types_builtin b, c;
+    if (!types_builtin_find(name, &b))
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (types_builtin_find(list[i], &c) && strcmp(b.name, c.name) == 0)
+            return i;
+    return -1;
+}
+
+bool edit_cycle_type(scenario *s, void *arg, char *msg, size_t n)
+{
+    const edit_arg *e = arg;
+    if (s->is_trace || e->array < 0) {
         snprintf(msg, n, "a trace has no element type");
         return false;
     }
-    scenario_array *a = &s->arrays[array];
+    scenario_array *a = &s->arrays[e->array];
     if (a->type.struct_index >= 0) {
-        snprintf(msg, n, "%s holds structs: use f to pick a field", a->name);
+        snprintf(msg, n, "%s holds structs: use f to pick a field, o to edit the struct", a->name);
         return false;
     }
-    char *old = xstrdup(a->type_name);
-    int cur = -1;
-    for (int i = 0; i < NT; i++)
-        if (strcmp(types[i], a->type.builtin.name) == 0)
-            cur = i;
-    for (int k = 1; k <= NT; k++) {
-        set_text(&a->type_name, types[(cur + k + NT) % NT]);
-        if (refinish(s, msg, n)) {
-            free(old);
+    int cur = type_index(elem_types, NELEM_TYPES, a->type.builtin.name);
+    for (int k = 1; k <= NELEM_TYPES; k++) {
+        set_text(&a->type_name, elem_types[(cur + k + NELEM_TYPES) % NELEM_TYPES]);
+        if (refinish(s, msg, n))
             return true;
-        }
     }
-    set_text(&a->type_name, old);
-    free(old);
-    refinish(s, msg, 0);
     snprintf(msg, n, "no other element type fits this access");
     return false;
 }
 
-/* The access presets for an array of ndims dimensions, extent last (index texts, label). */
-static int presets(int ndims, int64_t last, char out[][3][64], const char **labels)
+/* One preset: index texts (with %L for the innermost extent) and a label. */
+typedef struct preset {
+    char idx[SCENARIO_MAX_DIMS][96];
+    const char *label;
+    int stride; /* > 0: a stride preset that needs stride * threads elements (2-D: in a row) */
+} preset;
+
+/* The access presets for an array of ndims dimensions with innermost extent last. A preset
+ * labelled "stride s" is truly stride s: the array grows to hold it, nothing wraps. */
+static int presets(int ndims, int64_t last, preset *out)
 {
     int k = 0;
     if (ndims == 2) {
-        static const char *const p2[][3] = {
-            {"threadIdx.x", "threadIdx.y", "column read"},
-            {"threadIdx.y", "threadIdx.x", "row read"},
-            {"threadIdx.x", "(threadIdx.x + threadIdx.y) % %L", "diagonal"},
-            {"threadIdx.x", "threadIdx.y ^ threadIdx.x", "XOR-swizzled column"},
-            {"threadIdx.y", "(2 * threadIdx.x) % %L", "stride 2 in a row"},
-            {"0", "0", "broadcast"},
+        static const struct {
+            const char *i0, *i1, *label;
+            int stride;
+        } p2[] = {
+            {"threadIdx.x", "threadIdx.y", "column read", 0},
+            {"threadIdx.y", "threadIdx.x", "row read", 0},
+            {"threadIdx.x", "(threadIdx.x + threadIdx.y) % %L", "diagonal", 0},
+            {"threadIdx.x", "threadIdx.y ^ threadIdx.x", "XOR-swizzled column", 0},
+            {"threadIdx.y", "2 * threadIdx.x", "stride 2 in a row", 2},
+            {"0", "0", "broadcast", 0},
         };
         for (size_t i = 0; i < sizeof p2 / sizeof p2[0]; i++, k++) {
+            const char *src[2] = {p2[i].i0, p2[i].i1};
             for (int d = 0; d < 2; d++) {
-                const char *t = p2[i][d], *m = strstr(t, "%L");
+                const char *m = strstr(src[d], "%L");
                 if (m)
-                    snprintf(out[k][d], 64, "%.*s%lld%s", (int)(m - t), t, (long long)last, m + 2);
+                    snprintf(out[k].idx[d], 96, "%.*s%lld%s", (int)(m - src[d]), src[d], (long long)last, m + 2);
                 else
-                    snprintf(out[k][d], 64, "%s", t);
+                    snprintf(out[k].idx[d], 96, "%s", src[d]);
             }
-            labels[k] = p2[i][2];
+            out[k].label = p2[i].label;
+            out[k].stride = p2[i].stride;
         }
         return k;
     }
     if (ndims == 1) {
         static const int strides[] = {1, 2, 4, 8, 16, 32, 33};
-        static const char *const names[] = {"stride 1", "stride 2", "stride 4", "stride 8",
+        static const char *const names[] = {"stride 1",  "stride 2",  "stride 4", "stride 8",
                                             "stride 16", "stride 32", "stride 33"};
         for (size_t i = 0; i < sizeof strides / sizeof strides[0]; i++, k++) {
             if (strides[i] == 1)
-                snprintf(out[k][0], 64, "tid %% %lld", (long long)last);
+                snprintf(out[k].idx[0], 96, "tid");
             else
-                snprintf(out[k][0], 64, "(%d * tid) %% %lld", strides[i], (long long)last);
-            labels[k] = names[i];
+                snprintf(out[k].idx[0], 96, "%d * tid", strides[i]);
+            out[k].label = names[i];
+            out[k].stride = strides[i];
         }
-        snprintf(out[k][0], 64, "0");
-        labels[k++] = "broadcast";
-        snprintf(out[k][0], 64, "lane / 4");
-        labels[k++] = "4 lanes per word";
+        snprintf(out[k].idx[0], 96, "0");
+        out[k].label = "broadcast";
+        out[k++].stride = 0;
+        snprintf(out[k].idx[0], 96, "lane / 4");
+        out[k].label = "4 lanes per word";
+        out[k++].stride = 0;
     }
     return k;
 }
 
-bool edit_cycle_pattern(scenario *s, int access, char *msg, size_t n)
+/* Put preset p into access ai of s, growing the array so a stride preset never leaves it. */
+static bool apply_preset(scenario *s, int ai, const preset *p, const int64_t *dims0, char *msg, size_t n)
 {
+    scenario_access *a = &s->accesses[ai];
+    scenario_array *arr = &s->arrays[a->array];
+    for (int d = 0; d < a->nidx; d++)
+        set_text(&a->index_text[d], p->idx[d]);
+    set_text(&a->label, p->label);
+    memcpy(arr->dims, dims0, sizeof arr->dims);
+    if (p->stride > 0) {
+        int last = arr->ndims - 1;
+        int64_t reach = arr->ndims == 1 ? (int64_t)p->stride * (scenario_threads(s) - 1) + 1
+                                        : (int64_t)p->stride * (s->block[0] - 1) + 1;
+        if (arr->dims[last] < reach)
+            arr->dims[last] = reach;
+    }
+    return refinish(s, msg, n);
+}
+
+bool edit_cycle_pattern(scenario *s, void *arg, char *msg, size_t n)
+{
+    const edit_arg *e = arg;
     if (s->is_trace) {
         snprintf(msg, n, "a trace has fixed addresses");
         return false;
     }
-    scenario_access *a = &s->accesses[access];
-    const scenario_array *arr = &s->arrays[a->array];
-    char texts[16][3][64];
-    const char *labels[16];
-    int np = presets(arr->ndims, arr->extent[arr->ndims - 1], texts, labels);
+    scenario_access *a = &s->accesses[e->access];
+    scenario_array *arr = &s->arrays[a->array];
+    preset ps[16];
+    int np = presets(arr->ndims, arr->extent[arr->ndims - 1], ps);
     if (np == 0) {
         snprintf(msg, n, "no presets for %d-D arrays: press e to edit the index", arr->ndims);
         return false;
@@ -142,37 +179,23 @@ bool edit_cycle_pattern(scenario *s, int access, char *msg, size_t n)
     for (int i = 0; i < np; i++) {
         bool same = true;
         for (int d = 0; d < a->nidx; d++)
-            same &= strcmp(a->index_text[d], texts[i][d]) == 0;
+            same &= strcmp(a->index_text[d], ps[i].idx[d]) == 0;
         if (same)
             cur = i;
     }
-    char *saved[SCENARIO_MAX_DIMS];
-    for (int d = 0; d < a->nidx; d++)
-        saved[d] = xstrdup(a->index_text[d]);
-    char *saved_label = a->label ? xstrdup(a->label) : NULL;
-    bool ok = false;
-    for (int k = 1; k <= np && !ok; k++) {
-        int i = (cur + k) % np;
-        for (int d = 0; d < a->nidx; d++)
-            set_text(&a->index_text[d], texts[i][d]);
-        set_text(&a->label, labels[i]);
-        ok = refinish(s, msg, n);
-    }
-    if (!ok) {
-        for (int d = 0; d < a->nidx; d++)
-            set_text(&a->index_text[d], saved[d]);
-        set_text(&a->label, saved_label);
-        refinish(s, msg, 0);
-    }
-    for (int d = 0; d < a->nidx; d++)
-        free(saved[d]);
-    free(saved_label);
-    return ok;
+    int64_t dims0[SCENARIO_MAX_DIMS];
+    memcpy(dims0, arr->dims, sizeof dims0);
+    for (int k = 1; k <= np; k++)
+        if (apply_preset(s, e->access, &ps[(cur + k) % np], dims0, msg, n))
+            return true;
+    return false;
 }
 
-bool edit_cycle_block(scenario *s, char *msg, size_t n)
+bool edit_cycle_block(scenario *s, void *arg, char *msg, size_t n)
 {
-    static const int blocks[][2] = {{32, 32}, {32, 8}, {16, 16}, {32, 1}, {64, 1}, {256, 1}, {1024, 1}};
+    (void)arg;
+    static const int blocks[][3] = {{32, 32, 1}, {32, 8, 1},   {16, 16, 1}, {32, 1, 1}, {64, 1, 1},
+                                    {256, 1, 1}, {1024, 1, 1}, {8, 8, 4},   {16, 8, 8}};
     enum { NB = sizeof blocks / sizeof blocks[0] };
     if (s->is_trace) {
         snprintf(msg, n, "a trace has no block");
@@ -180,53 +203,66 @@ bool edit_cycle_block(scenario *s, char *msg, size_t n)
     }
     int cur = -1;
     for (int i = 0; i < NB; i++)
-        if (s->block[0] == blocks[i][0] && s->block[1] == blocks[i][1] && s->block[2] == 1)
+        if (s->block[0] == blocks[i][0] && s->block[1] == blocks[i][1] && s->block[2] == blocks[i][2])
             cur = i;
-    int old[3] = {s->block[0], s->block[1], s->block[2]};
-    int *old_warps = s->warps;
-    int old_n = s->nwarps;
+    free(s->warps); /* a warp selection belongs to the old block */
     s->warps = NULL;
     s->nwarps = 0;
     for (int k = 1; k <= NB; k++) {
         int i = (cur + k) % NB;
-        s->block[0] = blocks[i][0];
-        s->block[1] = blocks[i][1];
-        s->block[2] = 1;
+        memcpy(s->block, blocks[i], sizeof s->block);
         if (refinish(s, msg, n)) {
-            free(old_warps);
+            snprintf(msg, n, "block %dx%dx%d", s->block[0], s->block[1], s->block[2]);
             return true;
         }
     }
-    memcpy(s->block, old, sizeof old);
-    s->warps = old_warps;
-    s->nwarps = old_n;
-    refinish(s, msg, 0);
     return false;
 }
 
-bool edit_cycle_arch(scenario *s, char *msg, size_t n)
+/* Try architectures from the current one in steps of dir (1 or -1). */
+static bool arch_step(scenario *s, int dir, char *msg, size_t n)
 {
     int np;
     const banks_profile *ps = banks_profiles(&np);
-    const banks_profile *old = s->arch;
-    int cur = (int)(old - ps);
+    int cur = (int)(s->arch - ps);
     for (int k = 1; k <= np; k++) {
-        s->arch = &ps[(cur + k) % np];
-        if (refinish(s, msg, n))
+        s->arch = &ps[((cur + dir * k) % np + np) % np];
+        if (refinish(s, msg, n)) {
+            snprintf(msg, n, "%s", s->arch->title);
             return true;
+        }
     }
-    s->arch = old;
-    refinish(s, msg, 0);
     return false;
 }
 
-bool edit_cycle_field(scenario *s, int access, char *msg, size_t n)
+bool edit_cycle_arch(scenario *s, void *arg, char *msg, size_t n)
 {
+    const edit_arg *e = arg;
+    return arch_step(s, e && e->delta < 0 ? -1 : 1, msg, n);
+}
+
+bool edit_set_arch(scenario *s, void *arg, char *msg, size_t n)
+{
+    const edit_arg *e = arg;
+    int np;
+    const banks_profile *ps = banks_profiles(&np);
+    if (e->delta < 0 || e->delta >= np) {
+        snprintf(msg, n, "no such architecture");
+        return false;
+    }
+    s->arch = &ps[e->delta];
+    snprintf(msg, n, "%s", s->arch->title);
+    return refinish(s, msg, n);
+}
+
+bool edit_cycle_field(scenario *s, void *arg, char *msg, size_t n)
+{
+    const edit_arg *e = arg;
     if (s->is_trace) {
         snprintf(msg, n, "a trace has no fields");
         return false;
     }
-    scenario_access *a = &s->accesses[access];
+    scenario_access *a = &s->accesses[e->access];
     const scenario_array *arr = &s->arrays[a->array];
     if (arr->type.struct_index < 0) {
         snprintf(msg, n, "%s holds %s, not structs", arr->name, arr->type.builtin.name);
@@ -237,106 +273,36 @@ bool edit_cycle_field(scenario *s, int access, char *msg, size_t n)
     for (int f = 0; f < st->nfields; f++)
         if (a->field && strcmp(a->field, st->fields[f].name) == 0)
             cur = f;
-    char *old = a->field ? xstrdup(a->field) : NULL;
     for (int k = 1; k <= st->nfields; k++) {
         const types_field *fd = &st->fields[(cur + k) % st->nfields];
         char path[96];
-        if (fd->count > 1)
-            snprintf(path, sizeof path, "%s[0]", fd->name);
-        else
-            snprintf(path, sizeof path, "%s", fd->name);
+        snprintf(path, sizeof path, fd->count > 1 ? "%s[0]" : "%s", fd->name);
         set_text(&a->field, path);
         if (refinish(s, msg, n)) {
-            free(old);
+            snprintf(msg, n, "field %s", path);
             return true;
         }
     }
-    set_text(&a->field, old);
-    free(old);
-    refinish(s, msg, 0);
     snprintf(msg, n, "no field of %s can be read by one access", st->name);
     return false;
 }
 
-/* Total wavefronts of one access over all selected warps and iterations. */
-static int64_t access_wavefronts(const scenario *s, int access)
+bool edit_set_index(scenario *s, void *arg, char *msg, size_t n)
 {
-    int64_t sum = 0;
-    scenario_instr in;
-    banks_result r;
-    for (int it = 0; it < s->iterations; it++)
-        for (int w = 0; w < scenario_selected_warps(s); w++) {
-            scenario_instr_build(s, access, it, scenario_selected_warp(s, w), &in);
-            banks_analyze(s->arch, &in.req, &r, NULL);
-            sum += r.wavefronts;
-        }
-    return sum;
+    const edit_arg *e = arg;
+    scenario_access *a = &s->accesses[e->access];
+    set_text(e->delta < 0 ? &a->when_text : &a->index_text[e->delta], e->text);
+    return refinish(s, msg, n);
 }
 
-bool edit_compare_variant(const scenario *s, int access, scenario *out, char *label, size_t n)
+bool edit_reorder_fields(scenario *s, void *arg, char *msg, size_t n)
 {
-    if (s->is_trace || !save_clone(s, out)) {
-        snprintf(label, n, "no variant for a trace");
-        return false;
-    }
-    scenario_access *a = &out->accesses[access];
-    scenario_array *arr = &out->arrays[a->array];
-    char msg[200];
-    if (arr->type.struct_index >= 0 && a->field) {
-        /* Struct of arrays: the field becomes the element type. */
-        int off;
-        types_ref t;
-        if (types_field_path(&out->types, &arr->type, a->field, &off, &t, msg, sizeof msg) &&
-            t.struct_index < 0) {
-            set_text(&arr->type_name, t.builtin.name);
-            set_text(&a->field, NULL);
-            if (refinish(out, msg, sizeof msg)) {
-                snprintf(label, n, "SoA: %s as its own %s array", a->array_name, t.builtin.name);
-                return true;
-            }
-        }
-        scenario_free(out);
-        snprintf(label, n, "no SoA form for this field");
-        return false;
-    }
-    /* Padding: the smallest padding with the fewest wavefronts (0..32); when the current one is
-     * already that good, the contrast is no padding at all. */
-    int64_t *pad = &arr->pad[arr->ndims - 1];
-    int64_t start = *pad, best_pad = -1, best = INT64_MAX;
-    int64_t now = access_wavefronts(out, access);
-    for (int64_t p = 0; p <= 32; p++) {
-        *pad = p;
-        if (p == start || !refinish(out, msg, sizeof msg))
-            continue;
-        int64_t w = access_wavefronts(out, access);
-        if (w < best) {
-            best = w;
-            best_pad = p;
-        }
-    }
-    bool contrast = best_pad < 0 || best >= now;
-    if (contrast)
-        best_pad = start != 0 ? 0 : -1;
-    *pad = best_pad < 0 ? start : best_pad;
-    if (best_pad < 0 || !refinish(out, msg, sizeof msg)) {
-        scenario_free(out);
-        snprintf(label, n, "no other padding is better");
-        return false;
-    }
-    if (contrast)
-        snprintf(label, n, "no padding (the current one is already the best)");
-    else
-        snprintf(label, n, "padding %lld (best of 0..32)", (long long)best_pad);
-    return true;
-}
-
-bool edit_reorder_fields(scenario *s, int si, char *msg, size_t n)
-{
-    if (si < 0 || si >= s->types.n) {
+    const edit_arg *e = arg;
+    if (e->si < 0 || e->si >= s->types.n) {
         snprintf(msg, n, "no struct to reorder");
         return false;
     }
-    types_struct *st = &s->types.structs[si];
+    types_struct *st = &s->types.structs[e->si];
     int before = st->size;
     /* stable insertion sort by decreasing alignment: the classic way to remove holes */
     for (int i = 1; i < st->nfields; i++) {
@@ -354,67 +320,58 @@ bool edit_reorder_fields(scenario *s, int si, char *msg, size_t n)
     return true;
 }
 
-bool edit_dimension(scenario *s, int array, bool inner, bool grow, char *msg, size_t n)
+bool edit_dimension(scenario *s, void *arg, char *msg, size_t n)
 {
-    if (s->is_trace || array < 0) {
+    const edit_arg *e = arg;
+    if (s->is_trace || e->array < 0) {
         snprintf(msg, n, "a trace has no array shape");
         return false;
     }
-    scenario_array *a = &s->arrays[array];
-    int d = inner ? a->ndims - 1 : 0;
-    int64_t old = a->dims[d], next = grow ? old * 2 : old / 2;
+    scenario_array *a = &s->arrays[e->array];
+    int d = e->inner ? a->ndims - 1 : 0;
+    int64_t next = e->grow ? a->dims[d] * 2 : a->dims[d] / 2;
     if (next < 1 || next > (1 << 20)) {
         snprintf(msg, n, "dimension %d stays within 1..1048576", d);
         return false;
     }
     a->dims[d] = next;
-    if (refinish(s, msg, n))
-        return true;
-    a->dims[d] = old;
-    refinish(s, msg + strlen(msg), 0);
-    return false;
+    return true;
 }
 
 /* The field types the struct editor cycles through. */
-static const char *const field_types[] = {"char", "short", "int", "float", "double", "half", "float2", "float4", "int2",
-                                          "double2", "char4"};
+static const char *const field_types[] = {"char",   "short",  "int",  "float",   "double", "half",
+                                          "float2", "float4", "int2", "double2", "char4"};
 #define NFIELD_TYPES ((int)(sizeof field_types / sizeof field_types[0]))
 
-bool edit_field_type(scenario *s, int si, int fi, char *msg, size_t n)
+bool edit_field_type(scenario *s, void *arg, char *msg, size_t n)
 {
-    if (si < 0 || si >= s->types.n || fi < 0 || fi >= s->types.structs[si].nfields) {
+    const edit_arg *e = arg;
+    if (e->si < 0 || e->si >= s->types.n || e->fi < 0 || e->fi >= s->types.structs[e->si].nfields) {
         snprintf(msg, n, "no field selected");
         return false;
     }
-    types_field *f = &s->types.structs[si].fields[fi];
-    char *old = xstrdup(f->type_name);
-    int cur = -1;
-    for (int i = 0; i < NFIELD_TYPES; i++)
-        if (f->type.struct_index < 0 && strcmp(f->type.builtin.name, field_types[i]) == 0)
-            cur = i;
+    types_struct *st = &s->types.structs[e->si];
+    types_field *f = &st->fields[e->fi];
+    int cur = f->type.struct_index < 0 ? type_index(field_types, NFIELD_TYPES, f->type.builtin.name) : -1;
     for (int k = 1; k <= NFIELD_TYPES; k++) {
-        set_text(&f->type_name, field_types[(cur + k) % NFIELD_TYPES]);
+        set_text(&f->type_name, field_types[(cur + k + NFIELD_TYPES) % NFIELD_TYPES]);
         if (refinish(s, msg, n)) {
-            free(old);
-            snprintf(msg, n, "%s.%s is now %s; sizeof %s = %d", s->types.structs[si].name, f->name, f->type_name,
-                     s->types.structs[si].name, s->types.structs[si].size);
+            snprintf(msg, n, "%s.%s is now %s; sizeof %s = %d", st->name, f->name, f->type_name, st->name, st->size);
             return true;
         }
     }
-    set_text(&f->type_name, old);
-    free(old);
-    refinish(s, msg, 0);
     snprintf(msg, n, "no other type fits the accesses that read this field");
     return false;
 }
 
-bool edit_field_add(scenario *s, int si, int fi, char *msg, size_t n)
+bool edit_field_add(scenario *s, void *arg, char *msg, size_t n)
 {
-    if (si < 0 || si >= s->types.n) {
+    const edit_arg *e = arg;
+    if (e->si < 0 || e->si >= s->types.n) {
         snprintf(msg, n, "no struct to add a field to");
         return false;
     }
-    types_struct *st = &s->types.structs[si];
+    types_struct *st = &s->types.structs[e->si];
     if (st->nfields >= 256) {
         snprintf(msg, n, "a struct has at most 256 fields");
         return false;
@@ -428,46 +385,125 @@ bool edit_field_add(scenario *s, int si, int fi, char *msg, size_t n)
         if (!used)
             break;
     }
-    int at = fi < 0 ? st->nfields : fi + 1;
+    int at = e->fi < 0 ? st->nfields : e->fi + 1;
     st->fields = xrealloc(st->fields, sizeof *st->fields * (size_t)(st->nfields + 1));
     memmove(&st->fields[at + 1], &st->fields[at], sizeof *st->fields * (size_t)(st->nfields - at));
     st->fields[at] = (types_field){.name = xstrdup(name), .type_name = xstrdup("char"), .count = 1};
     st->nfields++;
-    if (refinish(s, msg, n)) {
-        snprintf(msg, n, "added char %s; sizeof %s = %d", name, st->name, st->size);
-        return true;
-    }
-    free(st->fields[at].name);
-    free(st->fields[at].type_name);
-    memmove(&st->fields[at], &st->fields[at + 1], sizeof *st->fields * (size_t)(st->nfields - at - 1));
-    st->nfields--;
-    refinish(s, msg + strlen(msg), 0);
-    return false;
+    if (!refinish(s, msg, n))
+        return false;
+    snprintf(msg, n, "added char %s; sizeof %s = %d", name, st->name, st->size);
+    return true;
 }
 
-bool edit_field_delete(scenario *s, int si, int fi, char *msg, size_t n)
+bool edit_field_delete(scenario *s, void *arg, char *msg, size_t n)
 {
-    if (si < 0 || si >= s->types.n || fi < 0 || fi >= s->types.structs[si].nfields) {
+    const edit_arg *e = arg;
+    if (e->si < 0 || e->si >= s->types.n || e->fi < 0 || e->fi >= s->types.structs[e->si].nfields) {
         snprintf(msg, n, "no field selected");
         return false;
     }
-    types_struct *st = &s->types.structs[si];
+    types_struct *st = &s->types.structs[e->si];
     if (st->nfields == 1) {
         snprintf(msg, n, "a struct keeps at least one field");
         return false;
     }
-    types_field gone = st->fields[fi];
-    memmove(&st->fields[fi], &st->fields[fi + 1], sizeof *st->fields * (size_t)(st->nfields - fi - 1));
+    types_field gone = st->fields[e->fi];
+    memmove(&st->fields[e->fi], &st->fields[e->fi + 1], sizeof *st->fields * (size_t)(st->nfields - e->fi - 1));
     st->nfields--;
-    if (refinish(s, msg, n)) {
-        snprintf(msg, n, "removed %s; sizeof %s = %d", gone.name, st->name, st->size);
-        free(gone.name);
-        free(gone.type_name);
-        return true;
+    char name[64];
+    snprintf(name, sizeof name, "%s", gone.name);
+    free(gone.name);
+    free(gone.type_name);
+    if (!refinish(s, msg, n))
+        return false;
+    snprintf(msg, n, "removed %s; sizeof %s = %d", name, st->name, st->size);
+    return true;
+}
+
+/* A C identifier from a field path: "pos.x" -> "pos_x", "tag[1]" -> "tag_1". */
+static void ident_of(const char *path, char *out, size_t n)
+{
+    size_t o = 0;
+    for (const char *p = path; *p && o + 1 < n; p++)
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')
+            out[o++] = *p;
+        else if (o && out[o - 1] != '_' && *p != ']')
+            out[o++] = '_';
+    out[o] = '\0';
+}
+
+bool edit_soa(const scenario *s, scenario *out, char *label, size_t n)
+{
+    if (s->is_trace || !scenario_clone(s, out)) {
+        snprintf(label, n, "no struct-of-arrays form for a trace");
+        return false;
     }
-    memmove(&st->fields[fi + 1], &st->fields[fi], sizeof *st->fields * (size_t)(st->nfields - fi));
-    st->fields[fi] = gone;
-    st->nfields++;
-    refinish(s, msg + strlen(msg), 0);
-    return false;
+    /* One new array per (struct array, field path) read by some access, of the field's type. */
+    int nconv = 0;
+    strbuf names = {0};
+    int old_narrays = out->narrays;
+    for (int i = 0; i < out->naccesses; i++) {
+        scenario_access *a = &out->accesses[i];
+        const scenario_array *arr = &out->arrays[a->array];
+        int off;
+        types_ref t;
+        char err[160];
+        if (arr->type.struct_index < 0 || !a->field ||
+            !types_field_path(&out->types, &arr->type, a->field, &off, &t, err, sizeof err) || t.struct_index >= 0)
+            continue;
+        char id[64], name[160];
+        ident_of(a->field, id, sizeof id);
+        snprintf(name, sizeof name, "%s_%s", arr->name, id);
+        int found = -1;
+        for (int k = old_narrays; k < out->narrays; k++)
+            if (strcmp(out->arrays[k].name, name) == 0)
+                found = k;
+        if (found < 0) {
+            out->arrays = xrealloc(out->arrays, sizeof *out->arrays * (size_t)(out->narrays + 1));
+            arr = &out->arrays[a->array]; /* moved by the realloc */
+            scenario_array *na = &out->arrays[out->narrays++];
+            memset(na, 0, sizeof *na);
+            na->name = xstrdup(name);
+            na->type_name = xstrdup(t.builtin.name);
+            na->ndims = arr->ndims;
+            memcpy(na->dims, arr->dims, sizeof na->dims);
+            memcpy(na->pad, arr->pad, sizeof na->pad);
+            na->base = -1;
+            strbuf_addf(&names, "%s%s", nconv ? ", " : "", name);
+            nconv++;
+        }
+        set_text(&a->array_name, name);
+        set_text(&a->field, NULL);
+    }
+    if (nconv == 0) {
+        strbuf_free(&names);
+        scenario_free(out);
+        snprintf(label, n, "no struct field read by an access: no SoA form");
+        return false;
+    }
+    /* Drop the struct arrays no access reads any more. */
+    int w = 0;
+    for (int i = 0; i < out->narrays; i++) {
+        bool still = i >= old_narrays;
+        for (int k = 0; k < out->naccesses && !still; k++)
+            still = strcmp(out->accesses[k].array_name, out->arrays[i].name) == 0;
+        if (still)
+            out->arrays[w++] = out->arrays[i];
+        else {
+            free(out->arrays[i].name);
+            free(out->arrays[i].type_name);
+        }
+    }
+    out->narrays = w;
+    char msg[200];
+    if (!refinish(out, msg, sizeof msg)) {
+        strbuf_free(&names);
+        scenario_free(out);
+        snprintf(label, n, "no SoA form: %s", msg);
+        return false;
+    }
+    snprintf(label, n, "SoA (%s)", strbuf_str(&names));
+    strbuf_free(&names);
+    return true;
 }

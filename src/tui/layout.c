@@ -24,12 +24,13 @@ layout layout_compute(int cols, int rows, int banks, bool compare)
         while (cw > 1 && grid_width(banks, cw) > half)
             cw--;
         L.cell_w = cw;
-        int res_h = 6;
-        int grid_h = body_h - res_h;
+        int res_h = body_h >= 30 ? 8 : 6, why_h = body_h >= 30 ? 3 : 1;
+        int grid_h = body_h - res_h - why_h;
         L.grid = (layout_rect){body_y, 0, grid_h, half};
         L.grid2 = (layout_rect){body_y, half + 1, grid_h, cols - half - 1};
         L.result = (layout_rect){body_y + grid_h, 0, res_h, half};
         L.result2 = (layout_rect){body_y + grid_h, half + 1, res_h, cols - half - 1};
+        L.why = (layout_rect){body_y + grid_h + res_h, 0, why_h, cols};
         return L;
     }
 
@@ -47,20 +48,24 @@ layout layout_compute(int cols, int rows, int banks, bool compare)
                 L.map = (layout_rect){body_y + grid_h, 0, body_h - grid_h, gw};
             int sx = gw + 1, sw = cols - gw - 1;
             int res_h = body_h >= 40 ? 15 : body_h >= 30 ? 12 : 9;
+            int why_h = body_h >= 40 ? 12 : body_h >= 30 ? 8 : 6;
             L.result = (layout_rect){body_y, sx, res_h, sw};
-            L.lanes = (layout_rect){body_y + res_h, sx, body_h - res_h, sw};
+            L.why = (layout_rect){body_y + res_h, sx, why_h, sw};
+            L.lanes = (layout_rect){body_y + res_h + why_h, sx, body_h - res_h - why_h, sw};
             return L;
         }
     }
 
-    /* Narrow: grid on top, result and lanes (or map) below. */
+    /* Narrow: grid on top, the why lines, then result and lanes (or map) below. */
     int cw = 3;
     while (cw > 1 && grid_width(banks, cw) > cols)
         cw--;
     L.cell_w = cw;
-    int bottom = body_h >= 30 ? 12 : 8;
-    L.grid = (layout_rect){body_y, 0, body_h - bottom, cols};
-    int rw = cols >= 100 ? cols * 2 / 5 : 27;
+    int bottom = body_h >= 30 ? 12 : 8, why_h = body_h >= 30 ? 4 : 2;
+    int grid_h = body_h - bottom - why_h;
+    L.grid = (layout_rect){body_y, 0, grid_h, cols};
+    L.why = (layout_rect){body_y + grid_h, 0, why_h, cols};
+    int rw = cols >= 100 ? cols * 2 / 5 : 29;
     L.result = (layout_rect){body_y + body_h - bottom, 0, bottom, rw};
     L.lanes = (layout_rect){body_y + body_h - bottom, rw + 1, bottom, cols - rw - 1};
     return L;

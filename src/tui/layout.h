@@ -14,13 +14,13 @@ typedef struct layout_rect {
 
 typedef struct layout {
     bool too_small;
-    int cell_w;          /* characters per bank cell in the grid: 1 to 4 */
-    bool side;           /* result and lanes beside the grid (wide terminals) */
-    layout_rect title, grid, grid2, result, result2, lanes, map, bar;
+    int cell_w; /* characters per bank cell in the grid: 1 to 4 */
+    bool side;  /* result and lanes beside the grid (wide terminals) */
+    layout_rect title, grid, grid2, result, result2, lanes, map, why, bar;
 } layout;
 
 /* Compute the layout for cols x rows; banks is the profile's bank count (16 or 32);
- * compare splits the grid in two side by side. */
+ * compare splits the grid in two side by side. The why panel is always placed (never h == 0). */
 layout layout_compute(int cols, int rows, int banks, bool compare);
 
 #endif

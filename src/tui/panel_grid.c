@@ -1,11 +1,13 @@
 /* panel_grid: the bank grid: one column per bank, one row per wavefront, each cell the lane(s)
- * the bank serves in that wavefront. Conflicting words are red, shared words (broadcast)
- * yellow, the selected lane green; in step mode only the wavefronts replayed so far show. */
+ * the bank serves in that wavefront. Roles: a bank serving several words in one phase is a
+ * conflict (red), and that wins over a shared word (broadcast, yellow); the selected lane is
+ * marked on top of its role (reverse), never instead of it. Narrow cells alternate an underline
+ * per bank so neighbouring two-digit lanes stay apart. A legend line says what the marks mean. */
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "tui/draw.h"
+#include "tui/app.h"
 
 /* Rows of each phase where a bank serves a word: more than one means a conflict. */
 static void bank_load(const banks_result *res, const banks_cell *cells, int banks,
@@ -27,25 +29,50 @@ static int phase_of_row(const banks_result *res, int row)
     return 0;
 }
 
-void panel_grid_draw(tui_app *a, const layout_rect *r, const scenario *s, const tui_view *v, const char *caption)
+/* Text of a cell cw wide: the lowest lane, and "+n" (or '*' when narrow) for shared words. The
+ * marker takes the same width whether it is there or not. */
+static void cell_text(int cw, int lane, int nlanes, bool selected, char *txt, size_t n)
 {
-    bool focused = a->focus == FOCUS_GRID && !a->compare;
-    layout_rect in = panel_frame(a, r, caption, focused);
-    if (in.h < 2 || !v->valid)
+    if (cw == 1)
+        snprintf(txt, n, "%c", nlanes > 1 ? '*' : "0123456789abcdefghijklmnopqrstuv"[lane]);
+    else if (cw == 2)
+        snprintf(txt, n, "%2d", lane);
+    else if (nlanes > 1 && cw == 3)
+        snprintf(txt, n, "%2d+", lane);
+    else if (nlanes > 1)
+        snprintf(txt, n, "%*d+%d", cw - 2, lane, nlanes - 1 > 9 ? 9 : nlanes - 1);
+    else
+        snprintf(txt, n, "%c%*d", selected ? '>' : ' ', cw - 1, lane);
+}
+
+/* The role of a cell: conflict first, then broadcast, then the bank's plain colour. */
+static tui_role cell_role(int load, int nlanes, int bank)
+{
+    if (load > 1)
+        return ROLE_CONFLICT;
+    if (nlanes > 1)
+        return ROLE_BROADCAST;
+    return (bank & 1) ? ROLE_BANK_B : ROLE_OK;
+}
+
+void panel_grid_draw(tui_app *a, const grid_geom *g, const scenario *s, const tui_view *v, const char *caption,
+                     bool focused, int shown)
+{
+    panel_frame(a, &g->frame, caption, focused);
+    const layout_rect in = g->in;
+    if (in.h < 3 || !v->valid)
         return;
-    const banks_profile *p = s->arch;
-    int cw = a->lay.cell_w, banks = p->banks;
-    int rows = v->res.wavefronts;
-    /* bank numbers: one line when a cell has room for a space and two digits, else tens
-     * above ones */
-    int head = cw >= 3 ? 1 : 2;
-    draw_text(a, in.y + head - 1, in.x, 5, ROLE_DIM, "%s", "wave");
-    if (head == 2)
-        draw_text(a, in.y, in.x, 5, ROLE_DIM, "%s", "bank");
+    int cw = g->cw, banks = s->arch->banks, rows = v->res.wavefronts;
+    if (g->head == 2) {
+        draw_text(a, in.y, in.x, 5, ROLE_DIM, "bank");
+        draw_text(a, in.y + 1, in.x, 5, ROLE_DIM, "wf");
+    } else {
+        draw_text(a, in.y, in.x, 5, ROLE_DIM, "wf\\bk");
+    }
     for (int b = 0; b < banks; b++) {
         tui_role role = (b & 1) ? ROLE_BANK_B : ROLE_BANK_A;
-        int x = in.x + 5 + b * cw;
-        if (head == 1) {
+        int x = g->x0 + b * cw;
+        if (g->head == 1) {
             draw_text(a, in.y, x, cw, role, "%*d", cw, b);
         } else {
             if (b >= 10)
@@ -55,55 +82,63 @@ void panel_grid_draw(tui_app *a, const layout_rect *r, const scenario *s, const 
     }
     unsigned char load[BANKS_MAX_PHASES][BANKS_MAX_BANKS];
     bank_load(&v->res, v->cells, banks, load);
-    int shown_rows = a->step_mode ? a->step : rows;
-    int avail = in.h - head - 1; /* header and footer */
-    if (a->grid_scroll > rows - avail)
-        a->grid_scroll = rows - avail > 0 ? rows - avail : 0;
     const char *empty = crt_glyph(&a->crt, "·", ".");
-    for (int i = 0; i < avail && a->grid_scroll + i < rows; i++) {
-        int row = a->grid_scroll + i, y = in.y + head + i;
+    bool stepping = shown >= 0;
+    for (int i = 0; i < g->nvis && g->scroll + i < rows && shown != -2; i++) {
+        int row = g->scroll + i, y = g->y0 + i;
         int ph = phase_of_row(&v->res, row);
-        draw_text(a, y, in.x, 4, (ph & 1) ? ROLE_BANK_B : ROLE_DIM, "%3d", row);
-        draw_text(a, y, in.x + 4, 1, ROLE_DIM, "%s", row == v->res.phase[ph].first_row ? crt_glyph(&a->crt, "┤", "+") : crt_glyph(&a->crt, "│", "|"));
+        bool current = stepping && row == shown - 1;
+        draw_text_mark(a, y, in.x, 4, current ? ROLE_HILITE : (ph & 1) ? ROLE_BANK_B : ROLE_DIM, 0, "%3d", row);
+        draw_text(a, y, in.x + 4, 1, ROLE_DIM, "%s",
+                  row == v->res.phase[ph].first_row ? crt_glyph(&a->crt, "┤", "+") : crt_glyph(&a->crt, "│", "|"));
         for (int b = 0; b < banks; b++) {
-            int x = in.x + 5 + b * cw;
+            int x = g->x0 + b * cw;
             const banks_cell *c = &v->cells[row * banks + b];
-            if (!c->lanes || row >= shown_rows) {
-                draw_text(a, y, x, cw, ROLE_DIM, "%*s", cw, empty);
+            int alt = cw <= 2 && (b & 1) ? MARK_ALT : 0;
+            if (!c->lanes || (stepping && row >= shown)) {
+                draw_text(a, y, x + cw - 1, 1, ROLE_DIM, "%s", empty); /* right-aligned like the lanes */
                 continue;
             }
-            int lane = __builtin_ctz(c->lanes);
-            int n = __builtin_popcount(c->lanes);
-            tui_role role = load[ph][b] > 1 ? ROLE_CONFLICT : (b & 1) ? ROLE_BANK_B : ROLE_OK;
-            if (n > 1)
-                role = ROLE_BROADCAST;
-            if (c->lanes & (1u << a->sel_lane))
-                role = ROLE_SELECTED;
-            char txt[8];
-            if (cw == 1)
-                snprintf(txt, sizeof txt, "%c", n > 1 ? '*' : "0123456789abcdefghijklmnopqrstuv"[lane]);
-            else if (n > 1 && cw >= 4)
-                snprintf(txt, sizeof txt, "%2d+%d", lane, n - 1 > 9 ? 9 : n - 1);
-            else if (n > 1)
-                snprintf(txt, sizeof txt, "%*d%s", cw - 1, lane, cw > 2 ? "*" : "*");
-            else
-                snprintf(txt, sizeof txt, "%*d", cw, lane);
-            if (cw >= 3 && n == 1)
-                txt[0] = ' ';
-            draw_text(a, y, x, cw, role, "%s", txt);
+            int lane = __builtin_ctz(c->lanes), n = __builtin_popcount(c->lanes);
+            bool sel = (c->lanes >> a->sel_lane) & 1;
+            char txt[16];
+            cell_text(cw, lane, n, sel, txt, sizeof txt);
+            draw_text_mark(a, y, x, cw, cell_role(load[ph][b], n, b),
+                           alt | (sel ? MARK_SELECT : 0) | (current ? MARK_STEP : 0), "%s", txt);
         }
     }
-    char foot[160];
-    if (rows == 0)
-        snprintf(foot, sizeof foot, "no active lane: nothing to serve");
-    else if (a->step_mode)
-        snprintf(foot, sizeof foot, "step %d/%d: space next, Enter play, s leave", a->step, rows);
-    else if (rows > avail)
-        snprintf(foot, sizeof foot, "wavefronts %d-%d of %d (%s to scroll)", a->grid_scroll,
-                 a->grid_scroll + avail - 1 < rows - 1 ? a->grid_scroll + avail - 1 : rows - 1, rows,
-                 crt_glyph(&a->crt, "↑↓", "up/down"));
+    /* footer: the legend (what the marks mean) and where the rows are */
+    char foot[200];
+    int fy = in.y + in.h - 1, x = in.x;
+    if (rows == 0) {
+        draw_text(a, fy, x, in.w, ROLE_DIM, "no active lane: nothing to serve");
+        return;
+    }
+    if (shown == -2) { /* predict first: not even the count of rows */
+        draw_text(a, fy, x, in.w, ROLE_HILITE, "hidden until you predict (type a number, Enter)");
+        return;
+    }
+    if (shown == -2)
+        snprintf(foot, sizeof foot, "hidden until you predict ");
+    else if (stepping)
+        snprintf(foot, sizeof foot, "step %d of %d wf ", shown, rows);
+    else if (rows > g->nvis)
+        snprintf(foot, sizeof foot, "rows %d-%d of %d wf ", g->scroll,
+                 g->scroll + g->nvis - 1 < rows - 1 ? g->scroll + g->nvis - 1 : rows - 1, rows);
     else
-        snprintf(foot, sizeof foot, "%d wavefront%s, %d phase%s", rows, rows == 1 ? "" : "s",
-                 v->res.ideal_wavefronts, v->res.ideal_wavefronts == 1 ? "" : "s");
-    draw_text(a, in.y + in.h - 1, in.x, in.w, ROLE_DIM, "%s", foot);
+        snprintf(foot, sizeof foot, "%d wavefront%s ", rows, rows == 1 ? "" : "s");
+    int end = in.x + in.w;
+    if (cw == 1) /* one character per cell: the letters need their key first */
+        x += draw_text(a, fy, x, end - x, ROLE_KEY, "a-v=lanes 10-31 ");
+    x += draw_text(a, fy, x, end - x, ROLE_DIM, "%s", foot);
+    x += draw_text(a, fy, x, end - x, ROLE_CONFLICT, "conflict");
+    x += draw_text(a, fy, x, end - x, ROLE_NORMAL, " ");
+    x += draw_text(a, fy, x, end - x, ROLE_BROADCAST,
+                   cw >= 4   ? "n+k shared"
+                   : cw == 3 ? "n+ shared"
+                   : cw == 1 ? "* shared"
+                             : "shared");
+    x += draw_text(a, fy, x, end - x, ROLE_NORMAL, " ");
+    x += draw_text_mark(a, fy, x, end - x, ROLE_OK, MARK_SELECT, "%slane %d", cw >= 3 ? ">" : "", a->sel_lane);
+    x += draw_text(a, fy, x, end - x, ROLE_DIM, " selected");
 }

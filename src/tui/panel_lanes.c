@@ -1,57 +1,99 @@
 /* panel_lanes: the lane table, one line per lane in textbook form:
- * "lane 1: tile[1][0] = base + 132 B -> word 33 -> bank 1". */
+ * "lane 1: tile[1][0] = base + 132 B -> word 33 -> bank 1". The bank is never cut: when a line
+ * does not fit, the address form shortens, then the element text ends in an ellipsis. Lanes left
+ * out of the analysis say why. */
 #include <stdio.h>
+#include <string.h>
 
 #include "io/report.h"
-#include "tui/draw.h"
+#include "tui/app.h"
 
-void panel_lanes_draw(tui_app *a, const layout_rect *r)
+/* Draw "head element tail" in w cells, the element shortened with an ellipsis when needed. */
+static void fit_line(tui_app *a, int y, int x, int w, tui_role role, int marks, const char *elem, const char *tail)
 {
-    layout_rect in = panel_frame(a, r, "lanes", a->focus == FOCUS_LANES);
+    int tw = draw_width(tail), ew = draw_width(elem);
+    if (ew + tw <= w) {
+        draw_text_mark(a, y, x, w, role, marks, "%s%s", elem, tail);
+        return;
+    }
+    int room = w - tw - 1;
+    if (room < 1) { /* not even the tail: keep its end, where the bank is */
+        const char *t = tail + strlen(tail);
+        while (t > tail && draw_width(t) < w - 1)
+            t--;
+        draw_text_mark(a, y, x, w, role, marks, "%s%s", crt_glyph(&a->crt, "…", "~"), t);
+        return;
+    }
+    int n = draw_text_mark(a, y, x, room, role, marks, "%s", elem);
+    n += draw_text_mark(a, y, x + n, 1, role, marks, "%s", crt_glyph(&a->crt, "…", "~"));
+    draw_text_mark(a, y, x + n, w - n, role, marks, "%s", tail);
+}
+
+/* The tail of lane l's line in form 0 (start + offset), 1 (byte address) or 2 (no word). */
+static void lane_tail(tui_app *a, const tui_view *v, int l, int form, char *tail, size_t n)
+{
+    const scenario *s = &a->sc;
+    const scenario_lane *ln = &v->in.lane[l];
+    const char *arrow = crt_glyph(&a->crt, "→", "->");
+    char banks[16];
+    report_banks_text(s->arch, ln->address, v->in.req.width, banks, sizeof banks);
+    long long word = (long long)banks_word_of(s->arch, ln->address);
+    const char *shared = v->res.lane[l].broadcast ? " (shared word)" : "";
+    if (s->is_trace) {
+        snprintf(tail, n, "%lld B %s word %lld %s bank %s%s", (long long)ln->address, arrow, word, arrow, banks,
+                 shared);
+        return;
+    }
+    int64_t base = s->arrays[s->accesses[v->in.access].array].start;
+    if (form == 0)
+        snprintf(tail, n, " = %s + %lld B %s word %lld %s bank %s%s", base ? "start" : "base",
+                 (long long)(ln->address - base), arrow, word, arrow, banks, shared);
+    else if (form == 1)
+        snprintf(tail, n, " = %lld B %s word %lld %s bank %s", (long long)ln->address, arrow, word, arrow, banks);
+    else
+        snprintf(tail, n, " = %lld B %s bank %s", (long long)ln->address, arrow, banks);
+}
+
+void panel_lanes_draw(tui_app *a, const lanes_geom *g)
+{
+    layout_rect in = g->in;
+    panel_frame(a, &a->frame.lay.lanes, "lanes", a->focus == 1);
     const tui_view *v = &a->view;
     if (in.h < 1 || !v->valid)
         return;
-    if (a->sel_lane < a->lanes_scroll)
-        a->lanes_scroll = a->sel_lane;
-    if (a->sel_lane >= a->lanes_scroll + in.h)
-        a->lanes_scroll = a->sel_lane - in.h + 1;
     const scenario *s = &a->sc;
     strbuf el = {0};
-    for (int i = 0; i < in.h && a->lanes_scroll + i < BANKS_WARP; i++) {
-        int l = a->lanes_scroll + i, y = in.y + i;
+    char tail[200];
+    for (int i = 0; i < in.h && g->scroll + i < BANKS_WARP; i++) {
+        int l = g->scroll + i, y = in.y + i;
         const scenario_lane *ln = &v->in.lane[l];
         bool sel = l == a->sel_lane;
-        tui_role role = sel ? ROLE_SELECTED : ROLE_NORMAL;
-        draw_fill(a, y, in.x, in.w, role);
-        int x = in.x + draw_text(a, y, in.x, in.w, sel ? ROLE_SELECTED : ROLE_KEY, "lane %2d: ", l);
+        bool step_lit = app_in_mode(a, MODE_STEP) && v->res.lane[l].phase >= 0 && a->step.shown > 0 &&
+                        v->res.lane[l].wavefront == a->step.shown - 1 && ln->state == SCENARIO_LANE_OK;
+        int marks = sel ? MARK_SELECT : 0;
+        tui_role role = step_lit ? ROLE_HILITE : ROLE_NORMAL;
+        int x = in.x + draw_text_mark(a, y, in.x, in.w, ROLE_KEY, marks, "lane %2d: ", l);
         int w = in.w - (x - in.x);
+        strbuf_clear(&el);
         if (ln->state != SCENARIO_LANE_OK) {
             const char *why = ln->state == SCENARIO_LANE_EVAL_ERROR ? expr_status_text(ln->eval)
                                                                     : scenario_lane_state_text(ln->state);
-            strbuf_clear(&el);
+            bool excluded = ln->state == SCENARIO_LANE_OOB || ln->state == SCENARIO_LANE_MISALIGNED ||
+                            ln->state == SCENARIO_LANE_EVAL_ERROR;
             if (ln->state == SCENARIO_LANE_OOB || ln->state == SCENARIO_LANE_MISALIGNED)
                 scenario_lane_element(s, v->in.access, ln, &el);
-            draw_text(a, y, x, w, sel ? ROLE_SELECTED : ROLE_DIM, "%s%s%s", strbuf_str(&el), el.len ? ": " : "", why);
+            snprintf(tail, sizeof tail, "%s%s%s", el.len ? ": " : "", why, excluded ? " (left out)" : "");
+            fit_line(a, y, x, w, excluded ? ROLE_ERROR : ROLE_DIM, marks, strbuf_str(&el), tail);
             continue;
         }
-        strbuf_clear(&el);
-        scenario_lane_element(s, v->in.access, ln, &el);
-        char banks[16];
-        report_banks_text(s->arch, ln->address, v->in.req.width, banks, sizeof banks);
-        const char *arrow = crt_glyph(&a->crt, "→", "->");
-        int64_t base = s->is_trace ? 0 : s->arrays[s->accesses[v->in.access].array].start;
-        if (s->is_trace)
-            draw_text(a, y, x, w, role, "%lld B %s word %lld %s bank %s%s", (long long)ln->address, arrow,
-                      (long long)banks_word_of(s->arch, ln->address), arrow, banks,
-                      v->res.lane[l].broadcast ? " (shared word)" : "");
-        else if (in.w < 56) /* narrow: the byte address alone */
-            draw_text(a, y, x, w, role, "%s = %lld B %s word %lld %s bank %s", strbuf_str(&el),
-                      (long long)ln->address, arrow, (long long)banks_word_of(s->arch, ln->address), arrow, banks);
-        else
-            draw_text(a, y, x, w, role, "%s = %s + %lld B %s word %lld %s bank %s%s", strbuf_str(&el),
-                      base ? "start" : "base", (long long)(ln->address - base), arrow,
-                      (long long)banks_word_of(s->arch, ln->address), arrow, banks,
-                      v->res.lane[l].broadcast ? " (shared word)" : "");
+        if (!s->is_trace)
+            scenario_lane_element(s, v->in.access, ln, &el);
+        for (int form = 0; form <= 2; form++) { /* the longest form that fits the line */
+            lane_tail(a, v, l, form, tail, sizeof tail);
+            if (draw_width(strbuf_str(&el)) + draw_width(tail) <= w)
+                break;
+        }
+        fit_line(a, y, x, w, role, marks, strbuf_str(&el), tail);
     }
     strbuf_free(&el);
 }

@@ -1,16 +1,17 @@
 /* panel_map: the array drawn row by row; each cell shows the bank of its element (of the
- * accessed field), padding cells are marked, the current warp's cells show their lane. */
+ * accessed field), padding cells are marked, the current warp's cells show their lane (in step
+ * mode the lanes of the wavefront just revealed stand out). */
 #include <stdio.h>
 #include <string.h>
 
-#include "tui/draw.h"
+#include "tui/app.h"
 
 void panel_map_draw(tui_app *a, const layout_rect *r)
 {
     const scenario *s = &a->sc;
     const tui_view *v = &a->view;
     if (s->is_trace || !v->valid) {
-        layout_rect in = panel_frame(a, r, "array map", a->focus == FOCUS_MAP);
+        layout_rect in = panel_frame(a, r, "array map", a->focus == 2);
         if (in.h > 0)
             draw_text(a, in.y, in.x, in.w, ROLE_DIM, "a trace has no array to draw");
         return;
@@ -19,7 +20,7 @@ void panel_map_draw(tui_app *a, const layout_rect *r)
     const scenario_array *arr = &s->arrays[ac->array];
     char title[128];
     snprintf(title, sizeof title, "array map: %s, cell = bank, lane where the warp reads", arr->name);
-    layout_rect in = panel_frame(a, r, title, a->focus == FOCUS_MAP);
+    layout_rect in = panel_frame(a, r, title, a->focus == 2);
     if (in.h < 1)
         return;
     /* rows x cols of the drawing: the last dimension across, the others down */
@@ -40,7 +41,7 @@ void panel_map_draw(tui_app *a, const layout_rect *r)
     if (a->map_scroll < 0 || a->map_scroll > rows - 1)
         a->map_scroll = 0;
     int64_t top = a->map_scroll;
-    if (a->focus != FOCUS_MAP && first_row >= 0 && (first_row < top || first_row >= top + in.h))
+    if (a->focus != 2 && first_row >= 0 && (first_row < top || first_row >= top + in.h))
         top = first_row;
     for (int i = 0; i < in.h && top + i < rows; i++) {
         int64_t row = top + i;
@@ -61,9 +62,11 @@ void panel_map_draw(tui_app *a, const layout_rect *r)
                 if (v->in.lane[l].state == SCENARIO_LANE_OK && v->in.lane[l].address == addr)
                     lane = lane < 0 ? l : lane;
             int bank = banks_bank_of(s->arch, addr);
+            bool lit = lane >= 0 && app_in_mode(a, MODE_STEP) && a->step.shown > 0 &&
+                       v->res.lane[lane].wavefront == a->step.shown - 1;
             if (lane >= 0)
-                draw_text(a, y, in.x + lw + c * cw, cw, lane == a->sel_lane ? ROLE_SELECTED : ROLE_HILITE,
-                          "%2d ", lane);
+                draw_text_mark(a, y, in.x + lw + c * cw, cw, lit ? ROLE_CONFLICT : ROLE_HILITE,
+                               lane == a->sel_lane ? MARK_SELECT : 0, "%2d ", lane);
             else if (pad)
                 draw_text(a, y, in.x + lw + c * cw, cw, ROLE_PADDING, "%s", crt_glyph(&a->crt, "░░ ", "pp "));
             else

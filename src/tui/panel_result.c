@@ -1,104 +1,185 @@
-/* panel_result: the numbers that matter, big and near the grid: predicted conflict degree,
- * wavefronts against the ideal, Nsight-style bank conflicts, efficiency; then what was
- * measured on the GPU, or plainly "no GPU: predicted only". */
+/* panel_result: the numbers that matter, big and near the grid: the verdict (a red warning when
+ * lanes are left out, never "conflict-free" then), wavefronts against the ideal, Nsight-style
+ * bank conflicts, efficiency, the totals over every warp-instruction (the numbers `analyze`
+ * prints); then what was measured on the GPU, or plainly "no GPU: predicted only". */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "gpu/gpu.h"
+#include "io/measure_plan.h"
 #include "io/report.h"
-#include "tui/draw.h"
+#include "tui/app.h"
 
-/* A 3x5 font for digits, drawn with full blocks (or '#'). */
+/* A 3x5 font for digits. */
 static const char *const font[10][5] = {
-    {"###", "# #", "# #", "# #", "###"}, {" # ", "## ", " # ", " # ", "###"},
-    {"###", "  #", "###", "#  ", "###"}, {"###", "  #", "###", "  #", "###"},
-    {"# #", "# #", "###", "  #", "  #"}, {"###", "#  ", "###", "  #", "###"},
-    {"###", "#  ", "###", "# #", "###"}, {"###", "  #", "  #", "  #", "  #"},
-    {"###", "# #", "###", "# #", "###"}, {"###", "# #", "###", "  #", "###"},
+    {"###", "# #", "# #", "# #", "###"}, {" # ", "## ", " # ", " # ", "###"}, {"###", "  #", "###", "#  ", "###"},
+    {"###", "  #", "###", "  #", "###"}, {"# #", "# #", "###", "  #", "  #"}, {"###", "#  ", "###", "  #", "###"},
+    {"###", "#  ", "###", "# #", "###"}, {"###", "  #", "  #", "  #", "  #"}, {"###", "# #", "###", "# #", "###"},
+    {"###", "# #", "###", "  #", "###"},
 };
 
-/* Draw number n in big digits at (y, x); returns the width used. */
-static int big_number(tui_app *a, int y, int x, int n, tui_role role)
+int big_number_width(int n)
+{
+    char digits[16];
+    return 4 * snprintf(digits, sizeof digits, "%d", n);
+}
+
+void big_number_draw(tui_app *a, int y, int x, int n, tui_role role)
 {
     char digits[16];
     snprintf(digits, sizeof digits, "%d", n);
     const char *block = crt_glyph(&a->crt, "█", "#");
-    int w = 0;
-    for (int i = 0; digits[i]; i++, w += 4)
+    for (int i = 0, w = 0; digits[i]; i++, w += 4)
         for (int row = 0; row < 5; row++)
             for (int col = 0; col < 3; col++)
                 if (font[digits[i] - '0'][row][col] == '#')
                     draw_text(a, y + row, x + w + col, 1, role, "%s", block);
-    return w;
 }
 
-void panel_result_draw(tui_app *a, const layout_rect *r, const scenario *s, const tui_view *v, const char *caption)
+tui_role headline_text(const scenario *s, const tui_view *v, char *buf, size_t n)
+{
+    (void)s;
+    const banks_result *res = &v->res;
+    int with_thread = 0;
+    for (int l = 0; l < BANKS_WARP; l++)
+        with_thread += v->in.lane[l].state != SCENARIO_LANE_NO_THREAD;
+    const scenario_excluded *e = &v->excl;
+    if (e->misaligned > 0) {
+        snprintf(buf, n, "%lld of %d lanes misaligned: this access faults", (long long)e->misaligned, with_thread);
+        return ROLE_WARN;
+    }
+    if (e->out_of_bounds > 0) {
+        snprintf(buf, n, "%lld of %d lanes out of bounds: left out", (long long)e->out_of_bounds, with_thread);
+        return ROLE_WARN;
+    }
+    if (e->expression_error > 0) {
+        snprintf(buf, n, "%lld of %d lanes: expression error, left out", (long long)e->expression_error, with_thread);
+        return ROLE_WARN;
+    }
+    if (res->active_lanes == 0) {
+        snprintf(buf, n, "no active lane");
+        return ROLE_DIM;
+    }
+    if (res->conflict_degree > 1) {
+        snprintf(buf, n, "%d-way conflict", res->conflict_degree);
+        return ROLE_BIG;
+    }
+    snprintf(buf, n, "conflict-free");
+    return ROLE_OK;
+}
+
+/* The GPU part: measured numbers beside the prediction, or the worker's status. */
+static void measured_draw(tui_app *a, layout_rect in, int y)
+{
+    int end = in.y + in.h;
+    if (y < end)
+        draw_text(a, y++, in.x, in.w, ROLE_KEY, "MEASURED");
+    bool fresh = a->have_meas && a->meas.id == a->gen && a->meas.ok;
+    if (!fresh) {
+        const char *st = a->gpu_status, *nl = strchr(st, '\n');
+        if (y < end)
+            draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%.*s", nl ? (int)(nl - st) : (int)strlen(st), st);
+        if (nl && y < end)
+            draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", nl + 1);
+        return;
+    }
+    const gpu_measurement *m = &a->meas.m;
+    bool agree = measure_plan_agrees(a->pred_cycles, m->cycles_per_access);
+    if (y < end)
+        draw_text(a, y++, in.x + 1, in.w - 1, agree ? ROLE_OK : ROLE_ERROR, "%.2f cycles/access (pred. %.2f)",
+                  m->cycles_per_access, a->pred_cycles);
+    if (y < end && m->have_counters)
+        draw_text(a, y++, in.x + 1, in.w - 1,
+                  m->wavefronts == a->pred_wavefronts && m->bank_conflicts == a->pred_conflicts ? ROLE_OK : ROLE_ERROR,
+                  "block: %.0f wf, %.0f conflicts (model %lld/%lld)", m->wavefronts, m->bank_conflicts,
+                  (long long)a->pred_wavefronts, (long long)a->pred_conflicts);
+    else if (y < end)
+        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", m->counters_note);
+    if (y < end && m->have_latency)
+        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "latency %.1f cycles, %.2f ns/access/SM", m->latency_cycles,
+                  m->ns_per_access);
+    if (y < end)
+        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", a->gpu_status);
+}
+
+/* The totals line: every warp-instruction, as `analyze` sums them (computed in the background). */
+static int totals_draw(tui_app *a, layout_rect in, int y)
+{
+    int end = in.y + in.h;
+    if (y >= end)
+        return y;
+    if (!a->totals_valid) {
+        double p = jobs_progress(a, JOB_TOTALS);
+        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "all instr.: computing %.0f %%", p < 0 ? 0.0 : 100 * p);
+        return y;
+    }
+    const tui_totals *t = &a->totals;
+    if (t->instructions > 1) { /* the long form when it fits, never a cut one */
+        char line[160];
+        snprintf(line, sizeof line, "all %lld instr.: %lld wf, ideal %lld, worst %d", (long long)t->instructions,
+                 (long long)t->wavefronts, (long long)t->ideal, t->worst);
+        if (draw_width(line) > in.w - 1)
+            snprintf(line, sizeof line, "all: %lld wf, ideal %lld", (long long)t->wavefronts, (long long)t->ideal);
+        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", line);
+    }
+    int64_t ex = scenario_excluded_total(&t->excl);
+    if (ex > 0 && y < end)
+        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_ERROR, "%lld lane%s left out in all instr.", (long long)ex,
+                  ex == 1 ? "" : "s");
+    return y;
+}
+
+void panel_result_draw(tui_app *a, const layout_rect *r, const scenario *s, const tui_view *v, const char *caption,
+                       bool current)
 {
     layout_rect in = panel_frame(a, r, caption, false);
     if (in.h < 1 || !v->valid)
         return;
     const banks_result *res = &v->res;
-    char deg[32];
-    report_degree_text(res->conflict_degree, deg, sizeof deg);
-    tui_role role = res->conflict_degree > 1 ? ROLE_BIG : ROLE_OK;
-    int y = in.y;
-    draw_text(a, y++, in.x, in.w, ROLE_KEY, "PREDICTED %s(%s model)", "", s->arch->name);
-    if (in.h >= 11 && in.w >= 30 && res->active_lanes > 0) {
-        int w = big_number(a, y, in.x + 1, res->conflict_degree, role);
-        draw_text(a, y + 4, in.x + 2 + w, in.w - w - 2, role, "%s", res->conflict_degree > 1 ? "-way conflict" : "= conflict-free");
+    int y = in.y, end = in.y + in.h;
+    draw_text(a, y++, in.x, in.w, ROLE_KEY, "PREDICTED (%s model)", s->arch->name);
+    if (app_in_mode(a, MODE_QUIZ) && !a->quiz.answered) {
+        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_HILITE, "predict first: conflict degree?");
+        if (y < end)
+            draw_text(a, y++, in.x + 1, in.w - 1, ROLE_KEY, "your answer: %s_  (Enter)", a->quiz.buf);
+        return;
+    }
+    char head[160];
+    tui_role role = headline_text(s, v, head, sizeof head);
+    if (role != ROLE_WARN && in.h >= 11 && in.w >= 30 && res->active_lanes > 0) {
+        big_number_draw(a, y, in.x + 1, res->conflict_degree, role);
+        int w = big_number_width(res->conflict_degree);
+        draw_text(a, y + 4, in.x + 2 + w, in.w - w - 2, role, "%s",
+                  res->conflict_degree > 1 ? "-way conflict" : "= conflict-free");
         y += 6;
     } else {
-        draw_text(a, y++, in.x + 1, in.w - 1, role, "%s%s", res->active_lanes ? deg : "no active lane",
-                  res->conflict_degree > 1 ? " conflict" : "");
+        char **lines;
+        int nl = draw_wrap(head, in.w - 1, &lines);
+        for (int i = 0; i < nl && y < end; i++)
+            draw_text(a, y++, in.x + 1, in.w - 1, role, "%s", lines[i]);
+        draw_wrap_free(lines, nl);
     }
-    /* a load (or store of register data) that costs a cycle per phase, more than its wavefronts:
-     * a line of its own when the measured status below still fits, else beside the wavefronts */
+    if (app_in_mode(a, MODE_QUIZ) && a->quiz.answered && y < end)
+        draw_text(a, y++, in.x + 1, in.w - 1, a->quiz.guess == res->conflict_degree ? ROLE_OK : ROLE_ERROR,
+                  "you predicted %d: %s", a->quiz.guess, a->quiz.guess == res->conflict_degree ? "right" : "not quite");
+    /* a load (or store of register data) that costs a cycle per phase, more than its wavefronts */
     int cycles = (int)banks_issue_cycles(s->arch, &v->in.req, res, true);
-    bool own_line = cycles > res->wavefronts && y + 4 < in.y + in.h;
-    if (y < in.y + in.h && cycles > res->wavefronts && !own_line)
+    bool own_line = cycles > res->wavefronts && y + 4 < end;
+    if (y < end && cycles > res->wavefronts && !own_line)
         draw_text(a, y++, in.x + 1, in.w - 1, ROLE_HILITE, "%d wavefront%s, %d cycles", res->wavefronts,
                   res->wavefronts == 1 ? "" : "s", cycles);
-    else if (y < in.y + in.h)
+    else if (y < end)
         draw_text(a, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%d wavefront%s (ideal %d)", res->wavefronts,
                   res->wavefronts == 1 ? "" : "s", res->ideal_wavefronts);
     if (own_line)
         draw_text(a, y++, in.x + 1, in.w - 1, ROLE_HILITE, "%d cycles: one per phase", cycles);
-    if (y < in.y + in.h && res->wavefronts)
+    if (y < end && res->wavefronts)
         draw_text(a, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%d conflict%s, eff. %.*f %%", res->bank_conflicts,
                   res->bank_conflicts == 1 ? "" : "s", res->bank_conflicts ? 1 : 0,
                   100.0 * res->ideal_wavefronts / res->wavefronts);
-    if (y + 2 < in.y + in.h && s == &a->sc && a->total_instr > 1)
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "all %lld instr.: %lld wf, ideal %lld, worst %d",
-                  (long long)a->total_instr, (long long)a->total_wavefronts, (long long)a->total_ideal, a->total_worst);
-    if (y < in.y + in.h)
-        draw_text(a, y++, in.x, in.w, ROLE_KEY, "MEASURED");
-    bool fresh = a->have_meas && a->meas.id == a->gen && a->meas.ok && s == &a->sc;
-    if (!fresh || s != &a->sc) {
-        /* status, then (when there is room) the reason after its newline */
-        const char *st = s == &a->sc ? a->gpu_status : "(current scenario only)";
-        const char *nl = strchr(st, '\n');
-        if (y < in.y + in.h)
-            draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%.*s", nl ? (int)(nl - st) : (int)strlen(st), st);
-        if (nl && y < in.y + in.h)
-            draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", nl + 1);
+    if (!current)
         return;
-    }
-    const gpu_measurement *m = &a->meas.m;
-    bool agree = fabs(m->cycles_per_access - a->pred_cycles) <= 0.05 * a->pred_cycles + 0.1;
-    if (y < in.y + in.h)
-        draw_text(a, y++, in.x + 1, in.w - 1, agree ? ROLE_OK : ROLE_ERROR, "%.2f cycles/access (pred. %.2f)",
-                  m->cycles_per_access, a->pred_cycles);
-    if (y < in.y + in.h && m->have_counters)
-        draw_text(a, y++, in.x + 1, in.w - 1,
-                  m->wavefronts == a->pred_wavefronts && m->bank_conflicts == a->pred_conflicts ? ROLE_OK : ROLE_ERROR,
-                  "block: %.0f wf, %.0f conflicts (model %lld/%lld)", m->wavefronts, m->bank_conflicts,
-                  (long long)a->pred_wavefronts, (long long)a->pred_conflicts);
-    else if (y < in.y + in.h)
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", m->counters_note);
-    if (y < in.y + in.h && m->have_latency)
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "latency %.1f cycles, %.2f ns/access/SM", m->latency_cycles,
-                  m->ns_per_access);
-    if (y < in.y + in.h)
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", a->gpu_status);
+    if (y + 2 < end)
+        y = totals_draw(a, in, y);
+    measured_draw(a, in, y);
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "io/measure_plan.h"
-#include "tui/tui.h"
+#include "tui/app.h"
 
 /* Request ids of the sweep never meet the edit generations of the normal measurement. */
 #define SWEEP_ID_BASE (1UL << (sizeof(unsigned long) * 8 - 2))
@@ -19,8 +19,8 @@ static bool submit(tui_app *a)
     tui_sweep *sw = &a->sweep;
     measure_plan p;
     char err[280];
-    int pad = a->adv->rows[sw->row].pad;
-    if (!measure_plan_padded(&a->sc, a->adv->array, pad, sw->access, &p, err, sizeof err)) {
+    int pad = a->adv.res->rows[sw->row].pad;
+    if (!measure_plan_padded(&a->sc, a->adv.res->array, pad, sw->access, &p, err, sizeof err)) {
         snprintf(sw->error, sizeof sw->error, "cannot measure padding %d: %s", pad, err);
         return false;
     }
@@ -44,12 +44,12 @@ static void next(tui_app *a)
             sw->access = 0;
             sw->row++;
         }
-        if (sw->row >= a->adv->nrows) {
+        if (sw->row >= a->adv.res->nrows) {
             sw->running = false;
             sw->done = true;
             return;
         }
-        if (!a->adv->rows[sw->row].valid)
+        if (!a->adv.res->rows[sw->row].valid)
             continue;
         if (sw->access == 0)
             sw->sum = sw->pred_sum = 0, sw->warps = 0;
@@ -74,8 +74,10 @@ bool sweep_measure_start(tui_app *a)
         snprintf(sw->error, sizeof sw->error, "the GPU is still opening: press m again in a moment");
     else if (st == WORKER_NO_GPU)
         snprintf(sw->error, sizeof sw->error, "no GPU: the sweep is predicted only");
-    else if (!a->adv || a->sc.is_trace)
+    else if (a->sc.is_trace)
         snprintf(sw->error, sizeof sw->error, "no array to pad in a trace");
+    else if (!a->adv.res)
+        snprintf(sw->error, sizeof sw->error, "the predicted sweep is still running: press m again in a moment");
     if (sw->error[0])
         return false;
     sw->running = true;

@@ -70,10 +70,22 @@ check() {  # check NAME TEXT: the screen shows TEXT, and equals the stored scree
         fail=$((fail + 1))
     fi
 }
+gone() {  # gone NAME TEXT: wait until TEXT is no longer on the screen
+    i=0
+    while [ $i -lt 200 ]; do
+        T capture-pane -p -t "$sess" > "$tmp/screen" 2>/dev/null
+        grep -qF -- "$2" "$tmp/screen" || { pass=$((pass + 1)); return 0; }
+        i=$((i + 1))
+        sleep 0.05
+    done
+    echo "FAIL $1: '$2' still on the screen:"; cat "$tmp/screen"; fail=$((fail + 1))
+}
 expect() {  # expect NAME TEXT: only wait for TEXT
     if wait_for "$2"; then pass=$((pass + 1)); else echo "FAIL $1: '$2' missing:"; cat "$tmp/screen"; fail=$((fail + 1)); fi
 }
 
+
+# ---- stored screens of the main journeys ----
 start 80 24 --no-gpu
 check default-80x24 "32-way conflict"
 keys +
@@ -83,7 +95,7 @@ expect unpad-80x24 "32-way conflict"
 keys t
 check type-double-80x24 "double tile[32][32]"
 keys '?'
-check help-80x24 "this help (Esc closes)"
+check help-80x24 "keys of the main view"
 keys Escape
 expect help-closed "32 wavefronts"
 resize 40 10
@@ -91,20 +103,26 @@ check tiny-40x10 "terminal too small"
 resize 80 24
 expect resized-back "PREDICTED"
 keys q
+expect quit-asks "quit without saving? (y/n"
+keys n
+expect quit-cancelled "double tile[32][32]"
+keys q y
 expect quit "EXIT=0"
 
 start 80 24 --no-gpu aos-vec3
 keys c
-check compare-aos-soa-80x24 "variant: SoA"
+check compare-aos-soa-80x24 "SoA: float p_x[32]"
 keys c s Space Space
-check step-80x24 "step 2/4"
-keys e
+check step-80x24 "step 2 of 4 wf"
+keys Escape e
 expect edit-open "index 1 of 1"
 keys BSpace BSpace BSpace "tod"
 check edit-error-80x24 "unknown identifier 'tod'"
 keys BSpace BSpace "id * 2"
 expect edit-live "p[tid * 2].x"
 keys Enter q
+expect quit2-asks "quit without saving?"
+keys y
 expect quit2 "EXIT=0"
 
 start 160 48 --no-gpu transpose-naive
@@ -113,8 +131,6 @@ keys x
 expect transpose-read-160x48 "-way conflict"
 keys +
 check transpose-pad-160x48 "conflict-free"
-keys q
-expect quit3 "EXIT=0"
 
 start 80 24 bad-expr.json
 check broken-file "EXIT=2"
@@ -136,8 +152,7 @@ check struct-100x30 "sizeof 64, alignof 16"
 keys R
 expect struct-reordered "sizeof 64 -> 32"
 
-# a 16-byte store of three active quarter-warps: 3 wavefronts, but a cycle for each of 4 phases;
-# on a small screen beside the wavefronts, so that the measured status keeps its line
+# a 16-byte store of three active quarter-warps: 3 wavefronts, but a cycle for each of 4 phases
 start 160 48 --no-gpu trace-inactive-lanes.json
 expect cycles-per-phase "4 cycles: one per phase"
 start 80 24 --no-gpu trace-inactive-lanes.json
@@ -146,7 +161,7 @@ expect cycles-status-small "no GPU: predicted only"
 
 start 100 30 --no-gpu lesson-padding
 keys n n n
-check lesson-100x30 "4/8 Padding a char tile"
+check lesson-100x30 "lesson 4/8: Padding"
 
 # with the GPU worker on: a machine without a GPU says so, and keys still answer at once
 start 80 24 default
@@ -155,8 +170,73 @@ keys +
 expect no-gpu-keys "conflict-free"
 keys v m
 expect no-gpu-sweep "no GPU: the sweep is predicted only"
-keys q
-expect quit4 "EXIT=0"
+
+# ---- every mode at four sizes: it opens, survives a resize, and Esc (or q) closes it ----
+mode() {  # mode NAME SOURCE KEYS TEXT: open SOURCE, press KEYS, expect TEXT at each size
+    name=$1 src=$2 k=$3 text=$4
+    for size in 80x24 100x30 160x48 220x60; do
+        start ${size%x*} ${size#*x} --no-gpu $src
+        expect "$name-start-$size" "PREDICTED"
+        [ -n "$k" ] && keys $k
+        expect "$name-$size" "$text"
+        if [ $size = 80x24 ]; then resize 100 30; else resize 80 24; fi
+        expect "$name-resized-$size" "$text"
+        keys Escape
+        gone "$name-closed-$size" "$text"
+    done
+}
+mode help default '?' "keys of the main view"
+mode why default y "why (Esc or q closes)"
+mode edit default e "index 1 of 2"
+mode prompt default S "save as: default.json_"
+mode advisor transpose-naive "x v" "smallest conflict-free padding: 1"
+mode structs struct-mixed o "structs: arrows select"
+mode compare default c "COMPARE"
+mode pin default "P +" "pinned: float tile[32][32]"
+mode step default "s Space" "step 1 of 32 wf"
+mode lesson lesson-padding "" "lesson 1/8"
+mode present default z "PRESENT"
+mode quiz default Q "predict first"
+mode arch-picker default A "architecture (Enter chooses"
+mode pattern-picker default L "pattern library (Enter opens"
+
+# ---- colour roles (capture-pane -e): a 16-way conflict whose cells share words is red, not
+# yellow; the selected lane is reversed on top of its red ----
+start 100 30 --no-gpu
+expect colours-start "32-way conflict"
+keys e BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace "lane / 2" Tab \
+    BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace 0 Enter
+expect colours-16-way "16-way conflict"
+T capture-pane -e -p -t "$sess" > "$tmp/colour"
+row0=$(grep -m1 '  0.*┤' "$tmp/colour")
+if printf '%s' "$row0" | grep -q '41m' && ! printf '%s' "$row0" | grep -q '43m' &&
+    printf '%s' "$row0" | grep -q '7m'; then pass=$((pass + 1)); else
+    echo "FAIL colour roles: row 0 should be red (41) with a reversed selection (7), never yellow (43):"
+    printf '%s\n' "$row0" | cat -v; fail=$((fail + 1)); fi
+
+# ---- the mouse: SGR sequences written to the terminal select the lane under the click at 80x24
+# (default: lane r sits in bank 0 at wavefront row r; the grid's rows start on screen line 5) ----
+start 80 24 --no-gpu
+expect mouse-start "lane 1 selected"
+T send-keys -t "$sess" -l "$(printf '\033[<0;40;%dM\033[<0;40;%dm' 19 19)" # the lane table's line of lane 2
+expect mouse-lane-table "lane 2 selected"
+for r in 0 3 6; do
+    y=$((5 + r)) # 1-based screen line of wavefront row r
+    T send-keys -t "$sess" -l "$(printf '\033[<0;7;%dM\033[<0;7;%dm' $y $y)"
+    expect "mouse-row-$r" "lane $r selected"
+done
+
+# ---- n/p ask before throwing edits away; a save that would not load back is refused ----
+start 80 24 --no-gpu
+keys + n
+expect next-asks "open the next pattern without saving your edits? (y/n"
+keys n
+expect next-cancelled "float tile[32][32+1]"
+keys e BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace "threadIdx.x/0" Enter
+expect div-zero "expression error"
+keys S BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace "$tmp/div.json" Enter
+expect save-refused "not saved: the file would not load again"
+if [ -e "$tmp/div.json" ]; then echo "FAIL save-refused: $tmp/div.json was written"; fail=$((fail + 1)); fi
 
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -40,6 +40,9 @@ for start in default struct-mixed lesson-padding reduction-strided; do
     sleep 0.3
     T send-keys -t "$s" Escape
     T send-keys -t "$s" q
+    sleep 0.3
+    # after edits q asks "quit without saving? (y/n)"
+    if T capture-pane -p -t "$s" | grep -q "quit without saving"; then T send-keys -t "$s" y; fi
     i=0
     while [ $i -lt 100 ] && ! T capture-pane -p -t "$s" | grep -q "EXIT="; do i=$((i + 1)); sleep 0.1; done
     if T capture-pane -p -t "$s" | grep -q "EXIT=0"; then

@@ -1,10 +1,13 @@
-/* test_tui: the pure parts of the TUI: layout over many terminal sizes, the single-key edits,
- * and save -> load round trips of every library pattern. */
+/* test_tui: the pure parts of the TUI: layout over many terminal sizes, the action table (one
+ * table drives dispatch, help and the key bar), the single-key edits applied through
+ * scenario_edit, true stride presets, the SoA form, text sanitising, and save -> load round trips
+ * of every library pattern. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <locale.h>
 #include <unistd.h>
 
 #include "io/lesson.h"
@@ -12,7 +15,7 @@
 #include "io/save.h"
 #include "io/svg.h"
 #include "test_util.h"
-#include "tui/tui.h"
+#include "tui/app.h"
 
 static bool inside(const layout_rect *r, int cols, int rows)
 {
@@ -26,7 +29,8 @@ static bool overlap(const layout_rect *a, const layout_rect *b)
     return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
 }
 
-/* Every size from tiny to 250x80: panels inside the screen, never overlapping, grid fits. */
+/* Every size from tiny to 250x80: panels inside the screen, never overlapping, grid fits, the
+ * why panel always placed. */
 static void test_layout_sizes(void **state)
 {
     (void)state;
@@ -41,12 +45,13 @@ static void test_layout_sizes(void **state)
                     }
                     assert_false(L.too_small);
                     const layout_rect *all[] = {&L.title, &L.grid, &L.grid2, &L.result, &L.result2,
-                                                &L.lanes, &L.map, &L.bar};
-                    for (int i = 0; i < 8; i++) {
+                                                &L.lanes, &L.map,  &L.why,   &L.bar};
+                    for (int i = 0; i < 9; i++) {
                         assert_true(inside(all[i], cols, rows));
-                        for (int j = i + 1; j < 8; j++)
+                        for (int j = i + 1; j < 9; j++)
                             assert_false(overlap(all[i], all[j]));
                     }
+                    assert_true(L.why.h >= 1);
                     assert_true(L.cell_w >= 1 && L.cell_w <= 4);
                     assert_true(7 + banks * L.cell_w <= L.grid.w || (cmp && L.cell_w == 1));
                     assert_true(L.grid.h >= 8);
@@ -57,52 +62,228 @@ static void test_layout_sizes(void **state)
     assert_true(L.map.h > 0);
 }
 
+/* The action table: no key is taken twice within a mode (so dispatch reaches every action), every
+ * action appears in its modes' help, and every view has a way to close or quit. */
+static void test_action_table(void **state)
+{
+    (void)state;
+    int n;
+    const tui_action *t = actions_table(&n);
+    tui_crt crt = {0};
+    assert_true(n > 30);
+    for (int m = 0; m < MODE_COUNT; m++) {
+        int nh;
+        char **help = actions_help_lines(&crt, (tui_mode_id)m, &nh);
+        bool closes = false;
+        for (int i = 0; i < n; i++) {
+            if (!(t[i].modes & MODE_BIT(m)))
+                continue;
+            assert_non_null(t[i].handler);
+            assert_non_null(t[i].help);
+            bool in_help = false;
+            for (int k = 0; k < nh; k++)
+                in_help |= strstr(help[k], t[i].help) != NULL;
+            if (!in_help)
+                fail_msg("mode %d: '%s' is not in the help", m, t[i].help);
+            for (int k = 0; k < 12 && t[i].keys[k]; k++) {
+                closes |= t[i].keys[k] == 27 || t[i].keys[k] == 'q';
+                /* the first action of this mode that takes the key is this one */
+                for (int j = 0; j < i; j++)
+                    if (t[j].modes & MODE_BIT(m))
+                        for (int kk = 0; kk < 12 && t[j].keys[kk]; kk++)
+                            if (t[j].keys[kk] == t[i].keys[k])
+                                fail_msg("mode %d: key %d taken by '%s' and '%s'", m, t[i].keys[k], t[j].help,
+                                         t[i].help);
+            }
+        }
+        if (m != MODE_MAIN && !closes)
+            fail_msg("mode %d cannot be closed with Esc or q", m);
+        actions_help_free(help, nh);
+    }
+    char buf[64];
+    actions_keys_text(&crt, &t[0], buf, sizeof buf);
+    assert_string_equal(buf, "+/-");
+}
+
+/* Load a library pattern. */
+static void load_lib(const char *name, scenario *s)
+{
+    size_t len;
+    io_error err;
+    const char *t = library_find(name, &len);
+    assert_non_null(t);
+    assert_true(load_scenario_text(t, len, name, NULL, s, &err));
+}
+
+static int degree_of(const scenario *s, int access)
+{
+    tui_view *v = malloc(sizeof *v);
+    view_build(s, access, 0, scenario_selected_warp(s, 0), v);
+    int d = v->res.conflict_degree;
+    free(v);
+    return d;
+}
+
+static int gcd(int a, int b)
+{
+    return b ? gcd(b, a % b) : a;
+}
+
 static void test_edits(void **state)
 {
     (void)state;
     scenario s;
-    io_error err;
     char msg[300];
-    size_t len;
-    const char *t = library_find("default", &len);
-    assert_true(load_scenario_text(t, len, "default", NULL, &s, &err));
-    assert_true(edit_padding(&s, 0, 1, msg, sizeof msg));
+    scenario_history h = {0};
+    load_lib("default", &s);
+    edit_arg e = {.array = 0, .delta = 1};
+    assert_true(scenario_edit_apply(&s, &h, edit_padding, &e, msg, sizeof msg));
     assert_int_equal(s.arrays[0].pad[1], 1);
-    assert_false(edit_padding(&s, 0, -2, msg, sizeof msg));
+    e.delta = -2;
+    assert_false(scenario_edit_apply(&s, &h, edit_padding, &e, msg, sizeof msg));
     assert_int_equal(s.arrays[0].pad[1], 1);
-    assert_true(edit_cycle_type(&s, 0, msg, sizeof msg));
+    e = (edit_arg){.array = 0};
+    assert_true(scenario_edit_apply(&s, &h, edit_cycle_type, &e, msg, sizeof msg));
     assert_string_equal(s.arrays[0].type_name, "double");
-    assert_true(edit_cycle_pattern(&s, 0, msg, sizeof msg));
+    assert_true(scenario_edit_apply(&s, &h, edit_cycle_pattern, &e, msg, sizeof msg));
     assert_string_equal(s.accesses[0].label, "row read");
-    assert_true(edit_cycle_block(&s, msg, sizeof msg));
+    assert_true(scenario_edit_apply(&s, &h, edit_cycle_block, NULL, msg, sizeof msg));
     assert_int_equal(s.block[1], 8);
-    assert_true(edit_cycle_arch(&s, msg, sizeof msg));
+    e = (edit_arg){.delta = 1};
+    assert_true(scenario_edit_apply(&s, &h, edit_cycle_arch, &e, msg, sizeof msg));
     assert_string_equal(s.arch->name, "sm_89");
-    assert_false(edit_cycle_field(&s, 0, msg, sizeof msg));
-    scenario v;
-    char label[96];
-    assert_true(edit_compare_variant(&s, 0, &v, label, sizeof label));
-    scenario_free(&v);
+    e.delta = -1; /* R: back to sm_90 */
+    assert_true(scenario_edit_apply(&s, &h, edit_cycle_arch, &e, msg, sizeof msg));
+    assert_string_equal(s.arch->name, "sm_90");
+    assert_true(scenario_edit_apply(&s, &h, edit_cycle_arch, &e, msg, sizeof msg)); /* wraps to the last */
+    assert_string_equal(s.arch->name, "sm_13");
+    e = (edit_arg){.access = 0};
+    assert_false(scenario_edit_apply(&s, &h, edit_cycle_field, &e, msg, sizeof msg));
+    /* every edit is one undo step; undo walks back to the file as loaded */
+    while (scenario_edit_undo(&s, &h))
+        ;
+    assert_int_equal(s.arrays[0].pad[1], 0);
+    assert_string_equal(s.arrays[0].type_name, "float");
+    assert_string_equal(s.arch->name, "sm_90");
+    scenario_history_free(&h);
     scenario_free(&s);
 
-    t = library_find("aos-vec3", &len);
-    assert_true(load_scenario_text(t, len, "aos", NULL, &s, &err));
+    load_lib("aos-vec3", &s);
     /* the struct editor: delete pad (16 -> 12 bytes), add a char after x, change its type */
-    assert_true(edit_field_delete(&s, 0, 3, msg, sizeof msg));
+    e = (edit_arg){.si = 0, .fi = 3};
+    assert_true(scenario_edit_apply(&s, NULL, edit_field_delete, &e, msg, sizeof msg));
     assert_int_equal(s.types.structs[0].size, 12);
-    assert_true(edit_field_add(&s, 0, 0, msg, sizeof msg));
+    e.fi = 0;
+    assert_true(scenario_edit_apply(&s, NULL, edit_field_add, &e, msg, sizeof msg));
     assert_string_equal(s.types.structs[0].fields[1].name, "f1");
     assert_int_equal(s.types.structs[0].fields[2].offset, 8);
-    assert_true(edit_field_type(&s, 0, 1, msg, sizeof msg)); /* char -> short */
+    e.fi = 1;
+    assert_true(scenario_edit_apply(&s, NULL, edit_field_type, &e, msg, sizeof msg)); /* char -> short */
     assert_string_equal(s.types.structs[0].fields[1].type_name, "short");
-    assert_false(edit_field_delete(&s, 0, 7, msg, sizeof msg));
-    assert_true(edit_field_delete(&s, 0, 1, msg, sizeof msg));
-    assert_true(edit_cycle_field(&s, 0, msg, sizeof msg));
-    assert_true(edit_compare_variant(&s, 0, &v, label, sizeof label));
+    e.fi = 7;
+    assert_false(scenario_edit_apply(&s, NULL, edit_field_delete, &e, msg, sizeof msg));
+    scenario_free(&s);
+}
+
+/* t reaches the vector types, in the main view and in the struct editor. */
+static void test_type_cycle(void **state)
+{
+    (void)state;
+    scenario s;
+    char msg[300];
+    load_lib("default", &s);
+    bool seen[4] = {0};
+    static const char *const want[] = {"float2", "float4", "double2", "char4"};
+    edit_arg e = {.array = 0};
+    for (int k = 0; k < 12; k++) {
+        assert_true(scenario_edit_apply(&s, NULL, edit_cycle_type, &e, msg, sizeof msg));
+        for (int i = 0; i < 4; i++)
+            seen[i] |= strcmp(s.arrays[0].type.builtin.name, want[i]) == 0;
+    }
+    for (int i = 0; i < 4; i++)
+        if (!seen[i])
+            fail_msg("t never reached %s", want[i]);
+    scenario_free(&s);
+    load_lib("aos-vec3", &s);
+    bool fseen[4] = {0};
+    e = (edit_arg){.si = 0, .fi = 3}; /* the pad field is read by no access */
+    for (int k = 0; k < 14; k++) {
+        assert_true(scenario_edit_apply(&s, NULL, edit_field_type, &e, msg, sizeof msg));
+        for (int i = 0; i < 4; i++)
+            fseen[i] |= strcmp(s.types.structs[0].fields[3].type.builtin.name, want[i]) == 0;
+    }
+    for (int i = 0; i < 4; i++)
+        if (!fseen[i])
+            fail_msg("the struct editor's t never reached %s", want[i]);
+    scenario_free(&s);
+}
+
+/* A preset labelled "stride s" is stride s: gcd(s, 32)-way, never wrapped into something else. */
+static void test_stride_presets(void **state)
+{
+    (void)state;
+    const char *sources[] = {"stride-8", "default"};
+    for (int f = 0; f < 2; f++) {
+        scenario s;
+        char msg[300];
+        load_lib(sources[f], &s);
+        edit_arg e = {.access = 0};
+        int checked = 0;
+        for (int k = 0; k < 12; k++) {
+            assert_true(scenario_edit_apply(&s, NULL, edit_cycle_pattern, &e, msg, sizeof msg));
+            const char *label = s.accesses[0].label;
+            int stride;
+            if (label && sscanf(label, "stride %d", &stride) == 1) {
+                int want = gcd(stride, 32);
+                if (degree_of(&s, 0) != want)
+                    fail_msg("%s: '%s' is %d-way, not %d-way", sources[f], label, degree_of(&s, 0), want);
+                checked++;
+            }
+        }
+        assert_true(checked >= 1);
+        scenario_free(&s);
+    }
+}
+
+/* c on a struct array read by several accesses: the SoA form covers every field access. */
+static void test_soa_whole_array(void **state)
+{
+    (void)state;
+    scenario s, v;
+    char label[200];
+    load_lib("struct-mixed", &s);
+    assert_true(edit_soa(&s, &v, label, sizeof label));
     assert_non_null(strstr(label, "SoA"));
-    assert_null(v.accesses[0].field);
+    for (int i = 0; i < v.naccesses; i++) {
+        assert_null(v.accesses[i].field);
+        assert_int_equal(degree_of(&v, i), 1);
+    }
     scenario_free(&v);
     scenario_free(&s);
+}
+
+/* Wrapping keeps every word and never exceeds the width; control characters are not drawn raw. */
+static void test_wrap_and_sanitise(void **state)
+{
+    (void)state;
+    char **lines;
+    const char *text =
+        "Warp 0 of a 32x32 block reads tile[threadIdx.x][threadIdx.y]: successive lanes. Press + to pad.";
+    int n = draw_wrap(text, 40, &lines);
+    strbuf all = {0};
+    for (int i = 0; i < n; i++) {
+        assert_true(draw_width(lines[i]) <= 40);
+        strbuf_addf(&all, "%s%s", i ? " " : "", lines[i]);
+    }
+    assert_string_equal(strbuf_str(&all), text);
+    strbuf_free(&all);
+    draw_wrap_free(lines, n);
+    assert_int_equal(draw_width("a\x1b]0;x\x07"
+                                "b"),
+                     8); /* each control character one "?" */
+    if (setlocale(LC_ALL, "C.UTF-8"))
+        assert_int_equal(draw_width("\xe4\xb8\xad"), 2); /* a wide character counts two cells */
+    assert_int_equal(draw_width("\xe4\xb8"), 2);         /* a cut sequence: two '?' */
 }
 
 /* Saving then loading gives the same scenario (same JSON again, same analysis). */
@@ -144,10 +325,7 @@ static void test_svg(void **state)
 {
     (void)state;
     scenario s;
-    io_error err;
-    size_t len;
-    const char *t = library_find("transpose-naive", &len);
-    assert_true(load_scenario_text(t, len, "t", NULL, &s, &err));
+    load_lib("transpose-naive", &s);
     int64_t k = svg_worst_instr(&s);
     assert_int_equal(k, 32); /* access 1 (read), warp 0 */
     strbuf sb = {0};
@@ -165,8 +343,15 @@ static void test_svg(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_layout_sizes), cmocka_unit_test(test_edits),
-        cmocka_unit_test(test_save_roundtrip), cmocka_unit_test(test_svg),
+        cmocka_unit_test(test_layout_sizes),
+        cmocka_unit_test(test_action_table),
+        cmocka_unit_test(test_edits),
+        cmocka_unit_test(test_type_cycle),
+        cmocka_unit_test(test_stride_presets),
+        cmocka_unit_test(test_soa_whole_array),
+        cmocka_unit_test(test_wrap_and_sanitise),
+        cmocka_unit_test(test_save_roundtrip),
+        cmocka_unit_test(test_svg),
     };
     return cmocka_run_group_tests_name("tui", tests, NULL, NULL);
 }

@@ -1,0 +1,316 @@
+/* actions: the one table of actions {keys, label, help, handler, modes}. Dispatch, the help
+ * screen and the key bar are all generated from it (dispatch.c), so a key is written once. The
+ * handlers of the views' actions live here; each mode's own handlers live in its mode file. */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/app.h"
+
+#define KEY_ESC 27
+#define KEY_TAB 9
+#define CTRL(c) ((c)&0x1f)
+
+/* The array the current access reads; -1 for a trace. */
+static int cur_array(const tui_app *a)
+{
+    return a->sc.is_trace ? -1 : a->sc.accesses[a->access].array;
+}
+
+static int act_quit(tui_app *a, int key)
+{
+    (void)key;
+    if (a->modified) {
+        a->prompt.kind = PROMPT_QUIT;
+        app_push(a, &mode_prompt);
+        return REACT_REDRAW;
+    }
+    return REACT_QUIT;
+}
+
+int action_close(tui_app *a, int key)
+{
+    (void)key;
+    app_pop(a);
+    return REACT_REDRAW | REACT_RECOMPUTE;
+}
+
+static int act_help(tui_app *a, int key)
+{
+    (void)key;
+    a->help.why = false;
+    app_push(a, &mode_help);
+    return REACT_REDRAW;
+}
+
+int why_open(tui_app *a, int key)
+{
+    (void)key;
+    a->help.why = true;
+    app_push(a, &mode_help);
+    return REACT_REDRAW;
+}
+
+static int act_pad(tui_app *a, int key)
+{
+    edit_arg e = {.array = cur_array(a), .delta = key == '+' || key == '=' ? 1 : -1};
+    return app_edit(a, edit_padding, &e, NULL);
+}
+
+static int act_type(tui_app *a, int key)
+{
+    (void)key;
+    edit_arg e = {.array = cur_array(a)};
+    return app_edit(a, edit_cycle_type, &e, NULL);
+}
+
+static int act_pattern(tui_app *a, int key)
+{
+    (void)key;
+    edit_arg e = {.access = a->access};
+    int r = app_edit(a, edit_cycle_pattern, &e, NULL);
+    if ((r & REACT_EDITED) && !a->sc.is_trace) { /* the label of the new copy, read afterwards */
+        char decl[160];
+        app_declaration(&a->sc, a->access, decl, sizeof decl);
+        app_set_message(a, false, "%s: %s", a->sc.accesses[a->access].label ? a->sc.accesses[a->access].label : "",
+                        decl);
+    }
+    return r;
+}
+
+static int act_field(tui_app *a, int key)
+{
+    (void)key;
+    edit_arg e = {.access = a->access};
+    return app_edit(a, edit_cycle_field, &e, NULL);
+}
+
+static int act_block(tui_app *a, int key)
+{
+    (void)key;
+    return app_edit(a, edit_cycle_block, NULL, NULL);
+}
+
+static int act_dims(tui_app *a, int key)
+{
+    edit_arg e = {.array = cur_array(a), .inner = key == '<' || key == '>', .grow = key == '>' || key == '}'};
+    return app_edit(a, edit_dimension, &e, NULL);
+}
+
+static int act_arch(tui_app *a, int key)
+{
+    edit_arg e = {.delta = key == 'R' ? -1 : 1};
+    return app_edit(a, edit_cycle_arch, &e, NULL);
+}
+
+static int act_warp(tui_app *a, int key)
+{
+    if (a->sc.is_trace)
+        return REACT_REDRAW;
+    int n = scenario_warp_count(&a->sc);
+    a->warp = (a->warp + (key == 'w' ? 1 : n - 1)) % n;
+    a->step.shown = 0;
+    return REACT_RECOMPUTE | REACT_REDRAW;
+}
+
+static int act_iteration(tui_app *a, int key)
+{
+    int n = a->sc.iterations;
+    a->iteration = (a->iteration + (key == 'i' ? 1 : n - 1)) % n;
+    a->step.shown = 0;
+    return REACT_RECOMPUTE | REACT_MEASURE | REACT_REDRAW;
+}
+
+static int act_access(tui_app *a, int key)
+{
+    int n = scenario_access_count(&a->sc);
+    a->access = (a->access + (key == 'x' ? 1 : n - 1)) % n;
+    a->step.shown = 0;
+    int r = REACT_RECOMPUTE | REACT_MEASURE | REACT_REDRAW;
+    if (app_in_mode(a, MODE_COMPARE) && !a->cmp.pinned)
+        jobs_start_variant(a);
+    return r;
+}
+
+static int act_measure(tui_app *a, int key)
+{
+    (void)key;
+    if (!a->worker)
+        app_set_message(a, true, "GPU measurement is off (--no-gpu)");
+    a->changed_ms = 0; /* now, without the debounce */
+    return REACT_MEASURE | REACT_REDRAW;
+}
+
+static int act_open(tui_app *a, int key)
+{
+    return app_open_relative(a, key == 'n' ? 1 : -1, false);
+}
+
+static int act_save(tui_app *a, int key)
+{
+    a->prompt.kind = key == 'E' ? PROMPT_SVG : PROMPT_SAVE;
+    tui_save_default_name(a, key == 'E', a->prompt.buf, sizeof a->prompt.buf);
+    a->prompt.len = (int)strlen(a->prompt.buf);
+    app_push(a, &mode_prompt);
+    return REACT_REDRAW;
+}
+
+static int act_undo(tui_app *a, int key)
+{
+    bool redo = key != 'u';
+    if (!(redo ? scenario_edit_redo(&a->sc, &a->hist) : scenario_edit_undo(&a->sc, &a->hist))) {
+        app_set_message(a, false, "nothing to %s", redo ? "redo" : "undo");
+        return REACT_REDRAW;
+    }
+    a->modified = true;
+    app_set_message(a, false, "%s (%d more to undo, %d to redo)", redo ? "redone" : "undone", a->hist.nundo,
+                    a->hist.nredo);
+    return REACT_EDITED | REACT_REDRAW;
+}
+
+static int act_focus(tui_app *a, int key)
+{
+    (void)key;
+    a->focus = (a->focus + 1) % 3;
+    return REACT_REDRAW;
+}
+
+/* Arrows by panel: left/right select lanes; up/down select lanes or scroll the grid or the map. */
+static int act_move(tui_app *a, int key)
+{
+    int dx = key == KEY_LEFT || key == 'h' ? -1 : key == KEY_RIGHT || key == 'l' ? 1 : 0;
+    int dy = key == KEY_UP || key == 'k' ? -1 : key == KEY_DOWN || key == 'j' ? 1 : 0;
+    if (key == KEY_PPAGE || key == KEY_NPAGE)
+        dy = key == KEY_PPAGE ? -8 : 8;
+    if (dx)
+        a->sel_lane = (a->sel_lane + dx + BANKS_WARP) % BANKS_WARP;
+    if (dy && a->focus == 1)
+        a->sel_lane = (a->sel_lane + (dy > 0 ? 1 : -1) + BANKS_WARP) % BANKS_WARP;
+    else if (dy && a->focus == 0)
+        a->grid_scroll = a->grid_scroll + dy < 0 ? 0 : a->grid_scroll + dy;
+    else if (dy)
+        a->map_scroll = a->map_scroll + dy < 0 ? 0 : a->map_scroll + dy;
+    return REACT_REDRAW;
+}
+
+static int act_mouse(tui_app *a, int key)
+{
+    (void)key;
+    MEVENT ev;
+    if (getmouse(&ev) != OK)
+        return REACT_NONE;
+    return app_mouse(a, ev.y, ev.x);
+}
+
+static int act_redraw(tui_app *a, int key)
+{
+    (void)key;
+    (void)a;
+    clear();
+    return REACT_REDRAW;
+}
+
+#define V MODES_VIEW
+#define M(x) MODE_BIT(MODE_##x)
+#define NAV (V | M(HELP) | M(ADVISOR) | M(STRUCTS) | M(PICKER))
+
+static const tui_action table[] = {
+    /* the views */
+    {{'+', '-', '=', '_'}, 2, "pad", "padding of the innermost dimension (elements)", act_pad, V},
+    {{'t'}, 1, "type", "element type: float double char short int half float2 float4 double2 char4", act_type, V},
+    {{'a'},
+     1,
+     "pattern",
+     "access pattern presets: column, row, diagonal, swizzle, true strides, broadcast",
+     act_pattern,
+     V},
+    {{'e'}, 1, "edit", "edit the index expressions (live; the error position is shown)", edit_begin_key, V},
+    {{'c'}, 1, "compare", "compare with the best padding, or the struct-of-arrays form", compare_toggle, V},
+    {{'s'}, 1, "step", "step mode: replay the instruction wavefront by wavefront", step_toggle, V},
+    {{'f'}, 1, "field", "the struct field read by the warp (AoS)", act_field, V},
+    {{'w', 'W'}, 2, "warp", "next / previous warp (0-based)", act_warp, V},
+    {{'i', 'I'}, 2, "iter", "next / previous loop iteration (0-based)", act_iteration, V},
+    {{'x', 'X'}, 2, NULL, "next / previous access of the scenario", act_access, V},
+    {{'b'}, 1, "block", "block shape (2-D and 3-D shapes)", act_block, V},
+    {{'<', '>', '{', '}'}, 4, NULL, "halve / double the innermost dimension; { / } the outermost", act_dims, V},
+    {{'r', 'R'}, 2, "arch", "next / previous architecture (sm_90 ... cc 1.x)", act_arch, V},
+    {{'A'}, 1, NULL, "choose the architecture from a list", picker_open, V},
+    {{'L'}, 1, NULL, "choose a pattern or lesson from the library", picker_open, V},
+    {{'n', 'p'},
+     2,
+     "next",
+     "next / previous pattern of the library (or lesson step); asks first if edited",
+     act_open,
+     V},
+    {{'P'}, 1, "pin", "pin this state; then keep editing and compare pinned vs now", compare_pin, V},
+    {{' '}, 1, "next wf", "reveal the next wavefront", step_next, M(STEP)},
+    {{'\r', '\n', KEY_ENTER}, 1, "play", "play / pause the replay", step_play, M(STEP)},
+    {{'z'}, 1, NULL, "presentation: the grid alone, big verdict, high contrast", present_toggle, V},
+    {{'Q'}, 1, "quiz", "predict first: the verdict stays hidden until a number is typed", quiz_toggle, V},
+    {{'y'}, 1, "why", "the whole explanation of the pattern and the selected lane", why_open, V},
+    {{'u', 'U', CTRL('r')}, 2, "undo", "undo / redo an edit (Ctrl-R redoes too)", act_undo, V},
+    {{'v'}, 1, "advisor", "advisor: padding sweep, occupancy, swizzle, SoA", advisor_open, V},
+    {{'o'}, 1, "structs", "struct editor: layout, holes, sizeof", structs_open, V},
+    {{'m'}, 1, NULL, "measure again on the GPU (it measures by itself after each change)", act_measure, V},
+    {{'S', 'E'}, 2, "save", "save the scenario as JSON / the grid and array map as SVG", act_save, V},
+    {{KEY_TAB}, 1, NULL, "move between panels (grid, lanes, map)", act_focus, V & ~M(COMPARE)},
+    {{KEY_LEFT, KEY_RIGHT, 'h', 'l'}, 2, NULL, "select the previous / next lane", act_move, V},
+    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE},
+     2,
+     NULL,
+     "scroll the focused panel (lanes: select)",
+     act_move,
+     V & ~M(COMPARE)},
+    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, NULL, "scroll both grids", compare_scroll, M(COMPARE)},
+    {{KEY_MOUSE}, 1, NULL, "mouse: click a grid cell or a lane to select that lane", act_mouse, V},
+    {{CTRL('l')}, 1, NULL, "redraw the screen", act_redraw, V | M(HELP) | M(ADVISOR) | M(STRUCTS)},
+    {{'?', KEY_F(1)}, 1, "help", "the keys of this view", act_help, NAV & ~M(HELP)},
+    {{'q'}, 1, "quit", "quit (asks first when there are unsaved edits)", act_quit, M(MAIN)},
+    {{KEY_ESC, 'q'}, 2, "close", "close this view", action_close, MODES_CLOSABLE},
+    /* help */
+    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "scroll", "scroll", help_scroll, M(HELP)},
+    /* the index editor */
+    {{'\r', '\n', KEY_ENTER},
+     1,
+     "keep",
+     "keep the expression (the last valid one if it has an error)",
+     edit_keep,
+     M(EDIT)},
+    {{KEY_ESC}, 1, "undo", "undo the edit", edit_cancel, M(EDIT)},
+    {{KEY_TAB}, 1, "next index", "edit the next index expression (then 'when')", edit_next_index, M(EDIT)},
+    {{KEY_BACKSPACE, 127, 8}, 1, NULL, "delete the last character", edit_backspace, M(EDIT)},
+    /* prompts */
+    {{'\r', '\n', KEY_ENTER}, 1, "ok", "confirm", prompt_accept, M(PROMPT)},
+    {{KEY_ESC}, 1, "cancel", "cancel", prompt_cancel, M(PROMPT)},
+    {{'y', 'Y'}, 1, "yes", "yes (questions only)", prompt_yes, M(PROMPT)},
+    {{'n', 'N'}, 1, "no", "no (questions only)", prompt_no, M(PROMPT)},
+    {{'S'}, 1, "save first", "save first (questions only)", prompt_open_save, M(PROMPT)},
+    {{KEY_BACKSPACE, 127, 8}, 1, NULL, "delete the last character", prompt_backspace, M(PROMPT)},
+    /* the advisor */
+    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "choose", "choose a padding row", advisor_move, M(ADVISOR)},
+    {{'\r', '\n', KEY_ENTER}, 1, "apply", "apply the chosen padding", advisor_apply, M(ADVISOR)},
+    {{'m'}, 1, "measure", "measure every padding on the GPU", advisor_measure, M(ADVISOR)},
+    /* the struct editor */
+    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "select", "select a field", structs_move, M(STRUCTS)},
+    {{'t'}, 1, "type", "change the selected field's type", structs_edit, M(STRUCTS)},
+    {{'+'}, 1, "add", "add a char field after the selected one", structs_edit, M(STRUCTS)},
+    {{'d'}, 1, "delete", "delete the selected field", structs_edit, M(STRUCTS)},
+    {{'R'}, 1, "reorder", "reorder the fields by alignment (removes holes)", structs_edit, M(STRUCTS)},
+    /* pickers */
+    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "move", "move in the list", picker_move, M(PICKER)},
+    {{'\r', '\n', KEY_ENTER}, 1, "choose", "open the chosen entry", picker_choose, M(PICKER)},
+    /* the quiz */
+    {{'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', KEY_BACKSPACE},
+     -1,
+     NULL,
+     "type your predicted conflict degree (Backspace deletes)",
+     quiz_digit,
+     M(QUIZ)},
+    {{'\r', '\n', KEY_ENTER}, 1, "reveal", "reveal the verdict after your prediction", quiz_enter, M(QUIZ)},
+};
+
+const tui_action *actions_table(int *n)
+{
+    *n = (int)(sizeof table / sizeof table[0]);
+    return table;
+}

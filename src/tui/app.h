@@ -1,0 +1,479 @@
+/* app: the TUI's internal shape, shared by its files (tui.h is the public entry).
+ *
+ * - tui_app (state.c) owns the scenario on show, its undo/redo history, the analysed views and
+ *   one small state record per mode. The scenario is never mutated in place: every edit goes
+ *   through scenario_edit_apply (a validated copy replaces it).
+ * - Modes (mode_*.c) are structs of functions {enter, key, draw, resize, leave} kept on a stack;
+ *   the top mode gets the keys, a resize is passed to every mode and never closes one.
+ * - One action table (actions.c) {keys, label, help, handler, modes} drives dispatch, the help
+ *   screen and the key bar (dispatch.c generates both).
+ * - Handlers return reaction flags; the loop (loop.c) acts on them once per key.
+ * - Panels (panel_*.c) draw into rectangles; the grid and the lane table compute their geometry
+ *   once per frame (frame.c) and the same records answer mouse hit tests.
+ * - Long work (totals over every warp-instruction, the advisor's sweep, the compare variant) runs
+ *   in background jobs (jobs.c) on private copies, with progress, cancelled by the next edit. */
+#ifndef BANKSCOPE_TUI_APP_H
+#define BANKSCOPE_TUI_APP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gpu/gpu_worker.h"
+#include "io/lesson.h"
+#include "model/advisor.h"
+#include "model/banks.h"
+#include "model/scenario.h"
+#include "model/scenario_edit.h"
+#include "tui/layout.h"
+#include "tui/tui.h"
+
+/* Colour roles; crt maps them to colour pairs or to monochrome attributes. */
+typedef enum tui_role {
+    ROLE_NORMAL,
+    ROLE_TITLE,
+    ROLE_BAR,
+    ROLE_KEY,
+    ROLE_DIM,
+    ROLE_FRAME,
+    ROLE_OK,
+    ROLE_CONFLICT,
+    ROLE_BROADCAST,
+    ROLE_SELECTED,
+    ROLE_PADDING,
+    ROLE_HILITE,
+    ROLE_ERROR,
+    ROLE_BIG,
+    ROLE_BANK_A,
+    ROLE_BANK_B,
+    ROLE_WARN,
+    ROLE_COUNT
+} tui_role;
+
+/* Attribute modifiers drawn on top of a role, never instead of it. */
+enum { MARK_NONE = 0, MARK_SELECT = 1, MARK_ALT = 2, MARK_STEP = 4 };
+
+typedef struct tui_crt {
+    bool color, utf8, mouse, contrast; /* contrast: presentation colours (no dim blue) */
+} tui_crt;
+
+typedef enum tui_mode_id {
+    MODE_MAIN,
+    MODE_HELP,
+    MODE_EDIT,
+    MODE_PROMPT,
+    MODE_ADVISOR,
+    MODE_STRUCTS,
+    MODE_COMPARE,
+    MODE_STEP,
+    MODE_LESSON,
+    MODE_PRESENT,
+    MODE_QUIZ,
+    MODE_PICKER,
+    MODE_COUNT
+} tui_mode_id;
+#define MODE_BIT(m) (1u << (m))
+/* The views that show the scenario (and accept its edits). */
+#define MODES_VIEW                                                                                                     \
+    (MODE_BIT(MODE_MAIN) | MODE_BIT(MODE_COMPARE) | MODE_BIT(MODE_STEP) | MODE_BIT(MODE_LESSON) |                      \
+     MODE_BIT(MODE_PRESENT) | MODE_BIT(MODE_QUIZ))
+/* Views closed by Esc or q. */
+#define MODES_CLOSABLE                                                                                                 \
+    (MODE_BIT(MODE_HELP) | MODE_BIT(MODE_ADVISOR) | MODE_BIT(MODE_STRUCTS) | MODE_BIT(MODE_COMPARE) |                  \
+     MODE_BIT(MODE_STEP) | MODE_BIT(MODE_LESSON) | MODE_BIT(MODE_PRESENT) | MODE_BIT(MODE_PICKER) |                    \
+     MODE_BIT(MODE_QUIZ))
+
+/* Reaction flags a handler returns; the loop acts on them. */
+enum {
+    REACT_NONE = 0,
+    REACT_REDRAW = 1,    /* draw the screen again */
+    REACT_RECOMPUTE = 2, /* the selection moved: analyse the shown instruction again */
+    REACT_MEASURE = 4,   /* what the GPU would measure changed: a new measurement is due */
+    REACT_EDITED = 8,    /* the scenario changed: totals, compare and sweeps start again */
+    REACT_QUIT = 16,
+    REACT_UNHANDLED = 32 /* no action took the key */
+};
+
+typedef struct tui_app tui_app;
+
+typedef struct tui_mode {
+    tui_mode_id id;
+    const char *name; /* shown in the help screen's section titles */
+    bool overlay;     /* drawn over the view below it */
+    void (*enter)(tui_app *a);
+    int (*key)(tui_app *a, int key);
+    void (*draw)(tui_app *a);
+    void (*resize)(tui_app *a);
+    void (*leave)(tui_app *a);
+} tui_mode;
+
+typedef struct tui_action {
+    int keys[12]; /* 0-terminated; the first nshow are shown (-1: as a range, first-last) */
+    int nshow;
+    const char *label; /* key bar word; NULL: help only */
+    const char *help;  /* one line for the help screen */
+    int (*handler)(tui_app *a, int key);
+    unsigned modes; /* MODE_BIT set where the action applies */
+} tui_action;
+
+/* One analysed warp-instruction, ready to draw. */
+typedef struct tui_view {
+    bool valid;
+    scenario_instr in;
+    banks_result res;
+    scenario_excluded excl;
+    banks_cell cells[BANKS_MAX_ROWS * BANKS_MAX_BANKS];
+} tui_view;
+
+/* Totals over every warp-instruction (the numbers `analyze` prints in its summary). */
+typedef struct tui_totals {
+    int64_t instructions, wavefronts, ideal, conflicts;
+    int worst;
+    scenario_excluded excl;
+} tui_totals;
+
+/* A background job on a private copy of the scenario (jobs.c). */
+typedef enum tui_job_kind { JOB_TOTALS, JOB_ADVISOR, JOB_VARIANT, JOB_KINDS } tui_job_kind;
+typedef struct tui_job tui_job;
+
+/* The advisor's padding sweep measured on the GPU (sweep_measure.c). */
+typedef struct tui_sweep {
+    bool running, done;
+    unsigned long gen;
+    int row, access;
+    unsigned long id, requests;
+    int warps_now;
+    double pred_now;
+    double sum, pred_sum;
+    int warps;
+    int nmeasured;
+    double measured[257], predicted[257];
+    char error[320];
+} tui_sweep;
+
+/* Grid geometry of one frame: drawing and mouse hits use this same record. */
+typedef struct grid_geom {
+    layout_rect frame, in;
+    int cw, head, x0, y0; /* cell width; header rows; first cell's column and row */
+    int nvis, scroll, rows, banks;
+} grid_geom;
+
+typedef struct lanes_geom {
+    layout_rect in;
+    int scroll;
+} lanes_geom;
+
+typedef struct tui_frame {
+    bool valid;
+    layout lay;
+    grid_geom grid, grid2;
+    lanes_geom lanes;
+} tui_frame;
+
+/* ---- per-mode state ---- */
+typedef struct edit_state {
+    int dim; /* index expression edited; -1: 'when' */
+    char buf[256];
+    int len;
+    char msg[200];
+    int err_pos;  /* -1 when the text validates */
+    bool changed; /* a live edit was applied (undo restores the text before) */
+} edit_state;
+
+typedef enum prompt_kind { PROMPT_SAVE, PROMPT_SVG, PROMPT_OVERWRITE, PROMPT_QUIT, PROMPT_OPEN } prompt_kind;
+typedef struct prompt_state {
+    prompt_kind kind;
+    bool svg; /* PROMPT_OVERWRITE: the file is an SVG picture */
+    int arg;  /* PROMPT_OPEN: direction */
+    char buf[256];
+    int len;
+} prompt_state;
+
+typedef struct advisor_state {
+    advisor_result *res; /* owned; NULL while the sweep runs */
+    int cursor, scroll;
+    unsigned long gen; /* scenario generation the rows belong to */
+} advisor_state;
+
+typedef struct structs_state {
+    int sel_struct, sel_field;
+} structs_state;
+
+typedef struct compare_state {
+    bool pinned;    /* pinned state vs now; else the best padding / SoA variant */
+    scenario other; /* owned (valid when ok) */
+    bool ok;
+    bool pending; /* the variant job is running */
+    char label[200];
+    char error[200];
+    int access, warp, iteration; /* the pinned selection */
+    tui_view view;
+} compare_state;
+
+typedef struct step_state {
+    int shown; /* wavefronts revealed */
+    bool playing;
+    double last_ms;
+} step_state;
+
+typedef struct lesson_state {
+    lesson les; /* les.nsteps > 0: a lesson is open */
+    int step;
+} lesson_state;
+
+typedef struct help_state {
+    int scroll;
+    bool why; /* the page shows the whole why text, not the keys */
+} help_state;
+
+typedef enum picker_kind { PICK_PATTERN, PICK_ARCH } picker_kind;
+typedef struct picker_state {
+    picker_kind kind;
+    int cursor, scroll, n;
+} picker_state;
+
+typedef struct quiz_state {
+    bool answered;
+    char buf[8];
+    int len;
+    int guess;
+} quiz_state;
+
+struct tui_app {
+    scenario sc; /* the scenario on show (never mutated in place) */
+    scenario_history hist;
+    bool modified;          /* edits since the last open or save */
+    unsigned long scen_gen; /* bumped by every scenario change */
+    char *source;           /* file or library name it came from */
+    int pattern;            /* index in the library for n/p; -1 unknown */
+    int access, warp, iteration, sel_lane;
+    int focus; /* 0 grid, 1 lanes, 2 map */
+    int grid_scroll, map_scroll;
+    tui_view view;
+    tui_crt crt;
+    int cols, rows;
+    tui_frame frame;
+    char message[256];
+    bool message_error;
+    const tui_mode *stack[8];
+    int depth;
+    /* mode states */
+    edit_state edit;
+    prompt_state prompt;
+    advisor_state adv;
+    structs_state structs;
+    compare_state cmp;
+    step_state step;
+    lesson_state lesson;
+    help_state help;
+    picker_state picker;
+    quiz_state quiz;
+    bool quiz_on; /* predict first: verdicts hidden until a guess */
+    /* background work */
+    tui_job *jobs[JOB_KINDS];
+    tui_job *abandoned; /* cancelled jobs still finishing (joined when they do) */
+    tui_totals totals;
+    bool totals_valid;
+    double totals_progress; /* 0..1 while running */
+    /* GPU */
+    gpu_worker *worker; /* NULL with --no-gpu */
+    unsigned long gen, submitted;
+    double changed_ms;
+    bool have_meas;
+    gpu_worker_result meas;
+    double pred_cycles;
+    int64_t pred_wavefronts, pred_conflicts;
+    tui_sweep sweep;
+    int spinner;
+    char gpu_status[300];
+    bool quit;
+};
+
+/* ---- state.c ---- */
+bool app_open(tui_app *a, const char *source, char *err, size_t errlen);
+void app_free(tui_app *a);
+void app_set_message(tui_app *a, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Analyse the shown instruction again (and the compare side). */
+void app_refresh_view(tui_app *a);
+/* Act on reaction flags (the loop's only way to change derived state). */
+void app_react(tui_app *a, int flags);
+/* Apply an edit through scenario_edit; returns reaction flags (a message either way). */
+int app_edit(tui_app *a, scenario_edit_fn fn, void *ctx, const char *done);
+/* Replace the scenario by next (taken over), as one undoable edit. */
+int app_replace(tui_app *a, scenario *next, const char *done);
+/* The instruction number (scenario order) of the selection. */
+int64_t app_instr_seq(const tui_app *a);
+void view_build(const scenario *s, int access, int iteration, int warp, tui_view *v);
+double app_now_ms(void);
+/* The C declaration of the array the current access reads, e.g. "float tile[32][32+1]". */
+void app_declaration(const scenario *s, int access, char *buf, size_t n);
+/* Open pattern delta steps away in the library (or the lesson), asking first when modified. */
+int app_open_relative(tui_app *a, int delta, bool confirmed);
+
+/* ---- modes (mode_*.c) and the stack (modes.c) ---- */
+extern const tui_mode mode_main, mode_help, mode_edit, mode_prompt, mode_advisor, mode_structs, mode_compare, mode_step,
+    mode_lesson, mode_present, mode_quiz, mode_picker;
+const tui_mode *app_top(const tui_app *a);
+bool app_in_mode(const tui_app *a, tui_mode_id id);
+void app_push(tui_app *a, const tui_mode *m);
+/* Pop the top mode (never the main one). */
+void app_pop(tui_app *a);
+/* Close every mode above the main view. */
+void app_pop_all(tui_app *a);
+/* Draw the screen: the topmost view, then the overlays above it. */
+void app_draw(tui_app *a);
+/* Hand one key to the top mode; returns reaction flags. */
+int app_key(tui_app *a, int key);
+/* The view every view mode draws: title, grid(s), panels, bar. */
+void view_draw(tui_app *a);
+
+/* ---- actions.c / dispatch.c ---- */
+const tui_action *actions_table(int *n);
+/* Run the action of mode for key; REACT_UNHANDLED when none takes it. */
+int actions_dispatch(tui_app *a, tui_mode_id mode, int key);
+/* Name of a key for the bar and help ("+", "Esc", "↑"). */
+const char *actions_key_name(const tui_crt *c, int key, char *buf, size_t n);
+/* "+/-" from an action's shown keys. */
+void actions_keys_text(const tui_crt *c, const tui_action *act, char *buf, size_t n);
+/* The help lines of a mode ("KEYS  help"), generated from the table; count in *n (malloc'd). */
+char **actions_help_lines(const tui_crt *c, tui_mode_id mode, int *n);
+void actions_help_free(char **lines, int n);
+/* Common handlers modes use directly. */
+int action_close(tui_app *a, int key);
+
+/* Handlers of the modes' own actions (in their mode_*.c files), listed in the action table. */
+int help_scroll(tui_app *a, int key);
+int edit_begin_key(tui_app *a, int key);
+int edit_keep(tui_app *a, int key);
+int edit_cancel(tui_app *a, int key);
+int edit_next_index(tui_app *a, int key);
+int edit_backspace(tui_app *a, int key);
+int prompt_accept(tui_app *a, int key);
+int prompt_cancel(tui_app *a, int key);
+int prompt_backspace(tui_app *a, int key);
+int prompt_yes(tui_app *a, int key);
+int prompt_no(tui_app *a, int key);
+int prompt_open_save(tui_app *a, int key);
+int advisor_open(tui_app *a, int key);
+int advisor_move(tui_app *a, int key);
+int advisor_apply(tui_app *a, int key);
+int advisor_measure(tui_app *a, int key);
+int structs_open(tui_app *a, int key);
+int structs_move(tui_app *a, int key);
+int structs_edit(tui_app *a, int key);
+int compare_toggle(tui_app *a, int key);
+int compare_pin(tui_app *a, int key);
+int compare_scroll(tui_app *a, int key);
+int step_toggle(tui_app *a, int key);
+int step_next(tui_app *a, int key);
+int step_play(tui_app *a, int key);
+int present_toggle(tui_app *a, int key);
+int quiz_toggle(tui_app *a, int key);
+int quiz_digit(tui_app *a, int key);
+int quiz_enter(tui_app *a, int key);
+int picker_open(tui_app *a, int key);
+int picker_move(tui_app *a, int key);
+int picker_choose(tui_app *a, int key);
+int why_open(tui_app *a, int key);
+
+/* ---- frame.c: per-frame geometry and hit tests ---- */
+void frame_compute(tui_app *a);
+grid_geom grid_geom_make(const tui_app *a, const layout_rect *r, const tui_view *v, int scroll, int cw);
+/* Row and bank under (y, x); false outside the cells. */
+bool grid_geom_hit(const grid_geom *g, int y, int x, int *row, int *bank);
+/* Lane under (y, x) of the lane table; -1 outside. */
+int lanes_geom_hit(const lanes_geom *g, int y, int x);
+int app_mouse(tui_app *a, int y, int x);
+
+/* ---- jobs.c ---- */
+void jobs_start_totals(tui_app *a);
+void jobs_start_advisor(tui_app *a, int array);
+void jobs_start_variant(tui_app *a);
+void jobs_cancel(tui_app *a, tui_job_kind k);
+/* Collect finished jobs; true when something on screen changed. */
+bool jobs_poll(tui_app *a);
+bool jobs_busy(const tui_app *a);
+/* Progress of job k: 0..1, or -1 when it cannot say. */
+double jobs_progress(const tui_app *a, tui_job_kind k);
+/* Wait for every job (headless use and exit). */
+void jobs_wait_all(tui_app *a);
+void jobs_free(tui_app *a);
+/* Totals computed here and now (headless snapshot, tests). */
+void totals_compute(const scenario *s, tui_totals *t);
+
+/* ---- edits.c: edit functions for scenario_edit_apply (each on a private copy) ---- */
+typedef struct edit_arg {
+    int array, access, delta, si, fi;
+    bool inner, grow;
+    const char *text;
+} edit_arg;
+bool edit_padding(scenario *s, void *arg, char *msg, size_t n);
+bool edit_cycle_type(scenario *s, void *arg, char *msg, size_t n);
+bool edit_cycle_pattern(scenario *s, void *arg, char *msg, size_t n);
+bool edit_cycle_block(scenario *s, void *arg, char *msg, size_t n);
+bool edit_dimension(scenario *s, void *arg, char *msg, size_t n);
+bool edit_cycle_arch(scenario *s, void *arg, char *msg, size_t n);
+bool edit_set_arch(scenario *s, void *arg, char *msg, size_t n);
+bool edit_cycle_field(scenario *s, void *arg, char *msg, size_t n);
+bool edit_set_index(scenario *s, void *arg, char *msg, size_t n);
+bool edit_reorder_fields(scenario *s, void *arg, char *msg, size_t n);
+bool edit_field_type(scenario *s, void *arg, char *msg, size_t n);
+bool edit_field_add(scenario *s, void *arg, char *msg, size_t n);
+bool edit_field_delete(scenario *s, void *arg, char *msg, size_t n);
+/* The struct-of-arrays form of s: every field access reads an array of the field's type. */
+bool edit_soa(const scenario *s, scenario *out, char *label, size_t n);
+
+/* ---- crt.c / draw.c ---- */
+void crt_init(tui_crt *c, bool want_color, bool want_mouse);
+void crt_done(void);
+int crt_attr(const tui_crt *c, tui_role r);
+/* Attribute of role with modifiers (selection, alternate bank, step) added on top. */
+int crt_attr_mark(const tui_crt *c, tui_role r, int marks);
+const char *crt_glyph(const tui_crt *c, const char *utf8, const char *ascii);
+/* Print text at (y, x), at most maxw cells, in role; control characters escaped, UTF-8 checked.
+ * Returns the cells written. */
+int draw_text(tui_app *a, int y, int x, int maxw, tui_role role, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+int draw_text_mark(tui_app *a, int y, int x, int maxw, tui_role role, int marks, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+void draw_fill(tui_app *a, int y, int x, int w, tui_role role);
+/* Cells text takes on screen (after escaping). */
+int draw_width(const char *text);
+/* Word-wrap text into lines of at most w cells; returns the count (lines malloc'd, *out). */
+int draw_wrap(const char *text, int w, char ***out);
+void draw_wrap_free(char **lines, int n);
+layout_rect panel_frame(tui_app *a, const layout_rect *r, const char *title, bool focused);
+
+/* ---- panels ---- */
+void panel_title_draw(tui_app *a);
+void panel_bar_draw(tui_app *a);
+void panel_keybar_draw(tui_app *a, tui_mode_id mode);
+void panel_grid_draw(tui_app *a, const grid_geom *g, const scenario *s, const tui_view *v, const char *caption,
+                     bool focused, int shown);
+void panel_result_draw(tui_app *a, const layout_rect *r, const scenario *s, const tui_view *v, const char *caption,
+                       bool current);
+void panel_lanes_draw(tui_app *a, const lanes_geom *g);
+void panel_map_draw(tui_app *a, const layout_rect *r);
+void panel_why_draw(tui_app *a, const layout_rect *r, bool framed);
+/* The why text: lesson step, description, then explanation lines (one string per paragraph). */
+int why_paragraphs(const tui_app *a, char ***out);
+/* The verdict headline of an instruction ("32-way conflict", "24 of 32 lanes misaligned: ..."). */
+tui_role headline_text(const scenario *s, const tui_view *v, char *buf, size_t n);
+void big_number_draw(tui_app *a, int y, int x, int n, tui_role role);
+int big_number_width(int n);
+/* The "label: declaration" caption of a compare side. */
+void compare_caption(const tui_app *a, bool other, char *buf, size_t n);
+
+/* ---- gpu.c / sweep_measure.c ---- */
+bool app_gpu_tick(tui_app *a);
+bool sweep_measure_start(tui_app *a);
+void sweep_measure_cancel(tui_app *a);
+bool sweep_measure_result(tui_app *a, const gpu_worker_result *r);
+bool sweep_measure_busy(const tui_app *a);
+
+/* ---- save.c (TUI side): save with a reload check ---- */
+/* Serialise, check that the bytes load again, then write atomically; false with a message that
+ * names the target, never a temporary file. */
+bool tui_save(tui_app *a, const char *path, bool svg, char *msg, size_t n);
+void tui_save_default_name(tui_app *a, bool svg, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,140 @@
+/* dispatch: everything generated from the action table: key dispatch for a mode, key names, the
+ * help screen's lines and the context-sensitive key bar. */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/app.h"
+
+int actions_dispatch(tui_app *a, tui_mode_id mode, int key)
+{
+    int n;
+    const tui_action *t = actions_table(&n);
+    for (int i = 0; i < n; i++) {
+        if (!(t[i].modes & MODE_BIT(mode)))
+            continue;
+        for (int k = 0; k < 12 && t[i].keys[k]; k++)
+            if (t[i].keys[k] == key)
+                return t[i].handler(a, key);
+    }
+    return REACT_UNHANDLED;
+}
+
+const char *actions_key_name(const tui_crt *c, int key, char *buf, size_t n)
+{
+    switch (key) {
+    case 27: return "Esc";
+    case 9: return "Tab";
+    case ' ': return "Space";
+    case '\r':
+    case '\n':
+    case KEY_ENTER: return "Enter";
+    case KEY_UP: return crt_glyph(c, "↑", "Up");
+    case KEY_DOWN: return crt_glyph(c, "↓", "Down");
+    case KEY_LEFT: return crt_glyph(c, "←", "Left");
+    case KEY_RIGHT: return crt_glyph(c, "→", "Right");
+    case KEY_PPAGE: return "PgUp";
+    case KEY_NPAGE: return "PgDn";
+    case KEY_BACKSPACE:
+    case 127:
+    case 8: return "Backspace";
+    case KEY_MOUSE: return "mouse";
+    default: break;
+    }
+    if (key >= KEY_F(1) && key <= KEY_F(12))
+        snprintf(buf, n, "F%d", key - KEY_F(0));
+    else if (key > 0 && key < 32)
+        snprintf(buf, n, "Ctrl-%c", key + 'A' - 1);
+    else
+        snprintf(buf, n, "%c", key);
+    return buf;
+}
+
+void actions_keys_text(const tui_crt *c, const tui_action *act, char *buf, size_t n)
+{
+    char kb[16];
+    size_t o = 0;
+    buf[0] = '\0';
+    if (act->nshow < 0) { /* a range: first-last of the keys that are characters */
+        int last = 0;
+        for (int k = 0; k < 12 && act->keys[k]; k++)
+            if (act->keys[k] < 128)
+                last = k;
+        snprintf(buf, n, "%c-%c", act->keys[0], act->keys[last]);
+        return;
+    }
+    for (int k = 0; k < act->nshow && k < 12 && act->keys[k]; k++) {
+        const char *name = actions_key_name(c, act->keys[k], kb, sizeof kb);
+        int w = snprintf(buf + o, n - o, "%s%s", k ? "/" : "", name);
+        if (w < 0 || (size_t)w >= n - o)
+            break;
+        o += (size_t)w;
+    }
+}
+
+char **actions_help_lines(const tui_crt *c, tui_mode_id mode, int *count)
+{
+    int n;
+    const tui_action *t = actions_table(&n);
+    char **lines = xmalloc(sizeof *lines * (size_t)(n + 1));
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (!(t[i].modes & MODE_BIT(mode)))
+            continue;
+        char keys[64], line[256];
+        actions_keys_text(c, &t[i], keys, sizeof keys);
+        snprintf(line, sizeof line, "%-11s %s", keys, t[i].help);
+        lines[k++] = xstrdup(line);
+    }
+    *count = k;
+    return lines;
+}
+
+void actions_help_free(char **lines, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(lines[i]);
+    free(lines);
+}
+
+/* Labels the key bar always shows, at its right end. */
+static bool essential(tui_mode_id mode, const char *label)
+{
+    return label && (!strcmp(label, "help") || !strcmp(label, "quit") || !strcmp(label, "close") ||
+                     (mode == MODE_LESSON && !strcmp(label, "next")));
+}
+
+void panel_keybar_draw(tui_app *a, tui_mode_id mode)
+{
+    const layout_rect *r = &a->frame.lay.bar;
+    int n;
+    const tui_action *t = actions_table(&n);
+    /* help, quit and close always show, at the right end (in a lesson, next too); the others fill
+     * from the left */
+    int end = r->x + r->w;
+    for (int i = n - 1; i >= 0; i--) {
+        if (!(t[i].modes & MODE_BIT(mode)) || !essential(mode, t[i].label))
+            continue;
+        char keys[64];
+        actions_keys_text(&a->crt, &t[i], keys, sizeof keys);
+        int need = draw_width(keys) + (int)strlen(t[i].label) + 2;
+        if (end - need < r->x + 1)
+            break;
+        end -= need;
+        int x = end + draw_text(a, r->y, end, need, ROLE_KEY, "%s", keys);
+        draw_text(a, r->y, x, need, ROLE_NORMAL, " %s ", t[i].label);
+    }
+    int x = r->x + 1;
+    for (int i = 0; i < n; i++) {
+        if (!(t[i].modes & MODE_BIT(mode)) || !t[i].label || essential(mode, t[i].label))
+            continue;
+        char keys[64];
+        actions_keys_text(&a->crt, &t[i], keys, sizeof keys);
+        int need = draw_width(keys) + (int)strlen(t[i].label) + 2;
+        if (x + need > end)
+            continue; /* a shorter one further on may still fit */
+        x += draw_text(a, r->y, x, r->w, ROLE_KEY, "%s", keys);
+        x += draw_text(a, r->y, x, r->w, ROLE_NORMAL, " %s ", t[i].label);
+    }
+}

@@ -1,0 +1,320 @@
+/* jobs: long work off the key path. Each job runs in its own thread on a private copy of the
+ * scenario (scenario_clone), so the TUI never waits for it and never shares a mutable scenario:
+ * the totals over every warp-instruction (what `analyze` sums), the advisor's padding sweep, and
+ * the compare variant's padding search. Progress is read from atomics; a new edit cancels the
+ * running job (it stops at its next instruction, or its result is dropped) and starts another. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tui/app.h"
+
+struct tui_job {
+    pthread_t th;
+    tui_job_kind kind;
+    scenario sc; /* owned copy */
+    int access, array;
+    unsigned long gen; /* scenario generation it belongs to */
+    atomic_int cancel, finished;
+    atomic_llong done;
+    int64_t total;
+    /* results */
+    tui_totals totals;
+    advisor_result *adv;
+    scenario variant;
+    bool variant_ok;
+    char label[200];
+    tui_job *next; /* in the abandoned list */
+};
+
+/* Sum every warp-instruction of s as `analyze` does; stops early when cancel is set. */
+static void totals_run(const scenario *s, tui_totals *t, atomic_int *cancel, atomic_llong *done)
+{
+    memset(t, 0, sizeof *t);
+    scenario_instr in;
+    banks_result r;
+    scenario_excluded ex;
+    int64_t n = scenario_instr_count(s);
+    for (int64_t k = 0; k < n; k++) {
+        if (cancel && (k & 255) == 0 && atomic_load(cancel))
+            return;
+        scenario_instr_at(s, k, &in);
+        banks_analyze(s->arch, &in.req, &r, NULL);
+        t->instructions++;
+        t->wavefronts += r.wavefronts;
+        t->ideal += r.ideal_wavefronts;
+        t->conflicts += r.bank_conflicts;
+        if (r.conflict_degree > t->worst)
+            t->worst = r.conflict_degree;
+        scenario_instr_excluded(&in, &ex);
+        scenario_excluded_add(&t->excl, &ex);
+        if (done)
+            atomic_store(done, k + 1);
+    }
+}
+
+void totals_compute(const scenario *s, tui_totals *t)
+{
+    totals_run(s, t, NULL, NULL);
+}
+
+/* Total wavefronts of one access over all selected warps and iterations. */
+static int64_t access_wavefronts(const scenario *s, int access, atomic_int *cancel)
+{
+    int64_t sum = 0;
+    scenario_instr in;
+    banks_result r;
+    for (int it = 0; it < s->iterations && !atomic_load(cancel); it++)
+        for (int w = 0; w < scenario_selected_warps(s); w++) {
+            scenario_instr_build(s, access, it, scenario_selected_warp(s, w), &in);
+            banks_analyze(s->arch, &in.req, &r, NULL);
+            sum += r.wavefronts;
+        }
+    return sum;
+}
+
+/* The compare variant: the struct-of-arrays form when the access reads a struct field, else the
+ * smallest padding (0..32) with the fewest wavefronts for this access; when the current padding
+ * is already that good, the contrast is no padding at all. */
+static void variant_run(tui_job *j)
+{
+    scenario *s = &j->sc;
+    const scenario_access *ac = &s->accesses[j->access];
+    if (s->arrays[ac->array].type.struct_index >= 0 && ac->field) {
+        j->variant_ok = edit_soa(s, &j->variant, j->label, sizeof j->label);
+        return;
+    }
+    scenario_array *arr = &s->arrays[ac->array];
+    int last = arr->ndims - 1;
+    int64_t start = arr->pad[last], best_pad = -1, best = INT64_MAX;
+    int64_t now = access_wavefronts(s, j->access, &j->cancel);
+    scenario_error e;
+    for (int64_t p = 0; p <= 32 && !atomic_load(&j->cancel); p++) {
+        atomic_store(&j->done, p);
+        arr->pad[last] = p;
+        if (p == start || !scenario_finish(s, &e))
+            continue;
+        int64_t w = access_wavefronts(s, j->access, &j->cancel);
+        if (w < best) {
+            best = w;
+            best_pad = p;
+        }
+    }
+    arr->pad[last] = start;
+    scenario_finish(s, &e);
+    if (atomic_load(&j->cancel))
+        return;
+    bool contrast = best_pad < 0 || best >= now;
+    if (contrast)
+        best_pad = start != 0 ? 0 : -1;
+    if (best_pad < 0) {
+        snprintf(j->label, sizeof j->label, "no other padding is better");
+        return;
+    }
+    if (!scenario_clone(s, &j->variant)) {
+        snprintf(j->label, sizeof j->label, "no variant");
+        return;
+    }
+    j->variant.arrays[ac->array].pad[last] = best_pad;
+    if (!scenario_finish(&j->variant, &e)) {
+        scenario_free(&j->variant);
+        snprintf(j->label, sizeof j->label, "no other padding validates");
+        return;
+    }
+    j->variant_ok = true;
+    if (contrast)
+        snprintf(j->label, sizeof j->label, "no padding");
+    else
+        snprintf(j->label, sizeof j->label, "best padding");
+}
+
+static void *job_main(void *arg)
+{
+    tui_job *j = arg;
+    switch (j->kind) {
+    case JOB_TOTALS: totals_run(&j->sc, &j->totals, &j->cancel, &j->done); break;
+    case JOB_ADVISOR:
+        j->adv = xmalloc(sizeof *j->adv);
+        advisor_sweep(&j->sc, j->array, 32, j->adv);
+        break;
+    case JOB_VARIANT: variant_run(j); break;
+    default: break;
+    }
+    atomic_store(&j->finished, 1);
+    return NULL;
+}
+
+static void job_free(tui_job *j)
+{
+    pthread_join(j->th, NULL);
+    scenario_free(&j->sc);
+    scenario_free(&j->variant);
+    free(j->adv);
+    free(j);
+}
+
+void jobs_cancel(tui_app *a, tui_job_kind k)
+{
+    tui_job *j = a->jobs[k];
+    if (!j)
+        return;
+    atomic_store(&j->cancel, 1);
+    j->next = a->abandoned;
+    a->abandoned = j;
+    a->jobs[k] = NULL;
+}
+
+/* Start a job of kind k on a copy of the scenario (the previous one of that kind is cancelled). */
+static tui_job *job_start(tui_app *a, tui_job_kind k, int access, int array)
+{
+    jobs_cancel(a, k);
+    tui_job *j = xmalloc(sizeof *j);
+    memset(j, 0, sizeof *j);
+    j->kind = k;
+    j->access = access;
+    j->array = array;
+    j->gen = a->scen_gen;
+    atomic_init(&j->cancel, 0);
+    atomic_init(&j->finished, 0);
+    atomic_init(&j->done, 0);
+    j->total = k == JOB_TOTALS ? scenario_instr_count(&a->sc) : k == JOB_VARIANT ? 33 : 0;
+    if (!scenario_clone(&a->sc, &j->sc) || pthread_create(&j->th, NULL, job_main, j) != 0) {
+        scenario_free(&j->sc);
+        free(j);
+        return NULL;
+    }
+    a->jobs[k] = j;
+    return j;
+}
+
+void jobs_start_totals(tui_app *a)
+{
+    a->totals_valid = false;
+    job_start(a, JOB_TOTALS, 0, 0);
+}
+
+void jobs_start_advisor(tui_app *a, int array)
+{
+    free(a->adv.res);
+    a->adv.res = NULL;
+    job_start(a, JOB_ADVISOR, a->access, array);
+}
+
+void jobs_start_variant(tui_app *a)
+{
+    compare_state *c = &a->cmp;
+    scenario_free(&c->other);
+    c->ok = false;
+    c->pinned = false;
+    c->error[0] = '\0';
+    if (a->sc.is_trace) {
+        jobs_cancel(a, JOB_VARIANT);
+        c->pending = false;
+        snprintf(c->error, sizeof c->error, "no variant for a trace (P pins a state to compare with)");
+        return;
+    }
+    c->pending = job_start(a, JOB_VARIANT, a->access, 0) != NULL;
+}
+
+/* Take the results of a finished job into the app, when they still describe its scenario. */
+static bool job_take(tui_app *a, tui_job *j)
+{
+    if (j->gen != a->scen_gen)
+        return false;
+    switch (j->kind) {
+    case JOB_TOTALS:
+        a->totals = j->totals;
+        a->totals_valid = true;
+        return true;
+    case JOB_ADVISOR:
+        free(a->adv.res);
+        a->adv.res = j->adv;
+        j->adv = NULL;
+        return true;
+    case JOB_VARIANT: {
+        compare_state *c = &a->cmp;
+        c->pending = false;
+        if (!app_in_mode(a, MODE_COMPARE) || c->pinned)
+            return false;
+        scenario_free(&c->other);
+        c->ok = j->variant_ok;
+        if (c->ok) {
+            c->other = j->variant;
+            memset(&j->variant, 0, sizeof j->variant);
+            snprintf(c->label, sizeof c->label, "%s", j->label);
+        } else {
+            snprintf(c->error, sizeof c->error, "%s", j->label);
+        }
+        app_refresh_view(a);
+        return true;
+    }
+    default: return false;
+    }
+}
+
+bool jobs_poll(tui_app *a)
+{
+    bool changed = false;
+    for (int k = 0; k < JOB_KINDS; k++) {
+        tui_job *j = a->jobs[k];
+        if (j && atomic_load(&j->finished)) {
+            a->jobs[k] = NULL;
+            changed |= job_take(a, j);
+            job_free(j);
+        }
+    }
+    for (tui_job **p = &a->abandoned; *p;) {
+        tui_job *j = *p;
+        if (atomic_load(&j->finished)) {
+            *p = j->next;
+            job_free(j);
+        } else {
+            p = &j->next;
+        }
+    }
+    return changed;
+}
+
+bool jobs_busy(const tui_app *a)
+{
+    for (int k = 0; k < JOB_KINDS; k++)
+        if (a->jobs[k])
+            return true;
+    return a->abandoned != NULL;
+}
+
+double jobs_progress(const tui_app *a, tui_job_kind k)
+{
+    const tui_job *j = a->jobs[k];
+    if (!j || j->total <= 0)
+        return -1;
+    return (double)atomic_load(&((tui_job *)j)->done) / (double)j->total;
+}
+
+void jobs_wait_all(tui_app *a)
+{
+    for (;;) {
+        bool all = true;
+        for (int k = 0; k < JOB_KINDS; k++)
+            all &= !a->jobs[k] || atomic_load(&a->jobs[k]->finished);
+        if (all)
+            break;
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    jobs_poll(a);
+}
+
+void jobs_free(tui_app *a)
+{
+    for (int k = 0; k < JOB_KINDS; k++)
+        jobs_cancel(a, (tui_job_kind)k);
+    while (a->abandoned) {
+        tui_job *j = a->abandoned;
+        a->abandoned = j->next;
+        job_free(j);
+    }
+}

@@ -1,0 +1,228 @@
+/* loop: the TUI's entry: open the scenario, start the terminal and the GPU worker, then read
+ * keys, hand them to the top mode and act on the reaction flags once per key; background jobs and
+ * GPU results are polled between keys. Also the headless snapshot (the state's numbers as JSON,
+ * after keys, for scripts and tests) and the offscreen redraw benchmark. */
+#include <curses.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "io/report.h"
+#include "tui/app.h"
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+    got_signal = sig;
+}
+
+/* Handle one key with its reactions; false when the program should end. */
+static bool key_and_react(tui_app *a, int key)
+{
+    if (key != KEY_MOUSE)
+        a->message[0] = '\0';
+    int flags = app_key(a, key);
+    if (flags & REACT_QUIT)
+        return false;
+    app_react(a, flags);
+    return true;
+}
+
+/* Next key of a snapshot's key string; "\e" is Esc, "\n" Enter, "\t" Tab, "\b" Backspace; 0 at the end. */
+static int next_key(const char **p)
+{
+    if (!**p)
+        return 0;
+    int c = (unsigned char)*(*p)++;
+    if (c == '\\' && **p) {
+        int e = (unsigned char)*(*p)++;
+        return e == 'e' ? 27 : e == 'n' ? '\r' : e == 't' ? 9 : e == 'b' ? 127 : e;
+    }
+    return c;
+}
+
+/* Print the numbers the screen shows for the current state as JSON (the headline instruction
+ * and the totals), after applying keys; every job is waited for. */
+static int snapshot(tui_app *a, const char *keys)
+{
+    const char *p = keys ? keys : "";
+    int key;
+    while ((key = next_key(&p)) != 0) {
+        if (!key_and_react(a, key))
+            break;
+        jobs_wait_all(a);
+    }
+    jobs_start_totals(a);
+    jobs_wait_all(a);
+    app_refresh_view(a);
+    const tui_view *v = &a->view;
+    const tui_totals *t = &a->totals;
+    strbuf sb = {0};
+    char head[200], decl[200];
+    headline_text(&a->sc, v, head, sizeof head);
+    app_declaration(&a->sc, a->access, decl, sizeof decl);
+    strbuf_addf(&sb, "{\"source\": ");
+    report_json_string(&sb, a->source);
+    strbuf_addf(&sb, ", \"arch\": \"%s\", \"mode\": \"%s\", \"modified\": %s, \"declaration\": ", a->sc.arch->name,
+                app_top(a)->name, a->modified ? "true" : "false");
+    report_json_string(&sb, decl);
+    strbuf_addf(&sb, ",\n \"selection\": {\"access\": %d, \"warp\": %d, \"iteration\": %d, \"seq\": %lld},\n",
+                a->access, a->warp, a->iteration, (long long)app_instr_seq(a));
+    strbuf_addf(&sb, " \"headline\": ");
+    report_json_string(&sb, head);
+    if (!a->sc.is_trace && a->sc.accesses[a->access].label) {
+        strbuf_addf(&sb, ", \"label\": ");
+        report_json_string(&sb, a->sc.accesses[a->access].label);
+        strbuf_addf(&sb, ", \"index\": [");
+        for (int d = 0; d < a->sc.accesses[a->access].nidx; d++) {
+            strbuf_addf(&sb, "%s", d ? ", " : "");
+            report_json_string(&sb, a->sc.accesses[a->access].index_text[d]);
+        }
+        strbuf_addf(&sb, "]");
+    }
+    strbuf_addf(&sb,
+                ",\n \"instruction\": {\"wavefronts\": %d, \"ideal_wavefronts\": %d, \"bank_conflicts\": %d, "
+                "\"conflict_degree\": %d, \"excluded_lanes\": {\"misaligned\": %lld, \"out_of_bounds\": %lld, "
+                "\"expression_error\": %lld}},\n",
+                v->res.wavefronts, v->res.ideal_wavefronts, v->res.bank_conflicts, v->res.conflict_degree,
+                (long long)v->excl.misaligned, (long long)v->excl.out_of_bounds, (long long)v->excl.expression_error);
+    strbuf_addf(&sb,
+                " \"totals\": {\"instructions\": %lld, \"wavefronts\": %lld, \"ideal_wavefronts\": %lld, "
+                "\"bank_conflicts\": %lld, \"worst_conflict_degree\": %d, \"excluded_lanes\": {\"misaligned\": %lld, "
+                "\"out_of_bounds\": %lld, \"expression_error\": %lld}},\n",
+                (long long)t->instructions, (long long)t->wavefronts, (long long)t->ideal, (long long)t->conflicts,
+                t->worst, (long long)t->excl.misaligned, (long long)t->excl.out_of_bounds,
+                (long long)t->excl.expression_error);
+    strbuf_addf(&sb, " \"message\": ");
+    report_json_string(&sb, a->message);
+    strbuf_addf(&sb, "}\n");
+    bool ok = fwrite(sb.data, 1, sb.len, stdout) == sb.len && fflush(stdout) == 0;
+    strbuf_free(&sb);
+    return ok ? TUI_OK : TUI_FAIL;
+}
+
+/* Time n redraws of the whole screen after alternating padding edits, offscreen at 160x48. */
+static int bench_redraw(tui_app *a, int n)
+{
+    /* newterm needs an output and an input stream; both are /dev/null here on purpose */
+    // cppcheck-suppress incompatibleFileOpen
+    FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+    SCREEN *scr = out && in ? newterm("xterm-256color", out, in) : NULL;
+    if (!scr) {
+        fprintf(stderr, "bankscope: --bench-redraw: cannot open a terminal (TERM xterm-256color)\n");
+        if (out)
+            fclose(out);
+        if (in)
+            fclose(in);
+        return TUI_FAIL;
+    }
+    resizeterm(48, 160);
+    a->crt = (tui_crt){.color = true, .utf8 = true};
+    start_color();
+    app_refresh_view(a);
+    app_draw(a);
+    clock_t t0 = clock();
+    for (int i = 0; i < n; i++) {
+        key_and_react(a, i % 2 ? '-' : '+');
+        app_draw(a);
+    }
+    double ms = (double)(clock() - t0) * 1000.0 / CLOCKS_PER_SEC / n;
+    jobs_wait_all(a);
+    endwin();
+    delscreen(scr);
+    fclose(out);
+    fclose(in);
+    printf("redraw at 160x48: %.3f ms CPU per keypress (edit + analysis of the shown instruction + full draw; "
+           "totals over %lld warp-instruction%s in the background), %d frames\n",
+           ms, (long long)a->totals.instructions, a->totals.instructions == 1 ? "" : "s", n);
+    return TUI_OK;
+}
+
+/* The interactive loop: keys to the top mode, reactions, then jobs and GPU results. */
+static void run_loop(tui_app *a)
+{
+    while (!a->quit && !got_signal) {
+        bool gpu_wait = a->worker && (gpu_worker_busy(a->worker) || a->submitted != a->gen);
+        bool busy = a->step.playing || gpu_wait || jobs_busy(a) || sweep_measure_busy(a);
+        timeout(busy ? 50 : -1);
+        int key = getch();
+        bool redraw = key != ERR;
+        if (key != ERR && !key_and_react(a, key))
+            break;
+        if (a->step.playing && app_now_ms() - a->step.last_ms >= 400) {
+            a->step.last_ms = app_now_ms();
+            if (a->step.shown < a->view.res.wavefronts)
+                key_and_react(a, ' ');
+            else
+                a->step.playing = false;
+            redraw = true;
+        }
+        redraw |= jobs_poll(a);
+        redraw |= app_gpu_tick(a);
+        if (busy && key == ERR)
+            redraw = true; /* progress and spinners move */
+        if (redraw)
+            app_draw(a);
+    }
+}
+
+int tui_main(const tui_options *o)
+{
+    double t_start = app_now_ms();
+    tui_app *a = xmalloc(sizeof *a);
+    memset(a, 0, sizeof *a);
+    a->stack[a->depth++] = &mode_main;
+    char err[700];
+    if (!app_open(a, o->file ? o->file : "default", err, sizeof err)) {
+        fprintf(stderr, "bankscope: %s\n", err);
+        app_free(a);
+        free(a);
+        return TUI_USAGE;
+    }
+    snprintf(a->gpu_status, sizeof a->gpu_status, "no GPU: predicted only\nmeasurement off (--no-gpu)");
+    if (o->present)
+        app_push(a, &mode_present);
+    int rc = TUI_OK;
+    if (o->snapshot) {
+        rc = snapshot(a, o->keys);
+    } else if (o->bench_redraw > 0) {
+        jobs_start_totals(a);
+        rc = bench_redraw(a, o->bench_redraw);
+    } else if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        fprintf(stderr, "bankscope: the interactive view needs a terminal (try 'bankscope analyze FILE')\n");
+        rc = TUI_USAGE;
+    } else {
+        if (o->gpu) {
+            a->worker = gpu_worker_start();
+            app_react(a, REACT_MEASURE);
+            app_gpu_tick(a);
+        }
+        struct sigaction sa = {.sa_handler = on_signal};
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        sigaction(SIGHUP, &sa, NULL);
+        crt_init(&a->crt, o->color, o->mouse);
+        if (o->present)
+            a->crt.contrast = true;
+        jobs_start_totals(a);
+        app_refresh_view(a);
+        app_draw(a);
+        if (o->bench_startup) { /* the first frame is on screen: report how long it took and leave */
+            double ms = app_now_ms() - t_start;
+            crt_done();
+            printf("first frame %.2f ms after the TUI started (GPU opening and totals in the background)\n", ms);
+        } else {
+            run_loop(a);
+            crt_done();
+        }
+        gpu_worker_stop(a->worker);
+        rc = got_signal ? 128 + got_signal : TUI_OK;
+    }
+    app_free(a);
+    free(a);
+    return rc;
+}

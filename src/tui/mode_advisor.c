@@ -1,0 +1,162 @@
+/* mode_advisor: the padding sweep over the screen: per padding the worst degree, wavefronts as a
+ * bar, shared bytes and occupancy; the smallest conflict-free padding; the XOR swizzle and SoA
+ * alternatives. The sweep runs in the background (a spinner until it is done); arrows choose a
+ * row (the list scrolls), Enter applies the chosen padding, m measures every padding on the GPU. */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "io/measure_plan.h"
+#include "io/report.h"
+#include "tui/app.h"
+
+int advisor_open(tui_app *a, int key)
+{
+    (void)key;
+    if (a->sc.is_trace) {
+        app_set_message(a, true, "a trace has no array to pad");
+        return REACT_REDRAW;
+    }
+    app_push(a, &mode_advisor);
+    return REACT_REDRAW;
+}
+
+static void advisor_enter(tui_app *a)
+{
+    a->adv.cursor = -1; /* on the best row once the sweep is in */
+    a->adv.scroll = 0;
+    jobs_start_advisor(a, a->sc.accesses[a->access].array);
+}
+
+static void advisor_leave(tui_app *a)
+{
+    jobs_cancel(a, JOB_ADVISOR);
+}
+
+int advisor_move(tui_app *a, int key)
+{
+    const advisor_result *r = a->adv.res;
+    if (!r)
+        return REACT_NONE;
+    int d = key == KEY_UP || key == 'k' ? -1 : key == KEY_DOWN || key == 'j' ? 1 : key == KEY_PPAGE ? -10 : 10;
+    int c = a->adv.cursor + d;
+    a->adv.cursor = c < 0 ? 0 : c >= r->nrows ? r->nrows - 1 : c;
+    return REACT_REDRAW;
+}
+
+int advisor_apply(tui_app *a, int key)
+{
+    (void)key;
+    const advisor_result *r = a->adv.res;
+    if (!r || a->adv.cursor < 0 || a->adv.cursor >= r->nrows || !r->rows[a->adv.cursor].valid) {
+        app_set_message(a, true, "choose a valid padding row first");
+        return REACT_REDRAW;
+    }
+    const scenario_array *arr = &a->sc.arrays[r->array];
+    int pad = r->rows[a->adv.cursor].pad;
+    edit_arg e = {.array = r->array, .delta = pad - (int)arr->pad[arr->ndims - 1]};
+    char done[96];
+    snprintf(done, sizeof done, "padding %d applied", pad);
+    app_pop(a);
+    return app_edit(a, edit_padding, &e, done);
+}
+
+int advisor_measure(tui_app *a, int key)
+{
+    (void)key;
+    sweep_measure_start(a);
+    return REACT_REDRAW;
+}
+
+static void advisor_draw(tui_app *a)
+{
+    int w = a->cols - 4 < 100 ? a->cols - 4 : 100, h = a->rows - 2;
+    layout_rect box = {1, (a->cols - w) / 2, h, w};
+    for (int y = box.y; y < box.y + box.h; y++)
+        draw_fill(a, y, box.x, box.w, ROLE_NORMAL);
+    layout_rect in = panel_frame(a, &box, "advisor: padding sweep (Enter applies the chosen row, Esc closes)", true);
+    panel_bar_draw(a);
+    const advisor_result *r = a->adv.res;
+    if (in.h < 6)
+        return;
+    if (!r) {
+        static const char *const spin[] = {"|", "/", "-", "\\"};
+        draw_text(a, in.y, in.x, in.w, ROLE_HILITE, "sweeping paddings 0..32 over every warp-instruction %s",
+                  spin[a->spinner % 4]);
+        return;
+    }
+    if (a->adv.cursor < 0)
+        a->adv.cursor = r->best_pad >= 0 ? r->best_pad : r->min_pad >= 0 ? r->min_pad : 0;
+    const scenario_array *arr = &a->sc.arrays[r->array];
+    const tui_sweep *sw = &a->sweep;
+    bool meas = sw->running || sw->done || sw->nmeasured > 0;
+    int y = in.y;
+    draw_text(a, y++, in.x, in.w, ROLE_KEY, "%-5s %-13s %9s %8s %5s %s%s", "  pad", "worst", "wavefr.", "shared B",
+              "occ.", meas ? "cycles meas./pred. " : "", "wavefronts over the whole scenario");
+    int64_t max_wf = 1;
+    for (int i = 0; i < r->nrows; i++)
+        if (r->rows[i].valid && r->rows[i].wavefronts > max_wf)
+            max_wf = r->rows[i].wavefronts;
+    int room = in.h - 5, bar_w = in.w - 46 - (meas ? 19 : 0);
+    if (a->adv.cursor < a->adv.scroll)
+        a->adv.scroll = a->adv.cursor;
+    if (a->adv.cursor >= a->adv.scroll + room)
+        a->adv.scroll = a->adv.cursor - room + 1;
+    const char *block = crt_glyph(&a->crt, "█", "#");
+    for (int k = 0; k < room && a->adv.scroll + k < r->nrows; k++) {
+        int i = a->adv.scroll + k;
+        const advisor_row *row = &r->rows[i];
+        bool cur = row->pad == arr->pad[arr->ndims - 1], chosen = i == a->adv.cursor;
+        int marks = chosen ? MARK_SELECT : 0;
+        if (!row->valid) {
+            draw_text_mark(a, y++, in.x, in.w, ROLE_DIM, marks, "%c%4d %s", chosen ? '>' : ' ', row->pad, row->why);
+            continue;
+        }
+        char deg[32];
+        report_degree_text(row->worst_degree, deg, sizeof deg);
+        tui_role role = row->wavefronts == row->ideal ? ROLE_OK : ROLE_NORMAL;
+        int x = in.x + draw_text_mark(a, y, in.x, in.w, role, marks, "%c%4d %-13s %9lld %8lld %4.0f%% ",
+                                      chosen ? '>'
+                                      : cur  ? '*'
+                                             : ' ',
+                                      row->pad, deg, (long long)row->wavefronts, (long long)row->smem_bytes,
+                                      100 * row->occupancy);
+        if (meas && sw->measured[i] >= 0) {
+            bool agree = measure_plan_agrees(sw->predicted[i], sw->measured[i]);
+            x += draw_text(a, y, x, 19, agree ? ROLE_OK : ROLE_ERROR, "%7.2f/%-7.2f    ", sw->measured[i],
+                           sw->predicted[i]);
+        } else if (meas) {
+            x += draw_text(a, y, x, 19, ROLE_DIM, "%-19s", sw->running && sw->row == i ? "  measuring..." : "");
+        }
+        int nb = bar_w > 0 ? (int)((row->wavefronts * bar_w + max_wf - 1) / max_wf) : 0;
+        for (int b = 0; b < nb; b++)
+            draw_text(a, y, x + b, 1, row->worst_degree > 1 ? ROLE_BIG : ROLE_OK, "%s", block);
+        y++;
+    }
+    y = in.y + in.h - 4;
+    if (sw->error[0])
+        draw_text(a, y, in.x, in.w, ROLE_ERROR, "%s", sw->error);
+    else if (sw->running)
+        draw_text(a, y, in.x, in.w, ROLE_HILITE, "measuring padding %d of %d on the GPU %s", r->rows[sw->row].pad,
+                  r->rows[r->nrows - 1].pad, (const char *[]){"|", "/", "-", "\\"}[a->spinner % 4]);
+    else if (sw->done)
+        draw_text(a, y, in.x, in.w, ROLE_DIM,
+                  "measured cycles per warp-access per SM beside the model's; m measures again");
+    else
+        draw_text(a, y, in.x, in.w, ROLE_DIM, "* current padding, > chosen row; m measures every padding on the GPU");
+    y++;
+    if (r->best_pad >= 0)
+        draw_text(a, y++, in.x, in.w, ROLE_OK, "smallest conflict-free padding: %d (%+lld B per block)", r->best_pad,
+                  (long long)(r->rows[r->best_pad].smem_bytes - r->rows[0].smem_bytes));
+    else
+        draw_text(a, y++, in.x, in.w, ROLE_ERROR, "no conflict-free padding; fewest wavefronts at padding %d",
+                  r->min_pad);
+    if (r->swizzle)
+        draw_text(a, y++, in.x, in.w, ROLE_NORMAL, "or XOR swizzle %s: %lld wavefront%s, no extra memory",
+                  r->swizzle_text, (long long)r->swizzled.wavefronts, r->swizzled.wavefronts == 1 ? "" : "s");
+    if (r->soa)
+        draw_text(a, y++, in.x, in.w, ROLE_NORMAL, "or struct of arrays: %lld wavefront%s",
+                  (long long)r->soa_row.wavefronts, r->soa_row.wavefronts == 1 ? "" : "s");
+}
+
+const tui_mode mode_advisor = {MODE_ADVISOR, "advisor", true, advisor_enter, NULL, advisor_draw, NULL, advisor_leave};

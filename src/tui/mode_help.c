@@ -1,0 +1,110 @@
+/* mode_help: the keys of the view below, generated from the action table (never written by
+ * hand), or the whole why text (y). Scrolls; Esc or q closes; a resize keeps it open. */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/app.h"
+
+/* The mode whose keys the help shows: the one under the help. */
+static tui_mode_id help_subject(const tui_app *a)
+{
+    return a->depth >= 2 ? a->stack[a->depth - 2]->id : MODE_MAIN;
+}
+
+/* The lines on the page (malloc'd); width w for wrapping the why text. */
+static char **help_lines(tui_app *a, int w, int *n)
+{
+    if (!a->help.why) {
+        tui_mode_id m = help_subject(a);
+        int k;
+        char **keys = actions_help_lines(&a->crt, m, &k);
+        static const char *const notes[] = {
+            "",
+            "Cells show lanes. Red: the bank serves several words in one phase (a conflict; it wins",
+            "over every other colour). Yellow: lanes sharing one word (broadcast). The selected lane",
+            "is shown reversed on top of its colour. Predicted numbers come from the model; measured",
+            "ones need a GPU.",
+        };
+        int nn = m == MODE_MAIN ? 5 : 0;
+        /* wrapped to the page, continuation lines under the help text: never cut */
+        int cap = k + nn + 16, o = 0;
+        char **out = xmalloc(sizeof *out * (size_t)cap);
+        for (int i = 0; i < k + nn; i++) {
+            const char *line = i < k ? keys[i] : notes[i - k];
+            char **parts;
+            int np = draw_wrap(line, i < k ? w - 12 : w, &parts);
+            if (np == 0)
+                np = draw_wrap(" ", w, &parts);
+            for (int j = 0; j < np; j++) {
+                if (o == cap)
+                    out = xrealloc(out, sizeof *out * (size_t)(cap *= 2));
+                char buf[300];
+                snprintf(buf, sizeof buf, "%s%s", j && i < k ? "            " : "", parts[j]);
+                out[o++] = xstrdup(buf);
+            }
+            draw_wrap_free(parts, np);
+        }
+        actions_help_free(keys, k);
+        *n = o;
+        return out;
+    }
+    char **paras;
+    int np = why_paragraphs(a, &paras), k = 0, cap = 16;
+    char **out = xmalloc(sizeof *out * (size_t)cap);
+    for (int i = 0; i < np; i++) {
+        char **lines;
+        int nl = draw_wrap(paras[i], w, &lines);
+        for (int j = 0; j <= nl; j++) {
+            if (k == cap)
+                out = xrealloc(out, sizeof *out * (size_t)(cap *= 2));
+            out[k++] = xstrdup(j < nl ? lines[j] : "");
+        }
+        draw_wrap_free(lines, nl);
+        free(paras[i]);
+    }
+    free(paras);
+    *n = k;
+    return out;
+}
+
+static void help_draw(tui_app *a)
+{
+    int w = a->cols < 96 ? a->cols : 96, h = a->rows - 2;
+    layout_rect r = {1, (a->cols - w) / 2, h, w};
+    for (int y = r.y; y < r.y + r.h; y++)
+        draw_fill(a, y, r.x, r.w, ROLE_NORMAL);
+    char title[96];
+    if (a->help.why)
+        snprintf(title, sizeof title, "why (Esc or q closes)");
+    else
+        snprintf(title, sizeof title, "keys of the %s (Esc or q closes)",
+                 a->depth >= 2 ? a->stack[a->depth - 2]->name : "main view");
+    layout_rect in = panel_frame(a, &r, title, true);
+    int n;
+    char **lines = help_lines(a, in.w - 2, &n);
+    if (a->help.scroll > n - in.h)
+        a->help.scroll = n - in.h > 0 ? n - in.h : 0;
+    for (int i = 0; i < in.h && a->help.scroll + i < n; i++)
+        draw_text(a, in.y + i, in.x + 1, in.w - 1, ROLE_NORMAL, "%s", lines[a->help.scroll + i]);
+    if (n > in.h)
+        draw_text(a, r.y + r.h - 1, r.x + 2, r.w - 4, ROLE_KEY, " lines %d-%d of %d (%s scroll) ", a->help.scroll + 1,
+                  a->help.scroll + in.h < n ? a->help.scroll + in.h : n, n, crt_glyph(&a->crt, "↑↓", "up/down"));
+    actions_help_free(lines, n);
+    panel_bar_draw(a);
+}
+
+int help_scroll(tui_app *a, int key)
+{
+    int d = key == KEY_UP || key == 'k' ? -1 : key == KEY_DOWN || key == 'j' ? 1 : key == KEY_PPAGE ? -10 : 10;
+    a->help.scroll = a->help.scroll + d < 0 ? 0 : a->help.scroll + d;
+    return REACT_REDRAW;
+}
+
+static void help_enter(tui_app *a)
+{
+    a->help.scroll = 0;
+}
+
+const tui_mode mode_help = {MODE_HELP, "help", true, help_enter, NULL, help_draw, NULL, NULL};

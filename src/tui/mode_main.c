@@ -1,0 +1,107 @@
+/* mode_main: the main view (grid, result, why, lanes, map, bars) that every view mode draws,
+ * and the main and lesson modes. The lesson mode keeps the lesson's text in the why panel and
+ * n/p step through it; Esc or q leaves the lesson and keeps the scenario on show. */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/app.h"
+
+/* Caption of a grid: which warp-instruction it shows. */
+static void grid_caption(const tui_app *a, const scenario *s, const tui_view *v, char *buf, size_t n,
+                         const char *prefix)
+{
+    (void)a;
+    if (s->is_trace) {
+        int k = (int)v->in.seq;
+        snprintf(buf, n, "%sbanks: trace[%d] %s, %d B", prefix, k, scenario_op_text(s->trace[k].op), s->trace[k].width);
+        return;
+    }
+    const scenario_access *ac = &s->accesses[v->in.access];
+    int k = snprintf(buf, n, "%sbanks: warp %d %s %s", prefix, v->in.warp, scenario_op_text(ac->op),
+                     s->arrays[ac->array].name);
+    for (int d = 0; d < ac->nidx && k >= 0 && (size_t)k < n; d++)
+        k += snprintf(buf + k, n - (size_t)k, "[%s]", ac->index_text[d]);
+    if (ac->field && k >= 0 && (size_t)k < n)
+        k += snprintf(buf + k, n - (size_t)k, ".%s", ac->field);
+    if (k >= 0 && (size_t)k < n)
+        snprintf(buf + k, n - (size_t)k, " (%s, %d B)%s%s", ac->type_text, ac->width, ac->label ? " - " : "",
+                 ac->label ? ac->label : "");
+}
+
+/* Wavefronts the grid reveals: all (-1), the step so far, or none while a prediction is due (-2). */
+static int grid_shown(const tui_app *a)
+{
+    if (app_in_mode(a, MODE_QUIZ) && !a->quiz.answered)
+        return -2;
+    if (app_in_mode(a, MODE_STEP))
+        return a->step.shown;
+    return -1;
+}
+
+void compare_caption(const tui_app *a, bool other, char *buf, size_t n)
+{
+    const scenario *s = other ? &a->cmp.other : &a->sc;
+    char decl[200];
+    app_declaration(s, other && a->cmp.pinned ? a->cmp.access : a->access, decl, sizeof decl);
+    if (other) { /* the label's first word ("SoA", "best", "no", "pinned") keeps the caption short */
+        char label[32];
+        snprintf(label, sizeof label, "%.31s", a->cmp.pinned ? "pinned" : a->cmp.label);
+        if (!a->cmp.pinned && strncmp(label, "SoA", 3) == 0)
+            label[3] = '\0';
+        snprintf(buf, n, "%s: %s (%s)", label, decl, s->arch->name);
+    } else
+        snprintf(buf, n, "now: %s (%s)", decl, s->arch->name);
+}
+
+void view_draw(tui_app *a)
+{
+    const tui_frame *f = &a->frame;
+    const layout *L = &f->lay;
+    panel_title_draw(a);
+    char cap[300];
+    int shown = grid_shown(a);
+    if (app_in_mode(a, MODE_COMPARE) && a->cmp.ok) {
+        compare_caption(a, false, cap, sizeof cap);
+        panel_grid_draw(a, &f->grid, &a->sc, &a->view, cap, false, shown);
+        compare_caption(a, true, cap, sizeof cap);
+        panel_grid_draw(a, &f->grid2, &a->cmp.other, &a->cmp.view, cap, false, shown);
+        panel_result_draw(a, &L->result, &a->sc, &a->view, "now", true);
+        panel_result_draw(a, &L->result2, &a->cmp.other, &a->cmp.view, a->cmp.pinned ? "pinned" : a->cmp.label, false);
+        panel_why_draw(a, &L->why, false);
+    } else {
+        grid_caption(a, &a->sc, &a->view, cap, sizeof cap, "");
+        panel_grid_draw(a, &f->grid, &a->sc, &a->view, cap, a->focus == 0, shown);
+        panel_result_draw(a, &L->result, &a->sc, &a->view, "result", true);
+        panel_why_draw(a, &L->why, L->side);
+        if (L->map.h > 0)
+            panel_map_draw(a, &L->map);
+        if (a->focus == 2 && L->map.h == 0)
+            panel_map_draw(a, &L->lanes); /* narrow: the map takes the lanes' place while focused */
+        else
+            panel_lanes_draw(a, &f->lanes);
+        if (app_in_mode(a, MODE_COMPARE) && a->cmp.pending) { /* the variant is on its way: how far */
+            double p = jobs_progress(a, JOB_VARIANT);
+            draw_text(a, L->why.y, L->why.x, L->why.w, ROLE_HILITE,
+                      "compare: computing the variant (%.0f %% of the paddings)", p < 0 ? 0.0 : 100 * p);
+        } else if (app_in_mode(a, MODE_COMPARE)) { /* compare asked for but not possible: say why */
+            draw_text(a, L->why.y, L->why.x, L->why.w, ROLE_ERROR, "compare: %s", a->cmp.error);
+        }
+    }
+    panel_bar_draw(a);
+}
+
+static int lesson_leave_key(tui_app *a, int key)
+{
+    return actions_dispatch(a, MODE_LESSON, key);
+}
+
+static void lesson_leave(tui_app *a)
+{
+    lesson_free(&a->lesson.les);
+    a->lesson.step = 0;
+    app_set_message(a, false, "left the lesson; n/p move through the library");
+}
+
+const tui_mode mode_main = {MODE_MAIN, "main view", false, NULL, NULL, view_draw, NULL, NULL};
+const tui_mode mode_lesson = {MODE_LESSON, "lesson", false, NULL, lesson_leave_key, view_draw, NULL, lesson_leave};

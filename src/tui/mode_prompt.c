@@ -1,0 +1,134 @@
+/* mode_prompt: the bottom-line prompts: a file name to save to (JSON or SVG), "overwrite?",
+ * "quit without saving?" and "open another pattern without saving?". Questions take y/n (and S
+ * to save first); a file name takes text. */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tui/app.h"
+
+static bool prompt_is_question(const tui_app *a)
+{
+    return a->prompt.kind == PROMPT_OVERWRITE || a->prompt.kind == PROMPT_QUIT || a->prompt.kind == PROMPT_OPEN;
+}
+
+/* Save to the prompt's file name now and report. */
+static int save_now(tui_app *a, bool svg)
+{
+    char msg[400];
+    bool ok = tui_save(a, a->prompt.buf, svg, msg, sizeof msg);
+    app_set_message(a, !ok, "%s", msg);
+    if (ok && !svg)
+        a->modified = false;
+    return REACT_REDRAW;
+}
+
+/* Insert a typed character into the file name. */
+static int prompt_insert(tui_app *a, int key)
+{
+    prompt_state *p = &a->prompt;
+    if (key > 32 && key < 127 && p->len + 1 < (int)sizeof p->buf) {
+        p->buf[p->len++] = (char)key;
+        p->buf[p->len] = '\0';
+    }
+    return REACT_REDRAW;
+}
+
+int prompt_accept(tui_app *a, int key)
+{
+    prompt_state *p = &a->prompt;
+    if (prompt_is_question(a))
+        return prompt_yes(a, key);
+    if (p->len == 0)
+        return REACT_REDRAW;
+    bool svg = p->kind == PROMPT_SVG;
+    if (access(p->buf, F_OK) == 0) {
+        p->svg = svg;
+        p->kind = PROMPT_OVERWRITE;
+        return REACT_REDRAW;
+    }
+    app_pop(a);
+    return save_now(a, svg);
+}
+
+int prompt_cancel(tui_app *a, int key)
+{
+    (void)key;
+    bool save = a->prompt.kind == PROMPT_SAVE || a->prompt.kind == PROMPT_SVG || a->prompt.kind == PROMPT_OVERWRITE;
+    app_set_message(a, false, "%s", save ? "not saved" : "cancelled");
+    app_pop(a);
+    return REACT_REDRAW;
+}
+
+int prompt_yes(tui_app *a, int key)
+{
+    prompt_state *p = &a->prompt;
+    if (!prompt_is_question(a))
+        return prompt_insert(a, key);
+    prompt_kind k = p->kind;
+    app_pop(a);
+    if (k == PROMPT_OVERWRITE)
+        return save_now(a, p->svg);
+    if (k == PROMPT_QUIT)
+        return REACT_QUIT;
+    return app_open_relative(a, p->arg, true);
+}
+
+int prompt_no(tui_app *a, int key)
+{
+    if (!prompt_is_question(a))
+        return prompt_insert(a, key);
+    return prompt_cancel(a, key);
+}
+
+int prompt_open_save(tui_app *a, int key)
+{
+    if (!prompt_is_question(a) || a->prompt.kind == PROMPT_OVERWRITE)
+        return prompt_insert(a, key);
+    /* save first: the file name prompt replaces the question */
+    a->prompt.kind = PROMPT_SAVE;
+    tui_save_default_name(a, false, a->prompt.buf, sizeof a->prompt.buf);
+    a->prompt.len = (int)strlen(a->prompt.buf);
+    return REACT_REDRAW;
+}
+
+int prompt_backspace(tui_app *a, int key)
+{
+    (void)key;
+    if (!prompt_is_question(a) && a->prompt.len > 0)
+        a->prompt.buf[--a->prompt.len] = '\0';
+    return REACT_REDRAW;
+}
+
+static int prompt_key(tui_app *a, int key)
+{
+    int r = actions_dispatch(a, MODE_PROMPT, key);
+    if (!(r & REACT_UNHANDLED))
+        return r;
+    if (prompt_is_question(a)) /* any other key answers no */
+        return prompt_cancel(a, key);
+    return prompt_insert(a, key);
+}
+
+static void prompt_draw(tui_app *a)
+{
+    const layout_rect *r = &a->frame.lay.bar;
+    const prompt_state *p = &a->prompt;
+    draw_fill(a, r->y, 0, a->cols, ROLE_BAR);
+    switch (p->kind) {
+    case PROMPT_SAVE:
+    case PROMPT_SVG:
+        draw_text(a, r->y, 0, a->cols, ROLE_BAR, " %s as: %s_  (Enter save, Esc cancel)",
+                  p->kind == PROMPT_SVG ? "export SVG" : "save", p->buf);
+        break;
+    case PROMPT_OVERWRITE: draw_text(a, r->y, 0, a->cols, ROLE_BAR, " %s exists: overwrite? (y/n)", p->buf); break;
+    case PROMPT_QUIT: draw_text(a, r->y, 0, a->cols, ROLE_BAR, " quit without saving? (y/n, S saves first)"); break;
+    case PROMPT_OPEN:
+        draw_text(a, r->y, 0, a->cols, ROLE_BAR, " open the %s pattern without saving your edits? (y/n, S saves first)",
+                  p->arg > 0 ? "next" : "previous");
+        break;
+    }
+}
+
+const tui_mode mode_prompt = {MODE_PROMPT, "prompt", true, NULL, prompt_key, prompt_draw, NULL, NULL};

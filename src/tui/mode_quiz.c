@@ -1,0 +1,62 @@
+/* mode_quiz: "predict first" for class: the verdict and the grid's cells stay hidden until a
+ * conflict degree is typed and Enter pressed; every edit hides them again for the next guess.
+ * Every view key still works; Esc or q ends the quiz. */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tui/app.h"
+
+int quiz_toggle(tui_app *a, int key)
+{
+    (void)key;
+    if (app_in_mode(a, MODE_QUIZ)) {
+        while (app_in_mode(a, MODE_QUIZ))
+            app_pop(a);
+        return REACT_REDRAW;
+    }
+    app_push(a, &mode_quiz);
+    return REACT_REDRAW;
+}
+
+int quiz_digit(tui_app *a, int key)
+{
+    quiz_state *q = &a->quiz;
+    if (key == KEY_BACKSPACE || key == 127) {
+        if (q->len > 0)
+            q->buf[--q->len] = '\0';
+    } else if (q->len + 1 < (int)sizeof q->buf && q->len < 3) {
+        q->buf[q->len++] = (char)key;
+        q->buf[q->len] = '\0';
+        q->answered = false;
+    }
+    return REACT_REDRAW;
+}
+
+int quiz_enter(tui_app *a, int key)
+{
+    (void)key;
+    quiz_state *q = &a->quiz;
+    if (q->len == 0) {
+        app_set_message(a, false, "type a number first: how many ways does the worst bank conflict?");
+        return REACT_REDRAW;
+    }
+    q->guess = atoi(q->buf);
+    q->answered = true;
+    q->len = 0;
+    q->buf[0] = '\0';
+    return REACT_REDRAW;
+}
+
+static void quiz_enter_mode(tui_app *a)
+{
+    a->quiz = (quiz_state){0};
+    app_set_message(a, false, "predict first: type the conflict degree you expect, then Enter");
+}
+
+static void quiz_leave(tui_app *a)
+{
+    a->quiz = (quiz_state){0};
+}
+
+const tui_mode mode_quiz = {MODE_QUIZ, "quiz", false, quiz_enter_mode, NULL, view_draw, NULL, quiz_leave};

@@ -1,0 +1,100 @@
+/* mode_structs: the struct editor over the screen: the layout of every struct exactly as the
+ * compiler makes it (offsets, sizes, holes, tail padding, sizeof); arrows select a field, t
+ * changes its type, + adds a field, d deletes it, R reorders the fields by alignment. */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/app.h"
+
+int structs_open(tui_app *a, int key)
+{
+    (void)key;
+    app_push(a, &mode_structs);
+    return REACT_REDRAW;
+}
+
+int structs_move(tui_app *a, int key)
+{
+    structs_state *st = &a->structs;
+    const types_registry *t = &a->sc.types;
+    if (t->n == 0)
+        return REACT_NONE;
+    int si = st->sel_struct < t->n ? st->sel_struct : 0;
+    if (key == KEY_UP || key == 'k') {
+        if (st->sel_field > 0)
+            st->sel_field--;
+        else if (si > 0) {
+            st->sel_struct = si - 1;
+            st->sel_field = t->structs[si - 1].nfields - 1;
+        }
+    } else if (st->sel_field + 1 < t->structs[si].nfields) {
+        st->sel_field++;
+    } else if (si + 1 < t->n) {
+        st->sel_struct = si + 1;
+        st->sel_field = 0;
+    }
+    return REACT_REDRAW;
+}
+
+int structs_edit(tui_app *a, int key)
+{
+    structs_state *st = &a->structs;
+    if (a->sc.types.n == 0) {
+        app_set_message(a, true, "this scenario uses no struct");
+        return REACT_REDRAW;
+    }
+    edit_arg e = {.si = st->sel_struct < a->sc.types.n ? st->sel_struct : 0, .fi = st->sel_field};
+    scenario_edit_fn fn = key == 't'   ? edit_field_type
+                          : key == '+' ? edit_field_add
+                          : key == 'd' ? edit_field_delete
+                                       : edit_reorder_fields;
+    int r = app_edit(a, fn, &e, NULL);
+    st->sel_struct = e.si;
+    if (st->sel_field >= a->sc.types.structs[e.si].nfields)
+        st->sel_field = a->sc.types.structs[e.si].nfields - 1;
+    return r;
+}
+
+static void structs_draw(tui_app *a)
+{
+    const scenario *s = &a->sc;
+    int w = a->cols - 4 < 90 ? a->cols - 4 : 90, h = a->rows - 2;
+    layout_rect box = {1, (a->cols - w) / 2, h, w};
+    for (int y = box.y; y < box.y + box.h; y++)
+        draw_fill(a, y, box.x, box.w, ROLE_NORMAL);
+    layout_rect in = panel_frame(a, &box, "structs: arrows select, t type, + add, d delete, R reorder, Esc", true);
+    panel_bar_draw(a);
+    if (s->types.n == 0) {
+        draw_text(a, in.y, in.x, in.w, ROLE_DIM, "this scenario uses no struct; see aos-vec3 or struct-mixed");
+        return;
+    }
+    int y = in.y;
+    for (int i = 0; i < s->types.n && y < in.y + in.h; i++) {
+        strbuf sb = {0};
+        types_struct_decl(&s->types, i, true, &sb);
+        int field = -1; /* field lines are the ones with "offset" */
+        for (char *line = sb.data, *nl; line && *line && y < in.y + in.h; line = nl ? nl + 1 : NULL) {
+            nl = strchr(line, '\n');
+            int len = nl ? (int)(nl - line) : (int)strlen(line);
+            bool is_field = strstr(line, "offset") && strstr(line, "offset") < line + len;
+            field += is_field;
+            tui_role role = strstr(line, "hole") || strstr(line, "tail padding") ? ROLE_PADDING
+                            : strstr(line, "sizeof")                             ? ROLE_KEY
+                                                                                 : ROLE_NORMAL;
+            bool sel = is_field && i == a->structs.sel_struct && field == a->structs.sel_field;
+            draw_text_mark(a, y++, in.x + 1, in.w - 1, role, sel ? MARK_SELECT : 0, "%s%.*s", sel ? ">" : " ", len,
+                           line);
+        }
+        strbuf_free(&sb);
+        y++;
+    }
+    if (!s->is_trace) {
+        const scenario_access *ac = &s->accesses[a->access];
+        if (ac->field && y < in.y + in.h)
+            draw_text(a, y, in.x + 1, in.w - 1, ROLE_DIM, "access %d reads field %s (offset %d, %d B) of %s", a->access,
+                      ac->field, ac->offset, ac->width, s->arrays[ac->array].name);
+    }
+}
+
+const tui_mode mode_structs = {MODE_STRUCTS, "struct editor", true, NULL, NULL, structs_draw, NULL, NULL};

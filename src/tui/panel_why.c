@@ -1,0 +1,87 @@
+/* panel_why: the "why" panel, always on screen: the lesson step's text (in a lesson), the
+ * pattern's description, then the explanation of the shown access and the selected lane
+ * (src/model/explain: the numbers the grid shows, never re-derived here); after edits the file's
+ * description comes last, marked as describing the file as loaded. Text is wrapped, never cut: when it does not
+ * fit, the last line says so and y shows all of it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/explain.h"
+#include "tui/app.h"
+
+/* Append the lines of e to the paragraph list (grown as needed), prefixed with prefix. */
+static void add_lines(char ***p, int *n, int *cap, explain_lines *e, const char *prefix)
+{
+    for (int i = 0; i < e->n; i++) {
+        if (*n == *cap)
+            *p = xrealloc(*p, sizeof **p * (size_t)(*cap *= 2));
+        strbuf sb = {0};
+        strbuf_addf(&sb, "%s%s", prefix, e->line[i]);
+        (*p)[(*n)++] = strbuf_take(&sb);
+    }
+    explain_lines_free(e);
+}
+
+int why_paragraphs(const tui_app *a, char ***out)
+{
+    int n = 0, cap = 8;
+    char **p = xmalloc(sizeof *p * (size_t)cap);
+    if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
+        p[n++] = xstrdup(a->lesson.les.steps[a->lesson.step].text);
+    const scenario *s = &a->sc;
+    if (app_in_mode(a, MODE_QUIZ) && !a->quiz.answered) { /* the text would give the answer away */
+        p[n++] = xstrdup("Predict first: the description and the explanation appear after your answer.");
+        *out = p;
+        return n;
+    }
+    const char *d = s->description ? s->description : s->name;
+    if (d && !a->modified)
+        p[n++] = xstrdup(d);
+    /* the explanation of what is on screen now: the access, then the selected lane */
+    if (a->view.valid) {
+        explain_lines e;
+        explain_access(s, &a->view.in, &a->view.res, &e);
+        add_lines(&p, &n, &cap, &e, "");
+        explain_lane(s, &a->view.in, &a->view.res, a->sel_lane, &e);
+        add_lines(&p, &n, &cap, &e, "");
+    }
+    if (d && a->modified) { /* the file's text describes the file, not the edits since */
+        if (n == cap)
+            p = xrealloc(p, sizeof *p * (size_t)(cap *= 2));
+        strbuf sb = {0};
+        strbuf_addf(&sb, "As loaded, before your edits: %s", d);
+        p[n++] = strbuf_take(&sb);
+    }
+    *out = p;
+    return n;
+}
+
+void panel_why_draw(tui_app *a, const layout_rect *r, bool framed)
+{
+    layout_rect in = framed ? panel_frame(a, r, "why", false) : *r;
+    if (in.h < 1 || in.w < 8)
+        return;
+    char **paras;
+    int np = why_paragraphs(a, &paras);
+    int y = in.y, end = in.y + in.h;
+    bool cut = false;
+    for (int i = 0; i < np && !cut; i++) {
+        char **lines;
+        int nl = draw_wrap(paras[i], in.w - 1, &lines);
+        for (int k = 0; k < nl; k++) {
+            if (y == end - 1 && (k + 1 < nl || i + 1 < np)) {
+                cut = true; /* the rest is one key away, never silently dropped */
+                int w = draw_text(a, y, in.x, in.w - 11, ROLE_DIM, "%s", lines[k]);
+                draw_text(a, y, in.x + w, in.w - w, ROLE_KEY, " %s y: more", crt_glyph(&a->crt, "…", "..."));
+                break;
+            }
+            draw_text(a, y++, in.x, in.w, i == 0 && app_in_mode(a, MODE_LESSON) ? ROLE_NORMAL : ROLE_DIM, "%s",
+                      lines[k]);
+        }
+        draw_wrap_free(lines, nl);
+    }
+    for (int i = 0; i < np; i++)
+        free(paras[i]);
+    free(paras);
+}

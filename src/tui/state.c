@@ -1,0 +1,286 @@
+/* state: the TUI's state record: opening a scenario (file, library pattern or lesson), the
+ * analysed view of the selected warp-instruction, messages, and the one way the scenario changes
+ * (a validated copy through scenario_edit, with undo), with reactions acted on in one place. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "io/lesson.h"
+#include "io/library.h"
+#include "io/load.h"
+#include "tui/app.h"
+
+double app_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+void app_set_message(tui_app *a, bool error, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->message, sizeof a->message, fmt, ap);
+    va_end(ap);
+    a->message_error = error;
+}
+
+/* Find source in the pattern library; -1 when it is not a library name. */
+static int pattern_index(const char *source)
+{
+    int n;
+    const library_entry *e = library_patterns(&n);
+    size_t len = strlen(source);
+    for (int i = 0; i < n; i++)
+        if (strcmp(e[i].name, source) == 0 ||
+            (strncmp(e[i].name, source, len) == 0 && strcmp(e[i].name + len, ".json") == 0))
+            return i;
+    return -1;
+}
+
+/* True when source (a file or a library name) holds a lesson. */
+static bool source_is_lesson(const char *source)
+{
+    size_t len = 0;
+    bool owned = false;
+    io_error e;
+    const char *text = load_source_text(source, &len, &owned, &e);
+    bool is = text && lesson_is(text, len);
+    if (owned)
+        free((char *)text);
+    return is;
+}
+
+/* Put a freshly loaded scenario on show: selection reset, history cleared. */
+static void app_take(tui_app *a, scenario *s, const char *source)
+{
+    scenario_history_free(&a->hist);
+    scenario_free(&a->sc);
+    a->sc = *s;
+    char *src = xstrdup(source);
+    free(a->source);
+    a->source = src;
+    a->access = a->iteration = 0;
+    a->warp = a->sc.is_trace ? 0 : scenario_selected_warp(&a->sc, 0);
+    a->sel_lane = 1;
+    a->grid_scroll = a->map_scroll = 0;
+    a->step.shown = 0;
+    a->pattern = pattern_index(source);
+    a->modified = false;
+    a->quiz.answered = false;
+    a->scen_gen++;
+}
+
+bool app_open(tui_app *a, const char *source, char *err, size_t errlen)
+{
+    if (source_is_lesson(source)) {
+        lesson l;
+        io_error e;
+        if (!lesson_load(source, &l, &e)) {
+            snprintf(err, errlen, "%s", e.text);
+            return false;
+        }
+        scenario s;
+        if (!load_scenario_file(l.steps[0].pattern, NULL, &s, &e)) {
+            snprintf(err, errlen, "%s", e.text);
+            lesson_free(&l);
+            return false;
+        }
+        app_take(a, &s, l.steps[0].pattern);
+        lesson_free(&a->lesson.les);
+        a->lesson.les = l;
+        a->lesson.step = 0;
+        if (a->depth > 0 && !app_in_mode(a, MODE_LESSON))
+            app_push(a, &mode_lesson);
+        return true;
+    }
+    scenario s;
+    io_error e;
+    if (!load_scenario_file(source, NULL, &s, &e)) {
+        snprintf(err, errlen, "%s", e.text);
+        return false;
+    }
+    app_take(a, &s, source);
+    return true;
+}
+
+void app_free(tui_app *a)
+{
+    jobs_free(a);
+    if (a->adv.res)
+        free(a->adv.res);
+    lesson_free(&a->lesson.les);
+    scenario_history_free(&a->hist);
+    scenario_free(&a->sc);
+    scenario_free(&a->cmp.other);
+    free(a->source);
+}
+
+void view_build(const scenario *s, int access, int iteration, int warp, tui_view *v)
+{
+    if (s->is_trace)
+        scenario_instr_at(s, access, &v->in);
+    else
+        scenario_instr_build(s, access, iteration, warp, &v->in);
+    banks_analyze(s->arch, &v->in.req, &v->res, v->cells);
+    scenario_instr_excluded(&v->in, &v->excl);
+    v->valid = true;
+}
+
+/* Keep the selection inside the scenario after an edit. */
+static void clamp_selection(tui_app *a)
+{
+    const scenario *s = &a->sc;
+    int nacc = scenario_access_count(s);
+    if (a->access >= nacc)
+        a->access = nacc - 1;
+    if (a->iteration >= s->iterations)
+        a->iteration = s->iterations - 1;
+    if (!s->is_trace && a->warp >= scenario_warp_count(s))
+        a->warp = scenario_warp_count(s) - 1;
+}
+
+void app_refresh_view(tui_app *a)
+{
+    clamp_selection(a);
+    view_build(&a->sc, a->access, a->iteration, a->warp, &a->view);
+    if (a->step.shown > a->view.res.wavefronts)
+        a->step.shown = a->view.res.wavefronts;
+    compare_state *c = &a->cmp;
+    if (c->ok) {
+        const scenario *o = &c->other;
+        int acc = c->pinned ? c->access : a->access, it = c->pinned ? c->iteration : a->iteration;
+        int w = c->pinned ? c->warp : a->warp;
+        if (acc >= scenario_access_count(o))
+            acc = scenario_access_count(o) - 1;
+        if (it >= o->iterations)
+            it = o->iterations - 1;
+        if (!o->is_trace && w >= scenario_warp_count(o))
+            w = scenario_warp_count(o) - 1;
+        view_build(o, acc, it, w, &c->view);
+    }
+}
+
+void app_react(tui_app *a, int flags)
+{
+    if (flags & REACT_EDITED) {
+        a->scen_gen++;
+        a->step.shown = 0;
+        a->quiz.answered = false;
+        sweep_measure_cancel(a);
+        jobs_start_totals(a);
+        if (app_in_mode(a, MODE_COMPARE) && !a->cmp.pinned)
+            jobs_start_variant(a);
+        if (app_in_mode(a, MODE_ADVISOR))
+            jobs_start_advisor(a, a->adv.res ? a->adv.res->array : a->sc.accesses[a->access].array);
+        flags |= REACT_MEASURE | REACT_RECOMPUTE;
+    }
+    if (flags & REACT_MEASURE) {
+        sweep_measure_cancel(a);
+        a->gen++;
+        a->changed_ms = app_now_ms();
+    }
+    if (flags & (REACT_RECOMPUTE | REACT_EDITED))
+        app_refresh_view(a);
+}
+
+int app_edit(tui_app *a, scenario_edit_fn fn, void *ctx, const char *done)
+{
+    char msg[300];
+    if (!scenario_edit_apply(&a->sc, &a->hist, fn, ctx, msg, sizeof msg)) {
+        app_set_message(a, true, "%s", msg[0] ? msg : "that edit does not validate");
+        return REACT_REDRAW;
+    }
+    a->modified = true;
+    if (done)
+        app_set_message(a, false, "%s", done);
+    else if (msg[0])
+        app_set_message(a, false, "%s", msg);
+    return REACT_EDITED | REACT_REDRAW;
+}
+
+int app_replace(tui_app *a, scenario *next, const char *done)
+{
+    scenario_edit_replace(&a->sc, &a->hist, next);
+    a->modified = true;
+    if (done)
+        app_set_message(a, false, "%s", done);
+    return REACT_EDITED | REACT_REDRAW;
+}
+
+int64_t app_instr_seq(const tui_app *a)
+{
+    const scenario *s = &a->sc;
+    if (s->is_trace)
+        return a->access;
+    int64_t k = ((int64_t)a->iteration * s->naccesses + a->access) * scenario_selected_warps(s);
+    for (int w = 0; w < scenario_selected_warps(s); w++)
+        if (scenario_selected_warp(s, w) == a->warp)
+            return k + w;
+    return k;
+}
+
+void app_declaration(const scenario *s, int access, char *buf, size_t n)
+{
+    if (s->is_trace) {
+        snprintf(buf, n, "trace of %d instruction%s", s->ntrace, s->ntrace == 1 ? "" : "s");
+        return;
+    }
+    const scenario_array *arr = &s->arrays[s->accesses[access].array];
+    int k = snprintf(buf, n, "%s %s", types_name(&s->types, &arr->type), arr->name);
+    for (int d = 0; d < arr->ndims && k >= 0 && (size_t)k < n; d++)
+        k += arr->pad[d]
+                 ? snprintf(buf + k, n - (size_t)k, "[%lld+%lld]", (long long)arr->dims[d], (long long)arr->pad[d])
+                 : snprintf(buf + k, n - (size_t)k, "[%lld]", (long long)arr->dims[d]);
+}
+
+/* Step an open lesson forwards or back (stopping at its ends). */
+static int lesson_move(tui_app *a, int delta)
+{
+    int k = a->lesson.step + delta;
+    if (k < 0 || k >= a->lesson.les.nsteps) {
+        app_set_message(a, false, "%s of the lesson (Esc leaves it)", k < 0 ? "start" : "end");
+        return REACT_REDRAW;
+    }
+    scenario s;
+    io_error e;
+    if (!load_scenario_file(a->lesson.les.steps[k].pattern, NULL, &s, &e)) {
+        app_set_message(a, true, "%s", e.text);
+        return REACT_REDRAW;
+    }
+    app_take(a, &s, a->lesson.les.steps[k].pattern);
+    a->lesson.step = k;
+    return REACT_EDITED | REACT_REDRAW;
+}
+
+int app_open_relative(tui_app *a, int delta, bool confirmed)
+{
+    if (a->modified && !confirmed) {
+        a->prompt.kind = PROMPT_OPEN;
+        a->prompt.arg = delta;
+        app_push(a, &mode_prompt);
+        return REACT_REDRAW;
+    }
+    if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
+        return lesson_move(a, delta);
+    int n;
+    const library_entry *e = library_patterns(&n);
+    int k = a->pattern < 0 ? 0 : ((a->pattern + delta) % n + n) % n;
+    char name[256];
+    snprintf(name, sizeof name, "%s", e[k].name);
+    char *dot = strstr(name, ".json");
+    if (dot)
+        *dot = '\0';
+    char err[640];
+    if (!app_open(a, name, err, sizeof err)) {
+        app_set_message(a, true, "%s", err);
+        return REACT_REDRAW;
+    }
+    if (app_in_mode(a, MODE_LESSON))
+        return REACT_EDITED | REACT_REDRAW;
+    app_set_message(a, false, "%s", a->sc.name ? a->sc.name : name);
+    return REACT_EDITED | REACT_REDRAW;
+}

@@ -1,0 +1,120 @@
+/* test_scenario_edit: deep copies (every library pattern clones to the same JSON and analysis,
+ * and a copy shares no memory with its source), edits that only replace the scenario when they
+ * validate, and the bounded undo/redo stacks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "io/lesson.h"
+#include "io/library.h"
+#include "io/save.h"
+#include "model/scenario_edit.h"
+#include "test_util.h"
+
+static void test_clone_library(void **state)
+{
+    (void)state;
+    int n;
+    const library_entry *e = library_patterns(&n);
+    for (int i = 0; i < n; i++) {
+        if (lesson_is(e[i].text, e[i].len))
+            continue;
+        scenario a, b;
+        io_error err;
+        assert_true(load_scenario_text(e[i].text, e[i].len, e[i].name, NULL, &a, &err));
+        assert_true(scenario_clone(&a, &b));
+        strbuf j1 = {0}, j2 = {0};
+        save_scenario_json(&a, &j1);
+        save_scenario_json(&b, &j2);
+        assert_string_equal(strbuf_str(&j1), strbuf_str(&j2));
+        int64_t cnt = scenario_instr_count(&a);
+        assert_int_equal(cnt, scenario_instr_count(&b));
+        for (int64_t k = 0; k < cnt && k < 64; k++) {
+            scenario_instr ia, ib;
+            scenario_instr_at(&a, k, &ia);
+            scenario_instr_at(&b, k, &ib);
+            assert_memory_equal(&ia.req, &ib.req, sizeof ia.req);
+        }
+        if (!a.is_trace) /* nothing shared: the copy's strings are its own */
+            assert_ptr_not_equal(a.arrays[0].name, b.arrays[0].name);
+        scenario_free(&a); /* the copy outlives its source */
+        strbuf_clear(&j1);
+        save_scenario_json(&b, &j1);
+        assert_string_equal(strbuf_str(&j1), strbuf_str(&j2));
+        strbuf_free(&j1);
+        strbuf_free(&j2);
+        scenario_free(&b);
+    }
+}
+
+static bool set_pad(scenario *s, void *ctx, char *msg, size_t n)
+{
+    (void)msg;
+    (void)n;
+    s->arrays[0].pad[s->arrays[0].ndims - 1] = *(int *)ctx;
+    return true;
+}
+
+static bool bad_index(scenario *s, void *ctx, char *msg, size_t n)
+{
+    (void)ctx;
+    (void)msg;
+    (void)n;
+    free(s->accesses[0].index_text[0]);
+    s->accesses[0].index_text[0] = xstrdup("nosuchvar + 1");
+    return true;
+}
+
+static bool refuse(scenario *s, void *ctx, char *msg, size_t n)
+{
+    (void)s;
+    (void)ctx;
+    snprintf(msg, n, "refused on purpose");
+    return false;
+}
+
+static void test_apply_undo_redo(void **state)
+{
+    (void)state;
+    scenario s;
+    size_t len;
+    io_error err;
+    const char *t = library_find("default", &len);
+    assert_true(load_scenario_text(t, len, "default", NULL, &s, &err));
+    scenario_history h = {0};
+    char msg[300];
+    const scenario_array *before = s.arrays;
+    assert_false(scenario_edit_apply(&s, &h, bad_index, NULL, msg, sizeof msg));
+    assert_non_null(strstr(msg, "accesses[0]"));
+    assert_ptr_equal(s.arrays, before); /* untouched: the failed copy was dropped */
+    assert_string_equal(s.accesses[0].index_text[0], "threadIdx.x");
+    assert_false(scenario_edit_apply(&s, &h, refuse, NULL, msg, sizeof msg));
+    assert_string_equal(msg, "refused on purpose");
+    assert_int_equal(h.nundo, 0);
+    for (int p = 1; p <= SCENARIO_HISTORY_MAX + 5; p++)
+        assert_true(scenario_edit_apply(&s, &h, set_pad, &p, msg, sizeof msg));
+    assert_int_equal(h.nundo, SCENARIO_HISTORY_MAX); /* bounded: the oldest dropped */
+    assert_int_equal(s.arrays[0].pad[1], SCENARIO_HISTORY_MAX + 5);
+    assert_true(scenario_edit_undo(&s, &h));
+    assert_int_equal(s.arrays[0].pad[1], SCENARIO_HISTORY_MAX + 4);
+    assert_true(scenario_edit_redo(&s, &h));
+    assert_int_equal(s.arrays[0].pad[1], SCENARIO_HISTORY_MAX + 5);
+    assert_false(scenario_edit_redo(&s, &h));
+    assert_true(scenario_edit_undo(&s, &h));
+    int p = 7; /* a new edit clears the redo stack */
+    assert_true(scenario_edit_apply(&s, &h, set_pad, &p, msg, sizeof msg));
+    assert_int_equal(h.nredo, 0);
+    scenario_history_free(&h);
+    scenario_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_clone_library),
+        cmocka_unit_test(test_apply_undo_redo),
+    };
+    return cmocka_run_group_tests_name("scenario_edit", tests, NULL, NULL);
+}
