@@ -78,7 +78,7 @@ static void wrap(const char *text, int indent, int width)
             break;
         /* take words while they fit (bytes; the library's texts are ASCII) */
         int n = 0, last = -1;
-        while (p[n] && n < avail) {
+        while (n < avail && p[n]) {
             if (p[n] == ' ')
                 last = n;
             n++;

@@ -65,6 +65,8 @@ static const char *const names[] = {
     "clang_isExpression",
     "clang_parseTranslationUnit2",
     "clang_visitChildren",
+    "clang_File_isEqual",
+    "clang_getDiagnosticLocation",
 };
 
 bool import_clang_load(char *err, size_t errlen)

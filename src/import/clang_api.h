@@ -64,6 +64,8 @@ typedef struct import_clang_api {
     __typeof__(clang_isExpression) *clang_isExpression;
     __typeof__(clang_parseTranslationUnit2) *clang_parseTranslationUnit2;
     __typeof__(clang_visitChildren) *clang_visitChildren;
+    __typeof__(clang_File_isEqual) *clang_File_isEqual;
+    __typeof__(clang_getDiagnosticLocation) *clang_getDiagnosticLocation;
 } import_clang_api;
 
 extern import_clang_api import_clang;
@@ -125,5 +127,7 @@ bool import_clang_load(char *err, size_t errlen);
 #define clang_isExpression (*import_clang.clang_isExpression)
 #define clang_parseTranslationUnit2 (*import_clang.clang_parseTranslationUnit2)
 #define clang_visitChildren (*import_clang.clang_visitChildren)
+#define clang_File_isEqual (*import_clang.clang_File_isEqual)
+#define clang_getDiagnosticLocation (*import_clang.clang_getDiagnosticLocation)
 
 #endif

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "import/import_internal.h"
+#include "import/walk_internal.h"
 #include "io/load.h"
 #include "io/save.h"
 
@@ -35,25 +36,54 @@ bool import_available(void)
     return true;
 }
 
-/* Print the parse errors ("file:line:col: error: ..."); true when there was one. */
-static bool report_errors(CXTranslationUnit tu)
+/* Print the parse errors that matter ("file:line:col: error: ..."); true when there was one.
+ * An error in the host code around the kernel (a runtime call the prelude does not declare)
+ * does not stop the import: it is printed as a note. Fatal errors (a missing include) always
+ * stop it. */
+static bool report_errors(CXTranslationUnit tu, CXCursor kernel)
 {
     unsigned n = clang_getNumDiagnostics(tu), shown = 0, errors = 0;
+    unsigned kbegin = 0, kend = 0;
+    CXFile kfile = NULL;
+    if (!clang_Cursor_isNull(kernel)) {
+        CXSourceRange r = clang_getCursorExtent(kernel);
+        clang_getExpansionLocation(clang_getRangeStart(r), &kfile, NULL, NULL, &kbegin);
+        clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &kend);
+    }
     for (unsigned i = 0; i < n; i++) {
         CXDiagnostic d = clang_getDiagnostic(tu, i);
-        if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
-            errors++;
+        enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+        if (sev >= CXDiagnostic_Error) {
+            CXFile f = NULL;
+            unsigned off = 0;
+            clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, NULL, NULL, &off);
+            bool outside =
+                sev == CXDiagnostic_Error && kfile && f && clang_File_isEqual(f, kfile) && (off < kbegin || off > kend);
+            if (!outside)
+                errors++;
             if (shown++ < 10) {
                 CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn);
-                fprintf(stderr, "%s\n", clang_getCString(s));
+                fprintf(stderr, "%s%s\n", clang_getCString(s), outside ? " (outside the kernel: ignored)" : "");
                 clang_disposeString(s);
             }
         }
         clang_disposeDiagnostic(d);
     }
-    if (errors > shown)
-        fprintf(stderr, "(%u more errors)\n", errors - shown);
+    if (shown > 10)
+        fprintf(stderr, "(%u more errors)\n", shown - 10);
     return errors > 0;
+}
+
+/* Whether the parse stopped early (a missing include, too many errors). */
+static bool has_fatal(CXTranslationUnit tu)
+{
+    bool fatal = false;
+    for (unsigned i = 0; i < clang_getNumDiagnostics(tu) && !fatal; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        fatal = clang_getDiagnosticSeverity(d) == CXDiagnostic_Fatal;
+        clang_disposeDiagnostic(d);
+    }
+    return fatal;
 }
 
 static enum CXChildVisitResult global_visit(CXCursor c, CXCursor parent, CXClientData d)
@@ -151,6 +181,8 @@ static int import_child(const import_options *o, char **json)
     args[na++] = "-fmacro-backtrace-limit=1";
     args[na++] = "-include";
     args[na++] = import_prelude_name;
+    args[na++] = "-isystem";
+    args[na++] = import_include_dir;
     strbuf defs = {0};
     char *owned[IMPORT_MAX_DEFINES];
     int nowned = 0;
@@ -166,11 +198,20 @@ static int import_child(const import_options *o, char **json)
         args[na++] = "-I";
         args[na++] = o->includes[i];
     }
-    struct CXUnsavedFile uf = {import_prelude_name, import_prelude, (unsigned long)strlen(import_prelude)};
+    /* the prelude and the CUDA header stand-ins, as files that exist only for the parser */
+    struct CXUnsavedFile uf[32];
+    char *names[32];
+    unsigned nuf = 0;
+    uf[nuf++] = (struct CXUnsavedFile){import_prelude_name, import_prelude, (unsigned long)strlen(import_prelude)};
+    for (int i = 0; import_standins[i] && nuf < 32; i++) {
+        names[nuf] = walk_fmt("%s/%s", import_include_dir, import_standins[i]);
+        uf[nuf] = (struct CXUnsavedFile){names[nuf], "#pragma once\n", 13};
+        nuf++;
+    }
     CXIndex idx = clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL;
     /* first without the -D macros, to learn which names the file declares */
-    enum CXErrorCode ec = clang_parseTranslationUnit2(idx, o->file, args, na, &uf, 1, CXTranslationUnit_None, &tu);
+    enum CXErrorCode ec = clang_parseTranslationUnit2(idx, o->file, args, na, uf, nuf, CXTranslationUnit_None, &tu);
     int status = IMPORT_BAD_INPUT;
     if (ec != CXError_Success || !tu) {
         fprintf(stderr, "%s: libclang could not parse the file (error %d)\n", o->file, (int)ec);
@@ -188,18 +229,19 @@ static int import_child(const import_options *o, char **json)
         if (macro_args) {
             clang_disposeTranslationUnit(tu);
             tu = NULL;
-            ec = clang_parseTranslationUnit2(idx, o->file, args, na + macro_args, &uf, 1, CXTranslationUnit_None, &tu);
+            ec = clang_parseTranslationUnit2(idx, o->file, args, na + macro_args, uf, nuf, CXTranslationUnit_None, &tu);
             if (ec != CXError_Success || !tu) {
                 fprintf(stderr, "%s: libclang could not parse the file (error %d)\n", o->file, (int)ec);
                 goto done;
             }
         }
     }
-    if (report_errors(tu))
-        goto done;
     kernel_find kf = {o->kernel, clang_getNullCursor(), 0, 0, {0}};
-    clang_visitChildren(clang_getTranslationUnitCursor(tu), kernel_visit, &kf);
-    if (kf.n == 0)
+    if (!has_fatal(tu))
+        clang_visitChildren(clang_getTranslationUnitCursor(tu), kernel_visit, &kf);
+    /* without one kernel every error counts; with it, those around it are only noted */
+    if (report_errors(tu, kf.matches == 1 ? kf.found : clang_getNullCursor())) {
+    } else if (kf.n == 0)
         fprintf(stderr, "%s: no __global__ function in this file\n", o->file);
     else if (kf.matches == 0)
         fprintf(stderr, "%s: no kernel named '%s' (kernels: %s)\n", o->file, o->kernel, strbuf_str(&kf.names));
@@ -216,6 +258,8 @@ static int import_child(const import_options *o, char **json)
 done:
     for (int i = 0; i < nowned; i++)
         free(owned[i]);
+    for (unsigned i = 1; i < nuf; i++)
+        free(names[i]);
     if (tu)
         clang_disposeTranslationUnit(tu);
     clang_disposeIndex(idx);

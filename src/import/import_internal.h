@@ -17,6 +17,8 @@ extern "C" {
 
 extern const char import_prelude[];
 extern const char import_prelude_name[];
+extern const char import_include_dir[];
+extern const char *const import_standins[]; /* NULL-terminated header names */
 
 /* The C spelling of a binary (or compound-assignment) operator cursor ("+", "+=", "?" for one
  * bankscope has no use for); NULL when c is not one. */

@@ -12,6 +12,23 @@
 
 const char import_prelude_name[] = "/bankscope/cuda_prelude.h";
 
+/* The CUDA headers a kernel file may include: empty stand-ins (the prelude declares what they
+ * would), found in import_include_dir. */
+const char import_include_dir[] = "/bankscope/include";
+const char *const import_standins[] = {"cuda_runtime.h",
+                                       "cuda_runtime_api.h",
+                                       "cuda.h",
+                                       "device_launch_parameters.h",
+                                       "cuda_fp16.h",
+                                       "cuda_bf16.h",
+                                       "vector_types.h",
+                                       "device_functions.h",
+                                       "cuda_device_runtime_api.h",
+                                       "sm_20_atomic_functions.h",
+                                       "math_constants.h",
+                                       "helper_cuda.h",
+                                       NULL};
+
 const char import_prelude[] =
     "#pragma clang system_header\n"
     "#define __CUDACC__ 1\n"
@@ -29,11 +46,9 @@ const char import_prelude[] =
     "#define __restrict__ __restrict\n"
     "#define __device_builtin__\n"
     "#define __builtin_align__(n) __attribute__((aligned(n)))\n"
-    "typedef unsigned long size_t;\n"
+    "#include <stddef.h>\n"
+    "#include <stdint.h>\n"
     "typedef __SIZE_TYPE__ __bs_size_t;\n"
-    "typedef signed char int8_t; typedef unsigned char uint8_t; typedef short int16_t;\n"
-    "typedef unsigned short uint16_t; typedef int int32_t; typedef unsigned int uint32_t;\n"
-    "typedef long long int64_t; typedef unsigned long long uint64_t;\n"
     "typedef unsigned int uint; typedef unsigned short ushort; typedef unsigned char uchar;\n" VEC(
         "signed char", char, 1, 2, 1, 4) VEC("unsigned char", uchar, 1, 2, 1,
                                              4) VEC("short", short, 2, 4, 2, 8) VEC("unsigned short", ushort, 2, 4, 2,
@@ -117,5 +132,28 @@ const char import_prelude[] =
                     "__device__ uint2 make_uint2(unsigned, unsigned);\n"
                     "__device__ uint4 make_uint4(unsigned, unsigned, unsigned, unsigned);\n"
                     "extern \"C\" int printf(const char *, ...);\n"
-                    "typedef int cudaError_t; typedef struct CUstream_st *cudaStream_t;\n"
-                    "extern \"C\" int cudaConfigureCall(dim3, dim3, __bs_size_t = 0, cudaStream_t = 0);\n";
+    /* host code around the kernel: the common runtime calls and the <<<...>>> launch */
+    "typedef int cudaError_t; typedef struct CUstream_st *cudaStream_t; typedef struct CUevent_st *cudaEvent_t;\n"
+    "enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost,\n"
+    "  cudaMemcpyDeviceToDevice, cudaMemcpyDefault };\n"
+    "enum { cudaSuccess = 0 };\n"
+    "extern \"C\" int cudaConfigureCall(dim3, dim3, __bs_size_t = 0, cudaStream_t = 0);\n"
+    "extern \"C\" unsigned __cudaPushCallConfiguration(dim3, dim3, __bs_size_t = 0, void * = 0);\n"
+    "template <class T> cudaError_t cudaMalloc(T **, __bs_size_t);\n"
+    "template <class T> cudaError_t cudaMallocManaged(T **, __bs_size_t, unsigned = 1);\n"
+    "template <class T> cudaError_t cudaMallocHost(T **, __bs_size_t);\n"
+    "cudaError_t cudaFree(void *); cudaError_t cudaFreeHost(void *);\n"
+    "cudaError_t cudaMemcpy(void *, const void *, __bs_size_t, cudaMemcpyKind);\n"
+    "cudaError_t cudaMemcpyAsync(void *, const void *, __bs_size_t, cudaMemcpyKind, cudaStream_t = 0);\n"
+    "cudaError_t cudaMemset(void *, int, __bs_size_t);\n"
+    "template <class T> cudaError_t cudaMemcpyToSymbol(const T &, const void *, __bs_size_t, __bs_size_t = 0,\n"
+    "  cudaMemcpyKind = cudaMemcpyHostToDevice);\n"
+    "cudaError_t cudaDeviceSynchronize(void); cudaError_t cudaDeviceReset(void);\n"
+    "cudaError_t cudaGetLastError(void); cudaError_t cudaPeekAtLastError(void);\n"
+    "const char *cudaGetErrorString(cudaError_t);\n"
+    "cudaError_t cudaSetDevice(int); cudaError_t cudaGetDevice(int *);\n"
+    "cudaError_t cudaEventCreate(cudaEvent_t *); cudaError_t cudaEventDestroy(cudaEvent_t);\n"
+    "cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0); cudaError_t cudaEventSynchronize(cudaEvent_t);\n"
+    "cudaError_t cudaEventElapsedTime(float *, cudaEvent_t, cudaEvent_t);\n"
+    "cudaError_t cudaStreamCreate(cudaStream_t *); cudaError_t cudaStreamDestroy(cudaStream_t);\n"
+    "cudaError_t cudaStreamSynchronize(cudaStream_t);\n";

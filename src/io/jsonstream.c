@@ -424,6 +424,44 @@ static inline bool fast_int(jsonstream *js)
     return true;
 }
 
+int jsonstream_ints(jsonstream *js, int64_t *vals, int64_t *cols, int max)
+{
+    int n = 0;
+    while (n < max && js->len - js->pos >= 48) {
+        const char *p = js->buf + js->pos, *lim = js->buf + js->len - 17, *q;
+        if (js->state == ST_AFTER) {
+            if (*p != ',' || js->depth == 0 || js->stack[js->depth - 1] != 'a')
+                break;
+            p++;
+        } else if (js->state != ST_VALUE_OR_END || js->depth == 0) {
+            break;
+        }
+        while (*p == ' ' && p < lim)
+            p++;
+        int64_t v = 0;
+        if (p[0] == 'n' && p[1] == 'u' && p[2] == 'l' && p[3] == 'l') {
+            v = -1;
+            q = p + 4;
+        } else {
+            for (q = p; *q >= '0' && *q <= '9' && q - p < 16; q++)
+                v = v * 10 + (*q - '0');
+            if (q == p || q - p > 15 || (*p == '0' && q - p > 1))
+                break;
+        }
+        char c = *q;
+        if (!(c == ',' || c == ']' || c == ' ' || c == '\n' || c == '}' || c == '\r' || c == '\t'))
+            break;
+        js->pos = (size_t)(p - js->buf);
+        js->line_tok = js->line;
+        js->col_tok = col_here(js);
+        cols[n] = js->col_tok;
+        vals[n++] = v;
+        js->pos = (size_t)(q - js->buf);
+        js->state = ST_AFTER;
+    }
+    return n;
+}
+
 jsonstream_token jsonstream_next(jsonstream *js)
 {
     if (js->len - js->pos >= 48 && fast_int(js))

@@ -66,6 +66,11 @@ void jsonstream_open_mem(jsonstream *js, const char *text, size_t len);
 void jsonstream_close(jsonstream *js);
 /* The next token. After JSONSTREAM_ERROR or JSONSTREAM_END, it returns the same again. */
 jsonstream_token jsonstream_next(jsonstream *js);
+/* The fast path of arrays of numbers: read up to max next elements of the current array while
+ * they are plain non-negative integers of at most 15 digits (or null, given as -1) on the
+ * current line, with their columns; stops, having read nothing more, before anything else (that
+ * is left to jsonstream_next). Returns how many were read. */
+int jsonstream_ints(jsonstream *js, int64_t *vals, int64_t *cols, int max);
 /* Skip the rest of a value whose first token was just read (nothing to do for scalars); false
  * after an error. */
 bool jsonstream_skip(jsonstream *js, jsonstream_token first);

@@ -262,9 +262,9 @@ static void put_string(jsonw *w, const char *s, size_t n)
     char tmp[6 * 256 + 8];
     putc1(w, '"');
     while (n > 0) {
-        size_t k = n < 256 ? n : 256;
-        /* never cut a UTF-8 sequence between chunks: back up to its lead byte */
-        if (k < n) {
+        size_t k = n;
+        if (k > 256) { /* never cut a UTF-8 sequence between chunks: back up to its lead byte */
+            k = 256;
             size_t j = k;
             while (j > k - 3 && ((unsigned char)s[j] & 0xc0) == 0x80)
                 j--;

@@ -243,6 +243,25 @@ static int read_addresses(trace_stream *t, io_error *err, banks_request *r, int6
     const char *const want = "expected 32 addresses (null for an inactive lane)";
     r->active = 0;
     for (int l = 0;; l++) {
+        int64_t vals[BANKS_WARP], cols[BANKS_WARP], line = t->js.line;
+        int n = l < BANKS_WARP ? jsonstream_ints(&t->js, vals, cols, BANKS_WARP - l) : 0;
+        for (int k = 0; k < n; k++, l++) { /* the common case, many at a time */
+            r->addr[l] = 0;
+            if (vals[k] < 0) /* null */
+                continue;
+            if (vals[k] > hi || (width && vals[k] % width)) {
+                char msg[64];
+                if (vals[k] > hi)
+                    snprintf(msg, sizeof msg, "must be 0..%lld", (long long)hi);
+                else
+                    snprintf(msg, sizeof msg, "address is not a multiple of the width");
+                return failf(t, err, line, cols[k], msg, "trace[%lld].addresses[%d]", (long long)t->count, l);
+            }
+            pos[l][0] = line;
+            pos[l][1] = cols[k];
+            r->addr[l] = vals[k];
+            r->active |= 1u << l;
+        }
         jsonstream_token v = jsonstream_next(&t->js);
         if (v == JSONSTREAM_ARRAY_END) {
             if (l != BANKS_WARP)

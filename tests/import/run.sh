@@ -69,6 +69,11 @@ expect2 no-shared-array 'has no __shared__ array' noshared.cu --block 32
 printf '__global__ void k(const int *in) { __shared__ int s[32]; s[in[threadIdx.x]] = 1; }\n' >"$tmp/datadep.cu"
 expect2 nothing-importable 'datadep.cu:1:[0-9]+: skipped store of .s.: data-dependent.*|no shared-memory access' datadep.cu --block 32
 expect2 no-block 'give the block shape' syntax.cu
+# an error in the host code around the kernel is noted, not fatal
+printf '__global__ void k() { __shared__ int s[32]; s[threadIdx.x] = 1; }\nint main(void) { launch_it(); }\n' >"$tmp/host.cu"
+(cd "$tmp" && "$bin" import host.cu --block 32) >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "^host.cu:2:18: error: .*(outside the kernel: ignored)" "$tmp/err" && ok || bad "host error: exit $rc: $(head -2 "$tmp/err")"
 # `bankscope FILE.cu` imports before it opens the view: bad input never reaches the terminal
 (cd "$tmp" && "$bin" syntax.cu --block 32 </dev/null) >/dev/null 2>"$tmp/err"
 rc=$?

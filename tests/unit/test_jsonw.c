@@ -190,6 +190,34 @@ static void test_streaming(void **state)
     free(t);
 }
 
+/* A long string of multi-byte characters is escaped in chunks: no chunk may split one. */
+static void write_long_utf8(jsonw *j)
+{
+    static char s[3 * 700 + 2];
+    size_t n = 0;
+    s[n++] = 'x'; /* shifts the 3-byte characters across every chunk boundary */
+    for (int i = 0; i < 700; i++) {
+        memcpy(s + n, "\xe2\x82\xac", 3);
+        n += 3;
+    }
+    s[n] = '\0';
+    jsonw_string(j, s);
+}
+
+static void test_long_utf8(void **state)
+{
+    (void)state;
+    bool ok;
+    char *t = capture(write_long_utf8, &ok);
+    assert_true(ok);
+    assert_null(strstr(t, "\xef\xbf\xbd")); /* no replacement character: nothing was cut */
+    cJSON *doc = cJSON_Parse(t);
+    assert_non_null(doc);
+    assert_int_equal(strlen(doc->valuestring), 1 + 3 * 700);
+    cJSON_Delete(doc);
+    free(t);
+}
+
 static void test_write_error(void **state)
 {
     (void)state;
@@ -236,6 +264,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strings),   cmocka_unit_test(test_numbers),     cmocka_unit_test(test_nesting),
         cmocka_unit_test(test_streaming), cmocka_unit_test(test_write_error), cmocka_unit_test(test_textsafe),
+        cmocka_unit_test(test_long_utf8),
     };
     return cmocka_run_group_tests_name("jsonw", tests, NULL, NULL);
 }
