@@ -29,11 +29,12 @@ CUR=--na expect "list" --names
 CUR=float4 expect "analyze" float4-32x32 float4-32x36
 CUR=--no-c expect "" --no-color
 # every option --help shows for a command is offered after that command
-"$bin" --help | awk '/^  bankscope [a-z]+ / { cmd = $2 } /^  bankscope (\[|--|FILE)/ { cmd = "" }
+"$bin" --help | awk '/^  bankscope [a-z]+ / { cmd = $2 } /^  bankscope \[FILE.json\]/ { cmd = "-" }
+    /^  bankscope (--|FILE)/ { cmd = "" }
     cmd != "" { while (match($0, /--[a-z][a-z-]*/)) { print cmd, substr($0, RSTART, RLENGTH); $0 = substr($0, RSTART + RLENGTH) } }' |
     sort -u > "${TMPDIR:-/tmp}/bankscope-comp.$$"
 while read -r cmd opt; do
-    CUR=$opt expect "$cmd x" "$opt"
+    if [ "$cmd" = - ]; then CUR=$opt expect "" "$opt"; else CUR=$opt expect "$cmd x" "$opt"; fi
 done < "${TMPDIR:-/tmp}/bankscope-comp.$$"
 rm -f "${TMPDIR:-/tmp}/bankscope-comp.$$"
 CUR=--bl expect "import x.cu" --block

@@ -35,8 +35,10 @@ static char **help_lines(tui_app *a, int w, int *n)
             const char *line = i < k ? keys[i] : notes[i - k];
             char **parts;
             int np = draw_wrap(line, i < k ? w - 12 : w, &parts);
-            if (np == 0)
+            if (np == 0) { /* an empty line stays a line */
+                draw_wrap_free(parts, 0);
                 np = draw_wrap(" ", w, &parts);
+            }
             for (int j = 0; j < np; j++) {
                 if (o == cap)
                     out = xrealloc(out, sizeof *out * (size_t)(cap *= 2));

@@ -41,8 +41,8 @@ static void cell_text(int cw, int lane, int nlanes, bool selected, char *txt, si
         snprintf(txt, n, "%2d+", lane);
     else if (nlanes > 1)
         snprintf(txt, n, "%*d+%d", cw - 2, lane, nlanes - 1 > 9 ? 9 : nlanes - 1);
-    else
-        snprintf(txt, n, "%c%*d", selected ? '>' : ' ', cw - 1, lane);
+    else /* the selection marker sits right before the number */
+        snprintf(txt, n, "%*s%d", cw - (lane >= 10 ? 2 : 1), selected ? ">" : "", lane);
 }
 
 /* The role of a cell: conflict first, then broadcast, then the bank's plain colour. */

@@ -238,5 +238,17 @@ keys S BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSp
 expect save-refused "not saved: the file would not load again"
 if [ -e "$tmp/div.json" ]; then echo "FAIL save-refused: $tmp/div.json was written"; fail=$((fail + 1)); fi
 
+# ---- the terminal is restored however the view ends: a fatal signal (SIGSEGV, as a sanitizer
+# report would end it) and SIGTERM both leave the alternate screen ----
+for sig in SEGV TERM; do
+    start 80 24 --no-gpu
+    expect "signal-$sig-start" "32-way conflict"
+    shell=$(T list-panes -t "$sess" -F '#{pane_pid}')
+    pid=$(pgrep -P "$shell" bankscope)
+    kill -$sig "$pid"
+    expect "signal-$sig-exit" "EXIT="
+    gone "signal-$sig-restored" "PREDICTED"
+done
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
