@@ -1,7 +1,8 @@
 #!/bin/sh
 # The JSON Schemas in schemas/ describe the real outputs: every library pattern's
 # `analyze --json` and `sweep --json`, the golden JSON inputs (traces, hostile names, excluded
-# lanes), `list --json`, and `measure --json` when a GPU is present. Each schema is checked
+# lanes), `list --json`, `measure --json` (run here when a GPU is present, and as recorded on an
+# H200 in tests/data/h200-json) and `sweep --json --measure` (recorded). Each schema is checked
 # against the metaschema first. Skips (77) only when python3-jsonschema is missing.
 srcdir=${srcdir:-.}
 top_builddir=${top_builddir:-.}
@@ -30,7 +31,11 @@ for f in "$cases"/trace-*.json "$cases"/hostile-*.json "$cases"/excluded-*.json;
     out "sweep.golden-$b.json" sweep "$f" --json --max-pad 4 || true
 done
 out "list.all.json" list --json
-out "measure.default.json" measure default --json || echo "no GPU: measure --json not validated against a real output"
+out "measure.default.json" measure default --json || true
+# outputs of measure and sweep --measure recorded on an H200 (2026-11-21), validated everywhere
+for f in "$srcdir"/tests/data/h200-json/*.json; do
+    cp "$f" "$tmp/$(basename "$f" .json).h200.json"
+done
 "$py" - "$srcdir/schemas" "$tmp" <<'PY'
 import glob, json, os, sys
 from jsonschema import Draft202012Validator

@@ -51,7 +51,8 @@ int cli_analyze(int argc, char **argv)
                                           : WORK_OUT_TEXT,
                               &e);
         char msg[400];
-        if (!work_within_limits(&e, "analyze", "--summary, --warp N or fewer loop iterations", msg, sizeof msg)) {
+        if (!work_within_limits(&e, "analyze", "--warp N or fewer loop iterations", "--summary or --warp N", msg,
+                                sizeof msg)) {
             instr_source_close(&src);
             return cli_usage_error("%s", msg);
         }

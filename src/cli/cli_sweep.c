@@ -156,7 +156,8 @@ int cli_sweep(int argc, char **argv)
         work_estimate_analyze(&s, -1, WORK_OUT_SUMMARY, &e);
         work_estimate_repeat(&e, c.max_pad + 3);
         char msg[400];
-        if (!work_within_limits(&e, "sweep", "a smaller --max-pad, fewer loop iterations or accesses", msg, sizeof msg)) {
+        if (!work_within_limits(&e, "sweep", "a smaller --max-pad, fewer loop iterations or accesses",
+                                "a smaller --max-pad", msg, sizeof msg)) {
             scenario_free(&s);
             return cli_usage_error("%s", msg);
         }

@@ -228,6 +228,21 @@ static jsonstream_token read_string(jsonstream *js, jsonstream_token kind)
 {
     js->pos++;
     js->slen = 0;
+    { /* fast path: the whole string in the window, without escapes or control characters */
+        const char *p = js->buf + js->pos, *e = js->buf + js->len, *q = p;
+        int64_t cont = 0;
+        for (; q < e && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20; q++)
+            cont += ((unsigned char)*q & 0xc0) == 0x80;
+        size_t n = (size_t)(q - p);
+        if (q < e && *q == '"' && n <= JSONSTREAM_MAX_STRING) {
+            memcpy(js->str, p, n);
+            js->str[n] = '\0';
+            js->slen = n;
+            js->cont += cont;
+            js->pos += n + 1;
+            return kind;
+        }
+    }
     for (;;) {
         if (js->pos >= js->len && !fill(js, 1))
             return fail_eof(js);

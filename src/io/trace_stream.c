@@ -236,7 +236,8 @@ static int get_int(trace_stream *t, io_error *err, jsonstream_token v, int64_t l
 }
 
 /* The 32 addresses of instruction i (the '[' was just read). Positions are kept until the width
- * is known, for the alignment check. */
+ * is known, for the alignment check. Widths are powers of two (checked when read), so a
+ * multiple of the width is a mask test. */
 static int read_addresses(trace_stream *t, io_error *err, banks_request *r, int64_t width, int64_t pos[][2])
 {
     int64_t aline = t->js.line_tok, acol = t->js.col_tok, hi = t->hdr.arch->smem_per_block - 1;
@@ -249,7 +250,7 @@ static int read_addresses(trace_stream *t, io_error *err, banks_request *r, int6
             r->addr[l] = 0;
             if (vals[k] < 0) /* null */
                 continue;
-            if (vals[k] > hi || (width && vals[k] % width)) {
+            if (vals[k] > hi || (width && (vals[k] & (width - 1)))) {
                 char msg[64];
                 if (vals[k] > hi)
                     snprintf(msg, sizeof msg, "must be 0..%lld", (long long)hi);
@@ -280,7 +281,7 @@ static int read_addresses(trace_stream *t, io_error *err, banks_request *r, int6
             int64_t dummy;
             return get_int(t, err, v, 0, hi, &dummy, path);
         }
-        if (width && t->js.ival % width != 0)
+        if (width && (t->js.ival & (width - 1)) != 0)
             return FAIL_TOK(t, err, "address is not a multiple of the width", "trace[%lld].addresses[%d]",
                             (long long)t->count, l);
         pos[l][0] = t->js.line_tok;
@@ -351,7 +352,7 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
         return failf(t, err, eline, ecol, "expected 32 addresses (null for an inactive lane)", "trace[%lld]", i);
     r->width = (int)width;
     for (int l = 0; l < BANKS_WARP; l++) /* addresses read before the width */
-        if ((r->active >> l) & 1 && r->addr[l] % width != 0)
+        if ((r->active >> l) & 1 && (r->addr[l] & (width - 1)) != 0)
             return failf(t, err, pos[l][0], pos[l][1], "address is not a multiple of the width",
                          "trace[%lld].addresses[%d]", i, l);
     return 0;

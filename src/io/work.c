@@ -49,7 +49,8 @@ void work_estimate_repeat(work_estimate *e, int64_t times)
     e->output_bytes *= times;
 }
 
-bool work_within_limits(const work_estimate *e, const char *cmd, const char *how, char *msg, size_t n)
+bool work_within_limits(const work_estimate *e, const char *cmd, const char *how_work, const char *how_output,
+                        char *msg, size_t n)
 {
     if (e->lane_ops <= WORK_MAX_LANE_OPS && e->output_bytes <= WORK_MAX_OUTPUT_BYTES)
         return true;
@@ -57,13 +58,13 @@ bool work_within_limits(const work_estimate *e, const char *cmd, const char *how
         snprintf(msg, n,
                  "%s: about %lld warp-instructions and %.1e lane evaluations, more than the limit of %.0e "
                  "(minutes of work): bound it with %s, or run it anyway with --force",
-                 cmd, (long long)e->instructions, (double)e->lane_ops, (double)WORK_MAX_LANE_OPS, how);
+                 cmd, (long long)e->instructions, (double)e->lane_ops, (double)WORK_MAX_LANE_OPS, how_work);
     else
         snprintf(msg, n,
                  "%s: the output would be about %lld MB (%lld warp-instructions), more than the limit of %lld MB: "
                  "bound it with %s, or write it anyway with --force",
                  cmd, (long long)(e->output_bytes >> 20), (long long)e->instructions,
-                 (long long)(WORK_MAX_OUTPUT_BYTES >> 20), how);
+                 (long long)(WORK_MAX_OUTPUT_BYTES >> 20), how_output);
     return false;
 }
 

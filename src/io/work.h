@@ -41,8 +41,10 @@ void work_estimate_analyze(const scenario *s, int warp, work_output out, work_es
 /* e repeated times times (a sweep analyses the scenario once per padding). */
 void work_estimate_repeat(work_estimate *e, int64_t times);
 /* True when e is within the limits; otherwise false and a message "CMD: what it would cost,
- * bound it with HOW, or --force" (how: the options that bound this command's work). */
-bool work_within_limits(const work_estimate *e, const char *cmd, const char *how, char *msg, size_t n);
+ * bound it with HOW, or --force" (how_work: the options that bound this command's work,
+ * how_output: those that bound its output). */
+bool work_within_limits(const work_estimate *e, const char *cmd, const char *how_work, const char *how_output,
+                        char *msg, size_t n);
 
 /* Catch SIGINT, SIGTERM and SIGHUP: they set the cancel flag (and, inside a
  * work_exit_on_signal section, end the process at once with a message). */

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Benchmark of streamed traces (not a test: prints figures, asserts nothing). For traces of 100k
 # and 1M random warp-instructions of mixed widths (the layout of bench_analyze.sh), prints the
-# wall time and peak memory (maximum resident set, /usr/bin/time -v) of
+# wall time, user CPU time (less disturbed by a busy machine) and peak memory (maximum resident
+# set, /usr/bin/time -v) of
 #   analyze --summary, analyze --json > /dev/null, and tests/bench/bench_trace_ref (a one-pass
 #   reference that parses the numbers and calls banks_analyze, nothing else),
 # and checks that the reference's totals equal analyze's.
@@ -38,7 +39,8 @@ measure() {  # measure LABEL COMMAND...: wall seconds and peak memory of one run
     /usr/bin/time -v "$@" > "$dir/out" 2> "$dir/time" || { echo "$label: failed"; cat "$dir/time"; return 1; }
     wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$dir/time" | awk -F: '{ print $(NF-1) * 60 + $NF }')
     rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$dir/time")
-    printf '%-44s %8.2f s %9.1f MB\n' "$label" "$wall" "$(echo "$rss / 1024" | bc -l)"
+    user=$(sed -n 's/.*User time (seconds): //p' "$dir/time")
+    printf '%-44s %8.2f s wall %8.2f s user %9.1f MB peak\n' "$label" "$wall" "$user" "$(echo "$rss / 1024" | bc -l)"
 }
 for n in $sizes; do
     f="$dir/trace-$n.json"

@@ -1,0 +1,1 @@
+analyze bad-work-maxima.json --summary
