@@ -13,13 +13,14 @@
 /* Text block for one access. */
 static void print_text(const scenario *s, const measure_plan *p, const gpu_measurement *m)
 {
+    char kt[32];
     if (s->is_trace)
-        printf("\ntrace[%d]: %s, %d B per lane\n", p->access, scenario_op_text(s->trace[p->access].op),
+        printf("\ntrace[%d]: %s, %d B per lane\n", p->access, scenario_kind_text(&s->trace[p->access], kt, sizeof kt),
                s->trace[p->access].width);
     else {
         const scenario_access *a = &s->accesses[p->access];
         char t[400];
-        printf("\naccess %d: %s %s", p->access, scenario_op_text(a->op), s->arrays[a->array].name);
+        printf("\naccess %d: %s %s", p->access, scenario_kind_text(&p->kind, kt, sizeof kt), s->arrays[a->array].name);
         for (int d = 0; d < a->nidx; d++)
             printf("[%s]", textsafe(a->index_text[d], t, sizeof t));
         printf("%s%s", a->field ? "." : "", a->field ? textsafe(a->field, t, sizeof t) : "");
@@ -31,7 +32,10 @@ static void print_text(const scenario *s, const measure_plan *p, const gpu_measu
     printf("  %-30s %12s %12s\n", "", "predicted", "measured");
     bool agree = measure_plan_agrees(p->cycles_per_access, m->cycles_per_access);
     printf("  %-30s %12.2f %12.3f   %s\n", "cycles per warp-access per SM", p->cycles_per_access, m->cycles_per_access,
-           agree ? "agree (within 5 % + 0.1)" : "DIFFER");
+           p->kind.op == BANKS_CP_ASYNC ? "not compared: the model has the shared side only, the copy from "
+                                          "global memory sets the time"
+           : agree                      ? "agree (within 5 % + 0.1)"
+                                        : "DIFFER");
     if (p->data_cycles_per_access > p->cycles_per_access + 0.005)
         printf("  %-30s %12.2f %12s   the kernel stores zeros; register data costs a cycle per "
                "phase\n",
@@ -64,7 +68,14 @@ static void print_json(jsonw *w, const measure_plan *p, const gpu_measurement *m
     jsonw_begin_object(w, JSONW_INLINE);
     jsonw_kv_int(w, "access", p->access);
     jsonw_kv_int(w, "iteration", p->iteration);
-    jsonw_kv_string(w, "op", scenario_op_text(p->rq.store ? BANKS_STORE : BANKS_LOAD));
+    jsonw_kv_string(w, "op", scenario_op_text(p->kind.op));
+    if (p->kind.op == BANKS_LDMATRIX || p->kind.op == BANKS_STMATRIX) {
+        jsonw_kv_int(w, "matrices", p->kind.matrices);
+        jsonw_kv_bool(w, "trans", p->kind.trans);
+    } else if (p->kind.op == BANKS_ATOMIC) {
+        jsonw_kv_string(w, "atomic", banks_atomic_name(p->kind.atomic));
+        jsonw_kv_bool(w, "returns", p->kind.returns);
+    }
     jsonw_kv_int(w, "warps", p->warps);
     jsonw_kv_int(w, "active_warps", p->active_warps);
     jsonw_key(w, "predicted");
@@ -102,7 +113,10 @@ static void print_json(jsonw *w, const measure_plan *p, const gpu_measurement *m
     jsonw_end_object(w);
     jsonw_key(w, "agree");
     jsonw_begin_object(w, JSONW_INLINE);
-    jsonw_kv_bool(w, "cycles", measure_plan_agrees(p->cycles_per_access, m->cycles_per_access));
+    if (p->kind.op == BANKS_CP_ASYNC) /* the model has the shared side only */
+        jsonw_kv_null(w, "cycles");
+    else
+        jsonw_kv_bool(w, "cycles", measure_plan_agrees(p->cycles_per_access, m->cycles_per_access));
     if (m->have_counters)
         jsonw_kv_bool(w, "counters",
                       (double)p->wavefronts == m->wavefronts && (double)p->bank_conflicts == m->bank_conflicts);

@@ -91,6 +91,10 @@ static int sweep_json(const scenario *s, const advisor_result *r, const double *
     if (r->swizzle) {
         jsonw_begin_object(&w, JSONW_INLINE);
         jsonw_kv_string(&w, "layout", r->swizzle_text);
+        if (r->swizzle_cute[0])
+            jsonw_kv_string(&w, "cute", r->swizzle_cute);
+        else
+            jsonw_kv_null(&w, "cute");
         jsonw_key(&w, "row");
         row_json(&w, &r->swizzled, -1);
         jsonw_end_object(&w);
@@ -212,6 +216,8 @@ int cli_sweep(int argc, char **argv)
         printf("XOR swizzle instead: %s: %lld wavefront%s, %s, no extra memory\n", r.swizzle_text,
                (long long)r.swizzled.wavefronts, r.swizzled.wavefronts == 1 ? "" : "s",
                report_degree_text(r.swizzled.worst_degree, deg, sizeof deg));
+    if (r.swizzle && r.swizzle_cute[0])
+        printf("  = CuTe %s on element offsets (composition(%s{}, layout))\n", r.swizzle_cute, r.swizzle_cute);
     if (r.soa)
         printf("struct of arrays instead: %lld wavefront%s, %s\n", (long long)r.soa_row.wavefronts,
                r.soa_row.wavefronts == 1 ? "" : "s", report_degree_text(r.soa_row.worst_degree, deg, sizeof deg));

@@ -26,6 +26,10 @@ bool gpu_open(gpu_device *dev, char *why, size_t n);
 /* Compile CUDA source to PTX for compute_90 with NVRTC (no GPU needed). */
 bool gpu_compile_ptx(const char *source, strbuf *ptx, char *err, size_t n);
 
+/* Which shared-memory counters count the measured instruction: loads and ldmatrix (op_ld),
+ * stores and stmatrix (op_st), atomics (op_atom), cp.async (the LDGSTS SASS counters). */
+typedef enum gpu_counter_set { GPU_COUNT_LD, GPU_COUNT_ST, GPU_COUNT_ATOM, GPU_COUNT_LDGSTS } gpu_counter_set;
+
 /* What to measure: one generated kernel (kernels/measure.cu) for one access. */
 typedef struct gpu_request {
     const char *source;
@@ -35,7 +39,8 @@ typedef struct gpu_request {
     long long loop_value;
     int latency_warp; /* warp that runs the latency chain (-1: skip latency) */
     bool counters;    /* read the hardware counters too */
-    bool store;       /* the access is a store (picks the counters) */
+    bool store;       /* the access is a store */
+    gpu_counter_set counter_set; /* the counters of its instruction */
     int active_warps; /* warps of tp_block with at least one active lane */
     bool has_table;   /* traces: the lane addresses below go to the kernel's bs_table */
     int table[33];    /* byte offset per lane (-1 inactive), then the per-warp copy distance */

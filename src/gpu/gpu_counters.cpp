@@ -142,13 +142,28 @@ bool failed(CUptiResult r, const char *what, char *why, size_t n)
 namespace
 {
 
-/* The metric set (load and store counters together, so one configuration serves both):
- * its host object and configuration image. */
+/* A metric set (one pass): its host object and configuration image. The load and store counters
+ * go together, so one configuration serves both; atomics and cp.async (LDGSTS) each need their
+ * own, since no pass holds them with the others (cuptiProfilerHostGetNumOfPasses). */
 struct metric_set {
     const char *names[6];
+    int n;
     CUpti_Profiler_Host_Object *host = nullptr;
     bytes config;
 };
+
+const char *const SET_NAMES[3][6] = {
+    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+     "smsp__inst_executed_op_shared_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "smsp__inst_executed_op_shared_st.sum"},
+    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
+     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum", "smsp__inst_executed_op_shared_atom.sum"},
+    /* LDGSTS: the instruction's own wavefronts; the hardware's ldgsts conflict counter also counts
+     * the asynchronous fill and disagreed with it (tests/data/h200_tensor.tsv) */
+    {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
+     "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
+     "smsp__sass_inst_executed_op_ldgsts.sum"}};
+const int SET_SIZES[3] = {6, 3, 3};
 
 /* The profiling session, opened once per process and kept: initialising CUPTI costs far more
  * than one measurement. */
@@ -159,12 +174,8 @@ struct session {
     bytes avail;
     const char *chip = nullptr;
     CUpti_RangeProfiler_Object *obj = nullptr;
-    metric_set all{{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum",
-                    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "smsp__inst_executed_op_shared_st.sum"},
-                   nullptr,
-                   {}};
+    int set = 0; /* index into SET_NAMES of the open set */
+    metric_set all{{}, 0, nullptr, {}};
 };
 
 session S;
@@ -181,7 +192,7 @@ bool set_open(metric_set &m, char *why, size_t n)
         params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
     am.pHostObject = m.host;
     am.ppMetricNames = m.names;
-    am.numMetrics = 6;
+    am.numMetrics = (size_t)m.n;
     CUPTI_TRY(api.cuptiProfilerHostConfigAddMetrics(&am), "cuptiProfilerHostConfigAddMetrics");
     auto cis = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(
         CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
@@ -196,9 +207,13 @@ bool set_open(metric_set &m, char *why, size_t n)
     return true;
 }
 
-bool session_open(CUcontext ctx, char *why, size_t n)
+bool session_open(CUcontext ctx, int set, char *why, size_t n)
 {
     S.ctx = ctx;
+    S.set = set;
+    S.all.n = SET_SIZES[set];
+    for (int i = 0; i < 6; i++)
+        S.all.names[i] = i < S.all.n ? SET_NAMES[set][i] : nullptr;
     auto init = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
     CUPTI_TRY(api.cuptiProfilerInitialize(&init), "cuptiProfilerInitialize");
     auto chip = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
@@ -228,7 +243,7 @@ bool profile(metric_set &m, bool (*launch)(void *), void *arg, double values[6],
         CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
     cds.pRangeProfilerObject = S.obj;
     cds.pMetricNames = m.names;
-    cds.numMetrics = 6;
+    cds.numMetrics = (size_t)m.n;
     cds.maxNumOfRanges = 1;
     cds.maxNumRangeTreeNodes = 1;
     CUPTI_TRY(api.cuptiRangeProfilerGetCounterDataSize(&cds), "cuptiRangeProfilerGetCounterDataSize");
@@ -283,7 +298,7 @@ bool profile(metric_set &m, bool (*launch)(void *), void *arg, double values[6],
     ev.counterDataImageSize = data.size();
     ev.rangeIndex = 0;
     ev.ppMetricNames = m.names;
-    ev.numMetrics = 6;
+    ev.numMetrics = (size_t)m.n;
     ev.pMetricValues = values;
     CUPTI_TRY(api.cuptiProfilerHostEvaluateToGpuValues(&ev), "cuptiProfilerHostEvaluateToGpuValues");
     return true;
@@ -291,11 +306,16 @@ bool profile(metric_set &m, bool (*launch)(void *), void *arg, double values[6],
 
 } // namespace
 
-extern "C" bool gpu_counters_read(CUcontext ctx, bool store, bool (*launch)(void *), void *arg, double *wavefronts,
-                                  double *conflicts, double *instructions, char *why, size_t n)
+extern "C" bool gpu_counters_read(CUcontext ctx, gpu_counter_set cs, bool (*launch)(void *), void *arg,
+                                  double *wavefronts, double *conflicts, double *instructions, char *why, size_t n)
 {
+    int set = cs == GPU_COUNT_ATOM ? 1 : cs == GPU_COUNT_LDGSTS ? 2 : 0;
+    /* another metric set: a new session, as a new process would open it (a second configuration
+     * on the same range profiler object read NaN for l1tex metrics) */
+    if (S.open && S.set != set)
+        gpu_counters_close();
     if (!S.open && !S.failed_once) {
-        S.open = api_load(S.why, sizeof S.why) && session_open(ctx, S.why, sizeof S.why);
+        S.open = api_load(S.why, sizeof S.why) && session_open(ctx, set, S.why, sizeof S.why);
         S.failed_once = !S.open;
     }
     if (!S.open) {
@@ -303,9 +323,19 @@ extern "C" bool gpu_counters_read(CUcontext ctx, bool store, bool (*launch)(void
         return false;
     }
     double v[6] = {0, 0, 0, 0, 0, 0};
-    if (!profile(S.all, launch, arg, v, why, n))
+    bool ok = profile(S.all, launch, arg, v, why, n);
+    /* The LDGSTS counters are SASS metrics (CUPTI patches the kernel): their session is closed
+     * before the module is unloaded. Kept open, a process measuring cp.async trace entries one
+     * after another crashed (tests/gpu/random.sh on an H200). */
+    if (set == 2)
+        gpu_counters_close();
+    if (!ok)
         return false;
-    int k = store ? 3 : 0;
+    int k = cs == GPU_COUNT_ST ? 3 : 0;
+    if (v[k] != v[k] || v[k + 1] != v[k + 1]) { /* NaN: the counters were not collected */
+        snprintf(why, n, "counters unavailable: the profiler returned no value");
+        return false;
+    }
     *wavefronts = v[k];
     *conflicts = v[k + 1];
     *instructions = v[k + 2];

@@ -219,7 +219,7 @@ static bool measure_all(run *R, gpu_measurement *m)
     m->latency_ms = now_ms() - t;
     t = now_ms();
     if (q->counters)
-        m->have_counters = gpu_counters_read(R->d->ctx, q->store, launch_once, R, &m->wavefronts,
+        m->have_counters = gpu_counters_read(R->d->ctx, q->counter_set, launch_once, R, &m->wavefronts,
                                              &m->bank_conflicts, &m->instructions, m->counters_note,
                                              sizeof m->counters_note);
     m->counters_ms = now_ms() - t;

@@ -7,13 +7,24 @@
 #include <string.h>
 
 #include "io/jsonpos.h"
+#include "io/jsonstream.h"
 #include "io/library.h"
 
+/* A look at the top-level keys only (jsonstream, skipping the values): no tree is built, so
+ * asking this of a large trace costs nothing. */
 bool lesson_is(const char *text, size_t len)
 {
-    cJSON *root = cJSON_ParseWithLength(text, len);
-    bool is = root && cJSON_IsObject(root) && cJSON_GetObjectItemCaseSensitive(root, "lesson");
-    cJSON_Delete(root);
+    jsonstream js;
+    jsonstream_open_mem(&js, text, len);
+    bool is = false;
+    if (jsonstream_next(&js) == JSONSTREAM_OBJECT) {
+        while (!is && jsonstream_next(&js) == JSONSTREAM_KEY) {
+            is = strcmp(js.str, "lesson") == 0;
+            if (!is && !jsonstream_skip_fast(&js, jsonstream_next(&js)))
+                break;
+        }
+    }
+    jsonstream_close(&js);
     return is;
 }
 
@@ -39,6 +50,11 @@ static bool fail(const char *text, size_t len, const char *name, const char *pat
 bool lesson_load_text(const char *text, size_t len, const char *name, lesson *out, io_error *err)
 {
     memset(out, 0, sizeof *out);
+    if (len > LOAD_MAX_SCENARIO_BYTES) { /* parsed into a tree: bounded */
+        snprintf(err->text, sizeof err->text, "%.100s: a lesson file is at most %d MiB", name,
+                 LOAD_MAX_SCENARIO_BYTES >> 20);
+        return false;
+    }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (!root)

@@ -277,20 +277,73 @@ static bool load_arrays(loader *L, const cJSON *arr, scenario *s)
     return true;
 }
 
+/* The op of an access or trace entry and, for the tensor-era kinds, its keys "matrices" (1, 2 or
+ * 4; default 4), "trans" (default false), "atomic" (required for atomics) and "returns" (default
+ * true): into r (op, matrices, trans, atomic, returns). */
+static bool load_op(loader *L, const cJSON *o, const char *path, banks_request *r)
+{
+    char *op = NULL, *kind = NULL;
+    bool ok = get_str(L, o, "op", false, &op, path);
+    if (ok && !banks_op_parse(op, &r->op))
+        ok = fail_at(L, 0, "op is \"load\", \"store\", \"ldmatrix\", \"stmatrix\", \"atomic\" or \"cp.async\"",
+                     "%s.op", path);
+    free(op);
+    if (!ok)
+        return false;
+    bool matrix = r->op == BANKS_LDMATRIX || r->op == BANKS_STMATRIX;
+    static const char *const tensor_keys[] = {"matrices", "trans", "atomic", "returns"};
+    for (int k = 0; k < 4; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, tensor_keys[k]);
+        bool fits = k < 2 ? matrix : r->op == BANKS_ATOMIC;
+        if (v && !fits)
+            return fail_at(L, 0, k < 2 ? "only ldmatrix and stmatrix take this key" : "only atomics take this key",
+                           "%s.%s", path, tensor_keys[k]);
+        if (v && (k == 1 || k == 3) && !cJSON_IsBool(v))
+            return fail_at(L, 0, "expected true or false", "%s.%s", path, tensor_keys[k]);
+    }
+    r->matrices = matrix ? 4 : 0;
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "matrices");
+    if (m) {
+        int64_t n;
+        char p2[112];
+        snprintf(p2, sizeof p2, "%s.matrices", path);
+        if (!get_int(L, m, 1, 4, &n, p2))
+            return false;
+        if (n == 3)
+            return fail_at(L, 0, "matrices is 1, 2 or 4", "%s", p2);
+        r->matrices = (int)n;
+    }
+    r->trans = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "trans"));
+    r->returns = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(o, "returns"));
+    if (r->op != BANKS_ATOMIC)
+        return true;
+    if (!get_str(L, o, "atomic", false, &kind, path))
+        return false;
+    ok = banks_atomic_parse(kind, &r->atomic);
+    free(kind);
+    if (!ok)
+        return fail_at(L, 0, "atomic is add, min, max, and, or, xor, exch, cas or inc", "%s.atomic", path);
+    if (!r->returns && (r->atomic == BANKS_ATOM_EXCH || r->atomic == BANKS_ATOM_CAS))
+        return fail_at(L, 0, "exch and cas return the old value: returns must be true", "%s.returns", path);
+    return true;
+}
+
 static bool load_access(loader *L, const cJSON *a, int i, scenario *s)
 {
     char path[64], p2[96];
     snprintf(path, sizeof path, "accesses[%d]", i);
     scenario_access *sa = &s->accesses[i];
-    static const char *const keys[] = {"op", "array", "index", "field", "vector", "when", "label", NULL};
+    static const char *const keys[] = {"op",    "array", "index",    "field", "vector", "when",
+                                       "label", "matrices", "trans", "atomic", "returns", NULL};
     if (!cJSON_IsObject(a))
         return fail_at(L, 0, "expected an object", "%s", path);
-    char *op = NULL;
-    bool ok = only_keys(L, a, keys, path) && get_str(L, a, "op", false, &op, path);
-    if (ok && strcmp(op, "load") != 0 && strcmp(op, "store") != 0)
-        ok = fail_at(L, 0, "op is \"load\" or \"store\"", "%s.op", path);
-    sa->op = ok && strcmp(op, "store") == 0 ? BANKS_STORE : BANKS_LOAD;
-    free(op);
+    banks_request kind = {0};
+    bool ok = only_keys(L, a, keys, path) && load_op(L, a, path, &kind);
+    sa->op = kind.op;
+    sa->matrices = kind.matrices;
+    sa->trans = kind.trans;
+    sa->atomic = kind.atomic;
+    sa->returns = kind.returns;
     if (!ok || !get_str(L, a, "array", false, &sa->array_name, path) ||
         !get_str(L, a, "field", true, &sa->field, path) || !get_str(L, a, "vector", true, &sa->vector, path) ||
         !get_str(L, a, "when", true, &sa->when_text, path) || !get_str(L, a, "label", true, &sa->label, path))

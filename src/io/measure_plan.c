@@ -10,6 +10,21 @@
 #include "io/load.h"
 #include "model/kernelgen.h"
 
+/* ldmatrix/stmatrix: every lane of a warp issues them, so a warp that takes part must give a
+ * row in each of its 8 x matrices lanes: the kernel cannot leave a row out as the model would. */
+static bool measure_plan_matrix_ok(const scenario_instr *in, int w, char *err, size_t n)
+{
+    if ((in->req.op != BANKS_LDMATRIX && in->req.op != BANKS_STMATRIX) || !in->req.active)
+        return true;
+    for (int l = 0; l < 8 * in->req.matrices; l++)
+        if (!((in->req.active >> l) & 1)) {
+            snprintf(err, n, "warp %d lane %d gives no row (%s): %s needs a row from each of lanes 0-%d of a warp", w, l,
+                     scenario_lane_state_text(in->lane[l].state), banks_op_name(in->req.op), 8 * in->req.matrices - 1);
+            return false;
+        }
+    return true;
+}
+
 bool measure_plan_make(const scenario *s, int access, int iteration, measure_plan *p, char *err, size_t n)
 {
     memset(p, 0, sizeof *p);
@@ -54,6 +69,12 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
         q->loop_value = s->loop_values[iteration];
         q->store = s->accesses[access].op == BANKS_STORE;
     }
+    banks_request kind = s->is_trace ? s->trace[access] : scenario_access_kind(&s->accesses[access]);
+    p->kind = kind;
+    q->counter_set = kind.op == BANKS_ATOMIC     ? GPU_COUNT_ATOM
+                     : kind.op == BANKS_CP_ASYNC ? GPU_COUNT_LDGSTS
+                     : kind.op == BANKS_STORE || kind.op == BANKS_STMATRIX ? GPU_COUNT_ST
+                                                                           : GPU_COUNT_LD;
     p->warps = s->is_trace ? 1 : scenario_warp_count(s);
     scenario_instr in;
     banks_result r;
@@ -71,6 +92,10 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
                 measure_plan_free(p);
                 return false;
             }
+        if (!measure_plan_matrix_ok(&in, w, err, n)) {
+            measure_plan_free(p);
+            return false;
+        }
         banks_analyze(s->arch, &in.req, &r, NULL);
         p->wavefronts += r.wavefronts;
         p->bank_conflicts += r.bank_conflicts;
@@ -87,6 +112,9 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
                 p->bytes_per_warp = r.active_lanes * in.req.width;
         }
     }
+    /* latency: a dependent chain of loads (ld.shared or ldmatrix) only */
+    if (kind.op != BANKS_LOAD && kind.op != BANKS_LDMATRIX)
+        q->latency_warp = -1;
     memcpy(q->tp_block, q->block, sizeof q->block);
     q->active_warps = p->active_warps;
     if (s->is_trace && p->active_warps) {

@@ -12,6 +12,7 @@
 
 typedef struct measure_plan {
     int access, iteration;
+    banks_request kind;         /* the instruction: op, matrices, trans, atomic, returns (no lanes) */
     strbuf source;              /* owned: the generated CUDA source */
     gpu_request rq;             /* rq.source points into source */
     /* prediction for one block performing the access once */

@@ -105,7 +105,9 @@ static void access_title(FILE *out, const scenario *s, int a)
     const scenario_access *ac = &s->accesses[a];
     const scenario_array *arr = &s->arrays[ac->array];
     strbuf sb = {0}; /* the file's text made safe for a terminal */
-    strbuf_addf(&sb, "\naccess %d: %s ", a, scenario_op_text(ac->op));
+    banks_request kind = scenario_access_kind(ac);
+    char kt[32];
+    strbuf_addf(&sb, "\naccess %d: %s ", a, scenario_kind_text(&kind, kt, sizeof kt));
     textsafe_add(&sb, arr->name);
     for (int d = 0; d < ac->nidx; d++) {
         strbuf_addc(&sb, '[');
@@ -263,9 +265,10 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
         bool first = !c->printed_table[slot];
         c->printed_table[slot] = true;
         flush_run(c, s);
+        char kt[32];
         if (s->is_trace)
-            fprintf(c->out, "\ntrace[%lld]: %s, %d B per lane: ", (long long)in->seq, scenario_op_text(in->req.op),
-                    in->req.width);
+            fprintf(c->out, "\ntrace[%lld]: %s, %d B per lane: ", (long long)in->seq,
+                    scenario_kind_text(&in->req, kt, sizeof kt), in->req.width);
         else
             fprintf(c->out, "  warp %d: ", in->warp);
         summary_line(c->out, r, cycles, &ex);
@@ -385,6 +388,13 @@ static void json_visit(void *ctx, const scenario *s, const scenario_instr *in, c
     if (s->loop.var && !s->is_trace)
         JSONW_KV_INT(w, "loop_value", in->loop_value);
     JSONW_KV_STRING(w, "op", scenario_op_text(in->req.op));
+    if (in->req.op == BANKS_LDMATRIX || in->req.op == BANKS_STMATRIX) {
+        JSONW_KV_INT(w, "matrices", in->req.matrices);
+        JSONW_KV_BOOL(w, "trans", in->req.trans);
+    } else if (in->req.op == BANKS_ATOMIC) {
+        JSONW_KV_STRING(w, "atomic", banks_atomic_name(in->req.atomic));
+        JSONW_KV_BOOL(w, "returns", in->req.returns);
+    }
     JSONW_KV_INT(w, "width", in->req.width);
     JSONW_KV_INT(w, "wavefronts", r->wavefronts);
     JSONW_KV_INT(w, "ideal_wavefronts", r->ideal_wavefronts);

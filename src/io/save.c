@@ -53,7 +53,9 @@ static void save_trace(const scenario *s, strbuf *o)
     strbuf_addf(o, "  \"trace\": [\n");
     for (int i = 0; i < s->ntrace; i++) {
         const banks_request *r = &s->trace[i];
-        strbuf_addf(o, "    { \"op\": \"%s\", \"width\": %d, \"addresses\": [", scenario_op_text(r->op), r->width);
+        strbuf_addf(o, "    { \"op\": \"%s\"", scenario_op_text(r->op));
+        scenario_kind_json(r, o);
+        strbuf_addf(o, ", \"width\": %d, \"addresses\": [", r->width);
         for (int l = 0; l < BANKS_WARP; l++) {
             if ((r->active >> l) & 1)
                 strbuf_addf(o, "%s%lld", l ? ", " : "", (long long)r->addr[l]);
@@ -106,7 +108,10 @@ void save_scenario_json(const scenario *s, strbuf *o)
     strbuf_addf(o, "  \"accesses\": [\n");
     for (int i = 0; i < s->naccesses; i++) {
         const scenario_access *a = &s->accesses[i];
-        strbuf_addf(o, "    { \"op\": \"%s\", \"array\": ", scenario_op_text(a->op));
+        strbuf_addf(o, "    { \"op\": \"%s\"", scenario_op_text(a->op));
+        banks_request kind = scenario_access_kind(a);
+        scenario_kind_json(&kind, o);
+        strbuf_addf(o, ", \"array\": ");
         report_json_string(o, a->array_name);
         strbuf_addf(o, ", \"index\": [");
         for (int d = 0; d < a->nidx; d++) {

@@ -97,10 +97,13 @@ void svg_render(const scenario *s, int64_t k, strbuf *o)
     text(&body, LEFT, 24, "start", "font-size=\"18\" font-weight=\"bold\"", buf);
     strbuf line = {0};
     if (s->is_trace) {
-        strbuf_addf(&line, "trace[%lld]: %s, %d B per lane", (long long)k, scenario_op_text(in.req.op), in.req.width);
+        char kt[32];
+        strbuf_addf(&line, "trace[%lld]: %s, %d B per lane", (long long)k, scenario_kind_text(&in.req, kt, sizeof kt),
+                    in.req.width);
     } else {
         const scenario_access *a = &s->accesses[in.access];
-        strbuf_addf(&line, "warp %d: %s %s", in.warp, scenario_op_text(a->op), s->arrays[a->array].name);
+        char kt[32];
+        strbuf_addf(&line, "warp %d: %s %s", in.warp, scenario_kind_text(&in.req, kt, sizeof kt), s->arrays[a->array].name);
         for (int d = 0; d < a->nidx; d++)
             strbuf_addf(&line, "[%s]", a->index_text[d]);
         if (a->field)

@@ -296,6 +296,13 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
 {
     int64_t eline = t->js.line_tok, ecol = t->js.col_tok, width = 0, pos[BANKS_WARP][2];
     bool have_op = false, have_addr = false;
+    /* the tensor-era keys (README, "The tensor-era access kinds") */
+    bool have_mat = false, have_trans = false, have_atomic = false, have_returns = false;
+    int64_t mline = 0, mcol = 0;
+    r->matrices = 0;
+    r->trans = false;
+    r->atomic = BANKS_ATOM_ADD;
+    r->returns = true;
     long long i = (long long)t->count;
     for (;;) {
         jsonstream_token k = jsonstream_next(&t->js);
@@ -313,11 +320,41 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
             dup = have_op;
             if (v != JSONSTREAM_STRING)
                 return FAIL_TOK(t, err, "expected a string", "trace[%lld].op", i);
-            bool store = strcmp(t->js.str, "store") == 0;
-            if (!store && strcmp(t->js.str, "load") != 0)
-                return FAIL_TOK(t, err, "op is \"load\" or \"store\"", "trace[%lld].op", i);
-            r->op = store ? BANKS_STORE : BANKS_LOAD;
+            if (!banks_op_parse(t->js.str, &r->op))
+                return FAIL_TOK(t, err,
+                                "op is \"load\", \"store\", \"ldmatrix\", \"stmatrix\", \"atomic\" or \"cp.async\"",
+                                "trace[%lld].op", i);
             have_op = true;
+        } else if (strcmp(key, "matrices") == 0) {
+            dup = have_mat;
+            if (v != JSONSTREAM_NUMBER || !t->js.is_int || (t->js.ival != 1 && t->js.ival != 2 && t->js.ival != 4))
+                return FAIL_TOK(t, err, "matrices is 1, 2 or 4", "trace[%lld].matrices", i);
+            r->matrices = (int)t->js.ival;
+            mline = t->js.line_tok;
+            mcol = t->js.col_tok;
+            have_mat = true;
+        } else if (strcmp(key, "trans") == 0 || strcmp(key, "returns") == 0) {
+            bool tr = key[0] == 't';
+            dup = tr ? have_trans : have_returns;
+            if (v != JSONSTREAM_TRUE && v != JSONSTREAM_FALSE)
+                return FAIL_TOK(t, err, "expected true or false", "trace[%lld].%s", i, key);
+            if (tr) {
+                r->trans = v == JSONSTREAM_TRUE;
+                have_trans = true;
+            } else {
+                r->returns = v == JSONSTREAM_TRUE;
+                have_returns = true;
+            }
+            if (!mline) {
+                mline = t->js.line_tok;
+                mcol = t->js.col_tok;
+            }
+        } else if (strcmp(key, "atomic") == 0) {
+            dup = have_atomic;
+            if (v != JSONSTREAM_STRING || !banks_atomic_parse(t->js.str, &r->atomic))
+                return FAIL_TOK(t, err, "atomic is add, min, max, and, or, xor, exch, cas or inc", "trace[%lld].atomic",
+                                i);
+            have_atomic = true;
         } else if (strcmp(key, "width") == 0) {
             dup = width != 0;
             if (v != JSONSTREAM_NUMBER || !t->js.is_int || !banks_width_ok((int)t->js.ival)) {
@@ -346,11 +383,29 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
     }
     if (!have_op)
         return failf(t, err, eline, ecol, "missing key 'op'", "trace[%lld]", i);
+    bool matrix = r->op == BANKS_LDMATRIX || r->op == BANKS_STMATRIX;
+    if ((have_mat || have_trans) && !matrix)
+        return failf(t, err, mline, mcol, "only ldmatrix and stmatrix take this key", "trace[%lld].%s", i,
+                     have_mat ? "matrices" : "trans");
+    if ((have_atomic || have_returns) && r->op != BANKS_ATOMIC)
+        return failf(t, err, eline, ecol, "only atomics take this key", "trace[%lld].%s", i,
+                     have_atomic ? "atomic" : "returns");
+    if (r->op == BANKS_ATOMIC && !have_atomic)
+        return failf(t, err, eline, ecol, "missing key 'atomic'", "trace[%lld]", i);
+    if (matrix && !have_mat)
+        r->matrices = 4;
+    if (matrix && !width)
+        width = 16; /* a matrix row */
     if (!width)
         return failf(t, err, eline, ecol, "missing key 'width'", "trace[%lld]", i);
     if (!have_addr)
         return failf(t, err, eline, ecol, "expected 32 addresses (null for an inactive lane)", "trace[%lld]", i);
     r->width = (int)width;
+    const char *why = banks_request_problem(r);
+    if (why)
+        return failf(t, err, eline, ecol, why, "trace[%lld]", i);
+    if (matrix) /* lanes past 8 x matrices give no row: ignored */
+        r->active &= r->matrices == 4 ? 0xffffffffu : (1u << (8 * r->matrices)) - 1u;
     for (int l = 0; l < BANKS_WARP; l++) /* addresses read before the width */
         if ((r->active >> l) & 1 && (r->addr[l] & (width - 1)) != 0)
             return failf(t, err, pos[l][0], pos[l][1], "address is not a multiple of the width",

@@ -129,6 +129,13 @@ static void try_swizzle(scenario *s, int array, advisor_result *out)
     if (scenario_finish(s, &e)) {
         measure_row(s, &out->swizzled);
         out->swizzle = out->swizzled.valid;
+        /* c ^ ((r % S) * U) on the element offset r * C + c, C a power of two: bits [log2 U,
+         * log2 U + log2 S) XOR bits [log2 C, ...): CuTe's Swizzle<log2 S, log2 U, log2 C - log2 U> */
+        int64_t C = arr->dims[1];
+        out->swizzle_cute[0] = '\0';
+        if ((C & (C - 1)) == 0)
+            snprintf(out->swizzle_cute, sizeof out->swizzle_cute, "Swizzle<%d,%d,%d>", __builtin_ctzll((uint64_t)S),
+                     __builtin_ctzll((uint64_t)U), __builtin_ctzll((uint64_t)C) - __builtin_ctzll((uint64_t)U));
         if (U > 1)
             snprintf(out->swizzle_text, sizeof out->swizzle_text, "%s[r][c ^ ((r %% %lld) * %lld)]", arr->name,
                      (long long)S, (long long)U);

@@ -31,6 +31,9 @@ typedef struct advisor_result {
     int min_pad;                /* smallest padding with the fewest wavefronts */
     bool swizzle;               /* an XOR swizzle applies */
     char swizzle_text[200];     /* e.g. "tile[r][c ^ (r % 32)]" */
+    char swizzle_cute[64];      /* the same as CuTe's Swizzle<B,M,S> on element offsets, e.g.
+                                   "Swizzle<3,3,3>"; empty when the row length is not a power
+                                   of two (then no CuTe swizzle equals it) */
     advisor_row swizzled;       /* its cost (padding 0) */
     bool soa;                   /* the array holds structs read by field */
     advisor_row soa_row;        /* the cost with one array per field */

@@ -1,5 +1,6 @@
 /* banks: the architecture profiles and the bank engine (see banks.h for the contract). */
 #include "banks.h"
+#include "banks_tensor.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,6 +269,8 @@ int64_t banks_word_of(const banks_profile *p, int64_t addr)
 
 double banks_issue_cycles(const banks_profile *p, const banks_request *req, const banks_result *r, bool register_data)
 {
+    if (banks_tensor_op(req->op))
+        return banks_tensor_cycles(p, req, r);
     bool per_phase = p->phase_cycles && r->active_lanes > 0 && (req->op == BANKS_LOAD || register_data);
     return per_phase && r->nphases > r->wavefronts ? r->nphases : r->wavefronts;
 }
@@ -461,6 +464,10 @@ void banks_analyze(const banks_profile *p, const banks_request *req, banks_resul
     /* Every field is written below, phase entries past nphases excepted: no clearing. */
     if (cells)
         memset(cells, 0, sizeof *cells * BANKS_MAX_ROWS * (size_t)p->banks);
+    if (banks_tensor_op(req->op)) {
+        banks_tensor_analyze(p, req, out, cells);
+        return;
+    }
     int width = req->width, nsub = 1;
     if (p->split_wide && width > p->bank_bytes) {
         nsub = width >> p->bank_shift;

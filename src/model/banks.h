@@ -7,7 +7,8 @@
  *
  * Units: addresses are byte offsets into shared memory; a "bank word" is profile.bank_bytes wide.
  * Invariants of a banks_result: wavefronts = ideal_wavefronts + bank_conflicts;
- * ideal_wavefronts = number of phases with at least one active lane. */
+ * ideal_wavefronts = number of phases with at least one active lane, except for atomic cas, which
+ * takes two passes of which Nsight Compute counts the conflicts once (banks_tensor.c). */
 #ifndef BANKSCOPE_BANKS_H
 #define BANKSCOPE_BANKS_H
 
@@ -19,7 +20,31 @@
 #define BANKS_MAX_PHASES 16 /* cc 1.x 16-byte: 4 word requests x 2 half-warps = 8 */
 #define BANKS_MAX_ROWS 128  /* wavefronts of the worst request of any profile */
 
-typedef enum banks_op { BANKS_LOAD, BANKS_STORE } banks_op;
+/* What a warp-instruction does. The tensor-era kinds (banks_tensor.c) are modelled on sm_90 from
+ * tests/data/h200_tensor.tsv: ldmatrix/stmatrix (m8n8 .b16: lane l gives the 16-byte row address of
+ * matrix l / 8), shared atomics (atom with a returned value, red without) and cp.async (the
+ * shared-memory side of cp.async.ca.shared.global). */
+typedef enum banks_op {
+    BANKS_LOAD,
+    BANKS_STORE,
+    BANKS_LDMATRIX,
+    BANKS_STMATRIX,
+    BANKS_ATOMIC,
+    BANKS_CP_ASYNC
+} banks_op;
+
+/* The operation of a shared atomic (PTX atom/red .add .min .max .and .or .xor .exch .cas .inc). */
+typedef enum banks_atomic {
+    BANKS_ATOM_ADD,
+    BANKS_ATOM_MIN,
+    BANKS_ATOM_MAX,
+    BANKS_ATOM_AND,
+    BANKS_ATOM_OR,
+    BANKS_ATOM_XOR,
+    BANKS_ATOM_EXCH,
+    BANKS_ATOM_CAS,
+    BANKS_ATOM_INC
+} banks_atomic;
 
 /* The bank rules of one GPU generation. Every number that is hardware lives here. */
 typedef struct banks_profile {
@@ -57,7 +82,11 @@ const banks_profile *banks_profiles(int *n);
 /* One warp-instruction. Lanes whose bit is clear in active are ignored. */
 typedef struct banks_request {
     banks_op op;
-    int width;                /* bytes per lane: 1, 2, 4, 8 or 16 */
+    int width;                /* bytes per lane: 1, 2, 4, 8 or 16 (ldmatrix/stmatrix: 16, a row) */
+    int matrices;             /* ldmatrix/stmatrix: 1, 2 or 4 (lanes past 8 x matrices are ignored) */
+    bool trans;               /* ldmatrix/stmatrix .trans (same banks: it moves the same rows) */
+    banks_atomic atomic;      /* atomics: the operation */
+    bool returns;             /* atomics: atom (true) or red (false) */
     uint32_t active;          /* bit l: lane l takes part */
     int64_t addr[BANKS_WARP]; /* byte address per lane, >= 0 */
 } banks_request;
@@ -97,6 +126,17 @@ typedef struct banks_cell {
 
 /* True when width is one the hardware has (1, 2, 4, 8, 16). */
 bool banks_width_ok(int width);
+/* NULL when req's op, width, matrices and atomic kind form one instruction the model covers, else
+ * why not (one line, for an error message). */
+const char *banks_request_problem(const banks_request *req);
+/* Names as written in files: "load", "store", "ldmatrix", "stmatrix", "atomic", "cp.async"; and
+ * "add" ... "inc". The parsers return false for an unknown name. */
+const char *banks_op_name(banks_op op);
+bool banks_op_parse(const char *name, banks_op *op);
+const char *banks_atomic_name(banks_atomic a);
+bool banks_atomic_parse(const char *name, banks_atomic *a);
+/* Alignment in bytes that the access of req needs per lane (ldmatrix rows: 16). */
+int banks_request_align(const banks_request *req);
 
 /* Analyse req under profile p (every field of out is written; phase entries at and past
  * out->nphases are unspecified). When cells is not NULL it must hold BANKS_MAX_ROWS * p->banks

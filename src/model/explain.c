@@ -760,12 +760,44 @@ static void verdict_line(const scenario_instr *in, const banks_result *r, explai
     push_line(e, &sb);
 }
 
+/* (b) for the tensor-era kinds: how the instruction is served ([H200m] in banks_tensor.c). */
+static void tensor_lines(const scenario_instr *in, const banks_result *r, explain_lines *e)
+{
+    const banks_request *q = &in->req;
+    char kt[32];
+    scenario_kind_text(q, kt, sizeof kt);
+    if (q->op == BANKS_LDMATRIX || q->op == BANKS_STMATRIX)
+        add_line(e,
+                 "%s: lane l gives the 16-byte row l %% 8 of matrix l / 8 (lanes 0-%d); each matrix is one phase "
+                 "of 8 rows, so the ideal is %d wavefront%s; lanes that give the same row share it%s",
+                 kt, 8 * q->matrices - 1, q->matrices, q->matrices == 1 ? "" : "s",
+                 q->matrices < 4 ? "; the other lanes' addresses are ignored" : "");
+    else if (q->op == BANKS_ATOMIC)
+        add_line(e,
+                 "%s: lanes never share a wavefront, not even on one address: a bank serves one lane per wavefront, "
+                 "so a phase takes as many wavefronts as the most lanes on one bank%s",
+                 kt, q->atomic == BANKS_ATOM_CAS ? "; cas takes two passes (the conflicts are counted once)" : "");
+    else
+        add_line(e,
+                 "cp.async of %d B: served in phases of %d lanes like a store, but lanes on one address do not merge: a "
+                 "phase takes as many wavefronts as the most lanes on one bank (the global source laid out as the "
+                 "destination)",
+                 q->width, q->width >= 8 ? 128 / q->width : 32);
+    (void)r;
+}
+
 void explain_access(const scenario *s, const scenario_instr *in, const banks_result *r, explain_lines *out)
 {
     const banks_profile *p = s->arch;
     *out = (explain_lines){0};
     banks_cell *cells = grid_of(p, in);
-    if (r->active_lanes > 0) {
+    bool tensor = in->req.op != BANKS_LOAD && in->req.op != BANKS_STORE;
+    if (r->active_lanes > 0 && tensor) {
+        tensor_lines(in, r, out);
+        if (in->req.op == BANKS_LDMATRIX || in->req.op == BANKS_STMATRIX)
+            worst_bank_line(p, r, cells, out);
+        cycles_line(p, in, r, out);
+    } else if (r->active_lanes > 0) {
         phase_lines(p, in, r, out);
         stride_lines(p, in, r, cells, out);
         worst_bank_line(p, r, cells, out);

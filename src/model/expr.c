@@ -115,11 +115,78 @@ static bool ident_is(const char *id, int len, const char *word)
 bool expr_is_builtin_name(const char *name)
 {
     static const char *const words[] = {"threadIdx", "blockDim", "tx",       "ty",  "tz",  "lane",
-                                        "warp",      "tid",      "warpSize", "min", "max", NULL};
+                                        "warp",      "tid",      "warpSize", "min", "max", "swizzle", NULL};
     for (int i = 0; words[i]; i++)
         if (strcmp(name, words[i]) == 0)
             return true;
     return false;
+}
+
+/* One integer constant argument of swizzle( ) in [lo, hi], followed by sep. */
+static bool swizzle_arg(parser *p, const char *what, int lo, int hi, const char *sep, int *out)
+{
+    skip_ws(p);
+    int at = p->pos, before = p->e->n, n = parse_expr(p);
+    if (n < 0 || p->failed)
+        return false;
+    const expr_node *nd = &p->e->nodes[n];
+    bool neg = nd->kind == EXPR_UNARY && nd->op == EXPR_NEG && p->e->nodes[nd->a].kind == EXPR_NUM;
+    int64_t v = neg ? -p->e->nodes[nd->a].value : nd->value;
+    if ((nd->kind != EXPR_NUM && !neg) || v < lo || v > hi) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "swizzle: %s must be a whole number %d..%d", what, lo, hi);
+        fail(p, at, "%s", msg);
+        return false;
+    }
+    *out = (int)v;
+    p->e->n = before; /* a constant: no nodes (the tree stays in post-order) */
+    if (!accept(p, sep)) {
+        fail(p, p->pos, "expected '%s' in swizzle(B, M, S, x)", sep);
+        return false;
+    }
+    return true;
+}
+
+/* swizzle(B, M, S, x): CuTe's Swizzle<B,M,S> applied to x, i.e. the B bits of x from bit M + S
+ * (S >= 0; from bit M for S < 0) XOR-ed into the B bits from bit M (from bit M - S). Written
+ * with the operators of the language, so every evaluator and the CUDA emitter agree; x is
+ * parsed twice (the tree has no shared nodes). */
+static int parse_swizzle(parser *p, int start)
+{
+    int b, m, sh;
+    if (!accept(p, "(")) {
+        fail(p, p->pos, "expected '(' after swizzle%s", "");
+        return -1;
+    }
+    if (!swizzle_arg(p, "B", 0, 16, ",", &b) || !swizzle_arg(p, "M", 0, 32, ",", &m) ||
+        !swizzle_arg(p, "S", -32, 32, ",", &sh))
+        return -1;
+    if ((sh < 0 ? -sh : sh) < b) {
+        fail(p, start, "swizzle: |S| must be at least B (CuTe's Swizzle<B,M,S>)%s", "");
+        return -1;
+    }
+    /* post-order of x ^ ((x & mask) >> s): x, x, mask, &, s, >>, ^ */
+    skip_ws(p);
+    int xpos = p->pos, x2 = parse_expr(p);
+    if (x2 < 0 || p->failed)
+        return -1;
+    int end = p->pos;
+    p->pos = xpos;
+    int x1 = parse_expr(p);
+    if (x1 < 0 || p->failed || p->pos != end)
+        return -1;
+    if (!accept(p, ")")) {
+        fail(p, p->pos, "expected ')' to close swizzle(%s", "");
+        return -1;
+    }
+    int64_t bits = ((int64_t)1 << b) - 1;
+    int mask = node_new(p, EXPR_NUM, 0, -1, -1, start);
+    p->e->nodes[mask].value = bits << (m + (sh > 0 ? sh : 0));
+    int sel = node_new(p, EXPR_BINARY, EXPR_AND, x1, mask, start);
+    int amt = node_new(p, EXPR_NUM, 0, -1, -1, start);
+    p->e->nodes[amt].value = sh < 0 ? -sh : sh;
+    int moved = node_new(p, EXPR_BINARY, sh < 0 ? EXPR_SHL : EXPR_SHR, sel, amt, start);
+    return node_new(p, EXPR_BINARY, EXPR_XOR, x2, moved, start);
 }
 
 static int parse_identifier(parser *p)
@@ -146,6 +213,8 @@ static int parse_identifier(parser *p)
         p->e->nodes[n].value = 32;
         return n;
     }
+    if (ident_is(id, len, "swizzle"))
+        return parse_swizzle(p, start);
     if (ident_is(id, len, "min") || ident_is(id, len, "max")) {
         int op = name[1] == 'i' ? EXPR_MIN : EXPR_MAX;
         if (!accept(p, "(")) {

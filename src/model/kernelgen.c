@@ -42,10 +42,12 @@ int64_t kernelgen_smem_bytes(const scenario *s)
 /* The CUDA spelling of a builtin: __half has no header-free type, so use same-size storage. */
 static const char *cuda_type(const char *name)
 {
-    if (strcmp(name, "__half") == 0)
+    if (strcmp(name, "__half") == 0 || strcmp(name, "__nv_bfloat16") == 0)
         return "unsigned short";
-    if (strcmp(name, "__half2") == 0)
+    if (strcmp(name, "__half2") == 0 || strcmp(name, "__nv_bfloat162") == 0)
         return "ushort2";
+    if (strcmp(name, "__nv_fp8_e4m3") == 0 || strcmp(name, "__nv_fp8_e5m2") == 0)
+        return "unsigned char";
     return name;
 }
 
@@ -196,9 +198,17 @@ bool kernelgen_source(const scenario *s, int access, const char *tmpl, strbuf *o
         const banks_request *tr = s->is_trace ? &s->trace[access] : NULL;
         snprintf(width, sizeof width, "%d", tr ? tr->width : s->accesses[access].width);
         snprintf(store, sizeof store, "%d", (tr ? tr->op : s->accesses[access].op) == BANKS_STORE);
-        const char *keys[] = {"STRUCTS", "BODY", "WIDTH", "STORE"};
-        const char *vals[] = {strbuf_str(&structs), strbuf_str(&body), width, store};
-        fill(tmpl, keys, vals, 4, out);
+        /* the instruction: op, matrices, trans, atomic operation, returns (kernels/measure.cu) */
+        banks_request kind = tr ? *tr : scenario_access_kind(&s->accesses[access]);
+        char op[8], mats[8], trans[8], atomic[8], returns[8];
+        snprintf(op, sizeof op, "%d", (int)kind.op);
+        snprintf(mats, sizeof mats, "%d", kind.matrices);
+        snprintf(trans, sizeof trans, "%d", kind.trans);
+        snprintf(atomic, sizeof atomic, "%d", (int)kind.atomic);
+        snprintf(returns, sizeof returns, "%d", kind.returns);
+        const char *keys[] = {"STRUCTS", "BODY", "WIDTH", "STORE", "OP", "MATRICES", "TRANS", "ATOMIC", "RETURNS"};
+        const char *vals[] = {strbuf_str(&structs), strbuf_str(&body), width, store, op, mats, trans, atomic, returns};
+        fill(tmpl, keys, vals, 9, out);
     }
     strbuf_free(&structs);
     strbuf_free(&body);

@@ -267,6 +267,8 @@ static bool access_finish(scenario *s, int i, scenario_error *err)
         align = v.align;
         tname = v.name;
     }
+    if (a->op != BANKS_LOAD && a->op != BANKS_STORE && !scenario_tensor_access(a, i, &size, &align, err))
+        return false;
     if (!banks_width_ok(size)) {
         char msg[160];
         snprintf(msg, sizeof msg,
@@ -372,6 +374,7 @@ void scenario_instr_build(const scenario *s, int access, int iteration, int warp
     out->req.op = a->op;
     out->req.width = a->width;
     out->req.active = 0;
+    scenario_tensor_request(a, &out->req);
     expr_env env;
     env.v[EXPR_BDX] = s->block[0];
     env.v[EXPR_BDY] = s->block[1];
@@ -455,6 +458,7 @@ void scenario_instr_build(const scenario *s, int access, int iteration, int warp
         out->req.addr[ln] = l->address;
     }
     out->req.active = active;
+    scenario_tensor_lanes(out);
 }
 
 void scenario_instr_at(const scenario *s, int64_t k, scenario_instr *out)
@@ -593,5 +597,5 @@ int64_t scenario_excluded_total(const scenario_excluded *e)
 
 const char *scenario_op_text(banks_op op)
 {
-    return op == BANKS_LOAD ? "load" : "store";
+    return banks_op_name(op);
 }

@@ -36,6 +36,10 @@ typedef struct scenario_array {
 
 typedef struct scenario_access {
     banks_op op;
+    int matrices;                      /* ldmatrix/stmatrix: 1, 2 or 4 */
+    bool trans;                        /* ldmatrix/stmatrix .trans */
+    banks_atomic atomic;               /* atomic: the operation */
+    bool returns;                      /* atomic: atom (true) or red (false) */
     char *array_name; /* owned */
     int nidx;
     char *index_text[SCENARIO_MAX_DIMS]; /* owned */
@@ -176,5 +180,27 @@ void scenario_excluded_add(scenario_excluded *sum, const scenario_excluded *add)
 /* All excluded lanes of e. */
 int64_t scenario_excluded_total(const scenario_excluded *e);
 const char *scenario_op_text(banks_op op);
+
+/* The tensor-era kinds (scenario_tensor.c). For an access whose op is not a plain load or store:
+ * check it and set the bytes one lane moves (*size, from the element type: ldmatrix/stmatrix
+ * always 16, a row) and the alignment it needs (*align); false with err filled (path
+ * "accesses[i]..."). */
+bool scenario_tensor_access(const scenario_access *a, int i, int *size, int *align, scenario_error *err);
+/* Copy the access's matrices, trans, atomic and returns into req. */
+void scenario_tensor_request(const scenario_access *a, banks_request *req);
+/* The kind of an access as one request prototype (op and the tensor-era fields). */
+banks_request scenario_access_kind(const scenario_access *a);
+/* The instruction as people write it: "load", "ldmatrix.x4.trans", "atom.add", "red.inc",
+ * "cp.async"; into buf, which is returned. */
+const char *scenario_kind_text(const banks_request *r, char *buf, size_t n);
+/* The inverse of scenario_kind_text (also "ld" and "st", as the calibration tables write loads
+ * and stores): op, matrices, trans, atomic and returns into *r; false for an unknown text. */
+bool scenario_kind_parse(const char *text, banks_request *r);
+/* The JSON keys that go with the op: ', "matrices": 4, "trans": false' for ldmatrix/stmatrix,
+ * ', "atomic": "add", "returns": true' for atomics, nothing otherwise. */
+void scenario_kind_json(const banks_request *r, strbuf *o);
+/* Lanes past 8 x matrices of an ldmatrix/stmatrix give no address: mark them inactive (not
+ * excluded), whatever their index expressions say. */
+void scenario_tensor_lanes(scenario_instr *in);
 
 #endif

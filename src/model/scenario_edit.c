@@ -38,6 +38,10 @@ static void clone_access(const scenario_access *a, scenario_access *b)
 {
     memset(b, 0, sizeof *b);
     b->op = a->op;
+    b->matrices = a->matrices; /* the tensor-era kinds */
+    b->trans = a->trans;
+    b->atomic = a->atomic;
+    b->returns = a->returns;
     b->array_name = xstrdup(a->array_name);
     b->nidx = a->nidx;
     for (int d = 0; d < a->nidx; d++)

@@ -25,6 +25,14 @@ static const struct {
     {"uint16_t", "unsigned short", 2, TYPES_UNSIGNED},
     {"half", "__half", 2, TYPES_FLOAT},
     {"__half", "__half", 2, TYPES_FLOAT},
+    /* cuda_bf16.h, cuda_fp8.h (checked by tests/unit/test_layout_gcc.c) */
+    {"bf16", "__nv_bfloat16", 2, TYPES_FLOAT},
+    {"__nv_bfloat16", "__nv_bfloat16", 2, TYPES_FLOAT},
+    {"nv_bfloat16", "__nv_bfloat16", 2, TYPES_FLOAT},
+    {"__nv_fp8_e4m3", "__nv_fp8_e4m3", 1, TYPES_FLOAT},
+    {"fp8_e4m3", "__nv_fp8_e4m3", 1, TYPES_FLOAT},
+    {"__nv_fp8_e5m2", "__nv_fp8_e5m2", 1, TYPES_FLOAT},
+    {"fp8_e5m2", "__nv_fp8_e5m2", 1, TYPES_FLOAT},
     {"int", "int", 4, TYPES_SIGNED},
     {"unsigned int", "unsigned int", 4, TYPES_UNSIGNED},
     {"unsigned", "unsigned int", 4, TYPES_UNSIGNED},
@@ -70,9 +78,10 @@ bool types_builtin_find(const char *name, types_builtin *out)
         out->cls = scalars[i].cls;
         return true;
     }
-    if (strcmp(name, "half2") == 0 || strcmp(name, "__half2") == 0) {
-        snprintf(out->name, sizeof out->name, "__half2");
-        snprintf(out->scalar, sizeof out->scalar, "__half");
+    bool bf = strcmp(name, "__nv_bfloat162") == 0 || strcmp(name, "bf162") == 0 || strcmp(name, "nv_bfloat162") == 0;
+    if (strcmp(name, "half2") == 0 || strcmp(name, "__half2") == 0 || bf) {
+        snprintf(out->name, sizeof out->name, bf ? "__nv_bfloat162" : "__half2");
+        snprintf(out->scalar, sizeof out->scalar, bf ? "__nv_bfloat16" : "__half");
         out->size = out->align = 4;
         out->components = 2;
         out->cls = TYPES_FLOAT;

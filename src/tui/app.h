@@ -376,6 +376,8 @@ int picker_choose(tui_app *a, int key);
 int why_open(tui_app *a, int key);
 
 /* ---- frame.c: per-frame geometry and hit tests ---- */
+/* The presentation mode's grid (mode_present.c), for frame_compute. */
+grid_geom present_geom(const tui_app *a);
 void frame_compute(tui_app *a);
 grid_geom grid_geom_make(const tui_app *a, const layout_rect *r, const tui_view *v, int scroll, int cw);
 /* Row and bank under (y, x); false outside the cells. */

@@ -80,8 +80,12 @@ void frame_compute(tui_app *a)
         grid_geom probe = grid_geom_make(a, &f->lay.grid, &a->view, a->grid_scroll, f->lay.cell_w);
         a->grid_scroll = scroll_to(probe.scroll, a->step.shown - 1, probe.nvis);
     }
-    f->grid = grid_geom_make(a, &f->lay.grid, &a->view, a->grid_scroll, f->lay.cell_w);
-    f->grid.banks = banks;
+    if (app_in_mode(a, MODE_PRESENT) && !app_in_mode(a, MODE_COMPARE)) {
+        f->grid = present_geom(a);
+    } else {
+        f->grid = grid_geom_make(a, &f->lay.grid, &a->view, a->grid_scroll, f->lay.cell_w);
+        f->grid.banks = banks;
+    }
     int scroll = f->grid.scroll;
     if (cmp) { /* one scroll for both grids, as far as the longer one needs */
         f->grid2 = grid_geom_make(a, &f->lay.grid2, &a->cmp.view, a->grid_scroll, f->lay.cell_w);
@@ -115,8 +119,8 @@ int app_mouse(tui_app *a, int y, int x)
         }
         return REACT_REDRAW;
     }
-    if (app_in_mode(a, MODE_COMPARE))
-        return REACT_NONE;
+    if (app_in_mode(a, MODE_COMPARE) || app_in_mode(a, MODE_PRESENT) || (a->focus == 2 && f->lay.map.h == 0))
+        return REACT_NONE; /* no lane table on screen */
     int lane = lanes_geom_hit(&f->lanes, y, x);
     if (lane >= 0 && f->lay.lanes.h > 0) {
         a->sel_lane = lane;

@@ -7,7 +7,12 @@
  * BANKSCOPE_CALIB_ONLY=TEXT measures only the rows whose id contains TEXT;
  * BANKSCOPE_CALIB_FILE=PATH reads another table of the same columns, where -1 in the
  * wavefronts, bank_conflicts or cycles column means "not measured" (tests/gpu/random.sh makes
- * such tables of new patterns: the counters are then the only reference). */
+ * such tables of new patterns: the counters are then the only reference);
+ * BANKSCOPE_CALIB_MODEL_ONLY=1 measures nothing: the table's own counter columns (measured by
+ * tests/gpu/calib_tensor.cu) are compared with the model. A crash prints its stack. */
+#include <execinfo.h>
+#include <signal.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +21,24 @@
 #include "gpu/gpu.h"
 #include "io/measure_plan.h"
 
+/* A crash (seen inside the CUPTI session): the stack, for the report. */
+static void on_crash(int sig)
+{
+    void *frames[64];
+    int n = backtrace(frames, 64);
+    dprintf(2, "signal %d, stack:\n", sig);
+    backtrace_symbols_fd(frames, n, 2);
+    _exit(128 + sig);
+}
+
 int main(void)
 {
-    gpu_device dev;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* every line out before anything can go wrong */
+    signal(SIGSEGV, on_crash);
+    gpu_device dev = {.name = "no GPU (the table's counters)"};
     char why[256];
-    if (!gpu_open(&dev, why, sizeof why)) {
+    bool model_only = getenv("BANKSCOPE_CALIB_MODEL_ONLY") != NULL;
+    if (!model_only && !gpu_open(&dev, why, sizeof why)) {
         printf("no GPU: %s: skipped\n", why);
         return 77;
     }
@@ -38,6 +56,8 @@ int main(void)
     int limit = getenv("BANKSCOPE_CALIB_ROWS") ? atoi(getenv("BANKSCOPE_CALIB_ROWS")) : 0;
     int stride = limit > 0 ? (1041 + limit - 1) / limit : 1;
     char line[4096], worst_id[320] = "", worst_ctr[320] = "";
+    int untimed = 0;
+    double cp_ratio = 0;
     int rows = 0, seen = 0, cyc_ok = 0, ctr_ok = 0, ctr_n = 0, failures = 0, mismatches = 0;
     double worst = 0, free4 = 0, total_ms = 0, hw_diff = 0;
     char note[200] = "";
@@ -46,10 +66,10 @@ int main(void)
             continue;
         if (seen++ % stride)
             continue;
-        char id[128], op[8];
+        char id[128], op[32];
         int width, wf, bc, used;
         double cyc;
-        if (sscanf(line, "%127s %7s %d %d %d %lf %n", id, op, &width, &wf, &bc, &cyc, &used) != 6)
+        if (sscanf(line, "%127s %31s %d %d %d %lf %n", id, op, &width, &wf, &bc, &cyc, &used) != 6)
             continue;
         if (getenv("BANKSCOPE_CALIB_ONLY") && !strstr(id, getenv("BANKSCOPE_CALIB_ONLY")))
             continue;
@@ -58,7 +78,14 @@ int main(void)
         s.is_trace = true;
         s.ntrace = 1;
         s.trace = xcalloc(1, sizeof *s.trace);
-        s.trace->op = strcmp(op, "st") == 0 ? BANKS_STORE : BANKS_LOAD;
+        if (strcmp(op, "cp.async.ca") == 0)
+            op[8] = '\0'; /* the harness's input names the cache mode */
+        if (!scenario_kind_parse(op, s.trace)) {
+            printf("%s: unknown op %s\n", id, op);
+            failures++;
+            scenario_free(&s);
+            continue;
+        }
         s.trace->width = width;
         char *q = line + used;
         for (int l = 0; l < 32; l++) {
@@ -67,6 +94,22 @@ int main(void)
                 s.trace->active |= 1u << l;
                 s.trace->addr[l] = a;
             }
+        }
+        if (model_only) {
+            banks_result mr;
+            banks_analyze(banks_profile_default(), s.trace, &mr, NULL);
+            rows++;
+            if (wf >= 0) {
+                ctr_n++;
+                if (mr.wavefronts == wf && mr.bank_conflicts == bc)
+                    ctr_ok++;
+                else if (mismatches++ < 20)
+                    printf("counters differ: %s %s %d B: counters %d/%d, model %d/%d\n", id, op, width, wf, bc,
+                           mr.wavefronts, mr.bank_conflicts);
+            }
+            untimed++;
+            scenario_free(&s);
+            continue;
         }
         scenario_error se;
         measure_plan p;
@@ -86,7 +129,13 @@ int main(void)
             rows++;
             total_ms += m.total_ms;
             double dev_rel = fabs(m.cycles_per_access - p.cycles_per_access) / p.cycles_per_access;
-            if (measure_plan_agrees(p.cycles_per_access, m.cycles_per_access))
+            if (s.trace->op == BANKS_CP_ASYNC) {
+                /* the model has the shared side; the copy from global memory sets the time */
+                untimed++;
+                dev_rel = 0;
+                if (m.cycles_per_access / p.cycles_per_access > cp_ratio)
+                    cp_ratio = m.cycles_per_access / p.cycles_per_access;
+            } else if (measure_plan_agrees(p.cycles_per_access, m.cycles_per_access))
                 cyc_ok++;
             else
                 printf("cycles differ: %s predicted %.2f measured %.3f (H200 table %.3f)\n", id, p.cycles_per_access,
@@ -123,7 +172,12 @@ int main(void)
     gpu_close();
     printf("\n%s on %s (sm_%d%d, %d SMs)\n", path, dev.name, dev.cc_major, dev.cc_minor, dev.sms);
     printf("  %-42s %d of %d\n", "rows measured", rows, seen);
-    printf("  %-42s %d / %d\n", "cycles = predicted cycles (5 % + 0.1)", cyc_ok, rows);
+    printf("  %-42s %d / %d\n", "cycles = predicted cycles (5 % + 0.1)", cyc_ok, rows - untimed);
+    if (untimed && model_only)
+        printf("  %-42s %d rows\n", "cycles not measured (counters of the table)", untimed);
+    else if (untimed)
+        printf("  %-42s %d rows, measured up to %.2f x the shared side\n", "cp.async: cycles not compared", untimed,
+               cp_ratio);
     printf("  %-42s %.2f %% %s\n", "worst relative deviation", 100 * worst, worst_id);
     printf("  %-42s %d / %d %s\n", "CUPTI counters equal the model", ctr_ok, ctr_n, ctr_n ? "" : note);
     if (worst_ctr[0])
@@ -135,7 +189,7 @@ int main(void)
         printf("  %-42s %.3f cycles\n", "largest gap to the H200 table's cycles", hw_diff);
     printf("  %-42s %.0f ms total, %.1f ms per row\n", "time", total_ms, rows ? total_ms / rows : 0);
     /* the 94 % criterion needs a conflict-free 4-byte load row, which the H200 table has */
-    bool ok = failures == 0 && rows > 0 && cyc_ok == rows && (ctr_n == 0 || ctr_ok == ctr_n) &&
+    bool ok = failures == 0 && rows > 0 && cyc_ok == rows - untimed && (ctr_n == 0 || ctr_ok == ctr_n) &&
               ((other && *other && free4 == 0) || (free4 > 0 && 100 / free4 >= 94.0));
     printf("%d passed, %d failed\n", ok ? 1 : 0, ok ? 0 : 1);
     return ok ? 0 : 1;

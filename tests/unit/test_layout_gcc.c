@@ -32,7 +32,7 @@ static void check_scenario(const scenario *s, const char *inc)
     int fd = mkstemp(src);
     assert_true(fd >= 0);
     FILE *f = fdopen(fd, "w");
-    fprintf(f, "#include <vector_types.h>\n#include <cuda_fp16.h>\n#include <cstddef>\n#include <cstdio>\n");
+    fprintf(f, "#include <vector_types.h>\n#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n#include <cuda_fp8.h>\n#include <cstddef>\n#include <cstdio>\n");
     for (int i = 0; i < s->types.n; i++) {
         strbuf sb = {0};
         types_struct_decl(&s->types, i, false, &sb);
@@ -105,7 +105,9 @@ static void test_harder_structs(void **state)
         "{\"name\": \"Inner\", \"fields\": [\"char c\", \"double3 d\", \"short s[3]\"]},"
         "{\"name\": \"Outer\", \"fields\": [\"char a\", \"Inner in[2]\", \"half h\", \"half2 h2\", \"uchar3 u\", "
         "\"long long q\", \"float2 f\", \"char4 c4\", \"short4 s4\", \"longlong2 l2\", \"int3 i3\"]},"
-        "{\"name\": \"Aligned\", \"align\": 32, \"fields\": [\"char c\", \"float f\"]}],"
+        "{\"name\": \"Aligned\", \"align\": 32, \"fields\": [\"char c\", \"float f\"]},"
+        "{\"name\": \"Tensor\", \"fields\": [\"__nv_fp8_e4m3 a\", \"bf16 b\", \"fp8_e5m2 c\", \"__nv_bfloat162 d\", "
+        "\"__nv_fp8_e5m2 e[3]\", \"half2 f\", \"__nv_bfloat16 g[3]\"]}],"
         "\"arrays\": [{\"name\": \"o\", \"type\": \"Outer\", \"dims\": [4]}],"
         "\"accesses\": [{\"op\": \"load\", \"array\": \"o\", \"index\": \"lane % 4\", \"field\": \"q\"}]}";
     scenario s;

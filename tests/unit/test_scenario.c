@@ -174,7 +174,7 @@ static void test_errors_with_positions(void **state)
                  " \"loop\": {\"var\": \"i\", \"from\": 0, \"to\": 10, \"step\": -1},"
                  " \"accesses\": [{\"op\": \"load\", \"array\": \"a\", \"index\": \"i\"}]}", "loop runs zero times");
     expect_error("{\"arrays\": [{\"name\": \"a\", \"type\": \"float\", \"dims\": [32]}],"
-                 " \"accesses\": [{\"op\": \"read\", \"array\": \"a\", \"index\": \"tx\"}]}", "op is \"load\" or \"store\"");
+                 " \"accesses\": [{\"op\": \"read\", \"array\": \"a\", \"index\": \"tx\"}]}", "op is \"load\", \"store\", \"ldmatrix\"");
 }
 
 static void test_jsonpos(void **state)

@@ -233,6 +233,11 @@ static void test_mouse_hits(void **state)
             app_mouse(a, g->y0 + r, g->x0); /* bank 0 holds lane r at row r */
             assert_int_equal(a->sel_lane, g->scroll + r);
         }
+        key(a, 'z'); /* presentation: its own grid, the same rule */
+        for (int r = 0; r < g->nvis && r < g->rows; r++) {
+            app_mouse(a, g->y0 + r, g->x0 + g->cw - 1);
+            assert_int_equal(a->sel_lane, g->scroll + r);
+        }
         close_app(a);
     }
 }

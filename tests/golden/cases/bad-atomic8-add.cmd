@@ -1,0 +1,1 @@
+analyze bad-atomic8-add.json

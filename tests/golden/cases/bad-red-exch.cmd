@@ -1,0 +1,1 @@
+analyze bad-red-exch.json

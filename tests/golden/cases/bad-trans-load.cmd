@@ -1,0 +1,1 @@
+analyze bad-trans-load.json

@@ -1,0 +1,1 @@
+analyze --json tensor-trace.json

@@ -1,0 +1,1 @@
+analyze tensor-trace.json
