@@ -6,6 +6,63 @@
  * addresses from bs_table (32 byte offsets, -1 for an inactive lane; then the distance between
  * the copies of the region that the warps replaying it use, a multiple of 128 bytes). */
 @STRUCTS@
+/* BS_ARITH_BEGIN: the model's 64-bit arithmetic (src/model/expr_prog.c), one helper per
+ * operator whose C++ form could overflow, trap or round differently; *e (bs_err) is set where
+ * the model reports an error, and the lane then takes no part. Division truncates towards zero
+ * and >> is arithmetic, as in the model. Written in portable C++ so that tests compile this
+ * block on the host and compare it with the model (tests/unit/test_kernel_arith.c). */
+#define BS_LLMIN (-0x7fffffffffffffffLL - 1)
+__device__ __forceinline__ long long bs_neg(long long a, bool &e)
+{
+    if (a == BS_LLMIN) { e = true; return 0; }
+    return -a;
+}
+__device__ __forceinline__ long long bs_add(long long a, long long b, bool &e)
+{
+    long long r = (long long)((unsigned long long)a + (unsigned long long)b);
+    if (((a ^ r) & (b ^ r)) < 0) { e = true; return 0; }
+    return r;
+}
+__device__ __forceinline__ long long bs_sub(long long a, long long b, bool &e)
+{
+    long long r = (long long)((unsigned long long)a - (unsigned long long)b);
+    if (((a ^ b) & (a ^ r)) < 0) { e = true; return 0; }
+    return r;
+}
+__device__ __forceinline__ long long bs_mul(long long a, long long b, bool &e)
+{
+    if (a == 0 || b == 0) return 0;
+    if ((a == -1 && b == BS_LLMIN) || (b == -1 && a == BS_LLMIN)) { e = true; return 0; }
+    long long r = (long long)((unsigned long long)a * (unsigned long long)b);
+    if (r / b != a) { e = true; return 0; }
+    return r;
+}
+__device__ __forceinline__ long long bs_div(long long a, long long b, bool &e)
+{
+    if (b == 0 || (a == BS_LLMIN && b == -1)) { e = true; return 0; }
+    return a / b;
+}
+__device__ __forceinline__ long long bs_mod(long long a, long long b, bool &e)
+{
+    if (b == 0 || (a == BS_LLMIN && b == -1)) { e = true; return 0; }
+    return a % b;
+}
+__device__ __forceinline__ long long bs_shl(long long a, long long b, bool &e)
+{
+    if (b < 0 || b > 63) { e = true; return 0; }
+    if (a == 0) return 0;
+    if (a < 0 || b == 63 || a > (0x7fffffffffffffffLL >> b)) { e = true; return 0; }
+    return (long long)((unsigned long long)a << b);
+}
+__device__ __forceinline__ long long bs_shr(long long a, long long b, bool &e)
+{
+    if (b < 0 || b > 63) { e = true; return 0; }
+    return a >> b;
+}
+__device__ __forceinline__ long long bs_min(long long a, long long b) { return a < b ? a : b; }
+__device__ __forceinline__ long long bs_max(long long a, long long b) { return a > b ? a : b; }
+/* BS_ARITH_END */
+
 #define BS_WIDTH @WIDTH@
 #define BS_STORE @STORE@
 /* The instruction (banks_op): 0 load, 1 store, 2 ldmatrix, 3 stmatrix, 4 atomic, 5 cp.async; for
@@ -317,4 +374,16 @@ extern "C" __global__ void bs_once(long long bs_loop, const int *bs_table, unsig
     }
     if (keep)
         out[0] = v;
+}
+
+/* Addresses: one block; every thread writes the byte offset of its access into shared memory,
+ * or -1 when it takes no part, so that measure can check each lane against the model before
+ * it measures anything (a mismatch is an error, never a measurement). */
+extern "C" __global__ void bs_addresses(long long bs_loop, const int *bs_table, long long *out)
+{
+    extern __shared__ __align__(128) unsigned char bs_smem[];
+    bool active;
+    unsigned a = bs_address(bs_smem, bs_loop, bs_table, &active);
+    unsigned tid = threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
+    out[tid] = active ? (long long)(a - (unsigned)__cvta_generic_to_shared(bs_smem)) : -1LL;
 }

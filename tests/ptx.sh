@@ -21,5 +21,18 @@ check double-32x33 0 ld.volatile.shared.v2.u32
 check float4-32x36 0 ld.volatile.shared.v4.u32
 check struct-mixed 3 ld.volatile.shared.u16
 check transpose-naive 0 st.volatile.shared.u32
+# the model's 64-bit checked arithmetic and the whole-vector bound compile too
+cases=${srcdir:-.}/tests/golden/cases
+check "$cases/kernel-arith-64.json" 0 ld.volatile.shared.u32
+check "$cases/kernel-arith-64.json" 1 ld.volatile.shared.u32
+check "$cases/kernel-vector-past-end.json" 0 ld.volatile.shared.v4.u32
+# every kernel has the entry that measure uses to check the lanes' addresses against the model
+if "$bin" kernel "$cases/kernel-arith-64.json" --ptx > "$out" 2>&1 && grep -q "\.entry bs_addresses" "$out"; then
+    pass=$((pass + 1))
+elif grep -q "without CUDA support" "$out"; then
+    echo "built without CUDA: skipped"; exit 77
+else
+    echo "FAIL: no bs_addresses entry in the PTX"; fail=$((fail + 1))
+fi
 echo "ptx: $pass passed, $fail failed"
 [ $fail -eq 0 ]

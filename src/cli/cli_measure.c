@@ -30,6 +30,9 @@ static void print_text(const scenario *s, const measure_plan *p, const gpu_measu
         printf("\n");
     }
     printf("  %-30s %12s %12s\n", "", "predicted", "measured");
+    if (m->addresses_checked)
+        printf("  %-30s %12d %12d   exact: every thread's kernel address is the model's (checked on the GPU)\n",
+               "addresses (threads of a block)", m->addresses_checked, m->addresses_checked);
     bool agree = measure_plan_agrees(p->cycles_per_access, m->cycles_per_access);
     printf("  %-30s %12.2f %12.3f   %s\n", "cycles per warp-access per SM", p->cycles_per_access, m->cycles_per_access,
            p->kind.op == BANKS_CP_ASYNC ? "not compared: the model has the shared side only, the copy from "
@@ -104,6 +107,7 @@ static void print_json(jsonw *w, const measure_plan *p, const gpu_measurement *m
         jsonw_kv_null(w, "bank_conflicts");
         jsonw_kv_string(w, "counters_note", m->counters_note);
     }
+    jsonw_kv_int(w, "addresses_checked", m->addresses_checked);
     jsonw_kv_double(w, "compile_ms", m->compile_ms);
     jsonw_kv_bool(w, "cached", m->cached);
     jsonw_kv_double(w, "throughput_ms", m->throughput_ms);

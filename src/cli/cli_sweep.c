@@ -95,6 +95,10 @@ static int sweep_json(const scenario *s, const advisor_result *r, const double *
             jsonw_kv_string(&w, "cute", r->swizzle_cute);
         else
             jsonw_kv_null(&w, "cute");
+        if (r->swizzle_tma[0])
+            jsonw_kv_string(&w, "tma", r->swizzle_tma);
+        else
+            jsonw_kv_null(&w, "tma");
         jsonw_key(&w, "row");
         row_json(&w, &r->swizzled, -1);
         jsonw_end_object(&w);
@@ -218,6 +222,9 @@ int cli_sweep(int argc, char **argv)
                report_degree_text(r.swizzled.worst_degree, deg, sizeof deg));
     if (r.swizzle && r.swizzle_cute[0])
         printf("  = CuTe %s on element offsets (composition(%s{}, layout))\n", r.swizzle_cute, r.swizzle_cute);
+    if (r.swizzle && r.swizzle_tma[0])
+        printf("  = the layout TMA writes with CU_TENSOR_MAP_SWIZZLE_%s (Swizzle<3,4,3> on byte offsets)\n",
+               r.swizzle_tma);
     if (r.soa)
         printf("struct of arrays instead: %lld wavefront%s, %s\n", (long long)r.soa_row.wavefronts,
                r.soa_row.wavefronts == 1 ? "" : "s", report_degree_text(r.soa_row.worst_degree, deg, sizeof deg));

@@ -44,6 +44,10 @@ typedef struct gpu_request {
     int active_warps; /* warps of tp_block with at least one active lane */
     bool has_table;   /* traces: the lane addresses below go to the kernel's bs_table */
     int table[33];    /* byte offset per lane (-1 inactive), then the per-warp copy distance */
+    /* The model's byte address of every thread of one block (block above), -1 where the lane
+     * takes no part; NULL: not checked. gpu_measure runs bs_addresses first and refuses to
+     * measure when any thread's kernel address differs ("kernel address of lane L ..."). */
+    const long long *expect;
 } gpu_request;
 
 typedef struct gpu_measurement {
@@ -59,6 +63,9 @@ typedef struct gpu_measurement {
     bool have_counters;
     char counters_note[160]; /* why there are none */
     double wavefronts, bank_conflicts, instructions;
+    /* threads of one block whose kernel address (or non-participation) equals the model's;
+     * 0 when rq.expect was NULL (a mismatch makes gpu_measure fail) */
+    int addresses_checked;
     /* cost of getting the answer */
     bool cached;          /* CUBIN from the cache */
     char cache_note[320]; /* "" or, once, why the disk cache is off or refused an entry */

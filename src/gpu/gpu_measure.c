@@ -33,7 +33,7 @@ typedef struct run {
     gpu_driver *d;
     const gpu_request *rq;
     CUmodule mod;
-    CUfunction thr, lat, once;
+    CUfunction thr, lat, once, addrs;
     CUdeviceptr out, table;
     size_t out_bytes;
     int sms;
@@ -179,6 +179,37 @@ static bool measure_latency(run *R, gpu_measurement *m)
     return true;
 }
 
+/* Run bs_addresses for one block and compare every thread's address with the model's
+ * (rq->expect): a kernel that computes another address is an error, never a measurement. */
+static bool verify_addresses(run *R, gpu_measurement *m)
+{
+    const gpu_request *q = R->rq;
+    int threads = q->block[0] * q->block[1] * q->block[2];
+    long long loop = q->loop_value;
+    void *args[] = {&loop, &R->table, &R->out};
+    if (!launch(R, R->addrs, 1, q->block, args))
+        return false;
+    TRY(R->d->CtxSynchronize(), "running the address kernel");
+    long long *got = xmalloc(sizeof *got * (size_t)threads);
+    CUresult r = R->d->MemcpyDtoH(got, R->out, sizeof *got * (size_t)threads);
+    bool ok = r == CUDA_SUCCESS;
+    if (!ok)
+        gpu_driver_error(R->d, r, "cuMemcpyDtoH", R->err, R->errn);
+    for (int t = 0; ok && t < threads; t++) {
+        if (got[t] == q->expect[t])
+            continue;
+        char k[32], mdl[32];
+        snprintf(k, sizeof k, got[t] < 0 ? "inactive" : "%lld", got[t]);
+        snprintf(mdl, sizeof mdl, q->expect[t] < 0 ? "inactive" : "%lld", q->expect[t]);
+        snprintf(R->err, R->errn, "warp %d: kernel address of lane %d is %s, model says %s: not measured", t / 32,
+                 t % 32, k, mdl);
+        ok = false;
+    }
+    free(got);
+    m->addresses_checked = ok ? threads : 0;
+    return ok;
+}
+
 static bool measure_all(run *R, gpu_measurement *m)
 {
     const gpu_request *q = R->rq;
@@ -195,20 +226,25 @@ static bool measure_all(run *R, gpu_measurement *m)
     TRY(R->d->ModuleGetFunction(&R->thr, R->mod, "bs_throughput"), "cuModuleGetFunction");
     TRY(R->d->ModuleGetFunction(&R->lat, R->mod, "bs_latency"), "cuModuleGetFunction");
     TRY(R->d->ModuleGetFunction(&R->once, R->mod, "bs_once"), "cuModuleGetFunction");
+    TRY(R->d->ModuleGetFunction(&R->addrs, R->mod, "bs_addresses"), "cuModuleGetFunction");
     if (q->smem_bytes > 48 * 1024) {
-        CUfunction fs[3] = {R->thr, R->lat, R->once};
-        for (int i = 0; i < 3; i++)
+        CUfunction fs[4] = {R->thr, R->lat, R->once, R->addrs};
+        for (int i = 0; i < 4; i++)
             TRY(R->d->FuncSetAttribute(fs[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)q->smem_bytes),
                 "cuFuncSetAttribute");
     }
     R->sms = m->dev.sms;
     R->out_bytes = sizeof(unsigned long long) * 3 * (size_t)(m->dev.sms * 64 + 2);
+    if (R->out_bytes < sizeof(long long) * 1024) /* room for bs_addresses' 1024 threads */
+        R->out_bytes = sizeof(long long) * 1024;
     TRY(R->d->MemAlloc(&R->out, R->out_bytes), "cuMemAlloc");
     TRY(R->d->MemsetD8(R->out, 0, R->out_bytes), "cuMemsetD8");
     if (q->has_table) {
         TRY(R->d->MemAlloc(&R->table, sizeof q->table), "cuMemAlloc");
         TRY(R->d->MemcpyHtoD(R->table, q->table, sizeof q->table), "cuMemcpyHtoD");
     }
+    if (q->expect && !verify_addresses(R, m))
+        return false;
     double t = now_ms();
     if (!measure_throughput(R, m))
         return false;

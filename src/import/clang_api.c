@@ -67,6 +67,7 @@ static const char *const names[] = {
     "clang_visitChildren",
     "clang_File_isEqual",
     "clang_getDiagnosticLocation",
+    "clang_getFileName",
 };
 
 bool import_clang_load(char *err, size_t errlen)

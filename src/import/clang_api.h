@@ -66,6 +66,7 @@ typedef struct import_clang_api {
     __typeof__(clang_visitChildren) *clang_visitChildren;
     __typeof__(clang_File_isEqual) *clang_File_isEqual;
     __typeof__(clang_getDiagnosticLocation) *clang_getDiagnosticLocation;
+    __typeof__(clang_getFileName) *clang_getFileName;
 } import_clang_api;
 
 extern import_clang_api import_clang;
@@ -129,5 +130,6 @@ bool import_clang_load(char *err, size_t errlen);
 #define clang_visitChildren (*import_clang.clang_visitChildren)
 #define clang_File_isEqual (*import_clang.clang_File_isEqual)
 #define clang_getDiagnosticLocation (*import_clang.clang_getDiagnosticLocation)
+#define clang_getFileName (*import_clang.clang_getFileName)
 
 #endif

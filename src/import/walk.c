@@ -59,6 +59,7 @@ static void emit(W *w, CXCursor c, int op, const waccess *a, const char *atomic)
     n->when = w->guard;
     walk_where(c, &n->line, &n->col, &n->offset);
     n->label = walk_fmt("%s:%d:%d", w->file_base, n->line, n->col);
+    n->source = walk_source_line(w, c);
     n->nloops = w->nlstack;
     memcpy(n->loops, w->lstack, sizeof n->loops);
 }
@@ -665,6 +666,8 @@ static cJSON *build(W *w, cJSON *root)
         }
         strbuf_free(&sb);
         cJSON_AddStringToObject(o, "label", a->label);
+        if (a->source)
+            cJSON_AddStringToObject(o, "source", a->source);
         cJSON_AddItemToArray(accs, o);
         imported++;
     }
@@ -763,6 +766,7 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
         free(w.acc[i].vector);
         free(w.acc[i].atomic);
         free(w.acc[i].label);
+        free(w.acc[i].source);
     }
     free(w.acc);
     for (int i = 0; i < w.narrays; i++) {
@@ -773,6 +777,8 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
     for (int i = 0; i < w.nloops; i++)
         free(w.loops[i].user);
     free(w.binds);
+    free(w.src_path);
+    free(w.src_text);
     free(kname);
     ixpr_arena_free(&w.ar);
     return root;

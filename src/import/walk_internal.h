@@ -65,6 +65,7 @@ typedef struct waccess {
     const ixpr *when;
     char *field, *vector;
     char *label;
+    char *source; /* the line of source it comes from, tidied */
     int line, col;
     unsigned offset;
     int loops[8];
@@ -101,6 +102,7 @@ typedef struct W {
     int depth;
     const char *file_base;
     CXCursor kernel;
+    char *src_path, *src_text; /* the last source file read for walk_source_line */
 } W;
 
 typedef struct walk_kids {
@@ -125,6 +127,8 @@ bool walk_has_attr(CXCursor c, enum CXCursorKind attr);
 /* The -D value given for name, or NULL. */
 const char *walk_define(const W *w, const char *name);
 bool walk_parse_i64(const char *s, int64_t *out);
+/* The source line of c (whitespace collapsed, at most 160 characters), or NULL. */
+char *walk_source_line(W *w, CXCursor c);
 
 /* walk_types.c: element types, structs and the shared arrays */
 CXType walk_elem_type(CXType e);

@@ -129,3 +129,54 @@ bool walk_parse_i64(const char *s, int64_t *out)
     *out = v;
     return true;
 }
+
+char *walk_source_line(W *w, CXCursor c)
+{
+    CXFile f = NULL;
+    unsigned line = 0;
+    CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(c));
+    clang_getExpansionLocation(loc, &f, &line, NULL, NULL);
+    if (!f || line == 0)
+        return NULL;
+    CXString fn = clang_getFileName(f);
+    const char *path = clang_getCString(fn);
+    if (path && (!w->src_path || strcmp(path, w->src_path) != 0)) {
+        free(w->src_path);
+        free(w->src_text);
+        w->src_path = xstrdup(path);
+        w->src_text = NULL;
+        FILE *fp = fopen(path, "rb");
+        if (fp) {
+            strbuf sb = {0};
+            char buf[4096];
+            size_t n;
+            while ((n = fread(buf, 1, sizeof buf, fp)) > 0 && sb.len < (8u << 20))
+                strbuf_add(&sb, buf, n);
+            fclose(fp);
+            w->src_text = strbuf_take(&sb);
+        }
+    }
+    clang_disposeString(fn);
+    const char *p = w->src_text;
+    for (unsigned l = 1; p && l < line; l++) {
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    if (!p)
+        return NULL;
+    /* one line, control characters as spaces, runs of blanks as one, trimmed */
+    strbuf out = {0};
+    bool space = false;
+    for (; *p && *p != '\n' && out.len < 160; p++) {
+        unsigned char ch = (unsigned char)*p;
+        if (ch <= ' ' || ch == 0x7f) {
+            space = out.len > 0;
+            continue;
+        }
+        if (space)
+            strbuf_addc(&out, ' ');
+        space = false;
+        strbuf_addc(&out, (char)ch);
+    }
+    return out.len ? strbuf_take(&out) : (strbuf_free(&out), NULL);
+}

@@ -333,8 +333,8 @@ static bool load_access(loader *L, const cJSON *a, int i, scenario *s)
     char path[64], p2[96];
     snprintf(path, sizeof path, "accesses[%d]", i);
     scenario_access *sa = &s->accesses[i];
-    static const char *const keys[] = {"op",    "array", "index",    "field", "vector", "when",
-                                       "label", "matrices", "trans", "atomic", "returns", NULL};
+    static const char *const keys[] = {"op",    "array",    "index", "field",  "vector",  "when",
+                                       "label", "matrices", "trans", "atomic", "returns", "source", NULL};
     if (!cJSON_IsObject(a))
         return fail_at(L, 0, "expected an object", "%s", path);
     banks_request kind = {0};
@@ -346,7 +346,8 @@ static bool load_access(loader *L, const cJSON *a, int i, scenario *s)
     sa->returns = kind.returns;
     if (!ok || !get_str(L, a, "array", false, &sa->array_name, path) ||
         !get_str(L, a, "field", true, &sa->field, path) || !get_str(L, a, "vector", true, &sa->vector, path) ||
-        !get_str(L, a, "when", true, &sa->when_text, path) || !get_str(L, a, "label", true, &sa->label, path))
+        !get_str(L, a, "when", true, &sa->when_text, path) || !get_str(L, a, "label", true, &sa->label, path) ||
+        !get_str(L, a, "source", true, &sa->source, path))
         return false;
     const cJSON *ix = cJSON_GetObjectItemCaseSensitive(a, "index");
     snprintf(p2, sizeof p2, "%s.index", path);

@@ -76,6 +76,8 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
                      : kind.op == BANKS_STORE || kind.op == BANKS_STMATRIX ? GPU_COUNT_ST
                                                                            : GPU_COUNT_LD;
     p->warps = s->is_trace ? 1 : scenario_warp_count(s);
+    p->expect = xmalloc(sizeof *p->expect * (size_t)p->warps * BANKS_WARP);
+    q->expect = p->expect;
     scenario_instr in;
     banks_result r;
     double cycles = 0, data_cycles = 0;
@@ -96,6 +98,8 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
             measure_plan_free(p);
             return false;
         }
+        for (int l = 0; l < BANKS_WARP; l++) /* what the kernel must compute, lane by lane */
+            p->expect[w * BANKS_WARP + l] = (in.req.active >> l) & 1 ? (long long)in.req.addr[l] : -1;
         banks_analyze(s->arch, &in.req, &r, NULL);
         p->wavefronts += r.wavefronts;
         p->bank_conflicts += r.bank_conflicts;
@@ -153,6 +157,9 @@ bool measure_plan_padded(scenario *s, int array, int pad, int access, measure_pl
 void measure_plan_free(measure_plan *p)
 {
     strbuf_free(&p->source);
+    free(p->expect);
+    p->expect = NULL;
+    p->rq.expect = NULL;
 }
 
 bool measure_plan_agrees(double predicted, double measured)

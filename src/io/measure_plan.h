@@ -14,6 +14,8 @@ typedef struct measure_plan {
     int access, iteration;
     banks_request kind;         /* the instruction: op, matrices, trans, atomic, returns (no lanes) */
     strbuf source;              /* owned: the generated CUDA source */
+    long long *expect;          /* owned: the model's address per thread of the block, -1 where
+                                   the lane takes no part (rq.expect points here) */
     gpu_request rq;             /* rq.source points into source */
     /* prediction for one block performing the access once */
     int warps, active_warps;

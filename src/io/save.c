@@ -119,8 +119,9 @@ void save_scenario_json(const scenario *s, strbuf *o)
             report_json_string(o, a->index_text[d]);
         }
         strbuf_addc(o, ']');
-        const char *opt[] = {"field", a->field, "vector", a->vector, "when", a->when_text, "label", a->label};
-        for (int k = 0; k < 8; k += 2)
+        const char *opt[] = {"field",      a->field, "vector", a->vector, "when",
+                             a->when_text, "label",  a->label, "source",  a->source};
+        for (int k = 0; k < 10; k += 2)
             if (opt[k + 1]) {
                 strbuf_addf(o, ", \"%s\": ", opt[k]);
                 report_json_string(o, opt[k + 1]);

@@ -133,6 +133,11 @@ static void try_swizzle(scenario *s, int array, advisor_result *out)
          * log2 U + log2 S) XOR bits [log2 C, ...): CuTe's Swizzle<log2 S, log2 U, log2 C - log2 U> */
         int64_t C = arr->dims[1];
         out->swizzle_cute[0] = '\0';
+        /* the TMA 128B mode XORs the 16-byte chunk with (byte offset / 128) % 8: the same as
+         * this layout when a row is 128 bytes and the unit 16 bytes (S = 8) */
+        out->swizzle_tma[0] = '\0';
+        if (C * es == 128 && U * es == 16 && S == 8)
+            snprintf(out->swizzle_tma, sizeof out->swizzle_tma, "128B");
         if ((C & (C - 1)) == 0)
             snprintf(out->swizzle_cute, sizeof out->swizzle_cute, "Swizzle<%d,%d,%d>", __builtin_ctzll((uint64_t)S),
                      __builtin_ctzll((uint64_t)U), __builtin_ctzll((uint64_t)C) - __builtin_ctzll((uint64_t)U));

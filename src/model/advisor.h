@@ -31,6 +31,9 @@ typedef struct advisor_result {
     int min_pad;                /* smallest padding with the fewest wavefronts */
     bool swizzle;               /* an XOR swizzle applies */
     char swizzle_text[200];     /* e.g. "tile[r][c ^ (r % 32)]" */
+    char swizzle_tma[64];       /* "128B" when it equals the TMA/wgmma 128B swizzle (rows of
+                                   exactly 128 bytes, 16-byte units: CU_TENSOR_MAP_SWIZZLE_128B,
+                                   CuTe Swizzle<3,4,3> on byte offsets), else empty */
     char swizzle_cute[64];      /* the same as CuTe's Swizzle<B,M,S> on element offsets, e.g.
                                    "Swizzle<3,3,3>"; empty when the row length is not a power
                                    of two (then no CuTe swizzle equals it) */

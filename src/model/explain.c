@@ -300,6 +300,12 @@ static void excluded_lane_lines(const scenario *s, const scenario_instr *in, con
     }
     case SCENARIO_LANE_OOB: {
         int d = ln->bad_dim;
+        if (scenario_lane_past_end(s, in->access, ln)) {
+            add_line(e, "out of bounds: the %d-byte %s read at this element reaches past the end of %s (%lld B): "
+                        "lane %d is left out of the analysis",
+                     a->width, a->type_text, arr->name, (long long)arr->bytes, l);
+            break;
+        }
         add_line(e,
                  "out of bounds: index %d ('%s') = %lld, but %s has %lld %s (0..%lld) in dimension %d: "
                  "lane %d is left out of the analysis",
@@ -686,9 +692,13 @@ static void excluded_lines(const scenario *s, const scenario_instr *in, explain_
     if (m && a) {
         int l = __builtin_ctz(m), d = in->lane[l].bad_dim;
         const scenario_array *arr = &s->arrays[a->array];
-        strbuf_addf(&sb, "%d of %d lanes out of bounds (lane %d: index %d = %lld, %s has %lld in dimension %d): ",
-                    popcount32(m), BANKS_WARP, l, d, (long long)in->lane[l].index[d], arr->name,
-                    (long long)arr->extent[d], d);
+        if (scenario_lane_past_end(s, in->access, &in->lane[l]))
+            strbuf_addf(&sb, "%d of %d lanes out of bounds (lane %d: its %d-byte %s reaches past the end of %s, %lld B): ",
+                        popcount32(m), BANKS_WARP, l, a->width, a->type_text, arr->name, (long long)arr->bytes);
+        else
+            strbuf_addf(&sb, "%d of %d lanes out of bounds (lane %d: index %d = %lld, %s has %lld in dimension %d): ",
+                        popcount32(m), BANKS_WARP, l, d, (long long)in->lane[l].index[d], arr->name,
+                        (long long)arr->extent[d], d);
         lanes_phrase(m, &sb);
         strbuf_addf(&sb, "; left out of the analysis");
         push_line(e, &sb);

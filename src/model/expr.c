@@ -411,30 +411,59 @@ static const char *op_text(int op)
     return t[op];
 }
 
+/* The kernel template's helper for an operator whose C++ form differs from the model's (checked
+ * arithmetic), or NULL where C++ on long long already computes exactly what the model does. */
+static const char *op_helper(int op)
+{
+    switch (op) {
+    case EXPR_NEG: return "bs_neg";
+    case EXPR_ADD: return "bs_add";
+    case EXPR_SUB: return "bs_sub";
+    case EXPR_MUL: return "bs_mul";
+    case EXPR_DIV: return "bs_div";
+    case EXPR_MOD: return "bs_mod";
+    case EXPR_SHL: return "bs_shl";
+    case EXPR_SHR: return "bs_shr";
+    case EXPR_MIN: return "bs_min";
+    case EXPR_MAX: return "bs_max";
+    default: return NULL;
+    }
+}
+
+/* Emit node i: every value is a long long; comparisons and logical operators, which are bool
+ * (int) in C++, are widened at once so that no arithmetic happens in 32 bits. Recursion is
+ * bounded: EXPR_MAX_LEN bounds the tree's depth. */
 static void emit_node(const expr *e, int i, const char *const names[EXPR_NVARS], strbuf *out)
 {
     const expr_node *n = &e->nodes[i];
+    const char *h = op_helper(n->op);
     switch (n->kind) {
     case EXPR_NUM: strbuf_addf(out, "%lldLL", (long long)n->value); break;
     case EXPR_VAR: strbuf_addf(out, "((long long)%s)", names[n->op]); break;
     case EXPR_UNARY:
-        strbuf_addf(out, "(%s", op_text(n->op));
+        if (n->op == EXPR_NEG)
+            strbuf_addf(out, "%s(", h);
+        else
+            strbuf_addf(out, n->op == EXPR_LNOT ? "((long long)!" : "(~");
         emit_node(e, n->a, names, out);
-        strbuf_addc(out, ')');
+        strbuf_addf(out, n->op == EXPR_NEG ? ", bs_err)" : n->op == EXPR_LNOT ? ")" : ")");
         break;
     case EXPR_CALL:
-        strbuf_addf(out, "%s(", op_text(n->op));
-        emit_node(e, n->a, names, out);
-        strbuf_addf(out, ", ");
-        emit_node(e, n->b, names, out);
-        strbuf_addc(out, ')');
-        break;
     case EXPR_BINARY:
-        strbuf_addc(out, '(');
+        if (h) {
+            strbuf_addf(out, "%s(", h);
+            emit_node(e, n->a, names, out);
+            strbuf_addf(out, ", ");
+            emit_node(e, n->b, names, out);
+            strbuf_addf(out, n->op == EXPR_MIN || n->op == EXPR_MAX ? ")" : ", bs_err)");
+            break;
+        }
+        bool wide = n->op >= EXPR_LT && n->op <= EXPR_NE ? true : n->op == EXPR_LAND || n->op == EXPR_LOR;
+        strbuf_addf(out, wide ? "((long long)(" : "(");
         emit_node(e, n->a, names, out);
         strbuf_addf(out, " %s ", op_text(n->op));
         emit_node(e, n->b, names, out);
-        strbuf_addc(out, ')');
+        strbuf_addf(out, wide ? "))" : ")");
         break;
     }
 }

@@ -182,7 +182,11 @@ bool expr_is_builtin_name(const char *name);
 const char *expr_status_text(expr_status s);
 /* True when the expression reads variable v. */
 bool expr_uses(const expr *e, expr_var v);
-/* Emit CUDA C (64-bit arithmetic); names[v] is the source text for variable v. */
+/* Emit CUDA C++ with the model's exact arithmetic: every value a long long (comparisons and
+ * logical operators widened at once), and the operators whose C++ forms could overflow, trap
+ * or differ (- + * / % << >> min max) as calls of the kernel template's checked helpers
+ * bs_add(a, b, bs_err) ..., which set the bool bs_err where the model reports an error
+ * (kernels/measure.cu). names[v] is the source text for variable v. */
 void expr_emit_cuda(const expr *e, const char *const names[EXPR_NVARS], strbuf *out);
 
 #endif

@@ -1,30 +1,15 @@
 /* kernelgen: fills kernels/measure.cu with one access of a scenario. */
 #include "kernelgen.h"
 
+#include "names.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Words a user name must not be: C/C++/CUDA keywords, type names, and our own bs_ prefix. */
-static const char *const reserved[] = {
-    "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char", "class",
-    "const", "constexpr", "continue", "decltype", "default", "delete", "do", "double", "else", "enum",
-    "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int",
-    "long", "mutable", "namespace", "new", "noexcept", "not", "nullptr", "operator", "or", "private",
-    "protected", "public", "register", "return", "short", "signed", "sizeof", "static", "struct",
-    "switch", "template", "this", "throw", "true", "try", "typedef", "typeid", "typename", "union",
-    "unsigned", "using", "virtual", "void", "volatile", "while", "threadIdx", "blockIdx", "blockDim",
-    "gridDim", "warpSize", "min", "max", "clock64", "main", NULL};
-
 bool kernelgen_name_ok(const char *name)
 {
-    if (!name || !*name || strncmp(name, "bs_", 3) == 0 || strncmp(name, "__", 2) == 0)
-        return false;
-    for (int i = 0; reserved[i]; i++)
-        if (strcmp(name, reserved[i]) == 0)
-            return false;
-    types_builtin b;
-    return !types_builtin_find(name, &b);
+    return names_ok_in_cuda(name);
 }
 
 int64_t kernelgen_smem_bytes(const scenario *s)
@@ -106,8 +91,8 @@ static bool emit_field(const char *path, strbuf *o, char *err, size_t n)
 }
 
 static const char *const var_names[EXPR_NVARS] = {"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockDim.x",
-                                                  "blockDim.y", "blockDim.z", "bs_lane", "bs_warp", "bs_tid",
-                                                  "bs_loop"};
+                                                  "blockDim.y",  "blockDim.z",  "bs_lane",     "bs_warp",
+                                                  "bs_tid",      "bs_loop"};
 
 static bool emit_body(const scenario *s, int access, strbuf *o, char *err, size_t n)
 {
@@ -124,8 +109,8 @@ static bool emit_body(const scenario *s, int access, strbuf *o, char *err, size_
         snprintf(err, n, "array name '%s' is reserved in CUDA code", arr->name);
         return false;
     }
-    const char *tn = arr->type.struct_index >= 0 ? s->types.structs[arr->type.struct_index].name
-                                                 : cuda_type(arr->type.builtin.name);
+    const char *tn =
+        arr->type.struct_index >= 0 ? s->types.structs[arr->type.struct_index].name : cuda_type(arr->type.builtin.name);
     const char *kw = arr->type.struct_index >= 0 ? "struct " : "";
     /* a typed view of the array: T (*name)[e1][e2] at its byte offset */
     strbuf_addf(o, "    %s%s (*%s)", kw, tn, arr->name);
@@ -135,6 +120,8 @@ static bool emit_body(const scenario *s, int access, strbuf *o, char *err, size_
     for (int d = 1; d < arr->ndims; d++)
         strbuf_addf(o, "[%lld]", (long long)arr->extent[d]);
     strbuf_addf(o, ">(bs_smem + %lld);\n", (long long)arr->start);
+    /* the model's arithmetic: 64 bits, checked (bs_err: an error the model reports) */
+    strbuf_addf(o, "    bool bs_err = false;\n");
     for (int d = 0; d < a->nidx; d++) {
         strbuf_addf(o, "    const long long bs_i%d = ", d);
         expr_emit_cuda(&a->index[d], var_names, o);
@@ -148,7 +135,19 @@ static bool emit_body(const scenario *s, int access, strbuf *o, char *err, size_
     }
     for (int d = 0; d < a->nidx; d++)
         strbuf_addf(o, "\n        && bs_i%d >= 0 && bs_i%d < %lldLL", d, d, (long long)arr->extent[d]);
-    strbuf_addf(o, ";\n    if (!*bs_active)\n        return 0;\n    return (unsigned)__cvta_generic_to_shared(&%s",
+    if (a->vector) { /* the whole vector inside the array, as the model requires */
+        strbuf_addf(o, "\n        && ");
+        for (int d = 1; d < a->nidx; d++)
+            strbuf_addc(o, '(');
+        strbuf_addf(o, "bs_i0");
+        for (int d = 1; d < a->nidx; d++)
+            strbuf_addf(o, " * %lldLL + bs_i%d)", (long long)arr->extent[d], d);
+        strbuf_addf(o, " * %lldLL + %d <= %lldLL", (long long)arr->elem_size, a->offset + a->width,
+                    (long long)arr->bytes);
+    }
+    strbuf_addf(o,
+                "\n        && !bs_err;\n    if (!*bs_active)\n        return 0;\n"
+                "    return (unsigned)__cvta_generic_to_shared(&%s",
                 arr->name);
     for (int d = 0; d < a->nidx; d++)
         strbuf_addf(o, "[bs_i%d]", d);

@@ -1,6 +1,8 @@
 /* scenario: validation, layout and expansion of a scenario into warp-instructions. */
 #include "scenario.h"
 
+#include "names.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +37,7 @@ void scenario_free(scenario *s)
         free(a->field);
         free(a->vector);
         free(a->label);
+        free(a->source);
         free(a->type_text);
     }
     free(s->accesses);
@@ -294,6 +297,31 @@ static bool access_finish(scenario *s, int i, scenario_error *err)
     return true;
 }
 
+/* Names that reach generated CUDA code must not be reserved there (names.h), and the loop
+ * variable must not hide a word of expressions: both would silently change what is measured. */
+static bool names_check(const scenario *s, scenario_error *err)
+{
+    static const char reserved[] = "reserved in CUDA code (a C/C++ keyword, a CUDA built-in, type or macro, "
+                                   "or a bs_, BS_ or __ name)";
+    for (int i = 0; i < s->types.n; i++) {
+        const types_struct *st = &s->types.structs[i];
+        if (!names_ok_in_cuda(st->name))
+            return fail(err, -1, reserved, "structs[%d].name", i);
+        for (int f = 0; f < st->nfields; f++)
+            if (!names_ok_in_cuda(st->fields[f].name))
+                return fail(err, -1, reserved, "structs[%d].fields[%d]", i, f);
+    }
+    for (int i = 0; i < s->narrays; i++)
+        if (!names_ok_in_cuda(s->arrays[i].name))
+            return fail(err, -1, reserved, "arrays[%d].name", i);
+    if (s->loop.var && !names_ok_for_loop(s->loop.var))
+        return fail(err, -1,
+                    "the loop variable must be a C identifier that is not a word of expressions "
+                    "(threadIdx, blockDim, tx, ty, tz, lane, warp, tid, warpSize, min, max)",
+                    "loop.var");
+    return true;
+}
+
 bool scenario_finish(scenario *s, scenario_error *err)
 {
     memset(err, 0, sizeof *err);
@@ -311,6 +339,8 @@ bool scenario_finish(scenario *s, scenario_error *err)
         return fail(err, -1, "block z must be 1..64", "block[2]");
     if (scenario_threads(s) > SCENARIO_MAX_THREADS)
         return fail(err, -1, "a block has at most 1024 threads", "block");
+    if (!names_check(s, err))
+        return false;
     for (int i = 0; i < s->types.n; i++) {
         types_struct *st = &s->types.structs[i];
         for (int j = 0; j < i; j++)
@@ -448,7 +478,13 @@ void scenario_instr_build(const scenario *s, int access, int iteration, int warp
     for (uint32_t m = pending; m; m &= m - 1) {
         int ln = __builtin_ctz(m);
         scenario_lane *l = &out->lane[ln];
-        l->address = arr->start + elem[ln] * arr->elem_size + a->offset;
+        int64_t at = elem[ln] * arr->elem_size + a->offset; /* bytes into the array */
+        if (at + a->width > arr->bytes) {                   /* a vector wider than the element reads past the end */
+            l->state = SCENARIO_LANE_OOB;
+            l->bad_dim = a->nidx - 1;
+            continue;
+        }
+        l->address = arr->start + at;
         if ((l->address & (a->align - 1)) != 0) { /* alignments are powers of two */
             l->state = SCENARIO_LANE_MISALIGNED;
             continue;
@@ -527,6 +563,17 @@ bool scenario_check_eval(const scenario *s, int64_t limit, scenario_error *err)
             return fail(err, ln->eval_pos, msg, "accesses[%d].index[%d]", in.access, ln->bad_dim);
         }
     }
+    return true;
+}
+
+bool scenario_lane_past_end(const scenario *s, int access, const scenario_lane *l)
+{
+    if (access < 0 || l->state != SCENARIO_LANE_OOB)
+        return false;
+    const scenario_access *a = &s->accesses[access];
+    for (int d = 0; d < a->nidx; d++)
+        if (l->index[d] < 0 || l->index[d] >= s->arrays[a->array].extent[d])
+            return false;
     return true;
 }
 

@@ -49,6 +49,7 @@ typedef struct scenario_access {
     char *field;  /* owned, NULL: the whole element */
     char *vector; /* owned, NULL: no reinterpretation */
     char *label;  /* owned, optional */
+    char *source; /* owned, optional: the source line it comes from (bankscope import) */
     /* derived */
     int array;
     int offset;      /* bytes from the element start (field offset) */
@@ -156,6 +157,9 @@ bool scenario_access_may_fail(const scenario *s, int access);
  * one. Only accesses that may fail are evaluated, so a scenario whose expressions cannot fail
  * costs nothing here. */
 bool scenario_check_eval(const scenario *s, int64_t limit, scenario_error *err);
+/* True when lane l of access is out of bounds only because its access (a vector wider than
+ * the element) reaches past the end of the array: every index is inside its extent. */
+bool scenario_lane_past_end(const scenario *s, int access, const scenario_lane *l);
 /* Human text for a lane's element, e.g. "tile[1][0]" or "p[3].x"; lane must be in bounds. */
 void scenario_lane_element(const scenario *s, int access, const scenario_lane *l, strbuf *out);
 /* How an array is drawn as a map: rows x cols of elements (the last dimension across, the

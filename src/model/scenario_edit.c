@@ -50,6 +50,7 @@ static void clone_access(const scenario_access *a, scenario_access *b)
     b->field = dup_or_null(a->field);
     b->vector = dup_or_null(a->vector);
     b->label = dup_or_null(a->label);
+    b->source = dup_or_null(a->source);
 }
 
 bool scenario_clone(const scenario *src, scenario *dst)

@@ -233,6 +233,10 @@ static bool job_take(tui_app *a, tui_job *j)
         free(a->adv.res);
         a->adv.res = j->adv;
         j->adv = NULL;
+        if (a->adv.cursor < 0) /* the chosen row starts on the best padding */
+            a->adv.cursor = a->adv.res->best_pad >= 0  ? a->adv.res->best_pad
+                            : a->adv.res->min_pad >= 0 ? a->adv.res->min_pad
+                                                       : 0;
         return true;
     case JOB_VARIANT: {
         compare_state *c = &a->cmp;

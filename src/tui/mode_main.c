@@ -25,8 +25,8 @@ static void grid_caption(const tui_app *a, const scenario *s, const tui_view *v,
     if (ac->field && k >= 0 && (size_t)k < n)
         k += snprintf(buf + k, n - (size_t)k, ".%s", ac->field);
     if (k >= 0 && (size_t)k < n)
-        snprintf(buf + k, n - (size_t)k, " (%s, %d B)%s%s", ac->type_text, ac->width, ac->label ? " - " : "",
-                 ac->label ? ac->label : "");
+        snprintf(buf + k, n - (size_t)k, " (%s, %d B)%s%s%s%s", ac->type_text, ac->width, ac->label ? " - " : "",
+                 ac->label ? ac->label : "", ac->source ? ": " : "", ac->source ? ac->source : "");
 }
 
 /* Wavefronts the grid reveals: all (-1), the step so far, or none while a prediction is due (-2). */

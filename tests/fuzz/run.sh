@@ -13,7 +13,7 @@ out=build-fuzz
 mkdir -p "$out/corpus-load" "$out/corpus-expr" "$out/crashes"
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_GNU_SOURCE -Isrc -I. $(pkg-config --cflags libcjson ncursesw)"
 libs="$(pkg-config --libs libcjson ncursesw) -lpthread -lm"
-srcs="src/util.c src/model/banks.c src/model/types.c src/model/expr.c src/model/expr_prog.c src/model/scenario.c src/model/kernelgen.c
+srcs="src/util.c src/model/banks.c src/model/types.c src/model/expr.c src/model/expr_prog.c src/model/scenario.c src/model/kernelgen.c src/model/names.c
       src/model/advisor.c src/io/jsonpos.c src/io/jsonstream.c src/io/trace_stream.c src/io/instr_source.c
       src/io/library.c src/io/load.c src/io/report.c src/io/save.c
       src/io/jsonw.c src/io/textsafe.c src/io/svg.c src/io/lesson.c src/embedded_patterns.c src/embedded_kernels.c"

@@ -34,8 +34,10 @@ for cu in "$dir"/*.cu; do
         diff "$tmp/$name.want" "$tmp/$name.got" | head -5 | cut -c1-200
     fi
     # every imported access keeps its source position as its label
-    grep -q "\"label\": \"$name.cu:[0-9]*:[0-9]*\"" "$tmp/$name.json" && ok || bad "$name: no file:line:col label"
+    grep -q "\"label\": \"$name.cu:[0-9]*:[0-9]*\", \"source\": \"" "$tmp/$name.json" && ok || bad "$name: no file:line:col label and source line"
 done
+
+grep -q '"source": "out\[y \* n + x\] = tile\[threadIdx.x\]\[threadIdx.y\];"' "$tmp/transpose-naive.json" && ok || bad "transpose-naive: source line"
 
 # The label reaches the SVG too.
 "$bin" export "$tmp/transpose-naive.json" --svg "$tmp/t.svg" --access 1 2>/dev/null

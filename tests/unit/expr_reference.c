@@ -114,3 +114,65 @@ expr_status expr_reference_eval(const expr *e, const expr_env *env, int64_t *out
     *out = v;
     return EXPR_OK;
 }
+
+/* xorshift: the same random expressions on every run */
+static uint64_t rng_state = 88172645463325252ull;
+uint64_t expr_reference_rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* A random expression over every operator, variable and some edge constants. */
+void expr_reference_random(strbuf *sb, int depth)
+{
+    static const char *const leaves[] = {"tx",
+                                         "ty",
+                                         "tz",
+                                         "lane",
+                                         "warp",
+                                         "tid",
+                                         "i",
+                                         "blockDim.x",
+                                         "warpSize",
+                                         "0",
+                                         "1",
+                                         "2",
+                                         "3",
+                                         "7",
+                                         "31",
+                                         "32",
+                                         "63",
+                                         "64",
+                                         "1024",
+                                         "9223372036854775807",
+                                         "4611686018427387904",
+                                         "0x7fffffff"};
+    static const char *const ops[] = {
+        "+", "-", "*", "/", "%", "<<", ">>", "<", "<=", ">", ">=", "==", "!=", "&", "^", "|", "&&", "||"};
+    int r = (int)(expr_reference_rnd() % 16);
+    if (depth > 5 || r < 5) {
+        strbuf_addf(sb, "%s", leaves[expr_reference_rnd() % (sizeof leaves / sizeof leaves[0])]);
+    } else if (r < 7) {
+        strbuf_addf(sb, "%c(", "-~!"[expr_reference_rnd() % 3]);
+        expr_reference_random(sb, depth + 1);
+        strbuf_addc(sb, ')');
+    } else if (r < 8) {
+        strbuf_addf(sb, "%s(", expr_reference_rnd() % 2 ? "min" : "max");
+        expr_reference_random(sb, depth + 1);
+        strbuf_addf(sb, ", ");
+        expr_reference_random(sb, depth + 1);
+        strbuf_addc(sb, ')');
+    } else {
+        bool paren = expr_reference_rnd() % 2;
+        if (paren)
+            strbuf_addc(sb, '(');
+        expr_reference_random(sb, depth + 1);
+        strbuf_addf(sb, " %s ", ops[expr_reference_rnd() % (sizeof ops / sizeof ops[0])]);
+        expr_reference_random(sb, depth + 1);
+        if (paren)
+            strbuf_addc(sb, ')');
+    }
+}

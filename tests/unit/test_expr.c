@@ -120,74 +120,22 @@ static void test_emit(void **state)
                                      "blockDim.z",  "lane",        "warp",        "tid",        "it"};
     strbuf sb = {0};
     expr_emit_cuda(&e, names, &sb);
-    assert_string_equal(strbuf_str(&sb),
-                        "((((long long)threadIdx.x) * 33LL) + (min(((long long)threadIdx.y), ((long long)it)) % 4LL))");
+    assert_string_equal(
+        strbuf_str(&sb),
+        "bs_add(bs_mul(((long long)threadIdx.x), 33LL, bs_err), bs_mod(bs_min(((long long)threadIdx.y), "
+        "((long long)it)), 4LL, bs_err), bs_err)");
     assert_true(expr_uses(&e, EXPR_LOOP));
     assert_false(expr_uses(&e, EXPR_LANE));
     strbuf_free(&sb);
     expr_free(&e);
-}
-
-/* xorshift: the same random expressions on every run */
-static uint64_t rng_state = 88172645463325252ull;
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
-/* A random expression over every operator, variable and some edge constants. */
-static void gen(strbuf *sb, int depth)
-{
-    static const char *const leaves[] = {"tx",
-                                         "ty",
-                                         "tz",
-                                         "lane",
-                                         "warp",
-                                         "tid",
-                                         "i",
-                                         "blockDim.x",
-                                         "warpSize",
-                                         "0",
-                                         "1",
-                                         "2",
-                                         "3",
-                                         "7",
-                                         "31",
-                                         "32",
-                                         "63",
-                                         "64",
-                                         "1024",
-                                         "9223372036854775807",
-                                         "4611686018427387904",
-                                         "0x7fffffff"};
-    static const char *const ops[] = {
-        "+", "-", "*", "/", "%", "<<", ">>", "<", "<=", ">", ">=", "==", "!=", "&", "^", "|", "&&", "||"};
-    int r = (int)(rnd() % 16);
-    if (depth > 5 || r < 5) {
-        strbuf_addf(sb, "%s", leaves[rnd() % (sizeof leaves / sizeof leaves[0])]);
-    } else if (r < 7) {
-        strbuf_addf(sb, "%c(", "-~!"[rnd() % 3]);
-        gen(sb, depth + 1);
-        strbuf_addc(sb, ')');
-    } else if (r < 8) {
-        strbuf_addf(sb, "%s(", rnd() % 2 ? "min" : "max");
-        gen(sb, depth + 1);
-        strbuf_addf(sb, ", ");
-        gen(sb, depth + 1);
-        strbuf_addc(sb, ')');
-    } else {
-        bool paren = rnd() % 2;
-        if (paren)
-            strbuf_addc(sb, '(');
-        gen(sb, depth + 1);
-        strbuf_addf(sb, " %s ", ops[rnd() % (sizeof ops / sizeof ops[0])]);
-        gen(sb, depth + 1);
-        if (paren)
-            strbuf_addc(sb, ')');
-    }
+    /* comparisons are widened before any shift: no 32-bit int arithmetic in the kernel */
+    assert_true(expr_parse("((lane < 16) << 31) >> 26", NULL, &e, &err));
+    strbuf_clear(&sb);
+    expr_emit_cuda(&e, names, &sb);
+    assert_string_equal(strbuf_str(&sb),
+                        "bs_shr(bs_shl(((long long)(((long long)lane) < 16LL)), 31LL, bs_err), 26LL, bs_err)");
+    strbuf_free(&sb);
+    expr_free(&e);
 }
 
 /* Compiled programs (generic and specialised for random ranges) against the tree evaluator:
@@ -198,7 +146,7 @@ static void test_compiled_vs_reference(void **state)
     int specialised = 0, linear = 0, proven = 0;
     for (int t = 0; t < 20000; t++) {
         strbuf sb = {0};
-        gen(&sb, 0);
+        expr_reference_random(&sb, 0);
         expr e;
         expr_error err;
         if (!expr_parse(strbuf_str(&sb), "i", &e, &err)) {
@@ -207,10 +155,10 @@ static void test_compiled_vs_reference(void **state)
         }
         expr_range r;
         for (int k = 0; k < EXPR_NVARS; k++) {
-            int64_t lo = (int64_t)(rnd() % 64) - (k == EXPR_LOOP ? 32 : 0);
-            int64_t span = rnd() % 3 == 0 ? 0 : (int64_t)(rnd() % 1100);
-            if (rnd() % 50 == 0) { /* extreme loop values */
-                lo = rnd() % 2 ? INT64_MAX - 5 : INT64_MIN;
+            int64_t lo = (int64_t)(expr_reference_rnd() % 64) - (k == EXPR_LOOP ? 32 : 0);
+            int64_t span = expr_reference_rnd() % 3 == 0 ? 0 : (int64_t)(expr_reference_rnd() % 1100);
+            if (expr_reference_rnd() % 50 == 0) { /* extreme loop values */
+                lo = expr_reference_rnd() % 2 ? INT64_MAX - 5 : INT64_MIN;
                 span = 5;
             }
             r.lo[k] = lo;
@@ -225,7 +173,7 @@ static void test_compiled_vs_reference(void **state)
             memset(&env, 0, sizeof env);
             for (int k = 0; k < EXPR_NVARS; k++) {
                 uint64_t span = (uint64_t)(r.hi[k] - r.lo[k]) + 1;
-                env.v[k] = r.lo[k] + (int64_t)(v == 0 ? 0 : v == 1 ? span - 1 : rnd() % span);
+                env.v[k] = r.lo[k] + (int64_t)(v == 0 ? 0 : v == 1 ? span - 1 : expr_reference_rnd() % span);
             }
             int64_t want = 0, got = 0, gen_v = 0;
             int wpos = -1, gpos = -1, ppos = -1;
@@ -255,13 +203,13 @@ static void test_compiled_vs_reference(void **state)
         expr_lanes lv;
         static const int lane_vars[5] = {EXPR_TX, EXPR_TY, EXPR_TZ, EXPR_TID, EXPR_LANE};
         for (int k = 0; k < EXPR_NVARS; k++)
-            env.v[k] = r.lo[k] + (int64_t)(rnd() % ((uint64_t)(r.hi[k] - r.lo[k]) + 1));
+            env.v[k] = r.lo[k] + (int64_t)(expr_reference_rnd() % ((uint64_t)(r.hi[k] - r.lo[k]) + 1));
         for (int j = 0; j < 5; j++)
             for (int l = 0; l < EXPR_LANES; l++)
-                lv.v[j][l] =
-                    r.lo[lane_vars[j]] + (int64_t)(rnd() % ((uint64_t)(r.hi[lane_vars[j]] - r.lo[lane_vars[j]]) + 1));
+                lv.v[j][l] = r.lo[lane_vars[j]] + (int64_t)(expr_reference_rnd() %
+                                                            ((uint64_t)(r.hi[lane_vars[j]] - r.lo[lane_vars[j]]) + 1));
         expr_prepare(&e, &env);
-        uint32_t mask = (uint32_t)rnd() | 1u;
+        uint32_t mask = (uint32_t)expr_reference_rnd() | 1u;
         int64_t out[EXPR_LANES];
         expr_status st[EXPR_LANES];
         int pos[EXPR_LANES];

@@ -1,0 +1,1 @@
+analyze arith-64.json

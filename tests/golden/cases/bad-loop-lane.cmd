@@ -1,0 +1,1 @@
+analyze bad-loop-lane.json

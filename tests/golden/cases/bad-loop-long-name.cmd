@@ -1,0 +1,1 @@
+analyze bad-loop-long-name.json

@@ -1,0 +1,1 @@
+analyze bad-name-cast.json

@@ -1,0 +1,1 @@
+analyze bad-name-dim3.json

@@ -1,0 +1,1 @@
+analyze bad-name-int4.json

@@ -1,0 +1,1 @@
+kernel kernel-arith-64-1.json --access 1

@@ -1,0 +1,1 @@
+kernel kernel-arith-64.json

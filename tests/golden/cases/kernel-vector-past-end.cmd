@@ -1,0 +1,1 @@
+kernel kernel-vector-past-end.json

@@ -1,0 +1,1 @@
+analyze loop-long-name.json --summary

@@ -1,0 +1,1 @@
+analyze vector-past-end.json
