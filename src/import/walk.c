@@ -43,8 +43,16 @@ static void emit(W *w, CXCursor c, int op, const waccess *a, const char *atomic)
         skip_at(w, c, op, arr->name, w->guard_why);
         return;
     }
-    if (op == 2) {
-        char *m = walk_fmt("%s: the scenario format has no atomic operations", atomic);
+    /* the scenario's atomic kinds; CUDA's atomicSub is atom.add of the negated value */
+    static const char *const atomics[][2] = {
+        {"atomicAdd", "add"}, {"atomicSub", "add"}, {"atomicMin", "min"},   {"atomicMax", "max"}, {"atomicAnd", "and"},
+        {"atomicOr", "or"},   {"atomicXor", "xor"}, {"atomicExch", "exch"}, {"atomicCAS", "cas"}, {"atomicInc", "inc"}};
+    const char *kind = NULL;
+    for (size_t i = 0; op == 2 && i < sizeof atomics / sizeof atomics[0]; i++)
+        if (!strcmp(atomic, atomics[i][0]))
+            kind = atomics[i][1];
+    if (op == 2 && !kind) {
+        char *m = walk_fmt("%s: the scenario format has no such atomic operation", atomic);
         skip_at(w, c, op, arr->name, m);
         free(m);
         return;
@@ -55,7 +63,9 @@ static void emit(W *w, CXCursor c, int op, const waccess *a, const char *atomic)
     n->op = op;
     n->field = a->field ? xstrdup(a->field) : NULL;
     n->vector = a->vector ? xstrdup(a->vector) : NULL;
-    n->atomic = atomic ? xstrdup(atomic) : NULL;
+    n->atomic = kind ? xstrdup(kind) : NULL;
+    /* the old value is wanted unless the call is a statement of its own (then nvcc emits red) */
+    n->returns = op == 2 && (!clang_equalCursors(c, w->stmt_expr) || !strcmp(kind, "exch") || !strcmp(kind, "cas"));
     n->when = w->guard;
     walk_where(c, &n->line, &n->col, &n->offset);
     n->label = walk_fmt("%s:%d:%d", w->file_base, n->line, n->col);
@@ -409,7 +419,10 @@ static void walk_stmt(W *w, CXCursor c)
     }
     enum CXCursorKind k = clang_getCursorKind(c);
     if (clang_isExpression(k)) {
+        CXCursor saved = w->stmt_expr;
+        w->stmt_expr = c;
         walk_expr(w, c);
+        w->stmt_expr = saved;
         w->depth--;
         return;
     }
@@ -641,7 +654,11 @@ static cJSON *build(W *w, cJSON *root)
                             w->file_base, w->loops[p].line, w->loops[p].user));
                 }
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "op", a->op == 1 ? "store" : "load");
+        cJSON_AddStringToObject(o, "op", a->op == 1 ? "store" : a->op == 2 ? "atomic" : "load");
+        if (a->op == 2) {
+            cJSON_AddStringToObject(o, "atomic", a->atomic);
+            cJSON_AddBoolToObject(o, "returns", a->returns);
+        }
         cJSON_AddStringToObject(o, "array", arr->name);
         strbuf sb = {0};
         if (a->nidx == 1) {
@@ -689,6 +706,7 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
     w.tu = tu;
     w.o = o;
     w.kernel = kernel;
+    w.stmt_expr = clang_getNullCursor();
     w.file_base = base_name(o->file);
     clang_visitChildren(kernel, shared_visit, &w);
     walk_kids ks = walk_children(kernel);

@@ -66,6 +66,7 @@ typedef struct waccess {
     char *field, *vector;
     char *label;
     char *source; /* the line of source it comes from, tidied */
+    bool returns; /* atomic: the old value is used */
     int line, col;
     unsigned offset;
     int loops[8];
@@ -102,6 +103,7 @@ typedef struct W {
     int depth;
     const char *file_base;
     CXCursor kernel;
+    CXCursor stmt_expr;        /* the expression statement being walked */
     char *src_path, *src_text; /* the last source file read for walk_source_line */
 } W;
 

@@ -8,6 +8,8 @@ __global__ void histogram(const unsigned char *in, unsigned int *out, int n)
     __syncthreads();
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
         atomicAdd(&hist[in[i]], 1u);
+    unsigned int before = atomicAdd(&hist[threadIdx.x / 8], 1u); // one bin per 8 threads
+    atomicAdd(&hist[threadIdx.x % 32], before);
     __syncthreads();
     atomicAdd(&out[threadIdx.x], hist[threadIdx.x]);
 }
