@@ -43,7 +43,7 @@ _bankscope() {
     measure) opts="--json --access --iteration --arch" ;;
     kernel) opts="--ptx --access --iteration --arch" ;;
     sweep) opts="--json --max-pad --measure --arch --force" ;;
-    export) opts="--svg --access --warp --iteration --arch" ;;
+    export) opts="--svg --access --warp --iteration --arch --force" ;;
     list) opts="--json --names --archs" ;;
     import) opts="--block --kernel -D -I --smem --loop --timeout -o" ;;
     *) opts="--help --version --no-gpu --no-color --no-mouse --present --snapshot --keys --bench-redraw --bench-startup" ;;

@@ -20,7 +20,7 @@ static const char usage[] =
     "  bankscope sweep FILE.json [--json]    padding sweep [--max-pad N] [--measure]\n"
     "            [--arch NAME] [--force]\n"
     "  bankscope export FILE.json --svg OUT  bank grid and array map as SVG\n"
-    "            [--access N] [--warp W] [--iteration K] [--arch NAME]\n"
+    "            [--access N] [--warp W] [--iteration K] [--arch NAME] [--force]\n"
     "  bankscope list [--json | --names | --archs]  the patterns and lessons (built-in,\n"
     "            installed and your own), the architecture names\n"
     "  bankscope import FILE.cu --block X[,Y[,Z]] [--kernel NAME] [-D NAME=VALUE]... [-I DIR]...\n"
@@ -50,11 +50,11 @@ int main(int argc, char **argv)
     };
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         fputs(usage, stdout);
-        return CLI_OK;
+        return cli_finish_stdout("--help");
     }
     if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
         printf("bankscope %s\n", PACKAGE_VERSION);
-        return CLI_OK;
+        return cli_finish_stdout("--version");
     }
     if (argc >= 2)
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

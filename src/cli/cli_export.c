@@ -8,12 +8,13 @@
 #include "io/load.h"
 #include "io/save.h"
 #include "io/svg.h"
+#include "io/work.h"
 
 int cli_export(int argc, char **argv)
 {
     cli_common c;
     scenario s;
-    int rc0 = cli_open(argc, argv, "export", "svg access warp iteration arch", &c, &s);
+    int rc0 = cli_open(argc, argv, "export", "svg access warp iteration arch force", &c, &s);
     if (rc0)
         return rc0;
     if (!c.svg) {
@@ -38,7 +39,20 @@ int cli_export(int argc, char **argv)
         s.warps = NULL; /* address the instruction directly: iteration, access, warp */
         k = ((int64_t)c.iteration * s.naccesses + a) * scenario_warp_count(&s) + w;
     } else {
+        /* finding the worst instruction analyses them all: bounded like analyze --summary */
+        work_estimate e;
+        work_estimate_analyze(&s, -1, WORK_OUT_SUMMARY, &e);
+        char msg[400];
+        if (!c.force &&
+            !work_within_limits(&e, "export", "--access N, --warp W and --iteration K (the instruction to draw)", "",
+                                msg, sizeof msg)) {
+            scenario_free(&s);
+            return cli_usage_error("%s", msg);
+        }
+        work_catch_signals();
+        work_exit_on_signal(true); /* nothing is written before the search ends: a signal ends it at once */
         k = svg_worst_instr(&s);
+        work_exit_on_signal(false);
     }
     strbuf out = {0};
     svg_render(&s, k, &out);

@@ -132,8 +132,10 @@ int cli_import(int argc, char **argv)
             fprintf(stderr, "bankscope: %s\n", err);
             rc = CLI_FAIL;
         }
-    } else
+    } else {
         fputs(json, stdout);
+        rc = cli_finish_stdout("import");
+    }
     free(json);
     return rc;
 }

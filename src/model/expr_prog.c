@@ -750,7 +750,8 @@ uint32_t expr_eval_lanes(const expr *e, const expr_env *env, const expr_lanes *l
     uint32_t live = mask, failed = 0; /* live: lanes evaluating without an error so far */
     for (int i = 0; i < p->ncode; i++) {
         const expr_insn *in = &p->code[i];
-        int64_t *t = stk[sp - 1], *d = stk[sp];
+        /* top and next free slot, formed only when they exist (stk[-1] is undefined) */
+        int64_t *t = sp > 0 ? stk[sp - 1] : NULL, *d = sp < WARP_DEPTH ? stk[sp] : NULL;
         switch (in->op) {
         case EXPR_I_CONST:
             for (int l = 0; l < EXPR_LANES; l++)

@@ -304,7 +304,7 @@ static void check_lanes(const scenario *s, const scenario_instr *in, const banks
                 check_address_line(s, in, l, t);
                 found |= 1;
             }
-            long long addr, a2, word, w2, bank;
+            long long addr, a2, word, w2;
             int bb, nb, bk, ph, wf;
             if (sscanf(t, "address %lld B -> word %lld / %d = %lld -> bank %lld mod %d = %d -> phase %d, wavefront %d",
                        &addr, &a2, &bb, &word, &w2, &nb, &bk, &ph, &wf) == 9) {

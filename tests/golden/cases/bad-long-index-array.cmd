@@ -1,0 +1,1 @@
+analyze bad-long-index-array.json

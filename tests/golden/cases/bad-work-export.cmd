@@ -1,0 +1,1 @@
+export work-limit-summary.json --svg never-written.svg

@@ -1,0 +1,1 @@
+analyze work-limit-summary.json --summary
