@@ -357,6 +357,7 @@ typedef struct json_ctx {
     jsonw *w;
     report_totals t;
     scenario_excluded excluded;
+    bool explained[256]; /* "why" written for this access (as the text output's first table) */
 } json_ctx;
 
 static void json_excluded(jsonw *w, const scenario_excluded *e)
@@ -404,6 +405,18 @@ static void json_visit(void *ctx, const scenario *s, const scenario_instr *in, c
     JSONW_KV_INT(w, "excluded_lanes", scenario_excluded_total(&ex));
     JSONW_KV_INT(w, "broadcast_lanes", r->broadcast_lanes);
     JSONW_KV_BOOL(w, "paired", r->paired);
+    int slot = in->access < 0 ? 0 : in->access % 256;
+    if (!c->explained[slot]) {
+        c->explained[slot] = true;
+        explain_lines e;
+        explain_access(s, in, r, &e);
+        JSONW_KEY(w, "why");
+        jsonw_begin_array(w, JSONW_INLINE);
+        for (int i = 0; i < e.n; i++)
+            jsonw_string(w, e.line[i]);
+        jsonw_end_array(w);
+        explain_lines_free(&e);
+    }
     JSONW_KEY(w, "lanes");
     jsonw_begin_array(w, JSONW_INLINE);
     int nidx = s->is_trace ? 0 : s->accesses[in->access].nidx;

@@ -280,8 +280,10 @@ static void excluded_lane_lines(const scenario *s, const scenario_instr *in, con
     strbuf sb = {0};
     switch (ln->state) {
     case SCENARIO_LANE_MASKED:
-        add_line(e, "'when %s' is false for this thread: lane %d takes no part in this access",
-                 a->when_text ? a->when_text : "", l);
+        if (a->when_text)
+            add_line(e, "'when %s' is false for this thread: lane %d takes no part in this access", a->when_text, l);
+        else
+            add_line(e, "this instruction does not use lane %d's address: it takes no part", l);
         break;
     case SCENARIO_LANE_EVAL_ERROR: {
         const char *text = ln->bad_dim < 0 ? a->when_text : a->index_text[ln->bad_dim];
@@ -720,8 +722,11 @@ static void excluded_lines(const scenario *s, const scenario_instr *in, explain_
     if (m) {
         lanes_phrase(m, &sb);
         if (a)
-            strbuf_addf(&sb, " take%s no part ('when %s' is false)", popcount32(m) == 1 ? "s" : "",
-                        a->when_text ? a->when_text : "");
+            /* the condition's text is in the access title and the lane's explanation; left out
+             * here so that equal accesses spelled differently explain alike */
+            strbuf_addf(&sb, " take%s no part (%s)", popcount32(m) == 1 ? "s" : "",
+                        a->when_text ? "the access's 'when' is false for them"
+                                     : "the instruction does not use their addresses");
         else
             strbuf_addf(&sb, " %s inactive in this trace entry", popcount32(m) == 1 ? "is" : "are");
         push_line(e, &sb);
@@ -749,8 +754,9 @@ static void verdict_line(const scenario_instr *in, const banks_result *r, explai
         if (r->active_lanes == 0)
             strbuf_addf(&sb, "; no lane remains");
         else if (r->conflict_degree <= 1)
-            strbuf_addf(&sb, "; the %d remaining lanes alone: no bank conflict, %d wavefront%s (ideal %d)",
-                        r->active_lanes, r->wavefronts, r->wavefronts == 1 ? "" : "s", r->ideal_wavefronts);
+            strbuf_addf(&sb, "; the %d remaining lane%s alone: no bank conflict, %d wavefront%s (ideal %d)",
+                        r->active_lanes, r->active_lanes == 1 ? "" : "s", r->wavefronts, r->wavefronts == 1 ? "" : "s",
+                        r->ideal_wavefronts);
         else
             strbuf_addf(&sb, "; the %d remaining lanes alone: %d-way, %d wavefronts (ideal %d)", r->active_lanes,
                         r->conflict_degree, r->wavefronts, r->ideal_wavefronts);
@@ -786,11 +792,12 @@ static void tensor_lines(const scenario_instr *in, const banks_result *r, explai
                  "so a phase takes as many wavefronts as the most lanes on one bank%s",
                  kt, q->atomic == BANKS_ATOM_CAS ? "; cas takes two passes (the conflicts are counted once)" : "");
     else
-        add_line(e,
-                 "cp.async of %d B: served in phases of %d lanes like a store, but lanes on one address do not merge: a "
-                 "phase takes as many wavefronts as the most lanes on one bank (the global source laid out as the "
-                 "destination)",
-                 q->width, q->width >= 8 ? 128 / q->width : 32);
+        add_line(
+            e,
+            "cp.async of %d B: served in phases of %d lanes like a store, but lanes on one address do not merge: a "
+            "phase takes as many wavefronts as the most lanes on one bank (the global source laid out as the "
+            "destination)",
+            q->width, q->width >= 8 ? 128 / q->width : 32);
     (void)r;
 }
 

@@ -207,7 +207,7 @@ static void test_excluded_and_masked(void **state)
 
     first_instr(&s, 2, &in, &r);
     explain_access(&s, &in, &r, &e);
-    assert_true(find_line(&e, "lanes 4-23 take no part ('when lane < 4' is false)", (const char *)NULL) >= 0);
+    assert_true(find_line(&e, "lanes 4-23 take no part (the access's 'when' is false for them)", (const char *)NULL) >= 0);
     assert_true(find_line(&e, "verdict: conflict-free: 1 wavefront", (const char *)NULL) >= 0);
     explain_lines_free(&e);
     explain_lane(&s, &in, &r, 5, &e);
