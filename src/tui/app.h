@@ -138,6 +138,7 @@ typedef struct tui_job tui_job;
 /* The advisor's padding sweep measured on the GPU (sweep_measure.c). */
 typedef struct tui_sweep {
     bool running, done;
+    bool queued; /* m came before the predicted sweep: start when it arrives */
     unsigned long gen;
     int row, access;
     unsigned long id, requests;

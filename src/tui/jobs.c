@@ -237,6 +237,8 @@ static bool job_take(tui_app *a, tui_job *j)
             a->adv.cursor = a->adv.res->best_pad >= 0  ? a->adv.res->best_pad
                             : a->adv.res->min_pad >= 0 ? a->adv.res->min_pad
                                                        : 0;
+        if (a->sweep.queued) /* m was pressed while this sweep was computed */
+            sweep_measure_start(a);
         return true;
     case JOB_VARIANT: {
         compare_state *c = &a->cmp;

@@ -30,6 +30,7 @@ static void advisor_enter(tui_app *a)
 
 static void advisor_leave(tui_app *a)
 {
+    a->sweep.queued = false; /* a GPU sweep asked for before the predicted one came: dropped */
     jobs_cancel(a, JOB_ADVISOR);
 }
 

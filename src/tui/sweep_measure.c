@@ -76,8 +76,10 @@ bool sweep_measure_start(tui_app *a)
         snprintf(sw->error, sizeof sw->error, "no GPU: the sweep is predicted only");
     else if (a->sc.is_trace)
         snprintf(sw->error, sizeof sw->error, "no array to pad in a trace");
-    else if (!a->adv.res)
-        snprintf(sw->error, sizeof sw->error, "the predicted sweep is still running: press m again in a moment");
+    else if (!a->adv.res) { /* started by jobs.c when the predicted sweep arrives */
+        sw->queued = true;
+        snprintf(sw->error, sizeof sw->error, "the GPU sweep starts when the predicted sweep is ready");
+    }
     if (sw->error[0])
         return false;
     sw->running = true;
@@ -89,6 +91,7 @@ bool sweep_measure_start(tui_app *a)
 
 void sweep_measure_cancel(tui_app *a)
 {
+    a->sweep.queued = false;
     a->sweep.running = false;
     a->sweep.done = false;
     a->sweep.nmeasured = 0;
