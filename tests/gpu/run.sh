@@ -37,6 +37,6 @@ sh tests/gpu/tui_gpu.sh
 echo "== register data path (cycles per warp-instruction per SM, predicted / measured)"
 sh tests/gpu/data-path.sh
 echo "== new patterns: 2000 random warp-instructions, counters against the model"
-sh tests/gpu/random.sh 2000 1 | tail -8
+sh tests/gpu/random.sh 2000 1 | tail -40
 echo "== calibration"
 ./tests/gpu/test_calibration
