@@ -72,9 +72,16 @@ tui_role headline_text(const scenario *s, const tui_view *v, char *buf, size_t n
 static void measured_draw(tui_app *a, layout_rect in, int y)
 {
     int end = in.y + in.h;
+    bool fresh = a->have_meas && a->meas.id == a->gen && a->meas.ok;
+    if (!fresh && y == end - 1) { /* one line left: the status must still show ("no GPU") */
+        const char *st = a->gpu_status, *nl = strchr(st, '\n');
+        char line[400];
+        snprintf(line, sizeof line, "MEASURED: %.*s", nl ? (int)(nl - st) : (int)strlen(st), st);
+        draw_text(a, y, in.x, in.w, ROLE_DIM, "%s", draw_width(line) <= in.w ? line : line + 10);
+        return;
+    }
     if (y < end)
         draw_text(a, y++, in.x, in.w, ROLE_KEY, "MEASURED");
-    bool fresh = a->have_meas && a->meas.id == a->gen && a->meas.ok;
     if (!fresh) {
         const char *st = a->gpu_status, *nl = strchr(st, '\n');
         if (y < end)
@@ -173,7 +180,9 @@ void panel_result_draw(tui_app *a, const layout_rect *r, const scenario *s, cons
                   res->wavefronts == 1 ? "" : "s", res->ideal_wavefronts);
     if (own_line)
         draw_text(a, y++, in.x + 1, in.w - 1, ROLE_HILITE, "%d cycles: one per phase", cycles);
-    if (y < end && res->wavefronts)
+    /* the conflicts line gives way when the MEASURED block (heading and status) would not fit,
+     * except side by side in compare mode, where both panels keep the same lines */
+    if (y < end && res->wavefronts && (!current || app_in_mode(a, MODE_COMPARE) || end - y >= 3))
         draw_text(a, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%d conflict%s, eff. %.*f %%", res->bank_conflicts,
                   res->bank_conflicts == 1 ? "" : "s", res->bank_conflicts ? 1 : 0,
                   100.0 * res->ideal_wavefronts / res->wavefronts);

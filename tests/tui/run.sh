@@ -238,6 +238,14 @@ keys S BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSp
 expect save-refused "not saved: the file would not load again"
 if [ -e "$tmp/div.json" ]; then echo "FAIL save-refused: $tmp/div.json was written"; fail=$((fail + 1)); fi
 
+# ---- a two-line warning headline never pushes the GPU status out of the result panel ----
+for size in "80 24" "100 30"; do
+    start $size --no-gpu float4-32x32
+    expect "excluded-start-${size% *}" "8-way"
+    keys +
+    expect "excluded-status-${size% *}" "no GPU: predicted only"
+done
+
 # ---- the terminal is restored however the view ends: a fatal signal (SIGSEGV, as a sanitizer
 # report would end it) and SIGTERM both leave the alternate screen ----
 for sig in SEGV TERM; do
