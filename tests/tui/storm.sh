@@ -40,11 +40,17 @@ for start in default struct-mixed lesson-padding reduction-strided; do
     sleep 0.3
     T send-keys -t "$s" Escape
     T send-keys -t "$s" q
-    sleep 0.3
-    # after edits q asks "quit without saving? (y/n)"
-    if T capture-pane -p -t "$s" | grep -q "quit without saving"; then T send-keys -t "$s" y; fi
+    # after edits q asks "quit without saving? (y/n)": poll (a sanitizer build is slow to draw)
+    # for the question or the exit, answering y once
     i=0
-    while [ $i -lt 100 ] && ! T capture-pane -p -t "$s" | grep -q "EXIT="; do i=$((i + 1)); sleep 0.1; done
+    answered=""
+    while [ $i -lt 200 ] && ! T capture-pane -p -t "$s" | grep -q "EXIT="; do
+        if [ -z "$answered" ] && T capture-pane -p -t "$s" | grep -q "quit without saving"; then
+            T send-keys -t "$s" y
+            answered=1
+        fi
+        i=$((i + 1)); sleep 0.1
+    done
     if T capture-pane -p -t "$s" | grep -q "EXIT=0"; then
         echo "storm $start: survived 600 keys and 24 resizes, quit cleanly"
     else
