@@ -210,6 +210,21 @@ static const ixpr *call_value(W *w, CXCursor c)
 }
 
 /* Translate a value expression. NULL with w->why set when it cannot be expressed. */
+/* The value clang itself computes for c when it is an integer constant that depends on no
+ * template parameter, else NULL. */
+static const ixpr *const_value(W *w, CXCursor c)
+{
+    if (import_value_dependent(c))
+        return NULL;
+    const ixpr *r = NULL;
+    CXEvalResult ev = clang_Cursor_Evaluate(c);
+    if (ev && clang_EvalResult_getKind(ev) == CXEval_Int)
+        r = ixpr_num(&w->ar, clang_EvalResult_getAsLongLong(ev));
+    if (ev)
+        clang_EvalResult_dispose(ev);
+    return r;
+}
+
 const ixpr *walk_value(W *w, CXCursor c)
 {
     if (++w->depth > MAX_DEPTH) {
@@ -246,13 +261,8 @@ const ixpr *walk_value(W *w, CXCursor c)
     case CXCursor_CXXConstCastExpr:
         if (ks.n >= 1 && clang_isExpression(clang_getCursorKind(ks.c[ks.n - 1])))
             r = walk_value(w, ks.c[ks.n - 1]);
-        else if (k == CXCursor_UnexposedExpr && ks.n == 0 && !import_value_dependent(c)) {
-            CXEvalResult ev = clang_Cursor_Evaluate(c);
-            if (ev && clang_EvalResult_getKind(ev) == CXEval_Int)
-                r = ixpr_num(&w->ar, clang_EvalResult_getAsLongLong(ev));
-            if (ev)
-                clang_EvalResult_dispose(ev);
-        }
+        else if (k == CXCursor_UnexposedExpr && ks.n == 0)
+            r = const_value(w, c);
         if (!r)
             walk_fail(w, c, "an expression bankscope cannot read");
         break;
@@ -300,13 +310,7 @@ const ixpr *walk_value(W *w, CXCursor c)
             r = call_value(w, c);
         break;
     case CXCursor_UnaryExpr:
-        if (!import_value_dependent(c)) {
-            CXEvalResult ev = clang_Cursor_Evaluate(c);
-            if (ev && clang_EvalResult_getKind(ev) == CXEval_Int)
-                r = ixpr_num(&w->ar, clang_EvalResult_getAsLongLong(ev));
-            if (ev)
-                clang_EvalResult_dispose(ev);
-        }
+        r = const_value(w, c);
         if (!r)
             walk_fail(w, c, "a sizeof or alignof that depends on a template parameter");
         break;
