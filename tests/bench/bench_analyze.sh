@@ -7,20 +7,7 @@ bin=${1:-./bankscope}
 n=${2:-100000}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-awk -v n="$n" 'BEGIN {
-    srand(7); printf "{\"name\": \"bench\", \"arch\": \"sm_90\", \"trace\": [\n";
-    split("1 2 4 8 16", W, " ");
-    for (i = 0; i < n; i++) {
-        w = W[1 + int(rand() * 5)]; stride = int(rand() * 40);
-        printf "%s{\"op\": \"%s\", \"width\": %d, \"addresses\": [", i ? ",\n" : "", rand() < 0.5 ? "load" : "store", w;
-        for (l = 0; l < 32; l++) {
-            if (rand() < 0.05) a = "null"; else a = ((l * stride + int(rand() * 4)) % 2048) * w;
-            printf "%s%s", l ? ", " : "", a;
-        }
-        printf "]}";
-    }
-    printf "\n]}\n";
-}' > "$tmp/trace.json"
+sh "$(dirname "$0")/gen_trace.sh" "$n" > "$tmp/trace.json"
 cat > "$tmp/block.json" <<'JSON'
 { "name": "bench block", "block": [32, 32],
   "loop": { "var": "i", "from": 0, "to": 32 },

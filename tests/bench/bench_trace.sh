@@ -18,20 +18,7 @@ dir=${BENCH_DIR:-$(mktemp -d)} || exit 1
 [ -n "$BENCH_DIR" ] || trap 'rm -rf "$dir"' EXIT
 mkdir -p "$dir"
 gen() {  # gen N FILE
-    awk -v n="$1" 'BEGIN {
-        srand(7); printf "{\"name\": \"bench\", \"arch\": \"sm_90\", \"trace\": [\n";
-        split("1 2 4 8 16", W, " ");
-        for (i = 0; i < n; i++) {
-            w = W[1 + int(rand() * 5)]; stride = int(rand() * 40);
-            printf "%s{\"op\": \"%s\", \"width\": %d, \"addresses\": [", i ? ",\n" : "", rand() < 0.5 ? "load" : "store", w;
-            for (l = 0; l < 32; l++) {
-                if (rand() < 0.05) a = "null"; else a = ((l * stride + int(rand() * 4)) % 2048) * w;
-                printf "%s%s", l ? ", " : "", a;
-            }
-            printf "]}";
-        }
-        printf "\n]}\n";
-    }' > "$2"
+    sh "$here/gen_trace.sh" "$1" > "$2"
 }
 measure() {  # measure LABEL COMMAND...: wall seconds and peak memory of one run
     label=$1
