@@ -200,6 +200,19 @@ mode quiz default Q "predict first"
 mode arch-picker default A "architecture (Enter chooses"
 mode pattern-picker default L "pattern library (Enter opens"
 
+# ---- modes opened from the presentation keep its picture: step, quiz (with the answer's
+# verdict) and compare draw no main-view panel over it ----
+start 100 30 --no-gpu
+expect present-start "32-way conflict"
+keys z s Space
+expect present-step "step 1 of 32 wf"
+gone present-step-clean "PREDICTED"
+keys Escape Q 3 Enter
+expect present-quiz "you predicted 3: not quite"
+gone present-quiz-clean "PREDICTED"
+keys Escape Escape c z
+expect present-over-compare "best padding: float tile[32][32+1]"
+
 # ---- colour roles (capture-pane -e): a 16-way conflict whose cells share words is red, not
 # yellow; the selected lane is reversed on top of its red ----
 start 100 30 --no-gpu
