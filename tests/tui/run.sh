@@ -251,6 +251,15 @@ keys S BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSp
 expect save-refused "not saved: the file would not load again"
 if [ -e "$tmp/div.json" ]; then echo "FAIL save-refused: $tmp/div.json was written"; fail=$((fail + 1)); fi
 
+# ---- a file saved after edits does not present the description of the state before them as
+# its own: the name says "(edited)", the description is marked as the one before the edits ----
+start 80 24 --no-gpu
+keys + S BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace "$tmp/edited.json" Enter
+expect save-edited "saved $tmp/edited.json"
+if grep -q '"name": "Transpose column read, float tile\[32\]\[32\] (the default) (edited)"' "$tmp/edited.json" &&
+    grep -q '"description": "Before the edits saved here: Warp 0 of a 32x32' "$tmp/edited.json"; then
+    pass=$((pass + 1)); else echo "FAIL save-edited: name or description not marked:"; head -4 "$tmp/edited.json"; fail=$((fail + 1)); fi
+
 # ---- a two-line warning headline never pushes the GPU status out of the result panel ----
 for size in "80 24" "100 30"; do
     start $size --no-gpu float4-32x32
