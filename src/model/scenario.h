@@ -210,6 +210,18 @@ bool scenario_swizzle_finish(scenario_array *a, int i, scenario_error *err);
 /* The alignment the array start needs for its swizzle: 2^(base + shift + bits) bytes for the
  * TMA modes (256, 512, 1024), else 1. */
 int64_t scenario_swizzle_align(const scenario_array *a);
+/* The byte offset inside the array of lane l's first byte before the swizzle (element offset
+ * plus field offset); l must be in bounds (its indexes inside the extents). */
+int64_t scenario_lane_offset(const scenario *s, int access, const scenario_lane *l);
+/* The swizzle as people name it: "128B", or "Swizzle<3,3,3> (Swizzle<3,4,3> on bytes)" for the
+ * element form; nothing without a swizzle. */
+void scenario_swizzle_name(const scenario_array *a, strbuf *out);
+/* What the swizzle does to byte offset off, e.g. "128B swizzle: offset 448 is 16-byte unit 4 of
+ * 128-byte line 3; unit 4 ^ (3 % 8) = 7, so it is stored at offset 496". */
+void scenario_swizzle_step(const scenario_array *a, int64_t off, strbuf *out);
+/* How the swizzle's lines meet the array's rows, e.g. "the 128B swizzle permutes the 16-byte
+ * units of each 128-byte line by the line number mod 8; rows of t are 256 B: 2 lines each". */
+void scenario_swizzle_rows(const scenario_array *a, strbuf *out);
 
 /* The tensor-era kinds (scenario_tensor.c). For an access whose op is not a plain load or store:
  * check it and set the bytes one lane moves (*size, from the element type: ldmatrix/stmatrix

@@ -122,3 +122,65 @@ bool scenario_swizzle_finish(scenario_array *a, int i, scenario_error *err)
     }
     return true;
 }
+
+int64_t scenario_lane_offset(const scenario *s, int access, const scenario_lane *l)
+{
+    const scenario_access *a = &s->accesses[access];
+    const scenario_array *arr = &s->arrays[a->array];
+    int64_t elem = 0;
+    for (int d = 0; d < a->nidx; d++)
+        elem = elem * arr->extent[d] + l->index[d];
+    return elem * arr->elem_size + a->offset;
+}
+
+void scenario_swizzle_name(const scenario_array *a, strbuf *out)
+{
+    if (!a->swz_bits)
+        return;
+    strbuf_addf(out, "%s", a->swizzle);
+    if (!a->swz_tma)
+        strbuf_addf(out, " (Swizzle<%d,%d,%d> on bytes)", a->swz_bits, a->swz_base, a->swz_shift);
+}
+
+void scenario_swizzle_step(const scenario_array *a, int64_t off, strbuf *out)
+{
+    if (!a->swz_bits)
+        return;
+    int64_t unit = (int64_t)1 << a->swz_base, line = unit << a->swz_shift, keys = (int64_t)1 << a->swz_bits;
+    int64_t u = (off / unit) % (line / unit), l = off / line, to = scenario_swizzle_offset(a, off);
+    /* the XOR reaches only the low swz_bits bits of the unit number inside its line */
+    strbuf_addf(out,
+                "%s swizzle: offset %lld is %lld-byte unit %lld of %lld-byte line %lld; unit %lld ^ (%lld %% %lld) = "
+                "%lld, so it is stored at offset %lld",
+                a->swizzle, (long long)off, (long long)unit, (long long)u, (long long)line, (long long)l, (long long)u,
+                (long long)l, (long long)keys, (long long)(u ^ (l % keys)), (long long)to);
+}
+
+void scenario_swizzle_rows(const scenario_array *a, strbuf *out)
+{
+    if (!a->swz_bits)
+        return;
+    int64_t unit = (int64_t)1 << a->swz_base, line = unit << a->swz_shift, keys = (int64_t)1 << a->swz_bits;
+    strbuf_addf(out,
+                "the %s swizzle permutes the %lld-byte units of each %lld-byte line of %s: unit u of line L is stored "
+                "at unit u ^ (L %% %lld)",
+                a->swizzle, (long long)unit, (long long)line, a->name, (long long)keys);
+    if (a->ndims < 2) {
+        strbuf_addf(out, " (offsets from the array start)");
+        return;
+    }
+    int64_t row = a->extent[a->ndims - 1] * a->elem_size;
+    if (row == line)
+        strbuf_addf(out, "; rows are %lld B, exactly one line: the row number picks the pattern", (long long)row);
+    else if (row % line == 0)
+        strbuf_addf(out, "; rows are %lld B, %lld lines each: each part of a row has its own line number",
+                    (long long)row, (long long)(row / line));
+    else if (line % row == 0)
+        strbuf_addf(out, "; rows are %lld B: %lld rows share one line (the pattern follows lines, not rows)",
+                    (long long)row, (long long)(line / row));
+    else
+        strbuf_addf(out,
+                    "; rows are %lld B, not a multiple or a divisor of the %lld-byte line: the pattern follows byte "
+                    "offsets, not rows",
+                    (long long)row, (long long)line);
+}

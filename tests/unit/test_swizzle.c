@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "io/save.h"
+#include "model/explain.h"
 #include "model/scenario_edit.h"
 #include "test_util.h"
 
@@ -231,6 +232,43 @@ static void test_save_round_trip(void **state)
     scenario_free(&c);
 }
 
+/* The explanation of a lane gives the offset, the swizzle step and the address the engine uses;
+ * the access's explanation says how the swizzle's lines meet the rows. */
+static void test_explain(void **state)
+{
+    (void)state;
+    scenario s;
+    io_error err;
+    assert_true(load_tile("", "float", 32, 32, "128B", "", "8", &s, &err));
+    scenario_instr in;
+    banks_result r;
+    scenario_instr_at(&s, 0, &in);
+    banks_analyze(s.arch, &in.req, &r, NULL);
+    explain_lines e;
+    explain_lane(&s, &in, &r, 3, &e);
+    assert_int_equal(in.lane[3].address, 400); /* t[3][8]: offset 416 = unit 2 of line 3; 2 ^ 3 = 1 */
+    const char *want[] = {"offset = 3 * 128 + 8 * 4 = 416 B",
+                          "128B swizzle: offset 416 is 16-byte unit 2 of 128-byte line 3; unit 2 ^ (3 % 8) = 1, "
+                          "so it is stored at offset 400",
+                          "address = 0 + 400 = 400 B"};
+    for (int k = 0; k < 3; k++) {
+        bool found = false;
+        for (int i = 0; i < e.n; i++)
+            found |= strcmp(e.line[i], want[k]) == 0;
+        if (!found)
+            print_error("missing line '%s'\n", want[k]);
+        assert_true(found);
+    }
+    explain_lines_free(&e);
+    explain_access(&s, &in, &r, &e);
+    bool rows = false;
+    for (int i = 0; i < e.n; i++)
+        rows |= strstr(e.line[i], "rows are 128 B, exactly one line") != NULL;
+    assert_true(rows);
+    explain_lines_free(&e);
+    scenario_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -240,6 +278,7 @@ int main(void)
         cmocka_unit_test(test_alignment),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_save_round_trip),
+        cmocka_unit_test(test_explain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
