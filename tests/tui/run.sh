@@ -268,6 +268,20 @@ for size in "80 24" "100 30"; do
     expect "excluded-status-${size% *}" "no GPU: predicted only"
 done
 
+# ---- Ctrl-C with unsaved edits asks first, as q does; a second Ctrl-C quits (130) ----
+start 80 24 --no-gpu
+expect ctrlc-start "32-way conflict"
+keys +
+expect ctrlc-edited "conflict-free"
+keys C-c
+expect ctrlc-asks "quit without saving? (y/n"
+keys n
+expect ctrlc-kept "float tile[32][32+1]"
+keys C-c
+expect ctrlc-asks-again "quit without saving? (y/n"
+keys C-c
+expect ctrlc-quit "EXIT=130"
+
 # ---- the terminal is restored however the view ends: a fatal signal (SIGSEGV, as a sanitizer
 # report would end it) and SIGTERM both leave the alternate screen ----
 for sig in SEGV TERM; do
