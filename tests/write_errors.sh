@@ -10,7 +10,7 @@ pass=0
 fail=0
 for args in "analyze default" "analyze default --json" "analyze default --summary" "sweep default" \
             "sweep default --json" "kernel default" "list" "list --json" "list --names" "list --archs" \
-            "--help" "--version"; do
+            "--help" "--version" "default --snapshot"; do
     # shellcheck disable=SC2086
     "$bin" $args > /dev/full 2> "$err"
     rc=$?

@@ -493,6 +493,7 @@ bool edit_soa(const scenario *s, scenario *out, char *label, size_t n)
         else {
             free(out->arrays[i].name);
             free(out->arrays[i].type_name);
+            free(out->arrays[i].swizzle);
         }
     }
     out->narrays = w;

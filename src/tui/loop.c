@@ -3,6 +3,7 @@
  * GPU results are polled between keys. Also the headless snapshot (the state's numbers as JSON,
  * after keys, for scripts and tests) and the offscreen redraw benchmark. */
 #include <curses.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,8 +101,12 @@ static int snapshot(tui_app *a, const char *keys)
     strbuf_addf(&sb, " \"message\": ");
     report_json_string(&sb, a->message);
     strbuf_addf(&sb, "}\n");
+    errno = 0;
     bool ok = fwrite(sb.data, 1, sb.len, stdout) == sb.len && fflush(stdout) == 0;
     strbuf_free(&sb);
+    if (!ok)
+        fprintf(stderr, "bankscope: --snapshot: cannot write the output: %s\n",
+                errno ? strerror(errno) : "a write failed (disk full or output closed)");
     return ok ? TUI_OK : TUI_FAIL;
 }
 
