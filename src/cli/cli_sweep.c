@@ -213,7 +213,7 @@ static const char *layout_name(const advisor_layout *l, char *buf, size_t n)
     else if (l->pad)
         snprintf(buf, n, "padding %d (%s)", l->pad, l->c_text);
     else
-        snprintf(buf, n, "as it is, with no swizzle and no padding");
+        snprintf(buf, n, "no padding and no \"swizzle\"");
     return buf;
 }
 
@@ -333,9 +333,12 @@ int cli_sweep(int argc, char **argv)
         return rc;
     }
     char title[400];
-    printf("%s\npadding sweep of %s (%s%s), block %dx%dx%d, %s; %lld warp-instruction%s per row\n",
+    char swz[80] = "";
+    if (arr->swizzle)
+        snprintf(swz, sizeof swz, ", swizzle %.60s", arr->swizzle);
+    printf("%s\npadding sweep of %s (%s%s%s), block %dx%dx%d, %s; %lld warp-instruction%s per row\n",
            textsafe(s.name ? s.name : c.file, title, sizeof title), arr->name,
-           arr->type.struct_index >= 0 ? "struct " : "", types_name(&s.types, &arr->type), s.block[0], s.block[1],
+           arr->type.struct_index >= 0 ? "struct " : "", types_name(&s.types, &arr->type), swz, s.block[0], s.block[1],
            s.block[2], s.arch->name, (long long)instr, instr == 1 ? "" : "s");
     printf("  %4s  %-13s %10s %7s %11s %9s %6s %9s  %-7s%s\n", "pad", "worst", "wavefronts", "ideal", "efficiency",
            "shared B", "blk/SM", "occupancy", "limit", c.measure ? " meas./pred. cycles" : "");

@@ -134,11 +134,12 @@ typedef struct cand {
     char why[160];
 } cand;
 
-/* The state of array that a candidate changes, saved to be put back: its padding and the index
- * texts of its accesses (the rewrites replace them; at most 64 accesses are rewritten). */
+/* The state of array that a candidate changes, saved to be put back: its padding, its swizzle
+ * option and the index texts of its accesses (the row XOR rewrites them; at most 64). */
 #define REWRITE_MAX 64
 typedef struct saved {
     int64_t pad;
+    char *swizzle;
     char *index[REWRITE_MAX][SCENARIO_MAX_DIMS];
     bool rewrote;
 } saved;
@@ -152,37 +153,6 @@ static void set_index(scenario_access *a, char text[][1400], char **keep)
     }
 }
 
-/* Rewrite the index expressions of every access to array so that they address the element the
- * swizzle Swizzle<B,Me,S> of the flattened element offset names (Me on elements). */
-static void rewrite_swizzle(scenario *s, int array, int b, int me, int sh, saved *sv)
-{
-    scenario_array *arr = &s->arrays[array];
-    int d = arr->ndims;
-    char flat[1024], sw[1200], text[SCENARIO_MAX_DIMS][1400];
-    for (int i = 0; i < s->naccesses && i < REWRITE_MAX; i++) {
-        scenario_access *a = &s->accesses[i];
-        if (a->array != array || a->nidx != d)
-            continue;
-        int len = snprintf(flat, sizeof flat, "(%s)", a->index_text[0]);
-        for (int k = 1; k < d && len < (int)sizeof flat; k++)
-            len += snprintf(flat + len, sizeof flat - (size_t)len, " * %lld + (%s)", (long long)arr->extent[k],
-                            a->index_text[k]);
-        snprintf(sw, sizeof sw, "swizzle(%d, %d, %d, %s)", b, me, sh, flat);
-        for (int k = 0; k < d; k++) {
-            int64_t below = 1;
-            for (int j = k + 1; j < d; j++)
-                below *= arr->extent[j];
-            if (k == 0)
-                snprintf(text[k], sizeof text[k], "(%s) / %lld", sw, (long long)below);
-            else
-                snprintf(text[k], sizeof text[k], "(%s) / %lld %% %lld", sw, (long long)below,
-                         (long long)arr->extent[k]);
-        }
-        set_index(a, text, sv->index[i]);
-    }
-    sv->rewrote = true;
-}
-
 /* Apply candidate c to array (pad and layout); the caller runs scenario_finish. */
 static void cand_apply(scenario *s, int array, const cand *c, saved *sv)
 {
@@ -190,6 +160,17 @@ static void cand_apply(scenario *s, int array, const cand *c, saved *sv)
     memset(sv, 0, sizeof *sv);
     sv->pad = arr->pad[arr->ndims - 1];
     arr->pad[arr->ndims - 1] = c->pad;
+    sv->swizzle = arr->swizzle;
+    arr->swizzle = NULL;
+    if (c->kind == ADVISOR_LAYOUT_TMA || c->kind == ADVISOR_LAYOUT_CUTE) {
+        char opt[40];
+        if (c->kind == ADVISOR_LAYOUT_TMA)
+            snprintf(opt, sizeof opt, "%dB", 16 << c->bits);
+        else
+            snprintf(opt, sizeof opt, "Swizzle<%d,%d,%d>", c->bits, c->base - log2_exact(arr->elem_size), c->shift);
+        arr->swizzle = xstrdup(opt);
+        return;
+    }
     if (c->kind == ADVISOR_LAYOUT_PADDING)
         return;
     if (c->kind == ADVISOR_LAYOUT_XOR) {
@@ -204,9 +185,7 @@ static void cand_apply(scenario *s, int array, const cand *c, saved *sv)
             set_index(a, text, sv->index[i]);
         }
         sv->rewrote = true;
-        return;
     }
-    rewrite_swizzle(s, array, c->bits, c->base - log2_exact(arr->elem_size), c->shift, sv);
 }
 
 /* Put back what cand_apply changed (the caller runs scenario_finish). */
@@ -214,6 +193,8 @@ static void cand_restore(scenario *s, int array, saved *sv)
 {
     scenario_array *arr = &s->arrays[array];
     arr->pad[arr->ndims - 1] = sv->pad;
+    free(arr->swizzle);
+    arr->swizzle = sv->swizzle;
     if (!sv->rewrote)
         return;
     for (int i = 0; i < s->naccesses && i < REWRITE_MAX; i++)
@@ -518,6 +499,12 @@ bool advisor_search_layouts(scenario *s, int array, int max_pad, const advisor_h
         max_pad = 256;
     scenario_array *arr = &s->arrays[array];
     cand now = {.kind = ADVISOR_LAYOUT_PADDING, .pad = (int)arr->pad[arr->ndims - 1], .valid = true};
+    if (arr->swz_bits) {
+        now.kind = arr->swz_tma ? ADVISOR_LAYOUT_TMA : ADVISOR_LAYOUT_CUTE;
+        now.bits = arr->swz_bits;
+        now.base = arr->swz_base;
+        now.shift = arr->swz_shift;
+    }
     if (!tally_array(s, array, TALLY_ALL, 0, NULL, h, &now.full))
         return false;
     now.checked = true;
@@ -578,7 +565,8 @@ bool advisor_apply_layout(scenario *s, int array, const advisor_layout *l, char 
     cand c = {.kind = l->kind, .bits = l->bits, .base = l->base, .shift = l->shift, .pad = l->pad};
     saved sv;
     cand_apply(s, array, &c, &sv);
-    /* the new texts stay: free the saved originals */
+    /* the new layout stays: free the saved originals */
+    free(sv.swizzle);
     for (int i = 0; i < REWRITE_MAX; i++)
         for (int k = 0; k < SCENARIO_MAX_DIMS; k++)
             free(sv.index[i][k]);

@@ -292,6 +292,33 @@ static void test_search_confirms(void **state)
     scenario_free(&s);
 }
 
+/* An array that already has a swizzle option: the search starts from it ("now"), tries the
+ * others without it, and gives it back. */
+static void test_search_from_swizzled(void **state)
+{
+    (void)state;
+    scenario s;
+    test_load_pattern("gemm-bf16-tile", &s);
+    s.arrays[0].swizzle = strdup("64B");
+    scenario_error e;
+    assert_true(scenario_finish(&s, &e));
+    int64_t wf, ideal, excl;
+    array_totals(&s, 0, &wf, &ideal, &excl);
+    static advisor_search sr;
+    assert_true(advisor_search_layouts(&s, 0, 8, NULL, &sr));
+    assert_string_equal(sr.current.option, "64B");
+    assert_int_equal(sr.current.wavefronts, wf);
+    assert_false(sr.current.wavefronts == sr.current.ideal);
+    assert_true(sr.found);
+    assert_string_equal(sr.best.option, "128B");
+    assert_string_equal(s.arrays[0].swizzle, "64B");
+    assert_int_equal(s.arrays[0].swz_bits, 2);
+    int64_t wf2;
+    array_totals(&s, 0, &wf2, &ideal, &excl);
+    assert_int_equal(wf2, wf);
+    scenario_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -302,6 +329,7 @@ int main(void)
         cmocka_unit_test(test_search_brute_force),
         cmocka_unit_test(test_search_none),
         cmocka_unit_test(test_search_confirms),
+        cmocka_unit_test(test_search_from_swizzled),
     };
     return cmocka_run_group_tests_name("advisor", tests, NULL, NULL);
 }
