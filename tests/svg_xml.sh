@@ -28,6 +28,9 @@ for p in $names "$srcdir"/tests/golden/cases/hostile-*.json "$srcdir"/tests/gold
         echo "FAIL $p: $(head -3 "$tmp/err")"; fail=$((fail + 1))
     fi
 done
+# a loop's picture names its iteration: the worst of reduction-strided is warp 0 at s = 4 (8-way)
+"$bin" export reduction-strided --svg "$tmp/loop.svg" && grep -q 'warp 0, s = 4: load sdata' "$tmp/loop.svg" &&
+    pass=$((pass + 1)) || { echo "FAIL loop value in the SVG title"; fail=$((fail + 1)); }
 # a swizzled array is drawn in storage order: row 1 of the 128B-swizzled tile holds columns 4-7 first
 "$bin" export "$srcdir"/tests/golden/cases/swizzle-128b.json --svg "$tmp/swz.svg" &&
     grep -q 'in storage order (128B swizzle)' "$tmp/swz.svg" &&

@@ -121,7 +121,10 @@ void svg_render(const scenario *s, int64_t k, strbuf *o)
     } else {
         const scenario_access *a = &s->accesses[in.access];
         char kt[32];
-        strbuf_addf(&line, "warp %d: %s %s", in.warp, scenario_kind_text(&in.req, kt, sizeof kt), s->arrays[a->array].name);
+        strbuf_addf(&line, "warp %d", in.warp);
+        if (s->loop.var) /* the loop's value: which iteration the grid is */
+            strbuf_addf(&line, ", %s = %lld", s->loop.var, (long long)in.loop_value);
+        strbuf_addf(&line, ": %s %s", scenario_kind_text(&in.req, kt, sizeof kt), s->arrays[a->array].name);
         for (int d = 0; d < a->nidx; d++)
             strbuf_addf(&line, "[%s]", a->index_text[d]);
         if (a->field)

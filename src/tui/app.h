@@ -243,6 +243,7 @@ struct tui_app {
     scenario sc; /* the scenario on show (never mutated in place) */
     scenario_history hist;
     bool modified;          /* edits since the last open or save */
+    char *saved_json;       /* the scenario as opened or last saved (save_scenario_json), owned */
     unsigned long scen_gen; /* bumped by every scenario change */
     char *source;           /* file or library name it came from */
     int pattern;            /* index in the library for n/p; -1 unknown */

@@ -56,6 +56,12 @@ void compare_caption(const tui_app *a, bool other, char *buf, size_t n)
 
 void view_draw(tui_app *a)
 {
+    /* a mode opened from the presentation (step, quiz, lesson) keeps the presentation's picture:
+     * the frame's grid geometry is the presentation's then (frame_compute) */
+    if (app_in_mode(a, MODE_PRESENT) && !app_in_mode(a, MODE_COMPARE)) {
+        mode_present.draw(a);
+        return;
+    }
     const tui_frame *f = &a->frame;
     const layout *L = &f->lay;
     panel_title_draw(a);

@@ -217,6 +217,19 @@ mode quiz default Q "predict first"
 mode arch-picker default A "architecture (Enter chooses"
 mode pattern-picker default L "pattern library (Enter opens"
 
+# ---- modes opened from the presentation keep its picture: step, quiz (with the answer's
+# verdict) and compare draw no main-view panel over it ----
+start 100 30 --no-gpu
+expect present-start "32-way conflict"
+keys z s Space
+expect present-step "step 1 of 32 wf"
+gone present-step-clean "PREDICTED"
+keys Escape Q 3 Enter
+expect present-quiz "you predicted 3: not quite"
+gone present-quiz-clean "PREDICTED"
+keys Escape Escape c z
+expect present-over-compare "best padding: float tile[32][32+1]"
+
 # ---- colour roles (capture-pane -e): a 16-way conflict whose cells share words is red, not
 # yellow; the selected lane is reversed on top of its red ----
 start 100 30 --no-gpu
@@ -255,6 +268,15 @@ keys S BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSp
 expect save-refused "not saved: the file would not load again"
 if [ -e "$tmp/div.json" ]; then echo "FAIL save-refused: $tmp/div.json was written"; fail=$((fail + 1)); fi
 
+# ---- a file saved after edits does not present the description of the state before them as
+# its own: the name says "(edited)", the description is marked as the one before the edits ----
+start 80 24 --no-gpu
+keys + S BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace "$tmp/edited.json" Enter
+expect save-edited "saved $tmp/edited.json"
+if grep -q '"name": "Transpose column read, float tile\[32\]\[32\] (the default) (edited)"' "$tmp/edited.json" &&
+    grep -q '"description": "Before the edits saved here: Warp 0 of a 32x32' "$tmp/edited.json"; then
+    pass=$((pass + 1)); else echo "FAIL save-edited: name or description not marked:"; head -4 "$tmp/edited.json"; fail=$((fail + 1)); fi
+
 # ---- a two-line warning headline never pushes the GPU status out of the result panel ----
 for size in "80 24" "100 30"; do
     start $size --no-gpu float4-32x32
@@ -262,6 +284,20 @@ for size in "80 24" "100 30"; do
     keys +
     expect "excluded-status-${size% *}" "no GPU: predicted only"
 done
+
+# ---- Ctrl-C with unsaved edits asks first, as q does; a second Ctrl-C quits (130) ----
+start 80 24 --no-gpu
+expect ctrlc-start "32-way conflict"
+keys +
+expect ctrlc-edited "conflict-free"
+keys C-c
+expect ctrlc-asks "quit without saving? (y/n"
+keys n
+expect ctrlc-kept "float tile[32][32+1]"
+keys C-c
+expect ctrlc-asks-again "quit without saving? (y/n"
+keys C-c
+expect ctrlc-quit "EXIT=130"
 
 # ---- the terminal is restored however the view ends: a fatal signal (SIGSEGV, as a sanitizer
 # report would end it) and SIGTERM both leave the alternate screen ----
