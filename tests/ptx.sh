@@ -26,6 +26,9 @@ cases=${srcdir:-.}/tests/golden/cases
 check "$cases/kernel-arith-64.json" 0 ld.volatile.shared.u32
 check "$cases/kernel-arith-64.json" 1 ld.volatile.shared.u32
 check "$cases/kernel-vector-past-end.json" 0 ld.volatile.shared.v4.u32
+# swizzled arrays: the address is the swizzled byte offset, the width unchanged
+check "$cases/swizzle-128b.json" 0 ld.volatile.shared.u32
+check "$cases/swizzle-wide-struct.json" 0 ld.volatile.shared.v4.u32
 # every kernel has the entry that measure uses to check the lanes' addresses against the model
 if "$bin" kernel "$cases/kernel-arith-64.json" --ptx > "$out" 2>&1 && grep -q "\.entry bs_addresses" "$out"; then
     pass=$((pass + 1))

@@ -18,7 +18,7 @@ pass=0
 fail=0
 names=$("$bin" list --names) || { echo "bankscope list --names failed"; exit 1; }
 for p in $names "$srcdir"/tests/golden/cases/hostile-*.json "$srcdir"/tests/golden/cases/excluded-*.json \
-         "$srcdir"/tests/golden/cases/trace-*.json; do
+         "$srcdir"/tests/golden/cases/trace-*.json "$srcdir"/tests/golden/cases/swizzle-*.json; do
     "$bin" export "$p" --svg "$tmp/out.svg" 2> "$tmp/err" || {
         grep -q "lesson" "$tmp/err" && continue # lessons have no single picture
         echo "FAIL export $p: $(cat "$tmp/err")"; fail=$((fail + 1)); continue; }
@@ -28,5 +28,21 @@ for p in $names "$srcdir"/tests/golden/cases/hostile-*.json "$srcdir"/tests/gold
         echo "FAIL $p: $(head -3 "$tmp/err")"; fail=$((fail + 1))
     fi
 done
+# a loop's picture names its iteration: the worst of reduction-strided is warp 0 at s = 4 (8-way)
+"$bin" export reduction-strided --svg "$tmp/loop.svg" && grep -q 'warp 0, s = 4: load sdata' "$tmp/loop.svg" &&
+    pass=$((pass + 1)) || { echo "FAIL loop value in the SVG title"; fail=$((fail + 1)); }
+# a swizzled array is drawn in storage order: row 1 of the 128B-swizzled tile holds columns 4-7 first
+"$bin" export "$srcdir"/tests/golden/cases/swizzle-128b.json --svg "$tmp/swz.svg" &&
+    grep -q 'in storage order (128B swizzle)' "$tmp/swz.svg" &&
+    python3 - "$tmp/swz.svg" <<'PY' || { echo "FAIL swizzled map"; fail=$((fail + 1)); }
+import re, sys
+t = open(sys.argv[1]).read()
+cells = re.findall(r'<text x="\d+" y="(\d+)"[^>]*>(c\d+|\d+)</text>', t[t.find('array map'):])
+rows = {}
+for y, v in cells:
+    rows.setdefault(int(y), []).append(v)
+row1 = rows[sorted(rows)[1]]
+sys.exit(0 if row1[1:9] == ['c4', 'c5', 'c6', 'c7', '1', 'c1', 'c2', 'c3'] else 1)
+PY
 echo "svg: $pass well-formed, $fail failed"
 [ $fail -eq 0 ] && [ $pass -gt 0 ]

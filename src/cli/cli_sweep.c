@@ -66,6 +66,72 @@ static void row_json(jsonw *w, const advisor_row *r, double measured)
     jsonw_end_object(w);
 }
 
+static const char *const layout_kinds[] = {"tma", "cute", "xor", "padding"};
+
+/* A string, or null when it is empty. */
+static void kv_text(jsonw *w, const char *k, const char *v)
+{
+    if (v[0])
+        jsonw_kv_string(w, k, v);
+    else
+        jsonw_kv_null(w, k);
+}
+
+/* One layout of the search as a JSON object. */
+static void layout_json(jsonw *w, const advisor_layout *l)
+{
+    jsonw_begin_object(w, JSONW_INLINE);
+    jsonw_kv_string(w, "kind", layout_kinds[l->kind]);
+    kv_text(w, "option", l->option);
+    jsonw_kv_int(w, "pad", l->pad);
+    jsonw_kv_int(w, "extra_bytes", l->extra_bytes);
+    kv_text(w, "cute", l->cute);
+    kv_text(w, "cute_bytes", l->cute_bytes);
+    kv_text(w, "tma", l->tma);
+    jsonw_kv_string(w, "c", l->c_text);
+    kv_text(w, "c_flat", l->c_flat);
+    jsonw_kv_int(w, "instructions", l->instructions);
+    jsonw_kv_int(w, "wavefronts", l->wavefronts);
+    jsonw_kv_int(w, "ideal_wavefronts", l->ideal);
+    jsonw_kv_int(w, "worst_conflict_degree", l->worst_degree);
+    jsonw_kv_int(w, "excluded_lanes", l->excluded);
+    jsonw_kv_bool(w, "conflict_free", l->works);
+    if (l->why[0])
+        jsonw_kv_string(w, "why", l->why);
+    jsonw_end_object(w);
+}
+
+/* The layout searches as the "layouts" array. */
+static void layouts_json(jsonw *w, const scenario *s, const advisor_result *r)
+{
+    jsonw_key(w, "layouts");
+    jsonw_begin_array(w, JSONW_LINES);
+    for (int i = 0; i < r->nsearch; i++) {
+        const advisor_search *sr = &r->search[i];
+        jsonw_begin_object(w, JSONW_LINES);
+        jsonw_kv_string(w, "array", s->arrays[sr->array].name);
+        jsonw_kv_bool(w, "found", sr->found);
+        jsonw_kv_bool(w, "complete", sr->complete);
+        jsonw_kv_int(w, "tried", sr->tried);
+        jsonw_kv_int(w, "checked", sr->checked);
+        jsonw_kv_int(w, "sample_instructions", sr->sample);
+        jsonw_key(w, "current");
+        layout_json(w, &sr->current);
+        jsonw_key(w, "best");
+        if (sr->found)
+            layout_json(w, &sr->best);
+        else
+            jsonw_null(w);
+        jsonw_key(w, "closest");
+        jsonw_begin_array(w, JSONW_LINES);
+        for (int k = 0; k < sr->nnear; k++)
+            layout_json(w, &sr->near[k]);
+        jsonw_end_array(w);
+        jsonw_end_object(w);
+    }
+    jsonw_end_array(w);
+}
+
 /* The sweep as one JSON document (format bankscope-sweep/1). */
 static int sweep_json(const scenario *s, const advisor_result *r, const double *measured)
 {
@@ -91,6 +157,7 @@ static int sweep_json(const scenario *s, const advisor_result *r, const double *
     if (r->swizzle) {
         jsonw_begin_object(&w, JSONW_INLINE);
         jsonw_kv_string(&w, "layout", r->swizzle_text);
+        kv_text(&w, "option", r->search[0].best.option);
         if (r->swizzle_cute[0])
             jsonw_kv_string(&w, "cute", r->swizzle_cute);
         else
@@ -110,6 +177,7 @@ static int sweep_json(const scenario *s, const advisor_result *r, const double *
         row_json(&w, &r->soa_row, -1);
     else
         jsonw_null(&w);
+    layouts_json(&w, s, r);
     jsonw_end_object(&w);
     const char *why;
     return jsonw_finish(&w, &why) ? CLI_OK : cli_write_error("sweep", why);
@@ -133,6 +201,75 @@ static void row_text(const advisor_row *r, int64_t max_wf, double measured, doub
     if (measured >= 0)
         printf(" %6.2f /%6.2f", measured, per_instr);
     printf("  %s\n", bars);
+}
+
+/* How a layout is named: the scenario option to write, the row XOR, a padding. */
+static const char *layout_name(const advisor_layout *l, char *buf, size_t n)
+{
+    if (l->option[0])
+        snprintf(buf, n, "\"swizzle\": \"%s\"", l->option);
+    else if (l->kind == ADVISOR_LAYOUT_XOR)
+        snprintf(buf, n, "%s", l->c_text);
+    else if (l->pad)
+        snprintf(buf, n, "padding %d (%s)", l->pad, l->c_text);
+    else
+        snprintf(buf, n, "no padding and no \"swizzle\"");
+    return buf;
+}
+
+/* The cost of a layout: "96 wavefronts = ideal" or "160 wavefronts (ideal 96), 2-way". */
+static const char *layout_cost(const advisor_layout *l, char *buf, size_t n)
+{
+    char deg[32];
+    int k;
+    if (l->wavefronts == l->ideal)
+        k = snprintf(buf, n, "%lld wavefront%s = ideal", (long long)l->wavefronts, l->wavefronts == 1 ? "" : "s");
+    else
+        k = snprintf(buf, n, "%lld wavefronts (ideal %lld), %s", (long long)l->wavefronts, (long long)l->ideal,
+                     report_degree_text(l->worst_degree, deg, sizeof deg));
+    if (l->excluded && k > 0 && (size_t)k < n)
+        snprintf(buf + k, n - (size_t)k, "; %s", l->why);
+    return buf;
+}
+
+/* One layout search as text: the cheapest layout that makes every access to the array
+ * conflict-free, in every notation, and the closest swizzles that do not. */
+static void search_text(const scenario *s, const advisor_search *sr, int max_pad)
+{
+    char name[200], cost[300];
+    const scenario_array *arr = &s->arrays[sr->array];
+    if (sr->sample == sr->current.instructions)
+        printf("\nlayout search for %s (every access to it at once): %d layouts tried on %s %lld "
+               "warp-instruction%s\n",
+               arr->name, sr->tried, sr->sample == 1 ? "its" : "all", (long long)sr->sample,
+               sr->sample == 1 ? "" : "s");
+    else
+        printf("\nlayout search for %s (every access to it at once): %d layouts tried on %lld warp-instructions "
+               "of the first and last iterations, %d checked on all %lld\n",
+               arr->name, sr->tried, (long long)sr->sample, sr->checked, (long long)sr->current.instructions);
+    printf("  now: %s\n", layout_cost(&sr->current, cost, sizeof cost));
+    const advisor_layout *b = &sr->best;
+    if (sr->found) {
+        printf("  cheapest conflict-free: %s, %s%lld B: %s\n", layout_name(b, name, sizeof name),
+               b->extra_bytes ? "+" : "", (long long)b->extra_bytes, layout_cost(b, cost, sizeof cost));
+        if (b->cute[0])
+            printf("    CuTe: %s on element offsets = %s on byte offsets\n", b->cute, b->cute_bytes);
+        if (b->tma[0])
+            printf("    TMA:  %s (the tensor map writes this layout)\n", b->tma);
+        if (b->kind != ADVISOR_LAYOUT_PADDING)
+            printf("    C:    %s\n", b->c_text);
+        if (b->c_flat[0] && strcmp(b->c_flat, b->c_text) != 0)
+            printf("          %s\n", b->c_flat);
+    } else if (!sr->complete) {
+        printf("  none found before the search stopped (%d layouts checked on every warp-instruction)\n", sr->checked);
+    } else {
+        printf("  none: no swizzle and no padding up to %d makes every access conflict-free\n", max_pad);
+    }
+    if (sr->nnear)
+        printf("  closest swizzles that are not conflict-free:\n");
+    for (int i = 0; i < sr->nnear; i++)
+        printf("    %-30s %s\n", layout_name(&sr->near[i], name, sizeof name),
+               layout_cost(&sr->near[i], cost, sizeof cost));
 }
 
 int cli_sweep(int argc, char **argv)
@@ -159,10 +296,12 @@ int cli_sweep(int argc, char **argv)
         cli_error("sweep --measure: no usable GPU: %s", why);
         return CLI_NO_GPU;
     }
-    if (!c.force) { /* one analysis per padding (and per alternative), estimated first */
+    if (!c.force) { /* one analysis per padding and per alternative, estimated first; the layout
+                       search checks at most ADVISOR_SEARCH_FULL_MAX + ADVISOR_NEAR_MAX + 2 layouts
+                       on every instruction (its sample costs far less) */
         work_estimate e;
         work_estimate_analyze(&s, -1, WORK_OUT_SUMMARY, &e);
-        work_estimate_repeat(&e, c.max_pad + 3);
+        work_estimate_repeat(&e, c.max_pad + 3 + ADVISOR_SEARCH_FULL_MAX + ADVISOR_NEAR_MAX + 2);
         char msg[400];
         if (!work_within_limits(&e, "sweep", "a smaller --max-pad, fewer loop iterations or accesses",
                                 "a smaller --max-pad", msg, sizeof msg)) {
@@ -194,9 +333,12 @@ int cli_sweep(int argc, char **argv)
         return rc;
     }
     char title[400];
-    printf("%s\npadding sweep of %s (%s%s), block %dx%dx%d, %s; %lld warp-instruction%s per row\n",
+    char swz[80] = "";
+    if (arr->swizzle)
+        snprintf(swz, sizeof swz, ", swizzle %.60s", arr->swizzle);
+    printf("%s\npadding sweep of %s (%s%s%s), block %dx%dx%d, %s; %lld warp-instruction%s per row\n",
            textsafe(s.name ? s.name : c.file, title, sizeof title), arr->name,
-           arr->type.struct_index >= 0 ? "struct " : "", types_name(&s.types, &arr->type), s.block[0], s.block[1],
+           arr->type.struct_index >= 0 ? "struct " : "", types_name(&s.types, &arr->type), swz, s.block[0], s.block[1],
            s.block[2], s.arch->name, (long long)instr, instr == 1 ? "" : "s");
     printf("  %4s  %-13s %10s %7s %11s %9s %6s %9s  %-7s%s\n", "pad", "worst", "wavefronts", "ideal", "efficiency",
            "shared B", "blk/SM", "occupancy", "limit", c.measure ? " meas./pred. cycles" : "");
@@ -216,15 +358,8 @@ int cli_sweep(int argc, char **argv)
         printf("\nno padding up to %d is conflict-free; fewest wavefronts at padding %d\n", c.max_pad, r.min_pad);
     }
     char deg[32];
-    if (r.swizzle)
-        printf("XOR swizzle instead: %s: %lld wavefront%s, %s, no extra memory\n", r.swizzle_text,
-               (long long)r.swizzled.wavefronts, r.swizzled.wavefronts == 1 ? "" : "s",
-               report_degree_text(r.swizzled.worst_degree, deg, sizeof deg));
-    if (r.swizzle && r.swizzle_cute[0])
-        printf("  = CuTe %s on element offsets (composition(%s{}, layout))\n", r.swizzle_cute, r.swizzle_cute);
-    if (r.swizzle && r.swizzle_tma[0])
-        printf("  = the layout TMA writes with CU_TENSOR_MAP_SWIZZLE_%s (Swizzle<3,4,3> on byte offsets)\n",
-               r.swizzle_tma);
+    for (int i = 0; i < r.nsearch; i++)
+        search_text(&s, &r.search[i], c.max_pad);
     if (r.soa)
         printf("struct of arrays instead: %lld wavefront%s, %s\n", (long long)r.soa_row.wavefronts,
                r.soa_row.wavefronts == 1 ? "" : "s", report_degree_text(r.soa_row.worst_degree, deg, sizeof deg));

@@ -239,7 +239,7 @@ static bool load_arrays(loader *L, const cJSON *arr, scenario *s)
         s->narrays = i + 1;
         scenario_array *sa = &s->arrays[i];
         sa->base = -1;
-        static const char *const keys[] = {"name", "type", "dims", "pad", "base", NULL};
+        static const char *const keys[] = {"name", "type", "dims", "pad", "base", "swizzle", NULL};
         if (!cJSON_IsObject(a))
             return fail_at(L, 0, "expected an object", "%s", path);
         if (!only_keys(L, a, keys, path) || !get_str(L, a, "name", false, &sa->name, path) ||
@@ -272,6 +272,8 @@ static bool load_arrays(loader *L, const cJSON *arr, scenario *s)
         const cJSON *b = cJSON_GetObjectItemCaseSensitive(a, "base");
         snprintf(p2, sizeof p2, "%s.base", path);
         if (b && !get_int(L, b, 0, 1 << 24, &sa->base, p2))
+            return false;
+        if (!get_str(L, a, "swizzle", true, &sa->swizzle, path)) /* checked by scenario_finish */
             return false;
     }
     return true;

@@ -196,11 +196,19 @@ static void lane_table(FILE *out, const scenario *s, const scenario_instr *in, c
             fprintf(out, "  %4d  %-11s %-22s %9s %7s %6s %4s  %s\n", l, thr, strbuf_str(&el), "-", "-", "-", "-", why);
             continue;
         }
-        char banks[16];
+        char banks[16], moved[96] = "";
         report_banks_text(s->arch, ln->address, in->req.width, banks, sizeof banks);
-        fprintf(out, "  %4d  %-11s %-22s %7lld B %7lld %6s %4d%s\n", l, thr, strbuf_str(&el), (long long)ln->address,
+        if (!s->is_trace && s->arrays[s->accesses[in->access].array].swz_bits) { /* where the element was */
+            const scenario_array *arr = &s->arrays[s->accesses[in->access].array];
+            int64_t was = arr->start + scenario_lane_offset(s, in->access, ln);
+            if (was == ln->address)
+                snprintf(moved, sizeof moved, "  %s swizzle: in place", arr->swizzle);
+            else
+                snprintf(moved, sizeof moved, "  %s swizzle (was %lld B)", arr->swizzle, (long long)was);
+        }
+        fprintf(out, "  %4d  %-11s %-22s %7lld B %7lld %6s %4d%s%s\n", l, thr, strbuf_str(&el), (long long)ln->address,
                 (long long)banks_word_of(s->arch, ln->address), banks, r->lane[l].wavefront,
-                r->lane[l].broadcast ? "  same word as an earlier lane" : "");
+                r->lane[l].broadcast ? "  same word as an earlier lane" : "", moved);
     }
     strbuf_free(&el);
 }
@@ -320,7 +328,14 @@ static void scenario_header(FILE *out, const scenario *s)
             else
                 fprintf(out, "[%lld]", (long long)a->dims[d]);
         }
-        fprintf(out, ";  /* base %lld B, %lld B */\n", (long long)a->start, (long long)a->bytes);
+        fprintf(out, ";  /* base %lld B, %lld B", (long long)a->start, (long long)a->bytes);
+        if (a->swz_bits) {
+            strbuf sw = {0};
+            scenario_swizzle_name(a, &sw);
+            fprintf(out, ", swizzle %s", strbuf_str(&sw));
+            strbuf_free(&sw);
+        }
+        fprintf(out, " */\n");
     }
     fprintf(out, "block %dx%dx%d, %d warp%s", s->block[0], s->block[1], s->block[2], scenario_warp_count(s),
             scenario_warp_count(s) == 1 ? "" : "s");
@@ -431,6 +446,9 @@ static void json_visit(void *ctx, const scenario *s, const scenario_instr *in, c
             JSONW_KV_INT(w, "word", banks_word_of(s->arch, ln->address));
             JSONW_KV_INT(w, "bank", banks_bank_of(s->arch, ln->address));
             JSONW_KV_INT(w, "wavefront", r->lane[l].wavefront);
+            if (!s->is_trace && s->arrays[s->accesses[in->access].array].swz_bits)
+                JSONW_KV_INT(w, "unswizzled_address",
+                             s->arrays[s->accesses[in->access].array].start + scenario_lane_offset(s, in->access, ln));
         } else {
             JSONW_KV_NULL(w, "address");
             JSONW_KV_NULL(w, "bank");
@@ -515,6 +533,12 @@ static void json_arrays(jsonw *w, const scenario *s)
         jsonw_kv_int(w, "element_size", a->elem_size);
         jsonw_kv_int(w, "base", a->start);
         jsonw_kv_int(w, "bytes", a->bytes);
+        if (a->swz_bits) { /* only when set; as written, and as CuTe's Swizzle on byte offsets */
+            char cute[48];
+            snprintf(cute, sizeof cute, "Swizzle<%d,%d,%d>", a->swz_bits, a->swz_base, a->swz_shift);
+            jsonw_kv_string(w, "swizzle", a->swizzle);
+            jsonw_kv_string(w, "swizzle_bytes", cute);
+        }
         jsonw_end_object(w);
     }
     jsonw_end_array(w);

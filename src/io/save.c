@@ -95,6 +95,10 @@ void save_scenario_json(const scenario *s, strbuf *o)
         int_list(o, a->pad, a->ndims);
         if (a->base >= 0)
             strbuf_addf(o, ", \"base\": %lld", (long long)a->base);
+        if (a->swizzle) {
+            strbuf_addf(o, ", \"swizzle\": ");
+            report_json_string(o, a->swizzle);
+        }
         strbuf_addf(o, " }%s\n", i + 1 < s->narrays ? "," : "");
     }
     strbuf_addf(o, "  ],\n");

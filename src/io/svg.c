@@ -52,8 +52,18 @@ static int draw_map(const scenario *s, const scenario_instr *in, int y0, strbuf 
         cols = 40;
     if (rows > 32)
         rows = 32;
-    char buf[160];
-    snprintf(buf, sizeof buf, "array map of %s: each cell shows its bank; the warp's cells show their lane", arr->name);
+    char buf[200];
+    /* a swizzled array is drawn in storage order: each cell is a place in shared memory and says
+     * which column's element the swizzle stored there (the permutation is visible) */
+    bool swz = arr->swz_bits != 0;
+    if (swz)
+        snprintf(buf, sizeof buf,
+                 "array map of %s in storage order (%s swizzle): each cell shows the column of the element stored "
+                 "there; the warp's cells show their lane",
+                 arr->name, arr->swizzle);
+    else
+        snprintf(buf, sizeof buf, "array map of %s: each cell shows its bank; the warp's cells show their lane",
+                 arr->name);
     text(o, LEFT, y0, "start", "font-size=\"14\" font-weight=\"bold\"", buf);
     y0 += 10;
     for (int64_t r = 0; r < rows; r++) {
@@ -63,15 +73,23 @@ static int draw_map(const scenario *s, const scenario_instr *in, int y0, strbuf 
             int64_t e = r * (arr->ndims == 1 ? cols : arr->extent[arr->ndims - 1]) + c;
             if (arr->ndims == 1 && e >= arr->extent[0])
                 break;
-            int64_t addr = arr->start + e * arr->elem_size + a->offset;
-            bool pad = arr->ndims > 1 ? c >= arr->dims[arr->ndims - 1] : e >= arr->dims[0];
+            int64_t slot = e * arr->elem_size + a->offset, addr = arr->start + slot;
+            int64_t held = scenario_swizzle_offset(arr, slot) / arr->elem_size; /* the element stored here */
+            int64_t rowlen = arr->ndims == 1 ? cols : arr->extent[arr->ndims - 1];
+            int64_t hc = held % rowlen;
+            bool pad = arr->ndims > 1 ? hc >= arr->dims[arr->ndims - 1] : held >= arr->dims[0];
             int lane = -1;
             for (int l = 0; l < BANKS_WARP; l++)
                 if (in->lane[l].state == SCENARIO_LANE_OK && in->lane[l].address == addr && lane < 0)
                     lane = l;
             int x = LEFT + (int)c * CW, y = y0 + (int)r * CH;
             rect(o, x, y, CW, CH, lane >= 0 ? "#7fd3e8" : pad ? "#d0d0d0" : "#ffffff");
-            snprintf(buf, sizeof buf, "%d", lane >= 0 ? lane : banks_bank_of(s->arch, addr));
+            if (lane < 0 && swz && held / rowlen == e / rowlen)
+                snprintf(buf, sizeof buf, "c%lld", (long long)hc);
+            else if (lane < 0 && swz) /* rows shorter than the swizzle's line: it may come from another row */
+                snprintf(buf, sizeof buf, "%lld:%lld", (long long)(held / rowlen), (long long)hc);
+            else
+                snprintf(buf, sizeof buf, "%d", lane >= 0 ? lane : banks_bank_of(s->arch, addr));
             text(o, x + CW / 2, y + 14, "middle",
                  lane >= 0 ? "font-size=\"11\" font-weight=\"bold\"" : "font-size=\"10\" fill=\"#777\"",
                  pad ? "pad" : buf);
@@ -103,7 +121,10 @@ void svg_render(const scenario *s, int64_t k, strbuf *o)
     } else {
         const scenario_access *a = &s->accesses[in.access];
         char kt[32];
-        strbuf_addf(&line, "warp %d: %s %s", in.warp, scenario_kind_text(&in.req, kt, sizeof kt), s->arrays[a->array].name);
+        strbuf_addf(&line, "warp %d", in.warp);
+        if (s->loop.var) /* the loop's value: which iteration the grid is */
+            strbuf_addf(&line, ", %s = %lld", s->loop.var, (long long)in.loop_value);
+        strbuf_addf(&line, ": %s %s", scenario_kind_text(&in.req, kt, sizeof kt), s->arrays[a->array].name);
         for (int d = 0; d < a->nidx; d++)
             strbuf_addf(&line, "[%s]", a->index_text[d]);
         if (a->field)

@@ -1,5 +1,6 @@
 /* advisor: padding sweep, occupancy arithmetic, swizzle and SoA alternatives. */
 #include "advisor.h"
+#include "scenario_edit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,75 +84,27 @@ int advisor_pick_array(const scenario *s)
     return best;
 }
 
-/* Replace *slot by a copy of text, returning the old string (owned by the caller). */
-static char *swap_text(char **slot, const char *text)
+/* The old fields of the swizzle alternative, from the layout search of the swept array: the
+ * cheapest swizzle with no extra bytes that works, and its cost over the whole scenario (measured on a copy with the
+ * layout applied). */
+static void legacy_swizzle(const scenario *s, const advisor_search *sr, advisor_result *out)
 {
-    char *old = *slot;
-    *slot = text ? xstrdup(text) : NULL;
-    return old;
-}
-
-/* XOR swizzle of a 2-D array: column c of row r is stored at c ^ ((r % S) * U), with U elements
- * per unit (a 4-byte word, or the widest vector access) and S units per 128 bytes, so the rows
- * of a 32-lane column read land in different banks. Needs a last extent that is a multiple
- * of S*U, and applies to every access of the array (it is a layout, not a read trick). */
-static void try_swizzle(scenario *s, int array, advisor_result *out)
-{
-    scenario_array *arr = &s->arrays[array];
-    if (arr->ndims != 2 || arr->type.struct_index >= 0)
+    if (!sr->found || sr->best.kind == ADVISOR_LAYOUT_PADDING || sr->best.extra_bytes != 0)
         return;
-    int widest = 4;
-    for (int i = 0; i < s->naccesses; i++)
-        if (s->accesses[i].array == array && s->accesses[i].width > widest)
-            widest = s->accesses[i].width;
-    int64_t es = arr->elem_size;
-    if (es > widest)
+    const advisor_layout *l = &sr->best;
+    scenario c;
+    char msg[200];
+    if (!scenario_clone(s, &c))
         return;
-    int64_t U = widest / es, S = 128 / widest;
-    if (S < 2 || arr->dims[1] % (S * U) != 0)
-        return;
-    int64_t old_pad = arr->pad[1];
-    arr->pad[1] = 0;
-    char *saved[256] = {0};
-    char text[512];
-    for (int i = 0; i < s->naccesses && i < 256; i++) {
-        scenario_access *a = &s->accesses[i];
-        if (a->array != array)
-            continue;
-        if (U > 1)
-            snprintf(text, sizeof text, "(%s) ^ (((%s) %% %lld) * %lld)", a->index_text[1], a->index_text[0],
-                     (long long)S, (long long)U);
-        else
-            snprintf(text, sizeof text, "(%s) ^ ((%s) %% %lld)", a->index_text[1], a->index_text[0], (long long)S);
-        saved[i] = swap_text(&a->index_text[1], text);
-    }
-    scenario_error e;
-    if (scenario_finish(s, &e)) {
-        measure_row(s, &out->swizzled);
+    if (advisor_apply_layout(&c, sr->array, l, msg, sizeof msg)) {
+        measure_row(&c, &out->swizzled);
         out->swizzle = out->swizzled.valid;
-        /* c ^ ((r % S) * U) on the element offset r * C + c, C a power of two: bits [log2 U,
-         * log2 U + log2 S) XOR bits [log2 C, ...): CuTe's Swizzle<log2 S, log2 U, log2 C - log2 U> */
-        int64_t C = arr->dims[1];
-        out->swizzle_cute[0] = '\0';
-        /* the TMA 128B mode XORs the 16-byte chunk with (byte offset / 128) % 8: the same as
-         * this layout when a row is 128 bytes and the unit 16 bytes (S = 8) */
-        out->swizzle_tma[0] = '\0';
-        if (C * es == 128 && U * es == 16 && S == 8)
-            snprintf(out->swizzle_tma, sizeof out->swizzle_tma, "128B");
-        if ((C & (C - 1)) == 0)
-            snprintf(out->swizzle_cute, sizeof out->swizzle_cute, "Swizzle<%d,%d,%d>", __builtin_ctzll((uint64_t)S),
-                     __builtin_ctzll((uint64_t)U), __builtin_ctzll((uint64_t)C) - __builtin_ctzll((uint64_t)U));
-        if (U > 1)
-            snprintf(out->swizzle_text, sizeof out->swizzle_text, "%s[r][c ^ ((r %% %lld) * %lld)]", arr->name,
-                     (long long)S, (long long)U);
-        else
-            snprintf(out->swizzle_text, sizeof out->swizzle_text, "%s[r][c ^ (r %% %lld)]", arr->name, (long long)S);
+        snprintf(out->swizzle_text, sizeof out->swizzle_text, "%s", l->c_text);
+        snprintf(out->swizzle_cute, sizeof out->swizzle_cute, "%s", l->cute);
+        if (l->kind == ADVISOR_LAYOUT_TMA)
+            snprintf(out->swizzle_tma, sizeof out->swizzle_tma, "%s", l->option);
     }
-    for (int i = 0; i < s->naccesses && i < 256; i++)
-        if (s->accesses[i].array == array)
-            free(swap_text(&s->accesses[i].index_text[1], saved[i])), free(saved[i]);
-    arr->pad[1] = old_pad;
-    scenario_finish(s, &e);
+    scenario_free(&c);
 }
 
 /* Struct of arrays: every field access reads an array of the field's own type instead. Each
@@ -192,6 +145,30 @@ static void try_soa(const scenario *s, int array, advisor_result *out)
 
 bool advisor_sweep(scenario *s, int array, int max_pad, advisor_result *out)
 {
+    return advisor_sweep_hooked(s, array, max_pad, NULL, out);
+}
+
+/* Progress of one part (the sweep, then each search) scaled into the whole. */
+typedef struct part_hooks {
+    const advisor_hooks *outer;
+    double from, width;
+} part_hooks;
+
+static bool part_cancelled(void *ctx)
+{
+    const part_hooks *p = ctx;
+    return p->outer && p->outer->cancelled && p->outer->cancelled(p->outer->ctx);
+}
+
+static void part_progress(void *ctx, double f)
+{
+    const part_hooks *p = ctx;
+    if (p->outer && p->outer->progress)
+        p->outer->progress(p->outer->ctx, p->from + p->width * f);
+}
+
+bool advisor_sweep_hooked(scenario *s, int array, int max_pad, const advisor_hooks *h, advisor_result *out)
+{
     memset(out, 0, sizeof *out);
     out->best_pad = out->min_pad = -1;
     if (s->is_trace || array < 0 || array >= s->narrays)
@@ -204,7 +181,14 @@ bool advisor_sweep(scenario *s, int array, int max_pad, advisor_result *out)
     int64_t old = arr->pad[last];
     scenario_error e;
     int64_t fewest = INT64_MAX;
+    part_hooks ph = {h, 0, 0.5};
+    advisor_hooks hp = {part_cancelled, part_progress, &ph};
     for (int p = 0; p <= max_pad; p++) {
+        if (part_cancelled(&ph)) {
+            out->cancelled = true;
+            break;
+        }
+        part_progress(&ph, (double)p / (max_pad + 1));
         advisor_row *row = &out->rows[out->nrows++];
         row->pad = p;
         arr->pad[last] = p;
@@ -224,7 +208,26 @@ bool advisor_sweep(scenario *s, int array, int max_pad, advisor_result *out)
     }
     arr->pad[last] = old;
     scenario_finish(s, &e);
-    try_swizzle(s, array, out);
+    if (out->cancelled)
+        return false;
+    /* the layout searches: the swept array first, then the other arrays with conflicts */
+    int arrays[ADVISOR_MAX_SEARCH + 1];
+    int na = advisor_conflicted_arrays(s, arrays, ADVISOR_MAX_SEARCH);
+    int order[ADVISOR_MAX_SEARCH], no = 0;
+    order[no++] = array;
+    for (int i = 0; i < na && no < ADVISOR_MAX_SEARCH; i++)
+        if (arrays[i] != array)
+            order[no++] = arrays[i];
+    for (int i = 0; i < no; i++) {
+        ph.from = 0.5 + 0.5 * i / no;
+        ph.width = 0.5 / no;
+        if (!advisor_search_layouts(s, order[i], max_pad, &hp, &out->search[out->nsearch])) {
+            out->cancelled = true;
+            return false;
+        }
+        out->nsearch++;
+    }
+    legacy_swizzle(s, &out->search[0], out);
     try_soa(s, array, out);
     return true;
 }

@@ -146,13 +146,25 @@ static void address_lines(const scenario *s, const scenario_instr *in, const sce
         m *= arr->extent[d];
     }
     strbuf sb = {0};
-    strbuf_addf(&sb, "address = %lld", (long long)arr->start);
+    bool swz = arr->swz_bits != 0; /* then: offset, its swizzle, address = start + swizzled offset */
+    if (swz)
+        strbuf_addf(&sb, "offset = ");
+    else
+        strbuf_addf(&sb, "address = %lld + ", (long long)arr->start);
     for (int d = 0; d < a->nidx; d++)
-        strbuf_addf(&sb, " + %lld * %lld", (long long)ln->index[d], (long long)mult[d]);
+        strbuf_addf(&sb, "%s%lld * %lld", d ? " + " : "", (long long)ln->index[d], (long long)mult[d]);
     if (a->field)
         strbuf_addf(&sb, " + %d", a->offset);
-    strbuf_addf(&sb, " = %lld B", (long long)ln->address);
+    int64_t off = scenario_lane_offset(s, in->access, ln);
+    strbuf_addf(&sb, " = %lld B", (long long)(swz ? off : ln->address));
     push_line(e, &sb);
+    if (swz) {
+        scenario_swizzle_step(arr, off, &sb);
+        push_line(e, &sb);
+        strbuf_addf(&sb, "address = %lld + %lld = %lld B", (long long)arr->start,
+                    (long long)scenario_swizzle_offset(arr, off), (long long)ln->address);
+        push_line(e, &sb);
+    }
 
     strbuf_addf(&sb, "(%s starts at byte %lld", arr->name, (long long)arr->start);
     static const char *const what[] = {"rows", "planes"};
@@ -820,6 +832,11 @@ void explain_access(const scenario *s, const scenario_instr *in, const banks_res
         cycles_line(p, in, r, out);
     }
     free(cells);
+    if (in->access >= 0 && s->arrays[s->accesses[in->access].array].swz_bits) {
+        strbuf sb = {0};
+        scenario_swizzle_rows(&s->arrays[s->accesses[in->access].array], &sb);
+        push_line(out, &sb);
+    }
     excluded_lines(s, in, out);
     verdict_line(in, r, out);
 }

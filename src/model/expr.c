@@ -122,6 +122,18 @@ bool expr_is_builtin_name(const char *name)
     return false;
 }
 
+int64_t expr_swizzle_mask(int b, int m, int s)
+{
+    int at = m + (s > 0 ? s : 0); /* unsigned: bits shifted past bit 63 simply leave */
+    return at > 63 ? 0 : (int64_t)((((uint64_t)1 << b) - 1) << at);
+}
+
+int64_t expr_swizzle(int b, int m, int s, int64_t x)
+{
+    int64_t sel = x & expr_swizzle_mask(b, m, s);
+    return x ^ (s < 0 ? (int64_t)((uint64_t)sel << -s) : sel >> s);
+}
+
 /* One integer constant argument of swizzle( ) in [lo, hi], followed by sep. */
 static bool swizzle_arg(parser *p, const char *what, int lo, int hi, const char *sep, int *out)
 {
@@ -179,9 +191,8 @@ static int parse_swizzle(parser *p, int start)
         fail(p, p->pos, "expected ')' to close swizzle(%s", "");
         return -1;
     }
-    int64_t bits = ((int64_t)1 << b) - 1;
     int mask = node_new(p, EXPR_NUM, 0, -1, -1, start);
-    p->e->nodes[mask].value = bits << (m + (sh > 0 ? sh : 0));
+    p->e->nodes[mask].value = expr_swizzle_mask(b, m, sh); /* the same arithmetic as expr_swizzle */
     int sel = node_new(p, EXPR_BINARY, EXPR_AND, x1, mask, start);
     int amt = node_new(p, EXPR_NUM, 0, -1, -1, start);
     p->e->nodes[amt].value = sh < 0 ? -sh : sh;

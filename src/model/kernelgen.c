@@ -94,6 +94,30 @@ static const char *const var_names[EXPR_NVARS] = {"threadIdx.x", "threadIdx.y", 
                                                   "blockDim.y",  "blockDim.z",  "bs_lane",     "bs_warp",
                                                   "bs_tid",      "bs_loop"};
 
+/* The address of a lane of a swizzled array, as the model computes it (scenario_instr_build):
+ * the byte offset of the lane's element and field inside the array (taken from the typed view,
+ * so the compiler's layout is the one used), swizzled with scenario_swizzle_offset's arithmetic,
+ * and the lane left out when the swizzled access would reach past the array's end. */
+static bool emit_swizzled(const scenario_access *a, const scenario_array *arr, strbuf *o, char *err, size_t n)
+{
+    strbuf_addf(o, "    const long long bs_off = (long long)((const unsigned char *)&%s", arr->name);
+    for (int d = 0; d < a->nidx; d++)
+        strbuf_addf(o, "[bs_i%d]", d);
+    if (a->field && !emit_field(a->field, o, err, n))
+        return false;
+    strbuf_addf(o, " - (const unsigned char *)%s);\n", arr->name);
+    strbuf_addf(o, "    /* %s swizzle: bits [%d, %d) of the byte offset XOR-ed into bits [%d, %d) */\n", arr->swizzle,
+                arr->swz_base + arr->swz_shift, arr->swz_base + arr->swz_shift + arr->swz_bits, arr->swz_base,
+                arr->swz_base + arr->swz_bits);
+    strbuf_addf(o, "    const long long bs_at = bs_off ^ (((bs_off >> %d) & %lldLL) << %d);\n",
+                arr->swz_base + arr->swz_shift, (long long)(((int64_t)1 << arr->swz_bits) - 1), arr->swz_base);
+    strbuf_addf(o, "    if (bs_at + %d > %lldLL) {\n        *bs_active = false;\n        return 0;\n    }\n", a->width,
+                (long long)arr->bytes);
+    strbuf_addf(o, "    return (unsigned)__cvta_generic_to_shared(bs_smem) + (unsigned)(%lldLL + bs_at);\n",
+                (long long)arr->start);
+    return true;
+}
+
 static bool emit_body(const scenario *s, int access, strbuf *o, char *err, size_t n)
 {
     if (s->is_trace) {
@@ -145,10 +169,10 @@ static bool emit_body(const scenario *s, int access, strbuf *o, char *err, size_
         strbuf_addf(o, " * %lldLL + %d <= %lldLL", (long long)arr->elem_size, a->offset + a->width,
                     (long long)arr->bytes);
     }
-    strbuf_addf(o,
-                "\n        && !bs_err;\n    if (!*bs_active)\n        return 0;\n"
-                "    return (unsigned)__cvta_generic_to_shared(&%s",
-                arr->name);
+    strbuf_addf(o, "\n        && !bs_err;\n    if (!*bs_active)\n        return 0;\n");
+    if (arr->swz_bits)
+        return emit_swizzled(a, arr, o, err, n);
+    strbuf_addf(o, "    return (unsigned)__cvta_generic_to_shared(&%s", arr->name);
     for (int d = 0; d < a->nidx; d++)
         strbuf_addf(o, "[bs_i%d]", d);
     if (a->field && !emit_field(a->field, o, err, n))

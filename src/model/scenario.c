@@ -23,6 +23,7 @@ void scenario_free(scenario *s)
     for (int i = 0; i < s->narrays; i++) {
         free(s->arrays[i].name);
         free(s->arrays[i].type_name);
+        free(s->arrays[i].swizzle);
     }
     free(s->arrays);
     for (int i = 0; i < s->naccesses; i++) {
@@ -169,10 +170,11 @@ static bool array_finish(scenario *s, int i, scenario_error *err)
                  (long long)a->bytes, s->arch->name, (long long)limit);
         return fail(err, -1, msg, "arrays[%d].dims", i);
     }
-    return true;
+    return scenario_swizzle_finish(a, i, err);
 }
 
-/* Place arrays without a base after the previous one, aligned to 16 bytes (or more). */
+/* Place arrays without a base after the previous one, aligned to 16 bytes (or more: the element
+ * alignment, and the repeat of a TMA swizzle, which works on absolute address bits). */
 static bool arrays_place(scenario *s, scenario_error *err)
 {
     int64_t end = 0;
@@ -181,11 +183,21 @@ static bool arrays_place(scenario *s, scenario_error *err)
         int64_t align = types_align(&s->types, &a->type);
         if (align < 16)
             align = 16;
+        int64_t swz = scenario_swizzle_align(a);
+        if (align < swz)
+            align = swz;
         if (a->base < 0)
             a->start = (end + align - 1) / align * align;
         else if (a->base % types_align(&s->types, &a->type) != 0)
             return fail(err, -1, "base is not a multiple of the element alignment", "arrays[%d].base", i);
-        else
+        else if (a->base % swz != 0) {
+            char msg[200];
+            snprintf(msg, sizeof msg,
+                     "a %s swizzle works on shared-memory address bits: the array must start at a multiple of "
+                     "%lld bytes",
+                     a->swizzle, (long long)swz);
+            return fail(err, -1, msg, "arrays[%d].base", i);
+        } else
             a->start = a->base;
         if (a->start + a->bytes > end)
             end = a->start + a->bytes;
@@ -479,12 +491,14 @@ void scenario_instr_build(const scenario *s, int access, int iteration, int warp
         int ln = __builtin_ctz(m);
         scenario_lane *l = &out->lane[ln];
         int64_t at = elem[ln] * arr->elem_size + a->offset; /* bytes into the array */
-        if (at + a->width > arr->bytes) {                   /* a vector wider than the element reads past the end */
+        int64_t to = scenario_swizzle_offset(arr, at);      /* where that byte is stored */
+        /* a vector wider than the element reads past the end (before or after the swizzle) */
+        if (at + a->width > arr->bytes || to + a->width > arr->bytes) {
             l->state = SCENARIO_LANE_OOB;
             l->bad_dim = a->nidx - 1;
             continue;
         }
-        l->address = arr->start + at;
+        l->address = arr->start + to;
         if ((l->address & (a->align - 1)) != 0) { /* alignments are powers of two */
             l->state = SCENARIO_LANE_MISALIGNED;
             continue;

@@ -27,11 +27,24 @@ typedef struct scenario_array {
     int64_t dims[SCENARIO_MAX_DIMS]; /* logical extents */
     int64_t pad[SCENARIO_MAX_DIMS];  /* padding elements added to each extent */
     int64_t base;                    /* requested byte offset in shared memory; -1: automatic */
+    /* owned, as written; NULL: none. "32B", "64B", "128B" (the TMA/wgmma modes, CuTe
+     * Swizzle<1,4,3>, <2,4,3>, <3,4,3> on byte offsets) or "Swizzle<B,M,S>" (CuTe's Swizzle on
+     * element offsets; elements of 2^k bytes) */
+    char *swizzle;
     /* derived by scenario_finish (which may run again after an edit) */
     int64_t start;                     /* byte offset actually used */
     int64_t extent[SCENARIO_MAX_DIMS]; /* dims + pad */
     int64_t elem_size;
     int64_t bytes;
+    /* the swizzle on BYTE offsets inside the array (scenario_swizzle_offset): the swz_bits bits
+     * from bit swz_base + swz_shift are XOR-ed into the swz_bits bits from bit swz_base.
+     * Swizzle<B,M,S> on elements of 2^k bytes is bits B, base M + k, shift S. swz_bits 0: none.
+     * Invariants: swz_shift >= swz_bits >= 1 when set (a bijection that keeps every 2^(base +
+     * shift)-byte block in place), base + shift + bits <= 62, bytes a multiple of 2^(base +
+     * shift); swz_tma (the three TMA modes) also means start is a multiple of
+     * 2^(base + shift + bits), as the hardware swizzles absolute address bits. */
+    int swz_bits, swz_base, swz_shift;
+    bool swz_tma;
 } scenario_array;
 
 typedef struct scenario_access {
@@ -184,6 +197,31 @@ void scenario_excluded_add(scenario_excluded *sum, const scenario_excluded *add)
 /* All excluded lanes of e. */
 int64_t scenario_excluded_total(const scenario_excluded *e);
 const char *scenario_op_text(banks_op op);
+
+/* Array swizzles (scenario_swizzle.c). Byte offset inside array a (from its start) -> the byte
+ * offset where it is stored: off ^ (((off >> (base + shift)) & (2^bits - 1)) << base); the
+ * identity without a swizzle. Pure; an involution (its own inverse). A lane's address is
+ * start + scenario_swizzle_offset(a, element offset + field offset): the lane's first byte is
+ * swizzled and the access moves its width contiguous bytes from there, as the hardware does. */
+int64_t scenario_swizzle_offset(const scenario_array *a, int64_t byte_offset);
+/* Parse a->swizzle (array i) and set swz_bits, swz_base, swz_shift and swz_tma from it and the
+ * element size; false with err at "arrays[i].swizzle". */
+bool scenario_swizzle_finish(scenario_array *a, int i, scenario_error *err);
+/* The alignment the array start needs for its swizzle: 2^(base + shift + bits) bytes for the
+ * TMA modes (256, 512, 1024), else 1. */
+int64_t scenario_swizzle_align(const scenario_array *a);
+/* The byte offset inside the array of lane l's first byte before the swizzle (element offset
+ * plus field offset); l must be in bounds (its indexes inside the extents). */
+int64_t scenario_lane_offset(const scenario *s, int access, const scenario_lane *l);
+/* The swizzle as people name it: "128B", or "Swizzle<3,3,3> (Swizzle<3,4,3> on bytes)" for the
+ * element form; nothing without a swizzle. */
+void scenario_swizzle_name(const scenario_array *a, strbuf *out);
+/* What the swizzle does to byte offset off, e.g. "128B swizzle: offset 448 is 16-byte unit 4 of
+ * 128-byte line 3; unit 4 ^ (3 % 8) = 7, so it is stored at offset 496". */
+void scenario_swizzle_step(const scenario_array *a, int64_t off, strbuf *out);
+/* How the swizzle's lines meet the array's rows, e.g. "the 128B swizzle permutes the 16-byte
+ * units of each 128-byte line by the line number mod 8; rows of t are 256 B: 2 lines each". */
+void scenario_swizzle_rows(const scenario_array *a, strbuf *out);
 
 /* The tensor-era kinds (scenario_tensor.c). For an access whose op is not a plain load or store:
  * check it and set the bytes one lane moves (*size, from the element type: ldmatrix/stmatrix

@@ -79,6 +79,7 @@ bool scenario_clone(const scenario *src, scenario *dst)
             memcpy(b->dims, a->dims, sizeof b->dims);
             memcpy(b->pad, a->pad, sizeof b->pad);
             b->base = a->base;
+            b->swizzle = dup_or_null(a->swizzle);
         }
         dst->naccesses = src->naccesses;
         dst->accesses = xmalloc(sizeof *dst->accesses * (size_t)(src->naccesses ? src->naccesses : 1));

@@ -3,6 +3,7 @@
  * it could not open; then they are written atomically. Messages name the target, never the
  * temporary file used on the way. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "io/load.h"
@@ -17,18 +18,53 @@ static const char *reason_of(const char *err)
     return r && r[1] == ' ' ? r + 2 : err;
 }
 
+/* The name and description to save: the file's own while the scenario is as opened (or last
+ * saved); after edits they described the scenario before them, so the name says "(edited)" and
+ * the description is marked as the one of the state before the edits (kept, never lost). */
+static void edited_texts(const tui_app *a, const char *json, char **name, char **desc)
+{
+    const scenario *s = &a->sc;
+    *name = s->name ? xstrdup(s->name) : NULL;
+    *desc = s->description ? xstrdup(s->description) : NULL;
+    if (!a->saved_json || strcmp(json, a->saved_json) == 0)
+        return;
+    static const char mark[] = " (edited)", before[] = "Before the edits saved here: ";
+    size_t ln = s->name ? strlen(s->name) : 0;
+    if (s->name && !(ln >= sizeof mark - 1 && strcmp(s->name + ln - (sizeof mark - 1), mark) == 0)) {
+        strbuf sb = {0};
+        strbuf_addf(&sb, "%s%s", s->name, mark);
+        free(*name);
+        *name = strbuf_take(&sb);
+    }
+    if (s->description && strncmp(s->description, before, sizeof before - 1) != 0) {
+        strbuf sb = {0};
+        strbuf_addf(&sb, "%s%s", before, s->description);
+        free(*desc);
+        *desc = strbuf_take(&sb);
+    }
+}
+
 bool tui_save(tui_app *a, const char *path, bool svg, char *msg, size_t n)
 {
     strbuf sb = {0};
+    char *name = NULL, *desc = NULL;
     if (svg) {
         svg_render(&a->sc, app_instr_seq(a), &sb);
     } else {
         save_scenario_json(&a->sc, &sb);
+        edited_texts(a, strbuf_str(&sb), &name, &desc);
+        scenario shown = a->sc; /* a shallow copy that only lends the texts to the writer */
+        shown.name = name;
+        shown.description = desc;
+        strbuf_free(&sb);
+        save_scenario_json(&shown, &sb);
         scenario back;
         io_error e;
         if (!load_scenario_text(strbuf_str(&sb), sb.len, path, NULL, &back, &e)) {
             snprintf(msg, n, "not saved: the file would not load again (%.200s)", e.text);
             strbuf_free(&sb);
+            free(name);
+            free(desc);
             return false;
         }
         strbuf again = {0};
@@ -39,12 +75,25 @@ bool tui_save(tui_app *a, const char *path, bool svg, char *msg, size_t n)
         if (!same) {
             snprintf(msg, n, "not saved: the file would load as a different scenario");
             strbuf_free(&sb);
+            free(name);
+            free(desc);
             return false;
         }
     }
     char err[400];
     bool ok = save_atomic(path, sb.data, sb.len, err, sizeof err);
+    if (ok && !svg) { /* the scenario on show is now the file's: same texts, a new starting point */
+        free(a->sc.name);
+        free(a->sc.description);
+        a->sc.name = name;
+        a->sc.description = desc;
+        name = desc = NULL;
+        free(a->saved_json);
+        a->saved_json = strbuf_take(&sb);
+    }
     strbuf_free(&sb);
+    free(name);
+    free(desc);
     if (ok)
         snprintf(msg, n, "saved %.200s", path);
     else

@@ -147,10 +147,28 @@ static int bench_redraw(tui_app *a, int n)
     return TUI_OK;
 }
 
+/* Ctrl-C with unsaved edits asks, as q does, instead of throwing them away; a second Ctrl-C
+ * (the question on screen) quits. True when it asked. SIGTERM and SIGHUP end at once. */
+static bool interrupt_asks(tui_app *a)
+{
+    if (got_signal != SIGINT || !a->modified)
+        return false;
+    bool asking = app_top(a) == &mode_prompt && a->prompt.kind == PROMPT_QUIT;
+    if (asking)
+        return false;
+    got_signal = 0;
+    if (app_top(a) == &mode_prompt) /* a file name being typed: that prompt gives way */
+        app_pop(a);
+    a->prompt.kind = PROMPT_QUIT;
+    app_push(a, &mode_prompt);
+    app_draw(a);
+    return true;
+}
+
 /* The interactive loop: keys to the top mode, reactions, then jobs and GPU results. */
 static void run_loop(tui_app *a)
 {
-    while (!a->quit && !got_signal) {
+    while (!a->quit && (!got_signal || interrupt_asks(a))) {
         bool gpu_wait = a->worker && (gpu_worker_busy(a->worker) || a->submitted != a->gen);
         bool busy = a->step.playing || gpu_wait || jobs_busy(a) || sweep_measure_busy(a);
         timeout(busy ? 50 : -1);

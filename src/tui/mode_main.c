@@ -25,7 +25,9 @@ static void grid_caption(const tui_app *a, const scenario *s, const tui_view *v,
     if (ac->field && k >= 0 && (size_t)k < n)
         k += snprintf(buf + k, n - (size_t)k, ".%s", ac->field);
     if (k >= 0 && (size_t)k < n)
-        snprintf(buf + k, n - (size_t)k, " (%s, %d B)%s%s%s%s", ac->type_text, ac->width, ac->label ? " - " : "",
+        snprintf(buf + k, n - (size_t)k, " (%s, %d B%s%s)%s%s%s%s", ac->type_text, ac->width,
+                 s->arrays[ac->array].swizzle ? ", swizzle " : "",
+                 s->arrays[ac->array].swizzle ? s->arrays[ac->array].swizzle : "", ac->label ? " - " : "",
                  ac->label ? ac->label : "", ac->source ? ": " : "", ac->source ? ac->source : "");
 }
 
@@ -56,6 +58,12 @@ void compare_caption(const tui_app *a, bool other, char *buf, size_t n)
 
 void view_draw(tui_app *a)
 {
+    /* a mode opened from the presentation (step, quiz, lesson) keeps the presentation's picture:
+     * the frame's grid geometry is the presentation's then (frame_compute) */
+    if (app_in_mode(a, MODE_PRESENT) && !app_in_mode(a, MODE_COMPARE)) {
+        mode_present.draw(a);
+        return;
+    }
     const tui_frame *f = &a->frame;
     const layout *L = &f->lay;
     panel_title_draw(a);

@@ -56,6 +56,10 @@ grid_geom present_geom(const tui_app *a)
 
 static void present_draw(tui_app *a)
 {
+    if (app_in_mode(a, MODE_COMPARE)) { /* two grids side by side: the view draws them (frame_compute) */
+        view_draw(a);
+        return;
+    }
     panel_title_draw(a);
     int cols = a->cols, rows = a->rows;
     /* the banner: the lesson's text, else the first line of the explanation (the reason, e.g. the
@@ -99,7 +103,10 @@ static void present_draw(tui_app *a)
                   a->view.res.wavefronts == 1 ? "" : "s", a->view.res.ideal_wavefronts);
         y += 6;
     }
-    (void)y;
+    if (app_in_mode(a, MODE_QUIZ) && a->quiz.answered) /* the answer's verdict, on the blank line */
+        draw_text(a, y - 1, 1, cols - 2, a->quiz.guess == a->view.res.conflict_degree ? ROLE_OK : ROLE_ERROR,
+                  "you predicted %d: %s", a->quiz.guess,
+                  a->quiz.guess == a->view.res.conflict_degree ? "right" : "not quite");
     const grid_geom *g = &a->frame.grid; /* computed for this frame by frame_compute */
     char cap[300];
     app_declaration(&a->sc, a->access, cap, sizeof cap);

@@ -44,6 +44,22 @@ tui_role headline_text(const scenario *s, const tui_view *v, char *buf, size_t n
     for (int l = 0; l < BANKS_WARP; l++)
         with_thread += v->in.lane[l].state != SCENARIO_LANE_NO_THREAD;
     const scenario_excluded *e = &v->excl;
+    int reasons = (e->misaligned > 0) + (e->out_of_bounds > 0) + (e->expression_error > 0);
+    if (reasons > 1) { /* every lane left out is counted, each reason named (as analyze's line) */
+        int k = snprintf(buf, n, "%lld of %d lanes left out:", (long long)scenario_excluded_total(e), with_thread);
+        const char *sep = " ";
+        if (e->misaligned > 0 && k >= 0 && (size_t)k < n) {
+            k += snprintf(buf + k, n - (size_t)k, "%s%lld misaligned (faults)", sep, (long long)e->misaligned);
+            sep = ", ";
+        }
+        if (e->out_of_bounds > 0 && k >= 0 && (size_t)k < n) {
+            k += snprintf(buf + k, n - (size_t)k, "%s%lld out of bounds", sep, (long long)e->out_of_bounds);
+            sep = ", ";
+        }
+        if (e->expression_error > 0 && k >= 0 && (size_t)k < n)
+            snprintf(buf + k, n - (size_t)k, "%s%lld expression error", sep, (long long)e->expression_error);
+        return ROLE_WARN;
+    }
     if (e->misaligned > 0) {
         snprintf(buf, n, "%lld of %d lanes misaligned: this access faults", (long long)e->misaligned, with_thread);
         return ROLE_WARN;

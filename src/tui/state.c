@@ -10,6 +10,7 @@
 #include "io/lesson.h"
 #include "io/library.h"
 #include "io/load.h"
+#include "io/save.h"
 #include "tui/app.h"
 
 double app_now_ms(void)
@@ -72,6 +73,10 @@ static void app_take(tui_app *a, scenario *s, const char *source)
     a->modified = false;
     a->quiz.answered = false;
     a->scen_gen++;
+    strbuf sb = {0};
+    save_scenario_json(&a->sc, &sb);
+    free(a->saved_json);
+    a->saved_json = strbuf_take(&sb);
 }
 
 bool app_open(tui_app *a, const char *source, char *err, size_t errlen)
@@ -117,6 +122,7 @@ void app_free(tui_app *a)
     scenario_free(&a->sc);
     scenario_free(&a->cmp.other);
     free(a->source);
+    free(a->saved_json);
 }
 
 void view_build(const scenario *s, int access, int iteration, int warp, tui_view *v)
@@ -235,6 +241,8 @@ void app_declaration(const scenario *s, int access, char *buf, size_t n)
         k += arr->pad[d]
                  ? snprintf(buf + k, n - (size_t)k, "[%lld+%lld]", (long long)arr->dims[d], (long long)arr->pad[d])
                  : snprintf(buf + k, n - (size_t)k, "[%lld]", (long long)arr->dims[d]);
+    if (arr->swizzle && k >= 0 && (size_t)k < n)
+        snprintf(buf + k, n - (size_t)k, " swizzle %s", arr->swizzle);
 }
 
 /* Step an open lesson forwards or back (stopping at its ends). */

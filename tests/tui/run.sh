@@ -200,6 +200,19 @@ mode quiz default Q "predict first"
 mode arch-picker default A "architecture (Enter chooses"
 mode pattern-picker default L "pattern library (Enter opens"
 
+# ---- modes opened from the presentation keep its picture: step, quiz (with the answer's
+# verdict) and compare draw no main-view panel over it ----
+start 100 30 --no-gpu
+expect present-start "32-way conflict"
+keys z s Space
+expect present-step "step 1 of 32 wf"
+gone present-step-clean "PREDICTED"
+keys Escape Q 3 Enter
+expect present-quiz "you predicted 3: not quite"
+gone present-quiz-clean "PREDICTED"
+keys Escape Escape c z
+expect present-over-compare "best padding: float tile[32][32+1]"
+
 # ---- colour roles (capture-pane -e): a 16-way conflict whose cells share words is red, not
 # yellow; the selected lane is reversed on top of its red ----
 start 100 30 --no-gpu
@@ -238,6 +251,15 @@ keys S BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSp
 expect save-refused "not saved: the file would not load again"
 if [ -e "$tmp/div.json" ]; then echo "FAIL save-refused: $tmp/div.json was written"; fail=$((fail + 1)); fi
 
+# ---- a file saved after edits does not present the description of the state before them as
+# its own: the name says "(edited)", the description is marked as the one before the edits ----
+start 80 24 --no-gpu
+keys + S BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace "$tmp/edited.json" Enter
+expect save-edited "saved $tmp/edited.json"
+if grep -q '"name": "Transpose column read, float tile\[32\]\[32\] (the default) (edited)"' "$tmp/edited.json" &&
+    grep -q '"description": "Before the edits saved here: Warp 0 of a 32x32' "$tmp/edited.json"; then
+    pass=$((pass + 1)); else echo "FAIL save-edited: name or description not marked:"; head -4 "$tmp/edited.json"; fail=$((fail + 1)); fi
+
 # ---- a two-line warning headline never pushes the GPU status out of the result panel ----
 for size in "80 24" "100 30"; do
     start $size --no-gpu float4-32x32
@@ -245,6 +267,20 @@ for size in "80 24" "100 30"; do
     keys +
     expect "excluded-status-${size% *}" "no GPU: predicted only"
 done
+
+# ---- Ctrl-C with unsaved edits asks first, as q does; a second Ctrl-C quits (130) ----
+start 80 24 --no-gpu
+expect ctrlc-start "32-way conflict"
+keys +
+expect ctrlc-edited "conflict-free"
+keys C-c
+expect ctrlc-asks "quit without saving? (y/n"
+keys n
+expect ctrlc-kept "float tile[32][32+1]"
+keys C-c
+expect ctrlc-asks-again "quit without saving? (y/n"
+keys C-c
+expect ctrlc-quit "EXIT=130"
 
 # ---- the terminal is restored however the view ends: a fatal signal (SIGSEGV, as a sanitizer
 # report would end it) and SIGTERM both leave the alternate screen ----
@@ -257,6 +293,57 @@ for sig in SEGV TERM; do
     expect "signal-$sig-exit" "EXIT="
     gone "signal-$sig-restored" "PREDICTED"
 done
+
+# ---- swizzles: g cycles the TMA modes, G types any; the map is drawn in storage order (each cell
+# the column of the element stored there, the warp's lanes where their elements landed); undo and
+# redo restore the swizzle, and a save keeps it ----
+start 80 24 --no-gpu swizzle-128b.json
+check swizzle-80x24 "float tile[32][32] swizzle 128B"
+keys g
+expect swizzle-none "32-way conflict"
+keys g
+expect swizzle-32b "tile: swizzle 32B"
+expect swizzle-32b-degree "16-way conflict"
+keys u
+expect swizzle-undo "32-way conflict"
+keys U
+expect swizzle-redo "float tile[32][32] swizzle 32B"
+keys G BSpace BSpace BSpace "Swizzle<3,2,3>" Enter
+expect swizzle-typed "tile: swizzle Swizzle<3,2,3>"
+expect swizzle-typed-degree "4-way conflict"
+keys S BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace \
+    BSpace BSpace BSpace BSpace "$tmp/swz.json" Enter
+expect swizzle-saved "saved"
+if grep -q '"swizzle": "Swizzle<3,2,3>"' "$tmp/swz.json" 2>/dev/null &&
+    "$bin" analyze "$tmp/swz.json" | grep -q 'swizzle Swizzle<3,2,3> (Swizzle<3,4,3> on bytes)'; then
+    pass=$((pass + 1)); else echo "FAIL swizzle-save: the saved file lost the swizzle"; fail=$((fail + 1)); fi
+keys G "x" Enter
+expect swizzle-bad "arrays[0].swizzle: unknown swizzle"
+keys G BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace Enter
+expect swizzle-cleared "tile: no swizzle"
+start 160 48 --no-gpu swizzle-128b.json
+check swizzle-160x48 "cell = column stored there"
+# colours: in the map's row 1, the cell of lane 1 (element [1][0], stored at column 4) is
+# highlighted (cyan, 46) and the four cells before it (columns 4-7 stored there) are not
+T capture-pane -p -t "$sess" > "$tmp/plain"
+T capture-pane -e -p -t "$sess" > "$tmp/colour"
+line=$(grep -n '│  1  4  5  6  7  1  1  2  3' "$tmp/plain" | head -1 | cut -d: -f1)
+if [ -n "$line" ] && sed -n "${line}p" "$tmp/colour" | python3 -c '
+import re, sys
+t = sys.stdin.read()
+bg, out = None, []
+for m in re.finditer(r"\x1b\[([0-9;]*)m|([^\x1b])", t):
+    if m.group(2) is not None:
+        out.append((m.group(2), bg))
+        continue
+    for c in (m.group(1) or "0").split(";"):
+        if c in ("0", "49", ""): bg = None
+        elif c.startswith("4") and len(c) == 2: bg = c
+text = "".join(c for c, _ in out)
+at = text.index("  1  4  5  6  7  1") + 5
+cells = [out[at + 3 * k + 1][1] for k in range(6)]
+sys.exit(0 if cells[4] == "46" and "46" not in cells[:4] else 1)'; then pass=$((pass + 1)); else
+    echo "FAIL swizzle colours: lane 1 should be highlighted at stored column 4 of row 1"; fail=$((fail + 1)); fi
 
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -7,6 +7,7 @@
 
 #include "io/library.h"
 #include "model/advisor.h"
+#include "model/scenario_edit.h"
 #include "test_util.h"
 
 static void test_occupancy(void **state)
@@ -67,12 +68,268 @@ static void test_sweep_alignment_and_soa(void **state)
     scenario_free(&s);
 }
 
+/* Totals of every warp-instruction of the accesses to array: wavefronts, ideal, excluded lanes. */
+static void array_totals(const scenario *s, int array, int64_t *wf, int64_t *ideal, int64_t *excl)
+{
+    *wf = *ideal = *excl = 0;
+    scenario_instr in;
+    banks_result r;
+    scenario_excluded ex;
+    for (int64_t k = 0; k < scenario_instr_count(s); k++) {
+        scenario_instr_at(s, k, &in);
+        if (s->accesses[in.access].array != array)
+            continue;
+        banks_analyze(s->arch, &in.req, &r, NULL);
+        scenario_instr_excluded(&in, &ex);
+        *wf += r.wavefronts;
+        *ideal += r.ideal_wavefronts;
+        *excl += scenario_excluded_total(&ex);
+    }
+}
+
+/* The brute force: Swizzle<b,m,sh> (m on element offsets) of a 2-D array written into every
+ * access's index expressions with the expression function swizzle( ), analysed in full. */
+static bool brute_works(const scenario *s0, int array, int b, int m, int sh, int64_t *wf)
+{
+    scenario s;
+    assert_true(scenario_clone(s0, &s));
+    int64_t cols = s.arrays[array].extent[1];
+    for (int i = 0; i < s.naccesses; i++) {
+        scenario_access *a = &s.accesses[i];
+        if (a->array != array)
+            continue;
+        char flat[600], t0[700], t1[700];
+        snprintf(flat, sizeof flat, "swizzle(%d, %d, %d, (%s) * %lld + (%s))", b, m, sh, a->index_text[0],
+                 (long long)cols, a->index_text[1]);
+        snprintf(t0, sizeof t0, "(%s) / %lld", flat, (long long)cols);
+        snprintf(t1, sizeof t1, "(%s) %% %lld", flat, (long long)cols);
+        free(a->index_text[0]);
+        free(a->index_text[1]);
+        a->index_text[0] = strdup(t0);
+        a->index_text[1] = strdup(t1);
+    }
+    scenario_error e;
+    assert_true(scenario_finish(&s, &e));
+    int64_t ideal, excl;
+    array_totals(&s, array, wf, &ideal, &excl);
+    scenario_free(&s);
+    return *wf == ideal && excl == 0;
+}
+
+/* The search on a 2-D pattern equals the brute force over the same swizzles: it finds one
+ * exactly when one works, its answer works and no cheaper swizzle (fewer bits with no extra
+ * bytes, or a TMA mode) does, and its numbers are the analysis of the layout applied. */
+static void check_against_brute_force(const char *pattern)
+{
+    scenario s;
+    test_load_pattern(pattern, &s);
+    static advisor_search sr;
+    int array = advisor_pick_array(&s);
+    assert_true(advisor_search_layouts(&s, array, 0, NULL, &sr));
+    assert_true(sr.complete);
+    const scenario_array *arr = &s.arrays[array];
+    int le = __builtin_ctzll((uint64_t)arr->elem_size);
+    int widest = 1;
+    for (int i = 0; i < s.naccesses; i++)
+        if (s.accesses[i].array == array && s.accesses[i].width > widest)
+            widest = s.accesses[i].width;
+    int lu = __builtin_ctzll((uint64_t)(widest > arr->elem_size ? widest : arr->elem_size));
+    int top = 63 - __builtin_clzll((uint64_t)(arr->dims[0] * arr->dims[1] * arr->elem_size));
+    int any = 0, best_b = 99, tma_b = 99;
+    for (int b = 1; b <= 5; b++)
+        for (int m = lu; m <= lu + 3; m++)
+            for (int sh = b; m + sh + b <= top; sh++) {
+                int64_t wf;
+                if (!brute_works(&s, array, b, m - le, sh, &wf))
+                    continue;
+                any++;
+                if (b < best_b)
+                    best_b = b;
+                if (m == 4 && sh == 3 && b <= 3 && b < tma_b)
+                    tma_b = b;
+            }
+    int64_t wf, ideal, excl;
+    array_totals(&s, array, &wf, &ideal, &excl);
+    bool plain = wf == ideal && excl == 0;
+    assert_int_equal(sr.found, any > 0 || plain);
+    if (sr.found && !plain) {
+        assert_true(sr.best.works);
+        assert_int_equal(sr.best.extra_bytes, 0);
+        if (tma_b < 99) {
+            assert_int_equal(sr.best.kind, ADVISOR_LAYOUT_TMA);
+            assert_int_equal(sr.best.bits, tma_b);
+        } else {
+            assert_int_equal(sr.best.bits, best_b);
+        }
+        int64_t bw;
+        assert_true(brute_works(&s, array, sr.best.bits, sr.best.base - le, sr.best.shift, &bw));
+        assert_int_equal(sr.best.wavefronts, bw);
+    }
+    for (int i = 0; i < sr.nnear; i++) {
+        int64_t nw;
+        assert_false(sr.near[i].works);
+        if (sr.near[i].kind != ADVISOR_LAYOUT_XOR) {
+            brute_works(&s, array, sr.near[i].bits, sr.near[i].base - le, sr.near[i].shift, &nw);
+            assert_int_equal(sr.near[i].wavefronts, nw);
+        }
+    }
+    scenario_free(&s);
+}
+
+static void test_search_brute_force(void **state)
+{
+    (void)state;
+    const char *const pats[] = {"gemm-bf16-tile",  "gemm-bf16-trans", "gemm-stmatrix-epilogue",
+                                "transpose-naive", "float4-32x32",    "char-32x128",
+                                "double-32x32"};
+    for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++)
+        check_against_brute_force(pats[i]);
+}
+
+/* The bf16 GEMM tile filled by 16-byte cp.async and read by ldmatrix.x4: the TMA 128B swizzle
+ * (no extra bytes) is chosen over padding 8 (+1024 B), in every notation, and the scenario is
+ * left as it was. */
+static void test_search_gemm_tile(void **state)
+{
+    (void)state;
+    scenario s;
+    test_load_pattern("gemm-bf16-tile", &s);
+    static advisor_result r;
+    assert_true(advisor_sweep(&s, 0, 8, &r));
+    assert_int_equal(r.best_pad, 8); /* padding works too, but costs bytes */
+    assert_true(r.nsearch >= 1);
+    const advisor_search *sr = &r.search[0];
+    assert_true(sr->found);
+    assert_true(sr->complete);
+    assert_int_equal(sr->best.extra_bytes, 0);
+    assert_int_equal(sr->best.kind, ADVISOR_LAYOUT_TMA);
+    assert_string_equal(sr->best.option, "128B");
+    assert_string_equal(sr->best.tma, "CU_TENSOR_MAP_SWIZZLE_128B");
+    assert_string_equal(sr->best.cute, "Swizzle<3,3,3>");
+    assert_string_equal(sr->best.cute_bytes, "Swizzle<3,4,3>");
+    assert_string_equal(sr->best.c_text, "A[r][c ^ ((r & 7) << 3)]");
+    assert_string_equal(sr->best.c_flat, "i ^ (((i >> 6) & 7) << 3) with i = r * 64 + c");
+    assert_true(sr->best.works);
+    int64_t wf, ideal, excl;
+    array_totals(&s, 0, &wf, &ideal, &excl);
+    assert_int_equal(sr->current.wavefronts, wf); /* the array as it is */
+    assert_true(sr->current.wavefronts > sr->current.ideal);
+    assert_int_equal(sr->best.ideal, ideal);
+    assert_true(sr->sample < wf); /* confirmed beyond the sample */
+    assert_true(sr->checked >= 1);
+    /* the closest are not conflict-free and say by how much */
+    assert_true(sr->nnear > 0);
+    assert_true(sr->near[0].wavefronts > sr->near[0].ideal);
+    /* applied to a copy, the layout analyses as the search said */
+    scenario c;
+    char msg[200];
+    assert_true(scenario_clone(&s, &c));
+    assert_true(advisor_apply_layout(&c, 0, &sr->best, msg, sizeof msg));
+    array_totals(&c, 0, &wf, &ideal, &excl);
+    assert_int_equal(wf, sr->best.wavefronts);
+    assert_int_equal(wf, ideal);
+    assert_int_equal(excl, 0);
+    scenario_free(&c);
+    /* restored */
+    assert_string_equal(s.accesses[0].index_text[0], "k + tid / 8");
+    assert_string_equal(s.accesses[1].index_text[1], "k + (lane / 16) * 8");
+    assert_int_equal(s.arrays[0].pad[1], 0);
+    /* the old fields say the same */
+    assert_true(r.swizzle);
+    assert_string_equal(r.swizzle_tma, "128B");
+    assert_string_equal(r.swizzle_cute, "Swizzle<3,3,3>");
+    scenario_free(&s);
+}
+
+/* Atomics of many lanes on one bin: no layout separates lanes on one address, and the search
+ * says so instead of reporting a layout. */
+static void test_search_none(void **state)
+{
+    (void)state;
+    scenario s;
+    io_error err;
+    assert_true(test_load("{\"block\": [32], \"arrays\": [{\"name\": \"bins\", \"type\": \"int\", \"dims\": [256]}],"
+                          " \"accesses\": [{\"op\": \"atomic\", \"atomic\": \"add\", \"array\": \"bins\","
+                          " \"index\": \"lane / 4\"}]}",
+                          &s, &err));
+    static advisor_search sr;
+    assert_true(advisor_search_layouts(&s, 0, 8, NULL, &sr));
+    assert_false(sr.found);
+    assert_true(sr.complete);
+    assert_true(sr.nnear > 0);
+    for (int i = 0; i < sr.nnear; i++)
+        assert_true(sr.near[i].wavefronts > sr.near[i].ideal);
+    scenario_free(&s);
+}
+
+/* A loop whose first iteration is conflict-free in every layout but whose second reads a
+ * column: the sample cannot decide, the confirmation on every instruction does. */
+static void test_search_confirms(void **state)
+{
+    (void)state;
+    scenario s;
+    io_error err;
+    assert_true(test_load("{\"block\": [32], \"arrays\": [{\"name\": \"a\", \"type\": \"float\", \"dims\": [32, 32]}],"
+                          " \"loop\": {\"var\": \"i\", \"from\": 0, \"to\": 3, \"step\": 1},"
+                          " \"accesses\": [{\"op\": \"load\", \"array\": \"a\", \"index\": [\"lane * (i % 2)\", \"lane "
+                          "* (1 - i % 2)\"]}]}",
+                          &s, &err));
+    static advisor_search sr;
+    assert_true(advisor_search_layouts(&s, 0, 4, NULL, &sr));
+    assert_true(sr.found);
+    assert_true(sr.best.works);
+    assert_true(sr.checked >= 1);
+    assert_string_equal(sr.best.cute, "Swizzle<5,0,5>");
+    scenario c;
+    char msg[200];
+    int64_t wf, ideal, excl;
+    assert_true(scenario_clone(&s, &c));
+    assert_true(advisor_apply_layout(&c, 0, &sr.best, msg, sizeof msg));
+    array_totals(&c, 0, &wf, &ideal, &excl);
+    assert_int_equal(wf, ideal);
+    assert_int_equal(excl, 0);
+    scenario_free(&c);
+    scenario_free(&s);
+}
+
+/* An array that already has a swizzle option: the search starts from it ("now"), tries the
+ * others without it, and gives it back. */
+static void test_search_from_swizzled(void **state)
+{
+    (void)state;
+    scenario s;
+    test_load_pattern("gemm-bf16-tile", &s);
+    s.arrays[0].swizzle = strdup("64B");
+    scenario_error e;
+    assert_true(scenario_finish(&s, &e));
+    int64_t wf, ideal, excl;
+    array_totals(&s, 0, &wf, &ideal, &excl);
+    static advisor_search sr;
+    assert_true(advisor_search_layouts(&s, 0, 8, NULL, &sr));
+    assert_string_equal(sr.current.option, "64B");
+    assert_int_equal(sr.current.wavefronts, wf);
+    assert_false(sr.current.wavefronts == sr.current.ideal);
+    assert_true(sr.found);
+    assert_string_equal(sr.best.option, "128B");
+    assert_string_equal(s.arrays[0].swizzle, "64B");
+    assert_int_equal(s.arrays[0].swz_bits, 2);
+    int64_t wf2;
+    array_totals(&s, 0, &wf2, &ideal, &excl);
+    assert_int_equal(wf2, wf);
+    scenario_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_occupancy),
         cmocka_unit_test(test_sweep_transpose),
         cmocka_unit_test(test_sweep_alignment_and_soa),
+        cmocka_unit_test(test_search_gemm_tile),
+        cmocka_unit_test(test_search_brute_force),
+        cmocka_unit_test(test_search_none),
+        cmocka_unit_test(test_search_confirms),
+        cmocka_unit_test(test_search_from_swizzled),
     };
     return cmocka_run_group_tests_name("advisor", tests, NULL, NULL);
 }

@@ -1,0 +1,1 @@
+analyze bad-swizzle-type.json

@@ -1,0 +1,1 @@
+analyze bad-swizzle-unknown.json

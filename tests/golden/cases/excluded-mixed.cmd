@@ -1,0 +1,1 @@
+excluded-mixed.json --snapshot

@@ -1,0 +1,1 @@
+kernel swizzle-128b.json

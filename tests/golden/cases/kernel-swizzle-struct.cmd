@@ -1,0 +1,1 @@
+kernel swizzle-wide-struct.json

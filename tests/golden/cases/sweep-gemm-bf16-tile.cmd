@@ -1,0 +1,1 @@
+sweep gemm-bf16-tile --max-pad 8

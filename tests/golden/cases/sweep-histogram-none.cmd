@@ -1,0 +1,1 @@
+sweep histogram-skewed --max-pad 2

@@ -1,0 +1,1 @@
+sweep reduction-strided --max-pad 2

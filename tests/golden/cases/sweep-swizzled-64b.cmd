@@ -1,0 +1,1 @@
+sweep sweep-swizzled-64b.json --max-pad 8

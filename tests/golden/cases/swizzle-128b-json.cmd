@@ -1,0 +1,1 @@
+analyze swizzle-128b.json --json

@@ -1,0 +1,1 @@
+analyze swizzle-cute-float4.json

@@ -1,0 +1,1 @@
+analyze swizzle-wide-struct.json
