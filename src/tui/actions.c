@@ -313,6 +313,12 @@ static const tui_action table[] = {
     /* the advisor */
     {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "choose", "choose a padding row", advisor_move, M(ADVISOR)},
     {{'\r', '\n', KEY_ENTER}, 1, "apply", "apply the chosen padding", advisor_apply, M(ADVISOR)},
+    {{'s'},
+     1,
+     "layout",
+     "apply the cheapest layout that makes every access conflict-free (its swizzle or padding)",
+     advisor_apply_layout_key,
+     M(ADVISOR)},
     {{'m'}, 1, "measure", "measure every padding on the GPU", advisor_measure, M(ADVISOR)},
     /* the struct editor */
     {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "select", "select a field", structs_move, M(STRUCTS)},

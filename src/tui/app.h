@@ -366,6 +366,7 @@ int advisor_open(tui_app *a, int key);
 int advisor_move(tui_app *a, int key);
 int advisor_apply(tui_app *a, int key);
 int advisor_measure(tui_app *a, int key);
+int advisor_apply_layout_key(tui_app *a, int key);
 int structs_open(tui_app *a, int key);
 int structs_move(tui_app *a, int key);
 int structs_edit(tui_app *a, int key);

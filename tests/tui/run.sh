@@ -146,6 +146,23 @@ expect advisor-no-gpu "no GPU (--no-gpu): the sweep is predicted only"
 keys Enter
 expect advisor-applied "float tile[32][32+1]"
 
+# the layout search: the cheapest conflict-free layout of a bf16 GEMM tile, applied with s, undone
+start 80 24 --no-gpu gemm-bf16-tile
+keys v
+check advisor-layout-80x24 "CU_TENSOR_MAP_SWIZZLE_128B"
+keys s
+expect advisor-layout-applied '"swizzle": "128B" applied'
+expect advisor-layout-conflict-free "conflict-free"
+keys u
+expect advisor-layout-undone "undone (0 more to undo"
+keys v
+expect advisor-layout-again 's applies "swizzle": "128B"'
+start 160 48 --no-gpu gemm-bf16-tile
+keys v
+check advisor-layout-160x48 "A[r][c ^ ((r & 7) << 3)]"
+keys Escape s
+expect advisor-layout-key-step "Space reveals wavefront"
+
 start 100 30 --no-gpu struct-mixed
 keys o
 check struct-100x30 "sizeof 64, alignof 16"
