@@ -200,6 +200,17 @@ mode quiz default Q "predict first"
 mode arch-picker default A "architecture (Enter chooses"
 mode pattern-picker default L "pattern library (Enter opens"
 
+# ---- step mode narrates each wavefront in the model's words (explain_wavefront): the bottom line
+# has the first line, the why panel all of it; a cut message ends in an ellipsis ----
+start 100 30 --no-gpu
+expect narrate-start "32-way conflict"
+keys s Space Space
+expect narrate-bottom "wavefront 1 of 32 (phase 0, 2 of its 32): bank 0 serves word 32 to lane 1"
+expect narrate-why "lanes 2-31 of phase 0 still wait: their banks serve one word per wavefront"
+start 80 24 --no-gpu aos-vec3
+keys s Space Space
+expect narrate-cut "one word each to lanes 8…"
+
 # ---- modes opened from the presentation keep its picture: step, quiz (with the answer's
 # verdict) and compare draw no main-view panel over it ----
 start 100 30 --no-gpu
