@@ -200,6 +200,13 @@ mode quiz default Q "predict first"
 mode arch-picker default A "architecture (Enter chooses"
 mode pattern-picker default L "pattern library (Enter opens"
 
+# ---- pinned sm_90 beside a 16-bank cc 1.x at 80x24: the cells fit the 32 banks (banks 17-31 and
+# the frame were cut off) ----
+start 80 24 --no-gpu
+expect pin16-start "32-way conflict"
+keys P R
+expect pin16-banks "│wf   01234567890123456789012345678901 │"
+
 # ---- step mode narrates each wavefront in the model's words (explain_wavefront): the bottom line
 # has the first line, the why panel all of it; a cut message ends in an ellipsis ----
 start 100 30 --no-gpu
