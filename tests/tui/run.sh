@@ -300,6 +300,13 @@ expect ctrlc-asks-again "quit without saving? (y/n"
 keys C-c
 expect ctrlc-quit "EXIT=130"
 
+# ---- lanes left out in another instruction are said at 80x24 too, where the totals line has no
+# room: warp 0 is clean, warp 1 has 24 lanes out of bounds ----
+start 80 24 --no-gpu excluded-elsewhere.json
+expect elsewhere-clean "conflict-free"
+expect elsewhere-said "24 lanes left out overall"
+expect elsewhere-status "no GPU: predicted only"
+
 # ---- the terminal is restored however the view ends: a fatal signal (SIGSEGV, as a sanitizer
 # report would end it) and SIGTERM both leave the alternate screen ----
 for sig in SEGV TERM; do
