@@ -203,20 +203,6 @@ static void row_text(const advisor_row *r, int64_t max_wf, double measured, doub
     printf("  %s\n", bars);
 }
 
-/* How a layout is named: the scenario option to write, the row XOR, a padding. */
-static const char *layout_name(const advisor_layout *l, char *buf, size_t n)
-{
-    if (l->option[0])
-        snprintf(buf, n, "\"swizzle\": \"%s\"", l->option);
-    else if (l->kind == ADVISOR_LAYOUT_XOR)
-        snprintf(buf, n, "%s", l->c_text);
-    else if (l->pad)
-        snprintf(buf, n, "padding %d (%s)", l->pad, l->c_text);
-    else
-        snprintf(buf, n, "no padding and no \"swizzle\"");
-    return buf;
-}
-
 /* The cost of a layout: "96 wavefronts = ideal" or "160 wavefronts (ideal 96), 2-way". */
 static const char *layout_cost(const advisor_layout *l, char *buf, size_t n)
 {
@@ -250,7 +236,7 @@ static void search_text(const scenario *s, const advisor_search *sr, int max_pad
     printf("  now: %s\n", layout_cost(&sr->current, cost, sizeof cost));
     const advisor_layout *b = &sr->best;
     if (sr->found) {
-        printf("  cheapest conflict-free: %s, %s%lld B: %s\n", layout_name(b, name, sizeof name),
+        printf("  cheapest conflict-free: %s, %s%lld B: %s\n", advisor_layout_name(b, name, sizeof name),
                b->extra_bytes ? "+" : "", (long long)b->extra_bytes, layout_cost(b, cost, sizeof cost));
         if (b->cute[0])
             printf("    CuTe: %s on element offsets = %s on byte offsets\n", b->cute, b->cute_bytes);
@@ -268,7 +254,7 @@ static void search_text(const scenario *s, const advisor_search *sr, int max_pad
     if (sr->nnear)
         printf("  closest swizzles that are not conflict-free:\n");
     for (int i = 0; i < sr->nnear; i++)
-        printf("    %-30s %s\n", layout_name(&sr->near[i], name, sizeof name),
+        printf("    %-30s %s\n", advisor_layout_name(&sr->near[i], name, sizeof name),
                layout_cost(&sr->near[i], cost, sizeof cost));
 }
 

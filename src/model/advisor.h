@@ -7,6 +7,7 @@
 #define BANKSCOPE_ADVISOR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model/scenario.h"
@@ -93,6 +94,10 @@ int advisor_conflicted_arrays(const scenario *s, int *arrays, int max);
 /* Apply a layout found by the search to array of s (its swizzle option or padding; the row XOR
  * rewrites the last index of each access) and validate; false with msg on failure. */
 bool advisor_apply_layout(scenario *s, int array, const advisor_layout *l, char *msg, size_t n);
+
+/* How a layout is named for people: the option to write ("swizzle": "128B"), the row XOR's C,
+ * "padding 8 (A[64][64 + 8])", or "no padding and no "swizzle""; into buf, which is returned. */
+const char *advisor_layout_name(const advisor_layout *l, char *buf, size_t n);
 
 #define ADVISOR_MAX_SEARCH 4
 

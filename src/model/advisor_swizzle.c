@@ -577,3 +577,17 @@ bool advisor_apply_layout(scenario *s, int array, const advisor_layout *l, char 
     }
     return true;
 }
+
+/* How a layout is named: the scenario option to write, the row XOR, a padding. */
+const char *advisor_layout_name(const advisor_layout *l, char *buf, size_t n)
+{
+    if (l->option[0])
+        snprintf(buf, n, "\"swizzle\": \"%s\"", l->option);
+    else if (l->kind == ADVISOR_LAYOUT_XOR)
+        snprintf(buf, n, "%s", l->c_text);
+    else if (l->pad)
+        snprintf(buf, n, "padding %d (%s)", l->pad, l->c_text);
+    else
+        snprintf(buf, n, "no padding and no \"swizzle\"");
+    return buf;
+}

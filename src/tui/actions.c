@@ -57,6 +57,24 @@ static int act_pad(tui_app *a, int key)
     return app_edit(a, edit_padding, &e, NULL);
 }
 
+static int act_swizzle(tui_app *a, int key)
+{
+    if (key == 'g') {
+        edit_arg e = {.array = cur_array(a)};
+        return app_edit(a, edit_cycle_swizzle, &e, NULL);
+    }
+    if (a->sc.is_trace || cur_array(a) < 0) {
+        app_set_message(a, true, "a trace has no array to swizzle");
+        return REACT_REDRAW;
+    }
+    const char *cur = a->sc.arrays[cur_array(a)].swizzle;
+    a->prompt.kind = PROMPT_SWIZZLE;
+    snprintf(a->prompt.buf, sizeof a->prompt.buf, "%s", cur ? cur : "");
+    a->prompt.len = (int)strlen(a->prompt.buf);
+    app_push(a, &mode_prompt);
+    return REACT_REDRAW;
+}
+
 static int act_type(tui_app *a, int key)
 {
     (void)key;
@@ -251,6 +269,12 @@ static const tui_action table[] = {
     {{'u', 'U', CTRL('r')}, 2, "undo", "undo / redo an edit (Ctrl-R redoes too)", act_undo, V},
     {{'v'}, 1, "advisor", "advisor: padding sweep, occupancy, swizzle, SoA", advisor_open, V},
     {{'o'}, 1, "structs", "struct editor: layout, holes, sizeof", structs_open, V},
+    {{'g', 'G'},
+     2,
+     NULL,
+     "swizzle of the array: next TMA mode (none 32B 64B 128B) / type one (Swizzle<B,M,S>; empty: none)",
+     act_swizzle,
+     V},
     {{'m'}, 1, NULL, "measure again on the GPU (it measures by itself after each change)", act_measure, V},
     {{'S', 'E'}, 2, "save", "save the scenario as JSON / the grid and array map as SVG", act_save, V},
     {{KEY_TAB}, 1, NULL, "move between panels (grid, lanes, map)", act_focus, V & ~M(COMPARE)},
@@ -289,6 +313,12 @@ static const tui_action table[] = {
     /* the advisor */
     {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "choose", "choose a padding row", advisor_move, M(ADVISOR)},
     {{'\r', '\n', KEY_ENTER}, 1, "apply", "apply the chosen padding", advisor_apply, M(ADVISOR)},
+    {{'s'},
+     1,
+     "layout",
+     "apply the cheapest layout that makes every access conflict-free (its swizzle or padding)",
+     advisor_apply_layout_key,
+     M(ADVISOR)},
     {{'m'}, 1, "measure", "measure every padding on the GPU", advisor_measure, M(ADVISOR)},
     /* the struct editor */
     {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "select", "select a field", structs_move, M(STRUCTS)},

@@ -180,7 +180,14 @@ typedef struct edit_state {
     bool changed; /* a live edit was applied (undo restores the text before) */
 } edit_state;
 
-typedef enum prompt_kind { PROMPT_SAVE, PROMPT_SVG, PROMPT_OVERWRITE, PROMPT_QUIT, PROMPT_OPEN } prompt_kind;
+typedef enum prompt_kind {
+    PROMPT_SAVE,
+    PROMPT_SVG,
+    PROMPT_OVERWRITE,
+    PROMPT_QUIT,
+    PROMPT_OPEN,
+    PROMPT_SWIZZLE /* the array's swizzle (empty: none) */
+} prompt_kind;
 typedef struct prompt_state {
     prompt_kind kind;
     bool svg; /* PROMPT_OVERWRITE: the file is an SVG picture */
@@ -359,6 +366,7 @@ int advisor_open(tui_app *a, int key);
 int advisor_move(tui_app *a, int key);
 int advisor_apply(tui_app *a, int key);
 int advisor_measure(tui_app *a, int key);
+int advisor_apply_layout_key(tui_app *a, int key);
 int structs_open(tui_app *a, int key);
 int structs_move(tui_app *a, int key);
 int structs_edit(tui_app *a, int key);
@@ -411,6 +419,10 @@ typedef struct edit_arg {
     const char *text;
 } edit_arg;
 bool edit_padding(scenario *s, void *arg, char *msg, size_t n);
+/* The array's swizzle: set to text ("128B", "Swizzle<3,4,3>"; NULL or empty: none), or the next
+ * TMA mode that fits (none, 32B, 64B, 128B). */
+bool edit_set_swizzle(scenario *s, void *arg, char *msg, size_t n);
+bool edit_cycle_swizzle(scenario *s, void *arg, char *msg, size_t n);
 bool edit_cycle_type(scenario *s, void *arg, char *msg, size_t n);
 bool edit_cycle_pattern(scenario *s, void *arg, char *msg, size_t n);
 bool edit_cycle_block(scenario *s, void *arg, char *msg, size_t n);

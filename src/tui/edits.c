@@ -42,6 +42,47 @@ bool edit_padding(scenario *s, void *arg, char *msg, size_t n)
     return true;
 }
 
+bool edit_set_swizzle(scenario *s, void *arg, char *msg, size_t n)
+{
+    const edit_arg *e = arg;
+    if (s->is_trace || e->array < 0) {
+        snprintf(msg, n, "a trace has no array to swizzle");
+        return false;
+    }
+    scenario_array *a = &s->arrays[e->array];
+    set_text(&a->swizzle, e->text && *e->text ? e->text : NULL);
+    if (!refinish(s, msg, n))
+        return false;
+    snprintf(msg, n, a->swizzle ? "%s: swizzle %s" : "%s: no swizzle", a->name, a->swizzle);
+    return true;
+}
+
+bool edit_cycle_swizzle(scenario *s, void *arg, char *msg, size_t n)
+{
+    static const char *const modes[] = {NULL, "32B", "64B", "128B"};
+    const edit_arg *e = arg;
+    if (s->is_trace || e->array < 0) {
+        snprintf(msg, n, "a trace has no array to swizzle");
+        return false;
+    }
+    scenario_array *a = &s->arrays[e->array];
+    int cur = 0; /* an element-form swizzle counts as none: the next is 32B */
+    for (int k = 1; k < 4; k++)
+        if (a->swizzle && strcmp(a->swizzle, modes[k]) == 0)
+            cur = k;
+    char why[200] = "";
+    for (int k = 1; k <= 4; k++) { /* the next mode this array can take */
+        edit_arg one = *e;
+        one.text = modes[(cur + k) % 4];
+        if (edit_set_swizzle(s, &one, msg, n))
+            return true;
+        if (!why[0])
+            snprintf(why, sizeof why, "%s", msg);
+    }
+    snprintf(msg, n, "%s", why);
+    return false;
+}
+
 /* The element types t cycles through: scalars, then the CUDA vector types. */
 static const char *const elem_types[] = {"float", "double", "char",   "short",   "int",
                                          "half",  "float2", "float4", "double2", "char4"};

@@ -131,6 +131,17 @@ static void variant_run(tui_job *j)
         snprintf(j->label, sizeof j->label, "best padding");
 }
 
+/* The advisor's hooks: its cancel flag, and progress in thousandths. */
+static bool job_cancelled(void *ctx)
+{
+    return atomic_load(&((tui_job *)ctx)->cancel) != 0;
+}
+
+static void job_progress(void *ctx, double f)
+{
+    atomic_store(&((tui_job *)ctx)->done, (long long)(f * 1000));
+}
+
 static void *job_main(void *arg)
 {
     tui_job *j = arg;
@@ -138,7 +149,7 @@ static void *job_main(void *arg)
     case JOB_TOTALS: totals_run(&j->sc, &j->totals, &j->cancel, &j->done); break;
     case JOB_ADVISOR:
         j->adv = xmalloc(sizeof *j->adv);
-        advisor_sweep(&j->sc, j->array, 32, j->adv);
+        advisor_sweep_hooked(&j->sc, j->array, 32, &(advisor_hooks){job_cancelled, job_progress, j}, j->adv);
         break;
     case JOB_VARIANT: variant_run(j); break;
     default: break;
@@ -180,7 +191,7 @@ static tui_job *job_start(tui_app *a, tui_job_kind k, int access, int array)
     atomic_init(&j->cancel, 0);
     atomic_init(&j->finished, 0);
     atomic_init(&j->done, 0);
-    j->total = k == JOB_TOTALS ? scenario_instr_count(&a->sc) : k == JOB_VARIANT ? 33 : 0;
+    j->total = k == JOB_TOTALS ? scenario_instr_count(&a->sc) : k == JOB_VARIANT ? 33 : k == JOB_ADVISOR ? 1000 : 0;
     if (!scenario_clone(&a->sc, &j->sc) || pthread_create(&j->th, NULL, job_main, j) != 0) {
         scenario_free(&j->sc);
         free(j);

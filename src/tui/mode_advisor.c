@@ -1,7 +1,9 @@
 /* mode_advisor: the padding sweep over the screen: per padding the worst degree, wavefronts as a
- * bar, shared bytes and occupancy; the smallest conflict-free padding; the XOR swizzle and SoA
- * alternatives. The sweep runs in the background (a spinner until it is done); arrows choose a
- * row (the list scrolls), Enter applies the chosen padding, m measures every padding on the GPU. */
+ * bar, shared bytes and occupancy; the smallest conflict-free padding; the layout search's
+ * cheapest conflict-free layout (swizzle or padding, as the option, CuTe, TMA and C) and the SoA
+ * alternative. The sweep runs in the background (a spinner and its progress until it is done);
+ * arrows choose a row (the list scrolls), Enter applies the chosen padding, s the layout found,
+ * m measures every padding on the GPU. */
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,11 +64,77 @@ int advisor_apply(tui_app *a, int key)
     return app_edit(a, edit_padding, &e, done);
 }
 
+/* The edit that applies a layout of the search (on the clone app_edit makes). */
+typedef struct layout_edit {
+    int array;
+    advisor_layout l;
+} layout_edit;
+
+static bool edit_layout(scenario *s, void *ctx, char *msg, size_t n)
+{
+    const layout_edit *e = ctx;
+    return advisor_apply_layout(s, e->array, &e->l, msg, n);
+}
+
+int advisor_apply_layout_key(tui_app *a, int key)
+{
+    (void)key;
+    const advisor_result *r = a->adv.res;
+    const advisor_search *sr = r && r->nsearch > 0 ? &r->search[0] : NULL;
+    if (!sr) {
+        app_set_message(a, true, "the layout search is still running");
+        return REACT_REDRAW;
+    }
+    if (!sr->found ||
+        (sr->best.kind == ADVISOR_LAYOUT_PADDING && sr->best.pad == 0 && !a->sc.arrays[sr->array].swizzle &&
+         a->sc.arrays[sr->array].pad[a->sc.arrays[sr->array].ndims - 1] == 0)) {
+        app_set_message(a, true,
+                        sr->found ? "nothing to apply: the array is conflict-free as it is"
+                                  : "no layout makes every access conflict-free");
+        return REACT_REDRAW;
+    }
+    layout_edit e = {sr->array, sr->best};
+    char done[200], name[160];
+    snprintf(done, sizeof done, "%s applied", advisor_layout_name(&sr->best, name, sizeof name));
+    app_pop(a);
+    return app_edit(a, edit_layout, &e, done);
+}
+
 int advisor_measure(tui_app *a, int key)
 {
     (void)key;
     sweep_measure_start(a);
     return REACT_REDRAW;
+}
+
+/* The layout search's answer in three lines: what s applies, then CuTe and TMA, then plain C;
+ * or the closest swizzle when none works. Returns the next line. */
+static int draw_search(tui_app *a, const advisor_search *sr, int y, layout_rect in)
+{
+    char name[160];
+    const advisor_layout *b = &sr->best;
+    if (sr->found && b->kind == ADVISOR_LAYOUT_PADDING && b->pad == 0) {
+        draw_text(a, y++, in.x, in.w, ROLE_OK, "layout: every access is conflict-free with no padding and no swizzle");
+        return y;
+    }
+    if (sr->found) {
+        draw_text(a, y++, in.x, in.w, ROLE_OK, "s applies %s: every access conflict-free, %s%lld B",
+                  advisor_layout_name(b, name, sizeof name), b->extra_bytes ? "+" : "", (long long)b->extra_bytes);
+        if (b->cute[0])
+            draw_text(a, y++, in.x, in.w, ROLE_NORMAL, "  = CuTe %s on elements%s%s", b->cute, b->tma[0] ? " = " : "",
+                      b->tma);
+        if (b->kind != ADVISOR_LAYOUT_PADDING)
+            draw_text(a, y++, in.x, in.w, ROLE_NORMAL, "  = %s", b->c_text);
+    } else {
+        draw_text(a, y++, in.x, in.w, ROLE_ERROR, "no swizzle%s makes every access conflict-free",
+                  sr->complete ? " or padding" : " found before the search stopped");
+    }
+    if ((!sr->found || b->kind == ADVISOR_LAYOUT_PADDING) && sr->nnear > 0) {
+        const advisor_layout *n = &sr->near[0];
+        draw_text(a, y++, in.x, in.w, ROLE_DIM, "  closest swizzle %s: %lld wavefronts (ideal %lld)",
+                  advisor_layout_name(n, name, sizeof name), (long long)n->wavefronts, (long long)n->ideal);
+    }
+    return y;
 }
 
 static void advisor_draw(tui_app *a)
@@ -82,8 +150,10 @@ static void advisor_draw(tui_app *a)
         return;
     if (!r) {
         static const char *const spin[] = {"|", "/", "-", "\\"};
-        draw_text(a, in.y, in.x, in.w, ROLE_HILITE, "sweeping paddings 0..32 over every warp-instruction %s",
-                  spin[a->spinner % 4]);
+        double f = jobs_progress(a, JOB_ADVISOR);
+        draw_text(a, in.y, in.x, in.w, ROLE_HILITE,
+                  "sweeping paddings 0..32 and searching layouts over every warp-instruction %s %.0f %%",
+                  spin[a->spinner % 4], f >= 0 ? 100 * f : 0.0);
         return;
     }
     if (a->adv.cursor < 0)
@@ -98,7 +168,7 @@ static void advisor_draw(tui_app *a)
     for (int i = 0; i < r->nrows; i++)
         if (r->rows[i].valid && r->rows[i].wavefronts > max_wf)
             max_wf = r->rows[i].wavefronts;
-    int room = in.h - 5, bar_w = in.w - 46 - (meas ? 19 : 0);
+    int room = in.h - 7, bar_w = in.w - 46 - (meas ? 19 : 0);
     if (a->adv.cursor < a->adv.scroll)
         a->adv.scroll = a->adv.cursor;
     if (a->adv.cursor >= a->adv.scroll + room)
@@ -134,7 +204,7 @@ static void advisor_draw(tui_app *a)
             draw_text(a, y, x + b, 1, row->worst_degree > 1 ? ROLE_BIG : ROLE_OK, "%s", block);
         y++;
     }
-    y = in.y + in.h - 4;
+    y = in.y + in.h - 6;
     if (sw->error[0])
         draw_text(a, y, in.x, in.w, ROLE_ERROR, "%s", sw->error);
     else if (sw->running)
@@ -152,9 +222,8 @@ static void advisor_draw(tui_app *a)
     else
         draw_text(a, y++, in.x, in.w, ROLE_ERROR, "no conflict-free padding; fewest wavefronts at padding %d",
                   r->min_pad);
-    if (r->swizzle)
-        draw_text(a, y++, in.x, in.w, ROLE_NORMAL, "or XOR swizzle %s: %lld wavefront%s, no extra memory",
-                  r->swizzle_text, (long long)r->swizzled.wavefronts, r->swizzled.wavefronts == 1 ? "" : "s");
+    if (r->nsearch > 0)
+        y = draw_search(a, &r->search[0], y, in);
     if (r->soa)
         draw_text(a, y++, in.x, in.w, ROLE_NORMAL, "or struct of arrays: %lld wavefront%s",
                   (long long)r->soa_row.wavefronts, r->soa_row.wavefronts == 1 ? "" : "s");

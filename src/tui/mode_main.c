@@ -25,7 +25,9 @@ static void grid_caption(const tui_app *a, const scenario *s, const tui_view *v,
     if (ac->field && k >= 0 && (size_t)k < n)
         k += snprintf(buf + k, n - (size_t)k, ".%s", ac->field);
     if (k >= 0 && (size_t)k < n)
-        snprintf(buf + k, n - (size_t)k, " (%s, %d B)%s%s%s%s", ac->type_text, ac->width, ac->label ? " - " : "",
+        snprintf(buf + k, n - (size_t)k, " (%s, %d B%s%s)%s%s%s%s", ac->type_text, ac->width,
+                 s->arrays[ac->array].swizzle ? ", swizzle " : "",
+                 s->arrays[ac->array].swizzle ? s->arrays[ac->array].swizzle : "", ac->label ? " - " : "",
                  ac->label ? ac->label : "", ac->source ? ": " : "", ac->source ? ac->source : "");
 }
 

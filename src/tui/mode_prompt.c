@@ -1,4 +1,4 @@
-/* mode_prompt: the bottom-line prompts: a file name to save to (JSON or SVG), "overwrite?",
+/* mode_prompt: the bottom-line prompts: a file name to save to (JSON or SVG), an array's swizzle, "overwrite?",
  * "quit without saving?" and "open another pattern without saving?". Questions take y/n (and S
  * to save first); a file name takes text. */
 #include <curses.h>
@@ -40,6 +40,11 @@ int prompt_accept(tui_app *a, int key)
     prompt_state *p = &a->prompt;
     if (prompt_is_question(a))
         return prompt_yes(a, key);
+    if (p->kind == PROMPT_SWIZZLE) { /* an edit like any other: undo takes it back */
+        edit_arg e = {.array = a->sc.is_trace ? -1 : a->sc.accesses[a->access].array, .text = p->buf};
+        app_pop(a);
+        return app_edit(a, edit_set_swizzle, &e, NULL);
+    }
     if (p->len == 0)
         return REACT_REDRAW;
     bool svg = p->kind == PROMPT_SVG;
@@ -121,6 +126,10 @@ static void prompt_draw(tui_app *a)
     case PROMPT_SVG:
         draw_text(a, r->y, 0, a->cols, ROLE_BAR, " %s as: %s_  (Enter save, Esc cancel)",
                   p->kind == PROMPT_SVG ? "export SVG" : "save", p->buf);
+        break;
+    case PROMPT_SWIZZLE:
+        draw_text(a, r->y, 0, a->cols, ROLE_BAR,
+                  " swizzle: %s_  (32B 64B 128B Swizzle<B,M,S>; empty: none; Enter, Esc)", p->buf);
         break;
     case PROMPT_OVERWRITE: draw_text(a, r->y, 0, a->cols, ROLE_BAR, " %s exists: overwrite? (y/n)", p->buf); break;
     case PROMPT_QUIT: draw_text(a, r->y, 0, a->cols, ROLE_BAR, " quit without saving? (y/n, S saves first)"); break;

@@ -29,8 +29,9 @@ static void fit_line(tui_app *a, int y, int x, int w, tui_role role, int marks, 
     draw_text_mark(a, y, x + n, w - n, role, marks, "%s", tail);
 }
 
-/* The tail of lane l's line in form 0 (start + offset), 1 (byte address) or 2 (no word). */
-static void lane_tail(tui_app *a, const tui_view *v, int l, int form, char *tail, size_t n)
+/* The tail of lane l's line in form 0 (start + offset), 1 (byte address) or 2 (no word); a lane
+ * of a swizzled array also says where its byte was before the swizzle when was is true. */
+static void lane_tail(tui_app *a, const tui_view *v, int l, int form, bool was, char *tail, size_t n)
 {
     const scenario *s = &a->sc;
     const scenario_lane *ln = &v->in.lane[l];
@@ -44,14 +45,21 @@ static void lane_tail(tui_app *a, const tui_view *v, int l, int form, char *tail
                  shared);
         return;
     }
-    int64_t base = s->arrays[s->accesses[v->in.access].array].start;
+    const scenario_array *arr = &s->arrays[s->accesses[v->in.access].array];
+    int64_t base = arr->start;
+    char from[48] = ""; /* a swizzled lane: where its byte was before the swizzle */
+    int64_t off = arr->swz_bits ? scenario_lane_offset(s, v->in.access, ln) : ln->address - base;
+    if (was && off != ln->address - base)
+        snprintf(from, sizeof from, form == 0 ? " (was +%lld)" : " (was %lld)",
+                 (long long)(form == 0 ? off : base + off));
     if (form == 0)
-        snprintf(tail, n, " = %s + %lld B %s word %lld %s bank %s%s", base ? "start" : "base",
-                 (long long)(ln->address - base), arrow, word, arrow, banks, shared);
+        snprintf(tail, n, " = %s + %lld B%s %s word %lld %s bank %s%s", base ? "start" : "base",
+                 (long long)(ln->address - base), from, arrow, word, arrow, banks, shared);
     else if (form == 1)
-        snprintf(tail, n, " = %lld B %s word %lld %s bank %s", (long long)ln->address, arrow, word, arrow, banks);
+        snprintf(tail, n, " = %lld B%s %s word %lld %s bank %s", (long long)ln->address, from, arrow, word, arrow,
+                 banks);
     else
-        snprintf(tail, n, " = %lld B %s bank %s", (long long)ln->address, arrow, banks);
+        snprintf(tail, n, " = %lld B%s %s bank %s", (long long)ln->address, from, arrow, banks);
 }
 
 void panel_lanes_draw(tui_app *a, const lanes_geom *g)
@@ -88,8 +96,8 @@ void panel_lanes_draw(tui_app *a, const lanes_geom *g)
         }
         if (!s->is_trace)
             scenario_lane_element(s, v->in.access, ln, &el);
-        for (int form = 0; form <= 2; form++) { /* the longest form that fits the line */
-            lane_tail(a, v, l, form, tail, sizeof tail);
+        for (int k = 0; k <= 5; k++) { /* the longest form that fits the line, the swizzle's first */
+            lane_tail(a, v, l, k % 3, k < 3, tail, sizeof tail);
             if (draw_width(strbuf_str(&el)) + draw_width(tail) <= w)
                 break;
         }

@@ -1,6 +1,8 @@
 /* panel_map: the array drawn row by row; each cell shows the bank of its element (of the
  * accessed field), padding cells are marked, the current warp's cells show their lane (in step
- * mode the lanes of the wavefront just revealed stand out). */
+ * mode the lanes of the wavefront just revealed stand out). A swizzled array is drawn in storage
+ * order: each cell is a place in shared memory and shows the column of the element the swizzle
+ * stored there (its colour is still its bank's), so the permutation is visible. */
 #include <stdio.h>
 #include <string.h>
 
@@ -18,8 +20,14 @@ void panel_map_draw(tui_app *a, const layout_rect *r)
     }
     const scenario_access *ac = &s->accesses[v->in.access];
     const scenario_array *arr = &s->arrays[ac->array];
-    char title[128];
-    snprintf(title, sizeof title, "array map: %s, cell = bank, lane where the warp reads", arr->name);
+    char title[160];
+    bool swz = arr->swz_bits != 0;
+    if (swz)
+        snprintf(title, sizeof title,
+                 "array map: %s, swizzle %s, cell = column stored there, lane where the warp reads", arr->name,
+                 arr->swizzle);
+    else
+        snprintf(title, sizeof title, "array map: %s, cell = bank, lane where the warp reads", arr->name);
     layout_rect in = panel_frame(a, r, title, a->focus == 2);
     if (in.h < 1)
         return;
@@ -51,12 +59,14 @@ void panel_map_draw(tui_app *a, const layout_rect *r)
             int64_t e = row * cols + c;
             if (arr->ndims == 1 && e >= arr->extent[0])
                 break;
-            int64_t addr = arr->start + e * arr->elem_size + ac->offset;
-            bool pad = arr->ndims > 1 ? c >= arr->dims[arr->ndims - 1] : e >= arr->dims[0];
+            int64_t slot = e * arr->elem_size + ac->offset, addr = arr->start + slot;
+            int64_t held = scenario_swizzle_offset(arr, slot) / arr->elem_size; /* the element stored here */
+            int64_t hrow = held / cols, hc = held % cols;
+            bool pad = arr->ndims > 1 ? hc >= arr->dims[arr->ndims - 1] : held >= arr->dims[0];
             if (arr->ndims == 3)
-                pad |= row % arr->extent[1] >= arr->dims[1] || row / arr->extent[1] >= arr->dims[0];
+                pad |= hrow % arr->extent[1] >= arr->dims[1] || hrow / arr->extent[1] >= arr->dims[0];
             else if (arr->ndims == 2)
-                pad |= row >= arr->dims[0];
+                pad |= hrow >= arr->dims[0];
             int lane = -1;
             for (int l = 0; l < BANKS_WARP; l++)
                 if (v->in.lane[l].state == SCENARIO_LANE_OK && v->in.lane[l].address == addr)
@@ -69,8 +79,11 @@ void panel_map_draw(tui_app *a, const layout_rect *r)
                                lane == a->sel_lane ? MARK_SELECT : 0, "%2d ", lane);
             else if (pad)
                 draw_text(a, y, in.x + lw + c * cw, cw, ROLE_PADDING, "%s", crt_glyph(&a->crt, "░░ ", "pp "));
+            else if (swz && hrow != row) /* rows shorter than the swizzle's line: from another row */
+                draw_text(a, y, in.x + lw + c * cw, cw, ROLE_DIM, "%s", crt_glyph(&a->crt, "↕  ", "^  "));
             else
-                draw_text(a, y, in.x + lw + c * cw, cw, (bank & 1) ? ROLE_BANK_B : ROLE_BANK_A, "%2d ", bank);
+                draw_text(a, y, in.x + lw + c * cw, cw, (bank & 1) ? ROLE_BANK_B : ROLE_BANK_A, "%2lld ",
+                          (long long)(swz ? hc : bank));
         }
         if (vis_cols < cols)
             draw_text(a, y, in.x + lw + vis_cols * cw, 3, ROLE_DIM, "%s", crt_glyph(&a->crt, "…", ">"));

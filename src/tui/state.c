@@ -241,6 +241,8 @@ void app_declaration(const scenario *s, int access, char *buf, size_t n)
         k += arr->pad[d]
                  ? snprintf(buf + k, n - (size_t)k, "[%lld+%lld]", (long long)arr->dims[d], (long long)arr->pad[d])
                  : snprintf(buf + k, n - (size_t)k, "[%lld]", (long long)arr->dims[d]);
+    if (arr->swizzle && k >= 0 && (size_t)k < n)
+        snprintf(buf + k, n - (size_t)k, " swizzle %s", arr->swizzle);
 }
 
 /* Step an open lesson forwards or back (stopping at its ends). */

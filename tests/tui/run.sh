@@ -146,6 +146,23 @@ expect advisor-no-gpu "no GPU (--no-gpu): the sweep is predicted only"
 keys Enter
 expect advisor-applied "float tile[32][32+1]"
 
+# the layout search: the cheapest conflict-free layout of a bf16 GEMM tile, applied with s, undone
+start 80 24 --no-gpu gemm-bf16-tile
+keys v
+check advisor-layout-80x24 "CU_TENSOR_MAP_SWIZZLE_128B"
+keys s
+expect advisor-layout-applied '"swizzle": "128B" applied'
+expect advisor-layout-conflict-free "conflict-free"
+keys u
+expect advisor-layout-undone "undone (0 more to undo"
+keys v
+expect advisor-layout-again 's applies "swizzle": "128B"'
+start 160 48 --no-gpu gemm-bf16-tile
+keys v
+check advisor-layout-160x48 "A[r][c ^ ((r & 7) << 3)]"
+keys Escape s
+expect advisor-layout-key-step "Space reveals wavefront"
+
 start 100 30 --no-gpu struct-mixed
 keys o
 check struct-100x30 "sizeof 64, alignof 16"
@@ -318,6 +335,57 @@ for sig in SEGV TERM; do
     expect "signal-$sig-exit" "EXIT="
     gone "signal-$sig-restored" "PREDICTED"
 done
+
+# ---- swizzles: g cycles the TMA modes, G types any; the map is drawn in storage order (each cell
+# the column of the element stored there, the warp's lanes where their elements landed); undo and
+# redo restore the swizzle, and a save keeps it ----
+start 80 24 --no-gpu swizzle-128b.json
+check swizzle-80x24 "float tile[32][32] swizzle 128B"
+keys g
+expect swizzle-none "32-way conflict"
+keys g
+expect swizzle-32b "tile: swizzle 32B"
+expect swizzle-32b-degree "16-way conflict"
+keys u
+expect swizzle-undo "32-way conflict"
+keys U
+expect swizzle-redo "float tile[32][32] swizzle 32B"
+keys G BSpace BSpace BSpace "Swizzle<3,2,3>" Enter
+expect swizzle-typed "tile: swizzle Swizzle<3,2,3>"
+expect swizzle-typed-degree "4-way conflict"
+keys S BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace \
+    BSpace BSpace BSpace BSpace "$tmp/swz.json" Enter
+expect swizzle-saved "saved"
+if grep -q '"swizzle": "Swizzle<3,2,3>"' "$tmp/swz.json" 2>/dev/null &&
+    "$bin" analyze "$tmp/swz.json" | grep -q 'swizzle Swizzle<3,2,3> (Swizzle<3,4,3> on bytes)'; then
+    pass=$((pass + 1)); else echo "FAIL swizzle-save: the saved file lost the swizzle"; fail=$((fail + 1)); fi
+keys G "x" Enter
+expect swizzle-bad "arrays[0].swizzle: unknown swizzle"
+keys G BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace Enter
+expect swizzle-cleared "tile: no swizzle"
+start 160 48 --no-gpu swizzle-128b.json
+check swizzle-160x48 "cell = column stored there"
+# colours: in the map's row 1, the cell of lane 1 (element [1][0], stored at column 4) is
+# highlighted (cyan, 46) and the four cells before it (columns 4-7 stored there) are not
+T capture-pane -p -t "$sess" > "$tmp/plain"
+T capture-pane -e -p -t "$sess" > "$tmp/colour"
+line=$(grep -n '│  1  4  5  6  7  1  1  2  3' "$tmp/plain" | head -1 | cut -d: -f1)
+if [ -n "$line" ] && sed -n "${line}p" "$tmp/colour" | python3 -c '
+import re, sys
+t = sys.stdin.read()
+bg, out = None, []
+for m in re.finditer(r"\x1b\[([0-9;]*)m|([^\x1b])", t):
+    if m.group(2) is not None:
+        out.append((m.group(2), bg))
+        continue
+    for c in (m.group(1) or "0").split(";"):
+        if c in ("0", "49", ""): bg = None
+        elif c.startswith("4") and len(c) == 2: bg = c
+text = "".join(c for c, _ in out)
+at = text.index("  1  4  5  6  7  1") + 5
+cells = [out[at + 3 * k + 1][1] for k in range(6)]
+sys.exit(0 if cells[4] == "46" and "46" not in cells[:4] else 1)'; then pass=$((pass + 1)); else
+    echo "FAIL swizzle colours: lane 1 should be highlighted at stored column 4 of row 1"; fail=$((fail + 1)); fi
 
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
