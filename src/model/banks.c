@@ -1,5 +1,6 @@
 /* banks: the architecture profiles and the bank engine (see banks.h for the contract). */
 #include "banks.h"
+#include "banks_fast.h"
 #include "banks_tensor.h"
 
 #include <stdio.h>
@@ -358,64 +359,120 @@ static int phase_modern(const banks_profile *p, const banks_request *req, int wi
     return degree;
 }
 
-/* Units of a phase that phase_fast can index directly: within this many of the first lane's. */
+/* Units that analyze_fast indexes directly: within this many of the first active lane's. */
 #define BANKS_WINDOW 8192
 
-/* phase_modern without searching, for the usual case: one word per slot, no grid, each lane in
- * one phase, every lane aligned to the access width, the units within BANKS_WINDOW / 2 of the
- * first lane's. An aligned access of width >= bank_bytes covers one unit of width bytes, and
- * every bank of a group of width / bank_bytes banks sees the same units in the same order, so
- * the rank of a lane's unit in its group is the rank of each of its words in its bank (below
- * bank_bytes a unit is one bank word). A byte per unit says whether it was touched before in
- * this phase and its slot: every lane is a few branch-free operations. Returns -1 when the case
- * does not apply (the caller then uses phase_modern); otherwise the phase's wavefronts, the same
- * as phase_modern's, with *broadcast counted. */
-static int phase_fast(const banks_profile *p, const banks_request *req, int width, banks_phase *ph, banks_result *out,
-                      int *broadcast)
+/* The four bytes of a banks_lane as one integer: phase pi, broadcast dup, wavefront wf. */
+static uint32_t lane_bits(int pi, int dup, int wf)
 {
-    const uint32_t lanes = ph->lanes & req->active;
-    const int wshift = __builtin_ctz((unsigned)width);
-    const int ushift = wshift > p->bank_shift ? wshift : p->bank_shift;
-    const int64_t base = (req->addr[__builtin_ctz(lanes)] >> ushift) - BANKS_WINDOW / 2;
-    uint8_t slot[BANKS_WINDOW]; /* slot[unit - base]: 0 untouched, else rank + 1 */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return (uint32_t)(uint8_t)pi << 24 | (uint32_t)dup << 16 | (uint16_t)wf;
+#else
+    return (uint8_t)pi | (uint32_t)dup << 8 | (uint32_t)(uint16_t)wf << 16;
+#endif
+}
+
+/* The plan of the portable search-free kernel for req (at least one active lane, a profile with
+ * one word per slot that does not split accesses nor broadcast one word per step). An
+ * aligned access of width >= bank_bytes covers one unit of width bytes, and every bank of a group
+ * of width / bank_bytes banks sees the same units in the same order, so the rank of a lane's unit
+ * in its group is the rank of each of its words in its bank (below bank_bytes a unit is one bank
+ * word). */
+static bool fast_plan(const banks_profile *p, const banks_request *req, banks_fast_plan *plan)
+{
+    const int wshift = __builtin_ctz((unsigned)req->width);
+    plan->ushift = wshift > p->bank_shift ? wshift : p->bank_shift;
+    plan->gmask = (unsigned)(p->banks >> (plan->ushift - p->bank_shift)) - 1;
+    int per_phase = p->wavefront_bytes >> wshift;
+    if (per_phase > p->request_lanes)
+        per_phase = p->request_lanes;
+    plan->paired = false;
+    if (p->load_pairing && req->op == BANKS_LOAD && req->width >= 8 && per_phase < BANKS_WARP &&
+        (lanes_pair(req, 1) || lanes_pair(req, 2))) {
+        per_phase *= 2;
+        plan->paired = true;
+    }
+    plan->pshift = __builtin_ctz((unsigned)per_phase);
+    return plan->pshift >= 3; /* at most 4 phases: their numbers fit the slot table's 3 bits */
+}
+
+/* The portable search-free kernel (see banks_fast.h), for every active lane aligned and the units
+ * within BANKS_WINDOW / 2 of the first active lane's. One byte per unit holds the phase that last
+ * touched it (3 bits, 1-based) and its rank there (5 bits): every lane is a few branch-free
+ * operations. */
+static bool fast_portable(const banks_profile *p, const banks_request *req, const banks_fast_plan *plan,
+                          banks_result *out)
+{
+    _Static_assert(sizeof(banks_lane) == 4, "banks_lane is written as four bytes");
+    (void)p;
+    const uint32_t active = req->active;
+    const int ushift = plan->ushift;
+    /* the base is a multiple of 32 units, so an index's low bits are its unit's */
+    const int64_t base = ((req->addr[__builtin_ctz(active)] >> ushift) - BANKS_WINDOW / 2) & ~(int64_t)31;
+    uint8_t slot[BANKS_WINDOW]; /* by unit - base: (phase + 1) << 5 | rank; other phases: stale */
+    uint16_t idx[BANKS_WARP];
+    uint64_t far = 0;
     int64_t misaligned = 0;
-    for (uint32_t m = lanes; m; m &= m - 1) {
-        int64_t a = req->addr[__builtin_ctz(m)];
-        uint64_t idx = (uint64_t)((a >> ushift) - base);
-        if (idx >= BANKS_WINDOW)
-            return -1;
-        misaligned |= a & (width - 1);
-        slot[idx] = 0;
-    }
-    if (misaligned)
-        return -1;
-    union {
-        uint8_t n[BANKS_MAX_BANKS];
-        uint64_t zero[BANKS_MAX_BANKS / 8];
-    } count = {.zero = {0}};
-    const int gmask = (p->banks >> (ushift - p->bank_shift)) - 1; /* banks, or groups of banks */
-    const int8_t pi = (int8_t)(ph - out->phase);
-    const int row0 = ph->first_row;
-    int degree = 0, nb = 0;
-    for (uint32_t m = lanes; m; m &= m - 1) {
+    for (uint32_t m = active; m; m &= m - 1) {
         int l = __builtin_ctz(m);
-        int64_t u = req->addr[l] >> ushift;
-        int64_t idx = u - base;
-        int g = (int)u & gmask;
-        int v = slot[idx], c = count.n[g];
-        int dup = v != 0;
-        int rank = dup ? v - 1 : c;
-        count.n[g] = (uint8_t)(c + !dup);
-        slot[idx] = (uint8_t)(rank + 1);
-        degree = rank + 1 > degree ? rank + 1 : degree;
-        banks_lane *ln = &out->lane[l];
-        ln->phase = pi;
-        ln->wavefront = (int16_t)(row0 + rank);
-        ln->broadcast = dup;
-        nb += dup;
+        int64_t a = req->addr[l];
+        uint64_t i = (uint64_t)((a >> ushift) - base);
+        far |= i;
+        misaligned |= a;
+        idx[l] = (uint16_t)i;
+        slot[i & (BANKS_WINDOW - 1)] = 0;
     }
-    *broadcast += nb;
-    return degree;
+    if ((far & ~(uint64_t)(BANKS_WINDOW - 1)) || (misaligned & (req->width - 1)))
+        return false;
+
+    uint32_t lane_out[BANKS_WARP];
+    for (int l = 0; l < BANKS_WARP; l++)
+        lane_out[l] = lane_bits(-1, 0, -1);
+    const unsigned gmask = plan->gmask;
+    const int per_phase = 1 << plan->pshift;
+    const uint32_t group = per_phase == 32 ? 0xffffffffu : ((1u << per_phase) - 1u);
+    int row = 0, ideal = 0, degree = 0, nphases = 0, nb = 0;
+    for (int g = 0; g < BANKS_WARP; g += per_phase, nphases++) {
+        banks_phase *ph = &out->phase[nphases];
+        ph->lanes = group << g;
+        ph->sub = 0;
+        ph->first_row = row;
+        union {
+            uint8_t n[BANKS_MAX_BANKS];
+            uint64_t zero[BANKS_MAX_BANKS / 8];
+        } count = {.zero = {0}};
+        const unsigned tag = (unsigned)(nphases + 1) << 5;
+        const uint32_t first = lane_bits(nphases, 0, row);
+        unsigned top = 0; /* highest rank */
+        for (uint32_t m = ph->lanes & active; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            unsigned i = idx[l], t = slot[i] ^ tag; /* the rank when the tag matches */
+            unsigned c = count.n[i & gmask];
+            unsigned dup = t < 32;
+            unsigned rank = dup ? t : c;
+            count.n[i & gmask] = (uint8_t)(c + 1 - dup);
+            slot[i] = (uint8_t)(tag | rank);
+            top = rank > top ? rank : top;
+            lane_out[l] = first + (lane_bits(0, 0, (int)rank) | lane_bits(0, (int)dup, 0));
+            nb += (int)dup;
+        }
+        int n = (ph->lanes & active) ? (int)top + 1 : 0;
+        ph->wavefronts = n;
+        ph->degree = n;
+        row += n;
+        ideal += n > 0;
+        degree = n > degree ? n : degree;
+    }
+    memcpy(out->lane, lane_out, sizeof lane_out);
+    out->paired = plan->paired;
+    out->nphases = nphases;
+    out->wavefronts = row;
+    out->ideal_wavefronts = ideal;
+    out->conflict_degree = degree;
+    out->bank_conflicts = row - ideal;
+    out->active_lanes = popcount32(active);
+    out->broadcast_lanes = nb;
+    return true;
 }
 
 /* Serve one half-warp request the cc 1.x way ([PG] 1.x): each step broadcasts the word of the
@@ -459,7 +516,8 @@ static int phase_legacy(const banks_profile *p, const banks_request *req, int wi
     return steps;
 }
 
-void banks_analyze(const banks_profile *p, const banks_request *req, banks_result *out, banks_cell *cells)
+/* banks_analyze, with the AVX-512 kernel when simd is true. */
+static void analyze(const banks_profile *p, const banks_request *req, banks_result *out, banks_cell *cells, bool simd)
 {
     /* Every field is written below, phase entries past nphases excepted: no clearing. */
     if (cells)
@@ -468,17 +526,19 @@ void banks_analyze(const banks_profile *p, const banks_request *req, banks_resul
         banks_tensor_analyze(p, req, out, cells);
         return;
     }
+    banks_fast_plan plan;
+    if (!cells && req->active && p->same_slot_words == 1 && !p->single_broadcast &&
+        !(p->split_wide && req->width > p->bank_bytes) &&
+        ((simd && banks_fast_simd(p, req, out)) || (fast_plan(p, req, &plan) && fast_portable(p, req, &plan, out))))
+        return;
     int width = req->width, nsub = 1;
     if (p->split_wide && width > p->bank_bytes) {
         nsub = width >> p->bank_shift;
         width = p->bank_bytes;
     }
-    /* each lane in one phase, one word per slot, no grid: the search-free path applies, and
-     * only the inactive lanes need their "not served" marks beforehand */
-    const bool fast = nsub == 1 && p->same_slot_words == 1 && !p->single_broadcast && !cells;
     const banks_lane none = {.phase = -1, .wavefront = -1, .broadcast = false};
-    for (uint32_t m = fast ? ~req->active : 0xffffffffu; m; m &= m - 1)
-        out->lane[__builtin_ctz(m)] = none;
+    for (int l = 0; l < BANKS_WARP; l++)
+        out->lane[l] = none;
     int per_phase = p->wavefront_bytes >> __builtin_ctz((unsigned)width);
     if (per_phase > p->request_lanes)
         per_phase = p->request_lanes;
@@ -501,11 +561,8 @@ void banks_analyze(const banks_profile *p, const banks_request *req, banks_resul
             uint32_t lanes = ph->lanes & req->active;
             if (lanes && p->single_broadcast)
                 n = phase_legacy(p, req, width, sub, ph, out, cells, &broadcast);
-            else if (lanes && (!fast || (n = phase_fast(p, req, width, ph, out, &broadcast)) < 0)) {
-                for (uint32_t m = fast ? lanes : 0; m; m &= m - 1)
-                    out->lane[__builtin_ctz(m)] = none;
+            else if (lanes)
                 n = phase_modern(p, req, width, sub, ph, out, cells, &broadcast);
-            }
             ph->wavefronts = n;
             ph->degree = n;
             row += n;
@@ -520,4 +577,14 @@ void banks_analyze(const banks_profile *p, const banks_request *req, banks_resul
     out->bank_conflicts = row - ideal;
     out->active_lanes = popcount32(req->active); /* every active lane is served */
     out->broadcast_lanes = broadcast;
+}
+
+void banks_analyze(const banks_profile *p, const banks_request *req, banks_result *out, banks_cell *cells)
+{
+    analyze(p, req, out, cells, banks_fast_simd_usable());
+}
+
+void banks_analyze_portable(const banks_profile *p, const banks_request *req, banks_result *out, banks_cell *cells)
+{
+    analyze(p, req, out, cells, false);
 }

@@ -91,10 +91,11 @@ typedef struct banks_request {
     int64_t addr[BANKS_WARP]; /* byte address per lane, >= 0 */
 } banks_request;
 
+/* Four bytes, so that the engine writes a lane with one store. */
 typedef struct banks_lane {
     int8_t phase;      /* phase serving the lane (first, for split requests); -1 inactive */
-    int16_t wavefront; /* row (0-based over the whole request) serving the lane's first word */
     bool broadcast;    /* an earlier lane in the same phase touches the same bank word */
+    int16_t wavefront; /* row (0-based over the whole request) serving the lane's first word */
 } banks_lane;
 
 typedef struct banks_phase {

@@ -1,7 +1,9 @@
 /* bench_model: warp-instructions analysed per second by the model alone (no file parsing, no
- * output): random traces of all widths through the bank engine and through the original engine
- * (tests/unit/banks_reference.c) side by side, and a 1024-thread block with a 32-step loop.
- * Times are the process's CPU time (one core), so a busy machine slows the figures less.
+ * output): random traces of all widths through the bank engine as it runs on this CPU (its
+ * AVX-512 kernel where the CPU has AVX-512 F and CD), through its portable path (what every
+ * other CPU runs) and through the original engine (tests/unit/banks_reference.c) side by side,
+ * and a 1024-thread block with a 32-step loop. Times are the process's CPU time (one core), so a
+ * busy machine slows the figures less; pin it (`taskset -c 1`) and run it several times.
  * Build with `make tests/bench/bench_model`; prints numbers, asserts nothing. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include "../unit/banks_reference.h"
 #include "io/load.h"
 #include "model/banks.h"
+#include "model/banks_fast.h"
 
 static double now(void)
 {
@@ -59,12 +62,15 @@ int main(void)
     }
     const banks_profile *p = banks_profile_default();
     banks_result res;
-    long sum = 0, ref_sum = 0;
+    long sum = 0, port_sum = 0, ref_sum = 0;
     double fast = engine_rate(banks_analyze, p, reqs, N, &sum);
+    double port = engine_rate(banks_analyze_portable, p, reqs, N, &port_sum);
     double ref = engine_rate(banks_reference_analyze, p, reqs, N, &ref_sum);
     printf("bank engine: %d random warp-instructions (widths 1-16, sm_90): %.2f million per second "
-           "(original engine: %.2f million per second, %.1fx; checksums %ld %ld)\n",
-           5 * N, fast, ref, fast / ref, sum, ref_sum);
+           "(AVX-512 kernel: %s), portable path %.2f million per second "
+           "(original engine: %.2f million per second, %.1fx and %.1fx; checksums %ld %ld %ld)\n",
+           5 * N, fast, banks_fast_simd_usable() ? "yes" : "no, the portable path", port, ref, fast / ref, port / ref,
+           sum, port_sum, ref_sum);
 
     const char *json =
         "{\"block\": [32, 32], \"loop\": {\"var\": \"i\", \"from\": 0, \"to\": 32},"

@@ -252,15 +252,32 @@ static void test_pairing_and_cycles(void **state)
     scenario_free(&s);
 }
 
-/* Parse "address = S + i0 * m0 + i1 * m1 [+ f] = A B" and check it against the lane. */
+/* Parse "address = S + i0 * m0 + i1 * m1 [+ f] = A B" and check it against the lane; for a
+ * swizzled array "offset = i0 * m0 + i1 * m1 [+ f] = O B" (the byte offset before the swizzle)
+ * and "address = S + X = A B" with X the swizzled offset. */
 static void check_address_line(const scenario *s, const scenario_instr *in, int l, const char *line)
 {
     const scenario_access *a = &s->accesses[in->access];
     const scenario_array *arr = &s->arrays[a->array];
-    const char *p = line + strlen("address = ");
-    char *end;
-    long long start = strtoll(p, &end, 10), sum = start, mult = arr->elem_size;
-    assert_int_equal(start, arr->start);
+    bool swz = arr->swz_bits != 0, offset = strncmp(line, "offset = ", 9) == 0;
+    if (swz && !offset) {
+        long long st, x, addr;
+        assert_int_equal(sscanf(line, "address = %lld + %lld = %lld B", &st, &x, &addr), 3);
+        assert_int_equal(st, arr->start);
+        assert_int_equal(x, scenario_swizzle_offset(arr, scenario_lane_offset(s, in->access, &in->lane[l])));
+        assert_int_equal(addr, in->lane[l].address);
+        return;
+    }
+    const char *p = line + strlen(offset ? "offset = " : "address = ");
+    char *end = (char *)p;
+    long long start = offset ? 0 : strtoll(p, &end, 10), sum = start, mult = arr->elem_size;
+    if (offset) { /* the first term has no " + " before it: parse as if it had */
+        static char buf[512];
+        snprintf(buf, sizeof buf, " + %s", p);
+        end = buf;
+    }
+    if (!offset)
+        assert_int_equal(start, arr->start);
     long long m[SCENARIO_MAX_DIMS];
     for (int d = arr->ndims - 1; d >= 0; d--) {
         m[d] = mult;
@@ -284,7 +301,7 @@ static void check_address_line(const scenario *s, const scenario_instr *in, int 
     }
     assert_int_equal(sscanf(end, " = %lld B", &total), 1);
     assert_int_equal(total, sum);
-    assert_int_equal(total, in->lane[l].address);
+    assert_int_equal(total, offset ? scenario_lane_offset(s, in->access, &in->lane[l]) : in->lane[l].address);
 }
 
 /* Every number of every lane's arithmetic equals the instruction and the engine's result. */
@@ -300,7 +317,7 @@ static void check_lanes(const scenario *s, const scenario_instr *in, const banks
             const char *t = e.line[i];
             for (const char *c = t; *c; c++)
                 assert_true((unsigned char)*c >= 0x20);
-            if (strncmp(t, "address = ", 10) == 0 && in->access >= 0) {
+            if ((strncmp(t, "address = ", 10) == 0 || strncmp(t, "offset = ", 9) == 0) && in->access >= 0) {
                 check_address_line(s, in, l, t);
                 found |= 1;
             }

@@ -123,7 +123,8 @@ static void check_file(const char *rel)
 }
 
 /* The golden swizzle scenarios: 128B transpose read, 64B fields of 32-byte structs, float4
- * reads through an element swizzle (misaligned lanes), CuTe's Swizzle<3,3,3> on bf16. */
+ * reads through an element swizzle (misaligned lanes), CuTe's Swizzle<3,3,3> on bf16; and the
+ * library's TMA tiles read by ldmatrix. */
 static void test_golden(void **state)
 {
     (void)state;
@@ -133,6 +134,13 @@ static void test_golden(void **state)
     check_file("golden/cases/swizzle-wide-struct.json");
     check_file("golden/cases/swizzle-cute-float4.json");
     check_file("golden/cases/kernel-swizzle-cute.json");
+    static const char *const lib[] = {"tma-128b-ldmatrix", "tma-64b-ldmatrix", "tma-32b-ldmatrix"};
+    for (int i = 0; i < 3; i++) { /* the library's TMA tiles */
+        scenario s;
+        test_load_pattern(lib[i], &s);
+        check_scenario(&s, lib[i]);
+        scenario_free(&s);
+    }
 }
 
 /* Random swizzles on a few shapes, types and index patterns, with a field and a base. */

@@ -1,0 +1,200 @@
+/* banks_simd: the AVX-512 kernel of the bank engine (see banks_fast.h). It finds what the
+ * portable kernel of banks.c finds with a table, sixteen lanes at a time: vpconflictd gives every
+ * lane the earlier lanes with its unit (then it is a broadcast) and with its group of banks; the
+ * rank of a unit in its group is the number of earlier first touches in that group. Compiled for
+ * AVX-512 F and CD by a function attribute and used only where the CPU has them, so the same
+ * binary runs everywhere; on other compilers and CPUs it is never called. */
+#include "banks_fast.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+#define SIMD_TARGET __attribute__((target("avx512f,avx512cd")))
+
+bool banks_fast_simd_usable(void)
+{
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd");
+}
+
+/* Bits set in each 32-bit lane of v. */
+SIMD_TARGET static __m512i popcount_lanes(__m512i v)
+{
+    const __m512i m1 = _mm512_set1_epi32(0x55555555), m2 = _mm512_set1_epi32(0x33333333),
+                  m4 = _mm512_set1_epi32(0x0f0f0f0f);
+    v = _mm512_sub_epi32(v, _mm512_and_si512(_mm512_srli_epi32(v, 1), m1));
+    v = _mm512_add_epi32(_mm512_and_si512(v, m2), _mm512_and_si512(_mm512_srli_epi32(v, 2), m2));
+    v = _mm512_and_si512(_mm512_add_epi32(v, _mm512_srli_epi32(v, 4)), m4);
+    v = _mm512_add_epi32(v, _mm512_srli_epi32(v, 8));
+    v = _mm512_add_epi32(v, _mm512_srli_epi32(v, 16));
+    return _mm512_and_si512(v, _mm512_set1_epi32(63));
+}
+
+/* The largest lane of each block of 8 lanes of v, in every lane of the block. */
+SIMD_TARGET static __m512i max_per_8(__m512i v)
+{
+    v = _mm512_max_epu32(v, _mm512_shuffle_epi32(v, (_MM_PERM_ENUM)0x4e));
+    v = _mm512_max_epu32(v, _mm512_shuffle_epi32(v, (_MM_PERM_ENUM)0xb1));
+    return _mm512_max_epu32(v, _mm512_shuffle_i32x4(v, v, 0xb1));
+}
+
+/* Lanes of the same phase before each lane of iota (phases of 1 << pshift lanes), among active. */
+SIMD_TARGET static __m512i before_in_phase(__m512i iota, int pshift, uint32_t active)
+{
+    const __m512i one = _mm512_set1_epi32(1);
+    __m512i start = _mm512_and_si512(iota, _mm512_set1_epi32(-(1 << pshift)));
+    __m512i below = _mm512_sub_epi32(_mm512_sllv_epi32(one, iota), one);
+    __m512i below_start = _mm512_sub_epi32(_mm512_sllv_epi32(one, start), one);
+    return _mm512_and_si512(_mm512_andnot_si512(below_start, below), _mm512_set1_epi32((int)active));
+}
+
+/* Lanes of phase ph when phases have 1 << pshift lanes (0 past the last phase). */
+static const uint32_t phase_lanes[3][4] = {
+    {0x000000ffu, 0x0000ff00u, 0x00ff0000u, 0xff000000u},
+    {0x0000ffffu, 0xffff0000u, 0, 0},
+    {0xffffffffu, 0, 0, 0},
+};
+
+/* Pairs of bits (n, n^1) or (n, n^2) of an 8-lane mask both set, as the lower bit n. */
+static unsigned both_of_pair(unsigned k, int mask)
+{
+    unsigned low = mask == 1 ? 0x55u : 0x33u;
+    return k & (k >> mask) & low;
+}
+
+SIMD_TARGET bool banks_fast_simd(const banks_profile *p, const banks_request *req, banks_result *out)
+{
+    const uint32_t active = req->active;
+    const int width = req->width, wshift = __builtin_ctz((unsigned)width);
+    const int ushift = wshift > p->bank_shift ? wshift : p->bank_shift;
+    int per_phase = p->wavefront_bytes >> wshift;
+    per_phase = per_phase < p->request_lanes ? per_phase : p->request_lanes;
+    const int pshift0 = __builtin_ctz((unsigned)per_phase);
+    const __m128i ushift_v = _mm_cvtsi32_si128(ushift);
+    /* units: 64-bit, then their low 32 bits, which tell units apart when all lie within 2^31 of
+     * the first active lane's */
+    const __m512i misalign = _mm512_set1_epi64(width - 1);
+    const __m512i u0 = _mm512_set1_epi64(req->addr[__builtin_ctz(active)] >> ushift);
+    const __m512i lo = _mm512_set1_epi64(-((int64_t)1 << 31)), hi = _mm512_set1_epi64(((int64_t)1 << 31) - 1);
+    __m256i key[4];
+    unsigned bad = 0, unpaired1 = 0, unpaired2 = 0;
+    for (int j = 0; j < 4; j++) {
+        unsigned k = (active >> (8 * j)) & 0xffu;
+        __m512i a = _mm512_maskz_loadu_epi64((__mmask8)k, &req->addr[8 * j]);
+        __m512i u = _mm512_sra_epi64(a, ushift_v), d = _mm512_sub_epi64(u, u0);
+        bad |= _mm512_mask_test_epi64_mask((__mmask8)k, a, misalign) |
+               _mm512_mask_cmplt_epi64_mask((__mmask8)k, d, lo) | _mm512_mask_cmpgt_epi64_mask((__mmask8)k, d, hi);
+        /* [H200] pairing (lanes_pair in banks.c): active lanes n and n^1 (or n^2) alike */
+        unpaired1 |= _mm512_mask_cmpneq_epi64_mask((__mmask8)both_of_pair(k, 1), a, _mm512_shuffle_epi32(a, 0x4e));
+        unpaired2 |= _mm512_mask_cmpneq_epi64_mask((__mmask8)both_of_pair(k, 2), a, _mm512_shuffle_i64x2(a, a, 0xb1));
+        key[j] = _mm512_cvtepi64_epi32(u);
+    }
+    if (bad || pshift0 < 3)
+        return false;
+    const bool paired =
+        p->load_pairing & (req->op == BANKS_LOAD) & (width >= 8) & (pshift0 < 5) & (!unpaired1 | !unpaired2);
+    const int pshift = pshift0 + paired;
+
+    const __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512();
+    const __m512i k0 = _mm512_inserti64x4(_mm512_castsi256_si512(key[0]), key[1], 1);
+    const __m512i k1 = _mm512_inserti64x4(_mm512_castsi256_si512(key[2]), key[3], 1);
+    const __m512i gmask = _mm512_set1_epi32((p->banks >> (ushift - p->bank_shift)) - 1);
+    const __m512i g0 = _mm512_and_si512(k0, gmask), g1 = _mm512_and_si512(k1, gmask);
+    const __m512i iota0 = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i iota1 = _mm512_add_epi32(iota0, _mm512_set1_epi32(16));
+
+    /* per lane, as 32-bit lane masks: earlier active lanes of its phase with its unit (uc) and
+     * with its group (gc) */
+    const __m512i before0 = before_in_phase(iota0, pshift, active), before1 = before_in_phase(iota1, pshift, active);
+    __m512i uc0 = _mm512_and_si512(_mm512_conflict_epi32(k0), before0);
+    __m512i gc0 = _mm512_and_si512(_mm512_conflict_epi32(g0), before0);
+    __m512i uc1 = _mm512_slli_epi32(_mm512_conflict_epi32(k1), 16);
+    __m512i gc1 = _mm512_slli_epi32(_mm512_conflict_epi32(g1), 16);
+    if (pshift == 5) { /* one phase: lanes 16-31 against each of lanes 0-15 */
+        uint32_t kk[16], gg[16];
+        _mm512_storeu_si512(kk, k0);
+        _mm512_storeu_si512(gg, g0);
+        __m512i bit = one;
+        for (int i = 0; i < 16; i++) {
+            uc1 = _mm512_mask_or_epi32(uc1, _mm512_cmpeq_epi32_mask(_mm512_set1_epi32((int)kk[i]), k1), uc1, bit);
+            gc1 = _mm512_mask_or_epi32(gc1, _mm512_cmpeq_epi32_mask(_mm512_set1_epi32((int)gg[i]), g1), gc1, bit);
+            bit = _mm512_add_epi32(bit, bit);
+        }
+    }
+    uc1 = _mm512_and_si512(uc1, before1);
+    gc1 = _mm512_and_si512(gc1, before1);
+
+    /* a lane whose unit an earlier lane touched is a broadcast and takes that lane's rank; a first
+     * touch ranks after the first touches before it in its group */
+    const __mmask16 a0 = (__mmask16)active, a1 = (__mmask16)(active >> 16);
+    const __mmask16 d0 = _mm512_mask_test_epi32_mask(a0, uc0, uc0), d1 = _mm512_mask_test_epi32_mask(a1, uc1, uc1);
+    const uint32_t dup = (uint32_t)d0 | (uint32_t)d1 << 16;
+    const __m512i first = _mm512_set1_epi32((int)(active & ~dup));
+    const __m512i rf0 = popcount_lanes(_mm512_and_si512(gc0, first));
+    const __m512i rf1 = popcount_lanes(_mm512_and_si512(gc1, first));
+    const __m512i top = _mm512_set1_epi32(31);
+    __m512i fi0 = _mm512_sub_epi32(top, _mm512_lzcnt_epi32(_mm512_and_si512(uc0, _mm512_sub_epi32(zero, uc0))));
+    __m512i fi1 = _mm512_sub_epi32(top, _mm512_lzcnt_epi32(_mm512_and_si512(uc1, _mm512_sub_epi32(zero, uc1))));
+    const __m512i r0 = _mm512_mask_mov_epi32(rf0, d0, _mm512_permutexvar_epi32(fi0, rf0));
+    const __m512i r1 = _mm512_mask_mov_epi32(rf1, d1, _mm512_permutex2var_epi32(rf0, fi1, rf1));
+
+    /* wavefronts of each phase: its highest rank + 1 (0 without an active lane); four phase
+     * entries are written whatever nphases is (those past it are unspecified) */
+    uint32_t block[32];
+    _mm512_storeu_si512(block, max_per_8(_mm512_maskz_add_epi32(a0, r0, one)));
+    _mm512_storeu_si512(block + 16, max_per_8(_mm512_maskz_add_epi32(a1, r1, one)));
+    const int b0 = (int)block[0], b1 = (int)block[8], b2 = (int)block[16], b3 = (int)block[24];
+    const int m01 = b0 > b1 ? b0 : b1, m23 = b2 > b3 ? b2 : b3, all = m01 > m23 ? m01 : m23;
+    const bool p3 = pshift == 3, p4 = pshift == 4;
+    const int n[4] = {p3 ? b0 : p4 ? m01 : all, p3 ? b1 : p4 ? m23 : 0, p3 ? b2 : 0, p3 ? b3 : 0};
+    const int first_row[4] = {0, n[0], n[0] + n[1], n[0] + n[1] + n[2]};
+    for (int ph = 0; ph < 4; ph++) {
+        banks_phase *x = &out->phase[ph];
+        x->lanes = phase_lanes[pshift - 3][ph];
+        x->sub = 0;
+        x->first_row = first_row[ph];
+        x->wavefronts = n[ph];
+        x->degree = n[ph];
+    }
+    const int row = first_row[3] + n[3];
+
+    /* the lanes as banks_lane's four bytes (x86 is little-endian): phase, broadcast, wavefront;
+     * the first rows go into a register (from memory they would wait for the stores above) */
+    const __m512i rows = _mm512_castsi128_si512(_mm_setr_epi32(0, n[0], first_row[2], first_row[3]));
+    const __m512i none = _mm512_set1_epi32((int)0xffff00ffu);
+    const __m512i bcast = _mm512_set1_epi32(0x100);
+    const __m512i ph0 = _mm512_srl_epi32(iota0, _mm_cvtsi32_si128(pshift));
+    const __m512i ph1 = _mm512_srl_epi32(iota1, _mm_cvtsi32_si128(pshift));
+    __m512i w0 = _mm512_or_si512(ph0, _mm512_slli_epi32(_mm512_add_epi32(r0, _mm512_permutexvar_epi32(ph0, rows)), 16));
+    __m512i w1 = _mm512_or_si512(ph1, _mm512_slli_epi32(_mm512_add_epi32(r1, _mm512_permutexvar_epi32(ph1, rows)), 16));
+    w0 = _mm512_mask_mov_epi32(none, a0, _mm512_mask_or_epi32(w0, d0, w0, bcast));
+    w1 = _mm512_mask_mov_epi32(none, a1, _mm512_mask_or_epi32(w1, d1, w1, bcast));
+    _mm512_storeu_si512(&out->lane[0], w0);
+    _mm512_storeu_si512(&out->lane[16], w1);
+
+    out->paired = paired;
+    out->nphases = BANKS_WARP >> pshift;
+    out->wavefronts = row;
+    out->ideal_wavefronts = (n[0] > 0) + (n[1] > 0) + (n[2] > 0) + (n[3] > 0);
+    out->conflict_degree = all;
+    out->bank_conflicts = row - out->ideal_wavefronts;
+    out->active_lanes = __builtin_popcount(active);
+    out->broadcast_lanes = __builtin_popcount(dup);
+    return true;
+}
+
+#else
+
+bool banks_fast_simd_usable(void)
+{
+    return false;
+}
+
+bool banks_fast_simd(const banks_profile *p, const banks_request *req, banks_result *out)
+{
+    (void)p;
+    (void)req;
+    (void)out;
+    return false;
+}
+
+#endif

@@ -1,0 +1,1 @@
+kernel tma-128b-ldmatrix

@@ -1,0 +1,1 @@
+kernel tma-64b-ldmatrix
