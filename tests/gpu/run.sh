@@ -32,6 +32,8 @@ if command -v ncu >/dev/null 2>&1; then
     t1=$(date +%s%N)
     echo "bankscope measure stride-8: $(( (t1 - t0) / 1000000 )) ms wall (process start and CUDA init included)"
 fi
+echo "== swizzled arrays: addresses checked against the model, counters against the prediction"
+sh tests/gpu/swizzle.sh
 echo "== TUI with the GPU"
 sh tests/gpu/tui_gpu.sh
 echo "== register data path (cycles per warp-instruction per SM, predicted / measured)"
