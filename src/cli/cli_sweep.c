@@ -178,6 +178,11 @@ static int sweep_json(const scenario *s, const advisor_result *r, const double *
     else
         jsonw_null(&w);
     layouts_json(&w, s, r);
+    jsonw_key(&w, "layouts_together");
+    if (r->together)
+        row_json(&w, &r->together_row, -1);
+    else
+        jsonw_null(&w);
     jsonw_end_object(&w);
     const char *why;
     return jsonw_finish(&w, &why) ? CLI_OK : cli_write_error("sweep", why);
@@ -346,6 +351,12 @@ int cli_sweep(int argc, char **argv)
     char deg[32];
     for (int i = 0; i < r.nsearch; i++)
         search_text(&s, &r.search[i], c.max_pad);
+    if (r.together && r.together_row.valid)
+        printf("\nthe %d layouts together: %lld wavefronts (ideal %lld), %s over every warp-instruction\n", r.nsearch,
+               (long long)r.together_row.wavefronts, (long long)r.together_row.ideal,
+               report_degree_text(r.together_row.worst_degree, deg, sizeof deg));
+    else if (r.together)
+        printf("\nthe %d layouts together: %s\n", r.nsearch, r.together_row.why);
     if (r.soa)
         printf("struct of arrays instead: %lld wavefront%s, %s\n", (long long)r.soa_row.wavefronts,
                r.soa_row.wavefronts == 1 ? "" : "s", report_degree_text(r.soa_row.worst_degree, deg, sizeof deg));

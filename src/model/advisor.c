@@ -92,17 +92,52 @@ static void legacy_swizzle(const scenario *s, const advisor_search *sr, advisor_
     if (!sr->found || sr->best.kind == ADVISOR_LAYOUT_PADDING || sr->best.extra_bytes != 0)
         return;
     const advisor_layout *l = &sr->best;
+    snprintf(out->swizzle_text, sizeof out->swizzle_text, "%s", l->c_text);
+    snprintf(out->swizzle_cute, sizeof out->swizzle_cute, "%s", l->cute);
+    if (l->kind == ADVISOR_LAYOUT_TMA)
+        snprintf(out->swizzle_tma, sizeof out->swizzle_tma, "%s", l->option);
     scenario c;
     char msg[200];
     if (!scenario_clone(s, &c))
         return;
     if (advisor_apply_layout(&c, sr->array, l, msg, sizeof msg)) {
-        measure_row(&c, &out->swizzled);
+        if (s->narrays == 1) { /* the search counted every instruction already, none excluded */
+            advisor_row *row = &out->swizzled;
+            row->wavefronts = l->wavefronts;
+            row->ideal = l->ideal;
+            row->worst_degree = l->worst_degree;
+            advisor_occupancy(c.arch, scenario_threads(&c), c.smem_bytes, row);
+            row->valid = true;
+        } else {
+            measure_row(&c, &out->swizzled);
+        }
         out->swizzle = out->swizzled.valid;
-        snprintf(out->swizzle_text, sizeof out->swizzle_text, "%s", l->c_text);
-        snprintf(out->swizzle_cute, sizeof out->swizzle_cute, "%s", l->cute);
-        if (l->kind == ADVISOR_LAYOUT_TMA)
-            snprintf(out->swizzle_tma, sizeof out->swizzle_tma, "%s", l->option);
+    }
+    scenario_free(&c);
+}
+
+/* With more than one array searched and a layout found for each: the whole scenario with all of
+ * them applied to one copy, measured on every warp-instruction. */
+static void together(const scenario *s, advisor_result *out)
+{
+    if (out->nsearch < 2)
+        return;
+    for (int i = 0; i < out->nsearch; i++)
+        if (!out->search[i].found)
+            return;
+    scenario c;
+    char msg[200];
+    if (!scenario_clone(s, &c))
+        return;
+    bool ok = true;
+    for (int i = 0; i < out->nsearch && ok; i++)
+        ok = advisor_apply_layout(&c, out->search[i].array, &out->search[i].best, msg, sizeof msg);
+    if (ok) {
+        measure_row(&c, &out->together_row);
+        out->together = true;
+    } else {
+        snprintf(out->together_row.why, sizeof out->together_row.why, "%.150s", msg);
+        out->together = true;
     }
     scenario_free(&c);
 }
@@ -212,7 +247,7 @@ bool advisor_sweep_hooked(scenario *s, int array, int max_pad, const advisor_hoo
         return false;
     /* the layout searches: the swept array first, then the other arrays with conflicts */
     int arrays[ADVISOR_MAX_SEARCH + 1];
-    int na = advisor_conflicted_arrays(s, arrays, ADVISOR_MAX_SEARCH);
+    int na = s->narrays > 1 ? advisor_conflicted_arrays(s, arrays, ADVISOR_MAX_SEARCH) : 0;
     int order[ADVISOR_MAX_SEARCH], no = 0;
     order[no++] = array;
     for (int i = 0; i < na && no < ADVISOR_MAX_SEARCH; i++)
@@ -227,6 +262,7 @@ bool advisor_sweep_hooked(scenario *s, int array, int max_pad, const advisor_hoo
         }
         out->nsearch++;
     }
+    together(s, out);
     legacy_swizzle(s, &out->search[0], out);
     try_soa(s, array, out);
     return true;

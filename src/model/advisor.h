@@ -121,6 +121,9 @@ typedef struct advisor_result {
     int nsearch;            /* layout searches: [0] the array swept, then the other arrays
                                with conflicts */
     advisor_search search[ADVISOR_MAX_SEARCH];
+    bool together;            /* more than one search, each found a layout: */
+    advisor_row together_row; /* every access with all of them applied at once (a layout that
+                                 needs alignment may move the other arrays) */
     bool cancelled;
 } advisor_result;
 

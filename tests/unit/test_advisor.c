@@ -229,6 +229,8 @@ static void test_search_gemm_tile(void **state)
     assert_int_equal(wf, sr->best.wavefronts);
     assert_int_equal(wf, ideal);
     assert_int_equal(excl, 0);
+    assert_int_equal(r.swizzled.wavefronts, wf); /* the old row: the same layout, the same bytes */
+    assert_int_equal(r.swizzled.smem_bytes, c.smem_bytes);
     scenario_free(&c);
     /* restored */
     assert_string_equal(s.accesses[0].index_text[0], "k + tid / 8");

@@ -1,0 +1,1 @@
+sweep sweep-two-arrays.json --max-pad 2 --json
