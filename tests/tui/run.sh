@@ -296,6 +296,7 @@ if [ -e "$tmp/div.json" ]; then echo "FAIL save-refused: $tmp/div.json was writt
 # ---- a file saved after edits does not present the description of the state before them as
 # its own: the name says "(edited)", the description is marked as the one before the edits ----
 start 80 24 --no-gpu
+expect save-edited-start "32-way conflict" # keys sent before the view is up would reach the shell
 keys + S BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace "$tmp/edited.json" Enter
 expect save-edited "saved $tmp/edited.json"
 if grep -q '"name": "Transpose column read, float tile\[32\]\[32\] (the default) (edited)"' "$tmp/edited.json" &&
