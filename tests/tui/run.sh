@@ -323,6 +323,9 @@ keys C-c
 expect ctrlc-asks-again "quit without saving? (y/n"
 keys C-c
 expect ctrlc-quit "EXIT=130"
+expect ctrlc-kept "unsaved edits kept in"
+kept=$(T capture-pane -p -t "$sess" | sed -n 's/.*unsaved edits kept in \([^ ]*\.json\).*/\1/p')
+[ -n "$kept" ] && rm -f "$kept"
 
 # ---- lanes left out in another instruction are said at 80x24 too, where the totals line has no
 # room: warp 0 is clean, warp 1 has 24 lanes out of bounds ----
