@@ -19,7 +19,8 @@ typedef struct banks_fast_plan {
     bool paired;    /* sm_90 load pairing merged phases */
 } banks_fast_plan;
 
-/* True when this CPU runs banks_fast_simd (x86-64 with AVX-512 F and CD); false elsewhere. */
+/* True when this CPU runs banks_fast_simd (x86-64 with AVX-512 F, CD and VPOPCNTDQ); false
+ * elsewhere. */
 bool banks_fast_simd_usable(void);
 /* The AVX-512 kernel: conflicts found with vpconflictd, sixteen lanes at a time, the pairing
  * checked on whole vectors, no branch that depends on the width but one. Only call it when

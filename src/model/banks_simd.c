@@ -1,32 +1,21 @@
 /* banks_simd: the AVX-512 kernel of the bank engine (see banks_fast.h). It finds what the
  * portable kernel of banks.c finds with a table, sixteen lanes at a time: vpconflictd gives every
  * lane the earlier lanes with its unit (then it is a broadcast) and with its group of banks; the
- * rank of a unit in its group is the number of earlier first touches in that group. Compiled for
- * AVX-512 F and CD by a function attribute and used only where the CPU has them, so the same
- * binary runs everywhere; on other compilers and CPUs it is never called. */
+ * rank of a unit in its group is the number of earlier first touches in that group (vpopcntd).
+ * Compiled for AVX-512 F, CD and VPOPCNTDQ by a function attribute and used only where the CPU has
+ * them (Ice Lake, Sapphire Rapids and later, Zen 4 and later), so the same binary runs everywhere;
+ * on other compilers and CPUs it is never called. */
 #include "banks_fast.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
-#define SIMD_TARGET __attribute__((target("avx512f,avx512cd")))
+#define SIMD_TARGET __attribute__((target("avx512f,avx512cd,avx512vpopcntdq")))
 
 bool banks_fast_simd_usable(void)
 {
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd");
-}
-
-/* Bits set in each 32-bit lane of v. */
-SIMD_TARGET static __m512i popcount_lanes(__m512i v)
-{
-    const __m512i m1 = _mm512_set1_epi32(0x55555555), m2 = _mm512_set1_epi32(0x33333333),
-                  m4 = _mm512_set1_epi32(0x0f0f0f0f);
-    v = _mm512_sub_epi32(v, _mm512_and_si512(_mm512_srli_epi32(v, 1), m1));
-    v = _mm512_add_epi32(_mm512_and_si512(v, m2), _mm512_and_si512(_mm512_srli_epi32(v, 2), m2));
-    v = _mm512_and_si512(_mm512_add_epi32(v, _mm512_srli_epi32(v, 4)), m4);
-    v = _mm512_add_epi32(v, _mm512_srli_epi32(v, 8));
-    v = _mm512_add_epi32(v, _mm512_srli_epi32(v, 16));
-    return _mm512_and_si512(v, _mm512_set1_epi32(63));
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+           __builtin_cpu_supports("avx512vpopcntdq");
 }
 
 /* The largest lane of each block of 8 lanes of v, in every lane of the block. */
@@ -37,15 +26,16 @@ SIMD_TARGET static __m512i max_per_8(__m512i v)
     return _mm512_max_epu32(v, _mm512_shuffle_i32x4(v, v, 0xb1));
 }
 
-/* Lanes of the same phase before each lane of iota (phases of 1 << pshift lanes), among active. */
-SIMD_TARGET static __m512i before_in_phase(__m512i iota, int pshift, uint32_t active)
-{
-    const __m512i one = _mm512_set1_epi32(1);
-    __m512i start = _mm512_and_si512(iota, _mm512_set1_epi32(-(1 << pshift)));
-    __m512i below = _mm512_sub_epi32(_mm512_sllv_epi32(one, iota), one);
-    __m512i below_start = _mm512_sub_epi32(_mm512_sllv_epi32(one, start), one);
-    return _mm512_and_si512(_mm512_andnot_si512(below_start, below), _mm512_set1_epi32((int)active));
-}
+/* Lanes of the same phase before lane l when phases have 1 << s lanes. */
+#define BEFORE(l, s) (((1u << (l)) - 1u) & ~((1u << ((l) & ~((1u << (s)) - 1u))) - 1u))
+#define BEFORE8(l, s)                                                                                                  \
+    BEFORE(l, s), BEFORE(l + 1, s), BEFORE(l + 2, s), BEFORE(l + 3, s), BEFORE(l + 4, s), BEFORE(l + 5, s),            \
+        BEFORE(l + 6, s), BEFORE(l + 7, s)
+#define BEFORE32(s)                                                                                                    \
+    {                                                                                                                  \
+        BEFORE8(0, s), BEFORE8(8, s), BEFORE8(16, s), BEFORE8(24, s)                                                   \
+    }
+static const uint32_t before_in_phase[3][32] = {BEFORE32(3), BEFORE32(4), BEFORE32(5)};
 
 /* Lanes of phase ph when phases have 1 << pshift lanes (0 past the last phase). */
 static const uint32_t phase_lanes[3][4] = {
@@ -71,40 +61,49 @@ SIMD_TARGET bool banks_fast_simd(const banks_profile *p, const banks_request *re
     const int pshift0 = __builtin_ctz((unsigned)per_phase);
     const __m128i ushift_v = _mm_cvtsi32_si128(ushift);
     /* units: 64-bit, then their low 32 bits, which tell units apart when all lie within 2^31 of
-     * the first active lane's */
-    const __m512i misalign = _mm512_set1_epi64(width - 1);
+     * the first active lane's; inactive lanes count as 0 (loaded whole, so that the loads need
+     * not wait for the mask) */
     const __m512i u0 = _mm512_set1_epi64(req->addr[__builtin_ctz(active)] >> ushift);
-    const __m512i lo = _mm512_set1_epi64(-((int64_t)1 << 31)), hi = _mm512_set1_epi64(((int64_t)1 << 31) - 1);
-    __m256i key[4];
-    unsigned bad = 0, unpaired1 = 0, unpaired2 = 0;
+    const __m512i half = _mm512_set1_epi64((int64_t)1 << 31);
+    __m512i a[4], u[4], any_a = _mm512_setzero_si512(), any_d = _mm512_setzero_si512();
     for (int j = 0; j < 4; j++) {
-        unsigned k = (active >> (8 * j)) & 0xffu;
-        __m512i a = _mm512_maskz_loadu_epi64((__mmask8)k, &req->addr[8 * j]);
-        __m512i u = _mm512_sra_epi64(a, ushift_v), d = _mm512_sub_epi64(u, u0);
-        bad |= _mm512_mask_test_epi64_mask((__mmask8)k, a, misalign) |
-               _mm512_mask_cmplt_epi64_mask((__mmask8)k, d, lo) | _mm512_mask_cmpgt_epi64_mask((__mmask8)k, d, hi);
-        /* [H200] pairing (lanes_pair in banks.c): active lanes n and n^1 (or n^2) alike */
-        unpaired1 |= _mm512_mask_cmpneq_epi64_mask((__mmask8)both_of_pair(k, 1), a, _mm512_shuffle_epi32(a, 0x4e));
-        unpaired2 |= _mm512_mask_cmpneq_epi64_mask((__mmask8)both_of_pair(k, 2), a, _mm512_shuffle_i64x2(a, a, 0xb1));
-        key[j] = _mm512_cvtepi64_epi32(u);
+        const __mmask8 k = (__mmask8)(active >> (8 * j));
+        a[j] = _mm512_maskz_mov_epi64(k, _mm512_loadu_si512(&req->addr[8 * j]));
+        u[j] = _mm512_sra_epi64(a[j], ushift_v);
+        any_a = _mm512_or_si512(any_a, a[j]);
+        any_d = _mm512_or_si512(any_d, _mm512_maskz_add_epi64(k, _mm512_sub_epi64(u[j], u0), half));
     }
-    if (bad || pshift0 < 3)
-        return false;
-    const bool paired =
-        p->load_pairing & (req->op == BANKS_LOAD) & (width >= 8) & (pshift0 < 5) & (!unpaired1 | !unpaired2);
+    if (_mm512_test_epi64_mask(any_a, _mm512_set1_epi64(req->width - 1)) ||
+        _mm512_test_epi64_mask(any_d, _mm512_set1_epi64((int64_t)0xffffffff00000000u)) || pshift0 < 3)
+        return false; /* a lane misaligned, or units 2^31 or more from the first */
+    bool paired = false;
+    if (p->load_pairing & (req->op == BANKS_LOAD) & (width >= 8) & (pshift0 < 5)) {
+        /* [H200] pairing (lanes_pair in banks.c): active lanes n and n^1 (or n^2) alike */
+        unsigned unpaired1 = 0, unpaired2 = 0;
+        for (int j = 0; j < 4; j++) {
+            const unsigned k = (active >> (8 * j)) & 0xffu;
+            unpaired1 |= _mm512_mask_cmpneq_epi64_mask((__mmask8)both_of_pair(k, 1), a[j],
+                                                       _mm512_shuffle_epi32(a[j], (_MM_PERM_ENUM)0x4e));
+            unpaired2 |= _mm512_mask_cmpneq_epi64_mask((__mmask8)both_of_pair(k, 2), a[j],
+                                                       _mm512_shuffle_i64x2(a[j], a[j], 0xb1));
+        }
+        paired = !unpaired1 || !unpaired2;
+    }
     const int pshift = pshift0 + paired;
 
     const __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512();
-    const __m512i k0 = _mm512_inserti64x4(_mm512_castsi256_si512(key[0]), key[1], 1);
-    const __m512i k1 = _mm512_inserti64x4(_mm512_castsi256_si512(key[2]), key[3], 1);
-    const __m512i gmask = _mm512_set1_epi32((p->banks >> (ushift - p->bank_shift)) - 1);
-    const __m512i g0 = _mm512_and_si512(k0, gmask), g1 = _mm512_and_si512(k1, gmask);
     const __m512i iota0 = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
     const __m512i iota1 = _mm512_add_epi32(iota0, _mm512_set1_epi32(16));
+    const __m512i even = _mm512_add_epi32(iota0, iota0); /* the low halves of 64-bit lanes */
+    const __m512i k0 = _mm512_permutex2var_epi32(u[0], even, u[1]), k1 = _mm512_permutex2var_epi32(u[2], even, u[3]);
+    const __m512i gmask = _mm512_set1_epi32((p->banks >> (ushift - p->bank_shift)) - 1);
+    const __m512i g0 = _mm512_and_si512(k0, gmask), g1 = _mm512_and_si512(k1, gmask);
 
     /* per lane, as 32-bit lane masks: earlier active lanes of its phase with its unit (uc) and
      * with its group (gc) */
-    const __m512i before0 = before_in_phase(iota0, pshift, active), before1 = before_in_phase(iota1, pshift, active);
+    const __m512i act = _mm512_set1_epi32((int)active);
+    const __m512i before0 = _mm512_and_si512(_mm512_loadu_si512(before_in_phase[pshift - 3]), act);
+    const __m512i before1 = _mm512_and_si512(_mm512_loadu_si512(before_in_phase[pshift - 3] + 16), act);
     __m512i uc0 = _mm512_and_si512(_mm512_conflict_epi32(k0), before0);
     __m512i gc0 = _mm512_and_si512(_mm512_conflict_epi32(g0), before0);
     __m512i uc1 = _mm512_slli_epi32(_mm512_conflict_epi32(k1), 16);
@@ -129,8 +128,8 @@ SIMD_TARGET bool banks_fast_simd(const banks_profile *p, const banks_request *re
     const __mmask16 d0 = _mm512_mask_test_epi32_mask(a0, uc0, uc0), d1 = _mm512_mask_test_epi32_mask(a1, uc1, uc1);
     const uint32_t dup = (uint32_t)d0 | (uint32_t)d1 << 16;
     const __m512i first = _mm512_set1_epi32((int)(active & ~dup));
-    const __m512i rf0 = popcount_lanes(_mm512_and_si512(gc0, first));
-    const __m512i rf1 = popcount_lanes(_mm512_and_si512(gc1, first));
+    const __m512i rf0 = _mm512_popcnt_epi32(_mm512_and_si512(gc0, first));
+    const __m512i rf1 = _mm512_popcnt_epi32(_mm512_and_si512(gc1, first));
     const __m512i top = _mm512_set1_epi32(31);
     __m512i fi0 = _mm512_sub_epi32(top, _mm512_lzcnt_epi32(_mm512_and_si512(uc0, _mm512_sub_epi32(zero, uc0))));
     __m512i fi1 = _mm512_sub_epi32(top, _mm512_lzcnt_epi32(_mm512_and_si512(uc1, _mm512_sub_epi32(zero, uc1))));

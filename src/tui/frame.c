@@ -57,7 +57,11 @@ void frame_compute(tui_app *a)
 {
     tui_frame *f = &a->frame;
     bool cmp = app_in_mode(a, MODE_COMPARE) && a->cmp.ok;
-    f->lay = layout_compute(a->cols, a->rows, a->sc.arch->banks, cmp);
+    /* side by side, the cells fit the grid with more banks (pinned sm_90 beside a 16-bank cc 1.x) */
+    int lay_banks = a->sc.arch->banks;
+    if (cmp && a->cmp.other.arch && a->cmp.other.arch->banks > lay_banks)
+        lay_banks = a->cmp.other.arch->banks;
+    f->lay = layout_compute(a->cols, a->rows, lay_banks, cmp);
     f->valid = !f->lay.too_small;
     if (!f->valid)
         return;

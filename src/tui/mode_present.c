@@ -67,7 +67,12 @@ static void present_draw(tui_app *a)
     bool hidden = app_in_mode(a, MODE_QUIZ) && !a->quiz.answered;
     char banner[600] = "";
     explain_lines e = {0};
-    if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
+    if (app_in_mode(a, MODE_STEP) && a->step.shown > 0 && a->view.valid) { /* the wavefront just revealed */
+        explain_wavefront(&a->sc, &a->view.in, &a->view.res, a->step.shown - 1, &e);
+        snprintf(banner, sizeof banner, "%s%s%s", e.n > 0 ? e.line[0] : "", e.n > 1 ? "; " : "",
+                 e.n > 1 ? e.line[1] : "");
+        explain_lines_free(&e);
+    } else if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
         snprintf(banner, sizeof banner, "%s", a->lesson.les.steps[a->lesson.step].text);
     else if (!hidden && a->view.valid) {
         explain_access(&a->sc, &a->view.in, &a->view.res, &e);

@@ -3,6 +3,8 @@
  * highlighted with its lanes in the lane table and the array map, and the caption narrates it. */
 #include <stdio.h>
 
+#include "model/explain.h"
+
 #include "tui/app.h"
 
 int step_toggle(tui_app *a, int key)
@@ -17,7 +19,8 @@ int step_toggle(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-/* The caption of the wavefront just revealed: which lanes it serves, and why it is a row. */
+/* The caption of the wavefront just revealed: the model's narration (explain_wavefront): which
+ * bank serves which word to which lanes; the why panel shows it whole, with who still waits. */
 static void step_narrate(tui_app *a)
 {
     const banks_result *r = &a->view.res;
@@ -26,22 +29,10 @@ static void step_narrate(tui_app *a)
         app_set_message(a, false, "step: Space reveals wavefront 0 of %d", r->wavefronts);
         return;
     }
-    int n = 0;
-    char lanes[160] = "";
-    size_t o = 0;
-    for (int l = 0; l < BANKS_WARP; l++)
-        if (r->lane[l].phase >= 0 && r->lane[l].wavefront == k && a->view.in.lane[l].state == SCENARIO_LANE_OK) {
-            n++;
-            int w = snprintf(lanes + o, sizeof lanes - o, " %d", l);
-            if (w > 0 && (size_t)w < sizeof lanes - o)
-                o += (size_t)w;
-        }
-    int phase = 0;
-    for (int p = 0; p < r->nphases; p++)
-        if (k >= r->phase[p].first_row && k < r->phase[p].first_row + r->phase[p].wavefronts)
-            phase = p;
-    app_set_message(a, false, "wavefront %d of 0-%d (phase %d) serves %d lane%s:%s", k, r->wavefronts - 1, phase, n,
-                    n == 1 ? "" : "s", lanes);
+    explain_lines e; /* the bottom line has its first line; the why panel all of it */
+    explain_wavefront(&a->sc, &a->view.in, r, k, &e);
+    app_set_message(a, false, "%s", e.n > 0 ? e.line[0] : "");
+    explain_lines_free(&e);
 }
 
 int step_next(tui_app *a, int key)

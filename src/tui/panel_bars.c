@@ -63,8 +63,12 @@ void panel_bar_draw(tui_app *a)
 {
     const layout_rect *r = &a->frame.lay.bar;
     draw_fill(a, r->y, r->x, r->w, ROLE_NORMAL);
-    if (a->message[0]) {
-        draw_text(a, r->y, r->x, r->w, a->message_error ? ROLE_ERROR : ROLE_OK, " %s", a->message);
+    if (a->message[0]) { /* a message longer than the line says that it was cut */
+        tui_role role = a->message_error ? ROLE_ERROR : ROLE_OK;
+        bool cut = draw_width(a->message) + 1 > r->w;
+        int w = draw_text(a, r->y, r->x, r->w - (cut ? 1 : 0), role, " %s", a->message);
+        if (cut)
+            draw_text(a, r->y, r->x + w, 1, role, "%s", crt_glyph(&a->crt, "…", "~"));
         return;
     }
     panel_keybar_draw(a, app_top(a)->id);

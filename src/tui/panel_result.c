@@ -125,11 +125,18 @@ static void measured_draw(tui_app *a, layout_rect in, int y)
         draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", a->gpu_status);
 }
 
-/* The totals line: every warp-instruction, as `analyze` sums them (computed in the background). */
-static int totals_draw(tui_app *a, layout_rect in, int y)
+/* Lanes left out anywhere in the scenario, once the totals are in (0 before). */
+static int64_t totals_excluded(const tui_app *a)
 {
-    int end = in.y + in.h;
-    if (y >= end)
+    return a->totals_valid ? scenario_excluded_total(&a->totals.excl) : 0;
+}
+
+/* The totals lines in at most room lines: every warp-instruction, as `analyze` sums them
+ * (computed in the background). Lanes left out somewhere come first when only one line fits:
+ * they are said out loud even where this instruction has none. */
+static int totals_draw(tui_app *a, layout_rect in, int y, int room)
+{
+    if (room < 1)
         return y;
     if (!a->totals_valid) {
         double p = jobs_progress(a, JOB_TOTALS);
@@ -137,7 +144,8 @@ static int totals_draw(tui_app *a, layout_rect in, int y)
         return y;
     }
     const tui_totals *t = &a->totals;
-    if (t->instructions > 1) { /* the long form when it fits, never a cut one */
+    int64_t ex = totals_excluded(a);
+    if (t->instructions > 1 && (ex == 0 || room >= 2)) { /* the long form when it fits, never a cut one */
         char line[160];
         snprintf(line, sizeof line, "all %lld instr.: %lld wf, ideal %lld, worst %d", (long long)t->instructions,
                  (long long)t->wavefronts, (long long)t->ideal, t->worst);
@@ -145,10 +153,15 @@ static int totals_draw(tui_app *a, layout_rect in, int y)
             snprintf(line, sizeof line, "all: %lld wf, ideal %lld", (long long)t->wavefronts, (long long)t->ideal);
         draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", line);
     }
-    int64_t ex = scenario_excluded_total(&t->excl);
-    if (ex > 0 && y < end)
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_ERROR, "%lld lane%s left out in all instr.", (long long)ex,
-                  ex == 1 ? "" : "s");
+    if (ex > 0) {
+        char line[120];
+        snprintf(line, sizeof line, "%lld lane%s left out in all instr.", (long long)ex, ex == 1 ? "" : "s");
+        if (draw_width(line) > in.w - 1)
+            snprintf(line, sizeof line, "%lld lane%s left out overall", (long long)ex, ex == 1 ? "" : "s");
+        if (draw_width(line) > in.w - 1)
+            snprintf(line, sizeof line, "%lld lane%s left out (all)", (long long)ex, ex == 1 ? "" : "s");
+        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_ERROR, "%s", line);
+    }
     return y;
 }
 
@@ -198,13 +211,13 @@ void panel_result_draw(tui_app *a, const layout_rect *r, const scenario *s, cons
         draw_text(a, y++, in.x + 1, in.w - 1, ROLE_HILITE, "%d cycles: one per phase", cycles);
     /* the conflicts line gives way when the MEASURED block (heading and status) would not fit,
      * except side by side in compare mode, where both panels keep the same lines */
-    if (y < end && res->wavefronts && (!current || app_in_mode(a, MODE_COMPARE) || end - y >= 3))
+    int ex_line = current && totals_excluded(a) > 0 ? 1 : 0; /* keeps its line before the conflicts */
+    if (y < end && res->wavefronts && (!current || app_in_mode(a, MODE_COMPARE) || end - y >= 3 + ex_line))
         draw_text(a, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%d conflict%s, eff. %.*f %%", res->bank_conflicts,
                   res->bank_conflicts == 1 ? "" : "s", res->bank_conflicts ? 1 : 0,
                   100.0 * res->ideal_wavefronts / res->wavefronts);
     if (!current)
         return;
-    if (y + 2 < end)
-        y = totals_draw(a, in, y);
+    y = totals_draw(a, in, y, end - y - 2); /* the MEASURED heading and status keep two lines */
     measured_draw(a, in, y);
 }

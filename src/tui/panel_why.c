@@ -35,6 +35,11 @@ int why_paragraphs(const tui_app *a, char ***out)
         *out = p;
         return n;
     }
+    if (app_in_mode(a, MODE_STEP) && a->step.shown > 0 && a->view.valid) { /* the wavefront just revealed */
+        explain_lines e;
+        explain_wavefront(s, &a->view.in, &a->view.res, a->step.shown - 1, &e);
+        add_lines(&p, &n, &cap, &e, "");
+    }
     const char *d = s->description ? s->description : s->name;
     if (d && !a->modified)
         p[n++] = xstrdup(d);

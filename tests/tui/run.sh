@@ -217,6 +217,24 @@ mode quiz default Q "predict first"
 mode arch-picker default A "architecture (Enter chooses"
 mode pattern-picker default L "pattern library (Enter opens"
 
+# ---- pinned sm_90 beside a 16-bank cc 1.x at 80x24: the cells fit the 32 banks (banks 17-31 and
+# the frame were cut off) ----
+start 80 24 --no-gpu
+expect pin16-start "32-way conflict"
+keys P R
+expect pin16-banks "│wf   01234567890123456789012345678901 │"
+
+# ---- step mode narrates each wavefront in the model's words (explain_wavefront): the bottom line
+# has the first line, the why panel all of it; a cut message ends in an ellipsis ----
+start 100 30 --no-gpu
+expect narrate-start "32-way conflict"
+keys s Space Space
+expect narrate-bottom "wavefront 1 of 32 (phase 0, 2 of its 32): bank 0 serves word 32 to lane 1"
+expect narrate-why "lanes 2-31 of phase 0 still wait: their banks serve one word per wavefront"
+start 80 24 --no-gpu aos-vec3
+keys s Space Space
+expect narrate-cut "one word each to lanes 8…"
+
 # ---- modes opened from the presentation keep its picture: step, quiz (with the answer's
 # verdict) and compare draw no main-view panel over it ----
 start 100 30 --no-gpu
@@ -298,6 +316,13 @@ keys C-c
 expect ctrlc-asks-again "quit without saving? (y/n"
 keys C-c
 expect ctrlc-quit "EXIT=130"
+
+# ---- lanes left out in another instruction are said at 80x24 too, where the totals line has no
+# room: warp 0 is clean, warp 1 has 24 lanes out of bounds ----
+start 80 24 --no-gpu excluded-elsewhere.json
+expect elsewhere-clean "conflict-free"
+expect elsewhere-said "24 lanes left out overall"
+expect elsewhere-status "no GPU: predicted only"
 
 # ---- the terminal is restored however the view ends: a fatal signal (SIGSEGV, as a sanitizer
 # report would end it) and SIGTERM both leave the alternate screen ----

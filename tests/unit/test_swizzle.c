@@ -127,11 +127,9 @@ static void test_modes_and_addresses(void **state)
 static void test_vector_wider_than_unit(void **state)
 {
     (void)state;
-    char json[512];
-    snprintf(json, sizeof json,
-             "{\"block\": [32], \"arrays\": [{\"name\": \"t\", \"type\": \"float\", \"dims\": [32, 32], "
-             "\"swizzle\": \"Swizzle<3,0,3>\"}],\n \"accesses\": [{\"op\": \"load\", \"array\": \"t\", "
-             "\"vector\": \"float4\", \"index\": [\"lane / 4\", \"(lane % 4) * 8\"]}]}");
+    const char *json = "{\"block\": [32], \"arrays\": [{\"name\": \"t\", \"type\": \"float\", \"dims\": [32, 32], "
+                       "\"swizzle\": \"Swizzle<3,0,3>\"}],\n \"accesses\": [{\"op\": \"load\", \"array\": \"t\", "
+                       "\"vector\": \"float4\", \"index\": [\"lane / 4\", \"(lane % 4) * 8\"]}]}";
     scenario s;
     io_error err;
     assert_true(test_load(json, &s, &err));
