@@ -38,15 +38,30 @@ static const char usage[] =
     "128 + N stopped by signal N (130 Ctrl-C).\n"
     "See bankscope(1) for the file formats.\n";
 
+/* The index of the CUDA source among the view's arguments (options may come first, as they may
+ * before a scenario: bankscope --no-gpu k.cu --block 32), or 0. Values of options are skipped. */
+static int cuda_source_arg(int argc, char **argv)
+{
+    static const char *const with_value[] = {"--keys", "--bench-redraw", "--block", "--kernel",  "-D",
+                                             "-I",     "--smem",         "--loop",  "--timeout", "-o"};
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] != '-')
+            return cli_is_cuda_source(argv[i]) ? i : 0;
+        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
+            if (strcmp(argv[i], with_value[k]) == 0)
+                i++;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
         const char *name;
         int (*fn)(int, char **);
     } commands[] = {
-        {"analyze", cli_analyze}, {"list", cli_list},   {"kernel", cli_kernel},
-        {"measure", cli_measure}, {"sweep", cli_sweep}, {"export", cli_export},
-        {"import", cli_import},
+        {"analyze", cli_analyze}, {"list", cli_list},     {"kernel", cli_kernel}, {"measure", cli_measure},
+        {"sweep", cli_sweep},     {"export", cli_export}, {"import", cli_import},
     };
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         fputs(usage, stdout);
@@ -60,8 +75,13 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
             if (strcmp(argv[1], commands[i].name) == 0)
                 return commands[i].fn(argc - 2, argv + 2);
-    if (argc >= 2 && cli_is_cuda_source(argv[1]))
+    int cu = cuda_source_arg(argc, argv);
+    if (cu > 0) { /* the source first, the options around it in their order */
+        char *src = argv[cu];
+        memmove(argv + 2, argv + 1, (size_t)(cu - 1) * sizeof *argv);
+        argv[1] = src;
         return cli_import_tui(argc - 1, argv + 1);
+    }
     static const char *const names[] = {"analyze", "measure", "kernel", "sweep", "export", "list", "import"};
     if (argc >= 2 && cli_check_target(argv[1], names, (int)(sizeof names / sizeof names[0])) != CLI_OK)
         return CLI_USAGE;

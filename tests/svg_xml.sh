@@ -31,6 +31,10 @@ done
 # a loop's picture names its iteration: the worst of reduction-strided is warp 0 at s = 4 (8-way)
 "$bin" export reduction-strided --svg "$tmp/loop.svg" && grep -q 'warp 0, s = 4: load sdata' "$tmp/loop.svg" &&
     pass=$((pass + 1)) || { echo "FAIL loop value in the SVG title"; fail=$((fail + 1)); }
+# the view's E draws the warp on show, also one that the file's "warps" leaves out (default: [0])
+(cd "$tmp" && "$bin" default --snapshot --keys 'wwE\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\b\bw2.svg\n') >"$tmp/snap" &&
+    grep -q '"seq": null' "$tmp/snap" && grep -q '>warp 2: load tile' "$tmp/w2.svg" &&
+    pass=$((pass + 1)) || { echo "FAIL E of warp 2 outside the file's warps"; fail=$((fail + 1)); }
 # a swizzled array is drawn in storage order: row 1 of the 128B-swizzled tile holds columns 4-7 first
 "$bin" export "$srcdir"/tests/golden/cases/swizzle-128b.json --svg "$tmp/swz.svg" &&
     grep -q 'in storage order (128B swizzle)' "$tmp/swz.svg" &&

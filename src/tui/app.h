@@ -309,7 +309,8 @@ void app_react(tui_app *a, int flags);
 int app_edit(tui_app *a, scenario_edit_fn fn, void *ctx, const char *done);
 /* Replace the scenario by next (taken over), as one undoable edit. */
 int app_replace(tui_app *a, scenario *next, const char *done);
-/* The instruction number (scenario order) of the selection. */
+/* The instruction number (scenario order) of the selection; -1 for a warp that the scenario's
+ * "warps" leaves out (the view shows it, analyze does not count it). */
 int64_t app_instr_seq(const tui_app *a);
 void view_build(const scenario *s, int access, int iteration, int warp, tui_view *v);
 double app_now_ms(void);

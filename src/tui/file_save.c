@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "io/load.h"
+#include "model/scenario_edit.h"
 #include "io/save.h"
 #include "io/svg.h"
 #include "tui/app.h"
@@ -49,7 +50,21 @@ bool tui_save(tui_app *a, const char *path, bool svg, char *msg, size_t n)
     strbuf sb = {0};
     char *name = NULL, *desc = NULL;
     if (svg) {
-        svg_render(&a->sc, app_instr_seq(a), &sb);
+        int64_t k = app_instr_seq(a);
+        scenario one;
+        if (k < 0 && scenario_clone(&a->sc, &one)) { /* a warp the file's "warps" leaves out: draw that one */
+            one.warps[0] = a->warp;
+            one.nwarps = 1;
+            scenario_error se;
+            if (scenario_finish(&one, &se))
+                svg_render(&one, (int64_t)a->iteration * one.naccesses + a->access, &sb);
+            scenario_free(&one);
+        } else
+            svg_render(&a->sc, k < 0 ? 0 : k, &sb);
+        if (sb.len == 0) {
+            snprintf(msg, n, "not saved: warp %d could not be drawn", a->warp);
+            return false;
+        }
     } else {
         save_scenario_json(&a->sc, &sb);
         edited_texts(a, strbuf_str(&sb), &name, &desc);

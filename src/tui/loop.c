@@ -71,8 +71,13 @@ static int snapshot(tui_app *a, const char *keys)
     strbuf_addf(&sb, ", \"arch\": \"%s\", \"mode\": \"%s\", \"modified\": %s, \"declaration\": ", a->sc.arch->name,
                 app_top(a)->name, a->modified ? "true" : "false");
     report_json_string(&sb, decl);
-    strbuf_addf(&sb, ",\n \"selection\": {\"access\": %d, \"warp\": %d, \"iteration\": %d, \"seq\": %lld},\n",
-                a->access, a->warp, a->iteration, (long long)app_instr_seq(a));
+    int64_t seq = app_instr_seq(a); /* null: a warp outside the scenario's "warps" */
+    strbuf_addf(&sb, ",\n \"selection\": {\"access\": %d, \"warp\": %d, \"iteration\": %d, \"seq\": ", a->access,
+                a->warp, a->iteration);
+    if (seq < 0)
+        strbuf_addf(&sb, "null},\n");
+    else
+        strbuf_addf(&sb, "%lld},\n", (long long)seq);
     strbuf_addf(&sb, " \"headline\": ");
     report_json_string(&sb, head);
     if (!a->sc.is_trace && a->sc.accesses[a->access].label) {

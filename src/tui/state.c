@@ -226,7 +226,7 @@ int64_t app_instr_seq(const tui_app *a)
     for (int w = 0; w < scenario_selected_warps(s); w++)
         if (scenario_selected_warp(s, w) == a->warp)
             return k + w;
-    return k;
+    return -1; /* a warp the scenario's "warps" leaves out: not one of analyze's instructions */
 }
 
 void app_declaration(const scenario *s, int access, char *buf, size_t n)

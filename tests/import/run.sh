@@ -81,6 +81,12 @@ rc=$?
 rc=$?
 [ $rc -eq 2 ] && grep -q '^syntax.cu:3:24: error: ' "$tmp/err" && ok || bad "view of a bad .cu: exit $rc: $(head -2 "$tmp/err")"
 expect2 missing-file 'nosuch.cu: No such file' nosuch.cu --block 32
+# the view's options may come before the source, as before a scenario: the import runs, then the
+# view (here without a terminal) says what it needs
+(cd "$dir" && "$bin" --no-gpu transpose-naive.cu --block 32,32 -o "$tmp/first.json" </dev/null) >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'needs a terminal' "$tmp/err" && [ -s "$tmp/first.json" ] && ok ||
+    bad "options before the source: exit $rc: $(head -2 "$tmp/err")"
 
 echo "import: $pass passed, $fail failed"
 [ $fail -eq 0 ]
