@@ -520,17 +520,17 @@ static int phase_legacy(const banks_profile *p, const banks_request *req, int wi
 static void analyze(const banks_profile *p, const banks_request *req, banks_result *out, banks_cell *cells, bool simd)
 {
     /* Every field is written below, phase entries past nphases excepted: no clearing. */
+    banks_fast_plan plan;
+    if (!cells && (req->op == BANKS_LOAD || req->op == BANKS_STORE) && req->active && p->same_slot_words == 1 &&
+        !p->single_broadcast && !(p->split_wide && req->width > p->bank_bytes) &&
+        ((simd && banks_fast_simd(p, req, out)) || (fast_plan(p, req, &plan) && fast_portable(p, req, &plan, out))))
+        return;
     if (cells)
         memset(cells, 0, sizeof *cells * BANKS_MAX_ROWS * (size_t)p->banks);
     if (banks_tensor_op(req->op)) {
         banks_tensor_analyze(p, req, out, cells);
         return;
     }
-    banks_fast_plan plan;
-    if (!cells && req->active && p->same_slot_words == 1 && !p->single_broadcast &&
-        !(p->split_wide && req->width > p->bank_bytes) &&
-        ((simd && banks_fast_simd(p, req, out)) || (fast_plan(p, req, &plan) && fast_portable(p, req, &plan, out))))
-        return;
     int width = req->width, nsub = 1;
     if (p->split_wide && width > p->bank_bytes) {
         nsub = width >> p->bank_shift;

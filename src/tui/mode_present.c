@@ -113,8 +113,15 @@ static void present_draw(tui_app *a)
                   "you predicted %d: %s", a->quiz.guess,
                   a->quiz.guess == a->view.res.conflict_degree ? "right" : "not quite");
     const grid_geom *g = &a->frame.grid; /* computed for this frame by frame_compute */
-    char cap[300];
+    char cap[300], kind[32];
     app_declaration(&a->sc, a->access, cap, sizeof cap);
+    if (!a->sc.is_trace && a->view.valid) { /* which instruction the grid is: the warp, its kind, its label */
+        const scenario_access *ac = &a->sc.accesses[a->view.in.access];
+        size_t k = strlen(cap);
+        snprintf(cap + k, sizeof cap - k, ": warp %d %s (%s, %d B)%s%s", a->view.in.warp,
+                 scenario_kind_text(&a->view.in.req, kind, sizeof kind), ac->type_text, ac->width,
+                 ac->label ? " - " : "", ac->label ? ac->label : "");
+    }
     panel_grid_draw(a, g, &a->sc, &a->view, cap, false, hidden ? -2 : app_in_mode(a, MODE_STEP) ? a->step.shown : -1);
     panel_bar_draw(a);
 }

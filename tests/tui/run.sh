@@ -248,6 +248,13 @@ gone present-quiz-clean "PREDICTED"
 keys Escape Escape c z
 expect present-over-compare "best padding: float tile[32][32+1]"
 
+# ---- the presentation's grid says which instruction it is (lesson-tensor opens on the cp.async
+# fill while the banner speaks of ldmatrix) ----
+start 100 30 --no-gpu --present lesson-tensor
+expect present-caption "A[64][64]: warp 0 cp.async (int4, 16 B)"
+keys x
+expect present-caption-next "A[64][64]: warp 0 ldmatrix.x4 (__nv_bfloat16, 16 B)"
+
 # ---- colour roles (capture-pane -e): a 16-way conflict whose cells share words is red, not
 # yellow; the selected lane is reversed on top of its red ----
 start 100 30 --no-gpu

@@ -50,12 +50,14 @@ static void test_calibration_h200(void **state)
                 r.addr[l] = a;
             }
         }
-        banks_result res;
+        banks_result res, port;
         banks_analyze(p, &r, &res, NULL);
+        banks_analyze_portable(p, &r, &port, NULL); /* the path of CPUs without AVX-512 */
         rows++;
-        if (res.wavefronts != wf || res.bank_conflicts != bc) {
+        if (res.wavefronts != wf || res.bank_conflicts != bc || port.wavefronts != wf || port.bank_conflicts != bc) {
             bad++;
-            print_error("%s: model %d/%d, hardware %d/%d\n", id, res.wavefronts, res.bank_conflicts, wf, bc);
+            print_error("%s: model %d/%d (portable %d/%d), hardware %d/%d\n", id, res.wavefronts, res.bank_conflicts,
+                        port.wavefronts, port.bank_conflicts, wf, bc);
         }
         /* the table's cycles were measured storing zeros (see kernels/measure.cu) */
         double pred = banks_issue_cycles(p, &r, &res, false);
@@ -339,6 +341,46 @@ static void test_engine_vs_reference(void **state)
     assert_true(n >= 1000000);
 }
 
+/* The engine as it runs here and its portable path agree on the tensor-era kinds too (ldmatrix,
+ * stmatrix, atomics, cp.async: every valid width, matrix count and atomic operation, every mask
+ * kind), with and without the grid. */
+static void test_portable_tensor_kinds(void **state)
+{
+    (void)state;
+    static const banks_op ops[] = {BANKS_LDMATRIX, BANKS_STMATRIX, BANKS_ATOMIC, BANKS_CP_ASYNC};
+    static const int widths[] = {4, 8, 16};
+    static banks_cell cells_a[BANKS_MAX_ROWS * BANKS_MAX_BANKS], cells_b[BANKS_MAX_ROWS * BANKS_MAX_BANKS];
+    int np, n = 0;
+    const banks_profile *profiles = banks_profiles(&np);
+    banks_result a, b;
+    for (int rep = 0; rep < 4000; rep++)
+        for (int pi = 0; pi < np; pi++) {
+            banks_request r;
+            random_request(&r, widths[rnd() % 3]);
+            r.op = ops[rnd() % 4];
+            r.matrices = 1 << (rnd() % 3);
+            r.trans = rnd() % 2;
+            r.atomic = (banks_atomic)(rnd() % (BANKS_ATOM_INC + 1));
+            r.returns = rnd() % 2;
+            if (r.op == BANKS_LDMATRIX || r.op == BANKS_STMATRIX)
+                r.width = 16;
+            if (r.op == BANKS_ATOMIC && r.width == 16)
+                r.width = 4;
+            for (int l = 0; l < BANKS_WARP; l++)
+                r.addr[l] -= r.addr[l] % r.width; /* aligned, as the loaders ensure */
+            if (banks_request_problem(&r))
+                continue;
+            bool cells = rep % 8 == 0;
+            banks_analyze(&profiles[pi], &r, &a, cells ? cells_a : NULL);
+            banks_analyze_portable(&profiles[pi], &r, &b, cells ? cells_b : NULL);
+            expect_same_result(&a, &b);
+            if (cells)
+                assert_memory_equal(cells_a, cells_b, sizeof *cells_a * BANKS_MAX_ROWS * (size_t)profiles[pi].banks);
+            n++;
+        }
+    assert_true(n >= 20000);
+}
+
 /* The shifts stored in each profile are those of its bank size and count. */
 static void test_profile_shifts(void **state)
 {
@@ -360,7 +402,8 @@ int main(void)
         cmocka_unit_test(test_calibration_h200),    cmocka_unit_test(test_strides_sm90),
         cmocka_unit_test(test_wide_and_broadcast),  cmocka_unit_test(test_grid_cells),
         cmocka_unit_test(test_legacy_profiles),     cmocka_unit_test(test_issue_cycles),
-        cmocka_unit_test(test_engine_vs_reference), cmocka_unit_test(test_profile_shifts),
+        cmocka_unit_test(test_engine_vs_reference), cmocka_unit_test(test_portable_tensor_kinds),
+        cmocka_unit_test(test_profile_shifts),
     };
     return cmocka_run_group_tests_name("banks", tests, NULL, NULL);
 }
