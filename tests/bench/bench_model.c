@@ -1,10 +1,11 @@
 /* bench_model: warp-instructions analysed per second by the model alone (no file parsing, no
  * output): random traces of all widths through the bank engine as it runs on this CPU (its
- * AVX-512 kernel where the CPU has AVX-512 F, CD and VPOPCNTDQ), through its portable path (what
- * every other CPU runs) and through the original engine (tests/unit/banks_reference.c) side by
- * side, and a 1024-thread block with a 32-step loop. Times are the process's CPU time (one core),
- * so a busy machine slows the figures less; pin it (`taskset -c 1`) and run it several times.
- * Build with `make tests/bench/bench_model`; prints numbers, asserts nothing. */
+ * AVX-512 kernel where the CPU has AVX-512 F, CD, VPOPCNTDQ and VBMI with GFNI), through its
+ * portable path (what every other CPU runs) and through the original engine
+ * (tests/unit/banks_reference.c) side by side, and a 1024-thread block with a 32-step loop. Times
+ * are the process's CPU time (one core), so a busy machine slows the figures less; pin it
+ * (`taskset -c 1`) and run it several times. Build with `make tests/bench/bench_model`; prints
+ * numbers, asserts nothing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
