@@ -491,6 +491,8 @@ bool sweep_measure_busy(const tui_app *a);
 /* Serialise, check that the bytes load again, then write atomically; false with a message that
  * names the target, never a temporary file. */
 bool tui_save(tui_app *a, const char *path, bool svg, char *msg, size_t n);
+/* Keep unsaved edits in a new file in $TMPDIR when a signal ends the view; its name in path. */
+bool tui_keep_unsaved(tui_app *a, char *path, size_t n);
 void tui_save_default_name(tui_app *a, bool svg, char *buf, size_t n);
 
 #endif

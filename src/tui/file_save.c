@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "io/load.h"
 #include "model/scenario_edit.h"
@@ -129,4 +130,29 @@ void tui_save_default_name(tui_app *a, bool svg, char *buf, size_t n)
         return;
     }
     snprintf(buf, n, "%s%s", base, dot ? "" : ".json");
+}
+
+/* Unsaved edits when a signal ends the view (SIGTERM, SIGHUP: a closed SSH session): kept in a
+ * new $TMPDIR/bankscope-unsaved-XXXXXX.json, whose name goes to path. The file is written even
+ * when the loader would refuse it (an expression that divides by zero): it is a copy of the work,
+ * not a checked save. */
+bool tui_keep_unsaved(tui_app *a, char *path, size_t n)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(path, n, "%s/bankscope-unsaved-XXXXXX.json", dir && *dir ? dir : "/tmp");
+    int fd = mkstemps(path, 5);
+    if (fd < 0)
+        return false;
+    close(fd);
+    char msg[400];
+    if (tui_save(a, path, false, msg, sizeof msg))
+        return true;
+    strbuf sb = {0};
+    save_scenario_json(&a->sc, &sb);
+    char err[400];
+    bool ok = save_atomic(path, sb.data, sb.len, err, sizeof err);
+    strbuf_free(&sb);
+    if (!ok)
+        unlink(path);
+    return ok;
 }

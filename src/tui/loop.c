@@ -246,6 +246,13 @@ int tui_main(const tui_options *o)
         } else {
             run_loop(a);
             crt_done();
+            char kept[4096];
+            if (got_signal && a->modified) { /* a signal ended the view: the edits are not lost */
+                if (tui_keep_unsaved(a, kept, sizeof kept))
+                    fprintf(stderr, "bankscope: unsaved edits kept in %s\n", kept);
+                else
+                    fprintf(stderr, "bankscope: unsaved edits lost: no file could be written in $TMPDIR\n");
+            }
         }
         gpu_worker_stop(a->worker);
         rc = got_signal ? 128 + got_signal : TUI_OK;

@@ -323,6 +323,9 @@ keys C-c
 expect ctrlc-asks-again "quit without saving? (y/n"
 keys C-c
 expect ctrlc-quit "EXIT=130"
+expect ctrlc-kept "unsaved edits kept in"
+kept=$(T capture-pane -p -t "$sess" | sed -n 's/.*unsaved edits kept in \([^ ]*\.json\).*/\1/p')
+[ -n "$kept" ] && rm -f "$kept"
 
 # ---- lanes left out in another instruction are said at 80x24 too, where the totals line has no
 # room: warp 0 is clean, warp 1 has 24 lanes out of bounds ----
@@ -393,6 +396,20 @@ at = text.index("  1  4  5  6  7  1") + 5
 cells = [out[at + 3 * k + 1][1] for k in range(6)]
 sys.exit(0 if cells[4] == "46" and "46" not in cells[:4] else 1)'; then pass=$((pass + 1)); else
     echo "FAIL swizzle colours: lane 1 should be highlighted at stored column 4 of row 1"; fail=$((fail + 1)); fi
+
+# ---- a signal that ends the view with unsaved edits (SIGHUP: the SSH session closed) keeps them
+# in a new file and says where ----
+start 80 24 --no-gpu
+expect unsaved-start "32-way conflict"
+keys +
+expect unsaved-edited "float tile[32][32+1]"
+shell=$(T list-panes -t "$sess" -F '#{pane_pid}')
+kill -HUP "$(pgrep -P "$shell" bankscope)"
+expect unsaved-said "unsaved edits kept in"
+kept=$(T capture-pane -p -t "$sess" | sed -n 's/.*unsaved edits kept in \([^ ]*\.json\).*/\1/p')
+if [ -n "$kept" ] && grep -q '"pad": \[0, 1\]' "$kept"; then pass=$((pass + 1)); else
+    echo "FAIL unsaved-kept: '$kept' does not hold the edit"; fail=$((fail + 1)); fi
+[ -n "$kept" ] && rm -f "$kept"
 
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
