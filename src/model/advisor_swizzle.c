@@ -273,7 +273,7 @@ static void cand_add(cand *list, int *n, int cap, advisor_layout_kind kind, int 
     c->pad = pad;
 }
 
-#define CAND_MAX 512
+#define CAND_MAX 2048 /* > 3 TMA + 5 x 4 x 30 CuTe + the row XOR + 257 paddings */
 
 /* Every candidate layout of array: the unchanged array, the TMA modes, CuTe Swizzle<B,M,S> with
  * B 1..5, M (bytes) from the widest unit a lane moves (so that no vector or ldmatrix row is
@@ -291,6 +291,8 @@ static int cand_list(const scenario *s, int array, int max_pad, cand *list)
     for (int k = 0; k < arr->ndims; k++)
         bytes0 *= arr->dims[k];
     int top = log2_floor(bytes0); /* M + S + B <= top: the source bits lie inside the array */
+    if (top > 30)
+        top = 30;
     if (le >= 0 && lu >= 0) {
         for (int b = 1; b <= 3; b++) /* the TMA modes: Swizzle<1|2|3,4,3> on bytes */
             if (lu <= 4 && 4 + 3 + b <= top)

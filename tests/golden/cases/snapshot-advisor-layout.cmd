@@ -1,0 +1,1 @@
+gemm-bf16-tile --snapshot --keys vs
