@@ -152,8 +152,8 @@ static void advisor_draw(tui_app *a)
         static const char *const spin[] = {"|", "/", "-", "\\"};
         double f = jobs_progress(a, JOB_ADVISOR);
         draw_text(a, in.y, in.x, in.w, ROLE_HILITE,
-                  "sweeping paddings 0..32 and searching layouts over every warp-instruction %s %.0f %%",
-                  spin[a->spinner % 4], f >= 0 ? 100 * f : 0.0);
+                  "%s %.0f %%: paddings 0..32 and layouts over every warp-instruction", spin[a->spinner % 4],
+                  f >= 0 ? 100 * f : 0.0);
         return;
     }
     if (a->adv.cursor < 0)
