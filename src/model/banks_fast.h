@@ -22,8 +22,8 @@ typedef struct banks_fast_plan {
 /* True when this CPU runs banks_fast_simd (x86-64 with AVX-512 F, CD, VPOPCNTDQ and VBMI, and
  * GFNI); false elsewhere. */
 bool banks_fast_simd_usable(void);
-/* The AVX-512 kernel: lanes sharing a unit found with vpconflictd, lanes sharing a group of banks
- * by a bit-matrix transposition, the pairing checked on whole vectors, no branch that depends on
+/* The AVX-512 kernel: lanes sharing a unit or a group of banks found by bit-matrix
+ * transpositions (vpconflictd for units far apart), the pairing checked on whole vectors, no branch that depends on
  * the width but one. Only call it when banks_fast_simd_usable(), for a request of the usual case
  * above with at least one active lane. False when a lane is misaligned or a unit lies 2^31 units
  * or more from the first active lane's. */

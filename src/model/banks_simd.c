@@ -1,11 +1,13 @@
 /* banks_simd: the AVX-512 kernel of the bank engine (see banks_fast.h). It finds what the
- * portable kernel of banks.c finds with a table, for whole vectors of lanes: vpconflictd gives
- * every lane the earlier lanes with its unit (then it is a broadcast and takes their rank); the
- * lanes of each group of banks come from a 32 x 32 bit transposition of the lanes' one-hot
- * groups (vpermi2b, vgf2p8affineqb), and the rank of a first touch is the number of earlier first
- * touches in its group (vpopcntd). Compiled for AVX-512 F, CD, VPOPCNTDQ and VBMI with GFNI by a
- * function attribute and used only where the CPU has them (Ice Lake, Sapphire Rapids and later,
- * Zen 4 and later), so the same binary runs everywhere; elsewhere it is never called. */
+ * portable kernel of banks.c finds with a table, for whole vectors of lanes. The lanes that share
+ * a value of 0-31 with each lane come from a 32 x 32 bit transposition of the lanes' one-hot
+ * values (vpermi2b, vgf2p8affineqb): for the group of banks, and for three 5-bit pieces of the
+ * unit when the units lie within 2^14 of each other (two lanes share a unit when they share all
+ * three; otherwise vpconflictd compares the units). A lane whose unit an earlier lane touched is
+ * a broadcast and takes that lane's rank; the rank of a first touch is the number of earlier
+ * first touches in its group (vpopcntd). Compiled for AVX-512 F, CD, VPOPCNTDQ and VBMI with GFNI
+ * by a function attribute and used only where the CPU has them (Ice Lake, Sapphire Rapids and
+ * later, Zen 4 and later), so the same binary runs everywhere; elsewhere it is never called. */
 #include "banks_fast.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -53,7 +55,7 @@ static unsigned both_of_pair(unsigned k, int mask)
     return k & (k >> mask) & low;
 }
 
-/* The transposition of lanes_by_group: the bytes of the one-hot rows gathered into 8x8 bit blocks
+/* The transposition of same_value: the bytes of the one-hot rows gathered into 8x8 bit blocks
  * (block L, B: bits 8B-8B+7 of lanes 8L-8L+7, the rows in reverse as vgf2p8affineqb wants them,
  * at qword 4L + B), and the transposed blocks put back as rows by group (byte L of group g). */
 #define GATHER(z, t) (4 * (8 * (((8 * (z) + (t) / 8) >> 2)) + 7 - (t) % 8) + ((8 * (z) + (t) / 8) & 3))
@@ -68,19 +70,22 @@ static unsigned both_of_pair(unsigned k, int mask)
 static const uint8_t gather_blocks[2][64] = {BYTES64(GATHER, 0), BYTES64(GATHER, 1)};
 static const uint8_t scatter_rows[2][64] = {BYTES64(SCATTER, 0), BYTES64(SCATTER, 1)};
 
-/* For each group g (0-31), the lanes whose group (g0: lanes 0-15, g1: lanes 16-31) is g, as a
- * 32-bit lane mask in lane g of *m0 (groups 0-15) and *m1 (16-31): a 32 x 32 bit transposition of
- * the lanes' one-hot groups, 8 x 8 bits at a time with vgf2p8affineqb. */
-SIMD_TARGET static void lanes_by_group(__m512i g0, __m512i g1, __m512i *m0, __m512i *m1)
+/* For each lane, the lanes (a 32-bit lane mask) whose value is its value, for values 0-31 (v0:
+ * lanes 0-15, v1: lanes 16-31; the lane itself included): a 32 x 32 bit transposition of the
+ * lanes' one-hot values, 8 x 8 bits at a time with vgf2p8affineqb, gives the lanes of each value,
+ * which every lane then picks up by its value. */
+SIMD_TARGET static void same_value(__m512i v0, __m512i v1, __m512i *s0, __m512i *s1)
 {
     const __m512i one = _mm512_set1_epi32(1), diagonal = _mm512_set1_epi64(0x8040201008040201);
-    const __m512i r0 = _mm512_sllv_epi32(one, g0), r1 = _mm512_sllv_epi32(one, g1);
+    const __m512i r0 = _mm512_sllv_epi32(one, v0), r1 = _mm512_sllv_epi32(one, v1);
     const __m512i b0 = _mm512_permutex2var_epi8(r0, _mm512_loadu_si512(gather_blocks[0]), r1);
     const __m512i b1 = _mm512_permutex2var_epi8(r0, _mm512_loadu_si512(gather_blocks[1]), r1);
     const __m512i t0 = _mm512_gf2p8affine_epi64_epi8(diagonal, b0, 0);
     const __m512i t1 = _mm512_gf2p8affine_epi64_epi8(diagonal, b1, 0);
-    *m0 = _mm512_permutex2var_epi8(t0, _mm512_loadu_si512(scatter_rows[0]), t1);
-    *m1 = _mm512_permutex2var_epi8(t0, _mm512_loadu_si512(scatter_rows[1]), t1);
+    const __m512i m0 = _mm512_permutex2var_epi8(t0, _mm512_loadu_si512(scatter_rows[0]), t1);
+    const __m512i m1 = _mm512_permutex2var_epi8(t0, _mm512_loadu_si512(scatter_rows[1]), t1);
+    *s0 = _mm512_permutex2var_epi32(m0, v0, m1);
+    *s1 = _mm512_permutex2var_epi32(m0, v1, m1);
 }
 
 SIMD_TARGET bool banks_fast_simd(const banks_profile *p, const banks_request *req, banks_result *out)
@@ -136,22 +141,41 @@ SIMD_TARGET bool banks_fast_simd(const banks_profile *p, const banks_request *re
     const __m512i act = _mm512_set1_epi32((int)active);
     const __m512i before0 = _mm512_and_si512(_mm512_loadu_si512(before_in_phase[pshift - 3]), act);
     const __m512i before1 = _mm512_and_si512(_mm512_loadu_si512(before_in_phase[pshift - 3] + 16), act);
-    const __m512i uc0 = _mm512_and_si512(_mm512_conflict_epi32(k0), before0);
-    __m512i uc1 = _mm512_slli_epi32(_mm512_conflict_epi32(k1), 16);
-    if (pshift == 5) { /* one phase: lanes 16-31 against each of lanes 0-15 */
-        uint32_t kk[16];
-        _mm512_storeu_si512(kk, k0);
-        __m512i bit = one;
-        for (int i = 0; i < 16; i++) {
-            uc1 = _mm512_mask_or_epi32(uc1, _mm512_cmpeq_epi32_mask(_mm512_set1_epi32((int)kk[i]), k1), uc1, bit);
-            bit = _mm512_add_epi32(bit, bit);
+    __m512i uc0, uc1, gc0, gc1;
+    same_value(g0, g1, &gc0, &gc1);
+    gc0 = _mm512_and_si512(gc0, before0);
+    gc1 = _mm512_and_si512(gc1, before1);
+    /* units within 2^14 of the first active lane's (almost always): equal when three 5-bit
+     * pieces of their distance from a base are */
+    const uint32_t base = ((uint32_t)(req->addr[__builtin_ctz(active)] >> ushift) & ~31u) - (1u << 14);
+    const __m512i dist0 = _mm512_sub_epi32(k0, _mm512_set1_epi32((int)base));
+    const __m512i dist1 = _mm512_sub_epi32(k1, _mm512_set1_epi32((int)base)), span = _mm512_set1_epi32(1 << 15);
+    if (!(_mm512_mask_cmpge_epu32_mask((__mmask16)active, dist0, span) |
+          _mm512_mask_cmpge_epu32_mask((__mmask16)(active >> 16), dist1, span))) {
+        const __m512i five = _mm512_set1_epi32(31);
+        __m512i e0, e1;
+        same_value(_mm512_and_si512(dist0, five), _mm512_and_si512(dist1, five), &uc0, &uc1);
+        same_value(_mm512_and_si512(_mm512_srli_epi32(dist0, 5), five),
+                   _mm512_and_si512(_mm512_srli_epi32(dist1, 5), five), &e0, &e1);
+        uc0 = _mm512_and_si512(uc0, e0);
+        uc1 = _mm512_and_si512(uc1, e1);
+        same_value(_mm512_srli_epi32(dist0, 10), _mm512_srli_epi32(dist1, 10), &e0, &e1);
+        uc0 = _mm512_and_si512(_mm512_and_si512(uc0, e0), before0);
+        uc1 = _mm512_and_si512(_mm512_and_si512(uc1, e1), before1);
+    } else {
+        uc0 = _mm512_and_si512(_mm512_conflict_epi32(k0), before0);
+        uc1 = _mm512_slli_epi32(_mm512_conflict_epi32(k1), 16);
+        if (pshift == 5) { /* one phase: lanes 16-31 against each of lanes 0-15 */
+            uint32_t kk[16];
+            _mm512_storeu_si512(kk, k0);
+            __m512i bit = one;
+            for (int i = 0; i < 16; i++) {
+                uc1 = _mm512_mask_or_epi32(uc1, _mm512_cmpeq_epi32_mask(_mm512_set1_epi32((int)kk[i]), k1), uc1, bit);
+                bit = _mm512_add_epi32(bit, bit);
+            }
         }
+        uc1 = _mm512_and_si512(uc1, before1);
     }
-    uc1 = _mm512_and_si512(uc1, before1);
-    __m512i in_group0, in_group1;
-    lanes_by_group(g0, g1, &in_group0, &in_group1);
-    const __m512i gc0 = _mm512_and_si512(_mm512_permutex2var_epi32(in_group0, g0, in_group1), before0);
-    const __m512i gc1 = _mm512_and_si512(_mm512_permutex2var_epi32(in_group0, g1, in_group1), before1);
 
     /* a lane whose unit an earlier lane touched is a broadcast and takes that lane's rank; a first
      * touch ranks after the first touches before it in its group */
