@@ -162,6 +162,10 @@ keys v
 check advisor-layout-160x48 "A[r][c ^ ((r & 7) << 3)]"
 keys Escape s
 expect advisor-layout-key-step "Space reveals wavefront"
+# two arrays with conflicts: the swept one's layout, and a line for the other
+start 100 34 --no-gpu sweep-two-arrays.json
+keys x v
+check advisor-two-arrays-100x34 'array T: "swizzle": "Swizzle<5,0,5>"'
 
 start 100 30 --no-gpu struct-mixed
 keys o
