@@ -114,20 +114,22 @@ static int draw_search(tui_app *a, const advisor_search *sr, int y, layout_rect 
     char name[160];
     const advisor_layout *b = &sr->best;
     if (sr->found && b->kind == ADVISOR_LAYOUT_PADDING && b->pad == 0) {
-        draw_text(a, y++, in.x, in.w, ROLE_OK, "layout: every access is conflict-free with no padding and no swizzle");
+        draw_text(a, y++, in.x, in.w, ROLE_OK, "every access to %s is conflict-free with no padding and no swizzle",
+                  a->sc.arrays[sr->array].name);
         return y;
     }
     if (sr->found) {
-        draw_text(a, y++, in.x, in.w, ROLE_OK, "s applies %s: every access conflict-free, %s%lld B",
-                  advisor_layout_name(b, name, sizeof name), b->extra_bytes ? "+" : "", (long long)b->extra_bytes);
+        draw_text(a, y++, in.x, in.w, ROLE_OK, "s applies %s: every access to %s conflict-free, %s%lld B",
+                  advisor_layout_name(b, name, sizeof name), a->sc.arrays[sr->array].name, b->extra_bytes ? "+" : "",
+                  (long long)b->extra_bytes);
         if (b->cute[0])
             draw_text(a, y++, in.x, in.w, ROLE_NORMAL, "  = CuTe %s on elements%s%s", b->cute, b->tma[0] ? " = " : "",
                       b->tma);
         if (b->kind != ADVISOR_LAYOUT_PADDING)
             draw_text(a, y++, in.x, in.w, ROLE_NORMAL, "  = %s", b->c_text);
     } else {
-        draw_text(a, y++, in.x, in.w, ROLE_ERROR, "no swizzle%s makes every access conflict-free",
-                  sr->complete ? " or padding" : " found before the search stopped");
+        draw_text(a, y++, in.x, in.w, ROLE_ERROR, "no swizzle%s makes every access to %s conflict-free",
+                  sr->complete ? " or padding" : " found before the search stopped", a->sc.arrays[sr->array].name);
     }
     if ((!sr->found || b->kind == ADVISOR_LAYOUT_PADDING) && sr->nnear > 0) {
         const advisor_layout *n = &sr->near[0];
@@ -152,8 +154,8 @@ static void advisor_draw(tui_app *a)
         static const char *const spin[] = {"|", "/", "-", "\\"};
         double f = jobs_progress(a, JOB_ADVISOR);
         draw_text(a, in.y, in.x, in.w, ROLE_HILITE,
-                  "sweeping paddings 0..32 and searching layouts over every warp-instruction %s %.0f %%",
-                  spin[a->spinner % 4], f >= 0 ? 100 * f : 0.0);
+                  "%s %.0f %%: paddings 0..32 and layouts over every warp-instruction", spin[a->spinner % 4],
+                  f >= 0 ? 100 * f : 0.0);
         return;
     }
     if (a->adv.cursor < 0)
@@ -227,6 +229,17 @@ static void advisor_draw(tui_app *a)
     if (r->soa)
         draw_text(a, y++, in.x, in.w, ROLE_NORMAL, "or struct of arrays: %lld wavefront%s",
                   (long long)r->soa_row.wavefronts, r->soa_row.wavefronts == 1 ? "" : "s");
+    /* the other arrays with conflicts, one line while there is room (sweep prints them whole) */
+    for (int i = 1; i < r->nsearch && y < in.y + in.h; i++) {
+        const advisor_search *o = &r->search[i];
+        char name[160];
+        if (o->found)
+            draw_text(a, y++, in.x, in.w, ROLE_DIM, "array %s: %s makes its accesses conflict-free",
+                      a->sc.arrays[o->array].name, advisor_layout_name(&o->best, name, sizeof name));
+        else
+            draw_text(a, y++, in.x, in.w, ROLE_DIM, "array %s: no layout makes its accesses conflict-free",
+                      a->sc.arrays[o->array].name);
+    }
 }
 
 const tui_mode mode_advisor = {MODE_ADVISOR, "advisor", true, advisor_enter, NULL, advisor_draw, NULL, advisor_leave};
