@@ -17,7 +17,7 @@ for start in default struct-mixed lesson-padding reduction-strided; do
     # session ends the tmux server, and a client arriving while it shuts down fails.
     s="storm-$start"
     T new-session -d -s "$s" -x 80 -y 24 \
-        "cd '$tmp' && env LANG=C.UTF-8 TERM=xterm-256color $bin --no-gpu $start; echo EXIT=\$?; sleep 30"
+        "cd '$tmp' && env LANG=C.UTF-8 TERM=xterm-256color TMPDIR='$tmp' $bin --no-gpu $start; echo EXIT=\$?; sleep 30"
     seed=$(echo "$start" | cksum | cut -d' ' -f1)
     keys=$(awk -v seed="$seed" 'BEGIN {
         srand(seed);
