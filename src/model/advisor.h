@@ -39,8 +39,8 @@ typedef enum advisor_layout_kind {
 
 typedef struct advisor_layout {
     advisor_layout_kind kind;
-    int bits, base, shift; /* Swizzle<B,M,S> on byte offsets (TMA, CUTE; XOR: the row XOR's
-                              rows per period and unit, see c_text) */
+    int bits, base, shift; /* Swizzle<B,M,S> on byte offsets (TMA, CUTE); XOR: c ^ ((r % 2^bits)
+                            * 2^base), base in elements, shift unused */
     int pad;               /* padding elements of the last dimension (0 for swizzles) */
     int64_t extra_bytes;   /* shared bytes per block over the array unpadded and unswizzled */
     /* over every warp-instruction of every access to the array (confirmed) */

@@ -1,9 +1,11 @@
 /* advisor_swizzle: the layout search. For one array of a scenario it lists candidate layouts in
  * cost order (no extra bytes first: the TMA modes, CuTe Swizzle<B,M,S> over a bounded range, the
- * row XOR; then paddings by their extra bytes), tries each on a sample (the first iteration),
- * confirms the survivors on every warp-instruction of every access to the array, and keeps the
- * first that is conflict-free with no lane excluded, plus the closest that are not. The
- * scenario is edited in place and restored; nothing here is shared between calls. */
+ * row XOR; then paddings by their extra bytes), tries each on a sample (the first and last
+ * iterations), confirms the survivors in cost order on every warp-instruction of every access to
+ * the array, and keeps the first that is conflict-free with no lane excluded, plus the closest
+ * that are not. A candidate is applied through the array option "swizzle" (scenario_finish,
+ * scenario_swizzle_offset) or the padding; the row XOR rewrites the last index. The scenario is
+ * edited in place and restored; nothing here is shared between calls. */
 #include "advisor.h"
 
 #include <stdio.h>
@@ -144,7 +146,7 @@ typedef struct saved {
     bool rewrote;
 } saved;
 
-/* Give access a the index texts text[0..nidx) (copies), keeping its old ones in sv. */
+/* Give access a the index texts text[0..nidx) (copies), keeping its old ones in keep. */
 static void set_index(scenario_access *a, char text[][1400], char **keep)
 {
     for (int k = 0; k < a->nidx; k++) {
