@@ -52,6 +52,7 @@ static int snapshot(tui_app *a, const char *keys)
 {
     const char *p = keys ? keys : "";
     int key;
+    app_refresh_view(a); /* as the view starts: keys that read the instruction on show (step) see it */
     while ((key = next_key(&p)) != 0) {
         if (!key_and_react(a, key))
             break;

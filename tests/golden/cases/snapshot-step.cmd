@@ -1,0 +1,1 @@
+histogram-skewed --snapshot --keys 's  '
