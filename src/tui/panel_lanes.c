@@ -55,11 +55,12 @@ static void lane_tail(tui_app *a, const tui_view *v, int l, int form, bool was, 
     if (form == 0)
         snprintf(tail, n, " = %s + %lld B%s %s word %lld %s bank %s%s", base ? "start" : "base",
                  (long long)(ln->address - base), from, arrow, word, arrow, banks, shared);
-    else if (form == 1)
-        snprintf(tail, n, " = %lld B%s %s word %lld %s bank %s", (long long)ln->address, from, arrow, word, arrow,
-                 banks);
+    else if (form == 1) /* the shorter forms still say that the word is shared (broadcast) */
+        snprintf(tail, n, " = %lld B%s %s word %lld %s bank %s%s", (long long)ln->address, from, arrow, word, arrow,
+                 banks, *shared ? " (shared)" : "");
     else
-        snprintf(tail, n, " = %lld B%s %s bank %s", (long long)ln->address, from, arrow, banks);
+        snprintf(tail, n, " = %lld B%s %s bank %s%s", (long long)ln->address, from, arrow, banks,
+                 *shared ? " (shared)" : "");
 }
 
 void panel_lanes_draw(tui_app *a, const lanes_geom *g)

@@ -228,6 +228,13 @@ expect pin16-start "32-way conflict"
 keys P R
 expect pin16-banks "│wf   01234567890123456789012345678901 │"
 
+# ---- a lane line too long for "base + offset" still says that its word is shared (char row read:
+# lanes 1-3 read lane 0's word) ----
+start 100 30 --no-gpu
+expect shared-start "32-way conflict"
+keys t t a
+expect shared-said "lane  1: tile[0][1] = 1 B → word 0 → bank 0 (shared)"
+
 # ---- step mode narrates each wavefront in the model's words (explain_wavefront): the bottom line
 # has the first line, the why panel all of it; a cut message ends in an ellipsis ----
 start 100 30 --no-gpu
