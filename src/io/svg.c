@@ -91,7 +91,9 @@ static int draw_map(const scenario *s, const scenario_instr *in, int y0, strbuf 
             else
                 snprintf(buf, sizeof buf, "%d", lane >= 0 ? lane : banks_bank_of(s->arch, addr));
             text(o, x + CW / 2, y + 14, "middle",
-                 lane >= 0 ? "font-size=\"11\" font-weight=\"bold\"" : "font-size=\"10\" fill=\"#777\"",
+                 lane >= 0         ? "font-size=\"11\" font-weight=\"bold\""
+                 : strlen(buf) > 3 ? "font-size=\"7\" fill=\"#777\"" /* "11:12": row:column of another row */
+                                   : "font-size=\"10\" fill=\"#777\"",
                  pad ? "pad" : buf);
         }
     }

@@ -24,8 +24,9 @@ void panel_map_draw(tui_app *a, const layout_rect *r)
     bool swz = arr->swz_bits != 0;
     if (swz)
         snprintf(title, sizeof title,
-                 "array map: %s, swizzle %s, cell = column stored there, lane where the warp reads", arr->name,
-                 arr->swizzle);
+                 "array map: %s, swizzle %s, cell = column stored there (dim: another row), lane where the warp "
+                 "reads",
+                 arr->name, arr->swizzle);
     else
         snprintf(title, sizeof title, "array map: %s, cell = bank, lane where the warp reads", arr->name);
     layout_rect in = panel_frame(a, r, title, a->focus == 2);
@@ -79,8 +80,8 @@ void panel_map_draw(tui_app *a, const layout_rect *r)
                                lane == a->sel_lane ? MARK_SELECT : 0, "%2d ", lane);
             else if (pad)
                 draw_text(a, y, in.x + lw + c * cw, cw, ROLE_PADDING, "%s", crt_glyph(&a->crt, "░░ ", "pp "));
-            else if (swz && hrow != row) /* rows shorter than the swizzle's line: from another row */
-                draw_text(a, y, in.x + lw + c * cw, cw, ROLE_DIM, "%s", crt_glyph(&a->crt, "↕  ", "^  "));
+            else if (swz && hrow != row) /* rows shorter than the swizzle's line: from another row (dim) */
+                draw_text(a, y, in.x + lw + c * cw, cw, ROLE_DIM, "%2lld ", (long long)hc);
             else
                 draw_text(a, y, in.x + lw + c * cw, cw, (bank & 1) ? ROLE_BANK_B : ROLE_BANK_A, "%2lld ",
                           (long long)(swz ? hc : bank));

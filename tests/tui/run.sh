@@ -422,5 +422,12 @@ kept=$(grep -l '"pad": \[0, 3\]' "$tmp"/bankscope-unsaved-*.json 2>/dev/null | h
 if [ -n "$kept" ]; then pass=$((pass + 1)); else
     echo "FAIL unsaved-kept: no file in $tmp holds the edit"; ls "$tmp"; fail=$((fail + 1)); fi
 
+# rows shorter than the swizzle's line: row 8 of a 128B-swizzled float[32][16] holds row 9's
+# first half (lane 9's element, then columns 1-15 of row 9, drawn dim)
+start 160 48 --no-gpu swizzle-short-rows.json
+expect swizzle-short-start "rows are 64 B"
+keys Tab Tab j j j j j j j j
+expect swizzle-short-rows "│  8  9  1  2  3  4  5  6  7  8  9 10 11 12 13 14 15"
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]

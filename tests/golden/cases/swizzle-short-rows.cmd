@@ -1,0 +1,1 @@
+analyze swizzle-short-rows.json
