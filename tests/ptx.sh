@@ -37,5 +37,17 @@ elif grep -q "without CUDA support" "$out"; then
 else
     echo "FAIL: no bs_addresses entry in the PTX"; fail=$((fail + 1))
 fi
+# the CUDA source of swizzled arrays also compiles with nvcc (when installed; no GPU needed)
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+if [ -x "$nvcc" ]; then
+    for p in tma-128b-ldmatrix "$cases/swizzle-wide-struct.json" "$cases/kernel-swizzle-cute.json"; do
+        if "$bin" kernel "$p" > "$out.cu" 2>&1 && "$nvcc" -arch=sm_90 -c "$out.cu" -o "$out.o" > "$out.log" 2>&1; then
+            pass=$((pass + 1))
+        else
+            echo "FAIL nvcc $p: $(head -5 "$out.log" "$out.cu" 2>/dev/null)"; fail=$((fail + 1))
+        fi
+    done
+    rm -f "$out.cu" "$out.o" "$out.log"
+fi
 echo "ptx: $pass passed, $fail failed"
 [ $fail -eq 0 ]
