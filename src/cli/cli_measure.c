@@ -34,11 +34,12 @@ static void print_text(const scenario *s, const measure_plan *p, const gpu_measu
         printf("  %-30s %12d %12d   exact: every thread's kernel address is the model's (checked on the GPU)\n",
                "addresses (threads of a block)", m->addresses_checked, m->addresses_checked);
     bool agree = measure_plan_agrees(p->cycles_per_access, m->cycles_per_access);
-    printf("  %-30s %12.2f %12.3f   %s\n", "cycles per warp-access per SM", p->cycles_per_access, m->cycles_per_access,
-           p->kind.op == BANKS_CP_ASYNC ? "not compared: the model has the shared side only, the copy from "
-                                          "global memory sets the time"
-           : agree                      ? "agree (within 5 % + 0.1)"
-                                        : "DIFFER");
+    if (!p->cycles_predicted)
+        printf("  %-30s %12s %12.3f   %s\n", "cycles per warp-access per SM", "-", m->cycles_per_access,
+               "not predicted: the model has the shared side only, the copy from global memory sets the time");
+    else
+        printf("  %-30s %12.2f %12.3f   %s\n", "cycles per warp-access per SM", p->cycles_per_access,
+               m->cycles_per_access, agree ? "agree (within 5 % + 0.1)" : "DIFFER");
     if (p->data_cycles_per_access > p->cycles_per_access + 0.005)
         printf("  %-30s %12.2f %12s   the kernel stores zeros; register data costs a cycle per "
                "phase\n",
@@ -83,7 +84,10 @@ static void print_json(jsonw *w, const measure_plan *p, const gpu_measurement *m
     jsonw_kv_int(w, "active_warps", p->active_warps);
     jsonw_key(w, "predicted");
     jsonw_begin_object(w, JSONW_INLINE);
-    jsonw_kv_double(w, "cycles_per_access", p->cycles_per_access);
+    if (p->cycles_predicted)
+        jsonw_kv_double(w, "cycles_per_access", p->cycles_per_access);
+    else /* cp.async: not predicted (the time includes the copy from global memory) */
+        jsonw_kv_null(w, "cycles_per_access");
     jsonw_kv_int(w, "wavefronts", p->wavefronts);
     jsonw_kv_int(w, "bank_conflicts", p->bank_conflicts);
     jsonw_kv_int(w, "conflict_degree", p->worst_degree);
@@ -117,7 +121,7 @@ static void print_json(jsonw *w, const measure_plan *p, const gpu_measurement *m
     jsonw_end_object(w);
     jsonw_key(w, "agree");
     jsonw_begin_object(w, JSONW_INLINE);
-    if (p->kind.op == BANKS_CP_ASYNC) /* the model has the shared side only */
+    if (!p->cycles_predicted) /* the model has the shared side only */
         jsonw_kv_null(w, "cycles");
     else
         jsonw_kv_bool(w, "cycles", measure_plan_agrees(p->cycles_per_access, m->cycles_per_access));

@@ -16,11 +16,14 @@
 
 /* Mean measured cycles per warp-instruction over the accesses of s with array padded by pad
  * (each at iteration 0), weighted by the warps that issue them, and in *pred the model's
- * cycles for the same; negative on failure (message in err). */
+ * cycles for the same, or -1 when an access's cycles are not predicted (cp.async: its time
+ * includes the global-memory copy, so no sum over it would be a prediction); negative on
+ * failure (message in err). */
 static double measure_all(scenario *s, int array, int pad, double *pred, char *err, size_t n)
 {
     double cycles = 0, predicted = 0;
     int warps = 0;
+    bool all_predicted = true;
     for (int a = 0; a < s->naccesses; a++) {
         measure_plan p;
         gpu_measurement m;
@@ -34,13 +37,14 @@ static double measure_all(scenario *s, int array, int pad, double *pred, char *e
         if (ok) {
             cycles += m.cycles_per_access * p.active_warps;
             predicted += p.cycles_per_access * p.active_warps;
+            all_predicted = all_predicted && p.cycles_predicted;
             warps += p.active_warps;
         }
         measure_plan_free(&p);
         if (!ok)
             return -1;
     }
-    *pred = warps ? predicted / warps : 0;
+    *pred = !all_predicted ? -1 : warps ? predicted / warps : 0;
     return warps ? cycles / warps : 0;
 }
 
@@ -203,8 +207,10 @@ static void row_text(const advisor_row *r, int64_t max_wf, double measured, doub
            report_degree_text(r->worst_degree, deg, sizeof deg), (long long)r->wavefronts, (long long)r->ideal,
            r->wavefronts ? 100.0 * r->ideal / r->wavefronts : 100.0, (long long)r->smem_bytes, r->blocks_per_sm,
            100 * r->occupancy, r->limit);
-    if (measured >= 0)
+    if (measured >= 0 && per_instr >= 0)
         printf(" %6.2f /%6.2f", measured, per_instr);
+    else if (measured >= 0) /* cp.async among the accesses: its cycles are not predicted */
+        printf(" %6.2f /     -", measured);
     printf("  %s\n", bars);
 }
 
@@ -361,6 +367,12 @@ int cli_sweep(int argc, char **argv)
         printf("struct of arrays instead: %lld wavefront%s, %s\n", (long long)r.soa_row.wavefronts,
                r.soa_row.wavefronts == 1 ? "" : "s", report_degree_text(r.soa_row.worst_degree, deg, sizeof deg));
     printf("predicted by the %s model%s\n", s.arch->name, c.measure ? "; measured columns from the GPU" : "");
+    bool unpredicted = false;
+    for (int i = 0; i < r.nrows && c.measure; i++)
+        unpredicted = unpredicted || (measured[i] >= 0 && predicted[i] < 0);
+    if (unpredicted)
+        printf("pred. cycles '-': a cp.async access is measured, and its cycles are not predicted (the time "
+               "includes the copy from global memory)\n");
     scenario_free(&s);
     return cli_finish_stdout("sweep");
 }

@@ -134,6 +134,7 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
         }
     }
     p->cycles_per_access = p->active_warps ? cycles / p->active_warps : 0;
+    p->cycles_predicted = kind.op != BANKS_CP_ASYNC;
     p->data_cycles_per_access = p->active_warps ? data_cycles / p->active_warps : 0;
     return true;
 }

@@ -24,6 +24,9 @@ typedef struct measure_plan {
                                    wavefronts, or its phases where more (banks_issue_cycles) */
     double data_cycles_per_access; /* the same for a store of register data, which the kernel
                                       avoids by storing the zero register */
+    bool cycles_predicted;         /* false for cp.async: the model has the shared side only and the
+                                      measured time includes the copy from global memory, so
+                                      cycles_per_access is no prediction of it (shown as such) */
     int worst_degree;
     int bytes_per_warp;         /* useful bytes of one warp-instruction (active lanes x width) */
 } measure_plan;

@@ -808,7 +808,7 @@ static void tensor_lines(const scenario_instr *in, const banks_result *r, explai
             e,
             "cp.async of %d B: served in phases of %d lanes like a store, but lanes on one address do not merge: a "
             "phase takes as many wavefronts as the most lanes on one bank (the global source laid out as the "
-            "destination)",
+            "destination); cycles not predicted: the time includes the copy from global memory",
             q->width, q->width >= 8 ? 128 / q->width : 32);
     (void)r;
 }

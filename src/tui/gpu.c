@@ -47,7 +47,7 @@ bool app_gpu_tick(tui_app *a)
         char err[600];
         a->submitted = a->gen;
         if (measure_plan_make(&a->sc, a->access, a->iteration, &p, err, sizeof err)) {
-            a->pred_cycles = p.cycles_per_access;
+            a->pred_cycles = p.cycles_predicted ? p.cycles_per_access : -1; /* cp.async: not predicted */
             a->pred_wavefronts = p.wavefronts;
             a->pred_conflicts = p.bank_conflicts;
             gpu_worker_submit(a->worker, &p.rq, a->gen);

@@ -194,7 +194,9 @@ static void advisor_draw(tui_app *a)
                                              : ' ',
                                       row->pad, deg, (long long)row->wavefronts, (long long)row->smem_bytes,
                                       100 * row->occupancy);
-        if (meas && sw->measured[i] >= 0) {
+        if (meas && sw->measured[i] >= 0 && sw->predicted[i] < 0) { /* cp.async: cycles not predicted */
+            x += draw_text(a, y, x, 19, ROLE_NORMAL, "%7.2f/not pred.   ", sw->measured[i]);
+        } else if (meas && sw->measured[i] >= 0) {
             bool agree = measure_plan_agrees(sw->predicted[i], sw->measured[i]);
             x += draw_text(a, y, x, 19, agree ? ROLE_OK : ROLE_ERROR, "%7.2f/%-7.2f    ", sw->measured[i],
                            sw->predicted[i]);

@@ -27,7 +27,7 @@ static bool submit(tui_app *a)
     p.rq.counters = false;
     p.rq.latency_warp = -1;
     sw->warps_now = p.active_warps;
-    sw->pred_now = p.cycles_per_access;
+    sw->pred_now = p.cycles_predicted ? p.cycles_per_access : -1; /* cp.async: not predicted */
     sw->id = SWEEP_ID_BASE + (++sw->requests);
     gpu_worker_submit(a->worker, &p.rq, sw->id);
     measure_plan_free(&p);
@@ -112,11 +112,14 @@ bool sweep_measure_result(tui_app *a, const gpu_worker_result *r)
         return true;
     }
     sw->sum += r->m.cycles_per_access * sw->warps_now;
-    sw->pred_sum += sw->pred_now * sw->warps_now;
+    if (sw->pred_now < 0 || sw->pred_sum < 0) /* one unpredicted access: no prediction for the row */
+        sw->pred_sum = -1;
+    else
+        sw->pred_sum += sw->pred_now * sw->warps_now;
     sw->warps += sw->warps_now;
     if (sw->access == a->sc.naccesses - 1) {
         sw->measured[sw->row] = sw->warps ? sw->sum / sw->warps : 0;
-        sw->predicted[sw->row] = sw->warps ? sw->pred_sum / sw->warps : 0;
+        sw->predicted[sw->row] = sw->pred_sum < 0 ? -1 : sw->warps ? sw->pred_sum / sw->warps : 0;
         sw->nmeasured++;
     }
     next(a);
