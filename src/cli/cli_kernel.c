@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "io/load.h"
 #include "io/textsafe.h"
+#include "io/kernel_text.h"
 #include "io/measure_plan.h"
 
 int cli_kernel(int argc, char **argv)
@@ -16,7 +17,18 @@ int cli_kernel(int argc, char **argv)
         return rc0;
     int first = 0, end = 0;
     int rc = cli_access_range(&c, &s, "kernel", &first, &end);
-    for (int a = first; a < end && rc == CLI_OK; a++) {
+    if (rc == CLI_OK && !c.ptx) { /* the text the TUI's kernel view shows too (kernel_text) */
+        strbuf out = {0};
+        char msg[700];
+        bool ok = kernel_text(&s, c.file, first, end, c.iteration, &out, NULL, msg, sizeof msg);
+        fputs(strbuf_str(&out), stdout); /* the accesses before a failing one, as they were */
+        strbuf_free(&out);
+        if (!ok) {
+            cli_error("%s: %s", c.file, msg);
+            rc = CLI_USAGE;
+        }
+    }
+    for (int a = first; c.ptx && a < end && rc == CLI_OK; a++) {
         measure_plan p;
         char msg[600];
         if (!measure_plan_make(&s, a, c.iteration, &p, msg, sizeof msg)) {
@@ -24,24 +36,20 @@ int cli_kernel(int argc, char **argv)
             rc = CLI_USAGE;
             break;
         }
-        char f[600];
-        printf("// ==== %s, %s %d, %zu bytes of shared memory, block %dx%dx%d%s\n", textsafe(c.file, f, sizeof f),
-               s.is_trace ? "trace entry" : "access", a, p.rq.smem_bytes, p.rq.block[0], p.rq.block[1], p.rq.block[2],
-               s.loop.var ? ", loop value passed as bs_loop" : "");
-        if (c.ptx) {
-            strbuf ptx = {0};
-            if (!gpu_compile_ptx(p.rq.source, &ptx, msg, sizeof msg)) {
-                fputs("bankscope: kernel --ptx: ", stderr); /* a compiler log: its lines kept */
-                textsafe_fputs_lines(msg, stderr);
-                fputc('\n', stderr);
-                rc = CLI_FAIL;
-            } else {
-                fputs(strbuf_str(&ptx), stdout);
-            }
-            strbuf_free(&ptx);
+        strbuf head = {0};
+        kernel_text_header(&s, c.file, &p, &head);
+        fputs(strbuf_str(&head), stdout);
+        strbuf_free(&head);
+        strbuf ptx = {0};
+        if (!gpu_compile_ptx(p.rq.source, &ptx, msg, sizeof msg)) {
+            fputs("bankscope: kernel --ptx: ", stderr); /* a compiler log: its lines kept */
+            textsafe_fputs_lines(msg, stderr);
+            fputc('\n', stderr);
+            rc = CLI_FAIL;
         } else {
-            fputs(p.rq.source, stdout);
+            fputs(strbuf_str(&ptx), stdout);
         }
+        strbuf_free(&ptx);
         measure_plan_free(&p);
     }
     scenario_free(&s);

@@ -230,7 +230,7 @@ static int act_redraw(tui_app *a, int key)
 
 #define V MODES_VIEW
 #define M(x) MODE_BIT(MODE_##x)
-#define NAV (V | M(HELP) | M(ADVISOR) | M(STRUCTS) | M(PICKER))
+#define NAV (V | M(HELP) | M(ADVISOR) | M(STRUCTS) | M(PICKER) | M(KERNEL))
 
 static const tui_action table[] = {
     /* the views */
@@ -275,6 +275,12 @@ static const tui_action table[] = {
      "swizzle of the array: next TMA mode (none 32B 64B 128B) / type one (Swizzle<B,M,S>; empty: none)",
      act_swizzle,
      V},
+    {{'K'},
+     1,
+     "kernel",
+     "the generated CUDA kernel that measure runs, as `bankscope kernel` prints it (no GPU needed)",
+     kernel_open,
+     V},
     {{'m'}, 1, NULL, "measure again on the GPU (it measures by itself after each change)", act_measure, V},
     {{'S', 'E'}, 2, "save", "save the scenario as JSON / the grid and array map as SVG", act_save, V},
     {{KEY_TAB}, 1, NULL, "move between panels (grid, lanes, map)", act_focus, V & ~M(COMPARE)},
@@ -287,7 +293,7 @@ static const tui_action table[] = {
      V & ~M(COMPARE)},
     {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, NULL, "scroll both grids", compare_scroll, M(COMPARE)},
     {{KEY_MOUSE}, 1, NULL, "mouse: click a grid cell or a lane to select that lane", act_mouse, V},
-    {{CTRL('l')}, 1, NULL, "redraw the screen", act_redraw, V | M(HELP) | M(ADVISOR) | M(STRUCTS)},
+    {{CTRL('l')}, 1, NULL, "redraw the screen", act_redraw, V | M(HELP) | M(ADVISOR) | M(STRUCTS) | M(KERNEL)},
     {{'?', KEY_F(1)}, 1, "help", "the keys of this view", act_help, NAV & ~M(HELP)},
     {{'q'}, 1, "quit", "quit (asks first when there are unsaved edits)", act_quit, M(MAIN)},
     {{KEY_ESC, 'q'}, 2, "close", "close this view", action_close, MODES_CLOSABLE},
@@ -329,6 +335,16 @@ static const tui_action table[] = {
     /* pickers */
     {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "move", "move in the list", picker_move, M(PICKER)},
     {{'\r', '\n', KEY_ENTER}, 1, "choose", "open the chosen entry", picker_choose, M(PICKER)},
+    /* the kernel view */
+    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "scroll", "scroll a line", kernel_scroll, M(KERNEL)},
+    {{KEY_PPAGE, KEY_NPAGE, 'b', ' '}, 2, NULL, "scroll a page (b / Space too)", kernel_scroll, M(KERNEL)},
+    {{KEY_HOME, KEY_END, 'g', 'G'}, 2, "ends", "the first / last line (g / G too)", kernel_scroll, M(KERNEL)},
+    {{KEY_LEFT, KEY_RIGHT, 'h', 'l'}, 2, NULL, "scroll sideways (long lines)", kernel_scroll, M(KERNEL)},
+    {{KEY_TAB}, 1, "access", "go to the highlighted lines: the ones generated from the current access", kernel_scroll,
+     M(KERNEL)},
+    {{'/'}, 1, "search", "search the text (Enter finds, Esc cancels)", kernel_search, M(KERNEL)},
+    {{'n', 'N'}, 2, "match", "next / previous match of the search", kernel_search, M(KERNEL)},
+    {{KEY_MOUSE}, 1, NULL, "mouse wheel: scroll", kernel_mouse, M(KERNEL)},
     /* the quiz */
     {{'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', KEY_BACKSPACE},
      -1,

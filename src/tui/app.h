@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "gpu/gpu_worker.h"
+#include "io/kernel_text.h"
 #include "io/lesson.h"
 #include "model/advisor.h"
 #include "model/banks.h"
@@ -69,6 +70,7 @@ typedef enum tui_mode_id {
     MODE_PRESENT,
     MODE_QUIZ,
     MODE_PICKER,
+    MODE_KERNEL,
     MODE_COUNT
 } tui_mode_id;
 #define MODE_BIT(m) (1u << (m))
@@ -80,7 +82,7 @@ typedef enum tui_mode_id {
 #define MODES_CLOSABLE                                                                                                 \
     (MODE_BIT(MODE_HELP) | MODE_BIT(MODE_ADVISOR) | MODE_BIT(MODE_STRUCTS) | MODE_BIT(MODE_COMPARE) |                  \
      MODE_BIT(MODE_STEP) | MODE_BIT(MODE_LESSON) | MODE_BIT(MODE_PRESENT) | MODE_BIT(MODE_PICKER) |                    \
-     MODE_BIT(MODE_QUIZ))
+     MODE_BIT(MODE_QUIZ) | MODE_BIT(MODE_KERNEL))
 
 /* Reaction flags a handler returns; the loop acts on them. */
 enum {
@@ -239,6 +241,22 @@ typedef struct picker_state {
     int cursor, scroll, n;
 } picker_state;
 
+/* The kernel view (mode_kernel.c): the text `bankscope kernel` prints for the scenario on show. */
+typedef struct kernel_state {
+    strbuf text;              /* owned */
+    char **lines;             /* owned array; the lines point into text (NUL-terminated there) */
+    int nlines;
+    kernel_text_span *spans;  /* owned; one per access (trace entry) made before any error */
+    int nspans;
+    char error[700];          /* why the kernel of an access could not be made; "" when all were */
+    int scroll, hscroll;      /* first line and first byte shown */
+    bool searching;           /* typing a search text */
+    char query[64];
+    int qlen;
+    int hit;                  /* line of the last match; -1 none */
+    unsigned long mask;       /* mouse events before the view asked for the wheel too */
+} kernel_state;
+
 typedef struct quiz_state {
     bool answered;
     char buf[8];
@@ -276,6 +294,7 @@ struct tui_app {
     help_state help;
     picker_state picker;
     quiz_state quiz;
+    kernel_state kernel;
     bool quiz_on; /* predict first: verdicts hidden until a guess */
     /* background work */
     tui_job *jobs[JOB_KINDS];
@@ -321,7 +340,7 @@ int app_open_relative(tui_app *a, int delta, bool confirmed);
 
 /* ---- modes (mode_*.c) and the stack (modes.c) ---- */
 extern const tui_mode mode_main, mode_help, mode_edit, mode_prompt, mode_advisor, mode_structs, mode_compare, mode_step,
-    mode_lesson, mode_present, mode_quiz, mode_picker;
+    mode_lesson, mode_present, mode_quiz, mode_picker, mode_kernel;
 const tui_mode *app_top(const tui_app *a);
 bool app_in_mode(const tui_app *a, tui_mode_id id);
 void app_push(tui_app *a, const tui_mode *m);
@@ -385,6 +404,12 @@ int picker_open(tui_app *a, int key);
 int picker_move(tui_app *a, int key);
 int picker_choose(tui_app *a, int key);
 int why_open(tui_app *a, int key);
+int kernel_open(tui_app *a, int key);
+int kernel_scroll(tui_app *a, int key);
+int kernel_search(tui_app *a, int key);
+int kernel_mouse(tui_app *a, int key);
+/* Free the kernel view's text (leaving the view, and at exit). */
+void kernel_view_free(tui_app *a);
 
 /* ---- frame.c: per-frame geometry and hit tests ---- */
 /* The presentation mode's grid (mode_present.c), for frame_compute. */

@@ -36,6 +36,8 @@ const char *actions_key_name(const tui_crt *c, int key, char *buf, size_t n)
     case KEY_RIGHT: return crt_glyph(c, "→", "Right");
     case KEY_PPAGE: return "PgUp";
     case KEY_NPAGE: return "PgDn";
+    case KEY_HOME: return "Home";
+    case KEY_END: return "End";
     case KEY_BACKSPACE:
     case 127:
     case 8: return "Backspace";

@@ -408,6 +408,58 @@ cells = [out[at + 3 * k + 1][1] for k in range(6)]
 sys.exit(0 if cells[4] == "46" and "46" not in cells[:4] else 1)'; then pass=$((pass + 1)); else
     echo "FAIL swizzle colours: lane 1 should be highlighted at stored column 4 of row 1"; fail=$((fail + 1)); fi
 
+# ---- the kernel view (K): the text `bankscope kernel` prints, scrolled to the end, closed ----
+# same_text FIRST COUNT WIDTH NAME: screen rows FIRST.. (COUNT of them, text after the line numbers
+# at column 6) equal the first COUNT lines of `bankscope kernel NAME`, cut to WIDTH characters
+same_text() {
+    (cd "$cases" && "$bin" kernel "$4") | head -n "$2" | cut -c1-"$3" | sed 's/ *$//' > "$tmp/want"
+    sed -n "$1,$(($1 + $2 - 1))p" "$tmp/screen" | cut -c6- | sed 's/ *$//' > "$tmp/got"
+    if cmp -s "$tmp/want" "$tmp/got"; then pass=$((pass + 1)); else
+        echo "FAIL kernel text of $4: the view differs from bankscope kernel:"; diff "$tmp/want" "$tmp/got" | head -10
+        fail=$((fail + 1)); fi
+}
+start 80 24 --no-gpu transpose-naive
+expect kernel-main "row write"
+keys K
+check kernel-80x24 "viewing it needs no GPU"
+same_text 3 20 75 transpose-naive
+n=$(cd "$cases" && "$bin" kernel transpose-naive | wc -l)
+keys NPage
+expect kernel-pgdn "lines 21-40 of $n"
+keys G
+expect kernel-end "lines $((n - 19))-$n of $n (end)"
+grep -qF "$n  }" "$tmp/screen" && pass=$((pass + 1)) || { echo "FAIL kernel-end: line $n not shown"; fail=$((fail + 1)); }
+keys g Tab
+expect kernel-tab "reinterpret_cast<float (*)[32]>"
+keys / bs_table Enter
+expect kernel-search "'bs_table': line"
+resize 60 15
+expect kernel-small "terminal too small"
+resize 80 24
+expect kernel-resized "viewing it needs no GPU"
+keys Escape
+expect kernel-closed "row write"
+keys + K Tab
+expect kernel-edited "reinterpret_cast<float (*)[33]>"
+expect kernel-edited-said "access 0: lines 115-125 highlighted"
+keys q
+expect kernel-closed2 "float tile[32][32+1]"
+
+start 160 48 --no-gpu tma-128b-ldmatrix
+expect kernel-tensor-main "ldmatrix"
+keys K
+check kernel-tensor-160x48 "viewing it needs no GPU"
+same_text 3 44 155 tma-128b-ldmatrix
+keys '?'
+expect kernel-help "keys of the kernel view"
+keys Escape Escape
+expect kernel-tensor-closed "PREDICTED"
+
+start 80 24 --no-gpu trace-column-32x33.json
+keys K
+expect kernel-trace "a trace: lane addresses come in bs_table"
+same_text 3 20 75 trace-column-32x33.json
+
 # ---- a signal that ends the view with unsaved edits (SIGHUP: the SSH session closed) keeps them
 # in a new file and says where ----
 start 80 24 --no-gpu
