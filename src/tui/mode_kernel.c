@@ -236,9 +236,16 @@ static void kernel_draw(tui_app *a)
     if (sp && sp->body_end > sp->body_first)
         snprintf(what, sizeof what, "%s %d: lines %d-%d highlighted (Tab)", a->sc.is_trace ? "entry" : "access",
                  a->access, sp->body_first + 1, sp->body_end);
-    draw_text(a, 1, 0, a->cols, ROLE_DIM, " %s%s%sas `bankscope kernel %s` prints it%s",
-              a->sc.is_trace ? "a trace: lane addresses come in bs_table; " : "", what, *what ? sep : "", a->source,
-              a->modified ? ", as edited (not as saved)" : "");
+    char as[400]; /* the command that prints this text: only the file on disk, unedited, is the same */
+    if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
+        snprintf(as, sizeof as, "as `bankscope kernel` prints it for lesson step %d's scenario%s", a->lesson.step + 1,
+                 a->modified ? ", edited" : "");
+    else if (a->modified)
+        snprintf(as, sizeof as, "as `bankscope kernel` prints it for the scenario as edited (not as saved)");
+    else
+        snprintf(as, sizeof as, "as `bankscope kernel %s` prints it", a->source);
+    draw_text(a, 1, 0, a->cols, ROLE_DIM, " %s%s%s%s",
+              a->sc.is_trace ? "a trace: lane addresses come in bs_table; " : "", what, *what ? sep : "", as);
     int page = kernel_page(a), gut = digits(k->nlines) + 1;
     for (int i = 0; i < page && k->scroll + i < k->nlines; i++) {
         int l = k->scroll + i, y = 2 + i;

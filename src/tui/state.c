@@ -96,7 +96,6 @@ bool app_open(tui_app *a, const char *source, char *err, size_t errlen)
         }
         app_take(a, &s, l.steps[0].pattern);
         lesson_free(&a->lesson.les);
-    kernel_view_free(a); /* when the view ends with the kernel view open */
         a->lesson.les = l;
         a->lesson.step = 0;
         if (a->depth > 0 && !app_in_mode(a, MODE_LESSON))
@@ -122,6 +121,7 @@ void app_free(tui_app *a)
     scenario_history_free(&a->hist);
     scenario_free(&a->sc);
     scenario_free(&a->cmp.other);
+    kernel_view_free(a); /* when the view ends with the kernel view open */
     free(a->source);
     free(a->saved_json);
 }

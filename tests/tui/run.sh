@@ -429,7 +429,13 @@ expect kernel-pgdn "lines 21-40 of $n"
 keys G
 expect kernel-end "lines $((n - 19))-$n of $n (end)"
 grep -qF "$n  }" "$tmp/screen" && pass=$((pass + 1)) || { echo "FAIL kernel-end: line $n not shown"; fail=$((fail + 1)); }
-keys g Tab
+keys g
+expect kernel-home "lines 1-20 of $n"
+keys -l "$(printf '\033[<65;10;10M')"
+expect kernel-wheel "lines 4-23 of $n"
+keys -l "$(printf '\033[<64;10;10M')"
+expect kernel-wheel-up "lines 1-20 of $n"
+keys Tab
 expect kernel-tab "reinterpret_cast<float (*)[32]>"
 keys / bs_table Enter
 expect kernel-search "'bs_table': line"
@@ -444,6 +450,11 @@ expect kernel-edited "reinterpret_cast<float (*)[33]>"
 expect kernel-edited-said "access 0: lines 115-125 highlighted"
 keys q
 expect kernel-closed2 "float tile[32][32+1]"
+keys x s K
+expect kernel-access1 "// ==== transpose-naive, access 1,"
+expect kernel-access1-said "access 1: lines"
+keys Escape
+expect kernel-back-to-step "STEP"
 
 start 160 48 --no-gpu tma-128b-ldmatrix
 expect kernel-tensor-main "ldmatrix"

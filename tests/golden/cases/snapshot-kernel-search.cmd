@@ -1,0 +1,1 @@
+transpose-naive --snapshot --keys 'K/bs_table\nn'
