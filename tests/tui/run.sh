@@ -150,6 +150,7 @@ expect advisor-applied "float tile[32][32+1]"
 start 80 24 --no-gpu gemm-bf16-tile
 keys v
 check advisor-layout-80x24 "CU_TENSOR_MAP_SWIZZLE_128B"
+expect advisor-predicted-80x24 "no GPU: predicted only"
 keys s
 expect advisor-layout-applied '"swizzle": "128B" applied'
 expect advisor-layout-conflict-free "conflict-free"
