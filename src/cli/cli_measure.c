@@ -153,6 +153,21 @@ int cli_measure(int argc, char **argv)
         cli_error("measure: no usable GPU: %s", why);
         return CLI_NO_GPU;
     }
+    /* the measurement is compared with the model of the GPU's own architecture, never with
+     * another one's rules (cc 1.x half-warps on an sm_90) */
+    char arch_note[400];
+    const banks_profile *asked = s.arch, *model = measure_plan_compare_arch(asked, dev.cc_major, dev.cc_minor,
+                                                                            arch_note, sizeof arch_note);
+    if (model != asked) {
+        scenario_free(&s);
+        io_error err;
+        if (!load_scenario_file(c.file, model->name, &s, &err)) {
+            gpu_close();
+            cli_error("measure: the GPU (sm_%d%d) runs the %s bank rules, and under them %s", dev.cc_major,
+                      dev.cc_minor, model->name, err.text);
+            return CLI_USAGE;
+        }
+    }
     static jsonw w;
     char title[400];
     if (c.json) {
@@ -170,12 +185,18 @@ int cli_measure(int argc, char **argv)
         jsonw_kv_int(&w, "clock_khz", dev.clock_khz);
         jsonw_end_object(&w);
         jsonw_kv_string(&w, "arch_model", s.arch->name);
+        if (model != asked)
+            jsonw_kv_string(&w, "arch_asked", asked->name);
+        if (arch_note[0])
+            jsonw_kv_string(&w, "arch_note", arch_note);
         jsonw_key(&w, "accesses");
         jsonw_begin_array(&w, JSONW_LINES);
     } else
         printf("%s\nmeasured on %s (sm_%d%d, %d SMs, %d MHz); predicted by the %s model\n",
                textsafe(s.name ? s.name : c.file, title, sizeof title), dev.name, dev.cc_major, dev.cc_minor, dev.sms,
                dev.clock_khz / 1000, s.arch->name);
+    if (!c.json && arch_note[0])
+        printf("note: %s\n", arch_note);
     int rc = CLI_OK;
     for (int a = first; a < end; a++) {
         measure_plan p;

@@ -13,6 +13,7 @@ struct gpu_worker {
     bool quit;
     gpu_worker_state state;
     char status[300];
+    int cc_major, cc_minor; /* the device's compute capability, once open (0.0 before) */
     bool pending, running;
     gpu_request rq;
     char *source;            /* owned copy of rq.source */
@@ -29,9 +30,11 @@ static void *worker_main(void *arg)
     bool ok = gpu_open(&dev, why, sizeof why);
     pthread_mutex_lock(&w->mu);
     w->state = ok ? WORKER_READY : WORKER_NO_GPU;
-    if (ok)
+    if (ok) {
         snprintf(w->status, sizeof w->status, "%s", dev.name);
-    else
+        w->cc_major = dev.cc_major;
+        w->cc_minor = dev.cc_minor;
+    } else
         snprintf(w->status, sizeof w->status, "%.200s", why);
     for (;;) {
         while (!w->quit && !w->pending)
@@ -95,6 +98,16 @@ void gpu_worker_stop(gpu_worker *w)
     pthread_mutex_destroy(&w->mu);
     pthread_cond_destroy(&w->cv);
     free(w);
+}
+
+bool gpu_worker_cc(gpu_worker *w, int *major, int *minor)
+{
+    pthread_mutex_lock(&w->mu);
+    bool ready = w->state == WORKER_READY;
+    *major = w->cc_major;
+    *minor = w->cc_minor;
+    pthread_mutex_unlock(&w->mu);
+    return ready;
 }
 
 gpu_worker_state gpu_worker_status(gpu_worker *w, char *text, size_t n)

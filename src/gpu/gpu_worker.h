@@ -26,6 +26,8 @@ gpu_worker *gpu_worker_start(void);
 void gpu_worker_stop(gpu_worker *w);
 /* Device state; *text gets the device name, or why there is none. */
 gpu_worker_state gpu_worker_status(gpu_worker *w, char *text, size_t n);
+/* The open device's compute capability; false while none is open. */
+bool gpu_worker_cc(gpu_worker *w, int *major, int *minor);
 /* Queue a request (copied, source included), replacing any request not yet started. */
 void gpu_worker_submit(gpu_worker *w, const gpu_request *rq, unsigned long id);
 /* True while a request is queued or running. */

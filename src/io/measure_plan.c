@@ -167,3 +167,34 @@ bool measure_plan_agrees(double predicted, double measured)
 {
     return fabs(measured - predicted) <= 0.05 * predicted + 0.1;
 }
+
+const banks_profile *measure_plan_gpu_arch(int cc_major, int cc_minor)
+{
+    char name[32];
+    if (cc_major < 1 || cc_major > 9 || cc_minor < 0 || cc_minor > 9) /* sm_100 and later: no model */
+        return NULL;
+    snprintf(name, sizeof name, "sm_%d%d", cc_major, cc_minor);
+    return banks_profile_find(name);
+}
+
+const banks_profile *measure_plan_compare_arch(const banks_profile *chosen, int cc_major, int cc_minor, char *note,
+                                               size_t n)
+{
+    const banks_profile *gpu = measure_plan_gpu_arch(cc_major, cc_minor);
+    note[0] = '\0';
+    if (!gpu) {
+        snprintf(note, n,
+                 "bankscope has no bank model for sm_%d%d: the %s model is compared, and may not be what this GPU "
+                 "runs",
+                 cc_major, cc_minor, chosen->name);
+        return chosen;
+    }
+    /* Kepler's 8-byte bank mode is a setting of the same GPU */
+    if (gpu == chosen || (strcmp(gpu->name, "sm_35") == 0 && strcmp(chosen->name, "sm_35_8byte") == 0))
+        return chosen;
+    snprintf(note, n,
+             "the %s model (--arch or the file's \"arch\") is not what this GPU runs: the measurement is compared "
+             "with the %s model, the GPU's own; `analyze --arch %s` shows the %s prediction",
+             chosen->name, gpu->name, chosen->name, chosen->name);
+    return gpu;
+}

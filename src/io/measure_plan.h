@@ -37,6 +37,16 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
  * padding sweeps measure it; s is put back as it was. False with a message. */
 bool measure_plan_padded(scenario *s, int array, int pad, int access, measure_plan *p, char *err, size_t n);
 void measure_plan_free(measure_plan *p);
+/* The bank model of a GPU of compute capability cc_major.cc_minor (its family's profile:
+ * sm_87 -> sm_86), or NULL where bankscope has none (sm_100 and later). */
+const banks_profile *measure_plan_gpu_arch(int cc_major, int cc_minor);
+/* The model a measurement on that GPU is compared with: the GPU's own, so that another
+ * architecture's rules (cc 1.x half-warps on an sm_90) are never shown as its prediction. When
+ * that is not chosen (the scenario's arch), note says so in one line; when bankscope has no
+ * model of the GPU, chosen is returned and note says that it may not be what the GPU runs;
+ * otherwise note is "". */
+const banks_profile *measure_plan_compare_arch(const banks_profile *chosen, int cc_major, int cc_minor, char *note,
+                                               size_t n);
 /* The agreement rule of the GPU checks: |measured - predicted| <= 5 % of predicted + 0.1. */
 bool measure_plan_agrees(double predicted, double measured);
 

@@ -310,6 +310,8 @@ struct tui_app {
     gpu_worker_result meas;
     double pred_cycles;
     int64_t pred_wavefronts, pred_conflicts;
+    const banks_profile *pred_arch; /* the model the measurement is compared with: the GPU's
+                                       own, which after `r` may not be the view's (sc.arch) */
     tui_sweep sweep;
     int spinner;
     char gpu_status[300];

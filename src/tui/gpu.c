@@ -44,9 +44,18 @@ bool app_gpu_tick(tui_app *a)
     if (!sweep_measure_busy(a) && gpu_worker_status(a->worker, dev, sizeof dev) == WORKER_READY &&
         a->submitted != a->gen && app_now_ms() - a->changed_ms >= 250) {
         measure_plan p;
-        char err[600];
+        char err[600], note[400];
+        int major, minor;
         a->submitted = a->gen;
-        if (measure_plan_make(&a->sc, a->access, a->iteration, &p, err, sizeof err)) {
+        /* the plan under the GPU's own model: another architecture's rules (cc 1.x half-warps
+         * on an sm_90) are never shown as its prediction; the view keeps the chosen one */
+        const banks_profile *view_arch = a->sc.arch;
+        if (gpu_worker_cc(a->worker, &major, &minor))
+            a->sc.arch = measure_plan_compare_arch(view_arch, major, minor, note, sizeof note);
+        a->pred_arch = a->sc.arch;
+        bool made = measure_plan_make(&a->sc, a->access, a->iteration, &p, err, sizeof err);
+        a->sc.arch = view_arch;
+        if (made) {
             a->pred_cycles = p.cycles_predicted ? p.cycles_per_access : -1; /* cp.async: not predicted */
             a->pred_wavefronts = p.wavefronts;
             a->pred_conflicts = p.bank_conflicts;
