@@ -449,6 +449,13 @@ resize 60 15
 expect kernel-small "terminal too small"
 resize 80 24
 expect kernel-resized "viewing it needs no GPU"
+resize 220 60
+expect kernel-wide "as \`bankscope kernel transpose-naive\` prints it"
+keys g
+expect kernel-wide-top "lines 1-56 of $n"
+same_text 3 56 215 transpose-naive
+resize 80 24
+expect kernel-narrow-again "lines 1-20 of $n"
 keys Escape
 expect kernel-closed "row write"
 keys + K Tab
