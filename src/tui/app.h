@@ -312,6 +312,7 @@ struct tui_app {
     int64_t pred_wavefronts, pred_conflicts;
     const banks_profile *pred_arch; /* the model the measurement is compared with: the GPU's
                                        own, which after `r` may not be the view's (sc.arch) */
+    bool pred_no_model;             /* bankscope has no model of the GPU: pred_arch stands in */
     tui_sweep sweep;
     int spinner;
     char gpu_status[300];

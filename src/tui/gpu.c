@@ -44,7 +44,7 @@ bool app_gpu_tick(tui_app *a)
     if (!sweep_measure_busy(a) && gpu_worker_status(a->worker, dev, sizeof dev) == WORKER_READY &&
         a->submitted != a->gen && app_now_ms() - a->changed_ms >= 250) {
         measure_plan p;
-        char err[600], note[400];
+        char err[600], note[400] = "";
         int major, minor;
         a->submitted = a->gen;
         /* the plan under the GPU's own model: another architecture's rules (cc 1.x half-warps
@@ -53,6 +53,7 @@ bool app_gpu_tick(tui_app *a)
         if (gpu_worker_cc(a->worker, &major, &minor))
             a->sc.arch = measure_plan_compare_arch(view_arch, major, minor, note, sizeof note);
         a->pred_arch = a->sc.arch;
+        a->pred_no_model = note[0] && a->sc.arch == view_arch;
         bool made = measure_plan_make(&a->sc, a->access, a->iteration, &p, err, sizeof err);
         a->sc.arch = view_arch;
         if (made) {

@@ -109,8 +109,10 @@ static void measured_draw(tui_app *a, layout_rect in, int y)
     const gpu_measurement *m = &a->meas.m;
     bool agree = measure_plan_agrees(a->pred_cycles, m->cycles_per_access);
     if (y < end && a->pred_arch && a->pred_arch != a->sc.arch) /* after `r`: not the GPU's rules */
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_HILITE, "GPU runs %s, not %s: pred. of %s", a->pred_arch->name,
-                  a->sc.arch->name, a->pred_arch->name);
+        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_HILITE, "GPU model %s, not %s", a->pred_arch->name,
+                  a->sc.arch->name);      /* 26 columns: fits the narrowest panel */
+    else if (y < end && a->pred_no_model) /* a GPU newer than every model: the prediction may not hold */
+        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_HILITE, "no model of this GPU");
     if (y < end && a->pred_cycles < 0) /* cp.async: the time includes the copy from global memory */
         draw_text(a, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%.2f cycles/access (not predicted)", m->cycles_per_access);
     else if (y < end)
