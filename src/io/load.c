@@ -470,13 +470,12 @@ static bool load_root(loader *L, const cJSON *root, scenario *s)
     return true;
 }
 
-/* Report a division by zero, an overflow or a bad shift among the first EVAL_CHECK_MAX
+/* Report a division by zero, an overflow or a bad shift among the first LOAD_EVAL_CHECK_MAX
  * warp-instructions with its position before anything runs (scenario_check_eval evaluates only
  * the accesses whose expressions are not proven free of errors). */
-#define EVAL_CHECK_MAX 200000
-static bool eval_check(const scenario *s, scenario_error *se)
+bool load_check_eval(const scenario *s, scenario_error *se)
 {
-    return scenario_check_eval(s, EVAL_CHECK_MAX, se);
+    return scenario_check_eval(s, LOAD_EVAL_CHECK_MAX, se);
 }
 
 /* Read every instruction of an open trace into out (a trace kept in memory: at most
@@ -564,7 +563,7 @@ bool load_scenario_text(const char *text, size_t len, const char *name, const ch
     }
     if (ok) {
         scenario_error se;
-        if (!scenario_finish(out, &se) || !eval_check(out, &se)) {
+        if (!scenario_finish(out, &se) || !load_check_eval(out, &se)) {
             L.failed = false;
             if (se.expr_pos >= 0)
                 fail_at(&L, 1 + se.expr_pos, se.msg, "%s", se.path);

@@ -23,6 +23,14 @@ typedef struct io_error {
     char text[640]; /* "file:line:col: path: message", one line */
 } io_error;
 
+/* The loader refuses a scenario whose expressions fail (division by zero, overflow, bad shift)
+ * for a lane of one of its first LOAD_EVAL_CHECK_MAX warp-instructions; later ones are only
+ * reported per lane ("expression error"). */
+#define LOAD_EVAL_CHECK_MAX 200000
+/* That check: false with the path, the expression offset and "division by zero for thread
+ * (3,0,0)" for the first failing lane. The view's expression editor runs it too, so that an
+ * edit is refused exactly where a saved file would be. */
+bool load_check_eval(const scenario *s, scenario_error *se);
 /* Load and finish a scenario from JSON text; name is used in messages. */
 /* arch, when not NULL, replaces the file's architecture (before validation). */
 bool load_scenario_text(const char *text, size_t len, const char *name, const char *arch, scenario *out, io_error *err);

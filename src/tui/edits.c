@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/load.h"
 #include "tui/app.h"
 
 /* Validate after a change; on failure copy the reason into msg. */
@@ -333,7 +334,13 @@ bool edit_set_index(scenario *s, void *arg, char *msg, size_t n)
     const edit_arg *e = arg;
     scenario_access *a = &s->accesses[e->access];
     set_text(e->delta < 0 ? &a->when_text : &a->index_text[e->delta], e->text);
-    return refinish(s, msg, n);
+    if (!refinish(s, msg, n))
+        return false;
+    scenario_error err; /* what the loader refuses (a file saved with it would not open) */
+    if (load_check_eval(s, &err))
+        return true;
+    snprintf(msg, n, "%.60s: %.120s", err.path, err.msg);
+    return false;
 }
 
 bool edit_reorder_fields(scenario *s, void *arg, char *msg, size_t n)

@@ -145,7 +145,8 @@ static void advisor_draw(tui_app *a)
     layout_rect box = {1, (a->cols - w) / 2, h, w};
     for (int y = box.y; y < box.y + box.h; y++)
         draw_fill(a, y, box.x, box.w, ROLE_NORMAL);
-    layout_rect in = panel_frame(a, &box, "advisor: padding sweep (Enter applies the chosen row, Esc closes)", true);
+    /* every row is the model's prediction; only the cycles column, after m, is measured */
+    layout_rect in = panel_frame(a, &box, "advisor: predicted padding sweep (Enter applies, Esc closes)", true);
     panel_bar_draw(a);
     const advisor_result *r = a->adv.res;
     if (in.h < 6)
@@ -217,6 +218,8 @@ static void advisor_draw(tui_app *a)
     else if (sw->done)
         draw_text(a, y, in.x, in.w, ROLE_DIM,
                   "measured cycles per warp-access per SM beside the model's; m measures again");
+    else if (!a->worker || gpu_worker_status(a->worker, (char[300]){0}, 300) == WORKER_NO_GPU)
+        draw_text(a, y, in.x, in.w, ROLE_DIM, "no GPU: predicted only; * current padding, > chosen row");
     else
         draw_text(a, y, in.x, in.w, ROLE_DIM, "* current padding, > chosen row; m measures every padding on the GPU");
     y++;

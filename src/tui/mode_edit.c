@@ -1,11 +1,15 @@
 /* mode_edit: the index expression editor in the bottom line. Every keystroke tries the text on
  * a copy of the scenario; a text that validates replaces the scenario (one undo step for the
- * whole edit), one that does not shows where it fails and leaves the scenario as it was. */
+ * whole edit), one that does not shows where it fails and leaves the scenario as it was. A text
+ * is valid where the loader would open it: one that fails for a lane of the first warp-
+ * instructions (load_check_eval) is refused as a file with it would be; Enter keeps the prompt
+ * open on a refused text, so nothing typed is lost. */
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/load.h"
 #include "tui/app.h"
 
 /* Start editing index dim (-1: 'when') of the current access. */
@@ -53,7 +57,7 @@ static int edit_try(tui_app *a)
             free(*slot);
             *slot = xstrdup(e->buf);
             scenario_error err;
-            if (!scenario_finish(&copy, &err) && err.expr_pos >= 0)
+            if ((!scenario_finish(&copy, &err) || !load_check_eval(&copy, &err)) && err.expr_pos >= 0)
                 e->err_pos = err.expr_pos;
             scenario_free(&copy);
         }
@@ -68,8 +72,10 @@ static int edit_try(tui_app *a)
 int edit_keep(tui_app *a, int key)
 {
     (void)key;
-    if (a->edit.err_pos >= 0)
-        app_set_message(a, true, "kept the last valid expression");
+    if (a->edit.err_pos >= 0) { /* refused: the text and its message stay to be fixed (Esc undoes) */
+        beep();
+        return REACT_NONE;
+    }
     app_pop(a);
     return REACT_REDRAW;
 }
