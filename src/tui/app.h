@@ -243,18 +243,18 @@ typedef struct picker_state {
 
 /* The kernel view (mode_kernel.c): the text `bankscope kernel` prints for the scenario on show. */
 typedef struct kernel_state {
-    strbuf text;              /* owned */
-    char **lines;             /* owned array; the lines point into text (NUL-terminated there) */
+    strbuf text;  /* owned */
+    char **lines; /* owned array; the lines point into text (NUL-terminated there) */
     int nlines;
-    kernel_text_span *spans;  /* owned; one per access (trace entry) made before any error */
+    kernel_text_span *spans; /* owned; one per access (trace entry) made before any error */
     int nspans;
-    char error[700];          /* why the kernel of an access could not be made; "" when all were */
-    int scroll, hscroll;      /* first line and first byte shown */
-    bool searching;           /* typing a search text */
+    char error[700];     /* why the kernel of an access could not be made; "" when all were */
+    int scroll, hscroll; /* first line and first byte shown */
+    bool searching;      /* typing a search text */
     char query[64];
     int qlen;
-    int hit;                  /* line of the last match; -1 none */
-    unsigned long mask;       /* mouse events before the view asked for the wheel too */
+    int hit;            /* line of the last match; -1 none */
+    unsigned long mask; /* mouse events before the view asked for the wheel too */
 } kernel_state;
 
 typedef struct quiz_state {
