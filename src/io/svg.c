@@ -70,14 +70,13 @@ static int draw_map(const scenario *s, const scenario_instr *in, int y0, strbuf 
         snprintf(buf, sizeof buf, "%lld", (long long)r);
         text(o, LEFT - 6, y0 + (int)r * CH + 14, "end", "font-size=\"11\" fill=\"#555\"", buf);
         for (int64_t c = 0; c < cols; c++) {
-            int64_t e = r * (arr->ndims == 1 ? cols : arr->extent[arr->ndims - 1]) + c;
+            int64_t rowlen = arr->ndims == 1 ? cols : arr->extent[arr->ndims - 1];
+            int64_t e = r * rowlen + c;
             if (arr->ndims == 1 && e >= arr->extent[0])
                 break;
-            int64_t slot = e * arr->elem_size + a->offset, addr = arr->start + slot;
-            int64_t held = scenario_swizzle_offset(arr, slot) / arr->elem_size; /* the element stored here */
-            int64_t rowlen = arr->ndims == 1 ? cols : arr->extent[arr->ndims - 1];
-            int64_t hc = held % rowlen;
-            bool pad = arr->ndims > 1 ? hc >= arr->dims[arr->ndims - 1] : held >= arr->dims[0];
+            int64_t slot, held; /* held: the element stored here */
+            bool pad = scenario_map_cell(arr, rowlen, e, a->offset, &slot, &held);
+            int64_t addr = arr->start + slot, hc = held % rowlen;
             int lane = -1;
             for (int l = 0; l < BANKS_WARP; l++)
                 if (in->lane[l].state == SCENARIO_LANE_OK && in->lane[l].address == addr && lane < 0)

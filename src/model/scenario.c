@@ -618,6 +618,21 @@ void scenario_map_shape(const scenario_array *a, int64_t *rows, int64_t *cols)
     }
 }
 
+bool scenario_map_cell(const scenario_array *a, int64_t rowlen, int64_t e, int offset, int64_t *slot, int64_t *held)
+{
+    *slot = e * a->elem_size + offset;
+    *held = scenario_swizzle_offset(a, *slot) / a->elem_size;
+    if (a->ndims == 1)
+        return *held >= a->dims[0];
+    int64_t hrow = *held / rowlen, hc = *held % rowlen;
+    bool pad = hc >= a->dims[a->ndims - 1];
+    if (a->ndims == 3)
+        pad |= hrow % a->extent[1] >= a->dims[1] || hrow / a->extent[1] >= a->dims[0];
+    else
+        pad |= hrow >= a->dims[0];
+    return pad;
+}
+
 const char *scenario_lane_state_text(scenario_lane_state st)
 {
     switch (st) {

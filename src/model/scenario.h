@@ -49,11 +49,11 @@ typedef struct scenario_array {
 
 typedef struct scenario_access {
     banks_op op;
-    int matrices;                      /* ldmatrix/stmatrix: 1, 2 or 4 */
-    bool trans;                        /* ldmatrix/stmatrix .trans */
-    banks_atomic atomic;               /* atomic: the operation */
-    bool returns;                      /* atomic: atom (true) or red (false) */
-    char *array_name; /* owned */
+    int matrices;        /* ldmatrix/stmatrix: 1, 2 or 4 */
+    bool trans;          /* ldmatrix/stmatrix .trans */
+    banks_atomic atomic; /* atomic: the operation */
+    bool returns;        /* atomic: atom (true) or red (false) */
+    char *array_name;    /* owned */
     int nidx;
     char *index_text[SCENARIO_MAX_DIMS]; /* owned */
     expr index[SCENARIO_MAX_DIMS];
@@ -178,6 +178,10 @@ void scenario_lane_element(const scenario *s, int access, const scenario_lane *l
 /* How an array is drawn as a map: rows x cols of elements (the last dimension across, the
  * others down; a 1-D array wraps every 128 bytes). */
 void scenario_map_shape(const scenario_array *a, int64_t *rows, int64_t *cols);
+/* What map cell e of array a shows (cells row-major, rowlen per row; the field at offset bytes
+ * into the element): *slot is the cell's byte offset in the array, *held the element stored
+ * there (the swizzle is its own inverse), and the result is true when that element is padding. */
+bool scenario_map_cell(const scenario_array *a, int64_t rowlen, int64_t e, int offset, int64_t *slot, int64_t *held);
 const char *scenario_lane_state_text(scenario_lane_state st);
 
 /* Lanes of one warp-instruction left out of the analysis because the access cannot happen as

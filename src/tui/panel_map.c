@@ -60,14 +60,9 @@ void panel_map_draw(tui_app *a, const layout_rect *r)
             int64_t e = row * cols + c;
             if (arr->ndims == 1 && e >= arr->extent[0])
                 break;
-            int64_t slot = e * arr->elem_size + ac->offset, addr = arr->start + slot;
-            int64_t held = scenario_swizzle_offset(arr, slot) / arr->elem_size; /* the element stored here */
-            int64_t hrow = held / cols, hc = held % cols;
-            bool pad = arr->ndims > 1 ? hc >= arr->dims[arr->ndims - 1] : held >= arr->dims[0];
-            if (arr->ndims == 3)
-                pad |= hrow % arr->extent[1] >= arr->dims[1] || hrow / arr->extent[1] >= arr->dims[0];
-            else if (arr->ndims == 2)
-                pad |= hrow >= arr->dims[0];
+            int64_t slot, held; /* held: the element stored here */
+            bool pad = scenario_map_cell(arr, cols, e, ac->offset, &slot, &held);
+            int64_t addr = arr->start + slot, hrow = held / cols, hc = held % cols;
             int lane = -1;
             for (int l = 0; l < BANKS_WARP; l++)
                 if (v->in.lane[l].state == SCENARIO_LANE_OK && v->in.lane[l].address == addr)
