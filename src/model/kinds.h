@@ -103,6 +103,9 @@ const char *kinds_op_text(const kinds_row *row);
 /* The first row one of whose SASS opcodes is the first word of sass ("LDSM.16.M88.4" finds
  * ldmatrix; suffixes after a '.' are ignored), or NULL. */
 const kinds_row *kinds_find_sass(const char *sass);
+/* The distinct metric names of row's counter group (every row with its counters.group), in table
+ * order, into names (at most max); returns how many (0: the row has no counters). */
+int kinds_counter_group(const kinds_row *row, const char **names, int max);
 /* True when row takes width bytes per lane. */
 bool kinds_width_ok(const kinds_row *row, int width);
 /* True when key (e.g. "matrices") is one of the keys row takes. */
