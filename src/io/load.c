@@ -9,14 +9,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "io/jsonpos.h"
+#include "io/jsontree.h"
 #include "io/library.h"
 #include "io/trace_stream.h"
 #include "model/kernelgen.h"
 
 typedef struct loader {
-    const char *text;
-    size_t len;
+    const jsontree *tree; /* the document, with its positions */
     const char *name;
     io_error *err;
     bool failed;
@@ -35,7 +34,7 @@ static bool fail_at(loader *L, int extra_col, const char *msg, const char *fmt, 
     va_start(ap, fmt);
     vsnprintf(path, sizeof path, fmt, ap);
     va_end(ap);
-    jsonpos p = jsonpos_locate(L->text, L->len, path);
+    jsontree_pos p = jsontree_locate(L->tree, path);
     snprintf(L->err->text, sizeof L->err->text, "%s:%d:%d: %s%s%s", L->name, p.line, p.col + extra_col, path,
              *path ? ": " : "", msg);
     return false;
@@ -287,8 +286,8 @@ static bool load_op(loader *L, const cJSON *o, const char *path, banks_request *
     char *op = NULL, *kind = NULL;
     bool ok = get_str(L, o, "op", false, &op, path);
     if (ok && !banks_op_parse(op, &r->op))
-        ok = fail_at(L, 0, "op is \"load\", \"store\", \"ldmatrix\", \"stmatrix\", \"atomic\" or \"cp.async\"",
-                     "%s.op", path);
+        ok = fail_at(L, 0, "op is \"load\", \"store\", \"ldmatrix\", \"stmatrix\", \"atomic\" or \"cp.async\"", "%s.op",
+                     path);
     free(op);
     if (!ok)
         return false;
@@ -335,8 +334,8 @@ static bool load_access(loader *L, const cJSON *a, int i, scenario *s)
     char path[64], p2[96];
     snprintf(path, sizeof path, "accesses[%d]", i);
     scenario_access *sa = &s->accesses[i];
-    static const char *const keys[] = {"op",    "array",    "index", "field",  "vector",  "when",
-                                       "label", "matrices", "trans", "atomic", "returns", "source", NULL};
+    static const char *const keys[] = {"op",       "array", "index",  "field",   "vector", "when", "label",
+                                       "matrices", "trans", "atomic", "returns", "source", NULL};
     if (!cJSON_IsObject(a))
         return fail_at(L, 0, "expected an object", "%s", path);
     banks_request kind = {0};
@@ -532,28 +531,15 @@ bool load_scenario_text(const char *text, size_t len, const char *name, const ch
         return load_trace_all(ts, out, err);
     if (len > LOAD_MAX_SCENARIO_BYTES)
         return too_large(name, err);
-    loader L = {.text = text, .len = len, .name = name, .err = err};
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    if (!root) {
-        const char *at = cJSON_GetErrorPtr();
-        size_t off = at && at >= text && at <= text + len ? (size_t)(at - text) : 0;
-        int line, col;
-        jsonpos_line_col(text, off, &line, &col);
-        snprintf(err->text, sizeof err->text, "%s:%d:%d: malformed JSON%s", name, line, col,
-                 off >= len ? " (the file ends too early)" : "");
+    jsontree tree;
+    jsontree_error je;
+    if (!jsontree_parse(text, len, &tree, &je)) {
+        snprintf(err->text, sizeof err->text, "%s:%d:%d: %s", name, je.line, je.col, je.msg);
         return false;
     }
-    size_t rest = jsonpos_skip_ws(text, len, end && end >= text && end <= text + len ? (size_t)(end - text) : len);
-    if (rest < len) {
-        cJSON_Delete(root);
-        int line, col;
-        jsonpos_line_col(text, rest, &line, &col);
-        snprintf(err->text, sizeof err->text, "%s:%d:%d: unexpected text after the JSON document", name, line, col);
-        return false;
-    }
+    loader L = {.tree = &tree, .name = name, .err = err};
+    const cJSON *root = tree.root;
     bool ok = load_root(&L, root, out);
-    cJSON_Delete(root);
     if (ok && arch) {
         out->arch = banks_profile_find(arch);
         if (!out->arch) {
@@ -572,6 +558,7 @@ bool load_scenario_text(const char *text, size_t len, const char *name, const ch
             ok = false;
         }
     }
+    jsontree_free(&tree);
     if (!ok) {
         scenario_free(out);
         scenario_init(out);

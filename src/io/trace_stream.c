@@ -20,6 +20,7 @@ struct trace_stream {
     scenario hdr;
     bool arch_given; /* --arch replaces the file's */
     bool arch_seen;  /* the file's "arch" was read (or found by the look-ahead) */
+    unsigned seen;   /* the header members read so far (bits: name, description, arch) */
     bool done;
     int64_t count, max;
     int64_t trace_line, trace_col; /* where the array of instructions starts */
@@ -68,6 +69,10 @@ static int header_member(trace_stream *t, io_error *err)
     bool is_arch = strcmp(t->js.str, "arch") == 0;
     if (!is_arch && strcmp(t->js.str, "name") != 0 && strcmp(t->js.str, "description") != 0)
         return 1;
+    unsigned bit = is_arch ? 4u : key[0] == 'n' ? 1u : 2u;
+    if (t->seen & bit) /* one model and one label: never the first of two */
+        return FAIL_TOK(t, err, "this key is given twice", "%s", key);
+    t->seen |= bit;
     jsonstream_token v = jsonstream_next(&t->js);
     if (v == JSONSTREAM_ERROR)
         return fail_js(t, err);
@@ -313,6 +318,7 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
         char key[64];
         copy_key(t, key, sizeof key);
         bool dup = false;
+        int64_t kline = t->js.line_tok, kcol = t->js.col_tok;
         jsonstream_token v = jsonstream_next(&t->js);
         if (v == JSONSTREAM_ERROR)
             return fail_js(t, err);
@@ -379,7 +385,7 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
             return FAIL_TOK(t, err, msg, "trace[%lld].%s", i, key);
         }
         if (dup)
-            return FAIL_TOK(t, err, "this key is given twice", "trace[%lld].%s", i, key);
+            return failf(t, err, kline, kcol, "this key is given twice", "trace[%lld].%s", i, key);
     }
     if (!have_op)
         return failf(t, err, eline, ecol, "missing key 'op'", "trace[%lld]", i);
