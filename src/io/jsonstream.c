@@ -37,6 +37,13 @@ void jsonstream_open_file(jsonstream *js, FILE *f)
     open_common(js);
 }
 
+void jsonstream_open_file_head(jsonstream *js, FILE *f, const char *head, size_t n)
+{
+    jsonstream_open_file(js, f);
+    js->len = n < JSONSTREAM_WINDOW ? n : JSONSTREAM_WINDOW;
+    memcpy(js->buf, head, js->len);
+}
+
 void jsonstream_open_mem(jsonstream *js, const char *text, size_t len)
 {
     memset(js, 0, sizeof *js);

@@ -66,6 +66,9 @@ typedef struct jsonstream {
 /* Start reading f (from its current position) or len bytes at text. Never fails. */
 void jsonstream_open_file(jsonstream *js, FILE *f);
 void jsonstream_open_mem(jsonstream *js, const char *text, size_t len);
+/* Read the n bytes of head (at most JSONSTREAM_WINDOW, copied), then f: a pipe whose first
+ * bytes were read to see what it holds. */
+void jsonstream_open_file_head(jsonstream *js, FILE *f, const char *head, size_t n);
 void jsonstream_close(jsonstream *js);
 /* Allow strings and member names of up to max bytes (default JSONSTREAM_MAX_STRING); call
  * before the first token. */

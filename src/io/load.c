@@ -568,7 +568,8 @@ bool load_scenario_text(const char *text, size_t len, const char *name, const ch
 
 char *load_read_file(const char *path, size_t *len, io_error *err)
 {
-    FILE *f = fopen(path, "rb");
+    bool std = strcmp(path, "-") == 0; /* standard input, as GNU tools read "-" */
+    FILE *f = std ? stdin : fopen(path, "rb");
     if (!f) {
         snprintf(err->text, sizeof err->text, "%s: %s", path, strerror(errno));
         return NULL;
@@ -579,7 +580,8 @@ char *load_read_file(const char *path, size_t *len, io_error *err)
     while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
         strbuf_add(&sb, buf, n);
         if (sb.len > LOAD_MAX_BYTES) {
-            fclose(f);
+            if (!std)
+                fclose(f);
             strbuf_free(&sb);
             snprintf(err->text, sizeof err->text, "%s: file larger than 256 MiB", path);
             return NULL;
@@ -587,7 +589,8 @@ char *load_read_file(const char *path, size_t *len, io_error *err)
     }
     bool bad = ferror(f);
     int why = errno; /* fread's reason (a directory: EISDIR), before fclose can change it */
-    fclose(f);
+    if (!std)
+        fclose(f);
     if (bad) {
         strbuf_free(&sb);
         snprintf(err->text, sizeof err->text, "%s: %s", path, strerror(why));
@@ -599,10 +602,11 @@ char *load_read_file(const char *path, size_t *len, io_error *err)
 
 const char *load_source_text(const char *source, size_t *len, bool *owned, io_error *err)
 {
-    FILE *probe = fopen(source, "rb");
-    *owned = probe != NULL;
-    if (probe) {
-        fclose(probe);
+    FILE *probe = strcmp(source, "-") == 0 ? NULL : fopen(source, "rb");
+    *owned = probe != NULL || strcmp(source, "-") == 0;
+    if (*owned) {
+        if (probe)
+            fclose(probe);
         return load_read_file(source, len, err);
     }
     const char *builtin = library_find(source, len);
