@@ -469,12 +469,15 @@ static bool load_root(loader *L, const cJSON *root, scenario *s)
     return true;
 }
 
-/* Report a division by zero, an overflow or a bad shift among the first LOAD_EVAL_CHECK_MAX
- * warp-instructions with its position before anything runs (scenario_check_eval evaluates only
- * the accesses whose expressions are not proven free of errors). */
+/* The evaluation check within LOAD_EVAL_CHECK_LANE_OPS (scenario_check_eval_run). */
 bool load_check_eval(const scenario *s, scenario_error *se)
 {
-    return scenario_check_eval(s, LOAD_EVAL_CHECK_MAX, se);
+    return scenario_check_eval(s, LOAD_EVAL_CHECK_LANE_OPS, se);
+}
+
+scenario_check load_check_eval_job(const scenario *s, const atomic_int *cancel, scenario_error *se)
+{
+    return scenario_check_eval_run(s, LOAD_EVAL_CHECK_LANE_OPS, cancel, se);
 }
 
 /* Read every instruction of an open trace into out (a trace kept in memory: at most
