@@ -46,8 +46,23 @@ typedef struct {
 /* The table, valid after cupti_api_load returned true. */
 extern cupti_api_table cupti_api;
 
+/* The few driver entry points the measuring passes call, from the libcuda.so.1 the program has
+ * already loaded (the library is never linked against the driver). */
+typedef struct {
+    CUresult (*ctx_synchronize)(void);
+    CUresult (*ctx_push)(CUcontext);
+    CUresult (*ctx_pop)(CUcontext *);
+    CUresult (*ctx_get_device)(CUdevice *);
+    CUresult (*device_get_name)(char *, int, CUdevice);
+    CUresult (*device_get_attribute)(int *, CUdevice_attribute, CUdevice);
+} cupti_driver_table;
+
+/* Valid after cupti_api_load returned true. */
+extern cupti_driver_table cupti_driver;
+
 /* Loads libcupti (the toolkit major version's soname, first from $BANKSCOPE_CUPTI_DIR, then the
- * toolkit folders, then the library path) and resolves every entry; false with a reason. */
+ * toolkit folders, then the library path) and resolves every entry, and the driver's entries
+ * above; false with a reason. */
 bool cupti_api_load(char *why, size_t n);
 
 /* "CUPTI_ERROR_..." text of a result (its number when CUPTI is not loaded). */

@@ -66,9 +66,10 @@ void launch_time_note(uint32_t correlation_id)
 bool launch_time_end(CUcontext ctx, uint64_t *ns, char *why, size_t n)
 {
     CUcontext prev = NULL;
-    cuCtxPushCurrent(ctx);
-    CUresult cr = cuCtxSynchronize();
-    cuCtxPopCurrent(&prev);
+    bool pushed = cupti_driver.ctx_push(ctx) == CUDA_SUCCESS;
+    CUresult cr = cupti_driver.ctx_synchronize();
+    if (pushed)
+        cupti_driver.ctx_pop(&prev);
     if (cr != CUDA_SUCCESS) {
         snprintf(why, n, "the launch failed in the timing run (CUDA error %d)", (int)cr);
         return false;

@@ -79,12 +79,15 @@ void sass_metrics_module(sass_metrics *sm, const void *cubin, size_t size)
 static bool configure(sass_metrics *sm, CUcontext ctx, char *why, size_t n)
 {
     CUdevice dev;
-    if (cuCtxPushCurrent(ctx) != CUDA_SUCCESS || cuCtxGetDevice(&dev) != CUDA_SUCCESS) {
+    bool pushed = cupti_driver.ctx_push(ctx) == CUDA_SUCCESS;
+    bool got = pushed && cupti_driver.ctx_get_device(&dev) == CUDA_SUCCESS;
+    CUcontext dummy;
+    if (pushed)
+        cupti_driver.ctx_pop(&dummy);
+    if (!got) {
         snprintf(why, n, "no CUDA device for the launch's context");
         return false;
     }
-    CUcontext dummy;
-    cuCtxPopCurrent(&dummy);
     sm->device = (uint32_t)dev;
     CUptiResult r;
     CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
@@ -148,7 +151,7 @@ bool sass_metrics_begin(sass_metrics *sm, CUcontext ctx, char *why, size_t n)
     if (!sm->configured && !configure(sm, ctx, why, n))
         return false;
     /* earlier work of the program must not run inside the counted range */
-    cuCtxSynchronize();
+    cupti_driver.ctx_synchronize();
     CUpti_SassMetricsEnable_Params en = {
         .structSize = CUpti_SassMetricsEnable_Params_STRUCT_SIZE, .ctx = ctx, .enableLazyPatching = 1};
     CUptiResult r = cupti_api.cuptiSassMetricsEnable(&en);
@@ -236,7 +239,7 @@ bool sass_metrics_end(sass_metrics *sm, CUcontext ctx, const char *function, cha
     bool ok = false;
     CUpti_SassMetrics_Data *data = NULL;
     size_t nrec = 0;
-    CUresult cr = cuCtxSynchronize();
+    CUresult cr = cupti_driver.ctx_synchronize();
     if (cr != CUDA_SUCCESS) {
         snprintf(why, n, "the launch failed while counting (CUDA error %d)", (int)cr);
         goto out;

@@ -1,90 +1,116 @@
-/* measure_inject: the injection library of the two measuring runs of `bankscope record`, loaded
- * by the CUDA driver into the user's unmodified program through CUDA_INJECTION64_PATH (the driver
- * calls InitializeInjection at the program's first CUDA call). One run per pass, chosen by the
- * environment that `record` sets:
- *   BANKSCOPE_MEASURE_PASS    "count": CUPTI SASS metrics of the chosen launch (sass_metrics);
- *                             "time":  that launch's duration, nothing patched (launch_time)
- *   BANKSCOPE_MEASURE_KERNEL  extended regular expression on the mangled kernel name
- *   BANKSCOPE_MEASURE_LAUNCH  which launch of the matching kernels, from 0 (default 0)
- *   BANKSCOPE_MEASURE_OUT     the file written (complete or not at all: written beside, renamed)
- * The file is bankscope-measured/1 text (measured_file.h reads it). The program itself is never
- * touched: its output and exit status are its own. */
+/* record_measure: the two measuring passes of libbankscope-record.so (record.h), each a run of the
+ * user's program of its own:
+ *   "count"  the hardware's per-instruction counts of the chosen launch, from CUPTI's SASS metrics
+ *            (sass_metrics.h): wavefronts, ideal wavefronts, executions, each pc's file:line;
+ *   "time"   the chosen launch's GPU duration with nothing patched (launch_time.h).
+ * They cannot share a run with "capture": CUPTI refuses a second subscriber while the Compute
+ * Sanitizer is attached (CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED, seen on an H100 with CUDA
+ * 13.0), and a time taken under either's patching would not be the program's.
+ * The launch is chosen as every pass chooses it (record_kernel_matches; the command passes the
+ * mangled name and the launch index the capture pass found); with launch -1, the first match.
+ * Output: DIR/count.txt or DIR/time.txt in the bankscope-measured/1 format (src/io/measured_file.h
+ * reads it), written beside and renamed, so a file that exists is complete. */
+#define _GNU_SOURCE
 #include <pthread.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cupti.h>
-
+#include "record.h"
 #include "record/cupti_api.h"
 #include "record/launch_time.h"
 #include "record/sass_metrics.h"
 
+#define MEASURE_MAX_KERNELS 256
+
 typedef enum { PASS_COUNT, PASS_TIME } pass_kind;
 
 static struct {
+    const record_config *cfg;
     pass_kind pass;
-    regex_t kernel;
-    long want;        /* the launch index wanted */
-    long seen;        /* matching launches so far */
-    char out[4096];   /* the output path */
-    bool done;        /* the file was written */
-    bool failed_init; /* nothing can be measured: the reason is in why */
+    bool done; /* the file was written */
     char why[400];
     sass_metrics *sm;
     pthread_mutex_t lock;
-    /* the chosen launch while its callbacks run */
+    /* launches seen per kernel */
+    char *kernel[MEASURE_MAX_KERNELS];
+    int64_t launches[MEASURE_MAX_KERNELS];
+    int nkernels;
+    int64_t matched; /* launches of matching kernels */
+    /* the chosen launch */
     bool active;
-    char name[1024];
+    int64_t index;
+    char name[4096];
     unsigned grid[3], block[3];
 } g = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static _Thread_local int launch_depth;
 
-/* Writes the result file: a header, the pass's lines (or an error) and "end". */
+/* Writes text on one field: tabs and line breaks would split the record, so they become spaces. */
+static void put_field(FILE *f, const char *text)
+{
+    for (const char *p = text; *p; p++)
+        fputc(*p == '\t' || *p == '\n' || *p == '\r' ? ' ' : *p, f);
+}
+
+/* The device's SMs, clock and name. */
+static void write_device(FILE *f)
+{
+    CUdevice dev;
+    char name[256] = "";
+    int sms = 0, clock_khz = 0;
+    if (cupti_driver.ctx_get_device && cupti_driver.ctx_get_device(&dev) == CUDA_SUCCESS) {
+        cupti_driver.device_get_name(name, sizeof name, dev);
+        cupti_driver.device_get_attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+        cupti_driver.device_get_attribute(&clock_khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, dev);
+        fprintf(f, "device\t%d\t%d\t", sms, clock_khz);
+        put_field(f, name);
+        fputc('\n', f);
+    }
+}
+
+/* Writes the pass's file once: the header, the launch, the results (or an error) and "end". */
 static void write_file(const char *error, uint64_t duration_ns)
 {
-    if (g.done || !g.out[0])
+    if (g.done)
         return;
     g.done = true;
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.part", g.out);
-    FILE *f = fopen(tmp, "w");
+    const char *base = g.pass == PASS_COUNT ? "count.txt" : "time.txt";
+    char part[64], from[4200], to[4200];
+    snprintf(part, sizeof part, "%s.part", base);
+    FILE *f = record_open_output(g.cfg, part);
     if (!f)
         return;
     fprintf(f, "bankscope-measured/1\npass\t%s\n", g.pass == PASS_COUNT ? "count" : "time");
     if (g.name[0]) {
-        fprintf(f, "kernel\t%s\nlaunch\t%ld\n", g.name, g.want);
+        fputs("kernel\t", f);
+        put_field(f, g.name);
+        fprintf(f, "\nlaunch\t%lld\n", (long long)g.index);
         fprintf(f, "grid\t%u %u %u\nblock\t%u %u %u\n", g.grid[0], g.grid[1], g.grid[2], g.block[0], g.block[1],
                 g.block[2]);
     }
-    CUdevice dev;
-    char dname[256] = "";
-    int sms = 0, clock_khz = 0;
-    if (cuCtxGetDevice(&dev) == CUDA_SUCCESS) {
-        cuDeviceGetName(dname, sizeof dname, dev);
-        cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
-        cuDeviceGetAttribute(&clock_khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, dev);
-        fprintf(f, "device\t%d\t%d\t%s\n", sms, clock_khz, dname);
-    }
+    write_device(f);
     if (error) {
-        fprintf(f, "error\t%s\n", error);
+        fputs("error\t", f);
+        put_field(f, error);
+        fputc('\n', f);
     } else if (g.pass == PASS_TIME) {
         fprintf(f, "duration_ns\t%llu\n", (unsigned long long)duration_ns);
     } else {
         for (size_t i = 0; i < sass_metrics_count(g.sm); i++) {
             const sass_metrics_pc *p = sass_metrics_at(g.sm, i);
-            fprintf(f, "pc\t%x\t%d\t%llu\t%llu\t%llu\t%u\t%s\n", p->pc, p->shared, (unsigned long long)p->wavefronts,
-                    (unsigned long long)p->ideal_wavefronts, (unsigned long long)p->instructions, p->line,
-                    p->file ? p->file : "");
+            fprintf(f, "pc\t%x\t%d\t%llu\t%llu\t%llu\t%u\t", p->pc, p->shared, (unsigned long long)p->wavefronts,
+                    (unsigned long long)p->ideal_wavefronts, (unsigned long long)p->instructions, p->line);
+            put_field(f, p->file ? p->file : "");
+            fputc('\n', f);
         }
     }
     fputs("end\n", f);
-    if (fclose(f) == 0)
-        rename(tmp, g.out);
-    else
-        remove(tmp);
+    bool ok = fclose(f) == 0;
+    snprintf(from, sizeof from, "%s/%s", g.cfg->dir, part);
+    snprintf(to, sizeof to, "%s/%s", g.cfg->dir, base);
+    if (!ok || rename(from, to) != 0)
+        remove(from);
 }
 
 /* Grid and block of a driver launch call (the runtime's launches reach the driver too). */
@@ -142,14 +168,36 @@ static bool is_launch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid)
     return false;
 }
 
+/* Launches of this kernel before this one (the launch index every pass counts). */
+static int64_t kernel_index(const char *mangled)
+{
+    for (int i = 0; i < g.nkernels; i++)
+        if (strcmp(g.kernel[i], mangled) == 0)
+            return g.launches[i]++;
+    if (g.nkernels == MEASURE_MAX_KERNELS)
+        return -1;
+    g.kernel[g.nkernels] = strdup(mangled);
+    if (!g.kernel[g.nkernels])
+        return -1;
+    g.launches[g.nkernels++] = 1;
+    return 0;
+}
+
 /* The outermost launch callback's entry: is this the chosen launch? Start the pass's work. */
 static void launch_enter(const CUpti_CallbackData *cb)
 {
-    if (g.done || !cb->symbolName || regexec(&g.kernel, cb->symbolName, 0, NULL, 0) != 0)
+    if (g.done || !cb->symbolName)
         return;
-    if (g.seen++ != g.want)
+    char demangled[4096];
+    record_demangle(cb->symbolName, demangled, sizeof demangled);
+    int64_t index = kernel_index(cb->symbolName);
+    if (!record_kernel_matches(g.cfg, cb->symbolName, demangled))
+        return;
+    g.matched++;
+    if (g.cfg->launch >= 0 ? index != g.cfg->launch : g.matched != 1)
         return;
     g.active = true;
+    g.index = index;
     snprintf(g.name, sizeof g.name, "%s", cb->symbolName);
     if (g.pass == PASS_COUNT && !sass_metrics_begin(g.sm, cb->context, g.why, sizeof g.why)) {
         g.active = false;
@@ -204,20 +252,6 @@ static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain, CUpti_
     pthread_mutex_unlock(&g.lock);
 }
 
-/* At the program's exit: a chosen launch that never came is said so. */
-__attribute__((destructor)) static void at_exit(void)
-{
-    if (g.done || !g.out[0])
-        return;
-    char why[600];
-    if (g.failed_init)
-        snprintf(why, sizeof why, "%s", g.why);
-    else
-        snprintf(why, sizeof why, "the program made %ld launch%s of a matching kernel, launch %ld was asked for",
-                 g.seen, g.seen == 1 ? "" : "es", g.want);
-    write_file(why, 0);
-}
-
 /* Subscribes to launches and module loads; false with a reason in g.why. */
 static bool subscribe(void)
 {
@@ -237,26 +271,40 @@ static bool subscribe(void)
     return true;
 }
 
-/* The driver's entry into the library. Returns 1 (the driver ignores the value). */
-__attribute__((visibility("default"))) int InitializeInjection(void)
+/* Starts a pass: CUPTI loaded, the pass's collector ready, callbacks on; -1 after writing why. */
+static int measure_start(const record_config *cfg, pass_kind pass)
 {
-    const char *pass = getenv("BANKSCOPE_MEASURE_PASS");
-    const char *kernel = getenv("BANKSCOPE_MEASURE_KERNEL");
-    const char *launch = getenv("BANKSCOPE_MEASURE_LAUNCH");
-    const char *out = getenv("BANKSCOPE_MEASURE_OUT");
-    if (!out || !*out || !pass)
-        return 1;
-    snprintf(g.out, sizeof g.out, "%s", out);
-    g.pass = strcmp(pass, "time") == 0 ? PASS_TIME : PASS_COUNT;
-    g.want = launch ? strtol(launch, NULL, 10) : 0;
-    if (regcomp(&g.kernel, kernel && *kernel ? kernel : ".", REG_EXTENDED | REG_NOSUB) != 0) {
-        snprintf(g.why, sizeof g.why, "bad kernel expression");
-        g.failed_init = true;
-        return 1;
+    g.cfg = cfg;
+    g.pass = pass;
+    bool ok = pass == PASS_TIME ? launch_time_start(g.why, sizeof g.why)
+                                : (g.sm = sass_metrics_new(g.why, sizeof g.why)) != NULL;
+    if (!ok || !subscribe()) {
+        write_file(g.why, 0);
+        return -1;
     }
-    bool ok = g.pass == PASS_TIME ? launch_time_start(g.why, sizeof g.why)
-                                  : (g.sm = sass_metrics_new(g.why, sizeof g.why)) != NULL;
-    if (!ok || !subscribe())
-        g.failed_init = true;
-    return 1;
+    return 0;
 }
+
+static int count_start(const record_config *cfg)
+{
+    return measure_start(cfg, PASS_COUNT);
+}
+
+static int time_start(const record_config *cfg)
+{
+    return measure_start(cfg, PASS_TIME);
+}
+
+/* At the program's exit: a chosen launch that never came is said so. */
+static void measure_stop(void)
+{
+    if (g.done)
+        return;
+    char why[600];
+    snprintf(why, sizeof why, "the program made %lld launch%s of a matching kernel, not the one asked for",
+             (long long)g.matched, g.matched == 1 ? "" : "es");
+    write_file(why, 0);
+}
+
+const record_pass record_count_pass = {"count", count_start, measure_stop};
+const record_pass record_time_pass = {"time", time_start, measure_stop};
