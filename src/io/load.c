@@ -286,9 +286,9 @@ static bool load_op(loader *L, const cJSON *o, const char *path, banks_request *
 {
     char *op = NULL, *kind = NULL;
     bool ok = get_str(L, o, "op", false, &op, path);
+    char msg[160];
     if (ok && !banks_op_parse(op, &r->op))
-        ok = fail_at(L, 0, "op is \"load\", \"store\", \"ldmatrix\", \"stmatrix\", \"atomic\" or \"cp.async\"", "%s.op",
-                     path);
+        ok = fail_at(L, 0, kinds_op_message(msg, sizeof msg), "%s.op", path);
     free(op);
     if (!ok)
         return false;

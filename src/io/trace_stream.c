@@ -385,10 +385,9 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
             dup = have_op;
             if (v != JSONSTREAM_STRING)
                 return FAIL_TOK(t, err, "expected a string", "trace[%lld].op", i);
+            char msg[160];
             if (!banks_op_parse(t->js.str, &r->op))
-                return FAIL_TOK(t, err,
-                                "op is \"load\", \"store\", \"ldmatrix\", \"stmatrix\", \"atomic\" or \"cp.async\"",
-                                "trace[%lld].op", i);
+                return FAIL_TOK(t, err, kinds_op_message(msg, sizeof msg), "trace[%lld].op", i);
             have_op = true;
             oline = t->js.line_tok;
             ocol = t->js.col_tok;

@@ -226,6 +226,19 @@ const kinds_row *kinds_find(const char *name)
     return NULL;
 }
 
+const char *kinds_op_message(char *buf, size_t n)
+{
+    const kinds_row *ops[NROWS];
+    int k = 0;
+    for (int i = 0; i < NROWS; i++)
+        if (rows[i].op >= 0 && !rows[i].file_op)
+            ops[k++] = &rows[i];
+    size_t at = (size_t)snprintf(buf, n, "op is");
+    for (int i = 0; i < k && at < n; i++)
+        at += (size_t)snprintf(buf + at, n - at, "%s\"%s\"", i == 0 ? " " : i + 1 < k ? ", " : " or ", ops[i]->name);
+    return buf;
+}
+
 const char *kinds_op_text(const kinds_row *row)
 {
     return row->file_op ? row->file_op : row->name;
