@@ -51,7 +51,7 @@ _bankscope() {
     sweep) opts="--json --max-pad --measure --arch --force" ;;
     export) opts="--svg --access --warp --iteration --arch --force" ;;
     list) opts="--json --names --archs" ;;
-    import) opts="--block --kernel -D -I --smem --loop --timeout -o" ;;
+    import) opts="--block --kernel -D -I --smem --loop --timeout -o --force" ;;
     *) opts="--help --version --no-gpu --no-color --no-mouse --present --snapshot --keys --bench-redraw --bench-startup" ;;
     esac
     if [[ $cur == -* ]]; then

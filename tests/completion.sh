@@ -26,6 +26,7 @@ CUR= expect "analyze default --arch" sm_90 sm_13 sm_35_8byte
 CUR=--max expect "sweep default" --max-pad
 CUR=--sv expect "export default" --svg
 CUR=--na expect "list" --names
+CUR=--fo expect "import k.cu" --force
 CUR=float4 expect "analyze" float4-32x32 float4-32x36
 CUR=--no-c expect "" --no-color
 CUR=--arch=sm_8 expect "analyze default" --arch=sm_80 --arch=sm_86

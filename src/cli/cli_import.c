@@ -1,7 +1,9 @@
 /* cli_import: `bankscope import FILE.cu`: CUDA source -> scenario JSON (stdout or -o FILE). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -40,20 +42,46 @@ static int parse_num(const char *opt, const char *v, long long lo, long long hi,
     return 0;
 }
 
+/* False when v is written as an integer (as strtoll reads one: decimal, 0x hex or 0 octal, with a
+ * sign) that does not fit in 64 bits; a value that is no integer (a type, an expression) is
+ * left to the importer. */
+static bool define_fits(const char *v)
+{
+    char *end;
+    errno = 0;
+    (void)strtoll(v, &end, 0);
+    return !(end != v && *end == '\0' && errno == ERANGE);
+}
+
+/* Whether -o may be written: never the input itself (the same file under another name or a hard
+ * link: the same device and inode, as cc checks), and an existing regular file only with
+ * --force. Character devices and pipes (/dev/null, /dev/stdout) are written to, not replaced.
+ * 0, or CLI_USAGE after a message. */
+static int check_output(const char *in, const char *out, bool force)
+{
+    struct stat si, so;
+    if (stat(out, &so) != 0)
+        return 0; /* a new file (or a dangling link: its target is created) */
+    if (stat(in, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+        return cli_usage_error("import: the output %s is the input %s: refusing to replace the CUDA source", out, in);
+    if (S_ISREG(so.st_mode) && !force)
+        return cli_usage_error("import: %s exists: give --force to replace it, or another -o", out);
+    return 0;
+}
+
 /* Parse the options; 0, or CLI_USAGE after a message. With tui set, the interactive view's flags
  * are collected into tui_argv (argc entries at most). */
-static int parse_args(int argc, char **argv, import_options *o, const char **out, char **tui_argv, int *tui_argc)
+static int parse_args(int argc, char **argv, import_options *o, const char **out, bool *force, char **tui_argv,
+                      int *tui_argc)
 {
-    static const struct option opts[] = {{"kernel", required_argument, NULL, 'k'},
-                                         {"block", required_argument, NULL, 'b'},
-                                         {"smem", required_argument, NULL, 's'},
-                                         {"loop", required_argument, NULL, 'l'},
-                                         {"timeout", required_argument, NULL, 't'},
-                                         {"no-gpu", no_argument, NULL, 'G'},
-                                         {"no-color", no_argument, NULL, 'C'},
-                                         {"no-mouse", no_argument, NULL, 'M'},
-                                         {0}};
+    static const struct option opts[] = {
+        {"kernel", required_argument, NULL, 'k'},  {"block", required_argument, NULL, 'b'},
+        {"smem", required_argument, NULL, 's'},    {"loop", required_argument, NULL, 'l'},
+        {"timeout", required_argument, NULL, 't'}, {"force", no_argument, NULL, 'f'},
+        {"no-gpu", no_argument, NULL, 'G'},        {"no-color", no_argument, NULL, 'C'},
+        {"no-mouse", no_argument, NULL, 'M'},      {0}};
     memset(o, 0, sizeof *o);
+    *force = false;
     o->smem_bytes = -1;
     o->timeout_s = 30;
     cli_args args;
@@ -66,6 +94,7 @@ static int parse_args(int argc, char **argv, import_options *o, const char **out
         case 'k': o->kernel = v; break;
         case 'b': rc = parse_block(v, o->block); break;
         case 'o': *out = v; break;
+        case 'f': *force = true; break;
         case 's':
             rc = parse_num("--smem", v, 1, 1 << 24, &n);
             o->smem_bytes = n;
@@ -82,6 +111,9 @@ static int parse_args(int argc, char **argv, import_options *o, const char **out
             const char *eq = strchr(v, '=');
             if (!eq || eq == v || !eq[1] || o->ndefines >= IMPORT_MAX_DEFINES)
                 rc = cli_usage_error("import: -D needs NAME=VALUE (at most %d)", IMPORT_MAX_DEFINES);
+            else if (!define_fits(eq + 1))
+                rc = cli_usage_error("import: -D %s: %s does not fit in a 64-bit integer (%lld..%lld)", v, eq + 1,
+                                     (long long)INT64_MIN, (long long)INT64_MAX);
             else { /* the name is cut at '=' in place: argv is ours to use */
                 ((char *)eq)[0] = '\0';
                 o->defines[o->ndefines++] = (import_define){v, eq + 1};
@@ -118,14 +150,15 @@ static int parse_args(int argc, char **argv, import_options *o, const char **out
         return cli_usage_error("import: give a CUDA file (bankscope import FILE.cu --block X[,Y[,Z]])");
     if (!o->block[0])
         return cli_usage_error("import: give the block shape with --block X[,Y[,Z]] (the source does not say it)");
-    return 0;
+    return *out ? check_output(o->file, *out, *force) : 0;
 }
 
 int cli_import(int argc, char **argv)
 {
     import_options o;
     const char *out = NULL;
-    if (parse_args(argc, argv, &o, &out, NULL, NULL))
+    bool force;
+    if (parse_args(argc, argv, &o, &out, &force, NULL, NULL))
         return CLI_USAGE;
     char *json = NULL;
     int st = import_run(&o, &json);
@@ -164,7 +197,8 @@ int cli_import_tui(int argc, char **argv)
     const char *out = NULL;
     char **tui_argv = xcalloc((size_t)argc + 2, sizeof *tui_argv);
     int tui_argc = 1;
-    if (parse_args(argc, argv, &o, &out, tui_argv, &tui_argc)) {
+    bool force;
+    if (parse_args(argc, argv, &o, &out, &force, tui_argv, &tui_argc)) {
         free(tui_argv);
         return CLI_USAGE;
     }

@@ -97,6 +97,13 @@ bool lesson_load_text(const char *text, size_t len, const char *name, lesson *ou
         lesson_step *ls = &out->steps[out->nsteps++];
         ls->pattern = xstrdup(pat->valuestring);
         ls->text = xstrdup(txt->valuestring);
+        /* a pattern named again was checked at its first step: each is loaded once, so the
+         * lesson costs what its distinct patterns cost */
+        bool seen = false;
+        for (int k = 0; k < out->nsteps - 1 && !seen; k++)
+            seen = strcmp(out->steps[k].pattern, ls->pattern) == 0;
+        if (seen)
+            continue;
         scenario s;
         io_error e2;
         if (!load_scenario_file(ls->pattern, NULL, &s, &e2)) {

@@ -215,12 +215,44 @@ static void test_jsontree(void **state)
     assert_non_null(strstr(je.msg, "malformed JSON"));
 }
 
+/* The evaluation check is bounded by lane evaluations (not instructions), finds an error within
+ * its budget with its position, and stops when cancelled. */
+static void test_check_eval_budget(void **state)
+{
+    (void)state;
+    scenario s;
+    io_error err;
+    /* may fail for the prover (a division by a lane-dependent value), never fails */
+    assert_true(
+        test_load("{\"block\": [64], \"loop\": {\"var\": \"i\", \"from\": 0, \"to\": 64},"
+                  " \"arrays\": [{\"name\": \"a\", \"type\": \"float\", \"dims\": [64]}],"
+                  " \"accesses\": [{\"op\": \"load\", \"array\": \"a\", \"index\": \"tid / ((tid ^ i) | 1)\"}]}",
+                  &s, &err));
+    assert_true(scenario_access_may_fail(&s, 0));
+    /* fails at i = 63 only: the last instructions (k = 126, 127) */
+    free(s.accesses[0].index_text[0]);
+    s.accesses[0].index_text[0] = xstrdup("tid / ((tid ^ i) | 1) + 64 / (63 - i)");
+    scenario_error se;
+    assert_true(scenario_finish(&s, &se));
+    int64_t per = BANKS_WARP * (1 + scenario_access_nodes(&s.accesses[0]));
+    assert_int_equal(scenario_check_eval_run(&s, 126 * per, NULL, &se), SCENARIO_CHECK_OK);
+    assert_int_equal(scenario_check_eval_run(&s, 127 * per, NULL, &se), SCENARIO_CHECK_FAILED);
+    assert_string_equal(se.msg, "division by zero for thread (0,0,0), i = 63");
+    assert_string_equal(se.path, "accesses[0].index[0]");
+    assert_int_equal(se.expr_pos, 27); /* the '/' of 64 / (63 - i) */
+    assert_false(scenario_check_eval(&s, INT64_MAX, &se));
+    atomic_int cancel = 1;
+    assert_int_equal(scenario_check_eval_run(&s, INT64_MAX, &cancel, &se), SCENARIO_CHECK_CANCELLED);
+    scenario_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_transpose), cmocka_unit_test(test_trace_column),
         cmocka_unit_test(test_loop_when_and_states), cmocka_unit_test(test_vector_and_field),
         cmocka_unit_test(test_errors_with_positions), cmocka_unit_test(test_jsontree),
+        cmocka_unit_test(test_check_eval_budget),
     };
     return cmocka_run_group_tests_name("scenario", tests, NULL, NULL);
 }
