@@ -1,1 +1,1 @@
-analyze default --help
+analyze default --help | head -n 2
