@@ -20,6 +20,12 @@ _bankscope() {
         analyze | measure | kernel | sweep | export | list | import) cmd=${COMP_WORDS[i]}; break ;;
         esac
     done
+    # --arch=NAME: one word ("--arch=sm_8") or, where '=' breaks words, "--arch" "=" "sm_8"
+    if [[ $cur == --arch=* ]]; then
+        COMPREPLY=($(compgen -P --arch= -W "$(_bankscope_words "$bin" list --archs)" -- "${cur#--arch=}"))
+        return
+    fi
+    [[ $prev == = && ${COMP_WORDS[COMP_CWORD - 2]} == --arch ]] && prev=--arch
     case $prev in
     --arch)
         COMPREPLY=($(compgen -W "$(_bankscope_words "$bin" list --archs)" -- "$cur"))

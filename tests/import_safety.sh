@@ -56,9 +56,9 @@ check "--force replaces: $(cat "$tmp/err")" "$([ $? -eq 0 ] && cmp -s "$tmp/old.
 (cd "$tmp" && "$bin" import k.cu --block 32,32 -o /dev/null) 2>"$tmp/err"
 check "-o /dev/null: $(cat "$tmp/err")" "$([ $? -eq 0 ] && echo 1 || echo 0)"
 # -D integers that do not fit in 64 bits
-refused 'argument 5, -D n=99999999999999999999: 99999999999999999999 does not fit in a 64-bit integer' \
+refused '-D n=99999999999999999999: 99999999999999999999 does not fit in a 64-bit integer' \
     import k.cu --block 32,32 -D n=99999999999999999999
-refused 'argument 4, -D n=0x10000000000000000: .* does not fit' import k.cu --block 32,32 -Dn=0x10000000000000000
+refused '-D n=0x10000000000000000: .* does not fit' import k.cu --block 32,32 -Dn=0x10000000000000000
 refused 'does not fit' import k.cu --block 32,32 -D n=-9223372036854775809
 (cd "$tmp" && "$bin" import k.cu --block 32,32 -D n=-9223372036854775808) >/dev/null 2>"$tmp/err"
 check "-D INT64_MIN is taken: $(cat "$tmp/err")" "$([ $? -eq 0 ] && echo 1 || echo 0)"
