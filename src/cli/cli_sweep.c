@@ -214,6 +214,26 @@ static void row_text(const advisor_row *r, int64_t max_wf, double measured, doub
     printf("  %s\n", bars);
 }
 
+/* Which rows the text shows: every row with all; otherwise the first SWEEP_HEAD paddings and
+ * SWEEP_AROUND on each side of the answer (the smallest conflict-free padding, else the one
+ * with the fewest wavefronts), widened from the start to SWEEP_MIN_ROWS rows when that is
+ * fewer, so the table stays a screen high whatever --max-pad is. */
+enum { SWEEP_HEAD = 4, SWEEP_AROUND = 4, SWEEP_MIN_ROWS = 16 };
+static void sweep_window(const advisor_result *r, bool all, bool shown[257])
+{
+    int answer = r->best_pad >= 0 ? r->best_pad : r->min_pad, n = 0;
+    for (int i = 0; i < r->nrows; i++) {
+        int pad = r->rows[i].pad;
+        shown[i] = all || pad < SWEEP_HEAD || (pad >= answer - SWEEP_AROUND && pad <= answer + SWEEP_AROUND);
+        n += shown[i];
+    }
+    for (int i = 0; i < r->nrows && n < SWEEP_MIN_ROWS; i++)
+        if (!shown[i]) {
+            shown[i] = true;
+            n++;
+        }
+}
+
 /* The cost of a layout: "96 wavefronts = ideal" or "160 wavefronts (ideal 96), 2-way". */
 static const char *layout_cost(const advisor_layout *l, char *buf, size_t n)
 {
@@ -275,7 +295,7 @@ int cli_sweep(int argc, char **argv)
     scenario s;
     work_catch_signals();
     work_exit_on_signal(true); /* sweep writes only at the end: a signal ends it at once */
-    int rc0 = cli_open(argc, argv, "sweep", "json max-pad measure arch force", &c, &s);
+    int rc0 = cli_open(argc, argv, "sweep", "json max-pad measure arch force all", &c, &s);
     if (rc0)
         return rc0;
     if (s.is_trace) {
@@ -343,8 +363,20 @@ int cli_sweep(int argc, char **argv)
     for (int i = 0; i < r.nrows; i++)
         if (r.rows[i].valid && r.rows[i].wavefronts > max_wf)
             max_wf = r.rows[i].wavefronts;
-    for (int i = 0; i < r.nrows; i++)
-        row_text(&r.rows[i], max_wf, measured[i], predicted[i]);
+    bool shown[257];
+    sweep_window(&r, c.all, shown);
+    for (int i = 0; i < r.nrows; i++) {
+        if (shown[i]) {
+            row_text(&r.rows[i], max_wf, measured[i], predicted[i]);
+            continue;
+        }
+        int j = i;
+        while (j + 1 < r.nrows && !shown[j + 1])
+            j++;
+        printf("  %4s  (paddings %d-%d: %d rows not shown; --all shows every row)\n", "...", r.rows[i].pad,
+               r.rows[j].pad, j - i + 1);
+        i = j;
+    }
     const advisor_row *r0 = &r.rows[0];
     if (r.best_pad >= 0) {
         const advisor_row *b = &r.rows[r.best_pad];
