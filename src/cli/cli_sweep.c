@@ -48,6 +48,13 @@ static double measure_all(scenario *s, int array, int pad, double *pred, char *e
     return warps ? cycles / warps : 0;
 }
 
+/* Whether the block-shape alternative needs fewer shared bytes than the smallest conflict-free
+ * padding (or no padding up to the limit is conflict-free). */
+static bool block_cheaper(const advisor_result *r)
+{
+    return r->block.found && (r->best_pad < 0 || r->block.row.smem_bytes < r->rows[r->best_pad].smem_bytes);
+}
+
 static void row_json(jsonw *w, const advisor_row *r, double measured)
 {
     jsonw_begin_object(w, JSONW_INLINE);
@@ -187,9 +194,46 @@ static int sweep_json(const scenario *s, const advisor_result *r, const double *
         row_json(&w, &r->together_row, -1);
     else
         jsonw_null(&w);
+    jsonw_key(&w, "block_shape");
+    if (r->block.found) {
+        const advisor_block *b = &r->block;
+        jsonw_begin_object(&w, JSONW_INLINE);
+        jsonw_key(&w, "block");
+        jsonw_begin_array(&w, JSONW_INLINE);
+        for (int d = 0; d < 3; d++)
+            jsonw_int(&w, b->block[d]);
+        jsonw_end_array(&w);
+        jsonw_key(&w, "dims");
+        jsonw_begin_array(&w, JSONW_INLINE);
+        for (int d = 0; d < b->ndims; d++)
+            jsonw_int(&w, b->dims[d]);
+        jsonw_end_array(&w);
+        jsonw_kv_bool(&w, "cheaper_than_padding", block_cheaper(r));
+        jsonw_key(&w, "row");
+        row_json(&w, &b->row, -1);
+        jsonw_end_object(&w);
+    } else
+        jsonw_null(&w);
     jsonw_end_object(&w);
     const char *why;
     return jsonw_finish(&w, &why) ? CLI_OK : cli_write_error("sweep", why);
+}
+
+/* The block shape, when it costs less than padding: "block shape instead: ...". */
+static void block_text(const advisor_result *r)
+{
+    if (!block_cheaper(r))
+        return;
+    const advisor_block *b = &r->block;
+    int64_t base = r->rows[0].smem_bytes, extra = b->row.smem_bytes - base;
+    printf("block shape instead (the tile follows the block, halo %d x %d): %s: conflict-free, %lld wavefronts = "
+           "ideal, %lld B per block (%+lld B, %+.1f %%)",
+           b->halo[0], b->halo[1], b->text, (long long)b->row.wavefronts, (long long)b->row.smem_bytes,
+           (long long)extra, base ? 100.0 * (double)extra / (double)base : 0.0);
+    if (r->best_pad >= 0)
+        printf(", fewer bytes than padding %d (%+lld B)", r->best_pad,
+               (long long)(r->rows[r->best_pad].smem_bytes - base));
+    printf("\n");
 }
 
 static void row_text(const advisor_row *r, int64_t max_wf, double measured, double per_instr)
@@ -318,7 +362,7 @@ int cli_sweep(int argc, char **argv)
                        on every instruction (its sample costs far less) */
         work_estimate e;
         work_estimate_analyze(&s, -1, WORK_OUT_SUMMARY, &e);
-        work_estimate_repeat(&e, c.max_pad + 3 + ADVISOR_SEARCH_FULL_MAX + ADVISOR_NEAR_MAX + 2);
+        work_estimate_repeat(&e, c.max_pad + 3 + ADVISOR_SEARCH_FULL_MAX + ADVISOR_NEAR_MAX + 2 + ADVISOR_BLOCK_MAX);
         char msg[400];
         if (!work_within_limits(&e, "sweep", "a smaller --max-pad, fewer loop iterations or accesses",
                                 "a smaller --max-pad", msg, sizeof msg)) {
@@ -398,6 +442,7 @@ int cli_sweep(int argc, char **argv)
     if (r.soa)
         printf("struct of arrays instead: %lld wavefront%s, %s\n", (long long)r.soa_row.wavefronts,
                r.soa_row.wavefronts == 1 ? "" : "s", report_degree_text(r.soa_row.worst_degree, deg, sizeof deg));
+    block_text(&r);
     printf("predicted by the %s model%s\n", s.arch->name, c.measure ? "; measured columns from the GPU" : "");
     bool unpredicted = false;
     for (int i = 0; i < r.nrows && c.measure; i++)
