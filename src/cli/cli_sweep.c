@@ -48,6 +48,18 @@ static double measure_all(scenario *s, int array, int pad, double *pred, char *e
     return warps ? cycles / warps : 0;
 }
 
+/* The warp-instructions of s that no lane issues (scenario_instr_idle). */
+static int64_t idle_count(const scenario *s)
+{
+    scenario_instr in;
+    int64_t n = scenario_instr_count(s), idle = 0;
+    for (int64_t k = 0; k < n; k++) {
+        scenario_instr_at(s, k, &in);
+        idle += scenario_instr_idle(&in);
+    }
+    return idle;
+}
+
 /* Whether the block-shape alternative needs fewer shared bytes than the smallest conflict-free
  * padding (or no padding up to the limit is conflict-free). */
 static bool block_cheaper(const advisor_result *r)
@@ -397,10 +409,14 @@ int cli_sweep(int argc, char **argv)
     char swz[80] = "";
     if (arr->swizzle)
         snprintf(swz, sizeof swz, ", swizzle %.60s", arr->swizzle);
-    printf("%s\npadding sweep of %s (%s%s%s), block %dx%dx%d, %s; %lld warp-instruction%s per row\n",
+    printf("%s\npadding sweep of %s (%s%s%s), block %dx%dx%d, %s; %lld warp-instruction%s per row",
            textsafe(s.name ? s.name : c.file, title, sizeof title), arr->name,
            arr->type.struct_index >= 0 ? "struct " : "", types_name(&s.types, &arr->type), swz, s.block[0], s.block[1],
            s.block[2], s.arch->name, (long long)instr, instr == 1 ? "" : "s");
+    int64_t idle = idle_count(&s);
+    if (idle)
+        printf(" (%lld issued, %lld of idle warps that issue nothing)", (long long)(instr - idle), (long long)idle);
+    printf("\n");
     printf("  %4s  %-13s %10s %7s %11s %9s %6s %9s  %-7s%s\n", "pad", "worst", "wavefronts", "ideal", "efficiency",
            "shared B", "blk/SM", "occupancy", "limit", c.measure ? " meas./pred. cycles" : "");
     int64_t max_wf = 0;
