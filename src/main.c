@@ -18,7 +18,7 @@ static const char usage[] =
     "  bankscope kernel FILE.json [--ptx]    the generated CUDA source (or NVRTC's PTX)\n"
     "            [--access N] [--iteration K] [--arch NAME]\n"
     "  bankscope sweep FILE.json [--json]    padding sweep and the cheapest conflict-free\n"
-    "            layout (swizzle or padding) [--max-pad N] [--measure] [--arch NAME] [--force]\n"
+    "            layout (swizzle or padding) [--max-pad N] [--all] [--measure] [--arch NAME] [--force]\n"
     "  bankscope export FILE.json --svg OUT  bank grid and array map as SVG\n"
     "            [--access N] [--warp W] [--iteration K] [--arch NAME] [--force]\n"
     "  bankscope list [--json | --names | --archs]  the patterns and lessons (built-in,\n"

@@ -7,6 +7,7 @@
 #include "explain.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -313,8 +314,9 @@ static void excluded_lane_lines(const scenario *s, const scenario_instr *in, con
     case SCENARIO_LANE_OOB: {
         int d = ln->bad_dim;
         if (scenario_lane_past_end(s, in->access, ln)) {
-            add_line(e, "out of bounds: the %d-byte %s read at this element reaches past the end of %s (%lld B): "
-                        "lane %d is left out of the analysis",
+            add_line(e,
+                     "out of bounds: the %d-byte %s read at this element reaches past the end of %s (%lld B): "
+                     "lane %d is left out of the analysis",
                      a->width, a->type_text, arr->name, (long long)arr->bytes, l);
             break;
         }
@@ -626,12 +628,31 @@ static void phase_lines(const banks_profile *p, const scenario_instr *in, const 
     int mask = r->paired ? pairing_mask(&in->req) : 0;
     if (r->paired && mask) {
         int second = mask == 1 ? 2 : 1;
-        add_line(e,
-                 "%s load pairing: every active lane reads the same address as lane n^%d (lanes 0 and %d, %d and "
-                 "%d, ...; an inactive lane pairs with anything), so two phases merge into one: %d phase%s of %d "
-                 "lanes",
-                 p->name, mask, mask, second, second ^ mask, r->nphases, r->nphases == 1 ? "" : "s",
-                 BANKS_WARP / r->nphases);
+        /* say what made the pairing hold: partners that share an address, or partners left out
+         * (the rule pairs a lane whose partner does not take part with anything) */
+        int shared = 0, alone = 0;
+        for (int l = 0; l < BANKS_WARP; l++) {
+            bool act = (in->req.active >> l) & 1, partner = (in->req.active >> (l ^ mask)) & 1;
+            shared += act && partner;
+            alone += act && !partner;
+        }
+        char why[200];
+        if (alone == 0)
+            snprintf(why, sizeof why,
+                     "every active lane reads the same address as lane n^%d (lanes 0 and %d, %d and %d, ...)", mask,
+                     mask, second, second ^ mask);
+        else if (shared == 0)
+            snprintf(why, sizeof why,
+                     "no two partner lanes n and n^%d both take part: the partner of each of the %d active lanes is "
+                     "left out, and a lane whose partner does not take part pairs with anything",
+                     mask, alone);
+        else
+            snprintf(why, sizeof why,
+                     "%d active lanes read the same address as their partner n^%d, and the partners of the other "
+                     "%d are left out (such a lane pairs with anything)",
+                     shared, mask, alone);
+        add_line(e, "%s load pairing: %s, so two phases merge into one: %d phase%s of %d lanes", p->name, why,
+                 r->nphases, r->nphases == 1 ? "" : "s", BANKS_WARP / r->nphases);
     }
     if (r->active_lanes == 0 || (r->nphases <= 1 && !r->paired))
         return;
@@ -705,7 +726,8 @@ static void excluded_lines(const scenario *s, const scenario_instr *in, explain_
         int l = __builtin_ctz(m), d = in->lane[l].bad_dim;
         const scenario_array *arr = &s->arrays[a->array];
         if (scenario_lane_past_end(s, in->access, &in->lane[l]))
-            strbuf_addf(&sb, "%d of %d lanes out of bounds (lane %d: its %d-byte %s reaches past the end of %s, %lld B): ",
+            strbuf_addf(&sb,
+                        "%d of %d lanes out of bounds (lane %d: its %d-byte %s reaches past the end of %s, %lld B): ",
                         popcount32(m), BANKS_WARP, l, a->width, a->type_text, arr->name, (long long)arr->bytes);
         else
             strbuf_addf(&sb, "%d of %d lanes out of bounds (lane %d: index %d = %lld, %s has %lld in dimension %d): ",
