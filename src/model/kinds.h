@@ -98,11 +98,17 @@ const kinds_row *kinds_find(const char *name);
  * absent), or NULL: ("cp.async", "cg") is cp.async.cg, ("cp.async", NULL) and ("cp.async", "ca")
  * cp.async, ("load", NULL) load. Only rows with an op are found. */
 const kinds_row *kinds_find_op(const char *op, const char *cache);
+/* The message for an unknown "op": 'op is "load", "store", ... or "cp.async"' (every value files
+ * may write, from the table), into buf, which is returned. */
+const char *kinds_op_message(char *buf, size_t n);
 /* What files write as "op" for row: file_op, or the name. */
 const char *kinds_op_text(const kinds_row *row);
 /* The first row one of whose SASS opcodes is the first word of sass ("LDSM.16.M88.4" finds
  * ldmatrix; suffixes after a '.' are ignored), or NULL. */
 const kinds_row *kinds_find_sass(const char *sass);
+/* The distinct metric names of row's counter group (every row with its counters.group), in table
+ * order, into names (at most max); returns how many (0: the row has no counters). */
+int kinds_counter_group(const kinds_row *row, const char **names, int max);
 /* True when row takes width bytes per lane. */
 bool kinds_width_ok(const kinds_row *row, int width);
 /* True when key (e.g. "matrices") is one of the keys row takes. */

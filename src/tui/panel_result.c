@@ -8,6 +8,7 @@
 
 #include "io/measure_plan.h"
 #include "io/report.h"
+#include "model/kinds.h"
 #include "tui/app.h"
 
 /* A 3x5 font for digits. */
@@ -40,6 +41,10 @@ tui_role headline_text(const scenario *s, const tui_view *v, char *buf, size_t n
 {
     (void)s;
     const banks_result *res = &v->res;
+    if (res->not_modelled) { /* a kind without a rule: never a verdict */
+        snprintf(buf, n, "not modelled: %s", kinds_of(v->in.req.op)->not_modelled);
+        return ROLE_WARN;
+    }
     int with_thread = 0;
     for (int l = 0; l < BANKS_WARP; l++)
         with_thread += v->in.lane[l].state != SCENARIO_LANE_NO_THREAD;
@@ -205,6 +210,12 @@ void panel_result_draw(tui_app *a, const layout_rect *r, const scenario *s, cons
     if (app_in_mode(a, MODE_QUIZ) && a->quiz.answered && y < end)
         draw_text(a, y++, in.x + 1, in.w - 1, a->quiz.guess == res->conflict_degree ? ROLE_OK : ROLE_ERROR,
                   "you predicted %d: %s", a->quiz.guess, a->quiz.guess == res->conflict_degree ? "right" : "not quite");
+    if (res->not_modelled && current) { /* no wavefronts to show: the totals and the GPU part */
+        y = totals_draw(a, in, y, end - y - 2);
+        measured_draw(a, in, y);
+    }
+    if (res->not_modelled)
+        return;
     /* a load (or store of register data) that costs a cycle per phase, more than its wavefronts */
     int cycles = (int)banks_issue_cycles(s->arch, &v->in.req, res, true);
     bool own_line = cycles > res->wavefronts && y + 4 < end;

@@ -181,6 +181,14 @@ start 80 24 --no-gpu trace-inactive-lanes.json
 expect cycles-per-phase-small "3 wavefronts, 4 cycles"
 expect cycles-status-small "no GPU: predicted only"
 
+# the architecture keys skip the architectures that lack an access kind, and say why; a kind the
+# model does not cover (cp.async.cg) is "not modelled", never a verdict
+start 160 48 --no-gpu tensor-trace.json
+keys R
+expect arch-skips-kind "(6 skipped: ldmatrix exists from sm_75, not on sm_13)"
+start 160 48 --no-gpu kinds-cg.json
+expect not-modelled "not modelled: cp.async.cg bypasses L1"
+
 start 100 30 --no-gpu lesson-padding
 keys n n n
 check lesson-100x30 "lesson 4/8: Padding"
