@@ -20,11 +20,12 @@
 # unmatched is silent. A kernel is whole when every index-known access is imported, every
 # data-dependent one is listed as such, and nothing is wrong.
 # The corpus sources are not in the repository: tests/import/real/get.sh puts them in place.
-# Exit 77 (skipped) without them or without libclang.
+# BANKSCOPE_CORPUS_DIR names another corpus folder (the same files). Exit 77 (skipped) without
+# the sources or without libclang.
 srcdir=${srcdir:-.}
 top_builddir=${top_builddir:-.}
 bin=${BANKSCOPE:-"$(cd "$top_builddir" && pwd)/bankscope"}
-dir="$(cd "$srcdir/tests/import/real" && pwd)"
+dir="$(cd "${BANKSCOPE_CORPUS_DIR:-$srcdir/tests/import/real}" && pwd)"
 check=0
 [ "${1:-}" = "--check" ] && check=1
 tmp=$(mktemp -d) || exit 99
@@ -113,7 +114,7 @@ tail -n +2 "$dir/MANIFEST.tsv" | while IFS='	' read -r file kernel options hand 
         if [ $rc -ne 0 ] || [ "$7" != 0 ] || [ "$8" != 0 ]; then
             nsilent=$7 nwrong=$8
             shift 10
-            echo "FAIL: $name: exit $rc, $nsilent silent, $nwrong wrong:$*"
+            echo "FAIL: $name: exit $rc, $nsilent silent, $nwrong wrong${*:+: $*}"
             echo fail >>"$tmp/failed"
         else
             echo ok >>"$tmp/passed"
