@@ -8,6 +8,7 @@
 #ifndef BANKSCOPE_SCENARIO_H
 #define BANKSCOPE_SCENARIO_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -165,11 +166,28 @@ void scenario_instr_build(const scenario *s, int access, int iteration, int warp
 /* True unless every index and 'when' expression of access was proven free of errors (division
  * by zero, overflow, bad shift) for every lane and iteration of s. */
 bool scenario_access_may_fail(const scenario *s, int access);
-/* The first expression error among the first limit warp-instructions, in scenario order
- * (path, expression offset, "division by zero for thread (x,y,z), i = v"); false when there is
- * one. Only accesses that may fail are evaluated, so a scenario whose expressions cannot fail
- * costs nothing here. */
-bool scenario_check_eval(const scenario *s, int64_t limit, scenario_error *err);
+/* Expression nodes one lane evaluates for access (its index dimensions and 'when'): the unit of
+ * every work estimate is one lane evaluating one node, and an instruction of access costs
+ * BANKS_WARP x (1 + scenario_access_nodes) of them. */
+int64_t scenario_access_nodes(const scenario_access *a);
+
+typedef enum scenario_check {
+    SCENARIO_CHECK_OK,       /* no error within the budget */
+    SCENARIO_CHECK_FAILED,   /* err holds the first error */
+    SCENARIO_CHECK_CANCELLED /* *cancel was set before the check ended */
+} scenario_check;
+/* The evaluation check: the first expression error (division by zero, overflow, bad shift) in
+ * scenario order among the warp-instructions that fit in max_lane_ops lane evaluations (each
+ * evaluated costs BANKS_WARP x (1 + scenario_access_nodes), so the time is bounded whatever the
+ * expressions' length), reported as the path, the expression
+ * offset and "division by zero for thread (x,y,z), i = v". Only accesses that may fail are
+ * evaluated, so a scenario whose expressions cannot fail costs nothing here. Pure and
+ * re-entrant: it reads s only, so a thread may run it on its own copy of a scenario; it stops
+ * with SCENARIO_CHECK_CANCELLED soon after *cancel becomes non-zero (cancel may be NULL). */
+scenario_check scenario_check_eval_run(const scenario *s, int64_t max_lane_ops, const atomic_int *cancel,
+                                       scenario_error *err);
+/* The same without cancellation: false when it found an error (err says which). */
+bool scenario_check_eval(const scenario *s, int64_t max_lane_ops, scenario_error *err);
 /* True when lane l of access is out of bounds only because its access (a vector wider than
  * the element) reaches past the end of the array: every index is inside its extent. */
 bool scenario_lane_past_end(const scenario *s, int access, const scenario_lane *l);
