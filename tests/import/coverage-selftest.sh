@@ -47,7 +47,7 @@ if grep -q "built without libclang" "$tmp/out"; then
     echo "SKIP: built without libclang"
     exit 77
 fi
-grep -qE '^01-k.cu:k +4 +3 +1 +3 +1 +1 +0 +0 yes' "$tmp/out" && ok || bad "table: $(cat "$tmp/out")"
+grep -qE '^01-k.cu:k +4 +3 +1 +3 +1 +1 +0 +0 +yes ' "$tmp/out" && ok || bad "table: $(cat "$tmp/out")"
 grep -qE '^total .* 1/1 whole; 100.0% of index-known imported' "$tmp/out" && ok || bad "totals: $(cat "$tmp/out")"
 grep -q '^whole: *01-k.cu:k' "$tmp/out" && ok || bad "whole list: $(cat "$tmp/out")"
 run --check && grep -q 'check: 1 kernels correct, 0 wrong or silent' "$tmp/out" && ok || bad "check of a right count: $(tail -3 "$tmp/out")"

@@ -6,7 +6,8 @@
 # its op and whether its index or condition reads memory).
 #
 #   sh tests/import/coverage.sh            the table: per kernel hand count, imported, listed
-#                                          as skipped, silent, wrong; totals, held-out subset
+#                                          as skipped, silent, wrong, whole, import time (ms);
+#                                          totals, the held-out subset apart
 #   sh tests/import/coverage.sh --check    correctness only, for the kernels named in
 #                                          tests/import/real/CHECKED (all of them when
 #                                          BANKSCOPE_CORPUS_ALL=1): exit 1 when one drops an
@@ -74,14 +75,23 @@ reported() {
         }' "$4"
 }
 
-printf '%-50s %4s %4s %4s %5s %4s %4s %6s %5s %s\n' KERNEL hand idx dd imp lst ldd silent wrong whole
+# now_ms: the wall clock in milliseconds, or -1 where date has no %N (the time is then "-").
+now_ms() {
+    n=$(date +%s%N 2>/dev/null)
+    case "$n" in *N* | "") echo -1 ;; *) echo $((n / 1000000)) ;; esac
+}
+
+printf '%-50s %4s %4s %4s %5s %4s %4s %6s %5s %5s %s\n' KERNEL hand idx dd imp lst ldd silent wrong whole ms
 fail=0
 tail -n +2 "$dir/MANIFEST.tsv" | while IFS='	' read -r file kernel options hand ndd held rest; do
     name="$file:$kernel"
     rm -f "$tmp/out.json"
+    t0=$(now_ms)
     # shellcheck disable=SC2086
     (cd "$dir" && "$bin" import "$file" $options -o "$tmp/out.json") 2>"$tmp/err" >/dev/null
     rc=$?
+    ms=$(( $(now_ms) - t0 ))
+    [ $t0 -ge 0 ] || ms=-
     [ $rc -eq 0 ] || : >"$tmp/out.json"
     reported "$file" "$kernel" "$tmp/out.json" "$tmp/err" >"$tmp/rep"
     awk -F'\t' -v f="$file" -v k="$kernel" '$1 == f && $2 == k' "$dir/EXPECTED.tsv" >"$tmp/exp"
@@ -108,7 +118,7 @@ tail -n +2 "$dir/MANIFEST.tsv" | while IFS='	' read -r file kernel options hand 
     set -- $res
     mark=""
     [ "$held" = "yes" ] && mark=" (held out)"
-    printf '%-50s %4s %4s %4s %5s %4s %4s %6s %5s %s\n' "$name$mark" "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9"
+    printf '%-50s %4s %4s %4s %5s %4s %4s %6s %5s %5s %s\n' "$name$mark" "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "$ms"
     [ $rc -eq 0 ] || echo "    exit $rc: $(grep -v ': skipped ' "$tmp/err" | head -1 | cut -c1-150)"
     echo "$held $name $1 $2 $3 $4 $5 $6 $7 $8 $9 ${10}" >>"$tmp/sums"
     if [ $check -eq 1 ] && grep -q "^$file	$kernel\$" "$tmp/checked"; then
