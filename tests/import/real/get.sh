@@ -16,7 +16,6 @@ gitdir=${1:-${BANKSCOPE_CORPUS_GIT:-}}
     echo "usage: sh $0 GITDIR (a folder of OWNER+NAME git repositories)" >&2
     exit 2
 }
-missing=0
 # git_of REPO: the git directory of OWNER/NAME under $gitdir, or nothing.
 git_of() {
     d="$gitdir/$(echo "$1" | tr / +)"
@@ -29,7 +28,6 @@ grep -v '^#' "$dir/SOURCES.tsv" | while IFS='	' read -r dest repo commit path; d
     g=$(git_of "$repo")
     if [ -z "$g" ]; then
         echo "get.sh: no git repository for $repo under $gitdir" >&2
-        missing=1
         continue
     fi
     case "$path" in
