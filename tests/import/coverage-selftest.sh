@@ -67,6 +67,16 @@ expect "6 store known" "8 load known" "8 store known" "9 load data"
 run --check
 [ $? -eq 1 ] && grep -q 'wrong: imported@2/store' "$tmp/out" && ok || bad "wrong line: $(cat "$tmp/out")"
 
+# an access the count says depends on data, imported as if its index were known: wrong
+expect "2|6 store known" "8 load data" "8 store known" "9 load data"
+run --check
+[ $? -eq 1 ] && grep -q 'wrong: imported-data-dependent@8/load' "$tmp/out" && ok || bad "data-dependent imported: $(cat "$tmp/out")"
+
+# --verbose names what is silent
+expect "2|6 store known" "8 load known" "8 load known" "8 store known" "9 load data"
+run --verbose
+grep -q '^    silent: load at 8 (index known)' "$tmp/out" && ok || bad "verbose: $(cat "$tmp/out")"
+
 # a kernel not in CHECKED is measured, not checked; the sources missing: skipped
 : >"$c/CHECKED"
 run --check && ok || bad "unchecked kernel failed the check"

@@ -8,6 +8,7 @@
 #   sh tests/import/coverage.sh            the table: per kernel hand count, imported, listed
 #                                          as skipped, silent, wrong, whole, import time (ms);
 #                                          totals, the held-out subset apart
+#   sh tests/import/coverage.sh --verbose  also the silent accesses (op, lines) and the wrong ones
 #   sh tests/import/coverage.sh --check    correctness only, for the kernels named in
 #                                          tests/import/real/CHECKED (all of them when
 #                                          BANKSCOPE_CORPUS_ALL=1): exit 1 when one drops an
@@ -17,8 +18,8 @@
 # Reported accesses: the scenario's accesses (`op` and `label` FILE:LINE:COL) and the stderr
 # lines `FILE:LINE:COL: skipped OP of 'ARRAY': REASON`; a listed one counts as data-dependent
 # when REASON says "depends on data" or "data-dependent". A reported access matches a hand-
-# counted one of the same op at one of its lines; what matches nothing is wrong, what is left
-# unmatched is silent. A kernel is whole when every index-known access is imported, every
+# counted one of the same op at one of its lines; what matches nothing is wrong (and so is a
+# data-dependent access imported as if its index were known), what is left unmatched is silent. A kernel is whole when every index-known access is imported, every
 # data-dependent one is listed as such, and nothing is wrong.
 # The corpus sources are not in the repository: tests/import/real/get.sh puts them in place.
 # BANKSCOPE_CORPUS_DIR names another corpus folder (the same files). Exit 77 (skipped) without
@@ -28,7 +29,14 @@ top_builddir=${top_builddir:-.}
 bin=${BANKSCOPE:-"$(cd "$top_builddir" && pwd)/bankscope"}
 dir="$(cd "${BANKSCOPE_CORPUS_DIR:-$srcdir/tests/import/real}" && pwd)"
 check=0
-[ "${1:-}" = "--check" ] && check=1
+verbose=0
+for a in "$@"; do
+    case $a in
+    --check) check=1 ;;
+    --verbose) verbose=1 ;;
+    *) echo "usage: sh coverage.sh [--check] [--verbose]" >&2; exit 2 ;;
+    esac
+done
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
@@ -96,7 +104,7 @@ tail -n +2 "$dir/MANIFEST.tsv" | while IFS='	' read -r file kernel options hand 
     reported "$file" "$kernel" "$tmp/out.json" "$tmp/err" >"$tmp/rep"
     awk -F'\t' -v f="$file" -v k="$kernel" '$1 == f && $2 == k' "$dir/EXPECTED.tsv" >"$tmp/exp"
     # match reported accesses against the hand count; one result line
-    res=$(awk -v rc=$rc '
+    res=$(awk -v rc=$rc -v detail="$tmp/detail" '
         FNR == NR { split($0, c, "\t"); ne++; where[ne] = c[3]; op[ne] = c[4]; dd[ne] = (c[6] == "data"); next }
         {
             hit = 0
@@ -107,19 +115,25 @@ tail -n +2 "$dir/MANIFEST.tsv" | while IFS='	' read -r file kernel options hand 
             }
             if (!hit) { wrong++; bad = bad " " $1 "@" $2 "/" $3; next }
             used[hit] = 1
-            if ($1 == "imported") { imp++; if (dd[hit]) wrong_dd++ } else { lst++; if ($4) ldd++; if (dd[hit] && $4) okdd++ }
+            if ($1 == "imported") { imp++; if (dd[hit]) { wrong++; bad = bad " imported-data-dependent@" $2 "/" $3 } } else { lst++; if ($4) ldd++; if (dd[hit] && $4) okdd++ }
             if ($1 == "imported" && !dd[hit]) okidx++
         }
         END {
-            for (i = 1; i <= ne; i++) { if (!used[i]) silent++; if (dd[i]) nd++ }
+            for (i = 1; i <= ne; i++) {
+                if (dd[i]) nd++
+                if (!used[i]) { silent++; printf "    silent: %s at %s (%s)\n", op[i], where[i], dd[i] ? "data-dependent" : "index known" >detail }
+            }
             whole = (rc == 0 && wrong + 0 == 0 && okidx + 0 == ne - nd && okdd + 0 == nd) ? "yes" : "no"
             printf "%d %d %d %d %d %d %d %d %s %d%s\n", ne, ne - nd, nd, imp, lst, ldd, silent, wrong, whole, okidx, bad
         }' "$tmp/exp" "$tmp/rep")
+    badlist=$(echo "$res" | cut -d" " -f11-)
     set -- $res
     mark=""
     [ "$held" = "yes" ] && mark=" (held out)"
     printf '%-50s %4s %4s %4s %5s %4s %4s %6s %5s %5s %s\n' "$name$mark" "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "$ms"
     [ $rc -eq 0 ] || echo "    exit $rc: $(grep -v ': skipped ' "$tmp/err" | head -1 | cut -c1-150)"
+    [ $verbose -eq 0 ] || { [ -f "$tmp/detail" ] && cat "$tmp/detail"; [ -z "$badlist" ] || echo "    wrong:$badlist"; }
+    rm -f "$tmp/detail"
     echo "$held $name $1 $2 $3 $4 $5 $6 $7 $8 $9 ${10}" >>"$tmp/sums"
     if [ $check -eq 1 ] && grep -q "^$file	$kernel\$" "$tmp/checked"; then
         if [ $rc -ne 0 ] || [ "$7" != 0 ] || [ "$8" != 0 ]; then
