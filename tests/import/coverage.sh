@@ -19,8 +19,9 @@
 # lines `FILE:LINE:COL: skipped OP of 'ARRAY': REASON`; a listed one counts as data-dependent
 # when REASON says "depends on data" or "data-dependent". A reported access matches a hand-
 # counted one of the same op at one of its lines; what matches nothing is wrong (and so is a
-# data-dependent access imported as if its index were known), what is left unmatched is silent. A kernel is whole when every index-known access is imported, every
-# data-dependent one is listed as such, and nothing is wrong.
+# data-dependent access imported as if its index were known), what is left unmatched is silent.
+# A kernel is whole when every index-known access is imported, every data-dependent one is
+# listed as such, and nothing is wrong.
 # The corpus sources are not in the repository: tests/import/real/get.sh puts them in place.
 # BANKSCOPE_CORPUS_DIR names another corpus folder (the same files). Exit 77 (skipped) without
 # the sources or without libclang.
