@@ -77,6 +77,13 @@ expect "2|6 store known" "8 load known" "8 load known" "8 store known" "9 load d
 run --verbose
 grep -q '^    silent: load at 8 (index known)' "$tmp/out" && ok || bad "verbose: $(cat "$tmp/out")"
 
+# the manifest's count disagrees with EXPECTED.tsv: said, and --check fails
+expect "2|6 store known" "8 load known" "8 store known" "9 load data"
+head -1 "$c/MANIFEST.tsv" >"$tmp/m" && printf '01-k.cu\tk\t--kernel k --block 64\t5\t1\tno\t-\t-\t-\t-\n' >>"$tmp/m"
+mv "$tmp/m" "$c/MANIFEST.tsv"
+run --check
+[ $? -eq 1 ] && grep -q 'MANIFEST.tsv says 5 accesses, 1 data-dependent; EXPECTED.tsv has 4, 1' "$tmp/out" && ok || bad "manifest: $(cat "$tmp/out")"
+
 # a kernel not in CHECKED is measured, not checked; the sources missing: skipped
 : >"$c/CHECKED"
 run --check && ok || bad "unchecked kernel failed the check"

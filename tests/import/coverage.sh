@@ -40,6 +40,8 @@ for a in "$@"; do
 done
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
+: >"$tmp/passed"
+: >"$tmp/failed"
 
 "$bin" import /dev/null --block 32 2>"$tmp/probe"
 if [ $? -eq 1 ] && grep -q "built without libclang" "$tmp/probe"; then
@@ -91,7 +93,6 @@ now_ms() {
 }
 
 printf '%-50s %4s %4s %4s %5s %4s %4s %6s %5s %5s %s\n' KERNEL hand idx dd imp lst ldd silent wrong whole ms
-fail=0
 tail -n +2 "$dir/MANIFEST.tsv" | while IFS='	' read -r file kernel options hand ndd held rest; do
     name="$file:$kernel"
     rm -f "$tmp/out.json"
@@ -100,7 +101,7 @@ tail -n +2 "$dir/MANIFEST.tsv" | while IFS='	' read -r file kernel options hand 
     (cd "$dir" && "$bin" import "$file" $options -o "$tmp/out.json") 2>"$tmp/err" >/dev/null
     rc=$?
     ms=$(( $(now_ms) - t0 ))
-    [ $t0 -ge 0 ] || ms=-
+    [ "$t0" -ge 0 ] || ms=-
     [ $rc -eq 0 ] || : >"$tmp/out.json"
     reported "$file" "$kernel" "$tmp/out.json" "$tmp/err" >"$tmp/rep"
     awk -F'\t' -v f="$file" -v k="$kernel" '$1 == f && $2 == k' "$dir/EXPECTED.tsv" >"$tmp/exp"
@@ -128,16 +129,20 @@ tail -n +2 "$dir/MANIFEST.tsv" | while IFS='	' read -r file kernel options hand 
             printf "%d %d %d %d %d %d %d %d %s %d%s\n", ne, ne - nd, nd, imp, lst, ldd, silent, wrong, whole, okidx, bad
         }' "$tmp/exp" "$tmp/rep")
     badlist=$(echo "$res" | cut -d" " -f11-)
+    # shellcheck disable=SC2086
     set -- $res
     mark=""
     [ "$held" = "yes" ] && mark=" (held out)"
     printf '%-50s %4s %4s %4s %5s %4s %4s %6s %5s %5s %s\n' "$name$mark" "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "$ms"
     [ $rc -eq 0 ] || echo "    exit $rc: $(grep -v ': skipped ' "$tmp/err" | head -1 | cut -c1-150)"
+    if [ "$hand" != "$1" ] || [ "$ndd" != "$3" ]; then
+        echo "    MANIFEST.tsv says $hand accesses, $ndd data-dependent; EXPECTED.tsv has $1, $3"
+    fi
     [ $verbose -eq 0 ] || { [ -f "$tmp/detail" ] && cat "$tmp/detail"; [ -z "$badlist" ] || echo "    wrong:$badlist"; }
     rm -f "$tmp/detail"
     echo "$held $name $1 $2 $3 $4 $5 $6 $7 $8 $9 ${10}" >>"$tmp/sums"
     if [ $check -eq 1 ] && grep -q "^$file	$kernel\$" "$tmp/checked"; then
-        if [ $rc -ne 0 ] || [ "$7" != 0 ] || [ "$8" != 0 ]; then
+        if [ $rc -ne 0 ] || [ "$7" != 0 ] || [ "$8" != 0 ] || [ "$hand" != "$1" ] || [ "$ndd" != "$3" ]; then
             nsilent=$7 nwrong=$8
             shift 10
             echo "FAIL: $name: exit $rc, $nsilent silent, $nwrong wrong${*:+: $*}"
@@ -169,8 +174,8 @@ awk '
     }' "$tmp/sums"
 echo "whole: $(awk '$11 == "yes" { printf " %s", $2 }' "$tmp/sums")"
 if [ $check -eq 1 ]; then
-    npass=$(cat "$tmp/passed" 2>/dev/null | wc -l)
-    nfail=$(cat "$tmp/failed" 2>/dev/null | wc -l)
+    npass=$(wc -l <"$tmp/passed")
+    nfail=$(wc -l <"$tmp/failed")
     echo
     echo "import corpus check: $npass kernels correct, $nfail wrong or silent"
     [ "$nfail" -eq 0 ]
