@@ -23,6 +23,7 @@
 # A kernel is whole when every index-known access is imported, every data-dependent one is
 # listed as such, and nothing is wrong.
 # The corpus sources are not in the repository: tests/import/real/get.sh puts them in place.
+# BANKSCOPE_IMPORT_OPTIONS are added to every import (say, -I DIR of stand-in headers).
 # BANKSCOPE_CORPUS_DIR names another corpus folder (the same files). Exit 77 (skipped) without
 # the sources or without libclang.
 srcdir=${srcdir:-.}
@@ -98,7 +99,7 @@ tail -n +2 "$dir/MANIFEST.tsv" | while IFS='	' read -r file kernel options hand 
     rm -f "$tmp/out.json"
     t0=$(now_ms)
     # shellcheck disable=SC2086
-    (cd "$dir" && "$bin" import "$file" $options -o "$tmp/out.json") 2>"$tmp/err" >/dev/null
+    (cd "$dir" && "$bin" import "$file" $options ${BANKSCOPE_IMPORT_OPTIONS:-} -o "$tmp/out.json") 2>"$tmp/err" >/dev/null
     rc=$?
     ms=$(( $(now_ms) - t0 ))
     [ "$t0" -ge 0 ] || ms=-
@@ -138,7 +139,7 @@ tail -n +2 "$dir/MANIFEST.tsv" | while IFS='	' read -r file kernel options hand 
     if [ "$hand" != "$1" ] || [ "$ndd" != "$3" ]; then
         echo "    MANIFEST.tsv says $hand accesses, $ndd data-dependent; EXPECTED.tsv has $1, $3"
     fi
-    [ $verbose -eq 0 ] || { [ -f "$tmp/detail" ] && cat "$tmp/detail"; [ -z "$badlist" ] || echo "    wrong:$badlist"; }
+    [ $verbose -eq 0 ] || { [ -f "$tmp/detail" ] && cat "$tmp/detail"; [ -z "$badlist" ] || echo "    wrong: $badlist"; }
     rm -f "$tmp/detail"
     echo "$held $name $1 $2 $3 $4 $5 $6 $7 $8 $9 ${10}" >>"$tmp/sums"
     if [ $check -eq 1 ] && grep -q "^$file	$kernel\$" "$tmp/checked"; then
