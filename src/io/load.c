@@ -329,13 +329,41 @@ static bool load_op(loader *L, const cJSON *o, const char *path, banks_request *
     return true;
 }
 
+/* The optional "location" of an access: { "file", "line", "column", "text" }, each optional. */
+static bool load_location(loader *L, const cJSON *a, const char *path, scenario_srcloc *at)
+{
+    static const char *const keys[] = {"file", "line", "column", "text", NULL};
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(a, "location");
+    char p2[96];
+    snprintf(p2, sizeof p2, "%s.location", path);
+    if (!o)
+        return true;
+    if (!cJSON_IsObject(o))
+        return fail_at(L, 0, "expected an object", "%s", p2);
+    if (!only_keys(L, o, keys, p2) || !get_str(L, o, "file", true, &at->file, p2) ||
+        !get_str(L, o, "text", true, &at->text, p2))
+        return false;
+    int *const num[] = {&at->line, &at->column};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, keys[1 + k]);
+        char p3[112];
+        snprintf(p3, sizeof p3, "%s.%s", p2, keys[1 + k]);
+        int64_t n;
+        if (v && !get_int(L, v, 1, INT32_MAX, &n, p3))
+            return false;
+        if (v)
+            *num[k] = (int)n;
+    }
+    return true;
+}
+
 static bool load_access(loader *L, const cJSON *a, int i, scenario *s)
 {
     char path[64], p2[96];
     snprintf(path, sizeof path, "accesses[%d]", i);
     scenario_access *sa = &s->accesses[i];
-    static const char *const keys[] = {"op",       "array", "index",  "field",   "vector", "when", "label",
-                                       "matrices", "trans", "atomic", "returns", "source", NULL};
+    static const char *const keys[] = {"op",       "array", "index",  "field",   "vector", "when",     "label",
+                                       "matrices", "trans", "atomic", "returns", "source", "location", NULL};
     if (!cJSON_IsObject(a))
         return fail_at(L, 0, "expected an object", "%s", path);
     banks_request kind = {0};
@@ -348,7 +376,7 @@ static bool load_access(loader *L, const cJSON *a, int i, scenario *s)
     if (!ok || !get_str(L, a, "array", false, &sa->array_name, path) ||
         !get_str(L, a, "field", true, &sa->field, path) || !get_str(L, a, "vector", true, &sa->vector, path) ||
         !get_str(L, a, "when", true, &sa->when_text, path) || !get_str(L, a, "label", true, &sa->label, path) ||
-        !get_str(L, a, "source", true, &sa->source, path))
+        !get_str(L, a, "source", true, &sa->source, path) || !load_location(L, a, path, &sa->at))
         return false;
     const cJSON *ix = cJSON_GetObjectItemCaseSensitive(a, "index");
     snprintf(p2, sizeof p2, "%s.index", path);

@@ -39,6 +39,7 @@ void scenario_free(scenario *s)
         free(a->vector);
         free(a->label);
         free(a->source);
+        scenario_srcloc_free(&a->at);
         free(a->type_text);
     }
     free(s->accesses);
@@ -46,6 +47,35 @@ void scenario_free(scenario *s)
     free(s->warps);
     free(s->trace);
     memset(s, 0, sizeof *s);
+}
+
+void scenario_srcloc_free(scenario_srcloc *l)
+{
+    free(l->file);
+    free(l->text);
+    memset(l, 0, sizeof *l);
+}
+
+void scenario_srcloc_copy(const scenario_srcloc *src, scenario_srcloc *dst)
+{
+    dst->file = src->file ? xstrdup(src->file) : NULL;
+    dst->text = src->text ? xstrdup(src->text) : NULL;
+    dst->line = src->line;
+    dst->column = src->column;
+}
+
+bool scenario_srcloc_known(const scenario_srcloc *l)
+{
+    return l->file || l->text || l->line > 0 || l->column > 0;
+}
+
+void scenario_srcloc_set(scenario_srcloc *l, const char *file, int line, int column, const char *text)
+{
+    scenario_srcloc n = {NULL, line > 0 ? line : 0, column > 0 ? column : 0, NULL};
+    n.file = file ? xstrdup(file) : NULL;
+    n.text = text ? xstrdup(text) : NULL;
+    scenario_srcloc_free(l);
+    *l = n;
 }
 
 /* Fill err; the path is printf-formatted. */

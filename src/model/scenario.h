@@ -48,6 +48,25 @@ typedef struct scenario_array {
     bool swz_tma;
 } scenario_array;
 
+/* Where something comes from in the user's source: the file, the 1-based line and column and the
+ * text of that line (as bankscope import and recordings find them). Owned strings; NULL or 0 is
+ * unknown, field by field. */
+typedef struct scenario_srcloc {
+    char *file; /* owned, NULL: unknown */
+    int line;   /* 1-based, 0: unknown */
+    int column; /* 1-based, 0: unknown */
+    char *text; /* owned: the source line, without its newline; NULL: unknown */
+} scenario_srcloc;
+
+/* Free what l owns and leave it unknown. */
+void scenario_srcloc_free(scenario_srcloc *l);
+/* Deep copy of src into *dst (which owns nothing yet). */
+void scenario_srcloc_copy(const scenario_srcloc *src, scenario_srcloc *dst);
+/* True when any field is known. */
+bool scenario_srcloc_known(const scenario_srcloc *l);
+/* Set every field (strings copied, NULL allowed), freeing what *l owned. */
+void scenario_srcloc_set(scenario_srcloc *l, const char *file, int line, int column, const char *text);
+
 typedef struct scenario_access {
     banks_op op;
     int matrices;        /* ldmatrix/stmatrix: 1, 2 or 4 */
@@ -60,10 +79,11 @@ typedef struct scenario_access {
     expr index[SCENARIO_MAX_DIMS];
     char *when_text; /* owned, NULL: every thread */
     expr when;
-    char *field;  /* owned, NULL: the whole element */
-    char *vector; /* owned, NULL: no reinterpretation */
-    char *label;  /* owned, optional */
-    char *source; /* owned, optional: the source line it comes from (bankscope import) */
+    char *field;        /* owned, NULL: the whole element */
+    char *vector;       /* owned, NULL: no reinterpretation */
+    char *label;        /* owned, optional */
+    char *source;       /* owned, optional: the source line it comes from (bankscope import) */
+    scenario_srcloc at; /* where it is in the user's source (file, line, column, text) */
     /* derived */
     int array;
     int offset;      /* bytes from the element start (field offset) */
