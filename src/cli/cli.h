@@ -41,7 +41,7 @@ int cli_finish_stdout(const char *cmd);
 typedef struct cli_common {
     const char *file;
     const char *arch;
-    int warp;          /* -1: all */
+    int warp; /* -1: all */
     int json;
     int all;
     int summary;
@@ -49,9 +49,9 @@ typedef struct cli_common {
     const char *svg;
     int measure;
     int max_pad;
-    int access;        /* -1: all */
+    int access; /* -1: all */
     int iteration;
-    int force;         /* --force: run work above the limits of io/work.h */
+    int force; /* --force: run work above the limits of io/work.h */
 } cli_common;
 
 /* Parse argv into c; returns 0 or CLI_USAGE (after a message). allowed lists the long options

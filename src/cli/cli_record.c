@@ -340,6 +340,13 @@ static int no_launch(const record_opts *o, const record_capture *c)
         cli_error("record: no kernel matches --kernel '%s'; launched: %s", textsafe(o->kernel, t, sizeof t), list);
         return CLI_USAGE;
     }
+    if (matched && c->outside_launches) {
+        cli_error("record: block (%u,%u,%u) is outside the grid of every launch%s (the last: (%u,%u,%u)); "
+                  "launched: %s",
+                  c->block[0], c->block[1], c->block[2], o->kernel ? " of a matching kernel" : "", c->grid[0],
+                  c->grid[1], c->grid[2], list);
+        return CLI_USAGE;
+    }
     if (o->launch >= 0) {
         cli_error("record: no launch %lld (--launch counts each kernel's launches from 0); launched: %s", o->launch,
                   list);
@@ -350,7 +357,7 @@ static int no_launch(const record_opts *o, const record_capture *c)
     return CLI_FAIL;
 }
 
-/* The disassembly of the captured kernel: nvdisasm -g (SASS and line info), else cuobjdump
+/* The disassembly of the captured kernel: nvdisasm -gi (SASS and line info), else cuobjdump
  * -sass (SASS only); an empty listing when neither is installed. */
 static void disassemble(const char *dir, const record_capture *c, record_sass *s, const char **how)
 {
@@ -362,7 +369,7 @@ static void disassemble(const char *dir, const record_capture *c, record_sass *s
     bool nvdisasm = find_tool("nvdisasm", tool, sizeof tool);
     if (!nvdisasm && !find_tool("cuobjdump", tool, sizeof tool))
         return;
-    char *argv[] = {tool, nvdisasm ? "-g" : "-sass", nvdisasm ? "-c" : cubin, nvdisasm ? cubin : NULL, NULL};
+    char *argv[] = {tool, nvdisasm ? "-gi" : "-sass", nvdisasm ? "-c" : cubin, nvdisasm ? cubin : NULL, NULL};
     int status;
     char why[256];
     if (!run_child(argv, NULL, 0, listing, &status, why, sizeof why) || !WIFEXITED(status) || WEXITSTATUS(status))
@@ -502,6 +509,11 @@ int cli_record(int argc, char **argv)
     char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/capture.txt", dir);
     record_capture c;
+    if (access(path, F_OK) != 0) { /* the library never started: the program made no CUDA call */
+        memset(&c, 0, sizeof c);
+        remove_dir(dir);
+        return no_launch(&o, &c);
+    }
     if (!record_capture_read(path, &c, why, sizeof why)) {
         remove_dir(dir);
         cli_error("record: %s; nothing written", why);

@@ -136,6 +136,11 @@ bool record_capture_read(const char *path, record_capture *c, char *why, size_t 
             c->executed = v;
         } else if (strcmp(key, "end") == 0) {
             c->complete = true;
+        } else if (strcmp(key, "outside_launches") == 0) {
+            long long v;
+            ok = sscanf(p, "%lld %u %u %u %u %u %u", &v, &c->block[0], &c->block[1], &c->block[2], &c->grid[0],
+                        &c->grid[1], &c->grid[2]) == 7;
+            c->outside_launches = v;
         } else if (strcmp(key, "none") == 0) {
             c->status = RECORD_NONE;
         } else if (strcmp(key, "launched") == 0) {
@@ -202,6 +207,45 @@ static bool function_start(const char *line, char *name, size_t n)
     return true;
 }
 
+/* Whether a source file is the CUDA toolkit's own (its headers: atomicAdd, intrinsics). */
+static bool toolkit_file(const char *path)
+{
+    static const char *const marks[] = {"/include/crt/", "/targets/", "/cuda/include/", "/usr/include/",
+                                        "/usr/local/cuda"};
+    for (size_t i = 0; i < sizeof marks / sizeof *marks; i++)
+        if (strstr(path, marks[i]))
+            return true;
+    return false;
+}
+
+/* The location of nvdisasm -gi's annotation (after '//## File "'): 'FILE", line N' followed by
+ * ' inlined at "FILE", line N' for each call that was inlined, innermost first. The innermost
+ * location outside the toolkit's headers is the user's line (atomicAdd is inlined from the
+ * toolkit's device_atomic_functions.hpp into the line that calls it). */
+static void source_location(const char *p, char *file, size_t n, int *lineno)
+{
+    bool first = true;
+    for (;;) {
+        const char *q = strchr(p, '"');
+        int ln;
+        if (!q || sscanf(q, "\", line %d", &ln) != 1)
+            return;
+        char f[4096];
+        snprintf(f, sizeof f, "%.*s", (int)(q - p), p);
+        if (first || toolkit_file(file)) {
+            snprintf(file, n, "%s", f);
+            *lineno = ln;
+        }
+        first = false;
+        if (!toolkit_file(file))
+            return;
+        const char *next = strstr(q, "inlined at \"");
+        if (!next)
+            return;
+        p = next + 12;
+    }
+}
+
 void record_sass_parse(FILE *in, const char *mangled, record_sass *s)
 {
     memset(s, 0, sizeof *s);
@@ -217,13 +261,7 @@ void record_sass_parse(FILE *in, const char *mangled, record_sass *s)
             continue;
         const char *loc = strstr(line, "//## File \"");
         if (loc) {
-            loc += 11;
-            const char *q = strchr(loc, '"');
-            int ln;
-            if (q && sscanf(q, "\", line %d", &ln) == 1) {
-                snprintf(file, sizeof file, "%.*s", (int)(q - loc), loc);
-                lineno = ln;
-            }
+            source_location(loc + 11, file, sizeof file, &lineno);
             continue;
         }
         const char *a = strstr(line, "/*");
