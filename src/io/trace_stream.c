@@ -20,6 +20,9 @@ struct trace_stream {
     scenario hdr;
     bool arch_given; /* --arch replaces the file's */
     bool arch_seen;  /* the file's "arch" was read (or found by the look-ahead) */
+    unsigned seen;   /* the header members read so far (bits: name, description, arch) */
+    bool piped;      /* read from a pipe: no look ahead */
+    bool in_tail;    /* the members after the trace are being read */
     bool done;
     int64_t count, max;
     int64_t trace_line, trace_col; /* where the array of instructions starts */
@@ -93,6 +96,10 @@ static int header_member(trace_stream *t, io_error *err)
     }
     if (!is_arch && strcmp(t->js.str, "name") != 0 && strcmp(t->js.str, "description") != 0)
         return 1;
+    unsigned bit = is_arch ? 4u : key[0] == 'n' ? 1u : 2u;
+    if (t->seen & bit) /* one model and one label: never the first of two */
+        return FAIL_TOK(t, err, "this key is given twice", "%s", key);
+    t->seen |= bit;
     jsonstream_token v = jsonstream_next(&t->js);
     if (v == JSONSTREAM_ERROR)
         return fail_js(t, err);
@@ -102,6 +109,11 @@ static int header_member(trace_stream *t, io_error *err)
         const banks_profile *p = banks_profile_find(t->js.str);
         if (!p)
             return FAIL_TOK(t, err, "unknown architecture (" LOAD_ARCH_LIST ")", "arch");
+        if (t->piped && t->in_tail && !t->arch_given) /* the instructions were analysed with another */
+            return FAIL_TOK(t, err,
+                            "a trace read from a pipe gives \"arch\" before \"trace\" (or use --arch NAME): "
+                            "the instructions were read with the default model",
+                            "arch");
         if (!t->arch_given)
             t->hdr.arch = p;
         t->arch_seen = true;
@@ -146,18 +158,21 @@ static void look_ahead_arch(trace_stream *t)
         fclose(f);
 }
 
-trace_stream_status trace_stream_open(const char *path, const char *text, size_t len, const char *name,
-                                      const char *arch, trace_stream **out, io_error *err)
+/* False with the message when arch (--arch) is given and is not an architecture. */
+static bool arch_ok(const char *name, const char *arch, io_error *err)
 {
-    *out = NULL;
-    const banks_profile *forced = NULL;
-    if (arch && !(forced = banks_profile_find(arch))) {
-        snprintf(err->text, sizeof err->text, "%s: unknown architecture '%s'", name, arch);
-        return TRACE_STREAM_ERROR;
-    }
-    FILE *f = NULL;
-    if (!text && !(f = fopen(path, "rb")))
-        return TRACE_STREAM_NOT_TRACE; /* the whole-file loader says why */
+    if (!arch || banks_profile_find(arch))
+        return true;
+    snprintf(err->text, sizeof err->text, "%s: unknown architecture '%s'", name, arch);
+    return false;
+}
+
+/* A stream reading f (owned) or text, for messages called name, with the architecture arch
+ * (checked by arch_ok) when not NULL. */
+static trace_stream *stream_new(FILE *f, const char *path, const char *text, size_t len, const char *name,
+                                const char *arch)
+{
+    const banks_profile *forced = arch ? banks_profile_find(arch) : NULL;
     trace_stream *t = xcalloc(1, sizeof *t);
     t->f = f;
     t->path = path && !text ? xstrdup(path) : NULL;
@@ -171,10 +186,12 @@ trace_stream_status trace_stream_open(const char *path, const char *text, size_t
         t->hdr.arch = forced;
         t->arch_given = true;
     }
-    if (text)
-        jsonstream_open_mem(&t->js, text, len);
-    else
-        jsonstream_open_file(&t->js, f);
+    return t;
+}
+
+/* Read the members before "trace" and the '[' of the instructions. */
+static trace_stream_status start(trace_stream *t, trace_stream **out, io_error *err)
+{
     trace_stream_status st = TRACE_STREAM_NOT_TRACE;
     if (jsonstream_next(&t->js) != JSONSTREAM_OBJECT)
         goto out;
@@ -206,13 +223,58 @@ trace_stream_status trace_stream_open(const char *path, const char *text, size_t
         st = TRACE_STREAM_ERROR;
         goto out;
     }
-    if (!t->arch_given && !t->arch_seen)
+    if (!t->arch_given && !t->arch_seen && !t->piped)
         look_ahead_arch(t);
     *out = t;
     return TRACE_STREAM_OK;
 out:
     trace_stream_close(t);
     return st;
+}
+
+trace_stream_status trace_stream_open(const char *path, const char *text, size_t len, const char *name,
+                                      const char *arch, trace_stream **out, io_error *err)
+{
+    *out = NULL;
+    if (!arch_ok(name, arch, err))
+        return TRACE_STREAM_ERROR;
+    FILE *f = NULL;
+    if (!text && !(f = fopen(path, "rb")))
+        return TRACE_STREAM_NOT_TRACE; /* the whole-file loader says why */
+    trace_stream *t = stream_new(f, path, text, len, name, arch);
+    if (text)
+        jsonstream_open_mem(&t->js, text, len);
+    else
+        jsonstream_open_file(&t->js, f);
+    return start(t, out, err);
+}
+
+trace_stream_status trace_stream_open_pipe(FILE *f, const char *head, size_t n, const char *name, const char *arch,
+                                           trace_stream **out, io_error *err)
+{
+    *out = NULL;
+    if (!arch_ok(name, arch, err)) {
+        fclose(f);
+        return TRACE_STREAM_ERROR;
+    }
+    trace_stream *t = stream_new(f, NULL, NULL, 0, name, arch);
+    t->piped = true;
+    jsonstream_open_file_head(&t->js, f, head, n);
+    return start(t, out, err);
+}
+
+bool trace_stream_is_trace(const char *text, size_t len)
+{
+    jsonstream js;
+    jsonstream_open_mem(&js, text, len);
+    bool is = false, go = jsonstream_next(&js) == JSONSTREAM_OBJECT;
+    while (go && jsonstream_next(&js) == JSONSTREAM_KEY) {
+        is = strcmp(js.str, "trace") == 0;
+        go = !is && (!strcmp(js.str, "name") || !strcmp(js.str, "description") || !strcmp(js.str, "arch")) &&
+             jsonstream_next(&js) == JSONSTREAM_STRING;
+    }
+    jsonstream_close(&js);
+    return is;
 }
 
 void trace_stream_limit(trace_stream *t, int64_t max)
@@ -338,6 +400,7 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
         char key[64];
         copy_key(t, key, sizeof key);
         bool dup = false;
+        int64_t kline = t->js.line_tok, kcol = t->js.col_tok;
         jsonstream_token v = jsonstream_next(&t->js);
         if (v == JSONSTREAM_ERROR)
             return fail_js(t, err);
@@ -411,7 +474,7 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
             return FAIL_TOK(t, err, msg, "trace[%lld].%s", i, key);
         }
         if (dup)
-            return FAIL_TOK(t, err, "this key is given twice", "trace[%lld].%s", i, key);
+            return failf(t, err, kline, kcol, "this key is given twice", "trace[%lld].%s", i, key);
     }
     if (!have_op)
         return failf(t, err, eline, ecol, "missing key 'op'", "trace[%lld]", i);
@@ -448,6 +511,7 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
 /* The members after the trace, the end of the object and of the document. */
 static int read_tail(trace_stream *t, io_error *err)
 {
+    t->in_tail = true;
     for (;;) {
         jsonstream_token k = jsonstream_next(&t->js);
         if (k == JSONSTREAM_OBJECT_END)

@@ -15,6 +15,7 @@
  * launches had no block (BX,BY,BZ) (the last one's grid), and one "launched COUNT MATCHES MANGLED
  * DEMANGLED" per kernel (MATCHES: 1 when --kernel chose it),
  * or "error TEXT". DIR/module.cubin is the chosen kernel's module, as the driver loaded it. */
+#define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>

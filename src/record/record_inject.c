@@ -2,6 +2,7 @@
  * CUDA_INJECTION64_PATH at its initialisation and calls InitializeInjection; the library reads
  * its configuration (record.h) and starts the one pass it names. Also the helpers every pass
  * shares: launch selection, demangling, output files. */
+#define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <regex.h>
@@ -11,9 +12,10 @@
 #include "record.h"
 
 extern const record_pass record_capture_pass;
+extern const record_pass record_count_pass, record_time_pass; /* record_measure.c */
 
 /* Every pass the library can run; a new pass is one more line. */
-static const record_pass *const record_passes[] = {&record_capture_pass};
+static const record_pass *const record_passes[] = {&record_capture_pass, &record_count_pass, &record_time_pass};
 
 static record_config record_cfg;
 static const record_pass *record_running;
