@@ -26,6 +26,8 @@ static const char usage[] =
     "  bankscope import FILE.cu --block X[,Y[,Z]] [--kernel NAME] [-D NAME=VALUE]... [-I DIR]...\n"
     "            [--smem BYTES] [--loop LINE] [-o OUT.json]   scenario from CUDA source\n"
     "  bankscope FILE.cu --block X[,Y[,Z]] [import options]  import, then the interactive view\n"
+    "  bankscope record [--kernel REGEX] [--launch N] [--block-index X[,Y[,Z]]] [--max-instructions N]\n"
+    "            [-o REC.json] -- PROGRAM [ARGS...]   the shared addresses of a running kernel\n"
     "  bankscope --help | --version\n"
     "\n"
     "FILE.json is a scenario, a trace, a lesson, or a library name such as transpose-naive.\n"
@@ -61,7 +63,7 @@ int main(int argc, char **argv)
         int (*fn)(int, char **);
     } commands[] = {
         {"analyze", cli_analyze}, {"list", cli_list},     {"kernel", cli_kernel}, {"measure", cli_measure},
-        {"sweep", cli_sweep},     {"export", cli_export}, {"import", cli_import},
+        {"sweep", cli_sweep},     {"export", cli_export}, {"import", cli_import}, {"record", cli_record},
     };
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         fputs(usage, stdout);
@@ -82,7 +84,7 @@ int main(int argc, char **argv)
         argv[1] = src;
         return cli_import_tui(argc - 1, argv + 1);
     }
-    static const char *const names[] = {"analyze", "measure", "kernel", "sweep", "export", "list", "import"};
+    static const char *const names[] = {"analyze", "measure", "kernel", "sweep", "export", "list", "import", "record"};
     if (argc >= 2 && cli_check_target(argv[1], names, (int)(sizeof names / sizeof names[0])) != CLI_OK)
         return CLI_USAGE;
     return cli_tui(argc - 1, argv + 1);

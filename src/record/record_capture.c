@@ -11,9 +11,9 @@
  *   e KIND PC SIZE FLAGS COUNT WARP MASK A0 ... A31   (one warp-instruction; '-' inactive lane)
  *   executed N                        (warp-instructions the block executed; > entries: truncated)
  *   end
- * or, when nothing was captured, "none" and one "launched COUNT MANGLED DEMANGLED" per kernel,
+ * or, when nothing was captured, "none" and one "launched COUNT MATCHES MANGLED DEMANGLED" per
+ * kernel (MATCHES: 1 when --kernel chose it),
  * or "error TEXT". DIR/module.cubin is the chosen kernel's module, as the driver loaded it. */
-#define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -33,6 +33,7 @@ typedef enum { CAPTURE_SEARCHING, CAPTURE_ARMED, CAPTURE_DONE, CAPTURE_FAILED } 
 typedef struct capture_kernel {
     char *mangled;
     int64_t launches;
+    bool matches; /* chosen by --kernel (or no --kernel) */
 } capture_kernel;
 
 typedef struct capture_module {
@@ -198,15 +199,17 @@ static void capture_launch_begin(const Sanitizer_LaunchData *ld)
         return;
     char demangled[4096];
     record_demangle(ld->functionName, demangled, sizeof demangled);
-    if (!record_kernel_matches(cap.cfg, ld->functionName, demangled))
-        return;
+    bool matches = record_kernel_matches(cap.cfg, ld->functionName, demangled);
     int k = 0;
     while (k < cap.nkernels && strcmp(cap.kernels[k].mangled, ld->functionName) != 0)
         k++;
-    if (k == cap.nkernels && k < CAPTURE_MAX_KERNELS)
-        cap.kernels[cap.nkernels++].mangled = strdup(ld->functionName);
+    if (k == cap.nkernels && k < CAPTURE_MAX_KERNELS) {
+        cap.kernels[k].mangled = strdup(ld->functionName);
+        cap.kernels[k].matches = matches;
+        cap.nkernels++;
+    }
     int64_t index = k < CAPTURE_MAX_KERNELS ? cap.kernels[k].launches++ : 0;
-    if (cap.cfg->launch >= 0 && index != cap.cfg->launch)
+    if (!matches || (cap.cfg->launch >= 0 && index != cap.cfg->launch))
         return;
     const uint32_t *b = cap.cfg->block;
     if (b[0] >= ld->gridDim_x || b[1] >= ld->gridDim_y || b[2] >= ld->gridDim_z) {
@@ -311,6 +314,12 @@ static void capture_callback(void *userdata, Sanitizer_CallbackDomain domain, Sa
                              const void *cbdata)
 {
     (void)userdata;
+    /* The API's own calls made here (allocations, copies) report callbacks on this thread:
+     * those are not the program's and are ignored. */
+    static _Thread_local bool inside;
+    if (inside)
+        return;
+    inside = true;
     pthread_mutex_lock(&cap.lock);
     if (domain == SANITIZER_CB_DOMAIN_RESOURCE && cbid == SANITIZER_CBID_RESOURCE_MODULE_LOADED) {
         capture_module_loaded((const Sanitizer_ResourceModuleData *)cbdata);
@@ -322,6 +331,7 @@ static void capture_callback(void *userdata, Sanitizer_CallbackDomain domain, Sa
             cap.state = capture_collect(ld->hStream) ? CAPTURE_DONE : CAPTURE_SEARCHING;
     }
     pthread_mutex_unlock(&cap.lock);
+    inside = false;
 }
 
 /* At exit without a capture: say so, with the kernels that ran. */
@@ -334,7 +344,7 @@ static void capture_stop(void)
             fprintf(f, "bankscope-capture 1\nnone\n");
             for (int k = 0; k < cap.nkernels; k++) {
                 char d[4096];
-                fprintf(f, "launched %lld ", (long long)cap.kernels[k].launches);
+                fprintf(f, "launched %lld %d ", (long long)cap.kernels[k].launches, cap.kernels[k].matches ? 1 : 0);
                 record_write_word(f, cap.kernels[k].mangled);
                 fputc(' ', f);
                 record_write_word(f, record_demangle(cap.kernels[k].mangled, d, sizeof d));
