@@ -651,10 +651,15 @@ const char *load_source_text(const char *source, size_t *len, bool *owned, io_er
             fclose(probe);
         return load_read_file(source, len, err);
     }
-    const char *builtin = library_find(source, len);
-    if (!builtin)
+    const library_entry *e = library_entry_find(source);
+    if (e && !e->text) { /* a file of the installed or user folder, read now */
+        *owned = true;
+        return load_read_file(e->path, len, err);
+    }
+    if (!e)
         return load_read_file(source, len, err); /* for its message */
-    return builtin;
+    *len = e->len;
+    return e->text;
 }
 
 bool load_scenario_file(const char *path, const char *arch, scenario *out, io_error *err)

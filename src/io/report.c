@@ -77,6 +77,7 @@ static void visit(const scenario *s, const report_options *o, visit_fn fn, void 
 static void totals_add(report_totals *t, const scenario_instr *in, const banks_result *r)
 {
     t->instructions++;
+    t->idle += scenario_instr_idle(in);
     t->not_modelled += r->not_modelled; /* counted, but nothing of them in the sums */
     t->wavefronts += r->wavefronts;
     t->ideal += r->ideal_wavefronts;
@@ -358,6 +359,31 @@ static void scenario_header(FILE *out, const scenario *s)
     fputc('\n', out);
 }
 
+/* " over warp 0 only (of 32; --warp N for another)" when the totals cover some of the block's
+ * warps, "" when they cover all (or s is a trace, which has no warps). */
+static const char *warps_covered_text(const scenario *s, const report_options *o, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    int all = s->is_trace ? 0 : scenario_warp_count(s);
+    if (s->is_trace)
+        return buf;
+    if (o->warp >= 0) {
+        if (all > 1)
+            snprintf(buf, n, " over warp %d only (of %d)", o->warp, all);
+        return buf;
+    }
+    int k = scenario_selected_warps(s);
+    if (k == all)
+        return buf;
+    strbuf sb = {0};
+    for (int i = 0; i < k; i++)
+        strbuf_addf(&sb, "%s%d", i ? ", " : "", scenario_selected_warp(s, i));
+    snprintf(buf, n, " over warp%s %.80s only (of %d: the file's \"warps\"; --warp N for another)", k == 1 ? "" : "s",
+             strbuf_str(&sb), all);
+    strbuf_free(&sb);
+    return buf;
+}
+
 void report_text(FILE *out, const scenario *s, const report_options *o)
 {
     text_ctx c = {.out = out, .o = o, .last_access = -2, .last_iter = -1};
@@ -367,9 +393,13 @@ void report_text(FILE *out, const scenario *s, const report_options *o)
     flush_run(&c, s);
     if (o->summary) /* after the instructions: a streamed trace's count is known only then */
         scenario_header(out, s);
-    char deg[32];
-    fprintf(out, "\ntotal: %lld warp-instruction%s, %lld wavefront%s (ideal %lld), %lld bank conflict%s",
-            (long long)c.t.instructions, c.t.instructions == 1 ? "" : "s", (long long)c.t.wavefronts,
+    char deg[32], cover[160];
+    int64_t issued = c.t.instructions - c.t.idle;
+    fprintf(out, "\ntotal%s: %lld warp-instruction%s", warps_covered_text(s, o, cover, sizeof cover), (long long)issued,
+            issued == 1 ? "" : "s");
+    if (c.t.idle)
+        fprintf(out, " issued (+%lld of idle warps: no active lane, nothing issued)", (long long)c.t.idle);
+    fprintf(out, ", %lld wavefront%s (ideal %lld), %lld bank conflict%s", (long long)c.t.wavefronts,
             c.t.wavefronts == 1 ? "" : "s", (long long)c.t.ideal, (long long)c.t.conflicts,
             c.t.conflicts == 1 ? "" : "s");
     if (c.t.wavefronts)
@@ -621,6 +651,18 @@ bool report_json(FILE *out, const scenario *s, const report_options *o, const ch
     jsonw_key(&w, "summary");
     jsonw_begin_object(&w, JSONW_INLINE);
     jsonw_kv_int(&w, "instructions", c.t.instructions);
+    jsonw_kv_int(&w, "issued_instructions", c.t.instructions - c.t.idle);
+    jsonw_kv_int(&w, "idle_instructions", c.t.idle);
+    if (!s->is_trace) {
+        jsonw_key(&w, "warps_covered");
+        jsonw_begin_array(&w, JSONW_INLINE);
+        if (o->warp >= 0)
+            jsonw_int(&w, o->warp);
+        else
+            for (int i = 0; i < scenario_selected_warps(s); i++)
+                jsonw_int(&w, scenario_selected_warp(s, i));
+        jsonw_end_array(&w);
+    }
     jsonw_kv_int(&w, "wavefronts", c.t.wavefronts);
     jsonw_kv_int(&w, "ideal_wavefronts", c.t.ideal);
     jsonw_kv_int(&w, "bank_conflicts", c.t.conflicts);

@@ -20,7 +20,9 @@ typedef struct report_options {
 
 /* Totals over a scenario's warp-instructions. */
 typedef struct report_totals {
-    int64_t instructions, wavefronts, ideal, conflicts;
+    int64_t instructions; /* every warp-instruction built, idle ones included */
+    int64_t idle;         /* of those, the ones no lane issues (scenario_instr_idle) */
+    int64_t wavefronts, ideal, conflicts;
     int64_t not_modelled; /* instructions of a kind the model does not cover (in instructions only) */
     int worst_degree;
     int64_t worst_seq;

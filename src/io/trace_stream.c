@@ -63,6 +63,17 @@ static void copy_key(const trace_stream *t, char *key, size_t n)
 /* A fail at the token just read. */
 #define FAIL_TOK(t, err, msg, ...) failf(t, err, (t)->js.line_tok, (t)->js.col_tok, msg, __VA_ARGS__)
 
+bool trace_stream_record_key(const char *key)
+{
+    static const char *const keys[] = {"program",   "arguments", "device", "kernel",      "launch",
+                                       "grid",      "block_dim", "block",  "executed",    "captured",
+                                       "truncated", "line_info", "lines",  "not_visible", "measured"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (strcmp(key, keys[i]) == 0)
+            return true;
+    return false;
+}
+
 /* One top-level member other than "trace" whose key was just read: 0 read, 1 not a member a
  * trace has, -1 error. */
 static int header_member(trace_stream *t, io_error *err)
@@ -70,6 +81,20 @@ static int header_member(trace_stream *t, io_error *err)
     char key[16];
     copy_key(t, key, sizeof key);
     bool is_arch = strcmp(t->js.str, "arch") == 0;
+    if (strcmp(t->js.str, "format") == 0) {
+        jsonstream_token v = jsonstream_next(&t->js);
+        if (v == JSONSTREAM_ERROR)
+            return fail_js(t, err);
+        if (v != JSONSTREAM_STRING || strcmp(t->js.str, "bankscope-record/1") != 0)
+            return FAIL_TOK(t, err, "a trace's format is \"bankscope-record/1\" (a recording)", "%s", "format");
+        return 0;
+    }
+    if (trace_stream_record_key(t->js.str)) { /* what a recording says beside its trace */
+        jsonstream_token v = jsonstream_next(&t->js);
+        if (v == JSONSTREAM_ERROR || !jsonstream_skip(&t->js, v))
+            return fail_js(t, err);
+        return 0;
+    }
     if (!is_arch && strcmp(t->js.str, "name") != 0 && strcmp(t->js.str, "description") != 0)
         return 1;
     unsigned bit = is_arch ? 4u : key[0] == 'n' ? 1u : 2u;
@@ -447,6 +472,13 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
             if (read_addresses(t, err, r, width, pos) < 0)
                 return -1;
             have_addr = true;
+        } else if (strcmp(key, "pc") == 0 || strcmp(key, "warp") == 0) {
+            /* a recording's entry: where it ran (bankscope record) */
+            if (v != JSONSTREAM_NUMBER || !t->js.is_int || t->js.ival < 0)
+                return FAIL_TOK(t, err, "expected a non-negative integer", "trace[%lld].%s", i, key);
+        } else if (strcmp(key, "sass") == 0 || strcmp(key, "source") == 0) {
+            if (v != JSONSTREAM_STRING && v != JSONSTREAM_NULL)
+                return FAIL_TOK(t, err, "expected a string or null", "trace[%lld].%s", i, key);
         } else {
             char msg[96];
             snprintf(msg, sizeof msg, "unknown key '%.60s'", key);

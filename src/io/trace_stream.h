@@ -1,5 +1,7 @@
 /* trace_stream: a trace file ({"name", "description", "arch", "trace": [{"op", "width",
- * "addresses": [32 x address or null]}, ...]}) read one warp-instruction at a time with
+ * "addresses": [32 x address or null]}, ...]}, or a recording: the same with "format":
+ * "bankscope-record/1", the members trace_stream_record_key names, and "pc", "sass", "warp",
+ * "source" in each entry) read one warp-instruction at a time with
  * jsonstream, in bounded memory whatever its length: nothing of an instruction is kept once it
  * has been handed out. Every check of the whole-file loader is made as the file is read, with
  * the same messages ("FILE:LINE:COL: trace[N].addresses[L]: ..."). The stream owns its header
@@ -48,5 +50,8 @@ scenario *trace_stream_header(trace_stream *t);
 /* Bytes read so far (for progress). */
 int64_t trace_stream_offset(const trace_stream *t);
 void trace_stream_close(trace_stream *t);
+/* Whether key is one of the members a recording (bankscope record, "format":
+ * "bankscope-record/1") has beside its trace; readers skip them. */
+bool trace_stream_record_key(const char *key);
 
 #endif

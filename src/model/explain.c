@@ -8,6 +8,7 @@
 #include "kinds.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -634,12 +635,31 @@ static void phase_lines(const banks_profile *p, const scenario_instr *in, const 
     int mask = r->paired ? pairing_mask(&in->req) : 0;
     if (r->paired && mask) {
         int second = mask == 1 ? 2 : 1;
-        add_line(e,
-                 "%s load pairing: every active lane reads the same address as lane n^%d (lanes 0 and %d, %d and "
-                 "%d, ...; an inactive lane pairs with anything), so two phases merge into one: %d phase%s of %d "
-                 "lanes",
-                 p->name, mask, mask, second, second ^ mask, r->nphases, r->nphases == 1 ? "" : "s",
-                 BANKS_WARP / r->nphases);
+        /* say what made the pairing hold: partners that share an address, or partners left out
+         * (the rule pairs a lane whose partner does not take part with anything) */
+        int shared = 0, alone = 0;
+        for (int l = 0; l < BANKS_WARP; l++) {
+            bool act = (in->req.active >> l) & 1, partner = (in->req.active >> (l ^ mask)) & 1;
+            shared += act && partner;
+            alone += act && !partner;
+        }
+        char why[200];
+        if (alone == 0)
+            snprintf(why, sizeof why,
+                     "every active lane reads the same address as lane n^%d (lanes 0 and %d, %d and %d, ...)", mask,
+                     mask, second, second ^ mask);
+        else if (shared == 0)
+            snprintf(why, sizeof why,
+                     "no two partner lanes n and n^%d both take part: the partner of each of the %d active lanes is "
+                     "left out, and a lane whose partner does not take part pairs with anything",
+                     mask, alone);
+        else
+            snprintf(why, sizeof why,
+                     "%d active lanes read the same address as their partner n^%d, and the partners of the other "
+                     "%d are left out (such a lane pairs with anything)",
+                     shared, mask, alone);
+        add_line(e, "%s load pairing: %s, so two phases merge into one: %d phase%s of %d lanes", p->name, why,
+                 r->nphases, r->nphases == 1 ? "" : "s", BANKS_WARP / r->nphases);
     }
     if (r->active_lanes == 0 || (r->nphases <= 1 && !r->paired))
         return;

@@ -709,6 +709,14 @@ const char *scenario_lane_state_text(scenario_lane_state st)
     return "?";
 }
 
+bool scenario_instr_idle(const scenario_instr *in)
+{
+    for (int l = 0; l < BANKS_WARP; l++)
+        if (in->lane[l].state != SCENARIO_LANE_NO_THREAD && in->lane[l].state != SCENARIO_LANE_MASKED)
+            return false;
+    return true;
+}
+
 void scenario_instr_excluded(const scenario_instr *in, scenario_excluded *out)
 {
     *out = (scenario_excluded){0};
