@@ -7,6 +7,7 @@
  * own output passes through untouched; its failure (status or signal) exits 1 and writes
  * nothing. The program is never left running: it dies with bankscope (PR_SET_PDEATHSIG), and
  * SIGTERM/SIGHUP are passed on to it. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -231,6 +232,34 @@ static bool find_library(char *lib, char *patch, size_t n)
     return false;
 }
 
+/* A driver and a GPU, checked without creating a context (the program creates its own): cuInit
+ * and cuDeviceGetCount of libcuda.so.1, loaded with dlopen. */
+static bool driver_ready(char *why, size_t n)
+{
+#ifndef HAVE_CUDA
+    gpu_device dev;
+    return gpu_open(&dev, why, n); /* says that CUDA support was not built */
+#else
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(why, n, "no NVIDIA driver (libcuda.so.1 not found)");
+        return false;
+    }
+    int (*init)(unsigned) = (int (*)(unsigned))dlsym(h, "cuInit");
+    int (*count)(int *) = (int (*)(int *))dlsym(h, "cuDeviceGetCount");
+    int r = init ? init(0) : -1, gpus = 0;
+    if (r == 0 && count)
+        r = count(&gpus);
+    if (r != 0 || gpus < 1) {
+        snprintf(why, n, r ? "the NVIDIA driver found no usable GPU (cuInit or cuDeviceGetCount: error %d)"
+                           : "the NVIDIA driver found no GPU",
+                 r);
+        return false;
+    }
+    return true;
+#endif
+}
+
 static volatile sig_atomic_t record_child;
 
 /* SIGTERM or SIGHUP to bankscope: the program gets it too. */
@@ -357,29 +386,44 @@ static int no_launch(const record_opts *o, const record_capture *c)
     return CLI_FAIL;
 }
 
-/* The disassembly of the captured kernel: nvdisasm -gi (SASS and line info), else cuobjdump
- * -sass (SASS only); an empty listing when neither is installed. */
-static void disassemble(const char *dir, const record_capture *c, record_sass *s, const char **how)
+/* A listing of the module into s: tool with option ("-g", "-gi", "-sass"); false when it fails. */
+static bool listing(const char *dir, const char *tool, const char *option, const record_capture *c, record_sass *s)
 {
-    char cubin[PATH_MAX], listing[PATH_MAX], tool[PATH_MAX];
+    char cubin[PATH_MAX], out[PATH_MAX];
     snprintf(cubin, sizeof cubin, "%s/module.cubin", dir);
-    snprintf(listing, sizeof listing, "%s/listing.txt", dir);
-    memset(s, 0, sizeof *s);
-    *how = "none";
-    bool nvdisasm = find_tool("nvdisasm", tool, sizeof tool);
-    if (!nvdisasm && !find_tool("cuobjdump", tool, sizeof tool))
-        return;
-    char *argv[] = {tool, nvdisasm ? "-gi" : "-sass", nvdisasm ? "-c" : cubin, nvdisasm ? cubin : NULL, NULL};
+    snprintf(out, sizeof out, "%s/listing.txt", dir);
+    bool nvdisasm = strcmp(option, "-sass") != 0;
+    char *argv[] = {(char *)tool, (char *)option, nvdisasm ? "-c" : cubin, nvdisasm ? cubin : NULL, NULL};
     int status;
     char why[256];
-    if (!run_child(argv, NULL, 0, listing, &status, why, sizeof why) || !WIFEXITED(status) || WEXITSTATUS(status))
-        return;
-    FILE *f = fopen(listing, "r");
+    if (!run_child(argv, NULL, 0, out, &status, why, sizeof why) || !WIFEXITED(status) || WEXITSTATUS(status))
+        return false;
+    FILE *f = fopen(out, "r");
     if (!f)
-        return;
+        return false;
     record_sass_parse(f, c->mangled, s);
     fclose(f);
-    *how = nvdisasm ? "nvdisasm" : "cuobjdump";
+    return true;
+}
+
+/* The disassembly of the captured kernel: nvdisasm -g (SASS and the innermost line), with
+ * nvdisasm -gi's outer lines for code inlined from the toolkit's headers; else cuobjdump -sass
+ * (SASS only); an empty listing when neither is installed. */
+static void disassemble(const char *dir, const record_capture *c, record_sass *s)
+{
+    char tool[PATH_MAX];
+    memset(s, 0, sizeof *s);
+    if (find_tool("nvdisasm", tool, sizeof tool) && listing(dir, tool, "-g", c, s)) {
+        record_sass outer;
+        memset(&outer, 0, sizeof outer);
+        if (record_sass_in_toolkit(s) && listing(dir, tool, "-gi", c, &outer))
+            record_sass_inline(s, &outer);
+        record_sass_free(&outer);
+        return;
+    }
+    record_sass_free(s);
+    if (find_tool("cuobjdump", tool, sizeof tool))
+        listing(dir, tool, "-sass", c, s);
 }
 
 /* Remove the private folder and what the passes left in it. */
@@ -456,8 +500,7 @@ int cli_record(int argc, char **argv)
     if (rc)
         return rc < 0 ? CLI_OK : rc;
     char why[1024], lib[PATH_MAX], patch[PATH_MAX], san[PATH_MAX], prog[PATH_MAX], t[256];
-    gpu_device dev;
-    if (!gpu_open(&dev, why, sizeof why)) {
+    if (!driver_ready(why, sizeof why)) {
         cli_error("record: %s", why);
         return CLI_NO_GPU;
     }
@@ -537,8 +580,7 @@ int cli_record(int argc, char **argv)
         return rc;
     }
     record_sass s;
-    const char *how;
-    disassemble(dir, &c, &s, &how);
+    disassemble(dir, &c, &s);
     record_book b;
     if (!record_book_build(&b, &c, &s, why, sizeof why)) {
         cli_error("record: %s", why);
