@@ -251,8 +251,9 @@ static bool driver_ready(char *why, size_t n)
     if (r == 0 && count)
         r = count(&gpus);
     if (r != 0 || gpus < 1) {
-        snprintf(why, n, r ? "the NVIDIA driver found no usable GPU (cuInit or cuDeviceGetCount: error %d)"
-                           : "the NVIDIA driver found no GPU",
+        snprintf(why, n,
+                 r ? "the NVIDIA driver found no usable GPU (cuInit or cuDeviceGetCount: error %d)"
+                   : "the NVIDIA driver found no GPU",
                  r);
         return false;
     }
@@ -330,6 +331,44 @@ static bool run_child(char *const *argv, char **env, int nenv, const char *out_f
         return false;
     }
     return true;
+}
+
+/* Where a run's files are: the private folder, the library, its patches, the sanitizer. */
+typedef struct record_paths {
+    const char *dir, *lib, *patch, *sanitizer;
+} record_paths;
+
+static const char *program_failure(const char *prog, int status, char *buf, size_t n);
+
+/* One run of the program with the library running pass (record.h): the selection of o, or the
+ * kernel exact (mangled, a previous pass's choice) and launch. CLI_OK when the program ran and
+ * exited 0; else the exit status after a message (its failure: CLI_FAIL, nothing written). */
+static int record_run_pass(const record_opts *o, const record_paths *p, const char *pass, const char *exact,
+                           long long launch)
+{
+    char e_pass[96], e_dir[PATH_MAX + 32], e_kernel[4096], e_exact[4096], e_launch[64], e_block[96], e_max[64],
+        e_patch[PATH_MAX + 32], e_san[PATH_MAX + 32], e_inj[PATH_MAX + 32], why[1024];
+    snprintf(e_pass, sizeof e_pass, "BANKSCOPE_RECORD_PASS=%s", pass);
+    snprintf(e_dir, sizeof e_dir, "BANKSCOPE_RECORD_DIR=%s", p->dir);
+    snprintf(e_kernel, sizeof e_kernel, "BANKSCOPE_RECORD_KERNEL=%s", o->kernel ? o->kernel : "");
+    snprintf(e_exact, sizeof e_exact, "BANKSCOPE_RECORD_EXACT=%s", exact ? exact : "");
+    snprintf(e_launch, sizeof e_launch, "BANKSCOPE_RECORD_LAUNCH=%lld", launch);
+    snprintf(e_block, sizeof e_block, "BANKSCOPE_RECORD_BLOCK=%u,%u,%u", o->block[0], o->block[1], o->block[2]);
+    snprintf(e_max, sizeof e_max, "BANKSCOPE_RECORD_MAX=%lld", o->max);
+    snprintf(e_patch, sizeof e_patch, "BANKSCOPE_RECORD_PATCH=%s", p->patch);
+    snprintf(e_san, sizeof e_san, "BANKSCOPE_RECORD_SANITIZER=%s", p->sanitizer);
+    snprintf(e_inj, sizeof e_inj, "CUDA_INJECTION64_PATH=%s", p->lib);
+    char *env[] = {e_pass, e_dir, e_kernel, e_exact, e_launch, e_block, e_max, e_patch, e_san, e_inj};
+    int status;
+    if (!run_child(o->argv, env, (int)(sizeof env / sizeof *env), NULL, &status, why, sizeof why)) {
+        cli_error("record: %s", why);
+        return CLI_USAGE;
+    }
+    if (program_failure(o->argv[0], status, why, sizeof why)) {
+        cli_error("record: %s; nothing written", why);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
 }
 
 /* One line saying how the program ended, or NULL when it exited 0. */
@@ -526,28 +565,11 @@ int cli_record(int argc, char **argv)
         cli_error("record: cannot create a temporary folder: %s", strerror(errno));
         return CLI_FAIL;
     }
-    char e_pass[64], e_dir[PATH_MAX + 32], e_kernel[4096], e_launch[64], e_block[96], e_max[64], e_patch[PATH_MAX + 32],
-        e_san[PATH_MAX + 32], e_inj[PATH_MAX + 32];
-    snprintf(e_pass, sizeof e_pass, "BANKSCOPE_RECORD_PASS=capture");
-    snprintf(e_dir, sizeof e_dir, "BANKSCOPE_RECORD_DIR=%s", dir);
-    snprintf(e_kernel, sizeof e_kernel, "BANKSCOPE_RECORD_KERNEL=%s", o.kernel ? o.kernel : "");
-    snprintf(e_launch, sizeof e_launch, "BANKSCOPE_RECORD_LAUNCH=%lld", o.launch);
-    snprintf(e_block, sizeof e_block, "BANKSCOPE_RECORD_BLOCK=%u,%u,%u", o.block[0], o.block[1], o.block[2]);
-    snprintf(e_max, sizeof e_max, "BANKSCOPE_RECORD_MAX=%lld", o.max);
-    snprintf(e_patch, sizeof e_patch, "BANKSCOPE_RECORD_PATCH=%s", patch);
-    snprintf(e_san, sizeof e_san, "BANKSCOPE_RECORD_SANITIZER=%s", san);
-    snprintf(e_inj, sizeof e_inj, "CUDA_INJECTION64_PATH=%s", lib);
-    char *env[] = {e_pass, e_dir, e_kernel, e_launch, e_block, e_max, e_patch, e_san, e_inj};
-    int status;
-    if (!run_child(o.argv, env, (int)(sizeof env / sizeof *env), NULL, &status, why, sizeof why)) {
+    record_paths paths = {.dir = dir, .lib = lib, .patch = patch, .sanitizer = san};
+    rc = record_run_pass(&o, &paths, "capture", NULL, o.launch);
+    if (rc != CLI_OK) {
         remove_dir(dir);
-        cli_error("record: %s", why);
-        return CLI_USAGE;
-    }
-    if (program_failure(o.argv[0], status, why, sizeof why)) {
-        remove_dir(dir);
-        cli_error("record: %s; nothing written", why);
-        return CLI_FAIL;
+        return rc;
     }
     char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/capture.txt", dir);

@@ -96,8 +96,8 @@ static int read_lines(trace_stream *t, io_error *err)
                 scenario_srcloc_free(&l);
                 return FAIL_TOK(t, err, "expected a string or null", "lines[%d].%s", k, key);
             }
-            if (line && v != JSONSTREAM_NULL && (v != JSONSTREAM_NUMBER || !t->js.is_int || t->js.ival < 1 ||
-                                                 t->js.ival > INT32_MAX)) {
+            if (line && v != JSONSTREAM_NULL &&
+                (v != JSONSTREAM_NUMBER || !t->js.is_int || t->js.ival < 1 || t->js.ival > INT32_MAX)) {
                 scenario_srcloc_free(&l);
                 return FAIL_TOK(t, err, "expected a line number or null", "lines[%d].line", k);
             }
@@ -114,8 +114,7 @@ static int read_lines(trace_stream *t, io_error *err)
         }
         if (v != JSONSTREAM_OBJECT_END) {
             scenario_srcloc_free(&l);
-            return v == JSONSTREAM_ERROR ? fail_js(t, err)
-                                         : FAIL_TOK(t, err, "expected a line object", "lines[%d]", k);
+            return v == JSONSTREAM_ERROR ? fail_js(t, err) : FAIL_TOK(t, err, "expected a line object", "lines[%d]", k);
         }
         t->lines = xrealloc(t->lines, (size_t)(t->nlines + 1) * sizeof *t->lines);
         t->lines[t->nlines++] = l;
