@@ -28,6 +28,22 @@ for p in $names "$srcdir"/tests/golden/cases/hostile-*.json "$srcdir"/tests/gold
         echo "FAIL $p: $(head -3 "$tmp/err")"; fail=$((fail + 1))
     fi
 done
+# XML 1.0 forbids U+FFFE and U+FFFF (raw UTF-8 or JSON escapes) in names, descriptions and labels
+printf '{"name": "n\357\277\276\357\277\277 \\ufffe", "description": "d\\uffff\357\277\277",
+ "arrays": [{"name": "a", "type": "float", "dims": [32]}],
+ "accesses": [{"op": "load", "array": "a", "index": "lane", "label": "l\\ufffe\\uffff\357\277\276"}]}\n' >"$tmp/nonchar.json"
+if "$bin" export "$tmp/nonchar.json" --svg "$tmp/nonchar.svg" 2>"$tmp/err" && parse "$tmp/nonchar.svg" 2>>"$tmp/err" &&
+    grep -q 'n\\ufffe\\uffff \\ufffe' "$tmp/nonchar.svg" && grep -q 'l\\ufffe\\uffff\\ufffe' "$tmp/nonchar.svg"; then
+    pass=$((pass + 1))
+else
+    echo "FAIL U+FFFE/U+FFFF: $(head -3 "$tmp/err")"; fail=$((fail + 1))
+fi
+# a map larger than 40x32 cells is cut with a mark and a line saying what is left out; a smaller one is not
+"$bin" export cpasync-fill-16 --svg "$tmp/cut.svg" && "$bin" export transpose-naive --svg "$tmp/whole.svg" &&
+    grep -q '>+24 columns<' "$tmp/cut.svg" &&
+    grep -q 'map cut (dashed red edge): rows 0-31 of 64 and columns 0-39 of 64 drawn; 12 active lanes of the warp fall outside it' "$tmp/cut.svg" &&
+    ! grep -q 'map cut' "$tmp/whole.svg" &&
+    pass=$((pass + 1)) || { echo "FAIL the cut of a large array map is not marked"; fail=$((fail + 1)); }
 # a loop's picture names its iteration: the worst of reduction-strided is warp 0 at s = 4 (8-way)
 "$bin" export reduction-strided --svg "$tmp/loop.svg" && grep -q 'warp 0, s = 4: load sdata' "$tmp/loop.svg" &&
     pass=$((pass + 1)) || { echo "FAIL loop value in the SVG title"; fail=$((fail + 1)); }

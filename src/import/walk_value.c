@@ -110,7 +110,7 @@ static const ixpr *decl_ref(W *w, CXCursor c)
                      clang_getCursorKind(clang_getCursorSemanticParent(d)) != CXCursor_Namespace;
         CXCursor first;
         if (walk_has_attr(d, CXCursor_CUDASharedAttr))
-            r = walk_fail(w, c, "data-dependent: reads the shared variable '%s'", name);
+            r = walk_fail(w, c, "depends on data: reads the shared variable '%s' (bankscope record captures it)", name);
         else if (!local && !clang_isConstQualifiedType(t))
             r = walk_fail(w, c, "reads the global variable '%s' (give -D %s=VALUE)", name, name);
         else if (walk_mod_count(d, &first) > 0) {
@@ -197,6 +197,8 @@ static const ixpr *call_value(W *w, CXCursor c)
         clang_getCursorKind(b.c[0]) != CXCursor_ReturnStmt)
         return walk_fail(w, c, "calls '%s', which is more than 'return EXPR;'", name);
     walk_kids rk = walk_children(b.c[0]);
+    if (walk_calls_itself(fn))
+        return walk_fail(w, c, "calls the recursive function '%s' (bankscope does not follow recursion)", name);
     if (rk.n != 1 || w->ncalls >= MAX_INLINE)
         return walk_fail(w, c, "calls '%s', which cannot be inlined", name);
     int saved;
@@ -277,7 +279,7 @@ const ixpr *walk_value(W *w, CXCursor c)
             const ixpr *a = walk_value(w, ks.c[0]);
             r = a ? ixpr_unary(&w->ar, o, a) : NULL;
         } else if (op && !strcmp(op, "*"))
-            r = walk_fail(w, c, "data-dependent: reads memory through a pointer");
+            r = walk_fail(w, c, "depends on data: reads memory through a pointer (bankscope record captures it)");
         else
             r = walk_fail(w, c, "the operator '%s' in an index", op ? op : "?");
         break;
@@ -314,7 +316,9 @@ const ixpr *walk_value(W *w, CXCursor c)
         if (!r)
             walk_fail(w, c, "a sizeof or alignof that depends on a template parameter");
         break;
-    case CXCursor_ArraySubscriptExpr: r = walk_fail(w, c, "data-dependent: reads memory"); break;
+    case CXCursor_ArraySubscriptExpr:
+        r = walk_fail(w, c, "depends on data: reads memory (bankscope record captures it)");
+        break;
     default: r = walk_fail(w, c, "an expression bankscope cannot read"); break;
     }
 out:
@@ -325,6 +329,87 @@ out:
 /* ---------- pointers into shared arrays ---------- */
 
 int walk_element(W *w, CXCursor c, waccess *a);
+
+typedef struct ret_find {
+    CXCursor ret;   /* the last return statement */
+    bool shared;    /* the body declares a __shared__ array */
+    CXCursor klass; /* a class named by the expression (TypeRef, TemplateRef) */
+} ret_find;
+
+static enum CXChildVisitResult ret_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    ret_find *f = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_ReturnStmt)
+        f->ret = c;
+    else if (k == CXCursor_VarDecl && walk_has_attr(c, CXCursor_CUDASharedAttr))
+        f->shared = true;
+    else if ((k == CXCursor_TypeRef || k == CXCursor_TemplateRef) && clang_Cursor_isNull(f->klass))
+        f->klass = clang_getCursorReferenced(c);
+    return k == CXCursor_LambdaExpr ? CXChildVisit_Continue : CXChildVisit_Recurse;
+}
+
+/* The shared array a function hands out: its body declares a __shared__ array (often extern) and
+ * returns a pointer into it: 1 with *p (its type as the function returns it), else 0. */
+static int function_pointer(W *w, CXCursor fn, pbind *p)
+{
+    ret_find f = {clang_getNullCursor(), false, clang_getNullCursor()};
+    clang_visitChildren(fn, ret_visit, &f);
+    walk_kids rk = clang_Cursor_isNull(f.ret) ? (walk_kids){NULL, 0} : walk_children(f.ret);
+    if (!f.shared || rk.n != 1)
+        return 0;
+    return walk_pointer(w, rk.c[0], p);
+}
+
+/* A pointer variable (of type t) set from what a helper returns: a call of a __device__ function
+ * without arguments, or an object converted to a pointer by its class's conversion operator
+ * (the SharedMemory<T> idiom of the CUDA samples), when that body returns a pointer into a
+ * __shared__ array it declares. 1 with *p, else 0. */
+static int returned_pointer(W *w, CXCursor init, CXType t, pbind *p)
+{
+    CXCursor e = walk_strip(init);
+    if (clang_getCursorKind(e) == CXCursor_CallExpr && clang_Cursor_getNumArguments(e) == 0) {
+        CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(e));
+        if (!clang_Cursor_isNull(fn) && walk_is_device_fn(fn) && function_pointer(w, fn, p) == 1)
+            return 1;
+    }
+    ret_find f = {clang_getNullCursor(), false, clang_getNullCursor()};
+    clang_visitChildren(init, ret_visit, &f);
+    if (clang_Cursor_isNull(f.klass))
+        return 0;
+    /* the class's conversion operator to a pointer (the first that hands out shared memory) */
+    walk_kids ks = walk_children(f.klass);
+    for (int i = 0; i < ks.n; i++) {
+        if (clang_getCursorKind(ks.c[i]) != CXCursor_ConversionFunction)
+            continue;
+        pbind q;
+        if (function_pointer(w, ks.c[i], &q) != 1)
+            continue;
+        *p = q;
+        /* the pointer's own type (T *sdata): the element as the kernel reads it */
+        CXType pt = clang_getPointeeType(t);
+        char buf[64];
+        int64_t size;
+        const char *tn = walk_type_name(w, pt, buf, sizeof buf, &size);
+        const warray *arr = &w->arrays[p->array];
+        if (!tn || size < arr->elem_size || size % arr->elem_size != 0 || arr->is_struct) {
+            char *ts = walk_type_spell(pt);
+            walk_fail(w, init, "reads '%s' as '%s' (give -D for a template type)", arr->name, ts);
+            free(ts);
+            return -1;
+        }
+        if (strcmp(tn, arr->type) != 0) {
+            p->vector = ixpr_strdup(&w->ar, tn);
+            p->ratio = (int)(size / arr->elem_size);
+        } else {
+            p->vector = NULL;
+            p->ratio = 1;
+        }
+        return 1;
+    }
+    return 0;
+}
 
 /* Resolve a pointer (or array) expression: 1 and *p when it points into a shared array, 0 when
  * it does not, -1 when it does but cannot be followed (w->why says why). */
@@ -355,10 +440,12 @@ int walk_pointer(W *w, CXCursor c, pbind *p)
         if (pt.kind == CXType_Void || pt.kind == CXType_ConstantArray || pt.kind == CXType_DependentSizedArray)
             break; /* void *, or a multi-dimensional array decaying to a row pointer */
         char buf[64];
-        const char *tn = walk_builtin_name(pt, buf, sizeof buf);
+        int64_t size;
+        /* named as written (a template parameter's canonical type has no name) */
+        const char *tn = walk_type_name(w, clang_getPointeeType(clang_getCursorType(c)), buf, sizeof buf, &size);
         const warray *arr = &w->arrays[p->array];
-        int64_t size = clang_Type_getSizeOf(pt);
-        if (p->vector ? tn && strcmp(tn, p->vector) == 0 : clang_equalTypes(pt, arr->elem))
+        if (p->vector ? tn && strcmp(tn, p->vector) == 0
+                      : clang_equalTypes(pt, arr->elem) || (tn && !arr->is_struct && !strcmp(tn, arr->type)))
             break;
         if (!tn || size < arr->elem_size || size % arr->elem_size != 0 || arr->is_struct || p->vector) {
             char *ts = walk_type_spell(pt);
@@ -408,6 +495,8 @@ int walk_pointer(W *w, CXCursor c, pbind *p)
         if (clang_Cursor_isNull(init))
             break;
         r = walk_pointer(w, init, p);
+        if (r == 0)
+            r = returned_pointer(w, init, clang_getCursorType(d), p);
         CXCursor first;
         if (r == 1 && walk_mod_count(d, &first) > 0) {
             char *n = walk_spell(d);
@@ -592,6 +681,56 @@ int walk_element(W *w, CXCursor c, waccess *a)
         return 1;
     }
     return 0;
+}
+
+typedef struct rec_ctx {
+    CXCursor target;
+    CXCursor seen[256]; /* functions visited (each looked into once) */
+    int nseen;
+    bool found;
+} rec_ctx;
+
+static void rec_search(rec_ctx *r, CXCursor fn);
+
+static enum CXChildVisitResult rec_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    rec_ctx *r = d;
+    if (r->found)
+        return CXChildVisit_Break;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(c));
+        if (!clang_Cursor_isNull(fn) && walk_is_device_fn(fn)) {
+            if (clang_equalCursors(fn, r->target)) {
+                r->found = true;
+                return CXChildVisit_Break;
+            }
+            rec_search(r, fn);
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Look through the body of fn (once) for a call that leads back to the target. */
+static void rec_search(rec_ctx *r, CXCursor fn)
+{
+    for (int i = 0; i < r->nseen; i++)
+        if (clang_equalCursors(r->seen[i], fn))
+            return;
+    if (r->nseen == (int)(sizeof r->seen / sizeof r->seen[0]))
+        return;
+    r->seen[r->nseen++] = fn;
+    clang_visitChildren(fn, rec_visit, r);
+}
+
+bool walk_calls_itself(CXCursor fn)
+{
+    rec_ctx r;
+    r.target = fn;
+    r.nseen = 0;
+    r.found = false;
+    rec_search(&r, fn);
+    return r.found;
 }
 
 /* Bind fn's parameters to the arguments of call; *saved restores the bindings. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "io/jsonstream.h"
+#include "model/kinds.h"
 
 struct trace_stream {
     jsonstream js;
@@ -20,6 +21,9 @@ struct trace_stream {
     scenario hdr;
     bool arch_given; /* --arch replaces the file's */
     bool arch_seen;  /* the file's "arch" was read (or found by the look-ahead) */
+    unsigned seen;   /* the header members read so far (bits: name, description, arch) */
+    bool piped;      /* read from a pipe: no look ahead */
+    bool in_tail;    /* the members after the trace are being read */
     bool done;
     int64_t count, max;
     int64_t trace_line, trace_col; /* where the array of instructions starts */
@@ -59,6 +63,17 @@ static void copy_key(const trace_stream *t, char *key, size_t n)
 /* A fail at the token just read. */
 #define FAIL_TOK(t, err, msg, ...) failf(t, err, (t)->js.line_tok, (t)->js.col_tok, msg, __VA_ARGS__)
 
+bool trace_stream_record_key(const char *key)
+{
+    static const char *const keys[] = {"program",   "arguments", "device", "kernel",      "launch",
+                                       "grid",      "block_dim", "block",  "executed",    "captured",
+                                       "truncated", "line_info", "lines",  "not_visible", "measured"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (strcmp(key, keys[i]) == 0)
+            return true;
+    return false;
+}
+
 /* One top-level member other than "trace" whose key was just read: 0 read, 1 not a member a
  * trace has, -1 error. */
 static int header_member(trace_stream *t, io_error *err)
@@ -66,8 +81,26 @@ static int header_member(trace_stream *t, io_error *err)
     char key[16];
     copy_key(t, key, sizeof key);
     bool is_arch = strcmp(t->js.str, "arch") == 0;
+    if (strcmp(t->js.str, "format") == 0) {
+        jsonstream_token v = jsonstream_next(&t->js);
+        if (v == JSONSTREAM_ERROR)
+            return fail_js(t, err);
+        if (v != JSONSTREAM_STRING || strcmp(t->js.str, "bankscope-record/1") != 0)
+            return FAIL_TOK(t, err, "a trace's format is \"bankscope-record/1\" (a recording)", "%s", "format");
+        return 0;
+    }
+    if (trace_stream_record_key(t->js.str)) { /* what a recording says beside its trace */
+        jsonstream_token v = jsonstream_next(&t->js);
+        if (v == JSONSTREAM_ERROR || !jsonstream_skip(&t->js, v))
+            return fail_js(t, err);
+        return 0;
+    }
     if (!is_arch && strcmp(t->js.str, "name") != 0 && strcmp(t->js.str, "description") != 0)
         return 1;
+    unsigned bit = is_arch ? 4u : key[0] == 'n' ? 1u : 2u;
+    if (t->seen & bit) /* one model and one label: never the first of two */
+        return FAIL_TOK(t, err, "this key is given twice", "%s", key);
+    t->seen |= bit;
     jsonstream_token v = jsonstream_next(&t->js);
     if (v == JSONSTREAM_ERROR)
         return fail_js(t, err);
@@ -77,6 +110,11 @@ static int header_member(trace_stream *t, io_error *err)
         const banks_profile *p = banks_profile_find(t->js.str);
         if (!p)
             return FAIL_TOK(t, err, "unknown architecture (" LOAD_ARCH_LIST ")", "arch");
+        if (t->piped && t->in_tail && !t->arch_given) /* the instructions were analysed with another */
+            return FAIL_TOK(t, err,
+                            "a trace read from a pipe gives \"arch\" before \"trace\" (or use --arch NAME): "
+                            "the instructions were read with the default model",
+                            "arch");
         if (!t->arch_given)
             t->hdr.arch = p;
         t->arch_seen = true;
@@ -121,18 +159,21 @@ static void look_ahead_arch(trace_stream *t)
         fclose(f);
 }
 
-trace_stream_status trace_stream_open(const char *path, const char *text, size_t len, const char *name,
-                                      const char *arch, trace_stream **out, io_error *err)
+/* False with the message when arch (--arch) is given and is not an architecture. */
+static bool arch_ok(const char *name, const char *arch, io_error *err)
 {
-    *out = NULL;
-    const banks_profile *forced = NULL;
-    if (arch && !(forced = banks_profile_find(arch))) {
-        snprintf(err->text, sizeof err->text, "%s: unknown architecture '%s'", name, arch);
-        return TRACE_STREAM_ERROR;
-    }
-    FILE *f = NULL;
-    if (!text && !(f = fopen(path, "rb")))
-        return TRACE_STREAM_NOT_TRACE; /* the whole-file loader says why */
+    if (!arch || banks_profile_find(arch))
+        return true;
+    snprintf(err->text, sizeof err->text, "%s: unknown architecture '%s'", name, arch);
+    return false;
+}
+
+/* A stream reading f (owned) or text, for messages called name, with the architecture arch
+ * (checked by arch_ok) when not NULL. */
+static trace_stream *stream_new(FILE *f, const char *path, const char *text, size_t len, const char *name,
+                                const char *arch)
+{
+    const banks_profile *forced = arch ? banks_profile_find(arch) : NULL;
     trace_stream *t = xcalloc(1, sizeof *t);
     t->f = f;
     t->path = path && !text ? xstrdup(path) : NULL;
@@ -146,10 +187,12 @@ trace_stream_status trace_stream_open(const char *path, const char *text, size_t
         t->hdr.arch = forced;
         t->arch_given = true;
     }
-    if (text)
-        jsonstream_open_mem(&t->js, text, len);
-    else
-        jsonstream_open_file(&t->js, f);
+    return t;
+}
+
+/* Read the members before "trace" and the '[' of the instructions. */
+static trace_stream_status start(trace_stream *t, trace_stream **out, io_error *err)
+{
     trace_stream_status st = TRACE_STREAM_NOT_TRACE;
     if (jsonstream_next(&t->js) != JSONSTREAM_OBJECT)
         goto out;
@@ -181,13 +224,58 @@ trace_stream_status trace_stream_open(const char *path, const char *text, size_t
         st = TRACE_STREAM_ERROR;
         goto out;
     }
-    if (!t->arch_given && !t->arch_seen)
+    if (!t->arch_given && !t->arch_seen && !t->piped)
         look_ahead_arch(t);
     *out = t;
     return TRACE_STREAM_OK;
 out:
     trace_stream_close(t);
     return st;
+}
+
+trace_stream_status trace_stream_open(const char *path, const char *text, size_t len, const char *name,
+                                      const char *arch, trace_stream **out, io_error *err)
+{
+    *out = NULL;
+    if (!arch_ok(name, arch, err))
+        return TRACE_STREAM_ERROR;
+    FILE *f = NULL;
+    if (!text && !(f = fopen(path, "rb")))
+        return TRACE_STREAM_NOT_TRACE; /* the whole-file loader says why */
+    trace_stream *t = stream_new(f, path, text, len, name, arch);
+    if (text)
+        jsonstream_open_mem(&t->js, text, len);
+    else
+        jsonstream_open_file(&t->js, f);
+    return start(t, out, err);
+}
+
+trace_stream_status trace_stream_open_pipe(FILE *f, const char *head, size_t n, const char *name, const char *arch,
+                                           trace_stream **out, io_error *err)
+{
+    *out = NULL;
+    if (!arch_ok(name, arch, err)) {
+        fclose(f);
+        return TRACE_STREAM_ERROR;
+    }
+    trace_stream *t = stream_new(f, NULL, NULL, 0, name, arch);
+    t->piped = true;
+    jsonstream_open_file_head(&t->js, f, head, n);
+    return start(t, out, err);
+}
+
+bool trace_stream_is_trace(const char *text, size_t len)
+{
+    jsonstream js;
+    jsonstream_open_mem(&js, text, len);
+    bool is = false, go = jsonstream_next(&js) == JSONSTREAM_OBJECT;
+    while (go && jsonstream_next(&js) == JSONSTREAM_KEY) {
+        is = strcmp(js.str, "trace") == 0;
+        go = !is && (!strcmp(js.str, "name") || !strcmp(js.str, "description") || !strcmp(js.str, "arch")) &&
+             jsonstream_next(&js) == JSONSTREAM_STRING;
+    }
+    jsonstream_close(&js);
+    return is;
 }
 
 void trace_stream_limit(trace_stream *t, int64_t max)
@@ -298,7 +386,8 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
     bool have_op = false, have_addr = false;
     /* the tensor-era keys (README, "The tensor-era access kinds") */
     bool have_mat = false, have_trans = false, have_atomic = false, have_returns = false;
-    int64_t mline = 0, mcol = 0;
+    int64_t mline = 0, mcol = 0, oline = 0, ocol = 0, cline = 0, ccol = 0;
+    char cache[8] = ""; /* "cache": "ca" or "cg" (cp.async) */
     r->matrices = 0;
     r->trans = false;
     r->atomic = BANKS_ATOM_ADD;
@@ -313,6 +402,7 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
         char key[64];
         copy_key(t, key, sizeof key);
         bool dup = false;
+        int64_t kline = t->js.line_tok, kcol = t->js.col_tok;
         jsonstream_token v = jsonstream_next(&t->js);
         if (v == JSONSTREAM_ERROR)
             return fail_js(t, err);
@@ -320,11 +410,20 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
             dup = have_op;
             if (v != JSONSTREAM_STRING)
                 return FAIL_TOK(t, err, "expected a string", "trace[%lld].op", i);
+            char msg[160];
             if (!banks_op_parse(t->js.str, &r->op))
-                return FAIL_TOK(t, err,
-                                "op is \"load\", \"store\", \"ldmatrix\", \"stmatrix\", \"atomic\" or \"cp.async\"",
-                                "trace[%lld].op", i);
+                return FAIL_TOK(t, err, kinds_op_message(msg, sizeof msg), "trace[%lld].op", i);
             have_op = true;
+            oline = t->js.line_tok;
+            ocol = t->js.col_tok;
+        } else if (strcmp(key, "cache") == 0) {
+            dup = cache[0] != '\0';
+            if (v != JSONSTREAM_STRING || !kinds_find_op("cp.async", t->js.str))
+                return FAIL_TOK(t, err, "cache is \"ca\" (through L1, the default) or \"cg\" (L1 bypassed)",
+                                "trace[%lld].cache", i);
+            snprintf(cache, sizeof cache, "%.7s", t->js.str);
+            cline = t->js.line_tok;
+            ccol = t->js.col_tok;
         } else if (strcmp(key, "matrices") == 0) {
             dup = have_mat;
             if (v != JSONSTREAM_NUMBER || !t->js.is_int || (t->js.ival != 1 && t->js.ival != 2 && t->js.ival != 4))
@@ -373,24 +472,38 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
             if (read_addresses(t, err, r, width, pos) < 0)
                 return -1;
             have_addr = true;
+        } else if (strcmp(key, "pc") == 0 || strcmp(key, "warp") == 0) {
+            /* a recording's entry: where it ran (bankscope record) */
+            if (v != JSONSTREAM_NUMBER || !t->js.is_int || t->js.ival < 0)
+                return FAIL_TOK(t, err, "expected a non-negative integer", "trace[%lld].%s", i, key);
+        } else if (strcmp(key, "sass") == 0 || strcmp(key, "source") == 0) {
+            if (v != JSONSTREAM_STRING && v != JSONSTREAM_NULL)
+                return FAIL_TOK(t, err, "expected a string or null", "trace[%lld].%s", i, key);
         } else {
             char msg[96];
             snprintf(msg, sizeof msg, "unknown key '%.60s'", key);
             return FAIL_TOK(t, err, msg, "trace[%lld].%s", i, key);
         }
         if (dup)
-            return FAIL_TOK(t, err, "this key is given twice", "trace[%lld].%s", i, key);
+            return failf(t, err, kline, kcol, "this key is given twice", "trace[%lld].%s", i, key);
     }
     if (!have_op)
         return failf(t, err, eline, ecol, "missing key 'op'", "trace[%lld]", i);
-    bool matrix = r->op == BANKS_LDMATRIX || r->op == BANKS_STMATRIX;
+    const kinds_row *krow = kinds_of(r->op); /* the keys each kind takes: the kinds table */
+    bool matrix = kinds_takes_key(krow, "matrices"), atomic = kinds_takes_key(krow, "atomic");
     if ((have_mat || have_trans) && !matrix)
         return failf(t, err, mline, mcol, "only ldmatrix and stmatrix take this key", "trace[%lld].%s", i,
                      have_mat ? "matrices" : "trans");
-    if ((have_atomic || have_returns) && r->op != BANKS_ATOMIC)
+    if ((have_atomic || have_returns) && !atomic)
         return failf(t, err, eline, ecol, "only atomics take this key", "trace[%lld].%s", i,
                      have_atomic ? "atomic" : "returns");
-    if (r->op == BANKS_ATOMIC && !have_atomic)
+    if (cache[0]) { /* the kind the cache names: cp.async.cg is a row of its own */
+        const kinds_row *k = kinds_find_op(banks_op_name(r->op), cache);
+        if (!k)
+            return failf(t, err, cline, ccol, "only cp.async takes this key", "trace[%lld].cache", i);
+        r->op = (banks_op)k->op;
+    }
+    if (atomic && !have_atomic)
         return failf(t, err, eline, ecol, "missing key 'atomic'", "trace[%lld]", i);
     if (matrix && !have_mat)
         r->matrices = 4;
@@ -404,6 +517,9 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
     const char *why = banks_request_problem(r);
     if (why)
         return failf(t, err, eline, ecol, why, "trace[%lld]", i);
+    char buf[160];
+    if ((why = kinds_arch_problem(kinds_of(r->op), r->width, t->hdr.arch, buf, sizeof buf)))
+        return failf(t, err, oline, ocol, why, "trace[%lld].op", i);
     if (matrix) /* lanes past 8 x matrices give no row: ignored */
         r->active &= r->matrices == 4 ? 0xffffffffu : (1u << (8 * r->matrices)) - 1u;
     for (int l = 0; l < BANKS_WARP; l++) /* addresses read before the width */
@@ -416,6 +532,7 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
 /* The members after the trace, the end of the object and of the document. */
 static int read_tail(trace_stream *t, io_error *err)
 {
+    t->in_tail = true;
     for (;;) {
         jsonstream_token k = jsonstream_next(&t->js);
         if (k == JSONSTREAM_OBJECT_END)

@@ -1,5 +1,7 @@
 /* trace_stream: a trace file ({"name", "description", "arch", "trace": [{"op", "width",
- * "addresses": [32 x address or null]}, ...]}) read one warp-instruction at a time with
+ * "addresses": [32 x address or null]}, ...]}, or a recording: the same with "format":
+ * "bankscope-record/1", the members trace_stream_record_key names, and "pc", "sass", "warp",
+ * "source" in each entry) read one warp-instruction at a time with
  * jsonstream, in bounded memory whatever its length: nothing of an instruction is kept once it
  * has been handed out. Every check of the whole-file loader is made as the file is read, with
  * the same messages ("FILE:LINE:COL: trace[N].addresses[L]: ..."). The stream owns its header
@@ -10,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "io/load.h"
 #include "model/scenario.h"
@@ -28,6 +31,14 @@ typedef enum trace_stream_status {
  * "trace". When the architecture is not known there, a quick look ahead finds it. */
 trace_stream_status trace_stream_open(const char *path, const char *text, size_t len, const char *name,
                                       const char *arch, trace_stream **out, io_error *err);
+/* Open a trace read from a pipe f (owned, closed with the stream): its first n bytes were read
+ * into head already (at most JSONSTREAM_WINDOW). Nothing can be read twice, so there is no look
+ * ahead: an "arch" after the trace is refused unless arch (--arch) is given. */
+trace_stream_status trace_stream_open_pipe(FILE *f, const char *head, size_t n, const char *name, const char *arch,
+                                           trace_stream **out, io_error *err);
+/* Whether text (the start of a document) is a trace: an object whose members before "trace" are
+ * only string-valued "name", "description" and "arch". */
+bool trace_stream_is_trace(const char *text, size_t len);
 /* Refuse more than max instructions (0: no limit), for loaders that keep them all. */
 void trace_stream_limit(trace_stream *t, int64_t max);
 /* The next instruction into *r: 1, or 0 at the end of the trace (the rest of the file has then
@@ -39,5 +50,8 @@ scenario *trace_stream_header(trace_stream *t);
 /* Bytes read so far (for progress). */
 int64_t trace_stream_offset(const trace_stream *t);
 void trace_stream_close(trace_stream *t);
+/* Whether key is one of the members a recording (bankscope record, "format":
+ * "bankscope-record/1") has beside its trace; readers skip them. */
+bool trace_stream_record_key(const char *key);
 
 #endif

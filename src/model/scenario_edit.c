@@ -51,6 +51,7 @@ static void clone_access(const scenario_access *a, scenario_access *b)
     b->vector = dup_or_null(a->vector);
     b->label = dup_or_null(a->label);
     b->source = dup_or_null(a->source);
+    scenario_srcloc_copy(&a->at, &b->at);
 }
 
 bool scenario_clone(const scenario *src, scenario *dst)

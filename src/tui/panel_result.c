@@ -8,6 +8,7 @@
 
 #include "io/measure_plan.h"
 #include "io/report.h"
+#include "model/kinds.h"
 #include "tui/view.h"
 
 /* A 3x5 font for digits. */
@@ -40,6 +41,10 @@ tui_role headline_text(const scenario *s, const tui_view *v, char *buf, size_t n
 {
     (void)s;
     const banks_result *res = &v->res;
+    if (res->not_modelled) { /* a kind without a rule: never a verdict */
+        snprintf(buf, n, "not modelled: %s", kinds_of(v->in.req.op)->not_modelled);
+        return ROLE_WARN;
+    }
     int with_thread = 0;
     for (int l = 0; l < BANKS_WARP; l++)
         with_thread += v->in.lane[l].state != SCENARIO_LANE_NO_THREAD;
@@ -134,6 +139,18 @@ static void measured_draw(const tui_vctx *ctx, layout_rect in, int y)
         draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", g->status);
 }
 
+/* Whether the totals cover the warp on show (a file's "warps" may leave it out). */
+static bool warp_covered(const tui_vctx *ctx)
+{
+    const scenario *s = ctx->sc;
+    if (s->is_trace || s->nwarps == 0)
+        return true;
+    for (int i = 0; i < s->nwarps; i++)
+        if (s->warps[i] == ctx->warp)
+            return true;
+    return false;
+}
+
 /* Lanes left out anywhere in the scenario, once the totals are in (0 before). */
 static int64_t totals_excluded(const tui_vctx *ctx)
 {
@@ -154,12 +171,29 @@ static int totals_draw(const tui_vctx *ctx, layout_rect in, int y, int room)
     }
     const tui_totals *t = ctx->totals;
     int64_t ex = totals_excluded(ctx);
-    if (t->instructions > 1 && (ex == 0 || room >= 2)) { /* the long form when it fits, never a cut one */
-        char line[160];
-        snprintf(line, sizeof line, "all %lld instr.: %lld wf, ideal %lld, worst %d", (long long)t->instructions,
-                 (long long)t->wavefronts, (long long)t->ideal, t->worst);
+    if ((t->instructions > 1 || !warp_covered(ctx)) && (ex == 0 || room >= 2)) { /* never a cut line */
+        /* which warps the totals cover (a file's "warps" may leave out the one on show), and the
+         * warp-instructions that issue nothing (idle warps: no active lane) */
+        const scenario *s = ctx->sc;
+        char scope[48], idle[48] = "", line[200];
+        if (s->is_trace || s->nwarps == 0)
+            snprintf(scope, sizeof scope, "all");
+        else if (s->nwarps == 1)
+            snprintf(scope, sizeof scope, "warp %d", s->warps[0]);
+        else
+            snprintf(scope, sizeof scope, "%d warps", s->nwarps);
+        if (t->idle > 0)
+            snprintf(idle, sizeof idle, " (+%lld idle)", (long long)t->idle);
+        snprintf(line, sizeof line, "%s: %lld instr.%s, %lld wf, ideal %lld, worst %d", scope,
+                 (long long)(t->instructions - t->idle), idle, (long long)t->wavefronts, (long long)t->ideal, t->worst);
         if (draw_width(line) > in.w - 1)
-            snprintf(line, sizeof line, "all: %lld wf, ideal %lld", (long long)t->wavefronts, (long long)t->ideal);
+            snprintf(line, sizeof line, "%s: %lld wf, ideal %lld, worst %d", scope, (long long)t->wavefronts,
+                     (long long)t->ideal, t->worst);
+        if (draw_width(line) > in.w - 1 && t->idle > 0)
+            snprintf(line, sizeof line, "%s: %lld wf, %lld idle", scope, (long long)t->wavefronts, (long long)t->idle);
+        else if (draw_width(line) > in.w - 1)
+            snprintf(line, sizeof line, "%s: %lld wf, ideal %lld", scope, (long long)t->wavefronts,
+                     (long long)t->ideal);
         draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", line);
     }
     if (ex > 0) {
@@ -208,6 +242,12 @@ void panel_result_draw(const tui_vctx *ctx, const layout_rect *r, const scenario
         draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ctx->quiz_guess == res->conflict_degree ? ROLE_OK : ROLE_ERROR,
                   "you predicted %d: %s", ctx->quiz_guess,
                   ctx->quiz_guess == res->conflict_degree ? "right" : "not quite");
+    if (res->not_modelled && current) { /* no wavefronts to show: the totals and the GPU part */
+        y = totals_draw(ctx, in, y, end - y - 2);
+        measured_draw(ctx, in, y);
+    }
+    if (res->not_modelled)
+        return;
     /* a load (or store of register data) that costs a cycle per phase, more than its wavefronts */
     int cycles = (int)banks_issue_cycles(s->arch, &v->in.req, res, true);
     bool own_line = cycles > res->wavefronts && y + 4 < end;
@@ -222,7 +262,9 @@ void panel_result_draw(const tui_vctx *ctx, const layout_rect *r, const scenario
     /* the conflicts line gives way when the MEASURED block (heading and status) would not fit,
      * except side by side in compare mode, where both panels keep the same lines */
     int ex_line = current && totals_excluded(ctx) > 0 ? 1 : 0; /* keeps its line before the conflicts */
-    if (y < end && res->wavefronts && (!current || (ctx->opts & VIEW_COMPARE) || end - y >= 3 + ex_line))
+    /* so do the whole scenario's totals (the conflicts are wavefronts - ideal, on the line above) */
+    int tot_line = current && (!ctx->totals || ctx->totals->instructions > 1 || !warp_covered(ctx)) ? 1 : 0;
+    if (y < end && res->wavefronts && (!current || (ctx->opts & VIEW_COMPARE) || end - y >= 3 + ex_line + tot_line))
         draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%d conflict%s, eff. %.*f %%", res->bank_conflicts,
                   res->bank_conflicts == 1 ? "" : "s", res->bank_conflicts ? 1 : 0,
                   100.0 * res->ideal_wavefronts / res->wavefronts);

@@ -1,0 +1,85 @@
+/* record: the library `bankscope record` loads into the user's program (libbankscope-record.so,
+ * started by the CUDA driver through CUDA_INJECTION64_PATH). Nothing here is linked into
+ * `bankscope`: the command and the library speak only through the environment (the
+ * configuration below) and the files the library writes into BANKSCOPE_RECORD_DIR.
+ *
+ * The program runs once per pass. Each run loads the library, which reads its configuration
+ * and starts the one pass that BANKSCOPE_RECORD_PASS names:
+ *   "capture"   (record_capture.c): the Compute Sanitizer patching API; every shared-memory
+ *               access of one block of one launch, with each lane's address; writes capture.txt
+ *               and the kernel's module (module.cubin).
+ * A further pass (for instance hardware counters per instruction) is one more record_pass
+ * defined in its own file and listed in record_passes (record_inject.c); the command decides which
+ * passes run, in which order, and reads what each wrote.
+ *
+ * Ownership: the configuration is read once at injection and never freed (the process owns it
+ * until exit); a pass owns whatever it allocates. Passes run inside the user's process: they
+ * never exit it, never print to its stdout, and report problems in their own output file (a
+ * line "error TEXT"), which the command turns into its message. */
+#ifndef BANKSCOPE_RECORD_H
+#define BANKSCOPE_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* What the command asks for, from the environment (record_config_load):
+ *   BANKSCOPE_RECORD_PASS     pass name (required)
+ *   BANKSCOPE_RECORD_DIR      folder the pass writes into (required; exists)
+ *   BANKSCOPE_RECORD_KERNEL   POSIX extended regular expression on the demangled name (optional)
+ *   BANKSCOPE_RECORD_EXACT    the mangled name a previous pass chose (optional; wins over KERNEL)
+ *   BANKSCOPE_RECORD_LAUNCH   that kernel's launch, counted from 0 (optional; -1: the first
+ *                             launch whose chosen block executes shared-memory instructions)
+ *   BANKSCOPE_RECORD_BLOCK    "X,Y,Z" block index (default 0,0,0)
+ *   BANKSCOPE_RECORD_MAX      most warp-instructions kept (default 1048576)
+ *   BANKSCOPE_RECORD_PATCH    the device patch file (record_patch.fatbin)
+ *   BANKSCOPE_RECORD_SANITIZER  libsanitizer-public.so to dlopen */
+typedef struct record_config {
+    const char *pass;
+    const char *dir;
+    const char *kernel_regex; /* NULL: any kernel */
+    const char *kernel_exact; /* NULL: none */
+    int64_t launch;           /* -1: first with shared-memory instructions */
+    uint32_t block[3];
+    int64_t max_instructions;
+    const char *patch_path;
+    const char *sanitizer_path;
+} record_config;
+
+/* A kernel launch as every pass sees it (names are the driver's, valid during the call). */
+typedef struct record_launch {
+    const char *mangled;   /* the function's symbol */
+    const char *demangled; /* readable name (the mangled one when it cannot be demangled) */
+    uint32_t grid[3], block_dim[3];
+    int64_t index; /* launches of this kernel before this one */
+} record_launch;
+
+/* One pass: start is called once, when the driver loads the library (before any CUDA work
+ * of the program); it returns 0 or -1 after writing "error TEXT" to its output. stop, when not
+ * NULL, is called at process exit (atexit), where a pass writes what it has not yet written. */
+typedef struct record_pass {
+    const char *name;
+    int (*start)(const record_config *cfg);
+    void (*stop)(void);
+} record_pass;
+
+/* Read the configuration from the environment; false when BANKSCOPE_RECORD_PASS or
+ * BANKSCOPE_RECORD_DIR is missing or a value does not parse (nothing is started then). */
+bool record_config_load(record_config *cfg);
+
+/* The launch selection every pass applies the same way: a kernel matches when its mangled
+ * name equals kernel_exact, else when its demangled name matches kernel_regex (or there is none). */
+bool record_kernel_matches(const record_config *cfg, const char *mangled, const char *demangled);
+
+/* The demangled name of a C++ symbol into buf (size n; the symbol itself when it is not
+ * mangled or no demangler is loaded). Returns buf. */
+const char *record_demangle(const char *mangled, char *buf, size_t n);
+
+/* Open DIR/name for writing (the pass's own file); NULL when it cannot be created. */
+FILE *record_open_output(const record_config *cfg, const char *name);
+
+/* Write a name or text on one line of an output file, bytes outside printable ASCII, spaces
+ * and backslashes escaped as \xHH, so a line is always "key value..." split by spaces. */
+void record_write_word(FILE *f, const char *text);
+
+#endif
