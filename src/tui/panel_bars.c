@@ -29,9 +29,15 @@ void panel_title_draw(tui_app *a)
     const char *sep = crt_glyph(&a->crt, " │ ", " | ");
     char decl[200] = "", iter[96] = "", where[300], block[48];
     app_declaration(s, a->access, decl, sizeof decl);
-    if (s->loop.var)
-        snprintf(iter, sizeof iter, "%s%s=%lld (%d/%d)", sep, s->loop.var, (long long)s->loop_values[a->iteration],
+    if (s->nloops == 1)
+        snprintf(iter, sizeof iter, "%s%s=%lld (%d/%d)", sep, s->loops[0].var, (long long)s->loop_values[a->iteration],
                  a->iteration, s->iterations - 1);
+    else if (s->nloops > 1) { /* a nest: the values of every loop */
+        strbuf it = {0};
+        scenario_iteration_text(s, -1, a->iteration, &it);
+        snprintf(iter, sizeof iter, "%s%s (%d/%d)", sep, strbuf_str(&it), a->iteration, s->iterations - 1);
+        strbuf_free(&it);
+    }
     if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
         snprintf(where, sizeof where, "lesson %d/%d: %s", a->lesson.step + 1, a->lesson.les.nsteps,
                  a->lesson.les.title);

@@ -77,6 +77,7 @@ printf '%-50s %4s %4s %4s %5s %4s %4s %6s %5s %s\n' KERNEL hand idx dd imp lst l
 fail=0
 tail -n +2 "$dir/MANIFEST.tsv" | while IFS='	' read -r file kernel options hand ndd held rest; do
     name="$file:$kernel"
+    rm -f "$tmp/out.json" # -o refuses to replace a file without --force
     # shellcheck disable=SC2086
     (cd "$dir" && "$bin" import "$file" $options -o "$tmp/out.json") 2>"$tmp/err" >/dev/null
     rc=$?
