@@ -9,12 +9,34 @@
 #include "import/walk_internal.h"
 #include "model/kernelgen.h"
 #include "model/names.h"
+#include "model/scenario.h"
 
 /* ---------- accesses ---------- */
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
 
 static const char *op_name(int op)
 {
     return op == 0 ? "load" : op == 1 ? "store" : "atomic";
+}
+
+/* The name (without folders) of the file c is in, as the user sees it (w->file_base when
+ * unknown); a string that lives as long as w. */
+static const char *file_of(W *w, CXCursor c)
+{
+    CXFile f = NULL;
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &f, NULL, NULL, NULL);
+    if (!f)
+        return w->file_base;
+    CXString fn = clang_getFileName(f);
+    const char *p = clang_getCString(fn);
+    const char *r = p ? ixpr_strdup(&w->ar, base_name(p)) : w->file_base;
+    clang_disposeString(fn);
+    return r;
 }
 
 static void skip_at(W *w, CXCursor c, int op, const char *array, const char *why)
@@ -24,7 +46,7 @@ static void skip_at(W *w, CXCursor c, int op, const char *array, const char *why
     int line, col;
     walk_where(c, &line, &col, NULL);
     walk_add_skip(w, line, col,
-                  walk_fmt("%s:%d:%d: skipped %s of '%s': %s", w->file_base, line, col, op_name(op), array, why));
+                  walk_fmt("%s:%d:%d: skipped %s of '%s': %s", file_of(w, c), line, col, op_name(op), array, why));
 }
 
 typedef struct leaf_find {
@@ -168,8 +190,11 @@ static void emit_one(W *w, CXCursor c, int op, const waccess *a, const char *ato
     n->returns = op == 2 && (!clang_equalCursors(c, w->stmt_expr) || !strcmp(kind, "exch") || !strcmp(kind, "cas"));
     n->when = when;
     walk_where(c, &n->line, &n->col, &n->offset);
-    n->label = walk_fmt("%s:%d:%d", w->file_base, n->line, n->col);
+    n->label = walk_fmt("%s:%d:%d", file_of(w, c), n->line, n->col);
     n->source = walk_source_line(w, c);
+    const char *file = NULL;
+    n->text = walk_line_text(w, c, &file);
+    n->file = xstrdup(file ? base_name(file) : w->file_base);
     n->nloops = w->nlstack;
     memcpy(n->loops, w->lstack, sizeof n->loops);
 }
@@ -738,12 +763,6 @@ static enum CXChildVisitResult shared_visit(CXCursor c, CXCursor parent, CXClien
 
 /* ---------- the scenario ---------- */
 
-static const char *base_name(const char *p)
-{
-    const char *s = strrchr(p, '/');
-    return s ? s + 1 : p;
-}
-
 static const char *reserved[] = {"threadIdx", "blockDim", "tx",       "ty",  "tz",  "lane",
                                  "warp",      "tid",      "warpSize", "min", "max", NULL};
 
@@ -761,43 +780,99 @@ static bool ancestor(const W *w, int anc, int id)
     return false;
 }
 
-/* Loops with the same values, neither inside the other, share the scenario's loop: the
- * scenario counts every access once per value, in whichever loop it is. */
-static bool same_loop(const W *w, int a, int b)
+/* Iterations of loop id (1 for a loop that could not be counted). */
+static int64_t loop_count_of(const wloop *L)
 {
-    const wloop *x = &w->loops[a], *y = &w->loops[b];
-    return a == b || (x->from == y->from && x->to == y->to && x->step == y->step && x->kind == y->kind &&
-                      !ancestor(w, a, b) && !ancestor(w, b, a));
+    int64_t n = 0;
+    if (L->kind == 0 && L->step != 0)
+        n = L->step > 0 ? (L->to - L->from + L->step - 1) / L->step : (L->from - L->to - L->step - 1) / -L->step;
+    else
+        for (int64_t v = L->from; n < 4097 && (L->kind == 1 ? v < L->to : v > L->to) && v != 0;
+             v = L->kind == 1 ? v * L->step : v / L->step)
+            n++;
+    return n > 0 ? n : 1;
 }
 
-static bool in_loop(const W *w, const waccess *a, int id)
+/* Whether access a uses the variable of loop id. */
+static bool access_uses(const waccess *a, const ixpr *when, const wloop *L)
 {
-    for (int i = 0; i < a->nloops; i++)
-        if (same_loop(w, a->loops[i], id))
-            return true;
-    return false;
+    bool uses = ixpr_uses(when, L->var);
+    for (int d = 0; d < a->nidx; d++)
+        uses |= ixpr_uses(a->idx[d], L->var);
+    return uses;
 }
 
-/* Decide the scenario's loop and turn the accesses into JSON. */
+/* Decide the scenario's loop nest and turn the accesses into JSON: every loop around an
+ * imported access (its parent the nearest one kept), at most 8 and 4096 iterations in all (the
+ * longest loops are left out first; with --loop LINE only that loop and those around it). An
+ * access outside a loop runs at its first iteration, or its last when it follows the loop: the
+ * model does that from the order of the accesses, which is the order of the source. */
 static cJSON *build(W *w, cJSON *root)
 {
-    int chosen = -1;
-    for (int i = 0; i < w->nacc && chosen < 0; i++) {
-        const waccess *a = &w->acc[i];
-        if (w->o->loop_line > 0) {
-            for (int j = 0; j < a->nloops; j++)
-                if (w->loops[a->loops[j]].line == w->o->loop_line)
-                    chosen = a->loops[j];
-        } else if (a->nloops)
-            chosen = a->loops[a->nloops - 1];
+    bool keep[MAX_LOOPS] = {false};
+    for (int i = 0; i < w->nacc; i++)
+        for (int j = 0; j < w->acc[i].nloops; j++)
+            keep[w->acc[i].loops[j]] = true;
+    if (w->o->loop_line > 0) { /* only the loop at that line and those around it */
+        int chosen = -1;
+        for (int id = 0; id < w->nloops; id++)
+            if (keep[id] && w->loops[id].line == w->o->loop_line && chosen < 0)
+                chosen = id;
+        for (int id = 0; id < w->nloops; id++)
+            keep[id] = keep[id] && chosen >= 0 && ancestor(w, id, chosen);
     }
-    const wloop *L = chosen >= 0 ? &w->loops[chosen] : NULL;
-    const char *uname = NULL;
-    if (L) {
-        uname = L->user;
+    for (;;) {
+        int n = 0, longest = -1;
+        int64_t total = 1;
+        for (int id = 0; id < w->nloops; id++)
+            if (keep[id]) {
+                n++;
+                total *= loop_count_of(&w->loops[id]);
+                if (longest < 0 || loop_count_of(&w->loops[id]) > loop_count_of(&w->loops[longest]))
+                    longest = id;
+                if (total > 1 << 20)
+                    total = 1 << 20;
+            }
+        if (n <= SCENARIO_MAX_LOOPS && total <= SCENARIO_MAX_ITERATIONS)
+            break;
+        keep[longest] = false;
+    }
+    /* names: the source's, made unique and never a word of expressions */
+    const char *names[MAX_LOOPS] = {NULL};
+    int nkept = 0;
+    cJSON *loops = cJSON_CreateArray();
+    for (int id = 0; id < w->nloops; id++) {
+        if (!keep[id])
+            continue;
+        const wloop *L = &w->loops[id];
+        const char *base = L->user;
         for (int i = 0; reserved[i]; i++)
-            if (!strcmp(uname, reserved[i]))
-                uname = ixpr_strdup(&w->ar, "loop_var");
+            if (!strcmp(base, reserved[i]))
+                base = "loop_var";
+        const char *nm = base;
+        for (int k = 2;; k++) {
+            bool taken = false;
+            for (int j = 0; j < id; j++)
+                taken |= names[j] && !strcmp(names[j], nm);
+            if (!taken)
+                break;
+            char *t = walk_fmt("%s_%d", base, k);
+            nm = ixpr_strdup(&w->ar, t);
+            free(t);
+        }
+        names[id] = nm;
+        nkept++;
+        cJSON *lo = cJSON_CreateObject();
+        cJSON_AddStringToObject(lo, "var", nm);
+        cJSON_AddNumberToObject(lo, "from", (double)L->from);
+        cJSON_AddNumberToObject(lo, "to", (double)L->to);
+        cJSON_AddNumberToObject(lo, L->kind == 1 ? "mul" : L->kind == 2 ? "div" : "step", (double)L->step);
+        for (int p = L->parent; p >= 0; p = w->loops[p].parent)
+            if (keep[p]) {
+                cJSON_AddStringToObject(lo, "in", names[p]);
+                break;
+            }
+        cJSON_AddItemToArray(loops, lo);
     }
     cJSON *accs = cJSON_CreateArray();
     int imported = 0;
@@ -806,39 +881,27 @@ static cJSON *build(W *w, cJSON *root)
         waccess *a = &w->acc[i];
         const warray *arr = &w->arrays[a->array];
         const char *why = NULL;
-        char buf[256];
+        char buf[300];
         const ixpr *when = a->when;
-        /* loop variables other than the chosen loop's cannot be expressed */
+        int inner = -1;
         for (int j = 0; j < a->nloops && !why; j++) {
             const wloop *M = &w->loops[a->loops[j]];
-            bool uses = ixpr_uses(when, M->var);
-            for (int d = 0; d < a->nidx; d++)
-                uses |= ixpr_uses(a->idx[d], M->var);
-            if (same_loop(w, a->loops[j], chosen)) {
-                /* the loop's variable becomes the scenario's */
-                const ixpr *v = ixpr_var(&w->ar, L->var);
-                for (int d = 0; d < a->nidx; d++)
-                    a->idx[d] = ixpr_subst(&w->ar, a->idx[d], M->var, v);
-                when = ixpr_subst(&w->ar, when, M->var, v);
+            if (keep[a->loops[j]]) {
+                inner = a->loops[j];
                 continue;
             }
-            if (uses) {
+            if (access_uses(a, when, M)) {
                 snprintf(buf, sizeof buf,
-                         "uses '%s' of the loop at line %d; the scenario has one loop, the one at line %d "
-                         "(choose with --loop LINE)",
-                         M->user, M->line, L ? L->line : 0);
+                         "uses '%s' of the loop at line %d, which is left out of the scenario's loop nest (at most %d "
+                         "loops and %d iterations in all; choose one with --loop LINE)",
+                         M->user, M->line, SCENARIO_MAX_LOOPS, SCENARIO_MAX_ITERATIONS);
                 why = buf;
-            } else if (!L || !in_loop(w, a, chosen)) {
-                bool outer_of_chosen = false;
-                for (int p = L ? L->parent : -1; p >= 0; p = w->loops[p].parent)
-                    outer_of_chosen |= p == a->loops[j];
-                if (!outer_of_chosen) {
-                    snprintf(buf, sizeof buf,
-                             "inside the loop at line %d; the scenario has one loop, the one at line %d "
-                             "(choose with --loop LINE)",
-                             M->line, L ? L->line : 0);
-                    why = buf;
-                }
+            } else if (!noted[a->loops[j]]) {
+                noted[a->loops[j]] = true;
+                walk_add_skip(w, M->line, 1,
+                              walk_fmt("%s:%d: note: the loop over '%s' is left out of the scenario's loop nest: the "
+                                       "accesses inside it are counted once",
+                                       w->file_base, M->line, M->user));
             }
         }
         if (why) {
@@ -846,24 +909,17 @@ static cJSON *build(W *w, cJSON *root)
                           walk_fmt("%s: skipped %s of '%s': %s", a->label, op_name(a->op), arr->name, why));
             continue;
         }
-        if (L && !in_loop(w, a, chosen)) {
-            /* before the loop: at its first iteration; after it: at its last */
-            bool after = a->offset >= L->end;
-            const ixpr *it =
-                ixpr_binary(&w->ar, IXPR_EQ, ixpr_var(&w->ar, L->var), ixpr_num(&w->ar, after ? L->last : L->first));
-            when = when ? ixpr_binary(&w->ar, IXPR_LAND, it, when) : it;
-        }
-        if (L && in_loop(w, a, chosen))
-            for (int p = L->parent; p >= 0; p = w->loops[p].parent)
-                if (!noted[p]) {
-                    noted[p] = true;
-                    walk_add_skip(
-                        w, w->loops[p].line, 1,
-                        walk_fmt(
-                            "%s:%d: note: the outer loop over '%s' is not expanded: the scenario counts one of its "
-                            "iterations",
-                            w->file_base, w->loops[p].line, w->loops[p].user));
-                }
+        /* the walker's loop variables become the scenario's names */
+        const ixpr *idx[3];
+        for (int d = 0; d < a->nidx; d++)
+            idx[d] = a->idx[d];
+        for (int id = 0; id < w->nloops; id++)
+            if (keep[id]) {
+                const ixpr *v = ixpr_var(&w->ar, names[id]);
+                for (int d = 0; d < a->nidx; d++)
+                    idx[d] = ixpr_subst(&w->ar, idx[d], w->loops[id].var, v);
+                when = ixpr_subst(&w->ar, when, w->loops[id].var, v);
+            }
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "op", a->op == 1 ? "store" : a->op == 2 ? "atomic" : "load");
         if (a->op == 2) {
@@ -872,16 +928,11 @@ static cJSON *build(W *w, cJSON *root)
         }
         cJSON_AddStringToObject(o, "array", arr->name);
         strbuf sb = {0};
-        if (a->nidx == 1) {
-            ixpr_print(L ? ixpr_subst(&w->ar, a->idx[0], L->var, ixpr_var(&w->ar, uname)) : a->idx[0], &sb);
-            cJSON_AddStringToObject(o, "index", strbuf_str(&sb));
-        } else {
-            cJSON *ix = cJSON_AddArrayToObject(o, "index");
-            for (int d = 0; d < a->nidx; d++) {
-                strbuf_clear(&sb);
-                ixpr_print(L ? ixpr_subst(&w->ar, a->idx[d], L->var, ixpr_var(&w->ar, uname)) : a->idx[d], &sb);
-                cJSON_AddItemToArray(ix, cJSON_CreateString(strbuf_str(&sb)));
-            }
+        cJSON *ix = cJSON_AddArrayToObject(o, "index");
+        for (int d = 0; d < a->nidx; d++) {
+            strbuf_clear(&sb);
+            ixpr_print(idx[d], &sb);
+            cJSON_AddItemToArray(ix, cJSON_CreateString(strbuf_str(&sb)));
         }
         if (a->field)
             cJSON_AddStringToObject(o, "field", a->field);
@@ -889,23 +940,29 @@ static cJSON *build(W *w, cJSON *root)
             cJSON_AddStringToObject(o, "vector", a->vector);
         if (when) {
             strbuf_clear(&sb);
-            ixpr_print(L ? ixpr_subst(&w->ar, when, L->var, ixpr_var(&w->ar, uname)) : when, &sb);
+            ixpr_print(when, &sb);
             cJSON_AddStringToObject(o, "when", strbuf_str(&sb));
         }
         strbuf_free(&sb);
         cJSON_AddStringToObject(o, "label", a->label);
         if (a->source)
             cJSON_AddStringToObject(o, "source", a->source);
+        cJSON *loc = cJSON_AddObjectToObject(o, "location");
+        cJSON_AddStringToObject(loc, "file", a->file);
+        cJSON_AddNumberToObject(loc, "line", a->line);
+        cJSON_AddNumberToObject(loc, "column", a->col);
+        if (a->text)
+            cJSON_AddStringToObject(loc, "text", a->text);
+        if (inner >= 0)
+            cJSON_AddStringToObject(o, "loop", names[inner]);
         cJSON_AddItemToArray(accs, o);
         imported++;
     }
-    if (L) {
-        cJSON *lp = cJSON_AddObjectToObject(root, "loop");
-        cJSON_AddStringToObject(lp, "var", uname);
-        cJSON_AddNumberToObject(lp, "from", (double)L->from);
-        cJSON_AddNumberToObject(lp, "to", (double)L->to);
-        cJSON_AddNumberToObject(lp, L->kind == 1 ? "mul" : L->kind == 2 ? "div" : "step", (double)L->step);
-    }
+    if (nkept) {
+        cJSON_AddNumberToObject(root, "version", 2);
+        cJSON_AddItemToObject(root, "loops", loops);
+    } else
+        cJSON_Delete(loops);
     cJSON_AddItemToObject(root, "accesses", accs);
     return imported ? root : NULL;
 }
@@ -1045,6 +1102,8 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
         free(w.acc[i].atomic);
         free(w.acc[i].label);
         free(w.acc[i].source);
+        free(w.acc[i].text);
+        free(w.acc[i].file);
     }
     free(w.acc);
     for (int i = 0; i < w.narrays; i++) {

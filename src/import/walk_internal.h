@@ -67,6 +67,8 @@ typedef struct waccess {
     char *field, *vector;
     char *label;
     char *source; /* the line of source it comes from, tidied */
+    char *text;   /* that line as written */
+    char *file;   /* the file it is in (a header, for an inlined function) */
     bool returns; /* atomic: the old value is used */
     int line, col;
     unsigned offset;
@@ -142,6 +144,9 @@ const char *walk_define(const W *w, const char *name);
 bool walk_parse_i64(const char *s, int64_t *out);
 /* The source line of c (whitespace collapsed, at most 160 characters), or NULL. */
 char *walk_source_line(W *w, CXCursor c);
+/* The whole line of c as written (at most 1000 bytes) and the path of its file (*file, owned
+ * by w, valid until the next call), or NULL. */
+char *walk_line_text(W *w, CXCursor c, const char **file);
 
 /* walk_types.c: element types, structs and the shared arrays */
 CXType walk_elem_type(CXType e);

@@ -114,8 +114,8 @@ static bool ident_is(const char *id, int len, const char *word)
 
 bool expr_is_builtin_name(const char *name)
 {
-    static const char *const words[] = {"threadIdx", "blockDim", "tx",       "ty",  "tz",  "lane",
-                                        "warp",      "tid",      "warpSize", "min", "max", "swizzle", NULL};
+    static const char *const words[] = {"threadIdx", "blockDim", "tx",  "ty",  "tz",      "lane", "warp",
+                                        "tid",       "warpSize", "min", "max", "swizzle", NULL};
     for (int i = 0; words[i]; i++)
         if (strcmp(name, words[i]) == 0)
             return true;

@@ -247,8 +247,8 @@ static bool nest_expand(scenario *s, scenario_error *err)
             return false;
         total *= L->count;
         if (total > SCENARIO_MAX_ITERATIONS)
-            return fail(err, -1, "the loops run more than 4096 iterations in all (the product of their counts)",
-                        "%s", loop_path(s, k));
+            return fail(err, -1, "the loops run more than 4096 iterations in all (the product of their counts)", "%s",
+                        loop_path(s, k));
     }
     s->iterations = (int)total;
     int64_t stride = total;

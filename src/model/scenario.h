@@ -126,7 +126,7 @@ typedef struct scenario {
     scenario_loop loops[SCENARIO_MAX_LOOPS];
     int nloops;
     bool nested; /* written as a nest ("loops", version 2), even of one loop */
-    int *warps; /* owned; NULL: every warp of the block */
+    int *warps;  /* owned; NULL: every warp of the block */
     int nwarps;
     bool is_trace;
     banks_request *trace; /* owned, trace mode */

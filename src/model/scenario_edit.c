@@ -91,8 +91,8 @@ bool scenario_clone(const scenario *src, scenario *dst)
         dst->nested = src->nested;
         for (int k = 0; k < src->nloops; k++) {
             const scenario_loop *L = &src->loops[k];
-            dst->loops[k] = (scenario_loop){dup_or_null(L->var), L->from, L->to, L->step, L->kind, L->parent,
-                                            0,                   NULL,    0};
+            dst->loops[k] =
+                (scenario_loop){dup_or_null(L->var), L->from, L->to, L->step, L->kind, L->parent, 0, NULL, 0};
         }
         if (src->warps) {
             dst->nwarps = src->nwarps;
