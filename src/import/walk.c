@@ -329,9 +329,22 @@ static void walk_call(W *w, CXCursor c)
             }
             return;
         }
-    for (int i = 0; i < nargs; i++)
-        walk_expr(w, clang_Cursor_getArgument(c, (unsigned)i));
     CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(c));
+    for (int i = 0; i < nargs; i++) {
+        /* an element passed by reference is not read here: the callee reads or writes it */
+        CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
+        bool by_ref = !clang_Cursor_isNull(fn) && walk_is_device_fn(fn) && i < clang_Cursor_getNumArguments(fn) &&
+                      clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)i))).kind ==
+                          CXType_LValueReference;
+        waccess e;
+        memset(&e, 0, sizeof e);
+        if (by_ref && walk_element(w, arg, &e) != 0)
+            walk_sub(w, arg);
+        else
+            walk_expr(w, arg);
+        free(e.field);
+        free(e.vector);
+    }
     if (clang_Cursor_isNull(fn) || !walk_is_device_fn(fn))
         return;
     for (int i = 0; i < w->ncalls; i++)
@@ -476,7 +489,7 @@ static void walk_expr(W *w, CXCursor c)
         walk_call(w, c);
         goto out;
     }
-    if (k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr ||
+    if (k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr || k == CXCursor_DeclRefExpr ||
         (k == CXCursor_UnaryOperator && import_unary_op(c) && !strcmp(import_unary_op(c), "*"))) {
         if (walk_lvalue(w, c, 1))
             goto out;

@@ -30,6 +30,13 @@ typedef struct binding { /* a parameter of an inlined function, or a loop variab
     bool is_ptr;
     pbind ptr;
     const char *why;
+    /* a reference parameter bound to an element of a shared array: reading or writing it is a
+     * load or store of that element (ref_array >= 0), or of one that cannot be expressed
+     * (ref_array -1 with why set and ref_shared) */
+    bool ref_shared;
+    int ref_array, ref_nidx;
+    const ixpr *ref_idx[3];
+    const char *ref_field, *ref_vector; /* in the arena */
 } binding;
 
 typedef struct warray {

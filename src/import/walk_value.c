@@ -88,9 +88,13 @@ static const ixpr *decl_ref(W *w, CXCursor c)
     enum CXCursorKind dk = clang_getCursorKind(d);
     if (bi >= 0) {
         binding *b = &w->binds[bi];
-        r = b->is_ptr ? walk_fail(w, c, "'%s' is a pointer, not a number", name)
-            : b->val  ? b->val
-                      : walk_fail(w, c, "'%s' is %s", name, b->why);
+        r = b->ref_shared ? walk_fail(w, c,
+                                      "depends on data: reads shared memory through the reference '%s' (bankscope "
+                                      "record captures it)",
+                                      name)
+            : b->is_ptr   ? walk_fail(w, c, "'%s' is a pointer, not a number", name)
+            : b->val      ? b->val
+                          : walk_fail(w, c, "'%s' is %s", name, b->why);
     } else if (dv) {
         r = walk_parse_i64(dv, &v) ? ixpr_num(&w->ar, v) : walk_fail(w, c, "-D %s=%s is not a whole number", name, dv);
     } else if (dk == CXCursor_EnumConstantDecl) {
@@ -583,6 +587,26 @@ int walk_element(W *w, CXCursor c, waccess *a)
 {
     c = walk_strip(c);
     enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_DeclRefExpr) { /* a reference parameter bound to a shared element */
+        int bi = frame_find(w, clang_getCursorReferenced(c));
+        if (bi < 0 || !w->binds[bi].ref_shared)
+            return 0;
+        const binding *b = &w->binds[bi];
+        if (b->ref_array < 0) {
+            char *n = walk_spell(c);
+            walk_fail(w, c, "'%s' refers to a shared element that cannot be expressed: %s", n, b->why);
+            free(n);
+            return -1;
+        }
+        memset(a, 0, sizeof *a);
+        a->array = b->ref_array;
+        a->nidx = b->ref_nidx;
+        for (int d = 0; d < b->ref_nidx; d++)
+            a->idx[d] = b->ref_idx[d];
+        a->field = b->ref_field ? xstrdup(b->ref_field) : NULL;
+        a->vector = b->ref_vector ? xstrdup(b->ref_vector) : NULL;
+        return 1;
+    }
     walk_kids ks = walk_children(c);
     if (k == CXCursor_MemberRefExpr && ks.n == 1) {
         int r = walk_element(w, ks.c[0], a);
@@ -756,7 +780,25 @@ bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
             b.is_ptr = r == 1;
             b.why = r < 0 ? ixpr_strdup(&w->ar, w->why) : "a pointer that is not into a shared array";
         } else if (t.kind == CXType_LValueReference) {
+            waccess e;
+            memset(&e, 0, sizeof e);
+            int r = walk_element(w, arg, &e);
+            b.ref_array = -1;
             b.why = "a reference parameter";
+            if (r != 0) {
+                b.ref_shared = true;
+                b.why = r < 0 ? ixpr_strdup(&w->ar, w->why) : "a reference to a shared-memory element";
+            }
+            if (r == 1) {
+                b.ref_array = e.array;
+                b.ref_nidx = e.nidx;
+                for (int d = 0; d < e.nidx; d++)
+                    b.ref_idx[d] = e.idx[d];
+                b.ref_field = e.field ? ixpr_strdup(&w->ar, e.field) : NULL;
+                b.ref_vector = e.vector ? ixpr_strdup(&w->ar, e.vector) : NULL;
+            }
+            free(e.field);
+            free(e.vector);
         } else {
             b.val = walk_value(w, arg);
             if (!b.val)

@@ -59,6 +59,9 @@ rc=$?
     grep -q "^rec.cu:5:12: skipped load of 't': in the recursive function 'f'" "$tmp/rec.err" &&
     [ "$(grep -c '"op"' "$tmp/rec.json")" -eq 1 ] && ok || bad "recursion: exit $rc: $(cat "$tmp/rec.err")"
 grep -q "depends on data: .*(bankscope record captures it)" "$tmp/h.err" && ok || bad "data dependence: $(cat "$tmp/h.err")"
+(cd "$dir" && "$bin" import reference-param.cu --block 64) 2>"$tmp/rp.err" >/dev/null
+grep -q "^reference-param.cu:8:9: skipped store of 'key': .*depends on data: reads shared memory through the reference 'a'" "$tmp/rp.err" &&
+    ok || bad "reference parameter: $(cat "$tmp/rp.err")"
 
 # Hostile sources: exit 2 with a message naming the place.
 expect2() {  # expect2 NAME PATTERN FILE ARGS...
