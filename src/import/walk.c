@@ -329,13 +329,11 @@ static void walk_call(W *w, CXCursor c)
             }
             return;
         }
-    CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(c));
+    CXCursor fn = walk_callee(c);
     for (int i = 0; i < nargs; i++) {
         /* an element passed by reference is not read here: the callee reads or writes it */
         CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
-        bool by_ref = !clang_Cursor_isNull(fn) && walk_is_device_fn(fn) && i < clang_Cursor_getNumArguments(fn) &&
-                      clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)i))).kind ==
-                          CXType_LValueReference;
+        bool by_ref = !clang_Cursor_isNull(fn) && walk_is_device_fn(fn) && walk_param_is_ref(fn, i);
         waccess e;
         memset(&e, 0, sizeof e);
         if (by_ref && walk_element(w, arg, &e) != 0)
@@ -485,7 +483,8 @@ static void walk_expr(W *w, CXCursor c)
     if (k == CXCursor_CallExpr && walk_assign_call(w, c, ks))
         goto out;
     if (k == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) >= 0 &&
-        clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_FunctionDecl) {
+        (clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_FunctionDecl ||
+         !clang_Cursor_isNull(walk_callee(c)))) {
         walk_call(w, c);
         goto out;
     }

@@ -28,6 +28,7 @@ typedef struct binding { /* a parameter of an inlined function, or a loop variab
     CXCursor decl;
     const ixpr *val; /* NULL with why: unknown */
     bool is_ptr;
+    bool ptr_shared; /* a pointer into a shared array that cannot be followed (why says why) */
     pbind ptr;
     const char *why;
     /* a reference parameter bound to an element of a shared array: reading or writing it is a
@@ -118,6 +119,7 @@ typedef struct W {
     const char *loop_why; /* inside a loop that is not simple */
     char why[320];        /* the last translation failure */
     char exit_why[96];    /* the last loop found to be left early */
+    bool block_noted[3];  /* the note that blockIdx.x (y, z) is taken as 0 was given */
     int depth;
     const char *file_base;
     CXCursor kernel;
@@ -172,6 +174,11 @@ bool walk_refers_to(CXCursor e, CXCursor var);
 /* How often var is written (or has its address taken) in the function that declares it. */
 int walk_mod_count(CXCursor var, CXCursor *first);
 const char *walk_callee_name(CXCursor call, char *buf, size_t n);
+/* The definition of the function a call calls (also a function template named by a call that
+ * depends on a template parameter), or a null cursor. */
+CXCursor walk_callee(CXCursor call);
+/* Whether parameter i of fn is an lvalue reference. */
+bool walk_param_is_ref(CXCursor fn, int i);
 /* A __device__ (or __global__) function defined in the user's files. */
 bool walk_is_device_fn(CXCursor fn);
 /* Translate a value expression; NULL with w->why set when it cannot be expressed. */

@@ -62,6 +62,9 @@ grep -q "depends on data: .*(bankscope record captures it)" "$tmp/h.err" && ok |
 (cd "$dir" && "$bin" import reference-param.cu --block 64) 2>"$tmp/rp.err" >/dev/null
 grep -q "^reference-param.cu:8:9: skipped store of 'key': .*depends on data: reads shared memory through the reference 'a'" "$tmp/rp.err" &&
     ok || bad "reference parameter: $(cat "$tmp/rp.err")"
+(cd "$dir" && "$bin" import template-call.cu --block 64 -D S=1) 2>"$tmp/tc.err" >/dev/null
+grep -q "^template-call.cu: note: blockIdx.x is taken as 0" "$tmp/tc.err" && [ "$(wc -l <"$tmp/tc.err")" -eq 1 ] &&
+    ok || bad "blockIdx note: $(cat "$tmp/tc.err")"
 
 # Hostile sources: exit 2 with a message naming the place.
 expect2() {  # expect2 NAME PATTERN FILE ARGS...
