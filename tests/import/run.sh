@@ -107,6 +107,10 @@ rc=$?
 rc=$?
 [ $rc -eq 2 ] && grep -q '^syntax.cu:3:24: error: ' "$tmp/err" && ok || bad "view of a bad .cu: exit $rc: $(head -2 "$tmp/err")"
 expect2 missing-file 'nosuch.cu: No such file' nosuch.cu --block 32
+# a refusal of the imported scenario names no position in the generated JSON
+printf '__global__ void k() { __shared__ float t[100000]; t[threadIdx.x] = 1; }\n' >"$tmp/big.cu"
+expect2 refused-scenario '^big.cu: the imported scenario is refused: arrays\[0\]\.dims: array needs 400000 bytes' big.cu --block 32
+grep -q '^big.cu:[0-9]' "$tmp/err" && bad "refused scenario: a JSON position: $(cat "$tmp/err")" || ok
 # the view's options may come before the source, as before a scenario: the import runs, then the
 # view (here without a terminal) says what it needs
 (cd "$dir" && "$bin" --no-gpu transpose-naive.cu --block 32,32 -o "$tmp/first.json" </dev/null) >/dev/null 2>"$tmp/err"
