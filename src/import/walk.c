@@ -102,6 +102,9 @@ static bool leaf_path(CXType t, int64_t at, strbuf *out, int64_t *size)
 }
 
 static void emit_one(W *w, CXCursor c, int op, const waccess *a, const char *atomic);
+static const ixpr *path_cond(W *w);
+static int var_binding(W *w, CXCursor ref);
+static void var_assign(W *w, CXCursor c, int bi, const char *op, CXCursor rhs);
 
 /* Record access a (filled by walk_element) at c. A struct (or a vector such as float3) wider
  * than its alignment is copied by nvcc in pieces of that alignment, each its own instruction
@@ -154,13 +157,7 @@ static void emit_one(W *w, CXCursor c, int op, const waccess *a, const char *ato
         skip_at(w, c, op, arr->name, w->guard_why ? w->guard_why : w->exited_why ? w->exited_why : w->skipped_why);
         return;
     }
-    const ixpr *when = w->guard;
-    const ixpr *const gone[] = {w->exited, w->skipped};
-    for (int i = 0; i < 2; i++)
-        if (gone[i]) {
-            const ixpr *stay = ixpr_unary(&w->ar, IXPR_LNOT, gone[i]);
-            when = when ? ixpr_binary(&w->ar, IXPR_LAND, when, stay) : stay;
-        }
+    const ixpr *when = path_cond(w);
     if (when && when->kind == IXPR_NUM && when->value == 0) {
         skip_at(w, c, op, arr->name, "never reached: every thread has left by then (return or continue before it)");
         return;
@@ -404,8 +401,16 @@ static void walk_expr(W *w, CXCursor c)
         const char *op = import_binary_op(c);
         if (op && ks.n == 2 && !strcmp(op, "=")) {
             walk_expr(w, ks.c[1]);
-            if (!walk_lvalue(w, ks.c[0], 2))
+            int bi = var_binding(w, ks.c[0]);
+            if (bi >= 0)
+                var_assign(w, c, bi, op, ks.c[1]);
+            else if (!walk_lvalue(w, ks.c[0], 2))
                 walk_expr(w, ks.c[0]);
+            goto out;
+        }
+        if (op && ks.n == 2 && k == CXCursor_CompoundAssignOperator && var_binding(w, ks.c[0]) >= 0) {
+            walk_expr(w, ks.c[1]);
+            var_assign(w, c, var_binding(w, ks.c[0]), op, ks.c[1]);
             goto out;
         }
         if (op && ks.n == 2 && k == CXCursor_CompoundAssignOperator) {
@@ -440,6 +445,11 @@ static void walk_expr(W *w, CXCursor c)
     if (k == CXCursor_UnaryOperator && ks.n == 1) {
         const char *op = import_unary_op(c);
         if (op && (!strcmp(op, "++") || !strcmp(op, "--"))) {
+            int bi = var_binding(w, ks.c[0]);
+            if (bi >= 0) {
+                var_assign(w, c, bi, op, c);
+                goto out;
+            }
             if (!walk_lvalue(w, ks.c[0], 3))
                 walk_expr(w, ks.c[0]);
             goto out;
@@ -519,6 +529,192 @@ static bool walk_assign_call(W *w, CXCursor c, walk_kids ks)
     return true;
 }
 
+/* ---------- values that change: straight-line code ---------- */
+
+/* Where the code being walked runs: the guard, less the lanes that left (return, continue);
+ * NULL: every lane. */
+static const ixpr *path_cond(W *w)
+{
+    const ixpr *when = w->guard;
+    const ixpr *const gone[] = {w->exited, w->skipped};
+    for (int i = 0; i < 2; i++)
+        if (gone[i]) {
+            const ixpr *stay = ixpr_unary(&w->ar, IXPR_LNOT, gone[i]);
+            when = when ? ixpr_binary(&w->ar, IXPR_LAND, when, stay) : stay;
+        }
+    return when;
+}
+
+/* The binding of a variable the walk follows (declared in the code walked, written somewhere),
+ * or -1. */
+static int var_binding(W *w, CXCursor ref)
+{
+    ref = walk_strip(ref);
+    if (clang_getCursorKind(ref) != CXCursor_DeclRefExpr)
+        return -1;
+    CXCursor d = clang_getCursorReferenced(ref);
+    for (int i = w->nbinds - 1; i >= 0; i--)
+        if (clang_equalCursors(w->binds[i].decl, d))
+            return w->binds[i].is_var ? i : -1;
+    return -1;
+}
+
+/* Variable bi takes value v (NULL: not known, why says why) at c, where the code runs on the
+ * lanes of path_cond: elsewhere it keeps its value. */
+static void var_set(W *w, int bi, CXCursor c, const ixpr *v, const char *why)
+{
+    binding *b = &w->binds[bi];
+    int line, col;
+    walk_where(c, &line, &col, NULL);
+    const char *ctx = w->guard_why ? w->guard_why : w->exited_why ? w->exited_why : w->skipped_why;
+    const ixpr *cond = path_cond(w);
+    char *m = NULL;
+    if (ctx)
+        m = walk_fmt("changed at %d:%d under a condition that cannot be expressed", line, col);
+    else if (!v)
+        m = walk_fmt("changed at %d:%d to a value that is not known (%s)", line, col, why && *why ? why : "?");
+    else if (cond && !b->val)
+        m = walk_fmt("set at %d:%d only under a condition", line, col);
+    if (m) {
+        b->val = NULL;
+        b->why = ixpr_strdup(&w->ar, m);
+        free(m);
+        return;
+    }
+    b->val = cond ? ixpr_cond(&w->ar, cond, v, b->val) : v;
+    b->why = NULL;
+}
+
+/* A local integer variable that is written somewhere: followed from its declaration on. */
+static void var_declare(W *w, CXCursor d, CXCursor init)
+{
+    CXType t = clang_getCanonicalType(clang_getCursorType(d));
+    bool integer =
+        t.kind >= CXType_Bool && t.kind <= CXType_Int128 && t.kind != CXType_Float && t.kind != CXType_Double;
+    if (!integer || walk_mod_count(d, NULL) == 0)
+        return;
+    binding b;
+    memset(&b, 0, sizeof b);
+    b.decl = d;
+    b.is_var = true;
+    b.why = "not set yet";
+    if (!clang_Cursor_isNull(init)) {
+        char saved[sizeof w->why];
+        memcpy(saved, w->why, sizeof saved);
+        w->why[0] = '\0';
+        b.val = walk_value(w, init);
+        b.why = b.val ? NULL : ixpr_strdup(&w->ar, w->why);
+        memcpy(w->why, saved, sizeof saved);
+    }
+    w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
+    w->binds[w->nbinds++] = b;
+}
+
+/* An assignment (=, op=, ++, --) to a followed variable: its new value. */
+static void var_assign(W *w, CXCursor c, int bi, const char *op, CXCursor rhs)
+{
+    char saved[sizeof w->why];
+    memcpy(saved, w->why, sizeof saved);
+    w->why[0] = '\0';
+    const ixpr *old = w->binds[bi].val, *v = NULL;
+    ixpr_op o;
+    if (!strcmp(op, "="))
+        v = walk_value(w, rhs);
+    else if (!strcmp(op, "++") || !strcmp(op, "--"))
+        v = old ? ixpr_binary(&w->ar, op[0] == '+' ? IXPR_ADD : IXPR_SUB, old, ixpr_num(&w->ar, 1)) : NULL;
+    else {
+        char bop[4];
+        snprintf(bop, sizeof bop, "%.*s", (int)strlen(op) - 1, op);
+        const ixpr *r = ixpr_op_parse(bop, false, &o) ? walk_value(w, rhs) : NULL;
+        v = r && old ? ixpr_binary(&w->ar, o, old, r) : NULL;
+        if (!old && !w->why[0])
+            snprintf(w->why, sizeof w->why, "its value before is not known: %s", w->binds[bi].why);
+    }
+    char why[sizeof w->why];
+    memcpy(why, w->why, sizeof why);
+    memcpy(w->why, saved, sizeof saved);
+    var_set(w, bi, c, v, why);
+}
+
+typedef struct loop_mods {
+    W *w;
+    int count[64]; /* writes of binding k (the first 64) inside the loop */
+    CXCursor first[64];
+} loop_mods;
+
+static enum CXChildVisitResult loop_mod_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    loop_mods *m = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    const char *op = k == CXCursor_UnaryOperator ? import_unary_op(c) : import_binary_op(c);
+    walk_kids ks = op ? walk_children(c) : (walk_kids){NULL, 0};
+    bool write = op && ks.n >= 1 &&
+                 (k == CXCursor_UnaryOperator ? !strcmp(op, "++") || !strcmp(op, "--")
+                                              : strchr(op, '=') && strcmp(op, "==") && strcmp(op, "!=") &&
+                                                    strcmp(op, "<=") && strcmp(op, ">="));
+    int bi = write ? var_binding(m->w, ks.c[0]) : -1;
+    if (bi >= 0 && bi < 64 && m->count[bi]++ == 0)
+        m->first[bi] = c;
+    return CXChildVisit_Recurse;
+}
+
+/* The followed variables a loop body writes: at the start of an iteration (before) each is no
+ * longer known, except a simple induction variable (written once per iteration, v += k with k
+ * the same for every lane, at the top of the body), which is v0 + k * (iteration number) of the
+ * counted loop L (NULL: not counted); after the loop (before false) the same with every
+ * iteration done. */
+static void loop_vars(W *w, CXCursor body, const wloop *L, bool before)
+{
+    loop_mods m;
+    memset(&m, 0, sizeof m);
+    m.w = w;
+    clang_visitChildren(body, loop_mod_visit, &m);
+    for (int bi = 0; bi < w->nbinds && bi < 64; bi++) {
+        if (!m.count[bi])
+            continue;
+        binding *b = &w->binds[bi];
+        int line, col;
+        walk_where(m.first[bi], &line, &col, NULL);
+        const ixpr *step = NULL;
+        walk_kids bk = walk_children(body);
+        bool top = false;
+        for (int i = 0; i < bk.n; i++)
+            top |= clang_equalCursors(walk_strip(bk.c[i]), m.first[bi]);
+        const char *op = import_binary_op(m.first[bi]);
+        const char *uop = import_unary_op(m.first[bi]);
+        walk_kids ks = walk_children(m.first[bi]);
+        if (L && L->kind == 0 && m.count[bi] == 1 && top && b->val) {
+            if (uop && (!strcmp(uop, "++") || !strcmp(uop, "--")))
+                step = ixpr_num(&w->ar, uop[0] == '+' ? 1 : -1);
+            else if (op && (!strcmp(op, "+=") || !strcmp(op, "-=")) && ks.n == 2) {
+                char saved[sizeof w->why];
+                memcpy(saved, w->why, sizeof saved);
+                step = walk_value(w, ks.c[1]);
+                memcpy(w->why, saved, sizeof saved);
+                if (step && (ixpr_uses_thread(step) || ixpr_uses(step, NULL)))
+                    step = ixpr_uses(step, NULL) ? NULL : step;
+                if (step && op[0] == '-')
+                    step = ixpr_unary(&w->ar, IXPR_NEG, step);
+            }
+        }
+        if (!step) {
+            char *why = walk_fmt("changed at %d:%d, inside a loop", line, col);
+            b->val = NULL;
+            b->why = ixpr_strdup(&w->ar, why);
+            free(why);
+            continue;
+        }
+        /* iterations done: (loop value - from) / step at the start of one, the count after */
+        const ixpr *done =
+            before ? ixpr_binary(&w->ar, IXPR_DIV,
+                                 ixpr_binary(&w->ar, IXPR_SUB, ixpr_var(&w->ar, L->var), ixpr_num(&w->ar, L->from)),
+                                 ixpr_num(&w->ar, L->step))
+                   : ixpr_num(&w->ar, L->kind == 0 && L->step != 0 ? (L->last - L->from) / L->step + 1 : 0);
+        b->val = ixpr_binary(&w->ar, IXPR_ADD, b->val, ixpr_binary(&w->ar, IXPR_MUL, step, done));
+    }
+}
+
 /* ---------- statements ---------- */
 
 static void push_guard(W *w, CXCursor cond, bool negate, const ixpr **saved, const char **saved_why)
@@ -585,12 +781,16 @@ static void walk_for(W *w, CXCursor c)
             w->loop_why = ixpr_strdup(&w->ar, m);
             free(m);
         }
+        int nb0 = w->nbinds;
+        loop_vars(w, c, NULL, true);
         for (int i = 0; i < ks.n; i++) {
             if (clang_isExpression(clang_getCursorKind(ks.c[i])))
                 walk_expr(w, ks.c[i]);
             else
                 walk_stmt(w, ks.c[i]);
         }
+        w->nbinds = nb0;
+        loop_vars(w, c, NULL, false);
         w->loop_why = saved;
         return;
     }
@@ -628,6 +828,8 @@ static void walk_for(W *w, CXCursor c)
         free(w->loops[id].user);
         w->loops[id].user = u;
     }
+    int nb0 = w->nbinds;
+    loop_vars(w, body, &w->loops[id], true); /* the variables the body changes, at an iteration's start */
     w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
     w->binds[w->nbinds++] = b;
     w->lstack[w->nlstack++] = id;
@@ -641,7 +843,9 @@ static void walk_for(W *w, CXCursor c)
     w->skipped_why = skw0;
     walk_expr(w, ks.c[2]);
     w->nlstack--;
-    w->nbinds--;
+    w->nbinds = nb0;
+    /* after the loop: what the loop (its increment too) changes is no longer known */
+    loop_vars(w, c, NULL, false);
     w->guard = g0;
 }
 
@@ -691,10 +895,13 @@ static void walk_stmt(W *w, CXCursor c)
         walk_kids ks = walk_children(c);
         for (int i = 0; i < ks.n; i++) {
             walk_kids vk = walk_children(ks.c[i]);
-            if (clang_getCursorKind(ks.c[i]) == CXCursor_VarDecl && vk.n &&
-                clang_isExpression(clang_getCursorKind(vk.c[vk.n - 1])) &&
-                !walk_has_attr(ks.c[i], CXCursor_CUDASharedAttr))
+            bool init = clang_getCursorKind(ks.c[i]) == CXCursor_VarDecl && vk.n &&
+                        clang_isExpression(clang_getCursorKind(vk.c[vk.n - 1]));
+            if (clang_getCursorKind(ks.c[i]) != CXCursor_VarDecl || walk_has_attr(ks.c[i], CXCursor_CUDASharedAttr))
+                continue;
+            if (init)
                 walk_expr(w, vk.c[vk.n - 1]);
+            var_declare(w, ks.c[i], init ? vk.c[vk.n - 1] : clang_getNullCursor());
         }
         break;
     }
@@ -748,8 +955,14 @@ static void walk_stmt(W *w, CXCursor c)
             w->loop_why = ixpr_strdup(&w->ar, m);
         free(m);
         walk_kids ks = walk_children(c);
+        int nb0 = w->nbinds;
+        if (k != CXCursor_SwitchStmt)
+            loop_vars(w, c, NULL, true);
         for (int i = 0; i < ks.n; i++)
             walk_stmt(w, ks.c[i]);
+        w->nbinds = nb0;
+        if (k != CXCursor_SwitchStmt)
+            loop_vars(w, c, NULL, false);
         w->loop_why = saved;
         w->guard_why = gsaved;
         break;

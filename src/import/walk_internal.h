@@ -28,6 +28,7 @@ typedef struct binding { /* a parameter of an inlined function, or a loop variab
     CXCursor decl;
     const ixpr *val; /* NULL with why: unknown */
     bool is_ptr;
+    bool is_var;     /* a local variable followed through assignments (val: its value now) */
     bool ptr_shared; /* a pointer into a shared array that cannot be followed (why says why) */
     pbind ptr;
     const char *why;
@@ -173,6 +174,8 @@ int walk_array_add(W *w, CXCursor decl);
 bool walk_refers_to(CXCursor e, CXCursor var);
 /* How often var is written (or has its address taken) in the function that declares it. */
 int walk_mod_count(CXCursor var, CXCursor *first);
+/* How often var is written (or has its address taken) inside scope. */
+int walk_mod_count_in(CXCursor scope, CXCursor var);
 const char *walk_callee_name(CXCursor call, char *buf, size_t n);
 /* The definition of the function a call calls (also a function template named by a call that
  * depends on a template parameter), or a null cursor. */

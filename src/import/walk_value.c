@@ -58,6 +58,13 @@ static enum CXChildVisitResult mod_visit(CXCursor c, CXCursor parent, CXClientDa
 }
 
 /* How often var is written in the function that declares it. */
+int walk_mod_count_in(CXCursor scope, CXCursor var)
+{
+    mod_ctx m = {var, 0, clang_getNullCursor()};
+    clang_visitChildren(scope, mod_visit, &m);
+    return m.count;
+}
+
 int walk_mod_count(CXCursor var, CXCursor *first)
 {
     CXCursor fn = clang_getCursorSemanticParent(var);
