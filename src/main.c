@@ -18,7 +18,7 @@ static const char usage[] =
     "  bankscope kernel FILE.json [--ptx]    the generated CUDA source (or NVRTC's PTX)\n"
     "            [--access N] [--iteration K] [--arch NAME]\n"
     "  bankscope sweep FILE.json [--json]    padding sweep and the cheapest conflict-free\n"
-    "            layout (swizzle or padding) [--max-pad N] [--measure] [--arch NAME] [--force]\n"
+    "            layout (swizzle or padding) [--max-pad N] [--all] [--measure] [--arch NAME] [--force]\n"
     "  bankscope export FILE.json --svg OUT  bank grid and array map as SVG\n"
     "            [--access N] [--warp W] [--iteration K] [--arch NAME] [--force]\n"
     "  bankscope list [--json | --names | --archs]  the patterns and lessons (built-in,\n"
@@ -27,6 +27,8 @@ static const char usage[] =
     "            [--smem BYTES] [--loop LINE] [--timeout S] [-o OUT.json [--force]]\n"
     "            scenario from CUDA source\n"
     "  bankscope FILE.cu --block X[,Y[,Z]] [import options]  import, then the interactive view\n"
+    "  bankscope record [--kernel REGEX] [--launch N] [--block-index X[,Y[,Z]]] [--max-instructions N]\n"
+    "            [-o REC.json] -- PROGRAM [ARGS...]   the shared addresses of a running kernel\n"
     "  bankscope --help | --version\n"
     "\n"
     "FILE.json is a scenario, a trace, a lesson, or a library name such as transpose-naive.\n"
@@ -62,15 +64,18 @@ int main(int argc, char **argv)
         int (*fn)(int, char **);
     } commands[] = {
         {"analyze", cli_analyze}, {"list", cli_list},     {"kernel", cli_kernel}, {"measure", cli_measure},
-        {"sweep", cli_sweep},     {"export", cli_export}, {"import", cli_import},
+        {"sweep", cli_sweep},     {"export", cli_export}, {"import", cli_import}, {"record", cli_record},
     };
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        fputs(usage, stdout);
-        return cli_finish_stdout("--help");
-    }
-    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
-        printf("bankscope %s\n", PACKAGE_VERSION);
-        return cli_finish_stdout("--version");
+    /* --help and --version anywhere before "--", after a command too (bankscope analyze --help) */
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage, stdout);
+            return cli_finish_stdout("--help");
+        }
+        if (strcmp(argv[i], "--version") == 0) {
+            printf("bankscope %s\n", PACKAGE_VERSION);
+            return cli_finish_stdout("--version");
+        }
     }
     if (argc >= 2)
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
@@ -83,7 +88,7 @@ int main(int argc, char **argv)
         argv[1] = src;
         return cli_import_tui(argc - 1, argv + 1);
     }
-    static const char *const names[] = {"analyze", "measure", "kernel", "sweep", "export", "list", "import"};
+    static const char *const names[] = {"analyze", "measure", "kernel", "sweep", "export", "list", "import", "record"};
     if (argc >= 2 && cli_check_target(argv[1], names, (int)(sizeof names / sizeof names[0])) != CLI_OK)
         return CLI_USAGE;
     return cli_tui(argc - 1, argv + 1);

@@ -40,6 +40,8 @@ int cli_sweep(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_tui(int argc, char **argv);
 int cli_import(int argc, char **argv);
+/* `bankscope record ... -- PROGRAM [ARGS...]` (cli_record.c). */
+int cli_record(int argc, char **argv);
 /* `bankscope FILE.cu [import options] [--no-gpu ...]`: import, then the interactive view. */
 int cli_import_tui(int argc, char **argv);
 /* Whether a command-line word names CUDA source (.cu, .cuh). */

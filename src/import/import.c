@@ -21,6 +21,7 @@
 
 #include "import/import_internal.h"
 #include "import/walk_internal.h"
+#include "io/jsontree.h"
 #include "io/load.h"
 #include "io/save.h"
 
@@ -409,7 +410,8 @@ static bool drop_access(cJSON *root, const char *file, const char *msg)
 /* Load the scenario as bankscope would; accesses it rejects are dropped (and reported). */
 static int check(const import_options *o, char **json)
 {
-    cJSON *root = cJSON_Parse(*json);
+    jsontree_error je;
+    cJSON *root = jsontree_parse_plain(*json, strlen(*json), &je);
     if (!root) {
         fprintf(stderr, "%s: internal error: the importer wrote invalid JSON\n", o->file);
         return IMPORT_FAIL;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "io/jsonstream.h"
+#include "model/kinds.h"
 
 struct trace_stream {
     jsonstream js;
@@ -26,6 +27,11 @@ struct trace_stream {
     bool done;
     int64_t count, max;
     int64_t trace_line, trace_col; /* where the array of instructions starts */
+    /* a recording: its source lines (file, line, text), and the last instruction's location */
+    scenario_srcloc *lines;
+    int nlines;
+    scenario_srcloc at;
+    bool have_at;
 };
 
 /* "NAME:LINE:COL: PATH: MSG" into err; returns -1. */
@@ -62,6 +68,94 @@ static void copy_key(const trace_stream *t, char *key, size_t n)
 /* A fail at the token just read. */
 #define FAIL_TOK(t, err, msg, ...) failf(t, err, (t)->js.line_tok, (t)->js.col_tok, msg, __VA_ARGS__)
 
+bool trace_stream_record_key(const char *key)
+{
+    static const char *const keys[] = {"program",   "arguments", "device", "kernel",      "launch",
+                                       "grid",      "block_dim", "block",  "executed",    "captured",
+                                       "truncated", "line_info", "lines",  "not_visible", "measured"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (strcmp(key, keys[i]) == 0)
+            return true;
+    return false;
+}
+
+/* A recording's "lines" (its '[' just read): each line's file, line and text are kept for the
+ * locations of the instructions; the rest of each line is skipped. 0, or -1 with err. */
+static int read_lines(trace_stream *t, io_error *err)
+{
+    jsonstream_token v;
+    while ((v = jsonstream_next(&t->js)) == JSONSTREAM_OBJECT) {
+        scenario_srcloc l = {0};
+        int k = t->nlines;
+        while ((v = jsonstream_next(&t->js)) == JSONSTREAM_KEY) {
+            char key[8];
+            copy_key(t, key, sizeof key);
+            bool file = strcmp(t->js.str, "file") == 0, text = strcmp(t->js.str, "text") == 0,
+                 line = strcmp(t->js.str, "line") == 0;
+            v = jsonstream_next(&t->js);
+            if ((file || text) && v != JSONSTREAM_STRING && v != JSONSTREAM_NULL) {
+                scenario_srcloc_free(&l);
+                return FAIL_TOK(t, err, "expected a string or null", "lines[%d].%s", k, key);
+            }
+            if (line && v != JSONSTREAM_NULL &&
+                (v != JSONSTREAM_NUMBER || !t->js.is_int || t->js.ival < 1 || t->js.ival > INT32_MAX)) {
+                scenario_srcloc_free(&l);
+                return FAIL_TOK(t, err, "expected a line number or null", "lines[%d].line", k);
+            }
+            if (file && v == JSONSTREAM_STRING)
+                scenario_srcloc_set(&l, t->js.str, l.line, 0, l.text);
+            else if (text && v == JSONSTREAM_STRING)
+                scenario_srcloc_set(&l, l.file, l.line, 0, t->js.str);
+            else if (line && v == JSONSTREAM_NUMBER)
+                l.line = (int)t->js.ival;
+            else if (v == JSONSTREAM_ERROR || !jsonstream_skip(&t->js, v)) {
+                scenario_srcloc_free(&l);
+                return fail_js(t, err);
+            }
+        }
+        if (v != JSONSTREAM_OBJECT_END) {
+            scenario_srcloc_free(&l);
+            return v == JSONSTREAM_ERROR ? fail_js(t, err) : FAIL_TOK(t, err, "expected a line object", "lines[%d]", k);
+        }
+        t->lines = xrealloc(t->lines, (size_t)(t->nlines + 1) * sizeof *t->lines);
+        t->lines[t->nlines++] = l;
+    }
+    if (v != JSONSTREAM_ARRAY_END)
+        return v == JSONSTREAM_ERROR ? fail_js(t, err) : FAIL_TOK(t, err, "expected a line object", "%s", "lines");
+    return 0;
+}
+
+/* The location of a recording's entry from its "source" ("FILE:LINE"), with the text of that
+ * line from "lines". */
+static void set_location(trace_stream *t, const char *source)
+{
+    const char *colon = strrchr(source, ':');
+    char *end = NULL;
+    long ln = colon ? strtol(colon + 1, &end, 10) : 0;
+    if (!colon || !end || *end || ln < 1 || ln > INT32_MAX) {
+        scenario_srcloc_set(&t->at, source, 0, 0, NULL);
+        t->have_at = true;
+        return;
+    }
+    size_t flen = (size_t)(colon - source);
+    const char *text = NULL;
+    for (int i = 0; i < t->nlines && !text; i++)
+        if (t->lines[i].line == ln && t->lines[i].file && strlen(t->lines[i].file) == flen &&
+            strncmp(t->lines[i].file, source, flen) == 0)
+            text = t->lines[i].text;
+    char *file = xmalloc(flen + 1);
+    memcpy(file, source, flen);
+    file[flen] = '\0';
+    scenario_srcloc_set(&t->at, file, (int)ln, 0, text);
+    free(file);
+    t->have_at = true;
+}
+
+const scenario_srcloc *trace_stream_location(const trace_stream *t)
+{
+    return t->have_at ? &t->at : NULL;
+}
+
 /* One top-level member other than "trace" whose key was just read: 0 read, 1 not a member a
  * trace has, -1 error. */
 static int header_member(trace_stream *t, io_error *err)
@@ -69,6 +163,26 @@ static int header_member(trace_stream *t, io_error *err)
     char key[16];
     copy_key(t, key, sizeof key);
     bool is_arch = strcmp(t->js.str, "arch") == 0;
+    if (strcmp(t->js.str, "format") == 0) {
+        jsonstream_token v = jsonstream_next(&t->js);
+        if (v == JSONSTREAM_ERROR)
+            return fail_js(t, err);
+        if (v != JSONSTREAM_STRING || strcmp(t->js.str, "bankscope-record/1") != 0)
+            return FAIL_TOK(t, err, "a trace's format is \"bankscope-record/1\" (a recording)", "%s", "format");
+        return 0;
+    }
+    if (strcmp(t->js.str, "lines") == 0) {
+        jsonstream_token v = jsonstream_next(&t->js);
+        if (v == JSONSTREAM_ERROR)
+            return fail_js(t, err);
+        return v == JSONSTREAM_ARRAY ? read_lines(t, err) : FAIL_TOK(t, err, "expected an array", "%s", "lines");
+    }
+    if (trace_stream_record_key(t->js.str)) { /* what a recording says beside its trace */
+        jsonstream_token v = jsonstream_next(&t->js);
+        if (v == JSONSTREAM_ERROR || !jsonstream_skip(&t->js, v))
+            return fail_js(t, err);
+        return 0;
+    }
     if (!is_arch && strcmp(t->js.str, "name") != 0 && strcmp(t->js.str, "description") != 0)
         return 1;
     unsigned bit = is_arch ? 4u : key[0] == 'n' ? 1u : 2u;
@@ -275,6 +389,10 @@ void trace_stream_close(trace_stream *t)
     if (t->f)
         fclose(t->f);
     scenario_free(&t->hdr);
+    for (int i = 0; i < t->nlines; i++)
+        scenario_srcloc_free(&t->lines[i]);
+    free(t->lines);
+    scenario_srcloc_free(&t->at);
     free(t->path);
     free(t->name);
     free(t);
@@ -360,11 +478,13 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
     bool have_op = false, have_addr = false;
     /* the tensor-era keys (README, "The tensor-era access kinds") */
     bool have_mat = false, have_trans = false, have_atomic = false, have_returns = false;
-    int64_t mline = 0, mcol = 0;
+    int64_t mline = 0, mcol = 0, oline = 0, ocol = 0, cline = 0, ccol = 0;
+    char cache[8] = ""; /* "cache": "ca" or "cg" (cp.async) */
     r->matrices = 0;
     r->trans = false;
     r->atomic = BANKS_ATOM_ADD;
     r->returns = true;
+    t->have_at = false;
     long long i = (long long)t->count;
     for (;;) {
         jsonstream_token k = jsonstream_next(&t->js);
@@ -383,11 +503,20 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
             dup = have_op;
             if (v != JSONSTREAM_STRING)
                 return FAIL_TOK(t, err, "expected a string", "trace[%lld].op", i);
+            char msg[160];
             if (!banks_op_parse(t->js.str, &r->op))
-                return FAIL_TOK(t, err,
-                                "op is \"load\", \"store\", \"ldmatrix\", \"stmatrix\", \"atomic\" or \"cp.async\"",
-                                "trace[%lld].op", i);
+                return FAIL_TOK(t, err, kinds_op_message(msg, sizeof msg), "trace[%lld].op", i);
             have_op = true;
+            oline = t->js.line_tok;
+            ocol = t->js.col_tok;
+        } else if (strcmp(key, "cache") == 0) {
+            dup = cache[0] != '\0';
+            if (v != JSONSTREAM_STRING || !kinds_find_op("cp.async", t->js.str))
+                return FAIL_TOK(t, err, "cache is \"ca\" (through L1, the default) or \"cg\" (L1 bypassed)",
+                                "trace[%lld].cache", i);
+            snprintf(cache, sizeof cache, "%.7s", t->js.str);
+            cline = t->js.line_tok;
+            ccol = t->js.col_tok;
         } else if (strcmp(key, "matrices") == 0) {
             dup = have_mat;
             if (v != JSONSTREAM_NUMBER || !t->js.is_int || (t->js.ival != 1 && t->js.ival != 2 && t->js.ival != 4))
@@ -436,6 +565,15 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
             if (read_addresses(t, err, r, width, pos) < 0)
                 return -1;
             have_addr = true;
+        } else if (strcmp(key, "pc") == 0 || strcmp(key, "warp") == 0) {
+            /* a recording's entry: where it ran (bankscope record) */
+            if (v != JSONSTREAM_NUMBER || !t->js.is_int || t->js.ival < 0)
+                return FAIL_TOK(t, err, "expected a non-negative integer", "trace[%lld].%s", i, key);
+        } else if (strcmp(key, "sass") == 0 || strcmp(key, "source") == 0) {
+            if (v != JSONSTREAM_STRING && v != JSONSTREAM_NULL)
+                return FAIL_TOK(t, err, "expected a string or null", "trace[%lld].%s", i, key);
+            if (key[1] == 'o' && v == JSONSTREAM_STRING)
+                set_location(t, t->js.str);
         } else {
             char msg[96];
             snprintf(msg, sizeof msg, "unknown key '%.60s'", key);
@@ -446,14 +584,21 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
     }
     if (!have_op)
         return failf(t, err, eline, ecol, "missing key 'op'", "trace[%lld]", i);
-    bool matrix = r->op == BANKS_LDMATRIX || r->op == BANKS_STMATRIX;
+    const kinds_row *krow = kinds_of(r->op); /* the keys each kind takes: the kinds table */
+    bool matrix = kinds_takes_key(krow, "matrices"), atomic = kinds_takes_key(krow, "atomic");
     if ((have_mat || have_trans) && !matrix)
         return failf(t, err, mline, mcol, "only ldmatrix and stmatrix take this key", "trace[%lld].%s", i,
                      have_mat ? "matrices" : "trans");
-    if ((have_atomic || have_returns) && r->op != BANKS_ATOMIC)
+    if ((have_atomic || have_returns) && !atomic)
         return failf(t, err, eline, ecol, "only atomics take this key", "trace[%lld].%s", i,
                      have_atomic ? "atomic" : "returns");
-    if (r->op == BANKS_ATOMIC && !have_atomic)
+    if (cache[0]) { /* the kind the cache names: cp.async.cg is a row of its own */
+        const kinds_row *k = kinds_find_op(banks_op_name(r->op), cache);
+        if (!k)
+            return failf(t, err, cline, ccol, "only cp.async takes this key", "trace[%lld].cache", i);
+        r->op = (banks_op)k->op;
+    }
+    if (atomic && !have_atomic)
         return failf(t, err, eline, ecol, "missing key 'atomic'", "trace[%lld]", i);
     if (matrix && !have_mat)
         r->matrices = 4;
@@ -467,6 +612,9 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
     const char *why = banks_request_problem(r);
     if (why)
         return failf(t, err, eline, ecol, why, "trace[%lld]", i);
+    char buf[160];
+    if ((why = kinds_arch_problem(kinds_of(r->op), r->width, t->hdr.arch, buf, sizeof buf)))
+        return failf(t, err, oline, ocol, why, "trace[%lld].op", i);
     if (matrix) /* lanes past 8 x matrices give no row: ignored */
         r->active &= r->matrices == 4 ? 0xffffffffu : (1u << (8 * r->matrices)) - 1u;
     for (int l = 0; l < BANKS_WARP; l++) /* addresses read before the width */

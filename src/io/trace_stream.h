@@ -1,5 +1,7 @@
 /* trace_stream: a trace file ({"name", "description", "arch", "trace": [{"op", "width",
- * "addresses": [32 x address or null]}, ...]}) read one warp-instruction at a time with
+ * "addresses": [32 x address or null]}, ...]}, or a recording: the same with "format":
+ * "bankscope-record/1", the members trace_stream_record_key names, and "pc", "sass", "warp",
+ * "source" in each entry) read one warp-instruction at a time with
  * jsonstream, in bounded memory whatever its length: nothing of an instruction is kept once it
  * has been handed out. Every check of the whole-file loader is made as the file is read, with
  * the same messages ("FILE:LINE:COL: trace[N].addresses[L]: ..."). The stream owns its header
@@ -37,6 +39,10 @@ trace_stream_status trace_stream_open_pipe(FILE *f, const char *head, size_t n, 
 /* Whether text (the start of a document) is a trace: an object whose members before "trace" are
  * only string-valued "name", "description" and "arch". */
 bool trace_stream_is_trace(const char *text, size_t len);
+/* The source location of the instruction trace_stream_next returned last (a recording's
+ * "source" "FILE:LINE", with the line's text from its "lines"), or NULL when it has none. Owned
+ * by the stream, valid until the next call. */
+const scenario_srcloc *trace_stream_location(const trace_stream *t);
 /* Refuse more than max instructions (0: no limit), for loaders that keep them all. */
 void trace_stream_limit(trace_stream *t, int64_t max);
 /* The next instruction into *r: 1, or 0 at the end of the trace (the rest of the file has then
@@ -48,5 +54,8 @@ scenario *trace_stream_header(trace_stream *t);
 /* Bytes read so far (for progress). */
 int64_t trace_stream_offset(const trace_stream *t);
 void trace_stream_close(trace_stream *t);
+/* Whether key is one of the members a recording (bankscope record, "format":
+ * "bankscope-record/1") has beside its trace; readers skip them. */
+bool trace_stream_record_key(const char *key);
 
 #endif

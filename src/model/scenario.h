@@ -131,6 +131,9 @@ typedef struct scenario {
     bool is_trace;
     banks_request *trace; /* owned, trace mode */
     int ntrace;
+    /* owned, NULL: none; else one location per trace entry, unknown where the entry has none
+     * (a recording's file, line and the line's text: bankscope record) */
+    scenario_srcloc *trace_at;
     /* derived */
     int64_t loop_values[SCENARIO_MAX_ITERATIONS]; /* loops[0]'s value at each iteration of the nest */
     int iterations;                               /* of the whole nest: the product of its loops */
@@ -260,6 +263,11 @@ typedef struct scenario_excluded {
     int64_t expression_error;
 } scenario_excluded;
 
+/* True when no lane of in issues the access: every lane is without a thread or masked ('when'
+ * false, inactive in a trace). Such a warp executes no shared-memory instruction (a branch skips
+ * it), so totals count it apart from the issued ones. Excluded lanes do issue (and fault or
+ * are left out), so an instruction with any is not idle. */
+bool scenario_instr_idle(const scenario_instr *in);
 /* Count the excluded lanes of in into *out (overwritten). */
 void scenario_instr_excluded(const scenario_instr *in, scenario_excluded *out);
 /* Add the counts of add into *sum (totals over many instructions). */

@@ -24,7 +24,7 @@ typedef int SanitizerResult; /* SANITIZER_SUCCESS = 0 */
 
 typedef enum { SANITIZER_CB_DOMAIN_RESOURCE = 3, SANITIZER_CB_DOMAIN_LAUNCH = 5 } Sanitizer_CallbackDomain;
 
-enum { SANITIZER_CBID_RESOURCE_MODULE_LOADED = 8, SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING = 9 };
+enum { SANITIZER_CBID_RESOURCE_MODULE_LOADED = 9 }; /* 9 since CUDA 12.x (8 before) */
 enum { SANITIZER_CBID_LAUNCH_BEGIN = 1, SANITIZER_CBID_LAUNCH_END = 3 };
 
 typedef enum {
@@ -70,6 +70,7 @@ typedef SanitizerResult (*sanitizerEnableDomain_fn)(uint32_t, Sanitizer_Subscrib
 typedef SanitizerResult (*sanitizerAddPatchesFromFile_fn)(const char *, CUcontext);
 typedef SanitizerResult (*sanitizerPatchInstructions_fn)(Sanitizer_InstructionId, CUmodule, const char *);
 typedef SanitizerResult (*sanitizerPatchModule_fn)(CUmodule);
+typedef SanitizerResult (*sanitizerUnpatchModule_fn)(CUmodule);
 typedef SanitizerResult (*sanitizerSetLaunchCallbackData_fn)(Sanitizer_LaunchHandle, CUfunction, Sanitizer_StreamHandle,
                                                              const void *);
 typedef SanitizerResult (*sanitizerAlloc_fn)(CUcontext, void **, size_t);

@@ -1,0 +1,642 @@
+/* cli_record: `bankscope record [--kernel REGEX] [--launch N] [--block-index X[,Y[,Z]]]
+ * [--max-instructions N] [-o REC.json] -- PROGRAM [ARGS...]`. Runs the user's program with the
+ * recording library (src/record/, started through CUDA_INJECTION64_PATH) once per pass, reads
+ * what each pass wrote into a private folder, and writes the recording (record_write.c).
+ * Everything that can be checked before the program starts is checked first: no GPU, driver or
+ * sanitizer library exits 3, bad options or a program that is not found exit 2. The program's
+ * own output passes through untouched; its failure (status or signal) exits 1 and writes
+ * nothing. The program is never left running: it dies with bankscope (PR_SET_PDEATHSIG), and
+ * SIGTERM/SIGHUP are passed on to it. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "cli/cli.h"
+#include "cli/record_read.h"
+#include "cli/record_write.h"
+#include "config.h"
+#include "gpu/gpu.h"
+#include "io/save.h"
+#include "io/textsafe.h"
+#include "util.h"
+
+#define RECORD_MAX_INSTRUCTIONS_LIMIT (1 << 24) /* 160 B each on the GPU: 2.5 GiB */
+
+typedef struct record_opts {
+    const char *kernel;
+    long long launch; /* -1: the first with shared-memory instructions */
+    unsigned block[3];
+    long long max;
+    const char *out;
+    char **argv; /* owned (the array): the program and its arguments, NULL-terminated */
+    int argc;
+} record_opts;
+
+static const char record_usage[] =
+    "usage: bankscope record [--kernel REGEX] [--launch N] [--block-index X[,Y[,Z]]] [--max-instructions N]\n"
+    "                        [-o REC.json] -- PROGRAM [ARGS...]";
+
+/* A non-negative integer option value; false when it is not one or exceeds max. */
+static bool parse_count(const char *s, long long max, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < 0 || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* The options (cli_args: GNU style, unique prefixes), then the program and its arguments after
+ * "--", untouched (or the operands, when there is no "--" and the program takes no options). */
+static int record_parse(int argc, char **argv, record_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->launch = -1;
+    o->max = 1 << 20;
+    enum { OPT_KERNEL = 1000, OPT_LAUNCH, OPT_BLOCK, OPT_MAX, OPT_HELP };
+    static const struct option longopts[] = {{"kernel", required_argument, NULL, OPT_KERNEL},
+                                             {"launch", required_argument, NULL, OPT_LAUNCH},
+                                             {"block-index", required_argument, NULL, OPT_BLOCK},
+                                             {"max-instructions", required_argument, NULL, OPT_MAX},
+                                             {"output", required_argument, NULL, 'o'},
+                                             {"help", no_argument, NULL, OPT_HELP},
+                                             {NULL, 0, NULL, 0}};
+    cli_args a;
+    cli_args_init(&a, "record", argc, argv, true);
+    int c, rc = 0;
+    const char *v;
+    while (rc == 0 && (c = cli_args_next(&a, "ho:", longopts, &v)) != -1) {
+        switch (c) {
+        case CLI_ARGS_ERROR: rc = CLI_USAGE; break;
+        case 'h':
+        case OPT_HELP:
+            printf("%s\n", record_usage);
+            rc = -1;
+            break;
+        case OPT_KERNEL: o->kernel = v; break;
+        case OPT_LAUNCH:
+            if (!parse_count(v, LLONG_MAX / 2, &o->launch))
+                rc = cli_usage_error("record: --launch takes a launch count from 0, not '%s'", v);
+            break;
+        case OPT_BLOCK: {
+            long long b[3] = {0, 0, 0};
+            int n = 0;
+            char buf[128];
+            snprintf(buf, sizeof buf, "%s", v);
+            char *save = NULL;
+            bool ok = strlen(v) < sizeof buf && v[0] && v[0] != ',' && v[strlen(v) - 1] != ',' && !strstr(v, ",,");
+            for (char *t = strtok_r(buf, ",", &save); ok && t; t = strtok_r(NULL, ",", &save))
+                ok = n < 3 && parse_count(t, 0x7fffffff, &b[n++]);
+            if (!ok || n == 0)
+                rc = cli_usage_error("record: --block-index takes X[,Y[,Z]] (block indexes from 0), not '%s'", v);
+            for (int d = 0; d < 3; d++)
+                o->block[d] = (unsigned)b[d];
+            break;
+        }
+        case OPT_MAX:
+            if (!parse_count(v, RECORD_MAX_INSTRUCTIONS_LIMIT, &o->max) || o->max < 1)
+                rc = cli_usage_error("record: --max-instructions takes 1 to %d, not '%s'",
+                                     RECORD_MAX_INSTRUCTIONS_LIMIT, v);
+            break;
+        case 'o': o->out = v; break;
+        }
+    }
+    if (rc == 0 && a.has_rest && a.noperands > 0)
+        rc = cli_usage_error("record: '%s' before --: the program and its arguments follow --", a.operands[0]);
+    if (rc == 0) {
+        o->argc = a.has_rest ? a.rest_argc : a.noperands;
+        o->argv = xcalloc((size_t)o->argc + 1, sizeof *o->argv); /* NULL-terminated for execvp */
+        memcpy(o->argv, a.has_rest ? a.rest : a.operands, (size_t)o->argc * sizeof *o->argv);
+        if (o->argc < 1)
+            rc = cli_usage_error("record: no program to run: bankscope record [OPTIONS] -- PROGRAM [ARGS...]");
+    }
+    cli_args_free(&a);
+    return rc;
+}
+
+/* dir/name into buf when it exists (X_OK when exec); true then. */
+static bool find_in(const char *dir, const char *name, char *buf, size_t n, bool exec)
+{
+    if (!dir || !*dir || (size_t)snprintf(buf, n, "%s/%s", dir, name) >= n)
+        return false;
+    struct stat st;
+    return stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, exec ? X_OK : R_OK) == 0;
+}
+
+/* A program name as execvp would find it; false when nowhere. */
+static bool find_program(const char *name, char *buf, size_t n)
+{
+    if (strchr(name, '/'))
+        return (size_t)snprintf(buf, n, "%s", name) < n && access(name, X_OK) == 0;
+    const char *path = getenv("PATH");
+    char *copy = xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL;
+    bool found = false;
+    for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save))
+        found = find_in(d, name, buf, n, true);
+    free(copy);
+    return found;
+}
+
+/* The CUDA toolkit folders to look in for the sanitizer library and the disassemblers. */
+static int toolkit_dirs(const char *dirs[6], char *from_path, size_t n)
+{
+    int k = 0;
+    const char *env = getenv("CUDA_HOME");
+    if (env && *env)
+        dirs[k++] = env;
+    env = getenv("CUDA_PATH");
+    if (env && *env)
+        dirs[k++] = env;
+#ifdef BANKSCOPE_CUDA_DIR
+    dirs[k++] = BANKSCOPE_CUDA_DIR;
+#endif
+    char nvcc[PATH_MAX];
+    if (find_program("nvcc", nvcc, sizeof nvcc)) {
+        char *s = strrchr(nvcc, '/');
+        if (s) {
+            *s = '\0';
+            s = strrchr(nvcc, '/');
+            if (s) {
+                *s = '\0';
+                snprintf(from_path, n, "%s", nvcc);
+                dirs[k++] = from_path;
+            }
+        }
+    }
+    dirs[k++] = "/usr/local/cuda";
+    return k;
+}
+
+/* libsanitizer-public.so: $BANKSCOPE_SANITIZER_LIB, else TOOLKIT/compute-sanitizer/. */
+static bool find_sanitizer(char *buf, size_t n)
+{
+    const char *env = getenv("BANKSCOPE_SANITIZER_LIB");
+    if (env && *env)
+        return (size_t)snprintf(buf, n, "%s", env) < n && access(env, R_OK) == 0;
+    const char *dirs[6];
+    char from_path[PATH_MAX], d[PATH_MAX + 32];
+    int k = toolkit_dirs(dirs, from_path, sizeof from_path);
+    for (int i = 0; i < k; i++) {
+        snprintf(d, sizeof d, "%s/compute-sanitizer", dirs[i]);
+        if (find_in(d, "libsanitizer-public.so", buf, n, false))
+            return true;
+    }
+    return false;
+}
+
+/* A toolkit program (nvdisasm, cuobjdump): PATH, else TOOLKIT/bin. */
+static bool find_tool(const char *name, char *buf, size_t n)
+{
+    if (find_program(name, buf, n))
+        return true;
+    const char *dirs[6];
+    char from_path[PATH_MAX], d[PATH_MAX + 32];
+    int k = toolkit_dirs(dirs, from_path, sizeof from_path);
+    for (int i = 0; i < k; i++) {
+        snprintf(d, sizeof d, "%s/bin", dirs[i]);
+        if (find_in(d, name, buf, n, true))
+            return true;
+    }
+    return false;
+}
+
+/* The recording library and its patches: $BANKSCOPE_RECORD_LIBDIR, beside the running binary
+ * (a build tree), or where they are installed. */
+static bool find_library(char *lib, char *patch, size_t n)
+{
+    char self[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[len > 0 ? len : 0] = '\0';
+    char *slash = strrchr(self, '/');
+    if (slash)
+        *slash = '\0';
+    const char *dirs[] = {getenv("BANKSCOPE_RECORD_LIBDIR"), len > 0 ? self : NULL,
+#ifdef BANKSCOPE_RECORD_PKGLIBDIR
+                          BANKSCOPE_RECORD_PKGLIBDIR
+#else
+                          NULL
+#endif
+    };
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
+        if (find_in(dirs[i], "libbankscope-record.so", lib, n, false) &&
+            find_in(dirs[i], "bankscope-record-patch.fatbin", patch, n, false))
+            return true;
+    return false;
+}
+
+/* A driver and a GPU, checked without creating a context (the program creates its own): cuInit
+ * and cuDeviceGetCount of libcuda.so.1, loaded with dlopen. */
+static bool driver_ready(char *why, size_t n)
+{
+#ifndef HAVE_CUDA
+    gpu_device dev;
+    return gpu_open(&dev, why, n); /* says that CUDA support was not built */
+#else
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(why, n, "no NVIDIA driver (libcuda.so.1 not found)");
+        return false;
+    }
+    int (*init)(unsigned) = (int (*)(unsigned))dlsym(h, "cuInit");
+    int (*count)(int *) = (int (*)(int *))dlsym(h, "cuDeviceGetCount");
+    int r = init ? init(0) : -1, gpus = 0;
+    if (r == 0 && count)
+        r = count(&gpus);
+    if (r != 0 || gpus < 1) {
+        snprintf(why, n,
+                 r ? "the NVIDIA driver found no usable GPU (cuInit or cuDeviceGetCount: error %d)"
+                   : "the NVIDIA driver found no GPU",
+                 r);
+        return false;
+    }
+    return true;
+#endif
+}
+
+static volatile sig_atomic_t record_child;
+
+/* SIGTERM or SIGHUP to bankscope: the program gets it too. */
+static void pass_on(int sig)
+{
+    if (record_child > 0)
+        kill((pid_t)record_child, sig);
+}
+
+/* Run argv with env (NAME=VALUE strings added); its stdout to out_file when not NULL. The
+ * exit status into *status (waitpid's); false with why when it could not be started. */
+static bool run_child(char *const *argv, char **env, int nenv, const char *out_file, int *status, char *why, size_t n)
+{
+    int pfd[2];
+    if (pipe2(pfd, O_CLOEXEC) != 0) {
+        snprintf(why, n, "cannot start %s: %s", argv[0], strerror(errno));
+        return false;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(why, n, "cannot start %s: %s", argv[0], strerror(errno));
+        return false;
+    }
+    if (pid == 0) {
+#ifdef __linux__
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+        close(pfd[0]);
+        for (int i = 0; i < nenv; i++)
+            putenv(env[i]);
+        if (out_file) {
+            int fd = open(out_file, O_WRONLY | O_CREAT | O_TRUNC, 0600), nul = open("/dev/null", O_WRONLY);
+            if (fd >= 0)
+                dup2(fd, 1);
+            if (nul >= 0)
+                dup2(nul, 2);
+        }
+        execvp(argv[0], argv);
+        int e = errno;
+        if (write(pfd[1], &e, sizeof e) < 0)
+            _exit(127);
+        _exit(127);
+    }
+    close(pfd[1]);
+    record_child = pid;
+    struct sigaction sa = {.sa_handler = pass_on}, old_term, old_hup, ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
+    sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGHUP, &sa, &old_hup);
+    /* Ctrl-C reaches the program from the terminal; bankscope waits for it to end */
+    sigaction(SIGINT, &ign, &old_int);
+    sigaction(SIGQUIT, &ign, &old_quit);
+    int e = 0;
+    ssize_t got;
+    while ((got = read(pfd[0], &e, sizeof e)) < 0 && errno == EINTR)
+        ;
+    close(pfd[0]);
+    while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+        ;
+    record_child = 0;
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    if (got == (ssize_t)sizeof e) {
+        snprintf(why, n, "cannot run %s: %s", argv[0], strerror(e));
+        return false;
+    }
+    return true;
+}
+
+/* Where a run's files are: the private folder, the library, its patches, the sanitizer. */
+typedef struct record_paths {
+    const char *dir, *lib, *patch, *sanitizer;
+} record_paths;
+
+static const char *program_failure(const char *prog, int status, char *buf, size_t n);
+
+/* One run of the program with the library running pass (record.h): the selection of o, or the
+ * kernel exact (mangled, a previous pass's choice) and launch. CLI_OK when the program ran and
+ * exited 0; else the exit status after a message (its failure: CLI_FAIL, nothing written). */
+static int record_run_pass(const record_opts *o, const record_paths *p, const char *pass, const char *exact,
+                           long long launch)
+{
+    char e_pass[96], e_dir[PATH_MAX + 32], e_kernel[4096], e_exact[4096], e_launch[64], e_block[96], e_max[64],
+        e_patch[PATH_MAX + 32], e_san[PATH_MAX + 32], e_inj[PATH_MAX + 32], why[1024];
+    snprintf(e_pass, sizeof e_pass, "BANKSCOPE_RECORD_PASS=%s", pass);
+    snprintf(e_dir, sizeof e_dir, "BANKSCOPE_RECORD_DIR=%s", p->dir);
+    snprintf(e_kernel, sizeof e_kernel, "BANKSCOPE_RECORD_KERNEL=%s", o->kernel ? o->kernel : "");
+    snprintf(e_exact, sizeof e_exact, "BANKSCOPE_RECORD_EXACT=%s", exact ? exact : "");
+    snprintf(e_launch, sizeof e_launch, "BANKSCOPE_RECORD_LAUNCH=%lld", launch);
+    snprintf(e_block, sizeof e_block, "BANKSCOPE_RECORD_BLOCK=%u,%u,%u", o->block[0], o->block[1], o->block[2]);
+    snprintf(e_max, sizeof e_max, "BANKSCOPE_RECORD_MAX=%lld", o->max);
+    snprintf(e_patch, sizeof e_patch, "BANKSCOPE_RECORD_PATCH=%s", p->patch);
+    snprintf(e_san, sizeof e_san, "BANKSCOPE_RECORD_SANITIZER=%s", p->sanitizer);
+    snprintf(e_inj, sizeof e_inj, "CUDA_INJECTION64_PATH=%s", p->lib);
+    char *env[] = {e_pass, e_dir, e_kernel, e_exact, e_launch, e_block, e_max, e_patch, e_san, e_inj};
+    int status;
+    if (!run_child(o->argv, env, (int)(sizeof env / sizeof *env), NULL, &status, why, sizeof why)) {
+        cli_error("record: %s", why);
+        return CLI_USAGE;
+    }
+    if (program_failure(o->argv[0], status, why, sizeof why)) {
+        cli_error("record: %s; nothing written", why);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+/* One line saying how the program ended, or NULL when it exited 0. */
+static const char *program_failure(const char *prog, int status, char *buf, size_t n)
+{
+    char t[256];
+    if (WIFSIGNALED(status))
+        snprintf(buf, n, "%s was killed by signal %d (%s)%s", textsafe(prog, t, sizeof t), WTERMSIG(status),
+                 strsignal(WTERMSIG(status)), WCOREDUMP(status) ? ", core dumped" : "");
+    else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+        snprintf(buf, n, "%s exited with status %d", textsafe(prog, t, sizeof t), WEXITSTATUS(status));
+    else
+        return NULL;
+    return buf;
+}
+
+/* The message for a run that chose no launch; returns the exit status. */
+static int no_launch(const record_opts *o, const record_capture *c)
+{
+    char list[1024] = "";
+    size_t at = 0;
+    int matched = 0;
+    for (int k = 0; k < c->nkernels && at < sizeof list - 64; k++) {
+        char t[200];
+        at += (size_t)snprintf(list + at, sizeof list - at, "%s%s (%lld)", k ? ", " : "",
+                               textsafe(c->kernels[k].demangled, t, sizeof t), (long long)c->kernels[k].launches);
+        matched += c->kernels[k].matches;
+    }
+    char prog[256];
+    textsafe(o->argv[0], prog, sizeof prog);
+    if (c->nkernels == 0) {
+        cli_error("record: %s launched no CUDA kernel; nothing written", prog);
+        return CLI_FAIL;
+    }
+    if (o->kernel && matched == 0) {
+        char t[256];
+        cli_error("record: no kernel matches --kernel '%s'; launched: %s", textsafe(o->kernel, t, sizeof t), list);
+        return CLI_USAGE;
+    }
+    if (matched && c->outside_launches) {
+        cli_error("record: block (%u,%u,%u) is outside the grid of every launch%s (the last: (%u,%u,%u)); "
+                  "launched: %s",
+                  c->block[0], c->block[1], c->block[2], o->kernel ? " of a matching kernel" : "", c->grid[0],
+                  c->grid[1], c->grid[2], list);
+        return CLI_USAGE;
+    }
+    if (o->launch >= 0) {
+        cli_error("record: no launch %lld (--launch counts each kernel's launches from 0); launched: %s", o->launch,
+                  list);
+        return CLI_USAGE;
+    }
+    cli_error("record: no launch%s executed a shared-memory instruction in block (%u,%u,%u); launched: %s",
+              o->kernel ? " of a matching kernel" : "", o->block[0], o->block[1], o->block[2], list);
+    return CLI_FAIL;
+}
+
+/* A listing of the module into s: tool with option ("-g", "-gi", "-sass"); false when it fails. */
+static bool listing(const char *dir, const char *tool, const char *option, const record_capture *c, record_sass *s)
+{
+    char cubin[PATH_MAX], out[PATH_MAX];
+    snprintf(cubin, sizeof cubin, "%s/module.cubin", dir);
+    snprintf(out, sizeof out, "%s/listing.txt", dir);
+    bool nvdisasm = strcmp(option, "-sass") != 0;
+    char *argv[] = {(char *)tool, (char *)option, nvdisasm ? "-c" : cubin, nvdisasm ? cubin : NULL, NULL};
+    int status;
+    char why[256];
+    if (!run_child(argv, NULL, 0, out, &status, why, sizeof why) || !WIFEXITED(status) || WEXITSTATUS(status))
+        return false;
+    FILE *f = fopen(out, "r");
+    if (!f)
+        return false;
+    record_sass_parse(f, c->mangled, s);
+    fclose(f);
+    return true;
+}
+
+/* The disassembly of the captured kernel: nvdisasm -g (SASS and the innermost line), with
+ * nvdisasm -gi's outer lines for code inlined from the toolkit's headers; else cuobjdump -sass
+ * (SASS only); an empty listing when neither is installed. */
+static void disassemble(const char *dir, const record_capture *c, record_sass *s)
+{
+    char tool[PATH_MAX];
+    memset(s, 0, sizeof *s);
+    if (find_tool("nvdisasm", tool, sizeof tool) && listing(dir, tool, "-g", c, s)) {
+        record_sass outer;
+        memset(&outer, 0, sizeof outer);
+        if (record_sass_in_toolkit(s) && listing(dir, tool, "-gi", c, &outer))
+            record_sass_inline(s, &outer);
+        record_sass_free(&outer);
+        return;
+    }
+    record_sass_free(s);
+    if (find_tool("cuobjdump", tool, sizeof tool))
+        listing(dir, tool, "-sass", c, s);
+}
+
+/* Remove the private folder and what the passes left in it. */
+static void remove_dir(const char *dir)
+{
+    static const char *const files[] = {"capture.txt", "module.cubin", "listing.txt", "error.txt"};
+    char p[PATH_MAX];
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+        unlink(p);
+    }
+    rmdir(dir);
+}
+
+/* Write the recording to o->out (or KERNEL.record.json) through a temporary file. */
+static int write_recording(const record_opts *o, const record_book *b, char *path, size_t n)
+{
+    if (o->out) {
+        snprintf(path, n, "%s", o->out);
+    } else {
+        char name[128];
+        const char *d = b->cap->demangled;
+        const char *paren = strchr(d, '(');
+        const char *sp = strchr(d, ' ');
+        if (sp && paren && sp < paren)
+            d = sp + 1;
+        size_t k = 0;
+        for (; d[k] && d[k] != '(' && d[k] != '<' && k < 100; k++)
+            name[k] = (char)((d[k] == '/' || d[k] == ':' || d[k] == ' ') ? '_' : d[k]);
+        name[k] = '\0';
+        snprintf(path, n, "%s.record.json", k ? name : "kernel");
+    }
+    if (strcmp(path, "-") == 0) {
+        bool ok;
+        const char *why;
+        record_book_json(b, (const char *const *)o->argv, o->argc, stdout, &ok, &why);
+        return ok ? CLI_OK : cli_write_error("record", why);
+    }
+    char *tmp;
+    int fd = save_temp_create(path, &tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        char t[256];
+        cli_error("record: cannot write %s: %s", textsafe(path, t, sizeof t), strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        free(tmp);
+        return CLI_FAIL;
+    }
+    bool ok;
+    const char *why;
+    record_book_json(b, (const char *const *)o->argv, o->argc, f, &ok, &why);
+    ok = ok && fsync(fd) == 0;
+    ok = (fclose(f) == 0) && ok;
+    if (ok && rename(tmp, path) != 0) {
+        why = strerror(errno);
+        ok = false;
+    }
+    if (!ok) {
+        unlink(tmp);
+        char t[256];
+        cli_error("record: cannot write %s: %s (nothing written)", textsafe(path, t, sizeof t), why ? why : "");
+    }
+    free(tmp);
+    return ok ? CLI_OK : CLI_FAIL;
+}
+
+/* The command once its options are read. */
+static int record_main(record_opts *o);
+
+int cli_record(int argc, char **argv)
+{
+    record_opts o;
+    int rc = record_parse(argc, argv, &o);
+    if (rc == 0)
+        rc = record_main(&o);
+    free(o.argv);
+    return rc < 0 ? CLI_OK : rc;
+}
+
+static int record_main(record_opts *op)
+{
+    record_opts o = *op;
+    int rc;
+    char why[1024], lib[PATH_MAX], patch[PATH_MAX], san[PATH_MAX], prog[PATH_MAX], t[256];
+    if (!driver_ready(why, sizeof why)) {
+        cli_error("record: %s", why);
+        return CLI_NO_GPU;
+    }
+    if (!find_sanitizer(san, sizeof san)) {
+        cli_error("record: no libsanitizer-public.so (the CUDA toolkit's compute-sanitizer folder; set CUDA_HOME or "
+                  "BANKSCOPE_SANITIZER_LIB)");
+        return CLI_NO_GPU;
+    }
+    if (!find_library(lib, patch, sizeof lib)) {
+        cli_error("record: the recording library (libbankscope-record.so, bankscope-record-patch.fatbin) is not "
+                  "installed beside bankscope; set BANKSCOPE_RECORD_LIBDIR");
+        return CLI_NO_GPU;
+    }
+    if (!find_program(o.argv[0], prog, sizeof prog)) {
+        cli_error("record: %s: program not found", textsafe(o.argv[0], t, sizeof t));
+        return CLI_USAGE;
+    }
+    char tmpl[] = "/tmp/bankscope-record.XXXXXX";
+    const char *tdir = getenv("TMPDIR");
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/bankscope-record.XXXXXX", tdir && *tdir ? tdir : "/tmp");
+    if (!mkdtemp(dir) && !mkdtemp(strcpy(dir, tmpl))) {
+        cli_error("record: cannot create a temporary folder: %s", strerror(errno));
+        return CLI_FAIL;
+    }
+    record_paths paths = {.dir = dir, .lib = lib, .patch = patch, .sanitizer = san};
+    rc = record_run_pass(&o, &paths, "capture", NULL, o.launch);
+    if (rc != CLI_OK) {
+        remove_dir(dir);
+        return rc;
+    }
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/capture.txt", dir);
+    record_capture c;
+    if (access(path, F_OK) != 0) { /* the library never started: the program made no CUDA call */
+        memset(&c, 0, sizeof c);
+        remove_dir(dir);
+        return no_launch(&o, &c);
+    }
+    if (!record_capture_read(path, &c, why, sizeof why)) {
+        remove_dir(dir);
+        cli_error("record: %s; nothing written", why);
+        return CLI_FAIL;
+    }
+    rc = CLI_OK;
+    if (c.status == RECORD_NONE) {
+        rc = no_launch(&o, &c);
+    } else if (c.status == RECORD_OUTSIDE) {
+        cli_error("record: block (%u,%u,%u) is outside the grid (%u,%u,%u) of launch %lld of %s", c.block[0],
+                  c.block[1], c.block[2], c.grid[0], c.grid[1], c.grid[2], (long long)c.launch,
+                  textsafe(c.demangled, t, sizeof t));
+        rc = CLI_USAGE;
+    } else if (c.status == RECORD_ERROR) {
+        cli_error("record: the capture failed: %s", textsafe(c.error, t, sizeof t));
+        rc = CLI_FAIL;
+    }
+    if (rc != CLI_OK || c.status != RECORD_CAPTURED) {
+        record_capture_free(&c);
+        remove_dir(dir);
+        return rc;
+    }
+    record_sass s;
+    disassemble(dir, &c, &s);
+    record_book b;
+    if (!record_book_build(&b, &c, &s, why, sizeof why)) {
+        cli_error("record: %s", why);
+        rc = CLI_FAIL;
+    } else {
+        char out[PATH_MAX];
+        rc = write_recording(&o, &b, out, sizeof out);
+        if (rc == CLI_OK && strcmp(out, "-") != 0) {
+            record_book_print(&b, stdout);
+            if (s.n == 0)
+                printf("no disassembler (nvdisasm, cuobjdump) found: no SASS text and no source lines\n");
+            printf("wrote %s\n", textsafe(out, t, sizeof t));
+            rc = cli_finish_stdout("record");
+        }
+        record_book_free(&b);
+    }
+    record_sass_free(&s);
+    record_capture_free(&c);
+    remove_dir(dir);
+    return rc;
+}

@@ -1,0 +1,381 @@
+/* record_write: the recording and the summary (record_write.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/record_write.h"
+#include "io/jsonw.h"
+#include "io/textsafe.h"
+#include "model/scenario.h"
+#include "util.h"
+
+/* Text of line ln of file (without its newline), or NULL when it cannot be read. */
+static char *source_text(const char *file, int ln)
+{
+    FILE *f = file ? fopen(file, "r") : NULL;
+    if (!f)
+        return NULL;
+    char *line = NULL, *out = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    for (int i = 1; (len = getline(&line, &cap, f)) > 0; i++) {
+        if (i == ln) {
+            while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+                len--;
+            line[len] = '\0';
+            out = xstrdup(line);
+            break;
+        }
+    }
+    free(line);
+    fclose(f);
+    return out;
+}
+
+/* Index of the line for (file, ln), appended when new. */
+static int line_of(record_book *b, const char *file, int ln)
+{
+    for (int i = 0; i < b->nlines; i++)
+        if (b->lines[i].line == ln &&
+            (b->lines[i].file == file || (file && b->lines[i].file && strcmp(file, b->lines[i].file) == 0)))
+            return i;
+    b->lines = xrealloc(b->lines, (size_t)(b->nlines + 1) * sizeof *b->lines);
+    record_line *l = &b->lines[b->nlines];
+    memset(l, 0, sizeof *l);
+    l->file = file;
+    l->line = ln;
+    l->text = source_text(file, ln);
+    l->degree = 0;
+    return b->nlines++;
+}
+
+/* Index of pc in b->pcs, appended when new. */
+static int pc_of(record_book *b, uint64_t pc)
+{
+    for (int i = 0; i < b->npcs; i++)
+        if (b->pcs[i].pc == pc)
+            return i;
+    b->pcs = xrealloc(b->pcs, (size_t)(b->npcs + 1) * sizeof *b->pcs);
+    record_pc *p = &b->pcs[b->npcs];
+    memset(p, 0, sizeof *p);
+    p->pc = pc;
+    p->sass = record_sass_find(b->sass, pc);
+    p->line = line_of(b, p->sass ? p->sass->file : NULL, p->sass ? p->sass->line : 0);
+    return b->npcs++;
+}
+
+/* Order of lines: by file, then line; the line without info last. */
+static int line_cmp(const void *x, const void *y)
+{
+    const record_line *a = x, *b = y;
+    if (!a->file || !b->file)
+        return (a->file == NULL) - (b->file == NULL);
+    int c = strcmp(a->file, b->file);
+    return c ? c : (a->line > b->line) - (a->line < b->line);
+}
+
+/* Whether a SASS opcode reaches shared memory without a patch callback: the TMA copies and the
+ * wgmma operands (checked on an H100, CUDA 13.0: cp.async.bulk, UBLKCP, calls none). */
+static bool invisible_opcode(const char *text)
+{
+    const char *p = text + strspn(text, " \t");
+    if (*p == '@')
+        p += strcspn(p, " \t"), p += strspn(p, " \t");
+    static const char *const ops[] = {"UBLKCP", "UTMALDG", "UTMASTG", "UTMAREDG", "UBLKRED",
+                                      "HGMMA",  "IGMMA",   "QGMMA",   "BGMMA"};
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+        if (strncmp(p, ops[i], strlen(ops[i])) == 0)
+            return true;
+    return false;
+}
+
+bool record_book_build(record_book *b, const record_capture *c, const record_sass *s, char *why, size_t n)
+{
+    memset(b, 0, sizeof *b);
+    b->cap = c;
+    b->sass = s;
+    char arch[16];
+    snprintf(arch, sizeof arch, "sm_%d%d", c->cc_major, c->cc_minor);
+    const banks_profile *prof = banks_profile_find(arch);
+    if (!prof) {
+        snprintf(why, n, "bankscope has no bank model of %s (%s): see bankscope list --arch", arch, c->device);
+        return false;
+    }
+    b->arch = prof->name;
+    b->trace_index = xcalloc((size_t)(c->nentries ? c->nentries : 1), sizeof *b->trace_index);
+    for (int64_t i = 0; i < c->nentries; i++) {
+        const record_entry *e = &c->entries[i];
+        int pi = pc_of(b, e->pc);
+        record_pc *p = &b->pcs[pi];
+        p->executions++;
+        banks_request r;
+        p->problem = record_entry_request(e, p->sass ? p->sass->text : NULL, &r);
+        if (!p->problem && banks_request_problem(&r))
+            p->problem = banks_request_problem(&r);
+        b->trace_index[i] = p->problem ? -1 : b->ntrace++;
+    }
+    /* lines sorted, then the PCs pointed at them again */
+    int *old_to_new = xcalloc((size_t)(b->nlines ? b->nlines : 1), sizeof *old_to_new);
+    for (int i = 0; i < b->nlines; i++)
+        b->lines[i].room = i; /* remember the old index through the sort */
+    qsort(b->lines, (size_t)b->nlines, sizeof *b->lines, line_cmp);
+    for (int i = 0; i < b->nlines; i++) {
+        old_to_new[b->lines[i].room] = i;
+        b->lines[i].room = 0;
+    }
+    for (int i = 0; i < b->npcs; i++)
+        b->pcs[i].line = old_to_new[b->pcs[i].line];
+    free(old_to_new);
+    for (int64_t i = 0; i < c->nentries; i++) {
+        const record_entry *e = &c->entries[i];
+        int pi = pc_of(b, e->pc);
+        record_line *l = &b->lines[b->pcs[pi].line];
+        if (b->trace_index[i] < 0) {
+            l->unmodelled++;
+            continue;
+        }
+        banks_request r;
+        record_entry_request(e, b->pcs[pi].sass ? b->pcs[pi].sass->text : NULL, &r);
+        banks_result res;
+        banks_analyze(prof, &r, &res, NULL);
+        l->wavefronts += res.wavefronts;
+        l->ideal_wavefronts += res.ideal_wavefronts;
+        if (res.conflict_degree > l->degree)
+            l->degree = res.conflict_degree;
+        if (l->ninstr == l->room) {
+            l->room = l->room ? l->room * 2 : 16;
+            l->instr = xrealloc(l->instr, (size_t)l->room * sizeof *l->instr);
+        }
+        l->instr[l->ninstr++] = b->trace_index[i];
+    }
+    for (int i = 0; i < s->n; i++) {
+        if (invisible_opcode(s->lines[i].text)) {
+            b->invisible = xrealloc(b->invisible, (size_t)(b->ninvisible + 1) * sizeof *b->invisible);
+            b->invisible[b->ninvisible++] = &s->lines[i];
+        }
+    }
+    return true;
+}
+
+void record_book_free(record_book *b)
+{
+    for (int i = 0; i < b->nlines; i++) {
+        free(b->lines[i].text);
+        free(b->lines[i].instr);
+    }
+    free(b->lines);
+    free(b->pcs);
+    free(b->trace_index);
+    free(b->invisible);
+    memset(b, 0, sizeof *b);
+}
+
+/* "file:line", or NULL without line info. */
+static const char *source_of(const record_sass_line *s, char *buf, size_t n)
+{
+    if (!s || !s->file)
+        return NULL;
+    snprintf(buf, n, "%s:%d", s->file, s->line);
+    return buf;
+}
+
+/* The short name of a kernel: its demangled name without return type and parameters. */
+static void short_name(const char *demangled, char *buf, size_t n)
+{
+    const char *p = demangled;
+    const char *paren = strchr(p, '(');
+    const char *sp = strchr(p, ' ');
+    if (sp && (!paren || sp < paren) && strchr(p, '<') > sp)
+        p = sp + 1; /* "void name<...>(...)" */
+    else if (sp && paren && sp < paren && !strchr(p, '<'))
+        p = sp + 1;
+    snprintf(buf, n, "%.*s", (int)(paren && paren > p ? paren - p : (ptrdiff_t)strlen(p)), p);
+}
+
+/* Three numbers as a JSON array. */
+static void json_dim3(jsonw *w, const char *key, const uint32_t *v)
+{
+    jsonw_key(w, key);
+    jsonw_begin_array(w, JSONW_INLINE);
+    for (int i = 0; i < 3; i++)
+        jsonw_int(w, v[i]);
+    jsonw_end_array(w);
+}
+
+/* The trace entry of capture entry i. */
+static void json_entry(jsonw *w, const record_book *b, int64_t i)
+{
+    const record_entry *e = &b->cap->entries[i];
+    const record_pc *p = NULL;
+    for (int k = 0; k < b->npcs; k++)
+        if (b->pcs[k].pc == e->pc)
+            p = &b->pcs[k];
+    banks_request r;
+    record_entry_request(e, p && p->sass ? p->sass->text : NULL, &r);
+    char kt[32], src[4200];
+    jsonw_begin_object(w, JSONW_INLINE);
+    JSONW_KV_STRING(w, "op", banks_op_name(r.op));
+    JSONW_KV_INT(w, "width", r.width);
+    if (r.op == BANKS_LDMATRIX || r.op == BANKS_STMATRIX) {
+        JSONW_KV_INT(w, "matrices", r.matrices);
+        JSONW_KV_BOOL(w, "trans", r.trans);
+    } else if (r.op == BANKS_ATOMIC) {
+        JSONW_KV_STRING(w, "atomic", banks_atomic_name(r.atomic));
+        JSONW_KV_BOOL(w, "returns", r.returns);
+    }
+    (void)kt;
+    JSONW_KV_INT(w, "pc", (int64_t)e->pc);
+    JSONW_KV_STRING(w, "sass", p && p->sass ? p->sass->text : scenario_kind_text(&r, kt, sizeof kt));
+    JSONW_KV_INT(w, "warp", e->warp);
+    JSONW_KV_STRING(w, "source", source_of(p ? p->sass : NULL, src, sizeof src));
+    JSONW_KEY(w, "addresses");
+    jsonw_begin_array(w, JSONW_INLINE);
+    for (int l = 0; l < RECORD_WARP; l++) {
+        if (r.active >> l & 1)
+            jsonw_int(w, r.addr[l]);
+        else
+            jsonw_null(w);
+    }
+    jsonw_end_array(w);
+    jsonw_end_object(w);
+}
+
+void record_book_json(const record_book *b, const char *const *argv, int argc, FILE *out, bool *ok, const char **why)
+{
+    const record_capture *c = b->cap;
+    jsonw w;
+    jsonw_init(&w, out);
+    char name[4096], desc[8192], src[4200];
+    short_name(c->demangled, name, sizeof name);
+    snprintf(desc, sizeof desc,
+             "Recorded by bankscope record: block (%u,%u,%u) of launch %lld of %s on %s; one block of one launch, for "
+             "this input",
+             c->block[0], c->block[1], c->block[2], (long long)c->launch, c->demangled, c->device);
+    jsonw_begin_object(&w, JSONW_LINES);
+    JSONW_KV_STRING(&w, "format", "bankscope-record/1");
+    JSONW_KV_STRING(&w, "name", name);
+    JSONW_KV_STRING(&w, "description", desc);
+    JSONW_KV_STRING(&w, "arch", b->arch);
+    JSONW_KV_STRING(&w, "program", argc > 0 ? argv[0] : NULL);
+    JSONW_KEY(&w, "arguments");
+    jsonw_begin_array(&w, JSONW_INLINE);
+    for (int i = 1; i < argc; i++)
+        jsonw_string(&w, argv[i]);
+    jsonw_end_array(&w);
+    JSONW_KEY(&w, "device");
+    jsonw_begin_object(&w, JSONW_INLINE);
+    JSONW_KV_STRING(&w, "name", c->device);
+    char cc[16];
+    snprintf(cc, sizeof cc, "%d.%d", c->cc_major, c->cc_minor);
+    JSONW_KV_STRING(&w, "compute_capability", cc);
+    jsonw_end_object(&w);
+    JSONW_KEY(&w, "kernel");
+    jsonw_begin_object(&w, JSONW_INLINE);
+    JSONW_KV_STRING(&w, "name", c->demangled);
+    JSONW_KV_STRING(&w, "mangled", c->mangled);
+    jsonw_end_object(&w);
+    JSONW_KV_INT(&w, "launch", c->launch);
+    json_dim3(&w, "grid", c->grid);
+    json_dim3(&w, "block_dim", c->block_dim);
+    json_dim3(&w, "block", c->block);
+    JSONW_KV_INT(&w, "executed", c->executed);
+    JSONW_KV_INT(&w, "captured", c->nentries);
+    JSONW_KV_BOOL(&w, "truncated", c->executed > c->nentries);
+    JSONW_KV_BOOL(&w, "line_info", b->sass->has_lines);
+    JSONW_KEY(&w, "lines");
+    jsonw_begin_array(&w, JSONW_LINES);
+    for (int i = 0; i < b->nlines; i++) {
+        const record_line *l = &b->lines[i];
+        jsonw_begin_object(&w, JSONW_INLINE);
+        JSONW_KV_STRING(&w, "file", l->file);
+        if (l->file)
+            JSONW_KV_INT(&w, "line", l->line);
+        else
+            JSONW_KV_NULL(&w, "line");
+        JSONW_KV_STRING(&w, "text", l->text);
+        JSONW_KEY(&w, "pcs");
+        jsonw_begin_array(&w, JSONW_INLINE);
+        for (int k = 0; k < b->npcs; k++) {
+            if (b->pcs[k].line != i)
+                continue;
+            jsonw_begin_object(&w, JSONW_INLINE);
+            JSONW_KV_INT(&w, "pc", (int64_t)b->pcs[k].pc);
+            JSONW_KV_STRING(&w, "sass", b->pcs[k].sass ? b->pcs[k].sass->text : NULL);
+            JSONW_KV_INT(&w, "executions", b->pcs[k].executions);
+            if (b->pcs[k].problem)
+                JSONW_KV_STRING(&w, "not_modelled", b->pcs[k].problem);
+            jsonw_end_object(&w);
+        }
+        jsonw_end_array(&w);
+        JSONW_KEY(&w, "instructions");
+        jsonw_begin_array(&w, JSONW_INLINE);
+        for (int64_t k = 0; k < l->ninstr; k++)
+            jsonw_int(&w, l->instr[k]);
+        jsonw_end_array(&w);
+        JSONW_KV_INT(&w, "not_modelled", l->unmodelled);
+        JSONW_KEY(&w, "predicted");
+        jsonw_begin_object(&w, JSONW_INLINE);
+        JSONW_KV_INT(&w, "wavefronts", l->wavefronts);
+        JSONW_KV_INT(&w, "ideal_wavefronts", l->ideal_wavefronts);
+        JSONW_KV_INT(&w, "conflict_degree", l->ninstr ? l->degree : 0);
+        jsonw_end_object(&w);
+        JSONW_KV_NULL(&w, "measured");
+        jsonw_end_object(&w);
+    }
+    jsonw_end_array(&w);
+    JSONW_KEY(&w, "not_visible");
+    jsonw_begin_array(&w, JSONW_LINES);
+    for (int i = 0; i < b->ninvisible; i++) {
+        jsonw_begin_object(&w, JSONW_INLINE);
+        JSONW_KV_INT(&w, "pc", (int64_t)b->invisible[i]->pc);
+        JSONW_KV_STRING(&w, "sass", b->invisible[i]->text);
+        JSONW_KV_STRING(&w, "source", source_of(b->invisible[i], src, sizeof src));
+        jsonw_end_object(&w);
+    }
+    jsonw_end_array(&w);
+    JSONW_KEY(&w, "trace");
+    jsonw_begin_array(&w, JSONW_LINES);
+    for (int64_t i = 0; i < c->nentries; i++)
+        if (b->trace_index[i] >= 0)
+            json_entry(&w, b, i);
+    jsonw_end_array(&w);
+    jsonw_end_object(&w);
+    *ok = jsonw_finish(&w, why);
+}
+
+void record_book_print(const record_book *b, FILE *out)
+{
+    const record_capture *c = b->cap;
+    char t[512];
+    fprintf(out, "%s, launch %lld, block (%u,%u,%u) of grid (%u,%u,%u), block %ux%ux%u, on %s (%s)\n",
+            textsafe(c->demangled, t, sizeof t), (long long)c->launch, c->block[0], c->block[1], c->block[2],
+            c->grid[0], c->grid[1], c->grid[2], c->block_dim[0], c->block_dim[1], c->block_dim[2], c->device, b->arch);
+    fprintf(out, "%lld warp-instructions captured at %d SASS instructions%s\n", (long long)c->nentries, b->npcs,
+            c->executed > c->nentries ? "" : "");
+    if (c->executed > c->nentries)
+        fprintf(out, "truncated: the block executed %lld; the first %lld are kept (--max-instructions)\n",
+                (long long)c->executed, (long long)c->nentries);
+    if (!b->sass->has_lines)
+        fprintf(out,
+                "no line info: build the program with nvcc -lineinfo to see source lines (PCs and SASS are kept)\n");
+    fputc('\n', out);
+    record_row_header(out);
+    int64_t tw = 0, ti = 0, tn = 0;
+    for (int i = 0; i < b->nlines; i++) {
+        const record_line *l = &b->lines[i];
+        record_row_print(out, l->file, l->line, l->text, l->ninstr, l->wavefronts, l->ideal_wavefronts,
+                         l->ninstr ? l->degree : 0, l->unmodelled);
+        tw += l->wavefronts;
+        ti += l->ideal_wavefronts;
+        tn += l->ninstr;
+    }
+    fprintf(out, "%-28s %8lld %10lld %10lld\n", "total", (long long)tn, (long long)tw, (long long)ti);
+    for (int k = 0; k < b->npcs; k++)
+        if (b->pcs[k].problem)
+            fprintf(out, "not modelled: %s at pc 0x%llx (%s), %lld executions\n",
+                    b->pcs[k].sass ? textsafe(b->pcs[k].sass->text, t, sizeof t) : "?",
+                    (unsigned long long)b->pcs[k].pc, b->pcs[k].problem, (long long)b->pcs[k].executions);
+    for (int i = 0; i < b->ninvisible; i++)
+        fprintf(out, "not visible: %s at pc 0x%llx (its shared-memory side passes no callback: not recorded)\n",
+                textsafe(b->invisible[i]->text, t, sizeof t), (unsigned long long)b->invisible[i]->pc);
+    fprintf(out, "\nOne block of one launch, for this input: other blocks, launches or inputs may differ.\n");
+}

@@ -1,0 +1,70 @@
+/* record_write: a capture and its kernel's disassembly -> the recording, a trace file with
+ * source lines ("format": "bankscope-record/1", schemas/bankscope-record-1.schema.json), and the
+ * per-line summary `bankscope record` prints. Every number comes from banks_analyze on the
+ * captured addresses; nothing is measured here. */
+#ifndef BANKSCOPE_RECORD_WRITE_H
+#define BANKSCOPE_RECORD_WRITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli/record_read.h"
+
+/* One source line of the recorded kernel (file NULL: the PCs without line info). */
+typedef struct record_line {
+    const char *file; /* owned by the record_sass */
+    int line;
+    char *text; /* owned; NULL when the source file cannot be read */
+    int64_t *instr;
+    int64_t ninstr, room; /* trace entries of the line */
+    int64_t wavefronts, ideal_wavefronts;
+    int degree;         /* worst conflict degree */
+    int64_t unmodelled; /* captured warp-instructions of kinds the model does not cover */
+} record_line;
+
+/* A SASS instruction of the kernel and what was captured at it. */
+typedef struct record_pc {
+    uint64_t pc;
+    const record_sass_line *sass; /* NULL: not in the listing */
+    int line;                     /* index into lines */
+    int64_t executions;
+    const char *problem; /* NULL: modelled; else why not (static text) */
+} record_pc;
+
+typedef struct record_book {
+    const record_capture *cap;
+    const record_sass *sass;
+    const char *arch; /* the profile the prediction uses */
+    record_line *lines;
+    int nlines;
+    record_pc *pcs;
+    int npcs;
+    int64_t ntrace;               /* entries that became trace entries */
+    int64_t *trace_index;         /* per capture entry: its trace index, -1 when not modelled */
+    record_sass_line **invisible; /* TMA and wgmma instructions of the kernel (no callback) */
+    int ninvisible;
+} record_book;
+
+/* Group the capture by PC and source line and predict every line. false with why when the
+ * device has no bank model. */
+bool record_book_build(record_book *b, const record_capture *c, const record_sass *s, char *why, size_t n);
+void record_book_free(record_book *b);
+
+/* Write the recording to out. argv: the program and its arguments (argc of them). */
+void record_book_json(const record_book *b, const char *const *argv, int argc, FILE *out, bool *ok, const char **why);
+
+/* For analyze: when the file at path is a recording, its lines as a table ending with their
+ * total; nothing otherwise (record_lines.c). */
+void record_lines_report(const char *path, FILE *out);
+/* One row of that table and of record's summary (file NULL: the PCs without line info), and the
+ * header above the rows. */
+void record_row_print(FILE *out, const char *file, int64_t line, const char *text, int64_t instrs, int64_t wavefronts,
+                      int64_t ideal, int64_t degree, int64_t unmodelled);
+void record_row_header(FILE *out);
+
+/* The summary on stdout: the launch, one row per source line, what was not modelled. */
+void record_book_print(const record_book *b, FILE *out);
+
+#endif
