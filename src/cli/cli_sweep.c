@@ -429,10 +429,6 @@ int cli_sweep(int argc, char **argv)
         scenario_free(&s);
         return cli_usage_error("sweep: %s is a trace: there is no array to pad", c.file);
     }
-    if (c.max_pad > 256) {
-        scenario_free(&s);
-        return cli_usage_error("sweep: --max-pad is at most 256");
-    }
     gpu_device dev;
     char why[300];
     if (c.measure && !gpu_open(&dev, why, sizeof why)) {
