@@ -525,6 +525,11 @@ expect source-keybar "V source"
 keys V
 check source-100x30 "SOURCE │ ../../import/reduction-interleaved.cu │ file order"
 expect source-line-12 "12 141/36  8-way"
+# colours: the gutter of a line with a conflict is red (41), of a conflict-free line not
+T capture-pane -e -p -t "$sess" > "$tmp/colour"
+if grep '141/36' "$tmp/colour" | grep -q '41m' && grep ' 8/8 ' "$tmp/colour" | grep -qv '41m'; then
+    pass=$((pass + 1)); else echo "FAIL source-colours: line 12's gutter should be red, line 7's not"
+    grep '141/36\| 8/8 ' "$tmp/colour" | cat -v; fail=$((fail + 1)); fi
 keys S
 expect source-sorted "lines by cost (S: file order)"
 keys Enter
