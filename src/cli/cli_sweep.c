@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "model/kinds.h"
 #include "gpu/gpu.h"
 #include "io/jsonw.h"
 #include "io/load.h"
@@ -166,6 +167,17 @@ static int sweep_json(const scenario *s, const advisor_result *r, const double *
     jsonw_kv_string(&w, "arch", s->arch->name);
     jsonw_kv_string(&w, "array", s->arrays[r->array].name);
     jsonw_kv_bool(&w, "predicted", true);
+    int nm = 0; /* accesses of a kind the model does not cover: in no row's sums */
+    for (int k = 0; k < s->naccesses; k++)
+        nm += kinds_of(s->accesses[k].op)->rule == KINDS_RULE_NOT_MODELLED;
+    if (nm) {
+        jsonw_key(&w, "not_modelled_accesses");
+        jsonw_begin_array(&w, JSONW_INLINE);
+        for (int k = 0; k < s->naccesses; k++)
+            if (kinds_of(s->accesses[k].op)->rule == KINDS_RULE_NOT_MODELLED)
+                jsonw_int(&w, k);
+        jsonw_end_array(&w);
+    }
     jsonw_key(&w, "rows");
     jsonw_begin_array(&w, JSONW_LINES);
     for (int i = 0; i < r->nrows; i++)
@@ -417,6 +429,11 @@ int cli_sweep(int argc, char **argv)
     if (idle)
         printf(" (%lld issued, %lld of idle warps that issue nothing)", (long long)(instr - idle), (long long)idle);
     printf("\n");
+    for (int k = 0; k < s.naccesses; k++) { /* a kind without a rule adds nothing to any row: say so */
+        const kinds_row *kr = kinds_of(s.accesses[k].op);
+        if (kr->rule == KINDS_RULE_NOT_MODELLED)
+            printf("access %d (%s) is not modelled: in none of the sums (%s)\n", k, kr->name, kr->not_modelled);
+    }
     printf("  %4s  %-13s %10s %7s %11s %9s %6s %9s  %-7s%s\n", "pad", "worst", "wavefronts", "ideal", "efficiency",
            "shared B", "blk/SM", "occupancy", "limit", c.measure ? " meas./pred. cycles" : "");
     int64_t max_wf = 0;

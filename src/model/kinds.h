@@ -9,7 +9,11 @@
  * copies, wgmma operands read from shared memory, distributed shared memory, cp.async.cg) are
  * rows too, with rule KINDS_RULE_NOT_MODELLED and the reason in `not_modelled`: a reader that
  * meets them names them and says "not modelled" instead of guessing. Look them up by SASS opcode
- * (kinds_find_sass) or by name (kinds_find).
+ * (kinds_find_sass) or by name (kinds_find). The not-modelled rows, by name:
+ *   "cp.async.cg"   LDGSTS.E.BYPASS (files: "op": "cp.async", "cache": "cg"; op BANKS_CP_ASYNC_CG)
+ *   "cp.async.bulk" UBLKCP, UTMALDG, UTMASTG (TMA bulk and bulk-tensor copies; no op)
+ *   "wgmma"         HGMMA, QGMMA, IGMMA, BGMMA (operands read from shared memory; no op)
+ *   "dsmem"         ld/st/atom/red.shared::cluster (distributed shared memory; no op)
  *
  * Pure: constant data and lookups, no globals written, no I/O, no allocation. */
 #ifndef BANKSCOPE_KINDS_H
@@ -52,7 +56,7 @@ typedef struct kinds_counters {
 typedef struct kinds_row {
     const char *name;  /* as in files: "load", "ldmatrix", "cp.async", "cp.async.cg" */
     const char *title; /* for people: "shared-memory load" */
-    int op;            /* its banks_op; -1 for a kind the model does not cover */
+    int op;            /* its banks_op; -1 for a kind files cannot name (met by recordings only) */
     unsigned widths;   /* bytes per lane it takes (KINDS_W bits) */
     kinds_rule rule;
     bool reads;               /* lanes receive shared data (a load): one word read serves them all */

@@ -188,6 +188,7 @@ keys R
 expect arch-skips-kind "(6 skipped: ldmatrix exists from sm_75, not on sm_13)"
 start 160 48 --no-gpu kinds-cg.json
 expect not-modelled "not modelled: cp.async.cg bypasses L1"
+expect not-modelled-caption "banks: trace[0] cp.async.cg, 16 B"
 
 start 100 30 --no-gpu lesson-padding
 keys n n n
