@@ -569,7 +569,11 @@ static void var_set(W *w, int bi, CXCursor c, const ixpr *v, const char *why)
     const char *ctx = w->guard_why ? w->guard_why : w->exited_why ? w->exited_why : w->skipped_why;
     const ixpr *cond = path_cond(w);
     char *m = NULL;
-    if (ctx)
+    if (ctx && strstr(ctx, "depends on data"))
+        m = walk_fmt("depends on data: changed at %d:%d under a condition that reads memory (bankscope record "
+                     "captures it)",
+                     line, col);
+    else if (ctx)
         m = walk_fmt("changed at %d:%d under a condition that cannot be expressed", line, col);
     else if (!v)
         m = walk_fmt("changed at %d:%d to a value that is not known (%s)", line, col, why && *why ? why : "?");
