@@ -1238,6 +1238,7 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
     w.kernel = kernel;
     w.stmt_expr = clang_getNullCursor();
     w.file_base = base_name(o->file);
+    walk_launch_scan(&w);
     clang_visitChildren(kernel, shared_visit, &w);
     walk_kids ks = walk_children(kernel);
     char *kname = walk_spell(kernel);

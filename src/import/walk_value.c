@@ -108,8 +108,10 @@ static const ixpr *decl_ref(W *w, CXCursor c)
     } else if (dk == CXCursor_EnumConstantDecl) {
         r = ixpr_num(&w->ar, clang_getEnumConstantDeclValue(d));
     } else if (dk == CXCursor_NonTypeTemplateParameter) {
+        /* the value at the kernel's launches, else the default */
+        r = walk_launch_value(w, d, c, name);
         walk_kids k = walk_children(d);
-        for (int i = 0; i < k.n && !r; i++)
+        for (int i = 0; i < k.n && !r && !w->why[0]; i++)
             if (clang_isExpression(clang_getCursorKind(k.c[i])))
                 r = walk_value(w, k.c[i]);
         if (!r)
