@@ -335,7 +335,7 @@ static bool load_op(loader *L, const cJSON *o, const char *path, banks_request *
     free(kind);
     if (!ok)
         return fail_at(L, 0, "atomic is add, min, max, and, or, xor, exch, cas or inc", "%s.atomic", path);
-    if (!r->returns && (r->atomic == BANKS_ATOM_EXCH || r->atomic == BANKS_ATOM_CAS))
+    if (!r->returns && kinds_atomic(r->atomic)->returns_only)
         return fail_at(L, 0, "exch and cas return the old value: returns must be true", "%s.returns", path);
     return true;
 }

@@ -48,6 +48,7 @@ static void totals_run(const scenario *s, tui_totals *t, atomic_int *cancel, ato
         scenario_instr_at(s, k, &in);
         banks_analyze(s->arch, &in.req, &r, NULL);
         t->instructions++;
+        t->idle += scenario_instr_idle(&in);
         t->wavefronts += r.wavefronts;
         t->ideal += r.ideal_wavefronts;
         t->conflicts += r.bank_conflicts;
