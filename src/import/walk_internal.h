@@ -129,7 +129,7 @@ typedef struct W {
     int nlstack;
     const char *loop_why;                  /* inside a loop that is not simple */
     char why[320];                         /* the last translation failure */
-    char exit_why[96];                     /* the last loop found to be left early */
+    char exit_why[400];                    /* why the last loop looked at is not simple */
     bool block_noted[3];                   /* the note that blockIdx.x (y, z) is taken as 0 was given */
     walk_tparam tparams[WALK_MAX_TPARAMS]; /* by position among the kernel's template parameters */
     int depth;

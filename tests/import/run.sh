@@ -69,6 +69,13 @@ grep -q "^template-call.cu: note: blockIdx.x is taken as 0" "$tmp/tc.err" && [ "
 grep -q "^launch-values.cu:13:5: note: template parameter 'BS' is 128, as the kernel is launched here" "$tmp/lv.err" &&
     ok || bad "launch values: $(cat "$tmp/lv.err")"
 
+# a loop bound that is not known names the variable and the -D that gives it
+printf '__global__ void k(float *o, int n)\n{\n    __shared__ float s[256];\n    for (int i = 0; i < n; i++)\n        s[threadIdx.x + i] = 1;\n}\n' >"$tmp/bound.cu"
+(cd "$tmp" && "$bin" import bound.cu --block 32) >/dev/null 2>"$tmp/err"
+grep -q "^bound.cu:5:9: skipped store of 's': .*its bound .*kernel parameter 'n' (give -D n=VALUE)" "$tmp/err" &&
+    (cd "$tmp" && "$bin" import bound.cu --block 32 -D n=64) 2>/dev/null | grep -q '"loop"' && ok ||
+    bad "unknown bound: $(cat "$tmp/err")"
+
 # Hostile sources: exit 2 with a message naming the place.
 expect2() {  # expect2 NAME PATTERN FILE ARGS...
     n=$1 pat=$2
