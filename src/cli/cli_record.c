@@ -22,6 +22,7 @@
 #endif
 
 #include "cli/cli.h"
+#include "cli/record_measured.h"
 #include "cli/record_read.h"
 #include "cli/record_write.h"
 #include "config.h"
@@ -378,8 +379,9 @@ static void disassemble(const char *dir, const record_capture *c, record_sass *s
 /* Remove the private folder and what the passes left in it. */
 static void remove_dir(const char *dir)
 {
-    static const char *const files[] = {"capture.txt", "module.cubin", "listing.txt", "error.txt"};
-    char p[PATH_MAX];
+    static const char *const files[] = {"capture.txt", "module.cubin", "listing.txt",    "error.txt",
+                                        "count.txt",   "time.txt",     "count.txt.part", "time.txt.part"};
+    char p[PATH_MAX + 32];
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         snprintf(p, sizeof p, "%s/%s", dir, files[i]);
         unlink(p);
@@ -388,7 +390,7 @@ static void remove_dir(const char *dir)
 }
 
 /* Write the recording to o->out (or KERNEL.record.json) through a temporary file. */
-static int write_recording(const record_opts *o, const record_book *b, char *path, size_t n)
+static int write_recording(const record_opts *o, const record_book *b, const record_measured *m, char *path, size_t n)
 {
     if (o->out) {
         snprintf(path, n, "%s", o->out);
@@ -408,7 +410,7 @@ static int write_recording(const record_opts *o, const record_book *b, char *pat
     if (strcmp(path, "-") == 0) {
         bool ok;
         const char *why;
-        record_book_json(b, (const char *const *)o->argv, o->argc, stdout, &ok, &why);
+        record_book_json(b, m, (const char *const *)o->argv, o->argc, stdout, &ok, &why);
         return ok ? CLI_OK : cli_write_error("record", why);
     }
     char *tmp;
@@ -426,7 +428,7 @@ static int write_recording(const record_opts *o, const record_book *b, char *pat
     }
     bool ok;
     const char *why;
-    record_book_json(b, (const char *const *)o->argv, o->argc, f, &ok, &why);
+    record_book_json(b, m, (const char *const *)o->argv, o->argc, f, &ok, &why);
     ok = ok && fsync(fd) == 0;
     ok = (fclose(f) == 0) && ok;
     if (ok && rename(tmp, path) != 0) {
@@ -440,6 +442,94 @@ static int write_recording(const record_opts *o, const record_book *b, char *pat
     }
     free(tmp);
     return ok ? CLI_OK : CLI_FAIL;
+}
+
+/* One more run of the program with the recording library for pass, told the captured kernel and
+ * launch (and block); env0 holds the variables every run shares. false with why when the program
+ * could not run or failed (then nothing it wrote is used). */
+static bool run_pass(const record_opts *o, char **env0, int n0, const char *pass, const char *dir,
+                     const record_capture *c, const uint32_t block[3], char *why, size_t n)
+{
+    char e_pass[64], e_dir[PATH_MAX + 32], e_exact[4200], e_launch[64], e_block[96];
+    snprintf(e_pass, sizeof e_pass, "BANKSCOPE_RECORD_PASS=%s", pass);
+    snprintf(e_dir, sizeof e_dir, "BANKSCOPE_RECORD_DIR=%s", dir);
+    snprintf(e_exact, sizeof e_exact, "BANKSCOPE_RECORD_EXACT=%s", c->mangled);
+    snprintf(e_launch, sizeof e_launch, "BANKSCOPE_RECORD_LAUNCH=%lld", (long long)c->launch);
+    snprintf(e_block, sizeof e_block, "BANKSCOPE_RECORD_BLOCK=%u,%u,%u", block[0], block[1], block[2]);
+    char *env[16];
+    int ne = 0;
+    for (int i = 0; i < n0 && ne < 11; i++)
+        env[ne++] = env0[i];
+    env[ne++] = e_pass;
+    env[ne++] = e_dir;
+    env[ne++] = e_exact;
+    env[ne++] = e_launch;
+    env[ne++] = e_block;
+    int status;
+    char fail[512];
+    /* the program's output was shown by the capture run: these runs' go to /dev/null */
+    if (!run_child(o->argv, env, ne, "/dev/null", &status, why, n))
+        return false;
+    if (program_failure(o->argv[0], status, fail, sizeof fail)) {
+        snprintf(why, n, "in the %s run, %s", pass, fail);
+        return false;
+    }
+    return true;
+}
+
+/* The second block's book: the last block of the grid captured in a run of its own (DIR/second),
+ * its disassembly the first capture's. false when the grid has one block or the capture failed. */
+static bool capture_second(const record_opts *o, char **env0, int n0, const char *dir, const record_capture *c,
+                           const record_sass *s, record_capture *c2, record_book *b2)
+{
+    uint32_t last[3];
+    record_measured_second_block(c->grid, last);
+    if (memcmp(last, c->block, sizeof last) == 0)
+        return false;
+    char sub[PATH_MAX], path[PATH_MAX + 32], why[1024];
+    snprintf(sub, sizeof sub, "%s/second", dir);
+    if (mkdir(sub, 0700) != 0)
+        return false;
+    bool ok = run_pass(o, env0, n0, "capture", sub, c, last, why, sizeof why);
+    snprintf(path, sizeof path, "%s/capture.txt", sub);
+    ok = ok && record_capture_read(path, c2, why, sizeof why);
+    if (ok && c2->status != RECORD_CAPTURED) {
+        record_capture_free(c2);
+        ok = false;
+    }
+    if (ok && !record_book_build(b2, c2, s, why, sizeof why)) {
+        record_capture_free(c2);
+        ok = false;
+    }
+    remove_dir(sub);
+    return ok;
+}
+
+/* What the hardware did in the recorded launch: the second block's capture, then the count and
+ * time runs (each a run of the program of its own), joined to the book's lines. */
+static void measure_launch(const record_opts *o, char **env0, int n0, const char *dir, const record_capture *c,
+                           const record_sass *s, const record_book *b, record_measured *m)
+{
+    record_capture c2;
+    record_book b2;
+    bool second = capture_second(o, env0, n0, dir, c, s, &c2, &b2);
+    uint64_t blocks = (uint64_t)c->grid[0] * c->grid[1] * c->grid[2];
+    char why[1024];
+    if (!run_pass(o, env0, n0, "count", dir, c, c->block, why, sizeof why)) {
+        record_measured_none(m, b, why);
+    } else {
+        if (!run_pass(o, env0, n0, "time", dir, c, c->block, why, sizeof why)) {
+            char p[PATH_MAX + 32];
+            snprintf(p, sizeof p, "%s/time.txt", dir);
+            unlink(p);
+        }
+        /* a one-block grid is its own second block */
+        record_measured_build(m, b, second ? &b2 : blocks == 1 ? b : NULL, dir);
+    }
+    if (second) {
+        record_book_free(&b2);
+        record_capture_free(&c2);
+    }
 }
 
 int cli_record(int argc, char **argv)
@@ -532,15 +622,20 @@ int cli_record(int argc, char **argv)
         cli_error("record: %s", why);
         rc = CLI_FAIL;
     } else {
+        char *env0[] = {e_max, e_patch, e_san, e_inj};
+        record_measured m;
+        measure_launch(&o, env0, (int)(sizeof env0 / sizeof *env0), dir, &c, &s, &b, &m);
         char out[PATH_MAX];
-        rc = write_recording(&o, &b, out, sizeof out);
+        rc = write_recording(&o, &b, &m, out, sizeof out);
         if (rc == CLI_OK && strcmp(out, "-") != 0) {
             record_book_print(&b, stdout);
+            record_measured_print(&m, &b, stdout);
             if (s.n == 0)
                 printf("no disassembler (nvdisasm, cuobjdump) found: no SASS text and no source lines\n");
             printf("wrote %s\n", textsafe(out, t, sizeof t));
             rc = cli_finish_stdout("record");
         }
+        record_measured_free(&m);
         record_book_free(&b);
     }
     record_sass_free(&s);

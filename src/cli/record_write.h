@@ -52,8 +52,12 @@ typedef struct record_book {
 bool record_book_build(record_book *b, const record_capture *c, const record_sass *s, char *why, size_t n);
 void record_book_free(record_book *b);
 
-/* Write the recording to out. argv: the program and its arguments (argc of them). */
-void record_book_json(const record_book *b, const char *const *argv, int argc, FILE *out, bool *ok, const char **why);
+struct record_measured;
+
+/* Write the recording to out. argv: the program and its arguments (argc of them); m: what the
+ * hardware measured (record_measured.h), NULL when nothing was measured. */
+void record_book_json(const record_book *b, const struct record_measured *m, const char *const *argv, int argc,
+                      FILE *out, bool *ok, const char **why);
 
 /* The summary on stdout: the launch, one row per source line, what was not modelled. */
 void record_book_print(const record_book *b, FILE *out);
