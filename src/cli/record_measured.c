@@ -186,6 +186,8 @@ void record_measured_json_line(jsonw *w, const record_measured *m, int line)
 /* "established", or why block invariance is not. */
 static const char *invariance_text(const record_measured *m)
 {
+    if (m->blocks == 1)
+        return "established: the launch is one block";
     if (!m->second)
         return "not established: one block recorded";
     return m->invariant ? "established: the second block predicts the same on every line"
@@ -315,13 +317,20 @@ void record_measured_print(const record_measured *m, const record_book *b, FILE 
             line_name(&b->lines[i], where, sizeof where);
             fprintf(out, "%s disagrees: %s\n", where, measured_why_text(m->lines[i].why));
         }
-    fprintf(out, "block invariance %s\n", invariance_text(m));
-    if (m->second && m->invariant)
-        fprintf(out, "(second block (%u,%u,%u): agree compares the launch with the recorded block x %llu)\n",
+    if (m->blocks == 1)
+        fputs("the launch is one block: the recorded block is the whole launch\n", out);
+    else if (m->second && m->invariant)
+        fprintf(out,
+                "block invariance established: block (%u,%u,%u) predicts the same on every line, so agree compares "
+                "the launch with the recorded block x %llu\n",
                 m->second_block[0], m->second_block[1], m->second_block[2], (unsigned long long)m->blocks);
+    else if (m->second)
+        fprintf(out,
+                "block invariance not established: block (%u,%u,%u) predicts differently; agree is ? on the lines "
+                "where the two blocks differ\n",
+                m->second_block[0], m->second_block[1], m->second_block[2]);
     else
-        fprintf(out, "agree is ? on every line: %s\n",
-                m->second ? measured_why_text(MEASURED_WHY_BLOCKS_DIFFER) : measured_why_text(MEASURED_WHY_ONE_BLOCK));
+        fprintf(out, "agree is ?: %s\n", measured_why_text(MEASURED_WHY_ONE_BLOCK));
     for (int i = 0; i < m->nunrecorded; i++)
         fprintf(out, "measured but not recorded: pc 0x%x, %llu wavefronts (%llu ideal)\n", m->unrecorded[i].pc,
                 (unsigned long long)m->unrecorded[i].c.wavefronts,
@@ -332,7 +341,9 @@ void record_measured_print(const record_measured *m, const record_book *b, FILE 
         char d[32];
         format_ns(m->time.duration_ns, d, sizeof d);
         fprintf(out, "kernel time %s (a run with nothing patched)", d);
-        if (m->share >= 0)
+        if (m->excess <= 0)
+            fputs("; no excess wavefronts: bank conflicts cost nothing here", out);
+        else if (m->share >= 0)
             fprintf(out, "; the excess (%lld wavefronts) can explain at most %.1f%% of it (%d SMs x %.0f MHz)",
                     (long long)m->excess, 100 * m->share, m->count.sms, m->count.clock_khz / 1000.0);
         fputc('\n', out);
