@@ -20,6 +20,12 @@ _bankscope() {
         analyze | measure | kernel | sweep | export | list | import) cmd=${COMP_WORDS[i]}; break ;;
         esac
     done
+    # --arch=NAME: one word ("--arch=sm_8") or, where '=' breaks words, "--arch" "=" "sm_8"
+    if [[ $cur == --arch=* ]]; then
+        COMPREPLY=($(compgen -P --arch= -W "$(_bankscope_words "$bin" list --archs)" -- "${cur#--arch=}"))
+        return
+    fi
+    [[ $prev == = && ${COMP_WORDS[COMP_CWORD - 2]} == --arch ]] && prev=--arch
     case $prev in
     --arch)
         COMPREPLY=($(compgen -W "$(_bankscope_words "$bin" list --archs)" -- "$cur"))
@@ -45,7 +51,7 @@ _bankscope() {
     sweep) opts="--json --max-pad --measure --arch --force" ;;
     export) opts="--svg --access --warp --iteration --arch --force" ;;
     list) opts="--json --names --archs" ;;
-    import) opts="--block --kernel -D -I --smem --loop --timeout -o" ;;
+    import) opts="--block --kernel -D -I --smem --loop --timeout -o --force" ;;
     *) opts="--help --version --no-gpu --no-color --no-mouse --present --snapshot --keys --bench-redraw --bench-startup" ;;
     esac
     if [[ $cur == -* ]]; then

@@ -26,8 +26,11 @@ CUR= expect "analyze default --arch" sm_90 sm_13 sm_35_8byte
 CUR=--max expect "sweep default" --max-pad
 CUR=--sv expect "export default" --svg
 CUR=--na expect "list" --names
+CUR=--fo expect "import k.cu" --force
 CUR=float4 expect "analyze" float4-32x32 float4-32x36
 CUR=--no-c expect "" --no-color
+CUR=--arch=sm_8 expect "analyze default" --arch=sm_80 --arch=sm_86
+CUR=sm_8 expect "analyze default --arch =" sm_80
 # every option --help shows for a command is offered after that command
 "$bin" --help | awk '/^  bankscope [a-z]+ / { cmd = $2 } /^  bankscope \[FILE.json\]/ { cmd = "-" }
     /^  bankscope (--|FILE)/ { cmd = "" }

@@ -2,7 +2,8 @@
 # The JSON Schemas in schemas/ describe the real outputs: every library pattern's
 # `analyze --json` and `sweep --json`, the golden JSON inputs (traces, hostile names, excluded
 # lanes), `list --json`, `measure --json` (run here when a GPU is present, and as recorded on an
-# H200 in tests/data/h200-json) and `sweep --json --measure` (recorded). Each schema is checked
+# H200 in tests/data/h200-json) and `sweep --json --measure` (recorded), and the recordings of
+# tests/data/record (bankscope record on an H100). Each schema is checked
 # against the metaschema first. Skips (77) only when python3-jsonschema is missing.
 srcdir=${srcdir:-.}
 top_builddir=${top_builddir:-.}
@@ -32,6 +33,10 @@ for f in "$cases"/trace-*.json "$cases"/hostile-*.json "$cases"/excluded-*.json 
 done
 out "list.all.json" list --json
 out "measure.default.json" measure default --json || true
+# recordings made by bankscope record on an H100 (tests/gpu/record.sh), validated everywhere
+for f in "$srcdir"/tests/data/record/*.json; do
+    [ -e "$f" ] && cp "$f" "$tmp/record.$(basename "$f")"
+done
 # outputs of measure and sweep --measure recorded on an H200 (2026-11-21), validated everywhere
 for f in "$srcdir"/tests/data/h200-json/*.json; do
     cp "$f" "$tmp/$(basename "$f" .json).h200.json"
@@ -42,7 +47,7 @@ from jsonschema import Draft202012Validator
 schemas, outs = sys.argv[1], sys.argv[2]
 fail = 0
 count = 0
-for kind in ("analyze", "sweep", "measure", "list"):
+for kind in ("analyze", "sweep", "measure", "list", "record"):
     path = os.path.join(schemas, "bankscope-%s-1.schema.json" % kind)
     schema = json.load(open(path))
     Draft202012Validator.check_schema(schema)

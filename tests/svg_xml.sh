@@ -28,6 +28,16 @@ for p in $names "$srcdir"/tests/golden/cases/hostile-*.json "$srcdir"/tests/gold
         echo "FAIL $p: $(head -3 "$tmp/err")"; fail=$((fail + 1))
     fi
 done
+# XML 1.0 forbids U+FFFE and U+FFFF (raw UTF-8 or JSON escapes) in names, descriptions and labels
+printf '{"name": "n\357\277\276\357\277\277 \\ufffe", "description": "d\\uffff\357\277\277",
+ "arrays": [{"name": "a", "type": "float", "dims": [32]}],
+ "accesses": [{"op": "load", "array": "a", "index": "lane", "label": "l\\ufffe\\uffff\357\277\276"}]}\n' >"$tmp/nonchar.json"
+if "$bin" export "$tmp/nonchar.json" --svg "$tmp/nonchar.svg" 2>"$tmp/err" && parse "$tmp/nonchar.svg" 2>>"$tmp/err" &&
+    grep -q 'n\\ufffe\\uffff \\ufffe' "$tmp/nonchar.svg" && grep -q 'l\\ufffe\\uffff\\ufffe' "$tmp/nonchar.svg"; then
+    pass=$((pass + 1))
+else
+    echo "FAIL U+FFFE/U+FFFF: $(head -3 "$tmp/err")"; fail=$((fail + 1))
+fi
 # a loop's picture names its iteration: the worst of reduction-strided is warp 0 at s = 4 (8-way)
 "$bin" export reduction-strided --svg "$tmp/loop.svg" && grep -q 'warp 0, s = 4: load sdata' "$tmp/loop.svg" &&
     pass=$((pass + 1)) || { echo "FAIL loop value in the SVG title"; fail=$((fail + 1)); }

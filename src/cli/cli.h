@@ -3,7 +3,34 @@
 #ifndef BANKSCOPE_CLI_H
 #define BANKSCOPE_CLI_H
 
+#include <getopt.h>
+#include <stdbool.h>
+
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_NO_GPU = 3 };
+
+/* A command's arguments read with getopt_long, as GNU tools read theirs: options and operands in
+ * any order, "--opt=value" or "--opt value", unique prefixes of long options, "--" ends the
+ * options. Usage errors are printed here in the program's form ("CMD: unknown option '--x' (see
+ * bankscope --help)", "CMD: --warp needs a value", "CMD: --json takes no value"). */
+typedef struct cli_args {
+    const char *cmd; /* the command word, for messages ("" for the interactive view) */
+    int argc;        /* the copy getopt permutes: argv[0] = cmd, then the options */
+    char **argv;     /* owned (the array, not the words) */
+    char **operands; /* once cli_args_next returned -1: the operands, in their order */
+    int noperands;
+    bool has_rest; /* split_rest and a "--" was given: the words after it, untouched */
+    char **rest;
+    int rest_argc;
+} cli_args;
+#define CLI_ARGS_ERROR (-2)
+/* Start reading argc words of argv (the words after the command). With split_rest, the first "--"
+ * ends the words read and what follows it is handed back untouched in rest (a program and its
+ * own arguments); without, "--" only ends the options. */
+void cli_args_init(cli_args *a, const char *cmd, int argc, char **argv, bool split_rest);
+/* The next option: the val of its struct option (or its short letter), its value in *arg; -1 when
+ * the options are done (operands then set); CLI_ARGS_ERROR after the usage message. */
+int cli_args_next(cli_args *a, const char *shortopts, const struct option *longopts, const char **arg);
+void cli_args_free(cli_args *a);
 
 int cli_analyze(int argc, char **argv);
 int cli_list(int argc, char **argv);
@@ -41,7 +68,7 @@ int cli_finish_stdout(const char *cmd);
 typedef struct cli_common {
     const char *file;
     const char *arch;
-    int warp;          /* -1: all */
+    int warp; /* -1: all */
     int json;
     int all;
     int summary;
@@ -49,9 +76,9 @@ typedef struct cli_common {
     const char *svg;
     int measure;
     int max_pad;
-    int access;        /* -1: all */
+    int access; /* -1: all */
     int iteration;
-    int force;         /* --force: run work above the limits of io/work.h */
+    int force; /* --force: run work above the limits of io/work.h */
 } cli_common;
 
 /* Parse argv into c; returns 0 or CLI_USAGE (after a message). allowed lists the long options

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "cli/record_write.h"
 #include "io/instr_source.h"
 #include "io/load.h"
 #include "io/report.h"
@@ -88,6 +89,8 @@ int cli_analyze(int argc, char **argv)
     } else {
         if (buf)
             fwrite(buf, 1, buflen, stdout);
+        if (!c.json)
+            record_lines_report(c.file, stdout); /* a recording: its source lines */
         rc = cli_finish_stdout("analyze");
     }
     free(buf);

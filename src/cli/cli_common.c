@@ -74,60 +74,64 @@ static int int_value(const char *cmd, const char *opt, const char *v, int max, i
 
 int cli_parse(int argc, char **argv, const char *cmd, const char *allowed, cli_common *c)
 {
+    /* every option of the scenario commands; a command takes those its allowed list names */
+    static const struct option all[] = {
+        {"json", no_argument, NULL, 'j'},
+        {"all", no_argument, NULL, 'a'},
+        {"summary", no_argument, NULL, 's'},
+        {"force", no_argument, NULL, 'f'},
+        {"ptx", no_argument, NULL, 'p'},
+        {"measure", no_argument, NULL, 'm'},
+        {"warp", required_argument, NULL, 'w'},
+        {"access", required_argument, NULL, 'A'},
+        {"iteration", required_argument, NULL, 'i'},
+        {"max-pad", required_argument, NULL, 'P'},
+        {"arch", required_argument, NULL, 'r'},
+        {"svg", required_argument, NULL, 'g'},
+    };
+    enum { NALL = sizeof all / sizeof all[0] };
+    struct option longopts[NALL + 1];
+    int n = 0;
+    for (int k = 0; k < NALL; k++)
+        if (allowed_word(allowed, all[k].name))
+            longopts[n++] = all[k];
+    longopts[n] = (struct option){0};
     memset(c, 0, sizeof *c);
     c->warp = -1;
     c->access = -1;
     c->max_pad = 64;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
-            if (c->file)
-                return cli_usage_error("%s: one file only (got '%s' and '%s')", cmd, c->file, a);
-            c->file = a;
-            continue;
-        }
-        const char *name = a + 2;
-        if (!allowed_word(allowed, name))
-            return cli_usage_error("%s: unknown option '%s' (see bankscope --help)", cmd, a);
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(name, "json") == 0)
-            c->json = 1;
-        else if (strcmp(name, "all") == 0)
-            c->all = 1;
-        else if (strcmp(name, "summary") == 0)
-            c->summary = 1;
-        else if (strcmp(name, "force") == 0)
-            c->force = 1;
-        else if (strcmp(name, "ptx") == 0)
-            c->ptx = 1;
-        else if (strcmp(name, "measure") == 0)
-            c->measure = 1;
-        else if (strcmp(name, "warp") == 0) {
-            if (int_value(cmd, a, val, 31, &c->warp))
-                return CLI_USAGE;
-            i++;
-        } else if (strcmp(name, "access") == 0) {
-            if (int_value(cmd, a, val, 10000000, &c->access))
-                return CLI_USAGE;
-            i++;
-        } else if (strcmp(name, "iteration") == 0) {
-            if (int_value(cmd, a, val, 4095, &c->iteration))
-                return CLI_USAGE;
-            i++;
-        } else if (strcmp(name, "max-pad") == 0) {
-            if (int_value(cmd, a, val, 4096, &c->max_pad))
-                return CLI_USAGE;
-            i++;
-        } else if (strcmp(name, "arch") == 0 || strcmp(name, "svg") == 0) {
-            if (!val)
-                return cli_usage_error("%s: %s needs a value", cmd, a);
-            if (name[0] == 'a')
-                c->arch = val;
-            else
-                c->svg = val;
-            i++;
+    cli_args a;
+    cli_args_init(&a, cmd, argc, argv, false);
+    int rc = 0, o;
+    const char *v;
+    char opt[32];
+    while (rc == 0 && (o = cli_args_next(&a, "", longopts, &v)) != -1) {
+        for (int k = 0; k < n; k++)
+            if (longopts[k].val == o)
+                snprintf(opt, sizeof opt, "--%s", longopts[k].name);
+        switch (o) {
+        case 'j': c->json = 1; break;
+        case 'a': c->all = 1; break;
+        case 's': c->summary = 1; break;
+        case 'f': c->force = 1; break;
+        case 'p': c->ptx = 1; break;
+        case 'm': c->measure = 1; break;
+        case 'w': rc = int_value(cmd, opt, v, 31, &c->warp); break;
+        case 'A': rc = int_value(cmd, opt, v, 10000000, &c->access); break;
+        case 'i': rc = int_value(cmd, opt, v, 4095, &c->iteration); break;
+        case 'P': rc = int_value(cmd, opt, v, 4096, &c->max_pad); break;
+        case 'r': c->arch = v; break;
+        case 'g': c->svg = v; break;
+        default: rc = CLI_USAGE; break;
         }
     }
+    if (rc == 0 && a.noperands > 1)
+        rc = cli_usage_error("%s: one file only (got '%s' and '%s')", cmd, a.operands[0], a.operands[1]);
+    if (rc == 0 && a.noperands == 1)
+        c->file = a.operands[0];
+    cli_args_free(&a);
+    if (rc)
+        return CLI_USAGE;
     if (!c->file)
         return cli_usage_error("%s: missing FILE.json (a scenario, a trace, or a name from 'bankscope list')", cmd);
     return 0;

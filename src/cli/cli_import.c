@@ -1,7 +1,9 @@
 /* cli_import: `bankscope import FILE.cu`: CUDA source -> scenario JSON (stdout or -o FILE). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -40,80 +42,123 @@ static int parse_num(const char *opt, const char *v, long long lo, long long hi,
     return 0;
 }
 
-/* Options of the interactive view that `bankscope FILE.cu` passes on. */
-static bool tui_flag(const char *a)
+/* False when v is written as an integer (as strtoll reads one: decimal, 0x hex or 0 octal, with a
+ * sign) that does not fit in 64 bits; a value that is no integer (a type, an expression) is
+ * left to the importer. */
+static bool define_fits(const char *v)
 {
-    return !strcmp(a, "--no-gpu") || !strcmp(a, "--no-color") || !strcmp(a, "--no-mouse");
+    char *end;
+    errno = 0;
+    (void)strtoll(v, &end, 0);
+    return !(end != v && *end == '\0' && errno == ERANGE);
+}
+
+/* Whether -o may be written: never the input itself (the same file under another name or a hard
+ * link: the same device and inode, as cc checks), and an existing regular file only with
+ * --force. Character devices and pipes (/dev/null, /dev/stdout) are written to, not replaced.
+ * 0, or CLI_USAGE after a message. */
+static int check_output(const char *in, const char *out, bool force)
+{
+    struct stat si, so;
+    if (stat(out, &so) != 0)
+        return 0; /* a new file (or a dangling link: its target is created) */
+    if (stat(in, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+        return cli_usage_error("import: the output %s is the input %s: refusing to replace the CUDA source", out, in);
+    if (S_ISREG(so.st_mode) && !force)
+        return cli_usage_error("import: %s exists: give --force to replace it, or another -o", out);
+    return 0;
 }
 
 /* Parse the options; 0, or CLI_USAGE after a message. With tui set, the interactive view's flags
  * are collected into tui_argv (argc entries at most). */
-static int parse_args(int argc, char **argv, import_options *o, const char **out, char **tui_argv, int *tui_argc)
+static int parse_args(int argc, char **argv, import_options *o, const char **out, bool *force, char **tui_argv,
+                      int *tui_argc)
 {
+    static const struct option opts[] = {
+        {"kernel", required_argument, NULL, 'k'},  {"block", required_argument, NULL, 'b'},
+        {"smem", required_argument, NULL, 's'},    {"loop", required_argument, NULL, 'l'},
+        {"timeout", required_argument, NULL, 't'}, {"force", no_argument, NULL, 'f'},
+        {"no-gpu", no_argument, NULL, 'G'},        {"no-color", no_argument, NULL, 'C'},
+        {"no-mouse", no_argument, NULL, 'M'},      {0}};
     memset(o, 0, sizeof *o);
+    *force = false;
     o->smem_bytes = -1;
     o->timeout_s = 30;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    cli_args args;
+    cli_args_init(&args, "import", argc, argv, false);
+    int c, rc = 0;
+    const char *v;
+    while (rc == 0 && (c = cli_args_next(&args, "o:D:I:", opts, &v)) != -1) {
         long long n;
-        if (!strcmp(a, "--kernel") || !strcmp(a, "--block") || !strcmp(a, "-o") || !strcmp(a, "--smem") ||
-            !strcmp(a, "--loop") || !strcmp(a, "--timeout") || !strcmp(a, "-D") || !strcmp(a, "-I")) {
-            if (!v)
-                return cli_usage_error("import: %s needs a value", a);
-            i++;
-        }
-        if (!strcmp(a, "--kernel"))
-            o->kernel = v;
-        else if (!strcmp(a, "--block")) {
-            if (parse_block(v, o->block))
-                return CLI_USAGE;
-        } else if (!strcmp(a, "-o"))
-            *out = v;
-        else if (!strcmp(a, "--smem")) {
-            if (parse_num(a, v, 1, 1 << 24, &n))
-                return CLI_USAGE;
+        switch (c) {
+        case 'k': o->kernel = v; break;
+        case 'b': rc = parse_block(v, o->block); break;
+        case 'o': *out = v; break;
+        case 'f': *force = true; break;
+        case 's':
+            rc = parse_num("--smem", v, 1, 1 << 24, &n);
             o->smem_bytes = n;
-        } else if (!strcmp(a, "--loop")) {
-            if (parse_num(a, v, 1, 1 << 30, &n))
-                return CLI_USAGE;
+            break;
+        case 'l':
+            rc = parse_num("--loop", v, 1, 1 << 30, &n);
             o->loop_line = (int)n;
-        } else if (!strcmp(a, "--timeout")) {
-            if (parse_num(a, v, 1, 3600, &n))
-                return CLI_USAGE;
+            break;
+        case 't':
+            rc = parse_num("--timeout", v, 1, 3600, &n);
             o->timeout_s = (int)n;
-        } else if (!strcmp(a, "-D") || !strncmp(a, "-D", 2)) {
-            const char *d = a[2] ? a + 2 : v;
-            const char *eq = strchr(d, '=');
-            if (!eq || eq == d || !eq[1] || o->ndefines >= IMPORT_MAX_DEFINES)
-                return cli_usage_error("import: -D needs NAME=VALUE (at most %d)", IMPORT_MAX_DEFINES);
-            /* the name is cut at '=' in place: argv is ours to use */
-            ((char *)eq)[0] = '\0';
-            o->defines[o->ndefines++] = (import_define){d, eq + 1};
-        } else if (!strcmp(a, "-I") || !strncmp(a, "-I", 2)) {
+            break;
+        case 'D': {
+            const char *eq = strchr(v, '=');
+            if (!eq || eq == v || !eq[1] || o->ndefines >= IMPORT_MAX_DEFINES)
+                rc = cli_usage_error("import: -D needs NAME=VALUE (at most %d)", IMPORT_MAX_DEFINES);
+            else if (!define_fits(eq + 1))
+                rc = cli_usage_error("import: -D %s: %s does not fit in a 64-bit integer (%lld..%lld)", v, eq + 1,
+                                     (long long)INT64_MIN, (long long)INT64_MAX);
+            else { /* the name is cut at '=' in place: argv is ours to use */
+                ((char *)eq)[0] = '\0';
+                o->defines[o->ndefines++] = (import_define){v, eq + 1};
+            }
+            break;
+        }
+        case 'I':
             if (o->nincludes >= IMPORT_MAX_INCLUDES)
-                return cli_usage_error("import: at most %d -I", IMPORT_MAX_INCLUDES);
-            o->includes[o->nincludes++] = a[2] ? a + 2 : v;
-        } else if (tui_argv && tui_flag(a))
-            tui_argv[(*tui_argc)++] = argv[i];
-        else if (a[0] == '-' && a[1])
-            return cli_usage_error("import: unknown option '%s' (see bankscope --help)", a);
-        else if (o->file)
-            return cli_usage_error("import: one file only (got '%s' and '%s')", o->file, a);
-        else
-            o->file = a;
+                rc = cli_usage_error("import: at most %d -I", IMPORT_MAX_INCLUDES);
+            else
+                o->includes[o->nincludes++] = v;
+            break;
+        case 'G':
+        case 'C':
+        case 'M': /* the interactive view's flags, for `bankscope FILE.cu` */
+            if (tui_argv)
+                tui_argv[(*tui_argc)++] = c == 'G' ? "--no-gpu" : c == 'C' ? "--no-color" : "--no-mouse";
+            else
+                rc = cli_usage_error("import: unknown option '--%s' (see bankscope --help)", c == 'G'   ? "no-gpu"
+                                                                                             : c == 'C' ? "no-color"
+                                                                                                        : "no-mouse");
+            break;
+        default: rc = CLI_USAGE; break;
+        }
     }
+    if (rc == 0 && args.noperands > 1)
+        rc = cli_usage_error("import: one file only (got '%s' and '%s')", args.operands[0], args.operands[1]);
+    if (rc == 0 && args.noperands == 1)
+        o->file = args.operands[0];
+    cli_args_free(&args);
+    if (rc)
+        return CLI_USAGE;
     if (!o->file)
         return cli_usage_error("import: give a CUDA file (bankscope import FILE.cu --block X[,Y[,Z]])");
     if (!o->block[0])
         return cli_usage_error("import: give the block shape with --block X[,Y[,Z]] (the source does not say it)");
-    return 0;
+    return *out ? check_output(o->file, *out, *force) : 0;
 }
 
 int cli_import(int argc, char **argv)
 {
     import_options o;
     const char *out = NULL;
-    if (parse_args(argc, argv, &o, &out, NULL, NULL))
+    bool force;
+    if (parse_args(argc, argv, &o, &out, &force, NULL, NULL))
         return CLI_USAGE;
     char *json = NULL;
     int st = import_run(&o, &json);
@@ -152,7 +197,8 @@ int cli_import_tui(int argc, char **argv)
     const char *out = NULL;
     char **tui_argv = xcalloc((size_t)argc + 2, sizeof *tui_argv);
     int tui_argc = 1;
-    if (parse_args(argc, argv, &o, &out, tui_argv, &tui_argc)) {
+    bool force;
+    if (parse_args(argc, argv, &o, &out, &force, tui_argv, &tui_argc)) {
         free(tui_argv);
         return CLI_USAGE;
     }

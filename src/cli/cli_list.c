@@ -180,17 +180,28 @@ static int list_json(const library_entry *e, int n)
 
 int cli_list(int argc, char **argv)
 {
+    static const struct option opts[] = {
+        {"json", no_argument, NULL, 'j'}, {"names", no_argument, NULL, 'n'}, {"archs", no_argument, NULL, 'a'}, {0}};
     bool json = false, names = false, archs = false;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0)
-            json = true;
-        else if (strcmp(argv[i], "--names") == 0)
-            names = true;
-        else if (strcmp(argv[i], "--archs") == 0)
-            archs = true;
-        else
-            return cli_usage_error("list: unknown argument '%s' (list takes --json, --names or --archs)", argv[i]);
+    cli_args a;
+    cli_args_init(&a, "list", argc, argv, false);
+    int o;
+    const char *v;
+    while ((o = cli_args_next(&a, "", opts, &v)) != -1) {
+        if (o == CLI_ARGS_ERROR) {
+            cli_args_free(&a);
+            return CLI_USAGE;
+        }
+        json |= o == 'j';
+        names |= o == 'n';
+        archs |= o == 'a';
     }
+    if (a.noperands > 0) {
+        int rc = cli_usage_error("list: unknown argument '%s' (list takes --json, --names or --archs)", a.operands[0]);
+        cli_args_free(&a);
+        return rc;
+    }
+    cli_args_free(&a);
     if (archs) { /* the names --arch accepts, for scripts and completion */
         int na;
         const banks_profile *p = banks_profiles(&na);

@@ -7,6 +7,7 @@
  * own output passes through untouched; its failure (status or signal) exits 1 and writes
  * nothing. The program is never left running: it dies with bankscope (PR_SET_PDEATHSIG), and
  * SIGTERM/SIGHUP are passed on to it. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -232,6 +233,35 @@ static bool find_library(char *lib, char *patch, size_t n)
     return false;
 }
 
+/* A driver and a GPU, checked without creating a context (the program creates its own): cuInit
+ * and cuDeviceGetCount of libcuda.so.1, loaded with dlopen. */
+static bool driver_ready(char *why, size_t n)
+{
+#ifndef HAVE_CUDA
+    gpu_device dev;
+    return gpu_open(&dev, why, n); /* says that CUDA support was not built */
+#else
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(why, n, "no NVIDIA driver (libcuda.so.1 not found)");
+        return false;
+    }
+    int (*init)(unsigned) = (int (*)(unsigned))dlsym(h, "cuInit");
+    int (*count)(int *) = (int (*)(int *))dlsym(h, "cuDeviceGetCount");
+    int r = init ? init(0) : -1, gpus = 0;
+    if (r == 0 && count)
+        r = count(&gpus);
+    if (r != 0 || gpus < 1) {
+        snprintf(why, n,
+                 r ? "the NVIDIA driver found no usable GPU (cuInit or cuDeviceGetCount: error %d)"
+                   : "the NVIDIA driver found no GPU",
+                 r);
+        return false;
+    }
+    return true;
+#endif
+}
+
 static volatile sig_atomic_t record_child;
 
 /* SIGTERM or SIGHUP to bankscope: the program gets it too. */
@@ -304,6 +334,57 @@ static bool run_child(char *const *argv, char **env, int nenv, const char *out_f
     return true;
 }
 
+/* Where a run's files are: the private folder, the library, its patches, the sanitizer. */
+typedef struct record_paths {
+    const char *dir, *lib, *patch, *sanitizer;
+} record_paths;
+
+static const char *program_failure(const char *prog, int status, char *buf, size_t n);
+
+/* Runs the program with the library running pass (record.h): the selection of o, or the kernel
+ * exact (mangled, a previous pass's choice) and launch; block (NULL: o's) is the one captured;
+ * its stdout to out_file when not NULL. The status into *status; false with why when it could
+ * not be started. */
+static bool record_spawn(const record_opts *o, const record_paths *p, const char *pass, const char *exact,
+                         long long launch, const uint32_t *block, const char *out_file, int *status, char *why,
+                         size_t n)
+{
+    char e_pass[96], e_dir[PATH_MAX + 32], e_kernel[4096], e_exact[4096], e_launch[64], e_block[96], e_max[64],
+        e_patch[PATH_MAX + 32], e_san[PATH_MAX + 32], e_inj[PATH_MAX + 32];
+    snprintf(e_pass, sizeof e_pass, "BANKSCOPE_RECORD_PASS=%s", pass);
+    snprintf(e_dir, sizeof e_dir, "BANKSCOPE_RECORD_DIR=%s", p->dir);
+    snprintf(e_kernel, sizeof e_kernel, "BANKSCOPE_RECORD_KERNEL=%s", o->kernel ? o->kernel : "");
+    snprintf(e_exact, sizeof e_exact, "BANKSCOPE_RECORD_EXACT=%s", exact ? exact : "");
+    snprintf(e_launch, sizeof e_launch, "BANKSCOPE_RECORD_LAUNCH=%lld", launch);
+    snprintf(e_block, sizeof e_block, "BANKSCOPE_RECORD_BLOCK=%u,%u,%u", block ? block[0] : o->block[0],
+             block ? block[1] : o->block[1], block ? block[2] : o->block[2]);
+    snprintf(e_max, sizeof e_max, "BANKSCOPE_RECORD_MAX=%lld", o->max);
+    snprintf(e_patch, sizeof e_patch, "BANKSCOPE_RECORD_PATCH=%s", p->patch);
+    snprintf(e_san, sizeof e_san, "BANKSCOPE_RECORD_SANITIZER=%s", p->sanitizer);
+    snprintf(e_inj, sizeof e_inj, "CUDA_INJECTION64_PATH=%s", p->lib);
+    char *env[] = {e_pass, e_dir, e_kernel, e_exact, e_launch, e_block, e_max, e_patch, e_san, e_inj};
+    return run_child(o->argv, env, (int)(sizeof env / sizeof *env), out_file, status, why, n);
+}
+
+/* One run of the program with the library running pass, its output passed through. CLI_OK when
+ * the program ran and exited 0; else the exit status after a message (its failure: CLI_FAIL,
+ * nothing written). */
+static int record_run_pass(const record_opts *o, const record_paths *p, const char *pass, const char *exact,
+                           long long launch)
+{
+    char why[1024];
+    int status;
+    if (!record_spawn(o, p, pass, exact, launch, NULL, NULL, &status, why, sizeof why)) {
+        cli_error("record: %s", why);
+        return CLI_USAGE;
+    }
+    if (program_failure(o->argv[0], status, why, sizeof why)) {
+        cli_error("record: %s; nothing written", why);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
 /* One line saying how the program ended, or NULL when it exited 0. */
 static const char *program_failure(const char *prog, int status, char *buf, size_t n)
 {
@@ -341,6 +422,13 @@ static int no_launch(const record_opts *o, const record_capture *c)
         cli_error("record: no kernel matches --kernel '%s'; launched: %s", textsafe(o->kernel, t, sizeof t), list);
         return CLI_USAGE;
     }
+    if (matched && c->outside_launches) {
+        cli_error("record: block (%u,%u,%u) is outside the grid of every launch%s (the last: (%u,%u,%u)); "
+                  "launched: %s",
+                  c->block[0], c->block[1], c->block[2], o->kernel ? " of a matching kernel" : "", c->grid[0],
+                  c->grid[1], c->grid[2], list);
+        return CLI_USAGE;
+    }
     if (o->launch >= 0) {
         cli_error("record: no launch %lld (--launch counts each kernel's launches from 0); launched: %s", o->launch,
                   list);
@@ -351,29 +439,44 @@ static int no_launch(const record_opts *o, const record_capture *c)
     return CLI_FAIL;
 }
 
-/* The disassembly of the captured kernel: nvdisasm -g (SASS and line info), else cuobjdump
- * -sass (SASS only); an empty listing when neither is installed. */
-static void disassemble(const char *dir, const record_capture *c, record_sass *s, const char **how)
+/* A listing of the module into s: tool with option ("-g", "-gi", "-sass"); false when it fails. */
+static bool listing(const char *dir, const char *tool, const char *option, const record_capture *c, record_sass *s)
 {
-    char cubin[PATH_MAX], listing[PATH_MAX], tool[PATH_MAX];
+    char cubin[PATH_MAX], out[PATH_MAX];
     snprintf(cubin, sizeof cubin, "%s/module.cubin", dir);
-    snprintf(listing, sizeof listing, "%s/listing.txt", dir);
-    memset(s, 0, sizeof *s);
-    *how = "none";
-    bool nvdisasm = find_tool("nvdisasm", tool, sizeof tool);
-    if (!nvdisasm && !find_tool("cuobjdump", tool, sizeof tool))
-        return;
-    char *argv[] = {tool, nvdisasm ? "-g" : "-sass", nvdisasm ? "-c" : cubin, nvdisasm ? cubin : NULL, NULL};
+    snprintf(out, sizeof out, "%s/listing.txt", dir);
+    bool nvdisasm = strcmp(option, "-sass") != 0;
+    char *argv[] = {(char *)tool, (char *)option, nvdisasm ? "-c" : cubin, nvdisasm ? cubin : NULL, NULL};
     int status;
     char why[256];
-    if (!run_child(argv, NULL, 0, listing, &status, why, sizeof why) || !WIFEXITED(status) || WEXITSTATUS(status))
-        return;
-    FILE *f = fopen(listing, "r");
+    if (!run_child(argv, NULL, 0, out, &status, why, sizeof why) || !WIFEXITED(status) || WEXITSTATUS(status))
+        return false;
+    FILE *f = fopen(out, "r");
     if (!f)
-        return;
+        return false;
     record_sass_parse(f, c->mangled, s);
     fclose(f);
-    *how = nvdisasm ? "nvdisasm" : "cuobjdump";
+    return true;
+}
+
+/* The disassembly of the captured kernel: nvdisasm -g (SASS and the innermost line), with
+ * nvdisasm -gi's outer lines for code inlined from the toolkit's headers; else cuobjdump -sass
+ * (SASS only); an empty listing when neither is installed. */
+static void disassemble(const char *dir, const record_capture *c, record_sass *s)
+{
+    char tool[PATH_MAX];
+    memset(s, 0, sizeof *s);
+    if (find_tool("nvdisasm", tool, sizeof tool) && listing(dir, tool, "-g", c, s)) {
+        record_sass outer;
+        memset(&outer, 0, sizeof outer);
+        if (record_sass_in_toolkit(s) && listing(dir, tool, "-gi", c, &outer))
+            record_sass_inline(s, &outer);
+        record_sass_free(&outer);
+        return;
+    }
+    record_sass_free(s);
+    if (find_tool("cuobjdump", tool, sizeof tool))
+        listing(dir, tool, "-sass", c, s);
 }
 
 /* Remove the private folder and what the passes left in it. */
@@ -444,31 +547,17 @@ static int write_recording(const record_opts *o, const record_book *b, const rec
     return ok ? CLI_OK : CLI_FAIL;
 }
 
-/* One more run of the program with the recording library for pass, told the captured kernel and
- * launch (and block); env0 holds the variables every run shares. false with why when the program
- * could not run or failed (then nothing it wrote is used). */
-static bool run_pass(const record_opts *o, char **env0, int n0, const char *pass, const char *dir,
+/* One more run of the program for pass, told the captured kernel and launch (and block), in
+ * folder dir; its output goes to /dev/null (the capture run showed it). false with why when the
+ * program could not run or failed (then nothing it wrote is used). */
+static bool run_pass(const record_opts *o, const record_paths *p, const char *pass, const char *dir,
                      const record_capture *c, const uint32_t block[3], char *why, size_t n)
 {
-    char e_pass[64], e_dir[PATH_MAX + 32], e_exact[4200], e_launch[64], e_block[96];
-    snprintf(e_pass, sizeof e_pass, "BANKSCOPE_RECORD_PASS=%s", pass);
-    snprintf(e_dir, sizeof e_dir, "BANKSCOPE_RECORD_DIR=%s", dir);
-    snprintf(e_exact, sizeof e_exact, "BANKSCOPE_RECORD_EXACT=%s", c->mangled);
-    snprintf(e_launch, sizeof e_launch, "BANKSCOPE_RECORD_LAUNCH=%lld", (long long)c->launch);
-    snprintf(e_block, sizeof e_block, "BANKSCOPE_RECORD_BLOCK=%u,%u,%u", block[0], block[1], block[2]);
-    char *env[16];
-    int ne = 0;
-    for (int i = 0; i < n0 && ne < 11; i++)
-        env[ne++] = env0[i];
-    env[ne++] = e_pass;
-    env[ne++] = e_dir;
-    env[ne++] = e_exact;
-    env[ne++] = e_launch;
-    env[ne++] = e_block;
+    record_paths in = *p;
+    in.dir = dir;
     int status;
     char fail[512];
-    /* the program's output was shown by the capture run: these runs' go to /dev/null */
-    if (!run_child(o->argv, env, ne, "/dev/null", &status, why, n))
+    if (!record_spawn(o, &in, pass, c->mangled, (long long)c->launch, block, "/dev/null", &status, why, n))
         return false;
     if (program_failure(o->argv[0], status, fail, sizeof fail)) {
         snprintf(why, n, "in the %s run, %s", pass, fail);
@@ -479,18 +568,18 @@ static bool run_pass(const record_opts *o, char **env0, int n0, const char *pass
 
 /* The second block's book: the last block of the grid captured in a run of its own (DIR/second),
  * its disassembly the first capture's. false when the grid has one block or the capture failed. */
-static bool capture_second(const record_opts *o, char **env0, int n0, const char *dir, const record_capture *c,
-                           const record_sass *s, record_capture *c2, record_book *b2)
+static bool capture_second(const record_opts *o, const record_paths *p, const record_capture *c, const record_sass *s,
+                           record_capture *c2, record_book *b2)
 {
     uint32_t last[3];
     record_measured_second_block(c->grid, last);
     if (memcmp(last, c->block, sizeof last) == 0)
         return false;
     char sub[PATH_MAX], path[PATH_MAX + 32], why[1024];
-    snprintf(sub, sizeof sub, "%s/second", dir);
+    snprintf(sub, sizeof sub, "%s/second", p->dir);
     if (mkdir(sub, 0700) != 0)
         return false;
-    bool ok = run_pass(o, env0, n0, "capture", sub, c, last, why, sizeof why);
+    bool ok = run_pass(o, p, "capture", sub, c, last, why, sizeof why);
     snprintf(path, sizeof path, "%s/capture.txt", sub);
     ok = ok && record_capture_read(path, c2, why, sizeof why);
     if (ok && c2->status != RECORD_CAPTURED) {
@@ -507,24 +596,24 @@ static bool capture_second(const record_opts *o, char **env0, int n0, const char
 
 /* What the hardware did in the recorded launch: the second block's capture, then the count and
  * time runs (each a run of the program of its own), joined to the book's lines. */
-static void measure_launch(const record_opts *o, char **env0, int n0, const char *dir, const record_capture *c,
-                           const record_sass *s, const record_book *b, record_measured *m)
+static void measure_launch(const record_opts *o, const record_paths *p, const record_capture *c, const record_sass *s,
+                           const record_book *b, record_measured *m)
 {
     record_capture c2;
     record_book b2;
-    bool second = capture_second(o, env0, n0, dir, c, s, &c2, &b2);
+    bool second = capture_second(o, p, c, s, &c2, &b2);
     uint64_t blocks = (uint64_t)c->grid[0] * c->grid[1] * c->grid[2];
     char why[1024];
-    if (!run_pass(o, env0, n0, "count", dir, c, c->block, why, sizeof why)) {
+    if (!run_pass(o, p, "count", p->dir, c, c->block, why, sizeof why)) {
         record_measured_none(m, b, why);
     } else {
-        if (!run_pass(o, env0, n0, "time", dir, c, c->block, why, sizeof why)) {
-            char p[PATH_MAX + 32];
-            snprintf(p, sizeof p, "%s/time.txt", dir);
-            unlink(p);
+        if (!run_pass(o, p, "time", p->dir, c, c->block, why, sizeof why)) {
+            char t[PATH_MAX + 32];
+            snprintf(t, sizeof t, "%s/time.txt", p->dir);
+            unlink(t);
         }
         /* a one-block grid is its own second block */
-        record_measured_build(m, b, second ? &b2 : blocks == 1 ? b : NULL, dir);
+        record_measured_build(m, b, second ? &b2 : blocks == 1 ? b : NULL, p->dir);
     }
     if (second) {
         record_book_free(&b2);
@@ -539,8 +628,7 @@ int cli_record(int argc, char **argv)
     if (rc)
         return rc < 0 ? CLI_OK : rc;
     char why[1024], lib[PATH_MAX], patch[PATH_MAX], san[PATH_MAX], prog[PATH_MAX], t[256];
-    gpu_device dev;
-    if (!gpu_open(&dev, why, sizeof why)) {
+    if (!driver_ready(why, sizeof why)) {
         cli_error("record: %s", why);
         return CLI_NO_GPU;
     }
@@ -566,32 +654,20 @@ int cli_record(int argc, char **argv)
         cli_error("record: cannot create a temporary folder: %s", strerror(errno));
         return CLI_FAIL;
     }
-    char e_pass[64], e_dir[PATH_MAX + 32], e_kernel[4096], e_launch[64], e_block[96], e_max[64], e_patch[PATH_MAX + 32],
-        e_san[PATH_MAX + 32], e_inj[PATH_MAX + 32];
-    snprintf(e_pass, sizeof e_pass, "BANKSCOPE_RECORD_PASS=capture");
-    snprintf(e_dir, sizeof e_dir, "BANKSCOPE_RECORD_DIR=%s", dir);
-    snprintf(e_kernel, sizeof e_kernel, "BANKSCOPE_RECORD_KERNEL=%s", o.kernel ? o.kernel : "");
-    snprintf(e_launch, sizeof e_launch, "BANKSCOPE_RECORD_LAUNCH=%lld", o.launch);
-    snprintf(e_block, sizeof e_block, "BANKSCOPE_RECORD_BLOCK=%u,%u,%u", o.block[0], o.block[1], o.block[2]);
-    snprintf(e_max, sizeof e_max, "BANKSCOPE_RECORD_MAX=%lld", o.max);
-    snprintf(e_patch, sizeof e_patch, "BANKSCOPE_RECORD_PATCH=%s", patch);
-    snprintf(e_san, sizeof e_san, "BANKSCOPE_RECORD_SANITIZER=%s", san);
-    snprintf(e_inj, sizeof e_inj, "CUDA_INJECTION64_PATH=%s", lib);
-    char *env[] = {e_pass, e_dir, e_kernel, e_launch, e_block, e_max, e_patch, e_san, e_inj};
-    int status;
-    if (!run_child(o.argv, env, (int)(sizeof env / sizeof *env), NULL, &status, why, sizeof why)) {
+    record_paths paths = {.dir = dir, .lib = lib, .patch = patch, .sanitizer = san};
+    rc = record_run_pass(&o, &paths, "capture", NULL, o.launch);
+    if (rc != CLI_OK) {
         remove_dir(dir);
-        cli_error("record: %s", why);
-        return CLI_USAGE;
-    }
-    if (program_failure(o.argv[0], status, why, sizeof why)) {
-        remove_dir(dir);
-        cli_error("record: %s; nothing written", why);
-        return CLI_FAIL;
+        return rc;
     }
     char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/capture.txt", dir);
     record_capture c;
+    if (access(path, F_OK) != 0) { /* the library never started: the program made no CUDA call */
+        memset(&c, 0, sizeof c);
+        remove_dir(dir);
+        return no_launch(&o, &c);
+    }
     if (!record_capture_read(path, &c, why, sizeof why)) {
         remove_dir(dir);
         cli_error("record: %s; nothing written", why);
@@ -615,16 +691,14 @@ int cli_record(int argc, char **argv)
         return rc;
     }
     record_sass s;
-    const char *how;
-    disassemble(dir, &c, &s, &how);
+    disassemble(dir, &c, &s);
     record_book b;
     if (!record_book_build(&b, &c, &s, why, sizeof why)) {
         cli_error("record: %s", why);
         rc = CLI_FAIL;
     } else {
-        char *env0[] = {e_max, e_patch, e_san, e_inj};
         record_measured m;
-        measure_launch(&o, env0, (int)(sizeof env0 / sizeof *env0), dir, &c, &s, &b, &m);
+        measure_launch(&o, &paths, &c, &s, &b, &m);
         char out[PATH_MAX];
         rc = write_recording(&o, &b, &m, out, sizeof out);
         if (rc == CLI_OK && strcmp(out, "-") != 0) {

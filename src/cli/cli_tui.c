@@ -9,29 +9,38 @@
 int cli_tui(int argc, char **argv)
 {
     tui_options o = {.color = true, .mouse = true, .gpu = true};
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--no-color") == 0)
-            o.color = false;
-        else if (strcmp(argv[i], "--no-mouse") == 0)
-            o.mouse = false;
-        else if (strcmp(argv[i], "--no-gpu") == 0)
-            o.gpu = false;
-        else if (strcmp(argv[i], "--present") == 0)
-            o.present = true;
-        else if (strcmp(argv[i], "--bench-redraw") == 0 && i + 1 < argc)
-            o.bench_redraw = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--bench-startup") == 0)
-            o.bench_startup = true;
-        else if (strcmp(argv[i], "--snapshot") == 0)
-            o.snapshot = true;
-        else if (strcmp(argv[i], "--keys") == 0 && i + 1 < argc)
-            o.keys = argv[++i];
-        else if (argv[i][0] == '-')
-            return cli_usage_error("unknown option '%s' (see bankscope --help)", argv[i]);
-        else if (o.file)
-            return cli_usage_error("one file only (got '%s' and '%s')", o.file, argv[i]);
-        else
-            o.file = argv[i];
+    static const struct option opts[] = {{"no-color", no_argument, NULL, 'c'},
+                                         {"no-mouse", no_argument, NULL, 'm'},
+                                         {"no-gpu", no_argument, NULL, 'g'},
+                                         {"present", no_argument, NULL, 'p'},
+                                         {"bench-redraw", required_argument, NULL, 'r'},
+                                         {"bench-startup", no_argument, NULL, 'b'},
+                                         {"snapshot", no_argument, NULL, 's'},
+                                         {"keys", required_argument, NULL, 'k'},
+                                         {0}};
+    cli_args a;
+    cli_args_init(&a, "", argc, argv, false);
+    int c, rc = 0;
+    const char *v;
+    while (rc == 0 && (c = cli_args_next(&a, "", opts, &v)) != -1) {
+        switch (c) {
+        case 'c': o.color = false; break;
+        case 'm': o.mouse = false; break;
+        case 'g': o.gpu = false; break;
+        case 'p': o.present = true; break;
+        case 'r': o.bench_redraw = atoi(v); break;
+        case 'b': o.bench_startup = true; break;
+        case 's': o.snapshot = true; break;
+        case 'k': o.keys = v; break;
+        default: rc = CLI_USAGE; break;
+        }
     }
+    if (rc == 0 && a.noperands > 1)
+        rc = cli_usage_error("one file only (got '%s' and '%s')", a.operands[0], a.operands[1]);
+    if (rc == 0 && a.noperands == 1)
+        o.file = a.operands[0];
+    cli_args_free(&a);
+    if (rc)
+        return rc;
     return tui_main(&o);
 }

@@ -136,6 +136,11 @@ bool record_capture_read(const char *path, record_capture *c, char *why, size_t 
             c->executed = v;
         } else if (strcmp(key, "end") == 0) {
             c->complete = true;
+        } else if (strcmp(key, "outside_launches") == 0) {
+            long long v;
+            ok = sscanf(p, "%lld %u %u %u %u %u %u", &v, &c->block[0], &c->block[1], &c->block[2], &c->grid[0],
+                        &c->grid[1], &c->grid[2]) == 7;
+            c->outside_launches = v;
         } else if (strcmp(key, "none") == 0) {
             c->status = RECORD_NONE;
         } else if (strcmp(key, "launched") == 0) {
@@ -202,6 +207,44 @@ static bool function_start(const char *line, char *name, size_t n)
     return true;
 }
 
+/* Whether a source file is the CUDA toolkit's own (its headers: atomicAdd, intrinsics). */
+static bool toolkit_file(const char *path)
+{
+    static const char *const marks[] = {"/include/crt/", "/targets/", "/cuda/include/", "/usr/include/",
+                                        "/usr/local/cuda"};
+    for (size_t i = 0; i < sizeof marks / sizeof *marks; i++)
+        if (strstr(path, marks[i]))
+            return true;
+    return false;
+}
+
+/* The location of an annotation (after '//## File "'): 'FILE", line N', maybe followed by
+ * ' inlined at "FILE", line N' for each inlined call: the first location outside the toolkit's
+ * headers. */
+static void source_location(const char *p, char *file, size_t n, int *lineno)
+{
+    bool first = true;
+    for (;;) {
+        const char *q = strchr(p, '"');
+        int ln;
+        if (!q || sscanf(q, "\", line %d", &ln) != 1)
+            return;
+        char f[4096];
+        snprintf(f, sizeof f, "%.*s", (int)(q - p), p);
+        if (first || toolkit_file(file)) {
+            snprintf(file, n, "%s", f);
+            *lineno = ln;
+        }
+        first = false;
+        if (!toolkit_file(file))
+            return;
+        const char *next = strstr(q, "inlined at \"");
+        if (!next)
+            return;
+        p = next + 12;
+    }
+}
+
 void record_sass_parse(FILE *in, const char *mangled, record_sass *s)
 {
     memset(s, 0, sizeof *s);
@@ -217,13 +260,7 @@ void record_sass_parse(FILE *in, const char *mangled, record_sass *s)
             continue;
         const char *loc = strstr(line, "//## File \"");
         if (loc) {
-            loc += 11;
-            const char *q = strchr(loc, '"');
-            int ln;
-            if (q && sscanf(q, "\", line %d", &ln) == 1) {
-                snprintf(file, sizeof file, "%.*s", (int)(q - loc), loc);
-                lineno = ln;
-            }
+            source_location(loc + 11, file, sizeof file, &lineno);
             continue;
         }
         const char *a = strstr(line, "/*");
@@ -251,6 +288,27 @@ void record_sass_parse(FILE *in, const char *mangled, record_sass *s)
         s->has_lines |= file[0] != '\0';
     }
     free(line);
+}
+
+bool record_sass_in_toolkit(const record_sass *s)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->lines[i].file && toolkit_file(s->lines[i].file))
+            return true;
+    return false;
+}
+
+void record_sass_inline(record_sass *s, const record_sass *outer)
+{
+    for (int i = 0; i < s->n; i++) {
+        record_sass_line *l = &s->lines[i];
+        const record_sass_line *o = l->file && toolkit_file(l->file) ? record_sass_find(outer, l->pc) : NULL;
+        if (o && o->file && !toolkit_file(o->file)) {
+            free(l->file);
+            l->file = xstrdup(o->file);
+            l->line = o->line;
+        }
+    }
 }
 
 const record_sass_line *record_sass_find(const record_sass *s, uint64_t pc)

@@ -1,6 +1,6 @@
 /* record_read: what `bankscope record` reads back after a run of the program: the capture pass's
  * capture.txt (src/record/record_capture.c says its lines) and the disassembly of the recorded
- * kernel (nvdisasm -g, or cuobjdump -sass without line info), and how one captured
+ * kernel (nvdisasm -gi, or cuobjdump -sass without line info), and how one captured
  * warp-instruction becomes a trace entry (banks_request) from its kind, flags and SASS.
  *
  * Ownership: a record_capture and a record_sass own every string and array they point to
@@ -43,6 +43,7 @@ typedef struct record_capture {
     bool complete;    /* the file ended with "end" */
     record_kernel_seen *kernels;
     int nkernels;
+    int64_t outside_launches; /* RECORD_NONE: launches without the block; grid: the last one's */
 } record_capture;
 
 /* Read capture.txt; false with a one-line message in why (a file the pass did not finish). */
@@ -63,9 +64,16 @@ typedef struct record_sass {
     bool has_lines; /* any instruction had file:line */
 } record_sass;
 
-/* Parse a disassembly listing (nvdisasm -g -c, or cuobjdump -sass) of a module: the
+/* Parse a disassembly listing (nvdisasm -gi -c, or cuobjdump -sass) of a module: the
  * instructions of function mangled. Lines of other functions are skipped. */
 void record_sass_parse(FILE *in, const char *mangled, record_sass *s);
+/* Whether an instruction's line is in the CUDA toolkit's headers (an inlined atomicAdd: nvdisasm
+ * -g gives device_atomic_functions.hpp). */
+bool record_sass_in_toolkit(const record_sass *s);
+/* Give such instructions the location outer has for the same pc when it is the user's (outer:
+ * the listing of nvdisasm -gi, whose last annotation before an instruction is the outermost
+ * call, checked on an H100 with CUDA 13.0: atomicAdd gets the line that calls it). */
+void record_sass_inline(record_sass *s, const record_sass *outer);
 /* The instruction at pc, or NULL. */
 const record_sass_line *record_sass_find(const record_sass *s, uint64_t pc);
 void record_sass_free(record_sass *s);

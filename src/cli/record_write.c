@@ -360,23 +360,13 @@ void record_book_print(const record_book *b, FILE *out)
     if (!b->sass->has_lines)
         fprintf(out,
                 "no line info: build the program with nvcc -lineinfo to see source lines (PCs and SASS are kept)\n");
-    fprintf(out, "\n%-28s %8s %10s %10s %7s  %s\n", "line", "instrs", "wavefronts", "ideal", "worst", "source");
+    fputc('\n', out);
+    record_row_header(out);
     int64_t tw = 0, ti = 0, tn = 0;
     for (int i = 0; i < b->nlines; i++) {
         const record_line *l = &b->lines[i];
-        char where[64], deg[16], text[256];
-        if (l->file) {
-            const char *base = strrchr(l->file, '/');
-            snprintf(where, sizeof where, "%.50s:%d", base ? base + 1 : l->file, l->line);
-        } else {
-            snprintf(where, sizeof where, "(no line info)");
-        }
-        snprintf(deg, sizeof deg, l->degree > 1 ? "%d-way" : l->ninstr ? "none" : "-", l->degree);
-        const char *txt = l->text ? l->text + strspn(l->text, " \t") : "";
-        fprintf(out, "%-28s %8lld %10lld %10lld %7s  %.70s\n", where, (long long)l->ninstr, (long long)l->wavefronts,
-                (long long)l->ideal_wavefronts, deg, textsafe(txt, text, sizeof text));
-        if (l->unmodelled)
-            fprintf(out, "%-28s %8lld not modelled\n", "", (long long)l->unmodelled);
+        record_row_print(out, l->file, l->line, l->text, l->ninstr, l->wavefronts, l->ideal_wavefronts,
+                         l->ninstr ? l->degree : 0, l->unmodelled);
         tw += l->wavefronts;
         ti += l->ideal_wavefronts;
         tn += l->ninstr;

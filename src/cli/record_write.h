@@ -59,6 +59,15 @@ struct record_measured;
 void record_book_json(const record_book *b, const struct record_measured *m, const char *const *argv, int argc,
                       FILE *out, bool *ok, const char **why);
 
+/* For analyze: when the file at path is a recording, its lines as a table ending with their
+ * total; nothing otherwise (record_lines.c). */
+void record_lines_report(const char *path, FILE *out);
+/* One row of that table and of record's summary (file NULL: the PCs without line info), and the
+ * header above the rows. */
+void record_row_print(FILE *out, const char *file, int64_t line, const char *text, int64_t instrs, int64_t wavefronts,
+                      int64_t ideal, int64_t degree, int64_t unmodelled);
+void record_row_header(FILE *out);
+
 /* The summary on stdout: the launch, one row per source line, what was not modelled. */
 void record_book_print(const record_book *b, FILE *out);
 

@@ -14,6 +14,7 @@ static const char *const names[] = {
     "clang_Cursor_Evaluate",
     "clang_Cursor_getArgument",
     "clang_Cursor_getNumArguments",
+    "clang_Cursor_getOffsetOfField",
     "clang_Cursor_isBitField",
     "clang_Cursor_isNull",
     "clang_EvalResult_dispose",

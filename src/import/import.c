@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -363,6 +366,69 @@ static int check(const import_options *o, char **json)
     return status;
 }
 
+/* ---- the parser child never outlives its parent, nor the time limit ---- */
+
+static const int caught_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+#define NSIG_CAUGHT 4
+static volatile sig_atomic_t guarded_child; /* the parser child while the parent waits, else 0 */
+
+/* A signal that ends the parent ends the parser first, then the parent as the signal would
+ * have (async-signal-safe: kill, sigaction and raise only). */
+static void on_parent_signal(int sig)
+{
+    if (guarded_child > 0)
+        kill((pid_t)guarded_child, SIGKILL);
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    raise(sig);
+}
+
+/* While a child runs: the signals that end the process kill it first (old keeps the handlers
+ * in place before, such as work.c's cancel flag, which child_guard_off restores). */
+static void child_guard_on(struct sigaction old[NSIG_CAUGHT])
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_parent_signal;
+    sigemptyset(&sa.sa_mask);
+    guarded_child = 0;
+    for (int i = 0; i < NSIG_CAUGHT; i++)
+        sigaction(caught_signals[i], &sa, &old[i]);
+}
+
+static void child_guard_off(const struct sigaction old[NSIG_CAUGHT])
+{
+    guarded_child = 0;
+    for (int i = 0; i < NSIG_CAUGHT; i++)
+        sigaction(caught_signals[i], &old[i], NULL);
+}
+
+/* In the child, first thing: die with the parent (Linux's PR_SET_PDEATHSIG, then a check that
+ * the parent did not die before it was set), and stop on its own one second after the parent's
+ * deadline (alarm: wall-clock time; RLIMIT_CPU: processor time) even if nobody is left to kill it. */
+static void child_bound(pid_t parent, int timeout_s)
+{
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    for (int i = 0; i < NSIG_CAUGHT; i++)
+        sigaction(caught_signals[i], &dfl, NULL);
+    sigaction(SIGALRM, &dfl, NULL);
+    sigaction(SIGXCPU, &dfl, NULL);
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+    if (getppid() != parent)
+        _exit(IMPORT_FAIL);
+    alarm((unsigned)timeout_s + 1);
+    struct rlimit cpu = {(rlim_t)timeout_s + 1, (rlim_t)timeout_s + 2};
+    setrlimit(RLIMIT_CPU, &cpu);
+}
+
 int import_run(const import_options *o, char **json)
 {
     *json = NULL;
@@ -386,8 +452,13 @@ int import_run(const import_options *o, char **json)
         return IMPORT_FAIL;
     }
     fflush(stderr);
+    int timeout_s = o->timeout_s > 0 ? o->timeout_s : 30;
+    pid_t parent = getpid();
+    struct sigaction old[NSIG_CAUGHT];
+    child_guard_on(old);
     pid_t pid = fork();
     if (pid < 0) {
+        child_guard_off(old);
         fprintf(stderr, "bankscope: fork: %s\n", strerror(errno));
         close(fds[0]);
         close(fds[1]);
@@ -395,6 +466,7 @@ int import_run(const import_options *o, char **json)
     }
     if (pid == 0) {
         close(fds[0]);
+        child_bound(parent, timeout_s);
 #ifndef IMPORT_SANITIZED
         struct rlimit rl = {IMPORT_MEMORY_LIMIT, IMPORT_MEMORY_LIMIT};
         setrlimit(RLIMIT_AS, &rl);
@@ -415,19 +487,23 @@ int import_run(const import_options *o, char **json)
         fflush(stderr);
         _exit(st2);
     }
+    guarded_child = pid;
     close(fds[1]);
     bool timed_out;
-    char *text = read_all(fds[0], time(NULL) + (o->timeout_s > 0 ? o->timeout_s : 30), &timed_out);
+    char *text = read_all(fds[0], time(NULL) + timeout_s, &timed_out);
     close(fds[0]);
     if (timed_out)
         kill(pid, SIGKILL);
     int wst = 0;
     while (waitpid(pid, &wst, 0) < 0 && errno == EINTR)
         ;
-    if (timed_out) {
+    child_guard_off(old);
+    /* the child's own bounds (child_bound) stop it just after the parent's deadline */
+    bool own_limit = WIFSIGNALED(wst) && (WTERMSIG(wst) == SIGALRM || WTERMSIG(wst) == SIGXCPU);
+    if (timed_out || own_limit) {
         free(text);
         fprintf(stderr, "%s: parsing took longer than %d s (a macro that expands enormously?): stopped\n", o->file,
-                o->timeout_s > 0 ? o->timeout_s : 30);
+                timeout_s);
         return IMPORT_BAD_INPUT;
     }
     if (WIFSIGNALED(wst)) {

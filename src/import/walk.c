@@ -25,8 +25,95 @@ static void skip_at(W *w, CXCursor c, int op, const char *array, const char *why
                   walk_fmt("%s:%d:%d: skipped %s of '%s': %s", w->file_base, line, col, op_name(op), array, why));
 }
 
-/* Record access a (filled by walk_element) at c, or skip it when its context cannot be expressed. */
+typedef struct leaf_find {
+    int64_t at;   /* byte offset looked for, inside the record */
+    CXCursor hit; /* the field that covers it */
+    int64_t off;  /* its offset */
+} leaf_find;
+
+static enum CXVisitorResult leaf_visit(CXCursor f, CXClientData d)
+{
+    leaf_find *l = d;
+    int64_t off = clang_Cursor_getOffsetOfField(f) / 8;
+    int64_t size = clang_Type_getSizeOf(clang_getCanonicalType(clang_getCursorType(f)));
+    if (off >= 0 && size > 0 && l->at >= off && l->at < off + size) {
+        l->hit = f;
+        l->off = off;
+        return CXVisit_Break;
+    }
+    return CXVisit_Continue;
+}
+
+/* The field path of the scalar at byte offset at inside t (appended to out, after a '.' unless
+ * out is empty) and its size; false when at is not the start of a scalar (padding, or inside). */
+static bool leaf_path(CXType t, int64_t at, strbuf *out, int64_t *size)
+{
+    for (int depth = 0; depth < 16; depth++) {
+        t = clang_getCanonicalType(t);
+        if (t.kind == CXType_ConstantArray) {
+            CXType e = clang_getArrayElementType(t);
+            int64_t es = clang_Type_getSizeOf(clang_getCanonicalType(e));
+            if (es <= 0)
+                return false;
+            strbuf_addf(out, "[%lld]", (long long)(at / es));
+            at %= es;
+            t = e;
+            continue;
+        }
+        if (t.kind != CXType_Record) {
+            *size = clang_Type_getSizeOf(t);
+            return at == 0 && *size > 0;
+        }
+        leaf_find l = {at, clang_getNullCursor(), 0};
+        clang_Type_visitFields(t, leaf_visit, &l);
+        if (clang_Cursor_isNull(l.hit))
+            return false;
+        char *n = walk_spell(l.hit);
+        strbuf_addf(out, "%s%s", out->len ? "." : "", n);
+        free(n);
+        at -= l.off;
+        t = clang_getCursorType(l.hit);
+    }
+    return false;
+}
+
+static void emit_one(W *w, CXCursor c, int op, const waccess *a, const char *atomic);
+
+/* Record access a (filled by walk_element) at c. A struct (or a vector such as float3) wider
+ * than its alignment is copied by nvcc in pieces of that alignment, each its own instruction
+ * (a struct of float3 and float, 4-byte aligned: four 4-byte loads or stores): one access per
+ * piece, each named by the field it starts at (and read as a wider type where the field is
+ * narrower than the piece). */
 static void emit(W *w, CXCursor c, int op, const waccess *a, const char *atomic)
+{
+    CXType t = clang_getCanonicalType(clang_getCursorType(walk_strip(c)));
+    int64_t size = clang_Type_getSizeOf(t), align = clang_Type_getAlignOf(t);
+    if (op == 2 || a->vector || t.kind != CXType_Record || size <= 0 || align <= 0 || (size == align && size <= 16) ||
+        size % align != 0 || align > 16) {
+        emit_one(w, c, op, a, atomic);
+        return;
+    }
+    static const char *const wide[] = {NULL, "char", "short", NULL, "int", NULL, NULL, NULL,  "int2",
+                                       NULL, NULL,   NULL,    NULL, NULL,  NULL, NULL, "int4"};
+    for (int64_t at = 0; at < size; at += align) {
+        strbuf path = {0};
+        if (a->field)
+            strbuf_addf(&path, "%s", a->field);
+        int64_t ls = 0;
+        waccess piece = *a;
+        if (!leaf_path(t, at, &path, &ls) || ls > align) {
+            strbuf_free(&path);
+            continue; /* padding: nvcc does not copy it */
+        }
+        piece.field = strbuf_take(&path);
+        piece.vector = ls < align ? (char *)wide[align] : NULL;
+        emit_one(w, c, op, &piece, atomic);
+        free(piece.field);
+    }
+}
+
+/* Record one access at c, or skip it when its context cannot be expressed. */
+static void emit_one(W *w, CXCursor c, int op, const waccess *a, const char *atomic)
 {
     const warray *arr = &w->arrays[a->array];
     if (arr->why) {
@@ -39,8 +126,19 @@ static void emit(W *w, CXCursor c, int op, const waccess *a, const char *atomic)
         skip_at(w, c, op, arr->name, w->loop_why);
         return;
     }
-    if (w->guard_why) {
-        skip_at(w, c, op, arr->name, w->guard_why);
+    if (w->guard_why || w->exited_why || w->skipped_why) {
+        skip_at(w, c, op, arr->name, w->guard_why ? w->guard_why : w->exited_why ? w->exited_why : w->skipped_why);
+        return;
+    }
+    const ixpr *when = w->guard;
+    const ixpr *const gone[] = {w->exited, w->skipped};
+    for (int i = 0; i < 2; i++)
+        if (gone[i]) {
+            const ixpr *stay = ixpr_unary(&w->ar, IXPR_LNOT, gone[i]);
+            when = when ? ixpr_binary(&w->ar, IXPR_LAND, when, stay) : stay;
+        }
+    if (when && when->kind == IXPR_NUM && when->value == 0) {
+        skip_at(w, c, op, arr->name, "never reached: every thread has left by then (return or continue before it)");
         return;
     }
     /* the scenario's atomic kinds; CUDA's atomicSub is atom.add of the negated value */
@@ -66,7 +164,7 @@ static void emit(W *w, CXCursor c, int op, const waccess *a, const char *atomic)
     n->atomic = kind ? xstrdup(kind) : NULL;
     /* the old value is wanted unless the call is a statement of its own (then nvcc emits red) */
     n->returns = op == 2 && (!clang_equalCursors(c, w->stmt_expr) || !strcmp(kind, "exch") || !strcmp(kind, "cas"));
-    n->when = w->guard;
+    n->when = when;
     walk_where(c, &n->line, &n->col, &n->offset);
     n->label = walk_fmt("%s:%d:%d", w->file_base, n->line, n->col);
     n->source = walk_source_line(w, c);
@@ -76,6 +174,8 @@ static void emit(W *w, CXCursor c, int op, const waccess *a, const char *atomic)
 
 static void walk_expr(W *w, CXCursor c);
 static void walk_stmt(W *w, CXCursor c);
+static void push_guard(W *w, CXCursor cond, bool negate, const ixpr **saved, const char **saved_why);
+static bool walk_assign_call(W *w, CXCursor c, walk_kids ks);
 
 typedef struct name_find {
     W *w;
@@ -108,6 +208,19 @@ static char *shared_name(W *w, CXCursor c)
     return f.name ? f.name : xstrdup("shared array");
 }
 
+/* Why an access that cannot be expressed (why) is skipped: a data dependence is said as such;
+ * otherwise the loop, condition, exit or call around it, which is what the user can change. */
+static const char *context_reason(const W *w, const char *why)
+{
+    if (strstr(why, "depends on data"))
+        return why;
+    const char *ctx = w->loop_why     ? w->loop_why
+                      : w->guard_why  ? w->guard_why
+                      : w->exited_why ? w->exited_why
+                                      : w->skipped_why;
+    return ctx ? ctx : why;
+}
+
 /* Walk the index expressions inside an lvalue chain (their loads happen too). */
 static void walk_sub(W *w, CXCursor c)
 {
@@ -138,10 +251,11 @@ static bool walk_lvalue(W *w, CXCursor c, int ops)
     walk_sub(w, c);
     if (r < 0) {
         char *arr = shared_name(w, c);
+        const char *reason = context_reason(w, why);
         if (ops & 1)
-            skip_at(w, c, 0, arr, why);
+            skip_at(w, c, 0, arr, reason);
         if (ops & 2)
-            skip_at(w, c, 1, arr, why);
+            skip_at(w, c, 1, arr, reason);
         free(arr);
     } else {
         if (ops & 1)
@@ -174,7 +288,7 @@ static void walk_call(W *w, CXCursor c)
             walk_expr(w, clang_Cursor_getArgument(c, 0));
             char *arr = shared_name(w, clang_Cursor_getArgument(c, 0));
             if (r < 0)
-                skip_at(w, c, 2, arr, why);
+                skip_at(w, c, 2, arr, context_reason(w, why));
             free(arr);
             if (r == 1) {
                 waccess a;
@@ -195,19 +309,49 @@ static void walk_call(W *w, CXCursor c)
         return;
     for (int i = 0; i < w->ncalls; i++)
         if (clang_equalCursors(w->calls[i], fn))
-            return; /* recursion: not followed */
-    if (w->ncalls >= MAX_INLINE)
+            return; /* the recursive function is being walked (its accesses listed) already */
+    if (w->ncalls >= MAX_CALLS) {
+        int l, cl;
+        walk_where(c, &l, &cl, NULL);
+        walk_add_skip(w, l, cl,
+                      walk_fmt("%s:%d:%d: note: the call of '%s' is nested more than %d deep: its accesses are not "
+                               "followed",
+                               w->file_base, l, cl, name, MAX_CALLS));
         return;
-    int saved;
+    }
+    /* the callee's accesses are imported, or listed with the reason they cannot be */
+    const char *refuse = NULL;
+    char *m = NULL;
+    int saved = w->nbinds;
     w->why[0] = '\0';
+    /* parameters are bound even when the call is refused, so that its accesses are found */
     if (!walk_bind_params(w, c, fn, &saved))
-        return;
+        refuse = m = walk_fmt("in '%s', whose arguments cannot be followed: %s", name, w->why);
+    else if (walk_calls_itself(fn))
+        refuse = m = walk_fmt("in the recursive function '%s' (bankscope does not follow recursion)", name);
+    else if (w->ncalls >= MAX_INLINE)
+        refuse = m = walk_fmt("in '%s', called more than %d deep", name, MAX_INLINE);
+    const char *lw0 = w->loop_why, *fw0 = w->fn_loop_why, *ew0 = w->exited_why;
+    const ixpr *ex0 = w->exited;
+    int fl0 = w->fn_nlstack;
+    if (refuse && !w->loop_why)
+        w->loop_why = ixpr_strdup(&w->ar, refuse);
+    free(m);
+    w->exited = NULL; /* a return leaves the callee, not the kernel */
+    w->exited_why = NULL;
+    w->fn_nlstack = w->nlstack;
+    w->fn_loop_why = w->loop_why;
     w->calls[w->ncalls++] = fn;
     walk_kids k = walk_children(fn);
     if (k.n && clang_getCursorKind(k.c[k.n - 1]) == CXCursor_CompoundStmt)
         walk_stmt(w, k.c[k.n - 1]);
     w->ncalls--;
     w->nbinds = saved;
+    w->loop_why = lw0;
+    w->fn_loop_why = fw0;
+    w->exited = ex0;
+    w->exited_why = ew0;
+    w->fn_nlstack = fl0;
 }
 
 static void walk_expr(W *w, CXCursor c)
@@ -241,9 +385,9 @@ static void walk_expr(W *w, CXCursor c)
             walk_sub(w, ks.c[0]);
             if (r < 0) {
                 char *arr = shared_name(w, ks.c[0]);
-                skip_at(w, ks.c[0], 0, arr, why);
+                skip_at(w, ks.c[0], 0, arr, context_reason(w, why));
                 walk_expr(w, ks.c[1]);
-                skip_at(w, ks.c[0], 1, arr, why);
+                skip_at(w, ks.c[0], 1, arr, context_reason(w, why));
                 free(arr);
             } else {
                 emit(w, ks.c[0], 0, &a, NULL);
@@ -273,6 +417,33 @@ static void walk_expr(W *w, CXCursor c)
             }
         }
     }
+    if (k == CXCursor_ConditionalOperator && ks.n == 3) {
+        /* c ? a : b: a is evaluated only by the lanes where c holds, b by the others */
+        walk_expr(w, ks.c[0]);
+        for (int i = 1; i < 3; i++) {
+            const ixpr *s;
+            const char *sw;
+            push_guard(w, ks.c[0], i == 2, &s, &sw);
+            walk_expr(w, ks.c[i]);
+            w->guard = s;
+            w->guard_why = sw;
+        }
+        goto out;
+    }
+    if (k == CXCursor_BinaryOperator && ks.n == 2 && import_binary_op(c) &&
+        (!strcmp(import_binary_op(c), "&&") || !strcmp(import_binary_op(c), "||"))) {
+        /* short circuit: the right side runs where the left is true (&&) or false (||) */
+        walk_expr(w, ks.c[0]);
+        const ixpr *s;
+        const char *sw;
+        push_guard(w, ks.c[0], import_binary_op(c)[0] == '|', &s, &sw);
+        walk_expr(w, ks.c[1]);
+        w->guard = s;
+        w->guard_why = sw;
+        goto out;
+    }
+    if (k == CXCursor_CallExpr && walk_assign_call(w, c, ks))
+        goto out;
     if (k == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) >= 0 &&
         clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_FunctionDecl) {
         walk_call(w, c);
@@ -289,6 +460,24 @@ static void walk_expr(W *w, CXCursor c)
         walk_expr(w, ks.c[i]);
 out:
     w->depth--;
+}
+
+/* A call of a struct's assignment operator (struct and CUDA vector copies are calls in C++):
+ * the right side is read, then the left side written, as for '='. */
+static bool walk_assign_call(W *w, CXCursor c, walk_kids ks)
+{
+    CXCursor m = clang_getCursorReferenced(c);
+    if (clang_getCursorKind(m) != CXCursor_CXXMethod || ks.n != 3)
+        return false;
+    char *name = walk_spell(m);
+    bool assign = !strcmp(name, "operator=");
+    free(name);
+    if (!assign)
+        return false;
+    walk_expr(w, ks.c[2]);
+    if (!walk_lvalue(w, ks.c[0], 2))
+        walk_expr(w, ks.c[0]);
+    return true;
 }
 
 /* ---------- statements ---------- */
@@ -313,6 +502,31 @@ static void push_guard(W *w, CXCursor cond, bool negate, const ixpr **saved, con
     if (negate)
         g = ixpr_unary(&w->ar, IXPR_LNOT, g);
     w->guard = w->guard ? ixpr_binary(&w->ar, IXPR_LAND, w->guard, g) : g;
+}
+
+/* A return (or continue) at c: the lanes that reach it leave the function (the iteration); what
+ * follows runs only where they did not. An exit whose lanes cannot be told (under a condition
+ * bankscope cannot express, or a return inside a loop, which ends the later iterations too)
+ * makes what follows unknown. */
+static void note_exit(W *w, CXCursor c, bool is_return)
+{
+    const ixpr **gone = is_return ? &w->exited : &w->skipped;
+    const char **gone_why = is_return ? &w->exited_why : &w->skipped_why;
+    if (*gone_why)
+        return;
+    int line, col;
+    walk_where(c, &line, &col, NULL);
+    const char *what = is_return ? "return" : "continue";
+    bool in_loop = w->nlstack > w->fn_nlstack || w->loop_why != w->fn_loop_why;
+    if (w->guard_why || (is_return && in_loop)) {
+        char *m = walk_fmt("after the %s at %d:%d, %s", what, line, col,
+                           w->guard_why ? "whose condition cannot be expressed" : "inside a loop");
+        *gone_why = ixpr_strdup(&w->ar, m);
+        free(m);
+        return;
+    }
+    const ixpr *here = w->guard ? w->guard : ixpr_num(&w->ar, 1);
+    *gone = *gone ? ixpr_binary(&w->ar, IXPR_LOR, *gone, here) : here;
 }
 
 static void walk_for(W *w, CXCursor c)
@@ -379,22 +593,17 @@ static void walk_for(W *w, CXCursor c)
     w->binds[w->nbinds++] = b;
     w->lstack[w->nlstack++] = id;
     walk_expr(w, ks.c[1]);
+    const ixpr *sk0 = w->skipped;
+    const char *skw0 = w->skipped_why;
+    w->skipped = NULL; /* a continue ends one iteration: the next starts with every lane */
+    w->skipped_why = NULL;
     walk_stmt(w, body);
+    w->skipped = sk0;
+    w->skipped_why = skw0;
     walk_expr(w, ks.c[2]);
     w->nlstack--;
     w->nbinds--;
     w->guard = g0;
-}
-
-static bool is_return(CXCursor s)
-{
-    if (clang_getCursorKind(s) == CXCursor_ReturnStmt)
-        return walk_children(s).n == 0;
-    if (clang_getCursorKind(s) == CXCursor_CompoundStmt) {
-        walk_kids k = walk_children(s);
-        return k.n == 1 && is_return(k.c[0]);
-    }
-    return false;
 }
 
 typedef struct stmt_list {
@@ -432,16 +641,8 @@ static void walk_stmt(W *w, CXCursor c)
         clang_visitChildren(c, list_visit, &l);
         const ixpr *g0 = w->guard;
         const char *gw0 = w->guard_why;
-        for (int i = 0; i < l.n; i++) {
+        for (int i = 0; i < l.n; i++)
             walk_stmt(w, l.c[i]);
-            /* if (cond) return; guards the rest of the block (outside loops only) */
-            walk_kids ik = walk_children(l.c[i]);
-            if (clang_getCursorKind(l.c[i]) == CXCursor_IfStmt && ik.n == 2 && is_return(ik.c[1]) && !w->nlstack) {
-                const ixpr *s;
-                const char *sw;
-                push_guard(w, ik.c[0], true, &s, &sw);
-            }
-        }
         w->guard = g0;
         w->guard_why = gw0;
         free(l.c);
@@ -480,6 +681,14 @@ static void walk_stmt(W *w, CXCursor c)
             w->guard = s;
             w->guard_why = sw;
         }
+        break;
+    }
+    case CXCursor_ReturnStmt:
+    case CXCursor_ContinueStmt: {
+        walk_kids ks = walk_children(c);
+        for (int i = 0; i < ks.n; i++)
+            walk_stmt(w, ks.c[i]);
+        note_exit(w, c, k == CXCursor_ReturnStmt);
         break;
     }
     case CXCursor_ForStmt: walk_for(w, c); break;
@@ -799,5 +1008,6 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
     free(w.src_text);
     free(kname);
     ixpr_arena_free(&w.ar);
+    walk_children_release();
     return root;
 }

@@ -10,6 +10,7 @@
 #include "import/ixpr.h"
 
 #define MAX_INLINE 16
+#define MAX_CALLS 64
 #define MAX_LOOPS 256
 #define MAX_DEPTH 400
 #define MAX_ITER 4096
@@ -92,14 +93,22 @@ typedef struct W {
     int nskips;
     binding *binds;
     int nbinds;
-    CXCursor calls[MAX_INLINE];
+    CXCursor calls[MAX_CALLS]; /* functions being walked (inlined, or listed when refused) */
     int ncalls;
     const ixpr *guard;     /* current condition; NULL: always */
     const char *guard_why; /* the condition cannot be expressed */
+    /* early exits: the lanes that have returned from the function being walked (NULL: none),
+     * and those that took a 'continue' in the current iteration of the innermost loop */
+    const ixpr *exited, *skipped;
+    const char *exited_why;  /* a return under a condition (or in a loop) that cannot be expressed */
+    const char *skipped_why; /* the same for a continue */
+    int fn_nlstack;          /* loops open when the function being walked was entered */
+    const char *fn_loop_why; /* loop_why when it was entered */
     int lstack[8];
     int nlstack;
     const char *loop_why; /* inside a loop that is not simple */
     char why[320];        /* the last translation failure */
+    char exit_why[96];    /* the last loop found to be left early */
     int depth;
     const char *file_base;
     CXCursor kernel;
@@ -107,8 +116,8 @@ typedef struct W {
     char *src_path, *src_text; /* the last source file read for walk_source_line */
 } W;
 
-typedef struct walk_kids {
-    CXCursor c[16];
+typedef struct walk_kids { /* every child of a node; the list lives until walk_children_release */
+    CXCursor *c;
     int n;
 } walk_kids;
 
@@ -123,6 +132,8 @@ const ixpr *walk_fail(W *w, CXCursor c, const char *f, ...) __attribute__((forma
 /* Record a skipped access or a note (text owned by the list) for the sorted report. */
 void walk_add_skip(W *w, int line, int col, char *text);
 walk_kids walk_children(CXCursor c);
+/* Free every list walk_children returned. */
+void walk_children_release(void);
 /* Parentheses and implicit conversions removed. */
 CXCursor walk_strip(CXCursor c);
 bool walk_has_attr(CXCursor c, enum CXCursorKind attr);
@@ -156,6 +167,8 @@ int walk_pointer(W *w, CXCursor c, pbind *p);
 /* An element of a shared array: 1 with *a filled (array, indexes, field, vector), 0 when c is
  * not one, -1 when it is but cannot be expressed. */
 int walk_element(W *w, CXCursor c, waccess *a);
+/* Whether fn can call itself, directly or through other functions of the user's files. */
+bool walk_calls_itself(CXCursor fn);
 /* Bind fn's parameters to the arguments of call; *saved restores the bindings. */
 bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved);
 

@@ -6,8 +6,9 @@
 
 #include "import/walk_internal.h"
 
-/* Find a break, continue, return or goto that leaves the loop body early (a break or continue
- * inside an inner loop or switch belongs to it and is not looked at). */
+/* Find a break, return or goto that leaves the loop early (a break inside an inner loop or
+ * switch belongs to it and is not looked at; a continue only ends one iteration: the walker
+ * turns it into a condition). */
 static enum CXChildVisitResult find_exit(CXCursor c, CXCursor parent, CXClientData d)
 {
     (void)parent;
@@ -16,7 +17,7 @@ static enum CXChildVisitResult find_exit(CXCursor c, CXCursor parent, CXClientDa
     if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt || k == CXCursor_SwitchStmt ||
         k == CXCursor_LambdaExpr)
         return CXChildVisit_Continue;
-    if (k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt || k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt) {
+    if (k == CXCursor_BreakStmt || k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt) {
         *found = c;
         return CXChildVisit_Break;
     }
@@ -213,8 +214,17 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
         return "the loop variable also changes inside the loop";
     CXCursor exit = clang_getNullCursor();
     clang_visitChildren(*body, find_exit, &exit);
-    if (!clang_Cursor_isNull(exit))
-        return "the loop has a break, continue or return";
+    if (!clang_Cursor_isNull(exit)) {
+        int l, cl;
+        walk_where(exit, &l, &cl, NULL);
+        enum CXCursorKind ek = clang_getCursorKind(exit);
+        snprintf(w->exit_why, sizeof w->exit_why, "the loop can be left early (the %s at %d:%d)",
+                 ek == CXCursor_BreakStmt    ? "break"
+                 : ek == CXCursor_ReturnStmt ? "return"
+                                             : "goto",
+                 l, cl);
+        return w->exit_why;
+    }
     memset(L, 0, sizeof *L);
     L->from = from;
     L->to = bound;

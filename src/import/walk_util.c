@@ -69,23 +69,49 @@ void walk_add_skip(W *w, int line, int col, char *text)
     w->skips[w->nskips++] = (wskip){line, col, text};
 }
 
+/* Children lists live in one arena for the whole walk (walk_children_release frees it): a
+ * node keeps every child, however many (an initializer list, a call with many arguments). The
+ * importer walks one kernel per process, so the arena is the walk's, not shared. */
+static struct {
+    CXCursor **blocks;
+    int n, cap;
+} kid_arena;
+
+typedef struct kid_list {
+    CXCursor *c;
+    int n, cap;
+} kid_list;
+
 static enum CXChildVisitResult kid_visit(CXCursor c, CXCursor parent, CXClientData d)
 {
     (void)parent;
-    walk_kids *k = d;
-    if (k->n < 16)
-        k->c[k->n] = c;
-    k->n++;
+    kid_list *k = d;
+    if (k->n == k->cap) {
+        k->cap = k->cap ? 2 * k->cap : 16;
+        k->c = xrealloc(k->c, (size_t)k->cap * sizeof *k->c);
+    }
+    k->c[k->n++] = c;
     return CXChildVisit_Continue;
 }
 
 walk_kids walk_children(CXCursor c)
 {
-    walk_kids k = {.n = 0};
-    clang_visitChildren(c, kid_visit, &k);
-    if (k.n > 16)
-        k.n = 16;
-    return k;
+    kid_list l = {NULL, 0, 0};
+    clang_visitChildren(c, kid_visit, &l);
+    if (kid_arena.n == kid_arena.cap) {
+        kid_arena.cap = kid_arena.cap ? 2 * kid_arena.cap : 256;
+        kid_arena.blocks = xrealloc(kid_arena.blocks, (size_t)kid_arena.cap * sizeof *kid_arena.blocks);
+    }
+    kid_arena.blocks[kid_arena.n++] = l.c; /* NULL when there are none */
+    return (walk_kids){l.c, l.n};
+}
+
+void walk_children_release(void)
+{
+    for (int i = 0; i < kid_arena.n; i++)
+        free(kid_arena.blocks[i]);
+    free(kid_arena.blocks);
+    memset(&kid_arena, 0, sizeof kid_arena);
 }
 
 /* Parentheses and implicit conversions (libclang shows these as UnexposedExpr). */

@@ -110,7 +110,7 @@ static const ixpr *decl_ref(W *w, CXCursor c)
                      clang_getCursorKind(clang_getCursorSemanticParent(d)) != CXCursor_Namespace;
         CXCursor first;
         if (walk_has_attr(d, CXCursor_CUDASharedAttr))
-            r = walk_fail(w, c, "data-dependent: reads the shared variable '%s'", name);
+            r = walk_fail(w, c, "depends on data: reads the shared variable '%s' (bankscope record captures it)", name);
         else if (!local && !clang_isConstQualifiedType(t))
             r = walk_fail(w, c, "reads the global variable '%s' (give -D %s=VALUE)", name, name);
         else if (walk_mod_count(d, &first) > 0) {
@@ -197,6 +197,8 @@ static const ixpr *call_value(W *w, CXCursor c)
         clang_getCursorKind(b.c[0]) != CXCursor_ReturnStmt)
         return walk_fail(w, c, "calls '%s', which is more than 'return EXPR;'", name);
     walk_kids rk = walk_children(b.c[0]);
+    if (walk_calls_itself(fn))
+        return walk_fail(w, c, "calls the recursive function '%s' (bankscope does not follow recursion)", name);
     if (rk.n != 1 || w->ncalls >= MAX_INLINE)
         return walk_fail(w, c, "calls '%s', which cannot be inlined", name);
     int saved;
@@ -277,7 +279,7 @@ const ixpr *walk_value(W *w, CXCursor c)
             const ixpr *a = walk_value(w, ks.c[0]);
             r = a ? ixpr_unary(&w->ar, o, a) : NULL;
         } else if (op && !strcmp(op, "*"))
-            r = walk_fail(w, c, "data-dependent: reads memory through a pointer");
+            r = walk_fail(w, c, "depends on data: reads memory through a pointer (bankscope record captures it)");
         else
             r = walk_fail(w, c, "the operator '%s' in an index", op ? op : "?");
         break;
@@ -314,7 +316,9 @@ const ixpr *walk_value(W *w, CXCursor c)
         if (!r)
             walk_fail(w, c, "a sizeof or alignof that depends on a template parameter");
         break;
-    case CXCursor_ArraySubscriptExpr: r = walk_fail(w, c, "data-dependent: reads memory"); break;
+    case CXCursor_ArraySubscriptExpr:
+        r = walk_fail(w, c, "depends on data: reads memory (bankscope record captures it)");
+        break;
     default: r = walk_fail(w, c, "an expression bankscope cannot read"); break;
     }
 out:
@@ -592,6 +596,56 @@ int walk_element(W *w, CXCursor c, waccess *a)
         return 1;
     }
     return 0;
+}
+
+typedef struct rec_ctx {
+    CXCursor target;
+    CXCursor seen[256]; /* functions visited (each looked into once) */
+    int nseen;
+    bool found;
+} rec_ctx;
+
+static void rec_search(rec_ctx *r, CXCursor fn);
+
+static enum CXChildVisitResult rec_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    rec_ctx *r = d;
+    if (r->found)
+        return CXChildVisit_Break;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(c));
+        if (!clang_Cursor_isNull(fn) && walk_is_device_fn(fn)) {
+            if (clang_equalCursors(fn, r->target)) {
+                r->found = true;
+                return CXChildVisit_Break;
+            }
+            rec_search(r, fn);
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Look through the body of fn (once) for a call that leads back to the target. */
+static void rec_search(rec_ctx *r, CXCursor fn)
+{
+    for (int i = 0; i < r->nseen; i++)
+        if (clang_equalCursors(r->seen[i], fn))
+            return;
+    if (r->nseen == (int)(sizeof r->seen / sizeof r->seen[0]))
+        return;
+    r->seen[r->nseen++] = fn;
+    clang_visitChildren(fn, rec_visit, r);
+}
+
+bool walk_calls_itself(CXCursor fn)
+{
+    rec_ctx r;
+    r.target = fn;
+    r.nseen = 0;
+    r.found = false;
+    rec_search(&r, fn);
+    return r.found;
 }
 
 /* Bind fn's parameters to the arguments of call; *saved restores the bindings. */

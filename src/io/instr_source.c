@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "io/jsonstream.h"
 #include "io/trace_stream.h"
 #include "io/work.h"
 
@@ -31,9 +32,64 @@ static void take_header(instr_source *src)
     src->own.iterations = 1;
 }
 
+/* A trace read from a pipe (or "-", standard input) streams as a file does: its first bytes
+ * tell whether it is a trace; if not, the head and the rest are read whole and loaded. 1 opened,
+ * 0 not a pipe, -1 failed. */
+static int open_pipe(instr_source *src, const char *path, const char *arch, io_error *err)
+{
+    struct stat sb;
+    bool std = strcmp(path, "-") == 0;
+    if (!std && (stat(path, &sb) != 0 || S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode)))
+        return 0;
+    FILE *f = std ? stdin : fopen(path, "rb");
+    if (!f)
+        return 0; /* the loader says why */
+    char *head = xmalloc(JSONSTREAM_WINDOW);
+    size_t n = 0, k;
+    while (n < JSONSTREAM_WINDOW && (k = fread(head + n, 1, JSONSTREAM_WINDOW - n, f)) > 0)
+        n += k;
+    if (trace_stream_is_trace(head, n)) {
+        trace_stream *ts;
+        trace_stream_status st = trace_stream_open_pipe(f, head, n, path, arch, &ts, err);
+        free(head);
+        if (st != TRACE_STREAM_OK) {
+            if (st == TRACE_STREAM_NOT_TRACE)
+                snprintf(err->text, sizeof err->text, "%.400s: not a trace", path);
+            return -1;
+        }
+        src->ts = ts;
+        src->path = xstrdup(path);
+        take_header(src);
+        return 1;
+    }
+    strbuf sb2 = {0};
+    strbuf_add(&sb2, head, n);
+    free(head);
+    char buf[65536];
+    while (sb2.len <= LOAD_MAX_BYTES && (k = fread(buf, 1, sizeof buf, f)) > 0)
+        strbuf_add(&sb2, buf, k);
+    bool bad = ferror(f);
+    if (f != stdin)
+        fclose(f);
+    bool ok = false;
+    if (bad)
+        snprintf(err->text, sizeof err->text, "%.400s: read error", path);
+    else if (sb2.len > LOAD_MAX_BYTES)
+        snprintf(err->text, sizeof err->text, "%.400s: larger than 256 MiB", path);
+    else
+        ok = load_scenario_text(strbuf_str(&sb2), sb2.len, path, arch, &src->own, err);
+    strbuf_free(&sb2);
+    return ok ? 1 : -1;
+}
+
 bool instr_source_open(instr_source *src, const char *path, const char *arch, bool checked, io_error *err)
 {
     instr_source_scenario(src, &src->own, -1);
+    if (!checked) { /* a pipe cannot be read twice: only an unchecked pass streams it */
+        int p = open_pipe(src, path, arch, err);
+        if (p != 0)
+            return p > 0;
+    }
     struct stat sb;
     if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
         trace_stream *ts;

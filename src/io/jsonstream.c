@@ -17,8 +17,13 @@ enum {
     ST_FAILED
 };
 
+static bool fill(jsonstream *js, size_t need);
+
 static void open_common(jsonstream *js)
 {
+    js->maxstr = JSONSTREAM_MAX_STRING;
+    js->strcap = JSONSTREAM_MAX_STRING + 1;
+    js->str = xmalloc(js->strcap);
     js->line = 1;
     js->line_start = 0;
     js->state = ST_VALUE;
@@ -30,6 +35,13 @@ void jsonstream_open_file(jsonstream *js, FILE *f)
     js->f = f;
     js->buf = xmalloc(JSONSTREAM_WINDOW);
     open_common(js);
+}
+
+void jsonstream_open_file_head(jsonstream *js, FILE *f, const char *head, size_t n)
+{
+    jsonstream_open_file(js, f);
+    js->len = n < JSONSTREAM_WINDOW ? n : JSONSTREAM_WINDOW;
+    memcpy(js->buf, head, js->len);
 }
 
 void jsonstream_open_mem(jsonstream *js, const char *text, size_t len)
@@ -47,7 +59,36 @@ void jsonstream_close(jsonstream *js)
 {
     if (!js->mem)
         free(js->buf);
-    js->buf = NULL;
+    free(js->str);
+    js->buf = js->str = NULL;
+}
+
+void jsonstream_max_string(jsonstream *js, size_t max)
+{
+    js->maxstr = max;
+}
+
+/* Room for n bytes of string and a NUL (n at most maxstr + 4). */
+static void str_room(jsonstream *js, size_t n)
+{
+    if (n + 1 <= js->strcap)
+        return;
+    size_t cap = js->strcap;
+    while (cap < n + 1)
+        cap *= 2;
+    js->str = xrealloc(js->str, cap);
+    js->strcap = cap;
+}
+
+/* Skip a UTF-8 byte-order mark at the start of the document (editors on some systems write
+ * one); the line then starts after it, so that columns are as without it. */
+static void skip_bom(jsonstream *js)
+{
+    js->started = true;
+    if (fill(js, 3) && memcmp(js->buf + js->pos, "\xef\xbb\xbf", 3) == 0) {
+        js->pos += 3;
+        js->line_start = jsonstream_offset(js);
+    }
 }
 
 int64_t jsonstream_offset(const jsonstream *js)
@@ -96,6 +137,14 @@ static jsonstream_token fail_here(jsonstream *js, const char *msg)
     if (js->pos >= js->len && js->f && ferror(js->f))
         msg = "read error";
     return fail_at(js, js->line, col_here(js), msg);
+}
+
+/* A string or member name past the bound, at its opening quote. */
+static jsonstream_token too_long(jsonstream *js)
+{
+    char msg[64];
+    snprintf(msg, sizeof msg, "string longer than %zu bytes", js->maxstr);
+    return fail_at(js, js->line_tok, js->col_tok, msg);
 }
 
 static jsonstream_token fail_eof(jsonstream *js)
@@ -168,8 +217,9 @@ static bool put_utf8(jsonstream *js, long cp)
         b[3] = (char)(0x80 | (cp & 0x3f));
         n = 4;
     }
-    if (js->slen + (size_t)n > JSONSTREAM_MAX_STRING)
+    if (js->slen + (size_t)n > js->maxstr)
         return false;
+    str_room(js, js->slen + (size_t)n);
     memcpy(js->str + js->slen, b, (size_t)n);
     js->slen += (size_t)n;
     return true;
@@ -188,8 +238,7 @@ static bool read_escape(jsonstream *js)
     const char *k = e ? strchr(from, e) : NULL;
     if (k) {
         js->pos += 2;
-        return put_utf8(js, (unsigned char)to[k - from]) ||
-               (fail_at(js, js->line_tok, js->col_tok, "string longer than 4096 bytes"), false);
+        return put_utf8(js, (unsigned char)to[k - from]) || (too_long(js), false);
     }
     if (e != 'u') {
         fail_here(js, "malformed JSON: unknown escape in a string (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)");
@@ -217,7 +266,7 @@ static bool read_escape(jsonstream *js)
     }
     js->pos += used;
     if (!put_utf8(js, cp)) {
-        fail_at(js, js->line_tok, js->col_tok, "string longer than 4096 bytes");
+        too_long(js);
         return false;
     }
     return true;
@@ -234,7 +283,8 @@ static jsonstream_token read_string(jsonstream *js, jsonstream_token kind)
         for (; q < e && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20; q++)
             cont += ((unsigned char)*q & 0xc0) == 0x80;
         size_t n = (size_t)(q - p);
-        if (q < e && *q == '"' && n <= JSONSTREAM_MAX_STRING) {
+        if (q < e && *q == '"' && n <= js->maxstr) {
+            str_room(js, n);
             memcpy(js->str, p, n);
             js->str[n] = '\0';
             js->slen = n;
@@ -258,8 +308,9 @@ static jsonstream_token read_string(jsonstream *js, jsonstream_token kind)
                 return JSONSTREAM_ERROR;
             continue;
         }
-        if (js->slen >= JSONSTREAM_MAX_STRING)
-            return fail_at(js, js->line_tok, js->col_tok, "string longer than 4096 bytes");
+        if (js->slen >= js->maxstr)
+            return too_long(js);
+        str_room(js, js->slen + 1);
         if ((c & 0xc0) == 0x80)
             js->cont++;
         js->str[js->slen++] = (char)c;
@@ -479,6 +530,8 @@ int jsonstream_ints(jsonstream *js, int64_t *vals, int64_t *cols, int max)
 
 jsonstream_token jsonstream_next(jsonstream *js)
 {
+    if (!js->started)
+        skip_bom(js);
     if (js->len - js->pos >= 48 && fast_int(js))
         return JSONSTREAM_NUMBER;
     for (;;) {

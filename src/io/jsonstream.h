@@ -3,8 +3,10 @@
  * most JSONSTREAM_MAX_STRING bytes, numbers of at most JSONSTREAM_MAX_NUMBER characters, at most
  * JSONSTREAM_MAX_DEPTH nested containers). It checks the grammar (commas, colons, brackets, one
  * document and nothing after it) and gives every token its 1-based line and column; columns
- * count UTF-8 characters, as jsonpos does. Errors are values: the JSONSTREAM_ERROR token, with a
- * message and a position. Used by the streaming trace reader; owns its window and nothing else. */
+ * count UTF-8 characters. A UTF-8 byte-order mark before the document is skipped (it is not a
+ * column). Errors are values: the JSONSTREAM_ERROR token, with a message and a position. The one
+ * JSON reader of the program: the streaming trace reader pulls tokens from it, jsontree builds
+ * cJSON trees from it. Owns its window and its string buffer, nothing else. */
 #ifndef BANKSCOPE_JSONSTREAM_H
 #define BANKSCOPE_JSONSTREAM_H
 
@@ -13,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define JSONSTREAM_MAX_STRING 4096
+#define JSONSTREAM_MAX_STRING 4096 /* the default bound of one string (jsonstream_max_string) */
 #define JSONSTREAM_MAX_NUMBER 64
 #define JSONSTREAM_MAX_DEPTH 64
 #define JSONSTREAM_WINDOW (64 << 10)
@@ -52,8 +54,9 @@ typedef struct jsonstream {
     int state;
     /* the last token */
     int64_t line_tok, col_tok;
-    char str[JSONSTREAM_MAX_STRING + 1];
-    size_t slen;
+    char *str; /* owned; strcap bytes (grown as needed up to maxstr and a NUL) */
+    size_t slen, maxstr, strcap;
+    bool started; /* the byte-order mark check was made */
     double num;
     bool is_int;
     int64_t ival;
@@ -63,7 +66,13 @@ typedef struct jsonstream {
 /* Start reading f (from its current position) or len bytes at text. Never fails. */
 void jsonstream_open_file(jsonstream *js, FILE *f);
 void jsonstream_open_mem(jsonstream *js, const char *text, size_t len);
+/* Read the n bytes of head (at most JSONSTREAM_WINDOW, copied), then f: a pipe whose first
+ * bytes were read to see what it holds. */
+void jsonstream_open_file_head(jsonstream *js, FILE *f, const char *head, size_t n);
 void jsonstream_close(jsonstream *js);
+/* Allow strings and member names of up to max bytes (default JSONSTREAM_MAX_STRING); call
+ * before the first token. */
+void jsonstream_max_string(jsonstream *js, size_t max);
 /* The next token. After JSONSTREAM_ERROR or JSONSTREAM_END, it returns the same again. */
 jsonstream_token jsonstream_next(jsonstream *js);
 /* The fast path of arrays of numbers: read up to max next elements of the current array while

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/jsonpos.h"
 #include "io/jsonstream.h"
+#include "io/jsontree.h"
 #include "io/library.h"
 
 /* A look at the top-level keys only (jsonstream, skipping the values): no tree is built, so
@@ -40,9 +40,9 @@ void lesson_free(lesson *l)
 }
 
 /* Message at the JSON path, with its line and column. */
-static bool fail(const char *text, size_t len, const char *name, const char *path, const char *msg, io_error *err)
+static bool fail(const jsontree *t, const char *name, const char *path, const char *msg, io_error *err)
 {
-    jsonpos p = jsonpos_locate(text, len, path);
+    jsontree_pos p = jsontree_locate(t, path);
     snprintf(err->text, sizeof err->text, "%.100s:%d:%d: %.60s: %.400s", name, p.line, p.col, path, msg);
     return false;
 }
@@ -55,21 +55,16 @@ bool lesson_load_text(const char *text, size_t len, const char *name, lesson *ou
                  LOAD_MAX_SCENARIO_BYTES >> 20);
         return false;
     }
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    if (!root)
-        return fail(text, len, name, "", "malformed JSON", err);
-    size_t rest = jsonpos_skip_ws(text, len, end && end >= text && end <= text + len ? (size_t)(end - text) : len);
-    if (rest < len) {
-        cJSON_Delete(root);
-        int line, col;
-        jsonpos_line_col(text, rest, &line, &col);
-        snprintf(err->text, sizeof err->text, "%.100s:%d:%d: unexpected text after the JSON document", name, line, col);
+    jsontree tree;
+    jsontree_error je;
+    if (!jsontree_parse(text, len, &tree, &je)) {
+        snprintf(err->text, sizeof err->text, "%.100s:%d:%d: %.400s", name, je.line, je.col, je.msg);
         return false;
     }
+    const cJSON *root = tree.root;
     bool ok = false;
     if (!cJSON_IsObject(root)) {
-        fail(text, len, name, "", "a lesson is a JSON object", err);
+        fail(&tree, name, "", "a lesson is a JSON object", err);
         goto done;
     }
     const cJSON *title = cJSON_GetObjectItemCaseSensitive(root, "lesson");
@@ -77,15 +72,15 @@ bool lesson_load_text(const char *text, size_t len, const char *name, lesson *ou
     for (const cJSON *c = root->child; c; c = c->next)
         if (strcmp(c->string, "lesson") != 0 && strcmp(c->string, "steps") != 0 &&
             strcmp(c->string, "description") != 0) {
-            fail(text, len, name, c->string, "unknown key (a lesson has lesson, description, steps)", err);
+            fail(&tree, name, c->string, "unknown key (a lesson has lesson, description, steps)", err);
             goto done;
         }
     if (!cJSON_IsString(title)) {
-        fail(text, len, name, "lesson", "expected the lesson's title", err);
+        fail(&tree, name, "lesson", "expected the lesson's title", err);
         goto done;
     }
     if (!cJSON_IsArray(steps) || cJSON_GetArraySize(steps) < 1 || cJSON_GetArraySize(steps) > 200) {
-        fail(text, len, name, "steps", "expected 1..200 steps", err);
+        fail(&tree, name, "steps", "expected 1..200 steps", err);
         goto done;
     }
     out->title = xstrdup(title->valuestring);
@@ -96,26 +91,33 @@ bool lesson_load_text(const char *text, size_t len, const char *name, lesson *ou
         const cJSON *pat = cJSON_GetObjectItemCaseSensitive(st, "pattern");
         const cJSON *txt = cJSON_GetObjectItemCaseSensitive(st, "text");
         if (!cJSON_IsString(pat) || !cJSON_IsString(txt)) {
-            fail(text, len, name, path, "a step needs \"pattern\" and \"text\" strings", err);
+            fail(&tree, name, path, "a step needs \"pattern\" and \"text\" strings", err);
             goto done;
         }
         lesson_step *ls = &out->steps[out->nsteps++];
         ls->pattern = xstrdup(pat->valuestring);
         ls->text = xstrdup(txt->valuestring);
+        /* a pattern named again was checked at its first step: each is loaded once, so the
+         * lesson costs what its distinct patterns cost */
+        bool seen = false;
+        for (int k = 0; k < out->nsteps - 1 && !seen; k++)
+            seen = strcmp(out->steps[k].pattern, ls->pattern) == 0;
+        if (seen)
+            continue;
         scenario s;
         io_error e2;
         if (!load_scenario_file(ls->pattern, NULL, &s, &e2)) {
             char msg[sizeof e2.text + 32];
             snprintf(msg, sizeof msg, "pattern does not load: %s", e2.text);
             snprintf(path, sizeof path, "steps[%d].pattern", out->nsteps - 1);
-            fail(text, len, name, path, msg, err);
+            fail(&tree, name, path, msg, err);
             goto done;
         }
         scenario_free(&s);
     }
     ok = true;
 done:
-    cJSON_Delete(root);
+    jsontree_free(&tree);
     if (!ok)
         lesson_free(out);
     return ok;

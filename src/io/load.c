@@ -9,14 +9,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "io/jsonpos.h"
+#include "io/jsontree.h"
 #include "io/library.h"
 #include "io/trace_stream.h"
 #include "model/kernelgen.h"
 
 typedef struct loader {
-    const char *text;
-    size_t len;
+    const jsontree *tree; /* the document, with its positions */
     const char *name;
     io_error *err;
     bool failed;
@@ -35,7 +34,7 @@ static bool fail_at(loader *L, int extra_col, const char *msg, const char *fmt, 
     va_start(ap, fmt);
     vsnprintf(path, sizeof path, fmt, ap);
     va_end(ap);
-    jsonpos p = jsonpos_locate(L->text, L->len, path);
+    jsontree_pos p = jsontree_locate(L->tree, path);
     snprintf(L->err->text, sizeof L->err->text, "%s:%d:%d: %s%s%s", L->name, p.line, p.col + extra_col, path,
              *path ? ": " : "", msg);
     return false;
@@ -287,8 +286,8 @@ static bool load_op(loader *L, const cJSON *o, const char *path, banks_request *
     char *op = NULL, *kind = NULL;
     bool ok = get_str(L, o, "op", false, &op, path);
     if (ok && !banks_op_parse(op, &r->op))
-        ok = fail_at(L, 0, "op is \"load\", \"store\", \"ldmatrix\", \"stmatrix\", \"atomic\" or \"cp.async\"",
-                     "%s.op", path);
+        ok = fail_at(L, 0, "op is \"load\", \"store\", \"ldmatrix\", \"stmatrix\", \"atomic\" or \"cp.async\"", "%s.op",
+                     path);
     free(op);
     if (!ok)
         return false;
@@ -330,13 +329,41 @@ static bool load_op(loader *L, const cJSON *o, const char *path, banks_request *
     return true;
 }
 
+/* The optional "location" of an access: { "file", "line", "column", "text" }, each optional. */
+static bool load_location(loader *L, const cJSON *a, const char *path, scenario_srcloc *at)
+{
+    static const char *const keys[] = {"file", "line", "column", "text", NULL};
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(a, "location");
+    char p2[96];
+    snprintf(p2, sizeof p2, "%s.location", path);
+    if (!o)
+        return true;
+    if (!cJSON_IsObject(o))
+        return fail_at(L, 0, "expected an object", "%s", p2);
+    if (!only_keys(L, o, keys, p2) || !get_str(L, o, "file", true, &at->file, p2) ||
+        !get_str(L, o, "text", true, &at->text, p2))
+        return false;
+    int *const num[] = {&at->line, &at->column};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, keys[1 + k]);
+        char p3[112];
+        snprintf(p3, sizeof p3, "%s.%s", p2, keys[1 + k]);
+        int64_t n;
+        if (v && !get_int(L, v, 1, INT32_MAX, &n, p3))
+            return false;
+        if (v)
+            *num[k] = (int)n;
+    }
+    return true;
+}
+
 static bool load_access(loader *L, const cJSON *a, int i, scenario *s)
 {
     char path[64], p2[96];
     snprintf(path, sizeof path, "accesses[%d]", i);
     scenario_access *sa = &s->accesses[i];
-    static const char *const keys[] = {"op",    "array",    "index", "field",  "vector",  "when",
-                                       "label", "matrices", "trans", "atomic", "returns", "source", NULL};
+    static const char *const keys[] = {"op",       "array", "index",  "field",   "vector", "when",     "label",
+                                       "matrices", "trans", "atomic", "returns", "source", "location", NULL};
     if (!cJSON_IsObject(a))
         return fail_at(L, 0, "expected an object", "%s", path);
     banks_request kind = {0};
@@ -349,7 +376,7 @@ static bool load_access(loader *L, const cJSON *a, int i, scenario *s)
     if (!ok || !get_str(L, a, "array", false, &sa->array_name, path) ||
         !get_str(L, a, "field", true, &sa->field, path) || !get_str(L, a, "vector", true, &sa->vector, path) ||
         !get_str(L, a, "when", true, &sa->when_text, path) || !get_str(L, a, "label", true, &sa->label, path) ||
-        !get_str(L, a, "source", true, &sa->source, path))
+        !get_str(L, a, "source", true, &sa->source, path) || !load_location(L, a, path, &sa->at))
         return false;
     const cJSON *ix = cJSON_GetObjectItemCaseSensitive(a, "index");
     snprintf(p2, sizeof p2, "%s.index", path);
@@ -470,12 +497,15 @@ static bool load_root(loader *L, const cJSON *root, scenario *s)
     return true;
 }
 
-/* Report a division by zero, an overflow or a bad shift among the first LOAD_EVAL_CHECK_MAX
- * warp-instructions with its position before anything runs (scenario_check_eval evaluates only
- * the accesses whose expressions are not proven free of errors). */
+/* The evaluation check within LOAD_EVAL_CHECK_LANE_OPS (scenario_check_eval_run). */
 bool load_check_eval(const scenario *s, scenario_error *se)
 {
-    return scenario_check_eval(s, LOAD_EVAL_CHECK_MAX, se);
+    return scenario_check_eval(s, LOAD_EVAL_CHECK_LANE_OPS, se);
+}
+
+scenario_check load_check_eval_job(const scenario *s, const atomic_int *cancel, scenario_error *se)
+{
+    return scenario_check_eval_run(s, LOAD_EVAL_CHECK_LANE_OPS, cancel, se);
 }
 
 /* Read every instruction of an open trace into out (a trace kept in memory: at most
@@ -489,7 +519,16 @@ static bool load_trace_all(trace_stream *t, scenario *out, io_error *err)
         if (out->ntrace == cap) {
             cap = cap ? 2 * cap : 256;
             out->trace = xrealloc(out->trace, (size_t)cap * sizeof *out->trace);
+            if (out->trace_at) {
+                out->trace_at = xrealloc(out->trace_at, (size_t)cap * sizeof *out->trace_at);
+                memset(out->trace_at + out->ntrace, 0, (size_t)(cap - out->ntrace) * sizeof *out->trace_at);
+            }
         }
+        const scenario_srcloc *at = trace_stream_location(t);
+        if (at && !out->trace_at) /* a recording: a location per entry from here on */
+            out->trace_at = xcalloc((size_t)cap, sizeof *out->trace_at);
+        if (at)
+            scenario_srcloc_copy(at, &out->trace_at[out->ntrace]);
         out->trace[out->ntrace++] = r;
     }
     scenario *h = trace_stream_header(t);
@@ -532,28 +571,15 @@ bool load_scenario_text(const char *text, size_t len, const char *name, const ch
         return load_trace_all(ts, out, err);
     if (len > LOAD_MAX_SCENARIO_BYTES)
         return too_large(name, err);
-    loader L = {.text = text, .len = len, .name = name, .err = err};
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    if (!root) {
-        const char *at = cJSON_GetErrorPtr();
-        size_t off = at && at >= text && at <= text + len ? (size_t)(at - text) : 0;
-        int line, col;
-        jsonpos_line_col(text, off, &line, &col);
-        snprintf(err->text, sizeof err->text, "%s:%d:%d: malformed JSON%s", name, line, col,
-                 off >= len ? " (the file ends too early)" : "");
+    jsontree tree;
+    jsontree_error je;
+    if (!jsontree_parse(text, len, &tree, &je)) {
+        snprintf(err->text, sizeof err->text, "%s:%d:%d: %s", name, je.line, je.col, je.msg);
         return false;
     }
-    size_t rest = jsonpos_skip_ws(text, len, end && end >= text && end <= text + len ? (size_t)(end - text) : len);
-    if (rest < len) {
-        cJSON_Delete(root);
-        int line, col;
-        jsonpos_line_col(text, rest, &line, &col);
-        snprintf(err->text, sizeof err->text, "%s:%d:%d: unexpected text after the JSON document", name, line, col);
-        return false;
-    }
+    loader L = {.tree = &tree, .name = name, .err = err};
+    const cJSON *root = tree.root;
     bool ok = load_root(&L, root, out);
-    cJSON_Delete(root);
     if (ok && arch) {
         out->arch = banks_profile_find(arch);
         if (!out->arch) {
@@ -572,6 +598,7 @@ bool load_scenario_text(const char *text, size_t len, const char *name, const ch
             ok = false;
         }
     }
+    jsontree_free(&tree);
     if (!ok) {
         scenario_free(out);
         scenario_init(out);
@@ -581,7 +608,8 @@ bool load_scenario_text(const char *text, size_t len, const char *name, const ch
 
 char *load_read_file(const char *path, size_t *len, io_error *err)
 {
-    FILE *f = fopen(path, "rb");
+    bool std = strcmp(path, "-") == 0; /* standard input, as GNU tools read "-" */
+    FILE *f = std ? stdin : fopen(path, "rb");
     if (!f) {
         snprintf(err->text, sizeof err->text, "%s: %s", path, strerror(errno));
         return NULL;
@@ -592,7 +620,8 @@ char *load_read_file(const char *path, size_t *len, io_error *err)
     while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
         strbuf_add(&sb, buf, n);
         if (sb.len > LOAD_MAX_BYTES) {
-            fclose(f);
+            if (!std)
+                fclose(f);
             strbuf_free(&sb);
             snprintf(err->text, sizeof err->text, "%s: file larger than 256 MiB", path);
             return NULL;
@@ -600,7 +629,8 @@ char *load_read_file(const char *path, size_t *len, io_error *err)
     }
     bool bad = ferror(f);
     int why = errno; /* fread's reason (a directory: EISDIR), before fclose can change it */
-    fclose(f);
+    if (!std)
+        fclose(f);
     if (bad) {
         strbuf_free(&sb);
         snprintf(err->text, sizeof err->text, "%s: %s", path, strerror(why));
@@ -612,10 +642,11 @@ char *load_read_file(const char *path, size_t *len, io_error *err)
 
 const char *load_source_text(const char *source, size_t *len, bool *owned, io_error *err)
 {
-    FILE *probe = fopen(source, "rb");
-    *owned = probe != NULL;
-    if (probe) {
-        fclose(probe);
+    FILE *probe = strcmp(source, "-") == 0 ? NULL : fopen(source, "rb");
+    *owned = probe != NULL || strcmp(source, "-") == 0;
+    if (*owned) {
+        if (probe)
+            fclose(probe);
         return load_read_file(source, len, err);
     }
     const char *builtin = library_find(source, len);

@@ -24,13 +24,16 @@ typedef struct io_error {
 } io_error;
 
 /* The loader refuses a scenario whose expressions fail (division by zero, overflow, bad shift)
- * for a lane of one of its first LOAD_EVAL_CHECK_MAX warp-instructions; later ones are only
- * reported per lane ("expression error"). */
-#define LOAD_EVAL_CHECK_MAX 200000
+ * for a lane of one of its first warp-instructions, as many as LOAD_EVAL_CHECK_LANE_OPS lane
+ * evaluations allow (the unit of work.h's estimates: a few tenths of a second, whatever the
+ * file holds); later ones are only reported per lane ("expression error"). */
+#define LOAD_EVAL_CHECK_LANE_OPS ((int64_t)100000000)
 /* That check: false with the path, the expression offset and "division by zero for thread
  * (3,0,0)" for the first failing lane. The view's expression editor runs it too, so that an
- * edit is refused exactly where a saved file would be. */
+ * edit is refused exactly where a saved file would be; a background thread runs
+ * load_check_eval_job on its own copy of the scenario, which stops when *cancel is set. */
 bool load_check_eval(const scenario *s, scenario_error *se);
+scenario_check load_check_eval_job(const scenario *s, const atomic_int *cancel, scenario_error *se);
 /* Load and finish a scenario from JSON text; name is used in messages. */
 /* arch, when not NULL, replaces the file's architecture (before validation). */
 bool load_scenario_text(const char *text, size_t len, const char *name, const char *arch, scenario *out, io_error *err);

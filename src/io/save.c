@@ -67,6 +67,33 @@ static void save_trace(const scenario *s, strbuf *o)
     strbuf_addf(o, "  ]\n}\n");
 }
 
+/* An access's "location" object (the known fields only); nothing when nothing is known. */
+static void save_location(strbuf *o, const scenario_srcloc *at)
+{
+    if (!scenario_srcloc_known(at))
+        return;
+    const char *sep = "";
+    strbuf_addf(o, ", \"location\": { ");
+    if (at->file) {
+        strbuf_addf(o, "\"file\": ");
+        report_json_string(o, at->file);
+        sep = ", ";
+    }
+    if (at->line > 0) {
+        strbuf_addf(o, "%s\"line\": %d", sep, at->line);
+        sep = ", ";
+    }
+    if (at->column > 0) {
+        strbuf_addf(o, "%s\"column\": %d", sep, at->column);
+        sep = ", ";
+    }
+    if (at->text) {
+        strbuf_addf(o, "%s\"text\": ", sep);
+        report_json_string(o, at->text);
+    }
+    strbuf_addf(o, " }");
+}
+
 void save_scenario_json(const scenario *s, strbuf *o)
 {
     strbuf_addf(o, "{\n");
@@ -130,6 +157,7 @@ void save_scenario_json(const scenario *s, strbuf *o)
                 strbuf_addf(o, ", \"%s\": ", opt[k]);
                 report_json_string(o, opt[k + 1]);
             }
+        save_location(o, &a->at);
         strbuf_addf(o, " }%s\n", i + 1 < s->naccesses ? "," : "");
     }
     strbuf_addf(o, "  ]");

@@ -40,7 +40,9 @@ static void add(strbuf *sb, const char *str, int xml, int lines)
         if (c < 0x80 || k == 0) { /* a control character or a byte that is not UTF-8 */
             strbuf_addf(sb, "\\x%02x", c);
             i++;
-        } else if (cp >= 0x80 && cp < 0xa0) { /* C1 controls: 8-bit escape sequences */
+        } else if ((cp >= 0x80 && cp < 0xa0) || (xml && (cp == 0xfffe || cp == 0xffff))) {
+            /* C1 controls (8-bit escape sequences); U+FFFE and U+FFFF, the code points above
+             * U+001F that XML 1.0's Char excludes (surrogates never decode: \xNN) */
             strbuf_addf(sb, "\\u%04x", (unsigned)cp);
             i += (size_t)k;
         } else {

@@ -1,7 +1,8 @@
 /* textsafe: text from a file (names, labels, expressions, error messages quoting them) made safe
  * to show. A scenario must not be able to retitle or clear a terminal, nor break an SVG: control
  * characters (C0, DEL and the C1 range) become visible escapes such as \x1b or \u009b, bytes that
- * are not valid UTF-8 become \xNN, and cutting to a length never splits a UTF-8 sequence.
+ * are not valid UTF-8 become \xNN, in XML also U+FFFE and U+FFFF, which XML 1.0 forbids (\ufffe,
+ * \uffff), and cutting to a length never splits a UTF-8 sequence.
  * Pure functions over caller-owned buffers. */
 #ifndef BANKSCOPE_TEXTSAFE_H
 #define BANKSCOPE_TEXTSAFE_H

@@ -20,9 +20,17 @@ struct trace_stream {
     scenario hdr;
     bool arch_given; /* --arch replaces the file's */
     bool arch_seen;  /* the file's "arch" was read (or found by the look-ahead) */
+    unsigned seen;   /* the header members read so far (bits: name, description, arch) */
+    bool piped;      /* read from a pipe: no look ahead */
+    bool in_tail;    /* the members after the trace are being read */
     bool done;
     int64_t count, max;
     int64_t trace_line, trace_col; /* where the array of instructions starts */
+    /* a recording: its source lines (file, line, text), and the last instruction's location */
+    scenario_srcloc *lines;
+    int nlines;
+    scenario_srcloc at;
+    bool have_at;
 };
 
 /* "NAME:LINE:COL: PATH: MSG" into err; returns -1. */
@@ -70,6 +78,83 @@ bool trace_stream_record_key(const char *key)
     return false;
 }
 
+/* A recording's "lines" (its '[' just read): each line's file, line and text are kept for the
+ * locations of the instructions; the rest of each line is skipped. 0, or -1 with err. */
+static int read_lines(trace_stream *t, io_error *err)
+{
+    jsonstream_token v;
+    while ((v = jsonstream_next(&t->js)) == JSONSTREAM_OBJECT) {
+        scenario_srcloc l = {0};
+        int k = t->nlines;
+        while ((v = jsonstream_next(&t->js)) == JSONSTREAM_KEY) {
+            char key[8];
+            copy_key(t, key, sizeof key);
+            bool file = strcmp(t->js.str, "file") == 0, text = strcmp(t->js.str, "text") == 0,
+                 line = strcmp(t->js.str, "line") == 0;
+            v = jsonstream_next(&t->js);
+            if ((file || text) && v != JSONSTREAM_STRING && v != JSONSTREAM_NULL) {
+                scenario_srcloc_free(&l);
+                return FAIL_TOK(t, err, "expected a string or null", "lines[%d].%s", k, key);
+            }
+            if (line && v != JSONSTREAM_NULL &&
+                (v != JSONSTREAM_NUMBER || !t->js.is_int || t->js.ival < 1 || t->js.ival > INT32_MAX)) {
+                scenario_srcloc_free(&l);
+                return FAIL_TOK(t, err, "expected a line number or null", "lines[%d].line", k);
+            }
+            if (file && v == JSONSTREAM_STRING)
+                scenario_srcloc_set(&l, t->js.str, l.line, 0, l.text);
+            else if (text && v == JSONSTREAM_STRING)
+                scenario_srcloc_set(&l, l.file, l.line, 0, t->js.str);
+            else if (line && v == JSONSTREAM_NUMBER)
+                l.line = (int)t->js.ival;
+            else if (v == JSONSTREAM_ERROR || !jsonstream_skip(&t->js, v)) {
+                scenario_srcloc_free(&l);
+                return fail_js(t, err);
+            }
+        }
+        if (v != JSONSTREAM_OBJECT_END) {
+            scenario_srcloc_free(&l);
+            return v == JSONSTREAM_ERROR ? fail_js(t, err) : FAIL_TOK(t, err, "expected a line object", "lines[%d]", k);
+        }
+        t->lines = xrealloc(t->lines, (size_t)(t->nlines + 1) * sizeof *t->lines);
+        t->lines[t->nlines++] = l;
+    }
+    if (v != JSONSTREAM_ARRAY_END)
+        return v == JSONSTREAM_ERROR ? fail_js(t, err) : FAIL_TOK(t, err, "expected a line object", "%s", "lines");
+    return 0;
+}
+
+/* The location of a recording's entry from its "source" ("FILE:LINE"), with the text of that
+ * line from "lines". */
+static void set_location(trace_stream *t, const char *source)
+{
+    const char *colon = strrchr(source, ':');
+    char *end = NULL;
+    long ln = colon ? strtol(colon + 1, &end, 10) : 0;
+    if (!colon || !end || *end || ln < 1 || ln > INT32_MAX) {
+        scenario_srcloc_set(&t->at, source, 0, 0, NULL);
+        t->have_at = true;
+        return;
+    }
+    size_t flen = (size_t)(colon - source);
+    const char *text = NULL;
+    for (int i = 0; i < t->nlines && !text; i++)
+        if (t->lines[i].line == ln && t->lines[i].file && strlen(t->lines[i].file) == flen &&
+            strncmp(t->lines[i].file, source, flen) == 0)
+            text = t->lines[i].text;
+    char *file = xmalloc(flen + 1);
+    memcpy(file, source, flen);
+    file[flen] = '\0';
+    scenario_srcloc_set(&t->at, file, (int)ln, 0, text);
+    free(file);
+    t->have_at = true;
+}
+
+const scenario_srcloc *trace_stream_location(const trace_stream *t)
+{
+    return t->have_at ? &t->at : NULL;
+}
+
 /* One top-level member other than "trace" whose key was just read: 0 read, 1 not a member a
  * trace has, -1 error. */
 static int header_member(trace_stream *t, io_error *err)
@@ -85,6 +170,12 @@ static int header_member(trace_stream *t, io_error *err)
             return FAIL_TOK(t, err, "a trace's format is \"bankscope-record/1\" (a recording)", "%s", "format");
         return 0;
     }
+    if (strcmp(t->js.str, "lines") == 0) {
+        jsonstream_token v = jsonstream_next(&t->js);
+        if (v == JSONSTREAM_ERROR)
+            return fail_js(t, err);
+        return v == JSONSTREAM_ARRAY ? read_lines(t, err) : FAIL_TOK(t, err, "expected an array", "%s", "lines");
+    }
     if (trace_stream_record_key(t->js.str)) { /* what a recording says beside its trace */
         jsonstream_token v = jsonstream_next(&t->js);
         if (v == JSONSTREAM_ERROR || !jsonstream_skip(&t->js, v))
@@ -93,6 +184,10 @@ static int header_member(trace_stream *t, io_error *err)
     }
     if (!is_arch && strcmp(t->js.str, "name") != 0 && strcmp(t->js.str, "description") != 0)
         return 1;
+    unsigned bit = is_arch ? 4u : key[0] == 'n' ? 1u : 2u;
+    if (t->seen & bit) /* one model and one label: never the first of two */
+        return FAIL_TOK(t, err, "this key is given twice", "%s", key);
+    t->seen |= bit;
     jsonstream_token v = jsonstream_next(&t->js);
     if (v == JSONSTREAM_ERROR)
         return fail_js(t, err);
@@ -102,6 +197,11 @@ static int header_member(trace_stream *t, io_error *err)
         const banks_profile *p = banks_profile_find(t->js.str);
         if (!p)
             return FAIL_TOK(t, err, "unknown architecture (" LOAD_ARCH_LIST ")", "arch");
+        if (t->piped && t->in_tail && !t->arch_given) /* the instructions were analysed with another */
+            return FAIL_TOK(t, err,
+                            "a trace read from a pipe gives \"arch\" before \"trace\" (or use --arch NAME): "
+                            "the instructions were read with the default model",
+                            "arch");
         if (!t->arch_given)
             t->hdr.arch = p;
         t->arch_seen = true;
@@ -146,18 +246,21 @@ static void look_ahead_arch(trace_stream *t)
         fclose(f);
 }
 
-trace_stream_status trace_stream_open(const char *path, const char *text, size_t len, const char *name,
-                                      const char *arch, trace_stream **out, io_error *err)
+/* False with the message when arch (--arch) is given and is not an architecture. */
+static bool arch_ok(const char *name, const char *arch, io_error *err)
 {
-    *out = NULL;
-    const banks_profile *forced = NULL;
-    if (arch && !(forced = banks_profile_find(arch))) {
-        snprintf(err->text, sizeof err->text, "%s: unknown architecture '%s'", name, arch);
-        return TRACE_STREAM_ERROR;
-    }
-    FILE *f = NULL;
-    if (!text && !(f = fopen(path, "rb")))
-        return TRACE_STREAM_NOT_TRACE; /* the whole-file loader says why */
+    if (!arch || banks_profile_find(arch))
+        return true;
+    snprintf(err->text, sizeof err->text, "%s: unknown architecture '%s'", name, arch);
+    return false;
+}
+
+/* A stream reading f (owned) or text, for messages called name, with the architecture arch
+ * (checked by arch_ok) when not NULL. */
+static trace_stream *stream_new(FILE *f, const char *path, const char *text, size_t len, const char *name,
+                                const char *arch)
+{
+    const banks_profile *forced = arch ? banks_profile_find(arch) : NULL;
     trace_stream *t = xcalloc(1, sizeof *t);
     t->f = f;
     t->path = path && !text ? xstrdup(path) : NULL;
@@ -171,10 +274,12 @@ trace_stream_status trace_stream_open(const char *path, const char *text, size_t
         t->hdr.arch = forced;
         t->arch_given = true;
     }
-    if (text)
-        jsonstream_open_mem(&t->js, text, len);
-    else
-        jsonstream_open_file(&t->js, f);
+    return t;
+}
+
+/* Read the members before "trace" and the '[' of the instructions. */
+static trace_stream_status start(trace_stream *t, trace_stream **out, io_error *err)
+{
     trace_stream_status st = TRACE_STREAM_NOT_TRACE;
     if (jsonstream_next(&t->js) != JSONSTREAM_OBJECT)
         goto out;
@@ -206,13 +311,58 @@ trace_stream_status trace_stream_open(const char *path, const char *text, size_t
         st = TRACE_STREAM_ERROR;
         goto out;
     }
-    if (!t->arch_given && !t->arch_seen)
+    if (!t->arch_given && !t->arch_seen && !t->piped)
         look_ahead_arch(t);
     *out = t;
     return TRACE_STREAM_OK;
 out:
     trace_stream_close(t);
     return st;
+}
+
+trace_stream_status trace_stream_open(const char *path, const char *text, size_t len, const char *name,
+                                      const char *arch, trace_stream **out, io_error *err)
+{
+    *out = NULL;
+    if (!arch_ok(name, arch, err))
+        return TRACE_STREAM_ERROR;
+    FILE *f = NULL;
+    if (!text && !(f = fopen(path, "rb")))
+        return TRACE_STREAM_NOT_TRACE; /* the whole-file loader says why */
+    trace_stream *t = stream_new(f, path, text, len, name, arch);
+    if (text)
+        jsonstream_open_mem(&t->js, text, len);
+    else
+        jsonstream_open_file(&t->js, f);
+    return start(t, out, err);
+}
+
+trace_stream_status trace_stream_open_pipe(FILE *f, const char *head, size_t n, const char *name, const char *arch,
+                                           trace_stream **out, io_error *err)
+{
+    *out = NULL;
+    if (!arch_ok(name, arch, err)) {
+        fclose(f);
+        return TRACE_STREAM_ERROR;
+    }
+    trace_stream *t = stream_new(f, NULL, NULL, 0, name, arch);
+    t->piped = true;
+    jsonstream_open_file_head(&t->js, f, head, n);
+    return start(t, out, err);
+}
+
+bool trace_stream_is_trace(const char *text, size_t len)
+{
+    jsonstream js;
+    jsonstream_open_mem(&js, text, len);
+    bool is = false, go = jsonstream_next(&js) == JSONSTREAM_OBJECT;
+    while (go && jsonstream_next(&js) == JSONSTREAM_KEY) {
+        is = strcmp(js.str, "trace") == 0;
+        go = !is && (!strcmp(js.str, "name") || !strcmp(js.str, "description") || !strcmp(js.str, "arch")) &&
+             jsonstream_next(&js) == JSONSTREAM_STRING;
+    }
+    jsonstream_close(&js);
+    return is;
 }
 
 void trace_stream_limit(trace_stream *t, int64_t max)
@@ -238,6 +388,10 @@ void trace_stream_close(trace_stream *t)
     if (t->f)
         fclose(t->f);
     scenario_free(&t->hdr);
+    for (int i = 0; i < t->nlines; i++)
+        scenario_srcloc_free(&t->lines[i]);
+    free(t->lines);
+    scenario_srcloc_free(&t->at);
     free(t->path);
     free(t->name);
     free(t);
@@ -328,6 +482,7 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
     r->trans = false;
     r->atomic = BANKS_ATOM_ADD;
     r->returns = true;
+    t->have_at = false;
     long long i = (long long)t->count;
     for (;;) {
         jsonstream_token k = jsonstream_next(&t->js);
@@ -338,6 +493,7 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
         char key[64];
         copy_key(t, key, sizeof key);
         bool dup = false;
+        int64_t kline = t->js.line_tok, kcol = t->js.col_tok;
         jsonstream_token v = jsonstream_next(&t->js);
         if (v == JSONSTREAM_ERROR)
             return fail_js(t, err);
@@ -405,13 +561,15 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
         } else if (strcmp(key, "sass") == 0 || strcmp(key, "source") == 0) {
             if (v != JSONSTREAM_STRING && v != JSONSTREAM_NULL)
                 return FAIL_TOK(t, err, "expected a string or null", "trace[%lld].%s", i, key);
+            if (key[1] == 'o' && v == JSONSTREAM_STRING)
+                set_location(t, t->js.str);
         } else {
             char msg[96];
             snprintf(msg, sizeof msg, "unknown key '%.60s'", key);
             return FAIL_TOK(t, err, msg, "trace[%lld].%s", i, key);
         }
         if (dup)
-            return FAIL_TOK(t, err, "this key is given twice", "trace[%lld].%s", i, key);
+            return failf(t, err, kline, kcol, "this key is given twice", "trace[%lld].%s", i, key);
     }
     if (!have_op)
         return failf(t, err, eline, ecol, "missing key 'op'", "trace[%lld]", i);
@@ -448,6 +606,7 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
 /* The members after the trace, the end of the object and of the document. */
 static int read_tail(trace_stream *t, io_error *err)
 {
+    t->in_tail = true;
     for (;;) {
         jsonstream_token k = jsonstream_next(&t->js);
         if (k == JSONSTREAM_OBJECT_END)

@@ -11,15 +11,6 @@
  * its 32 lanes is 3.4-3.8 KB; a text lane table about 2.6 KB; a grouped text line about 100 B. */
 enum { BYTES_JSON = 3600, BYTES_TABLE = 2600, BYTES_LINE = 100 };
 
-/* Expression nodes one lane evaluates for access a (index dimensions and 'when'). */
-static int64_t access_nodes(const scenario_access *a)
-{
-    int64_t n = a->when.n;
-    for (int d = 0; d < a->nidx; d++)
-        n += a->index[d].n;
-    return n;
-}
-
 void work_estimate_analyze(const scenario *s, int warp, work_output out, work_estimate *e)
 {
     memset(e, 0, sizeof *e);
@@ -29,7 +20,7 @@ void work_estimate_analyze(const scenario *s, int warp, work_output out, work_es
     } else {
         int64_t warps = warp >= 0 ? 1 : scenario_selected_warps(s);
         for (int a = 0; a < s->naccesses; a++)
-            e->lane_ops += warps * BANKS_WARP * (1 + access_nodes(&s->accesses[a]));
+            e->lane_ops += warps * BANKS_WARP * (1 + scenario_access_nodes(&s->accesses[a]));
         e->lane_ops *= s->iterations;
         e->instructions = warps * s->naccesses * s->iterations;
     }

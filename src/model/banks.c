@@ -2,6 +2,7 @@
 #include "banks.h"
 #include "banks_fast.h"
 #include "banks_tensor.h"
+#include "kinds.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
  * The sm_50..sm_89 entries share the bank rules of [PG] 5.x; they differ only in capacity. */
 static const banks_profile profiles[] = {
     {.name = "sm_90",
+     .cc = 90,
      .title = "Hopper (H100/H200), checked against hardware counters",
      .source = "[PG] cc 9.0 + [H200]: 32 banks x 4 B, 128 B per wavefront, 8/16-byte loads "
                "pair lanes n^1 or n^2",
@@ -42,6 +44,7 @@ static const banks_profile profiles[] = {
      .measured = true,
      .phase_cycles = true /* [H200m] */},
     {.name = "sm_89",
+     .cc = 89,
      .title = "Ada (sm_89): 32 banks x 4 B",
      .source = "[PG] cc 5.x and later",
      .banks = 32,
@@ -58,6 +61,7 @@ static const banks_profile profiles[] = {
      .threads_per_sm = 1536,
      .blocks_per_sm = 24},
     {.name = "sm_86",
+     .cc = 86,
      .title = "Ampere GA10x (sm_86): 32 banks x 4 B",
      .source = "[PG] cc 5.x and later",
      .banks = 32,
@@ -74,6 +78,7 @@ static const banks_profile profiles[] = {
      .threads_per_sm = 1536,
      .blocks_per_sm = 16},
     {.name = "sm_80",
+     .cc = 80,
      .title = "Ampere A100 (sm_80): 32 banks x 4 B",
      .source = "[PG] cc 5.x and later",
      .banks = 32,
@@ -90,6 +95,7 @@ static const banks_profile profiles[] = {
      .threads_per_sm = 2048,
      .blocks_per_sm = 32},
     {.name = "sm_75",
+     .cc = 75,
      .title = "Turing (sm_75): 32 banks x 4 B",
      .source = "[PG] cc 5.x and later",
      .banks = 32,
@@ -106,6 +112,7 @@ static const banks_profile profiles[] = {
      .threads_per_sm = 1024,
      .blocks_per_sm = 16},
     {.name = "sm_70",
+     .cc = 70,
      .title = "Volta (sm_70): 32 banks x 4 B",
      .source = "[PG] cc 5.x and later",
      .banks = 32,
@@ -122,6 +129,7 @@ static const banks_profile profiles[] = {
      .threads_per_sm = 2048,
      .blocks_per_sm = 32},
     {.name = "sm_60",
+     .cc = 60,
      .title = "Pascal (sm_60): 32 banks x 4 B",
      .source = "[PG] cc 5.x and later",
      .banks = 32,
@@ -138,6 +146,7 @@ static const banks_profile profiles[] = {
      .threads_per_sm = 2048,
      .blocks_per_sm = 32},
     {.name = "sm_50",
+     .cc = 50,
      .title = "Maxwell (sm_50): 32 banks x 4 B",
      .source = "[PG] cc 5.x and later",
      .banks = 32,
@@ -155,6 +164,7 @@ static const banks_profile profiles[] = {
      .blocks_per_sm = 32},
     /* [PG] cc 3.x, 32-bit mode: words i and i+32 of one 64-word segment share a bank slot. */
     {.name = "sm_35",
+     .cc = 35,
      .title = "Kepler (sm_35), 4-byte bank mode",
      .source = "[PG] cc 3.x 32-bit mode: 32 banks x 4 B, words i and i+32 in one 256 B segment do not conflict",
      .banks = 32,
@@ -172,6 +182,7 @@ static const banks_profile profiles[] = {
      .blocks_per_sm = 16},
     /* [PG] cc 3.x, 64-bit mode (cudaSharedMemBankSizeEightByte). */
     {.name = "sm_35_8byte",
+     .cc = 35,
      .title = "Kepler (sm_35), 8-byte bank mode",
      .source = "[PG] cc 3.x 64-bit mode: 32 banks x 8 B, 256 B per wavefront",
      .banks = 32,
@@ -190,6 +201,7 @@ static const banks_profile profiles[] = {
     /* [PG] cc 1.x: 16 banks, requests per half-warp, one broadcast word per step, 64-bit
      * accesses compiled as two 32-bit requests. */
     {.name = "sm_13",
+     .cc = 13,
      .title = "Tesla (compute capability 1.x): 16 banks, half-warps",
      .source = "[PG] cc 1.x: 16 banks x 4 B per half-warp, a single broadcast word per step",
      .banks = 16,
@@ -272,7 +284,7 @@ double banks_issue_cycles(const banks_profile *p, const banks_request *req, cons
 {
     if (banks_tensor_op(req->op))
         return banks_tensor_cycles(p, req, r);
-    bool per_phase = p->phase_cycles && r->active_lanes > 0 && (req->op == BANKS_LOAD || register_data);
+    bool per_phase = p->phase_cycles && r->active_lanes > 0 && (kinds_of(req->op)->reads || register_data);
     return per_phase && r->nphases > r->wavefronts ? r->nphases : r->wavefronts;
 }
 
@@ -387,7 +399,7 @@ static bool fast_plan(const banks_profile *p, const banks_request *req, banks_fa
     if (per_phase > p->request_lanes)
         per_phase = p->request_lanes;
     plan->paired = false;
-    if (p->load_pairing && req->op == BANKS_LOAD && req->width >= 8 && per_phase < BANKS_WARP &&
+    if (p->load_pairing && kinds_of(req->op)->pairs && req->width >= 8 && per_phase < BANKS_WARP &&
         (lanes_pair(req, 1) || lanes_pair(req, 2))) {
         per_phase *= 2;
         plan->paired = true;
@@ -465,6 +477,7 @@ static bool fast_portable(const banks_profile *p, const banks_request *req, cons
     }
     memcpy(out->lane, lane_out, sizeof lane_out);
     out->paired = plan->paired;
+    out->not_modelled = false;
     out->nphases = nphases;
     out->wavefronts = row;
     out->ideal_wavefronts = ideal;
@@ -521,8 +534,8 @@ static void analyze(const banks_profile *p, const banks_request *req, banks_resu
 {
     /* Every field is written below, phase entries past nphases excepted: no clearing. */
     banks_fast_plan plan;
-    if (!cells && (req->op == BANKS_LOAD || req->op == BANKS_STORE) && req->active && p->same_slot_words == 1 &&
-        !p->single_broadcast && !(p->split_wide && req->width > p->bank_bytes) &&
+    if (!cells && !banks_tensor_op(req->op) && req->active && p->same_slot_words == 1 && !p->single_broadcast &&
+        !(p->split_wide && req->width > p->bank_bytes) &&
         ((simd && banks_fast_simd(p, req, out)) || (fast_plan(p, req, &plan) && fast_portable(p, req, &plan, out))))
         return;
     if (cells)
@@ -543,7 +556,8 @@ static void analyze(const banks_profile *p, const banks_request *req, banks_resu
     if (per_phase > p->request_lanes)
         per_phase = p->request_lanes;
     out->paired = false;
-    if (p->load_pairing && req->op == BANKS_LOAD && width >= 8 && per_phase < BANKS_WARP &&
+    out->not_modelled = false;
+    if (p->load_pairing && kinds_of(req->op)->pairs && width >= 8 && per_phase < BANKS_WARP &&
         (lanes_pair(req, 1) || lanes_pair(req, 2))) {
         per_phase *= 2;
         out->paired = true;

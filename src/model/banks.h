@@ -20,17 +20,21 @@
 #define BANKS_MAX_PHASES 16 /* cc 1.x 16-byte: 4 word requests x 2 half-warps = 8 */
 #define BANKS_MAX_ROWS 128  /* wavefronts of the worst request of any profile */
 
-/* What a warp-instruction does. The tensor-era kinds (banks_tensor.c) are modelled on sm_90 from
- * tests/data/h200_tensor.tsv: ldmatrix/stmatrix (m8n8 .b16: lane l gives the 16-byte row address of
- * matrix l / 8), shared atomics (atom with a returned value, red without) and cp.async (the
- * shared-memory side of cp.async.ca.shared.global). */
+/* What a warp-instruction does; each op is a row of the kinds table (kinds.h: widths, rule,
+ * architectures, counters, opcodes). The tensor-era kinds (banks_tensor.c) are modelled on sm_90
+ * from tests/data/h200_tensor.tsv: ldmatrix/stmatrix (m8n8 .b16: lane l gives the 16-byte row
+ * address of matrix l / 8), shared atomics (atom with a returned value, red without) and cp.async
+ * (the shared-memory side of cp.async.ca.shared.global). cp.async.cg is a kind the model does not
+ * cover: banks_analyze answers not_modelled. The numbers are those of kernels/measure.cu's BS_OP. */
 typedef enum banks_op {
     BANKS_LOAD,
     BANKS_STORE,
     BANKS_LDMATRIX,
     BANKS_STMATRIX,
     BANKS_ATOMIC,
-    BANKS_CP_ASYNC
+    BANKS_CP_ASYNC,
+    BANKS_CP_ASYNC_CG,
+    BANKS_OP_COUNT
 } banks_op;
 
 /* The operation of a shared atomic (PTX atom/red .add .min .max .and .or .xor .exch .cas .inc). */
@@ -51,6 +55,7 @@ typedef struct banks_profile {
     const char *name;      /* as written in files and on the command line: "sm_90" */
     const char *title;     /* one line for people */
     const char *source;    /* where the rules come from */
+    int cc;                /* compute capability x 10 of the GPUs it models (sm_35_8byte: 35) */
     int banks;             /* banks per SM */
     int bank_bytes;        /* bytes a bank serves per clock */
     int request_lanes;     /* lanes served as one request: 32, or 16 (cc 1.x half-warps) */
@@ -113,7 +118,9 @@ typedef struct banks_result {
     int conflict_degree;  /* most distinct words one bank serves in one phase (1 = none) */
     int active_lanes;
     int broadcast_lanes;
-    bool paired; /* sm_90 load pairing merged phases */
+    bool paired;       /* sm_90 load pairing merged phases */
+    bool not_modelled; /* a kind the model does not cover (kinds.h): every count above is 0 and
+                          no lane has a phase; say "not modelled", never a verdict */
     int nphases;
     banks_phase phase[BANKS_MAX_PHASES];
     banks_lane lane[BANKS_WARP];

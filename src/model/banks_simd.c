@@ -9,6 +9,7 @@
  * by a function attribute and used only where the CPU has them (Ice Lake, Sapphire Rapids and
  * later, Zen 4 and later), so the same binary runs everywhere; elsewhere it is never called. */
 #include "banks_fast.h"
+#include "kinds.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -114,7 +115,7 @@ SIMD_TARGET bool banks_fast_simd(const banks_profile *p, const banks_request *re
         _mm512_test_epi64_mask(any_d, _mm512_set1_epi64((int64_t)0xffffffff00000000u)) || pshift0 < 3)
         return false; /* a lane misaligned, or units 2^31 or more from the first */
     bool paired = false;
-    if (p->load_pairing & (req->op == BANKS_LOAD) & (width >= 8) & (pshift0 < 5)) {
+    if (p->load_pairing & kinds_of(req->op)->pairs & (width >= 8) & (pshift0 < 5)) {
         /* [H200] pairing (lanes_pair in banks.c): active lanes n and n^1 (or n^2) alike */
         unsigned unpaired1 = 0, unpaired2 = 0;
         for (int j = 0; j < 4; j++) {
@@ -226,6 +227,7 @@ SIMD_TARGET bool banks_fast_simd(const banks_profile *p, const banks_request *re
     _mm512_storeu_si512(&out->lane[16], w1);
 
     out->paired = paired;
+    out->not_modelled = false;
     out->nphases = BANKS_WARP >> pshift;
     out->wavefronts = row;
     out->ideal_wavefronts = (n[0] > 0) + (n[1] > 0) + (n[2] > 0) + (n[3] > 0);

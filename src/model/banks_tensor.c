@@ -9,42 +9,38 @@
 
 #include <string.h>
 
-static const char *const op_names[] = {"load", "store", "ldmatrix", "stmatrix", "atomic", "cp.async"};
-static const char *const atomic_names[] = {"add", "min", "max", "and", "or", "xor", "exch", "cas", "inc"};
+#include "kinds.h"
 
 const char *banks_op_name(banks_op op)
 {
-    return (unsigned)op < sizeof op_names / sizeof op_names[0] ? op_names[op] : "?";
+    const kinds_row *k = kinds_of(op);
+    return k ? k->name : "?";
 }
 
 bool banks_op_parse(const char *name, banks_op *op)
 {
-    for (size_t i = 0; i < sizeof op_names / sizeof op_names[0]; i++)
-        if (name && strcmp(name, op_names[i]) == 0) {
-            *op = (banks_op)i;
-            return true;
-        }
-    return false;
+    const kinds_row *k = kinds_find_op(name, NULL); /* cp.async.cg: "cp.async" with "cache": "cg" */
+    if (!k)
+        return false;
+    *op = (banks_op)k->op;
+    return true;
 }
 
 const char *banks_atomic_name(banks_atomic a)
 {
-    return (unsigned)a < sizeof atomic_names / sizeof atomic_names[0] ? atomic_names[a] : "?";
+    const kinds_atomic_row *k = kinds_atomic(a);
+    return k ? k->name : "?";
 }
 
 bool banks_atomic_parse(const char *name, banks_atomic *a)
 {
-    for (size_t i = 0; i < sizeof atomic_names / sizeof atomic_names[0]; i++)
-        if (name && strcmp(name, atomic_names[i]) == 0) {
-            *a = (banks_atomic)i;
-            return true;
-        }
-    return false;
+    return kinds_atomic_parse(name, a);
 }
 
 bool banks_tensor_op(banks_op op)
 {
-    return op == BANKS_LDMATRIX || op == BANKS_STMATRIX || op == BANKS_ATOMIC || op == BANKS_CP_ASYNC;
+    const kinds_row *k = kinds_of(op);
+    return !k || k->rule != KINDS_RULE_WORDS;
 }
 
 int banks_request_align(const banks_request *req)
@@ -54,35 +50,23 @@ int banks_request_align(const banks_request *req)
 
 const char *banks_request_problem(const banks_request *req)
 {
-    switch (req->op) {
-    case BANKS_LOAD:
-    case BANKS_STORE: return banks_width_ok(req->width) ? NULL : "width is 1, 2, 4, 8 or 16";
-    case BANKS_LDMATRIX:
-    case BANKS_STMATRIX:
-        if (req->matrices != 1 && req->matrices != 2 && req->matrices != 4)
-            return "matrices must be 1, 2 or 4";
-        return req->width == 16 ? NULL : "a matrix row is 16 bytes (8 16-bit elements)";
-    case BANKS_CP_ASYNC:
-        return req->width == 4 || req->width == 8 || req->width == 16 ? NULL : "cp.async copies 4, 8 or 16 bytes";
-    case BANKS_ATOMIC:
-        if ((unsigned)req->atomic > BANKS_ATOM_INC)
+    const kinds_row *k = kinds_of(req->op);
+    if (!k)
+        return "unknown op";
+    const kinds_atomic_row *at = NULL;
+    if (kinds_takes_key(k, "matrices") && req->matrices != 1 && req->matrices != 2 && req->matrices != 4)
+        return "matrices must be 1, 2 or 4";
+    if (kinds_takes_key(k, "atomic")) {
+        if (!(at = kinds_atomic(req->atomic)))
             return "unknown atomic operation";
-        if (!req->returns && (req->atomic == BANKS_ATOM_EXCH || req->atomic == BANKS_ATOM_CAS))
+        if (!req->returns && at->returns_only)
             return "exch and cas return the old value (there is no red.exch or red.cas)";
-        if (req->width == 4)
-            return NULL;
-        if (req->width != 8)
-            return "shared atomics are 4 or 8 bytes wide";
-        if (req->atomic == BANKS_ATOM_INC)
-            return "inc is 32-bit only";
-        /* [H200m] cuobjdump: 8-byte add/min/max/and/or/xor on shared memory compile to a
-         * compare-and-swap loop (LDS.64 + ATOMS.CAST.SPIN.64) whose wavefronts depend on the data */
-        if (req->atomic != BANKS_ATOM_EXCH && req->atomic != BANKS_ATOM_CAS)
-            return "8-byte shared atomics other than exch and cas are a compare-and-swap loop on sm_90 "
-                   "(ATOMS.CAST.SPIN.64), not one instruction: their cost depends on the data";
-        return NULL;
     }
-    return "unknown op";
+    if (!kinds_width_ok(k, req->width))
+        return k->width_text;
+    if (at && !(at->widths & KINDS_W(req->width)))
+        return at->width_text;
+    return NULL;
 }
 
 /* Put lane into the grid cell (row, bank) serving bank word bw. */
@@ -181,7 +165,12 @@ void banks_tensor_analyze(const banks_profile *p, const banks_request *req, bank
         out->lane[l].phase = -1;
         out->lane[l].wavefront = -1;
     }
-    bool matrix = req->op == BANKS_LDMATRIX || req->op == BANKS_STMATRIX;
+    const kinds_row *k = kinds_of(req->op);
+    if (!k || k->rule == KINDS_RULE_NOT_MODELLED) {
+        out->not_modelled = true;
+        return;
+    }
+    bool matrix = k->rule == KINDS_RULE_MATRIX;
     int per_phase, nphases, passes = 1;
     if (matrix) {
         per_phase = 8; /* one matrix */
@@ -193,8 +182,8 @@ void banks_tensor_analyze(const banks_profile *p, const banks_request *req, bank
         nphases = BANKS_WARP / per_phase;
         /* [H200m] cas: two passes (ATOMS.CAS: 2 x the lanes of the busiest bank in wavefronts),
          * of which the bank-conflict counter counts the conflicts once */
-        if (req->op == BANKS_ATOMIC && req->atomic == BANKS_ATOM_CAS)
-            passes = 2;
+        if (kinds_takes_key(k, "atomic"))
+            passes = kinds_atomic(req->atomic)->passes;
     }
     int row = 0;
     for (int g = 0; g < nphases; g++) {
@@ -226,14 +215,15 @@ void banks_tensor_analyze(const banks_profile *p, const banks_request *req, bank
 double banks_tensor_cycles(const banks_profile *p, const banks_request *req, const banks_result *r)
 {
     (void)p;
-    if (r->active_lanes == 0)
+    const kinds_row *k = kinds_of(req->op);
+    if (r->active_lanes == 0 || !k || k->rule == KINDS_RULE_NOT_MODELLED)
         return 0;
     /* [H200m] 8-byte atomics take a cycle per phase, the empty one included (exch, one lane: 1
      * wavefront, 2.00 cycles), cas two (one lane: 4.00); otherwise cycles = wavefronts (every
      * ldmatrix, stmatrix and atomic row within 0.7 %). cp.async: the shared side only; the
      * measured cycles also wait for the global load (up to 10 cycles more in the table). */
-    if (req->op == BANKS_ATOMIC && req->width == 8) {
-        int floor = r->nphases * (req->atomic == BANKS_ATOM_CAS ? 2 : 1);
+    if (k->phase_floor & KINDS_W(req->width)) {
+        int floor = r->nphases * (kinds_takes_key(k, "atomic") ? kinds_atomic(req->atomic)->passes : 1);
         return r->wavefronts > floor ? r->wavefronts : floor;
     }
     return r->wavefronts;

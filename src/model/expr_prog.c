@@ -490,13 +490,15 @@ bool expr_prog_build(const expr *e, const expr_range *rin, expr_prog *p, int *er
     /* with known ranges, hoist the largest parts that depend only on per-instruction values
      * (warp, loop variable) and cannot fail into slots, so lanes do not recompute them */
     int nslots = 0, slot_node[EXPR_MAX_SLOTS];
+    /* in_slot[i]: an ancestor of i is a slot; parents come after children, so the backward pass
+     * knows a parent's answer before its children's (linear time, however deep the tree) */
+    bool *in_slot = xcalloc((size_t)n, sizeof *in_slot);
     if (rin)
         for (int i = n - 1; i >= 0; i--) {
             const node_info *ni = &info[i];
             bool uniform = !(ni->uses & LANE_VARS) && !ni->fail && !lin[i] && ni->lo != ni->hi;
-            bool inside = false;
-            for (int a = ni->parent; a >= 0 && !inside; a = info[a].parent)
-                inside = slot_of[a] >= 0;
+            bool inside = ni->parent >= 0 && (slot_of[ni->parent] >= 0 || in_slot[ni->parent]);
+            in_slot[i] = inside;
             if (uniform && !inside && nslots < EXPR_MAX_SLOTS) {
                 slot_node[nslots] = i;
                 slot_of[i] = nslots;
@@ -532,6 +534,7 @@ bool expr_prog_build(const expr *e, const expr_range *rin, expr_prog *p, int *er
         *err_pos = b.fail_pos;
     free(b.fix);
     free(b.covered);
+    free(in_slot);
     free(info);
     free(form);
     free(form2);

@@ -39,13 +39,47 @@ void scenario_free(scenario *s)
         free(a->vector);
         free(a->label);
         free(a->source);
+        scenario_srcloc_free(&a->at);
         free(a->type_text);
     }
     free(s->accesses);
     free(s->loop.var);
     free(s->warps);
+    if (s->trace_at)
+        for (int i = 0; i < s->ntrace; i++)
+            scenario_srcloc_free(&s->trace_at[i]);
+    free(s->trace_at);
     free(s->trace);
     memset(s, 0, sizeof *s);
+}
+
+void scenario_srcloc_free(scenario_srcloc *l)
+{
+    free(l->file);
+    free(l->text);
+    memset(l, 0, sizeof *l);
+}
+
+void scenario_srcloc_copy(const scenario_srcloc *src, scenario_srcloc *dst)
+{
+    dst->file = src->file ? xstrdup(src->file) : NULL;
+    dst->text = src->text ? xstrdup(src->text) : NULL;
+    dst->line = src->line;
+    dst->column = src->column;
+}
+
+bool scenario_srcloc_known(const scenario_srcloc *l)
+{
+    return l->file || l->text || l->line > 0 || l->column > 0;
+}
+
+void scenario_srcloc_set(scenario_srcloc *l, const char *file, int line, int column, const char *text)
+{
+    scenario_srcloc n = {NULL, line > 0 ? line : 0, column > 0 ? column : 0, NULL};
+    n.file = file ? xstrdup(file) : NULL;
+    n.text = text ? xstrdup(text) : NULL;
+    scenario_srcloc_free(l);
+    *l = n;
 }
 
 /* Fill err; the path is printf-formatted. */
@@ -545,22 +579,37 @@ bool scenario_access_may_fail(const scenario *s, int access)
     return a->when_text && (!a->when.fast.ncode || a->when.fast.may_fail);
 }
 
-bool scenario_check_eval(const scenario *s, int64_t limit, scenario_error *err)
+int64_t scenario_access_nodes(const scenario_access *a)
+{
+    int64_t n = a->when.n;
+    for (int d = 0; d < a->nidx; d++)
+        n += a->index[d].n;
+    return n;
+}
+
+scenario_check scenario_check_eval_run(const scenario *s, int64_t max_lane_ops, const atomic_int *cancel,
+                                       scenario_error *err)
 {
     if (s->is_trace)
-        return true;
+        return SCENARIO_CHECK_OK;
     bool any = false;
     for (int a = 0; a < s->naccesses; a++)
         any |= scenario_access_may_fail(s, a);
     if (!any) /* proven for every lane of every instruction: nothing to evaluate */
-        return true;
+        return SCENARIO_CHECK_OK;
     int64_t n = scenario_instr_count(s);
     int64_t nw = scenario_selected_warps(s);
+    int64_t spent = 0;
     scenario_instr in;
-    for (int64_t k = 0; k < n && k < limit; k++) {
+    for (int64_t k = 0; k < n; k++) {
         int access = (int)(k % (nw * s->naccesses) / nw);
         if (!scenario_access_may_fail(s, access))
             continue;
+        spent += BANKS_WARP * (1 + scenario_access_nodes(&s->accesses[access]));
+        if (spent > max_lane_ops)
+            break;
+        if (cancel && (k & 63) == 0 && atomic_load_explicit(cancel, memory_order_relaxed))
+            return SCENARIO_CHECK_CANCELLED;
         scenario_instr_at(s, k, &in);
         for (int l = 0; l < BANKS_WARP; l++) {
             const scenario_lane *ln = &in.lane[l];
@@ -573,11 +622,18 @@ bool scenario_check_eval(const scenario *s, int64_t limit, scenario_error *err)
             snprintf(msg, sizeof msg, "%s for thread (%d,%d,%d)%s", expr_status_text(ln->eval), ln->tx, ln->ty, ln->tz,
                      loop);
             if (ln->bad_dim < 0)
-                return fail(err, ln->eval_pos, msg, "accesses[%d].when", in.access);
-            return fail(err, ln->eval_pos, msg, "accesses[%d].index[%d]", in.access, ln->bad_dim);
+                fail(err, ln->eval_pos, msg, "accesses[%d].when", in.access);
+            else
+                fail(err, ln->eval_pos, msg, "accesses[%d].index[%d]", in.access, ln->bad_dim);
+            return SCENARIO_CHECK_FAILED;
         }
     }
-    return true;
+    return SCENARIO_CHECK_OK;
+}
+
+bool scenario_check_eval(const scenario *s, int64_t max_lane_ops, scenario_error *err)
+{
+    return scenario_check_eval_run(s, max_lane_ops, NULL, err) == SCENARIO_CHECK_OK;
 }
 
 bool scenario_lane_past_end(const scenario *s, int access, const scenario_lane *l)

@@ -8,6 +8,7 @@
 #ifndef BANKSCOPE_SCENARIO_H
 #define BANKSCOPE_SCENARIO_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -47,6 +48,25 @@ typedef struct scenario_array {
     bool swz_tma;
 } scenario_array;
 
+/* Where something comes from in the user's source: the file, the 1-based line and column and the
+ * text of that line (as bankscope import and recordings find them). Owned strings; NULL or 0 is
+ * unknown, field by field. */
+typedef struct scenario_srcloc {
+    char *file; /* owned, NULL: unknown */
+    int line;   /* 1-based, 0: unknown */
+    int column; /* 1-based, 0: unknown */
+    char *text; /* owned: the source line, without its newline; NULL: unknown */
+} scenario_srcloc;
+
+/* Free what l owns and leave it unknown. */
+void scenario_srcloc_free(scenario_srcloc *l);
+/* Deep copy of src into *dst (which owns nothing yet). */
+void scenario_srcloc_copy(const scenario_srcloc *src, scenario_srcloc *dst);
+/* True when any field is known. */
+bool scenario_srcloc_known(const scenario_srcloc *l);
+/* Set every field (strings copied, NULL allowed), freeing what *l owned. */
+void scenario_srcloc_set(scenario_srcloc *l, const char *file, int line, int column, const char *text);
+
 typedef struct scenario_access {
     banks_op op;
     int matrices;        /* ldmatrix/stmatrix: 1, 2 or 4 */
@@ -59,10 +79,11 @@ typedef struct scenario_access {
     expr index[SCENARIO_MAX_DIMS];
     char *when_text; /* owned, NULL: every thread */
     expr when;
-    char *field;  /* owned, NULL: the whole element */
-    char *vector; /* owned, NULL: no reinterpretation */
-    char *label;  /* owned, optional */
-    char *source; /* owned, optional: the source line it comes from (bankscope import) */
+    char *field;        /* owned, NULL: the whole element */
+    char *vector;       /* owned, NULL: no reinterpretation */
+    char *label;        /* owned, optional */
+    char *source;       /* owned, optional: the source line it comes from (bankscope import) */
+    scenario_srcloc at; /* where it is in the user's source (file, line, column, text) */
     /* derived */
     int array;
     int offset;      /* bytes from the element start (field offset) */
@@ -94,6 +115,9 @@ typedef struct scenario {
     bool is_trace;
     banks_request *trace; /* owned, trace mode */
     int ntrace;
+    /* owned, NULL: none; else one location per trace entry, unknown where the entry has none
+     * (a recording's file, line and the line's text: bankscope record) */
+    scenario_srcloc *trace_at;
     /* derived */
     int64_t loop_values[SCENARIO_MAX_ITERATIONS];
     int iterations;
@@ -165,11 +189,28 @@ void scenario_instr_build(const scenario *s, int access, int iteration, int warp
 /* True unless every index and 'when' expression of access was proven free of errors (division
  * by zero, overflow, bad shift) for every lane and iteration of s. */
 bool scenario_access_may_fail(const scenario *s, int access);
-/* The first expression error among the first limit warp-instructions, in scenario order
- * (path, expression offset, "division by zero for thread (x,y,z), i = v"); false when there is
- * one. Only accesses that may fail are evaluated, so a scenario whose expressions cannot fail
- * costs nothing here. */
-bool scenario_check_eval(const scenario *s, int64_t limit, scenario_error *err);
+/* Expression nodes one lane evaluates for access (its index dimensions and 'when'): the unit of
+ * every work estimate is one lane evaluating one node, and an instruction of access costs
+ * BANKS_WARP x (1 + scenario_access_nodes) of them. */
+int64_t scenario_access_nodes(const scenario_access *a);
+
+typedef enum scenario_check {
+    SCENARIO_CHECK_OK,       /* no error within the budget */
+    SCENARIO_CHECK_FAILED,   /* err holds the first error */
+    SCENARIO_CHECK_CANCELLED /* *cancel was set before the check ended */
+} scenario_check;
+/* The evaluation check: the first expression error (division by zero, overflow, bad shift) in
+ * scenario order among the warp-instructions that fit in max_lane_ops lane evaluations (each
+ * evaluated costs BANKS_WARP x (1 + scenario_access_nodes), so the time is bounded whatever the
+ * expressions' length), reported as the path, the expression
+ * offset and "division by zero for thread (x,y,z), i = v". Only accesses that may fail are
+ * evaluated, so a scenario whose expressions cannot fail costs nothing here. Pure and
+ * re-entrant: it reads s only, so a thread may run it on its own copy of a scenario; it stops
+ * with SCENARIO_CHECK_CANCELLED soon after *cancel becomes non-zero (cancel may be NULL). */
+scenario_check scenario_check_eval_run(const scenario *s, int64_t max_lane_ops, const atomic_int *cancel,
+                                       scenario_error *err);
+/* The same without cancellation: false when it found an error (err says which). */
+bool scenario_check_eval(const scenario *s, int64_t max_lane_ops, scenario_error *err);
 /* True when lane l of access is out of bounds only because its access (a vector wider than
  * the element) reaches past the end of the array: every index is inside its extent. */
 bool scenario_lane_past_end(const scenario *s, int access, const scenario_lane *l);

@@ -43,4 +43,75 @@ bool scenario_edit_undo(scenario *cur, scenario_history *h);
 bool scenario_edit_redo(scenario *cur, scenario_history *h);
 void scenario_history_free(scenario_history *h);
 
+/* ---- the edits a user makes, with typed arguments (scenario_edit_ops.c) ----
+ * A change names what to do and to which array, access or struct; scenario_change_apply makes it
+ * on a private copy (through scenario_edit_apply), trying candidates with scenario_finish where a
+ * key cycles through choices. Every message is for a person: what changed, or why nothing did. */
+typedef enum scenario_change_kind {
+    SCENARIO_CHANGE_PAD,             /* pad: innermost padding of .array by .delta elements */
+    SCENARIO_CHANGE_SWIZZLE,         /* swizzle: .array's swizzle set to .text (NULL or "": none) */
+    SCENARIO_CHANGE_SWIZZLE_NEXT,    /* swizzle: the next TMA mode (none 32B 64B 128B) that fits */
+    SCENARIO_CHANGE_TYPE_NEXT,       /* array: the next element type that fits */
+    SCENARIO_CHANGE_PATTERN_NEXT,    /* pattern: the next access preset of .access */
+    SCENARIO_CHANGE_BLOCK_NEXT,      /* (none): the next block shape that validates */
+    SCENARIO_CHANGE_DIMENSION,       /* dimension: halve or double a dimension of .array */
+    SCENARIO_CHANGE_ARCH_STEP,       /* arch: the next (.step 1) or previous (-1) architecture */
+    SCENARIO_CHANGE_ARCH_SET,        /* arch: the architecture of index .index (banks_profiles) */
+    SCENARIO_CHANGE_FIELD_NEXT,      /* access: the next struct field the access can read */
+    SCENARIO_CHANGE_INDEX,           /* index: an index expression (.dim >= 0) or 'when' (-1) */
+    SCENARIO_CHANGE_FIELDS_REORDER,  /* field: fields of .struct_index by decreasing alignment */
+    SCENARIO_CHANGE_FIELD_TYPE_NEXT, /* field: the next type of field .field that fits */
+    SCENARIO_CHANGE_FIELD_ADD,       /* field: a char field after .field (-1: at the end) */
+    SCENARIO_CHANGE_FIELD_DELETE     /* field: field .field removed */
+} scenario_change_kind;
+
+typedef struct scenario_change {
+    scenario_change_kind kind;
+    union {
+        struct {
+            int array, delta;
+        } pad;
+        struct {
+            int array;
+            const char *text; /* borrowed */
+        } swizzle;
+        struct {
+            int array;
+        } array;
+        struct {
+            int access;
+            /* the dimensions to put back before a preset; a stride preset grows the array from
+             * them while it is shown. NULL: the array's dimensions as they are. */
+            const int64_t *user_dims;
+        } pattern;
+        struct {
+            int array;
+            bool inner, grow;
+        } dimension;
+        struct {
+            int step, index;
+        } arch;
+        struct {
+            int access;
+        } access;
+        struct {
+            int access, dim;
+            const char *text; /* borrowed */
+        } index;
+        struct {
+            int struct_index, field;
+        } field;
+    } u;
+} scenario_change;
+
+/* Apply c to *s (a private copy): true, or false with the reason in msg. On success msg may hold
+ * a line describing the result ("block 32x8x1", "field pos.x"), or be empty. */
+bool scenario_change_apply(scenario *s, const scenario_change *c, char *msg, size_t n);
+/* scenario_edit_fn form of scenario_change_apply (ctx: the const scenario_change *). */
+bool scenario_change_fn(scenario *s, void *ctx, char *msg, size_t n);
+/* scenario_edit_apply with a change: *cur is replaced only when c applies and validates. */
+bool scenario_edit_change(scenario *cur, scenario_history *h, const scenario_change *c, char *msg, size_t n);
+/* The struct-of-arrays form of s: every field access reads an array of the field's type. */
+bool scenario_edit_soa(const scenario *s, scenario *out, char *label, size_t n);
+
 #endif

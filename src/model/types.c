@@ -55,10 +55,14 @@ static const struct {
     int size;
     types_class cls;
 } vectors[] = {
-    {"char", "char", 1, TYPES_SIGNED},       {"uchar", "unsigned char", 1, TYPES_UNSIGNED},
-    {"short", "short", 2, TYPES_SIGNED},     {"ushort", "unsigned short", 2, TYPES_UNSIGNED},
-    {"int", "int", 4, TYPES_SIGNED},         {"uint", "unsigned int", 4, TYPES_UNSIGNED},
-    {"float", "float", 4, TYPES_FLOAT},      {"long", "long", 8, TYPES_SIGNED},
+    {"char", "char", 1, TYPES_SIGNED},
+    {"uchar", "unsigned char", 1, TYPES_UNSIGNED},
+    {"short", "short", 2, TYPES_SIGNED},
+    {"ushort", "unsigned short", 2, TYPES_UNSIGNED},
+    {"int", "int", 4, TYPES_SIGNED},
+    {"uint", "unsigned int", 4, TYPES_UNSIGNED},
+    {"float", "float", 4, TYPES_FLOAT},
+    {"long", "long", 8, TYPES_SIGNED},
     {"ulong", "unsigned long", 8, TYPES_UNSIGNED},
     {"longlong", "long long", 8, TYPES_SIGNED},
     {"ulonglong", "unsigned long long", 8, TYPES_UNSIGNED},
@@ -180,16 +184,14 @@ static bool layout_one(types_registry *r, int i, int depth, char *err, size_t er
         return false;
     }
     if (s->force_align && (s->force_align & (s->force_align - 1))) {
-        snprintf(err, errlen, "struct %s: alignment %d is not a power of two", s->name,
-                 s->force_align);
+        snprintf(err, errlen, "struct %s: alignment %d is not a power of two", s->name, s->force_align);
         return false;
     }
     long off = 0;
     int align = 1;
     for (int f = 0; f < s->nfields; f++) {
         types_field *fd = &s->fields[f];
-        if (fd->type.struct_index >= 0 &&
-            !layout_one(r, fd->type.struct_index, depth + 1, err, errlen))
+        if (fd->type.struct_index >= 0 && !layout_one(r, fd->type.struct_index, depth + 1, err, errlen))
             return false;
         int fa = types_align(r, &fd->type), fs = types_size(r, &fd->type);
         off = align_up((int)off, fa);
@@ -220,16 +222,34 @@ bool types_layout(types_registry *r, char *err, size_t errlen)
     return true;
 }
 
-bool types_field_path(const types_registry *r, const types_ref *t, const char *path,
-                      int *offset, types_ref *out, char *err, size_t errlen)
+bool types_field_path(const types_registry *r, const types_ref *t, const char *path, int *offset, types_ref *out,
+                      char *err, size_t errlen)
 {
     types_ref cur = *t;
     int off = 0;
     const char *p = path;
     while (*p) {
         if (cur.struct_index < 0) {
-            snprintf(err, errlen, "'%s' is not a struct (field path '%s')", cur.builtin.name, path);
-            return false;
+            /* a CUDA vector's components: float3.x, int2.y, half2.y (in the order x, y, z, w) */
+            static const char comp[] = "xyzw";
+            size_t n = strcspn(p, ".[");
+            const char *at = n == 1 ? strchr(comp, p[0]) : NULL;
+            types_builtin sc;
+            if (cur.builtin.components < 2 || !at || at - comp >= cur.builtin.components ||
+                !types_builtin_find(cur.builtin.scalar, &sc)) {
+                snprintf(err, errlen, "'%s' is not a struct (field path '%s')", cur.builtin.name, path);
+                return false;
+            }
+            off += (int)(at - comp) * sc.size;
+            cur.builtin = sc;
+            p += n;
+            if (*p == '.')
+                p++;
+            else if (*p) {
+                snprintf(err, errlen, "unexpected '%c' in field path '%s'", *p, path);
+                return false;
+            }
+            continue;
         }
         const types_struct *s = &r->structs[cur.struct_index];
         size_t n = strcspn(p, ".[");
@@ -282,8 +302,8 @@ void types_struct_decl(const types_registry *r, int i, bool comments, strbuf *ou
         int fs = types_size(r, &fd->type) * fd->count;
         if (comments && fd->offset > end)
             strbuf_addf(out, "    /* %d byte hole */\n", fd->offset - end);
-        strbuf_addf(out, "    %s%s %s", fd->type.struct_index >= 0 ? "struct " : "",
-                    types_name(r, &fd->type), fd->name);
+        strbuf_addf(out, "    %s%s %s", fd->type.struct_index >= 0 ? "struct " : "", types_name(r, &fd->type),
+                    fd->name);
         if (fd->count > 1)
             strbuf_addf(out, "[%d]", fd->count);
         if (comments)

@@ -11,9 +11,11 @@
  *   e KIND PC SIZE FLAGS COUNT WARP MASK A0 ... A31   (one warp-instruction; '-' inactive lane)
  *   executed N                        (warp-instructions the block executed; > entries: truncated)
  *   end
- * or, when nothing was captured, "none" and one "launched COUNT MATCHES MANGLED DEMANGLED" per
- * kernel (MATCHES: 1 when --kernel chose it),
+ * or, when nothing was captured, "none", "outside_launches N BX BY BZ GX GY GZ" when N matching
+ * launches had no block (BX,BY,BZ) (the last one's grid), and one "launched COUNT MATCHES MANGLED
+ * DEMANGLED" per kernel (MATCHES: 1 when --kernel chose it),
  * or "error TEXT". DIR/module.cubin is the chosen kernel's module, as the driver loaded it. */
+#define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -52,6 +54,7 @@ static struct {
     sanitizerAddPatchesFromFile_fn add_patches;
     sanitizerPatchInstructions_fn patch_instructions;
     sanitizerPatchModule_fn patch_module;
+    sanitizerUnpatchModule_fn unpatch_module;
     sanitizerSetLaunchCallbackData_fn set_launch_data;
     sanitizerAlloc_fn alloc;
     sanitizerAlloc_fn alloc_host;
@@ -67,6 +70,8 @@ static struct {
     int nmodules;
     CUcontext patched_ctx[CAPTURE_MAX_CONTEXTS];
     int npatched;
+    int64_t outside;          /* matching launches skipped because the block is not in their grid */
+    uint32_t outside_grid[3]; /* the grid of the last of them */
     /* the armed launch */
     CUcontext ctx;
     CUfunction function;
@@ -213,8 +218,13 @@ static void capture_launch_begin(const Sanitizer_LaunchData *ld)
         return;
     const uint32_t *b = cap.cfg->block;
     if (b[0] >= ld->gridDim_x || b[1] >= ld->gridDim_y || b[2] >= ld->gridDim_z) {
-        if (cap.cfg->launch < 0)
-            return; /* searching: a launch without that block cannot be the one */
+        if (cap.cfg->launch < 0) { /* searching: a launch without that block cannot be the one */
+            cap.outside++;
+            cap.outside_grid[0] = ld->gridDim_x;
+            cap.outside_grid[1] = ld->gridDim_y;
+            cap.outside_grid[2] = ld->gridDim_z;
+            return;
+        }
         FILE *f = record_open_output(cap.cfg, "capture.txt");
         if (f) {
             fprintf(f, "bankscope-capture 1\nkernel ");
@@ -264,8 +274,8 @@ static void capture_launch_begin(const Sanitizer_LaunchData *ld)
  * instruction, keep a copy of the cubin (for the PC -> line and SASS of the chosen kernel). */
 static void capture_module_loaded(const Sanitizer_ResourceModuleData *md)
 {
-    if (cap.state == CAPTURE_FAILED)
-        return;
+    if (cap.state == CAPTURE_FAILED || cap.state == CAPTURE_DONE)
+        return; /* nothing more to record: the module runs as built */
     int c = 0;
     while (c < cap.npatched && cap.patched_ctx[c] != md->context)
         c++;
@@ -327,8 +337,12 @@ static void capture_callback(void *userdata, Sanitizer_CallbackDomain domain, Sa
         capture_launch_begin((const Sanitizer_LaunchData *)cbdata);
     } else if (domain == SANITIZER_CB_DOMAIN_LAUNCH && cbid == SANITIZER_CBID_LAUNCH_END) {
         const Sanitizer_LaunchData *ld = cbdata;
-        if (cap.state == CAPTURE_ARMED && ld->function == cap.function)
+        if (cap.state == CAPTURE_ARMED && ld->function == cap.function) {
             cap.state = capture_collect(ld->hStream) ? CAPTURE_DONE : CAPTURE_SEARCHING;
+            if (cap.state == CAPTURE_DONE) /* the rest of the run at the program's own speed */
+                for (int i = 0; i < cap.nmodules; i++)
+                    cap.unpatch_module(cap.modules[i].module);
+        }
     }
     pthread_mutex_unlock(&cap.lock);
     inside = false;
@@ -342,6 +356,10 @@ static void capture_stop(void)
         FILE *f = record_open_output(cap.cfg, "capture.txt");
         if (f) {
             fprintf(f, "bankscope-capture 1\nnone\n");
+            if (cap.outside)
+                fprintf(f, "outside_launches %lld %u %u %u %u %u %u\n", (long long)cap.outside, cap.cfg->block[0],
+                        cap.cfg->block[1], cap.cfg->block[2], cap.outside_grid[0], cap.outside_grid[1],
+                        cap.outside_grid[2]);
             for (int k = 0; k < cap.nkernels; k++) {
                 char d[4096];
                 fprintf(f, "launched %lld %d ", (long long)cap.kernels[k].launches, cap.kernels[k].matches ? 1 : 0);
@@ -385,6 +403,7 @@ static int capture_start(const record_config *cfg)
     CAPTURE_SYM(add_patches, "sanitizerAddPatchesFromFile");
     CAPTURE_SYM(patch_instructions, "sanitizerPatchInstructions");
     CAPTURE_SYM(patch_module, "sanitizerPatchModule");
+    CAPTURE_SYM(unpatch_module, "sanitizerUnpatchModule");
     CAPTURE_SYM(set_launch_data, "sanitizerSetLaunchCallbackData");
     CAPTURE_SYM(alloc, "sanitizerAlloc");
     CAPTURE_SYM(alloc_host, "sanitizerAllocHost");

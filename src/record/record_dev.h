@@ -31,11 +31,12 @@ typedef struct record_entry {
     uint32_t addr[RECORD_WARP]; /* shared-window offsets; only the lanes of mask are written */
 } record_entry;
 
+/* armed and block first: a patch reads them with one 16-byte load (the allocation is aligned). */
 typedef struct record_dev {
+    uint32_t armed;          /* 0: every patch returns at once */
+    uint32_t block[3];       /* the block that records; every other returns at once */
     unsigned long long next; /* slots taken */
     unsigned long long max;  /* entries the array holds */
-    uint32_t block[3];       /* the block that records; every other returns at once */
-    uint32_t armed;          /* 0: every patch returns at once */
     record_entry *entries;
 } record_dev;
 

@@ -16,7 +16,10 @@
 /* Whether this thread belongs to the block and launch being recorded. */
 static __device__ __forceinline__ bool record_mine(const record_dev *d)
 {
-    return d && d->armed && blockIdx.x == d->block[0] && blockIdx.y == d->block[1] && blockIdx.z == d->block[2];
+    if (!d)
+        return false;
+    uint4 g = *(const uint4 *)d; /* armed, block x, y, z in one load */
+    return g.x && blockIdx.x == g.y && blockIdx.y == g.z && blockIdx.z == g.w;
 }
 
 /* One warp-instruction: the first active lane takes a slot, every active lane fills its address. */

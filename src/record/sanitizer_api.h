@@ -70,6 +70,7 @@ typedef SanitizerResult (*sanitizerEnableDomain_fn)(uint32_t, Sanitizer_Subscrib
 typedef SanitizerResult (*sanitizerAddPatchesFromFile_fn)(const char *, CUcontext);
 typedef SanitizerResult (*sanitizerPatchInstructions_fn)(Sanitizer_InstructionId, CUmodule, const char *);
 typedef SanitizerResult (*sanitizerPatchModule_fn)(CUmodule);
+typedef SanitizerResult (*sanitizerUnpatchModule_fn)(CUmodule);
 typedef SanitizerResult (*sanitizerSetLaunchCallbackData_fn)(Sanitizer_LaunchHandle, CUfunction, Sanitizer_StreamHandle,
                                                              const void *);
 typedef SanitizerResult (*sanitizerAlloc_fn)(CUcontext, void **, size_t);

@@ -53,15 +53,15 @@ int why_open(tui_app *a, int key)
 
 static int act_pad(tui_app *a, int key)
 {
-    edit_arg e = {.array = cur_array(a), .delta = key == '+' || key == '=' ? 1 : -1};
-    return app_edit(a, edit_padding, &e, NULL);
+    scenario_change c = {SCENARIO_CHANGE_PAD, .u.pad = {cur_array(a), key == '+' || key == '=' ? 1 : -1}};
+    return app_change(a, &c, false);
 }
 
 static int act_swizzle(tui_app *a, int key)
 {
     if (key == 'g') {
-        edit_arg e = {.array = cur_array(a)};
-        return app_edit(a, edit_cycle_swizzle, &e, NULL);
+        scenario_change c = {SCENARIO_CHANGE_SWIZZLE_NEXT, .u.swizzle = {cur_array(a), NULL}};
+        return app_change(a, &c, false);
     }
     if (a->sc.is_trace || cur_array(a) < 0) {
         app_set_message(a, true, "a trace has no array to swizzle");
@@ -69,8 +69,7 @@ static int act_swizzle(tui_app *a, int key)
     }
     const char *cur = a->sc.arrays[cur_array(a)].swizzle;
     a->prompt.kind = PROMPT_SWIZZLE;
-    snprintf(a->prompt.buf, sizeof a->prompt.buf, "%s", cur ? cur : "");
-    a->prompt.len = (int)strlen(a->prompt.buf);
+    line_set(&a->prompt.line, cur ? cur : "", true);
     app_push(a, &mode_prompt);
     return REACT_REDRAW;
 }
@@ -78,47 +77,64 @@ static int act_swizzle(tui_app *a, int key)
 static int act_type(tui_app *a, int key)
 {
     (void)key;
-    edit_arg e = {.array = cur_array(a)};
-    return app_edit(a, edit_cycle_type, &e, NULL);
+    scenario_change c = {SCENARIO_CHANGE_TYPE_NEXT, .u.array = {cur_array(a)}};
+    return app_change(a, &c, false);
 }
 
 static int act_pattern(tui_app *a, int key)
 {
     (void)key;
-    edit_arg e = {.access = a->access};
-    int r = app_edit(a, edit_cycle_pattern, &e, NULL);
-    if ((r & REACT_EDITED) && !a->sc.is_trace) { /* the label of the new copy, read afterwards */
-        char decl[160];
-        app_declaration(&a->sc, a->access, decl, sizeof decl);
-        app_set_message(a, false, "%s: %s", a->sc.accesses[a->access].label ? a->sc.accesses[a->access].label : "",
-                        decl);
+    if (a->sc.is_trace)
+        return app_change(a, &(scenario_change){SCENARIO_CHANGE_PATTERN_NEXT, .u.pattern = {a->access, NULL}}, false);
+    /* the user's dimensions: a stride preset grows the array only while it is shown */
+    int ai = cur_array(a);
+    const scenario_array *arr = &a->sc.arrays[ai];
+    if (!a->preset.grown || a->preset.array != ai || a->preset.gen != a->scen_gen) {
+        a->preset.array = ai;
+        memcpy(a->preset.dims, arr->dims, sizeof a->preset.dims);
     }
+    scenario_change c = {SCENARIO_CHANGE_PATTERN_NEXT, .u.pattern = {a->access, a->preset.dims}};
+    int r = app_change(a, &c, false);
+    if (!(r & REACT_EDITED))
+        return r;
+    arr = &a->sc.arrays[ai];
+    a->preset.grown = memcmp(arr->dims, a->preset.dims, sizeof a->preset.dims) != 0;
+    a->preset.gen = a->scen_gen + 1; /* the edit's own generation (app_react bumps it) */
+    char decl[160];
+    app_declaration(&a->sc, a->access, decl, sizeof decl);
+    const char *label = a->sc.accesses[a->access].label ? a->sc.accesses[a->access].label : "";
+    if (a->preset.grown)
+        app_set_message(a, false, "%s: %s (grown for this stride while shown; a restores it)", label, decl);
+    else
+        app_set_message(a, false, "%s: %s", label, decl);
     return r;
 }
 
 static int act_field(tui_app *a, int key)
 {
     (void)key;
-    edit_arg e = {.access = a->access};
-    return app_edit(a, edit_cycle_field, &e, NULL);
+    scenario_change c = {SCENARIO_CHANGE_FIELD_NEXT, .u.access = {a->access}};
+    return app_change(a, &c, false);
 }
 
 static int act_block(tui_app *a, int key)
 {
     (void)key;
-    return app_edit(a, edit_cycle_block, NULL, NULL);
+    scenario_change c = {SCENARIO_CHANGE_BLOCK_NEXT, .u.array = {0}};
+    return app_change(a, &c, true); /* a block can make an index fail for some lane: refused */
 }
 
 static int act_dims(tui_app *a, int key)
 {
-    edit_arg e = {.array = cur_array(a), .inner = key == '<' || key == '>', .grow = key == '>' || key == '}'};
-    return app_edit(a, edit_dimension, &e, NULL);
+    scenario_change c = {SCENARIO_CHANGE_DIMENSION,
+                         .u.dimension = {cur_array(a), key == '<' || key == '>', key == '>' || key == '}'}};
+    return app_change(a, &c, false);
 }
 
 static int act_arch(tui_app *a, int key)
 {
-    edit_arg e = {.delta = key == 'R' ? -1 : 1};
-    return app_edit(a, edit_cycle_arch, &e, NULL);
+    scenario_change c = {SCENARIO_CHANGE_ARCH_STEP, .u.arch = {key == 'R' ? -1 : 1, 0}};
+    return app_change(a, &c, false);
 }
 
 static int act_warp(tui_app *a, int key)
@@ -167,8 +183,9 @@ static int act_open(tui_app *a, int key)
 static int act_save(tui_app *a, int key)
 {
     a->prompt.kind = key == 'E' ? PROMPT_SVG : PROMPT_SAVE;
-    tui_save_default_name(a, key == 'E', a->prompt.buf, sizeof a->prompt.buf);
-    a->prompt.len = (int)strlen(a->prompt.buf);
+    char name[LINE_MAX_TEXT];
+    tui_save_default_name(a, key == 'E', name, sizeof name);
+    line_set(&a->prompt.line, name, true); /* typing replaces the proposed name */
     app_push(a, &mode_prompt);
     return REACT_REDRAW;
 }
@@ -308,14 +325,26 @@ static const tui_action table[] = {
      M(EDIT)},
     {{KEY_ESC}, 1, "undo", "undo the edit", edit_cancel, M(EDIT)},
     {{KEY_TAB}, 1, "next index", "edit the next index expression (then 'when')", edit_next_index, M(EDIT)},
-    {{KEY_BACKSPACE, 127, 8}, 1, NULL, "delete the last character", edit_backspace, M(EDIT)},
+    {{KEY_BACKSPACE, KEY_DC, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, CTRL('a'), CTRL('e'), CTRL('u'), CTRL('k'),
+      CTRL('w'), 127},
+     1,
+     NULL,
+     "edit the line: arrows, Home/End (Ctrl-A/E) move; Ctrl-U/Ctrl-K erase to the start/end, Ctrl-W a word",
+     edit_line,
+     M(EDIT)},
     /* prompts */
     {{'\r', '\n', KEY_ENTER}, 1, "ok", "confirm", prompt_accept, M(PROMPT)},
     {{KEY_ESC}, 1, "cancel", "cancel", prompt_cancel, M(PROMPT)},
     {{'y', 'Y'}, 1, "yes", "yes (questions only)", prompt_yes, M(PROMPT)},
     {{'n', 'N'}, 1, "no", "no (questions only)", prompt_no, M(PROMPT)},
     {{'S'}, 1, "save first", "save first (questions only)", prompt_open_save, M(PROMPT)},
-    {{KEY_BACKSPACE, 127, 8}, 1, NULL, "delete the last character", prompt_backspace, M(PROMPT)},
+    {{KEY_BACKSPACE, KEY_DC, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, CTRL('a'), CTRL('e'), CTRL('u'), CTRL('k'),
+      CTRL('w'), 127},
+     1,
+     NULL,
+     "edit the line: arrows, Home/End (Ctrl-A/E) move; Ctrl-U/Ctrl-K erase to the start/end, Ctrl-W a word",
+     prompt_line,
+     M(PROMPT)},
     /* the advisor */
     {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "choose", "choose a padding row", advisor_move, M(ADVISOR)},
     {{'\r', '\n', KEY_ENTER}, 1, "apply", "apply the chosen padding", advisor_apply, M(ADVISOR)},

@@ -26,6 +26,7 @@
 #include "model/scenario.h"
 #include "model/scenario_edit.h"
 #include "tui/layout.h"
+#include "tui/lineedit.h"
 #include "tui/tui.h"
 
 /* Colour roles; crt maps them to colour pairs or to monochrome attributes. */
@@ -134,7 +135,8 @@ typedef struct tui_totals {
 } tui_totals;
 
 /* A background job on a private copy of the scenario (jobs.c). */
-typedef enum tui_job_kind { JOB_TOTALS, JOB_ADVISOR, JOB_VARIANT, JOB_KINDS } tui_job_kind;
+/* JOB_CHECK: the loader's check of every lane of an edited expression (mode_edit.c). */
+typedef enum tui_job_kind { JOB_TOTALS, JOB_ADVISOR, JOB_VARIANT, JOB_CHECK, JOB_KINDS } tui_job_kind;
 typedef struct tui_job tui_job;
 
 /* The advisor's padding sweep measured on the GPU (sweep_measure.c). */
@@ -175,11 +177,16 @@ typedef struct tui_frame {
 /* ---- per-mode state ---- */
 typedef struct edit_state {
     int dim; /* index expression edited; -1: 'when' */
-    char buf[256];
-    int len;
+    tui_line line;
     char msg[200];
-    int err_pos;  /* -1 when the text validates */
-    bool changed; /* a live edit was applied (undo restores the text before) */
+    int err_pos;          /* -1 when the text validates */
+    bool changed;         /* a live edit was applied (undo restores the text before) */
+    bool parse_error;     /* the text does not parse or validate (err_pos, msg say where, why) */
+    bool checking;        /* the scenario on show holds texts whose lanes a job is checking */
+    bool keep_when_done;  /* Enter came while checking: close when the check passes */
+    unsigned long serial; /* of the newest check (older results are dropped) */
+    scenario good;        /* owned: the last state whose every lane passed (the view goes back
+                             to it when a check fails) */
 } edit_state;
 
 typedef enum prompt_kind {
@@ -194,8 +201,7 @@ typedef struct prompt_state {
     prompt_kind kind;
     bool svg; /* PROMPT_OVERWRITE: the file is an SVG picture */
     int arg;  /* PROMPT_OPEN: direction */
-    char buf[256];
-    int len;
+    tui_line line;
 } prompt_state;
 
 typedef struct advisor_state {
@@ -251,8 +257,7 @@ typedef struct kernel_state {
     char error[700];     /* why the kernel of an access could not be made; "" when all were */
     int scroll, hscroll; /* first line and first byte shown */
     bool searching;      /* typing a search text */
-    char query[64];
-    int qlen;
+    tui_line query;
     int hit;            /* line of the last match; -1 none */
     unsigned long mask; /* mouse events before the view asked for the wheel too */
 } kernel_state;
@@ -295,6 +300,12 @@ struct tui_app {
     picker_state picker;
     quiz_state quiz;
     kernel_state kernel;
+    struct {
+        bool grown;        /* a stride preset grew array past the user's dimensions */
+        int array;         /* the array the dimensions belong to */
+        unsigned long gen; /* scen_gen of the preset's edit: any later edit makes dims the user's */
+        int64_t dims[SCENARIO_MAX_DIMS];
+    } preset;     /* the user's dimensions while `a` presets are shown */
     bool quiz_on; /* predict first: verdicts hidden until a guess */
     /* background work */
     tui_job *jobs[JOB_KINDS];
@@ -329,6 +340,9 @@ void app_refresh_view(tui_app *a);
 void app_react(tui_app *a, int flags);
 /* Apply an edit through scenario_edit; returns reaction flags (a message either way). */
 int app_edit(tui_app *a, scenario_edit_fn fn, void *ctx, const char *done);
+/* Apply a typed change as one undoable edit; check_lanes: refuse it, as the loader would, when an
+ * expression fails for some lane (the block key). Returns reaction flags (a message either way). */
+int app_change(tui_app *a, const scenario_change *c, bool check_lanes);
 /* Replace the scenario by next (taken over), as one undoable edit. */
 int app_replace(tui_app *a, scenario *next, const char *done);
 /* The instruction number (scenario order) of the selection; -1 for a warp that the scenario's
@@ -378,10 +392,10 @@ int edit_begin_key(tui_app *a, int key);
 int edit_keep(tui_app *a, int key);
 int edit_cancel(tui_app *a, int key);
 int edit_next_index(tui_app *a, int key);
-int edit_backspace(tui_app *a, int key);
+int edit_line(tui_app *a, int key);
 int prompt_accept(tui_app *a, int key);
 int prompt_cancel(tui_app *a, int key);
-int prompt_backspace(tui_app *a, int key);
+int prompt_line(tui_app *a, int key);
 int prompt_yes(tui_app *a, int key);
 int prompt_no(tui_app *a, int key);
 int prompt_open_save(tui_app *a, int key);
@@ -430,6 +444,11 @@ void jobs_start_totals(tui_app *a);
 void jobs_start_advisor(tui_app *a, int array);
 void jobs_start_variant(tui_app *a);
 void jobs_cancel(tui_app *a, tui_job_kind k);
+/* Check candidate (taken over) as the loader does, off the key path; edit_check_done gets the
+ * result with serial when it arrives. */
+void jobs_start_check(tui_app *a, scenario *candidate, unsigned long serial);
+/* The index editor's answer to a finished check (mode_edit.c); returns reaction flags. */
+int edit_check_done(tui_app *a, unsigned long serial, bool ok, const scenario_error *err);
 /* Collect finished jobs; true when something on screen changed. */
 bool jobs_poll(tui_app *a);
 bool jobs_busy(const tui_app *a);
@@ -440,32 +459,6 @@ void jobs_wait_all(tui_app *a);
 void jobs_free(tui_app *a);
 /* Totals computed here and now (headless snapshot, tests). */
 void totals_compute(const scenario *s, tui_totals *t);
-
-/* ---- edits.c: edit functions for scenario_edit_apply (each on a private copy) ---- */
-typedef struct edit_arg {
-    int array, access, delta, si, fi;
-    bool inner, grow;
-    const char *text;
-} edit_arg;
-bool edit_padding(scenario *s, void *arg, char *msg, size_t n);
-/* The array's swizzle: set to text ("128B", "Swizzle<3,4,3>"; NULL or empty: none), or the next
- * TMA mode that fits (none, 32B, 64B, 128B). */
-bool edit_set_swizzle(scenario *s, void *arg, char *msg, size_t n);
-bool edit_cycle_swizzle(scenario *s, void *arg, char *msg, size_t n);
-bool edit_cycle_type(scenario *s, void *arg, char *msg, size_t n);
-bool edit_cycle_pattern(scenario *s, void *arg, char *msg, size_t n);
-bool edit_cycle_block(scenario *s, void *arg, char *msg, size_t n);
-bool edit_dimension(scenario *s, void *arg, char *msg, size_t n);
-bool edit_cycle_arch(scenario *s, void *arg, char *msg, size_t n);
-bool edit_set_arch(scenario *s, void *arg, char *msg, size_t n);
-bool edit_cycle_field(scenario *s, void *arg, char *msg, size_t n);
-bool edit_set_index(scenario *s, void *arg, char *msg, size_t n);
-bool edit_reorder_fields(scenario *s, void *arg, char *msg, size_t n);
-bool edit_field_type(scenario *s, void *arg, char *msg, size_t n);
-bool edit_field_add(scenario *s, void *arg, char *msg, size_t n);
-bool edit_field_delete(scenario *s, void *arg, char *msg, size_t n);
-/* The struct-of-arrays form of s: every field access reads an array of the field's type. */
-bool edit_soa(const scenario *s, scenario *out, char *label, size_t n);
 
 /* ---- crt.c / draw.c ---- */
 void crt_init(tui_crt *c, bool want_color, bool want_mouse);
@@ -481,6 +474,9 @@ int draw_text(tui_app *a, int y, int x, int maxw, tui_role role, const char *fmt
 int draw_text_mark(tui_app *a, int y, int x, int maxw, tui_role role, int marks, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
 void draw_fill(tui_app *a, int y, int x, int w, tui_role role);
+/* A line editor's text at (y, x) in at most maxw cells: selected text reversed, the cursor as a
+ * reversed cell (the character end after the text). Returns the cells written. */
+int draw_line(tui_app *a, int y, int x, int maxw, tui_role role, const tui_line *l, char end);
 /* Cells text takes on screen (after escaping). */
 int draw_width(const char *text);
 /* Word-wrap text into lines of at most w cells; returns the count (lines malloc'd, *out). */

@@ -107,6 +107,22 @@ void draw_fill(tui_app *a, int y, int x, int w, tui_role role)
     attrset(A_NORMAL);
 }
 
+int draw_line(tui_app *a, int y, int x, int maxw, tui_role role, const tui_line *l, char end)
+{
+    /* the text scrolls left so the cursor stays in view */
+    int first = l->cur + 1 > maxw ? l->cur + 1 - maxw : 0;
+    int cells = 0;
+    for (int i = first; i <= l->len && cells < maxw; i++, cells++) {
+        bool cursor = i == l->cur;
+        char c = i < l->len ? l->buf[i] : end;
+        if (i == l->len && !cursor)
+            break;
+        int marks = cursor || l->selected ? MARK_SELECT : MARK_NONE;
+        draw_text_mark(a, y, x + cells, 1, role, marks, "%c", c);
+    }
+    return cells;
+}
+
 /* Bytes of the longest prefix of s that fits in w cells, ending at a space when one exists. */
 static size_t wrap_cut(const char *s, int w, bool *at_space)
 {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "io/load.h"
 #include "tui/app.h"
 
 struct tui_job {
@@ -27,6 +28,9 @@ struct tui_job {
     scenario variant;
     bool variant_ok;
     char label[200];
+    bool check_ok; /* JOB_CHECK */
+    scenario_error check_err;
+    unsigned long serial;
     tui_job *next; /* in the abandoned list */
 };
 
@@ -84,7 +88,7 @@ static void variant_run(tui_job *j)
     scenario *s = &j->sc;
     const scenario_access *ac = &s->accesses[j->access];
     if (s->arrays[ac->array].type.struct_index >= 0 && ac->field) {
-        j->variant_ok = edit_soa(s, &j->variant, j->label, sizeof j->label);
+        j->variant_ok = scenario_edit_soa(s, &j->variant, j->label, sizeof j->label);
         return;
     }
     scenario_array *arr = &s->arrays[ac->array];
@@ -152,6 +156,7 @@ static void *job_main(void *arg)
         advisor_sweep_hooked(&j->sc, j->array, 32, &(advisor_hooks){job_cancelled, job_progress, j}, j->adv);
         break;
     case JOB_VARIANT: variant_run(j); break;
+    case JOB_CHECK: j->check_ok = load_check_eval(&j->sc, &j->check_err); break;
     default: break;
     }
     atomic_store(&j->finished, 1);
@@ -178,8 +183,9 @@ void jobs_cancel(tui_app *a, tui_job_kind k)
     a->jobs[k] = NULL;
 }
 
-/* Start a job of kind k on a copy of the scenario (the previous one of that kind is cancelled). */
-static tui_job *job_start(tui_app *a, tui_job_kind k, int access, int array)
+/* Start a job of kind k on a copy of the scenario, or on own (taken over) when not NULL; the
+ * previous job of that kind is cancelled. */
+static tui_job *job_start_on(tui_app *a, tui_job_kind k, int access, int array, scenario *own)
 {
     jobs_cancel(a, k);
     tui_job *j = xmalloc(sizeof *j);
@@ -192,13 +198,29 @@ static tui_job *job_start(tui_app *a, tui_job_kind k, int access, int array)
     atomic_init(&j->finished, 0);
     atomic_init(&j->done, 0);
     j->total = k == JOB_TOTALS ? scenario_instr_count(&a->sc) : k == JOB_VARIANT ? 33 : k == JOB_ADVISOR ? 1000 : 0;
-    if (!scenario_clone(&a->sc, &j->sc) || pthread_create(&j->th, NULL, job_main, j) != 0) {
+    bool copied = own ? (j->sc = *own, memset(own, 0, sizeof *own), true) : scenario_clone(&a->sc, &j->sc);
+    if (!copied || pthread_create(&j->th, NULL, job_main, j) != 0) {
         scenario_free(&j->sc);
         free(j);
         return NULL;
     }
     a->jobs[k] = j;
     return j;
+}
+
+static tui_job *job_start(tui_app *a, tui_job_kind k, int access, int array)
+{
+    return job_start_on(a, k, access, array, NULL);
+}
+
+void jobs_start_check(tui_app *a, scenario *candidate, unsigned long serial)
+{
+    tui_job *j = job_start_on(a, JOB_CHECK, 0, 0, candidate);
+    if (j)
+        j->serial = serial;
+    else /* no thread could start: the text is refused, never taken unchecked */
+        app_react(
+            a, edit_check_done(a, serial, false, &(scenario_error){"check", -1, "no thread for the check: try again"}));
 }
 
 void jobs_start_totals(tui_app *a)
@@ -233,7 +255,7 @@ void jobs_start_variant(tui_app *a)
 /* Take the results of a finished job into the app, when they still describe its scenario. */
 static bool job_take(tui_app *a, tui_job *j)
 {
-    if (j->gen != a->scen_gen)
+    if (j->kind != JOB_CHECK && j->gen != a->scen_gen) /* a check belongs to its serial instead */
         return false;
     switch (j->kind) {
     case JOB_TOTALS:
@@ -251,6 +273,7 @@ static bool job_take(tui_app *a, tui_job *j)
         if (a->sweep.queued) /* m was pressed while this sweep was computed */
             sweep_measure_start(a);
         return true;
+    case JOB_CHECK: app_react(a, edit_check_done(a, j->serial, j->check_ok, &j->check_err)); return true;
     case JOB_VARIANT: {
         compare_state *c = &a->cmp;
         c->pending = false;

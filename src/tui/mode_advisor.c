@@ -57,11 +57,11 @@ int advisor_apply(tui_app *a, int key)
     }
     const scenario_array *arr = &a->sc.arrays[r->array];
     int pad = r->rows[a->adv.cursor].pad;
-    edit_arg e = {.array = r->array, .delta = pad - (int)arr->pad[arr->ndims - 1]};
+    scenario_change c = {SCENARIO_CHANGE_PAD, .u.pad = {r->array, pad - (int)arr->pad[arr->ndims - 1]}};
     char done[96];
     snprintf(done, sizeof done, "padding %d applied", pad);
     app_pop(a);
-    return app_edit(a, edit_padding, &e, done);
+    return app_edit(a, scenario_change_fn, &c, done);
 }
 
 /* The edit that applies a layout of the search (on the clone app_edit makes). */

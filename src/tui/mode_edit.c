@@ -1,28 +1,29 @@
-/* mode_edit: the index expression editor in the bottom line. Every keystroke tries the text on
- * a copy of the scenario; a text that validates replaces the scenario (one undo step for the
- * whole edit), one that does not shows where it fails and leaves the scenario as it was. A text
- * is valid where the loader would open it: one that fails for a lane of the first warp-
- * instructions (load_check_eval) is refused as a file with it would be; Enter keeps the prompt
- * open on a refused text, so nothing typed is lost. */
+/* mode_edit: the index expression editor in the bottom line (the one line editor, lineedit.c).
+ * Every change of the text is parsed and validated at once on a copy (cheap); a text that passes
+ * replaces the scenario on show at once (one undo step for the whole edit), and the loader's own
+ * check of every lane (load_check_eval, whose cost grows with the scenario) runs in a background
+ * job on a copy, so no keystroke waits for it: the line says "checking every lane..." meanwhile.
+ * When the check fails, the view goes back to the last state whose lanes all passed and the text
+ * stays in the prompt with the loader's message and position, to be fixed; Enter keeps a text
+ * only once it passed (pressed during the check, it closes the editor when the check passes), so
+ * nothing typed is lost and nothing the loader would refuse is kept. */
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/load.h"
 #include "tui/app.h"
 
-/* Start editing index dim (-1: 'when') of the current access. */
-static void edit_start(tui_app *a, int dim)
+/* Put index dim (-1: 'when') of the current access into the line. */
+static void edit_load_line(tui_app *a, int dim)
 {
     const scenario_access *ac = &a->sc.accesses[a->access];
     const char *text = dim < 0 ? (ac->when_text ? ac->when_text : "1") : ac->index_text[dim];
     edit_state *e = &a->edit;
     e->dim = dim;
-    snprintf(e->buf, sizeof e->buf, "%s", text);
-    e->len = (int)strlen(e->buf);
+    line_set(&e->line, text, false);
     e->err_pos = -1;
-    e->changed = false;
+    e->parse_error = false;
 }
 
 int edit_begin_key(tui_app *a, int key)
@@ -32,49 +33,97 @@ int edit_begin_key(tui_app *a, int key)
         app_set_message(a, true, "a trace has no expressions");
         return REACT_REDRAW;
     }
-    edit_start(a, 0);
+    edit_state *e = &a->edit;
+    scenario_free(&e->good);
+    if (!scenario_clone(&a->sc, &e->good))
+        return REACT_REDRAW;
+    e->changed = e->checking = e->keep_when_done = false;
+    e->serial++;
+    edit_load_line(a, 0);
     app_push(a, &mode_edit);
     return REACT_REDRAW;
 }
 
-/* Try the text on a copy; on success it replaces the scenario (the first change of this edit
- * keeps the scenario before it for undo; later keystrokes replace without a new undo step). */
+/* Show a refusal: the message (after its path when it is about the text on the line) and where
+ * in the text it fails. */
+static void edit_refused(edit_state *e, const char *msg, int pos, bool strip_path)
+{
+    const char *colon = strip_path ? strstr(msg, ": ") : NULL;
+    snprintf(e->msg, sizeof e->msg, "%.190s", colon ? colon + 2 : msg);
+    e->err_pos = pos >= 0 && pos <= e->line.len ? pos : e->line.len;
+}
+
+/* Try the text: parse and validate it on a copy now; when it passes, it is shown at once and
+ * its lanes are checked in a job. */
 static int edit_try(tui_app *a)
 {
     edit_state *e = &a->edit;
-    edit_arg arg = {.access = a->access, .delta = e->dim, .text = e->buf};
+    scenario copy;
+    if (!scenario_clone(&a->sc, &copy))
+        return REACT_REDRAW;
+    scenario_change c = {SCENARIO_CHANGE_INDEX, .u.index = {a->access, e->dim, e->line.buf}};
     char msg[300];
-    scenario_history *h = e->changed ? NULL : &a->hist;
-    if (!scenario_edit_apply(&a->sc, h, edit_set_index, &arg, msg, sizeof msg)) {
-        e->err_pos = e->len;
-        const char *colon = strstr(msg, ": ");
-        snprintf(e->msg, sizeof e->msg, "%.150s", colon ? colon + 2 : msg);
-        /* where in the expression it fails: validate the text once more on a copy for the offset */
-        scenario copy;
-        if (scenario_clone(&a->sc, &copy)) {
-            scenario_access *ac = &copy.accesses[a->access];
-            char **slot = e->dim < 0 ? &ac->when_text : &ac->index_text[e->dim];
-            free(*slot);
-            *slot = xstrdup(e->buf);
-            scenario_error err;
-            if ((!scenario_finish(&copy, &err) || !load_check_eval(&copy, &err)) && err.expr_pos >= 0)
-                e->err_pos = err.expr_pos;
-            scenario_free(&copy);
-        }
+    if (!scenario_change_apply(&copy, &c, msg, sizeof msg)) {
+        scenario_error err = {.expr_pos = -1}; /* where in the expression it fails */
+        edit_refused(e, msg, !scenario_finish(&copy, &err) ? err.expr_pos : -1, true);
+        e->parse_error = true;
+        scenario_free(&copy);
+        return REACT_REDRAW; /* a check in flight goes on: it covers the text shown */
+    }
+    scenario_edit_replace(&a->sc, e->changed ? NULL : &a->hist, &copy);
+    e->changed = true;
+    e->parse_error = false;
+    e->err_pos = -1;
+    a->modified = true;
+    scenario check;
+    if (scenario_clone(&a->sc, &check)) {
+        e->checking = true;
+        jobs_start_check(a, &check, ++e->serial);
+        scenario_free(&check); /* emptied when the job took it */
+    }
+    return REACT_EDITED | REACT_REDRAW;
+}
+
+int edit_check_done(tui_app *a, unsigned long serial, bool ok, const scenario_error *err)
+{
+    edit_state *e = &a->edit;
+    if (serial != e->serial || !e->checking || !app_in_mode(a, MODE_EDIT))
+        return REACT_NONE;
+    e->checking = false;
+    if (ok) {
+        scenario_free(&e->good);
+        scenario_clone(&a->sc, &e->good);
+        if (e->keep_when_done && !e->parse_error)
+            app_pop(a);
         return REACT_REDRAW;
     }
-    e->err_pos = -1;
-    e->changed = true;
-    a->modified = true;
+    /* back to the last state that passed; the text stays to be fixed */
+    e->keep_when_done = false;
+    char msg[300], mine[96];
+    if (e->dim < 0)
+        snprintf(mine, sizeof mine, "accesses[%d].when", a->access);
+    else
+        snprintf(mine, sizeof mine, "accesses[%d].index[%d]", a->access, e->dim);
+    bool about_line = strcmp(err->path, mine) == 0;
+    snprintf(msg, sizeof msg, "%.60s: %.200s", err->path, err->msg);
+    edit_refused(e, msg, about_line ? err->expr_pos : -1, about_line);
+    e->parse_error = true;
+    scenario back;
+    if (scenario_clone(&e->good, &back))
+        scenario_edit_replace(&a->sc, NULL, &back);
     return REACT_EDITED | REACT_REDRAW;
 }
 
 int edit_keep(tui_app *a, int key)
 {
     (void)key;
-    if (a->edit.err_pos >= 0) { /* refused: the text and its message stay to be fixed (Esc undoes) */
+    if (a->edit.parse_error) { /* refused: the text and its message stay to be fixed (Esc undoes) */
         beep();
         return REACT_NONE;
+    }
+    if (a->edit.checking) { /* the answer is on its way: close when the check passes */
+        a->edit.keep_when_done = true;
+        return REACT_REDRAW;
     }
     app_pop(a);
     return REACT_REDRAW;
@@ -84,6 +133,8 @@ int edit_cancel(tui_app *a, int key)
 {
     (void)key;
     int r = REACT_REDRAW;
+    jobs_cancel(a, JOB_CHECK);
+    a->edit.checking = false;
     if (a->edit.changed && scenario_edit_undo(&a->sc, &a->hist)) {
         scenario_free(&a->hist.redo[--a->hist.nredo]); /* the abandoned text is not a redo step */
         r |= REACT_EDITED;
@@ -96,17 +147,21 @@ int edit_cancel(tui_app *a, int key)
 int edit_next_index(tui_app *a, int key)
 {
     (void)key;
+    if (a->edit.parse_error) { /* the text on the line is not taken: say so before moving on */
+        beep();
+        return REACT_NONE;
+    }
     int n = a->sc.accesses[a->access].nidx;
-    edit_start(a, a->edit.dim + 1 < n ? a->edit.dim + 1 : -1);
+    edit_load_line(a, a->edit.dim + 1 < n ? a->edit.dim + 1 : -1);
     return REACT_REDRAW;
 }
 
-int edit_backspace(tui_app *a, int key)
+int edit_line(tui_app *a, int key)
 {
-    (void)key;
-    if (a->edit.len > 0)
-        a->edit.buf[--a->edit.len] = '\0';
-    return edit_try(a);
+    int r = line_key(&a->edit.line, key);
+    if (r == LINE_CHANGED)
+        return edit_try(a);
+    return r == LINE_MOVED ? REACT_REDRAW : REACT_NONE;
 }
 
 static int edit_key(tui_app *a, int key)
@@ -114,13 +169,12 @@ static int edit_key(tui_app *a, int key)
     int r = actions_dispatch(a, MODE_EDIT, key);
     if (!(r & REACT_UNHANDLED))
         return r;
-    edit_state *e = &a->edit;
-    if (key >= 32 && key < 127 && e->len + 1 < (int)sizeof e->buf) {
-        e->buf[e->len++] = (char)key;
-        e->buf[e->len] = '\0';
-        return edit_try(a);
-    }
-    return REACT_NONE;
+    return edit_line(a, key);
+}
+
+static void edit_leave(tui_app *a)
+{
+    scenario_free(&a->edit.good);
 }
 
 static void edit_draw(tui_app *a)
@@ -134,16 +188,16 @@ static void edit_draw(tui_app *a)
         snprintf(label, sizeof label, " when: ");
     else
         snprintf(label, sizeof label, " %s index %d of %d: ", a->sc.arrays[ac->array].name, e->dim + 1, ac->nidx);
-    int x = r->x + draw_text(a, r->y, r->x, r->w, ROLE_KEY, "%s", label);
-    for (int i = 0; i <= e->len && x < r->x + r->w; i++, x++) {
-        char c = i < e->len ? e->buf[i] : ' ';
-        tui_role role = i == e->err_pos ? ROLE_CONFLICT : i == e->len ? ROLE_SELECTED : ROLE_NORMAL;
-        draw_text(a, r->y, x, 1, role, "%c", c);
-    }
-    if (e->err_pos >= 0)
+    int x0 = r->x + draw_text(a, r->y, r->x, r->w, ROLE_KEY, "%s", label);
+    int x = x0 + draw_line(a, r->y, x0, r->x + r->w - x0, ROLE_NORMAL, &e->line, ' ');
+    if (e->err_pos >= 0 && e->err_pos < e->line.len && x0 + e->err_pos < r->x + r->w)
+        draw_text(a, r->y, x0 + e->err_pos, 1, ROLE_CONFLICT, "%c", e->line.buf[e->err_pos]);
+    if (e->parse_error)
         draw_text(a, r->y, x + 1, r->x + r->w - x - 1, ROLE_ERROR, "%s", e->msg);
+    else if (e->checking)
+        draw_text(a, r->y, x + 1, r->x + r->w - x - 1, ROLE_DIM, "checking every lane...");
     else
         draw_text(a, r->y, x + 1, r->x + r->w - x - 1, ROLE_DIM, "Enter keep  Esc undo  Tab next index");
 }
 
-const tui_mode mode_edit = {MODE_EDIT, "index editor", true, NULL, edit_key, edit_draw, NULL, NULL};
+const tui_mode mode_edit = {MODE_EDIT, "index editor", true, NULL, edit_key, edit_draw, NULL, edit_leave};

@@ -143,22 +143,22 @@ int kernel_scroll(tui_app *a, int key)
 static void kernel_find(tui_app *a, int from, int dir)
 {
     kernel_state *k = &a->kernel;
-    if (!k->query[0] || k->nlines == 0) {
-        app_set_message(a, false, "%s", k->query[0] ? "the kernel view is empty" : "no search yet: / starts one");
+    if (!k->query.buf[0] || k->nlines == 0) {
+        app_set_message(a, false, "%s", k->query.buf[0] ? "the kernel view is empty" : "no search yet: / starts one");
         return;
     }
     for (int i = 1; i <= k->nlines; i++) {
         int l = ((from + dir * i) % k->nlines + k->nlines) % k->nlines;
-        if (strstr(k->lines[l], k->query)) {
+        if (strstr(k->lines[l], k->query.buf)) {
             k->hit = l;
             k->scroll = l - 2;
             kernel_clamp(a);
             bool wrapped = dir > 0 ? l <= from : l >= from;
-            app_set_message(a, false, "'%s': line %d%s", k->query, l + 1, wrapped ? " (from the other end)" : "");
+            app_set_message(a, false, "'%s': line %d%s", k->query.buf, l + 1, wrapped ? " (from the other end)" : "");
             return;
         }
     }
-    app_set_message(a, true, "'%s' is not in the kernel", k->query);
+    app_set_message(a, true, "'%s' is not in the kernel", k->query.buf);
 }
 
 int kernel_search(tui_app *a, int key)
@@ -166,8 +166,7 @@ int kernel_search(tui_app *a, int key)
     kernel_state *k = &a->kernel;
     if (key == '/') {
         k->searching = true;
-        k->qlen = 0;
-        k->query[0] = '\0';
+        line_set(&k->query, "", false);
         k->hit = -1;
         return REACT_REDRAW;
     }
@@ -202,12 +201,8 @@ static int kernel_key(tui_app *a, int key)
     } else if (key == '\r' || key == '\n' || key == KEY_ENTER) {
         k->searching = false;
         kernel_find(a, k->scroll - 1, 1); /* a match on the top line counts */
-    } else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
-        if (k->qlen > 0)
-            k->query[--k->qlen] = '\0';
-    } else if (key >= 32 && key < 127 && k->qlen + 1 < (int)sizeof k->query) {
-        k->query[k->qlen++] = (char)key;
-        k->query[k->qlen] = '\0';
+    } else {
+        line_key(&k->query, key);
     }
     return REACT_REDRAW;
 }
@@ -252,7 +247,7 @@ static void kernel_draw(tui_app *a)
         const char *text = k->lines[l];
         bool own = sp && l >= sp->body_first && l < sp->body_end;
         bool head = strncmp(text, "// ==== ", 8) == 0;
-        bool found = l == k->hit && k->query[0];
+        bool found = l == k->hit && k->query.buf[0];
         tui_role role = found ? ROLE_SELECTED : own ? ROLE_HILITE : head ? ROLE_KEY : ROLE_NORMAL;
         if (own || found)
             draw_fill(a, y, 0, a->cols, role);
@@ -265,9 +260,11 @@ static void kernel_draw(tui_app *a)
     }
     int y = a->rows - 2;
     draw_fill(a, y, 0, a->cols, ROLE_NORMAL);
-    if (k->searching)
-        draw_text(a, y, 0, a->cols, ROLE_KEY, " search: %s_  (Enter finds, Esc cancels)", k->query);
-    else if (k->error[0])
+    if (k->searching) {
+        int x = draw_text(a, y, 0, a->cols, ROLE_KEY, " search: ");
+        x += draw_line(a, y, x, a->cols - x - 30, ROLE_KEY, &k->query, '_');
+        draw_text(a, y, x, a->cols - x, ROLE_KEY, "  (Enter finds, Esc cancels)");
+    } else if (k->error[0])
         draw_text(a, y, 0, a->cols, ROLE_ERROR, " no kernel for %s", k->error);
     else
         draw_text(a, y, 0, a->cols, ROLE_DIM, " lines %d-%d of %d%s", k->nlines ? k->scroll + 1 : 0,

@@ -41,8 +41,8 @@ int picker_choose(tui_app *a, int key)
     picker_state *p = &a->picker;
     app_pop(a);
     if (p->kind == PICK_ARCH) {
-        edit_arg e = {.delta = p->cursor};
-        return app_edit(a, edit_set_arch, &e, NULL);
+        scenario_change c = {SCENARIO_CHANGE_ARCH_SET, .u.arch = {0, p->cursor}};
+        return app_change(a, &c, false);
     }
     /* the pattern after the one before the chosen: n's path, which asks first when edited */
     while (app_in_mode(a, MODE_LESSON))

@@ -17,21 +17,17 @@ static bool prompt_is_question(const tui_app *a)
 static int save_now(tui_app *a, bool svg)
 {
     char msg[400];
-    bool ok = tui_save(a, a->prompt.buf, svg, msg, sizeof msg);
+    bool ok = tui_save(a, a->prompt.line.buf, svg, msg, sizeof msg);
     app_set_message(a, !ok, "%s", msg);
     if (ok && !svg)
         a->modified = false;
     return REACT_REDRAW;
 }
 
-/* Insert a typed character into the file name. */
+/* A key for the line editor (file name or swizzle). */
 static int prompt_insert(tui_app *a, int key)
 {
-    prompt_state *p = &a->prompt;
-    if (key > 32 && key < 127 && p->len + 1 < (int)sizeof p->buf) {
-        p->buf[p->len++] = (char)key;
-        p->buf[p->len] = '\0';
-    }
+    line_key(&a->prompt.line, key);
     return REACT_REDRAW;
 }
 
@@ -41,14 +37,15 @@ int prompt_accept(tui_app *a, int key)
     if (prompt_is_question(a))
         return prompt_yes(a, key);
     if (p->kind == PROMPT_SWIZZLE) { /* an edit like any other: undo takes it back */
-        edit_arg e = {.array = a->sc.is_trace ? -1 : a->sc.accesses[a->access].array, .text = p->buf};
+        scenario_change c = {SCENARIO_CHANGE_SWIZZLE,
+                             .u.swizzle = {a->sc.is_trace ? -1 : a->sc.accesses[a->access].array, p->line.buf}};
         app_pop(a);
-        return app_edit(a, edit_set_swizzle, &e, NULL);
+        return app_change(a, &c, false);
     }
-    if (p->len == 0)
+    if (p->line.len == 0)
         return REACT_REDRAW;
     bool svg = p->kind == PROMPT_SVG;
-    if (access(p->buf, F_OK) == 0) {
+    if (access(p->line.buf, F_OK) == 0) {
         p->svg = svg;
         p->kind = PROMPT_OVERWRITE;
         return REACT_REDRAW;
@@ -93,16 +90,16 @@ int prompt_open_save(tui_app *a, int key)
         return prompt_insert(a, key);
     /* save first: the file name prompt replaces the question */
     a->prompt.kind = PROMPT_SAVE;
-    tui_save_default_name(a, false, a->prompt.buf, sizeof a->prompt.buf);
-    a->prompt.len = (int)strlen(a->prompt.buf);
+    char name[LINE_MAX_TEXT];
+    tui_save_default_name(a, false, name, sizeof name);
+    line_set(&a->prompt.line, name, true);
     return REACT_REDRAW;
 }
 
-int prompt_backspace(tui_app *a, int key)
+int prompt_line(tui_app *a, int key)
 {
-    (void)key;
-    if (!prompt_is_question(a) && a->prompt.len > 0)
-        a->prompt.buf[--a->prompt.len] = '\0';
+    if (!prompt_is_question(a))
+        line_key(&a->prompt.line, key);
     return REACT_REDRAW;
 }
 
@@ -124,14 +121,18 @@ static void prompt_draw(tui_app *a)
     switch (p->kind) {
     case PROMPT_SAVE:
     case PROMPT_SVG:
-        draw_text(a, r->y, 0, a->cols, ROLE_BAR, " %s as: %s_  (Enter save, Esc cancel)",
-                  p->kind == PROMPT_SVG ? "export SVG" : "save", p->buf);
+    case PROMPT_SWIZZLE: {
+        int x = draw_text(a, r->y, 0, a->cols, ROLE_BAR,
+                          p->kind == PROMPT_SWIZZLE ? " swizzle: "
+                          : p->kind == PROMPT_SVG   ? " export SVG as: "
+                                                    : " save as: ");
+        x += draw_line(a, r->y, x, a->cols - x - 20, ROLE_BAR, &p->line, '_');
+        draw_text(a, r->y, x, a->cols - x, ROLE_BAR,
+                  p->kind == PROMPT_SWIZZLE ? "  (32B 64B 128B Swizzle<B,M,S>; empty: none; Enter, Esc)"
+                                            : "  (Enter save, Esc cancel)");
         break;
-    case PROMPT_SWIZZLE:
-        draw_text(a, r->y, 0, a->cols, ROLE_BAR,
-                  " swizzle: %s_  (32B 64B 128B Swizzle<B,M,S>; empty: none; Enter, Esc)", p->buf);
-        break;
-    case PROMPT_OVERWRITE: draw_text(a, r->y, 0, a->cols, ROLE_BAR, " %s exists: overwrite? (y/n)", p->buf); break;
+    }
+    case PROMPT_OVERWRITE: draw_text(a, r->y, 0, a->cols, ROLE_BAR, " %s exists: overwrite? (y/n)", p->line.buf); break;
     case PROMPT_QUIT: draw_text(a, r->y, 0, a->cols, ROLE_BAR, " quit without saving? (y/n, S saves first)"); break;
     case PROMPT_OPEN:
         draw_text(a, r->y, 0, a->cols, ROLE_BAR, " open the %s pattern without saving your edits? (y/n, S saves first)",

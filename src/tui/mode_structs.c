@@ -44,15 +44,16 @@ int structs_edit(tui_app *a, int key)
         app_set_message(a, true, "this scenario uses no struct");
         return REACT_REDRAW;
     }
-    edit_arg e = {.si = st->sel_struct < a->sc.types.n ? st->sel_struct : 0, .fi = st->sel_field};
-    scenario_edit_fn fn = key == 't'   ? edit_field_type
-                          : key == '+' ? edit_field_add
-                          : key == 'd' ? edit_field_delete
-                                       : edit_reorder_fields;
-    int r = app_edit(a, fn, &e, NULL);
-    st->sel_struct = e.si;
-    if (st->sel_field >= a->sc.types.structs[e.si].nfields)
-        st->sel_field = a->sc.types.structs[e.si].nfields - 1;
+    int si = st->sel_struct < a->sc.types.n ? st->sel_struct : 0;
+    scenario_change c = {key == 't'   ? SCENARIO_CHANGE_FIELD_TYPE_NEXT
+                         : key == '+' ? SCENARIO_CHANGE_FIELD_ADD
+                         : key == 'd' ? SCENARIO_CHANGE_FIELD_DELETE
+                                      : SCENARIO_CHANGE_FIELDS_REORDER,
+                         .u.field = {si, st->sel_field}};
+    int r = app_change(a, &c, false);
+    st->sel_struct = si;
+    if (st->sel_field >= a->sc.types.structs[si].nfields)
+        st->sel_field = a->sc.types.structs[si].nfields - 1;
     return r;
 }
 

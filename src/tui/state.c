@@ -119,6 +119,7 @@ void app_free(tui_app *a)
         free(a->adv.res);
     lesson_free(&a->lesson.les);
     scenario_history_free(&a->hist);
+    scenario_free(&a->edit.good);
     scenario_free(&a->sc);
     scenario_free(&a->cmp.other);
     kernel_view_free(a); /* when the view ends with the kernel view open */
@@ -207,6 +208,34 @@ int app_edit(tui_app *a, scenario_edit_fn fn, void *ctx, const char *done)
     else if (msg[0])
         app_set_message(a, false, "%s", msg);
     return REACT_EDITED | REACT_REDRAW;
+}
+
+/* A change followed by the loader's check of every lane's expressions, so that an edit a saved
+ * file could not be opened with (a block that divides by zero in some lane) is refused whole. */
+typedef struct checked_change {
+    const scenario_change *c;
+} checked_change;
+
+static bool change_checked(scenario *s, void *ctx, char *msg, size_t n)
+{
+    const checked_change *cc = ctx;
+    if (!scenario_change_apply(s, cc->c, msg, n))
+        return false;
+    scenario_error err;
+    if (!scenario_finish(s, &err)) {
+        snprintf(msg, n, "%.60s: %.160s", err.path, err.msg);
+        return false;
+    }
+    if (load_check_eval(s, &err))
+        return true;
+    snprintf(msg, n, "%.60s: %.160s", err.path, err.msg);
+    return false;
+}
+
+int app_change(tui_app *a, const scenario_change *c, bool check_lanes)
+{
+    checked_change cc = {c};
+    return check_lanes ? app_edit(a, change_checked, &cc, NULL) : app_edit(a, scenario_change_fn, (void *)c, NULL);
 }
 
 int app_replace(tui_app *a, scenario *next, const char *done)

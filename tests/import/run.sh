@@ -45,7 +45,20 @@ grep -q '(transpose-naive.cu:13:22)' "$tmp/t.svg" && ok || bad "svg: no source p
 
 # What is skipped is said, with its position and reason.
 (cd "$dir" && "$bin" import histogram.cu --block 256) 2>"$tmp/h.err" >/dev/null
-grep -q '^histogram.cu:10:9: skipped atomic of .hist.: data-dependent' "$tmp/h.err" && ok || bad "histogram: skip message: $(cat "$tmp/h.err")"
+grep -q '^histogram.cu:10:9: skipped atomic of .hist.: depends on data' "$tmp/h.err" && ok || bad "histogram: skip message: $(cat "$tmp/h.err")"
+
+# A loop left by a break is listed with the break's position; a recursive function's accesses are
+# listed, never inlined one level; an index that reads memory says record captures it.
+(cd "$dir" && "$bin" import loop-continue.cu --block 32) 2>"$tmp/lc.err" >/dev/null
+grep -q "^loop-continue.cu:14:9: skipped store of 't': .*left early (the break at 13:13)" "$tmp/lc.err" && ok ||
+    bad "loop with break: $(cat "$tmp/lc.err")"
+printf '__device__ float f(float *t, int n)\n{\n    if (n <= 0)\n        return t[threadIdx.x];\n    return t[threadIdx.x * 2] + f(t, n - 1);\n}\n__global__ void k(float *o)\n{\n    __shared__ float t[64];\n    t[threadIdx.x] = 1;\n    o[threadIdx.x] = f(t, 3);\n}\n' >"$tmp/rec.cu"
+(cd "$tmp" && "$bin" import rec.cu --block 32 -o rec.json) 2>"$tmp/rec.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "^rec.cu:4:16: skipped load of 't': in the recursive function 'f'" "$tmp/rec.err" &&
+    grep -q "^rec.cu:5:12: skipped load of 't': in the recursive function 'f'" "$tmp/rec.err" &&
+    [ "$(grep -c '"op"' "$tmp/rec.json")" -eq 1 ] && ok || bad "recursion: exit $rc: $(cat "$tmp/rec.err")"
+grep -q "depends on data: .*(bankscope record captures it)" "$tmp/h.err" && ok || bad "data dependence: $(cat "$tmp/h.err")"
 
 # Hostile sources: exit 2 with a message naming the place.
 expect2() {  # expect2 NAME PATTERN FILE ARGS...
@@ -69,7 +82,7 @@ expect2 huge-file 'huge.cu: 5000000 bytes: larger than' huge.cu --block 32
 printf '__global__ void k(float *o) { o[threadIdx.x] = 1.0f; }\n' >"$tmp/noshared.cu"
 expect2 no-shared-array 'has no __shared__ array' noshared.cu --block 32
 printf '__global__ void k(const int *in) { __shared__ int s[32]; s[in[threadIdx.x]] = 1; }\n' >"$tmp/datadep.cu"
-expect2 nothing-importable 'datadep.cu:1:[0-9]+: skipped store of .s.: data-dependent.*|no shared-memory access' datadep.cu --block 32
+expect2 nothing-importable 'datadep.cu:1:[0-9]+: skipped store of .s.: depends on data.*|no shared-memory access' datadep.cu --block 32
 expect2 no-block 'give the block shape' syntax.cu
 # an error in the host code around the kernel is noted, not fatal
 printf '__global__ void k() { __shared__ int s[32]; s[threadIdx.x] = 1; }\nint main(void) { launch_it(); }\n' >"$tmp/host.cu"

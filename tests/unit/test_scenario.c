@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "io/jsonpos.h"
+#include "io/jsontree.h"
 #include "model/scenario.h"
 #include "test_util.h"
 
@@ -143,7 +143,7 @@ static void expect_error(const char *json, const char *expected)
 static void test_errors_with_positions(void **state)
 {
     (void)state;
-    expect_error("{\"arrays\": [", "test.json:1:12: malformed JSON");
+    expect_error("{\"arrays\": [", "test.json:1:13: malformed JSON (the file ends too early)");
     expect_error("{\n \"arrays\": [{\"name\": \"a\", \"type\": \"float\", \"dims\": [32]}],\n"
                  " \"accesses\": [{\"op\": \"load\", \"array\": \"a\", \"index\": \"tx + foo\"}]}",
                  "test.json:3:59: accesses[0].index[0]: unknown identifier 'foo'");
@@ -177,19 +177,73 @@ static void test_errors_with_positions(void **state)
                  " \"accesses\": [{\"op\": \"read\", \"array\": \"a\", \"index\": \"tx\"}]}", "op is \"load\", \"store\", \"ldmatrix\"");
 }
 
-static void test_jsonpos(void **state)
+/* The one JSON reader: positions of values in the side table, paths to the deepest part found,
+ * every duplicate key refused at its position, a byte-order mark skipped. */
+static void test_jsontree(void **state)
 {
     (void)state;
     const char *t = "{\n  \"a\": [1, {\"b\": \"x\"}],\n  \"c\": {\"d\": [5, 6]}\n}";
-    jsonpos p = jsonpos_locate(t, strlen(t), "a[1].b");
+    jsontree tr;
+    jsontree_error je;
+    assert_true(jsontree_parse(t, strlen(t), &tr, &je));
+    jsontree_pos p = jsontree_locate(&tr, "a[1].b");
     assert_true(p.found);
     assert_int_equal(p.line, 2);
     assert_int_equal(p.col, 18);
-    p = jsonpos_locate(t, strlen(t), "c.d[1]");
+    p = jsontree_locate(&tr, "c.d[1]");
     assert_int_equal(p.line, 3);
     assert_int_equal(p.col, 18);
-    p = jsonpos_locate(t, strlen(t), "c.zz");
+    p = jsontree_locate(&tr, "c.zz"); /* the deepest part found: c */
     assert_false(p.found);
+    assert_int_equal(p.line, 3);
+    assert_int_equal(p.col, 8);
+    p = jsontree_at(&tr, cJSON_GetObjectItemCaseSensitive(tr.root, "a"));
+    assert_true(p.found && p.line == 2 && p.col == 8);
+    jsontree_free(&tr);
+    const char *dup = "{\"a\": {\"x\": 1,\n \"y\": [{\"k\": 1, \"k\": 2}]}}";
+    assert_false(jsontree_parse(dup, strlen(dup), &tr, &je));
+    assert_string_equal(je.msg, "a.y[0].k: this key is given twice");
+    assert_int_equal(je.line, 2);
+    assert_int_equal(je.col, 17);
+    const char *bom = "\xef\xbb\xbf{\"a\": 1}";
+    assert_true(jsontree_parse(bom, strlen(bom), &tr, &je));
+    assert_int_equal(jsontree_locate(&tr, "a").col, 7);
+    jsontree_free(&tr);
+    const char *bad = "{\"a\": [1,]}";
+    assert_false(jsontree_parse(bad, strlen(bad), &tr, &je));
+    assert_int_equal(je.col, 10); /* the ']' where a value must come */
+    assert_non_null(strstr(je.msg, "malformed JSON"));
+}
+
+/* The evaluation check is bounded by lane evaluations (not instructions), finds an error within
+ * its budget with its position, and stops when cancelled. */
+static void test_check_eval_budget(void **state)
+{
+    (void)state;
+    scenario s;
+    io_error err;
+    /* may fail for the prover (a division by a lane-dependent value), never fails */
+    assert_true(
+        test_load("{\"block\": [64], \"loop\": {\"var\": \"i\", \"from\": 0, \"to\": 64},"
+                  " \"arrays\": [{\"name\": \"a\", \"type\": \"float\", \"dims\": [64]}],"
+                  " \"accesses\": [{\"op\": \"load\", \"array\": \"a\", \"index\": \"tid / ((tid ^ i) | 1)\"}]}",
+                  &s, &err));
+    assert_true(scenario_access_may_fail(&s, 0));
+    /* fails at i = 63 only: the last instructions (k = 126, 127) */
+    free(s.accesses[0].index_text[0]);
+    s.accesses[0].index_text[0] = xstrdup("tid / ((tid ^ i) | 1) + 64 / (63 - i)");
+    scenario_error se;
+    assert_true(scenario_finish(&s, &se));
+    int64_t per = BANKS_WARP * (1 + scenario_access_nodes(&s.accesses[0]));
+    assert_int_equal(scenario_check_eval_run(&s, 126 * per, NULL, &se), SCENARIO_CHECK_OK);
+    assert_int_equal(scenario_check_eval_run(&s, 127 * per, NULL, &se), SCENARIO_CHECK_FAILED);
+    assert_string_equal(se.msg, "division by zero for thread (0,0,0), i = 63");
+    assert_string_equal(se.path, "accesses[0].index[0]");
+    assert_int_equal(se.expr_pos, 27); /* the '/' of 64 / (63 - i) */
+    assert_false(scenario_check_eval(&s, INT64_MAX, &se));
+    atomic_int cancel = 1;
+    assert_int_equal(scenario_check_eval_run(&s, INT64_MAX, &cancel, &se), SCENARIO_CHECK_CANCELLED);
+    scenario_free(&s);
 }
 
 int main(void)
@@ -197,7 +251,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_transpose), cmocka_unit_test(test_trace_column),
         cmocka_unit_test(test_loop_when_and_states), cmocka_unit_test(test_vector_and_field),
-        cmocka_unit_test(test_errors_with_positions), cmocka_unit_test(test_jsonpos),
+        cmocka_unit_test(test_errors_with_positions), cmocka_unit_test(test_jsontree),
+        cmocka_unit_test(test_check_eval_budget),
     };
     return cmocka_run_group_tests_name("scenario", tests, NULL, NULL);
 }

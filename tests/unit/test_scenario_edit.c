@@ -49,6 +49,56 @@ static void test_clone_library(void **state)
     }
 }
 
+/* An access's source location is model data: loaded, cloned, saved and loaded again unchanged;
+ * a wrong one is refused at its position. */
+static void test_source_location(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{ \"arrays\": [ { \"name\": \"t\", \"type\": \"float\", \"dims\": [64] } ],\n"
+        "  \"accesses\": [ { \"op\": \"load\", \"array\": \"t\", \"index\": \"tx\", \"label\": \"k.cu:9:13\",\n"
+        "    \"source\": \"x = t[tx];\", \"location\": { \"file\": \"k.cu\", \"line\": 9, \"column\": 13,\n"
+        "    \"text\": \"    x = t[tx];\" } },\n"
+        "    { \"op\": \"store\", \"array\": \"t\", \"index\": \"tx\" } ] }\n";
+    scenario a, b, c;
+    io_error err;
+    assert_true(load_scenario_text(text, sizeof text - 1, "loc.json", NULL, &a, &err));
+    const scenario_srcloc *at = &a.accesses[0].at;
+    assert_string_equal(at->file, "k.cu");
+    assert_int_equal(at->line, 9);
+    assert_int_equal(at->column, 13);
+    assert_string_equal(at->text, "    x = t[tx];");
+    assert_string_equal(a.accesses[0].label, "k.cu:9:13"); /* label and source stay as they were */
+    assert_string_equal(a.accesses[0].source, "x = t[tx];");
+    assert_false(scenario_srcloc_known(&a.accesses[1].at));
+    assert_true(scenario_clone(&a, &b));
+    assert_ptr_not_equal(b.accesses[0].at.file, at->file);
+    scenario_free(&a);
+    strbuf j = {0};
+    save_scenario_json(&b, &j);
+    assert_non_null(strstr(strbuf_str(&j), "\"location\": { \"file\": \"k.cu\", \"line\": 9, \"column\": 13"));
+    assert_true(load_scenario_text(strbuf_str(&j), j.len, "saved.json", NULL, &c, &err));
+    assert_string_equal(c.accesses[0].at.text, "    x = t[tx];");
+    assert_int_equal(c.accesses[0].at.column, 13);
+    assert_false(scenario_srcloc_known(&c.accesses[1].at));
+    strbuf_free(&j);
+    scenario_free(&b);
+    scenario_free(&c);
+    /* set replaces what was there; a partial location keeps the unknown fields unknown */
+    scenario_srcloc l = {0};
+    scenario_srcloc_set(&l, "a.cu", 3, 0, NULL);
+    scenario_srcloc_set(&l, NULL, 4, 7, "x");
+    assert_null(l.file);
+    assert_int_equal(l.line, 4);
+    scenario_srcloc_free(&l);
+    static const char bad[] = "{ \"arrays\": [ { \"name\": \"t\", \"type\": \"float\", \"dims\": [64] } ],\n"
+                              "  \"accesses\": [ { \"op\": \"load\", \"array\": \"t\", \"index\": \"tx\",\n"
+                              "    \"location\": { \"line\": 0 } } ] }\n";
+    assert_false(load_scenario_text(bad, sizeof bad - 1, "bad.json", NULL, &a, &err));
+    assert_non_null(strstr(err.text, "bad.json:3:"));
+    assert_non_null(strstr(err.text, "accesses[0].location.line"));
+}
+
 static bool set_pad(scenario *s, void *ctx, char *msg, size_t n)
 {
     (void)msg;
@@ -115,6 +165,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_clone_library),
         cmocka_unit_test(test_apply_undo_redo),
+        cmocka_unit_test(test_source_location),
     };
     return cmocka_run_group_tests_name("scenario_edit", tests, NULL, NULL);
 }

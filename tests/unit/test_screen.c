@@ -185,11 +185,11 @@ static void test_colour_roles(void **state)
 {
     (void)state;
     tui_app *a = open_app("default", 160, 48, true);
-    edit_arg e = {.access = 0, .delta = 0, .text = "lane / 2"};
-    app_react(a, app_edit(a, edit_set_index, &e, NULL));
-    e.delta = 1;
-    e.text = "0";
-    app_react(a, app_edit(a, edit_set_index, &e, NULL));
+    scenario_change c = {SCENARIO_CHANGE_INDEX, .u.index = {0, 0, "lane / 2"}};
+    app_react(a, app_change(a, &c, true));
+    c.u.index.dim = 1;
+    c.u.index.text = "0";
+    app_react(a, app_change(a, &c, true));
     jobs_wait_all(a);
     app_draw(a);
     assert_int_equal(a->view.res.conflict_degree, 16);
@@ -380,6 +380,43 @@ static void test_save_error(void **state)
     close_app(a);
 }
 
+/* A block that makes an index divide by zero in every lane is refused as the loader would refuse
+ * the file (the old block stays, so the scenario can still be saved); the index editor takes a
+ * text only after its lanes are checked in a job, and refuses one that fails. */
+static void test_block_checked(void **state)
+{
+    (void)state;
+    tui_app *a = open_app("default", 100, 30, false);
+    scenario_change c = {SCENARIO_CHANGE_INDEX, .u.index = {0, 0, "threadIdx.x / (blockDim.y - 8)"}};
+    app_react(a, app_change(a, &c, true));
+    assert_string_equal(a->sc.accesses[0].index_text[0], "threadIdx.x / (blockDim.y - 8)");
+    key(a, 'b'); /* 32x32 -> 32x8: blockDim.y - 8 is 0 */
+    assert_int_equal(a->sc.block[1], 32);
+    assert_true(a->message_error);
+    assert_non_null(strstr(a->message, "division by zero"));
+    /* the editor: a text failing for a lane is refused after the check, the scenario unchanged */
+    key(a, 'e');
+    for (int i = 0; i < 40; i++)
+        key(a, KEY_BACKSPACE);
+    const char *t = "32/(threadIdx.x-3)";
+    for (const char *p = t; *p; p++)
+        key(a, *p);
+    assert_false(a->edit.checking);
+    assert_true(a->edit.err_pos >= 0);
+    assert_non_null(strstr(a->edit.msg, "division by zero"));
+    assert_string_equal(a->sc.accesses[0].index_text[0], "32"); /* the last text that passed */
+    for (int i = 0; i < 3; i++)
+        key(a, KEY_BACKSPACE);
+    key(a, '+');
+    key(a, '3');
+    key(a, ')');
+    assert_int_equal(a->edit.err_pos, -1);
+    assert_string_equal(a->sc.accesses[0].index_text[0], "32/(threadIdx.x+3)");
+    key(a, '\r');
+    assert_true(app_top(a) == &mode_main);
+    close_app(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -397,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_lesson),
         cmocka_unit_test(test_quiz_and_undo),
         cmocka_unit_test(test_save_error),
+        cmocka_unit_test(test_block_checked),
     };
     return cmocka_run_group_tests_name("screen", tests, setup, teardown);
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <curses.h>
 #include <locale.h>
 #include <unistd.h>
 
@@ -136,29 +137,31 @@ static void test_edits(void **state)
     char msg[300];
     scenario_history h = {0};
     load_lib("default", &s);
-    edit_arg e = {.array = 0, .delta = 1};
-    assert_true(scenario_edit_apply(&s, &h, edit_padding, &e, msg, sizeof msg));
+    scenario_change c = {SCENARIO_CHANGE_PAD, .u.pad = {0, 1}};
+    assert_true(scenario_edit_change(&s, &h, &c, msg, sizeof msg));
     assert_int_equal(s.arrays[0].pad[1], 1);
-    e.delta = -2;
-    assert_false(scenario_edit_apply(&s, &h, edit_padding, &e, msg, sizeof msg));
+    c.u.pad.delta = -2;
+    assert_false(scenario_edit_change(&s, &h, &c, msg, sizeof msg));
     assert_int_equal(s.arrays[0].pad[1], 1);
-    e = (edit_arg){.array = 0};
-    assert_true(scenario_edit_apply(&s, &h, edit_cycle_type, &e, msg, sizeof msg));
+    c = (scenario_change){SCENARIO_CHANGE_TYPE_NEXT, .u.array = {0}};
+    assert_true(scenario_edit_change(&s, &h, &c, msg, sizeof msg));
     assert_string_equal(s.arrays[0].type_name, "double");
-    assert_true(scenario_edit_apply(&s, &h, edit_cycle_pattern, &e, msg, sizeof msg));
+    c = (scenario_change){SCENARIO_CHANGE_PATTERN_NEXT, .u.pattern = {0, NULL}};
+    assert_true(scenario_edit_change(&s, &h, &c, msg, sizeof msg));
     assert_string_equal(s.accesses[0].label, "row read");
-    assert_true(scenario_edit_apply(&s, &h, edit_cycle_block, NULL, msg, sizeof msg));
+    c = (scenario_change){SCENARIO_CHANGE_BLOCK_NEXT, .u.array = {0}};
+    assert_true(scenario_edit_change(&s, &h, &c, msg, sizeof msg));
     assert_int_equal(s.block[1], 8);
-    e = (edit_arg){.delta = 1};
-    assert_true(scenario_edit_apply(&s, &h, edit_cycle_arch, &e, msg, sizeof msg));
+    c = (scenario_change){SCENARIO_CHANGE_ARCH_STEP, .u.arch = {1, 0}};
+    assert_true(scenario_edit_change(&s, &h, &c, msg, sizeof msg));
     assert_string_equal(s.arch->name, "sm_89");
-    e.delta = -1; /* R: back to sm_90 */
-    assert_true(scenario_edit_apply(&s, &h, edit_cycle_arch, &e, msg, sizeof msg));
+    c.u.arch.step = -1; /* R: back to sm_90 */
+    assert_true(scenario_edit_change(&s, &h, &c, msg, sizeof msg));
     assert_string_equal(s.arch->name, "sm_90");
-    assert_true(scenario_edit_apply(&s, &h, edit_cycle_arch, &e, msg, sizeof msg)); /* wraps to the last */
+    assert_true(scenario_edit_change(&s, &h, &c, msg, sizeof msg)); /* wraps to the last */
     assert_string_equal(s.arch->name, "sm_13");
-    e = (edit_arg){.access = 0};
-    assert_false(scenario_edit_apply(&s, &h, edit_cycle_field, &e, msg, sizeof msg));
+    c = (scenario_change){SCENARIO_CHANGE_FIELD_NEXT, .u.access = {0}};
+    assert_false(scenario_edit_change(&s, &h, &c, msg, sizeof msg));
     /* every edit is one undo step; undo walks back to the file as loaded */
     while (scenario_edit_undo(&s, &h))
         ;
@@ -170,18 +173,18 @@ static void test_edits(void **state)
 
     load_lib("aos-vec3", &s);
     /* the struct editor: delete pad (16 -> 12 bytes), add a char after x, change its type */
-    e = (edit_arg){.si = 0, .fi = 3};
-    assert_true(scenario_edit_apply(&s, NULL, edit_field_delete, &e, msg, sizeof msg));
+    c = (scenario_change){SCENARIO_CHANGE_FIELD_DELETE, .u.field = {0, 3}};
+    assert_true(scenario_edit_change(&s, NULL, &c, msg, sizeof msg));
     assert_int_equal(s.types.structs[0].size, 12);
-    e.fi = 0;
-    assert_true(scenario_edit_apply(&s, NULL, edit_field_add, &e, msg, sizeof msg));
+    c = (scenario_change){SCENARIO_CHANGE_FIELD_ADD, .u.field = {0, 0}};
+    assert_true(scenario_edit_change(&s, NULL, &c, msg, sizeof msg));
     assert_string_equal(s.types.structs[0].fields[1].name, "f1");
     assert_int_equal(s.types.structs[0].fields[2].offset, 8);
-    e.fi = 1;
-    assert_true(scenario_edit_apply(&s, NULL, edit_field_type, &e, msg, sizeof msg)); /* char -> short */
+    c = (scenario_change){SCENARIO_CHANGE_FIELD_TYPE_NEXT, .u.field = {0, 1}};
+    assert_true(scenario_edit_change(&s, NULL, &c, msg, sizeof msg)); /* char -> short */
     assert_string_equal(s.types.structs[0].fields[1].type_name, "short");
-    e.fi = 7;
-    assert_false(scenario_edit_apply(&s, NULL, edit_field_delete, &e, msg, sizeof msg));
+    c = (scenario_change){SCENARIO_CHANGE_FIELD_DELETE, .u.field = {0, 7}};
+    assert_false(scenario_edit_change(&s, NULL, &c, msg, sizeof msg));
     scenario_free(&s);
 }
 
@@ -194,9 +197,9 @@ static void test_type_cycle(void **state)
     load_lib("default", &s);
     bool seen[4] = {0};
     static const char *const want[] = {"float2", "float4", "double2", "char4"};
-    edit_arg e = {.array = 0};
+    scenario_change c = {SCENARIO_CHANGE_TYPE_NEXT, .u.array = {0}};
     for (int k = 0; k < 12; k++) {
-        assert_true(scenario_edit_apply(&s, NULL, edit_cycle_type, &e, msg, sizeof msg));
+        assert_true(scenario_edit_change(&s, NULL, &c, msg, sizeof msg));
         for (int i = 0; i < 4; i++)
             seen[i] |= strcmp(s.arrays[0].type.builtin.name, want[i]) == 0;
     }
@@ -206,9 +209,9 @@ static void test_type_cycle(void **state)
     scenario_free(&s);
     load_lib("aos-vec3", &s);
     bool fseen[4] = {0};
-    e = (edit_arg){.si = 0, .fi = 3}; /* the pad field is read by no access */
+    c = (scenario_change){SCENARIO_CHANGE_FIELD_TYPE_NEXT, .u.field = {0, 3}}; /* pad: read by no access */
     for (int k = 0; k < 14; k++) {
-        assert_true(scenario_edit_apply(&s, NULL, edit_field_type, &e, msg, sizeof msg));
+        assert_true(scenario_edit_change(&s, NULL, &c, msg, sizeof msg));
         for (int i = 0; i < 4; i++)
             fseen[i] |= strcmp(s.types.structs[0].fields[3].type.builtin.name, want[i]) == 0;
     }
@@ -227,10 +230,10 @@ static void test_stride_presets(void **state)
         scenario s;
         char msg[300];
         load_lib(sources[f], &s);
-        edit_arg e = {.access = 0};
+        scenario_change c = {SCENARIO_CHANGE_PATTERN_NEXT, .u.pattern = {0, NULL}};
         int checked = 0;
-        for (int k = 0; k < 12; k++) {
-            assert_true(scenario_edit_apply(&s, NULL, edit_cycle_pattern, &e, msg, sizeof msg));
+        for (int k = 0; k < 24; k++) {
+            assert_true(scenario_edit_change(&s, NULL, &c, msg, sizeof msg));
             const char *label = s.accesses[0].label;
             int stride;
             if (label && sscanf(label, "stride %d", &stride) == 1) {
@@ -245,6 +248,88 @@ static void test_stride_presets(void **state)
     }
 }
 
+/* The a presets: strides 3, 5 and 7 are there and conflict-free (odd strides), a 2-D tile has
+ * strides beyond 2, and a stride preset grows the array only from the user's dimensions: the
+ * next preset starts from them again. */
+static void test_stride_preset_dims(void **state)
+{
+    (void)state;
+    scenario s;
+    char msg[300];
+    load_lib("default", &s); /* float tile[32][32], column read */
+    int64_t user[SCENARIO_MAX_DIMS];
+    memcpy(user, s.arrays[0].dims, sizeof user);
+    scenario_change c = {SCENARIO_CHANGE_PATTERN_NEXT, .u.pattern = {0, user}};
+    bool saw3 = false, saw8 = false, restored = false;
+    for (int k = 0; k < 9; k++) {
+        assert_true(scenario_edit_change(&s, NULL, &c, msg, sizeof msg));
+        const char *label = s.accesses[0].label;
+        if (strcmp(label, "stride 3 in a row") == 0) {
+            saw3 = true;
+            assert_int_equal(s.arrays[0].dims[1], 3 * 31 + 1);
+            assert_int_equal(degree_of(&s, 0), 1);
+        }
+        if (strcmp(label, "stride 8 in a row") == 0) {
+            saw8 = true;
+            assert_int_equal(degree_of(&s, 0), 8);
+        }
+        if (strcmp(label, "column read") == 0) { /* back to the user's [32][32]: 32-way again */
+            restored = saw8;
+            assert_int_equal(s.arrays[0].dims[1], 32);
+            assert_int_equal(degree_of(&s, 0), 32);
+        }
+    }
+    assert_true(saw3 && saw8 && restored);
+    scenario_free(&s);
+    load_lib("stride-8", &s); /* 1-D */
+    memcpy(user, s.arrays[0].dims, sizeof user);
+    bool odd[8] = {0};
+    for (int k = 0; k < 12; k++) {
+        assert_true(scenario_edit_change(&s, NULL, &c, msg, sizeof msg));
+        int stride;
+        if (sscanf(s.accesses[0].label, "stride %d", &stride) == 1 && stride < 8 && stride % 2) {
+            odd[stride] = true;
+            assert_int_equal(degree_of(&s, 0), 1);
+        }
+    }
+    assert_true(odd[3] && odd[5] && odd[7]);
+    scenario_free(&s);
+}
+
+/* The one line editor: readline keys, and a pre-filled text replaced (never appended to). */
+static void test_line_editor(void **state)
+{
+    (void)state;
+    tui_line l;
+    line_set(&l, "default.json", true);
+    assert_int_equal(line_key(&l, 'x'), LINE_CHANGED);
+    assert_string_equal(l.buf, "x");
+    line_set(&l, "default.json", true);
+    line_key(&l, KEY_BACKSPACE);
+    assert_string_equal(l.buf, "");
+    line_set(&l, "tile.json", true);
+    line_key(&l, KEY_END); /* a move keeps the text and ends the selection */
+    line_key(&l, 'x');
+    assert_string_equal(l.buf, "tile.jsonx");
+    line_set(&l, "threadIdx.x * 33", false);
+    line_key(&l, 0x17); /* Ctrl-W: the word before the cursor */
+    assert_string_equal(l.buf, "threadIdx.x * ");
+    line_key(&l, 0x01); /* Ctrl-A, then type at the start */
+    line_key(&l, '(');
+    assert_string_equal(l.buf, "(threadIdx.x * ");
+    assert_int_equal(l.cur, 1);
+    line_key(&l, KEY_RIGHT);
+    line_key(&l, 0x0b); /* Ctrl-K */
+    assert_string_equal(l.buf, "(t");
+    line_key(&l, 0x15); /* Ctrl-U */
+    assert_string_equal(l.buf, "");
+    assert_int_equal(line_key(&l, KEY_LEFT), LINE_MOVED);
+    assert_int_equal(line_key(&l, 'q' | 0x1000), LINE_IGNORED);
+    for (int i = 0; i < 400; i++)
+        line_key(&l, 'a');
+    assert_int_equal(l.len, LINE_MAX_TEXT - 1);
+}
+
 /* c on a struct array read by several accesses: the SoA form covers every field access. */
 static void test_soa_whole_array(void **state)
 {
@@ -252,7 +337,7 @@ static void test_soa_whole_array(void **state)
     scenario s, v;
     char label[200];
     load_lib("struct-mixed", &s);
-    assert_true(edit_soa(&s, &v, label, sizeof label));
+    assert_true(scenario_edit_soa(&s, &v, label, sizeof label));
     assert_non_null(strstr(label, "SoA"));
     for (int i = 0; i < v.naccesses; i++) {
         assert_null(v.accesses[i].field);
@@ -349,6 +434,8 @@ int main(void)
         cmocka_unit_test(test_type_cycle),
         cmocka_unit_test(test_stride_presets),
         cmocka_unit_test(test_soa_whole_array),
+        cmocka_unit_test(test_stride_preset_dims),
+        cmocka_unit_test(test_line_editor),
         cmocka_unit_test(test_wrap_and_sanitise),
         cmocka_unit_test(test_save_roundtrip),
         cmocka_unit_test(test_svg),

@@ -1,5 +1,6 @@
 /* atomics: shared-memory atomics of several kinds and strides by a block of 128 threads:
  * atomicAdd with a return value and without (red), atomicCAS, atomicMax and atomicExch. */
+// clang-format off: each access shares its line with its ADDR_LOG
 #include "addrlog.cuh"
 
 __global__ void shared_atomics(int *out, int stride)

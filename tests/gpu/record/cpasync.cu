@@ -1,5 +1,6 @@
 /* cpasync: a block of 64 threads fills a 32x32 float tile from global memory with cp.async,
  * 16 bytes per thread and copy (cp.async.cg), and a 4-byte copy (cp.async.ca) with a stride. */
+// clang-format off: each access shares its line with its ADDR_LOG
 #include "addrlog.cuh"
 
 __global__ void cpasync_fill(float *out, const float *in)

@@ -1,5 +1,6 @@
 /* histogram: 64 bins in shared memory, bins chosen by the data (a fixed pseudo-random input),
  * so which banks meet is known only when it runs. Block 256 threads, each adds 8 values. */
+// clang-format off: each access shares its line with its ADDR_LOG
 #include "addrlog.cuh"
 
 #define BINS 64

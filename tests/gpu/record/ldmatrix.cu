@@ -1,6 +1,7 @@
 /* ldmatrix: one warp loads a 16x16 tile of 16-bit values with ldmatrix.x4 (each lane gives one
  * row address), .x2.trans and .x1, then stores it back with stmatrix.x4 (sm_90), on a tile with
  * rows of 16 elements (32 bytes: row r and r+4 share banks, a 2-way conflict) and a padded one. */
+// clang-format off: each access shares its line with its ADDR_LOG
 #include "addrlog.cuh"
 #include <cstdint>
 

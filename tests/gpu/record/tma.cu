@@ -1,6 +1,7 @@
 /* tma: a bulk copy (the TMA engine: cp.async.bulk, completed through an mbarrier) of 4 KiB into
  * shared memory, then a plain read of it. The capture should name the bulk copy (not model
  * it) and record the plain loads. */
+// clang-format off: each access shares its line with its ADDR_LOG
 #include "addrlog.cuh"
 #include <cstdint>
 

@@ -1,6 +1,7 @@
 /* transpose: the classic shared-memory transpose of a 1024x1024 float matrix, naive (32x32
  * tile: the column read is a 32-way conflict) and padded (32x33: none); block 32x8, each thread
  * moves 4 elements. Prints the addresses block (0,0,0) uses (addrlog.cuh) and a checksum. */
+// clang-format off: each access shares its line with its ADDR_LOG
 #include "addrlog.cuh"
 
 #define N 1024

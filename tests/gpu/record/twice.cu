@@ -1,5 +1,6 @@
 /* twice: one kernel launched twice with a different stride; `--launch 1` must record the
  * second launch's addresses (stride 2 the first time, 8 the second). */
+// clang-format off: each access shares its line with its ADDR_LOG
 #include "addrlog.cuh"
 
 __global__ void strided(float *out, int stride)
@@ -8,7 +9,9 @@ __global__ void strided(float *out, int stride)
     int t = threadIdx.x;
     s[(t * stride) % 256] = (float)t; ADDR_LOG(&s[(t * stride) % 256]);
     __syncthreads();
-    out[t] = s[(t * stride) % 256] + s[t]; ADDR_LOG(&s[t]);
+    float a = s[(t * stride) % 256]; ADDR_LOG(&s[(t * stride) % 256]);
+    float b = s[t]; ADDR_LOG(&s[t]);
+    out[t] = a + b;
 }
 
 int main()

@@ -1,13 +1,13 @@
-/* edits: what the single keys do to a scenario (padding, type, access pattern, block, arch, field,
- * index text, struct fields) and the struct-of-arrays form. Each edit receives a private copy
- * (scenario_edit_apply) and may try candidates with scenario_finish; a failed edit is simply
- * dropped with its copy, so nothing here ever undoes anything. No curses. */
+/* scenario_edit_ops: the edits a user makes to a scenario (padding, swizzle, type, access
+ * pattern, block, dimensions, arch, field, index text, struct fields) as typed changes, and the
+ * struct-of-arrays form. Each change receives a private copy (scenario_edit_apply) and may try
+ * candidates with scenario_finish; a failed change is dropped with its copy, so nothing here ever
+ * undoes anything. Pure: no I/O. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/load.h"
-#include "tui/app.h"
+#include "model/scenario_edit.h"
 
 /* Validate after a change; on failure copy the reason into msg. */
 static bool refinish(scenario *s, char *msg, size_t n)
@@ -26,56 +26,53 @@ static void set_text(char **slot, const char *val)
     *slot = val ? xstrdup(val) : NULL;
 }
 
-bool edit_padding(scenario *s, void *arg, char *msg, size_t n)
+static bool op_padding(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
-    const edit_arg *e = arg;
-    if (s->is_trace || e->array < 0) {
+    if (s->is_trace || c->u.pad.array < 0) {
         snprintf(msg, n, "a trace has no array to pad");
         return false;
     }
-    scenario_array *a = &s->arrays[e->array];
+    scenario_array *a = &s->arrays[c->u.pad.array];
     int64_t *pad = &a->pad[a->ndims - 1];
-    if (*pad + e->delta < 0 || *pad + e->delta > 64) {
+    if (*pad + c->u.pad.delta < 0 || *pad + c->u.pad.delta > 64) {
         snprintf(msg, n, "padding stays within 0..64");
         return false;
     }
-    *pad += e->delta;
+    *pad += c->u.pad.delta;
     return true;
 }
 
-bool edit_set_swizzle(scenario *s, void *arg, char *msg, size_t n)
+static bool op_set_swizzle(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
-    const edit_arg *e = arg;
-    if (s->is_trace || e->array < 0) {
+    if (s->is_trace || c->u.swizzle.array < 0) {
         snprintf(msg, n, "a trace has no array to swizzle");
         return false;
     }
-    scenario_array *a = &s->arrays[e->array];
-    set_text(&a->swizzle, e->text && *e->text ? e->text : NULL);
+    scenario_array *a = &s->arrays[c->u.swizzle.array];
+    set_text(&a->swizzle, c->u.swizzle.text && *c->u.swizzle.text ? c->u.swizzle.text : NULL);
     if (!refinish(s, msg, n))
         return false;
     snprintf(msg, n, a->swizzle ? "%s: swizzle %s" : "%s: no swizzle", a->name, a->swizzle);
     return true;
 }
 
-bool edit_cycle_swizzle(scenario *s, void *arg, char *msg, size_t n)
+static bool op_cycle_swizzle(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
     static const char *const modes[] = {NULL, "32B", "64B", "128B"};
-    const edit_arg *e = arg;
-    if (s->is_trace || e->array < 0) {
+    if (s->is_trace || c->u.swizzle.array < 0) {
         snprintf(msg, n, "a trace has no array to swizzle");
         return false;
     }
-    scenario_array *a = &s->arrays[e->array];
+    scenario_array *a = &s->arrays[c->u.swizzle.array];
     int cur = 0; /* an element-form swizzle counts as none: the next is 32B */
     for (int k = 1; k < 4; k++)
         if (a->swizzle && strcmp(a->swizzle, modes[k]) == 0)
             cur = k;
     char why[200] = "";
     for (int k = 1; k <= 4; k++) { /* the next mode this array can take */
-        edit_arg one = *e;
-        one.text = modes[(cur + k) % 4];
-        if (edit_set_swizzle(s, &one, msg, n))
+        scenario_change one = *c;
+        one.u.swizzle.text = modes[(cur + k) % 4];
+        if (op_set_swizzle(s, &one, msg, n))
             return true;
         if (!why[0])
             snprintf(why, sizeof why, "%s", msg);
@@ -101,14 +98,13 @@ static int type_index(const char *const *list, int n, const char *name)
     return -1;
 }
 
-bool edit_cycle_type(scenario *s, void *arg, char *msg, size_t n)
+static bool op_cycle_type(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
-    const edit_arg *e = arg;
-    if (s->is_trace || e->array < 0) {
+    if (s->is_trace || c->u.array.array < 0) {
         snprintf(msg, n, "a trace has no element type");
         return false;
     }
-    scenario_array *a = &s->arrays[e->array];
+    scenario_array *a = &s->arrays[c->u.array.array];
     if (a->type.struct_index >= 0) {
         snprintf(msg, n, "%s holds structs: use f to pick a field, o to edit the struct", a->name);
         return false;
@@ -145,6 +141,9 @@ static int presets(int ndims, int64_t last, preset *out)
             {"threadIdx.x", "(threadIdx.x + threadIdx.y) % %L", "diagonal", 0},
             {"threadIdx.x", "threadIdx.y ^ threadIdx.x", "XOR-swizzled column", 0},
             {"threadIdx.y", "2 * threadIdx.x", "stride 2 in a row", 2},
+            {"threadIdx.y", "3 * threadIdx.x", "stride 3 in a row", 3},
+            {"threadIdx.y", "4 * threadIdx.x", "stride 4 in a row", 4},
+            {"threadIdx.y", "8 * threadIdx.x", "stride 8 in a row", 8},
             {"0", "0", "broadcast", 0},
         };
         for (size_t i = 0; i < sizeof p2 / sizeof p2[0]; i++, k++) {
@@ -162,9 +161,10 @@ static int presets(int ndims, int64_t last, preset *out)
         return k;
     }
     if (ndims == 1) {
-        static const int strides[] = {1, 2, 4, 8, 16, 32, 33};
-        static const char *const names[] = {"stride 1",  "stride 2",  "stride 4", "stride 8",
-                                            "stride 16", "stride 32", "stride 33"};
+        /* odd strides (3, 5, 7, 33) are conflict-free on 32 banks: the lesson says so */
+        static const int strides[] = {1, 2, 3, 4, 5, 7, 8, 16, 32, 33};
+        static const char *const names[] = {"stride 1", "stride 2", "stride 3",  "stride 4",  "stride 5",
+                                            "stride 7", "stride 8", "stride 16", "stride 32", "stride 33"};
         for (size_t i = 0; i < sizeof strides / sizeof strides[0]; i++, k++) {
             if (strides[i] == 1)
                 snprintf(out[k].idx[0], 96, "tid");
@@ -202,14 +202,13 @@ static bool apply_preset(scenario *s, int ai, const preset *p, const int64_t *di
     return refinish(s, msg, n);
 }
 
-bool edit_cycle_pattern(scenario *s, void *arg, char *msg, size_t n)
+static bool op_cycle_pattern(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
-    const edit_arg *e = arg;
     if (s->is_trace) {
         snprintf(msg, n, "a trace has fixed addresses");
         return false;
     }
-    scenario_access *a = &s->accesses[e->access];
+    scenario_access *a = &s->accesses[c->u.pattern.access];
     scenario_array *arr = &s->arrays[a->array];
     preset ps[16];
     int np = presets(arr->ndims, arr->extent[arr->ndims - 1], ps);
@@ -225,17 +224,17 @@ bool edit_cycle_pattern(scenario *s, void *arg, char *msg, size_t n)
         if (same)
             cur = i;
     }
-    int64_t dims0[SCENARIO_MAX_DIMS];
-    memcpy(dims0, arr->dims, sizeof dims0);
+    int64_t dims0[SCENARIO_MAX_DIMS]; /* a preset starts from the user's dimensions */
+    memcpy(dims0, c->u.pattern.user_dims ? c->u.pattern.user_dims : arr->dims, sizeof dims0);
     for (int k = 1; k <= np; k++)
-        if (apply_preset(s, e->access, &ps[(cur + k) % np], dims0, msg, n))
+        if (apply_preset(s, c->u.pattern.access, &ps[(cur + k) % np], dims0, msg, n))
             return true;
     return false;
 }
 
-bool edit_cycle_block(scenario *s, void *arg, char *msg, size_t n)
+static bool op_cycle_block(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
-    (void)arg;
+    (void)c;
     static const int blocks[][3] = {{32, 32, 1}, {32, 8, 1},   {16, 16, 1}, {32, 1, 1}, {64, 1, 1},
                                     {256, 1, 1}, {1024, 1, 1}, {8, 8, 4},   {16, 8, 8}};
     enum { NB = sizeof blocks / sizeof blocks[0] };
@@ -277,34 +276,31 @@ static bool arch_step(scenario *s, int dir, char *msg, size_t n)
     return false;
 }
 
-bool edit_cycle_arch(scenario *s, void *arg, char *msg, size_t n)
+static bool op_cycle_arch(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
-    const edit_arg *e = arg;
-    return arch_step(s, e && e->delta < 0 ? -1 : 1, msg, n);
+    return arch_step(s, c->u.arch.step < 0 ? -1 : 1, msg, n);
 }
 
-bool edit_set_arch(scenario *s, void *arg, char *msg, size_t n)
+static bool op_set_arch(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
-    const edit_arg *e = arg;
     int np;
     const banks_profile *ps = banks_profiles(&np);
-    if (e->delta < 0 || e->delta >= np) {
+    if (c->u.arch.index < 0 || c->u.arch.index >= np) {
         snprintf(msg, n, "no such architecture");
         return false;
     }
-    s->arch = &ps[e->delta];
+    s->arch = &ps[c->u.arch.index];
     snprintf(msg, n, "%s", s->arch->title);
     return refinish(s, msg, n);
 }
 
-bool edit_cycle_field(scenario *s, void *arg, char *msg, size_t n)
+static bool op_cycle_field(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
-    const edit_arg *e = arg;
     if (s->is_trace) {
         snprintf(msg, n, "a trace has no fields");
         return false;
     }
-    scenario_access *a = &s->accesses[e->access];
+    scenario_access *a = &s->accesses[c->u.access.access];
     const scenario_array *arr = &s->arrays[a->array];
     if (arr->type.struct_index < 0) {
         snprintf(msg, n, "%s holds %s, not structs", arr->name, arr->type.builtin.name);
@@ -329,28 +325,20 @@ bool edit_cycle_field(scenario *s, void *arg, char *msg, size_t n)
     return false;
 }
 
-bool edit_set_index(scenario *s, void *arg, char *msg, size_t n)
+static bool op_set_index(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
-    const edit_arg *e = arg;
-    scenario_access *a = &s->accesses[e->access];
-    set_text(e->delta < 0 ? &a->when_text : &a->index_text[e->delta], e->text);
-    if (!refinish(s, msg, n))
-        return false;
-    scenario_error err; /* what the loader refuses (a file saved with it would not open) */
-    if (load_check_eval(s, &err))
-        return true;
-    snprintf(msg, n, "%.60s: %.120s", err.path, err.msg);
-    return false;
+    scenario_access *a = &s->accesses[c->u.index.access];
+    set_text(c->u.index.dim < 0 ? &a->when_text : &a->index_text[c->u.index.dim], c->u.index.text);
+    return refinish(s, msg, n);
 }
 
-bool edit_reorder_fields(scenario *s, void *arg, char *msg, size_t n)
+static bool op_reorder_fields(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
-    const edit_arg *e = arg;
-    if (e->si < 0 || e->si >= s->types.n) {
+    if (c->u.field.struct_index < 0 || c->u.field.struct_index >= s->types.n) {
         snprintf(msg, n, "no struct to reorder");
         return false;
     }
-    types_struct *st = &s->types.structs[e->si];
+    types_struct *st = &s->types.structs[c->u.field.struct_index];
     int before = st->size;
     /* stable insertion sort by decreasing alignment: the classic way to remove holes */
     for (int i = 1; i < st->nfields; i++) {
@@ -368,16 +356,15 @@ bool edit_reorder_fields(scenario *s, void *arg, char *msg, size_t n)
     return true;
 }
 
-bool edit_dimension(scenario *s, void *arg, char *msg, size_t n)
+static bool op_dimension(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
-    const edit_arg *e = arg;
-    if (s->is_trace || e->array < 0) {
+    if (s->is_trace || c->u.dimension.array < 0) {
         snprintf(msg, n, "a trace has no array shape");
         return false;
     }
-    scenario_array *a = &s->arrays[e->array];
-    int d = e->inner ? a->ndims - 1 : 0;
-    int64_t next = e->grow ? a->dims[d] * 2 : a->dims[d] / 2;
+    scenario_array *a = &s->arrays[c->u.dimension.array];
+    int d = c->u.dimension.inner ? a->ndims - 1 : 0;
+    int64_t next = c->u.dimension.grow ? a->dims[d] * 2 : a->dims[d] / 2;
     if (next < 1 || next > (1 << 20)) {
         snprintf(msg, n, "dimension %d stays within 1..1048576", d);
         return false;
@@ -391,15 +378,15 @@ static const char *const field_types[] = {"char",   "short",  "int",  "float",  
                                           "float2", "float4", "int2", "double2", "char4"};
 #define NFIELD_TYPES ((int)(sizeof field_types / sizeof field_types[0]))
 
-bool edit_field_type(scenario *s, void *arg, char *msg, size_t n)
+static bool op_field_type(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
-    const edit_arg *e = arg;
-    if (e->si < 0 || e->si >= s->types.n || e->fi < 0 || e->fi >= s->types.structs[e->si].nfields) {
+    if (c->u.field.struct_index < 0 || c->u.field.struct_index >= s->types.n || c->u.field.field < 0 ||
+        c->u.field.field >= s->types.structs[c->u.field.struct_index].nfields) {
         snprintf(msg, n, "no field selected");
         return false;
     }
-    types_struct *st = &s->types.structs[e->si];
-    types_field *f = &st->fields[e->fi];
+    types_struct *st = &s->types.structs[c->u.field.struct_index];
+    types_field *f = &st->fields[c->u.field.field];
     int cur = f->type.struct_index < 0 ? type_index(field_types, NFIELD_TYPES, f->type.builtin.name) : -1;
     for (int k = 1; k <= NFIELD_TYPES; k++) {
         set_text(&f->type_name, field_types[(cur + k + NFIELD_TYPES) % NFIELD_TYPES]);
@@ -412,14 +399,13 @@ bool edit_field_type(scenario *s, void *arg, char *msg, size_t n)
     return false;
 }
 
-bool edit_field_add(scenario *s, void *arg, char *msg, size_t n)
+static bool op_field_add(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
-    const edit_arg *e = arg;
-    if (e->si < 0 || e->si >= s->types.n) {
+    if (c->u.field.struct_index < 0 || c->u.field.struct_index >= s->types.n) {
         snprintf(msg, n, "no struct to add a field to");
         return false;
     }
-    types_struct *st = &s->types.structs[e->si];
+    types_struct *st = &s->types.structs[c->u.field.struct_index];
     if (st->nfields >= 256) {
         snprintf(msg, n, "a struct has at most 256 fields");
         return false;
@@ -433,7 +419,7 @@ bool edit_field_add(scenario *s, void *arg, char *msg, size_t n)
         if (!used)
             break;
     }
-    int at = e->fi < 0 ? st->nfields : e->fi + 1;
+    int at = c->u.field.field < 0 ? st->nfields : c->u.field.field + 1;
     st->fields = xrealloc(st->fields, sizeof *st->fields * (size_t)(st->nfields + 1));
     memmove(&st->fields[at + 1], &st->fields[at], sizeof *st->fields * (size_t)(st->nfields - at));
     st->fields[at] = (types_field){.name = xstrdup(name), .type_name = xstrdup("char"), .count = 1};
@@ -444,20 +430,21 @@ bool edit_field_add(scenario *s, void *arg, char *msg, size_t n)
     return true;
 }
 
-bool edit_field_delete(scenario *s, void *arg, char *msg, size_t n)
+static bool op_field_delete(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
-    const edit_arg *e = arg;
-    if (e->si < 0 || e->si >= s->types.n || e->fi < 0 || e->fi >= s->types.structs[e->si].nfields) {
+    if (c->u.field.struct_index < 0 || c->u.field.struct_index >= s->types.n || c->u.field.field < 0 ||
+        c->u.field.field >= s->types.structs[c->u.field.struct_index].nfields) {
         snprintf(msg, n, "no field selected");
         return false;
     }
-    types_struct *st = &s->types.structs[e->si];
+    types_struct *st = &s->types.structs[c->u.field.struct_index];
     if (st->nfields == 1) {
         snprintf(msg, n, "a struct keeps at least one field");
         return false;
     }
-    types_field gone = st->fields[e->fi];
-    memmove(&st->fields[e->fi], &st->fields[e->fi + 1], sizeof *st->fields * (size_t)(st->nfields - e->fi - 1));
+    types_field gone = st->fields[c->u.field.field];
+    memmove(&st->fields[c->u.field.field], &st->fields[c->u.field.field + 1],
+            sizeof *st->fields * (size_t)(st->nfields - c->u.field.field - 1));
     st->nfields--;
     char name[64];
     snprintf(name, sizeof name, "%s", gone.name);
@@ -481,7 +468,7 @@ static void ident_of(const char *path, char *out, size_t n)
     out[o] = '\0';
 }
 
-bool edit_soa(const scenario *s, scenario *out, char *label, size_t n)
+bool scenario_edit_soa(const scenario *s, scenario *out, char *label, size_t n)
 {
     if (s->is_trace || !scenario_clone(s, out)) {
         snprintf(label, n, "no struct-of-arrays form for a trace");
@@ -555,4 +542,37 @@ bool edit_soa(const scenario *s, scenario *out, char *label, size_t n)
     snprintf(label, n, "SoA (%s)", strbuf_str(&names));
     strbuf_free(&names);
     return true;
+}
+
+bool scenario_change_apply(scenario *s, const scenario_change *c, char *msg, size_t n)
+{
+    switch (c->kind) {
+    case SCENARIO_CHANGE_PAD: return op_padding(s, c, msg, n);
+    case SCENARIO_CHANGE_SWIZZLE: return op_set_swizzle(s, c, msg, n);
+    case SCENARIO_CHANGE_SWIZZLE_NEXT: return op_cycle_swizzle(s, c, msg, n);
+    case SCENARIO_CHANGE_TYPE_NEXT: return op_cycle_type(s, c, msg, n);
+    case SCENARIO_CHANGE_PATTERN_NEXT: return op_cycle_pattern(s, c, msg, n);
+    case SCENARIO_CHANGE_BLOCK_NEXT: return op_cycle_block(s, c, msg, n);
+    case SCENARIO_CHANGE_DIMENSION: return op_dimension(s, c, msg, n);
+    case SCENARIO_CHANGE_ARCH_STEP: return op_cycle_arch(s, c, msg, n);
+    case SCENARIO_CHANGE_ARCH_SET: return op_set_arch(s, c, msg, n);
+    case SCENARIO_CHANGE_FIELD_NEXT: return op_cycle_field(s, c, msg, n);
+    case SCENARIO_CHANGE_INDEX: return op_set_index(s, c, msg, n);
+    case SCENARIO_CHANGE_FIELDS_REORDER: return op_reorder_fields(s, c, msg, n);
+    case SCENARIO_CHANGE_FIELD_TYPE_NEXT: return op_field_type(s, c, msg, n);
+    case SCENARIO_CHANGE_FIELD_ADD: return op_field_add(s, c, msg, n);
+    case SCENARIO_CHANGE_FIELD_DELETE: return op_field_delete(s, c, msg, n);
+    }
+    snprintf(msg, n, "unknown change");
+    return false;
+}
+
+bool scenario_change_fn(scenario *s, void *ctx, char *msg, size_t n)
+{
+    return scenario_change_apply(s, ctx, msg, n);
+}
+
+bool scenario_edit_change(scenario *cur, scenario_history *h, const scenario_change *c, char *msg, size_t n)
+{
+    return scenario_edit_apply(cur, h, scenario_change_fn, (void *)c, msg, n);
 }

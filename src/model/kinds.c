@@ -1,0 +1,308 @@
+/* kinds: the table of shared-memory access kinds (see kinds.h). Sources of the rows:
+ * [PTX]  PTX ISA, "Target ISA notes" of each instruction: ld/st.shared all targets; atom.shared
+ *        sm_12, 64-bit atom.shared.{add,cas,exch} sm_20 (and, or, xor, min, max: sm_32);
+ *        ldmatrix sm_75; stmatrix sm_90; cp.async sm_80; cp.async.bulk (TMA), wgmma, and
+ *        ld/st.shared::cluster (distributed shared memory) sm_90.
+ * [H200m] tests/data/h200_tensor.tsv and tests/data/h200_dev.tsv (README "Tensor-era kinds"):
+ *        which counters see which instruction on GH100 (LDSM and STSM in the op_ld / op_st
+ *        hardware counters, ATOMS in op_atom, LDGSTS only in the SASS metrics); cp.async.cg
+ *        leaves no shared-memory wavefronts in any counter.
+ * [H100m] cp.async.cg on an H100: 0 bank conflicts and 2-29 wavefronts whatever the lanes'
+ *        banks: its shared-side counters follow the global source, not the banks.
+ * [CUPTI] cuptiProfilerHostGetBaseMetrics for chip GH100 (CUDA 13.0): smsp__inst_executed_op_ldsm
+ *        and smsp__inst_executed_op_shared_stsm exist and fit one pass with the op_ld / op_st
+ *        counters; smsp__inst_executed_op_shared_ld / _st do not count LDSM / STSM.
+ * Opcodes: cuobjdump -sass of kernels/measure.cu and tests/gpu/calib_tensor.cu on sm_90. */
+#include "kinds.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define W124816 (KINDS_W(1) | KINDS_W(2) | KINDS_W(4) | KINDS_W(8) | KINDS_W(16))
+#define L1 "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_"
+#define L1C "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_"
+#define SASS "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_"
+#define SASSC "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_"
+
+/* Counter groups: the op_ld / op_st hardware counters (one configuration reads loads, stores,
+ * ldmatrix and stmatrix), the atomics', and the LDGSTS SASS metrics. */
+enum { GROUP_LDST, GROUP_ATOM, GROUP_LDGSTS, GROUP_NONE };
+
+static const kinds_row rows[] = {
+    {.name = "load",
+     .title = "shared-memory load",
+     .op = BANKS_LOAD,
+     .widths = W124816,
+     .rule = KINDS_RULE_WORDS,
+     .reads = true,
+     .pairs = true,
+     .chain = true,
+     .cycles = true,
+     .keys = "",
+     .width_text = "width is 1, 2, 4, 8 or 16",
+     .since = {{W124816, 10}},
+     .counters = {L1 "ld.sum", L1C "ld.sum", "smsp__inst_executed_op_shared_ld.sum", GROUP_LDST},
+     .ptx = "ld.shared",
+     .sass = "LDS",
+     .source = "[PTX] [H200m] h200_dev.tsv"},
+    {.name = "store",
+     .title = "shared-memory store",
+     .op = BANKS_STORE,
+     .widths = W124816,
+     .rule = KINDS_RULE_WORDS,
+     .cycles = true,
+     .keys = "",
+     .width_text = "width is 1, 2, 4, 8 or 16",
+     .since = {{W124816, 10}},
+     .counters = {L1 "st.sum", L1C "st.sum", "smsp__inst_executed_op_shared_st.sum", GROUP_LDST},
+     .ptx = "st.shared",
+     .sass = "STS",
+     .source = "[PTX] [H200m] h200_dev.tsv"},
+    {.name = "ldmatrix",
+     .title = "ldmatrix (m8n8 .b16 rows to registers)",
+     .op = BANKS_LDMATRIX,
+     .widths = KINDS_W(16),
+     .rule = KINDS_RULE_MATRIX,
+     .reads = true,
+     .chain = true,
+     .cycles = true,
+     .keys = "matrices trans",
+     .width_text = "a matrix row is 16 bytes (8 16-bit elements)",
+     .since = {{KINDS_W(16), 75}},
+     .counters = {L1 "ld.sum", L1C "ld.sum", "smsp__inst_executed_op_ldsm.sum", GROUP_LDST},
+     .ptx = "ldmatrix.sync.aligned.m8n8.shared.b16",
+     .sass = "LDSM",
+     .source = "[PTX] [H200m] h200_tensor.tsv [CUPTI]"},
+    {.name = "stmatrix",
+     .title = "stmatrix (registers to m8n8 .b16 rows)",
+     .op = BANKS_STMATRIX,
+     .widths = KINDS_W(16),
+     .rule = KINDS_RULE_MATRIX,
+     .cycles = true,
+     .keys = "matrices trans",
+     .width_text = "a matrix row is 16 bytes (8 16-bit elements)",
+     .since = {{KINDS_W(16), 90}},
+     .counters = {L1 "st.sum", L1C "st.sum", "smsp__inst_executed_op_shared_stsm.sum", GROUP_LDST},
+     .ptx = "stmatrix.sync.aligned.m8n8.shared.b16",
+     .sass = "STSM",
+     .source = "[PTX] [H200m] h200_tensor.tsv [CUPTI]"},
+    {.name = "atomic",
+     .title = "shared-memory atomic (atom / red)",
+     .op = BANKS_ATOMIC,
+     .widths = KINDS_W(4) | KINDS_W(8),
+     .rule = KINDS_RULE_LANES,
+     .cycles = true,
+     .keys = "atomic returns",
+     .width_text = "shared atomics are 4 or 8 bytes wide",
+     .phase_floor = KINDS_W(8), /* [H200m] exch, one lane: 1 wavefront, 2.00 cycles; cas 4.00 */
+     .since = {{KINDS_W(4), 12}, {KINDS_W(8), 20}},
+     .counters = {L1 "atom.sum", L1C "atom.sum", "smsp__inst_executed_op_shared_atom.sum", GROUP_ATOM},
+     .ptx = "atom.shared / red.shared",
+     .sass = "ATOMS|ATOMS.CAS|ATOMS.CAST",
+     .source = "[PTX] [H200m] h200_tensor.tsv"},
+    {.name = "cp.async",
+     .title = "cp.async.ca (global to shared through L1)",
+     .op = BANKS_CP_ASYNC,
+     .widths = KINDS_W(4) | KINDS_W(8) | KINDS_W(16),
+     .rule = KINDS_RULE_LANES,
+     .keys = "cache",
+     .cache = "ca",
+     .width_text = "cp.async copies 4, 8 or 16 bytes",
+     .since = {{KINDS_W(4) | KINDS_W(8) | KINDS_W(16), 80}},
+     .counters = {SASS "ldgsts.sum", SASSC "ldgsts.sum", "smsp__sass_inst_executed_op_ldgsts.sum", GROUP_LDGSTS},
+     .ptx = "cp.async.ca.shared.global",
+     .sass = "LDGSTS",
+     .source = "[PTX] [H200m] h200_tensor.tsv"},
+    {.name = "cp.async.cg",
+     .title = "cp.async.cg (global to shared, L1 bypassed)",
+     .op = BANKS_CP_ASYNC_CG,
+     .widths = KINDS_W(16),
+     .rule = KINDS_RULE_NOT_MODELLED,
+     .keys = "cache",
+     .file_op = "cp.async",
+     .cache = "cg",
+     .width_text = "cp.async.cg copies 16 bytes",
+     .since = {{KINDS_W(16), 80}},
+     .counters = {SASS "ldgsts.sum", SASSC "ldgsts.sum", "smsp__sass_inst_executed_op_ldgsts.sum", GROUP_LDGSTS},
+     .ptx = "cp.async.cg.shared.global",
+     .sass = "LDGSTS.E.BYPASS",
+     .not_modelled = "cp.async.cg bypasses L1: its shared-side wavefronts follow the global source, not the "
+                     "banks (measured on an H100: 0 bank conflicts, 2-29 wavefronts)",
+     .source = "[PTX] [H200m] [H100m]"},
+    /* Kinds a recording can meet that the model does not cover. */
+    {.name = "cp.async.bulk",
+     .title = "TMA bulk copy (cp.async.bulk, cp.async.bulk.tensor)",
+     .op = -1,
+     .widths = 0,
+     .rule = KINDS_RULE_NOT_MODELLED,
+     .keys = "",
+     .since = {{0, 90}},
+     .ptx = "cp.async.bulk.shared::cluster.global / cp.async.bulk.tensor",
+     .sass = "UBLKCP|UTMALDG|UTMASTG",
+     .not_modelled = "a TMA bulk copy is done by the tensor memory accelerator, not by the lanes of a warp: "
+                     "it has no per-lane addresses for the bank model",
+     .source = "[PTX]"},
+    {.name = "wgmma",
+     .title = "wgmma operands read from shared memory",
+     .op = -1,
+     .widths = 0,
+     .rule = KINDS_RULE_NOT_MODELLED,
+     .keys = "",
+     .since = {{0, 90}},
+     .counters = {NULL, NULL, "smsp__sass_inst_executed_op_shared_gmma.sum", GROUP_NONE},
+     .ptx = "wgmma.mma_async",
+     .sass = "HGMMA|QGMMA|IGMMA|BGMMA",
+     .not_modelled = "wgmma reads its A/B operands through matrix descriptors for a warpgroup: the model "
+                     "has no rule for how those reads meet the banks",
+     .source = "[PTX] TOOLCHAIN.md (SASS metrics on an H100)"},
+    {.name = "dsmem",
+     .title = "distributed shared memory (another block of the cluster)",
+     .op = -1,
+     .widths = 0,
+     .rule = KINDS_RULE_NOT_MODELLED,
+     .keys = "",
+     .since = {{0, 90}},
+     .ptx = "ld/st/atom/red.shared::cluster",
+     .not_modelled = "an access to another block's shared memory goes over the SM-to-SM network: the model "
+                     "has no rule for it",
+     .source = "[PTX]"},
+};
+
+/* [H200m] 8-byte add/min/max/and/or/xor on shared memory compile to a compare-and-swap loop
+ * (cuobjdump: LDS.64 + ATOMS.CAST.SPIN.64) whose wavefronts depend on the data; ATOMS.CAS takes
+ * two passes (2 x the lanes of the busiest bank in wavefronts), the conflicts counted once. */
+#define CAS_LOOP                                                                                                       \
+    "8-byte shared atomics other than exch and cas are a compare-and-swap loop on sm_90 "                              \
+    "(ATOMS.CAST.SPIN.64), not one instruction: their cost depends on the data"
+static const kinds_atomic_row atomics[] = {
+    {"add", 1, false, KINDS_W(4), CAS_LOOP},
+    {"min", 1, false, KINDS_W(4), CAS_LOOP},
+    {"max", 1, false, KINDS_W(4), CAS_LOOP},
+    {"and", 1, false, KINDS_W(4), CAS_LOOP},
+    {"or", 1, false, KINDS_W(4), CAS_LOOP},
+    {"xor", 1, false, KINDS_W(4), CAS_LOOP},
+    {"exch", 1, true, KINDS_W(4) | KINDS_W(8), NULL},
+    {"cas", 2, true, KINDS_W(4) | KINDS_W(8), NULL},
+    {"inc", 1, false, KINDS_W(4), "inc is 32-bit only"},
+};
+_Static_assert(sizeof atomics / sizeof atomics[0] == BANKS_ATOM_INC + 1, "every banks_atomic has a row");
+
+const kinds_atomic_row *kinds_atomic(banks_atomic a)
+{
+    return (unsigned)a <= BANKS_ATOM_INC ? &atomics[a] : NULL;
+}
+
+bool kinds_atomic_parse(const char *name, banks_atomic *a)
+{
+    for (int i = 0; name && i <= BANKS_ATOM_INC; i++)
+        if (strcmp(name, atomics[i].name) == 0) {
+            *a = (banks_atomic)i;
+            return true;
+        }
+    return false;
+}
+
+#define NROWS ((int)(sizeof rows / sizeof rows[0]))
+_Static_assert(BANKS_OP_COUNT <= NROWS, "every banks_op has a row");
+
+const kinds_row *kinds_table(int *n)
+{
+    *n = NROWS;
+    return rows;
+}
+
+const kinds_row *kinds_of(banks_op op)
+{
+    if ((unsigned)op >= BANKS_OP_COUNT)
+        return NULL;
+    return &rows[op];
+}
+
+const kinds_row *kinds_find(const char *name)
+{
+    for (int i = 0; name && i < NROWS; i++)
+        if (strcmp(rows[i].name, name) == 0)
+            return &rows[i];
+    return NULL;
+}
+
+const char *kinds_op_text(const kinds_row *row)
+{
+    return row->file_op ? row->file_op : row->name;
+}
+
+const kinds_row *kinds_find_op(const char *op, const char *cache)
+{
+    for (int i = 0; op && i < NROWS; i++) {
+        const kinds_row *k = &rows[i];
+        if (k->op < 0 || strcmp(kinds_op_text(k), op) != 0)
+            continue;
+        if (cache ? k->cache && strcmp(k->cache, cache) == 0 : !k->file_op)
+            return k;
+    }
+    return NULL;
+}
+
+/* Length of the opcode of row r that starts sass and ends there or at a '.' or blank: 0 for none. */
+static size_t opcode_match(const kinds_row *r, const char *sass)
+{
+    size_t best = 0, have = strlen(sass);
+    for (const char *o = r->sass; o && *o;) {
+        size_t len = strcspn(o, "|");
+        if (len <= have && strncmp(o, sass, len) == 0 && strchr(". \t", sass[len]) && len > best)
+            best = len; /* strchr also finds the terminating '\0' */
+        o += len + (o[len] == '|');
+    }
+    return best;
+}
+
+const kinds_row *kinds_find_sass(const char *sass)
+{
+    const kinds_row *found = NULL;
+    size_t best = 0;
+    for (int i = 0; sass && i < NROWS; i++) { /* the longest opcode wins: LDGSTS.E.BYPASS over LDGSTS */
+        size_t len = opcode_match(&rows[i], sass);
+        if (len > best) {
+            best = len;
+            found = &rows[i];
+        }
+    }
+    return found;
+}
+
+bool kinds_width_ok(const kinds_row *row, int width)
+{
+    return width > 0 && width < 32 && (row->widths & KINDS_W(width));
+}
+
+bool kinds_takes_key(const kinds_row *row, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *k = row->keys; k && *k;) {
+        size_t len = strcspn(k, " ");
+        if (len == n && strncmp(k, key, n) == 0)
+            return true;
+        k += len + (k[len] == ' ');
+    }
+    return false;
+}
+
+int kinds_since_cc(const kinds_row *row, int width)
+{
+    for (int i = 0; i < 3 && row->since[i].widths; i++)
+        if (width > 0 && width < 32 && (row->since[i].widths & KINDS_W(width)))
+            return row->since[i].cc;
+    return 0;
+}
+
+const char *kinds_arch_problem(const kinds_row *row, int width, const banks_profile *p, char *buf, size_t n)
+{
+    int cc = kinds_since_cc(row, width);
+    if (cc == 0 || p->cc >= cc)
+        return NULL;
+    if (row->since[1].widths) /* the width decides: "8-byte atomic" */
+        snprintf(buf, n, "%d-byte %s exists from sm_%d, not on %s", width, row->name, cc, p->name);
+    else
+        snprintf(buf, n, "%s exists from sm_%d, not on %s", row->name, cc, p->name);
+    return buf;
+}

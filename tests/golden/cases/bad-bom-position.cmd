@@ -1,0 +1,1 @@
+analyze bad-bom-position.json

@@ -1,0 +1,1 @@
+analyze bad-dup-nested.json

@@ -1,0 +1,1 @@
+analyze bad-dup-scenario-arch.json

@@ -1,0 +1,1 @@
+analyze bad-dup-trace-arch.json --summary

@@ -1,0 +1,1 @@
+analyze bom-scenario.json --summary

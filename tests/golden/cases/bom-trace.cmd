@@ -1,0 +1,1 @@
+analyze bom-trace.json --summary

@@ -1,0 +1,1 @@
+analyze default --warp=1 --summary

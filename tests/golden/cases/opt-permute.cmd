@@ -1,0 +1,1 @@
+analyze --arch sm_80 --summary default --warp 2

@@ -1,0 +1,102 @@
+#!/bin/sh
+# GPU checks of `bankscope record` (skipped, exit 77, without a GPU or nvcc): the test programs of
+# tests/gpu/record/ are built with nvcc -lineinfo and recorded; every recorded address must equal
+# what the program computes (each prints its own, check.py compares per source line), `bankscope
+# measure` of each recording must give the predicted counters, and every fault must exit as the
+# README says with nothing written. RECORD_KEEP=DIR keeps the recordings there (tests/data/record/
+# holds those of one run, read by make check). Run from the source root:
+#   BANKSCOPE=./bankscope sh tests/gpu/record.sh
+set -u
+bin=${BANKSCOPE:-./bankscope}
+src=${srcdir:-.}/tests/gpu/record
+command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 || { echo "no GPU: skipped"; exit 77; }
+NVCC=${NVCC:-nvcc}
+command -v "$NVCC" >/dev/null 2>&1 || NVCC=/usr/local/cuda/bin/nvcc
+[ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1 || { echo "no nvcc: skipped"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+progs="transpose histogram ldmatrix cpasync atomics twice tma faults"
+for p in $progs; do
+    "$NVCC" -arch=native -lineinfo -o "$work/$p" "$src/$p.cu" &
+done
+"$NVCC" -arch=native -o "$work/transpose_nolines" "$src/transpose.cu" &
+wait
+for p in $progs transpose_nolines; do [ -x "$work/$p" ] || { echo "FAIL: $p did not build"; exit 1; }; done
+
+# record NAME TAG [OPTIONS] -- PROGRAM ARGS: record, then compare with the program's addresses
+record() {
+    name=$1 tag=$2
+    shift 2
+    "$bin" record -o "$work/$name.json" "$@" > "$work/$name.out" 2> "$work/$name.err"
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        echo "FAIL $name: exit $rc: $(cat "$work/$name.err")"
+        fail=1
+        return
+    fi
+    python3 "$src/check.py" "$work/$name.json" "$work/$name.out" "$tag" || fail=1
+    "$bin" measure "$work/$name.json" --json > "$work/$name.measure" 2> "$work/$name.merr" || {
+        echo "FAIL $name: measure exit $?: $(head -3 "$work/$name.merr")"; fail=1; return; }
+    python3 - "$work/$name.measure" "$name" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+acc = d["accesses"]
+bad = [a["access"] for a in acc if a["agree"]["counters"] is not True]
+print(("FAIL" if bad else "ok") + " %s: measure: %d of %d instructions with counters equal to the prediction%s"
+      % (sys.argv[2], len(acc) - len(bad), len(acc), (" (differ: %s)" % bad[:10]) if bad else ""))
+sys.exit(1 if bad else 0)
+PY
+    [ -n "${RECORD_KEEP:-}" ] && cp "$work/$name.json" "$RECORD_KEEP/$name.json"
+    sed -n '/^line /,/^wrote/p' "$work/$name.out"
+}
+record transpose-naive transpose_naive -- "$work/transpose"
+record transpose-padded transpose_padded --kernel padded -- "$work/transpose"
+record histogram histogram -- "$work/histogram"
+record ldmatrix ldmatrix_tile -- "$work/ldmatrix"
+record cpasync cpasync_fill -- "$work/cpasync"
+record atomics shared_atomics -- "$work/atomics"
+record twice-0 strided0 -- "$work/twice"
+record twice-1 strided1 --launch 1 -- "$work/twice"
+record tma bulk_copy -- "$work/tma"
+grep -q '"sass": "UBLKCP' "$work/tma.json" && echo "ok tma: the bulk copy is named as not visible" ||
+    { echo "FAIL tma: the bulk copy is not named"; fail=1; }
+
+# expect NAME RC PATTERN [OPTIONS] -- PROGRAM ARGS: exit status and message, nothing written
+expect() {
+    name=$1 want=$2 pat=$3
+    shift 3
+    rm -f "$work/x.json"
+    "$bin" record -o "$work/x.json" "$@" > "$work/$name.out" 2> "$work/$name.err"
+    rc=$?
+    if [ $rc -ne "$want" ] || ! grep -q -- "$pat" "$work/$name.err" || [ -e "$work/x.json" ]; then
+        echo "FAIL $name: exit $rc (want $want), stderr: $(cat "$work/$name.err")"
+        fail=1
+    else
+        echo "ok $name: exit $rc: $(cat "$work/$name.err")"
+    fi
+}
+expect crash 1 "killed by signal 11" -- "$work/faults" crash
+expect fail 1 "exited with status 3" -- "$work/faults" fail
+expect nolaunch 1 "launched no CUDA kernel" -- "$work/faults" nolaunch
+expect notcuda 1 "launched no CUDA kernel" -- /bin/true
+expect nomatch 2 "no kernel matches" --kernel nomatch -- "$work/twice"
+expect nolaunch5 2 "no launch 5" --launch 5 -- "$work/twice"
+expect outside 2 "outside the grid" --block-index 5 -- "$work/twice"
+expect notfound 2 "program not found" -- "$work/no-such-program"
+BANKSCOPE_SANITIZER_LIB=/nonexistent expect nosanitizer 3 "libsanitizer-public.so" -- "$work/faults" ok
+grep -q started "$work/nosanitizer.out" && { echo "FAIL nosanitizer: the program ran"; fail=1; }
+
+# truncation and a program without line info
+"$bin" record --max-instructions 10 -o "$work/trunc.json" -- "$work/transpose" > "$work/trunc.out" 2>&1
+python3 -c "
+import json,sys; d=json.load(open('$work/trunc.json'))
+ok = d['truncated'] and d['captured'] == 10 and len(d['trace']) == 10 and d['executed'] == 64
+print(('ok' if ok else 'FAIL') + ' trunc: truncated %s, %d of %d kept' % (d['truncated'], len(d['trace']), d['executed']))
+sys.exit(0 if ok else 1)" || fail=1
+grep -q "^truncated" "$work/trunc.out" || { echo "FAIL trunc: not said"; fail=1; }
+"$bin" record -o "$work/nolines.json" -- "$work/transpose_nolines" > "$work/nolines.out" 2>&1
+grep -q "no line info" "$work/nolines.out" && grep -q '"line_info": false' "$work/nolines.json" &&
+    echo "ok nolines: said, PCs and SASS kept" || { echo "FAIL nolines"; fail=1; }
+[ -n "${RECORD_KEEP:-}" ] && cp "$work/trunc.json" "$RECORD_KEEP/transpose-truncated.json"
+exit $fail

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Benchmark (not a test) of `bankscope record`'s overhead: wall time of the program alone, of
+# `bankscope record` on it (one block of one launch captured, every block patched), and of
+# `compute-sanitizer --tool memcheck` on the same program, for the 4096x4096 tiled SGEMM and the
+# 1024x1024 transpose (20 launches of each kernel). Run from the source root on a GPU machine:
+#   BANKSCOPE=./bankscope sh tests/gpu/record_bench.sh
+set -u
+bin=${BANKSCOPE:-./bankscope}
+src=${srcdir:-.}/tests/gpu/record
+NVCC=${NVCC:-nvcc}
+command -v "$NVCC" >/dev/null 2>&1 || NVCC=/usr/local/cuda/bin/nvcc
+CS=${CS:-compute-sanitizer}
+command -v "$CS" >/dev/null 2>&1 || CS=/usr/local/cuda/compute-sanitizer/compute-sanitizer
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$NVCC" -arch=native -lineinfo -o "$work/sgemm" "$src/sgemm.cu" &
+"$NVCC" -arch=native -lineinfo -o "$work/transpose" "$src/transpose.cu" &
+wait
+nvidia-smi --query-gpu=name --format=csv,noheader
+# wall LABEL COMMAND...: the wall time in ms (timeout 300 s)
+wall() {
+    label=$1
+    shift
+    t0=$(date +%s%N)
+    timeout -s KILL 300 "$@" > "$work/out" 2>&1
+    rc=$?
+    t1=$(date +%s%N)
+    printf '%-44s %9d ms  (exit %d) %s\n' "$label" $(( (t1 - t0) / 1000000 )) $rc "$(grep -E '^sgemm|checksum|ERROR SUMMARY' "$work/out" | head -1)"
+}
+for p in "sgemm" "transpose 20"; do
+    set -- $p
+    wall "$1 alone" "$work/$1" ${2:-}
+    wall "$1 alone (again)" "$work/$1" ${2:-}
+    wall "$1 under bankscope record" "$bin" record -o "$work/rec.json" -- "$work/$1" ${2:-}
+    wall "$1 under compute-sanitizer memcheck" "$CS" --tool memcheck "$work/$1" ${2:-}
+done

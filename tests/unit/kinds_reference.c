@@ -1,0 +1,215 @@
+/* kinds_reference: the rules of the access kinds as they were written before the kinds table
+ * (src/model/kinds.c) replaced the per-kind branches, frozen here so that test_kinds can hold the
+ * table-driven engine to exactly the same answers. Do not edit: it is the reference. */
+#include "kinds_reference.h"
+
+#include <string.h>
+
+const char *kinds_reference_problem(const banks_request *req)
+{
+    switch (req->op) {
+    case BANKS_LOAD:
+    case BANKS_STORE: return banks_width_ok(req->width) ? NULL : "width is 1, 2, 4, 8 or 16";
+    case BANKS_LDMATRIX:
+    case BANKS_STMATRIX:
+        if (req->matrices != 1 && req->matrices != 2 && req->matrices != 4)
+            return "matrices must be 1, 2 or 4";
+        return req->width == 16 ? NULL : "a matrix row is 16 bytes (8 16-bit elements)";
+    case BANKS_CP_ASYNC:
+        return req->width == 4 || req->width == 8 || req->width == 16 ? NULL : "cp.async copies 4, 8 or 16 bytes";
+    case BANKS_ATOMIC:
+        if ((unsigned)req->atomic > BANKS_ATOM_INC)
+            return "unknown atomic operation";
+        if (!req->returns && (req->atomic == BANKS_ATOM_EXCH || req->atomic == BANKS_ATOM_CAS))
+            return "exch and cas return the old value (there is no red.exch or red.cas)";
+        if (req->width == 4)
+            return NULL;
+        if (req->width != 8)
+            return "shared atomics are 4 or 8 bytes wide";
+        if (req->atomic == BANKS_ATOM_INC)
+            return "inc is 32-bit only";
+        /* [H200m] cuobjdump: 8-byte add/min/max/and/or/xor on shared memory compile to a
+         * compare-and-swap loop (LDS.64 + ATOMS.CAST.SPIN.64) whose wavefronts depend on the data */
+        if (req->atomic != BANKS_ATOM_EXCH && req->atomic != BANKS_ATOM_CAS)
+            return "8-byte shared atomics other than exch and cas are a compare-and-swap loop on sm_90 "
+                   "(ATOMS.CAST.SPIN.64), not one instruction: their cost depends on the data";
+        return NULL;
+    default: break; /* the ops added after the table (cp.async.cg) were unknown */
+    }
+    return "unknown op";
+}
+
+/* Put lane into the grid cell (row, bank) serving bank word bw. */
+static void cell_put(banks_cell *cells, const banks_profile *p, int row, int64_t bw, int lane)
+{
+    if (!cells || row >= BANKS_MAX_ROWS)
+        return;
+    banks_cell *c = &cells[row * p->banks + (int)(bw % p->banks)];
+    c->lanes |= 1u << lane;
+    c->word = bw;
+}
+
+/* Lanes of phase g (per_phase lanes from lane g * per_phase) that take part. */
+static uint32_t phase_lanes(const banks_request *req, int g, int per_phase)
+{
+    uint32_t m = (per_phase == 32 ? 0xffffffffu : ((1u << per_phase) - 1u)) << (g * per_phase);
+    return m & req->active;
+}
+
+/* [H200m] ldmatrix/stmatrix: each matrix (8 lanes, 8 rows of 16 bytes) is one phase; within it a
+ * bank serves one distinct 4-byte word per wavefront and lanes that give the same row share it
+ * (broadcast). .trans changes nothing. 2920 rows: counters equal, cycles = wavefronts (within
+ * 0.7 %). Returns the phase's wavefronts. */
+static int phase_matrix(const banks_profile *p, const banks_request *req, uint32_t lanes, banks_phase *ph,
+                        banks_result *out, banks_cell *cells)
+{
+    int64_t words[BANKS_MAX_BANKS][BANKS_WARP];
+    int count[BANKS_MAX_BANKS] = {0}, degree = 0;
+    for (int l = 0; l < BANKS_WARP; l++) {
+        if (!(lanes & (1u << l)))
+            continue;
+        int64_t first = req->addr[l] / p->bank_bytes, last = (req->addr[l] + req->width - 1) / p->bank_bytes;
+        for (int64_t bw = first; bw <= last; bw++) {
+            int b = (int)(bw % p->banks), rank = 0;
+            while (rank < count[b] && words[b][rank] != bw)
+                rank++;
+            bool seen = rank < count[b];
+            if (!seen)
+                words[b][count[b]++] = bw;
+            if (rank + 1 > degree)
+                degree = rank + 1;
+            cell_put(cells, p, ph->first_row + rank, bw, l);
+            if (bw == first) {
+                out->lane[l].phase = (int8_t)(ph - out->phase);
+                out->lane[l].wavefront = (int16_t)(ph->first_row + rank);
+                out->lane[l].broadcast = seen;
+            }
+        }
+    }
+    return degree;
+}
+
+/* [H200m] atomics and cp.async: lanes never share a wavefront, not even on one address: each
+ * bank serves one lane per wavefront, so a phase takes as many wavefronts as the most lanes that
+ * touch one bank (a 256-bin histogram with 5 lanes on one bin: 5). Atomics: 544 rows of the
+ * 4-byte kinds and 68 of 8-byte exch/cas; cp.async: 240 rows (LDGSTS, the SASS counters).
+ * passes > 1 (cas) repeats the rows in the grid. Returns the lanes of the busiest bank. */
+static int phase_lanes_per_bank(const banks_profile *p, const banks_request *req, uint32_t lanes, int passes,
+                                banks_phase *ph, banks_result *out, banks_cell *cells)
+{
+    int count[BANKS_MAX_BANKS] = {0}, most = 0;
+    for (int l = 0; l < BANKS_WARP; l++) {
+        if (!(lanes & (1u << l)))
+            continue;
+        int64_t first = req->addr[l] / p->bank_bytes, last = (req->addr[l] + req->width - 1) / p->bank_bytes;
+        for (int64_t bw = first; bw <= last; bw++) {
+            int b = (int)(bw % p->banks), rank = count[b]++;
+            if (count[b] > most)
+                most = count[b];
+            if (bw == first) {
+                out->lane[l].phase = (int8_t)(ph - out->phase);
+                out->lane[l].wavefront = (int16_t)(ph->first_row + rank);
+                out->lane[l].broadcast = false;
+            }
+        }
+    }
+    /* the grid: a lane's words in the rows of its rank, once per pass */
+    int rank_of[BANKS_MAX_BANKS] = {0};
+    for (int l = 0; l < BANKS_WARP && cells; l++) {
+        if (!(lanes & (1u << l)))
+            continue;
+        int64_t first = req->addr[l] / p->bank_bytes, last = (req->addr[l] + req->width - 1) / p->bank_bytes;
+        for (int64_t bw = first; bw <= last; bw++) {
+            int b = (int)(bw % p->banks), rank = rank_of[b]++;
+            for (int k = 0; k < passes; k++)
+                cell_put(cells, p, ph->first_row + k * most + rank, bw, l);
+        }
+    }
+    return most;
+}
+
+static void kinds_reference_tensor(const banks_profile *p, const banks_request *req, banks_result *out,
+                                   banks_cell *cells)
+{
+    memset(out, 0, sizeof *out);
+    for (int l = 0; l < BANKS_WARP; l++) {
+        out->lane[l].phase = -1;
+        out->lane[l].wavefront = -1;
+    }
+    bool matrix = req->op == BANKS_LDMATRIX || req->op == BANKS_STMATRIX;
+    int per_phase, nphases, passes = 1;
+    if (matrix) {
+        per_phase = 8; /* one matrix */
+        nphases = req->matrices;
+    } else {
+        per_phase = p->wavefront_bytes / req->width; /* 4 B: the warp, 8 B: half-warps, 16 B: quarters */
+        if (per_phase > BANKS_WARP)
+            per_phase = BANKS_WARP;
+        nphases = BANKS_WARP / per_phase;
+        /* [H200m] cas: two passes (ATOMS.CAS: 2 x the lanes of the busiest bank in wavefronts),
+         * of which the bank-conflict counter counts the conflicts once */
+        if (req->op == BANKS_ATOMIC && req->atomic == BANKS_ATOM_CAS)
+            passes = 2;
+    }
+    int row = 0;
+    for (int g = 0; g < nphases; g++) {
+        banks_phase *ph = &out->phase[out->nphases++];
+        ph->lanes = (per_phase == 32 ? 0xffffffffu : ((1u << per_phase) - 1u)) << (g * per_phase);
+        ph->first_row = row;
+        uint32_t lanes = phase_lanes(req, g, per_phase);
+        int n = matrix ? phase_matrix(p, req, lanes, ph, out, cells)
+                       : phase_lanes_per_bank(p, req, lanes, passes, ph, out, cells);
+        ph->degree = n;
+        ph->wavefronts = n * passes;
+        row += n * passes;
+        if (n > 0)
+            out->bank_conflicts += n - 1;
+        if (n > out->conflict_degree)
+            out->conflict_degree = n;
+    }
+    out->wavefronts = row;
+    out->ideal_wavefronts = out->wavefronts - out->bank_conflicts;
+    for (int l = 0; l < BANKS_WARP; l++) {
+        if (out->lane[l].phase < 0)
+            continue;
+        out->active_lanes++;
+        if (out->lane[l].broadcast)
+            out->broadcast_lanes++;
+    }
+}
+
+static double kinds_reference_tensor_cycles(const banks_profile *p, const banks_request *req, const banks_result *r)
+{
+    (void)p;
+    if (r->active_lanes == 0)
+        return 0;
+    /* [H200m] 8-byte atomics take a cycle per phase, the empty one included (exch, one lane: 1
+     * wavefront, 2.00 cycles), cas two (one lane: 4.00); otherwise cycles = wavefronts (every
+     * ldmatrix, stmatrix and atomic row within 0.7 %). cp.async: the shared side only; the
+     * measured cycles also wait for the global load (up to 10 cycles more in the table). */
+    if (req->op == BANKS_ATOMIC && req->width == 8) {
+        int floor = r->nphases * (req->atomic == BANKS_ATOM_CAS ? 2 : 1);
+        return r->wavefronts > floor ? r->wavefronts : floor;
+    }
+    return r->wavefronts;
+}
+
+double kinds_reference_cycles(const banks_profile *p, const banks_request *req, const banks_result *r,
+                              bool register_data)
+{
+    if (req->op == BANKS_LDMATRIX || req->op == BANKS_STMATRIX || req->op == BANKS_ATOMIC || req->op == BANKS_CP_ASYNC)
+        return kinds_reference_tensor_cycles(p, req, r);
+    bool per_phase = p->phase_cycles && r->active_lanes > 0 && (req->op == BANKS_LOAD || register_data);
+    return per_phase && r->nphases > r->wavefronts ? r->nphases : r->wavefronts;
+}
+
+void kinds_reference_analyze(const banks_profile *p, const banks_request *req, banks_result *out, banks_cell *cells)
+{
+    if (req->op == BANKS_LOAD || req->op == BANKS_STORE) {
+        banks_reference_analyze(p, req, out, cells);
+        return;
+    }
+    if (cells)
+        memset(cells, 0, sizeof *cells * BANKS_MAX_ROWS * (size_t)p->banks);
+    kinds_reference_tensor(p, req, out, cells);
+}
