@@ -1,7 +1,8 @@
 #!/bin/sh
 # The count-pass files and Nsight Compute source pages kept from one H100 run of
-# tests/gpu/measured.sh (tests/data/measured/ncu) still compare equal, instruction by instruction
-# (77 without python3).
+# tests/gpu/measured.sh (tests/data/measured/ncu) still compare equal, instruction by instruction,
+# and so do the recordings of the same launches (tests/data/measured/rec) line by line (77
+# without python3).
 srcdir=${srcdir:-.}
 command -v python3 >/dev/null || exit 77
 d=$srcdir/tests/data/measured/ncu
@@ -11,3 +12,9 @@ for csv in "$d"/*.ncu.csv; do
     n=$((n + 1))
 done
 [ "$n" -ge 2 ] || { echo "measured_data: no kept ncu pages in $d"; exit 1; }
+# the recordings `bankscope record` wrote in that session: each line's measured numbers are the
+# sums of ncu's per-instruction counts over the line's pcs, and every line agrees
+r=$srcdir/tests/data/measured/rec
+for k in naive padded; do
+    python3 "$srcdir/tests/gpu/measured_recording.py" "$r/h100-$k.record.json" "$d/transpose-transpose_$k-0.ncu.csv" || exit 1
+done

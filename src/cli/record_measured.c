@@ -262,17 +262,6 @@ void record_measured_json(jsonw *w, const record_measured *m)
     JSONW_KV_NULL(w, "measured_why");
 }
 
-/* "file:line" of a book line, the file's base name only. */
-static void line_name(const record_line *l, char *buf, size_t n)
-{
-    if (!l->file) {
-        snprintf(buf, n, "(no line info)");
-        return;
-    }
-    const char *base = strrchr(l->file, '/');
-    snprintf(buf, n, "%.50s:%d", base ? base + 1 : l->file, l->line);
-}
-
 /* A duration in the unit that keeps 3 significant digits. */
 static void format_ns(uint64_t ns, char *buf, size_t n)
 {
@@ -284,6 +273,62 @@ static void format_ns(uint64_t ns, char *buf, size_t n)
         snprintf(buf, n, "%.2f ms", (double)ns / 1e6);
 }
 
+void record_measured_header(FILE *out, uint64_t blocks)
+{
+    fprintf(out, "\nmeasured over the whole launch, %llu block%s (CUPTI SASS metrics, a run of its own):\n",
+            (unsigned long long)blocks, blocks == 1 ? "" : "s");
+    fprintf(out, "%-28s %12s %12s %12s %14s  %s\n", "line", "wavefronts", "ideal", "excess", "predicted x bl", "agree");
+}
+
+/* "file:line" (the file's base name), or "(no line info)". */
+static void where_of(const char *file, int64_t line, char *buf, size_t n)
+{
+    char t[200];
+    if (!file) {
+        snprintf(buf, n, "(no line info)");
+        return;
+    }
+    const char *base = strrchr(file, '/');
+    snprintf(buf, n, "%.50s:%lld", textsafe(base ? base + 1 : file, t, sizeof t), (long long)line);
+}
+
+void record_measured_row(FILE *out, const char *file, int64_t line, const measured_counts *c, int64_t excess,
+                         uint64_t expected, measured_agree agree)
+{
+    char where[80];
+    where_of(file, line, where, sizeof where);
+    fprintf(out, "%-28s %12llu %12llu %12lld %14llu  %s\n", where, (unsigned long long)c->wavefronts,
+            (unsigned long long)c->ideal_wavefronts, (long long)excess, (unsigned long long)expected,
+            agree == MEASURED_AGREE_TRUE    ? "yes"
+            : agree == MEASURED_AGREE_FALSE ? "NO"
+                                            : "?");
+}
+
+void record_measured_flag(FILE *out, const char *file, int64_t line, const char *why)
+{
+    char where[80], t[400];
+    where_of(file, line, where, sizeof where);
+    fprintf(out, "%s disagrees: %s\n", where, textsafe(why, t, sizeof t));
+}
+
+void record_measured_time(FILE *out, int64_t excess, const uint64_t *duration_ns, double share, int sms, int clock_khz,
+                          const char *time_why)
+{
+    char t[600];
+    if (!duration_ns) {
+        fprintf(out, "kernel time: none (%s)\n", textsafe(time_why ? time_why : "not measured", t, sizeof t));
+        return;
+    }
+    format_ns(*duration_ns, t, sizeof t);
+    fprintf(out, "kernel time %s (a run with nothing patched)", t);
+    if (excess <= 0)
+        fputs("; no excess wavefronts: bank conflicts cost nothing here", out);
+    else if (share >= 0)
+        fprintf(out, "; the excess (%lld wavefronts) can explain at most %.1f%% of it (%d SMs x %.0f MHz)",
+                (long long)excess, 100 * share, sms, clock_khz / 1000.0);
+    fputc('\n', out);
+}
+
 void record_measured_print(const record_measured *m, const record_book *b, FILE *out)
 {
     if (!m->have) {
@@ -291,32 +336,21 @@ void record_measured_print(const record_measured *m, const record_book *b, FILE 
         fprintf(out, "\nmeasured: none (%s)\n", textsafe(m->why, t, sizeof t));
         return;
     }
-    fprintf(out, "\nmeasured over the whole launch, %llu block%s (CUPTI SASS metrics, a run of its own):\n",
-            (unsigned long long)m->blocks, m->blocks == 1 ? "" : "s");
-    fprintf(out, "%-28s %12s %12s %12s %14s  %s\n", "line", "wavefronts", "ideal", "excess", "predicted x bl", "agree");
-    uint64_t tw = 0, ti = 0;
+    record_measured_header(out, m->blocks);
+    measured_counts total = {0, 0, 0};
     int64_t te = 0;
     for (int i = 0; i < m->nlines; i++) {
         const measured_line *l = &m->lines[i];
-        char where[64];
-        line_name(&b->lines[i], where, sizeof where);
-        fprintf(out, "%-28s %12llu %12llu %12lld %14llu  %s\n", where, (unsigned long long)l->measured.wavefronts,
-                (unsigned long long)l->measured.ideal_wavefronts, (long long)l->excess, (unsigned long long)l->expected,
-                l->agree == MEASURED_AGREE_TRUE    ? "yes"
-                : l->agree == MEASURED_AGREE_FALSE ? "NO"
-                                                   : "?");
-        tw += l->measured.wavefronts;
-        ti += l->measured.ideal_wavefronts;
+        record_measured_row(out, b->lines[i].file, b->lines[i].line, &l->measured, l->excess, l->expected, l->agree);
+        total.wavefronts += l->measured.wavefronts;
+        total.ideal_wavefronts += l->measured.ideal_wavefronts;
         te += l->excess;
     }
-    fprintf(out, "%-28s %12llu %12llu %12lld\n", "total", (unsigned long long)tw, (unsigned long long)ti,
-            (long long)te);
+    fprintf(out, "%-28s %12llu %12llu %12lld\n", "total", (unsigned long long)total.wavefronts,
+            (unsigned long long)total.ideal_wavefronts, (long long)te);
     for (int i = 0; i < m->nlines; i++)
-        if (m->lines[i].agree == MEASURED_AGREE_FALSE) {
-            char where[64];
-            line_name(&b->lines[i], where, sizeof where);
-            fprintf(out, "%s disagrees: %s\n", where, measured_why_text(m->lines[i].why));
-        }
+        if (m->lines[i].agree == MEASURED_AGREE_FALSE)
+            record_measured_flag(out, b->lines[i].file, b->lines[i].line, measured_why_text(m->lines[i].why));
     if (m->blocks == 1)
         fputs("the launch is one block: the recorded block is the whole launch\n", out);
     else if (m->second && m->invariant)
@@ -337,20 +371,8 @@ void record_measured_print(const record_measured *m, const record_book *b, FILE 
                 (unsigned long long)m->unrecorded[i].c.ideal_wavefronts);
     if (m->launch_note[0])
         fprintf(out, "note: %s\n", m->launch_note);
-    if (m->have_time) {
-        char d[32];
-        format_ns(m->time.duration_ns, d, sizeof d);
-        fprintf(out, "kernel time %s (a run with nothing patched)", d);
-        if (m->excess <= 0)
-            fputs("; no excess wavefronts: bank conflicts cost nothing here", out);
-        else if (m->share >= 0)
-            fprintf(out, "; the excess (%lld wavefronts) can explain at most %.1f%% of it (%d SMs x %.0f MHz)",
-                    (long long)m->excess, 100 * m->share, m->count.sms, m->count.clock_khz / 1000.0);
-        fputc('\n', out);
-    } else {
-        char t[600];
-        fprintf(out, "kernel time: none (%s)\n", textsafe(m->time_why, t, sizeof t));
-    }
+    record_measured_time(out, m->excess, m->have_time ? &m->time.duration_ns : NULL, m->share, m->count.sms,
+                         m->count.clock_khz, m->time_why);
 }
 
 void record_measured_free(record_measured *m)

@@ -62,6 +62,16 @@ void record_measured_json(jsonw *w, const record_measured *m);
  * and the time share the excess can explain; or the one line saying why nothing was measured. */
 void record_measured_print(const record_measured *m, const record_book *b, FILE *out);
 
+/* Pieces of that summary, shared with analyze's table of a recording (record_lines.c): the
+ * header, one line's row, a disagreeing line's reason, and the kernel time with the share the
+ * excess can explain (duration_ns NULL: none, time_why says why). */
+void record_measured_header(FILE *out, uint64_t blocks);
+void record_measured_row(FILE *out, const char *file, int64_t line, const measured_counts *c, int64_t excess,
+                         uint64_t expected, measured_agree agree);
+void record_measured_flag(FILE *out, const char *file, int64_t line, const char *why);
+void record_measured_time(FILE *out, int64_t excess, const uint64_t *duration_ns, double share, int sms, int clock_khz,
+                          const char *time_why);
+
 void record_measured_free(record_measured *m);
 
 #endif
