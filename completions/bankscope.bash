@@ -61,7 +61,7 @@ _bankscope() {
     analyze) opts="--json --warp --all --summary --arch --force" ;;
     measure) opts="--json --access --iteration --arch" ;;
     kernel) opts="--ptx --access --iteration --arch" ;;
-    sweep) opts="--json --max-pad --measure --arch --force" ;;
+    sweep) opts="--json --max-pad --all --measure --arch --force" ;;
     export) opts="--svg --access --warp --iteration --arch --force" ;;
     list) opts="--json --names --archs" ;;
     import) opts="--block --kernel -D -I --smem --loop --timeout -o --force" ;;

@@ -24,6 +24,7 @@ CUR=--j expect "analyze default" --json
 CUR=--s expect "analyze default" --summary
 CUR= expect "analyze default --arch" sm_90 sm_13 sm_35_8byte
 CUR=--max expect "sweep default" --max-pad
+CUR=--al expect "sweep default" --all
 CUR=--sv expect "export default" --svg
 CUR=--na expect "list" --names
 CUR=--fo expect "import k.cu" --force

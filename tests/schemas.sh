@@ -26,7 +26,7 @@ for p in $("$bin" list --names); do
     out "analyze.$p.json" analyze "$p" --json || continue # lessons have no analysis
     out "sweep.$p.json" sweep "$p" --json --max-pad 8 || true # traces have no sweep
 done
-for f in "$cases"/trace-*.json "$cases"/hostile-*.json "$cases"/excluded-*.json "$cases"/swizzle-*.json "$cases"/sweep-*.json; do
+for f in "$cases"/trace-*.json "$cases"/hostile-*.json "$cases"/excluded-*.json "$cases"/swizzle-*.json "$cases"/sweep-*.json "$cases"/stencil-*.json "$cases"/kinds-cg*.json; do
     b=$(basename "$f" .json)
     out "analyze.golden-$b.json" analyze "$f" --json
     out "sweep.golden-$b.json" sweep "$f" --json --max-pad 4 || true

@@ -2,7 +2,6 @@
  * its companions (libnvperf_*) by soname itself, which the toolkit folder holds beside it; the
  * folder is tried first so a toolkit that is on no library path still works ($BANKSCOPE_CUPTI_DIR,
  * then the toolkit bankscope was built with, then the usual places, then the library path). */
-#define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>

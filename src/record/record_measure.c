@@ -10,7 +10,6 @@
  * mangled name and the launch index the capture pass found); with launch -1, the first match.
  * Output: DIR/count.txt or DIR/time.txt in the bankscope-measured/1 format (src/io/measured_file.h
  * reads it), written beside and renamed, so a file that exists is complete. */
-#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

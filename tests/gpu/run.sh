@@ -40,5 +40,7 @@ echo "== register data path (cycles per warp-instruction per SM, predicted / mea
 sh tests/gpu/data-path.sh
 echo "== new patterns: 2000 random warp-instructions, counters against the model"
 sh tests/gpu/random.sh 2000 1 | tail -40
+echo "== recording, measured side: the count pass against ncu's source page, every instruction"
+top_builddir=. sh tests/gpu/measured.sh; echo "measured.sh: exit $?"
 echo "== calibration"
 ./tests/gpu/test_calibration

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,6 +213,36 @@ static void test_padded_and_histogram(void **state)
     measured_file_free(&f);
 }
 
+/* Every file the library wrote in the H100 run kept beside ncu's pages reads, and says what it is. */
+static void test_read_all_kept(void **state)
+{
+    (void)state;
+    char path[600];
+    DIR *dir = opendir(test_path("data/measured/ncu", path, sizeof path));
+    assert_non_null(dir);
+    int counts = 0, times = 0;
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+        bool count = strstr(e->d_name, ".count.txt") != NULL, time = strstr(e->d_name, ".time.txt") != NULL;
+        if (!count && !time)
+            continue;
+        char rel[300];
+        snprintf(rel, sizeof rel, "ncu/%s", e->d_name);
+        measured_file f;
+        read_data(rel, &f);
+        assert_int_equal(f.count_pass, count);
+        assert_non_null(f.kernel);
+        assert_null(f.error);
+        assert_true(count ? f.npcs > 0 : f.has_duration && f.duration_ns > 0);
+        counts += count;
+        times += time;
+        measured_file_free(&f);
+    }
+    closedir(dir);
+    assert_int_equal(counts, 9);
+    assert_int_equal(times, 9);
+}
+
 static void test_share(void **state)
 {
     (void)state;
@@ -229,7 +260,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_count),      cmocka_unit_test(test_refused),
         cmocka_unit_test(test_lines_transpose), cmocka_unit_test(test_padded_and_histogram),
-        cmocka_unit_test(test_share),
+        cmocka_unit_test(test_share),           cmocka_unit_test(test_read_all_kept),
     };
     return cmocka_run_group_tests_name("measured", tests, NULL, NULL);
 }
