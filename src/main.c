@@ -18,7 +18,7 @@ static const char usage[] =
     "  bankscope kernel FILE.json [--ptx]    the generated CUDA source (or NVRTC's PTX)\n"
     "            [--access N] [--iteration K] [--arch NAME]\n"
     "  bankscope sweep FILE.json [--json]    padding sweep and the cheapest conflict-free\n"
-    "            layout (swizzle or padding) [--max-pad N] [--measure] [--arch NAME] [--force]\n"
+    "            layout (swizzle or padding) [--max-pad N] [--all] [--measure] [--arch NAME] [--force]\n"
     "  bankscope export FILE.json --svg OUT  bank grid and array map as SVG\n"
     "            [--access N] [--warp W] [--iteration K] [--arch NAME] [--force]\n"
     "  bankscope list [--json | --names | --archs]  the patterns and lessons (built-in,\n"
@@ -66,13 +66,16 @@ int main(int argc, char **argv)
         {"analyze", cli_analyze}, {"list", cli_list},     {"kernel", cli_kernel}, {"measure", cli_measure},
         {"sweep", cli_sweep},     {"export", cli_export}, {"import", cli_import}, {"record", cli_record},
     };
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        fputs(usage, stdout);
-        return cli_finish_stdout("--help");
-    }
-    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
-        printf("bankscope %s\n", PACKAGE_VERSION);
-        return cli_finish_stdout("--version");
+    /* --help and --version anywhere before "--", after a command too (bankscope analyze --help) */
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage, stdout);
+            return cli_finish_stdout("--help");
+        }
+        if (strcmp(argv[i], "--version") == 0) {
+            printf("bankscope %s\n", PACKAGE_VERSION);
+            return cli_finish_stdout("--version");
+        }
     }
     if (argc >= 2)
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

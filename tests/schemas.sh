@@ -26,7 +26,7 @@ for p in $("$bin" list --names); do
     out "analyze.$p.json" analyze "$p" --json || continue # lessons have no analysis
     out "sweep.$p.json" sweep "$p" --json --max-pad 8 || true # traces have no sweep
 done
-for f in "$cases"/trace-*.json "$cases"/hostile-*.json "$cases"/excluded-*.json "$cases"/swizzle-*.json "$cases"/sweep-*.json; do
+for f in "$cases"/trace-*.json "$cases"/hostile-*.json "$cases"/excluded-*.json "$cases"/swizzle-*.json "$cases"/sweep-*.json "$cases"/stencil-*.json "$cases"/kinds-cg*.json; do
     b=$(basename "$f" .json)
     out "analyze.golden-$b.json" analyze "$f" --json
     out "sweep.golden-$b.json" sweep "$f" --json --max-pad 4 || true
@@ -34,7 +34,7 @@ done
 out "list.all.json" list --json
 out "measure.default.json" measure default --json || true
 # recordings made by bankscope record on an H100 (tests/gpu/record.sh), validated everywhere
-for f in "$srcdir"/tests/data/record/*.json; do
+for f in "$srcdir"/tests/data/record/*.json "$srcdir"/tests/data/measured/rec/*.json; do
     [ -e "$f" ] && cp "$f" "$tmp/record.$(basename "$f")"
 done
 # outputs of measure and sweep --measure recorded on an H200 (2026-11-21), validated everywhere

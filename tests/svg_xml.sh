@@ -38,6 +38,12 @@ if "$bin" export "$tmp/nonchar.json" --svg "$tmp/nonchar.svg" 2>"$tmp/err" && pa
 else
     echo "FAIL U+FFFE/U+FFFF: $(head -3 "$tmp/err")"; fail=$((fail + 1))
 fi
+# a map larger than 40x32 cells is cut with a mark and a line saying what is left out; a smaller one is not
+"$bin" export cpasync-fill-16 --svg "$tmp/cut.svg" && "$bin" export transpose-naive --svg "$tmp/whole.svg" &&
+    grep -q '>+24 columns<' "$tmp/cut.svg" &&
+    grep -q 'map cut (dashed red edge): rows 0-31 of 64 and columns 0-39 of 64 drawn; 12 active lanes of the warp fall outside it' "$tmp/cut.svg" &&
+    ! grep -q 'map cut' "$tmp/whole.svg" &&
+    pass=$((pass + 1)) || { echo "FAIL the cut of a large array map is not marked"; fail=$((fail + 1)); }
 # a loop's picture names its iteration: the worst of reduction-strided is warp 0 at s = 4 (8-way)
 "$bin" export reduction-strided --svg "$tmp/loop.svg" && grep -q 'warp 0, s = 4: load sdata' "$tmp/loop.svg" &&
     pass=$((pass + 1)) || { echo "FAIL loop value in the SVG title"; fail=$((fail + 1)); }

@@ -8,22 +8,18 @@
 
 #include "cli/cli.h"
 #include "io/jsonw.h"
-#include "io/lesson.h"
 #include "io/library.h"
-#include "io/load.h"
 #include "io/textsafe.h"
 #include "model/banks.h"
 
-/* What list shows of one catalog entry. Strings are owned by the scenario or lesson held. */
+/* What list shows of one catalog entry, read from its head (library_head): list never loads or
+ * analyses a pattern (a lesson naming a slow one took tens of seconds), so a file that is
+ * malformed further in is found when it is opened. */
 typedef struct list_item {
     char name[256];   /* without ".json" */
     const char *kind; /* "pattern" or "lesson" */
     const char *title, *description, *arch, *broken;
-    int steps;
-    scenario s;
-    lesson l;
-    bool have_s, have_l;
-    io_error err;
+    library_head h;
 } list_item;
 
 static void item_load(const library_entry *e, list_item *it)
@@ -33,35 +29,19 @@ static void item_load(const library_entry *e, list_item *it)
     char *dot = strrchr(it->name, '.');
     if (dot)
         *dot = '\0';
-    it->title = it->description = it->arch = "";
-    if (lesson_is(e->text, e->len)) {
-        it->kind = "lesson";
-        if (lesson_load_text(e->text, e->len, e->name, &it->l, &it->err)) {
-            it->have_l = true;
-            it->title = it->l.title;
-            it->steps = it->l.nsteps;
-        } else {
-            it->broken = it->err.text;
-        }
-        return;
-    }
-    it->kind = "pattern";
-    if (load_scenario_text(e->text, e->len, e->name, NULL, &it->s, &it->err)) {
-        it->have_s = true;
-        it->title = it->s.name ? it->s.name : "";
-        it->description = it->s.description ? it->s.description : "";
-        it->arch = it->s.arch->name;
-    } else {
-        it->broken = it->err.text;
-    }
+    bool ok = library_head_read(e, &it->h);
+    it->kind = it->h.lesson ? "lesson" : "pattern";
+    it->title = it->h.title ? it->h.title : "";
+    it->description = it->h.description ? it->h.description : "";
+    it->arch = it->h.lesson ? "" : it->h.arch ? it->h.arch : banks_profile_default()->name;
+    if (ok && !it->h.lesson && !banks_profile_find(it->arch))
+        snprintf(it->h.problem, sizeof it->h.problem, "%.80s: unknown architecture '%.60s'", e->name, it->arch);
+    it->broken = it->h.problem[0] ? it->h.problem : NULL;
 }
 
 static void item_free(list_item *it)
 {
-    if (it->have_s)
-        scenario_free(&it->s);
-    if (it->have_l)
-        lesson_free(&it->l);
+    library_head_free(&it->h);
 }
 
 /* Print text indented by indent, wrapped at width columns (words longer than a line are cut). */
@@ -112,9 +92,9 @@ static int list_text(const library_entry *e, int n)
         printf("%-24s ", textsafe(it.name, t, sizeof t));
         if (it.broken)
             printf("(broken: %s)\n", textsafe(it.broken, t, sizeof t));
-        else if (it.have_l)
-            printf("%-7s %s (%d step%s)\n", "lesson", textsafe(it.title, t, sizeof t), it.steps,
-                   it.steps == 1 ? "" : "s");
+        else if (it.h.lesson)
+            printf("%-7s %s (%d step%s)\n", "lesson", textsafe(it.title, t, sizeof t), it.h.steps,
+                   it.h.steps == 1 ? "" : "s");
         else
             printf("%-7s %s\n", it.arch, textsafe(it.title, t, sizeof t));
         if (e[i].source != LIBRARY_BUILTIN)
@@ -158,12 +138,12 @@ static int list_json(const library_entry *e, int n)
         jsonw_kv_string(&w, "kind", it.kind);
         jsonw_kv_string(&w, "title", it.title);
         jsonw_kv_string(&w, "description", it.description);
-        if (it.have_s)
+        if (!it.broken && !it.h.lesson)
             jsonw_kv_string(&w, "arch", it.arch);
         else
             jsonw_kv_null(&w, "arch");
-        if (it.have_l)
-            jsonw_kv_int(&w, "steps", it.steps);
+        if (it.h.lesson)
+            jsonw_kv_int(&w, "steps", it.h.steps);
         jsonw_kv_string(&w, "source", library_source_text(e[i].source));
         jsonw_kv_string(&w, "path", e[i].path);
         jsonw_kv_bool(&w, "shadows", e[i].shadows);

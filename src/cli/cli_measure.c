@@ -72,14 +72,7 @@ static void print_json(jsonw *w, const measure_plan *p, const gpu_measurement *m
     jsonw_begin_object(w, JSONW_INLINE);
     jsonw_kv_int(w, "access", p->access);
     jsonw_kv_int(w, "iteration", p->iteration);
-    jsonw_kv_string(w, "op", scenario_op_text(p->kind.op));
-    if (p->kind.op == BANKS_LDMATRIX || p->kind.op == BANKS_STMATRIX) {
-        jsonw_kv_int(w, "matrices", p->kind.matrices);
-        jsonw_kv_bool(w, "trans", p->kind.trans);
-    } else if (p->kind.op == BANKS_ATOMIC) {
-        jsonw_kv_string(w, "atomic", banks_atomic_name(p->kind.atomic));
-        jsonw_kv_bool(w, "returns", p->kind.returns);
-    }
+    report_json_kind(w, &p->kind);
     jsonw_kv_int(w, "warps", p->warps);
     jsonw_kv_int(w, "active_warps", p->active_warps);
     jsonw_key(w, "predicted");

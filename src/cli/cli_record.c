@@ -40,7 +40,7 @@ typedef struct record_opts {
     unsigned block[3];
     long long max;
     const char *out;
-    char **argv; /* the program and its arguments */
+    char **argv; /* owned (the array): the program and its arguments, NULL-terminated */
     int argc;
 } record_opts;
 
@@ -60,67 +60,72 @@ static bool parse_count(const char *s, long long max, long long *out)
     return true;
 }
 
-/* Options up to "--" or the first word that is not one (the program). */
+/* The options (cli_args: GNU style, unique prefixes), then the program and its arguments after
+ * "--", untouched (or the operands, when there is no "--" and the program takes no options). */
 static int record_parse(int argc, char **argv, record_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->launch = -1;
     o->max = 1 << 20;
-    int i = 0;
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        }
-        if (a[0] != '-' || a[1] == '\0')
-            break;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    enum { OPT_KERNEL = 1000, OPT_LAUNCH, OPT_BLOCK, OPT_MAX, OPT_HELP };
+    static const struct option longopts[] = {{"kernel", required_argument, NULL, OPT_KERNEL},
+                                             {"launch", required_argument, NULL, OPT_LAUNCH},
+                                             {"block-index", required_argument, NULL, OPT_BLOCK},
+                                             {"max-instructions", required_argument, NULL, OPT_MAX},
+                                             {"output", required_argument, NULL, 'o'},
+                                             {"help", no_argument, NULL, OPT_HELP},
+                                             {NULL, 0, NULL, 0}};
+    cli_args a;
+    cli_args_init(&a, "record", argc, argv, true);
+    int c, rc = 0;
+    const char *v;
+    while (rc == 0 && (c = cli_args_next(&a, "ho:", longopts, &v)) != -1) {
+        switch (c) {
+        case CLI_ARGS_ERROR: rc = CLI_USAGE; break;
+        case 'h':
+        case OPT_HELP:
             printf("%s\n", record_usage);
-            return -1;
-        }
-        const char *eq = strchr(a, '=');
-        char name[64];
-        snprintf(name, sizeof name, "%.*s", (int)(eq ? eq - a : (ptrdiff_t)strlen(a)), a);
-        bool known = strcmp(name, "--kernel") == 0 || strcmp(name, "--launch") == 0 ||
-                     strcmp(name, "--block-index") == 0 || strcmp(name, "--max-instructions") == 0 ||
-                     strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0;
-        if (!known)
-            return cli_usage_error("record: unknown option '%s' (bankscope record --help)", name);
-        const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-        if (!v)
-            return cli_usage_error("record: %s needs a value (bankscope record --help)", name);
-        if (strcmp(name, "--kernel") == 0) {
-            o->kernel = v;
-        } else if (strcmp(name, "--launch") == 0) {
+            rc = -1;
+            break;
+        case OPT_KERNEL: o->kernel = v; break;
+        case OPT_LAUNCH:
             if (!parse_count(v, LLONG_MAX / 2, &o->launch))
-                return cli_usage_error("record: --launch takes a launch count from 0, not '%s'", v);
-        } else if (strcmp(name, "--block-index") == 0) {
+                rc = cli_usage_error("record: --launch takes a launch count from 0, not '%s'", v);
+            break;
+        case OPT_BLOCK: {
             long long b[3] = {0, 0, 0};
             int n = 0;
             char buf[128];
             snprintf(buf, sizeof buf, "%s", v);
             char *save = NULL;
-            bool ok = strlen(v) < sizeof buf && v[0] != ',' && v[strlen(v) - 1] != ',' && !strstr(v, ",,");
+            bool ok = strlen(v) < sizeof buf && v[0] && v[0] != ',' && v[strlen(v) - 1] != ',' && !strstr(v, ",,");
             for (char *t = strtok_r(buf, ",", &save); ok && t; t = strtok_r(NULL, ",", &save))
                 ok = n < 3 && parse_count(t, 0x7fffffff, &b[n++]);
             if (!ok || n == 0)
-                return cli_usage_error("record: --block-index takes X[,Y[,Z]] (block indexes from 0), not '%s'", v);
+                rc = cli_usage_error("record: --block-index takes X[,Y[,Z]] (block indexes from 0), not '%s'", v);
             for (int d = 0; d < 3; d++)
                 o->block[d] = (unsigned)b[d];
-        } else if (strcmp(name, "--max-instructions") == 0) {
+            break;
+        }
+        case OPT_MAX:
             if (!parse_count(v, RECORD_MAX_INSTRUCTIONS_LIMIT, &o->max) || o->max < 1)
-                return cli_usage_error("record: --max-instructions takes 1 to %d, not '%s'",
-                                       RECORD_MAX_INSTRUCTIONS_LIMIT, v);
-        } else {
-            o->out = v;
+                rc = cli_usage_error("record: --max-instructions takes 1 to %d, not '%s'",
+                                     RECORD_MAX_INSTRUCTIONS_LIMIT, v);
+            break;
+        case 'o': o->out = v; break;
         }
     }
-    if (i >= argc)
-        return cli_usage_error("record: no program to run: bankscope record [OPTIONS] -- PROGRAM [ARGS...]");
-    o->argv = argv + i;
-    o->argc = argc - i;
-    return 0;
+    if (rc == 0 && a.has_rest && a.noperands > 0)
+        rc = cli_usage_error("record: '%s' before --: the program and its arguments follow --", a.operands[0]);
+    if (rc == 0) {
+        o->argc = a.has_rest ? a.rest_argc : a.noperands;
+        o->argv = xcalloc((size_t)o->argc + 1, sizeof *o->argv); /* NULL-terminated for execvp */
+        memcpy(o->argv, a.has_rest ? a.rest : a.operands, (size_t)o->argc * sizeof *o->argv);
+        if (o->argc < 1)
+            rc = cli_usage_error("record: no program to run: bankscope record [OPTIONS] -- PROGRAM [ARGS...]");
+    }
+    cli_args_free(&a);
+    return rc;
 }
 
 /* dir/name into buf when it exists (X_OK when exec); true then. */
@@ -621,12 +626,23 @@ static void measure_launch(const record_opts *o, const record_paths *p, const re
     }
 }
 
+/* The command once its options are read. */
+static int record_main(record_opts *o);
+
 int cli_record(int argc, char **argv)
 {
     record_opts o;
     int rc = record_parse(argc, argv, &o);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
+    if (rc == 0)
+        rc = record_main(&o);
+    free(o.argv);
+    return rc < 0 ? CLI_OK : rc;
+}
+
+static int record_main(record_opts *op)
+{
+    record_opts o = *op;
+    int rc;
     char why[1024], lib[PATH_MAX], patch[PATH_MAX], san[PATH_MAX], prog[PATH_MAX], t[256];
     if (!driver_ready(why, sizeof why)) {
         cli_error("record: %s", why);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "model/kinds.h"
 #include "gpu/gpu.h"
 #include "io/jsonw.h"
 #include "io/load.h"
@@ -46,6 +47,25 @@ static double measure_all(scenario *s, int array, int pad, double *pred, char *e
     }
     *pred = !all_predicted ? -1 : warps ? predicted / warps : 0;
     return warps ? cycles / warps : 0;
+}
+
+/* The warp-instructions of s that no lane issues (scenario_instr_idle). */
+static int64_t idle_count(const scenario *s)
+{
+    scenario_instr in;
+    int64_t n = scenario_instr_count(s), idle = 0;
+    for (int64_t k = 0; k < n; k++) {
+        scenario_instr_at(s, k, &in);
+        idle += scenario_instr_idle(&in);
+    }
+    return idle;
+}
+
+/* Whether the block-shape alternative needs fewer shared bytes than the smallest conflict-free
+ * padding (or no padding up to the limit is conflict-free). */
+static bool block_cheaper(const advisor_result *r)
+{
+    return r->block.found && (r->best_pad < 0 || r->block.row.smem_bytes < r->rows[r->best_pad].smem_bytes);
 }
 
 static void row_json(jsonw *w, const advisor_row *r, double measured)
@@ -187,9 +207,46 @@ static int sweep_json(const scenario *s, const advisor_result *r, const double *
         row_json(&w, &r->together_row, -1);
     else
         jsonw_null(&w);
+    jsonw_key(&w, "block_shape");
+    if (r->block.found) {
+        const advisor_block *b = &r->block;
+        jsonw_begin_object(&w, JSONW_INLINE);
+        jsonw_key(&w, "block");
+        jsonw_begin_array(&w, JSONW_INLINE);
+        for (int d = 0; d < 3; d++)
+            jsonw_int(&w, b->block[d]);
+        jsonw_end_array(&w);
+        jsonw_key(&w, "dims");
+        jsonw_begin_array(&w, JSONW_INLINE);
+        for (int d = 0; d < b->ndims; d++)
+            jsonw_int(&w, b->dims[d]);
+        jsonw_end_array(&w);
+        jsonw_kv_bool(&w, "cheaper_than_padding", block_cheaper(r));
+        jsonw_key(&w, "row");
+        row_json(&w, &b->row, -1);
+        jsonw_end_object(&w);
+    } else
+        jsonw_null(&w);
     jsonw_end_object(&w);
     const char *why;
     return jsonw_finish(&w, &why) ? CLI_OK : cli_write_error("sweep", why);
+}
+
+/* The block shape, when it costs less than padding: "block shape instead: ...". */
+static void block_text(const advisor_result *r)
+{
+    if (!block_cheaper(r))
+        return;
+    const advisor_block *b = &r->block;
+    int64_t base = r->rows[0].smem_bytes, extra = b->row.smem_bytes - base;
+    printf("block shape instead (the tile follows the block, halo %d x %d): %s: conflict-free, %lld wavefronts = "
+           "ideal, %lld B per block (%+lld B, %+.1f %%)",
+           b->halo[0], b->halo[1], b->text, (long long)b->row.wavefronts, (long long)b->row.smem_bytes,
+           (long long)extra, base ? 100.0 * (double)extra / (double)base : 0.0);
+    if (r->best_pad >= 0)
+        printf(", fewer bytes than padding %d (%+lld B)", r->best_pad,
+               (long long)(r->rows[r->best_pad].smem_bytes - base));
+    printf("\n");
 }
 
 static void row_text(const advisor_row *r, int64_t max_wf, double measured, double per_instr)
@@ -212,6 +269,26 @@ static void row_text(const advisor_row *r, int64_t max_wf, double measured, doub
     else if (measured >= 0) /* cp.async among the accesses: its cycles are not predicted */
         printf(" %6.2f /     -", measured);
     printf("  %s\n", bars);
+}
+
+/* Which rows the text shows: every row with all; otherwise the first SWEEP_HEAD paddings and
+ * SWEEP_AROUND on each side of the answer (the smallest conflict-free padding, else the one
+ * with the fewest wavefronts), widened from the start to SWEEP_MIN_ROWS rows when that is
+ * fewer, so the table stays a screen high whatever --max-pad is. */
+enum { SWEEP_HEAD = 4, SWEEP_AROUND = 4, SWEEP_MIN_ROWS = 16 };
+static void sweep_window(const advisor_result *r, bool all, bool shown[257])
+{
+    int answer = r->best_pad >= 0 ? r->best_pad : r->min_pad, n = 0;
+    for (int i = 0; i < r->nrows; i++) {
+        int pad = r->rows[i].pad;
+        shown[i] = all || pad < SWEEP_HEAD || (pad >= answer - SWEEP_AROUND && pad <= answer + SWEEP_AROUND);
+        n += shown[i];
+    }
+    for (int i = 0; i < r->nrows && n < SWEEP_MIN_ROWS; i++)
+        if (!shown[i]) {
+            shown[i] = true;
+            n++;
+        }
 }
 
 /* The cost of a layout: "96 wavefronts = ideal" or "160 wavefronts (ideal 96), 2-way". */
@@ -275,7 +352,7 @@ int cli_sweep(int argc, char **argv)
     scenario s;
     work_catch_signals();
     work_exit_on_signal(true); /* sweep writes only at the end: a signal ends it at once */
-    int rc0 = cli_open(argc, argv, "sweep", "json max-pad measure arch force", &c, &s);
+    int rc0 = cli_open(argc, argv, "sweep", "json max-pad measure arch force all", &c, &s);
     if (rc0)
         return rc0;
     if (s.is_trace) {
@@ -298,7 +375,7 @@ int cli_sweep(int argc, char **argv)
                        on every instruction (its sample costs far less) */
         work_estimate e;
         work_estimate_analyze(&s, -1, WORK_OUT_SUMMARY, &e);
-        work_estimate_repeat(&e, c.max_pad + 3 + ADVISOR_SEARCH_FULL_MAX + ADVISOR_NEAR_MAX + 2);
+        work_estimate_repeat(&e, c.max_pad + 3 + ADVISOR_SEARCH_FULL_MAX + ADVISOR_NEAR_MAX + 2 + ADVISOR_BLOCK_MAX);
         char msg[400];
         if (!work_within_limits(&e, "sweep", "a smaller --max-pad, fewer loop iterations or accesses",
                                 "a smaller --max-pad", msg, sizeof msg)) {
@@ -333,18 +410,39 @@ int cli_sweep(int argc, char **argv)
     char swz[80] = "";
     if (arr->swizzle)
         snprintf(swz, sizeof swz, ", swizzle %.60s", arr->swizzle);
-    printf("%s\npadding sweep of %s (%s%s%s), block %dx%dx%d, %s; %lld warp-instruction%s per row\n",
+    printf("%s\npadding sweep of %s (%s%s%s), block %dx%dx%d, %s; %lld warp-instruction%s per row",
            textsafe(s.name ? s.name : c.file, title, sizeof title), arr->name,
            arr->type.struct_index >= 0 ? "struct " : "", types_name(&s.types, &arr->type), swz, s.block[0], s.block[1],
            s.block[2], s.arch->name, (long long)instr, instr == 1 ? "" : "s");
+    int64_t idle = idle_count(&s);
+    if (idle)
+        printf(" (%lld issued, %lld of idle warps that issue nothing)", (long long)(instr - idle), (long long)idle);
+    printf("\n");
+    for (int k = 0; k < s.naccesses; k++) { /* a kind without a rule adds nothing to any row: say so */
+        const kinds_row *kr = kinds_of(s.accesses[k].op);
+        if (kr->rule == KINDS_RULE_NOT_MODELLED)
+            printf("access %d (%s) is not modelled: in none of the sums (%s)\n", k, kr->name, kr->not_modelled);
+    }
     printf("  %4s  %-13s %10s %7s %11s %9s %6s %9s  %-7s%s\n", "pad", "worst", "wavefronts", "ideal", "efficiency",
            "shared B", "blk/SM", "occupancy", "limit", c.measure ? " meas./pred. cycles" : "");
     int64_t max_wf = 0;
     for (int i = 0; i < r.nrows; i++)
         if (r.rows[i].valid && r.rows[i].wavefronts > max_wf)
             max_wf = r.rows[i].wavefronts;
-    for (int i = 0; i < r.nrows; i++)
-        row_text(&r.rows[i], max_wf, measured[i], predicted[i]);
+    bool shown[257];
+    sweep_window(&r, c.all, shown);
+    for (int i = 0; i < r.nrows; i++) {
+        if (shown[i]) {
+            row_text(&r.rows[i], max_wf, measured[i], predicted[i]);
+            continue;
+        }
+        int j = i;
+        while (j + 1 < r.nrows && !shown[j + 1])
+            j++;
+        printf("  %4s  (paddings %d-%d: %d rows not shown; --all shows every row)\n", "...", r.rows[i].pad,
+               r.rows[j].pad, j - i + 1);
+        i = j;
+    }
     const advisor_row *r0 = &r.rows[0];
     if (r.best_pad >= 0) {
         const advisor_row *b = &r.rows[r.best_pad];
@@ -366,6 +464,7 @@ int cli_sweep(int argc, char **argv)
     if (r.soa)
         printf("struct of arrays instead: %lld wavefront%s, %s\n", (long long)r.soa_row.wavefronts,
                r.soa_row.wavefronts == 1 ? "" : "s", report_degree_text(r.soa_row.worst_degree, deg, sizeof deg));
+    block_text(&r);
     printf("predicted by the %s model%s\n", s.arch->name, c.measure ? "; measured columns from the GPU" : "");
     bool unpredicted = false;
     for (int i = 0; i < r.nrows && c.measure; i++)

@@ -26,9 +26,17 @@ bool gpu_open(gpu_device *dev, char *why, size_t n);
 /* Compile CUDA source to PTX for compute_90 with NVRTC (no GPU needed). */
 bool gpu_compile_ptx(const char *source, strbuf *ptx, char *err, size_t n);
 
-/* Which shared-memory counters count the measured instruction: loads and ldmatrix (op_ld),
- * stores and stmatrix (op_st), atomics (op_atom), cp.async (the LDGSTS SASS counters). */
-typedef enum gpu_counter_set { GPU_COUNT_LD, GPU_COUNT_ST, GPU_COUNT_ATOM, GPU_COUNT_LDGSTS } gpu_counter_set;
+/* The counters that measure one instruction (CUPTI range-profiler metric names, from the kinds
+ * table, src/model/kinds.h): wavefronts, bank conflicts, instructions executed; group: every
+ * metric that one profiler configuration reads together with them (them included), so that
+ * instructions of kinds of one group measured one after another share the configuration. A name
+ * that starts with "smsp__sass_" is a SASS metric (CUPTI patches the kernel). */
+#define GPU_COUNTER_GROUP_MAX 12
+typedef struct gpu_counter_set {
+    const char *wavefronts, *conflicts, *instructions;
+    const char *group[GPU_COUNTER_GROUP_MAX];
+    int ngroup;
+} gpu_counter_set;
 
 /* What to measure: one generated kernel (kernels/measure.cu) for one access. */
 typedef struct gpu_request {
@@ -37,13 +45,13 @@ typedef struct gpu_request {
     int tp_block[3];   /* block of the throughput run (traces: 32 warps replaying one) */
     size_t smem_bytes; /* dynamic shared memory */
     long long loop_value;
-    int latency_warp; /* warp that runs the latency chain (-1: skip latency) */
-    bool counters;    /* read the hardware counters too */
-    bool store;       /* the access is a store */
+    int latency_warp;            /* warp that runs the latency chain (-1: skip latency) */
+    bool counters;               /* read the hardware counters too */
+    bool store;                  /* the access is a store */
     gpu_counter_set counter_set; /* the counters of its instruction */
-    int active_warps; /* warps of tp_block with at least one active lane */
-    bool has_table;   /* traces: the lane addresses below go to the kernel's bs_table */
-    int table[33];    /* byte offset per lane (-1 inactive), then the per-warp copy distance */
+    int active_warps;            /* warps of tp_block with at least one active lane */
+    bool has_table;              /* traces: the lane addresses below go to the kernel's bs_table */
+    int table[33];               /* byte offset per lane (-1 inactive), then the per-warp copy distance */
     /* The model's byte address of every thread of one block (block above), -1 where the lane
      * takes no part; NULL: not checked. gpu_measure runs bs_addresses first and refuses to
      * measure when any thread's kernel address differs ("kernel address of lane L ..."). */

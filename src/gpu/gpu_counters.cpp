@@ -142,28 +142,16 @@ bool failed(CUptiResult r, const char *what, char *why, size_t n)
 namespace
 {
 
-/* A metric set (one pass): its host object and configuration image. The load and store counters
- * go together, so one configuration serves both; atomics and cp.async (LDGSTS) each need their
- * own, since no pass holds them with the others (cuptiProfilerHostGetNumOfPasses). */
+/* A metric set (one pass): the names of a counter group (src/model/kinds.h: loads, stores,
+ * ldmatrix and stmatrix go together, so one configuration serves them all; atomics and cp.async
+ * (LDGSTS) each need their own, since no pass holds them with the others), its host object and
+ * configuration image. */
 struct metric_set {
-    const char *names[6];
+    const char *names[GPU_COUNTER_GROUP_MAX];
     int n;
     CUpti_Profiler_Host_Object *host = nullptr;
     bytes config;
 };
-
-const char *const SET_NAMES[3][6] = {
-    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-     "smsp__inst_executed_op_shared_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "smsp__inst_executed_op_shared_st.sum"},
-    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
-     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum", "smsp__inst_executed_op_shared_atom.sum"},
-    /* LDGSTS: the instruction's own wavefronts; the hardware's ldgsts conflict counter also counts
-     * the asynchronous fill and disagreed with it (tests/data/h200_tensor.tsv) */
-    {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
-     "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
-     "smsp__sass_inst_executed_op_ldgsts.sum"}};
-const int SET_SIZES[3] = {6, 3, 3};
 
 /* The profiling session, opened once per process and kept: initialising CUPTI costs far more
  * than one measurement. */
@@ -174,7 +162,7 @@ struct session {
     bytes avail;
     const char *chip = nullptr;
     CUpti_RangeProfiler_Object *obj = nullptr;
-    int set = 0; /* index into SET_NAMES of the open set */
+    bool sass = false; /* the group holds SASS metrics */
     metric_set all{{}, 0, nullptr, {}};
 };
 
@@ -207,13 +195,26 @@ bool set_open(metric_set &m, char *why, size_t n)
     return true;
 }
 
-bool session_open(CUcontext ctx, int set, char *why, size_t n)
+/* True when the open set m reads exactly the names of group cs. */
+bool same_group(const metric_set &m, const gpu_counter_set *cs)
+{
+    if (m.n != cs->ngroup)
+        return false;
+    for (int i = 0; i < m.n; i++)
+        if (strcmp(m.names[i], cs->group[i]) != 0)
+            return false;
+    return true;
+}
+
+bool session_open(CUcontext ctx, const gpu_counter_set *cs, char *why, size_t n)
 {
     S.ctx = ctx;
-    S.set = set;
-    S.all.n = SET_SIZES[set];
-    for (int i = 0; i < 6; i++)
-        S.all.names[i] = i < S.all.n ? SET_NAMES[set][i] : nullptr;
+    S.all.n = cs->ngroup;
+    S.sass = false;
+    for (int i = 0; i < GPU_COUNTER_GROUP_MAX; i++) {
+        S.all.names[i] = i < S.all.n ? cs->group[i] : nullptr;
+        S.sass |= i < S.all.n && strncmp(cs->group[i], "smsp__sass_", 11) == 0;
+    }
     auto init = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
     CUPTI_TRY(api.cuptiProfilerInitialize(&init), "cuptiProfilerInitialize");
     auto chip = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
@@ -236,8 +237,8 @@ bool session_open(CUcontext ctx, int set, char *why, size_t n)
     return true;
 }
 
-/* Profile one launch with metric set m and evaluate its six values. */
-bool profile(metric_set &m, bool (*launch)(void *), void *arg, double values[6], char *why, size_t n)
+/* Profile one launch with metric set m and evaluate its values (one per name). */
+bool profile(metric_set &m, bool (*launch)(void *), void *arg, double *values, char *why, size_t n)
 {
     auto cds = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
         CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
@@ -304,41 +305,60 @@ bool profile(metric_set &m, bool (*launch)(void *), void *arg, double values[6],
     return true;
 }
 
+/* Index of metric name in set m, or -1. */
+int metric_index(const metric_set &m, const char *name)
+{
+    for (int i = 0; name && i < m.n; i++)
+        if (strcmp(m.names[i], name) == 0)
+            return i;
+    return -1;
+}
+
 } // namespace
 
-extern "C" bool gpu_counters_read(CUcontext ctx, gpu_counter_set cs, bool (*launch)(void *), void *arg,
+extern "C" bool gpu_counters_read(CUcontext ctx, const gpu_counter_set *cs, bool (*launch)(void *), void *arg,
                                   double *wavefronts, double *conflicts, double *instructions, char *why, size_t n)
 {
-    int set = cs == GPU_COUNT_ATOM ? 1 : cs == GPU_COUNT_LDGSTS ? 2 : 0;
+    if (cs->ngroup < 1 || cs->ngroup > GPU_COUNTER_GROUP_MAX) {
+        snprintf(why, n, "counters unavailable: no hardware counter measures this instruction");
+        return false;
+    }
     /* another metric set: a new session, as a new process would open it (a second configuration
      * on the same range profiler object read NaN for l1tex metrics) */
-    if (S.open && S.set != set)
+    if (S.open && !same_group(S.all, cs))
         gpu_counters_close();
     if (!S.open && !S.failed_once) {
-        S.open = api_load(S.why, sizeof S.why) && session_open(ctx, set, S.why, sizeof S.why);
+        S.open = api_load(S.why, sizeof S.why) && session_open(ctx, cs, S.why, sizeof S.why);
         S.failed_once = !S.open;
     }
     if (!S.open) {
         snprintf(why, n, "%s", S.why);
         return false;
     }
-    double v[6] = {0, 0, 0, 0, 0, 0};
+    int iw = metric_index(S.all, cs->wavefronts), ic = metric_index(S.all, cs->conflicts),
+        ii = metric_index(S.all, cs->instructions);
+    if (iw < 0 || ic < 0 || ii < 0) {
+        snprintf(why, n, "counters unavailable: a counter of this instruction is missing from its group");
+        return false;
+    }
+    double v[GPU_COUNTER_GROUP_MAX];
+    for (double &x : v)
+        x = 0;
     bool ok = profile(S.all, launch, arg, v, why, n);
-    /* The LDGSTS counters are SASS metrics (CUPTI patches the kernel): their session is closed
+    /* SASS metrics (the LDGSTS counters: CUPTI patches the kernel): their session is closed
      * before the module is unloaded. Kept open, a process measuring cp.async trace entries one
      * after another crashed (tests/gpu/random.sh on an H200). */
-    if (set == 2)
+    if (S.sass)
         gpu_counters_close();
     if (!ok)
         return false;
-    int k = cs == GPU_COUNT_ST ? 3 : 0;
-    if (v[k] != v[k] || v[k + 1] != v[k + 1]) { /* NaN: the counters were not collected */
+    if (v[iw] != v[iw] || v[ic] != v[ic]) { /* NaN: the counters were not collected */
         snprintf(why, n, "counters unavailable: the profiler returned no value");
         return false;
     }
-    *wavefronts = v[k];
-    *conflicts = v[k + 1];
-    *instructions = v[k + 2];
+    *wavefronts = v[iw];
+    *conflicts = v[ic];
+    *instructions = v[ii];
     return true;
 }
 

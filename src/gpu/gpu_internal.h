@@ -73,9 +73,9 @@ void *gpu_nvrtc_cubin(const char *source, int cc_major, int cc_minor, size_t *si
                       size_t note_n, char *err, size_t n);
 
 /* CUPTI range profiler: run launch(arg) once under the profiler and read the shared-memory
- * wavefront, bank-conflict and instruction counts of counter set set (gpu_counters.cpp). False
- * with a reason. */
-bool gpu_counters_read(CUcontext ctx, gpu_counter_set set, bool (*launch)(void *), void *arg, double *wavefronts,
+ * wavefront, bank-conflict and instruction counts named by set (gpu_counters.cpp). False with a
+ * reason. */
+bool gpu_counters_read(CUcontext ctx, const gpu_counter_set *set, bool (*launch)(void *), void *arg, double *wavefronts,
                        double *conflicts, double *instructions, char *why, size_t n);
 /* End the CUPTI session (if one was opened). */
 void gpu_counters_close(void);

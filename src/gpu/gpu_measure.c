@@ -41,13 +41,13 @@ typedef struct run {
     size_t errn;
 } run;
 
-#define TRY(call, what)                                                                                        \
-    do {                                                                                                       \
-        CUresult r_ = (call);                                                                                  \
-        if (r_ != CUDA_SUCCESS) {                                                                              \
-            gpu_driver_error(R->d, r_, what, R->err, R->errn);                                                 \
-            return false;                                                                                      \
-        }                                                                                                      \
+#define TRY(call, what)                                                                                                \
+    do {                                                                                                               \
+        CUresult r_ = (call);                                                                                          \
+        if (r_ != CUDA_SUCCESS) {                                                                                      \
+            gpu_driver_error(R->d, r_, what, R->err, R->errn);                                                         \
+            return false;                                                                                              \
+        }                                                                                                              \
     } while (0)
 
 static bool launch(run *R, CUfunction f, unsigned grid, const int block[3], void **args)
@@ -255,9 +255,9 @@ static bool measure_all(run *R, gpu_measurement *m)
     m->latency_ms = now_ms() - t;
     t = now_ms();
     if (q->counters)
-        m->have_counters = gpu_counters_read(R->d->ctx, q->counter_set, launch_once, R, &m->wavefronts,
-                                             &m->bank_conflicts, &m->instructions, m->counters_note,
-                                             sizeof m->counters_note);
+        m->have_counters =
+            gpu_counters_read(R->d->ctx, &q->counter_set, launch_once, R, &m->wavefronts, &m->bank_conflicts,
+                              &m->instructions, m->counters_note, sizeof m->counters_note);
     m->counters_ms = now_ms() - t;
     if (!q->counters)
         snprintf(m->counters_note, sizeof m->counters_note, "counters not requested");

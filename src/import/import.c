@@ -21,6 +21,7 @@
 
 #include "import/import_internal.h"
 #include "import/walk_internal.h"
+#include "io/jsontree.h"
 #include "io/load.h"
 #include "io/save.h"
 
@@ -40,12 +41,12 @@ bool import_available(void)
 }
 
 /* Print the parse errors that matter ("file:line:col: error: ..."); true when there was one.
- * An error in the host code around the kernel (a runtime call the prelude does not declare)
- * does not stop the import: it is printed as a note. Fatal errors (a missing include) always
- * stop it. */
+ * Only an error inside the kernel's text stops the import, and each is printed. Errors around it
+ * (host code, headers, other kernels: what the prelude or a stand-in header does not declare)
+ * are printed as ignored, the first few of them. */
 static bool report_errors(CXTranslationUnit tu, CXCursor kernel)
 {
-    unsigned n = clang_getNumDiagnostics(tu), shown = 0, errors = 0;
+    unsigned n = clang_getNumDiagnostics(tu), outside_n = 0, errors = 0;
     unsigned kbegin = 0, kend = 0;
     CXFile kfile = NULL;
     if (!clang_Cursor_isNull(kernel)) {
@@ -60,11 +61,12 @@ static bool report_errors(CXTranslationUnit tu, CXCursor kernel)
             CXFile f = NULL;
             unsigned off = 0;
             clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, NULL, NULL, &off);
-            bool outside =
-                sev == CXDiagnostic_Error && kfile && f && clang_File_isEqual(f, kfile) && (off < kbegin || off > kend);
+            /* outside the kernel's text: in the host code around it, or in a header */
+            bool outside = sev == CXDiagnostic_Error && kfile &&
+                           (!f || !clang_File_isEqual(f, kfile) || off < kbegin || off > kend);
             if (!outside)
                 errors++;
-            if (shown++ < 10) {
+            if (!outside || outside_n++ < 5) {
                 CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn);
                 fprintf(stderr, "%s%s\n", clang_getCString(s), outside ? " (outside the kernel: ignored)" : "");
                 clang_disposeString(s);
@@ -72,9 +74,96 @@ static bool report_errors(CXTranslationUnit tu, CXCursor kernel)
         }
         clang_disposeDiagnostic(d);
     }
-    if (shown > 10)
-        fprintf(stderr, "(%u more errors)\n", shown - 10);
+    if (outside_n > 5)
+        fprintf(stderr, "(%u more errors outside the kernel: ignored)\n", outside_n - 5);
     return errors > 0;
+}
+
+/* The headers the parse did not find, parsed as empty files (a missing include is a note). */
+typedef struct parse_files {
+    struct CXUnsavedFile *uf; /* the prelude, the stand-ins, then the missing headers */
+    char **owned;             /* names and texts made here, freed with the list */
+    unsigned n, nowned;
+} parse_files;
+
+static void files_add(parse_files *pf, const char *name, const char *text, bool own)
+{
+    pf->uf = xrealloc(pf->uf, (pf->n + 1) * sizeof *pf->uf);
+    pf->uf[pf->n++] = (struct CXUnsavedFile){name, text, (unsigned long)strlen(text)};
+    if (own) {
+        pf->owned = xrealloc(pf->owned, (pf->nowned + 1) * sizeof *pf->owned);
+        pf->owned[pf->nowned++] = (char *)name;
+    }
+}
+
+static void files_free(parse_files *pf)
+{
+    for (unsigned i = 0; i < pf->nowned; i++)
+        free(pf->owned[i]);
+    free(pf->owned);
+    free(pf->uf);
+}
+
+#define IMPORT_MISSING_DIR "/bankscope/missing"
+#define IMPORT_MAX_MISSING 32
+
+/* The header named by a "'NAME' file not found" fatal error of tu (a new string, with where it is
+ * included from in *where), or NULL. */
+static char *missing_include(CXTranslationUnit tu, char **where)
+{
+    char *name = NULL;
+    for (unsigned i = 0; i < clang_getNumDiagnostics(tu) && !name; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        if (clang_getDiagnosticSeverity(d) == CXDiagnostic_Fatal) {
+            CXString s = clang_formatDiagnostic(d, 0);
+            const char *t = clang_getCString(s);
+            const char *q = t ? strchr(t, '\'') : NULL, *e = q ? strstr(q + 1, "' file not found") : NULL;
+            if (e && e > q + 1) {
+                name = walk_fmt("%.*s", (int)(e - q - 1), q + 1);
+                CXFile f = NULL;
+                unsigned l = 0, c = 0;
+                clang_getExpansionLocation(clang_getDiagnosticLocation(d), &f, &l, &c, NULL);
+                CXString fn = clang_getFileName(f);
+                const char *fs = clang_getCString(fn);
+                *where = walk_fmt("%s:%u:%u", fs ? fs : "?", l, c);
+                clang_disposeString(fn);
+            }
+            clang_disposeString(s);
+        }
+        clang_disposeDiagnostic(d);
+    }
+    return name;
+}
+
+/* Parse, going on without each header that cannot be found (an empty file in its place, and a
+ * note saying so). */
+static enum CXErrorCode parse(CXIndex idx, const import_options *o, const char *const *args, int na, parse_files *pf,
+                              CXTranslationUnit *tu)
+{
+    for (int tries = 0;; tries++) {
+        enum CXErrorCode ec = clang_parseTranslationUnit2(idx, o->file, args, na, pf->uf, pf->n, 0, tu);
+        if (ec != CXError_Success || !*tu || tries == IMPORT_MAX_MISSING)
+            return ec;
+        char *where = NULL, *name = missing_include(*tu, &where);
+        if (!name)
+            return ec;
+        bool known = false;
+        char *path = walk_fmt("%s/%s", IMPORT_MISSING_DIR, name);
+        for (unsigned i = 0; i < pf->n; i++)
+            known |= strcmp(pf->uf[i].Filename, path) == 0;
+        if (known) { /* found empty and still missing: give up on it */
+            free(path);
+            free(name);
+            free(where);
+            return ec;
+        }
+        fprintf(stderr, "%s: note: '%s' not found: parsed without it (give -I DIR to use it)\n", where, name);
+        files_add(pf, path, "", true);
+        free(name);
+        free(where);
+        clang_disposeTranslationUnit(*tu);
+        *tu = NULL;
+    }
 }
 
 /* Whether the parse stopped early (a missing include, too many errors). */
@@ -171,7 +260,7 @@ static int import_child(const import_options *o, char **json)
         fprintf(stderr, "bankscope: %s\n", lerr);
         return IMPORT_FAIL;
     }
-    const char *args[16 + 2 * IMPORT_MAX_DEFINES + 2 * IMPORT_MAX_INCLUDES];
+    const char *args[20 + 2 * IMPORT_MAX_DEFINES + 2 * IMPORT_MAX_INCLUDES];
     int na = 0;
     args[na++] = "-x";
     args[na++] = "cuda";
@@ -180,12 +269,14 @@ static int import_child(const import_options *o, char **json)
     args[na++] = "-nocudalib";
     args[na++] = "-std=c++17";
     args[na++] = "-Wno-unknown-cuda-version";
-    args[na++] = "-ferror-limit=20";
+    args[na++] = "-ferror-limit=0"; /* every error is looked at: those outside the kernel are notes */
     args[na++] = "-fmacro-backtrace-limit=1";
     args[na++] = "-include";
     args[na++] = import_prelude_name;
     args[na++] = "-isystem";
     args[na++] = import_include_dir;
+    args[na++] = "-idirafter";
+    args[na++] = IMPORT_MISSING_DIR;
     strbuf defs = {0};
     char *owned[IMPORT_MAX_DEFINES];
     int nowned = 0;
@@ -202,19 +293,15 @@ static int import_child(const import_options *o, char **json)
         args[na++] = o->includes[i];
     }
     /* the prelude and the CUDA header stand-ins, as files that exist only for the parser */
-    struct CXUnsavedFile uf[32];
-    char *names[32];
-    unsigned nuf = 0;
-    uf[nuf++] = (struct CXUnsavedFile){import_prelude_name, import_prelude, (unsigned long)strlen(import_prelude)};
-    for (int i = 0; import_standins[i] && nuf < 32; i++) {
-        names[nuf] = walk_fmt("%s/%s", import_include_dir, import_standins[i]);
-        uf[nuf] = (struct CXUnsavedFile){names[nuf], "#pragma once\n", 13};
-        nuf++;
-    }
+    parse_files pf = {NULL, NULL, 0, 0};
+    files_add(&pf, import_prelude_name, import_prelude, false);
+    files_add(&pf, import_prelude_more_name, import_prelude_more, false);
+    for (int i = 0; import_standins[i].name; i++)
+        files_add(&pf, walk_fmt("%s/%s", import_include_dir, import_standins[i].name), import_standins[i].text, true);
     CXIndex idx = clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL;
     /* first without the -D macros, to learn which names the file declares */
-    enum CXErrorCode ec = clang_parseTranslationUnit2(idx, o->file, args, na, uf, nuf, CXTranslationUnit_None, &tu);
+    enum CXErrorCode ec = parse(idx, o, args, na, &pf, &tu);
     int status = IMPORT_BAD_INPUT;
     if (ec != CXError_Success || !tu) {
         fprintf(stderr, "%s: libclang could not parse the file (error %d)\n", o->file, (int)ec);
@@ -232,7 +319,7 @@ static int import_child(const import_options *o, char **json)
         if (macro_args) {
             clang_disposeTranslationUnit(tu);
             tu = NULL;
-            ec = clang_parseTranslationUnit2(idx, o->file, args, na + macro_args, uf, nuf, CXTranslationUnit_None, &tu);
+            ec = parse(idx, o, args, na + macro_args, &pf, &tu);
             if (ec != CXError_Success || !tu) {
                 fprintf(stderr, "%s: libclang could not parse the file (error %d)\n", o->file, (int)ec);
                 goto done;
@@ -261,8 +348,7 @@ static int import_child(const import_options *o, char **json)
 done:
     for (int i = 0; i < nowned; i++)
         free(owned[i]);
-    for (unsigned i = 1; i < nuf; i++)
-        free(names[i]);
+    files_free(&pf);
     if (tu)
         clang_disposeTranslationUnit(tu);
     clang_disposeIndex(idx);
@@ -324,7 +410,8 @@ static bool drop_access(cJSON *root, const char *file, const char *msg)
 /* Load the scenario as bankscope would; accesses it rejects are dropped (and reported). */
 static int check(const import_options *o, char **json)
 {
-    cJSON *root = cJSON_Parse(*json);
+    jsontree_error je;
+    cJSON *root = jsontree_parse_plain(*json, strlen(*json), &je);
     if (!root) {
         fprintf(stderr, "%s: internal error: the importer wrote invalid JSON\n", o->file);
         return IMPORT_FAIL;

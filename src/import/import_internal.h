@@ -17,8 +17,14 @@ extern "C" {
 
 extern const char import_prelude[];
 extern const char import_prelude_name[];
+extern const char import_prelude_more[]; /* included by the prelude */
+extern const char import_prelude_more_name[];
 extern const char import_include_dir[];
-extern const char *const import_standins[]; /* NULL-terminated header names */
+/* A CUDA header as the parser sees it (standins.c): its name under import_include_dir and text. */
+typedef struct import_standin {
+    const char *name, *text;
+} import_standin;
+extern const import_standin import_standins[]; /* ends with a NULL name */
 
 /* The C spelling of a binary (or compound-assignment) operator cursor ("+", "+=", "?" for one
  * bankscope has no use for); NULL when c is not one. */

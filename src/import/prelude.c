@@ -12,22 +12,173 @@
 
 const char import_prelude_name[] = "/bankscope/cuda_prelude.h";
 
-/* The CUDA headers a kernel file may include: empty stand-ins (the prelude declares what they
- * would), found in import_include_dir. */
+/* The folder of the CUDA header stand-ins (standins.c). */
 const char import_include_dir[] = "/bankscope/include";
-const char *const import_standins[] = {"cuda_runtime.h",
-                                       "cuda_runtime_api.h",
-                                       "cuda.h",
-                                       "device_launch_parameters.h",
-                                       "cuda_fp16.h",
-                                       "cuda_bf16.h",
-                                       "vector_types.h",
-                                       "device_functions.h",
-                                       "cuda_device_runtime_api.h",
-                                       "sm_20_atomic_functions.h",
-                                       "math_constants.h",
-                                       "helper_cuda.h",
-                                       NULL};
+
+/* make_T1 .. make_T4 for a vector family */
+#define MAKE(T, N)                                                                                                     \
+    "__device__ " #N "1 make_" #N "1(" T ");\n"                                                                        \
+    "__device__ " #N "2 make_" #N "2(" T ", " T ");\n"                                                                 \
+    "__device__ " #N "3 make_" #N "3(" T ", " T ", " T ");\n"                                                          \
+    "__device__ " #N "4 make_" #N "4(" T ", " T ", " T ", " T ");\n"
+
+/* one atomic for each type it has, with its _block and _system scopes */
+#define ATOMIC2(F, T)                                                                                                  \
+    "__device__ " T " " F "(" T " *, " T "); __device__ " T " " F "_block(" T " *, " T "); __device__ " T " " F        \
+    "_system(" T " *, " T ");\n"
+#define ATOMIC_INT(F) ATOMIC2(F, "int") ATOMIC2(F, "unsigned int") ATOMIC2(F, "unsigned long long int")
+#define ATOMIC_MINMAX(F) ATOMIC_INT(F) ATOMIC2(F, "long long int")
+#define ATOMIC_ADD                                                                                                     \
+    ATOMIC_INT("atomicAdd")                                                                                            \
+    ATOMIC2("atomicAdd", "float")                                                                                      \
+    ATOMIC2("atomicAdd", "double")                                                                                     \
+    ATOMIC2("atomicAdd", "__half2") ATOMIC2("atomicAdd", "__half") ATOMIC2("atomicAdd", "__nv_bfloat16")               \
+        ATOMIC2("atomicAdd", "float2") ATOMIC2("atomicAdd", "float4")
+
+/* what kernels use beyond the basics: the intrinsics, the cache-hinted loads and stores, every
+ * atomic overload and make_* function, INFINITY and NAN, device printf and memset */
+const char import_prelude_more_name[] = "/bankscope/cuda_prelude_more.h";
+const char import_prelude_more[] =
+    "#pragma clang system_header\n"
+    "#ifndef INFINITY\n#define INFINITY __builtin_inff()\n#endif\n"
+    "#ifndef NAN\n#define NAN __builtin_nanf(\"\")\n#endif\n"
+    "#ifndef CUDART_INF_F\n#define CUDART_INF_F __builtin_inff()\n#endif\n"
+    "#ifndef FLT_MAX\n#define FLT_MAX __FLT_MAX__\n#endif\n" MAKE("signed char", char) MAKE("unsigned char",
+                                                                                            uchar) MAKE("short", short)
+        MAKE("unsigned short", ushort) MAKE("long", long) MAKE("unsigned long", ulong) MAKE("long long", longlong) MAKE(
+            "unsigned long long",
+            ulonglong) "__device__ int1 make_int1(int); __device__ int3 make_int3(int, int, int);\n"
+                       "__device__ uint1 make_uint1(unsigned); __device__ uint3 make_uint3(unsigned, unsigned, "
+                       "unsigned);\n"
+                       "__device__ float1 make_float1(float); __device__ double1 make_double1(double);\n"
+                       "__device__ double3 make_double3(double, double, double);\n"
+                       "__device__ double4 make_double4(double, double, double, double);\n"
+                       "__device__ __half2 make_half2(__half, __half);\n" ATOMIC_ADD ATOMIC_INT("atomicSub") ATOMIC_INT(
+                           "atomicExch") ATOMIC2("atomicExch", "float") ATOMIC_MINMAX("atomicMin")
+                           ATOMIC_MINMAX("atomicMax") ATOMIC_INT("atomicAnd") ATOMIC_INT("atomicOr") ATOMIC_INT(
+                               "atomicXor") "__device__ int atomicCAS(int *, int, int); __device__ unsigned "
+                                            "atomicCAS(unsigned *, unsigned, unsigned);\n"
+                                            "__device__ unsigned long long atomicCAS(unsigned long long *, unsigned "
+                                            "long long, unsigned long long);\n"
+                                            "__device__ unsigned short atomicCAS(unsigned short *, unsigned short, "
+                                            "unsigned short);\n"
+                                            "template <class T> __device__ T __ldcs(const T *); template <class T> "
+                                            "__device__ T __ldcg(const T *);\n"
+                                            "template <class T> __device__ T __ldca(const T *); template <class T> "
+                                            "__device__ T __ldlu(const T *);\n"
+                                            "template <class T> __device__ T __ldcv(const T *);\n"
+                                            "template <class T> __device__ void __stcs(T *, T); template <class T> "
+                                            "__device__ void __stcg(T *, T);\n"
+                                            "template <class T> __device__ void __stwb(T *, T); template <class T> "
+                                            "__device__ void __stwt(T *, T);\n"
+                                            "__device__ float __powf(float, float); __device__ float __logf(float); "
+                                            "__device__ float __log2f(float);\n"
+                                            "__device__ float __log10f(float); __device__ float __exp10f(float); "
+                                            "__device__ float __tanf(float);\n"
+                                            "__device__ float __saturatef(float); __device__ void __sincosf(float, "
+                                            "float *, float *);\n"
+                                            "__device__ float __fadd_rn(float, float); __device__ float "
+                                            "__fmul_rn(float, float);\n"
+                                            "__device__ float __fdiv_rn(float, float); __device__ float "
+                                            "__frcp_rn(float); __device__ float "
+                                            "__fsqrt_rn(float);\n"
+                                            "__device__ float __frsqrt_rn(float); __device__ float __fmaf_rn(float, "
+                                            "float, float);\n"
+                                            "__device__ float __int_as_float(int); __device__ int "
+                                            "__float_as_int(float);\n"
+                                            "__device__ float __uint_as_float(unsigned); __device__ unsigned "
+                                            "__float_as_uint(float);\n"
+                                            "__device__ int __float2int_rn(float); __device__ int "
+                                            "__float2int_rz(float); __device__ float "
+                                            "__int2float_rn(int);\n"
+                                            "__device__ unsigned __float2uint_rn(float); __device__ long long "
+                                            "__double_as_longlong(double);\n"
+                                            "__device__ float exp2f(float); __device__ float log2f(float); __device__ "
+                                            "float log10f(float);\n"
+                                            "__device__ float tanhf(float); __device__ float tanf(float); __device__ "
+                                            "float erff(float);\n"
+                                            "__device__ float atan2f(float, float); __device__ float fmodf(float, "
+                                            "float); __device__ float truncf(float);\n"
+                                            "__device__ float roundf(float); __device__ float rintf(float); __device__ "
+                                            "float copysignf(float, float);\n"
+                                            "__device__ void sincosf(float, float *, float *); __device__ float "
+                                            "asinf(float); __device__ float "
+                                            "acosf(float);\n"
+                                            "__device__ float atanf(float); __device__ float sinhf(float); __device__ "
+                                            "float coshf(float);\n"
+                                            "__device__ float cbrtf(float); __device__ float hypotf(float, float); "
+                                            "__device__ float exp10f(float);\n"
+                                            "__device__ double log(double); __device__ double pow(double, double); "
+                                            "__device__ double floor(double);\n"
+                                            "__device__ double ceil(double); __device__ double sin(double); __device__ "
+                                            "double cos(double);\n"
+                                            "__device__ double tanh(double); __device__ double fmax(double, double); "
+                                            "__device__ double fmin(double, "
+                                            "double);\n"
+                                            "__device__ double min(double, double); __device__ double max(double, "
+                                            "double);\n"
+                                            "__device__ __half __hadd(__half, __half); __device__ __half "
+                                            "__hmul(__half, __half);\n"
+                                            "__device__ __half __hsub(__half, __half); __device__ __half "
+                                            "__hdiv(__half, __half);\n"
+                                            "__device__ __half2 __hadd2(__half2, __half2); __device__ __half2 "
+                                            "__hmul2(__half2, __half2);\n"
+                                            "__device__ __half2 __hfma2(__half2, __half2, __half2); __device__ float2 "
+                                            "__half22float2(__half2);\n"
+                                            "__device__ __half2 __float22half2_rn(float2); __device__ __half2 "
+                                            "__float2half2_rn(float);\n"
+                                            "__device__ __half __float2half_rn(float); __device__ float "
+                                            "__low2float(__half2); __device__ float "
+                                            "__high2float(__half2);\n"
+                                            "__device__ __half operator+(__half, __half); __device__ __half "
+                                            "operator-(__half, __half);\n"
+                                            "__device__ __half operator*(__half, __half); __device__ __half "
+                                            "operator/(__half, __half);\n"
+                                            "__device__ __half2 operator+(__half2, __half2); __device__ __half2 "
+                                            "operator*(__half2, __half2);\n"
+                                            "__device__ float __bfloat162float(__nv_bfloat16); __device__ "
+                                            "__nv_bfloat16 __float2bfloat16(float);\n"
+                                            "__device__ __nv_bfloat16 operator+(__nv_bfloat16, __nv_bfloat16);\n"
+                                            "__device__ __nv_bfloat16 operator*(__nv_bfloat16, __nv_bfloat16);\n"
+                                            "extern \"C\" __device__ int printf(const char *, ...);\n"
+                                            "extern \"C\" __device__ void *memset(void *, int, __bs_size_t);\n"
+                                            "extern \"C\" __device__ void *memcpy(void *, const void *, __bs_size_t);\n"
+                                            "__device__ long long clock64(void); __device__ int clock(void); "
+                                            "__device__ void __nanosleep(unsigned);\n"
+                                            "__device__ unsigned __vabsdiffu4(unsigned, unsigned); __device__ int "
+                                            "__dp4a(int, int, int);\n"
+                                            "__device__ unsigned __funnelshift_l(unsigned, unsigned, unsigned);\n"
+                                            "__device__ unsigned __funnelshift_r(unsigned, unsigned, unsigned);\n"
+                                            "__device__ int __popcll(unsigned long long); __device__ int __clzll(long "
+                                            "long); __device__ int "
+                                            "__ffsll(long long);\n"
+                                            "__device__ unsigned __reduce_add_sync(unsigned, unsigned); __device__ "
+                                            "unsigned __match_any_sync(unsigned, "
+                                            "int);\n"
+                                            "__device__ void __prof_trigger(int); __device__ void __trap(void); "
+                                            "__device__ void __brkpt(void);\n"
+                                            /* host code: device properties and the calls sample programs make */
+                                            "struct cudaDeviceProp { char name[256]; int major, minor, "
+                                            "multiProcessorCount, warpSize, "
+                                            "maxThreadsPerBlock;\n"
+                                            "  int maxThreadsPerMultiProcessor, clockRate, memoryClockRate, "
+                                            "memoryBusWidth, l2CacheSize, regsPerBlock;\n"
+                                            "  __bs_size_t sharedMemPerBlock, sharedMemPerMultiprocessor, "
+                                            "sharedMemPerBlockOptin, totalGlobalMem;\n"
+                                            "  int maxGridSize[3], maxThreadsDim[3]; int concurrentKernels, "
+                                            "deviceOverlap, integrated, "
+                                            "canMapHostMemory; };\n"
+                                            "cudaError_t cudaGetDeviceProperties(cudaDeviceProp *, int); cudaError_t "
+                                            "cudaGetDeviceCount(int *);\n"
+                                            "enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8, "
+                                            "cudaFuncAttributePreferredSharedMemoryCarveout = 9 };\n"
+                                            "template <class T> cudaError_t cudaFuncSetAttribute(T *, "
+                                            "cudaFuncAttribute, int);\n"
+                                            "cudaError_t cudaDeviceSetLimit(int, __bs_size_t); cudaError_t "
+                                            "cudaMemGetInfo(__bs_size_t *, __bs_size_t *);\n"
+                                            "template <class T> cudaError_t "
+                                            "cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *, T, int, "
+                                            "__bs_size_t);\n";
 
 const char import_prelude[] =
     "#pragma clang system_header\n"
@@ -160,4 +311,5 @@ const char import_prelude[] =
                     "cudaEventSynchronize(cudaEvent_t);\n"
                     "cudaError_t cudaEventElapsedTime(float *, cudaEvent_t, cudaEvent_t);\n"
                     "cudaError_t cudaStreamCreate(cudaStream_t *); cudaError_t cudaStreamDestroy(cudaStream_t);\n"
-                    "cudaError_t cudaStreamSynchronize(cudaStream_t);\n";
+                    "cudaError_t cudaStreamSynchronize(cudaStream_t);\n"
+                    "#include \"/bankscope/cuda_prelude_more.h\"\n";

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "import/walk_internal.h"
+#include "model/kernelgen.h"
+#include "model/names.h"
 
 /* ---------- accesses ---------- */
 
@@ -908,6 +910,39 @@ static cJSON *build(W *w, cJSON *root)
     return imported ? root : NULL;
 }
 
+/* A name the scenario cannot use (reserved in CUDA code, such as __smem) becomes one it can
+ * (smem, or smem_2 when that is taken), with a note; the accesses name the array by index. */
+static void array_rename(W *w, int i)
+{
+    warray *a = &w->arrays[i];
+    if (names_ok_in_cuda(a->name) && kernelgen_name_ok(a->name))
+        return;
+    const char *base = a->name;
+    while (*base == '_')
+        base++;
+    char *n = NULL;
+    for (int k = 1; k < 100 && !n; k++) {
+        char *c = k == 1 ? walk_fmt("%s", *base ? base : "shared") : walk_fmt("%s_%d", *base ? base : "shared", k);
+        bool taken = !names_ok_in_cuda(c) || !kernelgen_name_ok(c);
+        for (int j = 0; j < w->narrays && !taken; j++)
+            taken = j != i && !strcmp(w->arrays[j].name, c);
+        if (taken)
+            free(c);
+        else
+            n = c;
+    }
+    if (!n)
+        return;
+    int l, cl;
+    walk_where(a->decl, &l, &cl, NULL);
+    walk_add_skip(w, l, cl,
+                  walk_fmt("%s:%d:%d: note: the array '%s' is called '%s' in the scenario ('%s' is reserved in CUDA "
+                           "code)",
+                           w->file_base, l, cl, a->name, n, a->name));
+    free(a->name);
+    a->name = n;
+}
+
 cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o, int *status)
 {
     W w;
@@ -936,31 +971,47 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
         cJSON_AddItemToArray(blk, cJSON_CreateNumber(o->block[d] > 0 ? o->block[d] : 1));
     cJSON *structs = cJSON_CreateArray();
     cJSON *arrays = cJSON_CreateArray();
-    for (int i = 0; i < w.narrays; i++) {
-        warray *a = &w.arrays[i];
-        if (a->why) {
-            int l, c;
-            walk_where(a->decl, &l, &c, NULL);
-            bool used = false;
-            for (int j = 0; j < w.nacc; j++)
-                used |= w.acc[j].array == i;
-            if (!used)
-                walk_add_skip(&w, l, c,
-                              walk_fmt("%s:%d:%d: skipped the array '%s': %s", w.file_base, l, c, a->name, a->why));
-            continue;
+    /* the static arrays first, placed one after the other as nvcc does; then the extern ones,
+     * which all start where the static ones end (they are one block of dynamic memory) */
+    int64_t static_end = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < w.narrays; i++) {
+            warray *a = &w.arrays[i];
+            bool is_extern = clang_getCanonicalType(clang_getCursorType(a->decl)).kind == CXType_IncompleteArray;
+            if (is_extern != (pass == 1))
+                continue;
+            if (a->why) {
+                int l, c;
+                walk_where(a->decl, &l, &c, NULL);
+                bool used = false;
+                for (int j = 0; j < w.nacc; j++)
+                    used |= w.acc[j].array == i;
+                if (!used)
+                    walk_add_skip(&w, l, c,
+                                  walk_fmt("%s:%d:%d: skipped the array '%s': %s", w.file_base, l, c, a->name, a->why));
+                continue;
+            }
+            if (a->is_struct) {
+                char sbuf[64];
+                walk_struct_emit(&w, walk_elem_type(clang_getCursorType(a->decl)), structs, sbuf, sizeof sbuf);
+            }
+            cJSON *ao = cJSON_CreateObject();
+            array_rename(&w, i);
+            cJSON_AddStringToObject(ao, "name", a->name);
+            cJSON_AddStringToObject(ao, "type", a->type);
+            cJSON *dims = cJSON_AddArrayToObject(ao, "dims");
+            for (int d = 0; d < a->ndims; d++)
+                cJSON_AddItemToArray(dims, cJSON_CreateNumber((double)a->dims[d]));
+            int64_t align = clang_Type_getAlignOf(a->elem), bytes = a->elem_size;
+            align = align < 16 ? 16 : align;
+            for (int d = 0; d < a->ndims; d++)
+                bytes *= a->dims[d];
+            if (is_extern)
+                cJSON_AddNumberToObject(ao, "base", (double)((static_end + 15) / 16 * 16));
+            else
+                static_end = (static_end + align - 1) / align * align + bytes;
+            cJSON_AddItemToArray(arrays, ao);
         }
-        if (a->is_struct) {
-            char sbuf[64];
-            walk_struct_emit(&w, walk_elem_type(clang_getCursorType(a->decl)), structs, sbuf, sizeof sbuf);
-        }
-        cJSON *ao = cJSON_CreateObject();
-        cJSON_AddStringToObject(ao, "name", a->name);
-        cJSON_AddStringToObject(ao, "type", a->type);
-        cJSON *dims = cJSON_AddArrayToObject(ao, "dims");
-        for (int d = 0; d < a->ndims; d++)
-            cJSON_AddItemToArray(dims, cJSON_CreateNumber((double)a->dims[d]));
-        cJSON_AddItemToArray(arrays, ao);
-    }
     if (structs->child)
         cJSON_AddItemToObject(root, "structs", structs);
     else

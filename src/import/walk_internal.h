@@ -147,6 +147,9 @@ char *walk_source_line(W *w, CXCursor c);
 CXType walk_elem_type(CXType e);
 /* The bankscope name of a scalar or CUDA vector type (in buf), or NULL. */
 const char *walk_builtin_name(CXType t, char *buf, size_t n);
+/* Like walk_builtin_name, also for a template type parameter given with -D NAME=TYPE; *size is
+ * the type's size in bytes (negative when not known). */
+const char *walk_type_name(W *w, CXType t, char *buf, size_t n, int64_t *size);
 /* Add struct t (and the structs it contains, first) to structs; its name, or NULL. */
 const char *walk_struct_emit(W *w, CXType t, cJSON *structs, char *name_out, size_t n);
 /* Register the shared array declared by decl; its index in w->arrays. */

@@ -10,6 +10,28 @@
 
 /* ---------- shared arrays ---------- */
 
+const char *walk_type_name(W *w, CXType t, char *buf, size_t n, int64_t *size)
+{
+    const char *tn = walk_builtin_name(t, buf, n);
+    *size = clang_Type_getSizeOf(clang_getCanonicalType(t));
+    if (tn || clang_getCanonicalType(t).kind != CXType_Unexposed)
+        return tn;
+    /* a template type parameter: -D NAME=TYPE */
+    char *s = walk_type_spell(t);
+    const char *p = s;
+    while (!strncmp(p, "const ", 6) || !strncmp(p, "volatile ", 9))
+        p += p[0] == 'c' ? 6 : 9;
+    const char *dv = walk_define(w, p);
+    types_builtin b;
+    if (dv && types_builtin_find(dv, &b)) {
+        snprintf(buf, n, "%s", b.name);
+        *size = b.size;
+        tn = buf;
+    }
+    free(s);
+    return tn;
+}
+
 /* The element type of a (multi-dimensional) array type. */
 CXType walk_elem_type(CXType e)
 {

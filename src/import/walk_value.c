@@ -330,6 +330,87 @@ out:
 
 int walk_element(W *w, CXCursor c, waccess *a);
 
+typedef struct ret_find {
+    CXCursor ret;   /* the last return statement */
+    bool shared;    /* the body declares a __shared__ array */
+    CXCursor klass; /* a class named by the expression (TypeRef, TemplateRef) */
+} ret_find;
+
+static enum CXChildVisitResult ret_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    ret_find *f = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_ReturnStmt)
+        f->ret = c;
+    else if (k == CXCursor_VarDecl && walk_has_attr(c, CXCursor_CUDASharedAttr))
+        f->shared = true;
+    else if ((k == CXCursor_TypeRef || k == CXCursor_TemplateRef) && clang_Cursor_isNull(f->klass))
+        f->klass = clang_getCursorReferenced(c);
+    return k == CXCursor_LambdaExpr ? CXChildVisit_Continue : CXChildVisit_Recurse;
+}
+
+/* The shared array a function hands out: its body declares a __shared__ array (often extern) and
+ * returns a pointer into it: 1 with *p (its type as the function returns it), else 0. */
+static int function_pointer(W *w, CXCursor fn, pbind *p)
+{
+    ret_find f = {clang_getNullCursor(), false, clang_getNullCursor()};
+    clang_visitChildren(fn, ret_visit, &f);
+    walk_kids rk = clang_Cursor_isNull(f.ret) ? (walk_kids){NULL, 0} : walk_children(f.ret);
+    if (!f.shared || rk.n != 1)
+        return 0;
+    return walk_pointer(w, rk.c[0], p);
+}
+
+/* A pointer variable (of type t) set from what a helper returns: a call of a __device__ function
+ * without arguments, or an object converted to a pointer by its class's conversion operator
+ * (the SharedMemory<T> idiom of the CUDA samples), when that body returns a pointer into a
+ * __shared__ array it declares. 1 with *p, else 0. */
+static int returned_pointer(W *w, CXCursor init, CXType t, pbind *p)
+{
+    CXCursor e = walk_strip(init);
+    if (clang_getCursorKind(e) == CXCursor_CallExpr && clang_Cursor_getNumArguments(e) == 0) {
+        CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(e));
+        if (!clang_Cursor_isNull(fn) && walk_is_device_fn(fn) && function_pointer(w, fn, p) == 1)
+            return 1;
+    }
+    ret_find f = {clang_getNullCursor(), false, clang_getNullCursor()};
+    clang_visitChildren(init, ret_visit, &f);
+    if (clang_Cursor_isNull(f.klass))
+        return 0;
+    /* the class's conversion operator to a pointer (the first that hands out shared memory) */
+    walk_kids ks = walk_children(f.klass);
+    for (int i = 0; i < ks.n; i++) {
+        if (clang_getCursorKind(ks.c[i]) != CXCursor_ConversionFunction)
+            continue;
+        pbind q;
+        if (function_pointer(w, ks.c[i], &q) != 1)
+            continue;
+        *p = q;
+        /* the pointer's own type (T *sdata): the element as the kernel reads it */
+        CXType pt = clang_getPointeeType(t);
+        char buf[64];
+        int64_t size;
+        const char *tn = walk_type_name(w, pt, buf, sizeof buf, &size);
+        const warray *arr = &w->arrays[p->array];
+        if (!tn || size < arr->elem_size || size % arr->elem_size != 0 || arr->is_struct) {
+            char *ts = walk_type_spell(pt);
+            walk_fail(w, init, "reads '%s' as '%s' (give -D for a template type)", arr->name, ts);
+            free(ts);
+            return -1;
+        }
+        if (strcmp(tn, arr->type) != 0) {
+            p->vector = ixpr_strdup(&w->ar, tn);
+            p->ratio = (int)(size / arr->elem_size);
+        } else {
+            p->vector = NULL;
+            p->ratio = 1;
+        }
+        return 1;
+    }
+    return 0;
+}
+
 /* Resolve a pointer (or array) expression: 1 and *p when it points into a shared array, 0 when
  * it does not, -1 when it does but cannot be followed (w->why says why). */
 int walk_pointer(W *w, CXCursor c, pbind *p)
@@ -359,10 +440,12 @@ int walk_pointer(W *w, CXCursor c, pbind *p)
         if (pt.kind == CXType_Void || pt.kind == CXType_ConstantArray || pt.kind == CXType_DependentSizedArray)
             break; /* void *, or a multi-dimensional array decaying to a row pointer */
         char buf[64];
-        const char *tn = walk_builtin_name(pt, buf, sizeof buf);
+        int64_t size;
+        /* named as written (a template parameter's canonical type has no name) */
+        const char *tn = walk_type_name(w, clang_getPointeeType(clang_getCursorType(c)), buf, sizeof buf, &size);
         const warray *arr = &w->arrays[p->array];
-        int64_t size = clang_Type_getSizeOf(pt);
-        if (p->vector ? tn && strcmp(tn, p->vector) == 0 : clang_equalTypes(pt, arr->elem))
+        if (p->vector ? tn && strcmp(tn, p->vector) == 0
+                      : clang_equalTypes(pt, arr->elem) || (tn && !arr->is_struct && !strcmp(tn, arr->type)))
             break;
         if (!tn || size < arr->elem_size || size % arr->elem_size != 0 || arr->is_struct || p->vector) {
             char *ts = walk_type_spell(pt);
@@ -412,6 +495,8 @@ int walk_pointer(W *w, CXCursor c, pbind *p)
         if (clang_Cursor_isNull(init))
             break;
         r = walk_pointer(w, init, p);
+        if (r == 0)
+            r = returned_pointer(w, init, clang_getCursorType(d), p);
         CXCursor first;
         if (r == 1 && walk_mod_count(d, &first) > 0) {
             char *n = walk_spell(d);

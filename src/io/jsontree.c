@@ -223,6 +223,16 @@ bool jsontree_parse(const char *text, size_t len, jsontree *t, jsontree_error *e
     return ok;
 }
 
+cJSON *jsontree_parse_plain(const char *text, size_t len, jsontree_error *err)
+{
+    jsontree t;
+    if (!jsontree_parse(text, len, &t, err))
+        return NULL;
+    cJSON *root = t.root;
+    free(t.slots);
+    return root;
+}
+
 void jsontree_free(jsontree *t)
 {
     cJSON_Delete(t->root);

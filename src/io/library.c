@@ -54,21 +54,30 @@ static int by_name(const void *a, const void *b)
     return strcmp(((const library_entry *)a)->name, ((const library_entry *)b)->name);
 }
 
-/* Read one regular file of at most LIBRARY_MAX_FILE bytes; NULL otherwise. */
-static char *read_small(const char *path, size_t *len)
+/* The size of a regular file of at most LIBRARY_MAX_FILE bytes; -1 otherwise. */
+static long small_size(const char *path)
 {
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > LIBRARY_MAX_FILE)
-        return NULL;
+        return -1;
+    return (long)st.st_size;
+}
+
+/* True when the file at path holds exactly the len bytes of text. */
+static bool same_contents(const char *path, const char *text, size_t len)
+{
     FILE *f = fopen(path, "rb");
     if (!f)
-        return NULL;
-    char *buf = xmalloc((size_t)st.st_size + 1);
-    size_t n = fread(buf, 1, (size_t)st.st_size, f);
+        return false;
+    char buf[65536];
+    size_t at = 0, n;
+    bool same = true;
+    while (same && (n = fread(buf, 1, sizeof buf, f)) > 0) {
+        same = at + n <= len && memcmp(buf, text + at, n) == 0;
+        at += n;
+    }
     fclose(f);
-    buf[n] = '\0';
-    *len = n;
-    return buf;
+    return same && at == len;
 }
 
 /* Add the *.json files of one folder to the catalog, replacing entries of the same name. */
@@ -87,19 +96,17 @@ static void add_dir(library_source source, int *cap)
             continue;
         char path[8192];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        size_t len;
-        char *text = read_small(path, &len);
-        if (!text)
+        long size = small_size(path);
+        if (size < 0)
             continue;
+        size_t len = (size_t)size;
         library_entry *old = NULL;
         for (int i = 0; i < ncatalog; i++)
             if (strcmp(catalog[i].name, e->d_name) == 0)
                 old = &catalog[i];
         if (old && old->source == LIBRARY_BUILTIN && source == LIBRARY_INSTALLED && old->len == len &&
-            memcmp(old->text, text, len) == 0) {
-            free(text); /* the installed copy of a built-in pattern */
-            continue;
-        }
+            same_contents(path, old->text, len))
+            continue; /* the installed copy of a built-in pattern */
         if (!old) {
             if (ncatalog == *cap) {
                 *cap *= 2;
@@ -111,7 +118,7 @@ static void add_dir(library_source source, int *cap)
             old->shadows = true;
         }
         old->name = xstrdup(e->d_name);
-        old->text = text;
+        old->text = NULL;
         old->len = len;
         old->source = source;
         old->path = xstrdup(path);

@@ -13,6 +13,7 @@
 #include "io/library.h"
 #include "io/trace_stream.h"
 #include "model/kernelgen.h"
+#include "model/kinds.h"
 
 typedef struct loader {
     const jsontree *tree; /* the document, with its positions */
@@ -285,17 +286,18 @@ static bool load_op(loader *L, const cJSON *o, const char *path, banks_request *
 {
     char *op = NULL, *kind = NULL;
     bool ok = get_str(L, o, "op", false, &op, path);
+    char msg[160];
     if (ok && !banks_op_parse(op, &r->op))
-        ok = fail_at(L, 0, "op is \"load\", \"store\", \"ldmatrix\", \"stmatrix\", \"atomic\" or \"cp.async\"", "%s.op",
-                     path);
+        ok = fail_at(L, 0, kinds_op_message(msg, sizeof msg), "%s.op", path);
     free(op);
     if (!ok)
         return false;
-    bool matrix = r->op == BANKS_LDMATRIX || r->op == BANKS_STMATRIX;
+    const kinds_row *krow = kinds_of(r->op);
+    bool matrix = kinds_takes_key(krow, "matrices");
     static const char *const tensor_keys[] = {"matrices", "trans", "atomic", "returns"};
     for (int k = 0; k < 4; k++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, tensor_keys[k]);
-        bool fits = k < 2 ? matrix : r->op == BANKS_ATOMIC;
+        bool fits = kinds_takes_key(krow, tensor_keys[k]);
         if (v && !fits)
             return fail_at(L, 0, k < 2 ? "only ldmatrix and stmatrix take this key" : "only atomics take this key",
                            "%s.%s", path, tensor_keys[k]);
@@ -316,7 +318,16 @@ static bool load_op(loader *L, const cJSON *o, const char *path, banks_request *
     }
     r->trans = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "trans"));
     r->returns = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(o, "returns"));
-    if (r->op != BANKS_ATOMIC)
+    const cJSON *cache = cJSON_GetObjectItemCaseSensitive(o, "cache"); /* cp.async.cg is a kind of its own */
+    if (cache) {
+        if (!cJSON_IsString(cache) || !kinds_find_op("cp.async", cache->valuestring))
+            return fail_at(L, 0, "cache is \"ca\" (through L1, the default) or \"cg\" (L1 bypassed)", "%s.cache", path);
+        const kinds_row *k = kinds_find_op(banks_op_name(r->op), cache->valuestring);
+        if (!k)
+            return fail_at(L, 0, "only cp.async takes this key", "%s.cache", path);
+        r->op = (banks_op)k->op;
+    }
+    if (!kinds_takes_key(krow, "atomic"))
         return true;
     if (!get_str(L, o, "atomic", false, &kind, path))
         return false;
@@ -362,8 +373,8 @@ static bool load_access(loader *L, const cJSON *a, int i, scenario *s)
     char path[64], p2[96];
     snprintf(path, sizeof path, "accesses[%d]", i);
     scenario_access *sa = &s->accesses[i];
-    static const char *const keys[] = {"op",       "array", "index",  "field",   "vector", "when",     "label",
-                                       "matrices", "trans", "atomic", "returns", "source", "location", NULL};
+    static const char *const keys[] = {"op",    "array",  "index",   "field",  "vector",   "when",  "label", "matrices",
+                                       "trans", "atomic", "returns", "source", "location", "cache", NULL};
     if (!cJSON_IsObject(a))
         return fail_at(L, 0, "expected an object", "%s", path);
     banks_request kind = {0};
@@ -649,10 +660,15 @@ const char *load_source_text(const char *source, size_t *len, bool *owned, io_er
             fclose(probe);
         return load_read_file(source, len, err);
     }
-    const char *builtin = library_find(source, len);
-    if (!builtin)
+    const library_entry *e = library_entry_find(source);
+    if (e && !e->text) { /* a file of the installed or user folder, read now */
+        *owned = true;
+        return load_read_file(e->path, len, err);
+    }
+    if (!e)
         return load_read_file(source, len, err); /* for its message */
-    return builtin;
+    *len = e->len;
+    return e->text;
 }
 
 bool load_scenario_file(const char *path, const char *arch, scenario *out, io_error *err)

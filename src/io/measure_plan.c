@@ -9,20 +9,29 @@
 #include "io/library.h"
 #include "io/load.h"
 #include "model/kernelgen.h"
+#include "model/kinds.h"
 
 /* ldmatrix/stmatrix: every lane of a warp issues them, so a warp that takes part must give a
  * row in each of its 8 x matrices lanes: the kernel cannot leave a row out as the model would. */
 static bool measure_plan_matrix_ok(const scenario_instr *in, int w, char *err, size_t n)
 {
-    if ((in->req.op != BANKS_LDMATRIX && in->req.op != BANKS_STMATRIX) || !in->req.active)
+    if (kinds_of(in->req.op)->rule != KINDS_RULE_MATRIX || !in->req.active)
         return true;
     for (int l = 0; l < 8 * in->req.matrices; l++)
         if (!((in->req.active >> l) & 1)) {
-            snprintf(err, n, "warp %d lane %d gives no row (%s): %s needs a row from each of lanes 0-%d of a warp", w, l,
-                     scenario_lane_state_text(in->lane[l].state), banks_op_name(in->req.op), 8 * in->req.matrices - 1);
+            snprintf(err, n, "warp %d lane %d gives no row (%s): %s needs a row from each of lanes 0-%d of a warp", w,
+                     l, scenario_lane_state_text(in->lane[l].state), banks_op_name(in->req.op),
+                     8 * in->req.matrices - 1);
             return false;
         }
     return true;
+}
+
+/* A plain store (st.shared): what the kernel's BS_STORE and the latency run key on. */
+static bool is_store(banks_op op)
+{
+    const kinds_row *k = kinds_of(op);
+    return k->rule == KINDS_RULE_WORDS && !k->reads;
 }
 
 bool measure_plan_make(const scenario *s, int access, int iteration, measure_plan *p, char *err, size_t n)
@@ -60,21 +69,22 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
     if (s->is_trace) {
         q->block[0] = 32;
         q->block[1] = q->block[2] = 1;
-        q->store = s->trace[access].op == BANKS_STORE;
+        q->store = is_store(s->trace[access].op);
         q->has_table = true;
         for (int l = 0; l < BANKS_WARP; l++)
             q->table[l] = (s->trace[access].active >> l) & 1 ? (int)s->trace[access].addr[l] : -1;
     } else {
         memcpy(q->block, s->block, sizeof q->block);
         q->loop_value = s->loop_values[iteration];
-        q->store = s->accesses[access].op == BANKS_STORE;
+        q->store = is_store(s->accesses[access].op);
     }
     banks_request kind = s->is_trace ? s->trace[access] : scenario_access_kind(&s->accesses[access]);
     p->kind = kind;
-    q->counter_set = kind.op == BANKS_ATOMIC     ? GPU_COUNT_ATOM
-                     : kind.op == BANKS_CP_ASYNC ? GPU_COUNT_LDGSTS
-                     : kind.op == BANKS_STORE || kind.op == BANKS_STMATRIX ? GPU_COUNT_ST
-                                                                           : GPU_COUNT_LD;
+    const kinds_row *row = kinds_of(kind.op); /* its counters: the kinds table */
+    q->counter_set.wavefronts = row->counters.wavefronts;
+    q->counter_set.conflicts = row->counters.conflicts;
+    q->counter_set.instructions = row->counters.instructions;
+    q->counter_set.ngroup = kinds_counter_group(row, q->counter_set.group, GPU_COUNTER_GROUP_MAX);
     p->warps = s->is_trace ? 1 : scenario_warp_count(s);
     p->expect = xmalloc(sizeof *p->expect * (size_t)p->warps * BANKS_WARP);
     q->expect = p->expect;
@@ -117,7 +127,7 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
         }
     }
     /* latency: a dependent chain of loads (ld.shared or ldmatrix) only */
-    if (kind.op != BANKS_LOAD && kind.op != BANKS_LDMATRIX)
+    if (!row->chain)
         q->latency_warp = -1;
     memcpy(q->tp_block, q->block, sizeof q->block);
     q->active_warps = p->active_warps;
@@ -134,7 +144,7 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
         }
     }
     p->cycles_per_access = p->active_warps ? cycles / p->active_warps : 0;
-    p->cycles_predicted = kind.op != BANKS_CP_ASYNC;
+    p->cycles_predicted = row->cycles;
     p->data_cycles_per_access = p->active_warps ? data_cycles / p->active_warps : 0;
     return true;
 }

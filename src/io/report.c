@@ -8,6 +8,7 @@
 #include "io/jsonw.h"
 #include "io/textsafe.h"
 #include "model/explain.h"
+#include "model/kinds.h"
 
 void report_json_string(strbuf *sb, const char *s)
 {
@@ -76,6 +77,8 @@ static void visit(const scenario *s, const report_options *o, visit_fn fn, void 
 static void totals_add(report_totals *t, const scenario_instr *in, const banks_result *r)
 {
     t->instructions++;
+    t->idle += scenario_instr_idle(in);
+    t->not_modelled += r->not_modelled; /* counted, but nothing of them in the sums */
     t->wavefronts += r->wavefronts;
     t->ideal += r->ideal_wavefronts;
     t->conflicts += r->bank_conflicts;
@@ -95,6 +98,7 @@ typedef struct text_ctx {
     /* the run of warps (or trace entries) with identical results being grouped */
     int run_first, run_last, run_n, run_cycles;
     banks_result run;
+    banks_op run_op;
     scenario_excluded run_excluded;
     scenario_excluded excluded; /* totals of the lanes left out */
     bool printed_table[256];
@@ -151,9 +155,15 @@ static void excluded_note(FILE *out, const scenario_excluded *ex)
             report_excluded_text(ex, why, sizeof why), ex->misaligned ? ": the access would fault" : "");
 }
 
-static void summary_line(FILE *out, const banks_result *r, int cycles, const scenario_excluded *ex)
+static void summary_line(FILE *out, banks_op op, const banks_result *r, int cycles, const scenario_excluded *ex)
 {
     char deg[32];
+    if (r->not_modelled) { /* no rule: never a verdict */
+        fprintf(out, "not modelled: %s", kinds_of(op)->not_modelled);
+        excluded_note(out, ex);
+        fputc('\n', out);
+        return;
+    }
     if (r->active_lanes == 0) {
         fprintf(out, "no active lane");
         excluded_note(out, ex);
@@ -206,8 +216,11 @@ static void lane_table(FILE *out, const scenario *s, const scenario_instr *in, c
             else
                 snprintf(moved, sizeof moved, "  %s swizzle (was %lld B)", arr->swizzle, (long long)was);
         }
-        fprintf(out, "  %4d  %-11s %-22s %7lld B %7lld %6s %4d%s%s\n", l, thr, strbuf_str(&el), (long long)ln->address,
-                (long long)banks_word_of(s->arch, ln->address), banks, r->lane[l].wavefront,
+        char wave[16] = "-"; /* not modelled: no wavefront */
+        if (!r->not_modelled)
+            snprintf(wave, sizeof wave, "%d", r->lane[l].wavefront);
+        fprintf(out, "  %4d  %-11s %-22s %7lld B %7lld %6s %4s%s%s\n", l, thr, strbuf_str(&el), (long long)ln->address,
+                (long long)banks_word_of(s->arch, ln->address), banks, wave,
                 r->lane[l].broadcast ? "  same word as an earlier lane" : "", moved);
     }
     strbuf_free(&el);
@@ -229,8 +242,9 @@ static void why_lines(FILE *out, const scenario *s, const scenario_instr *in, co
 
 static bool same_result(const banks_result *a, const banks_result *b)
 {
-    return a->wavefronts == b->wavefronts && a->ideal_wavefronts == b->ideal_wavefronts &&
-           a->conflict_degree == b->conflict_degree && a->active_lanes == b->active_lanes && a->paired == b->paired;
+    return a->not_modelled == b->not_modelled && a->wavefronts == b->wavefronts &&
+           a->ideal_wavefronts == b->ideal_wavefronts && a->conflict_degree == b->conflict_degree &&
+           a->active_lanes == b->active_lanes && a->paired == b->paired;
 }
 
 static void flush_run(text_ctx *c, const scenario *s)
@@ -244,7 +258,7 @@ static void flush_run(text_ctx *c, const scenario *s)
     if (c->run_n > 1)
         fprintf(c->out, "%d", c->run_last);
     fprintf(c->out, "%s ", s->is_trace ? "]:" : ":");
-    summary_line(c->out, &c->run, c->run_cycles, &c->run_excluded);
+    summary_line(c->out, c->run_op, &c->run, c->run_cycles, &c->run_excluded);
     c->run_n = 0;
 }
 
@@ -279,7 +293,7 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
                     scenario_kind_text(&in->req, kt, sizeof kt), in->req.width);
         else
             fprintf(c->out, "  warp %d: ", in->warp);
-        summary_line(c->out, r, cycles, &ex);
+        summary_line(c->out, in->req.op, r, cycles, &ex);
         if (first)
             why_lines(c->out, s, in, r);
         lane_table(c->out, s, in, r);
@@ -294,6 +308,7 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
     flush_run(c, s);
     c->run_first = c->run_last = key;
     c->run = *r;
+    c->run_op = in->req.op;
     c->run_cycles = cycles;
     c->run_excluded = ex;
     c->run_n = 1;
@@ -344,6 +359,31 @@ static void scenario_header(FILE *out, const scenario *s)
     fputc('\n', out);
 }
 
+/* " over warp 0 only (of 32; --warp N for another)" when the totals cover some of the block's
+ * warps, "" when they cover all (or s is a trace, which has no warps). */
+static const char *warps_covered_text(const scenario *s, const report_options *o, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    int all = s->is_trace ? 0 : scenario_warp_count(s);
+    if (s->is_trace)
+        return buf;
+    if (o->warp >= 0) {
+        if (all > 1)
+            snprintf(buf, n, " over warp %d only (of %d)", o->warp, all);
+        return buf;
+    }
+    int k = scenario_selected_warps(s);
+    if (k == all)
+        return buf;
+    strbuf sb = {0};
+    for (int i = 0; i < k; i++)
+        strbuf_addf(&sb, "%s%d", i ? ", " : "", scenario_selected_warp(s, i));
+    snprintf(buf, n, " over warp%s %.80s only (of %d: the file's \"warps\"; --warp N for another)", k == 1 ? "" : "s",
+             strbuf_str(&sb), all);
+    strbuf_free(&sb);
+    return buf;
+}
+
 void report_text(FILE *out, const scenario *s, const report_options *o)
 {
     text_ctx c = {.out = out, .o = o, .last_access = -2, .last_iter = -1};
@@ -353,15 +393,25 @@ void report_text(FILE *out, const scenario *s, const report_options *o)
     flush_run(&c, s);
     if (o->summary) /* after the instructions: a streamed trace's count is known only then */
         scenario_header(out, s);
-    char deg[32];
-    fprintf(out, "\ntotal: %lld warp-instruction%s, %lld wavefront%s (ideal %lld), %lld bank conflict%s",
-            (long long)c.t.instructions, c.t.instructions == 1 ? "" : "s", (long long)c.t.wavefronts,
+    char deg[32], cover[160];
+    int64_t issued = c.t.instructions - c.t.idle;
+    fprintf(out, "\ntotal%s: %lld warp-instruction%s", warps_covered_text(s, o, cover, sizeof cover), (long long)issued,
+            issued == 1 ? "" : "s");
+    if (c.t.idle)
+        fprintf(out, " issued (+%lld of idle warps: no active lane, nothing issued)", (long long)c.t.idle);
+    fprintf(out, ", %lld wavefront%s (ideal %lld), %lld bank conflict%s", (long long)c.t.wavefronts,
             c.t.wavefronts == 1 ? "" : "s", (long long)c.t.ideal, (long long)c.t.conflicts,
             c.t.conflicts == 1 ? "" : "s");
     if (c.t.wavefronts)
         fprintf(out, ", efficiency %.1f %%", 100.0 * (double)c.t.ideal / (double)c.t.wavefronts);
     excluded_note(out, &c.excluded);
-    fprintf(out, "\nworst: %s\n", report_degree_text(c.t.worst_degree, deg, sizeof deg));
+    if (c.t.not_modelled)
+        fprintf(out, "\nnot modelled: %lld warp-instruction%s (counted in none of the sums above)",
+                (long long)c.t.not_modelled, c.t.not_modelled == 1 ? "" : "s");
+    if (c.t.not_modelled == c.t.instructions && c.t.instructions) /* nothing was predicted */
+        fprintf(out, "\nworst: none predicted\n");
+    else
+        fprintf(out, "\nworst: %s\n", report_degree_text(c.t.worst_degree, deg, sizeof deg));
     fprintf(out, "predicted by the %s model%s\n", s->arch->name,
             s->arch->measured ? " (matches H100/H200 hardware counters)" : "");
 }
@@ -402,23 +452,27 @@ static void json_visit(void *ctx, const scenario *s, const scenario_instr *in, c
     JSONW_KV_INT(w, "iteration", in->iteration);
     if (s->loop.var && !s->is_trace)
         JSONW_KV_INT(w, "loop_value", in->loop_value);
-    JSONW_KV_STRING(w, "op", scenario_op_text(in->req.op));
-    if (in->req.op == BANKS_LDMATRIX || in->req.op == BANKS_STMATRIX) {
-        JSONW_KV_INT(w, "matrices", in->req.matrices);
-        JSONW_KV_BOOL(w, "trans", in->req.trans);
-    } else if (in->req.op == BANKS_ATOMIC) {
-        JSONW_KV_STRING(w, "atomic", banks_atomic_name(in->req.atomic));
-        JSONW_KV_BOOL(w, "returns", in->req.returns);
-    }
+    report_json_kind(w, &in->req);
     JSONW_KV_INT(w, "width", in->req.width);
-    JSONW_KV_INT(w, "wavefronts", r->wavefronts);
-    JSONW_KV_INT(w, "ideal_wavefronts", r->ideal_wavefronts);
-    JSONW_KV_INT(w, "conflict_degree", r->conflict_degree);
-    JSONW_KV_INT(w, "bank_conflicts", r->bank_conflicts);
-    if (in->req.op == BANKS_CP_ASYNC) /* not predicted: the time includes the global-memory copy */
-        JSONW_KV_NULL(w, "cycles");
-    else
-        JSONW_KV_INT(w, "cycles", instr_cycles(s, in, r));
+    if (r->not_modelled) { /* no rule: every prediction null, and why */
+        JSONW_KV_BOOL(w, "modelled", false);
+        JSONW_KV_STRING(w, "not_modelled", kinds_of(in->req.op)->not_modelled);
+        static const char *const none[] = {"wavefronts", "ideal_wavefronts", "conflict_degree", "bank_conflicts",
+                                           "cycles"};
+        for (int k = 0; k < 5; k++) {
+            jsonw_key(w, none[k]);
+            jsonw_null(w);
+        }
+    } else {
+        JSONW_KV_INT(w, "wavefronts", r->wavefronts);
+        JSONW_KV_INT(w, "ideal_wavefronts", r->ideal_wavefronts);
+        JSONW_KV_INT(w, "conflict_degree", r->conflict_degree);
+        JSONW_KV_INT(w, "bank_conflicts", r->bank_conflicts);
+        if (!kinds_of(in->req.op)->cycles) /* cp.async: the time includes the global-memory copy */
+            JSONW_KV_NULL(w, "cycles");
+        else
+            JSONW_KV_INT(w, "cycles", instr_cycles(s, in, r));
+    }
     JSONW_KV_INT(w, "active_lanes", r->active_lanes);
     JSONW_KV_INT(w, "excluded_lanes", scenario_excluded_total(&ex));
     JSONW_KV_INT(w, "broadcast_lanes", r->broadcast_lanes);
@@ -448,7 +502,10 @@ static void json_visit(void *ctx, const scenario *s, const scenario_instr *in, c
             JSONW_KV_INT(w, "address", ln->address);
             JSONW_KV_INT(w, "word", banks_word_of(s->arch, ln->address));
             JSONW_KV_INT(w, "bank", banks_bank_of(s->arch, ln->address));
-            JSONW_KV_INT(w, "wavefront", r->lane[l].wavefront);
+            if (r->not_modelled)
+                JSONW_KV_NULL(w, "wavefront");
+            else
+                JSONW_KV_INT(w, "wavefront", r->lane[l].wavefront);
             if (!s->is_trace && s->arrays[s->accesses[in->access].array].swz_bits)
                 JSONW_KV_INT(w, "unswizzled_address",
                              s->arrays[s->accesses[in->access].array].start + scenario_lane_offset(s, in->access, ln));
@@ -469,6 +526,22 @@ static void json_visit(void *ctx, const scenario *s, const scenario_instr *in, c
     }
     jsonw_end_array(w);
     jsonw_end_object(w);
+}
+
+void report_json_kind(jsonw *w, const banks_request *r)
+{
+    const kinds_row *k = kinds_of(r->op);
+    jsonw_kv_string(w, "op", scenario_op_text(r->op));
+    if (kinds_takes_key(k, "matrices")) {
+        jsonw_kv_int(w, "matrices", r->matrices);
+        jsonw_kv_bool(w, "trans", r->trans);
+    }
+    if (kinds_takes_key(k, "atomic")) {
+        jsonw_kv_string(w, "atomic", banks_atomic_name(r->atomic));
+        jsonw_kv_bool(w, "returns", r->returns);
+    }
+    if (k->file_op) /* cp.async.cg: "op": "cp.async", "cache": "cg" */
+        jsonw_kv_string(w, "cache", k->cache);
 }
 
 /* A type's C name, "struct " included for structs, "[n]" for field arrays. */
@@ -578,6 +651,18 @@ bool report_json(FILE *out, const scenario *s, const report_options *o, const ch
     jsonw_key(&w, "summary");
     jsonw_begin_object(&w, JSONW_INLINE);
     jsonw_kv_int(&w, "instructions", c.t.instructions);
+    jsonw_kv_int(&w, "issued_instructions", c.t.instructions - c.t.idle);
+    jsonw_kv_int(&w, "idle_instructions", c.t.idle);
+    if (!s->is_trace) {
+        jsonw_key(&w, "warps_covered");
+        jsonw_begin_array(&w, JSONW_INLINE);
+        if (o->warp >= 0)
+            jsonw_int(&w, o->warp);
+        else
+            for (int i = 0; i < scenario_selected_warps(s); i++)
+                jsonw_int(&w, scenario_selected_warp(s, i));
+        jsonw_end_array(&w);
+    }
     jsonw_kv_int(&w, "wavefronts", c.t.wavefronts);
     jsonw_kv_int(&w, "ideal_wavefronts", c.t.ideal);
     jsonw_kv_int(&w, "bank_conflicts", c.t.conflicts);
@@ -585,6 +670,8 @@ bool report_json(FILE *out, const scenario *s, const report_options *o, const ch
     jsonw_kv_double(&w, "efficiency", c.t.wavefronts ? (double)c.t.ideal / (double)c.t.wavefronts : 1.0);
     jsonw_key(&w, "excluded_lanes");
     json_excluded(&w, &c.excluded);
+    if (c.t.not_modelled) /* in "instructions", in none of the sums */
+        jsonw_kv_int(&w, "not_modelled", c.t.not_modelled);
     jsonw_end_object(&w);
     jsonw_end_object(&w);
     return jsonw_finish(&w, why);

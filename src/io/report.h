@@ -7,19 +7,23 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "io/jsonw.h"
 #include "model/scenario.h"
 
 typedef struct report_options {
-    bool all_lanes;     /* text: a lane table for every warp-instruction, not only the first */
-    int warp;           /* -1: the scenario's selection; else only this warp */
-    bool summary;       /* text: totals only */
+    bool all_lanes;              /* text: a lane table for every warp-instruction, not only the first */
+    int warp;                    /* -1: the scenario's selection; else only this warp */
+    bool summary;                /* text: totals only */
     struct instr_source *source; /* where the instructions come from (a streamed trace, say);
                                     NULL: built from the scenario with warp */
 } report_options;
 
 /* Totals over a scenario's warp-instructions. */
 typedef struct report_totals {
-    int64_t instructions, wavefronts, ideal, conflicts;
+    int64_t instructions; /* every warp-instruction built, idle ones included */
+    int64_t idle;         /* of those, the ones no lane issues (scenario_instr_idle) */
+    int64_t wavefronts, ideal, conflicts;
+    int64_t not_modelled; /* instructions of a kind the model does not cover (in instructions only) */
     int worst_degree;
     int64_t worst_seq;
 } report_totals;
@@ -30,6 +34,9 @@ typedef struct report_totals {
 void report_text(FILE *out, const scenario *s, const report_options *o);
 /* Stream the JSON report to out; false on a write error, with the reason in *why. */
 bool report_json(FILE *out, const scenario *s, const report_options *o, const char **why);
+/* The kind of r as analyze --json and measure --json write it: "op", then "matrices"/"trans",
+ * "atomic"/"returns" or "cache" as the kind takes them (kinds.h). */
+void report_json_kind(jsonw *w, const banks_request *r);
 /* Append s as a JSON string literal (quotes included) to sb. */
 void report_json_string(strbuf *sb, const char *s);
 /* Text for a lane's banks: "5" or "4-7" for wide accesses. */

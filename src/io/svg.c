@@ -41,17 +41,19 @@ static void rect(strbuf *o, int x, int y, int w, int h, const char *fill)
         y, w, h, fill);
 }
 
+/* The array map's largest size in cells; a larger array is cut, and the cut is marked and said. */
+enum { MAP_MAX_COLS = 40, MAP_MAX_ROWS = 32 };
+
 /* The array map below the grid: rows of the array, each cell its bank, the warp's lanes marked. */
 static int draw_map(const scenario *s, const scenario_instr *in, int y0, strbuf *o)
 {
     const scenario_access *a = &s->accesses[in->access];
     const scenario_array *arr = &s->arrays[a->array];
-    int64_t rows, cols;
-    scenario_map_shape(arr, &rows, &cols);
-    if (cols > 40)
-        cols = 40;
-    if (rows > 32)
-        rows = 32;
+    int64_t rows, cols, all_rows, all_cols;
+    scenario_map_shape(arr, &all_rows, &all_cols);
+    cols = all_cols > MAP_MAX_COLS ? MAP_MAX_COLS : all_cols;
+    rows = all_rows > MAP_MAX_ROWS ? MAP_MAX_ROWS : all_rows;
+    uint32_t drawn = 0; /* lanes whose element is among the cells drawn */
     char buf[200];
     /* a swizzled array is drawn in storage order: each cell is a place in shared memory and says
      * which column's element the swizzle stored there (the permutation is visible) */
@@ -79,8 +81,11 @@ static int draw_map(const scenario *s, const scenario_instr *in, int y0, strbuf 
             int64_t addr = arr->start + slot, hc = held % rowlen;
             int lane = -1;
             for (int l = 0; l < BANKS_WARP; l++)
-                if (in->lane[l].state == SCENARIO_LANE_OK && in->lane[l].address == addr && lane < 0)
-                    lane = l;
+                if (in->lane[l].state == SCENARIO_LANE_OK && in->lane[l].address == addr) {
+                    drawn |= 1u << l;
+                    if (lane < 0)
+                        lane = l;
+                }
             int x = LEFT + (int)c * CW, y = y0 + (int)r * CH;
             rect(o, x, y, CW, CH, lane >= 0 ? "#7fd3e8" : pad ? "#d0d0d0" : "#ffffff");
             if (lane < 0 && swz && held / rowlen == e / rowlen)
@@ -96,7 +101,44 @@ static int draw_map(const scenario *s, const scenario_instr *in, int y0, strbuf 
                  pad ? "pad" : buf);
         }
     }
-    return y0 + (int)rows * CH;
+    int y = y0 + (int)rows * CH;
+    if (rows == all_rows && cols == all_cols)
+        return y;
+    /* the map is cut: mark the cut edges and say what is left out */
+    if (cols < all_cols) {
+        snprintf(buf, sizeof buf, "+%lld columns", (long long)(all_cols - cols));
+        text(o, LEFT + (int)cols * CW + 4, y0 + 14, "start", "font-size=\"11\" font-weight=\"bold\" fill=\"#c00\"",
+             buf);
+        strbuf_addf(o,
+                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#c00\" stroke-width=\"2\" "
+                    "stroke-dasharray=\"4 3\"/>\n",
+                    LEFT + (int)cols * CW, y0, LEFT + (int)cols * CW, y);
+    }
+    if (rows < all_rows)
+        strbuf_addf(o,
+                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#c00\" stroke-width=\"2\" "
+                    "stroke-dasharray=\"4 3\"/>\n",
+                    LEFT, y, LEFT + (int)cols * CW, y);
+    uint32_t active = 0;
+    for (int l = 0; l < BANKS_WARP; l++)
+        active |= (uint32_t)(in->lane[l].state == SCENARIO_LANE_OK) << l;
+    int outside = __builtin_popcount(active & ~drawn);
+    char lanes[80] = "every active lane of the warp is inside it";
+    if (outside)
+        snprintf(lanes, sizeof lanes, "%d active lane%s of the warp fall%s outside it", outside,
+                 outside == 1 ? "" : "s", outside == 1 ? "s" : "");
+    char rtxt[64], ctxt[64];
+    if (rows < all_rows)
+        snprintf(rtxt, sizeof rtxt, "rows 0-%lld of %lld", (long long)rows - 1, (long long)all_rows);
+    else
+        snprintf(rtxt, sizeof rtxt, "all %lld rows", (long long)all_rows);
+    if (cols < all_cols)
+        snprintf(ctxt, sizeof ctxt, "columns 0-%lld of %lld", (long long)cols - 1, (long long)all_cols);
+    else
+        snprintf(ctxt, sizeof ctxt, "all %lld columns", (long long)all_cols);
+    snprintf(buf, sizeof buf, "map cut (dashed red edge): %s and %s drawn; %s", rtxt, ctxt, lanes);
+    text(o, LEFT, y + 16, "start", "font-size=\"11\" fill=\"#c00\"", buf);
+    return y + 20;
 }
 
 void svg_render(const scenario *s, int64_t k, strbuf *o)
@@ -188,6 +230,12 @@ void svg_render(const scenario *s, int64_t k, strbuf *o)
          "rows: wavefronts; cells: lanes served (red: the bank serves several words in one phase; yellow: lanes "
          "sharing one word)");
     int width = LEFT + (banks > 40 ? banks : 40) * CW + 20, height = y + 20;
+    if (!s->is_trace) { /* room for the "+N columns" mark of a map cut on the right */
+        int64_t mr, mc;
+        scenario_map_shape(&s->arrays[s->accesses[in.access].array], &mr, &mc);
+        if (mc > MAP_MAX_COLS && LEFT + MAP_MAX_COLS * CW + 100 > width)
+            width = LEFT + MAP_MAX_COLS * CW + 100;
+    }
     strbuf_addf(o,
                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
                 "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "io/jsonstream.h"
+#include "model/kinds.h"
 
 struct trace_stream {
     jsonstream js;
@@ -477,7 +478,8 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
     bool have_op = false, have_addr = false;
     /* the tensor-era keys (README, "The tensor-era access kinds") */
     bool have_mat = false, have_trans = false, have_atomic = false, have_returns = false;
-    int64_t mline = 0, mcol = 0;
+    int64_t mline = 0, mcol = 0, oline = 0, ocol = 0, cline = 0, ccol = 0;
+    char cache[8] = ""; /* "cache": "ca" or "cg" (cp.async) */
     r->matrices = 0;
     r->trans = false;
     r->atomic = BANKS_ATOM_ADD;
@@ -501,11 +503,20 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
             dup = have_op;
             if (v != JSONSTREAM_STRING)
                 return FAIL_TOK(t, err, "expected a string", "trace[%lld].op", i);
+            char msg[160];
             if (!banks_op_parse(t->js.str, &r->op))
-                return FAIL_TOK(t, err,
-                                "op is \"load\", \"store\", \"ldmatrix\", \"stmatrix\", \"atomic\" or \"cp.async\"",
-                                "trace[%lld].op", i);
+                return FAIL_TOK(t, err, kinds_op_message(msg, sizeof msg), "trace[%lld].op", i);
             have_op = true;
+            oline = t->js.line_tok;
+            ocol = t->js.col_tok;
+        } else if (strcmp(key, "cache") == 0) {
+            dup = cache[0] != '\0';
+            if (v != JSONSTREAM_STRING || !kinds_find_op("cp.async", t->js.str))
+                return FAIL_TOK(t, err, "cache is \"ca\" (through L1, the default) or \"cg\" (L1 bypassed)",
+                                "trace[%lld].cache", i);
+            snprintf(cache, sizeof cache, "%.7s", t->js.str);
+            cline = t->js.line_tok;
+            ccol = t->js.col_tok;
         } else if (strcmp(key, "matrices") == 0) {
             dup = have_mat;
             if (v != JSONSTREAM_NUMBER || !t->js.is_int || (t->js.ival != 1 && t->js.ival != 2 && t->js.ival != 4))
@@ -573,14 +584,21 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
     }
     if (!have_op)
         return failf(t, err, eline, ecol, "missing key 'op'", "trace[%lld]", i);
-    bool matrix = r->op == BANKS_LDMATRIX || r->op == BANKS_STMATRIX;
+    const kinds_row *krow = kinds_of(r->op); /* the keys each kind takes: the kinds table */
+    bool matrix = kinds_takes_key(krow, "matrices"), atomic = kinds_takes_key(krow, "atomic");
     if ((have_mat || have_trans) && !matrix)
         return failf(t, err, mline, mcol, "only ldmatrix and stmatrix take this key", "trace[%lld].%s", i,
                      have_mat ? "matrices" : "trans");
-    if ((have_atomic || have_returns) && r->op != BANKS_ATOMIC)
+    if ((have_atomic || have_returns) && !atomic)
         return failf(t, err, eline, ecol, "only atomics take this key", "trace[%lld].%s", i,
                      have_atomic ? "atomic" : "returns");
-    if (r->op == BANKS_ATOMIC && !have_atomic)
+    if (cache[0]) { /* the kind the cache names: cp.async.cg is a row of its own */
+        const kinds_row *k = kinds_find_op(banks_op_name(r->op), cache);
+        if (!k)
+            return failf(t, err, cline, ccol, "only cp.async takes this key", "trace[%lld].cache", i);
+        r->op = (banks_op)k->op;
+    }
+    if (atomic && !have_atomic)
         return failf(t, err, eline, ecol, "missing key 'atomic'", "trace[%lld]", i);
     if (matrix && !have_mat)
         r->matrices = 4;
@@ -594,6 +612,9 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
     const char *why = banks_request_problem(r);
     if (why)
         return failf(t, err, eline, ecol, why, "trace[%lld]", i);
+    char buf[160];
+    if ((why = kinds_arch_problem(kinds_of(r->op), r->width, t->hdr.arch, buf, sizeof buf)))
+        return failf(t, err, oline, ocol, why, "trace[%lld].op", i);
     if (matrix) /* lanes past 8 x matrices give no row: ignored */
         r->active &= r->matrices == 4 ? 0xffffffffu : (1u << (8 * r->matrices)) - 1u;
     for (int l = 0; l < BANKS_WARP; l++) /* addresses read before the width */

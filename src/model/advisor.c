@@ -35,7 +35,7 @@ void advisor_occupancy(const banks_profile *p, int threads, int64_t smem, adviso
 
 /* Wavefronts and worst degree over every warp-instruction, and the occupancy. A layout where
  * some lane's access is misaligned (or its expression fails) is not a valid choice. */
-static void measure_row(const scenario *s, advisor_row *row)
+void advisor_measure_row(const scenario *s, advisor_row *row)
 {
     scenario_instr in;
     banks_result r;
@@ -109,7 +109,7 @@ static void legacy_swizzle(const scenario *s, const advisor_search *sr, advisor_
             advisor_occupancy(c.arch, scenario_threads(&c), c.smem_bytes, row);
             row->valid = true;
         } else {
-            measure_row(&c, &out->swizzled);
+            advisor_measure_row(&c, &out->swizzled);
         }
         out->swizzle = out->swizzled.valid;
     }
@@ -133,7 +133,7 @@ static void together(const scenario *s, advisor_result *out)
     for (int i = 0; i < out->nsearch && ok; i++)
         ok = advisor_apply_layout(&c, out->search[i].array, &out->search[i].best, msg, sizeof msg);
     if (ok) {
-        measure_row(&c, &out->together_row);
+        advisor_measure_row(&c, &out->together_row);
         out->together = true;
     } else {
         snprintf(out->together_row.why, sizeof out->together_row.why, "%.150s", msg);
@@ -231,7 +231,7 @@ bool advisor_sweep_hooked(scenario *s, int array, int max_pad, const advisor_hoo
             snprintf(row->why, sizeof row->why, "%.150s", e.msg);
             continue;
         }
-        measure_row(s, row);
+        advisor_measure_row(s, row);
         if (!row->valid)
             continue;
         if (row->wavefronts == row->ideal && out->best_pad < 0)
@@ -265,5 +265,6 @@ bool advisor_sweep_hooked(scenario *s, int array, int max_pad, const advisor_hoo
     together(s, out);
     legacy_swizzle(s, &out->search[0], out);
     try_soa(s, array, out);
+    advisor_block_shape(s, array, &out->block);
     return true;
 }

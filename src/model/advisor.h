@@ -99,6 +99,29 @@ bool advisor_apply_layout(scenario *s, int array, const advisor_layout *l, char 
  * "padding 8 (A[64][64 + 8])", or "no padding and no "swizzle""; into buf, which is returned. */
 const char *advisor_layout_name(const advisor_layout *l, char *buf, size_t n);
 
+/* The block-shape alternative (advisor_block.c): when the swept array is a tile that follows
+ * the block (its last two dims are blockDim.x and blockDim.y plus a halo of 0..8, as a stencil's
+ * tile[BY + 2][BX + 2]), the same number of threads in another shape (X a multiple of 32: a warp
+ * per row or more) with the tile resized to keep the halo. Reported when one is conflict-free
+ * over every warp-instruction with no lane excluded; the caller compares its bytes with the
+ * padding's. */
+#define ADVISOR_BLOCK_MAX 6 /* shapes tried at most (X = 32, 64, ... up to the block's threads) */
+
+typedef struct advisor_block {
+    bool tried;                      /* the tile follows the block, so shapes were tried */
+    bool found;                      /* one works (the one with the fewest shared bytes) */
+    int block[3];                    /* its block */
+    int ndims;                       /* the array's dims for it */
+    int64_t dims[SCENARIO_MAX_DIMS]; /* (the halo kept, no padding) */
+    int halo[2];                     /* halo in x (last dim) and y */
+    advisor_row row;                 /* its cost: wavefronts, ideal, shared bytes, occupancy */
+    char text[160];                  /* "block 32x8 with tile[10][34]" */
+} advisor_block;
+
+/* Try the block shapes of array (in place, restored) into *out (out->tried false when the
+ * array does not follow the block). */
+void advisor_block_shape(scenario *s, int array, advisor_block *out);
+
 #define ADVISOR_MAX_SEARCH 4
 
 typedef struct advisor_result {
@@ -118,6 +141,7 @@ typedef struct advisor_result {
     advisor_row swizzled;   /* its cost (padding 0) */
     bool soa;               /* the array holds structs read by field */
     advisor_row soa_row;    /* the cost with one array per field */
+    advisor_block block;    /* another block shape (advisor_block_shape) */
     int nsearch;            /* layout searches: [0] the array swept, then the other arrays
                                with conflicts */
     advisor_search search[ADVISOR_MAX_SEARCH];
@@ -127,6 +151,9 @@ typedef struct advisor_result {
     bool cancelled;
 } advisor_result;
 
+/* Wavefronts, ideal, worst degree and occupancy of s as it is, over every warp-instruction;
+ * row->valid false (why says which lane) when a lane is misaligned or its expression fails. */
+void advisor_measure_row(const scenario *s, advisor_row *row);
 /* Blocks per SM and occupancy for a block of threads using smem bytes, on profile p. */
 void advisor_occupancy(const banks_profile *p, int threads, int64_t smem, advisor_row *row);
 /* The array most worth sweeping: the one whose accesses have the most bank conflicts. */

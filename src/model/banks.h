@@ -119,8 +119,9 @@ typedef struct banks_result {
     int active_lanes;
     int broadcast_lanes;
     bool paired;       /* sm_90 load pairing merged phases */
-    bool not_modelled; /* a kind the model does not cover (kinds.h): every count above is 0 and
-                          no lane has a phase; say "not modelled", never a verdict */
+    bool not_modelled; /* a kind the model does not cover (kinds.h): every count above but
+                          active_lanes is 0 and no lane has a phase; say "not modelled", never
+                          a verdict */
     int nphases;
     banks_phase phase[BANKS_MAX_PHASES];
     banks_lane lane[BANKS_WARP];

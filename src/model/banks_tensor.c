@@ -168,6 +168,7 @@ void banks_tensor_analyze(const banks_profile *p, const banks_request *req, bank
     const kinds_row *k = kinds_of(req->op);
     if (!k || k->rule == KINDS_RULE_NOT_MODELLED) {
         out->not_modelled = true;
+        out->active_lanes = __builtin_popcount(req->active);
         return;
     }
     bool matrix = k->rule == KINDS_RULE_MATRIX;

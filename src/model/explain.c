@@ -5,8 +5,10 @@
  * prints; the stride and gcd reasoning is a claim checked against the engine's result before it
  * is printed. */
 #include "explain.h"
+#include "kinds.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,8 +259,8 @@ static void peers_lines(const banks_profile *p, const scenario_instr *in, const 
     if (same) {
         lanes_phrase(same, &sb);
         strbuf_addf(&sb, " read%s the same word as this lane: %s, no extra wavefront", popcount32(same) == 1 ? "s" : "",
-                    in->req.op == BANKS_LOAD ? "one bank read serves them all (broadcast)"
-                                             : "the writes merge (one lane's value wins)");
+                    kinds_of(in->req.op)->reads ? "one bank read serves them all (broadcast)"
+                                                : "the writes merge (one lane's value wins)");
         push_line(e, &sb);
     }
     if (slot) {
@@ -313,8 +315,9 @@ static void excluded_lane_lines(const scenario *s, const scenario_instr *in, con
     case SCENARIO_LANE_OOB: {
         int d = ln->bad_dim;
         if (scenario_lane_past_end(s, in->access, ln)) {
-            add_line(e, "out of bounds: the %d-byte %s read at this element reaches past the end of %s (%lld B): "
-                        "lane %d is left out of the analysis",
+            add_line(e,
+                     "out of bounds: the %d-byte %s read at this element reaches past the end of %s (%lld B): "
+                     "lane %d is left out of the analysis",
                      a->width, a->type_text, arr->name, (long long)arr->bytes, l);
             break;
         }
@@ -346,6 +349,12 @@ void explain_lane(const scenario *s, const scenario_instr *in, const banks_resul
     }
     const scenario_lane *ln = &in->lane[lane];
     bool served = (in->req.active >> lane & 1u) && r->lane[lane].phase >= 0;
+    if (r->not_modelled) {
+        char kt[32];
+        add_line(out, "lane %d: %s: not modelled (%s)", lane, scenario_kind_text(&in->req, kt, sizeof kt),
+                 kinds_of(in->req.op)->not_modelled);
+        return;
+    }
     if (in->access < 0) {
         if (!served) {
             add_line(out, "lane %d is inactive in this trace entry: it takes no part", lane);
@@ -462,9 +471,9 @@ static void stride_lines(const banks_profile *p, const scenario_instr *in, const
     int first = __builtin_ctz(in->req.active);
     if (st == 0) {
         add_line(e, "all %d active lanes %s the same address (%lld B): one bank word, %s", r->active_lanes,
-                 in->req.op == BANKS_LOAD ? "read" : "write", (long long)in->req.addr[first],
-                 in->req.op == BANKS_LOAD ? "sent to every lane at once (broadcast)"
-                                          : "one write (one lane's value wins)");
+                 kinds_of(in->req.op)->reads ? "read" : "write", (long long)in->req.addr[first],
+                 kinds_of(in->req.op)->reads ? "sent to every lane at once (broadcast)"
+                                             : "one write (one lane's value wins)");
         return;
     }
     int64_t S = st < 0 ? -st : st;
@@ -626,12 +635,31 @@ static void phase_lines(const banks_profile *p, const scenario_instr *in, const 
     int mask = r->paired ? pairing_mask(&in->req) : 0;
     if (r->paired && mask) {
         int second = mask == 1 ? 2 : 1;
-        add_line(e,
-                 "%s load pairing: every active lane reads the same address as lane n^%d (lanes 0 and %d, %d and "
-                 "%d, ...; an inactive lane pairs with anything), so two phases merge into one: %d phase%s of %d "
-                 "lanes",
-                 p->name, mask, mask, second, second ^ mask, r->nphases, r->nphases == 1 ? "" : "s",
-                 BANKS_WARP / r->nphases);
+        /* say what made the pairing hold: partners that share an address, or partners left out
+         * (the rule pairs a lane whose partner does not take part with anything) */
+        int shared = 0, alone = 0;
+        for (int l = 0; l < BANKS_WARP; l++) {
+            bool act = (in->req.active >> l) & 1, partner = (in->req.active >> (l ^ mask)) & 1;
+            shared += act && partner;
+            alone += act && !partner;
+        }
+        char why[200];
+        if (alone == 0)
+            snprintf(why, sizeof why,
+                     "every active lane reads the same address as lane n^%d (lanes 0 and %d, %d and %d, ...)", mask,
+                     mask, second, second ^ mask);
+        else if (shared == 0)
+            snprintf(why, sizeof why,
+                     "no two partner lanes n and n^%d both take part: the partner of each of the %d active lanes is "
+                     "left out, and a lane whose partner does not take part pairs with anything",
+                     mask, alone);
+        else
+            snprintf(why, sizeof why,
+                     "%d active lanes read the same address as their partner n^%d, and the partners of the other "
+                     "%d are left out (such a lane pairs with anything)",
+                     shared, mask, alone);
+        add_line(e, "%s load pairing: %s, so two phases merge into one: %d phase%s of %d lanes", p->name, why,
+                 r->nphases, r->nphases == 1 ? "" : "s", BANKS_WARP / r->nphases);
     }
     if (r->active_lanes == 0 || (r->nphases <= 1 && !r->paired))
         return;
@@ -655,8 +683,8 @@ static void broadcast_line(const scenario_instr *in, const banks_result *r, expl
     strbuf sb = {0};
     lanes_phrase(m, &sb);
     strbuf_addf(&sb, " (%d) %s a word an earlier lane of the same phase %s: %s, no extra wavefront", popcount32(m),
-                in->req.op == BANKS_LOAD ? "read" : "write", in->req.op == BANKS_LOAD ? "reads" : "writes",
-                in->req.op == BANKS_LOAD ? "broadcast" : "the writes merge (one lane's value wins)");
+                kinds_of(in->req.op)->reads ? "read" : "write", kinds_of(in->req.op)->reads ? "reads" : "writes",
+                kinds_of(in->req.op)->reads ? "broadcast" : "the writes merge (one lane's value wins)");
     push_line(e, &sb);
 }
 
@@ -669,8 +697,8 @@ static void cycles_line(const banks_profile *p, const scenario_instr *in, const 
     add_line(e,
              "on %s a %s takes at least one cycle per phase of its request, empty phases included: %d phases -> "
              "%d cycles for %d wavefront%s",
-             p->name, in->req.op == BANKS_LOAD ? "load" : "store of register data", r->nphases, cycles, r->wavefronts,
-             r->wavefronts == 1 ? "" : "s");
+             p->name, kinds_of(in->req.op)->reads ? "load" : "store of register data", r->nphases, cycles,
+             r->wavefronts, r->wavefronts == 1 ? "" : "s");
 }
 
 /* Mask of the lanes of in in state st. */
@@ -705,7 +733,8 @@ static void excluded_lines(const scenario *s, const scenario_instr *in, explain_
         int l = __builtin_ctz(m), d = in->lane[l].bad_dim;
         const scenario_array *arr = &s->arrays[a->array];
         if (scenario_lane_past_end(s, in->access, &in->lane[l]))
-            strbuf_addf(&sb, "%d of %d lanes out of bounds (lane %d: its %d-byte %s reaches past the end of %s, %lld B): ",
+            strbuf_addf(&sb,
+                        "%d of %d lanes out of bounds (lane %d: its %d-byte %s reaches past the end of %s, %lld B): ",
                         popcount32(m), BANKS_WARP, l, a->width, a->type_text, arr->name, (long long)arr->bytes);
         else
             strbuf_addf(&sb, "%d of %d lanes out of bounds (lane %d: index %d = %lld, %s has %lld in dimension %d): ",
@@ -790,19 +819,21 @@ static void verdict_line(const scenario_instr *in, const banks_result *r, explai
 static void tensor_lines(const scenario_instr *in, const banks_result *r, explain_lines *e)
 {
     const banks_request *q = &in->req;
+    const kinds_row *k = kinds_of(q->op);
     char kt[32];
     scenario_kind_text(q, kt, sizeof kt);
-    if (q->op == BANKS_LDMATRIX || q->op == BANKS_STMATRIX)
+    if (k->rule == KINDS_RULE_MATRIX)
         add_line(e,
                  "%s: lane l gives the 16-byte row l %% 8 of matrix l / 8 (lanes 0-%d); each matrix is one phase "
                  "of 8 rows, so the ideal is %d wavefront%s; lanes that give the same row share it%s",
                  kt, 8 * q->matrices - 1, q->matrices, q->matrices == 1 ? "" : "s",
                  q->matrices < 4 ? "; the other lanes' addresses are ignored" : "");
-    else if (q->op == BANKS_ATOMIC)
+    else if (kinds_takes_key(k, "atomic"))
         add_line(e,
                  "%s: lanes never share a wavefront, not even on one address: a bank serves one lane per wavefront, "
                  "so a phase takes as many wavefronts as the most lanes on one bank%s",
-                 kt, q->atomic == BANKS_ATOM_CAS ? "; cas takes two passes (the conflicts are counted once)" : "");
+                 kt,
+                 kinds_atomic(q->atomic)->passes > 1 ? "; cas takes two passes (the conflicts are counted once)" : "");
     else
         add_line(
             e,
@@ -817,11 +848,17 @@ void explain_access(const scenario *s, const scenario_instr *in, const banks_res
 {
     const banks_profile *p = s->arch;
     *out = (explain_lines){0};
+    const kinds_row *k = kinds_of(in->req.op);
+    if (r->not_modelled) { /* no rule: say so, never a verdict */
+        char kt[32];
+        add_line(out, "%s: not modelled: %s", scenario_kind_text(&in->req, kt, sizeof kt), k->not_modelled);
+        return;
+    }
     banks_cell *cells = grid_of(p, in);
-    bool tensor = in->req.op != BANKS_LOAD && in->req.op != BANKS_STORE;
+    bool tensor = k->rule != KINDS_RULE_WORDS;
     if (r->active_lanes > 0 && tensor) {
         tensor_lines(in, r, out);
-        if (in->req.op == BANKS_LDMATRIX || in->req.op == BANKS_STMATRIX)
+        if (k->rule == KINDS_RULE_MATRIX)
             worst_bank_line(p, r, cells, out);
         cycles_line(p, in, r, out);
     } else if (r->active_lanes > 0) {

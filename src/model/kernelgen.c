@@ -1,6 +1,7 @@
 /* kernelgen: fills kernels/measure.cu with one access of a scenario. */
 #include "kernelgen.h"
 
+#include "kinds.h"
 #include "names.h"
 
 #include <ctype.h>
@@ -208,6 +209,19 @@ static void fill(const char *tmpl, const char *const keys[], const char *const v
 
 bool kernelgen_source(const scenario *s, int access, const char *tmpl, strbuf *out, char *err, size_t n)
 {
+    /* no kernel for a kind the model does not cover, nor for one the architecture lacks */
+    const banks_request kind0 = s->is_trace ? s->trace[access] : scenario_access_kind(&s->accesses[access]);
+    const kinds_row *row = kinds_of(kind0.op);
+    int width = s->is_trace ? s->trace[access].width : s->accesses[access].width;
+    char why[160];
+    if (row->rule == KINDS_RULE_NOT_MODELLED) {
+        snprintf(err, n, "%s is not modelled (%s): no measurement kernel", row->name, row->not_modelled);
+        return false;
+    }
+    if (kinds_arch_problem(row, width, s->arch, why, sizeof why)) {
+        snprintf(err, n, "%s", why);
+        return false;
+    }
     for (int i = 0; i < s->types.n; i++)
         if (!kernelgen_name_ok(s->types.structs[i].name)) {
             snprintf(err, n, "struct name '%s' is reserved in CUDA code", s->types.structs[i].name);
@@ -220,7 +234,7 @@ bool kernelgen_source(const scenario *s, int access, const char *tmpl, strbuf *o
         char width[8], store[8];
         const banks_request *tr = s->is_trace ? &s->trace[access] : NULL;
         snprintf(width, sizeof width, "%d", tr ? tr->width : s->accesses[access].width);
-        snprintf(store, sizeof store, "%d", (tr ? tr->op : s->accesses[access].op) == BANKS_STORE);
+        snprintf(store, sizeof store, "%d", row->rule == KINDS_RULE_WORDS && !row->reads); /* st.shared */
         /* the instruction: op, matrices, trans, atomic operation, returns (kernels/measure.cu) */
         banks_request kind = tr ? *tr : scenario_access_kind(&s->accesses[access]);
         char op[8], mats[8], trans[8], atomic[8], returns[8];

@@ -226,6 +226,19 @@ const kinds_row *kinds_find(const char *name)
     return NULL;
 }
 
+const char *kinds_op_message(char *buf, size_t n)
+{
+    const kinds_row *ops[NROWS];
+    int k = 0;
+    for (int i = 0; i < NROWS; i++)
+        if (rows[i].op >= 0 && !rows[i].file_op)
+            ops[k++] = &rows[i];
+    size_t at = (size_t)snprintf(buf, n, "op is");
+    for (int i = 0; i < k && at < n; i++)
+        at += (size_t)snprintf(buf + at, n - at, "%s\"%s\"", i == 0 ? " " : i + 1 < k ? ", " : " or ", ops[i]->name);
+    return buf;
+}
+
 const char *kinds_op_text(const kinds_row *row)
 {
     return row->file_op ? row->file_op : row->name;
@@ -270,6 +283,27 @@ const kinds_row *kinds_find_sass(const char *sass)
     return found;
 }
 
+int kinds_counter_group(const kinds_row *row, const char **names, int max)
+{
+    int n = 0;
+    if (!row->counters.wavefronts)
+        return 0;
+    for (int i = 0; i < NROWS; i++) {
+        const kinds_counters *c = &rows[i].counters;
+        if (!c->wavefronts || c->group != row->counters.group)
+            continue;
+        const char *mine[3] = {c->wavefronts, c->conflicts, c->instructions};
+        for (int k = 0; k < 3; k++) {
+            bool seen = false;
+            for (int j = 0; j < n && !seen; j++)
+                seen = strcmp(names[j], mine[k]) == 0;
+            if (!seen && n < max)
+                names[n++] = mine[k];
+        }
+    }
+    return n;
+}
+
 bool kinds_width_ok(const kinds_row *row, int width)
 {
     return width > 0 && width < 32 && (row->widths & KINDS_W(width));
@@ -297,7 +331,7 @@ int kinds_since_cc(const kinds_row *row, int width)
 
 const char *kinds_arch_problem(const kinds_row *row, int width, const banks_profile *p, char *buf, size_t n)
 {
-    int cc = kinds_since_cc(row, width);
+    int cc = row ? kinds_since_cc(row, width) : 0;
     if (cc == 0 || p->cc >= cc)
         return NULL;
     if (row->since[1].widths) /* the width decides: "8-byte atomic" */

@@ -9,7 +9,11 @@
  * copies, wgmma operands read from shared memory, distributed shared memory, cp.async.cg) are
  * rows too, with rule KINDS_RULE_NOT_MODELLED and the reason in `not_modelled`: a reader that
  * meets them names them and says "not modelled" instead of guessing. Look them up by SASS opcode
- * (kinds_find_sass) or by name (kinds_find).
+ * (kinds_find_sass) or by name (kinds_find). The not-modelled rows, by name:
+ *   "cp.async.cg"   LDGSTS.E.BYPASS (files: "op": "cp.async", "cache": "cg"; op BANKS_CP_ASYNC_CG)
+ *   "cp.async.bulk" UBLKCP, UTMALDG, UTMASTG (TMA bulk and bulk-tensor copies; no op)
+ *   "wgmma"         HGMMA, QGMMA, IGMMA, BGMMA (operands read from shared memory; no op)
+ *   "dsmem"         ld/st/atom/red.shared::cluster (distributed shared memory; no op)
  *
  * Pure: constant data and lookups, no globals written, no I/O, no allocation. */
 #ifndef BANKSCOPE_KINDS_H
@@ -98,11 +102,17 @@ const kinds_row *kinds_find(const char *name);
  * absent), or NULL: ("cp.async", "cg") is cp.async.cg, ("cp.async", NULL) and ("cp.async", "ca")
  * cp.async, ("load", NULL) load. Only rows with an op are found. */
 const kinds_row *kinds_find_op(const char *op, const char *cache);
+/* The message for an unknown "op": 'op is "load", "store", ... or "cp.async"' (every value files
+ * may write, from the table), into buf, which is returned. */
+const char *kinds_op_message(char *buf, size_t n);
 /* What files write as "op" for row: file_op, or the name. */
 const char *kinds_op_text(const kinds_row *row);
 /* The first row one of whose SASS opcodes is the first word of sass ("LDSM.16.M88.4" finds
  * ldmatrix; suffixes after a '.' are ignored), or NULL. */
 const kinds_row *kinds_find_sass(const char *sass);
+/* The distinct metric names of row's counter group (every row with its counters.group), in table
+ * order, into names (at most max); returns how many (0: the row has no counters). */
+int kinds_counter_group(const kinds_row *row, const char **names, int max);
 /* True when row takes width bytes per lane. */
 bool kinds_width_ok(const kinds_row *row, int width);
 /* True when key (e.g. "matrices") is one of the keys row takes. */

@@ -1,6 +1,7 @@
 /* scenario: validation, layout and expansion of a scenario into warp-instructions. */
 #include "scenario.h"
 
+#include "kinds.h"
 #include "names.h"
 
 #include <stdio.h>
@@ -316,7 +317,10 @@ static bool access_finish(scenario *s, int i, scenario_error *err)
         align = v.align;
         tname = v.name;
     }
-    if (a->op != BANKS_LOAD && a->op != BANKS_STORE && !scenario_tensor_access(a, i, &size, &align, err))
+    const kinds_row *kind = kinds_of(a->op);
+    if (!kind)
+        return fail(err, -1, "unknown op", "accesses[%d].op", i);
+    if (kind->rule != KINDS_RULE_WORDS && !scenario_tensor_access(a, i, &size, &align, err))
         return false;
     if (!banks_width_ok(size)) {
         char msg[160];
@@ -330,6 +334,9 @@ static bool access_finish(scenario *s, int i, scenario_error *err)
                                : "accesses[%d].array",
                     i);
     }
+    char why[160]; /* [PTX] the kind must exist on the architecture: never a silent prediction */
+    if (kinds_arch_problem(kind, size, s->arch, why, sizeof why))
+        return fail(err, -1, why, "accesses[%d].op", i);
     a->width = size;
     a->align = align;
     free(a->type_text);
@@ -375,6 +382,10 @@ bool scenario_finish(scenario *s, scenario_error *err)
     if (s->is_trace) {
         if (s->ntrace < 1)
             return fail(err, -1, "a trace needs at least one instruction", "trace");
+        char why[160];
+        for (int i = 0; i < s->ntrace; i++) /* as for accesses: the kind must exist on the arch */
+            if (kinds_arch_problem(kinds_of(s->trace[i].op), s->trace[i].width, s->arch, why, sizeof why))
+                return fail(err, -1, why, "trace[%d].op", i);
         s->iterations = 1;
         return true;
     }
@@ -702,6 +713,14 @@ const char *scenario_lane_state_text(scenario_lane_state st)
     return "?";
 }
 
+bool scenario_instr_idle(const scenario_instr *in)
+{
+    for (int l = 0; l < BANKS_WARP; l++)
+        if (in->lane[l].state != SCENARIO_LANE_NO_THREAD && in->lane[l].state != SCENARIO_LANE_MASKED)
+            return false;
+    return true;
+}
+
 void scenario_instr_excluded(const scenario_instr *in, scenario_excluded *out)
 {
     *out = (scenario_excluded){0};
@@ -729,5 +748,6 @@ int64_t scenario_excluded_total(const scenario_excluded *e)
 
 const char *scenario_op_text(banks_op op)
 {
-    return banks_op_name(op);
+    const kinds_row *k = kinds_of(op);
+    return k ? kinds_op_text(k) : "?"; /* cp.async.cg: "cp.async" (with "cache": "cg") */
 }

@@ -235,6 +235,11 @@ typedef struct scenario_excluded {
     int64_t expression_error;
 } scenario_excluded;
 
+/* True when no lane of in issues the access: every lane is without a thread or masked ('when'
+ * false, inactive in a trace). Such a warp executes no shared-memory instruction (a branch skips
+ * it), so totals count it apart from the issued ones. Excluded lanes do issue (and fault or
+ * are left out), so an instruction with any is not idle. */
+bool scenario_instr_idle(const scenario_instr *in);
 /* Count the excluded lanes of in into *out (overwritten). */
 void scenario_instr_excluded(const scenario_instr *in, scenario_excluded *out);
 /* Add the counts of add into *sum (totals over many instructions). */

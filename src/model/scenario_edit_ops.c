@@ -266,12 +266,19 @@ static bool arch_step(scenario *s, int dir, char *msg, size_t n)
     int np;
     const banks_profile *ps = banks_profiles(&np);
     int cur = (int)(s->arch - ps);
+    char first[200] = ""; /* why the first architecture skipped does not fit (an access kind it lacks) */
     for (int k = 1; k <= np; k++) {
         s->arch = &ps[((cur + dir * k) % np + np) % np];
         if (refinish(s, msg, n)) {
-            snprintf(msg, n, "%s", s->arch->title);
+            if (k > 1)
+                snprintf(msg, n, "%s (%d skipped: %s)", s->arch->title, k - 1, first);
+            else
+                snprintf(msg, n, "%s", s->arch->title);
             return true;
         }
+        const char *why = strstr(msg, ": "); /* the reason without its path */
+        if (k == 1)
+            snprintf(first, sizeof first, "%s", why ? why + 2 : msg);
     }
     return false;
 }

@@ -1,22 +1,25 @@
 /* scenario_tensor: what a scenario's access of a tensor-era kind (ldmatrix, stmatrix, atomic,
  * cp.async) moves per lane, and the request fields it carries (see scenario.h). */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "kinds.h"
 #include "scenario.h"
 
 bool scenario_tensor_access(const scenario_access *a, int i, int *size, int *align, scenario_error *err)
 {
     banks_request r = {
         .op = a->op, .width = *size, .matrices = a->matrices, .atomic = a->atomic, .returns = a->returns};
+    const kinds_row *k = kinds_of(a->op);
     const char *what = "op";
-    if (a->op == BANKS_LDMATRIX || a->op == BANKS_STMATRIX) {
-        /* the lane's index gives the first element of its 16-byte row */
-        r.width = 16;
+    if (k && k->rule == KINDS_RULE_MATRIX) {
+        /* the lane's index gives the first element of its row: the kind's one width (16 bytes) */
+        r.width = __builtin_ctz(k->widths);
         what = "matrices";
-    } else if (a->op == BANKS_ATOMIC) {
-        what = *size == 4 || *size == 8 ? "atomic" : "array";
-    } else if (a->op == BANKS_CP_ASYNC) {
+    } else if (k && kinds_takes_key(k, "atomic")) {
+        what = kinds_width_ok(k, *size) ? "atomic" : "array";
+    } else if (k && k->rule != KINDS_RULE_WORDS) {
         what = "array";
     }
     const char *why = banks_request_problem(&r);
@@ -41,7 +44,7 @@ void scenario_tensor_request(const scenario_access *a, banks_request *req)
 
 void scenario_tensor_lanes(scenario_instr *in)
 {
-    if (in->req.op != BANKS_LDMATRIX && in->req.op != BANKS_STMATRIX)
+    if (kinds_of(in->req.op)->rule != KINDS_RULE_MATRIX)
         return;
     for (int l = 8 * in->req.matrices; l < BANKS_WARP; l++) {
         in->req.active &= ~(1u << l);
@@ -59,22 +62,28 @@ banks_request scenario_access_kind(const scenario_access *a)
 
 const char *scenario_kind_text(const banks_request *r, char *buf, size_t n)
 {
-    if (r->op == BANKS_LDMATRIX || r->op == BANKS_STMATRIX)
-        snprintf(buf, n, "%s.x%d%s", banks_op_name(r->op), r->matrices, r->trans ? ".trans" : "");
-    else if (r->op == BANKS_ATOMIC)
+    const kinds_row *k = kinds_of(r->op);
+    if (k && kinds_takes_key(k, "matrices"))
+        snprintf(buf, n, "%s.x%d%s", k->name, r->matrices, r->trans ? ".trans" : "");
+    else if (k && kinds_takes_key(k, "atomic"))
         snprintf(buf, n, "%s.%s", r->returns ? "atom" : "red", banks_atomic_name(r->atomic));
     else
-        snprintf(buf, n, "%s", banks_op_name(r->op));
+        snprintf(buf, n, "%s", k ? k->name : "?");
     return buf;
 }
 
 void scenario_kind_json(const banks_request *r, strbuf *o)
 {
-    if (r->op == BANKS_LDMATRIX || r->op == BANKS_STMATRIX)
+    const kinds_row *k = kinds_of(r->op);
+    if (!k)
+        return;
+    if (kinds_takes_key(k, "matrices"))
         strbuf_addf(o, ", \"matrices\": %d, \"trans\": %s", r->matrices, r->trans ? "true" : "false");
-    else if (r->op == BANKS_ATOMIC)
+    if (kinds_takes_key(k, "atomic"))
         strbuf_addf(o, ", \"atomic\": \"%s\", \"returns\": %s", banks_atomic_name(r->atomic),
                     r->returns ? "true" : "false");
+    if (k->file_op) /* a kind files spell as op + cache: "cp.async", "cache": "cg" */
+        strbuf_addf(o, ", \"cache\": \"%s\"", k->cache);
 }
 
 bool scenario_kind_parse(const char *text, banks_request *r)
@@ -86,16 +95,27 @@ bool scenario_kind_parse(const char *text, banks_request *r)
         r->op = text[0] == 'l' ? BANKS_LOAD : BANKS_STORE;
         return true;
     }
-    if (strncmp(text, "ldmatrix.x", 10) == 0 || strncmp(text, "stmatrix.x", 10) == 0) {
-        r->op = text[0] == 'l' ? BANKS_LDMATRIX : BANKS_STMATRIX;
-        r->matrices = text[10] - '0';
-        r->trans = strcmp(text + 11, ".trans") == 0;
-        return (r->matrices == 1 || r->matrices == 2 || r->matrices == 4) && (r->trans || text[11] == '\0');
+    const char *x = strstr(text, ".x");
+    const kinds_row *k = NULL;
+    char name[16];
+    if (x && x - text < (ptrdiff_t)sizeof name) {
+        snprintf(name, sizeof name, "%.*s", (int)(x - text), text);
+        k = kinds_find(name);
+    }
+    if (k && kinds_takes_key(k, "matrices")) { /* ldmatrix.x4.trans */
+        r->op = (banks_op)k->op;
+        r->matrices = x[2] - '0';
+        r->trans = strcmp(x + 3, ".trans") == 0;
+        return (r->matrices == 1 || r->matrices == 2 || r->matrices == 4) && (r->trans || x[3] == '\0');
     }
     if (strncmp(text, "atom.", 5) == 0 || strncmp(text, "red.", 4) == 0) {
         r->op = BANKS_ATOMIC;
         r->returns = text[0] == 'a';
         return banks_atomic_parse(strchr(text, '.') + 1, &r->atomic);
     }
-    return banks_op_parse(text, &r->op) && r->op != BANKS_LDMATRIX && r->op != BANKS_STMATRIX && r->op != BANKS_ATOMIC;
+    k = kinds_find(text);
+    if (!k || k->op < 0 || kinds_takes_key(k, "matrices") || kinds_takes_key(k, "atomic"))
+        return false;
+    r->op = (banks_op)k->op;
+    return true;
 }

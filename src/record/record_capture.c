@@ -15,7 +15,9 @@
  * launches had no block (BX,BY,BZ) (the last one's grid), and one "launched COUNT MATCHES MANGLED
  * DEMANGLED" per kernel (MATCHES: 1 when --kernel chose it),
  * or "error TEXT". DIR/module.cubin is the chosen kernel's module, as the driver loaded it. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>

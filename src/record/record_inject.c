@@ -2,7 +2,9 @@
  * CUDA_INJECTION64_PATH at its initialisation and calls InitializeInjection; the library reads
  * its configuration (record.h) and starts the one pass it names. Also the helpers every pass
  * shares: launch selection, demangling, output files. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dlfcn.h>
 #include <errno.h>
 #include <regex.h>

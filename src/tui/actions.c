@@ -101,7 +101,7 @@ static int act_pattern(tui_app *a, int key)
     a->preset.grown = memcmp(arr->dims, a->preset.dims, sizeof a->preset.dims) != 0;
     a->preset.gen = a->scen_gen + 1; /* the edit's own generation (app_react bumps it) */
     char decl[160];
-    app_declaration(&a->sc, a->access, decl, sizeof decl);
+    view_declaration(&a->sc, a->access, decl, sizeof decl);
     const char *label = a->sc.accesses[a->access].label ? a->sc.accesses[a->access].label : "";
     if (a->preset.grown)
         app_set_message(a, false, "%s: %s (grown for this stride while shown; a restores it)", label, decl);
@@ -217,13 +217,15 @@ static int act_move(tui_app *a, int key)
     int dy = key == KEY_UP || key == 'k' ? -1 : key == KEY_DOWN || key == 'j' ? 1 : 0;
     if (key == KEY_PPAGE || key == KEY_NPAGE)
         dy = key == KEY_PPAGE ? -8 : 8;
-    if (dx)
-        a->sel_lane = (a->sel_lane + dx + BANKS_WARP) % BANKS_WARP;
-    if (dy && a->focus == 1)
-        a->sel_lane = (a->sel_lane + (dy > 0 ? 1 : -1) + BANKS_WARP) % BANKS_WARP;
-    else if (dy && a->focus == 0)
+    int step = dx ? dx : dy > 0 ? 1 : -1;
+    bool lanes = dx || (dy && a->focus == 1);
+    if (lanes && a->sel_lane < 0) /* the first selection: lane 0, or lane 31 going back */
+        a->sel_lane = step > 0 ? 0 : BANKS_WARP - 1;
+    else if (lanes)
+        a->sel_lane = (a->sel_lane + step + BANKS_WARP) % BANKS_WARP;
+    if (dy && a->focus == 0)
         a->grid_scroll = a->grid_scroll + dy < 0 ? 0 : a->grid_scroll + dy;
-    else if (dy)
+    else if (dy && a->focus == 2)
         a->map_scroll = a->map_scroll + dy < 0 ? 0 : a->map_scroll + dy;
     return REACT_REDRAW;
 }
@@ -245,147 +247,250 @@ static int act_redraw(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
+/* Whether an action does something for the scenario on show (the key bar shows only those). */
+static bool acts_array(const tui_app *a)
+{
+    return !a->sc.is_trace;
+}
+
+static bool acts_field(const tui_app *a)
+{
+    return !a->sc.is_trace && a->sc.arrays[a->sc.accesses[a->access].array].type.struct_index >= 0;
+}
+
+static bool acts_warp(const tui_app *a)
+{
+    return !a->sc.is_trace && scenario_warp_count(&a->sc) > 1;
+}
+
+static bool acts_iteration(const tui_app *a)
+{
+    return a->sc.iterations > 1;
+}
+
+static bool acts_access(const tui_app *a)
+{
+    return scenario_access_count(&a->sc) > 1;
+}
+
+static bool acts_structs(const tui_app *a)
+{
+    return a->sc.types.n > 0;
+}
+
+static bool acts_source(const tui_app *a)
+{
+    if (a->sc.is_trace)
+        return false;
+    for (int i = 0; i < a->sc.naccesses; i++) /* an import labels its accesses FILE:LINE:COL */
+        if (a->sc.accesses[i].source)
+            return true;
+    return false;
+}
+
+static bool acts_gpu(const tui_app *a)
+{
+    return a->worker != NULL;
+}
+
 #define V MODES_VIEW
 #define M(x) MODE_BIT(MODE_##x)
-#define NAV (V | M(HELP) | M(ADVISOR) | M(STRUCTS) | M(PICKER) | M(KERNEL))
+#define NAV (V | M(HELP) | M(ADVISOR) | M(STRUCTS) | M(PICKER) | M(KERNEL) | M(SOURCE))
 
 static const tui_action table[] = {
     /* the views */
-    {{'+', '-', '=', '_'}, 2, "pad", "padding of the innermost dimension (elements)", act_pad, V},
-    {{'t'}, 1, "type", "element type: float double char short int half float2 float4 double2 char4", act_type, V},
+    {{'+', '-', '=', '_'}, 2, "pad", "padding of the innermost dimension (elements)", act_pad, V, acts_array},
+    {{'t'},
+     1,
+     "type",
+     "element type: float double char short int half float2 float4 double2 char4",
+     act_type,
+     V,
+     acts_array},
     {{'a'},
      1,
      "pattern",
      "access pattern presets: column, row, diagonal, swizzle, true strides, broadcast",
      act_pattern,
-     V},
-    {{'e'}, 1, "edit", "edit the index expressions (live; the error position is shown)", edit_begin_key, V},
-    {{'c'}, 1, "compare", "compare with the best padding, or the struct-of-arrays form", compare_toggle, V},
-    {{'s'}, 1, "step", "step mode: replay the instruction wavefront by wavefront", step_toggle, V},
-    {{'f'}, 1, "field", "the struct field read by the warp (AoS)", act_field, V},
-    {{'w', 'W'}, 2, "warp", "next / previous warp (0-based)", act_warp, V},
-    {{'i', 'I'}, 2, "iter", "next / previous loop iteration (0-based)", act_iteration, V},
-    {{'x', 'X'}, 2, NULL, "next / previous access of the scenario", act_access, V},
-    {{'b'}, 1, "block", "block shape (2-D and 3-D shapes)", act_block, V},
-    {{'<', '>', '{', '}'}, 4, NULL, "halve / double the innermost dimension; { / } the outermost", act_dims, V},
-    {{'r', 'R'}, 2, "arch", "next / previous architecture (sm_90 ... cc 1.x)", act_arch, V},
-    {{'A'}, 1, NULL, "choose the architecture from a list", picker_open, V},
-    {{'L'}, 1, NULL, "choose a pattern or lesson from the library", picker_open, V},
+     V,
+     acts_array},
+    {{'e'}, 1, "edit", "edit the index expressions (live; the error position is shown)", edit_begin_key, V, acts_array},
+    {{'V'},
+     1,
+     "source",
+     "the source view: each line of an imported .cu with its accesses' wavefronts / ideal and worst degree",
+     source_open,
+     V,
+     acts_source},
+    {{'c'}, 1, "compare", "compare with the best padding, or the struct-of-arrays form", compare_toggle, V, acts_array},
+    {{'s'}, 1, "step", "step mode: replay the instruction wavefront by wavefront", step_toggle, V, NULL},
+    {{'f'}, 1, "field", "the struct field read by the warp (AoS)", act_field, V, acts_field},
+    {{'w', 'W'}, 2, "warp", "next / previous warp (0-based)", act_warp, V, acts_warp},
+    {{'i', 'I'}, 2, "iter", "next / previous loop iteration (0-based)", act_iteration, V, acts_iteration},
+    {{'x', 'X'}, 2, "access", "next / previous access of the scenario", act_access, V, acts_access},
+    {{'b'}, 1, "block", "block shape (2-D and 3-D shapes)", act_block, V, acts_array},
+    {{'<', '>', '{', '}'},
+     4,
+     NULL,
+     "halve / double the innermost dimension; { / } the outermost",
+     act_dims,
+     V,
+     acts_array},
+    {{'r', 'R'}, 2, "arch", "next / previous architecture (sm_90 ... cc 1.x)", act_arch, V, NULL},
+    {{'A'}, 1, NULL, "choose the architecture from a list", picker_open, V, NULL},
+    {{'L'}, 1, NULL, "choose a pattern or lesson from the library", picker_open, V, NULL},
     {{'n', 'p'},
      2,
      "next",
      "next / previous pattern of the library (or lesson step); asks first if edited",
      act_open,
-     V},
-    {{'P'}, 1, "pin", "pin this state; then keep editing and compare pinned vs now", compare_pin, V},
-    {{' '}, 1, "next wf", "reveal the next wavefront", step_next, M(STEP)},
-    {{'\r', '\n', KEY_ENTER}, 1, "play", "play / pause the replay", step_play, M(STEP)},
-    {{'z'}, 1, NULL, "presentation: the grid alone, big verdict, high contrast", present_toggle, V},
-    {{'Q'}, 1, "quiz", "predict first: the verdict stays hidden until a number is typed", quiz_toggle, V},
-    {{'y'}, 1, "why", "the whole explanation of the pattern and the selected lane", why_open, V},
-    {{'u', 'U', CTRL('r')}, 2, "undo", "undo / redo an edit (Ctrl-R redoes too)", act_undo, V},
-    {{'v'}, 1, "advisor", "advisor: padding sweep, occupancy, swizzle, SoA", advisor_open, V},
-    {{'o'}, 1, "structs", "struct editor: layout, holes, sizeof", structs_open, V},
+     V,
+     NULL},
+    {{'P'}, 1, "pin", "pin this state; then keep editing and compare pinned vs now", compare_pin, V, NULL},
+    {{' '}, 1, "next wf", "reveal the next wavefront", step_next, M(STEP), NULL},
+    {{'\r', '\n', KEY_ENTER}, 1, "play", "play / pause the replay", step_play, M(STEP), NULL},
+    {{'z'}, 1, NULL, "presentation: the grid alone, big verdict, high contrast", present_toggle, V, NULL},
+    {{'Q'}, 1, "quiz", "predict first: the verdict stays hidden until a number is typed", quiz_toggle, V, NULL},
+    {{'y'}, 1, "why", "the whole explanation of the pattern and the selected lane", why_open, V, NULL},
+    {{'u', 'U', CTRL('r')}, 2, "undo", "undo / redo an edit (Ctrl-R redoes too)", act_undo, V, NULL},
+    {{'v'}, 1, "advisor", "advisor: padding sweep, occupancy, swizzle, SoA", advisor_open, V, NULL},
+    {{'o'}, 1, "structs", "struct editor: layout, holes, sizeof", structs_open, V, acts_structs},
     {{'g', 'G'},
      2,
      NULL,
      "swizzle of the array: next TMA mode (none 32B 64B 128B) / type one (Swizzle<B,M,S>; empty: none)",
      act_swizzle,
-     V},
+     V,
+     acts_array},
     {{'K'},
      1,
      "kernel",
      "the generated CUDA kernel that measure runs, as `bankscope kernel` prints it (no GPU needed)",
      kernel_open,
-     V},
-    {{'m'}, 1, NULL, "measure again on the GPU (it measures by itself after each change)", act_measure, V},
-    {{'S', 'E'}, 2, "save", "save the scenario as JSON / the grid and array map as SVG", act_save, V},
-    {{KEY_TAB}, 1, NULL, "move between panels (grid, lanes, map)", act_focus, V & ~M(COMPARE)},
-    {{KEY_LEFT, KEY_RIGHT, 'h', 'l'}, 2, NULL, "select the previous / next lane", act_move, V},
+     V,
+     NULL},
+    {{'m'}, 1, NULL, "measure again on the GPU (it measures by itself after each change)", act_measure, V, acts_gpu},
+    {{'S', 'E'}, 2, "save", "save the scenario as JSON / the grid and array map as SVG", act_save, V, NULL},
+    {{KEY_TAB}, 1, NULL, "move between panels (grid, lanes, map)", act_focus, V & ~M(COMPARE), NULL},
+    {{KEY_LEFT, KEY_RIGHT, 'h', 'l'}, 2, NULL, "select the previous / next lane", act_move, V, NULL},
     {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE},
      2,
      NULL,
      "scroll the focused panel (lanes: select)",
      act_move,
-     V & ~M(COMPARE)},
-    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, NULL, "scroll both grids", compare_scroll, M(COMPARE)},
-    {{KEY_MOUSE}, 1, NULL, "mouse: click a grid cell or a lane to select that lane", act_mouse, V},
-    {{CTRL('l')}, 1, NULL, "redraw the screen", act_redraw, V | M(HELP) | M(ADVISOR) | M(STRUCTS) | M(KERNEL)},
-    {{'?', KEY_F(1)}, 1, "help", "the keys of this view", act_help, NAV & ~M(HELP)},
-    {{'q'}, 1, "quit", "quit (asks first when there are unsaved edits)", act_quit, M(MAIN)},
-    {{KEY_ESC, 'q'}, 2, "close", "close this view", action_close, MODES_CLOSABLE},
+     V & ~M(COMPARE),
+     NULL},
+    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE},
+     2,
+     NULL,
+     "scroll both grids",
+     compare_scroll,
+     M(COMPARE),
+     NULL},
+    {{KEY_MOUSE}, 1, NULL, "mouse: click a grid cell or a lane to select that lane", act_mouse, V, NULL},
+    {{CTRL('l')},
+     1,
+     NULL,
+     "redraw the screen",
+     act_redraw,
+     V | M(HELP) | M(ADVISOR) | M(STRUCTS) | M(KERNEL) | M(SOURCE),
+     NULL},
+    {{'?', KEY_F(1)}, 1, "help", "the keys of this view", act_help, NAV & ~M(HELP), NULL},
+    {{'q'}, 1, "quit", "quit (asks first when there are unsaved edits)", act_quit, M(MAIN), NULL},
+    {{KEY_ESC, 'q'}, 2, "close", "close this view", action_close, MODES_CLOSABLE, NULL},
     /* help */
-    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "scroll", "scroll", help_scroll, M(HELP)},
+    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "scroll", "scroll", help_scroll, M(HELP), NULL},
     /* the index editor */
     {{'\r', '\n', KEY_ENTER},
      1,
      "keep",
      "keep the expression (the last valid one if it has an error)",
      edit_keep,
-     M(EDIT)},
-    {{KEY_ESC}, 1, "undo", "undo the edit", edit_cancel, M(EDIT)},
-    {{KEY_TAB}, 1, "next index", "edit the next index expression (then 'when')", edit_next_index, M(EDIT)},
+     M(EDIT),
+     NULL},
+    {{KEY_ESC}, 1, "undo", "undo the edit", edit_cancel, M(EDIT), NULL},
+    {{KEY_TAB}, 1, "next index", "edit the next index expression (then 'when')", edit_next_index, M(EDIT), NULL},
     {{KEY_BACKSPACE, KEY_DC, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, CTRL('a'), CTRL('e'), CTRL('u'), CTRL('k'),
       CTRL('w'), 127},
      1,
      NULL,
      "edit the line: arrows, Home/End (Ctrl-A/E) move; Ctrl-U/Ctrl-K erase to the start/end, Ctrl-W a word",
      edit_line,
-     M(EDIT)},
+     M(EDIT),
+     NULL},
     /* prompts */
-    {{'\r', '\n', KEY_ENTER}, 1, "ok", "confirm", prompt_accept, M(PROMPT)},
-    {{KEY_ESC}, 1, "cancel", "cancel", prompt_cancel, M(PROMPT)},
-    {{'y', 'Y'}, 1, "yes", "yes (questions only)", prompt_yes, M(PROMPT)},
-    {{'n', 'N'}, 1, "no", "no (questions only)", prompt_no, M(PROMPT)},
-    {{'S'}, 1, "save first", "save first (questions only)", prompt_open_save, M(PROMPT)},
+    {{'\r', '\n', KEY_ENTER}, 1, "ok", "confirm", prompt_accept, M(PROMPT), NULL},
+    {{KEY_ESC}, 1, "cancel", "cancel", prompt_cancel, M(PROMPT), NULL},
+    {{'y', 'Y'}, 1, "yes", "yes (questions only)", prompt_yes, M(PROMPT), NULL},
+    {{'n', 'N'}, 1, "no", "no (questions only)", prompt_no, M(PROMPT), NULL},
+    {{'S'}, 1, "save first", "save first (questions only)", prompt_open_save, M(PROMPT), NULL},
     {{KEY_BACKSPACE, KEY_DC, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, CTRL('a'), CTRL('e'), CTRL('u'), CTRL('k'),
       CTRL('w'), 127},
      1,
      NULL,
      "edit the line: arrows, Home/End (Ctrl-A/E) move; Ctrl-U/Ctrl-K erase to the start/end, Ctrl-W a word",
      prompt_line,
-     M(PROMPT)},
+     M(PROMPT),
+     NULL},
     /* the advisor */
-    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "choose", "choose a padding row", advisor_move, M(ADVISOR)},
-    {{'\r', '\n', KEY_ENTER}, 1, "apply", "apply the chosen padding", advisor_apply, M(ADVISOR)},
+    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE},
+     2,
+     "choose",
+     "choose a padding row",
+     advisor_move,
+     M(ADVISOR),
+     NULL},
+    {{'\r', '\n', KEY_ENTER}, 1, "apply", "apply the chosen padding", advisor_apply, M(ADVISOR), NULL},
     {{'s'},
      1,
      "layout",
      "apply the cheapest layout that makes every access conflict-free (its swizzle or padding)",
      advisor_apply_layout_key,
-     M(ADVISOR)},
-    {{'m'}, 1, "measure", "measure every padding on the GPU", advisor_measure, M(ADVISOR)},
+     M(ADVISOR),
+     NULL},
+    {{'m'}, 1, "measure", "measure every padding on the GPU", advisor_measure, M(ADVISOR), NULL},
     /* the struct editor */
-    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "select", "select a field", structs_move, M(STRUCTS)},
-    {{'t'}, 1, "type", "change the selected field's type", structs_edit, M(STRUCTS)},
-    {{'+'}, 1, "add", "add a char field after the selected one", structs_edit, M(STRUCTS)},
-    {{'d'}, 1, "delete", "delete the selected field", structs_edit, M(STRUCTS)},
-    {{'R'}, 1, "reorder", "reorder the fields by alignment (removes holes)", structs_edit, M(STRUCTS)},
+    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "select", "select a field", structs_move, M(STRUCTS), NULL},
+    {{'t'}, 1, "type", "change the selected field's type", structs_edit, M(STRUCTS), NULL},
+    {{'+'}, 1, "add", "add a char field after the selected one", structs_edit, M(STRUCTS), NULL},
+    {{'d'}, 1, "delete", "delete the selected field", structs_edit, M(STRUCTS), NULL},
+    {{'R'}, 1, "reorder", "reorder the fields by alignment (removes holes)", structs_edit, M(STRUCTS), NULL},
     /* pickers */
-    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "move", "move in the list", picker_move, M(PICKER)},
-    {{'\r', '\n', KEY_ENTER}, 1, "choose", "open the chosen entry", picker_choose, M(PICKER)},
+    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "move", "move in the list", picker_move, M(PICKER), NULL},
+    {{'\r', '\n', KEY_ENTER}, 1, "choose", "open the chosen entry", picker_choose, M(PICKER), NULL},
     /* the kernel view */
-    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "scroll", "scroll a line", kernel_scroll, M(KERNEL)},
-    {{KEY_PPAGE, KEY_NPAGE, 'b', ' '}, 2, NULL, "scroll a page (b / Space too)", kernel_scroll, M(KERNEL)},
-    {{KEY_HOME, KEY_END, 'g', 'G'}, 2, "ends", "the first / last line (g / G too)", kernel_scroll, M(KERNEL)},
-    {{KEY_LEFT, KEY_RIGHT, 'h', 'l'}, 2, NULL, "scroll sideways (long lines)", kernel_scroll, M(KERNEL)},
+    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "scroll", "scroll a line", kernel_scroll, M(KERNEL), NULL},
+    {{KEY_PPAGE, KEY_NPAGE, 'b', ' '}, 2, NULL, "scroll a page (b / Space too)", kernel_scroll, M(KERNEL), NULL},
+    {{KEY_HOME, KEY_END, 'g', 'G'}, 2, "ends", "the first / last line (g / G too)", kernel_scroll, M(KERNEL), NULL},
+    {{KEY_LEFT, KEY_RIGHT, 'h', 'l'}, 2, NULL, "scroll sideways (long lines)", kernel_scroll, M(KERNEL), NULL},
     {{KEY_TAB},
      1,
      "access",
      "go to the highlighted lines: the ones generated from the current access",
      kernel_scroll,
-     M(KERNEL)},
-    {{'/'}, 1, "search", "search the text (Enter finds, Esc cancels)", kernel_search, M(KERNEL)},
-    {{'n', 'N'}, 2, "match", "next / previous match of the search", kernel_search, M(KERNEL)},
-    {{KEY_MOUSE}, 1, NULL, "mouse wheel: scroll", kernel_mouse, M(KERNEL)},
+     M(KERNEL),
+     NULL},
+    {{'/'}, 1, "search", "search the text (Enter finds, Esc cancels)", kernel_search, M(KERNEL), NULL},
+    {{'n', 'N'}, 2, "match", "next / previous match of the search", kernel_search, M(KERNEL), NULL},
+    {{KEY_MOUSE}, 1, NULL, "mouse wheel: scroll", kernel_mouse, M(KERNEL), NULL},
+    /* the source view */
+    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "line", "choose a line", source_key, M(SOURCE), NULL},
+    {{KEY_PPAGE, KEY_NPAGE, 'b', ' '}, 2, NULL, "a page (b / Space too)", source_key, M(SOURCE), NULL},
+    {{KEY_HOME, KEY_END, 'g', 'G'}, 2, "ends", "the first / last line (g / G too)", source_key, M(SOURCE), NULL},
+    {{KEY_LEFT, KEY_RIGHT, 'h', 'l'}, 2, NULL, "scroll sideways (long lines)", source_key, M(SOURCE), NULL},
+    {{'\r', '\n', KEY_ENTER}, 1, "grid", "the grid view of the line's first access", source_key, M(SOURCE), NULL},
+    {{'S'}, 1, "sort", "lines by cost (wavefronts beyond ideal) / in file order", source_key, M(SOURCE), NULL},
+    {{'/'}, 1, "search", "search the text (Enter finds, Esc cancels)", source_key, M(SOURCE), NULL},
+    {{'n', 'N'}, 2, "match", "next / previous match of the search", source_key, M(SOURCE), NULL},
     /* the quiz */
     {{'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', KEY_BACKSPACE},
      -1,
      NULL,
      "type your predicted conflict degree (Backspace deletes)",
      quiz_digit,
-     M(QUIZ)},
-    {{'\r', '\n', KEY_ENTER}, 1, "reveal", "reveal the verdict after your prediction", quiz_enter, M(QUIZ)},
+     M(QUIZ),
+     NULL},
+    {{'\r', '\n', KEY_ENTER}, 1, "reveal", "reveal the verdict after your prediction", quiz_enter, M(QUIZ), NULL},
 };
 
 const tui_action *actions_table(int *n)

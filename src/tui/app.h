@@ -25,38 +25,10 @@
 #include "model/banks.h"
 #include "model/scenario.h"
 #include "model/scenario_edit.h"
-#include "tui/layout.h"
-#include "tui/lineedit.h"
+#include "tui/pager.h"
+#include "tui/view.h"
+#include "tui/view_source.h"
 #include "tui/tui.h"
-
-/* Colour roles; crt maps them to colour pairs or to monochrome attributes. */
-typedef enum tui_role {
-    ROLE_NORMAL,
-    ROLE_TITLE,
-    ROLE_BAR,
-    ROLE_KEY,
-    ROLE_DIM,
-    ROLE_FRAME,
-    ROLE_OK,
-    ROLE_CONFLICT,
-    ROLE_BROADCAST,
-    ROLE_SELECTED,
-    ROLE_PADDING,
-    ROLE_HILITE,
-    ROLE_ERROR,
-    ROLE_BIG,
-    ROLE_BANK_A,
-    ROLE_BANK_B,
-    ROLE_WARN,
-    ROLE_COUNT
-} tui_role;
-
-/* Attribute modifiers drawn on top of a role, never instead of it. */
-enum { MARK_NONE = 0, MARK_SELECT = 1, MARK_ALT = 2, MARK_STEP = 4 };
-
-typedef struct tui_crt {
-    bool color, utf8, mouse, contrast; /* contrast: presentation colours (no dim blue) */
-} tui_crt;
 
 typedef enum tui_mode_id {
     MODE_MAIN,
@@ -72,6 +44,7 @@ typedef enum tui_mode_id {
     MODE_QUIZ,
     MODE_PICKER,
     MODE_KERNEL,
+    MODE_SOURCE,
     MODE_COUNT
 } tui_mode_id;
 #define MODE_BIT(m) (1u << (m))
@@ -83,7 +56,7 @@ typedef enum tui_mode_id {
 #define MODES_CLOSABLE                                                                                                 \
     (MODE_BIT(MODE_HELP) | MODE_BIT(MODE_ADVISOR) | MODE_BIT(MODE_STRUCTS) | MODE_BIT(MODE_COMPARE) |                  \
      MODE_BIT(MODE_STEP) | MODE_BIT(MODE_LESSON) | MODE_BIT(MODE_PRESENT) | MODE_BIT(MODE_PICKER) |                    \
-     MODE_BIT(MODE_QUIZ) | MODE_BIT(MODE_KERNEL))
+     MODE_BIT(MODE_QUIZ) | MODE_BIT(MODE_KERNEL) | MODE_BIT(MODE_SOURCE))
 
 /* Reaction flags a handler returns; the loop acts on them. */
 enum {
@@ -116,23 +89,10 @@ typedef struct tui_action {
     const char *help;  /* one line for the help screen */
     int (*handler)(tui_app *a, int key);
     unsigned modes; /* MODE_BIT set where the action applies */
+    /* NULL, or whether the action does something for the scenario on show: the key bar shows
+     * only those (the help lists every action, and a key that does nothing says why) */
+    bool (*acts)(const tui_app *a);
 } tui_action;
-
-/* One analysed warp-instruction, ready to draw. */
-typedef struct tui_view {
-    bool valid;
-    scenario_instr in;
-    banks_result res;
-    scenario_excluded excl;
-    banks_cell cells[BANKS_MAX_ROWS * BANKS_MAX_BANKS];
-} tui_view;
-
-/* Totals over every warp-instruction (the numbers `analyze` prints in its summary). */
-typedef struct tui_totals {
-    int64_t instructions, wavefronts, ideal, conflicts;
-    int worst;
-    scenario_excluded excl;
-} tui_totals;
 
 /* A background job on a private copy of the scenario (jobs.c). */
 /* JOB_CHECK: the loader's check of every lane of an edited expression (mode_edit.c). */
@@ -155,25 +115,6 @@ typedef struct tui_sweep {
     char error[320];
 } tui_sweep;
 
-/* Grid geometry of one frame: drawing and mouse hits use this same record. */
-typedef struct grid_geom {
-    layout_rect frame, in;
-    int cw, head, x0, y0; /* cell width; header rows; first cell's column and row */
-    int nvis, scroll, rows, banks;
-} grid_geom;
-
-typedef struct lanes_geom {
-    layout_rect in;
-    int scroll;
-} lanes_geom;
-
-typedef struct tui_frame {
-    bool valid;
-    layout lay;
-    grid_geom grid, grid2;
-    lanes_geom lanes;
-} tui_frame;
-
 /* ---- per-mode state ---- */
 typedef struct edit_state {
     int dim; /* index expression edited; -1: 'when' */
@@ -185,8 +126,11 @@ typedef struct edit_state {
     bool checking;        /* the scenario on show holds texts whose lanes a job is checking */
     bool keep_when_done;  /* Enter came while checking: close when the check passes */
     unsigned long serial; /* of the newest check (older results are dropped) */
-    scenario good;        /* owned: the last state whose every lane passed (the view goes back
-                             to it when a check fails) */
+    scenario good;        /* owned: the last state whose every lane passed */
+    scenario *pending;    /* owned: states that parsed since, oldest first; the newest is on show
+                             and checked; when its check fails, the one before is shown and
+                             checked, down to good: the view ends on the newest that passes */
+    int npending;
 } edit_state;
 
 typedef enum prompt_kind {
@@ -254,13 +198,22 @@ typedef struct kernel_state {
     int nlines;
     kernel_text_span *spans; /* owned; one per access (trace entry) made before any error */
     int nspans;
-    char error[700];     /* why the kernel of an access could not be made; "" when all were */
-    int scroll, hscroll; /* first line and first byte shown */
-    bool searching;      /* typing a search text */
-    tui_line query;
-    int hit;            /* line of the last match; -1 none */
+    char error[700]; /* why the kernel of an access could not be made; "" when all were */
+    tui_pager pager;
     unsigned long mask; /* mouse events before the view asked for the wheel too */
 } kernel_state;
+
+/* The source view (view_source.c): the source, the gutter's numbers, the rows on show. */
+typedef struct source_state {
+    tui_source src;
+    tui_source_cost *costs; /* owned, one per line */
+    bool sorted;            /* by cost, not in file order */
+    int *order;             /* owned: the line (0-based) of each row; -1 for a left-out access */
+    const char **rows;      /* owned array; the texts point into src */
+    int nlines_shown;
+    int stats_w; /* the gutter's width after the line number */
+    tui_pager pager;
+} source_state;
 
 typedef struct quiz_state {
     bool answered;
@@ -300,6 +253,7 @@ struct tui_app {
     picker_state picker;
     quiz_state quiz;
     kernel_state kernel;
+    source_state srcview;
     struct {
         bool grown;        /* a stride preset grew array past the user's dimensions */
         int array;         /* the array the dimensions belong to */
@@ -348,16 +302,13 @@ int app_replace(tui_app *a, scenario *next, const char *done);
 /* The instruction number (scenario order) of the selection; -1 for a warp that the scenario's
  * "warps" leaves out (the view shows it, analyze does not count it). */
 int64_t app_instr_seq(const tui_app *a);
-void view_build(const scenario *s, int access, int iteration, int warp, tui_view *v);
 double app_now_ms(void);
-/* The C declaration of the array the current access reads, e.g. "float tile[32][32+1]". */
-void app_declaration(const scenario *s, int access, char *buf, size_t n);
 /* Open pattern delta steps away in the library (or the lesson), asking first when modified. */
 int app_open_relative(tui_app *a, int delta, bool confirmed);
 
 /* ---- modes (mode_*.c) and the stack (modes.c) ---- */
 extern const tui_mode mode_main, mode_help, mode_edit, mode_prompt, mode_advisor, mode_structs, mode_compare, mode_step,
-    mode_lesson, mode_present, mode_quiz, mode_picker, mode_kernel;
+    mode_lesson, mode_present, mode_quiz, mode_picker, mode_kernel, mode_source;
 const tui_mode *app_top(const tui_app *a);
 bool app_in_mode(const tui_app *a, tui_mode_id id);
 void app_push(tui_app *a, const tui_mode *m);
@@ -376,6 +327,8 @@ void view_draw(tui_app *a);
 const tui_action *actions_table(int *n);
 /* Run the action of mode for key; REACT_UNHANDLED when none takes it. */
 int actions_dispatch(tui_app *a, tui_mode_id mode, int key);
+/* The key hints of mode for the key bar (the table's labelled actions, in table order); count. */
+int actions_keyhints(const tui_app *a, tui_mode_id mode, tui_keyhint *out, int max);
 /* Name of a key for the bar and help ("+", "Esc", "↑"). */
 const char *actions_key_name(const tui_crt *c, int key, char *buf, size_t n);
 /* "+/-" from an action's shown keys. */
@@ -425,6 +378,10 @@ int kernel_open(tui_app *a, int key);
 int kernel_scroll(tui_app *a, int key);
 int kernel_search(tui_app *a, int key);
 int kernel_mouse(tui_app *a, int key);
+int source_open(tui_app *a, int key);
+int source_key(tui_app *a, int key);
+/* Free the source view's text (leaving the view, and at exit). */
+void source_view_free(tui_app *a);
 /* Free the kernel view's text (leaving the view, and at exit). */
 void kernel_view_free(tui_app *a);
 
@@ -432,11 +389,6 @@ void kernel_view_free(tui_app *a);
 /* The presentation mode's grid (mode_present.c), for frame_compute. */
 grid_geom present_geom(const tui_app *a);
 void frame_compute(tui_app *a);
-grid_geom grid_geom_make(const tui_app *a, const layout_rect *r, const tui_view *v, int scroll, int cw);
-/* Row and bank under (y, x); false outside the cells. */
-bool grid_geom_hit(const grid_geom *g, int y, int x, int *row, int *bank);
-/* Lane under (y, x) of the lane table; -1 outside. */
-int lanes_geom_hit(const lanes_geom *g, int y, int x);
 int app_mouse(tui_app *a, int y, int x);
 
 /* ---- jobs.c ---- */
@@ -460,47 +412,11 @@ void jobs_free(tui_app *a);
 /* Totals computed here and now (headless snapshot, tests). */
 void totals_compute(const scenario *s, tui_totals *t);
 
-/* ---- crt.c / draw.c ---- */
-void crt_init(tui_crt *c, bool want_color, bool want_mouse);
-void crt_done(void);
-int crt_attr(const tui_crt *c, tui_role r);
-/* Attribute of role with modifiers (selection, alternate bank, step) added on top. */
-int crt_attr_mark(const tui_crt *c, tui_role r, int marks);
-const char *crt_glyph(const tui_crt *c, const char *utf8, const char *ascii);
-/* Print text at (y, x), at most maxw cells, in role; control characters escaped, UTF-8 checked.
- * Returns the cells written. */
-int draw_text(tui_app *a, int y, int x, int maxw, tui_role role, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
-int draw_text_mark(tui_app *a, int y, int x, int maxw, tui_role role, int marks, const char *fmt, ...)
-    __attribute__((format(printf, 7, 8)));
-void draw_fill(tui_app *a, int y, int x, int w, tui_role role);
-/* A line editor's text at (y, x) in at most maxw cells: selected text reversed, the cursor as a
- * reversed cell (the character end after the text). Returns the cells written. */
-int draw_line(tui_app *a, int y, int x, int maxw, tui_role role, const tui_line *l, char end);
-/* Cells text takes on screen (after escaping). */
-int draw_width(const char *text);
-/* Word-wrap text into lines of at most w cells; returns the count (lines malloc'd, *out). */
-int draw_wrap(const char *text, int w, char ***out);
-void draw_wrap_free(char **lines, int n);
-layout_rect panel_frame(tui_app *a, const layout_rect *r, const char *title, bool focused);
-
-/* ---- panels ---- */
-void panel_title_draw(tui_app *a);
-void panel_bar_draw(tui_app *a);
-void panel_keybar_draw(tui_app *a, tui_mode_id mode);
-void panel_grid_draw(tui_app *a, const grid_geom *g, const scenario *s, const tui_view *v, const char *caption,
-                     bool focused, int shown);
-void panel_result_draw(tui_app *a, const layout_rect *r, const scenario *s, const tui_view *v, const char *caption,
-                       bool current);
-void panel_lanes_draw(tui_app *a, const lanes_geom *g);
-void panel_map_draw(tui_app *a, const layout_rect *r);
-void panel_why_draw(tui_app *a, const layout_rect *r, bool framed);
-/* The why text: lesson step, description, then explanation lines (one string per paragraph). */
-int why_paragraphs(const tui_app *a, char ***out);
-/* The verdict headline of an instruction ("32-way conflict", "24 of 32 lanes misaligned: ..."). */
-tui_role headline_text(const scenario *s, const tui_view *v, char *buf, size_t n);
-void big_number_draw(tui_app *a, int y, int x, int n, tui_role role);
-int big_number_width(int n);
+/* ---- view_ctx.c, mode_main.c ---- */
+/* The view context of this frame (what the panels draw). */
+void app_view_context(tui_app *a, tui_vctx *v);
+/* The bottom line (message or key bar) of the top mode, for modes that draw their own screen. */
+void app_bar_draw(tui_app *a);
 /* The "label: declaration" caption of a compare side. */
 void compare_caption(const tui_app *a, bool other, char *buf, size_t n);
 

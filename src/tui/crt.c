@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tui/app.h"
+#include "tui/crt.h"
 
 static volatile sig_atomic_t crt_active_flag;
 

@@ -86,7 +86,9 @@ char **actions_help_lines(const tui_crt *c, tui_mode_id mode, int *count)
             continue;
         char keys[64], line[256];
         actions_keys_text(c, &t[i], keys, sizeof keys);
-        snprintf(line, sizeof line, "%-11s %s", keys, t[i].help);
+        /* padded by the cells the keys take, not their bytes: "↑/↓" is 3 cells, 7 bytes */
+        int pad = 11 - draw_width(keys);
+        snprintf(line, sizeof line, "%s%*s %s", keys, pad > 0 ? pad : 0, "", t[i].help);
         lines[k++] = xstrdup(line);
     }
     *count = k;
@@ -107,36 +109,17 @@ static bool essential(tui_mode_id mode, const char *label)
                      (mode == MODE_LESSON && !strcmp(label, "next")));
 }
 
-void panel_keybar_draw(tui_app *a, tui_mode_id mode)
+int actions_keyhints(const tui_app *a, tui_mode_id mode, tui_keyhint *out, int max)
 {
-    const layout_rect *r = &a->frame.lay.bar;
-    int n;
+    int n, k = 0;
     const tui_action *t = actions_table(&n);
-    /* help, quit and close always show, at the right end (in a lesson, next too); the others fill
-     * from the left */
-    int end = r->x + r->w;
-    for (int i = n - 1; i >= 0; i--) {
-        if (!(t[i].modes & MODE_BIT(mode)) || !essential(mode, t[i].label))
-            continue;
-        char keys[64];
-        actions_keys_text(&a->crt, &t[i], keys, sizeof keys);
-        int need = draw_width(keys) + (int)strlen(t[i].label) + 2;
-        if (end - need < r->x + 1)
-            break;
-        end -= need;
-        int x = end + draw_text(a, r->y, end, need, ROLE_KEY, "%s", keys);
-        draw_text(a, r->y, x, need, ROLE_NORMAL, " %s ", t[i].label);
+    for (int i = 0; i < n && k < max; i++) {
+        if (!(t[i].modes & MODE_BIT(mode)) || !t[i].label || (t[i].acts && !t[i].acts(a)))
+            continue; /* the bar shows only keys that act on what is shown */
+        actions_keys_text(&a->crt, &t[i], out[k].keys, sizeof out[k].keys);
+        out[k].label = t[i].label;
+        out[k].essential = essential(mode, t[i].label);
+        k++;
     }
-    int x = r->x + 1;
-    for (int i = 0; i < n; i++) {
-        if (!(t[i].modes & MODE_BIT(mode)) || !t[i].label || essential(mode, t[i].label))
-            continue;
-        char keys[64];
-        actions_keys_text(&a->crt, &t[i], keys, sizeof keys);
-        int need = draw_width(keys) + (int)strlen(t[i].label) + 2;
-        if (x + need > end)
-            continue; /* a shorter one further on may still fit */
-        x += draw_text(a, r->y, x, r->w, ROLE_KEY, "%s", keys);
-        x += draw_text(a, r->y, x, r->w, ROLE_NORMAL, " %s ", t[i].label);
-    }
+    return k;
 }

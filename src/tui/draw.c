@@ -8,7 +8,8 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "tui/app.h"
+#include "tui/draw.h"
+#include "util.h"
 
 /* Length of the valid UTF-8 sequence at s (at most avail bytes); 0 when invalid or cut. */
 static int utf8_len(const unsigned char *s, size_t avail)
@@ -79,46 +80,46 @@ static int put(int y, int x, int maxw, int at, const char *buf)
     return cells;
 }
 
-int draw_text(tui_app *a, int y, int x, int maxw, tui_role role, const char *fmt, ...)
+int draw_text(const tui_crt *c, int y, int x, int maxw, tui_role role, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    return put(y, x, maxw, crt_attr(&a->crt, role), buf);
+    return put(y, x, maxw, crt_attr(c, role), buf);
 }
 
-int draw_text_mark(tui_app *a, int y, int x, int maxw, tui_role role, int marks, const char *fmt, ...)
+int draw_text_mark(const tui_crt *c, int y, int x, int maxw, tui_role role, int marks, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    return put(y, x, maxw, crt_attr_mark(&a->crt, role, marks), buf);
+    return put(y, x, maxw, crt_attr_mark(c, role, marks), buf);
 }
 
-void draw_fill(tui_app *a, int y, int x, int w, tui_role role)
+void draw_fill(const tui_crt *c, int y, int x, int w, tui_role role)
 {
-    attrset(crt_attr(&a->crt, role));
+    attrset(crt_attr(c, role));
     for (int i = 0; i < w; i++)
         mvaddch(y, x + i, ' ');
     attrset(A_NORMAL);
 }
 
-int draw_line(tui_app *a, int y, int x, int maxw, tui_role role, const tui_line *l, char end)
+int draw_line(const tui_crt *c, int y, int x, int maxw, tui_role role, const tui_line *l, char end)
 {
     /* the text scrolls left so the cursor stays in view */
     int first = l->cur + 1 > maxw ? l->cur + 1 - maxw : 0;
     int cells = 0;
     for (int i = first; i <= l->len && cells < maxw; i++, cells++) {
         bool cursor = i == l->cur;
-        char c = i < l->len ? l->buf[i] : end;
+        char ch = i < l->len ? l->buf[i] : end;
         if (i == l->len && !cursor)
             break;
         int marks = cursor || l->selected ? MARK_SELECT : MARK_NONE;
-        draw_text_mark(a, y, x + cells, 1, role, marks, "%c", c);
+        draw_text_mark(c, y, x + cells, 1, role, marks, "%c", ch);
     }
     return cells;
 }
@@ -187,12 +188,11 @@ void draw_wrap_free(char **lines, int n)
     free(lines);
 }
 
-layout_rect panel_frame(tui_app *a, const layout_rect *r, const char *title, bool focused)
+layout_rect panel_frame(const tui_crt *c, const layout_rect *r, const char *title, bool focused)
 {
     layout_rect in = {r->y + 1, r->x + 1, r->h - 2, r->w - 2};
     if (r->h < 3 || r->w < 4)
         return (layout_rect){r->y, r->x, 0, 0};
-    const tui_crt *c = &a->crt;
     tui_role role = focused ? ROLE_KEY : ROLE_FRAME;
     const char *h = crt_glyph(c, "─", "-"), *v = crt_glyph(c, "│", "|");
     int at = crt_attr(c, role);
@@ -211,6 +211,6 @@ layout_rect panel_frame(tui_app *a, const layout_rect *r, const char *title, boo
     }
     attrset(A_NORMAL);
     if (title && *title)
-        draw_text(a, r->y, r->x + 2, r->w - 4, focused ? ROLE_KEY : ROLE_TITLE, " %s ", title);
+        draw_text(c, r->y, r->x + 2, r->w - 4, focused ? ROLE_KEY : ROLE_TITLE, " %s ", title);
     return in;
 }

@@ -66,7 +66,7 @@ static int snapshot(tui_app *a, const char *keys)
     strbuf sb = {0};
     char head[200], decl[200];
     headline_text(&a->sc, v, head, sizeof head);
-    app_declaration(&a->sc, a->access, decl, sizeof decl);
+    view_declaration(&a->sc, a->access, decl, sizeof decl);
     strbuf_addf(&sb, "{\"source\": ");
     report_json_string(&sb, a->source);
     strbuf_addf(&sb, ", \"arch\": \"%s\", \"mode\": \"%s\", \"modified\": %s, \"declaration\": ", a->sc.arch->name,

@@ -114,26 +114,26 @@ static int draw_search(tui_app *a, const advisor_search *sr, int y, layout_rect 
     char name[160];
     const advisor_layout *b = &sr->best;
     if (sr->found && b->kind == ADVISOR_LAYOUT_PADDING && b->pad == 0) {
-        draw_text(a, y++, in.x, in.w, ROLE_OK, "every access to %s is conflict-free with no padding and no swizzle",
-                  a->sc.arrays[sr->array].name);
+        draw_text(&a->crt, y++, in.x, in.w, ROLE_OK,
+                  "every access to %s is conflict-free with no padding and no swizzle", a->sc.arrays[sr->array].name);
         return y;
     }
     if (sr->found) {
-        draw_text(a, y++, in.x, in.w, ROLE_OK, "s applies %s: every access to %s conflict-free, %s%lld B",
+        draw_text(&a->crt, y++, in.x, in.w, ROLE_OK, "s applies %s: every access to %s conflict-free, %s%lld B",
                   advisor_layout_name(b, name, sizeof name), a->sc.arrays[sr->array].name, b->extra_bytes ? "+" : "",
                   (long long)b->extra_bytes);
         if (b->cute[0])
-            draw_text(a, y++, in.x, in.w, ROLE_NORMAL, "  = CuTe %s on elements%s%s", b->cute, b->tma[0] ? " = " : "",
-                      b->tma);
+            draw_text(&a->crt, y++, in.x, in.w, ROLE_NORMAL, "  = CuTe %s on elements%s%s", b->cute,
+                      b->tma[0] ? " = " : "", b->tma);
         if (b->kind != ADVISOR_LAYOUT_PADDING)
-            draw_text(a, y++, in.x, in.w, ROLE_NORMAL, "  = %s", b->c_text);
+            draw_text(&a->crt, y++, in.x, in.w, ROLE_NORMAL, "  = %s", b->c_text);
     } else {
-        draw_text(a, y++, in.x, in.w, ROLE_ERROR, "no swizzle%s makes every access to %s conflict-free",
+        draw_text(&a->crt, y++, in.x, in.w, ROLE_ERROR, "no swizzle%s makes every access to %s conflict-free",
                   sr->complete ? " or padding" : " found before the search stopped", a->sc.arrays[sr->array].name);
     }
     if ((!sr->found || b->kind == ADVISOR_LAYOUT_PADDING) && sr->nnear > 0) {
         const advisor_layout *n = &sr->near[0];
-        draw_text(a, y++, in.x, in.w, ROLE_DIM, "  closest swizzle %s: %lld wavefronts (ideal %lld)",
+        draw_text(&a->crt, y++, in.x, in.w, ROLE_DIM, "  closest swizzle %s: %lld wavefronts (ideal %lld)",
                   advisor_layout_name(n, name, sizeof name), (long long)n->wavefronts, (long long)n->ideal);
     }
     return y;
@@ -144,17 +144,17 @@ static void advisor_draw(tui_app *a)
     int w = a->cols - 4 < 100 ? a->cols - 4 : 100, h = a->rows - 2;
     layout_rect box = {1, (a->cols - w) / 2, h, w};
     for (int y = box.y; y < box.y + box.h; y++)
-        draw_fill(a, y, box.x, box.w, ROLE_NORMAL);
+        draw_fill(&a->crt, y, box.x, box.w, ROLE_NORMAL);
     /* every row is the model's prediction; only the cycles column, after m, is measured */
-    layout_rect in = panel_frame(a, &box, "advisor: predicted padding sweep (Enter applies, Esc closes)", true);
-    panel_bar_draw(a);
+    layout_rect in = panel_frame(&a->crt, &box, "advisor: predicted padding sweep (Enter applies, Esc closes)", true);
+    app_bar_draw(a);
     const advisor_result *r = a->adv.res;
     if (in.h < 6)
         return;
     if (!r) {
         static const char *const spin[] = {"|", "/", "-", "\\"};
         double f = jobs_progress(a, JOB_ADVISOR);
-        draw_text(a, in.y, in.x, in.w, ROLE_HILITE,
+        draw_text(&a->crt, in.y, in.x, in.w, ROLE_HILITE,
                   "%s %.0f %%: paddings 0..32 and layouts over every warp-instruction", spin[a->spinner % 4],
                   f >= 0 ? 100 * f : 0.0);
         return;
@@ -165,8 +165,8 @@ static void advisor_draw(tui_app *a)
     const tui_sweep *sw = &a->sweep;
     bool meas = sw->running || sw->done || sw->nmeasured > 0;
     int y = in.y;
-    draw_text(a, y++, in.x, in.w, ROLE_KEY, "%-5s %-13s %9s %8s %5s %s%s", "  pad", "worst", "wavefr.", "shared B",
-              "occ.", meas ? "cycles meas./pred. " : "", "wavefronts over the whole scenario");
+    draw_text(&a->crt, y++, in.x, in.w, ROLE_KEY, "%-5s %-13s %9s %8s %5s %s%s", "  pad", "worst", "wavefr.",
+              "shared B", "occ.", meas ? "cycles meas./pred. " : "", "wavefronts over the whole scenario");
     int64_t max_wf = 1;
     for (int i = 0; i < r->nrows; i++)
         if (r->rows[i].valid && r->rows[i].wavefronts > max_wf)
@@ -183,66 +183,68 @@ static void advisor_draw(tui_app *a)
         bool cur = row->pad == arr->pad[arr->ndims - 1], chosen = i == a->adv.cursor;
         int marks = chosen ? MARK_SELECT : 0;
         if (!row->valid) {
-            draw_text_mark(a, y++, in.x, in.w, ROLE_DIM, marks, "%c%4d %s", chosen ? '>' : ' ', row->pad, row->why);
+            draw_text_mark(&a->crt, y++, in.x, in.w, ROLE_DIM, marks, "%c%4d %s", chosen ? '>' : ' ', row->pad,
+                           row->why);
             continue;
         }
         char deg[32];
         report_degree_text(row->worst_degree, deg, sizeof deg);
         tui_role role = row->wavefronts == row->ideal ? ROLE_OK : ROLE_NORMAL;
-        int x = in.x + draw_text_mark(a, y, in.x, in.w, role, marks, "%c%4d %-13s %9lld %8lld %4.0f%% ",
+        int x = in.x + draw_text_mark(&a->crt, y, in.x, in.w, role, marks, "%c%4d %-13s %9lld %8lld %4.0f%% ",
                                       chosen ? '>'
                                       : cur  ? '*'
                                              : ' ',
                                       row->pad, deg, (long long)row->wavefronts, (long long)row->smem_bytes,
                                       100 * row->occupancy);
         if (meas && sw->measured[i] >= 0 && sw->predicted[i] < 0) { /* cp.async: cycles not predicted */
-            x += draw_text(a, y, x, 19, ROLE_NORMAL, "%7.2f/not pred.   ", sw->measured[i]);
+            x += draw_text(&a->crt, y, x, 19, ROLE_NORMAL, "%7.2f/not pred.   ", sw->measured[i]);
         } else if (meas && sw->measured[i] >= 0) {
             bool agree = measure_plan_agrees(sw->predicted[i], sw->measured[i]);
-            x += draw_text(a, y, x, 19, agree ? ROLE_OK : ROLE_ERROR, "%7.2f/%-7.2f    ", sw->measured[i],
+            x += draw_text(&a->crt, y, x, 19, agree ? ROLE_OK : ROLE_ERROR, "%7.2f/%-7.2f    ", sw->measured[i],
                            sw->predicted[i]);
         } else if (meas) {
-            x += draw_text(a, y, x, 19, ROLE_DIM, "%-19s", sw->running && sw->row == i ? "  measuring..." : "");
+            x += draw_text(&a->crt, y, x, 19, ROLE_DIM, "%-19s", sw->running && sw->row == i ? "  measuring..." : "");
         }
         int nb = bar_w > 0 ? (int)((row->wavefronts * bar_w + max_wf - 1) / max_wf) : 0;
         for (int b = 0; b < nb; b++)
-            draw_text(a, y, x + b, 1, row->worst_degree > 1 ? ROLE_BIG : ROLE_OK, "%s", block);
+            draw_text(&a->crt, y, x + b, 1, row->worst_degree > 1 ? ROLE_BIG : ROLE_OK, "%s", block);
         y++;
     }
     y = in.y + in.h - 6;
     if (sw->error[0])
-        draw_text(a, y, in.x, in.w, ROLE_ERROR, "%s", sw->error);
+        draw_text(&a->crt, y, in.x, in.w, ROLE_ERROR, "%s", sw->error);
     else if (sw->running)
-        draw_text(a, y, in.x, in.w, ROLE_HILITE, "measuring padding %d of %d on the GPU %s", r->rows[sw->row].pad,
+        draw_text(&a->crt, y, in.x, in.w, ROLE_HILITE, "measuring padding %d of %d on the GPU %s", r->rows[sw->row].pad,
                   r->rows[r->nrows - 1].pad, (const char *[]){"|", "/", "-", "\\"}[a->spinner % 4]);
     else if (sw->done)
-        draw_text(a, y, in.x, in.w, ROLE_DIM,
+        draw_text(&a->crt, y, in.x, in.w, ROLE_DIM,
                   "measured cycles per warp-access per SM beside the model's; m measures again");
     else if (!a->worker || gpu_worker_status(a->worker, (char[300]){0}, 300) == WORKER_NO_GPU)
-        draw_text(a, y, in.x, in.w, ROLE_DIM, "no GPU: predicted only; * current padding, > chosen row");
+        draw_text(&a->crt, y, in.x, in.w, ROLE_DIM, "no GPU: predicted only; * current padding, > chosen row");
     else
-        draw_text(a, y, in.x, in.w, ROLE_DIM, "* current padding, > chosen row; m measures every padding on the GPU");
+        draw_text(&a->crt, y, in.x, in.w, ROLE_DIM,
+                  "* current padding, > chosen row; m measures every padding on the GPU");
     y++;
     if (r->best_pad >= 0)
-        draw_text(a, y++, in.x, in.w, ROLE_OK, "smallest conflict-free padding: %d (%+lld B per block)", r->best_pad,
-                  (long long)(r->rows[r->best_pad].smem_bytes - r->rows[0].smem_bytes));
+        draw_text(&a->crt, y++, in.x, in.w, ROLE_OK, "smallest conflict-free padding: %d (%+lld B per block)",
+                  r->best_pad, (long long)(r->rows[r->best_pad].smem_bytes - r->rows[0].smem_bytes));
     else
-        draw_text(a, y++, in.x, in.w, ROLE_ERROR, "no conflict-free padding; fewest wavefronts at padding %d",
+        draw_text(&a->crt, y++, in.x, in.w, ROLE_ERROR, "no conflict-free padding; fewest wavefronts at padding %d",
                   r->min_pad);
     if (r->nsearch > 0)
         y = draw_search(a, &r->search[0], y, in);
     if (r->soa)
-        draw_text(a, y++, in.x, in.w, ROLE_NORMAL, "or struct of arrays: %lld wavefront%s",
+        draw_text(&a->crt, y++, in.x, in.w, ROLE_NORMAL, "or struct of arrays: %lld wavefront%s",
                   (long long)r->soa_row.wavefronts, r->soa_row.wavefronts == 1 ? "" : "s");
     /* the other arrays with conflicts, one line while there is room (sweep prints them whole) */
     for (int i = 1; i < r->nsearch && y < in.y + in.h; i++) {
         const advisor_search *o = &r->search[i];
         char name[160];
         if (o->found)
-            draw_text(a, y++, in.x, in.w, ROLE_DIM, "array %s: %s makes its accesses conflict-free",
+            draw_text(&a->crt, y++, in.x, in.w, ROLE_DIM, "array %s: %s makes its accesses conflict-free",
                       a->sc.arrays[o->array].name, advisor_layout_name(&o->best, name, sizeof name));
         else
-            draw_text(a, y++, in.x, in.w, ROLE_DIM, "array %s: no layout makes its accesses conflict-free",
+            draw_text(&a->crt, y++, in.x, in.w, ROLE_DIM, "array %s: no layout makes its accesses conflict-free",
                       a->sc.arrays[o->array].name);
     }
 }

@@ -53,6 +53,28 @@ static void edit_refused(edit_state *e, const char *msg, int pos, bool strip_pat
     e->err_pos = pos >= 0 && pos <= e->line.len ? pos : e->line.len;
 }
 
+/* Forget the states waiting for a check. */
+static void pending_clear(edit_state *e)
+{
+    for (int i = 0; i < e->npending; i++)
+        scenario_free(&e->pending[i]);
+    free(e->pending);
+    e->pending = NULL;
+    e->npending = 0;
+}
+
+/* Check the newest waiting state (the one on show) in a job. */
+static void check_newest(tui_app *a)
+{
+    edit_state *e = &a->edit;
+    scenario check;
+    e->checking = e->npending > 0 && scenario_clone(&e->pending[e->npending - 1], &check);
+    if (e->checking) {
+        jobs_start_check(a, &check, ++e->serial);
+        scenario_free(&check); /* emptied when the job took it */
+    }
+}
+
 /* Try the text: parse and validate it on a copy now; when it passes, it is shown at once and
  * its lanes are checked in a job. */
 static int edit_try(tui_app *a)
@@ -75,42 +97,52 @@ static int edit_try(tui_app *a)
     e->parse_error = false;
     e->err_pos = -1;
     a->modified = true;
-    scenario check;
-    if (scenario_clone(&a->sc, &check)) {
-        e->checking = true;
-        jobs_start_check(a, &check, ++e->serial);
-        scenario_free(&check); /* emptied when the job took it */
+    enum { MAX_PENDING = 64 };
+    if (e->npending == MAX_PENDING) { /* the oldest waiting state gives way */
+        scenario_free(&e->pending[0]);
+        memmove(e->pending, e->pending + 1, sizeof *e->pending * (MAX_PENDING - 1));
+        e->npending--;
     }
+    e->pending = xrealloc(e->pending, sizeof *e->pending * (size_t)(e->npending + 1));
+    if (scenario_clone(&a->sc, &e->pending[e->npending]))
+        e->npending++;
+    check_newest(a);
     return REACT_EDITED | REACT_REDRAW;
 }
 
 int edit_check_done(tui_app *a, unsigned long serial, bool ok, const scenario_error *err)
 {
     edit_state *e = &a->edit;
-    if (serial != e->serial || !e->checking || !app_in_mode(a, MODE_EDIT))
+    if (serial != e->serial || !e->checking || !app_in_mode(a, MODE_EDIT) || e->npending == 0)
         return REACT_NONE;
     e->checking = false;
-    if (ok) {
+    if (ok) { /* the newest state passed: it is the good one now */
         scenario_free(&e->good);
-        scenario_clone(&a->sc, &e->good);
+        e->good = e->pending[--e->npending];
+        memset(&e->pending[e->npending], 0, sizeof e->pending[e->npending]);
+        pending_clear(e);
         if (e->keep_when_done && !e->parse_error)
             app_pop(a);
         return REACT_REDRAW;
     }
-    /* back to the last state that passed; the text stays to be fixed */
-    e->keep_when_done = false;
-    char msg[300], mine[96];
-    if (e->dim < 0)
-        snprintf(mine, sizeof mine, "accesses[%d].when", a->access);
-    else
-        snprintf(mine, sizeof mine, "accesses[%d].index[%d]", a->access, e->dim);
-    bool about_line = strcmp(err->path, mine) == 0;
-    snprintf(msg, sizeof msg, "%.60s: %.200s", err->path, err->msg);
-    edit_refused(e, msg, about_line ? err->expr_pos : -1, about_line);
-    e->parse_error = true;
+    if (!e->parse_error) { /* the text on the line failed: say where and why, once */
+        e->keep_when_done = false;
+        char msg[300], mine[96];
+        if (e->dim < 0)
+            snprintf(mine, sizeof mine, "accesses[%d].when", a->access);
+        else
+            snprintf(mine, sizeof mine, "accesses[%d].index[%d]", a->access, e->dim);
+        bool about_line = strcmp(err->path, mine) == 0;
+        snprintf(msg, sizeof msg, "%.60s: %.200s", err->path, err->msg);
+        edit_refused(e, msg, about_line ? err->expr_pos : -1, about_line);
+        e->parse_error = true;
+    }
+    /* show the state before it, and check that one in turn (down to the good one) */
+    scenario_free(&e->pending[--e->npending]);
     scenario back;
-    if (scenario_clone(&e->good, &back))
+    if (scenario_clone(e->npending > 0 ? &e->pending[e->npending - 1] : &e->good, &back))
         scenario_edit_replace(&a->sc, NULL, &back);
+    check_newest(a);
     return REACT_EDITED | REACT_REDRAW;
 }
 
@@ -174,7 +206,10 @@ static int edit_key(tui_app *a, int key)
 
 static void edit_leave(tui_app *a)
 {
+    jobs_cancel(a, JOB_CHECK);
+    a->edit.checking = false;
     scenario_free(&a->edit.good);
+    pending_clear(&a->edit);
 }
 
 static void edit_draw(tui_app *a)
@@ -182,22 +217,22 @@ static void edit_draw(tui_app *a)
     const layout_rect *r = &a->frame.lay.bar;
     const edit_state *e = &a->edit;
     const scenario_access *ac = &a->sc.accesses[a->access];
-    draw_fill(a, r->y, r->x, r->w, ROLE_NORMAL);
+    draw_fill(&a->crt, r->y, r->x, r->w, ROLE_NORMAL);
     char label[96];
     if (e->dim < 0)
         snprintf(label, sizeof label, " when: ");
     else
         snprintf(label, sizeof label, " %s index %d of %d: ", a->sc.arrays[ac->array].name, e->dim + 1, ac->nidx);
-    int x0 = r->x + draw_text(a, r->y, r->x, r->w, ROLE_KEY, "%s", label);
-    int x = x0 + draw_line(a, r->y, x0, r->x + r->w - x0, ROLE_NORMAL, &e->line, ' ');
+    int x0 = r->x + draw_text(&a->crt, r->y, r->x, r->w, ROLE_KEY, "%s", label);
+    int x = x0 + draw_line(&a->crt, r->y, x0, r->x + r->w - x0, ROLE_NORMAL, &e->line, ' ');
     if (e->err_pos >= 0 && e->err_pos < e->line.len && x0 + e->err_pos < r->x + r->w)
-        draw_text(a, r->y, x0 + e->err_pos, 1, ROLE_CONFLICT, "%c", e->line.buf[e->err_pos]);
+        draw_text(&a->crt, r->y, x0 + e->err_pos, 1, ROLE_CONFLICT, "%c", e->line.buf[e->err_pos]);
     if (e->parse_error)
-        draw_text(a, r->y, x + 1, r->x + r->w - x - 1, ROLE_ERROR, "%s", e->msg);
+        draw_text(&a->crt, r->y, x + 1, r->x + r->w - x - 1, ROLE_ERROR, "%s", e->msg);
     else if (e->checking)
-        draw_text(a, r->y, x + 1, r->x + r->w - x - 1, ROLE_DIM, "checking every lane...");
+        draw_text(&a->crt, r->y, x + 1, r->x + r->w - x - 1, ROLE_DIM, "checking every lane...");
     else
-        draw_text(a, r->y, x + 1, r->x + r->w - x - 1, ROLE_DIM, "Enter keep  Esc undo  Tab next index");
+        draw_text(&a->crt, r->y, x + 1, r->x + r->w - x - 1, ROLE_DIM, "Enter keep  Esc undo  Tab next index");
 }
 
 const tui_mode mode_edit = {MODE_EDIT, "index editor", true, NULL, edit_key, edit_draw, NULL, edit_leave};

@@ -53,7 +53,9 @@ static char **help_lines(tui_app *a, int w, int *n)
         return out;
     }
     char **paras;
-    int np = why_paragraphs(a, &paras), k = 0, cap = 16;
+    tui_vctx v;
+    app_view_context(a, &v);
+    int np = why_paragraphs(&v, &paras), k = 0, cap = 16;
     char **out = xmalloc(sizeof *out * (size_t)cap);
     for (int i = 0; i < np; i++) {
         char **lines;
@@ -76,25 +78,26 @@ static void help_draw(tui_app *a)
     int w = a->cols < 96 ? a->cols : 96, h = a->rows - 2;
     layout_rect r = {1, (a->cols - w) / 2, h, w};
     for (int y = r.y; y < r.y + r.h; y++)
-        draw_fill(a, y, r.x, r.w, ROLE_NORMAL);
+        draw_fill(&a->crt, y, r.x, r.w, ROLE_NORMAL);
     char title[96];
     if (a->help.why)
         snprintf(title, sizeof title, "why (Esc or q closes)");
     else
         snprintf(title, sizeof title, "keys of the %s (Esc or q closes)",
                  a->depth >= 2 ? a->stack[a->depth - 2]->name : "main view");
-    layout_rect in = panel_frame(a, &r, title, true);
+    layout_rect in = panel_frame(&a->crt, &r, title, true);
     int n;
     char **lines = help_lines(a, in.w - 2, &n);
     if (a->help.scroll > n - in.h)
         a->help.scroll = n - in.h > 0 ? n - in.h : 0;
     for (int i = 0; i < in.h && a->help.scroll + i < n; i++)
-        draw_text(a, in.y + i, in.x + 1, in.w - 1, ROLE_NORMAL, "%s", lines[a->help.scroll + i]);
+        draw_text(&a->crt, in.y + i, in.x + 1, in.w - 1, ROLE_NORMAL, "%s", lines[a->help.scroll + i]);
     if (n > in.h)
-        draw_text(a, r.y + r.h - 1, r.x + 2, r.w - 4, ROLE_KEY, " lines %d-%d of %d (%s scroll) ", a->help.scroll + 1,
-                  a->help.scroll + in.h < n ? a->help.scroll + in.h : n, n, crt_glyph(&a->crt, "↑↓", "up/down"));
+        draw_text(&a->crt, r.y + r.h - 1, r.x + 2, r.w - 4, ROLE_KEY, " lines %d-%d of %d (%s scroll) ",
+                  a->help.scroll + 1, a->help.scroll + in.h < n ? a->help.scroll + in.h : n, n,
+                  crt_glyph(&a->crt, "↑↓", "up/down"));
     actions_help_free(lines, n);
-    panel_bar_draw(a);
+    app_bar_draw(a);
 }
 
 int help_scroll(tui_app *a, int key)

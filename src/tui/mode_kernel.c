@@ -1,8 +1,9 @@
-/* mode_kernel: the generated kernel view (K). A full screen of exactly the text `bankscope kernel
- * FILE` prints for the scenario on show, edits included (kernel_text, the command's own function),
- * with line numbers; the lines generated from the current access are highlighted. Scrolls by
- * line, page, ends, sideways and with the mouse wheel; / searches, n / N repeat; Esc or q goes back
- * to the view it was opened from. Nothing here needs a GPU: the text is only generated. */
+/* mode_kernel: the generated kernel view (K), on the pager. A full screen of exactly the text
+ * `bankscope kernel FILE` prints for the scenario on show, edits included (kernel_text, the
+ * command's own function), with line numbers; the lines generated from the current access are
+ * highlighted and Tab goes to them. The pager scrolls (line, page, ends, sideways, the mouse
+ * wheel) and searches (/, n, N); Esc or q goes back to the view it was opened from. Nothing here
+ * needs a GPU: the text is only generated. */
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@ void kernel_view_free(tui_app *a)
     k->lines = NULL;
     k->spans = NULL;
     k->nlines = k->nspans = 0;
+    pager_set(&k->pager, NULL, 0, false);
 }
 
 /* Generate the text for the scenario on show and cut it into lines. */
@@ -57,18 +59,6 @@ static int kernel_page(const tui_app *a)
     return h > 1 ? h : 1;
 }
 
-static void kernel_clamp(tui_app *a)
-{
-    kernel_state *k = &a->kernel;
-    int max = k->nlines - kernel_page(a);
-    if (k->scroll > max)
-        k->scroll = max;
-    if (k->scroll < 0)
-        k->scroll = 0;
-    if (k->hscroll < 0)
-        k->hscroll = 0;
-}
-
 /* The section of the current access, NULL when it was not made. */
 static const kernel_text_span *kernel_current(const tui_app *a)
 {
@@ -86,11 +76,10 @@ static void kernel_enter(tui_app *a)
 {
     kernel_state *k = &a->kernel;
     kernel_build(a);
-    k->hscroll = 0;
-    k->searching = false;
-    k->hit = -1;
+    pager_set(&k->pager, (const char *const *)k->lines, k->nlines, false);
     const kernel_text_span *sp = kernel_current(a);
-    k->scroll = sp ? sp->head : 0; /* the current access's section at the top */
+    k->pager.scroll = sp ? sp->head : 0; /* the current access's section at the top */
+    pager_clamp(&k->pager, kernel_page(a));
     k->mask = 0;
     if (a->crt.mouse) { /* the wheel too, while the view is open */
         mmask_t old = 0;
@@ -110,67 +99,38 @@ int kernel_scroll(tui_app *a, int key)
 {
     kernel_state *k = &a->kernel;
     int page = kernel_page(a);
-    switch (key) {
-    case KEY_UP:
-    case 'k': k->scroll--; break;
-    case KEY_DOWN:
-    case 'j': k->scroll++; break;
-    case KEY_PPAGE:
-    case 'b': k->scroll -= page; break;
-    case KEY_NPAGE:
-    case ' ': k->scroll += page; break;
-    case KEY_HOME:
-    case 'g': k->scroll = 0; break;
-    case KEY_END:
-    case 'G': k->scroll = k->nlines; break;
-    case KEY_LEFT:
-    case 'h': k->hscroll -= 8; break;
-    case KEY_RIGHT:
-    case 'l': k->hscroll += 8; break;
-    case '\t': { /* to the current access's own lines */
+    if (key == '\t') { /* to the current access's own lines */
         const kernel_text_span *sp = kernel_current(a);
         if (sp && sp->body_end > sp->body_first)
-            k->scroll = sp->body_first - 2;
-        break;
+            k->pager.scroll = sp->body_first - 2;
+        pager_clamp(&k->pager, page);
+        return REACT_REDRAW;
     }
-    default: break;
-    }
-    kernel_clamp(a);
+    pager_scroll_key(&k->pager, key, page);
     return REACT_REDRAW;
 }
 
-/* Move to the next (dir 1) or previous (-1) line after line from holding the search text. */
-static void kernel_find(tui_app *a, int from, int dir)
+/* Say where the search landed (or that it found nothing). */
+static void kernel_found(tui_app *a, int r, bool wrapped)
 {
-    kernel_state *k = &a->kernel;
-    if (!k->query.buf[0] || k->nlines == 0) {
-        app_set_message(a, false, "%s", k->query.buf[0] ? "the kernel view is empty" : "no search yet: / starts one");
-        return;
-    }
-    for (int i = 1; i <= k->nlines; i++) {
-        int l = ((from + dir * i) % k->nlines + k->nlines) % k->nlines;
-        if (strstr(k->lines[l], k->query.buf)) {
-            k->hit = l;
-            k->scroll = l - 2;
-            kernel_clamp(a);
-            bool wrapped = dir > 0 ? l <= from : l >= from;
-            app_set_message(a, false, "'%s': line %d%s", k->query.buf, l + 1, wrapped ? " (from the other end)" : "");
-            return;
-        }
-    }
-    app_set_message(a, true, "'%s' is not in the kernel", k->query.buf);
+    const tui_pager *p = &a->kernel.pager;
+    if (!p->query.buf[0] || p->nlines == 0)
+        app_set_message(a, false, "%s", p->query.buf[0] ? "the kernel view is empty" : "no search yet: / starts one");
+    else if (r == PAGER_FOUND)
+        app_set_message(a, false, "'%s': line %d%s", p->query.buf, p->hit + 1, wrapped ? " (from the other end)" : "");
+    else
+        app_set_message(a, true, "'%s' is not in the kernel", p->query.buf);
 }
 
 int kernel_search(tui_app *a, int key)
 {
     kernel_state *k = &a->kernel;
     if (key == '/') {
-        k->searching = true;
-        line_set(&k->query, "", false);
-        k->hit = -1;
+        pager_search_begin(&k->pager);
         return REACT_REDRAW;
     }
-    kernel_find(a, k->hit >= 0 && k->hit < k->nlines ? k->hit : k->scroll, key == 'N' ? -1 : 1);
+    bool wrapped = false;
+    kernel_found(a, pager_find_next(&k->pager, key == 'N' ? -1 : 1, kernel_page(a), &wrapped), wrapped);
     return REACT_REDRAW;
 }
 
@@ -181,12 +141,11 @@ int kernel_mouse(tui_app *a, int key)
     if (getmouse(&ev) != OK)
         return REACT_NONE;
     if (ev.bstate & BUTTON4_PRESSED)
-        a->kernel.scroll -= 3;
+        pager_scroll_by(&a->kernel.pager, -3, kernel_page(a));
     else if (ev.bstate & BUTTON5_PRESSED)
-        a->kernel.scroll += 3;
+        pager_scroll_by(&a->kernel.pager, 3, kernel_page(a));
     else
         return REACT_NONE;
-    kernel_clamp(a);
     return REACT_REDRAW;
 }
 
@@ -194,38 +153,33 @@ int kernel_mouse(tui_app *a, int key)
 static int kernel_key(tui_app *a, int key)
 {
     kernel_state *k = &a->kernel;
-    if (!k->searching)
+    if (!k->pager.searching)
         return actions_dispatch(a, MODE_KERNEL, key);
-    if (key == KEY_ESC) {
-        k->searching = false;
-    } else if (key == '\r' || key == '\n' || key == KEY_ENTER) {
-        k->searching = false;
-        kernel_find(a, k->scroll - 1, 1); /* a match on the top line counts */
-    } else {
-        line_key(&k->query, key);
-    }
+    int r = pager_search_key(&k->pager, key, kernel_page(a));
+    if (r == PAGER_FOUND || r == PAGER_NOT_FOUND)
+        kernel_found(a, r, false);
     return REACT_REDRAW;
 }
 
-/* Decimal digits of n. */
-static int digits(int n)
+/* The kernel's lines: the current access's own lines highlighted, section heads as keys. */
+static void kernel_style(void *ctx, int l, tui_pager_line *out)
 {
-    int d = 1;
-    while (n >= 10) {
-        n /= 10;
-        d++;
-    }
-    return d;
+    const tui_app *a = ctx;
+    const kernel_text_span *sp = kernel_current(a);
+    bool own = sp && l >= sp->body_first && l < sp->body_end;
+    bool head = strncmp(a->kernel.lines[l], "// ==== ", 8) == 0;
+    out->role = own ? ROLE_HILITE : head ? ROLE_KEY : ROLE_NORMAL;
+    out->fill = own;
 }
 
 static void kernel_draw(tui_app *a)
 {
     kernel_state *k = &a->kernel;
-    kernel_clamp(a);
+    pager_clamp(&k->pager, kernel_page(a));
     const char *sep = crt_glyph(&a->crt, " │ ", " | ");
-    draw_fill(a, 0, 0, a->cols, ROLE_TITLE);
-    draw_text(a, 0, 0, a->cols, ROLE_TITLE, " KERNEL%sthe CUDA kernel that `measure` runs%sviewing it needs no GPU",
-              sep, sep);
+    draw_fill(&a->crt, 0, 0, a->cols, ROLE_TITLE);
+    draw_text(&a->crt, 0, 0, a->cols, ROLE_TITLE,
+              " KERNEL%sthe CUDA kernel that `measure` runs%sviewing it needs no GPU", sep, sep);
     const kernel_text_span *sp = kernel_current(a);
     char what[300] = "";
     if (sp && sp->body_end > sp->body_first)
@@ -239,38 +193,18 @@ static void kernel_draw(tui_app *a)
         snprintf(as, sizeof as, "as `bankscope kernel` prints it for the scenario as edited (not as saved)");
     else
         snprintf(as, sizeof as, "as `bankscope kernel %s` prints it", a->source);
-    draw_text(a, 1, 0, a->cols, ROLE_DIM, " %s%s%s%s",
+    draw_text(&a->crt, 1, 0, a->cols, ROLE_DIM, " %s%s%s%s",
               a->sc.is_trace ? "a trace: lane addresses come in bs_table; " : "", what, *what ? sep : "", as);
-    int page = kernel_page(a), gut = digits(k->nlines) + 1;
-    for (int i = 0; i < page && k->scroll + i < k->nlines; i++) {
-        int l = k->scroll + i, y = 2 + i;
-        const char *text = k->lines[l];
-        bool own = sp && l >= sp->body_first && l < sp->body_end;
-        bool head = strncmp(text, "// ==== ", 8) == 0;
-        bool found = l == k->hit && k->query.buf[0];
-        tui_role role = found ? ROLE_SELECTED : own ? ROLE_HILITE : head ? ROLE_KEY : ROLE_NORMAL;
-        if (own || found)
-            draw_fill(a, y, 0, a->cols, role);
-        draw_text(a, y, 0, gut, ROLE_DIM, "%*d", gut - 1, l + 1);
-        size_t len = strlen(text), off = (size_t)k->hscroll;
-        while (off < len && ((unsigned char)text[off] & 0xC0) == 0x80) /* never inside a character */
-            off++;
-        if (off < len)
-            draw_text(a, y, gut + 1, a->cols - gut - 1, role, "%s", text + off);
+    int page = kernel_page(a);
+    layout_rect text = {2, 0, page, a->cols};
+    pager_draw(&a->crt, &k->pager, &text, kernel_style, a);
+    if (k->error[0] && !k->pager.searching) {
+        draw_fill(&a->crt, a->rows - 2, 0, a->cols, ROLE_NORMAL);
+        draw_text(&a->crt, a->rows - 2, 0, a->cols, ROLE_ERROR, " no kernel for %s", k->error);
+    } else {
+        pager_status_draw(&a->crt, &k->pager, a->rows - 2, a->cols, page);
     }
-    int y = a->rows - 2;
-    draw_fill(a, y, 0, a->cols, ROLE_NORMAL);
-    if (k->searching) {
-        int x = draw_text(a, y, 0, a->cols, ROLE_KEY, " search: ");
-        x += draw_line(a, y, x, a->cols - x - 30, ROLE_KEY, &k->query, '_');
-        draw_text(a, y, x, a->cols - x, ROLE_KEY, "  (Enter finds, Esc cancels)");
-    } else if (k->error[0])
-        draw_text(a, y, 0, a->cols, ROLE_ERROR, " no kernel for %s", k->error);
-    else
-        draw_text(a, y, 0, a->cols, ROLE_DIM, " lines %d-%d of %d%s", k->nlines ? k->scroll + 1 : 0,
-                  k->scroll + page < k->nlines ? k->scroll + page : k->nlines, k->nlines,
-                  k->scroll + page >= k->nlines ? " (end)" : "");
-    panel_bar_draw(a);
+    app_bar_draw(a);
 }
 
 const tui_mode mode_kernel = {MODE_KERNEL, "kernel view", false, kernel_enter,

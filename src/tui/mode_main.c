@@ -45,7 +45,7 @@ void compare_caption(const tui_app *a, bool other, char *buf, size_t n)
 {
     const scenario *s = other ? &a->cmp.other : &a->sc;
     char decl[200];
-    app_declaration(s, other && a->cmp.pinned ? a->cmp.access : a->access, decl, sizeof decl);
+    view_declaration(s, other && a->cmp.pinned ? a->cmp.access : a->access, decl, sizeof decl);
     if (other) { /* the label's first word ("SoA", "best", "no", "pinned") keeps the caption short */
         char label[32];
         snprintf(label, sizeof label, "%.31s", a->cmp.pinned ? "pinned" : a->cmp.label);
@@ -66,37 +66,39 @@ void view_draw(tui_app *a)
     }
     const tui_frame *f = &a->frame;
     const layout *L = &f->lay;
-    panel_title_draw(a);
+    tui_vctx v;
+    app_view_context(a, &v);
+    panel_title_draw(&v);
     char cap[300];
     int shown = grid_shown(a);
     if (app_in_mode(a, MODE_COMPARE) && a->cmp.ok) {
         compare_caption(a, false, cap, sizeof cap);
-        panel_grid_draw(a, &f->grid, &a->sc, &a->view, cap, false, shown);
+        panel_grid_draw(&v, &f->grid, &a->sc, &a->view, cap, false, shown);
         compare_caption(a, true, cap, sizeof cap);
-        panel_grid_draw(a, &f->grid2, &a->cmp.other, &a->cmp.view, cap, false, shown);
-        panel_result_draw(a, &L->result, &a->sc, &a->view, "now", true);
-        panel_result_draw(a, &L->result2, &a->cmp.other, &a->cmp.view, a->cmp.pinned ? "pinned" : a->cmp.label, false);
-        panel_why_draw(a, &L->why, false);
+        panel_grid_draw(&v, &f->grid2, &a->cmp.other, &a->cmp.view, cap, false, shown);
+        panel_result_draw(&v, &L->result, &a->sc, &a->view, "now", true);
+        panel_result_draw(&v, &L->result2, &a->cmp.other, &a->cmp.view, a->cmp.pinned ? "pinned" : a->cmp.label, false);
+        panel_why_draw(&v, &L->why, false);
     } else {
         grid_caption(a, &a->sc, &a->view, cap, sizeof cap, "");
-        panel_grid_draw(a, &f->grid, &a->sc, &a->view, cap, a->focus == 0, shown);
-        panel_result_draw(a, &L->result, &a->sc, &a->view, "result", true);
-        panel_why_draw(a, &L->why, L->side);
+        panel_grid_draw(&v, &f->grid, &a->sc, &a->view, cap, a->focus == 0, shown);
+        panel_result_draw(&v, &L->result, &a->sc, &a->view, "result", true);
+        panel_why_draw(&v, &L->why, L->side);
         if (L->map.h > 0)
-            panel_map_draw(a, &L->map);
+            a->map_scroll = panel_map_draw(&v, &L->map);
         if (a->focus == 2 && L->map.h == 0)
-            panel_map_draw(a, &L->lanes); /* narrow: the map takes the lanes' place while focused */
+            a->map_scroll = panel_map_draw(&v, &L->lanes); /* narrow: the map takes the lanes' place while focused */
         else
-            panel_lanes_draw(a, &f->lanes);
+            panel_lanes_draw(&v, &f->lanes);
         if (app_in_mode(a, MODE_COMPARE) && a->cmp.pending) { /* the variant is on its way: how far */
             double p = jobs_progress(a, JOB_VARIANT);
-            draw_text(a, L->why.y, L->why.x, L->why.w, ROLE_HILITE,
+            draw_text(&a->crt, L->why.y, L->why.x, L->why.w, ROLE_HILITE,
                       "compare: computing the variant (%.0f %% of the paddings)", p < 0 ? 0.0 : 100 * p);
         } else if (app_in_mode(a, MODE_COMPARE)) { /* compare asked for but not possible: say why */
-            draw_text(a, L->why.y, L->why.x, L->why.w, ROLE_ERROR, "compare: %s", a->cmp.error);
+            draw_text(&a->crt, L->why.y, L->why.x, L->why.w, ROLE_ERROR, "compare: %s", a->cmp.error);
         }
     }
-    panel_bar_draw(a);
+    panel_bar_draw(&v);
 }
 
 static int lesson_leave_key(tui_app *a, int key)

@@ -57,12 +57,12 @@ static void picker_draw(tui_app *a)
     int w = a->cols - 4 < 100 ? a->cols - 4 : 100, h = a->rows - 2;
     layout_rect box = {1, (a->cols - w) / 2, h, w};
     for (int y = box.y; y < box.y + box.h; y++)
-        draw_fill(a, y, box.x, box.w, ROLE_NORMAL);
-    layout_rect in = panel_frame(a, &box,
+        draw_fill(&a->crt, y, box.x, box.w, ROLE_NORMAL);
+    layout_rect in = panel_frame(&a->crt, &box,
                                  p->kind == PICK_ARCH ? "architecture (Enter chooses, Esc closes)"
                                                       : "pattern library (Enter opens, Esc closes)",
                                  true);
-    panel_bar_draw(a);
+    app_bar_draw(a);
     if (in.h < 1)
         return;
     if (p->cursor < p->scroll)
@@ -77,10 +77,11 @@ static void picker_draw(tui_app *a)
         int k = p->scroll + i;
         int marks = k == p->cursor ? MARK_SELECT : 0;
         if (p->kind == PICK_ARCH)
-            draw_text_mark(a, in.y + i, in.x, in.w, ROLE_NORMAL, marks, "%c %-12s %s", k == p->cursor ? '>' : ' ',
+            draw_text_mark(&a->crt, in.y + i, in.x, in.w, ROLE_NORMAL, marks, "%c %-12s %s", k == p->cursor ? '>' : ' ',
                            ps[k].name, ps[k].title);
         else
-            draw_text_mark(a, in.y + i, in.x, in.w, ROLE_NORMAL, marks, "%c %s", k == p->cursor ? '>' : ' ', e[k].name);
+            draw_text_mark(&a->crt, in.y + i, in.x, in.w, ROLE_NORMAL, marks, "%c %s", k == p->cursor ? '>' : ' ',
+                           e[k].name);
     }
 }
 

@@ -49,7 +49,7 @@ grid_geom present_geom(const tui_app *a)
     cw = cw > 4 ? 4 : cw < 1 ? 1 : cw;
     int y = present_top(a);
     layout_rect gr = {y, 0, a->rows - 1 - y, 7 + banks * cw};
-    grid_geom g = grid_geom_make(a, &gr, &a->view, a->grid_scroll, cw);
+    grid_geom g = grid_geom_make(&gr, &a->view, a->grid_scroll, cw);
     g.banks = banks;
     return g;
 }
@@ -60,7 +60,9 @@ static void present_draw(tui_app *a)
         view_draw(a);
         return;
     }
-    panel_title_draw(a);
+    tui_vctx v;
+    app_view_context(a, &v);
+    panel_title_draw(&v);
     int cols = a->cols, rows = a->rows;
     /* the banner: the lesson's text, else the first line of the explanation (the reason, e.g. the
      * stride and gcd), at most two lines with the rest one key (y) away; hidden in a quiz */
@@ -84,9 +86,9 @@ static void present_draw(tui_app *a)
     int nl = draw_wrap(banner, cols - 2, &lines);
     for (int i = 0; i < nl && i < 2; i++) {
         bool more = i == 1 && nl > 2;
-        int w = draw_text(a, 1 + i, 1, cols - 2 - (more ? 11 : 0), ROLE_KEY, "%s", lines[i]);
+        int w = draw_text(&a->crt, 1 + i, 1, cols - 2 - (more ? 11 : 0), ROLE_KEY, "%s", lines[i]);
         if (more)
-            draw_text(a, 1 + i, 1 + w, cols - 2 - w, ROLE_KEY, " %s y: more", crt_glyph(&a->crt, "…", "..."));
+            draw_text(&a->crt, 1 + i, 1 + w, cols - 2 - w, ROLE_KEY, " %s y: more", crt_glyph(&a->crt, "…", "..."));
     }
     draw_wrap_free(lines, nl);
     int y = 3;
@@ -94,27 +96,27 @@ static void present_draw(tui_app *a)
     tui_role role = headline_text(&a->sc, &a->view, head, sizeof head);
     int vy = y;
     if (hidden) {
-        draw_text(a, vy, 1, cols - 2, ROLE_HILITE, "predict first: conflict degree? %s_", a->quiz.buf);
+        draw_text(&a->crt, vy, 1, cols - 2, ROLE_HILITE, "predict first: conflict degree? %s_", a->quiz.buf);
         y += 2;
     } else if (role == ROLE_WARN || rows < 30 || a->view.res.active_lanes == 0) {
-        draw_text(a, vy, 1, cols - 2, role, "%s  (%d wavefront%s, ideal %d)", head, a->view.res.wavefronts,
+        draw_text(&a->crt, vy, 1, cols - 2, role, "%s  (%d wavefront%s, ideal %d)", head, a->view.res.wavefronts,
                   a->view.res.wavefronts == 1 ? "" : "s", a->view.res.ideal_wavefronts);
         y += 2;
     } else {
-        big_number_draw(a, vy, 2, a->view.res.conflict_degree, role);
+        big_number_draw(&a->crt, vy, 2, a->view.res.conflict_degree, role);
         int w = big_number_width(a->view.res.conflict_degree);
-        draw_text(a, vy + 4, 3 + w, cols - w - 4, role, "%s   %d wavefront%s, ideal %d",
+        draw_text(&a->crt, vy + 4, 3 + w, cols - w - 4, role, "%s   %d wavefront%s, ideal %d",
                   a->view.res.conflict_degree > 1 ? "-way conflict" : "= conflict-free", a->view.res.wavefronts,
                   a->view.res.wavefronts == 1 ? "" : "s", a->view.res.ideal_wavefronts);
         y += 6;
     }
     if (app_in_mode(a, MODE_QUIZ) && a->quiz.answered) /* the answer's verdict, on the blank line */
-        draw_text(a, y - 1, 1, cols - 2, a->quiz.guess == a->view.res.conflict_degree ? ROLE_OK : ROLE_ERROR,
+        draw_text(&a->crt, y - 1, 1, cols - 2, a->quiz.guess == a->view.res.conflict_degree ? ROLE_OK : ROLE_ERROR,
                   "you predicted %d: %s", a->quiz.guess,
                   a->quiz.guess == a->view.res.conflict_degree ? "right" : "not quite");
     const grid_geom *g = &a->frame.grid; /* computed for this frame by frame_compute */
     char cap[300], kind[32];
-    app_declaration(&a->sc, a->access, cap, sizeof cap);
+    view_declaration(&a->sc, a->access, cap, sizeof cap);
     if (!a->sc.is_trace && a->view.valid) { /* which instruction the grid is: the warp, its kind, its label */
         const scenario_access *ac = &a->sc.accesses[a->view.in.access];
         size_t k = strlen(cap);
@@ -122,8 +124,8 @@ static void present_draw(tui_app *a)
                  scenario_kind_text(&a->view.in.req, kind, sizeof kind), ac->type_text, ac->width,
                  ac->label ? " - " : "", ac->label ? ac->label : "");
     }
-    panel_grid_draw(a, g, &a->sc, &a->view, cap, false, hidden ? -2 : app_in_mode(a, MODE_STEP) ? a->step.shown : -1);
-    panel_bar_draw(a);
+    panel_grid_draw(&v, g, &a->sc, &a->view, cap, false, hidden ? -2 : app_in_mode(a, MODE_STEP) ? a->step.shown : -1);
+    panel_bar_draw(&v);
 }
 
 const tui_mode mode_present = {MODE_PRESENT, "presentation", false, present_enter,

@@ -117,25 +117,30 @@ static void prompt_draw(tui_app *a)
 {
     const layout_rect *r = &a->frame.lay.bar;
     const prompt_state *p = &a->prompt;
-    draw_fill(a, r->y, 0, a->cols, ROLE_BAR);
+    draw_fill(&a->crt, r->y, 0, a->cols, ROLE_BAR);
     switch (p->kind) {
     case PROMPT_SAVE:
     case PROMPT_SVG:
     case PROMPT_SWIZZLE: {
-        int x = draw_text(a, r->y, 0, a->cols, ROLE_BAR,
+        int x = draw_text(&a->crt, r->y, 0, a->cols, ROLE_BAR,
                           p->kind == PROMPT_SWIZZLE ? " swizzle: "
                           : p->kind == PROMPT_SVG   ? " export SVG as: "
                                                     : " save as: ");
-        x += draw_line(a, r->y, x, a->cols - x - 20, ROLE_BAR, &p->line, '_');
-        draw_text(a, r->y, x, a->cols - x, ROLE_BAR,
+        x += draw_line(&a->crt, r->y, x, a->cols - x - 20, ROLE_BAR, &p->line, '_');
+        draw_text(&a->crt, r->y, x, a->cols - x, ROLE_BAR,
                   p->kind == PROMPT_SWIZZLE ? "  (32B 64B 128B Swizzle<B,M,S>; empty: none; Enter, Esc)"
                                             : "  (Enter save, Esc cancel)");
         break;
     }
-    case PROMPT_OVERWRITE: draw_text(a, r->y, 0, a->cols, ROLE_BAR, " %s exists: overwrite? (y/n)", p->line.buf); break;
-    case PROMPT_QUIT: draw_text(a, r->y, 0, a->cols, ROLE_BAR, " quit without saving? (y/n, S saves first)"); break;
+    case PROMPT_OVERWRITE:
+        draw_text(&a->crt, r->y, 0, a->cols, ROLE_BAR, " %s exists: overwrite? (y/n)", p->line.buf);
+        break;
+    case PROMPT_QUIT:
+        draw_text(&a->crt, r->y, 0, a->cols, ROLE_BAR, " quit without saving? (y/n, S saves first)");
+        break;
     case PROMPT_OPEN:
-        draw_text(a, r->y, 0, a->cols, ROLE_BAR, " open the %s pattern without saving your edits? (y/n, S saves first)",
+        draw_text(&a->crt, r->y, 0, a->cols, ROLE_BAR,
+                  " open the %s pattern without saving your edits? (y/n, S saves first)",
                   p->arg > 0 ? "next" : "previous");
         break;
     }

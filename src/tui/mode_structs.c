@@ -63,11 +63,12 @@ static void structs_draw(tui_app *a)
     int w = a->cols - 4 < 90 ? a->cols - 4 : 90, h = a->rows - 2;
     layout_rect box = {1, (a->cols - w) / 2, h, w};
     for (int y = box.y; y < box.y + box.h; y++)
-        draw_fill(a, y, box.x, box.w, ROLE_NORMAL);
-    layout_rect in = panel_frame(a, &box, "structs: arrows select, t type, + add, d delete, R reorder, Esc", true);
-    panel_bar_draw(a);
+        draw_fill(&a->crt, y, box.x, box.w, ROLE_NORMAL);
+    layout_rect in =
+        panel_frame(&a->crt, &box, "structs: arrows select, t type, + add, d delete, R reorder, Esc", true);
+    app_bar_draw(a);
     if (s->types.n == 0) {
-        draw_text(a, in.y, in.x, in.w, ROLE_DIM, "this scenario uses no struct; see aos-vec3 or struct-mixed");
+        draw_text(&a->crt, in.y, in.x, in.w, ROLE_DIM, "this scenario uses no struct; see aos-vec3 or struct-mixed");
         return;
     }
     int y = in.y;
@@ -84,8 +85,8 @@ static void structs_draw(tui_app *a)
                             : strstr(line, "sizeof")                             ? ROLE_KEY
                                                                                  : ROLE_NORMAL;
             bool sel = is_field && i == a->structs.sel_struct && field == a->structs.sel_field;
-            draw_text_mark(a, y++, in.x + 1, in.w - 1, role, sel ? MARK_SELECT : 0, "%s%.*s", sel ? ">" : " ", len,
-                           line);
+            draw_text_mark(&a->crt, y++, in.x + 1, in.w - 1, role, sel ? MARK_SELECT : 0, "%s%.*s", sel ? ">" : " ",
+                           len, line);
         }
         strbuf_free(&sb);
         y++;
@@ -93,8 +94,8 @@ static void structs_draw(tui_app *a)
     if (!s->is_trace) {
         const scenario_access *ac = &s->accesses[a->access];
         if (ac->field && y < in.y + in.h)
-            draw_text(a, y, in.x + 1, in.w - 1, ROLE_DIM, "access %d reads field %s (offset %d, %d B) of %s", a->access,
-                      ac->field, ac->offset, ac->width, s->arrays[ac->array].name);
+            draw_text(&a->crt, y, in.x + 1, in.w - 1, ROLE_DIM, "access %d reads field %s (offset %d, %d B) of %s",
+                      a->access, ac->field, ac->offset, ac->width, s->arrays[ac->array].name);
     }
 }
 

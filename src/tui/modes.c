@@ -51,10 +51,10 @@ void app_draw(tui_app *a)
             view = i;
     frame_compute(a);
     if (a->frame.lay.too_small) {
-        draw_text(a, 0, 0, a->cols, ROLE_ERROR, "terminal too small");
-        draw_text(a, 1, 0, a->cols, ROLE_NORMAL, "bankscope needs %dx%d (now %dx%d)", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS,
-                  a->cols, a->rows);
-        draw_text(a, 2, 0, a->cols, ROLE_DIM, "q quits");
+        draw_text(&a->crt, 0, 0, a->cols, ROLE_ERROR, "terminal too small");
+        draw_text(&a->crt, 1, 0, a->cols, ROLE_NORMAL, "bankscope needs %dx%d (now %dx%d)", LAYOUT_MIN_COLS,
+                  LAYOUT_MIN_ROWS, a->cols, a->rows);
+        draw_text(&a->crt, 2, 0, a->cols, ROLE_DIM, "q quits");
         refresh();
         return;
     }

@@ -1,75 +1,157 @@
 /* panel_bars: the title line (what is shown: source or lesson, arch, declaration, block, warp,
- * iteration, the modified mark, the mode) and the bottom line: a message, or the key bar of the
- * top mode generated from the action table. */
+ * iteration, the modified mark, the view) and the bottom line: a message, or the key hints of the
+ * view context. Drawn from the view context only. */
 #include <stdio.h>
 #include <string.h>
 
-#include "tui/app.h"
+#include "tui/view.h"
 
-/* Title text of the current mode, "" for the main view. */
-static const char *mode_title(const tui_app *a)
+/* One part of the title line: its text, and how readily it gives way when the line is too long
+ * (lower first); the name may be shortened, numbers never are. */
+typedef struct title_part {
+    char text[320];
+    const char *suffix; /* kept whole after a shortened text (" (modified)") */
+    int prio;
+    bool shrink;
+    bool gone;
+} title_part;
+
+/* Shorten text to at most w cells with an ellipsis (on character boundaries). */
+static void shorten(const tui_crt *c, char *text, int w)
 {
-    switch (app_top(a)->id) {
-    case MODE_COMPARE: return a->cmp.ok ? "COMPARE" : "";
-    case MODE_STEP: return "STEP";
-    case MODE_QUIZ: return "QUIZ";
-    case MODE_PRESENT: return "PRESENT";
-    default: break;
+    const char *dots = crt_glyph(c, "…", "~");
+    size_t n = strlen(text);
+    while (n > 0 && draw_width(text) + 1 > w) {
+        do /* back to the start of the last character */
+            n--;
+        while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80);
+        text[n] = '\0';
     }
-    if (app_in_mode(a, MODE_COMPARE) && a->cmp.ok) /* never the title without the comparison */
-        return "COMPARE";
-    return "";
+    snprintf(text + n, 320 - n, "%s", dots);
 }
 
-void panel_title_draw(tui_app *a)
+void panel_title_draw(const tui_vctx *v)
 {
-    const layout_rect *r = &a->frame.lay.title;
-    const scenario *s = &a->sc;
-    draw_fill(a, r->y, r->x, r->w, ROLE_TITLE);
-    const char *sep = crt_glyph(&a->crt, " │ ", " | ");
-    char decl[200] = "", iter[96] = "", where[300], block[48];
-    app_declaration(s, a->access, decl, sizeof decl);
-    if (s->loop.var)
-        snprintf(iter, sizeof iter, "%s%s=%lld (%d/%d)", sep, s->loop.var, (long long)s->loop_values[a->iteration],
-                 a->iteration, s->iterations - 1);
-    if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
-        snprintf(where, sizeof where, "lesson %d/%d: %s", a->lesson.step + 1, a->lesson.les.nsteps,
-                 a->lesson.les.title);
+    const layout_rect *r = &v->frame->lay.title;
+    const scenario *s = v->sc;
+    draw_fill(v->crt, r->y, r->x, r->w, ROLE_TITLE);
+    const char *sep = crt_glyph(v->crt, " │ ", " | ");
+    const char *mode = v->mode_title; /* a mode takes the program's place, first on the line */
+    title_part p[7];
+    int n = 0;
+    memset(p, 0, sizeof p);
+    snprintf(p[n].text, sizeof p[n].text, "%s", *mode ? mode : "bankscope");
+    p[n++].prio = *mode ? 9 : 0;
+    if (v->opts & VIEW_LESSON)
+        snprintf(p[n].text, sizeof p[n].text, "lesson %d/%d: %s", v->lesson_step + 1, v->lesson_nsteps,
+                 v->lesson_title);
     else
-        snprintf(where, sizeof where, "%s", a->source);
-    if (a->modified)
-        snprintf(where + strlen(where), sizeof where - strlen(where), " (modified)");
-    const char *mode = mode_title(a); /* a mode takes the program's place, first on the line */
-    char head[32];
-    snprintf(head, sizeof head, " %s", *mode ? mode : "bankscope");
+        snprintf(p[n].text, sizeof p[n].text, "%s", v->source);
+    p[n].suffix = v->modified ? " (modified)" : "";
+    p[n].prio = 1;
+    p[n++].shrink = true;
+    snprintf(p[n].text, sizeof p[n].text, "%s", s->arch->name);
+    p[n++].prio = 5;
     if (s->is_trace) {
-        draw_text(a, r->y, r->x, r->w, ROLE_TITLE, "%s%s%s%s%s%strace[%d/%d]", head, sep, where, sep, s->arch->name,
-                  sep, a->access, s->ntrace - 1);
-        return;
+        snprintf(p[n].text, sizeof p[n].text, "trace[%d/%d]", v->access, s->ntrace - 1);
+        p[n++].prio = 8;
+    } else {
+        view_declaration(s, v->access, p[n].text, sizeof p[n].text);
+        p[n++].prio = 4;
+        if (s->block[2] > 1)
+            snprintf(p[n].text, sizeof p[n].text, "block %dx%dx%d", s->block[0], s->block[1], s->block[2]);
+        else
+            snprintf(p[n].text, sizeof p[n].text, "block %dx%d", s->block[0], s->block[1]);
+        p[n++].prio = 2;
+        snprintf(p[n].text, sizeof p[n].text, "warp %d/%d", v->warp, scenario_warp_count(s) - 1);
+        p[n++].prio = 8;
+        if (s->loop.var) {
+            snprintf(p[n].text, sizeof p[n].text, "%s=%lld (%d/%d)", s->loop.var,
+                     (long long)s->loop_values[v->iteration], v->iteration, s->iterations - 1);
+            p[n++].prio = 7;
+        }
     }
-    if (s->block[2] > 1)
-        snprintf(block, sizeof block, "%dx%dx%d", s->block[0], s->block[1], s->block[2]);
-    else
-        snprintf(block, sizeof block, "%dx%d", s->block[0], s->block[1]);
-    char line[700];
-    snprintf(line, sizeof line, "%s%s%s%s%s%s%s%sblock %s%swarp %d/%d%s", head, sep, where, sep, s->arch->name, sep,
-             decl, sep, block, sep, a->warp, scenario_warp_count(s) - 1, iter);
-    /* too wide: the program's name goes first, what is shown stays */
-    const char *show = draw_width(line) > r->w && !*mode ? line + strlen(head) + strlen(sep) - 1 : line;
-    draw_text(a, r->y, r->x, r->w, ROLE_TITLE, "%s", show);
+    /* too wide: the program's name goes first, then the file's name is shortened, then the parts
+     * that say least give way whole; "warp 3/31" is never cut */
+    int seps = draw_width(sep);
+    for (;;) {
+        int total = 1, shown = 0;
+        for (int i = 0; i < n; i++)
+            if (!p[i].gone) {
+                total += draw_width(p[i].text) + (p[i].suffix ? (int)strlen(p[i].suffix) : 0) + (shown++ ? seps : 0);
+            }
+        if (total <= r->w)
+            break;
+        int drop = -1;
+        for (int i = 0; i < n; i++)
+            if (!p[i].gone && (drop < 0 || p[i].prio < p[drop].prio))
+                drop = i;
+        if (drop < 0 || p[drop].prio >= 8)
+            break; /* what is left is the warp and the mode: the screen cuts it, not us */
+        int w = draw_width(p[drop].text), over = total - r->w;
+        if (p[drop].shrink && w - over >= 10) {
+            shorten(v->crt, p[drop].text, w - over);
+            continue;
+        }
+        if (p[drop].shrink) { /* as short as it gets: it goes after the block, before the rest */
+            if (w > 10)
+                shorten(v->crt, p[drop].text, 10);
+            p[drop].shrink = false;
+            p[drop].prio = 3;
+            continue;
+        }
+        p[drop].gone = true;
+    }
+    char line[2400] = " ";
+    for (int i = 0, shown = 0; i < n; i++)
+        if (!p[i].gone) {
+            size_t k = strlen(line);
+            snprintf(line + k, sizeof line - k, "%s%s%s", shown++ ? sep : "", p[i].text,
+                     p[i].suffix ? p[i].suffix : "");
+        }
+    draw_text(v->crt, r->y, r->x, r->w, ROLE_TITLE, "%s", line);
 }
 
-void panel_bar_draw(tui_app *a)
+/* The key hints that fit: the essential ones (help, quit, close) at the right end, the others
+ * from the left in the table's order, skipping one that does not fit for a shorter one after. */
+static void keybar_draw(const tui_vctx *v, const layout_rect *r)
 {
-    const layout_rect *r = &a->frame.lay.bar;
-    draw_fill(a, r->y, r->x, r->w, ROLE_NORMAL);
-    if (a->message[0]) { /* a message longer than the line says that it was cut */
-        tui_role role = a->message_error ? ROLE_ERROR : ROLE_OK;
-        bool cut = draw_width(a->message) + 1 > r->w;
-        int w = draw_text(a, r->y, r->x, r->w - (cut ? 1 : 0), role, " %s", a->message);
+    int end = r->x + r->w;
+    for (int i = v->nhints - 1; i >= 0; i--) {
+        const tui_keyhint *h = &v->hints[i];
+        if (!h->essential)
+            continue;
+        int need = draw_width(h->keys) + (int)strlen(h->label) + 2;
+        if (end - need < r->x + 1)
+            break;
+        end -= need;
+        int x = end + draw_text(v->crt, r->y, end, need, ROLE_KEY, "%s", h->keys);
+        draw_text(v->crt, r->y, x, need, ROLE_NORMAL, " %s ", h->label);
+    }
+    int x = r->x + 1;
+    for (int i = 0; i < v->nhints; i++) {
+        const tui_keyhint *h = &v->hints[i];
+        if (h->essential)
+            continue;
+        int need = draw_width(h->keys) + (int)strlen(h->label) + 2;
+        if (x + need > end)
+            continue; /* a shorter one further on may still fit */
+        x += draw_text(v->crt, r->y, x, r->w, ROLE_KEY, "%s", h->keys);
+        x += draw_text(v->crt, r->y, x, r->w, ROLE_NORMAL, " %s ", h->label);
+    }
+}
+
+void panel_bar_draw(const tui_vctx *v)
+{
+    const layout_rect *r = &v->frame->lay.bar;
+    draw_fill(v->crt, r->y, r->x, r->w, ROLE_NORMAL);
+    if (v->message[0]) { /* a message longer than the line says that it was cut */
+        tui_role role = v->message_error ? ROLE_ERROR : ROLE_OK;
+        bool cut = draw_width(v->message) + 1 > r->w;
+        int w = draw_text(v->crt, r->y, r->x, r->w - (cut ? 1 : 0), role, " %s", v->message);
         if (cut)
-            draw_text(a, r->y, r->x + w, 1, role, "%s", crt_glyph(&a->crt, "…", "~"));
+            draw_text(v->crt, r->y, r->x + w, 1, role, "%s", crt_glyph(v->crt, "…", "~"));
         return;
     }
-    panel_keybar_draw(a, app_top(a)->id);
+    keybar_draw(v, r);
 }

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tui/app.h"
+#include "tui/view.h"
 
 /* Rows of each phase where a bank serves a word: more than one means a conflict. */
 static void bank_load(const banks_result *res, const banks_cell *cells, int banks,
@@ -29,8 +29,9 @@ static int phase_of_row(const banks_result *res, int row)
     return 0;
 }
 
-/* Text of a cell cw wide: the lowest lane, and "+n" (or '*' when narrow) for shared words. The
- * marker takes the same width whether it is there or not. */
+/* Text of a cell cw wide: the lowest lane, and "+k" (k other lanes share its word; '*' or "+"
+ * alone when the whole count does not fit: a count is never cut) for shared words. The marker
+ * takes the same width whether it is there or not. */
 static void cell_text(int cw, int lane, int nlanes, bool selected, char *txt, size_t n)
 {
     if (cw == 1)
@@ -39,9 +40,14 @@ static void cell_text(int cw, int lane, int nlanes, bool selected, char *txt, si
         snprintf(txt, n, "%2d", lane);
     else if (nlanes > 1 && cw == 3)
         snprintf(txt, n, "%2d+", lane);
-    else if (nlanes > 1)
-        snprintf(txt, n, "%*d+%d", cw - 2, lane, nlanes - 1 > 9 ? 9 : nlanes - 1);
-    else /* the selection marker sits right before the number */
+    else if (nlanes > 1) {
+        char full[16];
+        int w = snprintf(full, sizeof full, "%d+%d", lane, nlanes - 1);
+        if (w <= cw)
+            snprintf(txt, n, "%*s", cw, full);
+        else
+            snprintf(txt, n, "%*d+", cw - 1, lane);
+    } else /* the selection marker sits right before the number */
         snprintf(txt, n, "%*s%d", cw - (lane >= 10 ? 2 : 1), selected ? ">" : "", lane);
 }
 
@@ -55,55 +61,55 @@ static tui_role cell_role(int load, int nlanes, int bank)
     return (bank & 1) ? ROLE_BANK_B : ROLE_OK;
 }
 
-void panel_grid_draw(tui_app *a, const grid_geom *g, const scenario *s, const tui_view *v, const char *caption,
+void panel_grid_draw(const tui_vctx *ctx, const grid_geom *g, const scenario *s, const tui_view *v, const char *caption,
                      bool focused, int shown)
 {
-    panel_frame(a, &g->frame, caption, focused);
+    panel_frame(ctx->crt, &g->frame, caption, focused);
     const layout_rect in = g->in;
     if (in.h < 3 || !v->valid)
         return;
     int cw = g->cw, banks = s->arch->banks, rows = v->res.wavefronts;
     if (g->head == 2) {
-        draw_text(a, in.y, in.x, 5, ROLE_DIM, "bank");
-        draw_text(a, in.y + 1, in.x, 5, ROLE_DIM, "wf");
+        draw_text(ctx->crt, in.y, in.x, 5, ROLE_DIM, "bank");
+        draw_text(ctx->crt, in.y + 1, in.x, 5, ROLE_DIM, "wf");
     } else {
-        draw_text(a, in.y, in.x, 5, ROLE_DIM, "wf\\bk");
+        draw_text(ctx->crt, in.y, in.x, 5, ROLE_DIM, "wf\\bk");
     }
     for (int b = 0; b < banks; b++) {
         tui_role role = (b & 1) ? ROLE_BANK_B : ROLE_BANK_A;
         int x = g->x0 + b * cw;
         if (g->head == 1) {
-            draw_text(a, in.y, x, cw, role, "%*d", cw, b);
+            draw_text(ctx->crt, in.y, x, cw, role, "%*d", cw, b);
         } else {
             if (b >= 10)
-                draw_text(a, in.y, x + cw - 1, 1, role, "%d", b / 10);
-            draw_text(a, in.y + 1, x + cw - 1, 1, role, "%d", b % 10);
+                draw_text(ctx->crt, in.y, x + cw - 1, 1, role, "%d", b / 10);
+            draw_text(ctx->crt, in.y + 1, x + cw - 1, 1, role, "%d", b % 10);
         }
     }
     unsigned char load[BANKS_MAX_PHASES][BANKS_MAX_BANKS];
     bank_load(&v->res, v->cells, banks, load);
-    const char *empty = crt_glyph(&a->crt, "·", ".");
+    const char *empty = crt_glyph(ctx->crt, "·", ".");
     bool stepping = shown >= 0;
     for (int i = 0; i < g->nvis && g->scroll + i < rows && shown != -2; i++) {
         int row = g->scroll + i, y = g->y0 + i;
         int ph = phase_of_row(&v->res, row);
         bool current = stepping && row == shown - 1;
-        draw_text_mark(a, y, in.x, 4, current ? ROLE_HILITE : (ph & 1) ? ROLE_BANK_B : ROLE_DIM, 0, "%3d", row);
-        draw_text(a, y, in.x + 4, 1, ROLE_DIM, "%s",
-                  row == v->res.phase[ph].first_row ? crt_glyph(&a->crt, "┤", "+") : crt_glyph(&a->crt, "│", "|"));
+        draw_text_mark(ctx->crt, y, in.x, 4, current ? ROLE_HILITE : (ph & 1) ? ROLE_BANK_B : ROLE_DIM, 0, "%3d", row);
+        draw_text(ctx->crt, y, in.x + 4, 1, ROLE_DIM, "%s",
+                  row == v->res.phase[ph].first_row ? crt_glyph(ctx->crt, "┤", "+") : crt_glyph(ctx->crt, "│", "|"));
         for (int b = 0; b < banks; b++) {
             int x = g->x0 + b * cw;
             const banks_cell *c = &v->cells[row * banks + b];
             int alt = cw <= 2 && (b & 1) ? MARK_ALT : 0;
             if (!c->lanes || (stepping && row >= shown)) {
-                draw_text(a, y, x + cw - 1, 1, ROLE_DIM, "%s", empty); /* right-aligned like the lanes */
+                draw_text(ctx->crt, y, x + cw - 1, 1, ROLE_DIM, "%s", empty); /* right-aligned like the lanes */
                 continue;
             }
             int lane = __builtin_ctz(c->lanes), n = __builtin_popcount(c->lanes);
-            bool sel = (c->lanes >> a->sel_lane) & 1;
+            bool sel = ctx->sel_lane >= 0 && ((c->lanes >> ctx->sel_lane) & 1);
             char txt[16];
             cell_text(cw, lane, n, sel, txt, sizeof txt);
-            draw_text_mark(a, y, x, cw, cell_role(load[ph][b], n, b),
+            draw_text_mark(ctx->crt, y, x, cw, cell_role(load[ph][b], n, b),
                            alt | (sel ? MARK_SELECT : 0) | (current ? MARK_STEP : 0), "%s", txt);
         }
     }
@@ -111,11 +117,11 @@ void panel_grid_draw(tui_app *a, const grid_geom *g, const scenario *s, const tu
     char foot[200];
     int fy = in.y + in.h - 1, x = in.x;
     if (rows == 0) {
-        draw_text(a, fy, x, in.w, ROLE_DIM, "no active lane: nothing to serve");
+        draw_text(ctx->crt, fy, x, in.w, ROLE_DIM, "no active lane: nothing to serve");
         return;
     }
     if (shown == -2) { /* predict first: not even the count of rows */
-        draw_text(a, fy, x, in.w, ROLE_HILITE, "hidden until you predict (type a number, Enter)");
+        draw_text(ctx->crt, fy, x, in.w, ROLE_HILITE, "hidden until you predict (type a number, Enter)");
         return;
     }
     if (shown == -2)
@@ -129,16 +135,18 @@ void panel_grid_draw(tui_app *a, const grid_geom *g, const scenario *s, const tu
         snprintf(foot, sizeof foot, "%d wavefront%s ", rows, rows == 1 ? "" : "s");
     int end = in.x + in.w;
     if (cw == 1) /* one character per cell: the letters need their key first */
-        x += draw_text(a, fy, x, end - x, ROLE_KEY, "a-v=lanes 10-31 ");
-    x += draw_text(a, fy, x, end - x, ROLE_DIM, "%s", foot);
-    x += draw_text(a, fy, x, end - x, ROLE_CONFLICT, "conflict");
-    x += draw_text(a, fy, x, end - x, ROLE_NORMAL, " ");
-    x += draw_text(a, fy, x, end - x, ROLE_BROADCAST,
+        x += draw_text(ctx->crt, fy, x, end - x, ROLE_KEY, "a-v=lanes 10-31 ");
+    x += draw_text(ctx->crt, fy, x, end - x, ROLE_DIM, "%s", foot);
+    x += draw_text(ctx->crt, fy, x, end - x, ROLE_CONFLICT, "conflict");
+    x += draw_text(ctx->crt, fy, x, end - x, ROLE_NORMAL, " ");
+    x += draw_text(ctx->crt, fy, x, end - x, ROLE_BROADCAST,
                    cw >= 4   ? "n+k shared"
                    : cw == 3 ? "n+ shared"
                    : cw == 1 ? "* shared"
                              : "shared");
-    x += draw_text(a, fy, x, end - x, ROLE_NORMAL, " ");
-    x += draw_text_mark(a, fy, x, end - x, ROLE_OK, MARK_SELECT, "%slane %d", cw >= 3 ? ">" : "", a->sel_lane);
-    x += draw_text(a, fy, x, end - x, ROLE_DIM, " selected");
+    if (ctx->sel_lane < 0)
+        return;
+    x += draw_text(ctx->crt, fy, x, end - x, ROLE_NORMAL, " ");
+    x += draw_text_mark(ctx->crt, fy, x, end - x, ROLE_OK, MARK_SELECT, "%slane %d", cw >= 3 ? ">" : "", ctx->sel_lane);
+    x += draw_text(ctx->crt, fy, x, end - x, ROLE_DIM, " selected");
 }

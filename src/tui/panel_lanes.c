@@ -6,14 +6,15 @@
 #include <string.h>
 
 #include "io/report.h"
-#include "tui/app.h"
+#include "tui/view.h"
 
 /* Draw "head element tail" in w cells, the element shortened with an ellipsis when needed. */
-static void fit_line(tui_app *a, int y, int x, int w, tui_role role, int marks, const char *elem, const char *tail)
+static void fit_line(const tui_vctx *ctx, int y, int x, int w, tui_role role, int marks, const char *elem,
+                     const char *tail)
 {
     int tw = draw_width(tail), ew = draw_width(elem);
     if (ew + tw <= w) {
-        draw_text_mark(a, y, x, w, role, marks, "%s%s", elem, tail);
+        draw_text_mark(ctx->crt, y, x, w, role, marks, "%s%s", elem, tail);
         return;
     }
     int room = w - tw - 1;
@@ -21,21 +22,21 @@ static void fit_line(tui_app *a, int y, int x, int w, tui_role role, int marks, 
         const char *t = tail + strlen(tail);
         while (t > tail && draw_width(t) < w - 1)
             t--;
-        draw_text_mark(a, y, x, w, role, marks, "%s%s", crt_glyph(&a->crt, "…", "~"), t);
+        draw_text_mark(ctx->crt, y, x, w, role, marks, "%s%s", crt_glyph(ctx->crt, "…", "~"), t);
         return;
     }
-    int n = draw_text_mark(a, y, x, room, role, marks, "%s", elem);
-    n += draw_text_mark(a, y, x + n, 1, role, marks, "%s", crt_glyph(&a->crt, "…", "~"));
-    draw_text_mark(a, y, x + n, w - n, role, marks, "%s", tail);
+    int n = draw_text_mark(ctx->crt, y, x, room, role, marks, "%s", elem);
+    n += draw_text_mark(ctx->crt, y, x + n, 1, role, marks, "%s", crt_glyph(ctx->crt, "…", "~"));
+    draw_text_mark(ctx->crt, y, x + n, w - n, role, marks, "%s", tail);
 }
 
 /* The tail of lane l's line in form 0 (start + offset), 1 (byte address) or 2 (no word); a lane
  * of a swizzled array also says where its byte was before the swizzle when was is true. */
-static void lane_tail(tui_app *a, const tui_view *v, int l, int form, bool was, char *tail, size_t n)
+static void lane_tail(const tui_vctx *ctx, const tui_view *v, int l, int form, bool was, char *tail, size_t n)
 {
-    const scenario *s = &a->sc;
+    const scenario *s = ctx->sc;
     const scenario_lane *ln = &v->in.lane[l];
-    const char *arrow = crt_glyph(&a->crt, "→", "->");
+    const char *arrow = crt_glyph(ctx->crt, "→", "->");
     char banks[16];
     report_banks_text(s->arch, ln->address, v->in.req.width, banks, sizeof banks);
     long long word = (long long)banks_word_of(s->arch, ln->address);
@@ -63,25 +64,25 @@ static void lane_tail(tui_app *a, const tui_view *v, int l, int form, bool was, 
                  *shared ? " (shared)" : "");
 }
 
-void panel_lanes_draw(tui_app *a, const lanes_geom *g)
+void panel_lanes_draw(const tui_vctx *ctx, const lanes_geom *g)
 {
     layout_rect in = g->in;
-    panel_frame(a, &a->frame.lay.lanes, "lanes", a->focus == 1);
-    const tui_view *v = &a->view;
+    panel_frame(ctx->crt, &ctx->frame->lay.lanes, "lanes", ctx->focus == 1);
+    const tui_view *v = ctx->view;
     if (in.h < 1 || !v->valid)
         return;
-    const scenario *s = &a->sc;
+    const scenario *s = ctx->sc;
     strbuf el = {0};
     char tail[200];
     for (int i = 0; i < in.h && g->scroll + i < BANKS_WARP; i++) {
         int l = g->scroll + i, y = in.y + i;
         const scenario_lane *ln = &v->in.lane[l];
-        bool sel = l == a->sel_lane;
-        bool step_lit = app_in_mode(a, MODE_STEP) && v->res.lane[l].phase >= 0 && a->step.shown > 0 &&
-                        v->res.lane[l].wavefront == a->step.shown - 1 && ln->state == SCENARIO_LANE_OK;
+        bool sel = l == ctx->sel_lane;
+        bool step_lit = (ctx->opts & VIEW_STEP) && v->res.lane[l].phase >= 0 && ctx->step_shown > 0 &&
+                        v->res.lane[l].wavefront == ctx->step_shown - 1 && ln->state == SCENARIO_LANE_OK;
         int marks = sel ? MARK_SELECT : 0;
         tui_role role = step_lit ? ROLE_HILITE : ROLE_NORMAL;
-        int x = in.x + draw_text_mark(a, y, in.x, in.w, ROLE_KEY, marks, "lane %2d: ", l);
+        int x = in.x + draw_text_mark(ctx->crt, y, in.x, in.w, ROLE_KEY, marks, "lane %2d: ", l);
         int w = in.w - (x - in.x);
         strbuf_clear(&el);
         if (ln->state != SCENARIO_LANE_OK) {
@@ -92,17 +93,22 @@ void panel_lanes_draw(tui_app *a, const lanes_geom *g)
             if (ln->state == SCENARIO_LANE_OOB || ln->state == SCENARIO_LANE_MISALIGNED)
                 scenario_lane_element(s, v->in.access, ln, &el);
             snprintf(tail, sizeof tail, "%s%s%s", el.len ? ": " : "", why, excluded ? " (left out)" : "");
-            fit_line(a, y, x, w, excluded ? ROLE_ERROR : ROLE_DIM, marks, strbuf_str(&el), tail);
+            fit_line(ctx, y, x, w, excluded ? ROLE_ERROR : ROLE_DIM, marks, strbuf_str(&el), tail);
             continue;
         }
         if (!s->is_trace)
             scenario_lane_element(s, v->in.access, ln, &el);
+        if (ctx->quiz_hidden) { /* predict first: the address, not its bank */
+            snprintf(tail, sizeof tail, " = %lld B", (long long)ln->address);
+            fit_line(ctx, y, x, w, role, marks, strbuf_str(&el), tail);
+            continue;
+        }
         for (int k = 0; k <= 5; k++) { /* the longest form that fits the line, the swizzle's first */
-            lane_tail(a, v, l, k % 3, k < 3, tail, sizeof tail);
+            lane_tail(ctx, v, l, k % 3, k < 3, tail, sizeof tail);
             if (draw_width(strbuf_str(&el)) + draw_width(tail) <= w)
                 break;
         }
-        fit_line(a, y, x, w, role, marks, strbuf_str(&el), tail);
+        fit_line(ctx, y, x, w, role, marks, strbuf_str(&el), tail);
     }
     strbuf_free(&el);
 }

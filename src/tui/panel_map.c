@@ -6,17 +6,17 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tui/app.h"
+#include "tui/view.h"
 
-void panel_map_draw(tui_app *a, const layout_rect *r)
+int panel_map_draw(const tui_vctx *ctx, const layout_rect *r)
 {
-    const scenario *s = &a->sc;
-    const tui_view *v = &a->view;
+    const scenario *s = ctx->sc;
+    const tui_view *v = ctx->view;
     if (s->is_trace || !v->valid) {
-        layout_rect in = panel_frame(a, r, "array map", a->focus == 2);
+        layout_rect in = panel_frame(ctx->crt, r, "array map", ctx->focus == 2);
         if (in.h > 0)
-            draw_text(a, in.y, in.x, in.w, ROLE_DIM, "a trace has no array to draw");
-        return;
+            draw_text(ctx->crt, in.y, in.x, in.w, ROLE_DIM, "a trace has no array to draw");
+        return ctx->map_scroll;
     }
     const scenario_access *ac = &s->accesses[v->in.access];
     const scenario_array *arr = &s->arrays[ac->array];
@@ -29,9 +29,9 @@ void panel_map_draw(tui_app *a, const layout_rect *r)
                  arr->name, arr->swizzle);
     else
         snprintf(title, sizeof title, "array map: %s, cell = bank, lane where the warp reads", arr->name);
-    layout_rect in = panel_frame(a, r, title, a->focus == 2);
+    layout_rect in = panel_frame(ctx->crt, r, title, ctx->focus == 2);
     if (in.h < 1)
-        return;
+        return ctx->map_scroll;
     /* rows x cols of the drawing: the last dimension across, the others down */
     int64_t rows, cols;
     scenario_map_shape(arr, &rows, &cols);
@@ -47,15 +47,21 @@ void panel_map_draw(tui_app *a, const layout_rect *r)
             int64_t e = (v->in.lane[l].address - arr->start - ac->offset) / arr->elem_size;
             first_row = e / cols;
         }
-    if (a->map_scroll < 0 || a->map_scroll > rows - 1)
-        a->map_scroll = 0;
-    int64_t top = a->map_scroll;
-    if (a->focus != 2 && first_row >= 0 && (first_row < top || first_row >= top + in.h))
+    int scroll = ctx->map_scroll < 0 || ctx->map_scroll > rows - 1 ? 0 : ctx->map_scroll;
+    if (in.h >= 3) { /* column indices over the cells (the last dimension's index) */
+        draw_text(ctx->crt, in.y, in.x, lw, ROLE_DIM, "col");
+        for (int c = 0; c < vis_cols; c++)
+            draw_text(ctx->crt, in.y, in.x + lw + c * cw, cw, (c & 1) ? ROLE_BANK_B : ROLE_DIM, "%2d ", c % 100);
+        in.y++;
+        in.h--;
+    }
+    int64_t top = scroll;
+    if (ctx->focus != 2 && first_row >= 0 && (first_row < top || first_row >= top + in.h))
         top = first_row;
     for (int i = 0; i < in.h && top + i < rows; i++) {
         int64_t row = top + i;
         int y = in.y + i;
-        draw_text(a, y, in.x, lw, ROLE_DIM, "%3lld", (long long)row);
+        draw_text(ctx->crt, y, in.x, lw, ROLE_DIM, "%3lld", (long long)row);
         for (int c = 0; c < vis_cols; c++) {
             int64_t e = row * cols + c;
             if (arr->ndims == 1 && e >= arr->extent[0])
@@ -68,20 +74,21 @@ void panel_map_draw(tui_app *a, const layout_rect *r)
                 if (v->in.lane[l].state == SCENARIO_LANE_OK && v->in.lane[l].address == addr)
                     lane = lane < 0 ? l : lane;
             int bank = banks_bank_of(s->arch, addr);
-            bool lit = lane >= 0 && app_in_mode(a, MODE_STEP) && a->step.shown > 0 &&
-                       v->res.lane[lane].wavefront == a->step.shown - 1;
+            bool lit = lane >= 0 && (ctx->opts & VIEW_STEP) && ctx->step_shown > 0 &&
+                       v->res.lane[lane].wavefront == ctx->step_shown - 1;
             if (lane >= 0)
-                draw_text_mark(a, y, in.x + lw + c * cw, cw, lit ? ROLE_CONFLICT : ROLE_HILITE,
-                               lane == a->sel_lane ? MARK_SELECT : 0, "%2d ", lane);
+                draw_text_mark(ctx->crt, y, in.x + lw + c * cw, cw, lit ? ROLE_CONFLICT : ROLE_HILITE,
+                               lane == ctx->sel_lane ? MARK_SELECT : 0, "%2d ", lane);
             else if (pad)
-                draw_text(a, y, in.x + lw + c * cw, cw, ROLE_PADDING, "%s", crt_glyph(&a->crt, "░░ ", "pp "));
+                draw_text(ctx->crt, y, in.x + lw + c * cw, cw, ROLE_PADDING, "%s", crt_glyph(ctx->crt, "░░ ", "pp "));
             else if (swz && hrow != row) /* rows shorter than the swizzle's line: from another row (dim) */
-                draw_text(a, y, in.x + lw + c * cw, cw, ROLE_DIM, "%2lld ", (long long)hc);
+                draw_text(ctx->crt, y, in.x + lw + c * cw, cw, ROLE_DIM, "%2lld ", (long long)hc);
             else
-                draw_text(a, y, in.x + lw + c * cw, cw, (bank & 1) ? ROLE_BANK_B : ROLE_BANK_A, "%2lld ",
+                draw_text(ctx->crt, y, in.x + lw + c * cw, cw, (bank & 1) ? ROLE_BANK_B : ROLE_BANK_A, "%2lld ",
                           (long long)(swz ? hc : bank));
         }
         if (vis_cols < cols)
-            draw_text(a, y, in.x + lw + vis_cols * cw, 3, ROLE_DIM, "%s", crt_glyph(&a->crt, "…", ">"));
+            draw_text(ctx->crt, y, in.x + lw + vis_cols * cw, 3, ROLE_DIM, "%s", crt_glyph(ctx->crt, "…", ">"));
     }
+    return scroll;
 }

@@ -8,7 +8,8 @@
 
 #include "io/measure_plan.h"
 #include "io/report.h"
-#include "tui/app.h"
+#include "model/kinds.h"
+#include "tui/view.h"
 
 /* A 3x5 font for digits. */
 static const char *const font[10][5] = {
@@ -24,22 +25,26 @@ int big_number_width(int n)
     return 4 * snprintf(digits, sizeof digits, "%d", n);
 }
 
-void big_number_draw(tui_app *a, int y, int x, int n, tui_role role)
+void big_number_draw(const tui_crt *c, int y, int x, int n, tui_role role)
 {
     char digits[16];
     snprintf(digits, sizeof digits, "%d", n);
-    const char *block = crt_glyph(&a->crt, "█", "#");
+    const char *block = crt_glyph(c, "█", "#");
     for (int i = 0, w = 0; digits[i]; i++, w += 4)
         for (int row = 0; row < 5; row++)
             for (int col = 0; col < 3; col++)
                 if (font[digits[i] - '0'][row][col] == '#')
-                    draw_text(a, y + row, x + w + col, 1, role, "%s", block);
+                    draw_text(c, y + row, x + w + col, 1, role, "%s", block);
 }
 
 tui_role headline_text(const scenario *s, const tui_view *v, char *buf, size_t n)
 {
     (void)s;
     const banks_result *res = &v->res;
+    if (res->not_modelled) { /* a kind without a rule: never a verdict */
+        snprintf(buf, n, "not modelled: %s", kinds_of(v->in.req.op)->not_modelled);
+        return ROLE_WARN;
+    }
     int with_thread = 0;
     for (int l = 0; l < BANKS_WARP; l++)
         with_thread += v->in.lane[l].state != SCENARIO_LANE_NO_THREAD;
@@ -85,80 +90,82 @@ tui_role headline_text(const scenario *s, const tui_view *v, char *buf, size_t n
 }
 
 /* The GPU part: measured numbers beside the prediction, or the worker's status. */
-static void measured_draw(tui_app *a, layout_rect in, int y)
+static void measured_draw(const tui_vctx *ctx, layout_rect in, int y)
 {
     int end = in.y + in.h;
-    bool fresh = a->have_meas && a->meas.id == a->gen && a->meas.ok;
+    const tui_measured *g = &ctx->measured;
+    bool fresh = g->fresh;
     if (!fresh && y == end - 1) { /* one line left: the status must still show ("no GPU") */
-        const char *st = a->gpu_status, *nl = strchr(st, '\n');
+        const char *st = g->status, *nl = strchr(st, '\n');
         char line[400];
         snprintf(line, sizeof line, "MEASURED: %.*s", nl ? (int)(nl - st) : (int)strlen(st), st);
-        draw_text(a, y, in.x, in.w, ROLE_DIM, "%s", draw_width(line) <= in.w ? line : line + 10);
+        draw_text(ctx->crt, y, in.x, in.w, ROLE_DIM, "%s", draw_width(line) <= in.w ? line : line + 10);
         return;
     }
     if (y < end)
-        draw_text(a, y++, in.x, in.w, ROLE_KEY, "MEASURED");
+        draw_text(ctx->crt, y++, in.x, in.w, ROLE_KEY, "MEASURED");
     if (!fresh) {
-        const char *st = a->gpu_status, *nl = strchr(st, '\n');
+        const char *st = g->status, *nl = strchr(st, '\n');
         if (y < end)
-            draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%.*s", nl ? (int)(nl - st) : (int)strlen(st), st);
+            draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_DIM, "%.*s", nl ? (int)(nl - st) : (int)strlen(st), st);
         if (nl && y < end)
-            draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", nl + 1);
+            draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", nl + 1);
         return;
     }
-    const gpu_measurement *m = &a->meas.m;
-    bool agree = measure_plan_agrees(a->pred_cycles, m->cycles_per_access);
-    if (y < end && a->pred_arch && a->pred_arch != a->sc.arch) /* after `r`: not the GPU's rules */
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_HILITE, "GPU model %s, not %s", a->pred_arch->name,
-                  a->sc.arch->name);      /* 26 columns: fits the narrowest panel */
-    else if (y < end && a->pred_no_model) /* a GPU newer than every model: the prediction may not hold */
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_HILITE, "no model of this GPU");
-    if (y < end && a->pred_cycles < 0) /* cp.async: the time includes the copy from global memory */
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%.2f cycles/access (not predicted)", m->cycles_per_access);
+    const gpu_measurement *m = &g->meas->m;
+    bool agree = measure_plan_agrees(g->pred_cycles, m->cycles_per_access);
+    if (y < end && g->pred_arch && g->pred_arch != ctx->sc->arch) /* after `r`: not the GPU's rules */
+        draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_HILITE, "GPU model %s, not %s", g->pred_arch->name,
+                  ctx->sc->arch->name);   /* 26 columns: fits the narrowest panel */
+    else if (y < end && g->pred_no_model) /* a GPU newer than every model: the prediction may not hold */
+        draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_HILITE, "no model of this GPU");
+    if (y < end && g->pred_cycles < 0) /* cp.async: the time includes the copy from global memory */
+        draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%.2f cycles/access (not predicted)",
+                  m->cycles_per_access);
     else if (y < end)
-        draw_text(a, y++, in.x + 1, in.w - 1, agree ? ROLE_OK : ROLE_ERROR, "%.2f cycles/access (pred. %.2f)",
-                  m->cycles_per_access, a->pred_cycles);
+        draw_text(ctx->crt, y++, in.x + 1, in.w - 1, agree ? ROLE_OK : ROLE_ERROR, "%.2f cycles/access (pred. %.2f)",
+                  m->cycles_per_access, g->pred_cycles);
     if (y < end && m->have_counters)
-        draw_text(a, y++, in.x + 1, in.w - 1,
-                  m->wavefronts == a->pred_wavefronts && m->bank_conflicts == a->pred_conflicts ? ROLE_OK : ROLE_ERROR,
+        draw_text(ctx->crt, y++, in.x + 1, in.w - 1,
+                  m->wavefronts == g->pred_wavefronts && m->bank_conflicts == g->pred_conflicts ? ROLE_OK : ROLE_ERROR,
                   "block: %.0f wf, %.0f conflicts (model %lld/%lld)", m->wavefronts, m->bank_conflicts,
-                  (long long)a->pred_wavefronts, (long long)a->pred_conflicts);
+                  (long long)g->pred_wavefronts, (long long)g->pred_conflicts);
     else if (y < end)
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", m->counters_note);
+        draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", m->counters_note);
     if (y < end && m->have_latency)
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "latency %.1f cycles, %.2f ns/access/SM", m->latency_cycles,
-                  m->ns_per_access);
+        draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "latency %.1f cycles, %.2f ns/access/SM",
+                  m->latency_cycles, m->ns_per_access);
     if (y < end)
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", a->gpu_status);
+        draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", g->status);
 }
 
 /* Lanes left out anywhere in the scenario, once the totals are in (0 before). */
-static int64_t totals_excluded(const tui_app *a)
+static int64_t totals_excluded(const tui_vctx *ctx)
 {
-    return a->totals_valid ? scenario_excluded_total(&a->totals.excl) : 0;
+    return ctx->totals ? scenario_excluded_total(&ctx->totals->excl) : 0;
 }
 
 /* The totals lines in at most room lines: every warp-instruction, as `analyze` sums them
  * (computed in the background). Lanes left out somewhere come first when only one line fits:
  * they are said out loud even where this instruction has none. */
-static int totals_draw(tui_app *a, layout_rect in, int y, int room)
+static int totals_draw(const tui_vctx *ctx, layout_rect in, int y, int room)
 {
     if (room < 1)
         return y;
-    if (!a->totals_valid) {
-        double p = jobs_progress(a, JOB_TOTALS);
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "all instr.: computing %.0f %%", p < 0 ? 0.0 : 100 * p);
+    if (!ctx->totals) {
+        double p = ctx->totals_progress;
+        draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_DIM, "all instr.: computing %.0f %%", p < 0 ? 0.0 : 100 * p);
         return y;
     }
-    const tui_totals *t = &a->totals;
-    int64_t ex = totals_excluded(a);
+    const tui_totals *t = ctx->totals;
+    int64_t ex = totals_excluded(ctx);
     if (t->instructions > 1 && (ex == 0 || room >= 2)) { /* the long form when it fits, never a cut one */
         char line[160];
         snprintf(line, sizeof line, "all %lld instr.: %lld wf, ideal %lld, worst %d", (long long)t->instructions,
                  (long long)t->wavefronts, (long long)t->ideal, t->worst);
         if (draw_width(line) > in.w - 1)
             snprintf(line, sizeof line, "all: %lld wf, ideal %lld", (long long)t->wavefronts, (long long)t->ideal);
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", line);
+        draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", line);
     }
     if (ex > 0) {
         char line[120];
@@ -167,64 +174,71 @@ static int totals_draw(tui_app *a, layout_rect in, int y, int room)
             snprintf(line, sizeof line, "%lld lane%s left out overall", (long long)ex, ex == 1 ? "" : "s");
         if (draw_width(line) > in.w - 1)
             snprintf(line, sizeof line, "%lld lane%s left out (all)", (long long)ex, ex == 1 ? "" : "s");
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_ERROR, "%s", line);
+        draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_ERROR, "%s", line);
     }
     return y;
 }
 
-void panel_result_draw(tui_app *a, const layout_rect *r, const scenario *s, const tui_view *v, const char *caption,
-                       bool current)
+void panel_result_draw(const tui_vctx *ctx, const layout_rect *r, const scenario *s, const tui_view *v,
+                       const char *caption, bool current)
 {
-    layout_rect in = panel_frame(a, r, caption, false);
+    layout_rect in = panel_frame(ctx->crt, r, caption, false);
     if (in.h < 1 || !v->valid)
         return;
     const banks_result *res = &v->res;
     int y = in.y, end = in.y + in.h;
-    draw_text(a, y++, in.x, in.w, ROLE_KEY, "PREDICTED (%s model)", s->arch->name);
-    if (app_in_mode(a, MODE_QUIZ) && !a->quiz.answered) {
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_HILITE, "predict first: conflict degree?");
+    draw_text(ctx->crt, y++, in.x, in.w, ROLE_KEY, "PREDICTED (%s model)", s->arch->name);
+    if (ctx->quiz_hidden) {
+        draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_HILITE, "predict first: conflict degree?");
         if (y < end)
-            draw_text(a, y++, in.x + 1, in.w - 1, ROLE_KEY, "your answer: %s_  (Enter)", a->quiz.buf);
+            draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_KEY, "your answer: %s_  (Enter)", ctx->quiz_typed);
         return;
     }
     char head[160];
     tui_role role = headline_text(s, v, head, sizeof head);
     if (role != ROLE_WARN && in.h >= 11 && in.w >= 30 && res->active_lanes > 0) {
-        big_number_draw(a, y, in.x + 1, res->conflict_degree, role);
+        big_number_draw(ctx->crt, y, in.x + 1, res->conflict_degree, role);
         int w = big_number_width(res->conflict_degree);
-        draw_text(a, y + 4, in.x + 2 + w, in.w - w - 2, role, "%s",
+        draw_text(ctx->crt, y + 4, in.x + 2 + w, in.w - w - 2, role, "%s",
                   res->conflict_degree > 1 ? "-way conflict" : "= conflict-free");
         y += 6;
     } else {
         char **lines;
         int nl = draw_wrap(head, in.w - 1, &lines);
         for (int i = 0; i < nl && y < end; i++)
-            draw_text(a, y++, in.x + 1, in.w - 1, role, "%s", lines[i]);
+            draw_text(ctx->crt, y++, in.x + 1, in.w - 1, role, "%s", lines[i]);
         draw_wrap_free(lines, nl);
     }
-    if (app_in_mode(a, MODE_QUIZ) && a->quiz.answered && y < end)
-        draw_text(a, y++, in.x + 1, in.w - 1, a->quiz.guess == res->conflict_degree ? ROLE_OK : ROLE_ERROR,
-                  "you predicted %d: %s", a->quiz.guess, a->quiz.guess == res->conflict_degree ? "right" : "not quite");
+    if ((ctx->opts & VIEW_QUIZ) && !ctx->quiz_hidden && y < end)
+        draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ctx->quiz_guess == res->conflict_degree ? ROLE_OK : ROLE_ERROR,
+                  "you predicted %d: %s", ctx->quiz_guess,
+                  ctx->quiz_guess == res->conflict_degree ? "right" : "not quite");
+    if (res->not_modelled && current) { /* no wavefronts to show: the totals and the GPU part */
+        y = totals_draw(ctx, in, y, end - y - 2);
+        measured_draw(ctx, in, y);
+    }
+    if (res->not_modelled)
+        return;
     /* a load (or store of register data) that costs a cycle per phase, more than its wavefronts */
     int cycles = (int)banks_issue_cycles(s->arch, &v->in.req, res, true);
     bool own_line = cycles > res->wavefronts && y + 4 < end;
     if (y < end && cycles > res->wavefronts && !own_line)
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_HILITE, "%d wavefront%s, %d cycles", res->wavefronts,
+        draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_HILITE, "%d wavefront%s, %d cycles", res->wavefronts,
                   res->wavefronts == 1 ? "" : "s", cycles);
     else if (y < end)
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%d wavefront%s (ideal %d)", res->wavefronts,
+        draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%d wavefront%s (ideal %d)", res->wavefronts,
                   res->wavefronts == 1 ? "" : "s", res->ideal_wavefronts);
     if (own_line)
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_HILITE, "%d cycles: one per phase", cycles);
+        draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_HILITE, "%d cycles: one per phase", cycles);
     /* the conflicts line gives way when the MEASURED block (heading and status) would not fit,
      * except side by side in compare mode, where both panels keep the same lines */
-    int ex_line = current && totals_excluded(a) > 0 ? 1 : 0; /* keeps its line before the conflicts */
-    if (y < end && res->wavefronts && (!current || app_in_mode(a, MODE_COMPARE) || end - y >= 3 + ex_line))
-        draw_text(a, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%d conflict%s, eff. %.*f %%", res->bank_conflicts,
+    int ex_line = current && totals_excluded(ctx) > 0 ? 1 : 0; /* keeps its line before the conflicts */
+    if (y < end && res->wavefronts && (!current || (ctx->opts & VIEW_COMPARE) || end - y >= 3 + ex_line))
+        draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%d conflict%s, eff. %.*f %%", res->bank_conflicts,
                   res->bank_conflicts == 1 ? "" : "s", res->bank_conflicts ? 1 : 0,
                   100.0 * res->ideal_wavefronts / res->wavefronts);
     if (!current)
         return;
-    y = totals_draw(a, in, y, end - y - 2); /* the MEASURED heading and status keep two lines */
-    measured_draw(a, in, y);
+    y = totals_draw(ctx, in, y, end - y - 2); /* the MEASURED heading and status keep two lines */
+    measured_draw(ctx, in, y);
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "model/explain.h"
-#include "tui/app.h"
+#include "tui/view.h"
 
 /* Append the lines of e to the paragraph list (grown as needed), prefixed with prefix. */
 static void add_lines(char ***p, int *n, int *cap, explain_lines *e, const char *prefix)
@@ -23,35 +23,38 @@ static void add_lines(char ***p, int *n, int *cap, explain_lines *e, const char 
     explain_lines_free(e);
 }
 
-int why_paragraphs(const tui_app *a, char ***out)
+int why_paragraphs(const tui_vctx *ctx, char ***out)
 {
     int n = 0, cap = 8;
     char **p = xmalloc(sizeof *p * (size_t)cap);
-    if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
-        p[n++] = xstrdup(a->lesson.les.steps[a->lesson.step].text);
-    const scenario *s = &a->sc;
-    if (app_in_mode(a, MODE_QUIZ) && !a->quiz.answered) { /* the text would give the answer away */
+    if (ctx->opts & VIEW_LESSON)
+        p[n++] = xstrdup(ctx->lesson_text);
+    const scenario *s = ctx->sc;
+    const tui_view *v = ctx->view;
+    if (ctx->quiz_hidden) { /* the text would give the answer away */
         p[n++] = xstrdup("Predict first: the description and the explanation appear after your answer.");
         *out = p;
         return n;
     }
-    if (app_in_mode(a, MODE_STEP) && a->step.shown > 0 && a->view.valid) { /* the wavefront just revealed */
+    if ((ctx->opts & VIEW_STEP) && ctx->step_shown > 0 && v->valid) { /* the wavefront just revealed */
         explain_lines e;
-        explain_wavefront(s, &a->view.in, &a->view.res, a->step.shown - 1, &e);
+        explain_wavefront(s, &v->in, &v->res, ctx->step_shown - 1, &e);
         add_lines(&p, &n, &cap, &e, "");
     }
     const char *d = s->description ? s->description : s->name;
-    if (d && !a->modified)
+    if (d && !ctx->modified)
         p[n++] = xstrdup(d);
     /* the explanation of what is on screen now: the access, then the selected lane */
-    if (a->view.valid) {
+    if (v->valid) {
         explain_lines e;
-        explain_access(s, &a->view.in, &a->view.res, &e);
+        explain_access(s, &v->in, &v->res, &e);
         add_lines(&p, &n, &cap, &e, "");
-        explain_lane(s, &a->view.in, &a->view.res, a->sel_lane, &e);
-        add_lines(&p, &n, &cap, &e, "");
+        if (ctx->sel_lane >= 0) {
+            explain_lane(s, &v->in, &v->res, ctx->sel_lane, &e);
+            add_lines(&p, &n, &cap, &e, "");
+        }
     }
-    if (d && a->modified) { /* the file's text describes the file, not the edits since */
+    if (d && ctx->modified) { /* the file's text describes the file, not the edits since */
         if (n == cap)
             p = xrealloc(p, sizeof *p * (size_t)(cap *= 2));
         strbuf sb = {0};
@@ -62,13 +65,13 @@ int why_paragraphs(const tui_app *a, char ***out)
     return n;
 }
 
-void panel_why_draw(tui_app *a, const layout_rect *r, bool framed)
+void panel_why_draw(const tui_vctx *ctx, const layout_rect *r, bool framed)
 {
-    layout_rect in = framed ? panel_frame(a, r, "why", false) : *r;
+    layout_rect in = framed ? panel_frame(ctx->crt, r, "why", false) : *r;
     if (in.h < 1 || in.w < 8)
         return;
     char **paras;
-    int np = why_paragraphs(a, &paras);
+    int np = why_paragraphs(ctx, &paras);
     int y = in.y, end = in.y + in.h;
     bool cut = false;
     for (int i = 0; i < np && !cut; i++) {
@@ -77,11 +80,11 @@ void panel_why_draw(tui_app *a, const layout_rect *r, bool framed)
         for (int k = 0; k < nl; k++) {
             if (y == end - 1 && (k + 1 < nl || i + 1 < np)) {
                 cut = true; /* the rest is one key away, never silently dropped */
-                int w = draw_text(a, y, in.x, in.w - 11, ROLE_DIM, "%s", lines[k]);
-                draw_text(a, y, in.x + w, in.w - w, ROLE_KEY, " %s y: more", crt_glyph(&a->crt, "…", "..."));
+                int w = draw_text(ctx->crt, y, in.x, in.w - 11, ROLE_DIM, "%s", lines[k]);
+                draw_text(ctx->crt, y, in.x + w, in.w - w, ROLE_KEY, " %s y: more", crt_glyph(ctx->crt, "…", "..."));
                 break;
             }
-            draw_text(a, y++, in.x, in.w, i == 0 && app_in_mode(a, MODE_LESSON) ? ROLE_NORMAL : ROLE_DIM, "%s",
+            draw_text(ctx->crt, y++, in.x, in.w, i == 0 && (ctx->opts & VIEW_LESSON) ? ROLE_NORMAL : ROLE_DIM, "%s",
                       lines[k]);
         }
         draw_wrap_free(lines, nl);

@@ -66,7 +66,7 @@ static void app_take(tui_app *a, scenario *s, const char *source)
     a->source = src;
     a->access = a->iteration = 0;
     a->warp = a->sc.is_trace ? 0 : scenario_selected_warp(&a->sc, 0);
-    a->sel_lane = 1;
+    a->sel_lane = -1; /* no lane selected until one is chosen (arrows, a click) */
     a->grid_scroll = a->map_scroll = 0;
     a->step.shown = 0;
     a->pattern = pattern_index(source);
@@ -120,22 +120,15 @@ void app_free(tui_app *a)
     lesson_free(&a->lesson.les);
     scenario_history_free(&a->hist);
     scenario_free(&a->edit.good);
+    for (int i = 0; i < a->edit.npending; i++)
+        scenario_free(&a->edit.pending[i]);
+    free(a->edit.pending);
     scenario_free(&a->sc);
     scenario_free(&a->cmp.other);
     kernel_view_free(a); /* when the view ends with the kernel view open */
+    source_view_free(a);
     free(a->source);
     free(a->saved_json);
-}
-
-void view_build(const scenario *s, int access, int iteration, int warp, tui_view *v)
-{
-    if (s->is_trace)
-        scenario_instr_at(s, access, &v->in);
-    else
-        scenario_instr_build(s, access, iteration, warp, &v->in);
-    banks_analyze(s->arch, &v->in.req, &v->res, v->cells);
-    scenario_instr_excluded(&v->in, &v->excl);
-    v->valid = true;
 }
 
 /* Keep the selection inside the scenario after an edit. */
@@ -185,6 +178,12 @@ void app_react(tui_app *a, int flags)
         if (app_in_mode(a, MODE_ADVISOR))
             jobs_start_advisor(a, a->adv.res ? a->adv.res->array : a->sc.accesses[a->access].array);
         flags |= REACT_MEASURE | REACT_RECOMPUTE;
+        if (a->modified && a->saved_json) { /* back to what the file holds ("+" then "-"): unmodified */
+            strbuf sb = {0};
+            save_scenario_json(&a->sc, &sb);
+            a->modified = strcmp(strbuf_str(&sb), a->saved_json) != 0;
+            strbuf_free(&sb);
+        }
     }
     if (flags & REACT_MEASURE) {
         sweep_measure_cancel(a);
@@ -259,22 +258,6 @@ int64_t app_instr_seq(const tui_app *a)
     return -1; /* a warp the scenario's "warps" leaves out: not one of analyze's instructions */
 }
 
-void app_declaration(const scenario *s, int access, char *buf, size_t n)
-{
-    if (s->is_trace) {
-        snprintf(buf, n, "trace of %d instruction%s", s->ntrace, s->ntrace == 1 ? "" : "s");
-        return;
-    }
-    const scenario_array *arr = &s->arrays[s->accesses[access].array];
-    int k = snprintf(buf, n, "%s %s", types_name(&s->types, &arr->type), arr->name);
-    for (int d = 0; d < arr->ndims && k >= 0 && (size_t)k < n; d++)
-        k += arr->pad[d]
-                 ? snprintf(buf + k, n - (size_t)k, "[%lld+%lld]", (long long)arr->dims[d], (long long)arr->pad[d])
-                 : snprintf(buf + k, n - (size_t)k, "[%lld]", (long long)arr->dims[d]);
-    if (arr->swizzle && k >= 0 && (size_t)k < n)
-        snprintf(buf + k, n - (size_t)k, " swizzle %s", arr->swizzle);
-}
-
 /* Step an open lesson forwards or back (stopping at its ends). */
 static int lesson_move(tui_app *a, int delta)
 {
@@ -296,7 +279,10 @@ static int lesson_move(tui_app *a, int delta)
 
 int app_open_relative(tui_app *a, int delta, bool confirmed)
 {
-    if (a->modified && !confirmed) {
+    /* a lesson's steps show library patterns: the edits a step asks for are the exercise, not
+     * work to keep, so moving between steps does not ask (S still saves them first) */
+    bool lesson = app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0;
+    if (a->modified && !confirmed && !lesson) {
         a->prompt.kind = PROMPT_OPEN;
         a->prompt.arg = delta;
         app_push(a, &mode_prompt);

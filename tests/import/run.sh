@@ -70,8 +70,15 @@ expect2() {  # expect2 NAME PATTERN FILE ARGS...
 }
 printf '__global__ void k() {\n  __shared__ float t[32];\n  t[threadIdx.x] = 1.0f\n}\n' >"$tmp/syntax.cu"
 expect2 syntax-error '^syntax.cu:3:24: error: ' syntax.cu --block 32
-printf '#include "nothere.h"\n__global__ void k() {}\n' >"$tmp/include.cu"
-expect2 missing-include "^include.cu:1:10: (fatal )?error: 'nothere.h' file not found" include.cu --block 32
+# a missing include is a note: the file is parsed without it
+printf '#include "nothere.h"\n#include <cooperative_groups.h>\n#include <cublas_v2.h>\n#include <mma.h>\n#include <cuda_profiler_api.h>\n#include <math.h>\nnamespace cg = cooperative_groups;\n__global__ void k(float *o) {\n  __shared__ float s[64];\n  cg::thread_block b = cg::this_thread_block();\n  s[threadIdx.x] = -INFINITY + __powf(2.0f, 1.0f);\n  cg::sync(b);\n  atomicAdd(&s[threadIdx.x + 1], 1);\n  o[0] = __ldcs(o + 1) + NAN;\n}\nvoid host(void) { cublasHandle_t h; cublasCreate(&h); undeclared_host_call(); }\n' >"$tmp/include.cu"
+(cd "$tmp" && "$bin" import include.cu --block 32 -o include.json) >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "^include.cu:1:10: note: 'nothere.h' not found: parsed without it" "$tmp/err" &&
+    grep -q "^include.cu:16:.*(outside the kernel: ignored)" "$tmp/err" && [ "$(grep -c '"op"' "$tmp/include.json")" -eq 2 ] &&
+    ok || bad "missing include and stand-in headers: exit $rc: $(head -3 "$tmp/err")"
+printf '#include "nothere.h"\n__global__ void k() {}\n' >"$tmp/include2.cu"
+expect2 missing-include-no-array "^include2.cu:1:10: note: 'nothere.h' not found" include2.cu --block 32
 { echo '#define X0 x'; i=1; while [ $i -le 40 ]; do echo "#define X$i X$((i - 1)) X$((i - 1))"; i=$((i + 1)); done
   echo '__global__ void k() { __shared__ int x[32]; int v[] = {X40}; x[threadIdx.x] = v[0]; }'; } >"$tmp/macro.cu"
 expect2 macro-explosion 'macro.cu: parsing took longer than 3 s|macro.cu: the parser stopped|error' macro.cu --block 32 --timeout 3

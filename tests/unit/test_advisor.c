@@ -351,6 +351,44 @@ static void test_row_xor(void **state)
     scenario_free(&s);
 }
 
+/* A stencil tile that follows a 16x16 block (tile[18][18]) is 2-way and needs padding 30 to be
+ * conflict-free; the same 256 threads as 32x8 with tile[10][34] are conflict-free with 64 more
+ * bytes. Shapes that read out of the tile are refused; a tile that does not follow the block
+ * (the transpose) gets no shape. */
+static void test_block_shape(void **state)
+{
+    (void)state;
+    const char *json = "{\"block\": [16, 16], \"arrays\": [{\"name\": \"tile\", \"type\": \"float\", \"dims\": [18, 18]}],"
+                       " \"accesses\": [{\"op\": \"load\", \"array\": \"tile\", \"index\": [\"ty + 1\", \"tx + 1\"]},"
+                       "  {\"op\": \"load\", \"array\": \"tile\", \"index\": [\"ty\", \"tx + 1\"]},"
+                       "  {\"op\": \"load\", \"array\": \"tile\", \"index\": [\"ty + 1\", \"tx + 2\"]}]}";
+    scenario s;
+    io_error err;
+    assert_true(test_load(json, &s, &err));
+    static advisor_result r;
+    assert_true(advisor_sweep(&s, 0, 64, &r));
+    assert_int_equal(r.best_pad, 30);
+    assert_true(r.block.tried && r.block.found);
+    assert_int_equal(r.block.block[0], 32);
+    assert_int_equal(r.block.block[1], 8);
+    assert_int_equal(r.block.dims[0], 10);
+    assert_int_equal(r.block.dims[1], 34);
+    assert_int_equal(r.block.row.smem_bytes, 10 * 34 * 4);
+    assert_int_equal(r.block.row.wavefronts, r.block.row.ideal);
+    assert_string_equal(r.block.text, "block 32x8 with tile[10][34]");
+    /* the scenario is restored */
+    assert_int_equal(s.block[0], 16);
+    assert_int_equal(s.arrays[0].dims[1], 18);
+    assert_int_equal(s.smem_bytes, 18 * 18 * 4);
+    scenario_free(&s);
+
+    test_load_pattern("transpose-naive", &s); /* tile[32][32], block 32x32: 64x16 reads out of it */
+    advisor_block b;
+    advisor_block_shape(&s, 0, &b);
+    assert_false(b.found);
+    scenario_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -363,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_search_confirms),
         cmocka_unit_test(test_search_from_swizzled),
         cmocka_unit_test(test_row_xor),
+        cmocka_unit_test(test_block_shape),
     };
     return cmocka_run_group_tests_name("advisor", tests, NULL, NULL);
 }

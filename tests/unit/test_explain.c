@@ -152,6 +152,11 @@ static void test_misaligned(void **state)
                           (const char *)NULL) >= 0);
     assert_true(find_line(&e, "verdict: not valid as written: 24 of 32 lanes are left out", (const char *)NULL) >= 0);
     assert_true(no_line_starts(&e, "verdict: conflict-free"));
+    /* the pairing holds only because each active lane's partner is misaligned: said so, not
+     * "every active lane reads the same address as lane n^1" */
+    assert_true(find_line(&e, "load pairing: no two partner lanes n and n^1 both take part",
+                          "the partner of each of the 8 active lanes is left out", (const char *)NULL) >= 0);
+    assert_true(no_line_starts(&e, "sm_90 load pairing: every active lane"));
     explain_lines_free(&e);
     explain_lane(&s, &in, &r, 1, &e);
     assert_true(find_line(&e, "address = 0 + 1 * 132 + 0 * 4 = 132 B", (const char *)NULL) >= 0);
@@ -207,7 +212,8 @@ static void test_excluded_and_masked(void **state)
 
     first_instr(&s, 2, &in, &r);
     explain_access(&s, &in, &r, &e);
-    assert_true(find_line(&e, "lanes 4-23 take no part (the access's 'when' is false for them)", (const char *)NULL) >= 0);
+    assert_true(find_line(&e, "lanes 4-23 take no part (the access's 'when' is false for them)", (const char *)NULL) >=
+                0);
     assert_true(find_line(&e, "verdict: conflict-free: 1 wavefront", (const char *)NULL) >= 0);
     explain_lines_free(&e);
     explain_lane(&s, &in, &r, 5, &e);
@@ -234,8 +240,9 @@ static void test_pairing_and_cycles(void **state)
     explain_access(&s, &in, &r, &e);
     assert_true(find_line(&e,
                           "sm_90 load pairing: every active lane reads the same address as lane n^1 (lanes 0 and 1, "
-                          "2 and 3, ...",
+                          "2 and 3, ...)",
                           "merge into one: 1 phase of 32 lanes", (const char *)NULL) >= 0);
+    assert_true(find_line(&e, "an inactive lane pairs with anything", (const char *)NULL) < 0);
     assert_true(find_line(&e, "the ideal is 1 wavefront, one per phase", (const char *)NULL) >= 0);
     assert_true(find_line(&e, "lanes 1, 3, 5", "broadcast", (const char *)NULL) >= 0);
     explain_lines_free(&e);
@@ -353,6 +360,8 @@ static void test_property_library(void **state)
     const banks_profile *profiles = banks_profiles(&np);
     int checked = 0;
     for (int i = 0; i < n; i++) {
+        if (!lib[i].text) /* a file of the installed or user folders: not the library's */
+            continue;
         for (int k = 0; k < np; k++) {
             scenario s;
             io_error err;

@@ -19,7 +19,7 @@ static void test_clone_library(void **state)
     int n;
     const library_entry *e = library_patterns(&n);
     for (int i = 0; i < n; i++) {
-        if (lesson_is(e[i].text, e[i].len))
+        if (!e[i].text || lesson_is(e[i].text, e[i].len)) /* built-in scenarios only */
             continue;
         scenario a, b;
         io_error err;

@@ -207,7 +207,12 @@ static void test_colour_roles(void **state)
         }
     assert_true(conflict > 0);
     assert_int_equal(broadcast, 0);
-    /* the selected lane (1) shares a cell with lane 0 at row 0: conflict colour plus reverse */
+    /* no lane is selected at first; the selected lane (1) shares a cell with lane 0 at row 0:
+     * conflict colour plus reverse */
+    assert_int_equal(a->sel_lane, -1);
+    key(a, KEY_RIGHT);
+    key(a, KEY_RIGHT);
+    assert_int_equal(a->sel_lane, 1);
     int row = 0, bank = 0;
     bool found = false;
     for (int r = 0; r < g->rows && !found; r++)

@@ -1,0 +1,83 @@
+/* view_ctx: the application's side of the view layer: one view context per frame, made from the
+ * app state and the modes on the stack, so the panels below never read either. The view options
+ * (compare, step, quiz, lesson, presentation) come from the modes open at any depth, so they
+ * combine. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/app.h"
+
+/* The title's first word for the top view mode, "" for the main view. */
+static const char *mode_title(const tui_app *a)
+{
+    switch (app_top(a)->id) {
+    case MODE_COMPARE: return a->cmp.ok ? "COMPARE" : "";
+    case MODE_STEP: return "STEP";
+    case MODE_QUIZ: return "QUIZ";
+    case MODE_PRESENT: return "PRESENT";
+    default: break;
+    }
+    if (app_in_mode(a, MODE_COMPARE) && a->cmp.ok) /* never the title without the comparison */
+        return "COMPARE";
+    return "";
+}
+
+void app_bar_draw(tui_app *a)
+{
+    tui_vctx v;
+    app_view_context(a, &v);
+    panel_bar_draw(&v);
+}
+
+void app_view_context(tui_app *a, tui_vctx *v)
+{
+    memset(v, 0, sizeof *v);
+    v->crt = &a->crt;
+    v->cols = a->cols;
+    v->rows = a->rows;
+    v->frame = &a->frame;
+    v->sc = &a->sc;
+    v->view = &a->view;
+    v->source = a->source;
+    v->modified = a->modified;
+    v->access = a->access;
+    v->warp = a->warp;
+    v->iteration = a->iteration;
+    v->sel_lane = a->sel_lane;
+    v->focus = a->focus;
+    v->map_scroll = a->map_scroll;
+    if (app_in_mode(a, MODE_COMPARE))
+        v->opts |= VIEW_COMPARE;
+    if (app_in_mode(a, MODE_STEP))
+        v->opts |= VIEW_STEP;
+    if (app_in_mode(a, MODE_QUIZ))
+        v->opts |= VIEW_QUIZ;
+    if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
+        v->opts |= VIEW_LESSON;
+    if (app_in_mode(a, MODE_PRESENT))
+        v->opts |= VIEW_PRESENT;
+    v->mode_title = mode_title(a);
+    v->step_shown = a->step.shown;
+    v->quiz_hidden = (v->opts & VIEW_QUIZ) && !a->quiz.answered;
+    v->quiz_guess = a->quiz.guess;
+    v->quiz_typed = a->quiz.buf;
+    if (v->opts & VIEW_LESSON) {
+        v->lesson_step = a->lesson.step;
+        v->lesson_nsteps = a->lesson.les.nsteps;
+        v->lesson_title = a->lesson.les.title;
+        v->lesson_text = a->lesson.les.steps[a->lesson.step].text;
+    }
+    v->totals = a->totals_valid ? &a->totals : NULL;
+    v->totals_progress = jobs_progress(a, JOB_TOTALS);
+    v->measured = (tui_measured){.fresh = a->have_meas && a->meas.id == a->gen && a->meas.ok,
+                                 .meas = &a->meas,
+                                 .pred_cycles = a->pred_cycles,
+                                 .pred_wavefronts = a->pred_wavefronts,
+                                 .pred_conflicts = a->pred_conflicts,
+                                 .pred_arch = a->pred_arch,
+                                 .pred_no_model = a->pred_no_model,
+                                 .status = a->gpu_status};
+    v->message = a->message;
+    v->message_error = a->message_error;
+    v->nhints = actions_keyhints(a, app_top(a)->id, v->hints, VIEW_MAX_HINTS);
+}

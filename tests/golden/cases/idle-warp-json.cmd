@@ -1,0 +1,1 @@
+analyze reduction-sequential --warp 6 --json | tail -n 2

@@ -1,0 +1,1 @@
+analyze kinds-atomic4-cc1x.json --summary

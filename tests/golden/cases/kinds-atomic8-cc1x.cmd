@@ -1,0 +1,1 @@
+analyze kinds-atomic8-cc1x.json

@@ -1,0 +1,1 @@
+analyze kinds-cg-bad.json

@@ -1,0 +1,1 @@
+kernel kinds-cg-scenario.json --access 0

@@ -1,0 +1,1 @@
+analyze trace-cpasync-mixed.json --arch sm_75

@@ -1,0 +1,1 @@
+kernel kinds-ldmatrix-sm50.json

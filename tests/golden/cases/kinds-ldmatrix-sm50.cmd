@@ -1,0 +1,1 @@
+analyze kinds-ldmatrix-sm50.json

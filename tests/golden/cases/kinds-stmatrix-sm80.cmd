@@ -1,0 +1,1 @@
+analyze kinds-stmatrix-sm80.json

@@ -1,0 +1,1 @@
+analyze default --help | head -n 2

@@ -1,0 +1,1 @@
+sweep stencil-16x16.json

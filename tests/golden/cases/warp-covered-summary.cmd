@@ -1,0 +1,1 @@
+analyze transpose-naive --warp 5 --summary
