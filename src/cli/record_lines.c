@@ -225,16 +225,20 @@ void record_row_header(FILE *out)
     fprintf(out, "%-28s %8s %10s %10s %7s  %s\n", "line", "instrs", "wavefronts", "ideal", "worst", "source");
 }
 
-void record_lines_report(const char *path, FILE *out)
+/* The recording's lines and launch-level measured members; false when path is not a recording
+ * (then nothing is allocated). The rows' file, text and agree_why are owned (lines_free). */
+static bool lines_read(const char *path, lines_row **rows_out, int *nrows_out, lines_measured *lm)
 {
+    memset(lm, 0, sizeof *lm);
+    lm->share = -1;
+    *rows_out = NULL;
+    *nrows_out = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
-        return;
+        return false;
     jsonstream js;
     jsonstream_open_file(&js, f);
-    bool is_record = false, header = false;
-    int64_t tn = 0, tw = 0, ti = 0;
-    lines_measured lm = {.share = -1};
+    bool is_record = false;
     lines_row *rows = NULL;
     int nrows = 0, cap = 0;
     if (jsonstream_next(&js) == JSONSTREAM_OBJECT) {
@@ -248,37 +252,24 @@ void record_lines_report(const char *path, FILE *out)
                 if (!is_record)
                     break;
             } else if (measured && is_record && (t == JSONSTREAM_OBJECT || t == JSONSTREAM_NULL)) {
-                lm.null = t == JSONSTREAM_NULL;
-                if (t == JSONSTREAM_OBJECT && !read_top_measured(&js, &lm))
+                lm->null = t == JSONSTREAM_NULL;
+                if (t == JSONSTREAM_OBJECT && !read_top_measured(&js, lm))
                     break;
             } else if (measured_why && is_record && t == JSONSTREAM_STRING) {
-                string_value(&js, t, &lm.why);
+                string_value(&js, t, &lm->why);
             } else if (lines && is_record && t == JSONSTREAM_ARRAY) {
                 lines_row r;
                 while ((t = jsonstream_next(&js)) == JSONSTREAM_OBJECT) {
                     bool ok = read_row(&js, &r);
-                    if (ok) {
-                        if (!header) {
-                            fprintf(out, "\nper source line (the recorded block; its lines partition the trace):\n");
-                            record_row_header(out);
-                        }
-                        header = true;
-                        record_row_print(out, r.file, r.line, r.text, r.instrs, r.wavefronts, r.ideal, r.degree,
-                                         r.unmodelled);
-                        tn += r.instrs;
-                        tw += r.wavefronts;
-                        ti += r.ideal;
-                        if (nrows == cap)
-                            rows = xrealloc(rows, (size_t)(cap = cap ? 2 * cap : 16) * sizeof *rows);
-                        free(r.text);
-                        r.text = NULL;
-                        rows[nrows++] = r; /* kept for the measured table: file and agree_why owned */
-                    } else {
+                    if (!ok) {
                         free(r.file);
                         free(r.text);
                         free(r.agree_why);
                         break;
                     }
+                    if (nrows == cap)
+                        rows = xrealloc(rows, (size_t)(cap = cap ? 2 * cap : 16) * sizeof *rows);
+                    rows[nrows++] = r;
                 }
                 break; /* the lines come before the trace: nothing more to read */
             } else if (!jsonstream_skip_fast(&js, t)) {
@@ -286,18 +277,121 @@ void record_lines_report(const char *path, FILE *out)
             }
         }
     }
-    if (header) {
-        fprintf(out, "%-28s %8lld %10lld %10lld\n", "total", (long long)tn, (long long)tw, (long long)ti);
-        print_measured(out, &lm, rows, nrows);
-    }
-    for (int i = 0; i < nrows; i++) {
+    jsonstream_close(&js);
+    fclose(f);
+    *rows_out = rows;
+    *nrows_out = nrows;
+    return is_record;
+}
+
+/* Frees what lines_read returned. */
+static void lines_free(lines_row *rows, int n, lines_measured *lm)
+{
+    for (int i = 0; i < n; i++) {
         free(rows[i].file);
+        free(rows[i].text);
         free(rows[i].agree_why);
     }
     free(rows);
-    free(lm.invariance);
-    free(lm.why);
-    free(lm.duration_why);
-    jsonstream_close(&js);
-    fclose(f);
+    free(lm->invariance);
+    free(lm->why);
+    free(lm->duration_why);
+}
+
+void record_lines_report(const char *path, FILE *out)
+{
+    lines_row *rows;
+    int n;
+    lines_measured lm;
+    if (!lines_read(path, &rows, &n, &lm) || n == 0) {
+        lines_free(rows, n, &lm);
+        return;
+    }
+    int64_t tn = 0, tw = 0, ti = 0;
+    fprintf(out, "\nper source line (the recorded block; its lines partition the trace):\n");
+    record_row_header(out);
+    for (int i = 0; i < n; i++) {
+        const lines_row *r = &rows[i];
+        record_row_print(out, r->file, r->line, r->text, r->instrs, r->wavefronts, r->ideal, r->degree, r->unmodelled);
+        tn += r->instrs;
+        tw += r->wavefronts;
+        ti += r->ideal;
+    }
+    fprintf(out, "%-28s %8lld %10lld %10lld\n", "total", (long long)tn, (long long)tw, (long long)ti);
+    print_measured(out, &lm, rows, n);
+    lines_free(rows, n, &lm);
+}
+
+void record_lines_json(jsonw *w, void *path)
+{
+    lines_row *rows;
+    int n;
+    lines_measured lm;
+    if (!lines_read(path, &rows, &n, &lm)) {
+        lines_free(rows, n, &lm);
+        return;
+    }
+    JSONW_KEY(w, "source_lines");
+    jsonw_begin_array(w, JSONW_LINES);
+    for (int i = 0; i < n; i++) {
+        const lines_row *r = &rows[i];
+        jsonw_begin_object(w, JSONW_INLINE);
+        JSONW_KV_STRING(w, "file", r->file);
+        if (r->file)
+            JSONW_KV_INT(w, "line", r->line);
+        else
+            JSONW_KV_NULL(w, "line");
+        JSONW_KV_STRING(w, "text", r->text);
+        JSONW_KV_INT(w, "instructions", r->instrs);
+        JSONW_KV_INT(w, "not_modelled", r->unmodelled);
+        JSONW_KEY(w, "predicted");
+        jsonw_begin_object(w, JSONW_INLINE);
+        JSONW_KV_INT(w, "wavefronts", r->wavefronts);
+        JSONW_KV_INT(w, "ideal_wavefronts", r->ideal);
+        JSONW_KV_INT(w, "conflict_degree", r->degree);
+        jsonw_end_object(w);
+        if (r->measured) {
+            JSONW_KEY(w, "measured");
+            jsonw_begin_object(w, JSONW_INLINE);
+            JSONW_KV_INT(w, "wavefronts", (int64_t)r->mc.wavefronts);
+            JSONW_KV_INT(w, "ideal_wavefronts", (int64_t)r->mc.ideal_wavefronts);
+            JSONW_KV_INT(w, "instructions", (int64_t)r->mc.instructions);
+            JSONW_KV_INT(w, "excess", r->excess);
+            JSONW_KV_INT(w, "predicted_launch", r->expected);
+            jsonw_end_object(w);
+        } else {
+            JSONW_KV_NULL(w, "measured");
+        }
+        JSONW_KEY(w, "agree");
+        if (r->measured && r->agree != MEASURED_AGREE_NULL)
+            jsonw_bool(w, r->agree == MEASURED_AGREE_TRUE);
+        else
+            jsonw_null(w);
+        JSONW_KV_STRING(w, "agree_why", r->agree_why);
+        jsonw_end_object(w);
+    }
+    jsonw_end_array(w);
+    JSONW_KEY(w, "measured");
+    if (lm.present && !lm.null) {
+        jsonw_begin_object(w, JSONW_INLINE);
+        JSONW_KV_INT(w, "blocks", lm.blocks);
+        JSONW_KV_STRING(w, "block_invariance", lm.invariance);
+        JSONW_KV_INT(w, "excess_wavefronts", lm.excess);
+        JSONW_KV_INT(w, "sms", lm.sms);
+        JSONW_KV_INT(w, "sm_clock_khz", lm.clock_khz);
+        if (lm.has_duration)
+            JSONW_KV_INT(w, "duration_ns", lm.duration_ns);
+        else
+            JSONW_KV_NULL(w, "duration_ns");
+        JSONW_KEY(w, "time_share_upper_bound");
+        if (lm.share >= 0)
+            jsonw_double(w, lm.share);
+        else
+            jsonw_null(w);
+        jsonw_end_object(w);
+    } else {
+        jsonw_null(w);
+    }
+    JSONW_KV_STRING(w, "measured_why", lm.why);
+    lines_free(rows, n, &lm);
 }

@@ -62,6 +62,11 @@ void record_book_json(const record_book *b, const struct record_measured *m, con
 /* For analyze: when the file at path is a recording, its lines as a table ending with their
  * total; nothing otherwise (record_lines.c). */
 void record_lines_report(const char *path, FILE *out);
+/* For analyze --json: when the file at path (a const char *) is a recording, the members
+ * "source_lines" (each line predicted and measured), "measured" and "measured_why"; nothing
+ * otherwise. The signature of report_options.json_extra. */
+struct jsonw;
+void record_lines_json(struct jsonw *w, void *path);
 /* One row of that table and of record's summary (file NULL: the PCs without line info), and the
  * header above the rows. */
 void record_row_print(FILE *out, const char *file, int64_t line, const char *text, int64_t instrs, int64_t wavefronts,
