@@ -59,7 +59,13 @@ int cli_analyze(int argc, char **argv)
     }
     instr_source_set_warp(&src, s->is_trace ? -1 : c.warp);
     src.progress = "analyze";
-    report_options o = {.all_lanes = c.all, .summary = c.summary, .warp = s->is_trace ? -1 : c.warp, .source = &src};
+    report_options o = {.all_lanes = c.all,
+                        .summary = c.summary,
+                        .warp = s->is_trace ? -1 : c.warp,
+                        .source = &src,
+                        /* a recording: its source lines, predicted and measured */
+                        .json_extra = s->is_trace ? record_lines_json : NULL,
+                        .json_extra_ctx = (void *)c.file};
     /* a summary is printed only once every instruction was read (a streamed trace: found good)
      * and none was skipped (not interrupted) */
     char *buf = NULL;
