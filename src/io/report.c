@@ -275,14 +275,19 @@ static int loop_heading(const scenario *s, int a, int it)
  * follows) or "before loop s"; it runs once, not once per iteration. */
 static void outside_heading(FILE *out, const scenario *s, int a)
 {
-    unsigned after = s->accesses[a].after;
+    unsigned after = s->accesses[a].after, named = 0;
+    for (int k = 0; k < s->nloops; k++) /* the outermost loops it follows (or comes before) */
+        if (s->loops[k].parent < 0 && (!after || (after >> k & 1u)))
+            named |= 1u << k;
+    if (!named)
+        named = after;
     int n = 0;
     for (int k = 0; k < s->nloops; k++)
-        n += s->loops[k].parent < 0 && (!after || (after >> k & 1u));
+        n += (int)(named >> k & 1u);
     fprintf(out, "\n%s loop%s ", after ? "after" : "before", n == 1 ? "" : "s");
     const char *sep = "";
     for (int k = 0; k < s->nloops; k++)
-        if (s->loops[k].parent < 0 && (!after || (after >> k & 1u))) {
+        if (named >> k & 1u) {
             fprintf(out, "%s", sep);
             textsafe_fputs(s->loops[k].var, out);
             sep = ", ";
