@@ -350,6 +350,43 @@ static void test_line_editor(void **state)
     assert_int_equal(l.len, LINE_MAX_TEXT - 1);
 }
 
+/* The one pager: scrolling within the text, a cursor that the view follows, search with wrap. */
+static void test_pager(void **state)
+{
+    (void)state;
+    static const char *const lines[] = {"a", "b tile", "c", "d", "e tile", "f", "g", "h", "i", "j"};
+    tui_pager p;
+    memset(&p, 0, sizeof p);
+    pager_set(&p, lines, 10, false);
+    pager_scroll_key(&p, KEY_NPAGE, 4);
+    assert_int_equal(p.scroll, 4);
+    pager_scroll_key(&p, KEY_END, 4);
+    assert_int_equal(p.scroll, 6); /* the last page, never past it */
+    pager_scroll_key(&p, KEY_HOME, 4);
+    assert_int_equal(p.scroll, 0);
+    pager_search_begin(&p);
+    const char *q = "tile";
+    for (const char *c = q; *c; c++)
+        pager_search_key(&p, *c, 4);
+    assert_int_equal(pager_search_key(&p, '\r', 4), PAGER_FOUND);
+    assert_int_equal(p.hit, 1);
+    bool wrapped;
+    assert_int_equal(pager_find_next(&p, 1, 4, &wrapped), PAGER_FOUND);
+    assert_int_equal(p.hit, 4);
+    assert_false(wrapped);
+    assert_int_equal(pager_find_next(&p, 1, 4, &wrapped), PAGER_FOUND);
+    assert_int_equal(p.hit, 1);
+    assert_true(wrapped);
+    pager_set(&p, lines, 10, true); /* with a cursor: the keys move it, the page follows */
+    for (int i = 0; i < 5; i++)
+        pager_scroll_key(&p, KEY_DOWN, 4);
+    assert_int_equal(p.cursor, 5);
+    assert_int_equal(p.scroll, 2);
+    pager_scroll_by(&p, -10, 4);
+    assert_int_equal(p.scroll, 0);
+    assert_int_equal(p.cursor, 3); /* kept on the page */
+}
+
 /* c on a struct array read by several accesses: the SoA form covers every field access. */
 static void test_soa_whole_array(void **state)
 {
@@ -456,6 +493,7 @@ int main(void)
         cmocka_unit_test(test_soa_whole_array),
         cmocka_unit_test(test_stride_preset_dims),
         cmocka_unit_test(test_line_editor),
+        cmocka_unit_test(test_pager),
         cmocka_unit_test(test_wrap_and_sanitise),
         cmocka_unit_test(test_save_roundtrip),
         cmocka_unit_test(test_svg),
