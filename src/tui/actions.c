@@ -9,9 +9,6 @@
 #include "io/load.h"
 #include "tui/app.h"
 
-#define KEY_ESC 27
-#define KEY_TAB 9
-#define CTRL(c) ((c)&0x1f)
 
 /* The array the current access reads; -1 for a trace. */
 static int cur_array(const tui_app *a)

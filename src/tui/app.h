@@ -52,6 +52,10 @@ typedef enum tui_mode_id {
     MODE_COUNT
 } tui_mode_id;
 #define MODE_BIT(m) (1u << (m))
+/* Keys the action rows name that curses has no name for. */
+#define KEY_ESC 27
+#define KEY_TAB 9
+#define CTRL(c) ((c)&0x1f)
 /* The views that show the scenario (and accept its edits). */
 #define MODES_VIEW                                                                                                     \
     (MODE_BIT(MODE_MAIN) | MODE_BIT(MODE_COMPARE) | MODE_BIT(MODE_STEP) | MODE_BIT(MODE_LESSON) |                      \

@@ -250,16 +250,6 @@ static void advisor_draw(tui_app *a)
 }
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
-#ifndef KEY_ESC
-#define KEY_ESC 27
-#endif
-#ifndef KEY_TAB
-#define KEY_TAB 9
-#endif
-#ifndef CTRL
-#define CTRL(c) ((c)&0x1f)
-#endif
-#define M(x) MODE_BIT(MODE_##x)
 static const tui_action advisor_actions[] = {
     /* the advisor */
     {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE},
@@ -267,19 +257,18 @@ static const tui_action advisor_actions[] = {
      "choose",
      "choose a padding row",
      advisor_move,
-     M(ADVISOR),
+     MODE_BIT(MODE_ADVISOR),
      NULL},
-    {{'\r', '\n', KEY_ENTER}, 1, "apply", "apply the chosen padding", advisor_apply, M(ADVISOR), NULL},
+    {{'\r', '\n', KEY_ENTER}, 1, "apply", "apply the chosen padding", advisor_apply, MODE_BIT(MODE_ADVISOR), NULL},
     {{'s'},
      1,
      "layout",
      "apply the cheapest layout that makes every access conflict-free (its swizzle or padding)",
      advisor_apply_layout_key,
-     M(ADVISOR),
+     MODE_BIT(MODE_ADVISOR),
      NULL},
-    {{'m'}, 1, "measure", "measure every padding on the GPU", advisor_measure, M(ADVISOR), NULL},
+    {{'m'}, 1, "measure", "measure every padding on the GPU", advisor_measure, MODE_BIT(MODE_ADVISOR), NULL},
 };
-#undef M
 
 const tui_mode mode_advisor = {
     MODE_ADVISOR, "advisor", true,          advisor_enter,   NULL,

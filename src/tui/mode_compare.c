@@ -61,26 +61,15 @@ static void compare_leave(tui_app *a)
 }
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
-#ifndef KEY_ESC
-#define KEY_ESC 27
-#endif
-#ifndef KEY_TAB
-#define KEY_TAB 9
-#endif
-#ifndef CTRL
-#define CTRL(c) ((c)&0x1f)
-#endif
-#define M(x) MODE_BIT(MODE_##x)
 static const tui_action compare_actions[] = {
     {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE},
      2,
      NULL,
      "scroll both grids",
      compare_scroll,
-     M(COMPARE),
+     MODE_BIT(MODE_COMPARE),
      NULL},
 };
-#undef M
 
 const tui_mode mode_compare = {MODE_COMPARE,
                                "compare view",

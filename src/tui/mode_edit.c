@@ -237,16 +237,6 @@ static void edit_draw(tui_app *a)
 }
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
-#ifndef KEY_ESC
-#define KEY_ESC 27
-#endif
-#ifndef KEY_TAB
-#define KEY_TAB 9
-#endif
-#ifndef CTRL
-#define CTRL(c) ((c)&0x1f)
-#endif
-#define M(x) MODE_BIT(MODE_##x)
 static const tui_action edit_actions[] = {
     /* the index editor */
     {{'\r', '\n', KEY_ENTER},
@@ -254,20 +244,25 @@ static const tui_action edit_actions[] = {
      "keep",
      "keep the expression (the last valid one if it has an error)",
      edit_keep,
-     M(EDIT),
+     MODE_BIT(MODE_EDIT),
      NULL},
-    {{KEY_ESC}, 1, "undo", "undo the edit", edit_cancel, M(EDIT), NULL},
-    {{KEY_TAB}, 1, "next index", "edit the next index expression (then 'when')", edit_next_index, M(EDIT), NULL},
+    {{KEY_ESC}, 1, "undo", "undo the edit", edit_cancel, MODE_BIT(MODE_EDIT), NULL},
+    {{KEY_TAB},
+     1,
+     "next index",
+     "edit the next index expression (then 'when')",
+     edit_next_index,
+     MODE_BIT(MODE_EDIT),
+     NULL},
     {{KEY_BACKSPACE, KEY_DC, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, CTRL('a'), CTRL('e'), CTRL('u'), CTRL('k'),
       CTRL('w'), 127},
      1,
      NULL,
      "edit the line: arrows, Home/End (Ctrl-A/E) move; Ctrl-U/Ctrl-K erase to the start/end, Ctrl-W a word",
      edit_line,
-     M(EDIT),
+     MODE_BIT(MODE_EDIT),
      NULL},
 };
-#undef M
 
 const tui_mode mode_edit = {
     MODE_EDIT, "index editor", true,       NULL,         edit_key,

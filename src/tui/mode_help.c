@@ -113,21 +113,10 @@ static void help_enter(tui_app *a)
 }
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
-#ifndef KEY_ESC
-#define KEY_ESC 27
-#endif
-#ifndef KEY_TAB
-#define KEY_TAB 9
-#endif
-#ifndef CTRL
-#define CTRL(c) ((c)&0x1f)
-#endif
-#define M(x) MODE_BIT(MODE_##x)
 static const tui_action help_actions[] = {
     /* help */
-    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "scroll", "scroll", help_scroll, M(HELP), NULL},
+    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "scroll", "scroll", help_scroll, MODE_BIT(MODE_HELP), NULL},
 };
-#undef M
 
 const tui_mode mode_help = {MODE_HELP, "help", true, help_enter,   NULL,
                             help_draw, NULL,   NULL, help_actions, (int)(sizeof help_actions / sizeof help_actions[0])};

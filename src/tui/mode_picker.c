@@ -210,16 +210,6 @@ static void picker_leave(tui_app *a)
 }
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
-#ifndef KEY_ESC
-#define KEY_ESC 27
-#endif
-#ifndef KEY_TAB
-#define KEY_TAB 9
-#endif
-#ifndef CTRL
-#define CTRL(c) ((c)&0x1f)
-#endif
-#define M(x) MODE_BIT(MODE_##x)
 static const tui_action picker_actions[] = {
     /* pickers */
     {{KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END},
@@ -227,19 +217,18 @@ static const tui_action picker_actions[] = {
      "move",
      "move in the list (PgUp/PgDn a page, Home/End the ends)",
      picker_move,
-     M(PICKER),
+     MODE_BIT(MODE_PICKER),
      NULL},
-    {{'\r', '\n', KEY_ENTER}, 1, "choose", "open the chosen entry", picker_choose, M(PICKER), NULL},
+    {{'\r', '\n', KEY_ENTER}, 1, "choose", "open the chosen entry", picker_choose, MODE_BIT(MODE_PICKER), NULL},
     {{KEY_BACKSPACE, 127, CTRL('u')},
      1,
      NULL,
      "type to filter: the entries whose name, title or arch hold the letters in that order (fuzzy)",
      picker_type,
-     M(PICKER),
+     MODE_BIT(MODE_PICKER),
      NULL},
-    {{KEY_ESC}, 1, "close", "close the list", picker_close, M(PICKER), NULL},
+    {{KEY_ESC}, 1, "close", "close the list", picker_close, MODE_BIT(MODE_PICKER), NULL},
 };
-#undef M
 
 const tui_mode mode_picker = {
     MODE_PICKER, "picker", true,         NULL,           picker_key,

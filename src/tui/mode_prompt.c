@@ -147,33 +147,22 @@ static void prompt_draw(tui_app *a)
 }
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
-#ifndef KEY_ESC
-#define KEY_ESC 27
-#endif
-#ifndef KEY_TAB
-#define KEY_TAB 9
-#endif
-#ifndef CTRL
-#define CTRL(c) ((c)&0x1f)
-#endif
-#define M(x) MODE_BIT(MODE_##x)
 static const tui_action prompt_actions[] = {
     /* prompts */
-    {{'\r', '\n', KEY_ENTER}, 1, "ok", "confirm", prompt_accept, M(PROMPT), NULL},
-    {{KEY_ESC}, 1, "cancel", "cancel", prompt_cancel, M(PROMPT), NULL},
-    {{'y', 'Y'}, 1, "yes", "yes (questions only)", prompt_yes, M(PROMPT), NULL},
-    {{'n', 'N'}, 1, "no", "no (questions only)", prompt_no, M(PROMPT), NULL},
-    {{'S'}, 1, "save first", "save first (questions only)", prompt_open_save, M(PROMPT), NULL},
+    {{'\r', '\n', KEY_ENTER}, 1, "ok", "confirm", prompt_accept, MODE_BIT(MODE_PROMPT), NULL},
+    {{KEY_ESC}, 1, "cancel", "cancel", prompt_cancel, MODE_BIT(MODE_PROMPT), NULL},
+    {{'y', 'Y'}, 1, "yes", "yes (questions only)", prompt_yes, MODE_BIT(MODE_PROMPT), NULL},
+    {{'n', 'N'}, 1, "no", "no (questions only)", prompt_no, MODE_BIT(MODE_PROMPT), NULL},
+    {{'S'}, 1, "save first", "save first (questions only)", prompt_open_save, MODE_BIT(MODE_PROMPT), NULL},
     {{KEY_BACKSPACE, KEY_DC, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, CTRL('a'), CTRL('e'), CTRL('u'), CTRL('k'),
       CTRL('w'), 127},
      1,
      NULL,
      "edit the line: arrows, Home/End (Ctrl-A/E) move; Ctrl-U/Ctrl-K erase to the start/end, Ctrl-W a word",
      prompt_line,
-     M(PROMPT),
+     MODE_BIT(MODE_PROMPT),
      NULL},
 };
-#undef M
 
 const tui_mode mode_prompt = {
     MODE_PROMPT, "prompt", true, NULL,           prompt_key,

@@ -60,16 +60,6 @@ static void quiz_leave(tui_app *a)
 }
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
-#ifndef KEY_ESC
-#define KEY_ESC 27
-#endif
-#ifndef KEY_TAB
-#define KEY_TAB 9
-#endif
-#ifndef CTRL
-#define CTRL(c) ((c)&0x1f)
-#endif
-#define M(x) MODE_BIT(MODE_##x)
 static const tui_action quiz_actions[] = {
     /* the quiz */
     {{'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', KEY_BACKSPACE},
@@ -77,11 +67,16 @@ static const tui_action quiz_actions[] = {
      NULL,
      "type your predicted conflict degree (Backspace deletes)",
      quiz_digit,
-     M(QUIZ),
+     MODE_BIT(MODE_QUIZ),
      NULL},
-    {{'\r', '\n', KEY_ENTER}, 1, "reveal", "reveal the verdict after your prediction", quiz_enter, M(QUIZ), NULL},
+    {{'\r', '\n', KEY_ENTER},
+     1,
+     "reveal",
+     "reveal the verdict after your prediction",
+     quiz_enter,
+     MODE_BIT(MODE_QUIZ),
+     NULL},
 };
-#undef M
 
 const tui_mode mode_quiz = {
     MODE_QUIZ, "quiz", false,      quiz_enter_mode, NULL,

@@ -68,21 +68,10 @@ static void step_leave(tui_app *a)
 }
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
-#ifndef KEY_ESC
-#define KEY_ESC 27
-#endif
-#ifndef KEY_TAB
-#define KEY_TAB 9
-#endif
-#ifndef CTRL
-#define CTRL(c) ((c)&0x1f)
-#endif
-#define M(x) MODE_BIT(MODE_##x)
 static const tui_action step_actions[] = {
-    {{' '}, 1, "next wf", "reveal the next wavefront", step_next, M(STEP), NULL},
-    {{'\r', '\n', KEY_ENTER}, 1, "play", "play / pause the replay", step_play, M(STEP), NULL},
+    {{' '}, 1, "next wf", "reveal the next wavefront", step_next, MODE_BIT(MODE_STEP), NULL},
+    {{'\r', '\n', KEY_ENTER}, 1, "play", "play / pause the replay", step_play, MODE_BIT(MODE_STEP), NULL},
 };
-#undef M
 
 const tui_mode mode_step = {
     MODE_STEP, "step mode", false,      step_enter,   NULL,

@@ -100,25 +100,20 @@ static void structs_draw(tui_app *a)
 }
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
-#ifndef KEY_ESC
-#define KEY_ESC 27
-#endif
-#ifndef KEY_TAB
-#define KEY_TAB 9
-#endif
-#ifndef CTRL
-#define CTRL(c) ((c)&0x1f)
-#endif
-#define M(x) MODE_BIT(MODE_##x)
 static const tui_action structs_actions[] = {
     /* the struct editor */
-    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "select", "select a field", structs_move, M(STRUCTS), NULL},
-    {{'t'}, 1, "type", "change the selected field's type", structs_edit, M(STRUCTS), NULL},
-    {{'+'}, 1, "add", "add a char field after the selected one", structs_edit, M(STRUCTS), NULL},
-    {{'d'}, 1, "delete", "delete the selected field", structs_edit, M(STRUCTS), NULL},
-    {{'R'}, 1, "reorder", "reorder the fields by alignment (removes holes)", structs_edit, M(STRUCTS), NULL},
+    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "select", "select a field", structs_move, MODE_BIT(MODE_STRUCTS), NULL},
+    {{'t'}, 1, "type", "change the selected field's type", structs_edit, MODE_BIT(MODE_STRUCTS), NULL},
+    {{'+'}, 1, "add", "add a char field after the selected one", structs_edit, MODE_BIT(MODE_STRUCTS), NULL},
+    {{'d'}, 1, "delete", "delete the selected field", structs_edit, MODE_BIT(MODE_STRUCTS), NULL},
+    {{'R'},
+     1,
+     "reorder",
+     "reorder the fields by alignment (removes holes)",
+     structs_edit,
+     MODE_BIT(MODE_STRUCTS),
+     NULL},
 };
-#undef M
 
 const tui_mode mode_structs = {MODE_STRUCTS,
                                "struct editor",
