@@ -786,6 +786,10 @@ static void walk_for(W *w, CXCursor c)
             free(m);
         }
         int nb0 = w->nbinds;
+        bool bo0 = w->break_ok;
+        const ixpr *sk0 = w->skipped;
+        const char *skw0 = w->skipped_why;
+        w->break_ok = false;
         loop_vars(w, c, NULL, true);
         for (int i = 0; i < ks.n; i++) {
             if (clang_isExpression(clang_getCursorKind(ks.c[i])))
@@ -796,6 +800,9 @@ static void walk_for(W *w, CXCursor c)
         w->nbinds = nb0;
         loop_vars(w, c, NULL, false);
         w->loop_why = saved;
+        w->break_ok = bo0;
+        w->skipped = sk0;
+        w->skipped_why = skw0;
         return;
     }
     if (clang_getCursorKind(ks.c[0]) == CXCursor_DeclStmt) {
@@ -842,7 +849,10 @@ static void walk_for(W *w, CXCursor c)
     const char *skw0 = w->skipped_why;
     w->skipped = NULL; /* a continue ends one iteration: the next starts with every lane */
     w->skipped_why = NULL;
+    bool bo0 = w->break_ok;
+    w->break_ok = true;
     walk_stmt(w, body);
+    w->break_ok = bo0;
     w->skipped = sk0;
     w->skipped_why = skw0;
     walk_expr(w, ks.c[2]);
@@ -933,6 +943,12 @@ static void walk_stmt(W *w, CXCursor c)
         }
         break;
     }
+    case CXCursor_BreakStmt:
+        /* in a counted loop, only a break the loop was cut for (its last iteration): the rest
+         * of that iteration runs where the break's condition does not hold */
+        if (w->break_ok)
+            note_exit(w, c, false);
+        break;
     case CXCursor_ReturnStmt:
     case CXCursor_ContinueStmt: {
         walk_kids ks = walk_children(c);
@@ -960,6 +976,10 @@ static void walk_stmt(W *w, CXCursor c)
         free(m);
         walk_kids ks = walk_children(c);
         int nb0 = w->nbinds;
+        bool bo0 = w->break_ok;
+        const ixpr *sk0 = w->skipped;
+        const char *skw0 = w->skipped_why;
+        w->break_ok = false;
         if (k != CXCursor_SwitchStmt)
             loop_vars(w, c, NULL, true);
         for (int i = 0; i < ks.n; i++)
@@ -967,6 +987,11 @@ static void walk_stmt(W *w, CXCursor c)
         w->nbinds = nb0;
         if (k != CXCursor_SwitchStmt)
             loop_vars(w, c, NULL, false);
+        w->break_ok = bo0;
+        if (k != CXCursor_SwitchStmt) { /* a continue there belongs to that loop */
+            w->skipped = sk0;
+            w->skipped_why = skw0;
+        }
         w->loop_why = saved;
         w->guard_why = gsaved;
         break;
