@@ -36,8 +36,12 @@ done
 out "list.all.json" list --json
 out "measure.default.json" measure default --json || true
 # recordings made by bankscope record on an H100 (tests/gpu/record.sh), validated everywhere
-for f in "$srcdir"/tests/data/record/*.json; do
+for f in "$srcdir"/tests/data/record/*.json "$srcdir"/tests/data/measured/rec/*.json; do
     [ -e "$f" ] && cp "$f" "$tmp/record.$(basename "$f")"
+done
+# analyze --json of a recording adds its source lines, predicted and measured
+for f in "$srcdir"/tests/data/measured/rec/*.json; do
+    out "analyze.recording-$(basename "$f")" analyze "$f" --json --summary
 done
 # outputs of measure and sweep --measure recorded on an H200 (2026-11-21), validated everywhere
 for f in "$srcdir"/tests/data/h200-json/*.json; do
