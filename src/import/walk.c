@@ -103,6 +103,7 @@ static bool leaf_path(CXType t, int64_t at, strbuf *out, int64_t *size)
 
 static void emit_one(W *w, CXCursor c, int op, const waccess *a, const char *atomic);
 static const ixpr *path_cond(W *w);
+static const char *context_reason(const W *w, const char *why);
 static int var_binding(W *w, CXCursor ref);
 static void var_assign(W *w, CXCursor c, int bi, const char *op, CXCursor rhs);
 
@@ -149,12 +150,9 @@ static void emit_one(W *w, CXCursor c, int op, const waccess *a, const char *ato
         free(m);
         return;
     }
-    if (w->loop_why) {
-        skip_at(w, c, op, arr->name, w->loop_why);
-        return;
-    }
-    if (w->guard_why || w->exited_why || w->skipped_why) {
-        skip_at(w, c, op, arr->name, w->guard_why ? w->guard_why : w->exited_why ? w->exited_why : w->skipped_why);
+    const char *ctx = context_reason(w, "");
+    if (*ctx) {
+        skip_at(w, c, op, arr->name, ctx);
         return;
     }
     const ixpr *when = path_cond(w);
@@ -238,11 +236,16 @@ static const char *context_reason(const W *w, const char *why)
 {
     if (strstr(why, "depends on data"))
         return why;
-    const char *ctx = w->loop_why     ? w->loop_why
-                      : w->guard_why  ? w->guard_why
-                      : w->exited_why ? w->exited_why
-                                      : w->skipped_why;
-    return ctx ? ctx : why;
+    /* the loop, condition or exit around it; one that depends on data first, as record captures
+     * what happens there */
+    const char *const ctx[] = {w->loop_why, w->guard_why, w->exited_why, w->skipped_why};
+    for (int i = 0; i < 4; i++)
+        if (ctx[i] && strstr(ctx[i], "depends on data"))
+            return ctx[i];
+    for (int i = 0; i < 4; i++)
+        if (ctx[i])
+            return ctx[i];
+    return why;
 }
 
 /* Walk the index expressions inside an lvalue chain (their loads happen too). */
