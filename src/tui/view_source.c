@@ -13,7 +13,6 @@
 static bool access_where(const scenario_access *ac, char *file, size_t n, int *line, const char **text)
 {
     *text = ac->source;
-#ifdef SCENARIO_HAS_SRCLOC
     if (ac->at.file && ac->at.line > 0) {
         snprintf(file, n, "%s", ac->at.file);
         *line = ac->at.line;
@@ -21,7 +20,6 @@ static bool access_where(const scenario_access *ac, char *file, size_t n, int *l
             *text = ac->at.text;
         return true;
     }
-#endif
     const char *l = ac->label;
     if (!l)
         return false;

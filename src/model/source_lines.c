@@ -1,0 +1,384 @@
+/* source_lines: builds the per-line rows of the source view from a scenario (see
+ * source_lines.h): where each access comes from, the rows of the file and the extra rows, the
+ * predicted sums from the engine, a recording's measured numbers and an import's skips. */
+#include "source_lines.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Where one access (trace entry) comes from; borrowed strings. */
+typedef struct where {
+    const char *file; /* NULL with line 0: no line info; NULL with line -1: not located */
+    int line;
+    const char *text;
+} where;
+
+bool source_lines_parse_label(const char *label, char *file, size_t n, int *line)
+{
+    if (!label)
+        return false;
+    /* from the right: ":COL" is optional, ":LINE" is not; the file name may hold colons itself */
+    const char *end = label + strlen(label);
+    long nums[2];
+    int k = 0;
+    const char *p = end;
+    while (k < 2) {
+        const char *q = p;
+        while (q > label && isdigit((unsigned char)q[-1]))
+            q--;
+        if (q == p || q == label || q[-1] != ':' || p - q > 9)
+            break;
+        nums[k++] = strtol(q, NULL, 10);
+        p = q - 1;
+    }
+    if (k == 0 || p == label)
+        return false;
+    bool path = false; /* a file name has a dot or a slash: "row 3:4" is a label, not a place */
+    for (const char *c = label; c < p && !path; c++)
+        path = *c == '.' || *c == '/';
+    if (!path)
+        return false;
+    long l = k == 2 ? nums[1] : nums[0];
+    if (l < 1)
+        return false;
+    snprintf(file, n, "%.*s", (int)(p - label), label);
+    *line = (int)l;
+    return true;
+}
+
+/* The location of every access of s into w (count entries). Label files are written into
+ * labels (one buffer per access, owned by the caller). */
+static void locate(const scenario *s, const source_record_line *rec, int nrec, where *w, int count, char (*labels)[512])
+{
+    for (int i = 0; i < count; i++)
+        w[i] = (where){NULL, -1, NULL};
+    if (s->is_trace) {
+        for (int r = 0; r < nrec; r++)
+            for (int k = 0; k < rec[r].ninstructions; k++) {
+                int64_t e = rec[r].instructions[k];
+                if (e >= 0 && e < count)
+                    w[e] = (where){rec[r].file, rec[r].file ? rec[r].line : 0, rec[r].text};
+            }
+        return;
+    }
+    for (int i = 0; i < count; i++) {
+        const scenario_access *ac = &s->accesses[i];
+        const char *text = ac->at.text ? ac->at.text : ac->source;
+        int line;
+        if (ac->at.file && ac->at.line > 0)
+            w[i] = (where){ac->at.file, ac->at.line, text};
+        else if (source_lines_parse_label(ac->label, labels[i], sizeof labels[i], &line))
+            w[i] = (where){labels[i], line, text};
+    }
+}
+
+/* The file most accesses come from (the first such on a tie), or NULL. */
+static const char *main_file(const where *w, int count)
+{
+    const char *best = NULL;
+    int best_n = 0;
+    for (int i = 0; i < count; i++) {
+        if (!w[i].file || (best && strcmp(w[i].file, best) == 0))
+            continue;
+        bool seen = false;
+        for (int j = 0; j < i && !seen; j++)
+            seen = w[j].file && strcmp(w[j].file, w[i].file) == 0;
+        if (seen)
+            continue;
+        int n = 0;
+        for (int j = i; j < count; j++)
+            n += w[j].file && strcmp(w[j].file, w[i].file) == 0;
+        if (n > best_n) {
+            best = w[i].file;
+            best_n = n;
+        }
+    }
+    return best;
+}
+
+const char *source_lines_file(const scenario *s, const source_record_line *rec, int nrec, char *buf, size_t n)
+{
+    int count = scenario_access_count(s);
+    where *w = xmalloc(sizeof *w * (size_t)(count > 0 ? count : 1));
+    char(*labels)[512] = s->is_trace ? NULL : xmalloc(sizeof *labels * (size_t)(count > 0 ? count : 1));
+    locate(s, rec, nrec, w, count, labels);
+    const char *f = main_file(w, count);
+    if (f)
+        snprintf(buf, n, "%s", f);
+    free(w);
+    free(labels);
+    return f ? buf : NULL;
+}
+
+/* Append access i to row r. */
+static void row_add(source_row *r, int i)
+{
+    r->access = xrealloc(r->access, sizeof *r->access * (size_t)(r->naccess + 1));
+    r->access[r->naccess++] = i;
+}
+
+/* The extra row for (file, line), added when there is none yet. */
+static int extra_row(source_lines *sl, int *cap, const char *file, int line, const char *text)
+{
+    for (int r = sl->nfile; r < sl->nrows; r++) {
+        const source_row *x = &sl->rows[r];
+        if (x->line == line && ((!x->file && !file) || (x->file && file && strcmp(x->file, file) == 0)))
+            return r;
+    }
+    if (sl->nrows == *cap)
+        sl->rows = xrealloc(sl->rows, sizeof *sl->rows * (size_t)(*cap *= 2));
+    source_row *x = &sl->rows[sl->nrows];
+    memset(x, 0, sizeof *x);
+    x->file = file ? xstrdup(file) : NULL;
+    x->line = line;
+    x->text = text ? xstrdup(text) : NULL;
+    return sl->nrows++;
+}
+
+/* The file's text cut into the first nfile rows (at most max lines). */
+static int file_lines(const char *text, size_t len, source_row *rows, int max)
+{
+    int n = 0;
+    size_t p = 0;
+    while (p < len && n < max) {
+        const char *nl = memchr(text + p, '\n', len - p);
+        size_t e = nl ? (size_t)(nl - text) : len, l = e - p;
+        if (l && text[p + l - 1] == '\r')
+            l--;
+        char *t = xmalloc(l + 1);
+        memcpy(t, text + p, l);
+        t[l] = '\0';
+        rows[n++].text = t;
+        p = e + 1;
+    }
+    return n;
+}
+
+/* Lines of text (a final line without a newline counts). */
+static int count_lines(const char *text, size_t len)
+{
+    int n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += text[i] == '\n';
+    return n + (len > 0 && text[len - 1] != '\n');
+}
+
+/* Whether text (up to a // comment) names identifier id as a whole word. */
+static bool names_word(const char *text, const char *id)
+{
+    size_t n = strlen(id);
+    const char *cmt = strstr(text, "//");
+    for (const char *p = strstr(text, id); p && (!cmt || p < cmt); p = strstr(p + 1, id)) {
+        bool before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        bool after = isalnum((unsigned char)p[n]) || p[n] == '_';
+        if (!before && !after)
+            return true;
+    }
+    return false;
+}
+
+/* Mark the rows between the first and last located access that name an array of s but hold no
+ * access (and no skip message): an access the import may have left out. */
+static void mark_names(const scenario *s, source_lines *sl)
+{
+    int lo = 0, hi = -1;
+    for (int r = 0; r < sl->nfile; r++)
+        if (sl->rows[r].naccess) {
+            lo = hi < 0 ? r : lo;
+            hi = r;
+        }
+    for (int r = lo; r <= hi; r++) {
+        source_row *x = &sl->rows[r];
+        if (x->naccess || x->nskipped || !x->text || strstr(x->text, "__shared__"))
+            continue;
+        for (int a = 0; a < s->narrays && !x->names_array; a++)
+            x->names_array = s->arrays[a].name && names_word(x->text, s->arrays[a].name);
+    }
+}
+
+/* Copy m (its why duplicated) into the row's measured numbers, adding to what is there. */
+static void add_measured(source_row *x, const source_measured *m)
+{
+    if (!m->known)
+        return;
+    source_measured *d = &x->measured;
+    d->known = true;
+    d->wavefronts += m->wavefronts;
+    d->ideal_wavefronts += m->ideal_wavefronts;
+    d->instructions += m->instructions;
+    d->predicted_launch += m->predicted_launch;
+    d->agree = d->agree == MEASURED_AGREE_FALSE ? d->agree : m->agree;
+    if (m->why && !d->why)
+        d->why = xstrdup(m->why);
+}
+
+/* Sum every warp-instruction into the row of its access, as analyze sums them. */
+static void predict(const scenario *s, source_lines *sl, const int *row_of)
+{
+    int64_t n = scenario_instr_count(s);
+    scenario_instr in;
+    banks_result r;
+    for (int64_t k = 0; k < n; k++) {
+        scenario_instr_at(s, k, &in);
+        int acc = s->is_trace ? (int)k : in.access;
+        banks_analyze(s->arch, &in.req, &r, NULL);
+        sl->instructions++;
+        sl->wavefronts += r.wavefronts;
+        sl->ideal += r.ideal_wavefronts;
+        if (acc < 0 || row_of[acc] < 0)
+            continue;
+        source_row *x = &sl->rows[row_of[acc]];
+        x->instructions++;
+        x->idle += scenario_instr_idle(&in);
+        x->wavefronts += r.wavefronts;
+        x->ideal += r.ideal_wavefronts;
+        if (r.conflict_degree > x->worst)
+            x->worst = r.conflict_degree;
+    }
+}
+
+/* Whether a (possibly longer) path and the shown file name the same file: equal, or one is
+ * the other's last components ("dir/k.cu" and "k.cu"). */
+static bool same_file(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la < lb) {
+        const char *t = a;
+        a = b;
+        b = t;
+        size_t tl = la;
+        la = lb;
+        lb = tl;
+    }
+    return strcmp(a + la - lb, b) == 0 && (la == lb || a[la - lb - 1] == '/');
+}
+
+bool source_lines_build(const scenario *s, const char *file_text, size_t len, const source_record_line *rec, int nrec,
+                        const source_skip *skips, int nskips, source_lines *out, char *why, size_t n)
+{
+    memset(out, 0, sizeof *out);
+    int count = scenario_access_count(s);
+    where *w = xmalloc(sizeof *w * (size_t)(count > 0 ? count : 1));
+    char(*labels)[512] = s->is_trace ? NULL : xmalloc(sizeof *labels * (size_t)(count > 0 ? count : 1));
+    locate(s, rec, nrec, w, count, labels);
+    const char *file = main_file(w, count);
+    bool any = file != NULL;
+    for (int i = 0; i < count && !any; i++)
+        any = w[i].line == 0; /* a recording without line info still has its rows */
+    if (!any) {
+        snprintf(why, n, "%s",
+                 s->is_trace ? (nrec ? "the recording's lines hold no instruction"
+                                     : "a trace carries no source lines (a recording of bankscope record does)")
+                             : "the accesses do not say where they come from (bankscope FILE.cu does)");
+        free(w);
+        free(labels);
+        return false;
+    }
+    out->recording = s->is_trace;
+    out->file = file ? xstrdup(file) : NULL;
+    int maxline = 0;
+    for (int i = 0; i < count; i++)
+        if (file && w[i].file && strcmp(w[i].file, file) == 0 && w[i].line > maxline)
+            maxline = w[i].line;
+    int flines = file_text ? count_lines(file_text, len) : 0;
+    out->nfile = flines > maxline ? flines : maxline;
+    int cap = out->nfile + 16;
+    out->rows = xcalloc((size_t)cap, sizeof *out->rows);
+    out->nrows = out->nfile;
+    for (int r = 0; r < out->nfile; r++)
+        out->rows[r].line = r + 1;
+    if (file_text)
+        file_lines(file_text, len, out->rows, out->nfile);
+    int *row_of = xmalloc(sizeof *row_of * (size_t)(count > 0 ? count : 1));
+    for (int i = 0; i < count; i++) {
+        row_of[i] = -1;
+        if (w[i].line < 0) {
+            out->unlocated++;
+            continue;
+        }
+        if (file && w[i].file && strcmp(w[i].file, file) == 0) {
+            source_row *x = &out->rows[w[i].line - 1];
+            if (!x->text && w[i].text) /* the file is not at hand: the text the location carries */
+                x->text = xstrdup(w[i].text);
+            row_of[i] = w[i].line - 1;
+        } else {
+            row_of[i] = extra_row(out, &cap, w[i].file, w[i].line, w[i].text);
+        }
+        row_add(&out->rows[row_of[i]], i);
+    }
+    for (int r = 0; s->is_trace && r < nrec; r++) { /* a line's measured numbers, on its row */
+        int row = -1;
+        for (int k = 0; k < rec[r].ninstructions && row < 0; k++)
+            if (rec[r].instructions[k] >= 0 && rec[r].instructions[k] < count)
+                row = row_of[rec[r].instructions[k]];
+        if (row >= 0 && rec[r].measured.known) {
+            add_measured(&out->rows[row], &rec[r].measured);
+            out->measured = true;
+        }
+    }
+    for (int k = 0; k < nskips; k++) { /* the import's messages, on their lines */
+        const source_skip *sk = &skips[k];
+        int row = file && sk->file && same_file(sk->file, file) && sk->line >= 1 && sk->line <= out->nfile
+                      ? sk->line - 1
+                      : extra_row(out, &cap, sk->file, sk->line, NULL);
+        source_row *x = &out->rows[row];
+        x->skipped = xrealloc(x->skipped, sizeof *x->skipped * (size_t)(x->nskipped + 1));
+        x->skipped[x->nskipped++] = xstrdup(sk->message ? sk->message : "skipped");
+    }
+    predict(s, out, row_of);
+    if (!s->is_trace && !nskips)
+        mark_names(s, out);
+    free(row_of);
+    free(w);
+    free(labels);
+    return true;
+}
+
+void source_lines_free(source_lines *sl)
+{
+    for (int r = 0; r < sl->nrows; r++) {
+        source_row *x = &sl->rows[r];
+        free(x->file);
+        free(x->text);
+        free(x->access);
+        free(x->measured.why);
+        for (int k = 0; k < x->nskipped; k++)
+            free(x->skipped[k]);
+        free(x->skipped);
+    }
+    free(sl->rows);
+    free(sl->file);
+    memset(sl, 0, sizeof *sl);
+}
+
+/* Cost order: the wavefronts beyond ideal, then the wavefronts, descending; then position. */
+static bool costlier(const source_row *a, int ia, const source_row *b, int ib)
+{
+    int64_t ea = a->wavefronts - a->ideal, eb = b->wavefronts - b->ideal;
+    if (ea != eb)
+        return ea > eb;
+    if (a->wavefronts != b->wavefronts)
+        return a->wavefronts > b->wavefronts;
+    return ia < ib;
+}
+
+int source_lines_order(const source_lines *sl, bool sorted, int *order)
+{
+    int k = 0;
+    for (int r = 0; r < sl->nrows; r++)
+        if (!sorted || sl->rows[r].naccess > 0)
+            order[k++] = r;
+    for (int i = 1; sorted && i < k; i++) { /* insertion sort: stable, rows are few */
+        int x = order[i], j = i;
+        while (j > 0 && costlier(&sl->rows[x], x, &sl->rows[order[j - 1]], order[j - 1])) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = x;
+    }
+    return k;
+}

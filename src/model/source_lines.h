@@ -1,0 +1,101 @@
+/* source_lines: a scenario seen per line of the user's source file, the input of the source view.
+ * Pure: no files (the caller reads the source text and a recording's lines and passes them in),
+ * no globals, no curses.
+ *
+ * Where an access comes from: an imported access's source location (file, line, column, text),
+ * else its label "FILE:LINE:COL"; a trace's entries (a recording's instructions) from the
+ * recording's "lines", which partition them (source_record_line, read by io/recording.h).
+ * The file shown is the one most accesses come from; the lines of other files, and the entries
+ * without line info, come after its lines as extra rows.
+ *
+ * Each row's predicted numbers are summed over every warp-instruction of its accesses by the
+ * same engine call `analyze` uses (banks_analyze on scenario_instr_at), so the rows' sums are
+ * analyze's totals. A recording's measured numbers (whole launch) are carried as it gives them.
+ *
+ * Ownership: a source_lines owns every string and array it points to (source_lines_free).
+ * Invariants: rows[0 .. nfile) are the file's lines 1 .. nfile in order (row i is line i + 1);
+ * rows[nfile .. nrows) are the extra rows; every access with a location is in exactly one row's
+ * accesses (ascending). */
+#ifndef BANKSCOPE_MODEL_SOURCE_LINES_H
+#define BANKSCOPE_MODEL_SOURCE_LINES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "measured.h"
+#include "scenario.h"
+
+/* What the hardware counted for one line over the whole launch (a recording's lines[].measured,
+ * agree and agree_why). */
+typedef struct source_measured {
+    bool known; /* false: not measured (the rest is zero) */
+    uint64_t wavefronts, ideal_wavefronts, instructions;
+    uint64_t predicted_launch; /* the recorded block's predicted wavefronts x the launch's blocks */
+    measured_agree agree;
+    char *why; /* owned, NULL: none (agree true) */
+} source_measured;
+
+/* One entry of a recording's "lines" (borrowed strings and arrays). */
+typedef struct source_record_line {
+    const char *file; /* NULL: instructions without line info */
+    int line;
+    const char *text;
+    const int64_t *instructions; /* trace entries (0-based) */
+    int ninstructions;
+    source_measured measured; /* why borrowed here */
+} source_record_line;
+
+/* An access an import skipped (file, line, column and the importer's message; borrowed). */
+typedef struct source_skip {
+    const char *file;
+    int line, column;
+    const char *message;
+} source_skip;
+
+typedef struct source_row {
+    char *file;  /* owned: extra rows only (NULL on the file's own lines) */
+    int line;    /* 1-based; 0: no line info */
+    char *text;  /* owned; NULL: the text is not known */
+    int *access; /* owned: the accesses (trace entries) on this line, ascending */
+    int naccess;
+    int64_t instructions;      /* warp-instructions of those accesses (every selected warp and iteration) */
+    int64_t idle;              /* of which idle (no lane active: nothing issued) */
+    int64_t wavefronts, ideal; /* predicted, summed */
+    int worst;                 /* worst conflict degree; 0 when no instruction issued */
+    source_measured measured;
+    char **skipped; /* owned: the importer's messages for this line */
+    int nskipped;
+    bool names_array; /* the text names a shared array of the scenario and no access is here */
+} source_row;
+
+typedef struct source_lines {
+    char *file; /* owned: the file shown (as the locations name it) */
+    source_row *rows;
+    int nrows, nfile;
+    int unlocated;                           /* accesses (entries) with no location at all */
+    bool recording;                          /* built from a recording's lines */
+    bool measured;                           /* some row carries measured numbers */
+    int64_t wavefronts, ideal, instructions; /* totals over every row (analyze's) */
+} source_lines;
+
+/* The rows of s. file_text (len bytes, may be NULL) is the file's content when the caller could
+ * read it; otherwise the texts the locations carry stand in. rec (nrec, may be NULL): a
+ * recording's lines, which locate a trace's entries. skips (nskips, may be NULL): what the import
+ * skipped. False with why when nothing of s says where it comes from. */
+bool source_lines_build(const scenario *s, const char *file_text, size_t len, const source_record_line *rec, int nrec,
+                        const source_skip *skips, int nskips, source_lines *out, char *why, size_t n);
+/* The file the locations of s name (the one with the most accesses), or NULL; owned by s. For a
+ * recording rec names it. Lets the caller find the file before building. */
+const char *source_lines_file(const scenario *s, const source_record_line *rec, int nrec, char *buf, size_t n);
+void source_lines_free(source_lines *sl);
+
+/* The rows ordered for display: file order (sorted false), or the rows with instructions by cost
+ * (the wavefronts beyond ideal, then wavefronts, then position; hottest first). order holds
+ * nrows entries; returns how many it filled. */
+int source_lines_order(const source_lines *sl, bool sorted, int *order);
+
+/* Parse "FILE:LINE:COL" (or "FILE:LINE"): the file part into file, the line into *line. */
+bool source_lines_parse_label(const char *label, char *file, size_t n, int *line);
+
+#endif

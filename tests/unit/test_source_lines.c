@@ -1,0 +1,272 @@
+/* test_source_lines: the source view's rows. An import's accesses land on the lines their
+ * locations (or labels) name, with the file's text or the texts they carry; a recording's trace
+ * entries on its lines, with its measured numbers; the rows' predicted sums are the engine's
+ * totals over every warp-instruction (what analyze prints); cost order; the import's skips and the
+ * lines that name an array with no access. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "io/recording.h"
+#include "model/source_lines.h"
+#include "test_util.h"
+
+/* A kernel file of 9 lines and a scenario of its three accesses, two located by "location" and
+ * one by its label only; the row read is free, the column read 32-way. */
+static const char *const kfile = "// k.cu\n"
+                                 "__global__ void k(float *o)\n"
+                                 "{\n"
+                                 "    __shared__ float tile[32][32];\n"
+                                 "    tile[threadIdx.y][threadIdx.x] = 1.0f;\n"
+                                 "    __syncthreads();\n"
+                                 "    o[0] = tile[threadIdx.x][threadIdx.y] + tile[threadIdx.y][threadIdx.x];\n"
+                                 "    o[1] = tile[0][threadIdx.x]; // tile\n"
+                                 "}\n";
+
+static const char *const kscen =
+    "{ \"block\": [32, 32], \"arrays\": [ { \"name\": \"tile\", \"type\": \"float\", \"dims\": [32, 32] } ],"
+    "  \"accesses\": ["
+    "  { \"op\": \"store\", \"array\": \"tile\", \"index\": [\"ty\", \"tx\"], \"label\": \"k.cu:5:5\","
+    "    \"location\": { \"file\": \"k.cu\", \"line\": 5, \"column\": 5, \"text\": \"    tile[ty][tx] = 1.0f;\" } },"
+    "  { \"op\": \"load\", \"array\": \"tile\", \"index\": [\"tx\", \"ty\"], \"label\": \"k.cu:7:12\","
+    "    \"source\": \"o[0] = tile[threadIdx.x][threadIdx.y]\" },"
+    "  { \"op\": \"load\", \"array\": \"tile\", \"index\": [\"ty\", \"tx\"], \"label\": \"k.cu:7:45\","
+    "    \"location\": { \"file\": \"k.cu\", \"line\": 7, \"column\": 45 } } ] }";
+
+/* The engine's totals over every warp-instruction of s (what analyze sums). */
+static void engine_totals(const scenario *s, int64_t *wf, int64_t *ideal)
+{
+    scenario_instr in;
+    banks_result r;
+    *wf = *ideal = 0;
+    for (int64_t k = 0; k < scenario_instr_count(s); k++) {
+        scenario_instr_at(s, k, &in);
+        banks_analyze(s->arch, &in.req, &r, NULL);
+        *wf += r.wavefronts;
+        *ideal += r.ideal_wavefronts;
+    }
+}
+
+static void test_import_rows(void **state)
+{
+    (void)state;
+    scenario s;
+    io_error err;
+    assert_true(test_load(kscen, &s, &err));
+    source_lines sl;
+    char why[200];
+    assert_true(source_lines_build(&s, kfile, strlen(kfile), NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_string_equal(sl.file, "k.cu");
+    assert_int_equal(sl.nfile, 9);
+    assert_int_equal(sl.nrows, 9);
+    assert_int_equal(sl.unlocated, 0);
+    assert_false(sl.recording);
+    assert_string_equal(sl.rows[3].text, "    __shared__ float tile[32][32];");
+    /* line 5: the store; line 7: both loads, in scenario order */
+    assert_int_equal(sl.rows[4].naccess, 1);
+    assert_int_equal(sl.rows[4].access[0], 0);
+    assert_int_equal(sl.rows[6].naccess, 2);
+    assert_int_equal(sl.rows[6].access[0], 1);
+    assert_int_equal(sl.rows[6].access[1], 2);
+    /* 32 warps each: the store and the row read 1 wavefront, the column read 32 */
+    assert_int_equal(sl.rows[4].instructions, 32);
+    assert_int_equal(sl.rows[4].wavefronts, 32);
+    assert_int_equal(sl.rows[4].worst, 1);
+    assert_int_equal(sl.rows[6].instructions, 64);
+    assert_int_equal(sl.rows[6].wavefronts, 32 * 32 + 32);
+    assert_int_equal(sl.rows[6].ideal, 64);
+    assert_int_equal(sl.rows[6].worst, 32);
+    assert_int_equal(sl.rows[0].naccess, 0);
+    assert_int_equal(sl.rows[0].worst, 0);
+    /* the rows' sums are the engine's totals */
+    int64_t wf, ideal;
+    engine_totals(&s, &wf, &ideal);
+    assert_int_equal(sl.wavefronts, wf);
+    assert_int_equal(sl.ideal, ideal);
+    assert_int_equal(sl.rows[4].wavefronts + sl.rows[6].wavefronts, wf);
+    /* line 8 names tile and holds no access: an access the import may have left out; the
+     * declaration (line 4) and lines outside the accesses' span are not marked */
+    assert_true(sl.rows[7].names_array == false); /* after the last access: outside the span */
+    assert_false(sl.rows[3].names_array);
+    source_lines_free(&sl);
+    scenario_free(&s);
+}
+
+static void test_carried_text(void **state)
+{
+    (void)state;
+    scenario s;
+    io_error err;
+    assert_true(test_load(kscen, &s, &err));
+    source_lines sl;
+    char why[200];
+    /* the file is not at hand: the texts the locations carry, the rest unknown */
+    assert_true(source_lines_build(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_int_equal(sl.nfile, 7);
+    assert_string_equal(sl.rows[4].text, "    tile[ty][tx] = 1.0f;");
+    assert_string_equal(sl.rows[6].text, "o[0] = tile[threadIdx.x][threadIdx.y]"); /* the access's source */
+    assert_null(sl.rows[0].text);
+    source_lines_free(&sl);
+    scenario_free(&s);
+}
+
+static void test_order(void **state)
+{
+    (void)state;
+    scenario s;
+    io_error err;
+    assert_true(test_load(kscen, &s, &err));
+    source_lines sl;
+    char why[200];
+    assert_true(source_lines_build(&s, kfile, strlen(kfile), NULL, 0, NULL, 0, &sl, why, sizeof why));
+    int order[16];
+    assert_int_equal(source_lines_order(&sl, false, order), 9);
+    assert_int_equal(order[0], 0);
+    assert_int_equal(order[8], 8);
+    assert_int_equal(source_lines_order(&sl, true, order), 2); /* the lines with accesses, hottest first */
+    assert_int_equal(order[0], 6);
+    assert_int_equal(order[1], 4);
+    source_lines_free(&sl);
+    scenario_free(&s);
+}
+
+static void test_skips_and_names(void **state)
+{
+    (void)state;
+    /* a histogram whose data-dependent atomic (line 3) was skipped */
+    const char *src = "__global__ void h(const int *in) {\n"
+                      "    __shared__ unsigned hist[256];\n"
+                      "    hist[threadIdx.x] = 0;\n"
+                      "    atomicAdd(&hist[in[threadIdx.x]], 1u);\n"
+                      "    in += hist[threadIdx.x];\n"
+                      "}\n";
+    const char *scen = "{ \"block\": [256], \"arrays\": [ { \"name\": \"hist\", \"type\": \"unsigned int\", "
+                       "\"dims\": [256] } ], \"accesses\": ["
+                       "{ \"op\": \"store\", \"array\": \"hist\", \"index\": \"tid\", \"label\": \"h.cu:3:5\" },"
+                       "{ \"op\": \"load\", \"array\": \"hist\", \"index\": \"tid\", \"label\": \"h.cu:5:11\" } ] }";
+    scenario s;
+    io_error err;
+    assert_true(test_load(scen, &s, &err));
+    source_lines sl;
+    char why[200];
+    assert_true(source_lines_build(&s, src, strlen(src), NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_true(sl.rows[3].names_array); /* names hist between the accesses, none imported */
+    assert_false(sl.rows[2].names_array);
+    assert_false(sl.rows[1].names_array); /* the declaration */
+    source_lines_free(&sl);
+    source_skip sk[] = {{"dir/h.cu", 4, 5, "h.cu:4:5: skipped atomic of 'hist': depends on data"},
+                        {"other.cu", 9, 1, "other.cu:9:1: skipped load of 'x': why"}};
+    assert_true(source_lines_build(&s, src, strlen(src), NULL, 0, sk, 2, &sl, why, sizeof why));
+    assert_int_equal(sl.rows[3].nskipped, 1);
+    assert_string_equal(sl.rows[3].skipped[0], sk[0].message);
+    assert_false(sl.rows[3].names_array);     /* the importer said, no guess */
+    assert_int_equal(sl.nrows, sl.nfile + 1); /* the other file's skip: an extra row */
+    assert_string_equal(sl.rows[sl.nfile].file, "other.cu");
+    assert_int_equal(sl.rows[sl.nfile].line, 9);
+    source_lines_free(&sl);
+    scenario_free(&s);
+}
+
+static void test_no_location(void **state)
+{
+    (void)state;
+    scenario s;
+    test_load_pattern("transpose-naive", &s);
+    source_lines sl;
+    char why[200];
+    assert_false(source_lines_build(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_non_null(strstr(why, "do not say where"));
+    char buf[100];
+    assert_null(source_lines_file(&s, NULL, 0, buf, sizeof buf));
+    scenario_free(&s);
+}
+
+static void test_labels(void **state)
+{
+    (void)state;
+    char f[64];
+    int line;
+    assert_true(source_lines_parse_label("k.cu:12:7", f, sizeof f, &line));
+    assert_string_equal(f, "k.cu");
+    assert_int_equal(line, 12);
+    assert_true(source_lines_parse_label("/a:b/k.cu:26", f, sizeof f, &line));
+    assert_string_equal(f, "/a:b/k.cu");
+    assert_int_equal(line, 26);
+    assert_false(source_lines_parse_label("row 3:4", f, sizeof f, &line));
+    assert_false(source_lines_parse_label("k.cu", f, sizeof f, &line));
+    assert_false(source_lines_parse_label(":3:4", f, sizeof f, &line));
+    assert_false(source_lines_parse_label("k.cu:0:4", f, sizeof f, &line));
+    assert_false(source_lines_parse_label(NULL, f, sizeof f, &line));
+}
+
+/* A trace of four entries: two on line 3 (one 2-way), one on a header line, one without line
+ * info; the recording measured line 3 and disagrees there. */
+static void test_recording_rows(void **state)
+{
+    (void)state;
+    char json[4096];
+    int n = snprintf(json, sizeof json, "{ \"arch\": \"sm_90\", \"trace\": [");
+    for (int e = 0; e < 4; e++) {
+        n += snprintf(json + n, sizeof json - (size_t)n, "%s{ \"op\": \"load\", \"width\": 4, \"addresses\": [",
+                      e ? ", " : "");
+        for (int l = 0; l < 32; l++) /* entry 1: stride 2 words, a 2-way conflict */
+            n += snprintf(json + n, sizeof json - (size_t)n, "%s%d", l ? ", " : "", l * 4 * (e == 1 ? 2 : 1));
+        n += snprintf(json + n, sizeof json - (size_t)n, "] }");
+    }
+    snprintf(json + n, sizeof json - (size_t)n, "] }");
+    scenario s;
+    io_error err;
+    assert_true(test_load(json, &s, &err));
+    const int64_t i3[] = {0, 1}, ih[] = {2}, in[] = {3};
+    source_record_line rec[] = {
+        {"t.cu", 3, "  x = s[i];", i3, 2, {true, 700, 200, 200, 300, MEASURED_AGREE_FALSE, "blocks differ"}},
+        {"/usr/include/h.h", 40, "  return *p;", ih, 1, {0}},
+        {NULL, 0, NULL, in, 1, {0}},
+    };
+    const char *text = "a\nb\nc\n";
+    source_lines sl;
+    char why[200], f[64];
+    assert_string_equal(source_lines_file(&s, rec, 3, f, sizeof f), "t.cu");
+    assert_true(source_lines_build(&s, text, strlen(text), rec, 3, NULL, 0, &sl, why, sizeof why));
+    assert_true(sl.recording);
+    assert_true(sl.measured);
+    assert_int_equal(sl.nfile, 3);
+    assert_string_equal(sl.rows[2].text, "c"); /* the file wins over the carried text */
+    assert_int_equal(sl.rows[2].naccess, 2);
+    assert_int_equal(sl.rows[2].wavefronts, 3);
+    assert_int_equal(sl.rows[2].ideal, 2);
+    assert_int_equal(sl.rows[2].worst, 2);
+    assert_true(sl.rows[2].measured.known);
+    assert_int_equal(sl.rows[2].measured.wavefronts, 700);
+    assert_int_equal(sl.rows[2].measured.agree, MEASURED_AGREE_FALSE);
+    assert_string_equal(sl.rows[2].measured.why, "blocks differ");
+    assert_int_equal(sl.nrows, 5); /* the header's line and the entries without line info */
+    assert_string_equal(sl.rows[3].file, "/usr/include/h.h");
+    assert_int_equal(sl.rows[3].line, 40);
+    assert_string_equal(sl.rows[3].text, "  return *p;");
+    assert_null(sl.rows[4].file);
+    assert_int_equal(sl.rows[4].line, 0);
+    assert_int_equal(sl.rows[4].instructions, 1);
+    assert_false(sl.rows[3].measured.known);
+    int64_t wf, ideal;
+    engine_totals(&s, &wf, &ideal);
+    assert_int_equal(sl.wavefronts, wf);
+    assert_int_equal(sl.rows[2].wavefronts + sl.rows[3].wavefronts + sl.rows[4].wavefronts, wf);
+    source_lines_free(&sl);
+    /* a trace without the recording's lines has no source */
+    assert_false(source_lines_build(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_non_null(strstr(why, "bankscope record"));
+    scenario_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_import_rows),     cmocka_unit_test(test_carried_text), cmocka_unit_test(test_order),
+        cmocka_unit_test(test_skips_and_names), cmocka_unit_test(test_no_location),  cmocka_unit_test(test_labels),
+        cmocka_unit_test(test_recording_rows),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
