@@ -1,8 +1,9 @@
 #!/bin/sh
 # Recordings made by `bankscope record` on an H100 (tests/data/record, written by
 # tests/gpu/record.sh, never by hand) read as traces by every command: analyze's total equals the
-# sum of the recording's source lines, the view (--snapshot, and in tmux) opens each with the same
-# totals as analyze, export draws it, measure without a GPU exits 3. Runs without a GPU.
+# sum of the recording's source lines, the view (--snapshot) opens each with the same totals as
+# analyze and (in tmux) on the source view with the lines' numbers, export draws it. Runs without
+# a GPU.
 srcdir=${srcdir:-.}
 top_builddir=${top_builddir:-.}
 bin="$(cd "$top_builddir" && pwd)/bankscope"
@@ -42,7 +43,8 @@ for f in "$srcdir"/tests/data/record/*.json; do
 done
 [ $n -ge 8 ]
 check "tests/data/record" $? "only $n recordings"
-# the interactive view opens a recording (80x24, in tmux when it is installed)
+# the interactive view opens a recording on its source view, line 22 marked 1024/32 32-way (80x24,
+# in tmux when it is installed)
 if command -v tmux > /dev/null 2>&1; then
     f="$srcdir/tests/data/record/transpose-naive.json"
     tmux -L bsrec -f /dev/null new-session -d -x 80 -y 24 \
@@ -50,7 +52,7 @@ if command -v tmux > /dev/null 2>&1; then
     ok=1
     for i in $(seq 1 100); do
         tmux -L bsrec capture-pane -p > "$tmp/screen" 2> /dev/null
-        grep -q "transpose_naive" "$tmp/screen" && { ok=0; break; }
+        grep -q "1024/32 32-way" "$tmp/screen" && grep -q "SOURCE" "$tmp/screen" && { ok=0; break; }
         sleep 0.1
     done
     check "view" $ok "the view did not show the recording: $(head -5 "$tmp/screen")"

@@ -46,7 +46,8 @@ typedef struct record_capture {
     int64_t outside_launches; /* RECORD_NONE: launches without the block; grid: the last one's */
 } record_capture;
 
-/* Read capture.txt; false with a one-line message in why (a file the pass did not finish). */
+/* Read capture.txt; false with a one-line message in why (a file the pass did not finish), and
+ * then *c owns nothing. */
 bool record_capture_read(const char *path, record_capture *c, char *why, size_t n);
 void record_capture_free(record_capture *c);
 

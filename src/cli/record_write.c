@@ -74,8 +74,9 @@ static int line_cmp(const void *x, const void *y)
     return c ? c : (a->line > b->line) - (a->line < b->line);
 }
 
-/* Whether a SASS opcode reaches shared memory without a patch callback: the TMA copies and the
- * wgmma operands (checked on an H100, CUDA 13.0: cp.async.bulk, UBLKCP, calls none). */
+/* Whether a SASS opcode reaches shared memory where the model has no rule and the patching may
+ * give no callback: the TMA copies (checked on an H100, CUDA 13.0: cp.async.bulk, UBLKCP, calls
+ * none) and the wgmma operands (not checked). */
 static bool invisible_opcode(const char *text)
 {
     const char *p = text + strspn(text, " \t");
@@ -110,6 +111,8 @@ bool record_book_build(record_book *b, const record_capture *c, const record_sas
         p->executions++;
         banks_request r;
         p->problem = record_entry_request(e, p->sass ? p->sass->text : NULL, &r);
+        if (!p->problem && p->sass && invisible_opcode(p->sass->text)) /* a callback where none was seen */
+            p->problem = "a TMA copy or wgmma operand: not modelled";
         if (!p->problem && banks_request_problem(&r))
             p->problem = banks_request_problem(&r);
         b->trace_index[i] = p->problem ? -1 : b->ntrace++;
@@ -149,7 +152,10 @@ bool record_book_build(record_book *b, const record_capture *c, const record_sas
         l->instr[l->ninstr++] = b->trace_index[i];
     }
     for (int i = 0; i < s->n; i++) {
-        if (invisible_opcode(s->lines[i].text)) {
+        bool seen = false; /* one that did call the patches is counted as not modelled instead */
+        for (int k = 0; k < b->npcs && !seen; k++)
+            seen = b->pcs[k].pc == s->lines[i].pc;
+        if (!seen && invisible_opcode(s->lines[i].text)) {
             b->invisible = xrealloc(b->invisible, (size_t)(b->ninvisible + 1) * sizeof *b->invisible);
             b->invisible[b->ninvisible++] = &s->lines[i];
         }

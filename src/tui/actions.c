@@ -301,8 +301,8 @@ static bool acts_structs(const tui_app *a)
 
 static bool acts_source(const tui_app *a)
 {
-    if (a->sc.is_trace)
-        return false;
+    if (a->sc.is_trace) /* a recording: its entries' source lines */
+        return a->sc.trace_at != NULL;
     for (int i = 0; i < a->sc.naccesses; i++) /* an import labels its accesses FILE:LINE:COL */
         if (a->sc.accesses[i].source)
             return true;

@@ -41,6 +41,20 @@ static bool access_where(const scenario_access *ac, char *file, size_t n, int *l
     return true;
 }
 
+/* Where entry i comes from: an access's location, or a recording's trace entry's (trace_at). */
+static bool entry_where(const scenario *s, int i, char *file, size_t n, int *line, const char **text)
+{
+    if (!s->is_trace)
+        return access_where(&s->accesses[i], file, n, line, text);
+    const scenario_srcloc *at = s->trace_at ? &s->trace_at[i] : NULL;
+    if (!at || !at->file || at->line < 1)
+        return false;
+    snprintf(file, n, "%s", at->file);
+    *line = at->line;
+    *text = at->text;
+    return true;
+}
+
 /* Cut text (owned, modified) into the lines of src. */
 static void split_lines(char *text, tui_source *src)
 {
@@ -63,9 +77,9 @@ static void split_lines(char *text, tui_source *src)
 bool source_from_scenario(const scenario *s, tui_source *out)
 {
     memset(out, 0, sizeof *out);
-    if (s->is_trace)
-        return false; /* a recording's lines arrive with its format */
-    int n = s->naccesses;
+    if (s->is_trace && !s->trace_at)
+        return false;                 /* a trace without source lines (not a recording) */
+    int n = scenario_access_count(s); /* a recording: one "access" per trace entry */
     out->naccesses = n;
     out->line_of = xcalloc((size_t)(n > 0 ? n : 1), sizeof *out->line_of);
     char file[1024] = "", f[1024];
@@ -73,7 +87,7 @@ bool source_from_scenario(const scenario *s, tui_source *out)
     for (int i = 0; i < n; i++) {
         int line;
         const char *text;
-        if (!access_where(&s->accesses[i], f, sizeof f, &line, &text))
+        if (!entry_where(s, i, f, sizeof f, &line, &text))
             continue;
         if (!file[0])
             snprintf(file, sizeof file, "%s", f);
@@ -102,7 +116,7 @@ bool source_from_scenario(const scenario *s, tui_source *out)
         for (int i = 0; i < n; i++) {
             int line = out->line_of[i];
             const char *text;
-            if (line > 0 && !out->text[line - 1] && access_where(&s->accesses[i], f, sizeof f, &line, &text) && text)
+            if (line > 0 && !out->text[line - 1] && entry_where(s, i, f, sizeof f, &line, &text) && text)
                 out->text[line - 1] = xstrdup(text);
         }
     }
@@ -134,9 +148,10 @@ void source_costs(const scenario *s, const tui_source *src, tui_source_cost *cos
     int64_t total = scenario_instr_count(s);
     for (int64_t k = 0; k < total; k++) { /* every warp-instruction, as analyze sums them */
         scenario_instr_at(s, k, &in);
-        if (in.access < 0 || in.access >= src->naccesses)
+        int acc = s->is_trace ? (int)k : in.access; /* a trace's warp-instruction k is its entry k */
+        if (acc < 0 || acc >= src->naccesses)
             continue;
-        int line = src->line_of[in.access];
+        int line = src->line_of[acc];
         if (line < 1 || line > src->nlines)
             continue;
         banks_analyze(s->arch, &in.req, &r, NULL);
