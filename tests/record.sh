@@ -58,6 +58,13 @@ if command -v tmux > /dev/null 2>&1; then
     check "view" $ok "the view did not show the recording: $(head -5 "$tmp/screen")"
     tmux -L bsrec send-keys q 2> /dev/null
 fi
+# without a GPU (or without CUDA support), record exits 3 before the program starts
+if ! nvidia-smi -L > /dev/null 2>&1; then
+    "$bin" record -o "$tmp/x.json" -- sh -c "touch '$tmp/ran'" > /dev/null 2> "$tmp/err"
+    rc=$?
+    [ $rc -eq 3 ] && [ ! -e "$tmp/ran" ] && [ ! -e "$tmp/x.json" ]
+    check "record without a GPU" $? "exit $rc, $(cat "$tmp/err"), the program ran: $([ -e "$tmp/ran" ] && echo yes || echo no)"
+fi
 echo "record: $pass passed, $fail failed"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -22,6 +22,8 @@ out() {  # out FILE COMMAND...: save one output for validation
     "$bin" "$@" > "$tmp/$f" 2> /dev/null || { rm -f "$tmp/$f"; return 1; }
     n=$((n + 1))
 }
+# a loop nest (scenario version 2): loop_values
+out "analyze.nest.json" analyze "$srcdir/tests/import/values.json" --json
 for p in $("$bin" list --names); do
     out "analyze.$p.json" analyze "$p" --json || continue # lessons have no analysis
     out "sweep.$p.json" sweep "$p" --json --max-pad 8 || true # traces have no sweep

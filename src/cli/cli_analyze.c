@@ -38,10 +38,9 @@ int cli_analyze(int argc, char **argv)
         return CLI_USAGE;
     }
     const scenario *s = src.s;
-    if (c.warp >= scenario_warp_count(s) && !s->is_trace) {
-        int nw = scenario_warp_count(s);
+    if (cli_check_indexes(&c, s, "analyze")) {
         instr_source_close(&src);
-        return cli_usage_error("analyze: --warp %d: the block has %d warp(s)", c.warp, nw);
+        return CLI_USAGE;
     }
     if (!s->is_trace && !c.force) { /* estimate before starting (a trace costs what its file holds) */
         work_estimate e;
