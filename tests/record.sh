@@ -58,6 +58,12 @@ if command -v tmux > /dev/null 2>&1; then
     check "view" $ok "the view did not show the recording: $(head -5 "$tmp/screen")"
     tmux -L bsrec send-keys q 2> /dev/null
 fi
+# a --kernel pattern that does not compile is an error of the options (exit 2, regerror's text),
+# never "every kernel"; the program does not run
+"$bin" record --kernel '(' -o "$tmp/x.json" -- sh -c "touch '$tmp/ran'" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "record: --kernel '(': " "$tmp/err" && [ ! -e "$tmp/ran" ]
+check "record --kernel '('" $? "exit $rc, $(cat "$tmp/err")"
 # without a GPU (or without CUDA support), record exits 3 before the program starts
 if ! nvidia-smi -L > /dev/null 2>&1; then
     "$bin" record -o "$tmp/x.json" -- sh -c "touch '$tmp/ran'" > /dev/null 2> "$tmp/err"

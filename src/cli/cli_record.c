@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,7 +87,21 @@ static int record_parse(int argc, char **argv, record_opts *o)
             printf("%s\n", record_usage);
             rc = -1;
             break;
-        case OPT_KERNEL: o->kernel = v; break;
+        case OPT_KERNEL: {
+            /* compiled here as the recording library compiles it (POSIX extended), so that a
+             * pattern it could not use never reaches it */
+            regex_t re;
+            int e = regcomp(&re, v, REG_EXTENDED | REG_NOSUB);
+            if (e != 0) {
+                char msg[256], t[256];
+                regerror(e, &re, msg, sizeof msg);
+                rc = cli_usage_error("record: --kernel '%s': %s", textsafe(v, t, sizeof t), msg);
+            } else {
+                regfree(&re);
+            }
+            o->kernel = v;
+            break;
+        }
         case OPT_LAUNCH:
             if (!parse_count(v, LLONG_MAX / 2, &o->launch))
                 rc = cli_usage_error("record: --launch takes a launch count from 0, not '%s'", v);
@@ -371,6 +386,10 @@ static int record_run_pass(const record_opts *o, const record_paths *p, const ch
     }
     if (program_failure(o->argv[0], status, why, sizeof why)) {
         cli_error("record: %s; nothing written", why);
+        return CLI_FAIL;
+    }
+    if (record_error_read(p->dir, why, sizeof why)) {
+        cli_error("record: the recording library stopped: %s; nothing written", why);
         return CLI_FAIL;
     }
     return CLI_OK;

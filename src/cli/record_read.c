@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/record_read.h"
+#include "io/textsafe.h"
 #include "util.h"
 
 /* A NUL-terminated copy of the n bytes at s. */
@@ -171,6 +172,22 @@ bool record_capture_read(const char *path, record_capture *c, char *why, size_t 
         record_capture_free(c);
         return false;
     }
+    return true;
+}
+
+bool record_error_read(const char *dir, char *why, size_t n)
+{
+    char path[4096 + 16];
+    snprintf(path, sizeof path, "%s/error.txt", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    char line[1024] = "";
+    bool got = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    line[strcspn(line, "\r\n")] = '\0';
+    char *p = unescape(strncmp(line, "error ", 6) == 0 ? line + 6 : line);
+    textsafe(got && *p ? p : "it wrote error.txt without a reason", why, n);
     return true;
 }
 

@@ -90,6 +90,29 @@ static void test_capture(void **state)
     unlink(path);
 }
 
+/* error.txt as the recording library writes it (an unknown pass; a --kernel pattern that does
+ * not compile, its word escaped): the command reads the reason back, and none without the file. */
+static void test_error_file(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_record_err.XXXXXX", path[64], why[256];
+    assert_non_null(mkdtemp(dir));
+    assert_false(record_error_read(dir, why, sizeof why));
+    snprintf(path, sizeof path, "%s/error.txt", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("error a --kernel pattern that does not compile: a\\x20(\n", f);
+    fclose(f);
+    assert_true(record_error_read(dir, why, sizeof why));
+    assert_string_equal(why, "a --kernel pattern that does not compile: a (");
+    f = fopen(path, "w");
+    fclose(f);
+    assert_true(record_error_read(dir, why, sizeof why));
+    assert_string_equal(why, "it wrote error.txt without a reason");
+    unlink(path);
+    rmdir(dir);
+}
+
 static void test_sass(void **state)
 {
     (void)state;
@@ -274,6 +297,7 @@ static void test_book(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_capture), cmocka_unit_test(test_sass),
-                                       cmocka_unit_test(test_requests), cmocka_unit_test(test_book)};
+                                       cmocka_unit_test(test_error_file), cmocka_unit_test(test_requests),
+                                       cmocka_unit_test(test_book)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
