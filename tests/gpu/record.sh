@@ -16,6 +16,7 @@ command -v "$NVCC" >/dev/null 2>&1 || NVCC=/usr/local/cuda/bin/nvcc
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail=0
+sh "${srcdir:-.}/tests/gpu/record_abi.sh" || [ $? -eq 77 ] || fail=1
 progs="transpose histogram ldmatrix cpasync atomics twice tma faults"
 for p in $progs; do
     "$NVCC" -arch=native -lineinfo -o "$work/$p" "$src/$p.cu" &
