@@ -64,6 +64,18 @@ fi
 rc=$?
 [ $rc -eq 2 ] && grep -q "record: --kernel '(': " "$tmp/err" && [ ! -e "$tmp/ran" ]
 check "record --kernel '('" $? "exit $rc, $(cat "$tmp/err")"
+# -o never replaces an existing file without --force, nor the program itself (even with it, even
+# through a symbolic link): exit 2 before the program runs, the file untouched
+cp "$(command -v env)" "$tmp/prog" && echo keep > "$tmp/old.json" && ln -s prog "$tmp/link"
+for args in "-o $tmp/old.json" "-o $tmp/prog" "--force -o $tmp/prog" "--force -o $tmp/link"; do
+    # shellcheck disable=SC2086 # the options are words
+    "$bin" record $args -- "$tmp/prog" > /dev/null 2> "$tmp/err"
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(cat "$tmp/old.json")" = keep ] && cmp -s "$tmp/prog" "$(command -v env)"
+    check "record $args" $? "exit $rc, $(cat "$tmp/err")"
+done
+! grep -q "give --force" "$tmp/err"
+check "record --force -o PROGRAM" $? "$(cat "$tmp/err")"
 # without a GPU (or without CUDA support), record exits 3 before the program starts
 if ! nvidia-smi -L > /dev/null 2>&1; then
     "$bin" record -o "$tmp/x.json" -- sh -c "touch '$tmp/ran'" > /dev/null 2> "$tmp/err"
