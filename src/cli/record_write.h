@@ -31,6 +31,8 @@ typedef struct record_pc {
     int line;                     /* index into lines */
     int64_t executions;
     const char *problem; /* NULL: modelled; else why not (static text) */
+    bool traced;         /* with a problem: kept in the trace all the same (a kind files name,
+                            cp.async.cg), where analyze counts it as not modelled */
 } record_pc;
 
 typedef struct record_book {
