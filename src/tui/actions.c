@@ -301,11 +301,15 @@ static bool acts_structs(const tui_app *a)
 
 static bool acts_source(const tui_app *a)
 {
-    if (a->sc.is_trace) /* a recording: its entries' source lines */
+    if (a->sc.is_trace) /* a recording's instructions carry their lines */
         return a->sc.trace_at != NULL;
-    for (int i = 0; i < a->sc.naccesses; i++) /* an import labels its accesses FILE:LINE:COL */
-        if (a->sc.accesses[i].source)
+    for (int i = 0; i < a->sc.naccesses; i++) { /* an import's: a location, or FILE:LINE:COL */
+        const scenario_access *ac = &a->sc.accesses[i];
+        char file[1024];
+        int line;
+        if (ac->at.file || (ac->label && source_lines_parse_label(ac->label, file, sizeof file, &line)))
             return true;
+    }
     return false;
 }
 

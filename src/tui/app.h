@@ -27,7 +27,8 @@
 #include "model/scenario_edit.h"
 #include "tui/pager.h"
 #include "tui/view.h"
-#include "tui/view_source.h"
+#include "io/recording.h"
+#include "model/source_lines.h"
 #include "tui/tui.h"
 
 typedef enum tui_mode_id {
@@ -123,6 +124,7 @@ typedef struct edit_state {
     int err_pos;          /* -1 when the text validates */
     bool changed;         /* a live edit was applied (undo restores the text before) */
     bool parse_error;     /* the text does not parse or validate (err_pos, msg say where, why) */
+    bool err_on_line;     /* the error is about the text on the line (not another index's) */
     bool checking;        /* the scenario on show holds texts whose lanes a job is checking */
     bool keep_when_done;  /* Enter came while checking: close when the check passes */
     unsigned long serial; /* of the newest check (older results are dropped) */
@@ -208,14 +210,15 @@ typedef struct kernel_state {
     unsigned long mask; /* mouse events before the view asked for the wheel too */
 } kernel_state;
 
-/* The source view (view_source.c): the source, the gutter's numbers, the rows on show. */
+/* The source view (mode_source.c): the rows of the scenario's source (model/source_lines), a
+ * recording's lines when it is one, and the rows on show. */
 typedef struct source_state {
-    tui_source src;
-    tui_source_cost *costs; /* owned, one per line */
-    bool sorted;            /* by cost, not in file order */
-    int *order;             /* owned: the line (0-based) of each row; -1 for a left-out access */
-    const char **rows;      /* owned array; the texts point into src */
-    int nlines_shown;
+    source_lines sl;
+    recording rec;     /* a recording's lines (nrows 0 for an import) */
+    bool sorted;       /* by cost, not in file order */
+    int *order;        /* owned: the row of sl shown on each line of the pager */
+    const char **rows; /* owned array; the texts point into sl (or a constant) */
+    int nshown;
     int stats_w; /* the gutter's width after the line number */
     tui_pager pager;
 } source_state;

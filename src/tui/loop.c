@@ -239,8 +239,8 @@ int tui_main(const tui_options *o)
             a->crt.contrast = true;
         jobs_start_totals(a);
         app_refresh_view(a);
-        if (a->sc.is_trace && a->sc.trace_at && !o->present) /* a recording opens on its source */
-            source_open(a, 0);
+        if (a->sc.is_trace && a->sc.trace_at) /* a recording opens on its source lines */
+            app_react(a, source_open(a, 0));
         app_draw(a);
         if (o->bench_startup) { /* the first frame is on screen: report how long it took and leave */
             double ms = app_now_ms() - t_start;

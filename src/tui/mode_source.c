@@ -1,12 +1,16 @@
-/* mode_source: the source view (V) on the pager: the source of the scenario on show
- * (view_source.c), a gutter with each line's predicted wavefronts / ideal and worst degree, S
- * sorting by cost, Enter going to the line's first access in the grid, / n N searching; Esc or q
- * goes back to the view it was opened from. */
+/* mode_source: the source view (V), on the pager: the rows of the scenario's source file
+ * (model/source_lines: an import's accesses on the lines their locations name, a recording's
+ * instructions on its lines), each with a gutter holding the line number, the predicted
+ * wavefronts / ideal summed over every warp-instruction of its accesses (analyze's sums) and the
+ * worst conflict degree, and a recording's measured wavefronts where it has them. S sorts the
+ * rows by cost, Enter goes to the grid of the row's first access, / n N search; Esc or q goes back.
+ * A recording opens on this view. */
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/load.h"
 #include "tui/app.h"
 
 /* Lines the pager shows: the page between the two title lines and the two bottom lines. */
@@ -16,100 +20,99 @@ static int source_page(const tui_app *a)
     return h > 1 ? h : 1;
 }
 
-/* The rows on show: every line in file order, or the lines with accesses by cost; then the
- * accesses left out. */
+void source_view_free(tui_app *a)
+{
+    source_state *v = &a->srcview;
+    source_lines_free(&v->sl);
+    recording_free(&v->rec);
+    free(v->order);
+    free(v->rows);
+    v->order = NULL;
+    v->rows = NULL;
+    v->nshown = 0;
+    pager_set(&v->pager, NULL, 0, false);
+}
+
+/* The gutter's stats of row r ("141/36  8-way", "" without accesses). */
+static void row_stats(const source_row *r, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (r->naccess == 0)
+        return;
+    int k = snprintf(buf, n, "%lld/%lld %2d-way", (long long)r->wavefronts, (long long)r->ideal, r->worst);
+    if (r->measured.known && k > 0 && (size_t)k < n)
+        snprintf(buf + k, n - (size_t)k, " meas. %llu", (unsigned long long)r->measured.wavefronts);
+}
+
+/* The rows on show, in file order or by cost. */
 static void source_rows(tui_app *a)
 {
     source_state *v = &a->srcview;
-    int n = v->src.nlines + v->src.nskipped + 1;
+    int n = v->sl.nrows > 0 ? v->sl.nrows : 1;
     free(v->order);
     free(v->rows);
     v->order = xmalloc(sizeof *v->order * (size_t)n);
     v->rows = xmalloc(sizeof *v->rows * (size_t)n);
-    int k = 0;
-    for (int l = 0; l < v->src.nlines; l++)
-        if (!v->sorted || v->costs[l].first_access >= 0)
-            v->order[k++] = l;
-    if (v->sorted) { /* by cost: wavefronts beyond ideal, then wavefronts, then line */
-        for (int i = 1; i < k; i++) {
-            int x = v->order[i], j = i;
-            const tui_source_cost *cx = &v->costs[x];
-            while (j > 0) {
-                const tui_source_cost *cy = &v->costs[v->order[j - 1]];
-                int64_t ex = cx->wavefronts - cx->ideal, ey = cy->wavefronts - cy->ideal;
-                if (ey > ex || (ey == ex && cy->wavefronts >= cx->wavefronts))
-                    break;
-                v->order[j] = v->order[j - 1];
-                j--;
-            }
-            v->order[j] = x;
-        }
-    }
-    for (int i = 0; i < k; i++) {
-        const char *t = v->src.text[v->order[i]];
-        v->rows[i] = t ? t : "";
-    }
-    v->nlines_shown = k;
-    if (v->src.nskipped > 0) {
-        v->order[k] = -1;
-        v->rows[k++] = "// left out by the import:";
-        for (int i = 0; i < v->src.nskipped; i++) {
-            v->order[k] = -1;
-            v->rows[k++] = v->src.skipped[i];
-        }
+    v->nshown = source_lines_order(&v->sl, v->sorted, v->order);
+    v->stats_w = 0;
+    for (int i = 0; i < v->nshown; i++) {
+        const source_row *r = &v->sl.rows[v->order[i]];
+        v->rows[i] = r->text ? r->text : r->line == 0 ? "(no line information)" : "";
+        char st[96];
+        row_stats(r, st, sizeof st);
+        int w = draw_width(st);
+        v->stats_w = w > v->stats_w ? (w < 48 ? w : 48) : v->stats_w;
     }
     int cursor = v->pager.cursor;
-    pager_set(&v->pager, v->rows, k, true);
-    v->pager.cursor = cursor >= 0 && cursor < k ? cursor : 0;
+    pager_set(&v->pager, v->rows, v->nshown, true);
+    v->pager.cursor = cursor >= 0 && cursor < v->nshown ? cursor : 0;
     pager_clamp(&v->pager, source_page(a));
 }
 
-/* Open the source view of the scenario on show (V); says why when it has no source. */
+/* Build the rows of the scenario on show; false with a message when it has no source. */
+static bool source_build(tui_app *a)
+{
+    source_state *v = &a->srcview;
+    io_error err;
+    if (a->sc.is_trace && recording_read(a->source, &v->rec, &err) < 0) {
+        app_set_message(a, true, "%s", err.text);
+        return false;
+    }
+    char fb[4096];
+    const char *file = source_lines_file(&a->sc, v->rec.rows, v->rec.nrows, fb, sizeof fb);
+    size_t len = 0;
+    char *text = file ? load_read_file(file, &len, &err) : NULL; /* the file's text when it is there */
+    char why[300] = "";
+    bool ok = source_lines_build(&a->sc, text, len, v->rec.rows, v->rec.nrows, NULL, 0, &v->sl, why, sizeof why);
+    free(text);
+    if (!ok) {
+        app_set_message(a, true, "no source: %s", why[0] ? why : "the accesses do not say where they come from");
+        return false;
+    }
+    return true;
+}
+
 int source_open(tui_app *a, int key)
 {
     (void)key;
     source_state *v = &a->srcview;
     source_view_free(a);
-    if (!source_from_scenario(&a->sc, &v->src)) {
-        app_set_message(a, true, "%s",
-                        a->sc.is_trace
-                            ? "this trace carries no source lines"
-                            : "no source: the accesses do not say where they come from (bankscope FILE.cu does)");
+    if (!source_build(a)) {
+        source_view_free(a);
         return REACT_REDRAW;
-    }
-    v->costs = xmalloc(sizeof *v->costs * (size_t)(v->src.nlines > 0 ? v->src.nlines : 1));
-    source_costs(&a->sc, &v->src, v->costs);
-    v->stats_w = 0; /* the widest "wf/ideal NN-way" */
-    for (int l = 0; l < v->src.nlines; l++) {
-        char wf[64];
-        int n = snprintf(wf, sizeof wf, "%lld/%lld %2d-way", (long long)v->costs[l].wavefronts,
-                         (long long)v->costs[l].ideal, v->costs[l].worst);
-        if (v->costs[l].first_access >= 0 && n > v->stats_w)
-            v->stats_w = n < 40 ? n : 40;
     }
     v->sorted = false;
     v->pager.cursor = 0;
     source_rows(a);
-    /* start on the line of the access on show */
-    for (int i = 0; i < v->pager.nlines; i++)
-        if (v->order[i] >= 0 && a->access < v->src.naccesses && v->src.line_of[a->access] == v->order[i] + 1)
-            v->pager.cursor = i;
+    for (int i = 0; i < v->nshown; i++) { /* start on the row of the access on show */
+        const source_row *r = &v->sl.rows[v->order[i]];
+        for (int k = 0; k < r->naccess; k++)
+            if (r->access[k] == a->access)
+                v->pager.cursor = i;
+    }
     pager_clamp(&v->pager, source_page(a));
     app_push(a, &mode_source);
     return REACT_REDRAW;
-}
-
-void source_view_free(tui_app *a)
-{
-    source_state *v = &a->srcview;
-    source_free(&v->src);
-    free(v->costs);
-    free(v->order);
-    free(v->rows);
-    v->costs = NULL;
-    v->order = NULL;
-    v->rows = NULL;
-    pager_set(&v->pager, NULL, 0, false);
 }
 
 /* Scroll, sort, search and go to the grid. */
@@ -141,56 +144,55 @@ int source_key(tui_app *a, int key)
         return REACT_REDRAW;
     }
     if (key == '\r' || key == '\n' || key == KEY_ENTER) {
-        int row = v->pager.cursor, line = row >= 0 && row < v->pager.nlines ? v->order[row] : -1;
-        int acc = line >= 0 ? v->costs[line].first_access : -1;
-        if (acc < 0) {
+        int row = v->pager.cursor;
+        const source_row *r = row >= 0 && row < v->nshown ? &v->sl.rows[v->order[row]] : NULL;
+        if (!r || r->naccess == 0) {
             app_set_message(a, true, "no access on this line");
             return REACT_REDRAW;
         }
+        int acc = r->access[0], line = r->line;
         app_pop(a);
-        a->access = acc;
+        a->access = acc < scenario_access_count(&a->sc) ? acc : 0;
         a->step.shown = 0;
-        app_set_message(a, false, "line %d: access %d", line + 1, acc);
+        app_set_message(a, false, "line %d: %s %d", line, a->sc.is_trace ? "instruction" : "access", acc);
         return REACT_RECOMPUTE | REACT_MEASURE | REACT_REDRAW;
     }
     pager_scroll_key(&v->pager, key, page);
     return REACT_REDRAW;
 }
 
-/* The gutter: the line number, then wavefronts / ideal and the worst degree of its accesses. */
+/* The gutter: the line number right-aligned, then the numbers right-aligned too, so the text
+ * stays in one column whether a line has accesses or not. */
 static void source_style(void *ctx, int row, tui_pager_line *out)
 {
     const tui_app *a = ctx;
     const source_state *v = &a->srcview;
-    int line = v->order[row];
-    if (line < 0) {
-        out->gutter[0] = '\0';
-        out->role = ROLE_DIM;
-        return;
-    }
-    const tui_source_cost *c = &v->costs[line];
+    const source_row *r = &v->sl.rows[v->order[row]];
     int w = 1;
-    for (int n = v->src.nlines; n >= 10; n /= 10)
+    for (int n = v->sl.nrows; n >= 10; n /= 10)
         w++;
-    char num[16], stats[64] = "";
-    snprintf(num, sizeof num, "%d", line + 1);
-    if (c->first_access >= 0)
-        snprintf(stats, sizeof stats, "%lld/%lld %2d-way", (long long)c->wavefronts, (long long)c->ideal, c->worst);
-    /* the line number right-aligned, the numbers after it right-aligned too: the text stays in
-     * one column whether a line has accesses or not */
+    char num[16], stats[96];
+    if (r->line > 0)
+        snprintf(num, sizeof num, "%d", r->line);
+    else
+        snprintf(num, sizeof num, "-");
+    row_stats(r, stats, sizeof stats);
     int o = 0;
     for (int k = (int)strlen(num); k < w && o < 20; k++)
         out->gutter[o++] = ' ';
     o += snprintf(out->gutter + o, sizeof out->gutter - (size_t)o, "%s ", num);
-    for (int k = (int)strlen(stats); k < v->stats_w && o < (int)sizeof out->gutter - 1; k++)
+    for (int k = draw_width(stats); k < v->stats_w && o < (int)sizeof out->gutter - 1; k++)
         out->gutter[o++] = ' ';
     snprintf(out->gutter + o, sizeof out->gutter - (size_t)o, "%s", stats);
-    if (c->first_access < 0) {
-        out->role = v->src.text[line] ? ROLE_NORMAL : ROLE_DIM;
+    if (r->naccess == 0) {
+        out->role = r->text ? ROLE_NORMAL : ROLE_DIM;
         return;
     }
-    out->gutter_role = c->worst > 1 ? ROLE_CONFLICT : ROLE_OK;
-    out->role = a->access < v->src.naccesses && v->src.line_of[a->access] == line + 1 ? ROLE_HILITE : ROLE_NORMAL;
+    out->gutter_role = r->worst > 1 ? ROLE_CONFLICT : ROLE_OK;
+    bool here = false;
+    for (int k = 0; k < r->naccess; k++)
+        here |= r->access[k] == a->access;
+    out->role = here ? ROLE_HILITE : ROLE_NORMAL;
 }
 
 static int source_mode_key(tui_app *a, int key)
@@ -211,11 +213,14 @@ static void source_draw(tui_app *a)
     pager_clamp(&v->pager, page);
     const char *sep = crt_glyph(&a->crt, " │ ", " | ");
     draw_fill(&a->crt, 0, 0, a->cols, ROLE_TITLE);
-    draw_text(&a->crt, 0, 0, a->cols, ROLE_TITLE, " SOURCE%s%s%s%s", sep, v->src.file, sep,
-              v->sorted ? "lines by cost (S: file order)" : "file order (S: by cost)");
+    char scope[300] = "";
+    if (v->sl.recording)
+        recording_scope(&v->rec, scope, sizeof scope);
+    draw_text(&a->crt, 0, 0, a->cols, ROLE_TITLE, " SOURCE%s%s%s%s%s%s", sep, v->sl.file ? v->sl.file : "?", sep,
+              v->sorted ? "lines by cost (S: file order)" : "file order (S: by cost)", *scope ? sep : "", scope);
     draw_text(&a->crt, 1, 0, a->cols, ROLE_DIM,
-              " line, wavefronts/ideal, worst degree (all warp-instructions, %s model)%sEnter: grid", a->sc.arch->name,
-              sep);
+              " line, wavefronts/ideal, worst degree (all warp-instructions, %s model)%s%sEnter: grid",
+              a->sc.arch->name, v->sl.measured ? ", measured wavefronts" : "", sep);
     layout_rect text = {2, 0, page, a->cols};
     pager_draw(&a->crt, &v->pager, &text, source_style, a);
     pager_status_draw(&a->crt, &v->pager, a->rows - 2, a->cols, page);

@@ -303,7 +303,7 @@ static void test_book(void **state)
     bool ok;
     const char *w;
     const char *argv[] = {"./k", "--n", "3"};
-    record_book_json(&b, argv, 3, out, &ok, &w);
+    record_book_json(&b, NULL, argv, 3, out, &ok, &w); /* NULL: nothing measured */
     fclose(out);
     assert_true(ok);
     assert_non_null(strstr(buf, "\"format\": \"bankscope-record/1\""));
