@@ -275,6 +275,10 @@ void record_book_json(const record_book *b, const record_measured *m, const char
              "Recorded by bankscope record: block (%u,%u,%u) of launch %lld of %s on %s; one block of one launch, for "
              "this input",
              c->block[0], c->block[1], c->block[2], (long long)c->launch, c->demangled, c->device);
+    if (c->executed > c->nentries) /* every reader shows the description: say it there too */
+        snprintf(desc + strlen(desc), sizeof desc - strlen(desc),
+                 "; %lld of %lld warp-instructions captured (truncated)", (long long)c->nentries,
+                 (long long)c->executed);
     jsonw_begin_object(&w, JSONW_LINES);
     JSONW_KV_STRING(&w, "format", "bankscope-record/1");
     JSONW_KV_STRING(&w, "name", name);

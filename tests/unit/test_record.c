@@ -308,6 +308,7 @@ static void test_book(void **state)
     assert_true(ok);
     assert_non_null(strstr(buf, "\"format\": \"bankscope-record/1\""));
     assert_non_null(strstr(buf, "\"truncated\": true"));
+    assert_non_null(strstr(buf, "; 4 of 5 warp-instructions captured (truncated)\""));
     assert_non_null(strstr(buf, "\"conflict_degree\": 32"));
     assert_non_null(strstr(buf, "\"source\": \"/nowhere/k.cu:22\""));
     assert_non_null(strstr(buf, "\"sass\": \"UBLKCP.S.G [UR4], [UR6], UR8\""));
