@@ -250,11 +250,11 @@ expect shared-said "lane  1: tile[0][1] = 1 B → word 0 → bank 0 (shared)"
 start 100 30 --no-gpu
 expect narrate-start "32-way conflict"
 keys s Space Space
-expect narrate-bottom "wavefront 1 of 32 (phase 0, 2 of its 32): bank 0 serves word 32 to lane 1"
+expect narrate-bottom "wavefront 1 (2 of 32; phase 0, 2 of its 32): bank 0 serves word 32 to lane 1"
 expect narrate-why "lanes 2-31 of phase 0 still wait: their banks serve one word per wavefront"
 start 80 24 --no-gpu aos-vec3
 keys s Space Space
-expect narrate-cut "one word each to lanes 8…"
+expect narrate-cut "one word each to lane…"
 
 # ---- modes opened from the presentation keep its picture: step, quiz (with the answer's
 # verdict) and compare draw no main-view panel over it ----
