@@ -73,7 +73,8 @@ typedef struct tui_measured {
 typedef struct tui_keyhint {
     char keys[24];
     const char *label;
-    bool essential; /* help, quit, close (a lesson's next): kept at the right end */
+    bool essential;   /* help, quit, close (a lesson's next): kept at the right end */
+    bool situational; /* shown only for some scenarios (warp, iteration, access, field): placed first */
 } tui_keyhint;
 #define VIEW_MAX_HINTS 48
 

@@ -668,5 +668,18 @@ expect reset-undone "double tile[32][32+2]"
 keys F
 expect reset-again "float tile[32][32]"
 
+# ---- the key bar shows the keys that act: an imported loop's i/I and x/X, a lesson's w/W (32x32
+# block), no m in the advisor without a GPU ----
+start 80 24 --no-gpu "'$(cd "$srcdir/tests/import" && pwd)/float4-tile.cu'" --block 32
+expect bar-import-iter "i/I iter"
+expect bar-import-access "x/X access"
+start 80 24 --no-gpu lesson-padding
+expect bar-lesson-warp "w/W warp"
+start 80 24 --no-gpu transpose-naive
+expect bar-advisor-start "transpose-naive │"
+keys v
+expect bar-advisor "advisor"
+gone bar-advisor-no-measure "m measure"
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
