@@ -648,11 +648,18 @@ expect picker-titles "broadcast              Every lane reads the same float"
 keys t r n s p
 expect picker-filtered "pattern library: 6 of"
 keys End
-expect picker-end "> transpose-padded"
+expect picker-end "> lesson-tensor"
 keys Home
-expect picker-home "> default"
-keys End Enter
+expect picker-home "> transpose-naive"
+keys Down Enter
 expect picker-opened "transpose-padded │ sm_90"
+# the exact name first (Enter opens it), a long title cut with an ellipsis, its arch still shown
+start 80 24 --no-gpu
+expect picker-rank-start "32-way conflict"
+keys L s c a n
+expect picker-rank-exact "> scan                 Work-efficient scan (Blelloch up-sweep) over… sm_90"
+keys Enter
+expect picker-rank-opened "scan │ sm_90"
 
 # ---- F resets the pattern to its file, as one undoable edit ----
 start 80 24 --no-gpu
