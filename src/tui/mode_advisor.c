@@ -172,8 +172,15 @@ static void advisor_draw(tui_app *a)
     const tui_sweep *sw = &a->sweep;
     bool meas = sw->running || sw->done || sw->nmeasured > 0;
     int y = in.y;
-    draw_text(&a->crt, y++, in.x, in.w, ROLE_KEY, "%-5s %-13s %9s %8s %5s %s%s", "  pad", "worst", "wavefr.",
-              "shared B", "occ.", meas ? "cycles meas./pred. " : "", "wavefronts over the whole scenario");
+    char head[200]; /* the last heading as long as it fits whole */
+    const char *bars[] = {"wavefronts over the whole scenario", "wavefronts, whole scenario", "all wavefronts"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(head, sizeof head, "%-5s %-13s %9s %8s %5s %s%s", "  pad", "worst", "wavefr.", "shared B", "occ.",
+                 meas ? "cycles meas./pred. " : "", bars[i]);
+        if (draw_width(head) <= in.w)
+            break;
+    }
+    draw_text_cut(&a->crt, y++, in.x, in.w, ROLE_KEY, 0, head);
     int64_t max_wf = 1;
     for (int i = 0; i < r->nrows; i++)
         if (r->rows[i].valid && r->rows[i].wavefronts > max_wf)

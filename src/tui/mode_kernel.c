@@ -11,7 +11,6 @@
 
 #include "tui/app.h"
 
-
 void kernel_view_free(tui_app *a)
 {
     kernel_state *k = &a->kernel;
@@ -192,8 +191,16 @@ static void kernel_draw(tui_app *a)
         snprintf(as, sizeof as, "as `bankscope kernel` prints it for the scenario as edited (not as saved)");
     else
         snprintf(as, sizeof as, "as `bankscope kernel %s` prints it", a->source);
-    draw_text(&a->crt, 1, 0, a->cols, ROLE_DIM, " %s%s%s%s",
-              a->sc.is_trace ? "a trace: lane addresses come in bs_table; " : "", what, *what ? sep : "", as);
+    char head[1200]; /* too long: "(Tab)" goes first, then the line is cut after a word */
+    snprintf(head, sizeof head, " %s%s%s%s", a->sc.is_trace ? "a trace: lane addresses come in bs_table; " : "", what,
+             *what ? sep : "", as);
+    char *tab = strstr(what, " (Tab)");
+    if (draw_width(head) > a->cols && tab) {
+        *tab = '\0';
+        snprintf(head, sizeof head, " %s%s%s%s", a->sc.is_trace ? "a trace: lane addresses come in bs_table; " : "",
+                 what, sep, as);
+    }
+    draw_text_cut(&a->crt, 1, 0, a->cols, ROLE_DIM, 0, head);
     int page = kernel_page(a);
     layout_rect text = {2, 0, page, a->cols};
     pager_draw(&a->crt, &k->pager, &text, kernel_style, a);

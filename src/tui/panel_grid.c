@@ -61,6 +61,13 @@ static tui_role cell_role(int load, int nlanes, int bank)
     return (bank & 1) ? ROLE_BANK_B : ROLE_OK;
 }
 
+/* One piece of the footer at x, whole or not at all (a word is never cut). Returns the cells. */
+static int foot_piece(const tui_vctx *ctx, int y, int x, int end, tui_role role, const char *text)
+{
+    int w = draw_width(text);
+    return w <= end - x ? draw_text(ctx->crt, y, x, end - x, role, "%s", text) : 0;
+}
+
 void panel_grid_draw(const tui_vctx *ctx, const grid_geom *g, const scenario *s, const tui_view *v, const char *caption,
                      bool focused, int shown)
 {
@@ -142,21 +149,26 @@ void panel_grid_draw(const tui_vctx *ctx, const grid_geom *g, const scenario *s,
     else
         snprintf(foot, sizeof foot, "%d wavefront%s ", rows, rows == 1 ? "" : "s");
     int end = in.x + in.w;
+    /* each piece of the footer shows whole or not at all: the key first, then where the rows are,
+     * the phases, then the legend */
     if (cw == 1) /* one character per cell: the letters need their key first */
-        x += draw_text(ctx->crt, fy, x, end - x, ROLE_KEY, "a-v=lanes 10-31 ");
-    x += draw_text(ctx->crt, fy, x, end - x, ROLE_DIM, "%s", foot);
-    if (v->res.nphases > 1) /* 8- and 16-byte accesses: each phase's rows start at a ┤ (row labels alternate) */
-        x += draw_text(ctx->crt, fy, x, end - x, ROLE_BANK_B, "%d %s ", v->res.nphases,
-                       v->res.nphases == 2   ? "half-warp phases"
-                       : v->res.nphases == 4 ? "quarter-warp phases"
-                                             : "phases");
-    x += draw_text(ctx->crt, fy, x, end - x, ROLE_CONFLICT, "conflict");
-    x += draw_text(ctx->crt, fy, x, end - x, ROLE_NORMAL, " ");
-    x += draw_text(ctx->crt, fy, x, end - x, ROLE_BROADCAST,
-                   cw >= 4   ? "n+k shared"
-                   : cw == 3 ? "n+ shared"
-                   : cw == 1 ? "* shared"
-                             : "shared");
+        x += foot_piece(ctx, fy, x, end, ROLE_KEY, "a-v=lanes 10-31 ");
+    x += foot_piece(ctx, fy, x, end, ROLE_DIM, foot);
+    if (v->res.nphases > 1) { /* 8- and 16-byte accesses: each phase's rows start at a ┤ (row labels alternate) */
+        char ph[64];
+        snprintf(ph, sizeof ph, "%d %s ", v->res.nphases,
+                 v->res.nphases == 2   ? "half-warp phases"
+                 : v->res.nphases == 4 ? "quarter-warp phases"
+                                       : "phases");
+        x += foot_piece(ctx, fy, x, end, ROLE_BANK_B, ph);
+    }
+    x += foot_piece(ctx, fy, x, end, ROLE_CONFLICT, "conflict");
+    x += foot_piece(ctx, fy, x, end, ROLE_NORMAL, " ");
+    x += foot_piece(ctx, fy, x, end, ROLE_BROADCAST,
+                    cw >= 4   ? "n+k shared"
+                    : cw == 3 ? "n+ shared"
+                    : cw == 1 ? "* shared"
+                              : "shared");
     if (ctx->sel_lane < 0)
         return;
     x += draw_text(ctx->crt, fy, x, end - x, ROLE_NORMAL, " ");

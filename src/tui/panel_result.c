@@ -218,7 +218,10 @@ void panel_result_draw(const tui_vctx *ctx, const layout_rect *r, const scenario
     int y = in.y, end = in.y + in.h;
     draw_text(ctx->crt, y++, in.x, in.w, ROLE_KEY, "PREDICTED (%s model)", s->arch->name);
     if (ctx->quiz_hidden) {
-        draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_HILITE, "predict first: conflict degree?");
+        const char *ask = draw_width("predict first: conflict degree?") <= in.w - 1 ? "predict first: conflict degree?"
+                          : in.w - 1 >= 22                                          ? "predict first: degree?"
+                                                                                    : "degree?";
+        draw_text_cut(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_HILITE, 0, ask);
         if (y < end)
             draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_KEY, "your answer: %s_  (Enter)", ctx->quiz_typed);
         return;

@@ -675,6 +675,12 @@ expect reset-undone "double tile[32][32+2]"
 keys F
 expect reset-again "float tile[32][32]"
 
+# ---- texts at 80x24 shorten to whole words: the quiz's question in the result panel ----
+start 80 24 --no-gpu
+expect short-start "32-way conflict"
+keys Q
+expect short-quiz "│ predict first: degree?    │"
+
 # ---- the key bar shows the keys that act: an imported loop's i/I and x/X, a lesson's w/W (32x32
 # block), no m in the advisor without a GPU ----
 start 80 24 --no-gpu "'$(cd "$srcdir/tests/import" && pwd)/float4-tile.cu'" --block 32
