@@ -39,6 +39,8 @@ int cli_measure(int argc, char **argv);
 int cli_sweep(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_tui(int argc, char **argv);
+/* The view with display as the name its header shows for the file (NULL: the file's own). */
+int cli_tui_named(int argc, char **argv, const char *display);
 int cli_import(int argc, char **argv);
 /* `bankscope record ... -- PROGRAM [ARGS...]` (cli_record.c). */
 int cli_record(int argc, char **argv);

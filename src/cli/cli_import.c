@@ -263,7 +263,9 @@ int cli_import_tui(int argc, char **argv)
     free(json);
     if (rc == CLI_OK) {
         tui_argv[0] = path;
-        rc = cli_tui(tui_argc, tui_argv);
+        /* the header names the .cu (its last path component), not the temporary file */
+        const char *cu = o.file && strrchr(o.file, '/') ? strrchr(o.file, '/') + 1 : o.file;
+        rc = cli_tui_named(tui_argc, tui_argv, out ? NULL : cu);
         fprintf(stderr, "bankscope: the imported scenario is %s\n", path);
     }
     free(tui_argv);

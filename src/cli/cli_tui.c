@@ -8,7 +8,12 @@
 
 int cli_tui(int argc, char **argv)
 {
-    tui_options o = {.color = true, .mouse = true, .gpu = true};
+    return cli_tui_named(argc, argv, NULL);
+}
+
+int cli_tui_named(int argc, char **argv, const char *display)
+{
+    tui_options o = {.color = true, .mouse = true, .gpu = true, .display = display};
     static const struct option opts[] = {{"no-color", no_argument, NULL, 'c'},
                                          {"no-mouse", no_argument, NULL, 'm'},
                                          {"no-gpu", no_argument, NULL, 'g'},

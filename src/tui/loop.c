@@ -206,6 +206,10 @@ int tui_main(const tui_options *o)
     memset(a, 0, sizeof *a);
     a->stack[a->depth++] = &mode_main;
     char err[700];
+    if (o->display && o->file) { /* an import: its .cu's name, not the temporary file's */
+        a->shown_file = o->file;
+        a->shown_name = o->display;
+    }
     if (!app_open(a, o->file ? o->file : "default", err, sizeof err)) {
         fprintf(stderr, "bankscope: %s\n", err);
         app_free(a);

@@ -38,7 +38,7 @@ void app_view_context(tui_app *a, tui_vctx *v)
     v->frame = &a->frame;
     v->sc = &a->sc;
     v->view = &a->view;
-    v->source = a->source;
+    v->source = a->shown_name && a->source && !strcmp(a->source, a->shown_file) ? a->shown_name : a->source;
     v->modified = a->modified;
     v->access = a->access;
     v->warp = a->warp;

@@ -685,6 +685,9 @@ expect short-quiz "│ predict first: degree?    │"
 # block), no m in the advisor without a GPU ----
 start 80 24 --no-gpu "'$(cd "$srcdir/tests/import" && pwd)/float4-tile.cu'" --block 32
 expect bar-import-iter "i/I iter"
+start 100 30 --no-gpu "'$(cd "$srcdir/tests/import" && pwd)/float4-tile.cu'" --block 32
+expect import-name " float4-tile.cu │ sm_90"
+gone import-no-tmp "bankscope-import-"
 expect bar-import-access "x/X access"
 start 80 24 --no-gpu lesson-padding
 expect bar-lesson-warp "w/W warp"
