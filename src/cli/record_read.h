@@ -50,6 +50,9 @@ typedef struct record_capture {
  * then *c owns nothing. */
 bool record_capture_read(const char *path, record_capture *c, char *why, size_t n);
 void record_capture_free(record_capture *c);
+/* The reason the recording library left in DIR/error.txt (its line "error TEXT", escapes
+ * undone, made printable) into why; false when there is no such file. */
+bool record_error_read(const char *dir, char *why, size_t n);
 
 /* One instruction of the disassembly. */
 typedef struct record_sass_line {
