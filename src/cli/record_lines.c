@@ -588,23 +588,12 @@ void record_lines_json(jsonw *w, void *ctx)
         JSONW_KV_INT(w, "conflict_degree", r->degree);
         jsonw_end_object(w);
         if (r->measured) {
-            JSONW_KEY(w, "measured");
-            jsonw_begin_object(w, JSONW_INLINE);
-            JSONW_KV_INT(w, "wavefronts", (int64_t)r->mc.wavefronts);
-            JSONW_KV_INT(w, "ideal_wavefronts", (int64_t)r->mc.ideal_wavefronts);
-            JSONW_KV_INT(w, "instructions", (int64_t)r->mc.instructions);
-            JSONW_KV_INT(w, "excess", r->excess);
-            JSONW_KV_INT(w, "predicted_launch", r->expected);
-            jsonw_end_object(w);
+            record_measured_json_counts(w, &r->mc, r->excess, (uint64_t)r->expected, r->agree, r->agree_why);
         } else {
             JSONW_KV_NULL(w, "measured");
+            JSONW_KV_NULL(w, "agree");
+            JSONW_KV_STRING(w, "agree_why", r->agree_why);
         }
-        JSONW_KEY(w, "agree");
-        if (r->measured && r->agree != MEASURED_AGREE_NULL)
-            jsonw_bool(w, r->agree == MEASURED_AGREE_TRUE);
-        else
-            jsonw_null(w);
-        JSONW_KV_STRING(w, "agree_why", r->agree_why);
         jsonw_end_object(w);
     }
     jsonw_end_array(w);
