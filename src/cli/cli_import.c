@@ -195,7 +195,7 @@ int cli_import_tui(int argc, char **argv)
 {
     import_options o;
     const char *out = NULL;
-    char **tui_argv = xcalloc((size_t)argc + 2, sizeof *tui_argv);
+    char **tui_argv = xcalloc((size_t)argc + 4, sizeof *tui_argv);
     int tui_argc = 1;
     bool force;
     if (parse_args(argc, argv, &o, &out, &force, tui_argv, &tui_argc)) {
@@ -232,6 +232,8 @@ int cli_import_tui(int argc, char **argv)
     free(json);
     if (rc == CLI_OK) {
         tui_argv[0] = path;
+        tui_argv[tui_argc++] = "--source"; /* the source view reads the .cu itself */
+        tui_argv[tui_argc++] = (char *)o.file;
         rc = cli_tui(tui_argc, tui_argv);
         fprintf(stderr, "bankscope: the imported scenario is %s\n", path);
     }

@@ -17,6 +17,7 @@ int cli_tui(int argc, char **argv)
                                          {"bench-startup", no_argument, NULL, 'b'},
                                          {"snapshot", no_argument, NULL, 's'},
                                          {"keys", required_argument, NULL, 'k'},
+                                         {"source", required_argument, NULL, 'S'},
                                          {0}};
     cli_args a;
     cli_args_init(&a, "", argc, argv, false);
@@ -32,6 +33,7 @@ int cli_tui(int argc, char **argv)
         case 'b': o.bench_startup = true; break;
         case 's': o.snapshot = true; break;
         case 'k': o.keys = v; break;
+        case 'S': o.source_file = v; break;
         default: rc = CLI_USAGE; break;
         }
     }

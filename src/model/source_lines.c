@@ -216,6 +216,19 @@ static void add_measured(source_row *x, const source_measured *m)
         d->why = xstrdup(m->why);
 }
 
+/* Whether line holds text (both without their leading and trailing blanks). */
+static bool holds(const char *line, const char *text)
+{
+    text += strspn(text, " \t");
+    size_t n = strlen(text);
+    while (n > 0 && (text[n - 1] == ' ' || text[n - 1] == '\t' || text[n - 1] == '\r'))
+        n--;
+    for (const char *p = line; *p; p++)
+        if (strncmp(p, text, n) == 0)
+            return true;
+    return n == 0;
+}
+
 /* Sum every warp-instruction into the row of its access, as analyze sums them. */
 static void predict(const scenario *s, source_lines *sl, const int *row_of)
 {
@@ -304,6 +317,10 @@ bool source_lines_build(const scenario *s, const char *file_text, size_t len, co
             source_row *x = &out->rows[w[i].line - 1];
             if (!x->text && w[i].text) /* the file is not at hand: the text the location carries */
                 x->text = xstrdup(w[i].text);
+            else if (x->text && w[i].text && !holds(x->text, w[i].text) && !x->stale) {
+                x->stale = true; /* the file is not the one the locations were taken from */
+                out->stale++;
+            }
             row_of[i] = w[i].line - 1;
         } else {
             row_of[i] = extra_row(out, &cap, w[i].file, w[i].line, w[i].text);

@@ -67,15 +67,17 @@ typedef struct source_row {
     char **skipped; /* owned: the importer's messages for this line */
     int nskipped;
     bool names_array; /* the text names a shared array of the scenario and no access is here */
+    bool stale;       /* the file's line does not hold the text a location carries */
 } source_row;
 
 typedef struct source_lines {
     char *file; /* owned: the file shown (as the locations name it) */
     source_row *rows;
     int nrows, nfile;
-    int unlocated;                           /* accesses (entries) with no location at all */
-    bool recording;                          /* built from a recording's lines */
-    bool measured;                           /* some row carries measured numbers */
+    int unlocated;  /* accesses (entries) with no location at all */
+    int stale;      /* rows whose file text differs from what the locations carry (the file changed) */
+    bool recording; /* built from a recording's lines */
+    bool measured;  /* some row carries measured numbers */
     int64_t wavefronts, ideal, instructions; /* totals over every row (analyze's) */
 } source_lines;
 

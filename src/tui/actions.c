@@ -281,9 +281,9 @@ static bool acts_structs(const tui_app *a)
 static bool acts_source(const tui_app *a)
 {
     if (a->sc.is_trace)
-        return false;
-    for (int i = 0; i < a->sc.naccesses; i++) /* an import labels its accesses FILE:LINE:COL */
-        if (a->sc.accesses[i].source)
+        return a->srcview.recording; /* a recording's lines say where its instructions come from */
+    for (int i = 0; i < a->sc.naccesses; i++) /* an import locates its accesses (or labels them FILE:LINE:COL) */
+        if (a->sc.accesses[i].at.line > 0 || a->sc.accesses[i].source)
             return true;
     return false;
 }
@@ -318,7 +318,7 @@ static const tui_action table[] = {
     {{'V'},
      1,
      "source",
-     "the source view: each line of an imported .cu with its accesses' wavefronts / ideal and worst degree",
+     "the source view: each line of an imported .cu or a recording with its wavefronts / ideal and worst degree",
      source_open,
      V,
      acts_source},
@@ -482,6 +482,7 @@ static const tui_action table[] = {
     {{'S'}, 1, "sort", "lines by cost (wavefronts beyond ideal) / in file order", source_key, M(SOURCE), NULL},
     {{'/'}, 1, "search", "search the text (Enter finds, Esc cancels)", source_key, M(SOURCE), NULL},
     {{'n', 'N'}, 2, "match", "next / previous match of the search", source_key, M(SOURCE), NULL},
+    {{KEY_MOUSE}, 1, NULL, "mouse: the wheel scrolls, a click chooses a line", source_mouse, M(SOURCE), NULL},
     /* the quiz */
     {{'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', KEY_BACKSPACE},
      -1,

@@ -203,16 +203,20 @@ typedef struct kernel_state {
     unsigned long mask; /* mouse events before the view asked for the wheel too */
 } kernel_state;
 
-/* The source view (view_source.c): the source, the gutter's numbers, the rows on show. */
+/* The source view (mode_source.c, on view_source.c's input): the rows on show and the pager. */
 typedef struct source_state {
     tui_source src;
-    tui_source_cost *costs; /* owned, one per line */
-    bool sorted;            /* by cost, not in file order */
-    int *order;             /* owned: the line (0-based) of each row; -1 for a left-out access */
-    const char **rows;      /* owned array; the texts point into src */
-    int nlines_shown;
-    int stats_w; /* the gutter's width after the line number */
+    bool open;          /* src holds the input */
+    bool sorted;        /* by cost, not in file order */
+    bool center;        /* the next frame scrolls the cursor to a third of the page */
+    int *kind, *ref;    /* owned, per pager line: what it shows (mode_source.c) and its row */
+    char **texts;       /* owned, per pager line */
+    int n;              /* pager lines */
+    int w_num, w_pred, w_meas; /* gutter column widths */
     tui_pager pager;
+    unsigned long mask; /* mouse events before the view asked for the wheel too */
+    bool recording;     /* the file on show is a recording (it opens on this view) */
+    const char *hint;   /* the source file the command line names (bankscope FILE.cu), or NULL */
 } source_state;
 
 typedef struct quiz_state {
@@ -380,6 +384,9 @@ int kernel_search(tui_app *a, int key);
 int kernel_mouse(tui_app *a, int key);
 int source_open(tui_app *a, int key);
 int source_key(tui_app *a, int key);
+int source_mouse(tui_app *a, int key);
+/* Open the source view at startup when the file on show is a recording (it opens there). */
+void source_open_first(tui_app *a);
 /* Free the source view's text (leaving the view, and at exit). */
 void source_view_free(tui_app *a);
 /* Free the kernel view's text (leaving the view, and at exit). */

@@ -1,13 +1,22 @@
-/* mode_source: the source view (V) on the pager: the source of the scenario on show
- * (view_source.c), a gutter with each line's predicted wavefronts / ideal and worst degree, S
- * sorting by cost, Enter going to the line's first access in the grid, / n N searching; Esc or q
- * goes back to the view it was opened from. */
+/* mode_source: the source view (V) on the pager: the user's source file (an import's .cu, a
+ * recording's kernel file, or the line texts they carry when the file is not at hand), each line
+ * with a gutter: its number, the predicted wavefronts / ideal and worst conflict degree of its
+ * accesses summed over every warp-instruction (view_source.c's input, the model's rows), and for
+ * a measured recording the launch's measured wavefronts with a mark (= equal to predicted x
+ * blocks, ≠ not, ? block invariance not established). S sorts the lines by cost and back; Enter
+ * goes to the line's first access in the grid view; / n N search; the mouse wheel scrolls. After
+ * the file come the lines of other files, the accesses the import skipped (or the lines that
+ * name a shared array and have no access) as a list whose Enter goes to the line. A recording
+ * opens here (source_open_first). Esc or q goes back to the view it was opened from. */
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tui/app.h"
+
+/* What a pager line shows. */
+enum { ROW_LINE, ROW_NOTE, ROW_HEAD, ROW_LIST };
 
 /* Lines the pager shows: the page between the two title lines and the two bottom lines. */
 static int source_page(const tui_app *a)
@@ -16,52 +25,153 @@ static int source_page(const tui_app *a)
     return h > 1 ? h : 1;
 }
 
-/* The rows on show: every line in file order, or the lines with accesses by cost; then the
- * accesses left out. */
+/* Free the pager lines (not the input). */
+static void rows_free(source_state *v)
+{
+    for (int i = 0; i < v->n; i++)
+        free(v->texts[i]);
+    free(v->texts);
+    free(v->kind);
+    free(v->ref);
+    v->texts = NULL;
+    v->kind = v->ref = NULL;
+    v->n = 0;
+}
+
+/* Append a pager line of kind k for row ref, its text owned. */
+static void push(source_state *v, int *cap, int k, int ref, char *text)
+{
+    if (v->n == *cap) {
+        *cap = *cap ? 2 * *cap : 64;
+        v->texts = xrealloc(v->texts, sizeof *v->texts * (size_t)*cap);
+        v->kind = xrealloc(v->kind, sizeof *v->kind * (size_t)*cap);
+        v->ref = xrealloc(v->ref, sizeof *v->ref * (size_t)*cap);
+    }
+    v->texts[v->n] = text;
+    v->kind[v->n] = k;
+    v->ref[v->n++] = ref;
+}
+
+/* The text of row r: the file's lines as they are, the others after their place. */
+static char *row_text(const source_lines *sl, int r)
+{
+    const source_row *x = &sl->rows[r];
+    strbuf sb = {0};
+    if (r >= sl->nfile || sl->recording) {
+        if (r >= sl->nfile && x->file)
+            strbuf_addf(&sb, "%s:%d: ", x->file, x->line);
+        else if (r >= sl->nfile)
+            strbuf_addf(&sb, "(no line info) ");
+    }
+    strbuf_addf(&sb, "%s", x->text ? x->text : r < sl->nfile ? "" : "");
+    return strbuf_take(&sb);
+}
+
+/* The pager's lines: the file in order (each line's skip messages under it), other files, the
+ * list; or the lines with accesses, hottest first. */
 static void source_rows(tui_app *a)
 {
     source_state *v = &a->srcview;
-    int n = v->src.nlines + v->src.nskipped + 1;
-    free(v->order);
-    free(v->rows);
-    v->order = xmalloc(sizeof *v->order * (size_t)n);
-    v->rows = xmalloc(sizeof *v->rows * (size_t)n);
-    int k = 0;
-    for (int l = 0; l < v->src.nlines; l++)
-        if (!v->sorted || v->costs[l].first_access >= 0)
-            v->order[k++] = l;
-    if (v->sorted) { /* by cost: wavefronts beyond ideal, then wavefronts, then line */
-        for (int i = 1; i < k; i++) {
-            int x = v->order[i], j = i;
-            const tui_source_cost *cx = &v->costs[x];
-            while (j > 0) {
-                const tui_source_cost *cy = &v->costs[v->order[j - 1]];
-                int64_t ex = cx->wavefronts - cx->ideal, ey = cy->wavefronts - cy->ideal;
-                if (ey > ex || (ey == ex && cy->wavefronts >= cx->wavefronts))
-                    break;
-                v->order[j] = v->order[j - 1];
-                j--;
-            }
-            v->order[j] = x;
-        }
-    }
+    const source_lines *sl = &v->src.sl;
+    int cursor_row = v->n && v->pager.cursor >= 0 && v->pager.cursor < v->n ? v->ref[v->pager.cursor] : -1;
+    rows_free(v);
+    int cap = 0;
+    int *order = xmalloc(sizeof *order * (size_t)(sl->nrows > 0 ? sl->nrows : 1));
+    int k = source_lines_order(sl, v->sorted, order);
     for (int i = 0; i < k; i++) {
-        const char *t = v->src.text[v->order[i]];
-        v->rows[i] = t ? t : "";
-    }
-    v->nlines_shown = k;
-    if (v->src.nskipped > 0) {
-        v->order[k] = -1;
-        v->rows[k++] = "// left out by the import:";
-        for (int i = 0; i < v->src.nskipped; i++) {
-            v->order[k] = -1;
-            v->rows[k++] = v->src.skipped[i];
+        int r = order[i];
+        if (!v->sorted && r == sl->nfile && r < sl->nrows)
+            push(v, &cap, ROW_HEAD, -1, xstrdup("-- lines of other files --"));
+        push(v, &cap, ROW_LINE, r, row_text(sl, r));
+        for (int m = 0; !v->sorted && m < sl->rows[r].nskipped; m++) {
+            strbuf sb = {0};
+            strbuf_addf(&sb, "  ^ %s", sl->rows[r].skipped[m]);
+            push(v, &cap, ROW_NOTE, r, strbuf_take(&sb));
         }
     }
-    int cursor = v->pager.cursor;
-    pager_set(&v->pager, v->rows, k, true);
-    v->pager.cursor = cursor >= 0 && cursor < k ? cursor : 0;
+    free(order);
+    if (!v->sorted) { /* what the import left out, as a list that leads to its lines */
+        bool head = false;
+        for (int r = 0; r < sl->nrows; r++) {
+            const source_row *x = &sl->rows[r];
+            for (int m = 0; m < x->nskipped; m++) {
+                if (!head)
+                    push(v, &cap, ROW_HEAD, -1, xstrdup("-- accesses the import skipped --"));
+                head = true;
+                push(v, &cap, ROW_LIST, r, xstrdup(x->skipped[m]));
+            }
+        }
+        for (int r = 0; r < sl->nfile && !head; r++)
+            if (sl->rows[r].names_array) {
+                push(v, &cap, ROW_HEAD, -1,
+                     xstrdup("-- no access imported on these lines (the import's messages say why) --"));
+                head = true;
+            }
+        for (int r = 0; r < sl->nfile; r++)
+            if (sl->rows[r].names_array) {
+                strbuf sb = {0};
+                const char *t = sl->rows[r].text ? sl->rows[r].text : "";
+                strbuf_addf(&sb, "line %d: %s", r + 1, t + strspn(t, " \t"));
+                push(v, &cap, ROW_LIST, r, strbuf_take(&sb));
+            }
+    }
+    pager_set(&v->pager, (const char *const *)v->texts, v->n, true);
+    for (int i = 0; i < v->n && cursor_row >= 0; i++) /* the cursor stays on its line */
+        if (v->kind[i] == ROW_LINE && v->ref[i] == cursor_row) {
+            v->pager.cursor = i;
+            break;
+        }
     pager_clamp(&v->pager, source_page(a));
+}
+
+/* The predicted column of row x ("1056/64 32-way"), "" for a line without accesses. */
+static void pred_text(const source_row *x, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (x->naccess == 0 && x->names_array)
+        snprintf(buf, n, "no access?");
+    else if (x->naccess > 0 && x->worst == 0)
+        snprintf(buf, n, "%lld/%lld idle", (long long)x->wavefronts, (long long)x->ideal);
+    else if (x->naccess > 0)
+        snprintf(buf, n, "%lld/%lld %s%d-way", (long long)x->wavefronts, (long long)x->ideal, x->worst < 10 ? " " : "",
+                 x->worst);
+}
+
+/* The measured column of row x: the launch's wavefronts; the mark goes beside it. */
+static void meas_text(const source_row *x, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (x->measured.known)
+        snprintf(buf, n, "%llu", (unsigned long long)x->measured.wavefronts);
+}
+
+/* The agreement mark of a measured row and its role: = agree, ≠ differ, ? not established. */
+static const char *agree_mark(const tui_app *a, const source_row *x, tui_role *role)
+{
+    switch (x->measured.agree) {
+    case MEASURED_AGREE_TRUE: *role = ROLE_OK; return "=";
+    case MEASURED_AGREE_FALSE: *role = ROLE_WARN; return crt_glyph(&a->crt, "≠", "!");
+    default: *role = ROLE_DIM; return "?";
+    }
+}
+
+/* The gutter's column widths over every row. */
+static void widths(source_state *v)
+{
+    const source_lines *sl = &v->src.sl;
+    v->w_num = 1;
+    for (int n = sl->nfile; n >= 10; n /= 10)
+        v->w_num++;
+    v->w_pred = v->w_meas = 0;
+    for (int r = 0; r < sl->nrows; r++) {
+        char buf[64];
+        pred_text(&sl->rows[r], buf, sizeof buf);
+        int w = (int)strlen(buf);
+        v->w_pred = w > v->w_pred ? w : v->w_pred;
+        meas_text(&sl->rows[r], buf, sizeof buf);
+        w = (int)strlen(buf);
+        v->w_meas = w > v->w_meas ? w : v->w_meas;
+    }
 }
 
 /* Open the source view of the scenario on show (V); says why when it has no source. */
@@ -70,46 +180,80 @@ int source_open(tui_app *a, int key)
     (void)key;
     source_state *v = &a->srcview;
     source_view_free(a);
-    if (!source_from_scenario(&a->sc, &v->src)) {
-        app_set_message(a, true, "%s",
-                        a->sc.is_trace
-                            ? "this trace carries no source lines"
-                            : "no source: the accesses do not say where they come from (bankscope FILE.cu does)");
+    char why[700];
+    if (!source_view_input(&a->sc, a->source, v->hint, &v->src, why, sizeof why)) {
+        app_set_message(a, true, "no source view: %s", why);
         return REACT_REDRAW;
     }
-    v->costs = xmalloc(sizeof *v->costs * (size_t)(v->src.nlines > 0 ? v->src.nlines : 1));
-    source_costs(&a->sc, &v->src, v->costs);
-    v->stats_w = 0; /* the widest "wf/ideal NN-way" */
-    for (int l = 0; l < v->src.nlines; l++) {
-        char wf[64];
-        int n = snprintf(wf, sizeof wf, "%lld/%lld %2d-way", (long long)v->costs[l].wavefronts,
-                         (long long)v->costs[l].ideal, v->costs[l].worst);
-        if (v->costs[l].first_access >= 0 && n > v->stats_w)
-            v->stats_w = n < 40 ? n : 40;
-    }
+    v->open = true;
     v->sorted = false;
-    v->pager.cursor = 0;
+    widths(v);
     source_rows(a);
     /* start on the line of the access on show */
-    for (int i = 0; i < v->pager.nlines; i++)
-        if (v->order[i] >= 0 && a->access < v->src.naccesses && v->src.line_of[a->access] == v->order[i] + 1)
-            v->pager.cursor = i;
-    pager_clamp(&v->pager, source_page(a));
+    for (int i = 0; i < v->n; i++) {
+        const source_row *x = v->kind[i] == ROW_LINE ? &v->src.sl.rows[v->ref[i]] : NULL;
+        for (int k = 0; x && k < x->naccess; k++)
+            if (x->access[k] == a->access) {
+                v->pager.cursor = i;
+                i = v->n;
+                break;
+            }
+    }
+    v->center = true; /* the first frame shows the lines before it too */
     app_push(a, &mode_source);
+    if (v->src.differs)
+        app_set_message(a, true, "%s is not the file the locations were taken from: their own lines are shown",
+                        v->src.sl.file ? v->src.sl.file : "the source");
+    else if (!v->src.path && v->src.sl.file)
+        app_set_message(a, false, "%s not found: the lines the %s carries are shown", v->src.sl.file,
+                        v->src.is_recording ? "recording" : "scenario");
     return REACT_REDRAW;
+}
+
+void source_open_first(tui_app *a)
+{
+    if (a->srcview.recording)
+        source_open(a, 'V');
 }
 
 void source_view_free(tui_app *a)
 {
     source_state *v = &a->srcview;
-    source_free(&v->src);
-    free(v->costs);
-    free(v->order);
-    free(v->rows);
-    v->costs = NULL;
-    v->order = NULL;
-    v->rows = NULL;
+    rows_free(v);
+    source_view_input_free(&v->src);
+    v->open = false;
     pager_set(&v->pager, NULL, 0, false);
+}
+
+/* Enter: the grid view of the line's first access, or the listed line in the file. */
+static int source_enter(tui_app *a)
+{
+    source_state *v = &a->srcview;
+    int i = v->pager.cursor;
+    if (i < 0 || i >= v->n || v->ref[i] < 0)
+        return REACT_REDRAW;
+    int r = v->ref[i];
+    const source_row *x = &v->src.sl.rows[r];
+    if (v->kind[i] == ROW_LIST || (v->kind[i] == ROW_NOTE && x->naccess == 0)) {
+        for (int j = 0; j < v->n; j++)
+            if (v->kind[j] == ROW_LINE && v->ref[j] == r)
+                v->pager.cursor = j;
+        pager_clamp(&v->pager, source_page(a));
+        return REACT_REDRAW;
+    }
+    if (x->naccess == 0) {
+        app_set_message(a, true, "no access on this line");
+        return REACT_REDRAW;
+    }
+    int acc = x->access[0], line = x->line, nacc = x->naccess; /* x is freed with the view */
+    while (app_top(a)->id == MODE_SOURCE)                      /* back to the view it was opened from */
+        app_pop(a);
+    a->access = acc;
+    a->step.shown = 0;
+    if (line > 0)
+        app_set_message(a, false, "line %d: %s %d, the first of %d on the line", line,
+                        a->sc.is_trace ? "instruction" : "access", acc, nacc);
+    return REACT_RECOMPUTE | REACT_MEASURE | REACT_REDRAW;
 }
 
 /* Scroll, sort, search and go to the grid. */
@@ -119,11 +263,14 @@ int source_key(tui_app *a, int key)
     int page = source_page(a);
     if (key == 'S') {
         v->sorted = !v->sorted;
-        v->pager.cursor = 0;
-        v->pager.scroll = 0;
         source_rows(a);
+        if (v->sorted) {
+            v->pager.cursor = 0;
+            pager_clamp(&v->pager, page);
+        }
         app_set_message(a, false, "%s",
-                        v->sorted ? "lines by cost: wavefronts beyond ideal first" : "lines in file order");
+                        v->sorted ? "lines with accesses by cost: wavefronts beyond ideal first"
+                                  : "lines in file order");
         return REACT_REDRAW;
     }
     if (key == '/') {
@@ -137,60 +284,73 @@ int source_key(tui_app *a, int key)
             app_set_message(a, false, "'%s': row %d%s", v->pager.query.buf, v->pager.hit + 1,
                             wrapped ? " (from the other end)" : "");
         else
-            app_set_message(a, true, "'%s' is not in the source", v->pager.query.buf);
+            app_set_message(a, true, "%s", v->pager.query.buf[0] ? "not in the source" : "no search yet: / starts one");
         return REACT_REDRAW;
     }
-    if (key == '\r' || key == '\n' || key == KEY_ENTER) {
-        int row = v->pager.cursor, line = row >= 0 && row < v->pager.nlines ? v->order[row] : -1;
-        int acc = line >= 0 ? v->costs[line].first_access : -1;
-        if (acc < 0) {
-            app_set_message(a, true, "no access on this line");
-            return REACT_REDRAW;
-        }
-        app_pop(a);
-        a->access = acc;
-        a->step.shown = 0;
-        app_set_message(a, false, "line %d: access %d", line + 1, acc);
-        return REACT_RECOMPUTE | REACT_MEASURE | REACT_REDRAW;
-    }
+    if (key == '\r' || key == '\n' || key == KEY_ENTER)
+        return source_enter(a);
     pager_scroll_key(&v->pager, key, page);
     return REACT_REDRAW;
 }
 
-/* The gutter: the line number, then wavefronts / ideal and the worst degree of its accesses. */
-static void source_style(void *ctx, int row, tui_pager_line *out)
+int source_mouse(tui_app *a, int key)
 {
-    const tui_app *a = ctx;
+    (void)key;
+    MEVENT ev;
+    if (getmouse(&ev) != OK)
+        return REACT_NONE;
+    if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+        pager_scroll_by(&a->srcview.pager, ev.bstate & BUTTON4_PRESSED ? -3 : 3, source_page(a));
+        return REACT_REDRAW;
+    }
+    int row = ev.y - 2; /* a click chooses the line */
+    if (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED) && row >= 0 && row < source_page(a) &&
+        a->srcview.pager.scroll + row < a->srcview.n) {
+        a->srcview.pager.cursor = a->srcview.pager.scroll + row;
+        return REACT_REDRAW;
+    }
+    return REACT_NONE;
+}
+
+/* The gutter of pager line i: number, predicted (coloured by degree, as the grid's cells),
+ * measured and its mark. */
+static void source_style(void *ctx, int i, tui_pager_line *out)
+{
+    tui_app *a = ctx;
     const source_state *v = &a->srcview;
-    int line = v->order[row];
-    if (line < 0) {
-        out->gutter[0] = '\0';
-        out->role = ROLE_DIM;
+    const source_lines *sl = &v->src.sl;
+    out->gutter_role = ROLE_DIM;
+    if (v->kind[i] != ROW_LINE) {
+        snprintf(out->gutter, sizeof out->gutter, "%*s", v->w_num, "");
+        out->role = v->kind[i] == ROW_HEAD ? ROLE_KEY : ROLE_DIM;
+        snprintf(out->extra[0].text, sizeof out->extra[0].text, " %*s", v->w_pred, "");
+        if (sl->measured)
+            snprintf(out->extra[1].text, sizeof out->extra[1].text, " %*s  ", v->w_meas, "");
         return;
     }
-    const tui_source_cost *c = &v->costs[line];
-    int w = 1;
-    for (int n = v->src.nlines; n >= 10; n /= 10)
-        w++;
-    char num[16], stats[64] = "";
-    snprintf(num, sizeof num, "%d", line + 1);
-    if (c->first_access >= 0)
-        snprintf(stats, sizeof stats, "%lld/%lld %2d-way", (long long)c->wavefronts, (long long)c->ideal, c->worst);
-    /* the line number right-aligned, the numbers after it right-aligned too: the text stays in
-     * one column whether a line has accesses or not */
-    int o = 0;
-    for (int k = (int)strlen(num); k < w && o < 20; k++)
-        out->gutter[o++] = ' ';
-    o += snprintf(out->gutter + o, sizeof out->gutter - (size_t)o, "%s ", num);
-    for (int k = (int)strlen(stats); k < v->stats_w && o < (int)sizeof out->gutter - 1; k++)
-        out->gutter[o++] = ' ';
-    snprintf(out->gutter + o, sizeof out->gutter - (size_t)o, "%s", stats);
-    if (c->first_access < 0) {
-        out->role = v->src.text[line] ? ROLE_NORMAL : ROLE_DIM;
-        return;
+    const source_row *x = &sl->rows[v->ref[i]];
+    if (v->ref[i] < sl->nfile)
+        snprintf(out->gutter, sizeof out->gutter, "%*d", v->w_num, x->line);
+    else
+        snprintf(out->gutter, sizeof out->gutter, "%*s", v->w_num, "");
+    char buf[40];
+    pred_text(x, buf, sizeof buf);
+    snprintf(out->extra[0].text, sizeof out->extra[0].text, " %*.40s", v->w_pred < 40 ? v->w_pred : 40, buf);
+    out->extra[0].role = x->naccess == 0 ? ROLE_DIM : x->worst > 1 ? ROLE_CONFLICT : ROLE_OK;
+    if (x->naccess == 0 && x->names_array)
+        out->extra[0].role = ROLE_WARN;
+    if (sl->measured) {
+        tui_role mr = ROLE_DIM;
+        meas_text(x, buf, sizeof buf);
+        const char *mark = x->measured.known ? agree_mark(a, x, &mr) : " ";
+        snprintf(out->extra[1].text, sizeof out->extra[1].text, " %*.24s%s ", v->w_meas < 24 ? v->w_meas : 24, buf,
+                 mark);
+        out->extra[1].role = mr;
     }
-    out->gutter_role = c->worst > 1 ? ROLE_CONFLICT : ROLE_OK;
-    out->role = a->access < v->src.naccesses && v->src.line_of[a->access] == line + 1 ? ROLE_HILITE : ROLE_NORMAL;
+    bool current = false;
+    for (int k = 0; k < x->naccess && !current; k++)
+        current = x->access[k] == a->access;
+    out->role = current ? ROLE_HILITE : x->text || v->ref[i] >= sl->nfile ? ROLE_NORMAL : ROLE_DIM;
 }
 
 static int source_mode_key(tui_app *a, int key)
@@ -204,28 +364,99 @@ static int source_mode_key(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
+/* The line below the text: the cursor line's numbers in words (what the gutter abbreviates). */
+static void detail_draw(tui_app *a, int y)
+{
+    const source_state *v = &a->srcview;
+    draw_fill(&a->crt, y, 0, a->cols, ROLE_NORMAL);
+    int i = v->pager.cursor;
+    if (i < 0 || i >= v->n || v->ref[i] < 0) {
+        pager_status_draw(&a->crt, &v->pager, y, a->cols, source_page(a));
+        return;
+    }
+    const source_row *x = &v->src.sl.rows[v->ref[i]];
+    strbuf sb = {0};
+    if (x->line > 0)
+        strbuf_addf(&sb, " line %d: ", x->line);
+    else
+        strbuf_addf(&sb, " no line info: ");
+    if (x->naccess == 0)
+        strbuf_addf(&sb, "%s", x->names_array ? "names a shared array; no access imported" : "no access");
+    else
+        strbuf_addf(&sb, "%d %s, %lld warp-instr. (%lld idle), %lld wavefronts (ideal %lld), worst %d-way", x->naccess,
+                    v->src.sl.recording ? "instr."
+                    : x->naccess == 1   ? "access"
+                                        : "accesses",
+                    (long long)x->instructions, (long long)x->idle, (long long)x->wavefronts, (long long)x->ideal,
+                    x->worst);
+    if (x->measured.known) {
+        strbuf_addf(&sb, "; measured %llu over the launch, predicted x blocks %llu",
+                    (unsigned long long)x->measured.wavefronts, (unsigned long long)x->measured.predicted_launch);
+        if (x->measured.why)
+            strbuf_addf(&sb, ": %s", x->measured.why);
+    }
+    draw_text(&a->crt, y, 0, a->cols, ROLE_DIM, "%s", strbuf_str(&sb));
+    strbuf_free(&sb);
+}
+
 static void source_draw(tui_app *a)
 {
     source_state *v = &a->srcview;
+    const source_lines *sl = &v->src.sl;
     int page = source_page(a);
+    if (v->center) {
+        v->pager.scroll = v->pager.cursor - page / 3;
+        v->center = false;
+    }
     pager_clamp(&v->pager, page);
     const char *sep = crt_glyph(&a->crt, " │ ", " | ");
+    const char *file = v->src.path ? v->src.path : sl->file ? sl->file : "(no line info)";
+    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
     draw_fill(&a->crt, 0, 0, a->cols, ROLE_TITLE);
-    draw_text(&a->crt, 0, 0, a->cols, ROLE_TITLE, " SOURCE%s%s%s%s", sep, v->src.file, sep,
-              v->sorted ? "lines by cost (S: file order)" : "file order (S: by cost)");
-    draw_text(&a->crt, 1, 0, a->cols, ROLE_DIM,
-              " line, wavefronts/ideal, worst degree (all warp-instructions, %s model)%sEnter: grid", a->sc.arch->name,
-              sep);
+    const char *order = v->sorted ? "by cost (S: file order)" : "file order (S: by cost)";
+    if (v->src.is_recording) { /* what a recording is, before anything else */
+        draw_text(&a->crt, 0, 0, a->cols, ROLE_TITLE, " SOURCE%s%s%sone block of one launch, for this input%s%s", sep,
+                  base, sep, sep, order);
+        char scope[600];
+        recording_scope(&v->src.rec, scope, sizeof scope);
+        draw_text(&a->crt, 1, 0, a->cols, ROLE_DIM, " wavefronts/ideal, worst degree%s%s%s%s%s",
+                  sl->measured ? sep : "", sl->measured ? "measured over the launch: = pred x blocks, " : "",
+                  sl->measured ? crt_glyph(&a->crt, "≠ not, ? unknown", "! not, ? unknown") : "", sep, scope);
+        if (v->src.rec.truncated)
+            draw_text(&a->crt, 1, a->cols - 12, 12, ROLE_WARN, " truncated ");
+    } else {
+        draw_text(&a->crt, 0, 0, a->cols, ROLE_TITLE, " SOURCE%s%s%s%s%s%s", sep, base, sep, order, sep,
+                  v->src.path ? file : "its lines as the scenario carries them");
+        draw_text(&a->crt, 1, 0, a->cols, ROLE_DIM,
+                  " line, wavefronts/ideal, worst degree (every warp-instruction, %s model)%sEnter: grid",
+                  a->sc.arch->name, sep);
+    }
     layout_rect text = {2, 0, page, a->cols};
     pager_draw(&a->crt, &v->pager, &text, source_style, a);
-    pager_status_draw(&a->crt, &v->pager, a->rows - 2, a->cols, page);
+    if (v->pager.searching)
+        pager_status_draw(&a->crt, &v->pager, a->rows - 2, a->cols, page);
+    else
+        detail_draw(a, a->rows - 2);
     app_bar_draw(a);
+}
+
+static void source_enter_mode(tui_app *a)
+{
+    source_state *v = &a->srcview;
+    v->mask = 0;
+    if (a->crt.mouse) { /* the wheel too, while the view is open */
+        mmask_t old = 0;
+        mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, &old);
+        v->mask = (unsigned long)old;
+    }
 }
 
 static void source_leave(tui_app *a)
 {
+    if (a->crt.mouse)
+        mousemask((mmask_t)a->srcview.mask, NULL);
     source_view_free(a);
 }
 
-const tui_mode mode_source = {MODE_SOURCE,     "source view", false, NULL,
+const tui_mode mode_source = {MODE_SOURCE,     "source view", false, source_enter_mode,
                               source_mode_key, source_draw,   NULL,  source_leave};

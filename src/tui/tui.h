@@ -14,6 +14,7 @@ typedef struct tui_options {
     bool bench_startup; /* report the time to the first frame and exit */
     bool snapshot;      /* headless: apply keys, print the state's numbers as JSON, exit */
     const char *keys;   /* keys for the snapshot (as typed) */
+    const char *source_file; /* the source file the scenario's locations point into; NULL: by their names */
 } tui_options;
 
 /* Exit status of the TUI (0, 2 for bad input, 128+signal after a signal). */

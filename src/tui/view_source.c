@@ -1,153 +1,104 @@
-/* view_source: the source view's input (see view_source.h), made from a scenario's source
- * locations, and the gutter's numbers from the model. The mode that shows them on the pager is
- * mode_source.c. */
+/* view_source: the source view's input (see view_source.h): the recording's members, the file
+ * found and read, the model's rows. The mode that shows them on the pager is mode_source.c. */
 #include "tui/view_source.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "io/load.h"
+#include "util.h"
 
-/* Where access ac comes from: its source location, else its "FILE:LINE:COL" label. */
-static bool access_where(const scenario_access *ac, char *file, size_t n, int *line, const char **text)
-{
-    *text = ac->source;
-#ifdef SCENARIO_HAS_SRCLOC
-    if (ac->at.file && ac->at.line > 0) {
-        snprintf(file, n, "%s", ac->at.file);
-        *line = ac->at.line;
-        if (ac->at.text)
-            *text = ac->at.text;
-        return true;
-    }
-#endif
-    const char *l = ac->label;
-    if (!l)
-        return false;
-    /* FILE:LINE:COL, the file name possibly holding colons itself */
-    const char *c2 = strrchr(l, ':');
-    if (!c2 || c2 == l)
-        return false;
-    const char *c1 = c2 - 1;
-    while (c1 > l && *c1 != ':')
-        c1--;
-    if (c1 == l || c2 - c1 < 2)
-        return false;
-    char *end;
-    long v = strtol(c1 + 1, &end, 10);
-    if (end != c2 || v < 1 || v > 100000000)
-        return false;
-    snprintf(file, n, "%.*s", (int)(c1 - l), l);
-    *line = (int)v;
-    return true;
-}
+#define SOURCE_MAX_BYTES (16 << 20) /* a larger "source file" is not one: its lines are not read */
 
-/* Cut text (owned, modified) into the lines of src. */
-static void split_lines(char *text, tui_source *src)
+bool source_view_is_recording(const char *path)
 {
-    int cap = 64;
-    src->text = xmalloc(sizeof *src->text * (size_t)cap);
-    for (char *p = text; p && *p;) {
-        if (src->nlines == cap)
-            src->text = xrealloc(src->text, sizeof *src->text * (size_t)(cap *= 2));
-        char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        if (len && p[len - 1] == '\r')
-            len--;
-        src->text[src->nlines] = xmalloc(len + 1);
-        memcpy(src->text[src->nlines], p, len);
-        src->text[src->nlines++][len] = '\0';
-        p = nl ? nl + 1 : NULL;
-    }
-}
-
-bool source_from_scenario(const scenario *s, tui_source *out)
-{
-    memset(out, 0, sizeof *out);
-    if (s->is_trace)
-        return false; /* a recording's lines arrive with its format */
-    int n = s->naccesses;
-    out->naccesses = n;
-    out->line_of = xcalloc((size_t)(n > 0 ? n : 1), sizeof *out->line_of);
-    char file[1024] = "", f[1024];
-    int maxline = 0;
-    for (int i = 0; i < n; i++) {
-        int line;
-        const char *text;
-        if (!access_where(&s->accesses[i], f, sizeof f, &line, &text))
-            continue;
-        if (!file[0])
-            snprintf(file, sizeof file, "%s", f);
-        if (strcmp(f, file) != 0) /* one file at a time: the kernel's */
-            continue;
-        out->line_of[i] = line;
-        maxline = line > maxline ? line : maxline;
-    }
-    if (!file[0]) {
-        source_free(out);
-        return false;
-    }
-    out->file = xstrdup(file);
+    recording r;
     io_error err;
-    size_t len;
-    char *whole = load_read_file(file, &len, &err);
-    if (whole) {
-        split_lines(whole, out);
-        free(whole);
+    int rc = recording_read(path, &r, &err);
+    recording_free(&r);
+    return rc != 0;
+}
+
+/* The text of the regular file path (at most SOURCE_MAX_BYTES), or NULL. */
+static char *read_source(const char *path, size_t *len)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > SOURCE_MAX_BYTES)
+        return NULL;
+    io_error err;
+    return load_read_file(path, len, &err);
+}
+
+/* The last component of a path. */
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* Find the file the locations name: the command line's file of that name, the name as written,
+ * then beside the scenario file (by the name, then by its last component). Its text, and where
+ * it was found in *found (owned), or NULL. */
+static char *find_source(const char *file, const char *path, const char *hint, size_t *len, char **found)
+{
+    char cand[4][4096];
+    int n = 0;
+    if (hint && strcmp(base_name(hint), base_name(file)) == 0)
+        snprintf(cand[n++], sizeof cand[0], "%s", hint);
+    snprintf(cand[n++], sizeof cand[0], "%s", file);
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    if (slash && file[0] != '/') {
+        snprintf(cand[n++], sizeof cand[0], "%.*s/%s", (int)(slash - path), path, file);
+        snprintf(cand[n++], sizeof cand[0], "%.*s/%s", (int)(slash - path), path, base_name(file));
     }
-    if (out->nlines < maxline) { /* not on disk (or changed since): the lines the accesses carry */
-        out->text = xrealloc(out->text, sizeof *out->text * (size_t)maxline);
-        for (int l = out->nlines; l < maxline; l++)
-            out->text[l] = NULL;
-        out->nlines = maxline;
-        for (int i = 0; i < n; i++) {
-            int line = out->line_of[i];
-            const char *text;
-            if (line > 0 && !out->text[line - 1] && access_where(&s->accesses[i], f, sizeof f, &line, &text) && text)
-                out->text[line - 1] = xstrdup(text);
+    for (int i = 0; i < n; i++) {
+        char *text = read_source(cand[i], len);
+        if (text) {
+            *found = xstrdup(cand[i]);
+            return text;
         }
     }
-    return true;
+    return NULL;
 }
 
-void source_free(tui_source *src)
+bool source_view_input(const scenario *s, const char *path, const char *hint, tui_source *out, char *why, size_t n)
 {
-    for (int i = 0; i < src->nlines; i++)
-        free(src->text[i]);
-    free(src->text);
-    for (int i = 0; i < src->nskipped; i++)
-        free(src->skipped[i]);
-    free(src->skipped);
-    free(src->line_of);
-    free(src->file);
-    memset(src, 0, sizeof *src);
-}
-
-void source_costs(const scenario *s, const tui_source *src, tui_source_cost *costs)
-{
-    for (int l = 0; l < src->nlines; l++)
-        costs[l] = (tui_source_cost){.first_access = -1};
-    for (int i = src->naccesses - 1; i >= 0; i--)
-        if (src->line_of[i] > 0 && src->line_of[i] <= src->nlines)
-            costs[src->line_of[i] - 1].first_access = i;
-    scenario_instr in;
-    banks_result r;
-    int64_t total = scenario_instr_count(s);
-    for (int64_t k = 0; k < total; k++) { /* every warp-instruction, as analyze sums them */
-        scenario_instr_at(s, k, &in);
-        if (in.access < 0 || in.access >= src->naccesses)
-            continue;
-        int line = src->line_of[in.access];
-        if (line < 1 || line > src->nlines)
-            continue;
-        banks_analyze(s->arch, &in.req, &r, NULL);
-        tui_source_cost *c = &costs[line - 1];
-        c->wavefronts += r.wavefronts;
-        c->ideal += r.ideal_wavefronts;
-        if (r.conflict_degree > c->worst)
-            c->worst = r.conflict_degree;
-        if (c->worst == 0)
-            c->worst = 1; /* a line with an access: at least conflict-free */
+    memset(out, 0, sizeof *out);
+    io_error err;
+    if (s->is_trace && path) {
+        int rc = recording_read(path, &out->rec, &err);
+        if (rc < 0) {
+            snprintf(why, n, "%s", err.text);
+            return false;
+        }
+        out->is_recording = rc > 0;
     }
+    const source_record_line *rec = out->is_recording ? out->rec.rows : NULL;
+    int nrec = out->is_recording ? out->rec.nrows : 0;
+    char name[4096];
+    const char *file = source_lines_file(s, rec, nrec, name, sizeof name);
+    size_t len = 0;
+    char *text = file ? find_source(file, path, hint, &len, &out->path) : NULL;
+    bool ok = source_lines_build(s, text, len, rec, nrec, NULL, 0, &out->sl, why, n);
+    if (ok && text && out->sl.stale > 0) { /* not the file the locations were taken from */
+        source_lines_free(&out->sl);
+        free(out->path);
+        out->path = NULL;
+        ok = source_lines_build(s, NULL, 0, rec, nrec, NULL, 0, &out->sl, why, n);
+        out->differs = true; /* said on screen: the lines shown are those the locations carry */
+    }
+    free(text);
+    if (!ok)
+        source_view_input_free(out);
+    return ok;
+}
+
+void source_view_input_free(tui_source *src)
+{
+    source_lines_free(&src->sl);
+    recording_free(&src->rec);
+    free(src->path);
+    memset(src, 0, sizeof *src);
 }
