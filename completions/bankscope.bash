@@ -17,9 +17,22 @@ _bankscope() {
     cmd=
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-        analyze | measure | kernel | sweep | export | list | import) cmd=${COMP_WORDS[i]}; break ;;
+        analyze | measure | kernel | sweep | export | list | import | record) cmd=${COMP_WORDS[i]}; break ;;
         esac
     done
+    # record ... -- PROGRAM ARGS: after "--", the program (a command or a file), then its arguments
+    if [ "$cmd" = record ]; then
+        for ((i = 2; i < COMP_CWORD; i++)); do
+            if [ "${COMP_WORDS[i]}" = -- ]; then
+                if ((COMP_CWORD == i + 1)); then
+                    COMPREPLY=($(compgen -c -- "$cur") $(compgen -f -- "$cur"))
+                else
+                    COMPREPLY=($(compgen -f -- "$cur"))
+                fi
+                return
+            fi
+        done
+    fi
     # --arch=NAME: one word ("--arch=sm_8") or, where '=' breaks words, "--arch" "=" "sm_8"
     if [[ $cur == --arch=* ]]; then
         COMPREPLY=($(compgen -P --arch= -W "$(_bankscope_words "$bin" list --archs)" -- "${cur#--arch=}"))
@@ -40,7 +53,7 @@ _bankscope() {
         COMPREPLY=($(compgen -d -- "$cur"))
         return ;;
     --warp | --access | --iteration | --max-pad | --bench-redraw | --block | --smem | --loop | --timeout | \
-        --kernel | -D | --keys)
+        --kernel | -D | --keys | --launch | --block-index | --max-instructions)
         return ;;
     esac
     local opts
@@ -52,6 +65,7 @@ _bankscope() {
     export) opts="--svg --access --warp --iteration --arch --force" ;;
     list) opts="--json --names --archs" ;;
     import) opts="--block --kernel -D -I --smem --loop --timeout -o --force" ;;
+    record) opts="--kernel --launch --block-index --max-instructions -o --help --" ;;
     *) opts="--help --version --no-gpu --no-color --no-mouse --present --snapshot --keys --bench-redraw --bench-startup" ;;
     esac
     if [[ $cur == -* ]]; then
@@ -61,9 +75,10 @@ _bankscope() {
     case $cmd in
     list) return ;;
     import) COMPREPLY=($(compgen -f -X '!*.cu*' -- "$cur") $(compgen -d -- "$cur")); return ;;
+    record) COMPREPLY=($(compgen -c -- "$cur") $(compgen -f -- "$cur")); return ;;
     esac
     local words=
-    [ -z "$cmd" ] && words="analyze measure kernel sweep export list import"
+    [ -z "$cmd" ] && words="analyze measure kernel sweep export list import record"
     words="$words $(_bankscope_words "$bin" list --names)"
     COMPREPLY=($(compgen -W "$words" -- "$cur") $(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur"))
     [ -z "$cmd" ] && COMPREPLY+=($(compgen -f -X '!*.cu' -- "$cur"))

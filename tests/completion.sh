@@ -28,6 +28,9 @@ CUR=--al expect "sweep default" --all
 CUR=--sv expect "export default" --svg
 CUR=--na expect "list" --names
 CUR=--fo expect "import k.cu" --force
+CUR=--block expect "record" --block-index
+CUR=--max expect "record --kernel k" --max-instructions
+CUR=re expect "" record
 CUR=float4 expect "analyze" float4-32x32 float4-32x36
 CUR=--no-c expect "" --no-color
 CUR=--arch=sm_8 expect "analyze default" --arch=sm_80 --arch=sm_86

@@ -7,6 +7,7 @@
  * own output passes through untouched; its failure (status or signal) exits 1 and writes
  * nothing. The program is never left running: it dies with bankscope (PR_SET_PDEATHSIG), and
  * SIGTERM/SIGHUP are passed on to it. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -38,7 +39,7 @@ typedef struct record_opts {
     unsigned block[3];
     long long max;
     const char *out;
-    char **argv; /* the program and its arguments */
+    char **argv; /* owned (the array): the program and its arguments, NULL-terminated */
     int argc;
 } record_opts;
 
@@ -58,67 +59,72 @@ static bool parse_count(const char *s, long long max, long long *out)
     return true;
 }
 
-/* Options up to "--" or the first word that is not one (the program). */
+/* The options (cli_args: GNU style, unique prefixes), then the program and its arguments after
+ * "--", untouched (or the operands, when there is no "--" and the program takes no options). */
 static int record_parse(int argc, char **argv, record_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->launch = -1;
     o->max = 1 << 20;
-    int i = 0;
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        }
-        if (a[0] != '-' || a[1] == '\0')
-            break;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    enum { OPT_KERNEL = 1000, OPT_LAUNCH, OPT_BLOCK, OPT_MAX, OPT_HELP };
+    static const struct option longopts[] = {{"kernel", required_argument, NULL, OPT_KERNEL},
+                                             {"launch", required_argument, NULL, OPT_LAUNCH},
+                                             {"block-index", required_argument, NULL, OPT_BLOCK},
+                                             {"max-instructions", required_argument, NULL, OPT_MAX},
+                                             {"output", required_argument, NULL, 'o'},
+                                             {"help", no_argument, NULL, OPT_HELP},
+                                             {NULL, 0, NULL, 0}};
+    cli_args a;
+    cli_args_init(&a, "record", argc, argv, true);
+    int c, rc = 0;
+    const char *v;
+    while (rc == 0 && (c = cli_args_next(&a, "ho:", longopts, &v)) != -1) {
+        switch (c) {
+        case CLI_ARGS_ERROR: rc = CLI_USAGE; break;
+        case 'h':
+        case OPT_HELP:
             printf("%s\n", record_usage);
-            return -1;
-        }
-        const char *eq = strchr(a, '=');
-        char name[64];
-        snprintf(name, sizeof name, "%.*s", (int)(eq ? eq - a : (ptrdiff_t)strlen(a)), a);
-        bool known = strcmp(name, "--kernel") == 0 || strcmp(name, "--launch") == 0 ||
-                     strcmp(name, "--block-index") == 0 || strcmp(name, "--max-instructions") == 0 ||
-                     strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0;
-        if (!known)
-            return cli_usage_error("record: unknown option '%s' (bankscope record --help)", name);
-        const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-        if (!v)
-            return cli_usage_error("record: %s needs a value (bankscope record --help)", name);
-        if (strcmp(name, "--kernel") == 0) {
-            o->kernel = v;
-        } else if (strcmp(name, "--launch") == 0) {
+            rc = -1;
+            break;
+        case OPT_KERNEL: o->kernel = v; break;
+        case OPT_LAUNCH:
             if (!parse_count(v, LLONG_MAX / 2, &o->launch))
-                return cli_usage_error("record: --launch takes a launch count from 0, not '%s'", v);
-        } else if (strcmp(name, "--block-index") == 0) {
+                rc = cli_usage_error("record: --launch takes a launch count from 0, not '%s'", v);
+            break;
+        case OPT_BLOCK: {
             long long b[3] = {0, 0, 0};
             int n = 0;
             char buf[128];
             snprintf(buf, sizeof buf, "%s", v);
             char *save = NULL;
-            bool ok = strlen(v) < sizeof buf && v[0] != ',' && v[strlen(v) - 1] != ',' && !strstr(v, ",,");
+            bool ok = strlen(v) < sizeof buf && v[0] && v[0] != ',' && v[strlen(v) - 1] != ',' && !strstr(v, ",,");
             for (char *t = strtok_r(buf, ",", &save); ok && t; t = strtok_r(NULL, ",", &save))
                 ok = n < 3 && parse_count(t, 0x7fffffff, &b[n++]);
             if (!ok || n == 0)
-                return cli_usage_error("record: --block-index takes X[,Y[,Z]] (block indexes from 0), not '%s'", v);
+                rc = cli_usage_error("record: --block-index takes X[,Y[,Z]] (block indexes from 0), not '%s'", v);
             for (int d = 0; d < 3; d++)
                 o->block[d] = (unsigned)b[d];
-        } else if (strcmp(name, "--max-instructions") == 0) {
+            break;
+        }
+        case OPT_MAX:
             if (!parse_count(v, RECORD_MAX_INSTRUCTIONS_LIMIT, &o->max) || o->max < 1)
-                return cli_usage_error("record: --max-instructions takes 1 to %d, not '%s'",
-                                       RECORD_MAX_INSTRUCTIONS_LIMIT, v);
-        } else {
-            o->out = v;
+                rc = cli_usage_error("record: --max-instructions takes 1 to %d, not '%s'",
+                                     RECORD_MAX_INSTRUCTIONS_LIMIT, v);
+            break;
+        case 'o': o->out = v; break;
         }
     }
-    if (i >= argc)
-        return cli_usage_error("record: no program to run: bankscope record [OPTIONS] -- PROGRAM [ARGS...]");
-    o->argv = argv + i;
-    o->argc = argc - i;
-    return 0;
+    if (rc == 0 && a.has_rest && a.noperands > 0)
+        rc = cli_usage_error("record: '%s' before --: the program and its arguments follow --", a.operands[0]);
+    if (rc == 0) {
+        o->argc = a.has_rest ? a.rest_argc : a.noperands;
+        o->argv = xcalloc((size_t)o->argc + 1, sizeof *o->argv); /* NULL-terminated for execvp */
+        memcpy(o->argv, a.has_rest ? a.rest : a.operands, (size_t)o->argc * sizeof *o->argv);
+        if (o->argc < 1)
+            rc = cli_usage_error("record: no program to run: bankscope record [OPTIONS] -- PROGRAM [ARGS...]");
+    }
+    cli_args_free(&a);
+    return rc;
 }
 
 /* dir/name into buf when it exists (X_OK when exec); true then. */
@@ -231,6 +237,35 @@ static bool find_library(char *lib, char *patch, size_t n)
     return false;
 }
 
+/* A driver and a GPU, checked without creating a context (the program creates its own): cuInit
+ * and cuDeviceGetCount of libcuda.so.1, loaded with dlopen. */
+static bool driver_ready(char *why, size_t n)
+{
+#ifndef HAVE_CUDA
+    gpu_device dev;
+    return gpu_open(&dev, why, n); /* says that CUDA support was not built */
+#else
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(why, n, "no NVIDIA driver (libcuda.so.1 not found)");
+        return false;
+    }
+    int (*init)(unsigned) = (int (*)(unsigned))dlsym(h, "cuInit");
+    int (*count)(int *) = (int (*)(int *))dlsym(h, "cuDeviceGetCount");
+    int r = init ? init(0) : -1, gpus = 0;
+    if (r == 0 && count)
+        r = count(&gpus);
+    if (r != 0 || gpus < 1) {
+        snprintf(why, n,
+                 r ? "the NVIDIA driver found no usable GPU (cuInit or cuDeviceGetCount: error %d)"
+                   : "the NVIDIA driver found no GPU",
+                 r);
+        return false;
+    }
+    return true;
+#endif
+}
+
 static volatile sig_atomic_t record_child;
 
 /* SIGTERM or SIGHUP to bankscope: the program gets it too. */
@@ -303,6 +338,44 @@ static bool run_child(char *const *argv, char **env, int nenv, const char *out_f
     return true;
 }
 
+/* Where a run's files are: the private folder, the library, its patches, the sanitizer. */
+typedef struct record_paths {
+    const char *dir, *lib, *patch, *sanitizer;
+} record_paths;
+
+static const char *program_failure(const char *prog, int status, char *buf, size_t n);
+
+/* One run of the program with the library running pass (record.h): the selection of o, or the
+ * kernel exact (mangled, a previous pass's choice) and launch. CLI_OK when the program ran and
+ * exited 0; else the exit status after a message (its failure: CLI_FAIL, nothing written). */
+static int record_run_pass(const record_opts *o, const record_paths *p, const char *pass, const char *exact,
+                           long long launch)
+{
+    char e_pass[96], e_dir[PATH_MAX + 32], e_kernel[4096], e_exact[4096], e_launch[64], e_block[96], e_max[64],
+        e_patch[PATH_MAX + 32], e_san[PATH_MAX + 32], e_inj[PATH_MAX + 32], why[1024];
+    snprintf(e_pass, sizeof e_pass, "BANKSCOPE_RECORD_PASS=%s", pass);
+    snprintf(e_dir, sizeof e_dir, "BANKSCOPE_RECORD_DIR=%s", p->dir);
+    snprintf(e_kernel, sizeof e_kernel, "BANKSCOPE_RECORD_KERNEL=%s", o->kernel ? o->kernel : "");
+    snprintf(e_exact, sizeof e_exact, "BANKSCOPE_RECORD_EXACT=%s", exact ? exact : "");
+    snprintf(e_launch, sizeof e_launch, "BANKSCOPE_RECORD_LAUNCH=%lld", launch);
+    snprintf(e_block, sizeof e_block, "BANKSCOPE_RECORD_BLOCK=%u,%u,%u", o->block[0], o->block[1], o->block[2]);
+    snprintf(e_max, sizeof e_max, "BANKSCOPE_RECORD_MAX=%lld", o->max);
+    snprintf(e_patch, sizeof e_patch, "BANKSCOPE_RECORD_PATCH=%s", p->patch);
+    snprintf(e_san, sizeof e_san, "BANKSCOPE_RECORD_SANITIZER=%s", p->sanitizer);
+    snprintf(e_inj, sizeof e_inj, "CUDA_INJECTION64_PATH=%s", p->lib);
+    char *env[] = {e_pass, e_dir, e_kernel, e_exact, e_launch, e_block, e_max, e_patch, e_san, e_inj};
+    int status;
+    if (!run_child(o->argv, env, (int)(sizeof env / sizeof *env), NULL, &status, why, sizeof why)) {
+        cli_error("record: %s", why);
+        return CLI_USAGE;
+    }
+    if (program_failure(o->argv[0], status, why, sizeof why)) {
+        cli_error("record: %s; nothing written", why);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
 /* One line saying how the program ended, or NULL when it exited 0. */
 static const char *program_failure(const char *prog, int status, char *buf, size_t n)
 {
@@ -357,29 +430,44 @@ static int no_launch(const record_opts *o, const record_capture *c)
     return CLI_FAIL;
 }
 
-/* The disassembly of the captured kernel: nvdisasm -gi (SASS and line info), else cuobjdump
- * -sass (SASS only); an empty listing when neither is installed. */
-static void disassemble(const char *dir, const record_capture *c, record_sass *s, const char **how)
+/* A listing of the module into s: tool with option ("-g", "-gi", "-sass"); false when it fails. */
+static bool listing(const char *dir, const char *tool, const char *option, const record_capture *c, record_sass *s)
 {
-    char cubin[PATH_MAX], listing[PATH_MAX], tool[PATH_MAX];
+    char cubin[PATH_MAX], out[PATH_MAX];
     snprintf(cubin, sizeof cubin, "%s/module.cubin", dir);
-    snprintf(listing, sizeof listing, "%s/listing.txt", dir);
-    memset(s, 0, sizeof *s);
-    *how = "none";
-    bool nvdisasm = find_tool("nvdisasm", tool, sizeof tool);
-    if (!nvdisasm && !find_tool("cuobjdump", tool, sizeof tool))
-        return;
-    char *argv[] = {tool, nvdisasm ? "-gi" : "-sass", nvdisasm ? "-c" : cubin, nvdisasm ? cubin : NULL, NULL};
+    snprintf(out, sizeof out, "%s/listing.txt", dir);
+    bool nvdisasm = strcmp(option, "-sass") != 0;
+    char *argv[] = {(char *)tool, (char *)option, nvdisasm ? "-c" : cubin, nvdisasm ? cubin : NULL, NULL};
     int status;
     char why[256];
-    if (!run_child(argv, NULL, 0, listing, &status, why, sizeof why) || !WIFEXITED(status) || WEXITSTATUS(status))
-        return;
-    FILE *f = fopen(listing, "r");
+    if (!run_child(argv, NULL, 0, out, &status, why, sizeof why) || !WIFEXITED(status) || WEXITSTATUS(status))
+        return false;
+    FILE *f = fopen(out, "r");
     if (!f)
-        return;
+        return false;
     record_sass_parse(f, c->mangled, s);
     fclose(f);
-    *how = nvdisasm ? "nvdisasm" : "cuobjdump";
+    return true;
+}
+
+/* The disassembly of the captured kernel: nvdisasm -g (SASS and the innermost line), with
+ * nvdisasm -gi's outer lines for code inlined from the toolkit's headers; else cuobjdump -sass
+ * (SASS only); an empty listing when neither is installed. */
+static void disassemble(const char *dir, const record_capture *c, record_sass *s)
+{
+    char tool[PATH_MAX];
+    memset(s, 0, sizeof *s);
+    if (find_tool("nvdisasm", tool, sizeof tool) && listing(dir, tool, "-g", c, s)) {
+        record_sass outer;
+        memset(&outer, 0, sizeof outer);
+        if (record_sass_in_toolkit(s) && listing(dir, tool, "-gi", c, &outer))
+            record_sass_inline(s, &outer);
+        record_sass_free(&outer);
+        return;
+    }
+    record_sass_free(s);
+    if (find_tool("cuobjdump", tool, sizeof tool))
+        listing(dir, tool, "-sass", c, s);
 }
 
 /* Remove the private folder and what the passes left in it. */
@@ -449,15 +537,25 @@ static int write_recording(const record_opts *o, const record_book *b, char *pat
     return ok ? CLI_OK : CLI_FAIL;
 }
 
+/* The command once its options are read. */
+static int record_main(record_opts *o);
+
 int cli_record(int argc, char **argv)
 {
     record_opts o;
     int rc = record_parse(argc, argv, &o);
-    if (rc)
-        return rc < 0 ? CLI_OK : rc;
+    if (rc == 0)
+        rc = record_main(&o);
+    free(o.argv);
+    return rc < 0 ? CLI_OK : rc;
+}
+
+static int record_main(record_opts *op)
+{
+    record_opts o = *op;
+    int rc;
     char why[1024], lib[PATH_MAX], patch[PATH_MAX], san[PATH_MAX], prog[PATH_MAX], t[256];
-    gpu_device dev;
-    if (!gpu_open(&dev, why, sizeof why)) {
+    if (!driver_ready(why, sizeof why)) {
         cli_error("record: %s", why);
         return CLI_NO_GPU;
     }
@@ -483,28 +581,11 @@ int cli_record(int argc, char **argv)
         cli_error("record: cannot create a temporary folder: %s", strerror(errno));
         return CLI_FAIL;
     }
-    char e_pass[64], e_dir[PATH_MAX + 32], e_kernel[4096], e_launch[64], e_block[96], e_max[64], e_patch[PATH_MAX + 32],
-        e_san[PATH_MAX + 32], e_inj[PATH_MAX + 32];
-    snprintf(e_pass, sizeof e_pass, "BANKSCOPE_RECORD_PASS=capture");
-    snprintf(e_dir, sizeof e_dir, "BANKSCOPE_RECORD_DIR=%s", dir);
-    snprintf(e_kernel, sizeof e_kernel, "BANKSCOPE_RECORD_KERNEL=%s", o.kernel ? o.kernel : "");
-    snprintf(e_launch, sizeof e_launch, "BANKSCOPE_RECORD_LAUNCH=%lld", o.launch);
-    snprintf(e_block, sizeof e_block, "BANKSCOPE_RECORD_BLOCK=%u,%u,%u", o.block[0], o.block[1], o.block[2]);
-    snprintf(e_max, sizeof e_max, "BANKSCOPE_RECORD_MAX=%lld", o.max);
-    snprintf(e_patch, sizeof e_patch, "BANKSCOPE_RECORD_PATCH=%s", patch);
-    snprintf(e_san, sizeof e_san, "BANKSCOPE_RECORD_SANITIZER=%s", san);
-    snprintf(e_inj, sizeof e_inj, "CUDA_INJECTION64_PATH=%s", lib);
-    char *env[] = {e_pass, e_dir, e_kernel, e_launch, e_block, e_max, e_patch, e_san, e_inj};
-    int status;
-    if (!run_child(o.argv, env, (int)(sizeof env / sizeof *env), NULL, &status, why, sizeof why)) {
+    record_paths paths = {.dir = dir, .lib = lib, .patch = patch, .sanitizer = san};
+    rc = record_run_pass(&o, &paths, "capture", NULL, o.launch);
+    if (rc != CLI_OK) {
         remove_dir(dir);
-        cli_error("record: %s", why);
-        return CLI_USAGE;
-    }
-    if (program_failure(o.argv[0], status, why, sizeof why)) {
-        remove_dir(dir);
-        cli_error("record: %s; nothing written", why);
-        return CLI_FAIL;
+        return rc;
     }
     char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/capture.txt", dir);
@@ -537,8 +618,7 @@ int cli_record(int argc, char **argv)
         return rc;
     }
     record_sass s;
-    const char *how;
-    disassemble(dir, &c, &s, &how);
+    disassemble(dir, &c, &s);
     record_book b;
     if (!record_book_build(&b, &c, &s, why, sizeof why)) {
         cli_error("record: %s", why);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "model/kinds.h"
 #include "gpu/gpu.h"
 #include "io/jsonw.h"
 #include "io/load.h"
@@ -417,6 +418,11 @@ int cli_sweep(int argc, char **argv)
     if (idle)
         printf(" (%lld issued, %lld of idle warps that issue nothing)", (long long)(instr - idle), (long long)idle);
     printf("\n");
+    for (int k = 0; k < s.naccesses; k++) { /* a kind without a rule adds nothing to any row: say so */
+        const kinds_row *kr = kinds_of(s.accesses[k].op);
+        if (kr->rule == KINDS_RULE_NOT_MODELLED)
+            printf("access %d (%s) is not modelled: in none of the sums (%s)\n", k, kr->name, kr->not_modelled);
+    }
     printf("  %4s  %-13s %10s %7s %11s %9s %6s %9s  %-7s%s\n", "pad", "worst", "wavefronts", "ideal", "efficiency",
            "shared B", "blk/SM", "occupancy", "limit", c.measure ? " meas./pred. cycles" : "");
     int64_t max_wf = 0;

@@ -218,10 +218,9 @@ static bool toolkit_file(const char *path)
     return false;
 }
 
-/* The location of nvdisasm -gi's annotation (after '//## File "'): 'FILE", line N' followed by
- * ' inlined at "FILE", line N' for each call that was inlined, innermost first. The innermost
- * location outside the toolkit's headers is the user's line (atomicAdd is inlined from the
- * toolkit's device_atomic_functions.hpp into the line that calls it). */
+/* The location of an annotation (after '//## File "'): 'FILE", line N', maybe followed by
+ * ' inlined at "FILE", line N' for each inlined call: the first location outside the toolkit's
+ * headers. */
 static void source_location(const char *p, char *file, size_t n, int *lineno)
 {
     bool first = true;
@@ -289,6 +288,27 @@ void record_sass_parse(FILE *in, const char *mangled, record_sass *s)
         s->has_lines |= file[0] != '\0';
     }
     free(line);
+}
+
+bool record_sass_in_toolkit(const record_sass *s)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->lines[i].file && toolkit_file(s->lines[i].file))
+            return true;
+    return false;
+}
+
+void record_sass_inline(record_sass *s, const record_sass *outer)
+{
+    for (int i = 0; i < s->n; i++) {
+        record_sass_line *l = &s->lines[i];
+        const record_sass_line *o = l->file && toolkit_file(l->file) ? record_sass_find(outer, l->pc) : NULL;
+        if (o && o->file && !toolkit_file(o->file)) {
+            free(l->file);
+            l->file = xstrdup(o->file);
+            l->line = o->line;
+        }
+    }
 }
 
 const record_sass_line *record_sass_find(const record_sass *s, uint64_t pc)

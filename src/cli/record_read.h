@@ -67,6 +67,13 @@ typedef struct record_sass {
 /* Parse a disassembly listing (nvdisasm -gi -c, or cuobjdump -sass) of a module: the
  * instructions of function mangled. Lines of other functions are skipped. */
 void record_sass_parse(FILE *in, const char *mangled, record_sass *s);
+/* Whether an instruction's line is in the CUDA toolkit's headers (an inlined atomicAdd: nvdisasm
+ * -g gives device_atomic_functions.hpp). */
+bool record_sass_in_toolkit(const record_sass *s);
+/* Give such instructions the location outer has for the same pc when it is the user's (outer:
+ * the listing of nvdisasm -gi, whose last annotation before an instruction is the outermost
+ * call, checked on an H100 with CUDA 13.0: atomicAdd gets the line that calls it). */
+void record_sass_inline(record_sass *s, const record_sass *outer);
 /* The instruction at pc, or NULL. */
 const record_sass_line *record_sass_find(const record_sass *s, uint64_t pc);
 void record_sass_free(record_sass *s);

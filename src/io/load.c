@@ -530,7 +530,16 @@ static bool load_trace_all(trace_stream *t, scenario *out, io_error *err)
         if (out->ntrace == cap) {
             cap = cap ? 2 * cap : 256;
             out->trace = xrealloc(out->trace, (size_t)cap * sizeof *out->trace);
+            if (out->trace_at) {
+                out->trace_at = xrealloc(out->trace_at, (size_t)cap * sizeof *out->trace_at);
+                memset(out->trace_at + out->ntrace, 0, (size_t)(cap - out->ntrace) * sizeof *out->trace_at);
+            }
         }
+        const scenario_srcloc *at = trace_stream_location(t);
+        if (at && !out->trace_at) /* a recording: a location per entry from here on */
+            out->trace_at = xcalloc((size_t)cap, sizeof *out->trace_at);
+        if (at)
+            scenario_srcloc_copy(at, &out->trace_at[out->ntrace]);
         out->trace[out->ntrace++] = r;
     }
     scenario *h = trace_stream_header(t);

@@ -27,6 +27,11 @@ struct trace_stream {
     bool done;
     int64_t count, max;
     int64_t trace_line, trace_col; /* where the array of instructions starts */
+    /* a recording: its source lines (file, line, text), and the last instruction's location */
+    scenario_srcloc *lines;
+    int nlines;
+    scenario_srcloc at;
+    bool have_at;
 };
 
 /* "NAME:LINE:COL: PATH: MSG" into err; returns -1. */
@@ -74,6 +79,83 @@ bool trace_stream_record_key(const char *key)
     return false;
 }
 
+/* A recording's "lines" (its '[' just read): each line's file, line and text are kept for the
+ * locations of the instructions; the rest of each line is skipped. 0, or -1 with err. */
+static int read_lines(trace_stream *t, io_error *err)
+{
+    jsonstream_token v;
+    while ((v = jsonstream_next(&t->js)) == JSONSTREAM_OBJECT) {
+        scenario_srcloc l = {0};
+        int k = t->nlines;
+        while ((v = jsonstream_next(&t->js)) == JSONSTREAM_KEY) {
+            char key[8];
+            copy_key(t, key, sizeof key);
+            bool file = strcmp(t->js.str, "file") == 0, text = strcmp(t->js.str, "text") == 0,
+                 line = strcmp(t->js.str, "line") == 0;
+            v = jsonstream_next(&t->js);
+            if ((file || text) && v != JSONSTREAM_STRING && v != JSONSTREAM_NULL) {
+                scenario_srcloc_free(&l);
+                return FAIL_TOK(t, err, "expected a string or null", "lines[%d].%s", k, key);
+            }
+            if (line && v != JSONSTREAM_NULL &&
+                (v != JSONSTREAM_NUMBER || !t->js.is_int || t->js.ival < 1 || t->js.ival > INT32_MAX)) {
+                scenario_srcloc_free(&l);
+                return FAIL_TOK(t, err, "expected a line number or null", "lines[%d].line", k);
+            }
+            if (file && v == JSONSTREAM_STRING)
+                scenario_srcloc_set(&l, t->js.str, l.line, 0, l.text);
+            else if (text && v == JSONSTREAM_STRING)
+                scenario_srcloc_set(&l, l.file, l.line, 0, t->js.str);
+            else if (line && v == JSONSTREAM_NUMBER)
+                l.line = (int)t->js.ival;
+            else if (v == JSONSTREAM_ERROR || !jsonstream_skip(&t->js, v)) {
+                scenario_srcloc_free(&l);
+                return fail_js(t, err);
+            }
+        }
+        if (v != JSONSTREAM_OBJECT_END) {
+            scenario_srcloc_free(&l);
+            return v == JSONSTREAM_ERROR ? fail_js(t, err) : FAIL_TOK(t, err, "expected a line object", "lines[%d]", k);
+        }
+        t->lines = xrealloc(t->lines, (size_t)(t->nlines + 1) * sizeof *t->lines);
+        t->lines[t->nlines++] = l;
+    }
+    if (v != JSONSTREAM_ARRAY_END)
+        return v == JSONSTREAM_ERROR ? fail_js(t, err) : FAIL_TOK(t, err, "expected a line object", "%s", "lines");
+    return 0;
+}
+
+/* The location of a recording's entry from its "source" ("FILE:LINE"), with the text of that
+ * line from "lines". */
+static void set_location(trace_stream *t, const char *source)
+{
+    const char *colon = strrchr(source, ':');
+    char *end = NULL;
+    long ln = colon ? strtol(colon + 1, &end, 10) : 0;
+    if (!colon || !end || *end || ln < 1 || ln > INT32_MAX) {
+        scenario_srcloc_set(&t->at, source, 0, 0, NULL);
+        t->have_at = true;
+        return;
+    }
+    size_t flen = (size_t)(colon - source);
+    const char *text = NULL;
+    for (int i = 0; i < t->nlines && !text; i++)
+        if (t->lines[i].line == ln && t->lines[i].file && strlen(t->lines[i].file) == flen &&
+            strncmp(t->lines[i].file, source, flen) == 0)
+            text = t->lines[i].text;
+    char *file = xmalloc(flen + 1);
+    memcpy(file, source, flen);
+    file[flen] = '\0';
+    scenario_srcloc_set(&t->at, file, (int)ln, 0, text);
+    free(file);
+    t->have_at = true;
+}
+
+const scenario_srcloc *trace_stream_location(const trace_stream *t)
+{
+    return t->have_at ? &t->at : NULL;
+}
+
 /* One top-level member other than "trace" whose key was just read: 0 read, 1 not a member a
  * trace has, -1 error. */
 static int header_member(trace_stream *t, io_error *err)
@@ -88,6 +170,12 @@ static int header_member(trace_stream *t, io_error *err)
         if (v != JSONSTREAM_STRING || strcmp(t->js.str, "bankscope-record/1") != 0)
             return FAIL_TOK(t, err, "a trace's format is \"bankscope-record/1\" (a recording)", "%s", "format");
         return 0;
+    }
+    if (strcmp(t->js.str, "lines") == 0) {
+        jsonstream_token v = jsonstream_next(&t->js);
+        if (v == JSONSTREAM_ERROR)
+            return fail_js(t, err);
+        return v == JSONSTREAM_ARRAY ? read_lines(t, err) : FAIL_TOK(t, err, "expected an array", "%s", "lines");
     }
     if (trace_stream_record_key(t->js.str)) { /* what a recording says beside its trace */
         jsonstream_token v = jsonstream_next(&t->js);
@@ -301,6 +389,10 @@ void trace_stream_close(trace_stream *t)
     if (t->f)
         fclose(t->f);
     scenario_free(&t->hdr);
+    for (int i = 0; i < t->nlines; i++)
+        scenario_srcloc_free(&t->lines[i]);
+    free(t->lines);
+    scenario_srcloc_free(&t->at);
     free(t->path);
     free(t->name);
     free(t);
@@ -392,6 +484,7 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
     r->trans = false;
     r->atomic = BANKS_ATOM_ADD;
     r->returns = true;
+    t->have_at = false;
     long long i = (long long)t->count;
     for (;;) {
         jsonstream_token k = jsonstream_next(&t->js);
@@ -479,6 +572,8 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
         } else if (strcmp(key, "sass") == 0 || strcmp(key, "source") == 0) {
             if (v != JSONSTREAM_STRING && v != JSONSTREAM_NULL)
                 return FAIL_TOK(t, err, "expected a string or null", "trace[%lld].%s", i, key);
+            if (key[1] == 'o' && v == JSONSTREAM_STRING)
+                set_location(t, t->js.str);
         } else {
             char msg[96];
             snprintf(msg, sizeof msg, "unknown key '%.60s'", key);

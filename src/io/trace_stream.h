@@ -39,6 +39,10 @@ trace_stream_status trace_stream_open_pipe(FILE *f, const char *head, size_t n, 
 /* Whether text (the start of a document) is a trace: an object whose members before "trace" are
  * only string-valued "name", "description" and "arch". */
 bool trace_stream_is_trace(const char *text, size_t len);
+/* The source location of the instruction trace_stream_next returned last (a recording's
+ * "source" "FILE:LINE", with the line's text from its "lines"), or NULL when it has none. Owned
+ * by the stream, valid until the next call. */
+const scenario_srcloc *trace_stream_location(const trace_stream *t);
 /* Refuse more than max instructions (0: no limit), for loaders that keep them all. */
 void trace_stream_limit(trace_stream *t, int64_t max);
 /* The next instruction into *r: 1, or 0 at the end of the trace (the rest of the file has then

@@ -9,7 +9,11 @@
  * copies, wgmma operands read from shared memory, distributed shared memory, cp.async.cg) are
  * rows too, with rule KINDS_RULE_NOT_MODELLED and the reason in `not_modelled`: a reader that
  * meets them names them and says "not modelled" instead of guessing. Look them up by SASS opcode
- * (kinds_find_sass) or by name (kinds_find).
+ * (kinds_find_sass) or by name (kinds_find). The not-modelled rows, by name:
+ *   "cp.async.cg"   LDGSTS.E.BYPASS (files: "op": "cp.async", "cache": "cg"; op BANKS_CP_ASYNC_CG)
+ *   "cp.async.bulk" UBLKCP, UTMALDG, UTMASTG (TMA bulk and bulk-tensor copies; no op)
+ *   "wgmma"         HGMMA, QGMMA, IGMMA, BGMMA (operands read from shared memory; no op)
+ *   "dsmem"         ld/st/atom/red.shared::cluster (distributed shared memory; no op)
  *
  * Pure: constant data and lookups, no globals written, no I/O, no allocation. */
 #ifndef BANKSCOPE_KINDS_H

@@ -46,6 +46,10 @@ void scenario_free(scenario *s)
     free(s->accesses);
     free(s->loop.var);
     free(s->warps);
+    if (s->trace_at)
+        for (int i = 0; i < s->ntrace; i++)
+            scenario_srcloc_free(&s->trace_at[i]);
+    free(s->trace_at);
     free(s->trace);
     memset(s, 0, sizeof *s);
 }

@@ -115,6 +115,9 @@ typedef struct scenario {
     bool is_trace;
     banks_request *trace; /* owned, trace mode */
     int ntrace;
+    /* owned, NULL: none; else one location per trace entry, unknown where the entry has none
+     * (a recording's file, line and the line's text: bankscope record) */
+    scenario_srcloc *trace_at;
     /* derived */
     int64_t loop_values[SCENARIO_MAX_ITERATIONS];
     int iterations;

@@ -66,6 +66,11 @@ bool scenario_clone(const scenario *src, scenario *dst)
         dst->ntrace = src->ntrace;
         dst->trace = xmalloc(sizeof *dst->trace * (size_t)(src->ntrace ? src->ntrace : 1));
         memcpy(dst->trace, src->trace, sizeof *dst->trace * (size_t)src->ntrace);
+        if (src->trace_at) {
+            dst->trace_at = xcalloc((size_t)(src->ntrace ? src->ntrace : 1), sizeof *dst->trace_at);
+            for (int i = 0; i < src->ntrace; i++)
+                scenario_srcloc_copy(&src->trace_at[i], &dst->trace_at[i]);
+        }
     } else {
         clone_types(&src->types, &dst->types);
         dst->narrays = src->narrays;

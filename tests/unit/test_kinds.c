@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "io/load.h"
+#include "io/save.h"
 #include "kinds_reference.h"
 #include "model/banks.h"
 #include "model/kinds.h"
@@ -207,6 +209,31 @@ static void test_not_modelled(void **state)
     assert_false(r.not_modelled);
 }
 
+/* "cache": "cg" survives saving (scenario and trace), and a kind the architecture lacks is refused
+ * when the file is read, with its position. */
+static void test_files(void **state)
+{
+    (void)state;
+    static const char sc[] =
+        "{ \"block\": [32], \"arrays\": [ { \"name\": \"t\", \"type\": \"float4\", \"dims\": [32] } ],\n"
+        "  \"accesses\": [ { \"op\": \"cp.async\", \"cache\": \"cg\", \"array\": \"t\", "
+        "\"index\": [\"tx\"] } ] }";
+    scenario s, back;
+    io_error err;
+    assert_true(load_scenario_text(sc, sizeof sc - 1, "sc.json", NULL, &s, &err));
+    assert_int_equal(s.accesses[0].op, BANKS_CP_ASYNC_CG);
+    strbuf out = {0};
+    save_scenario_json(&s, &out);
+    assert_non_null(strstr(strbuf_str(&out), "\"op\": \"cp.async\", \"cache\": \"cg\""));
+    assert_true(load_scenario_text(strbuf_str(&out), out.len, "saved.json", NULL, &back, &err));
+    assert_int_equal(back.accesses[0].op, BANKS_CP_ASYNC_CG);
+    scenario_free(&back);
+    strbuf_free(&out);
+    scenario_free(&s);
+    assert_false(load_scenario_text(sc, sizeof sc - 1, "sc.json", "sm_75", &s, &err));
+    assert_string_equal(err.text, "sc.json:2:25: accesses[0].op: cp.async.cg exists from sm_80, not on sm_75");
+}
+
 /* The counters of each kind: what bankscope measure reads ([CUPTI], README). */
 static void test_counters(void **state)
 {
@@ -229,7 +256,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_as_before), cmocka_unit_test(test_rows),     cmocka_unit_test(test_architectures),
-        cmocka_unit_test(test_not_modelled),   cmocka_unit_test(test_counters),
+        cmocka_unit_test(test_not_modelled),   cmocka_unit_test(test_counters), cmocka_unit_test(test_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

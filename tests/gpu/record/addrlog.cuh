@@ -2,7 +2,7 @@
  * comparison with what `bankscope record` captures. ADDR_LOG(p) on the same source line as the
  * access to *p logs (line, linear thread index, shared-window offset of p) for the threads of
  * block LOG_BLOCK (0,0,0 unless the program sets it); the host prints each as
- * "addr LINE TID OFFSET" after the launch (addrlog_print). Only block (0,0,0)'s launch that
+ * "addr LINE TID OFFSET" after the launch (addrlog_print; nothing when ADDRLOG_QUIET is set). Only block (0,0,0)'s launch that
  * addrlog_arm armed logs. */
 #pragma once
 #include <cstdio>
@@ -56,6 +56,8 @@ static void addrlog_arm(bool armed)
 static void addrlog_print(const char *tag)
 {
     CHECK(cudaDeviceSynchronize());
+    if (getenv("ADDRLOG_QUIET")) /* the README's example: the program's own output only */
+        return;
     static addrlog h;
     CHECK(cudaMemcpy(&h, addrlog_dev, sizeof h, cudaMemcpyDeviceToHost));
     unsigned n = h.n < ADDRLOG_MAX ? h.n : ADDRLOG_MAX;

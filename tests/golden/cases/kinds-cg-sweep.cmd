@@ -1,0 +1,1 @@
+sweep kinds-cg-scenario.json --max-pad 2

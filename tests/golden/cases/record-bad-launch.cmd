@@ -1,0 +1,1 @@
+record --launch x -- ./prog

@@ -1,0 +1,1 @@
+record --max-instructions 0 -- ./prog

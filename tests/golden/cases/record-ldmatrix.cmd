@@ -1,0 +1,1 @@
+analyze ../../data/record/ldmatrix.json --summary

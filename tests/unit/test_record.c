@@ -1,0 +1,203 @@
+/* test_record: what `bankscope record` reads back after a run, without a GPU: the capture pass's
+ * file (entries, truncation, the launch not chosen, a file cut short), the kernel's disassembly
+ * (nvdisasm -g, cuobjdump -sass, a location inlined from the toolkit's headers), and captured
+ * warp-instructions as trace entries (atomics from their SASS, ldmatrix lanes past 8 x matrices,
+ * kinds the model does not cover). The SASS lines are as nvdisasm printed them on an H100. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/record_read.h"
+
+/* text into a temporary file; its path into path. */
+static void write_tmp(const char *text, char *path, size_t n)
+{
+    snprintf(path, n, "/tmp/test_record.XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+/* 32 addresses: stride bytes apart from base, lanes of mask; '-' for the others. */
+static void lane_text(char *buf, size_t n, unsigned base, unsigned stride, uint32_t mask)
+{
+    size_t at = 0;
+    for (int l = 0; l < 32; l++)
+        at += (size_t)(mask >> l & 1 ? snprintf(buf + at, n - at, " %u", base + stride * l)
+                                     : snprintf(buf + at, n - at, " -"));
+}
+
+static void test_capture(void **state)
+{
+    (void)state;
+    char lanes[400], lanes2[400], text[2000], path[64], why[300];
+    lane_text(lanes, sizeof lanes, 1024, 4, 0xffffffffu);
+    lane_text(lanes2, sizeof lanes2, 1024, 128, 0x0000ffffu);
+    snprintf(text, sizeof text,
+             "bankscope-capture 1\ndevice 9 0 NVIDIA\\x20H100\\x2080GB\\x20HBM3\n"
+             "kernel _Z1kPf k(float*)\nlaunch 2\ngrid 32 32 1\nblock_dim 32 8 1\nblock 1 0 0\n"
+             "function_pc 140000 2688\ne 1 140400 4 2 0 0 ffffffff%s\ne 1 140416 4 1 0 3 0000ffff%s\n"
+             "executed 5\nend\n",
+             lanes, lanes2);
+    write_tmp(text, path, sizeof path);
+    record_capture c;
+    assert_true(record_capture_read(path, &c, why, sizeof why));
+    assert_int_equal(c.status, RECORD_CAPTURED);
+    assert_string_equal(c.device, "NVIDIA H100 80GB HBM3");
+    assert_string_equal(c.demangled, "k(float*)");
+    assert_int_equal(c.launch, 2);
+    assert_int_equal(c.grid[1], 32);
+    assert_int_equal(c.block_dim[1], 8);
+    assert_int_equal(c.block[0], 1);
+    assert_int_equal(c.nentries, 2);
+    assert_int_equal(c.executed, 5); /* more than kept: truncated */
+    assert_int_equal(c.entries[0].pc, 400);
+    assert_int_equal(c.entries[1].pc, 416);
+    assert_int_equal(c.entries[1].warp, 3);
+    assert_int_equal(c.entries[1].mask, 0xffff);
+    assert_int_equal(c.entries[1].addr[15], 1024 + 15 * 128);
+    record_capture_free(&c);
+    /* cut short: no "end" */
+    text[strlen(text) - 4] = '\0';
+    write_tmp(text, path, sizeof path);
+    assert_false(record_capture_read(path, &c, why, sizeof why));
+    assert_non_null(strstr(why, "stopped before"));
+    unlink(path);
+    /* no launch chosen: what ran */
+    write_tmp("bankscope-capture 1\nnone\noutside_launches 2 5 0 0 1 1 1\nlaunched 2 1 _Z1kPf k(float*)\n", path,
+              sizeof path);
+    assert_true(record_capture_read(path, &c, why, sizeof why));
+    assert_int_equal(c.status, RECORD_NONE);
+    assert_int_equal(c.nkernels, 1);
+    assert_true(c.kernels[0].matches);
+    assert_int_equal(c.kernels[0].launches, 2);
+    assert_int_equal(c.outside_launches, 2);
+    record_capture_free(&c);
+    /* not a capture file */
+    write_tmp("hello\n", path, sizeof path);
+    assert_false(record_capture_read(path, &c, why, sizeof why));
+    unlink(path);
+}
+
+static void test_sass(void **state)
+{
+    (void)state;
+    char path[64];
+    /* nvdisasm -g -c: two functions, the second one's lines from a toolkit header */
+    write_tmp("\t.text._Z5otherv:\n        /*0000*/                   LDS R1, [R2] ;\n"
+              ".text._Z1kPf:\n"
+              "\t//## File \"/src/k.cu\", line 12\n"
+              "        /*0190*/                   STS [R18+0x420], R7 ;\n"
+              "\t//## File \"/usr/local/cuda/include/crt/device_atomic_functions.hpp\", line 107\n"
+              "        /*0240*/              @P0  ATOMS.POPC.INC.32 RZ, [R2+URZ] ;\n",
+              path, sizeof path);
+    FILE *f = fopen(path, "r");
+    record_sass s;
+    record_sass_parse(f, "_Z1kPf", &s);
+    fclose(f);
+    unlink(path);
+    assert_int_equal(s.n, 2);
+    assert_true(s.has_lines);
+    const record_sass_line *l = record_sass_find(&s, 0x190);
+    assert_non_null(l);
+    assert_string_equal(l->text, "STS [R18+0x420], R7");
+    assert_string_equal(l->file, "/src/k.cu");
+    assert_int_equal(l->line, 12);
+    assert_null(record_sass_find(&s, 0));
+    assert_true(record_sass_in_toolkit(&s));
+    /* nvdisasm -gi: the last annotation before the atomic is the line that calls it */
+    write_tmp(".text._Z1kPf:\n"
+              "\t//## File \"/usr/local/cuda/include/crt/device_atomic_functions.hpp\", line 107\n"
+              "\t//## File \"/src/k.cu\", line 15\n"
+              "        /*0240*/              @P0  ATOMS.POPC.INC.32 RZ, [R2+URZ] ;\n",
+              path, sizeof path);
+    f = fopen(path, "r");
+    record_sass outer;
+    record_sass_parse(f, "_Z1kPf", &outer);
+    fclose(f);
+    unlink(path);
+    record_sass_inline(&s, &outer);
+    l = record_sass_find(&s, 0x240);
+    assert_string_equal(l->file, "/src/k.cu");
+    assert_int_equal(l->line, 15);
+    assert_false(record_sass_in_toolkit(&s));
+    record_sass_free(&outer);
+    record_sass_free(&s);
+    /* cuobjdump -sass: no line info */
+    write_tmp("\t\tFunction : _Z1kPf\n        /*0460*/                   LDS R15, [R18] ;   /* 0x00000000120f7984 */\n",
+              path, sizeof path);
+    f = fopen(path, "r");
+    record_sass_parse(f, "_Z1kPf", &s);
+    fclose(f);
+    unlink(path);
+    assert_int_equal(s.n, 1);
+    assert_false(s.has_lines);
+    assert_string_equal(s.lines[0].text, "LDS R15, [R18]");
+    record_sass_free(&s);
+}
+
+static void test_requests(void **state)
+{
+    (void)state;
+    record_entry e = {.kind = RECORD_KIND_SHARED, .size = 4, .flags = 3, .mask = 0xffffffffu};
+    for (int l = 0; l < 32; l++)
+        e.addr[l] = (uint32_t)(4 * l);
+    banks_request r;
+    /* atomics from their SASS: the operation, and red (RZ) or atom */
+    assert_null(record_entry_request(&e, "@P0 ATOMS.POPC.INC.32 RZ, [R2+URZ]", &r));
+    assert_int_equal(r.op, BANKS_ATOMIC);
+    assert_int_equal(r.atomic, BANKS_ATOM_ADD);
+    assert_false(r.returns);
+    assert_null(record_entry_request(&e, "ATOMS.CAS R2, [R8], R2, R3", &r));
+    assert_int_equal(r.atomic, BANKS_ATOM_CAS);
+    assert_true(r.returns);
+    assert_null(record_entry_request(&e, "ATOMS.MAX.S32 RZ, [R2], R3", &r));
+    assert_int_equal(r.atomic, BANKS_ATOM_MAX);
+    assert_non_null(record_entry_request(&e, "ATOMS.CAST.SPIN.64 P0, [R2], R4, R6", &r));
+    assert_non_null(record_entry_request(&e, NULL, &r)); /* no SASS: the operation is unknown */
+    /* loads and stores from the flags */
+    e.flags = 1;
+    assert_null(record_entry_request(&e, NULL, &r));
+    assert_int_equal(r.op, BANKS_LOAD);
+    e.flags = 2;
+    assert_null(record_entry_request(&e, "STS [R18], R3", &r));
+    assert_int_equal(r.op, BANKS_STORE);
+    /* ldmatrix.x1: the lanes past 8 give no row (the hardware ignores them) */
+    e = (record_entry){.kind = RECORD_KIND_MATRIX, .size = 16, .flags = 1, .count = 1, .mask = 0xffffffffu};
+    assert_null(record_entry_request(&e, "LDSM.16.M88 R4, [R5]", &r));
+    assert_int_equal(r.op, BANKS_LDMATRIX);
+    assert_int_equal(r.matrices, 1);
+    assert_int_equal(r.active, 0xff);
+    assert_false(r.trans);
+    e.count = 2;
+    assert_null(record_entry_request(&e, "LDSM.16.MT88.2 R4, [R5]", &r));
+    assert_true(r.trans);
+    assert_int_equal(r.active, 0xffff);
+    e.flags = 2;
+    e.count = 4;
+    assert_null(record_entry_request(&e, "STSM.16.M88.4 [R5], R4", &r));
+    assert_int_equal(r.op, BANKS_STMATRIX);
+    assert_int_equal(r.active, 0xffffffffu);
+    /* cp.async, and what the model does not cover */
+    e = (record_entry){.kind = RECORD_KIND_ASYNC, .size = 16, .flags = 2, .mask = 1};
+    assert_null(record_entry_request(&e, NULL, &r));
+    assert_int_equal(r.op, BANKS_CP_ASYNC);
+    e.kind = RECORD_KIND_REMOTE;
+    assert_non_null(record_entry_request(&e, NULL, &r));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_capture), cmocka_unit_test(test_sass),
+                                       cmocka_unit_test(test_requests)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
