@@ -56,6 +56,14 @@ static void locate(const scenario *s, const source_record_line *rec, int nrec, w
 {
     for (int i = 0; i < count; i++)
         w[i] = (where){NULL, -1, NULL};
+    if (s->is_trace && nrec == 0 && s->trace_at) { /* a recording's entries located by the loader */
+        for (int i = 0; i < count; i++) {
+            const scenario_srcloc *at = &s->trace_at[i];
+            if (at->file && at->line > 0)
+                w[i] = (where){at->file, at->line, at->text};
+        }
+        return;
+    }
     if (s->is_trace) {
         for (int r = 0; r < nrec; r++)
             for (int k = 0; k < rec[r].ninstructions; k++) {

@@ -4,7 +4,8 @@
  *
  * Where an access comes from: an imported access's source location (file, line, column, text),
  * else its label "FILE:LINE:COL"; a trace's entries (a recording's instructions) from the
- * recording's "lines", which partition them (source_record_line, read by io/recording.h).
+ * recording's "lines", which partition them (source_record_line, read by io/recording.h), or
+ * else from the locations the loader kept per entry (scenario.trace_at).
  * The file shown is the one most accesses come from; the lines of other files, and the entries
  * without line info, come after its lines as extra rows.
  *

@@ -281,7 +281,7 @@ static bool acts_structs(const tui_app *a)
 static bool acts_source(const tui_app *a)
 {
     if (a->sc.is_trace)
-        return a->srcview.recording; /* a recording's lines say where its instructions come from */
+        return a->sc.trace_at != NULL;        /* a recording: its lines say where its instructions come from */
     for (int i = 0; i < a->sc.naccesses; i++) /* an import locates its accesses (or labels them FILE:LINE:COL) */
         if (a->sc.accesses[i].at.line > 0 || a->sc.accesses[i].source)
             return true;

@@ -206,16 +206,15 @@ typedef struct kernel_state {
 /* The source view (mode_source.c, on view_source.c's input): the rows on show and the pager. */
 typedef struct source_state {
     tui_source src;
-    bool open;          /* src holds the input */
-    bool sorted;        /* by cost, not in file order */
-    bool center;        /* the next frame scrolls the cursor to a third of the page */
-    int *kind, *ref;    /* owned, per pager line: what it shows (mode_source.c) and its row */
-    char **texts;       /* owned, per pager line */
-    int n;              /* pager lines */
+    bool open;                 /* src holds the input */
+    bool sorted;               /* by cost, not in file order */
+    bool center;               /* the next frame scrolls the cursor to a third of the page */
+    int *kind, *ref;           /* owned, per pager line: what it shows (mode_source.c) and its row */
+    char **texts;              /* owned, per pager line */
+    int n;                     /* pager lines */
     int w_num, w_pred, w_meas; /* gutter column widths */
     tui_pager pager;
     unsigned long mask; /* mouse events before the view asked for the wheel too */
-    bool recording;     /* the file on show is a recording (it opens on this view) */
     const char *hint;   /* the source file the command line names (bankscope FILE.cu), or NULL */
 } source_state;
 

@@ -57,13 +57,11 @@ static char *row_text(const source_lines *sl, int r)
 {
     const source_row *x = &sl->rows[r];
     strbuf sb = {0};
-    if (r >= sl->nfile || sl->recording) {
-        if (r >= sl->nfile && x->file)
-            strbuf_addf(&sb, "%s:%d: ", x->file, x->line);
-        else if (r >= sl->nfile)
-            strbuf_addf(&sb, "(no line info) ");
-    }
-    strbuf_addf(&sb, "%s", x->text ? x->text : r < sl->nfile ? "" : "");
+    if (r >= sl->nfile && x->file)
+        strbuf_addf(&sb, "%s:%d: ", x->file, x->line);
+    else if (r >= sl->nfile)
+        strbuf_addf(&sb, "(no line info) ");
+    strbuf_addf(&sb, "%s", x->text ? x->text : "");
     return strbuf_take(&sb);
 }
 
@@ -80,6 +78,9 @@ static void source_rows(tui_app *a)
     int k = source_lines_order(sl, v->sorted, order);
     for (int i = 0; i < k; i++) {
         int r = order[i];
+        const source_row *x = &sl->rows[r];
+        if (!v->src.path && r < sl->nfile && !x->text && !x->naccess && !x->nskipped)
+            continue; /* the file is not at hand: only the lines whose text is known */
         if (!v->sorted && r == sl->nfile && r < sl->nrows)
             push(v, &cap, ROW_HEAD, -1, xstrdup("-- lines of other files --"));
         push(v, &cap, ROW_LINE, r, row_text(sl, r));
@@ -182,7 +183,7 @@ int source_open(tui_app *a, int key)
     source_view_free(a);
     char why[700];
     if (!source_view_input(&a->sc, a->source, v->hint, &v->src, why, sizeof why)) {
-        app_set_message(a, true, "no source view: %s", why);
+        app_set_message(a, true, "no source: %s", why);
         return REACT_REDRAW;
     }
     v->open = true;
@@ -212,7 +213,7 @@ int source_open(tui_app *a, int key)
 
 void source_open_first(tui_app *a)
 {
-    if (a->srcview.recording)
+    if (a->sc.is_trace && a->sc.trace_at) /* a recording with line info */
         source_open(a, 'V');
 }
 
@@ -382,13 +383,15 @@ static void detail_draw(tui_app *a, int y)
         strbuf_addf(&sb, " no line info: ");
     if (x->naccess == 0)
         strbuf_addf(&sb, "%s", x->names_array ? "names a shared array; no access imported" : "no access");
-    else
-        strbuf_addf(&sb, "%d %s, %lld warp-instr. (%lld idle), %lld wavefronts (ideal %lld), worst %d-way", x->naccess,
-                    v->src.sl.recording ? "instr."
-                    : x->naccess == 1   ? "access"
-                                        : "accesses",
-                    (long long)x->instructions, (long long)x->idle, (long long)x->wavefronts, (long long)x->ideal,
+    else {
+        if (!v->src.sl.recording) /* a recording's entries are its warp-instructions */
+            strbuf_addf(&sb, "%d access%s, ", x->naccess, x->naccess == 1 ? "" : "es");
+        strbuf_addf(&sb, "%lld warp-instr.", (long long)x->instructions);
+        if (x->idle)
+            strbuf_addf(&sb, " (%lld idle)", (long long)x->idle);
+        strbuf_addf(&sb, ", %lld wavefronts (ideal %lld), worst %d-way", (long long)x->wavefronts, (long long)x->ideal,
                     x->worst);
+    }
     if (x->measured.known) {
         strbuf_addf(&sb, "; measured %llu over the launch, predicted x blocks %llu",
                     (unsigned long long)x->measured.wavefronts, (unsigned long long)x->measured.predicted_launch);

@@ -70,7 +70,6 @@ static void app_take(tui_app *a, scenario *s, const char *source)
     a->grid_scroll = a->map_scroll = 0;
     a->step.shown = 0;
     a->pattern = pattern_index(source);
-    a->srcview.recording = a->sc.is_trace && source_view_is_recording(source); /* opens on its source view */
     a->modified = false;
     a->quiz.answered = false;
     a->scen_gen++;

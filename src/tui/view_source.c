@@ -12,15 +12,6 @@
 
 #define SOURCE_MAX_BYTES (16 << 20) /* a larger "source file" is not one: its lines are not read */
 
-bool source_view_is_recording(const char *path)
-{
-    recording r;
-    io_error err;
-    int rc = recording_read(path, &r, &err);
-    recording_free(&r);
-    return rc != 0;
-}
-
 /* The text of the regular file path (at most SOURCE_MAX_BYTES), or NULL. */
 static char *read_source(const char *path, size_t *len)
 {

@@ -28,7 +28,5 @@ typedef struct tui_source {
  * when nothing of s says where it comes from. */
 bool source_view_input(const scenario *s, const char *path, const char *hint, tui_source *out, char *why, size_t n);
 void source_view_input_free(tui_source *src);
-/* Whether path is a recording (bankscope record's "format"). */
-bool source_view_is_recording(const char *path);
 
 #endif
