@@ -25,8 +25,11 @@ static void print_text(const scenario *s, const measure_plan *p, const gpu_measu
             printf("[%s]", textsafe(a->index_text[d], t, sizeof t));
         printf("%s%s", a->field ? "." : "", a->field ? textsafe(a->field, t, sizeof t) : "");
         printf("  (%s, %d B per lane)", textsafe(a->type_text, t, sizeof t), a->width);
-        if (s->loop.var)
-            printf("  %s = %lld", s->loop.var, (long long)s->loop_values[p->iteration]);
+        strbuf it = {0};
+        scenario_iteration_text(s, p->access, p->iteration, &it);
+        if (it.len)
+            printf("  %s", strbuf_str(&it));
+        strbuf_free(&it);
         printf("\n");
     }
     printf("  %-30s %12s %12s\n", "", "predicted", "measured");

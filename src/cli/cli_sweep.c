@@ -167,6 +167,17 @@ static int sweep_json(const scenario *s, const advisor_result *r, const double *
     jsonw_kv_string(&w, "arch", s->arch->name);
     jsonw_kv_string(&w, "array", s->arrays[r->array].name);
     jsonw_kv_bool(&w, "predicted", true);
+    int nm = 0; /* accesses of a kind the model does not cover: in no row's sums */
+    for (int k = 0; k < s->naccesses; k++)
+        nm += kinds_of(s->accesses[k].op)->rule == KINDS_RULE_NOT_MODELLED;
+    if (nm) {
+        jsonw_key(&w, "not_modelled_accesses");
+        jsonw_begin_array(&w, JSONW_INLINE);
+        for (int k = 0; k < s->naccesses; k++)
+            if (kinds_of(s->accesses[k].op)->rule == KINDS_RULE_NOT_MODELLED)
+                jsonw_int(&w, k);
+        jsonw_end_array(&w);
+    }
     jsonw_key(&w, "rows");
     jsonw_begin_array(&w, JSONW_LINES);
     for (int i = 0; i < r->nrows; i++)

@@ -15,6 +15,8 @@ static const char *const names[] = {
     "clang_Cursor_getArgument",
     "clang_Cursor_getNumArguments",
     "clang_Cursor_getOffsetOfField",
+    "clang_getOverloadedDecl",
+    "clang_getNumOverloadedDecls",
     "clang_Cursor_isBitField",
     "clang_Cursor_isNull",
     "clang_EvalResult_dispose",

@@ -14,6 +14,8 @@ typedef struct import_clang_api {
     __typeof__(clang_Cursor_getArgument) *clang_Cursor_getArgument;
     __typeof__(clang_Cursor_getNumArguments) *clang_Cursor_getNumArguments;
     __typeof__(clang_Cursor_getOffsetOfField) *clang_Cursor_getOffsetOfField;
+    __typeof__(clang_getOverloadedDecl) *clang_getOverloadedDecl;
+    __typeof__(clang_getNumOverloadedDecls) *clang_getNumOverloadedDecls;
     __typeof__(clang_Cursor_isBitField) *clang_Cursor_isBitField;
     __typeof__(clang_Cursor_isNull) *clang_Cursor_isNull;
     __typeof__(clang_EvalResult_dispose) *clang_EvalResult_dispose;
@@ -79,6 +81,8 @@ bool import_clang_load(char *err, size_t errlen);
 #define clang_Cursor_getArgument (*import_clang.clang_Cursor_getArgument)
 #define clang_Cursor_getNumArguments (*import_clang.clang_Cursor_getNumArguments)
 #define clang_Cursor_getOffsetOfField (*import_clang.clang_Cursor_getOffsetOfField)
+#define clang_getOverloadedDecl (*import_clang.clang_getOverloadedDecl)
+#define clang_getNumOverloadedDecls (*import_clang.clang_getNumOverloadedDecls)
 #define clang_Cursor_isBitField (*import_clang.clang_Cursor_isBitField)
 #define clang_Cursor_isNull (*import_clang.clang_Cursor_isNull)
 #define clang_EvalResult_dispose (*import_clang.clang_EvalResult_dispose)

@@ -435,7 +435,20 @@ static int check(const import_options *o, char **json)
         }
         scenario_free(&s);
         if (!drop_access(root, o->file, err.text)) {
-            fprintf(stderr, "%s\n", err.text);
+            /* the loader's position is in the scenario the importer wrote, not in the user's file:
+             * say what was refused without it */
+            const char *m = err.text;
+            size_t fl = strlen(o->file);
+            if (!strncmp(m, o->file, fl) && m[fl] == ':') {
+                m += fl + 1;
+                for (int k = 0; k < 2 && *m >= '0' && *m <= '9'; k++) {
+                    while (*m >= '0' && *m <= '9')
+                        m++;
+                    m += *m == ':';
+                }
+                m += *m == ' ';
+            }
+            fprintf(stderr, "%s: the imported scenario is refused: %s\n", o->file, m);
             status = IMPORT_BAD_INPUT;
             break;
         }

@@ -9,12 +9,34 @@
 #include "import/walk_internal.h"
 #include "model/kernelgen.h"
 #include "model/names.h"
+#include "model/scenario.h"
 
 /* ---------- accesses ---------- */
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
 
 static const char *op_name(int op)
 {
     return op == 0 ? "load" : op == 1 ? "store" : "atomic";
+}
+
+/* The name (without folders) of the file c is in, as the user sees it (w->file_base when
+ * unknown); a string that lives as long as w. */
+static const char *file_of(W *w, CXCursor c)
+{
+    CXFile f = NULL;
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &f, NULL, NULL, NULL);
+    if (!f)
+        return w->file_base;
+    CXString fn = clang_getFileName(f);
+    const char *p = clang_getCString(fn);
+    const char *r = p ? ixpr_strdup(&w->ar, base_name(p)) : w->file_base;
+    clang_disposeString(fn);
+    return r;
 }
 
 static void skip_at(W *w, CXCursor c, int op, const char *array, const char *why)
@@ -24,7 +46,7 @@ static void skip_at(W *w, CXCursor c, int op, const char *array, const char *why
     int line, col;
     walk_where(c, &line, &col, NULL);
     walk_add_skip(w, line, col,
-                  walk_fmt("%s:%d:%d: skipped %s of '%s': %s", w->file_base, line, col, op_name(op), array, why));
+                  walk_fmt("%s:%d:%d: skipped %s of '%s': %s", file_of(w, c), line, col, op_name(op), array, why));
 }
 
 typedef struct leaf_find {
@@ -80,6 +102,9 @@ static bool leaf_path(CXType t, int64_t at, strbuf *out, int64_t *size)
 }
 
 static void emit_one(W *w, CXCursor c, int op, const waccess *a, const char *atomic);
+static const ixpr *path_cond(W *w);
+static int var_binding(W *w, CXCursor ref);
+static void var_assign(W *w, CXCursor c, int bi, const char *op, CXCursor rhs);
 
 /* Record access a (filled by walk_element) at c. A struct (or a vector such as float3) wider
  * than its alignment is copied by nvcc in pieces of that alignment, each its own instruction
@@ -132,13 +157,7 @@ static void emit_one(W *w, CXCursor c, int op, const waccess *a, const char *ato
         skip_at(w, c, op, arr->name, w->guard_why ? w->guard_why : w->exited_why ? w->exited_why : w->skipped_why);
         return;
     }
-    const ixpr *when = w->guard;
-    const ixpr *const gone[] = {w->exited, w->skipped};
-    for (int i = 0; i < 2; i++)
-        if (gone[i]) {
-            const ixpr *stay = ixpr_unary(&w->ar, IXPR_LNOT, gone[i]);
-            when = when ? ixpr_binary(&w->ar, IXPR_LAND, when, stay) : stay;
-        }
+    const ixpr *when = path_cond(w);
     if (when && when->kind == IXPR_NUM && when->value == 0) {
         skip_at(w, c, op, arr->name, "never reached: every thread has left by then (return or continue before it)");
         return;
@@ -168,8 +187,11 @@ static void emit_one(W *w, CXCursor c, int op, const waccess *a, const char *ato
     n->returns = op == 2 && (!clang_equalCursors(c, w->stmt_expr) || !strcmp(kind, "exch") || !strcmp(kind, "cas"));
     n->when = when;
     walk_where(c, &n->line, &n->col, &n->offset);
-    n->label = walk_fmt("%s:%d:%d", w->file_base, n->line, n->col);
+    n->label = walk_fmt("%s:%d:%d", file_of(w, c), n->line, n->col);
     n->source = walk_source_line(w, c);
+    const char *file = NULL;
+    n->text = walk_line_text(w, c, &file);
+    n->file = xstrdup(file ? base_name(file) : w->file_base);
     n->nloops = w->nlstack;
     memcpy(n->loops, w->lstack, sizeof n->loops);
 }
@@ -304,9 +326,20 @@ static void walk_call(W *w, CXCursor c)
             }
             return;
         }
-    for (int i = 0; i < nargs; i++)
-        walk_expr(w, clang_Cursor_getArgument(c, (unsigned)i));
-    CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(c));
+    CXCursor fn = walk_callee(c);
+    for (int i = 0; i < nargs; i++) {
+        /* an element passed by reference is not read here: the callee reads or writes it */
+        CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
+        bool by_ref = !clang_Cursor_isNull(fn) && walk_is_device_fn(fn) && walk_param_is_ref(fn, i);
+        waccess e;
+        memset(&e, 0, sizeof e);
+        if (by_ref && walk_element(w, arg, &e) != 0)
+            walk_sub(w, arg);
+        else
+            walk_expr(w, arg);
+        free(e.field);
+        free(e.vector);
+    }
     if (clang_Cursor_isNull(fn) || !walk_is_device_fn(fn))
         return;
     for (int i = 0; i < w->ncalls; i++)
@@ -368,8 +401,16 @@ static void walk_expr(W *w, CXCursor c)
         const char *op = import_binary_op(c);
         if (op && ks.n == 2 && !strcmp(op, "=")) {
             walk_expr(w, ks.c[1]);
-            if (!walk_lvalue(w, ks.c[0], 2))
+            int bi = var_binding(w, ks.c[0]);
+            if (bi >= 0)
+                var_assign(w, c, bi, op, ks.c[1]);
+            else if (!walk_lvalue(w, ks.c[0], 2))
                 walk_expr(w, ks.c[0]);
+            goto out;
+        }
+        if (op && ks.n == 2 && k == CXCursor_CompoundAssignOperator && var_binding(w, ks.c[0]) >= 0) {
+            walk_expr(w, ks.c[1]);
+            var_assign(w, c, var_binding(w, ks.c[0]), op, ks.c[1]);
             goto out;
         }
         if (op && ks.n == 2 && k == CXCursor_CompoundAssignOperator) {
@@ -404,6 +445,11 @@ static void walk_expr(W *w, CXCursor c)
     if (k == CXCursor_UnaryOperator && ks.n == 1) {
         const char *op = import_unary_op(c);
         if (op && (!strcmp(op, "++") || !strcmp(op, "--"))) {
+            int bi = var_binding(w, ks.c[0]);
+            if (bi >= 0) {
+                var_assign(w, c, bi, op, c);
+                goto out;
+            }
             if (!walk_lvalue(w, ks.c[0], 3))
                 walk_expr(w, ks.c[0]);
             goto out;
@@ -447,11 +493,12 @@ static void walk_expr(W *w, CXCursor c)
     if (k == CXCursor_CallExpr && walk_assign_call(w, c, ks))
         goto out;
     if (k == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) >= 0 &&
-        clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_FunctionDecl) {
+        (clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_FunctionDecl ||
+         !clang_Cursor_isNull(walk_callee(c)))) {
         walk_call(w, c);
         goto out;
     }
-    if (k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr ||
+    if (k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr || k == CXCursor_DeclRefExpr ||
         (k == CXCursor_UnaryOperator && import_unary_op(c) && !strcmp(import_unary_op(c), "*"))) {
         if (walk_lvalue(w, c, 1))
             goto out;
@@ -480,6 +527,192 @@ static bool walk_assign_call(W *w, CXCursor c, walk_kids ks)
     if (!walk_lvalue(w, ks.c[0], 2))
         walk_expr(w, ks.c[0]);
     return true;
+}
+
+/* ---------- values that change: straight-line code ---------- */
+
+/* Where the code being walked runs: the guard, less the lanes that left (return, continue);
+ * NULL: every lane. */
+static const ixpr *path_cond(W *w)
+{
+    const ixpr *when = w->guard;
+    const ixpr *const gone[] = {w->exited, w->skipped};
+    for (int i = 0; i < 2; i++)
+        if (gone[i]) {
+            const ixpr *stay = ixpr_unary(&w->ar, IXPR_LNOT, gone[i]);
+            when = when ? ixpr_binary(&w->ar, IXPR_LAND, when, stay) : stay;
+        }
+    return when;
+}
+
+/* The binding of a variable the walk follows (declared in the code walked, written somewhere),
+ * or -1. */
+static int var_binding(W *w, CXCursor ref)
+{
+    ref = walk_strip(ref);
+    if (clang_getCursorKind(ref) != CXCursor_DeclRefExpr)
+        return -1;
+    CXCursor d = clang_getCursorReferenced(ref);
+    for (int i = w->nbinds - 1; i >= 0; i--)
+        if (clang_equalCursors(w->binds[i].decl, d))
+            return w->binds[i].is_var ? i : -1;
+    return -1;
+}
+
+/* Variable bi takes value v (NULL: not known, why says why) at c, where the code runs on the
+ * lanes of path_cond: elsewhere it keeps its value. */
+static void var_set(W *w, int bi, CXCursor c, const ixpr *v, const char *why)
+{
+    binding *b = &w->binds[bi];
+    int line, col;
+    walk_where(c, &line, &col, NULL);
+    const char *ctx = w->guard_why ? w->guard_why : w->exited_why ? w->exited_why : w->skipped_why;
+    const ixpr *cond = path_cond(w);
+    char *m = NULL;
+    if (ctx)
+        m = walk_fmt("changed at %d:%d under a condition that cannot be expressed", line, col);
+    else if (!v)
+        m = walk_fmt("changed at %d:%d to a value that is not known (%s)", line, col, why && *why ? why : "?");
+    else if (cond && !b->val)
+        m = walk_fmt("set at %d:%d only under a condition", line, col);
+    if (m) {
+        b->val = NULL;
+        b->why = ixpr_strdup(&w->ar, m);
+        free(m);
+        return;
+    }
+    b->val = cond ? ixpr_cond(&w->ar, cond, v, b->val) : v;
+    b->why = NULL;
+}
+
+/* A local integer variable that is written somewhere: followed from its declaration on. */
+static void var_declare(W *w, CXCursor d, CXCursor init)
+{
+    CXType t = clang_getCanonicalType(clang_getCursorType(d));
+    bool integer =
+        t.kind >= CXType_Bool && t.kind <= CXType_Int128 && t.kind != CXType_Float && t.kind != CXType_Double;
+    if (!integer || walk_mod_count(d, NULL) == 0)
+        return;
+    binding b;
+    memset(&b, 0, sizeof b);
+    b.decl = d;
+    b.is_var = true;
+    b.why = "not set yet";
+    if (!clang_Cursor_isNull(init)) {
+        char saved[sizeof w->why];
+        memcpy(saved, w->why, sizeof saved);
+        w->why[0] = '\0';
+        b.val = walk_value(w, init);
+        b.why = b.val ? NULL : ixpr_strdup(&w->ar, w->why);
+        memcpy(w->why, saved, sizeof saved);
+    }
+    w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
+    w->binds[w->nbinds++] = b;
+}
+
+/* An assignment (=, op=, ++, --) to a followed variable: its new value. */
+static void var_assign(W *w, CXCursor c, int bi, const char *op, CXCursor rhs)
+{
+    char saved[sizeof w->why];
+    memcpy(saved, w->why, sizeof saved);
+    w->why[0] = '\0';
+    const ixpr *old = w->binds[bi].val, *v = NULL;
+    ixpr_op o;
+    if (!strcmp(op, "="))
+        v = walk_value(w, rhs);
+    else if (!strcmp(op, "++") || !strcmp(op, "--"))
+        v = old ? ixpr_binary(&w->ar, op[0] == '+' ? IXPR_ADD : IXPR_SUB, old, ixpr_num(&w->ar, 1)) : NULL;
+    else {
+        char bop[4];
+        snprintf(bop, sizeof bop, "%.*s", (int)strlen(op) - 1, op);
+        const ixpr *r = ixpr_op_parse(bop, false, &o) ? walk_value(w, rhs) : NULL;
+        v = r && old ? ixpr_binary(&w->ar, o, old, r) : NULL;
+        if (!old && !w->why[0])
+            snprintf(w->why, sizeof w->why, "its value before is not known: %s", w->binds[bi].why);
+    }
+    char why[sizeof w->why];
+    memcpy(why, w->why, sizeof why);
+    memcpy(w->why, saved, sizeof saved);
+    var_set(w, bi, c, v, why);
+}
+
+typedef struct loop_mods {
+    W *w;
+    int count[64]; /* writes of binding k (the first 64) inside the loop */
+    CXCursor first[64];
+} loop_mods;
+
+static enum CXChildVisitResult loop_mod_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    loop_mods *m = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    const char *op = k == CXCursor_UnaryOperator ? import_unary_op(c) : import_binary_op(c);
+    walk_kids ks = op ? walk_children(c) : (walk_kids){NULL, 0};
+    bool write = op && ks.n >= 1 &&
+                 (k == CXCursor_UnaryOperator ? !strcmp(op, "++") || !strcmp(op, "--")
+                                              : strchr(op, '=') && strcmp(op, "==") && strcmp(op, "!=") &&
+                                                    strcmp(op, "<=") && strcmp(op, ">="));
+    int bi = write ? var_binding(m->w, ks.c[0]) : -1;
+    if (bi >= 0 && bi < 64 && m->count[bi]++ == 0)
+        m->first[bi] = c;
+    return CXChildVisit_Recurse;
+}
+
+/* The followed variables a loop body writes: at the start of an iteration (before) each is no
+ * longer known, except a simple induction variable (written once per iteration, v += k with k
+ * the same for every lane, at the top of the body), which is v0 + k * (iteration number) of the
+ * counted loop L (NULL: not counted); after the loop (before false) the same with every
+ * iteration done. */
+static void loop_vars(W *w, CXCursor body, const wloop *L, bool before)
+{
+    loop_mods m;
+    memset(&m, 0, sizeof m);
+    m.w = w;
+    clang_visitChildren(body, loop_mod_visit, &m);
+    for (int bi = 0; bi < w->nbinds && bi < 64; bi++) {
+        if (!m.count[bi])
+            continue;
+        binding *b = &w->binds[bi];
+        int line, col;
+        walk_where(m.first[bi], &line, &col, NULL);
+        const ixpr *step = NULL;
+        walk_kids bk = walk_children(body);
+        bool top = false;
+        for (int i = 0; i < bk.n; i++)
+            top |= clang_equalCursors(walk_strip(bk.c[i]), m.first[bi]);
+        const char *op = import_binary_op(m.first[bi]);
+        const char *uop = import_unary_op(m.first[bi]);
+        walk_kids ks = walk_children(m.first[bi]);
+        if (L && L->kind == 0 && m.count[bi] == 1 && top && b->val) {
+            if (uop && (!strcmp(uop, "++") || !strcmp(uop, "--")))
+                step = ixpr_num(&w->ar, uop[0] == '+' ? 1 : -1);
+            else if (op && (!strcmp(op, "+=") || !strcmp(op, "-=")) && ks.n == 2) {
+                char saved[sizeof w->why];
+                memcpy(saved, w->why, sizeof saved);
+                step = walk_value(w, ks.c[1]);
+                memcpy(w->why, saved, sizeof saved);
+                if (step && (ixpr_uses_thread(step) || ixpr_uses(step, NULL)))
+                    step = ixpr_uses(step, NULL) ? NULL : step;
+                if (step && op[0] == '-')
+                    step = ixpr_unary(&w->ar, IXPR_NEG, step);
+            }
+        }
+        if (!step) {
+            char *why = walk_fmt("changed at %d:%d, inside a loop", line, col);
+            b->val = NULL;
+            b->why = ixpr_strdup(&w->ar, why);
+            free(why);
+            continue;
+        }
+        /* iterations done: (loop value - from) / step at the start of one, the count after */
+        const ixpr *done =
+            before ? ixpr_binary(&w->ar, IXPR_DIV,
+                                 ixpr_binary(&w->ar, IXPR_SUB, ixpr_var(&w->ar, L->var), ixpr_num(&w->ar, L->from)),
+                                 ixpr_num(&w->ar, L->step))
+                   : ixpr_num(&w->ar, L->kind == 0 && L->step != 0 ? (L->last - L->from) / L->step + 1 : 0);
+        b->val = ixpr_binary(&w->ar, IXPR_ADD, b->val, ixpr_binary(&w->ar, IXPR_MUL, step, done));
+    }
 }
 
 /* ---------- statements ---------- */
@@ -548,12 +781,16 @@ static void walk_for(W *w, CXCursor c)
             w->loop_why = ixpr_strdup(&w->ar, m);
             free(m);
         }
+        int nb0 = w->nbinds;
+        loop_vars(w, c, NULL, true);
         for (int i = 0; i < ks.n; i++) {
             if (clang_isExpression(clang_getCursorKind(ks.c[i])))
                 walk_expr(w, ks.c[i]);
             else
                 walk_stmt(w, ks.c[i]);
         }
+        w->nbinds = nb0;
+        loop_vars(w, c, NULL, false);
         w->loop_why = saved;
         return;
     }
@@ -591,6 +828,8 @@ static void walk_for(W *w, CXCursor c)
         free(w->loops[id].user);
         w->loops[id].user = u;
     }
+    int nb0 = w->nbinds;
+    loop_vars(w, body, &w->loops[id], true); /* the variables the body changes, at an iteration's start */
     w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
     w->binds[w->nbinds++] = b;
     w->lstack[w->nlstack++] = id;
@@ -604,7 +843,9 @@ static void walk_for(W *w, CXCursor c)
     w->skipped_why = skw0;
     walk_expr(w, ks.c[2]);
     w->nlstack--;
-    w->nbinds--;
+    w->nbinds = nb0;
+    /* after the loop: what the loop (its increment too) changes is no longer known */
+    loop_vars(w, c, NULL, false);
     w->guard = g0;
 }
 
@@ -654,10 +895,13 @@ static void walk_stmt(W *w, CXCursor c)
         walk_kids ks = walk_children(c);
         for (int i = 0; i < ks.n; i++) {
             walk_kids vk = walk_children(ks.c[i]);
-            if (clang_getCursorKind(ks.c[i]) == CXCursor_VarDecl && vk.n &&
-                clang_isExpression(clang_getCursorKind(vk.c[vk.n - 1])) &&
-                !walk_has_attr(ks.c[i], CXCursor_CUDASharedAttr))
+            bool init = clang_getCursorKind(ks.c[i]) == CXCursor_VarDecl && vk.n &&
+                        clang_isExpression(clang_getCursorKind(vk.c[vk.n - 1]));
+            if (clang_getCursorKind(ks.c[i]) != CXCursor_VarDecl || walk_has_attr(ks.c[i], CXCursor_CUDASharedAttr))
+                continue;
+            if (init)
                 walk_expr(w, vk.c[vk.n - 1]);
+            var_declare(w, ks.c[i], init ? vk.c[vk.n - 1] : clang_getNullCursor());
         }
         break;
     }
@@ -711,8 +955,14 @@ static void walk_stmt(W *w, CXCursor c)
             w->loop_why = ixpr_strdup(&w->ar, m);
         free(m);
         walk_kids ks = walk_children(c);
+        int nb0 = w->nbinds;
+        if (k != CXCursor_SwitchStmt)
+            loop_vars(w, c, NULL, true);
         for (int i = 0; i < ks.n; i++)
             walk_stmt(w, ks.c[i]);
+        w->nbinds = nb0;
+        if (k != CXCursor_SwitchStmt)
+            loop_vars(w, c, NULL, false);
         w->loop_why = saved;
         w->guard_why = gsaved;
         break;
@@ -738,12 +988,6 @@ static enum CXChildVisitResult shared_visit(CXCursor c, CXCursor parent, CXClien
 
 /* ---------- the scenario ---------- */
 
-static const char *base_name(const char *p)
-{
-    const char *s = strrchr(p, '/');
-    return s ? s + 1 : p;
-}
-
 static const char *reserved[] = {"threadIdx", "blockDim", "tx",       "ty",  "tz",  "lane",
                                  "warp",      "tid",      "warpSize", "min", "max", NULL};
 
@@ -761,43 +1005,99 @@ static bool ancestor(const W *w, int anc, int id)
     return false;
 }
 
-/* Loops with the same values, neither inside the other, share the scenario's loop: the
- * scenario counts every access once per value, in whichever loop it is. */
-static bool same_loop(const W *w, int a, int b)
+/* Iterations of loop id (1 for a loop that could not be counted). */
+static int64_t loop_count_of(const wloop *L)
 {
-    const wloop *x = &w->loops[a], *y = &w->loops[b];
-    return a == b || (x->from == y->from && x->to == y->to && x->step == y->step && x->kind == y->kind &&
-                      !ancestor(w, a, b) && !ancestor(w, b, a));
+    int64_t n = 0;
+    if (L->kind == 0 && L->step != 0)
+        n = L->step > 0 ? (L->to - L->from + L->step - 1) / L->step : (L->from - L->to - L->step - 1) / -L->step;
+    else
+        for (int64_t v = L->from; n < 4097 && (L->kind == 1 ? v < L->to : v > L->to) && v != 0;
+             v = L->kind == 1 ? v * L->step : v / L->step)
+            n++;
+    return n > 0 ? n : 1;
 }
 
-static bool in_loop(const W *w, const waccess *a, int id)
+/* Whether access a uses the variable of loop id. */
+static bool access_uses(const waccess *a, const ixpr *when, const wloop *L)
 {
-    for (int i = 0; i < a->nloops; i++)
-        if (same_loop(w, a->loops[i], id))
-            return true;
-    return false;
+    bool uses = ixpr_uses(when, L->var);
+    for (int d = 0; d < a->nidx; d++)
+        uses |= ixpr_uses(a->idx[d], L->var);
+    return uses;
 }
 
-/* Decide the scenario's loop and turn the accesses into JSON. */
+/* Decide the scenario's loop nest and turn the accesses into JSON: every loop around an
+ * imported access (its parent the nearest one kept), at most 8 and 4096 iterations in all (the
+ * longest loops are left out first; with --loop LINE only that loop and those around it). An
+ * access outside a loop runs at its first iteration, or its last when it follows the loop: the
+ * model does that from the order of the accesses, which is the order of the source. */
 static cJSON *build(W *w, cJSON *root)
 {
-    int chosen = -1;
-    for (int i = 0; i < w->nacc && chosen < 0; i++) {
-        const waccess *a = &w->acc[i];
-        if (w->o->loop_line > 0) {
-            for (int j = 0; j < a->nloops; j++)
-                if (w->loops[a->loops[j]].line == w->o->loop_line)
-                    chosen = a->loops[j];
-        } else if (a->nloops)
-            chosen = a->loops[a->nloops - 1];
+    bool keep[MAX_LOOPS] = {false};
+    for (int i = 0; i < w->nacc; i++)
+        for (int j = 0; j < w->acc[i].nloops; j++)
+            keep[w->acc[i].loops[j]] = true;
+    if (w->o->loop_line > 0) { /* only the loop at that line and those around it */
+        int chosen = -1;
+        for (int id = 0; id < w->nloops; id++)
+            if (keep[id] && w->loops[id].line == w->o->loop_line && chosen < 0)
+                chosen = id;
+        for (int id = 0; id < w->nloops; id++)
+            keep[id] = keep[id] && chosen >= 0 && ancestor(w, id, chosen);
     }
-    const wloop *L = chosen >= 0 ? &w->loops[chosen] : NULL;
-    const char *uname = NULL;
-    if (L) {
-        uname = L->user;
+    for (;;) {
+        int n = 0, longest = -1;
+        int64_t total = 1;
+        for (int id = 0; id < w->nloops; id++)
+            if (keep[id]) {
+                n++;
+                total *= loop_count_of(&w->loops[id]);
+                if (longest < 0 || loop_count_of(&w->loops[id]) > loop_count_of(&w->loops[longest]))
+                    longest = id;
+                if (total > 1 << 20)
+                    total = 1 << 20;
+            }
+        if (n <= SCENARIO_MAX_LOOPS && total <= SCENARIO_MAX_ITERATIONS)
+            break;
+        keep[longest] = false;
+    }
+    /* names: the source's, made unique and never a word of expressions */
+    const char *names[MAX_LOOPS] = {NULL};
+    int nkept = 0;
+    cJSON *loops = cJSON_CreateArray();
+    for (int id = 0; id < w->nloops; id++) {
+        if (!keep[id])
+            continue;
+        const wloop *L = &w->loops[id];
+        const char *base = L->user;
         for (int i = 0; reserved[i]; i++)
-            if (!strcmp(uname, reserved[i]))
-                uname = ixpr_strdup(&w->ar, "loop_var");
+            if (!strcmp(base, reserved[i]))
+                base = "loop_var";
+        const char *nm = base;
+        for (int k = 2;; k++) {
+            bool taken = false;
+            for (int j = 0; j < id; j++)
+                taken |= names[j] && !strcmp(names[j], nm);
+            if (!taken)
+                break;
+            char *t = walk_fmt("%s_%d", base, k);
+            nm = ixpr_strdup(&w->ar, t);
+            free(t);
+        }
+        names[id] = nm;
+        nkept++;
+        cJSON *lo = cJSON_CreateObject();
+        cJSON_AddStringToObject(lo, "var", nm);
+        cJSON_AddNumberToObject(lo, "from", (double)L->from);
+        cJSON_AddNumberToObject(lo, "to", (double)L->to);
+        cJSON_AddNumberToObject(lo, L->kind == 1 ? "mul" : L->kind == 2 ? "div" : "step", (double)L->step);
+        for (int p = L->parent; p >= 0; p = w->loops[p].parent)
+            if (keep[p]) {
+                cJSON_AddStringToObject(lo, "in", names[p]);
+                break;
+            }
+        cJSON_AddItemToArray(loops, lo);
     }
     cJSON *accs = cJSON_CreateArray();
     int imported = 0;
@@ -806,39 +1106,27 @@ static cJSON *build(W *w, cJSON *root)
         waccess *a = &w->acc[i];
         const warray *arr = &w->arrays[a->array];
         const char *why = NULL;
-        char buf[256];
+        char buf[300];
         const ixpr *when = a->when;
-        /* loop variables other than the chosen loop's cannot be expressed */
+        int inner = -1;
         for (int j = 0; j < a->nloops && !why; j++) {
             const wloop *M = &w->loops[a->loops[j]];
-            bool uses = ixpr_uses(when, M->var);
-            for (int d = 0; d < a->nidx; d++)
-                uses |= ixpr_uses(a->idx[d], M->var);
-            if (same_loop(w, a->loops[j], chosen)) {
-                /* the loop's variable becomes the scenario's */
-                const ixpr *v = ixpr_var(&w->ar, L->var);
-                for (int d = 0; d < a->nidx; d++)
-                    a->idx[d] = ixpr_subst(&w->ar, a->idx[d], M->var, v);
-                when = ixpr_subst(&w->ar, when, M->var, v);
+            if (keep[a->loops[j]]) {
+                inner = a->loops[j];
                 continue;
             }
-            if (uses) {
+            if (access_uses(a, when, M)) {
                 snprintf(buf, sizeof buf,
-                         "uses '%s' of the loop at line %d; the scenario has one loop, the one at line %d "
-                         "(choose with --loop LINE)",
-                         M->user, M->line, L ? L->line : 0);
+                         "uses '%s' of the loop at line %d, which is left out of the scenario's loop nest (at most %d "
+                         "loops and %d iterations in all; choose one with --loop LINE)",
+                         M->user, M->line, SCENARIO_MAX_LOOPS, SCENARIO_MAX_ITERATIONS);
                 why = buf;
-            } else if (!L || !in_loop(w, a, chosen)) {
-                bool outer_of_chosen = false;
-                for (int p = L ? L->parent : -1; p >= 0; p = w->loops[p].parent)
-                    outer_of_chosen |= p == a->loops[j];
-                if (!outer_of_chosen) {
-                    snprintf(buf, sizeof buf,
-                             "inside the loop at line %d; the scenario has one loop, the one at line %d "
-                             "(choose with --loop LINE)",
-                             M->line, L ? L->line : 0);
-                    why = buf;
-                }
+            } else if (!noted[a->loops[j]]) {
+                noted[a->loops[j]] = true;
+                walk_add_skip(w, M->line, 1,
+                              walk_fmt("%s:%d: note: the loop over '%s' is left out of the scenario's loop nest: the "
+                                       "accesses inside it are counted once",
+                                       w->file_base, M->line, M->user));
             }
         }
         if (why) {
@@ -846,24 +1134,17 @@ static cJSON *build(W *w, cJSON *root)
                           walk_fmt("%s: skipped %s of '%s': %s", a->label, op_name(a->op), arr->name, why));
             continue;
         }
-        if (L && !in_loop(w, a, chosen)) {
-            /* before the loop: at its first iteration; after it: at its last */
-            bool after = a->offset >= L->end;
-            const ixpr *it =
-                ixpr_binary(&w->ar, IXPR_EQ, ixpr_var(&w->ar, L->var), ixpr_num(&w->ar, after ? L->last : L->first));
-            when = when ? ixpr_binary(&w->ar, IXPR_LAND, it, when) : it;
-        }
-        if (L && in_loop(w, a, chosen))
-            for (int p = L->parent; p >= 0; p = w->loops[p].parent)
-                if (!noted[p]) {
-                    noted[p] = true;
-                    walk_add_skip(
-                        w, w->loops[p].line, 1,
-                        walk_fmt(
-                            "%s:%d: note: the outer loop over '%s' is not expanded: the scenario counts one of its "
-                            "iterations",
-                            w->file_base, w->loops[p].line, w->loops[p].user));
-                }
+        /* the walker's loop variables become the scenario's names */
+        const ixpr *idx[3];
+        for (int d = 0; d < a->nidx; d++)
+            idx[d] = a->idx[d];
+        for (int id = 0; id < w->nloops; id++)
+            if (keep[id]) {
+                const ixpr *v = ixpr_var(&w->ar, names[id]);
+                for (int d = 0; d < a->nidx; d++)
+                    idx[d] = ixpr_subst(&w->ar, idx[d], w->loops[id].var, v);
+                when = ixpr_subst(&w->ar, when, w->loops[id].var, v);
+            }
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "op", a->op == 1 ? "store" : a->op == 2 ? "atomic" : "load");
         if (a->op == 2) {
@@ -872,16 +1153,11 @@ static cJSON *build(W *w, cJSON *root)
         }
         cJSON_AddStringToObject(o, "array", arr->name);
         strbuf sb = {0};
-        if (a->nidx == 1) {
-            ixpr_print(L ? ixpr_subst(&w->ar, a->idx[0], L->var, ixpr_var(&w->ar, uname)) : a->idx[0], &sb);
-            cJSON_AddStringToObject(o, "index", strbuf_str(&sb));
-        } else {
-            cJSON *ix = cJSON_AddArrayToObject(o, "index");
-            for (int d = 0; d < a->nidx; d++) {
-                strbuf_clear(&sb);
-                ixpr_print(L ? ixpr_subst(&w->ar, a->idx[d], L->var, ixpr_var(&w->ar, uname)) : a->idx[d], &sb);
-                cJSON_AddItemToArray(ix, cJSON_CreateString(strbuf_str(&sb)));
-            }
+        cJSON *ix = cJSON_AddArrayToObject(o, "index");
+        for (int d = 0; d < a->nidx; d++) {
+            strbuf_clear(&sb);
+            ixpr_print(idx[d], &sb);
+            cJSON_AddItemToArray(ix, cJSON_CreateString(strbuf_str(&sb)));
         }
         if (a->field)
             cJSON_AddStringToObject(o, "field", a->field);
@@ -889,23 +1165,29 @@ static cJSON *build(W *w, cJSON *root)
             cJSON_AddStringToObject(o, "vector", a->vector);
         if (when) {
             strbuf_clear(&sb);
-            ixpr_print(L ? ixpr_subst(&w->ar, when, L->var, ixpr_var(&w->ar, uname)) : when, &sb);
+            ixpr_print(when, &sb);
             cJSON_AddStringToObject(o, "when", strbuf_str(&sb));
         }
         strbuf_free(&sb);
         cJSON_AddStringToObject(o, "label", a->label);
         if (a->source)
             cJSON_AddStringToObject(o, "source", a->source);
+        cJSON *loc = cJSON_AddObjectToObject(o, "location");
+        cJSON_AddStringToObject(loc, "file", a->file);
+        cJSON_AddNumberToObject(loc, "line", a->line);
+        cJSON_AddNumberToObject(loc, "column", a->col);
+        if (a->text)
+            cJSON_AddStringToObject(loc, "text", a->text);
+        if (inner >= 0)
+            cJSON_AddStringToObject(o, "loop", names[inner]);
         cJSON_AddItemToArray(accs, o);
         imported++;
     }
-    if (L) {
-        cJSON *lp = cJSON_AddObjectToObject(root, "loop");
-        cJSON_AddStringToObject(lp, "var", uname);
-        cJSON_AddNumberToObject(lp, "from", (double)L->from);
-        cJSON_AddNumberToObject(lp, "to", (double)L->to);
-        cJSON_AddNumberToObject(lp, L->kind == 1 ? "mul" : L->kind == 2 ? "div" : "step", (double)L->step);
-    }
+    if (nkept) {
+        cJSON_AddNumberToObject(root, "version", 2);
+        cJSON_AddItemToObject(root, "loops", loops);
+    } else
+        cJSON_Delete(loops);
     cJSON_AddItemToObject(root, "accesses", accs);
     return imported ? root : NULL;
 }
@@ -1045,6 +1327,8 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
         free(w.acc[i].atomic);
         free(w.acc[i].label);
         free(w.acc[i].source);
+        free(w.acc[i].text);
+        free(w.acc[i].file);
     }
     free(w.acc);
     for (int i = 0; i < w.narrays; i++) {

@@ -28,8 +28,17 @@ typedef struct binding { /* a parameter of an inlined function, or a loop variab
     CXCursor decl;
     const ixpr *val; /* NULL with why: unknown */
     bool is_ptr;
+    bool is_var;     /* a local variable followed through assignments (val: its value now) */
+    bool ptr_shared; /* a pointer into a shared array that cannot be followed (why says why) */
     pbind ptr;
     const char *why;
+    /* a reference parameter bound to an element of a shared array: reading or writing it is a
+     * load or store of that element (ref_array >= 0), or of one that cannot be expressed
+     * (ref_array -1 with why set and ref_shared) */
+    bool ref_shared;
+    int ref_array, ref_nidx;
+    const ixpr *ref_idx[3];
+    const char *ref_field, *ref_vector; /* in the arena */
 } binding;
 
 typedef struct warray {
@@ -67,6 +76,8 @@ typedef struct waccess {
     char *field, *vector;
     char *label;
     char *source; /* the line of source it comes from, tidied */
+    char *text;   /* that line as written */
+    char *file;   /* the file it is in (a header, for an inlined function) */
     bool returns; /* atomic: the old value is used */
     int line, col;
     unsigned offset;
@@ -109,6 +120,7 @@ typedef struct W {
     const char *loop_why; /* inside a loop that is not simple */
     char why[320];        /* the last translation failure */
     char exit_why[96];    /* the last loop found to be left early */
+    bool block_noted[3];  /* the note that blockIdx.x (y, z) is taken as 0 was given */
     int depth;
     const char *file_base;
     CXCursor kernel;
@@ -142,6 +154,9 @@ const char *walk_define(const W *w, const char *name);
 bool walk_parse_i64(const char *s, int64_t *out);
 /* The source line of c (whitespace collapsed, at most 160 characters), or NULL. */
 char *walk_source_line(W *w, CXCursor c);
+/* The whole line of c as written (at most 1000 bytes) and the path of its file (*file, owned
+ * by w, valid until the next call), or NULL. */
+char *walk_line_text(W *w, CXCursor c, const char **file);
 
 /* walk_types.c: element types, structs and the shared arrays */
 CXType walk_elem_type(CXType e);
@@ -159,7 +174,14 @@ int walk_array_add(W *w, CXCursor decl);
 bool walk_refers_to(CXCursor e, CXCursor var);
 /* How often var is written (or has its address taken) in the function that declares it. */
 int walk_mod_count(CXCursor var, CXCursor *first);
+/* How often var is written (or has its address taken) inside scope. */
+int walk_mod_count_in(CXCursor scope, CXCursor var);
 const char *walk_callee_name(CXCursor call, char *buf, size_t n);
+/* The definition of the function a call calls (also a function template named by a call that
+ * depends on a template parameter), or a null cursor. */
+CXCursor walk_callee(CXCursor call);
+/* Whether parameter i of fn is an lvalue reference. */
+bool walk_param_is_ref(CXCursor fn, int i);
 /* A __device__ (or __global__) function defined in the user's files. */
 bool walk_is_device_fn(CXCursor fn);
 /* Translate a value expression; NULL with w->why set when it cannot be expressed. */

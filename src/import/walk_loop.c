@@ -210,7 +210,7 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
         return "a loop whose condition and step go different ways";
     if (!strcmp(opb, "!=") && (kind != 0 || (bound - from) % step != 0))
         return "a '!=' loop condition that the step does not reach exactly";
-    if (walk_mod_count(*var, NULL) != 1 + assigns)
+    if (walk_mod_count_in(c, *var) != 1 + assigns) /* in this for statement: a variable declared before it */
         return "the loop variable also changes inside the loop";
     CXCursor exit = clang_getNullCursor();
     clang_visitChildren(*body, find_exit, &exit);

@@ -202,9 +202,10 @@ int walk_array_add(W *w, CXCursor decl)
         e = clang_getArrayElementType(e);
     }
     a->ndims = nd;
-    if (nd == 0)
-        a->why = "not an array (a __shared__ scalar)";
-    else if (nd > 3)
+    if (nd == 0) { /* a __shared__ scalar (or struct): an array of one */
+        a->ndims = 1;
+        a->dims[0] = 1;
+    } else if (nd > 3)
         a->why = "more than 3 dimensions";
     if (!a->why && dependent) {
         /* sizes written with template parameters: translate the size expressions, in source order */

@@ -156,7 +156,9 @@ bool walk_parse_i64(const char *s, int64_t *out)
     return true;
 }
 
-char *walk_source_line(W *w, CXCursor c)
+/* The start of c's line in its file's text (read once and kept), and the file's path (owned by
+ * the walk state); NULL when it cannot be read. */
+static const char *line_start(W *w, CXCursor c, const char **file)
 {
     CXFile f = NULL;
     unsigned line = 0;
@@ -188,6 +190,26 @@ char *walk_source_line(W *w, CXCursor c)
         p = strchr(p, '\n');
         p = p ? p + 1 : NULL;
     }
+    if (file)
+        *file = w->src_path;
+    return p;
+}
+
+char *walk_line_text(W *w, CXCursor c, const char **file)
+{
+    *file = NULL;
+    const char *p = line_start(w, c, file), *e = p ? strchr(p, '\n') : NULL;
+    if (!p)
+        return NULL;
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (n && p[n - 1] == '\r')
+        n--;
+    return walk_fmt("%.*s", (int)(n < 1000 ? n : 1000), p);
+}
+
+char *walk_source_line(W *w, CXCursor c)
+{
+    const char *p = line_start(w, c, NULL);
     if (!p)
         return NULL;
     /* one line, control characters as spaces, runs of blanks as one, trimmed */

@@ -58,6 +58,13 @@ static enum CXChildVisitResult mod_visit(CXCursor c, CXCursor parent, CXClientDa
 }
 
 /* How often var is written in the function that declares it. */
+int walk_mod_count_in(CXCursor scope, CXCursor var)
+{
+    mod_ctx m = {var, 0, clang_getNullCursor()};
+    clang_visitChildren(scope, mod_visit, &m);
+    return m.count;
+}
+
 int walk_mod_count(CXCursor var, CXCursor *first)
 {
     CXCursor fn = clang_getCursorSemanticParent(var);
@@ -88,9 +95,13 @@ static const ixpr *decl_ref(W *w, CXCursor c)
     enum CXCursorKind dk = clang_getCursorKind(d);
     if (bi >= 0) {
         binding *b = &w->binds[bi];
-        r = b->is_ptr ? walk_fail(w, c, "'%s' is a pointer, not a number", name)
-            : b->val  ? b->val
-                      : walk_fail(w, c, "'%s' is %s", name, b->why);
+        r = b->ref_shared ? walk_fail(w, c,
+                                      "depends on data: reads shared memory through the reference '%s' (bankscope "
+                                      "record captures it)",
+                                      name)
+            : b->is_ptr   ? walk_fail(w, c, "'%s' is a pointer, not a number", name)
+            : b->val      ? b->val
+                          : walk_fail(w, c, "'%s' is %s", name, b->why);
     } else if (dv) {
         r = walk_parse_i64(dv, &v) ? ixpr_num(&w->ar, v) : walk_fail(w, c, "-D %s=%s is not a whole number", name, dv);
     } else if (dk == CXCursor_EnumConstantDecl) {
@@ -144,10 +155,22 @@ static const ixpr *member_ref(W *w, CXCursor c)
     int64_t v;
     if (builtin && (!strcmp(bn, "threadIdx") || !strcmp(bn, "blockDim")) && strlen(m) == 1 && strchr("xyz", m[0]))
         r = dv ? walk_fail(w, c, "%s cannot be given with -D", full) : ixpr_var(&w->ar, full);
-    else if (builtin && (!strcmp(bn, "blockIdx") || !strcmp(bn, "gridDim")))
+    else if (builtin && !strcmp(bn, "blockIdx") && !dv && strlen(m) == 1 && strchr("xyz", m[0])) {
+        /* the analysis covers one block: block 0 unless -D says another */
+        int d = m[0] - 'x';
+        if (!w->block_noted[d]) {
+            w->block_noted[d] = true;
+            walk_add_skip(w, 0, d,
+                          walk_fmt("%s: note: blockIdx.%c is taken as 0: the analysis covers one block (give -D "
+                                   "blockIdx.%c=N for another)",
+                                   w->file_base, m[0], m[0]));
+        }
+        r = ixpr_num(&w->ar, 0);
+    } else if (builtin && (!strcmp(bn, "blockIdx") || !strcmp(bn, "gridDim")))
         r = dv && walk_parse_i64(dv, &v)
                 ? ixpr_num(&w->ar, v)
-                : walk_fail(w, c, "%s: the analysis covers one block (give -D %s=N)", full, full);
+                : walk_fail(w, c, "%s: the analysis covers one block; the grid's size is not known (give -D %s=N)",
+                            full, full);
     else
         r = walk_fail(w, c, "reads the member '%s' of a value that is not known", m);
     free(m);
@@ -155,12 +178,95 @@ static const ixpr *member_ref(W *w, CXCursor c)
     return r;
 }
 
+/* The callee reference of a call: its first child without implicit conversions. */
+static CXCursor callee_ref(CXCursor call)
+{
+    walk_kids k = walk_children(call);
+    return k.n ? walk_strip(k.c[0]) : clang_getNullCursor();
+}
+
 const char *walk_callee_name(CXCursor call, char *buf, size_t n)
 {
-    char *s = walk_spell(call);
+    CXCursor fn = walk_callee(call);
+    char *s = walk_spell(clang_Cursor_isNull(fn) ? call : fn);
     snprintf(buf, n, "%s", s);
     free(s);
     return buf;
+}
+
+CXCursor walk_callee(CXCursor call)
+{
+    CXCursor r = clang_getCursorReferenced(call);
+    enum CXCursorKind k = clang_getCursorKind(r);
+    if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate) {
+        /* a call that depends on a template parameter (util::pick<D>(...)): the template it names */
+        r = clang_getNullCursor();
+        CXCursor ref = callee_ref(call);
+        walk_kids rk = walk_children(ref);
+        for (int i = -1; i < rk.n && clang_Cursor_isNull(r); i++) {
+            CXCursor o = i < 0 ? ref : rk.c[i];
+            if (clang_getCursorKind(o) == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(o) >= 1)
+                r = clang_getOverloadedDecl(o, 0);
+        }
+    }
+    if (clang_Cursor_isNull(r))
+        return r;
+    CXCursor d = clang_getCursorDefinition(r);
+    return clang_Cursor_isNull(d) ? r : d;
+}
+
+/* Bind the callee's non-type template parameters to the call's explicit template arguments
+ * (pick<D>(...)), in order. */
+static void bind_template_args(W *w, CXCursor call, CXCursor fn)
+{
+    CXCursor ref = callee_ref(call);
+    walk_kids rk = walk_children(ref), fk = walk_children(fn);
+    int j = 0;
+    for (int i = 0; i < rk.n; i++) {
+        if (!clang_isExpression(clang_getCursorKind(rk.c[i])))
+            continue; /* NamespaceRef, OverloadedDeclRef, TypeRef */
+        while (j < fk.n && clang_getCursorKind(fk.c[j]) != CXCursor_NonTypeTemplateParameter)
+            j++;
+        if (j == fk.n)
+            return;
+        binding b;
+        memset(&b, 0, sizeof b);
+        b.decl = fk.c[j++];
+        char saved_why[sizeof w->why];
+        memcpy(saved_why, w->why, sizeof saved_why);
+        w->why[0] = '\0';
+        b.val = walk_value(w, rk.c[i]);
+        b.why = b.val ? NULL : ixpr_strdup(&w->ar, w->why);
+        memcpy(w->why, saved_why, sizeof saved_why);
+        w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
+        w->binds[w->nbinds++] = b;
+    }
+}
+
+static int fn_params(CXCursor fn, CXCursor *out, int max);
+
+bool walk_param_is_ref(CXCursor fn, int i)
+{
+    CXCursor p[64];
+    int n = fn_params(fn, p, 64);
+    return i < n && clang_getCanonicalType(clang_getCursorType(p[i])).kind == CXType_LValueReference;
+}
+
+/* The parameters of a function or function template, in order (at most max). */
+static int fn_params(CXCursor fn, CXCursor *out, int max)
+{
+    int n = clang_Cursor_getNumArguments(fn);
+    if (n >= 0) {
+        for (int i = 0; i < n && i < max; i++)
+            out[i] = clang_Cursor_getArgument(fn, (unsigned)i);
+        return n < max ? n : max;
+    }
+    walk_kids k = walk_children(fn);
+    n = 0;
+    for (int i = 0; i < k.n && n < max; i++)
+        if (clang_getCursorKind(k.c[i]) == CXCursor_ParmDecl)
+            out[n++] = k.c[i];
+    return n;
 }
 
 bool walk_is_device_fn(CXCursor fn)
@@ -186,9 +292,20 @@ static const ixpr *call_value(W *w, CXCursor c)
                    *b = a ? walk_value(w, clang_Cursor_getArgument(c, 1)) : NULL;
         return a && b ? ixpr_binary(&w->ar, IXPR_MUL, a, b) : NULL;
     }
-    CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(c));
-    if (clang_Cursor_isNull(fn) || !walk_is_device_fn(fn))
+    CXCursor fn = walk_callee(c);
+    if (clang_Cursor_isNull(fn) || !walk_is_device_fn(fn)) {
+        /* an argument that reads memory makes the result depend on data */
+        for (int i = 0; i < nargs; i++) {
+            char saved_why[sizeof w->why];
+            memcpy(saved_why, w->why, sizeof saved_why);
+            w->why[0] = '\0';
+            bool data = !walk_value(w, clang_Cursor_getArgument(c, (unsigned)i)) && strstr(w->why, "depends on data");
+            if (data)
+                return NULL;
+            memcpy(w->why, saved_why, sizeof saved_why);
+        }
         return walk_fail(w, c, "calls '%s', whose result is not known", name);
+    }
     /* a device function whose body is 'return EXPR;' is inlined */
     walk_kids k = walk_children(fn);
     CXCursor body = k.n ? k.c[k.n - 1] : fn;
@@ -306,7 +423,8 @@ const ixpr *walk_value(W *w, CXCursor c)
         break;
     case CXCursor_CallExpr:
         if (ks.n == 1 && clang_getCursorKind(clang_getCursorReferenced(c)) != CXCursor_FunctionDecl &&
-            clang_getCursorKind(clang_getCursorReferenced(c)) != CXCursor_FunctionTemplate)
+            clang_getCursorKind(clang_getCursorReferenced(c)) != CXCursor_FunctionTemplate &&
+            clang_Cursor_isNull(walk_callee(c)))
             r = walk_value(w, ks.c[0]); /* a constructor-style conversion */
         else
             r = call_value(w, c);
@@ -465,7 +583,7 @@ int walk_pointer(W *w, CXCursor c, pbind *p)
             if (w->binds[bi].is_ptr) {
                 *p = w->binds[bi].ptr;
                 r = 1;
-            } else if (!w->binds[bi].val && w->binds[bi].why && strstr(w->binds[bi].why, "pointer")) {
+            } else if (w->binds[bi].ptr_shared) { /* into a shared array, but not followed */
                 char *n = walk_spell(d);
                 walk_fail(w, c, "'%s' is %s", n, w->binds[bi].why);
                 free(n);
@@ -583,6 +701,37 @@ int walk_element(W *w, CXCursor c, waccess *a)
 {
     c = walk_strip(c);
     enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_DeclRefExpr) { /* a reference parameter bound to a shared element */
+        CXCursor d = clang_getCursorReferenced(c);
+        int bi = frame_find(w, d);
+        CXType dt = clang_getCanonicalType(clang_getCursorType(d));
+        if (bi < 0 && clang_getCursorKind(d) == CXCursor_VarDecl && walk_has_attr(d, CXCursor_CUDASharedAttr) &&
+            dt.kind != CXType_ConstantArray && dt.kind != CXType_IncompleteArray &&
+            dt.kind != CXType_DependentSizedArray) { /* a __shared__ scalar: element 0 of an array of one */
+            memset(a, 0, sizeof *a);
+            a->array = walk_array_add(w, d);
+            a->nidx = 1;
+            a->idx[0] = ixpr_num(&w->ar, 0);
+            return 1;
+        }
+        if (bi < 0 || !w->binds[bi].ref_shared)
+            return 0;
+        const binding *b = &w->binds[bi];
+        if (b->ref_array < 0) {
+            char *n = walk_spell(c);
+            walk_fail(w, c, "'%s' refers to a shared element that cannot be expressed: %s", n, b->why);
+            free(n);
+            return -1;
+        }
+        memset(a, 0, sizeof *a);
+        a->array = b->ref_array;
+        a->nidx = b->ref_nidx;
+        for (int d = 0; d < b->ref_nidx; d++)
+            a->idx[d] = b->ref_idx[d];
+        a->field = b->ref_field ? xstrdup(b->ref_field) : NULL;
+        a->vector = b->ref_vector ? xstrdup(b->ref_vector) : NULL;
+        return 1;
+    }
     walk_kids ks = walk_children(c);
     if (k == CXCursor_MemberRefExpr && ks.n == 1) {
         int r = walk_element(w, ks.c[0], a);
@@ -699,7 +848,7 @@ static enum CXChildVisitResult rec_visit(CXCursor c, CXCursor parent, CXClientDa
     if (r->found)
         return CXChildVisit_Break;
     if (clang_getCursorKind(c) == CXCursor_CallExpr) {
-        CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(c));
+        CXCursor fn = walk_callee(c);
         if (!clang_Cursor_isNull(fn) && walk_is_device_fn(fn)) {
             if (clang_equalCursors(fn, r->target)) {
                 r->found = true;
@@ -737,13 +886,15 @@ bool walk_calls_itself(CXCursor fn)
 bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
 {
     *saved = w->nbinds;
-    int n = clang_Cursor_getNumArguments(fn);
+    CXCursor parms[64];
+    int n = fn_params(fn, parms, 64);
     if (n != clang_Cursor_getNumArguments(call)) {
         walk_fail(w, call, "a call with default arguments");
         return false;
     }
+    bind_template_args(w, call, fn);
     for (int i = 0; i < n; i++) {
-        CXCursor parm = clang_Cursor_getArgument(fn, (unsigned)i), arg = clang_Cursor_getArgument(call, (unsigned)i);
+        CXCursor parm = parms[i], arg = clang_Cursor_getArgument(call, (unsigned)i);
         binding b;
         memset(&b, 0, sizeof b);
         b.decl = parm;
@@ -754,9 +905,28 @@ bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
         if (t.kind == CXType_Pointer) {
             int r = walk_pointer(w, arg, &b.ptr);
             b.is_ptr = r == 1;
+            b.ptr_shared = r < 0;
             b.why = r < 0 ? ixpr_strdup(&w->ar, w->why) : "a pointer that is not into a shared array";
         } else if (t.kind == CXType_LValueReference) {
+            waccess e;
+            memset(&e, 0, sizeof e);
+            int r = walk_element(w, arg, &e);
+            b.ref_array = -1;
             b.why = "a reference parameter";
+            if (r != 0) {
+                b.ref_shared = true;
+                b.why = r < 0 ? ixpr_strdup(&w->ar, w->why) : "a reference to a shared-memory element";
+            }
+            if (r == 1) {
+                b.ref_array = e.array;
+                b.ref_nidx = e.nidx;
+                for (int d = 0; d < e.nidx; d++)
+                    b.ref_idx[d] = e.idx[d];
+                b.ref_field = e.field ? ixpr_strdup(&w->ar, e.field) : NULL;
+                b.ref_vector = e.vector ? ixpr_strdup(&w->ar, e.vector) : NULL;
+            }
+            free(e.field);
+            free(e.vector);
         } else {
             b.val = walk_value(w, arg);
             if (!b.val)

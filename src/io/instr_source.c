@@ -180,10 +180,17 @@ bool instr_source_next(instr_source *src, scenario_instr *in)
     if (src->ts)
         return next_streamed(src, in);
     const scenario *s = src->s;
-    if (src->warp >= 0 && !s->is_trace) { /* ordered by iteration, then access */
-        if (src->k >= (int64_t)s->iterations * s->naccesses)
-            return false;
-        scenario_instr_build(s, (int)(src->k % s->naccesses), (int)(src->k / s->naccesses), src->warp, in);
+    if (src->warp >= 0 && !s->is_trace) { /* ordered by iteration, then access: the pairs that run */
+        for (;;) {
+            if (src->k >= (int64_t)s->iterations * s->naccesses)
+                return false;
+            int a = (int)(src->k % s->naccesses), it = (int)(src->k / s->naccesses);
+            if (!s->iter_first || scenario_access_active(s, a, it)) {
+                scenario_instr_build(s, a, it, src->warp, in);
+                break;
+            }
+            src->k++;
+        }
         in->seq = src->k++;
         return true;
     }

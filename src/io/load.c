@@ -335,10 +335,12 @@ static bool load_op(loader *L, const cJSON *o, const char *path, banks_request *
     free(kind);
     if (!ok)
         return fail_at(L, 0, "atomic is add, min, max, and, or, xor, exch, cas or inc", "%s.atomic", path);
-    if (!r->returns && (r->atomic == BANKS_ATOM_EXCH || r->atomic == BANKS_ATOM_CAS))
+    if (!r->returns && kinds_atomic(r->atomic)->returns_only)
         return fail_at(L, 0, "exch and cas return the old value: returns must be true", "%s.returns", path);
     return true;
 }
+
+static bool load_access_loop(loader *L, const cJSON *a, const char *path, scenario *s, scenario_access *sa);
 
 /* The optional "location" of an access: { "file", "line", "column", "text" }, each optional. */
 static bool load_location(loader *L, const cJSON *a, const char *path, scenario_srcloc *at)
@@ -374,7 +376,7 @@ static bool load_access(loader *L, const cJSON *a, int i, scenario *s)
     snprintf(path, sizeof path, "accesses[%d]", i);
     scenario_access *sa = &s->accesses[i];
     static const char *const keys[] = {"op",    "array",  "index",   "field",  "vector",   "when",  "label", "matrices",
-                                       "trans", "atomic", "returns", "source", "location", "cache", NULL};
+                                       "trans", "atomic", "returns", "source", "location", "cache", "loop",  NULL};
     if (!cJSON_IsObject(a))
         return fail_at(L, 0, "expected an object", "%s", path);
     banks_request kind = {0};
@@ -387,7 +389,8 @@ static bool load_access(loader *L, const cJSON *a, int i, scenario *s)
     if (!ok || !get_str(L, a, "array", false, &sa->array_name, path) ||
         !get_str(L, a, "field", true, &sa->field, path) || !get_str(L, a, "vector", true, &sa->vector, path) ||
         !get_str(L, a, "when", true, &sa->when_text, path) || !get_str(L, a, "label", true, &sa->label, path) ||
-        !get_str(L, a, "source", true, &sa->source, path) || !load_location(L, a, path, &sa->at))
+        !get_str(L, a, "source", true, &sa->source, path) || !load_location(L, a, path, &sa->at) ||
+        !load_access_loop(L, a, path, s, sa))
         return false;
     const cJSON *ix = cJSON_GetObjectItemCaseSensitive(a, "index");
     snprintf(p2, sizeof p2, "%s.index", path);
@@ -406,32 +409,95 @@ static bool load_access(loader *L, const cJSON *a, int i, scenario *s)
     return true;
 }
 
-static bool load_loop(loader *L, const cJSON *lp, scenario *s)
+/* One loop object at path ("loop", or "loops[k]" with "in" naming its parent) into s->loops[k]. */
+static bool load_loop(loader *L, const cJSON *lp, scenario *s, int k, const char *path)
 {
-    static const char *const keys[] = {"var", "from", "to", "step", "mul", "div", NULL};
+    static const char *const keys[] = {"var", "from", "to", "step", "mul", "div", "in", NULL};
+    static const char *const keys1[] = {"var", "from", "to", "step", "mul", "div", NULL};
+    scenario_loop *sl = &s->loops[k];
+    char p2[48];
+    sl->parent = -1;
     if (!cJSON_IsObject(lp))
-        return fail_at(L, 0, "expected an object", "loop");
-    if (!only_keys(L, lp, keys, "loop") || !get_str(L, lp, "var", false, &s->loop.var, "loop") ||
-        !check_ident(L, s->loop.var, "loop.var"))
+        return fail_at(L, 0, "expected an object", "%s", path);
+    snprintf(p2, sizeof p2, "%s.var", path);
+    if (!only_keys(L, lp, s->nested ? keys : keys1, path) || !get_str(L, lp, "var", false, &sl->var, path) ||
+        !check_ident(L, sl->var, p2))
         return false;
     const int64_t big = (int64_t)1 << 40;
     const cJSON *from = cJSON_GetObjectItemCaseSensitive(lp, "from");
     const cJSON *to = cJSON_GetObjectItemCaseSensitive(lp, "to");
     if (!from || !to)
-        return fail_at(L, 0, "a loop needs 'from' and 'to'", "loop");
-    if (!get_int(L, from, -big, big, &s->loop.from, "loop.from") || !get_int(L, to, -big, big, &s->loop.to, "loop.to"))
+        return fail_at(L, 0, "a loop needs 'from' and 'to'", "%s", path);
+    char pf[48], pt[48];
+    snprintf(pf, sizeof pf, "%s.from", path);
+    snprintf(pt, sizeof pt, "%s.to", path);
+    if (!get_int(L, from, -big, big, &sl->from, pf) || !get_int(L, to, -big, big, &sl->to, pt))
         return false;
+    const cJSON *in = cJSON_GetObjectItemCaseSensitive(lp, "in");
+    if (in) {
+        for (int j = 0; j < k && cJSON_IsString(in); j++)
+            if (!strcmp(s->loops[j].var, in->valuestring))
+                sl->parent = j;
+        if (sl->parent < 0)
+            return fail_at(L, 0, "'in' names the variable of a loop listed before this one", "%s.in", path);
+    }
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(lp, "step");
     const cJSON *mul = cJSON_GetObjectItemCaseSensitive(lp, "mul");
     const cJSON *dv = cJSON_GetObjectItemCaseSensitive(lp, "div");
     if (!!st + !!mul + !!dv > 1)
-        return fail_at(L, 0, "give one of 'step', 'mul', 'div'", "loop");
-    s->loop.step = 1;
-    s->loop.kind = mul ? SCENARIO_LOOP_MUL : dv ? SCENARIO_LOOP_DIV : SCENARIO_LOOP_ADD;
+        return fail_at(L, 0, "give one of 'step', 'mul', 'div'", "%s", path);
+    sl->step = 1;
+    sl->kind = mul ? SCENARIO_LOOP_MUL : dv ? SCENARIO_LOOP_DIV : SCENARIO_LOOP_ADD;
+    char ps[48];
+    snprintf(ps, sizeof ps, "%s.%s", path, st ? "step" : mul ? "mul" : "div");
     if (st)
-        return get_int(L, st, -big, big, &s->loop.step, "loop.step");
+        return get_int(L, st, -big, big, &sl->step, ps);
     if (mul || dv)
-        return get_int(L, mul ? mul : dv, 2, 1 << 20, &s->loop.step, mul ? "loop.mul" : "loop.div");
+        return get_int(L, mul ? mul : dv, 2, 1 << 20, &sl->step, ps);
+    return true;
+}
+
+/* The loops: version 1's single "loop" (around every access), or version 2's "loops" nest. */
+static bool load_loops(loader *L, const cJSON *root, scenario *s)
+{
+    const cJSON *lp = cJSON_GetObjectItemCaseSensitive(root, "loop");
+    const cJSON *ls = cJSON_GetObjectItemCaseSensitive(root, "loops");
+    if (lp && ls)
+        return fail_at(L, 0, "give 'loop' (one loop) or 'loops' (a nest), not both", "loops");
+    if (lp) {
+        s->nloops = 1;
+        return load_loop(L, lp, s, 0, "loop");
+    }
+    if (!ls)
+        return true;
+    s->nested = true;
+    if (!cJSON_IsArray(ls) || cJSON_GetArraySize(ls) > SCENARIO_MAX_LOOPS)
+        return fail_at(L, 0, "expected an array of at most 8 loops", "loops");
+    int k = 0;
+    for (const cJSON *c = ls->child; c; c = c->next, k++) {
+        char path[24];
+        snprintf(path, sizeof path, "loops[%d]", k);
+        s->nloops = k + 1;
+        if (!load_loop(L, c, s, k, path))
+            return false;
+    }
+    return true;
+}
+
+/* An access's "loop" (version 2): the variable of the innermost loop around it; absent: none. */
+static bool load_access_loop(loader *L, const cJSON *a, const char *path, scenario *s, scenario_access *sa)
+{
+    sa->loop = s->nested ? -1 : 0;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(a, "loop");
+    if (!v)
+        return true;
+    if (!s->nested)
+        return fail_at(L, 0, "an access names its loop in a scenario with 'loops'", "%s.loop", path);
+    for (int k = 0; k < s->nloops && cJSON_IsString(v); k++)
+        if (!strcmp(s->loops[k].var, v->valuestring))
+            sa->loop = k;
+    if (sa->loop < 0)
+        return fail_at(L, 0, "expected the variable of one of the 'loops'", "%s.loop", path);
     return true;
 }
 
@@ -439,7 +505,7 @@ static bool load_loop(loader *L, const cJSON *lp, scenario *s)
 static bool load_root(loader *L, const cJSON *root, scenario *s)
 {
     static const char *const keys[] = {"name", "description", "arch",  "block", "structs", "arrays",
-                                       "loop", "accesses",    "warps", "trace", NULL};
+                                       "loop", "loops", "version", "accesses",    "warps", "trace", NULL};
     if (!cJSON_IsObject(root))
         return fail_at(L, 0, "expected a JSON object", "%s", "");
     if (cJSON_GetObjectItemCaseSensitive(root, "lesson"))
@@ -471,8 +537,11 @@ static bool load_root(loader *L, const cJSON *root, scenario *s)
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "structs");
     if (st && !load_structs(L, st, s))
         return false;
-    const cJSON *lp = cJSON_GetObjectItemCaseSensitive(root, "loop");
-    if (lp && !load_loop(L, lp, s))
+    const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "version");
+    int64_t version = 1;
+    if (ver && !get_int(L, ver, 1, 2, &version, "version"))
+        return false;
+    if (!load_loops(L, root, s))
         return false;
     const cJSON *ar = cJSON_GetObjectItemCaseSensitive(root, "arrays");
     if (!ar)

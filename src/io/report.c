@@ -276,8 +276,12 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
     int key = s->is_trace ? (int)in->seq : in->warp;
     if (!s->is_trace && (in->access != c->last_access || in->iteration != c->last_iter)) {
         flush_run(c, s);
-        if (s->loop.var && in->iteration != c->last_iter)
-            fprintf(c->out, "\n%s = %lld", s->loop.var, (long long)in->loop_value);
+        if (s->nloops && in->iteration != c->last_iter) {
+            strbuf it = {0};
+            scenario_iteration_text(s, -1, in->iteration, &it);
+            fprintf(c->out, "\n%s", strbuf_str(&it));
+            strbuf_free(&it);
+        }
         access_title(c->out, s, in->access);
     }
     c->last_access = in->access;
@@ -354,8 +358,14 @@ static void scenario_header(FILE *out, const scenario *s)
     }
     fprintf(out, "block %dx%dx%d, %d warp%s", s->block[0], s->block[1], s->block[2], scenario_warp_count(s),
             scenario_warp_count(s) == 1 ? "" : "s");
-    if (s->loop.var)
-        fprintf(out, "; loop %s: %d iteration%s", s->loop.var, s->iterations, s->iterations == 1 ? "" : "s");
+    if (s->nloops == 1)
+        fprintf(out, "; loop %s: %d iteration%s", s->loops[0].var, s->iterations, s->iterations == 1 ? "" : "s");
+    else if (s->nloops > 1) {
+        fprintf(out, "; loops");
+        for (int k = 0; k < s->nloops; k++)
+            fprintf(out, "%s %s", k ? "," : "", s->loops[k].var);
+        fprintf(out, ": %d iterations in all", s->iterations);
+    }
     fputc('\n', out);
 }
 
@@ -450,8 +460,15 @@ static void json_visit(void *ctx, const scenario *s, const scenario_instr *in, c
         JSONW_KV_NULL(w, "access");
     JSONW_KV_INT(w, "warp", in->warp);
     JSONW_KV_INT(w, "iteration", in->iteration);
-    if (s->loop.var && !s->is_trace)
+    if (s->nloops && !s->is_trace)
         JSONW_KV_INT(w, "loop_value", in->loop_value);
+    if (s->nloops > 1 && !s->is_trace) { /* a nest: every loop's value, in the order of "loops" */
+        JSONW_KEY(w, "loop_values");
+        jsonw_begin_array(w, JSONW_INLINE);
+        for (int k = 0; k < s->nloops; k++)
+            jsonw_int(w, scenario_loop_value(s, k, in->iteration));
+        jsonw_end_array(w);
+    }
     report_json_kind(w, &in->req);
     JSONW_KV_INT(w, "width", in->req.width);
     if (r->not_modelled) { /* no rule: every prediction null, and why */

@@ -94,9 +94,22 @@ static void save_location(strbuf *o, const scenario_srcloc *at)
     strbuf_addf(o, " }");
 }
 
+/* Whether s needs the version 2 format: a nest, or an access outside the one loop. */
+static bool save_is_nest(const scenario *s)
+{
+    if (s->nloops > 1)
+        return true;
+    for (int i = 0; s->nloops == 1 && i < s->naccesses; i++)
+        if (s->accesses[i].loop != 0)
+            return true;
+    return false;
+}
+
 void save_scenario_json(const scenario *s, strbuf *o)
 {
     strbuf_addf(o, "{\n");
+    if (!s->is_trace && save_is_nest(s))
+        strbuf_addf(o, "  \"version\": 2,\n"); /* without it: version 1 (one loop around every access) */
     if (s->name)
         key_str(o, "  ", "name", s->name, true);
     if (s->description)
@@ -129,13 +142,22 @@ void save_scenario_json(const scenario *s, strbuf *o)
         strbuf_addf(o, " }%s\n", i + 1 < s->narrays ? "," : "");
     }
     strbuf_addf(o, "  ],\n");
-    if (s->loop.var) {
-        static const char *const kind[] = {"step", "mul", "div"};
-        strbuf_addf(o, "  \"loop\": { \"var\": ");
-        report_json_string(o, s->loop.var);
-        strbuf_addf(o, ", \"from\": %lld, \"to\": %lld, \"%s\": %lld },\n", (long long)s->loop.from,
-                    (long long)s->loop.to, kind[s->loop.kind], (long long)s->loop.step);
+    static const char *const kind[] = {"step", "mul", "div"};
+    bool nested = save_is_nest(s);
+    for (int k = 0; k < s->nloops; k++) {
+        const scenario_loop *L = &s->loops[k];
+        strbuf_addf(o, "%s{ \"var\": ", !nested ? "  \"loop\": " : k ? ",\n    " : "  \"loops\": [\n    ");
+        report_json_string(o, L->var);
+        strbuf_addf(o, ", \"from\": %lld, \"to\": %lld, \"%s\": %lld", (long long)L->from, (long long)L->to,
+                    kind[L->kind], (long long)L->step);
+        if (L->parent >= 0) {
+            strbuf_addf(o, ", \"in\": ");
+            report_json_string(o, s->loops[L->parent].var);
+        }
+        strbuf_addf(o, " }%s", nested ? "" : ",\n");
     }
+    if (nested)
+        strbuf_addf(o, "\n  ],\n");
     strbuf_addf(o, "  \"accesses\": [\n");
     for (int i = 0; i < s->naccesses; i++) {
         const scenario_access *a = &s->accesses[i];
@@ -158,6 +180,10 @@ void save_scenario_json(const scenario *s, strbuf *o)
                 report_json_string(o, opt[k + 1]);
             }
         save_location(o, &a->at);
+        if (nested && a->loop >= 0 && a->loop < s->nloops) {
+            strbuf_addf(o, ", \"loop\": ");
+            report_json_string(o, s->loops[a->loop].var);
+        }
         strbuf_addf(o, " }%s\n", i + 1 < s->naccesses ? "," : "");
     }
     strbuf_addf(o, "  ]");

@@ -165,8 +165,11 @@ void svg_render(const scenario *s, int64_t k, strbuf *o)
         const scenario_access *a = &s->accesses[in.access];
         char kt[32];
         strbuf_addf(&line, "warp %d", in.warp);
-        if (s->loop.var) /* the loop's value: which iteration the grid is */
-            strbuf_addf(&line, ", %s = %lld", s->loop.var, (long long)in.loop_value);
+        strbuf it = {0}; /* the loops' values: which iteration the grid is */
+        scenario_iteration_text(s, in.access, in.iteration, &it);
+        if (it.len)
+            strbuf_addf(&line, ", %s", strbuf_str(&it));
+        strbuf_free(&it);
         strbuf_addf(&line, ": %s %s", scenario_kind_text(&in.req, kt, sizeof kt), s->arrays[a->array].name);
         for (int d = 0; d < a->nidx; d++)
             strbuf_addf(&line, "[%s]", a->index_text[d]);

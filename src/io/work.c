@@ -18,11 +18,14 @@ void work_estimate_analyze(const scenario *s, int warp, work_output out, work_es
         e->instructions = s->ntrace;
         e->lane_ops = (int64_t)s->ntrace * BANKS_WARP;
     } else {
+        /* every (iteration, access) pair of the loop nest that runs, for each warp */
         int64_t warps = warp >= 0 ? 1 : scenario_selected_warps(s);
-        for (int a = 0; a < s->naccesses; a++)
-            e->lane_ops += warps * BANKS_WARP * (1 + scenario_access_nodes(&s->accesses[a]));
-        e->lane_ops *= s->iterations;
-        e->instructions = warps * s->naccesses * s->iterations;
+        for (int it = 0; it < s->iterations; it++)
+            for (int a = 0; a < s->naccesses; a++)
+                if (!s->iter_first || scenario_access_active(s, a, it)) {
+                    e->lane_ops += warps * BANKS_WARP * (1 + scenario_access_nodes(&s->accesses[a]));
+                    e->instructions += warps;
+                }
     }
     int64_t accesses = s->is_trace ? 1 : s->naccesses;
     switch (out) {

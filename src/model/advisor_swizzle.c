@@ -107,7 +107,7 @@ static bool tally_array(const scenario *s, int array, tally_set set, int64_t cap
         if (set == TALLY_SAMPLE && it != 0 && it != last)
             continue;
         for (int a = 0; a < s->naccesses; a++) {
-            if (s->accesses[a].array != array)
+            if (s->accesses[a].array != array || !scenario_access_active(s, a, it))
                 continue;
             if (hook_cancelled(h))
                 return false;

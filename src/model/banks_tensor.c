@@ -4,7 +4,9 @@
  * [H200m] tests/gpu/calib_tensor.cu on an NVIDIA H200 (sm_90, CUDA 13.0, driver 580): one warp
  *   issuing the instruction once under the CUPTI range profiler (per-op wavefront and bank-conflict
  *   counters), and throughput cycles per warp-instruction per SM with every SM full of warps.
- * The other profiles get the same rules with their bank count and width; only sm_90 is measured. */
+ * The other profiles get the same rules with their bank count and width; only sm_90 is measured.
+ * Which rule, how many passes and which widths come from the kinds table (kinds.c); kinds the
+ * architecture lacks never reach here (scenario_finish and the trace reader refuse them). */
 #include "banks_tensor.h"
 
 #include <string.h>

@@ -11,7 +11,7 @@ typedef struct parser {
     const char *s;
     int pos;
     int depth;
-    const char *loop;
+    const char *const *loops; /* EXPR_MAX_LOOPS names, NULL where none */
     expr *e;
     expr_error *err;
     bool failed;
@@ -114,8 +114,8 @@ static bool ident_is(const char *id, int len, const char *word)
 
 bool expr_is_builtin_name(const char *name)
 {
-    static const char *const words[] = {"threadIdx", "blockDim", "tx",       "ty",  "tz",  "lane",
-                                        "warp",      "tid",      "warpSize", "min", "max", "swizzle", NULL};
+    static const char *const words[] = {"threadIdx", "blockDim", "tx",  "ty",  "tz",      "lane", "warp",
+                                        "tid",       "warpSize", "min", "max", "swizzle", NULL};
     for (int i = 0; words[i]; i++)
         if (strcmp(name, words[i]) == 0)
             return true;
@@ -212,8 +212,9 @@ static int parse_identifier(parser *p)
     for (size_t i = 0; i < sizeof var_names / sizeof var_names[0]; i++)
         if (ident_is(id, len, var_names[i].name))
             return node_new(p, EXPR_VAR, var_names[i].var, -1, -1, start);
-    if (p->loop && *p->loop && ident_is(id, len, p->loop))
-        return node_new(p, EXPR_VAR, EXPR_LOOP, -1, -1, start);
+    for (int k = 0; k < EXPR_MAX_LOOPS; k++)
+        if (p->loops[k] && *p->loops[k] && ident_is(id, len, p->loops[k]))
+            return node_new(p, EXPR_VAR, EXPR_LOOP + k, -1, -1, start);
     char name[72]; /* for messages only */
     if (len > 60)
         snprintf(name, sizeof name, "%.60s...", id);
@@ -340,9 +341,15 @@ static int parse_expr(parser *p)
 
 bool expr_parse(const char *text, const char *loop_var, expr *out, expr_error *err)
 {
+    const char *loops[EXPR_MAX_LOOPS] = {loop_var};
+    return expr_parse_loops(text, loops, out, err);
+}
+
+bool expr_parse_loops(const char *text, const char *const loop_vars[EXPR_MAX_LOOPS], expr *out, expr_error *err)
+{
     memset(out, 0, sizeof *out);
     memset(err, 0, sizeof *err);
-    parser p = {.s = text, .loop = loop_var, .e = out, .err = err};
+    parser p = {.s = text, .loops = loop_vars, .e = out, .err = err};
     size_t len = strnlen(text, EXPR_MAX_LEN + 1);
     if (len > EXPR_MAX_LEN) {
         fail(&p, EXPR_MAX_LEN, "expression longer than %s characters", "4096");

@@ -29,9 +29,12 @@ typedef enum expr_var {
     EXPR_LANE,
     EXPR_WARP,
     EXPR_TID,
-    EXPR_LOOP,
+    EXPR_LOOP, /* the scenario's loops: loop k of the nest is EXPR_LOOP + k */
+    EXPR_LOOP_LAST = EXPR_LOOP + 7,
     EXPR_NVARS
 } expr_var;
+
+#define EXPR_MAX_LOOPS (EXPR_LOOP_LAST - EXPR_LOOP + 1)
 
 typedef enum expr_kind { EXPR_NUM, EXPR_VAR, EXPR_UNARY, EXPR_BINARY, EXPR_CALL } expr_kind;
 
@@ -84,8 +87,8 @@ typedef struct expr_insn {
  * compiled for (evaluated with wrapping arithmetic, whose result is then exact). */
 typedef struct expr_lin {
     int nterms;
-    uint8_t var[16];
-    int64_t coef[16];
+    uint8_t var[EXPR_NVARS + EXPR_MAX_SLOTS]; /* at most one term per variable and slot */
+    int64_t coef[EXPR_NVARS + EXPR_MAX_SLOTS];
     int64_t c0;
 } expr_lin;
 
@@ -127,6 +130,8 @@ typedef struct expr_error {
 
 /* Parse text; loop_var names the scenario's loop variable (NULL or "" for none). */
 bool expr_parse(const char *text, const char *loop_var, expr *out, expr_error *err);
+/* Parse text where loop_vars[k] (NULL: none) names variable EXPR_LOOP + k (a loop nest). */
+bool expr_parse_loops(const char *text, const char *const loop_vars[EXPR_MAX_LOOPS], expr *out, expr_error *err);
 void expr_free(expr *e);
 
 typedef struct expr_env {

@@ -91,9 +91,10 @@ static bool emit_field(const char *path, strbuf *o, char *err, size_t n)
     return true;
 }
 
-static const char *const var_names[EXPR_NVARS] = {"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockDim.x",
-                                                  "blockDim.y",  "blockDim.z",  "bs_lane",     "bs_warp",
-                                                  "bs_tid",      "bs_loop"};
+static const char *const var_names[EXPR_NVARS] = {
+    "threadIdx.x", "threadIdx.y", "threadIdx.z", "blockDim.x", "blockDim.y", "blockDim.z",
+    "bs_lane",     "bs_warp",     "bs_tid",      "bs_loop",    "bs_loop1",   "bs_loop2",
+    "bs_loop3",    "bs_loop4",    "bs_loop5",    "bs_loop6",   "bs_loop7"};
 
 /* The address of a lane of a swizzled array, as the model computes it (scenario_instr_build):
  * the byte offset of the lane's element and field inside the array (taken from the typed view,
@@ -209,6 +210,11 @@ static void fill(const char *tmpl, const char *const keys[], const char *const v
 
 bool kernelgen_source(const scenario *s, int access, const char *tmpl, strbuf *out, char *err, size_t n)
 {
+    /* the kernel template passes one loop value (bs_loop): a nest's other loops have no slot */
+    if (!s->is_trace && s->nloops > 1) {
+        snprintf(err, n, "a scenario with %d nested or sibling loops cannot be measured yet (one loop can)", s->nloops);
+        return false;
+    }
     /* no kernel for a kind the model does not cover, nor for one the architecture lacks */
     const banks_request kind0 = s->is_trace ? s->trace[access] : scenario_access_kind(&s->accesses[access]);
     const kinds_row *row = kinds_of(kind0.op);

@@ -228,7 +228,7 @@ const kinds_row *kinds_find(const char *name)
 
 const char *kinds_op_message(char *buf, size_t n)
 {
-    const kinds_row *ops[NROWS];
+    const kinds_row *ops[NROWS] = {NULL};
     int k = 0;
     for (int i = 0; i < NROWS; i++)
         if (rows[i].op >= 0 && !rows[i].file_op)

@@ -56,7 +56,7 @@ typedef struct kinds_counters {
 typedef struct kinds_row {
     const char *name;  /* as in files: "load", "ldmatrix", "cp.async", "cp.async.cg" */
     const char *title; /* for people: "shared-memory load" */
-    int op;            /* its banks_op; -1 for a kind the model does not cover */
+    int op;            /* its banks_op; -1 for a kind files cannot name (met by recordings only) */
     unsigned widths;   /* bytes per lane it takes (KINDS_W bits) */
     kinds_rule rule;
     bool reads;               /* lanes receive shared data (a load): one word read serves them all */

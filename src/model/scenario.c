@@ -44,7 +44,11 @@ void scenario_free(scenario *s)
         free(a->type_text);
     }
     free(s->accesses);
-    free(s->loop.var);
+    for (int k = 0; k < SCENARIO_MAX_LOOPS; k++) {
+        free(s->loops[k].var);
+        free(s->loops[k].values);
+    }
+    free(s->iter_first);
     free(s->warps);
     if (s->trace_at)
         for (int i = 0; i < s->ntrace; i++)
@@ -97,6 +101,14 @@ static bool fail(scenario_error *err, int expr_pos, const char *msg, const char 
     return false;
 }
 
+/* The file path of loop k: "loop" for the single loop of a version 1 scenario, else "loops[k]". */
+static const char *loop_path(const scenario *s, int k)
+{
+    static const char *const paths[SCENARIO_MAX_LOOPS] = {"loops[0]", "loops[1]", "loops[2]", "loops[3]",
+                                                          "loops[4]", "loops[5]", "loops[6]", "loops[7]"};
+    return s->nloops <= 1 && !s->nested ? "loop" : paths[k];
+}
+
 int scenario_threads(const scenario *s)
 {
     return s->block[0] * s->block[1] * s->block[2];
@@ -126,22 +138,71 @@ int64_t scenario_instr_count(const scenario *s)
 {
     if (s->is_trace)
         return s->ntrace;
-    return (int64_t)s->iterations * s->naccesses * scenario_selected_warps(s);
+    int64_t pairs = s->iter_first ? s->iter_first[s->iterations] : (int64_t)s->iterations * s->naccesses;
+    return pairs * scenario_selected_warps(s);
 }
 
-/* Expand the loop into its values; false when it runs zero or too many times. */
-static bool loop_expand(scenario *s, scenario_error *err)
+/* The innermost loop around access a, or -1. */
+static int access_loop(const scenario *s, const scenario_access *a)
 {
-    scenario_loop *L = &s->loop;
-    if (!L->var) {
-        s->iterations = 1;
-        s->loop_values[0] = 0;
-        return true;
+    return a->loop >= 0 && a->loop < s->nloops ? a->loop : -1;
+}
+
+bool scenario_loop_encloses(const scenario *s, int k, int inner)
+{
+    for (int p = inner; p >= 0 && p < s->nloops; p = s->loops[p].parent)
+        if (p == k)
+            return true;
+    return false;
+}
+
+int64_t scenario_loop_value(const scenario *s, int k, int it)
+{
+    const scenario_loop *L = &s->loops[k];
+    return L->values && L->count ? L->values[(it / L->stride) % L->count] : 0;
+}
+
+bool scenario_access_active(const scenario *s, int access, int it)
+{
+    const scenario_access *a = &s->accesses[access];
+    int in = access_loop(s, a);
+    for (int k = 0; k < s->nloops; k++) {
+        const scenario_loop *L = &s->loops[k];
+        if (scenario_loop_encloses(s, k, in) || !L->count)
+            continue;
+        /* a loop not around the access: its first iteration, or its last when one of its
+         * accesses comes before (the access follows the loop) */
+        bool after = false;
+        for (int b = 0; b < access && !after; b++)
+            after = scenario_loop_encloses(s, k, access_loop(s, &s->accesses[b]));
+        if ((it / L->stride) % L->count != (after ? L->count - 1 : 0))
+            return false;
     }
+    return true;
+}
+
+void scenario_iteration_text(const scenario *s, int access, int it, strbuf *out)
+{
+    int in = access >= 0 && !s->is_trace ? access_loop(s, &s->accesses[access]) : -2;
+    const char *sep = "";
+    for (int k = 0; k < s->nloops; k++)
+        if (in == -2 || scenario_loop_encloses(s, k, in)) {
+            strbuf_addf(out, "%s%s = %lld", sep, s->loops[k].var, (long long)scenario_loop_value(s, k, it));
+            sep = ", ";
+        }
+}
+
+/* Expand loop k into its values; false when it runs zero or too many times. */
+static bool loop_expand(scenario *s, int k, scenario_error *err)
+{
+    scenario_loop *L = &s->loops[k];
+    free(L->values);
+    L->values = xmalloc(sizeof *L->values * SCENARIO_MAX_ITERATIONS);
+    L->count = 0;
     if (L->kind == SCENARIO_LOOP_ADD && L->step == 0)
-        return fail(err, -1, "loop step must not be 0", "loop.step");
+        return fail(err, -1, "loop step must not be 0", "%s.step", loop_path(s, k));
     if (L->kind != SCENARIO_LOOP_ADD && L->step < 2)
-        return fail(err, -1, "loop factor must be at least 2", "loop");
+        return fail(err, -1, "loop factor must be at least 2", "%s", loop_path(s, k));
     int n = 0;
     int64_t v = L->from;
     for (;;) {
@@ -153,8 +214,8 @@ static bool loop_expand(scenario *s, scenario_error *err)
         if (!go)
             break;
         if (n == SCENARIO_MAX_ITERATIONS)
-            return fail(err, -1, "loop runs more than 4096 times", "loop");
-        s->loop_values[n++] = v;
+            return fail(err, -1, "loop runs more than 4096 times", "%s", loop_path(s, k));
+        L->values[n++] = v;
         bool ovf = false;
         if (L->kind == SCENARIO_LOOP_ADD)
             ovf = __builtin_add_overflow(v, L->step, &v);
@@ -165,11 +226,52 @@ static bool loop_expand(scenario *s, scenario_error *err)
         if (ovf)
             break;
         if (L->kind == SCENARIO_LOOP_MUL && L->from == 0)
-            return fail(err, -1, "a multiplying loop must not start at 0", "loop.from");
+            return fail(err, -1, "a multiplying loop must not start at 0", "%s.from", loop_path(s, k));
     }
     if (n == 0)
-        return fail(err, -1, "loop runs zero times", "loop");
-    s->iterations = n;
+        return fail(err, -1, "loop runs zero times", "%s", loop_path(s, k));
+    L->count = n;
+    return true;
+}
+
+/* Expand the nest: each loop's values, the iterations of the whole nest (the product, the
+ * first loop varying slowest), and the accesses that run at each. */
+static bool nest_expand(scenario *s, scenario_error *err)
+{
+    int64_t total = 1;
+    for (int k = 0; k < s->nloops; k++) {
+        scenario_loop *L = &s->loops[k];
+        if (!L->var)
+            return fail(err, -1, "a loop needs a variable", "%s.var", loop_path(s, k));
+        if (L->parent >= k || L->parent < -1)
+            return fail(err, -1, "a loop's parent must be listed before it", "%s", loop_path(s, k));
+        for (int j = 0; j < k; j++)
+            if (!strcmp(s->loops[j].var, L->var))
+                return fail(err, -1, "two loops have this variable", "%s.var", loop_path(s, k));
+        if (!loop_expand(s, k, err))
+            return false;
+        total *= L->count;
+        if (total > SCENARIO_MAX_ITERATIONS)
+            return fail(err, -1, "the loops run more than 4096 iterations in all (the product of their counts)", "%s",
+                        loop_path(s, k));
+    }
+    s->iterations = (int)total;
+    int64_t stride = total;
+    for (int k = 0; k < s->nloops; k++) {
+        stride /= s->loops[k].count;
+        s->loops[k].stride = stride;
+    }
+    for (int it = 0; it < s->iterations; it++)
+        s->loop_values[it] = s->nloops ? scenario_loop_value(s, 0, it) : 0;
+    free(s->iter_first);
+    s->iter_first = xmalloc(sizeof *s->iter_first * (size_t)(s->iterations + 1));
+    s->iter_first[0] = 0;
+    for (int it = 0; it < s->iterations; it++) {
+        int n = 0;
+        for (int a = 0; a < s->naccesses; a++)
+            n += scenario_access_active(s, a, it);
+        s->iter_first[it + 1] = s->iter_first[it] + n;
+    }
     return true;
 }
 
@@ -259,24 +361,33 @@ void scenario_expr_ranges(const scenario *s, expr_range *r)
     r->hi[EXPR_LANE] = threads < BANKS_WARP ? threads - 1 : BANKS_WARP - 1;
     r->hi[EXPR_WARP] = scenario_warp_count(s) - 1;
     r->hi[EXPR_TID] = threads - 1;
-    r->lo[EXPR_LOOP] = r->hi[EXPR_LOOP] = s->loop_values[0];
-    for (int k = 1; k < s->iterations; k++) {
-        int64_t v = s->loop_values[k];
-        r->lo[EXPR_LOOP] = v < r->lo[EXPR_LOOP] ? v : r->lo[EXPR_LOOP];
-        r->hi[EXPR_LOOP] = v > r->hi[EXPR_LOOP] ? v : r->hi[EXPR_LOOP];
+    for (int k = 0; k < SCENARIO_MAX_LOOPS; k++) {
+        const scenario_loop *L = &s->loops[k];
+        int v = EXPR_LOOP + k;
+        r->lo[v] = r->hi[v] = 0;
+        for (int j = 0; k < s->nloops && L->values && j < L->count; j++) {
+            r->lo[v] = j == 0 || L->values[j] < r->lo[v] ? L->values[j] : r->lo[v];
+            r->hi[v] = j == 0 || L->values[j] > r->hi[v] ? L->values[j] : r->hi[v];
+        }
     }
 }
 
 bool scenario_parse_access(const scenario *s, scenario_access *a, int ai, scenario_error *err)
 {
     expr_error ee;
+    /* the variables of the loops around the access; another loop's is not a value here */
+    const char *vars[EXPR_MAX_LOOPS] = {NULL};
+    int in = access_loop(s, a);
+    for (int k = 0; k < s->nloops; k++)
+        if (scenario_loop_encloses(s, k, in))
+            vars[k] = s->loops[k].var;
     for (int d = 0; d < a->nidx; d++) {
         expr_free(&a->index[d]);
-        if (!expr_parse(a->index_text[d], s->loop.var, &a->index[d], &ee))
+        if (!expr_parse_loops(a->index_text[d], vars, &a->index[d], &ee))
             return fail(err, ee.pos, ee.msg, "accesses[%d].index[%d]", ai, d);
     }
     expr_free(&a->when);
-    if (a->when_text && !expr_parse(a->when_text, s->loop.var, &a->when, &ee))
+    if (a->when_text && !expr_parse_loops(a->when_text, vars, &a->when, &ee))
         return fail(err, ee.pos, ee.msg, "accesses[%d].when", ai);
     return true;
 }
@@ -367,11 +478,12 @@ static bool names_check(const scenario *s, scenario_error *err)
     for (int i = 0; i < s->narrays; i++)
         if (!names_ok_in_cuda(s->arrays[i].name))
             return fail(err, -1, reserved, "arrays[%d].name", i);
-    if (s->loop.var && !names_ok_for_loop(s->loop.var))
-        return fail(err, -1,
-                    "the loop variable must be a C identifier that is not a word of expressions "
-                    "(threadIdx, blockDim, tx, ty, tz, lane, warp, tid, warpSize, min, max)",
-                    "loop.var");
+    for (int k = 0; k < s->nloops; k++)
+        if (s->loops[k].var && !names_ok_for_loop(s->loops[k].var))
+            return fail(err, -1,
+                        "the loop variable must be a C identifier that is not a word of expressions "
+                        "(threadIdx, blockDim, tx, ty, tz, lane, warp, tid, warpSize, min, max)",
+                        "%s.var", loop_path(s, k));
     return true;
 }
 
@@ -396,6 +508,11 @@ bool scenario_finish(scenario *s, scenario_error *err)
         return fail(err, -1, "block z must be 1..64", "block[2]");
     if (scenario_threads(s) > SCENARIO_MAX_THREADS)
         return fail(err, -1, "a block has at most 1024 threads", "block");
+    if (s->nloops == 0 && s->loops[0].var)
+        s->nloops = 1;
+    for (int i = 0; i < s->naccesses; i++)
+        if (s->accesses[i].loop >= s->nloops && s->nloops > 0)
+            return fail(err, -1, "no loop of this name", "accesses[%d].loop", i);
     if (!names_check(s, err))
         return false;
     for (int i = 0; i < s->types.n; i++) {
@@ -417,7 +534,7 @@ bool scenario_finish(scenario *s, scenario_error *err)
     for (int i = 0; i < s->narrays; i++)
         if (!array_finish(s, i, err))
             return false;
-    if (!arrays_place(s, err) || !loop_expand(s, err))
+    if (!arrays_place(s, err) || !nest_expand(s, err))
         return false;
     for (int i = 0; i < s->naccesses; i++)
         if (!access_finish(s, i, err))
@@ -466,7 +583,8 @@ void scenario_instr_build(const scenario *s, int access, int iteration, int warp
     env.v[EXPR_BDX] = s->block[0];
     env.v[EXPR_BDY] = s->block[1];
     env.v[EXPR_BDZ] = s->block[2];
-    env.v[EXPR_LOOP] = out->loop_value;
+    for (int k = 0; k < SCENARIO_MAX_LOOPS; k++)
+        env.v[EXPR_LOOP + k] = k < s->nloops ? scenario_loop_value(s, k, iteration) : 0;
     env.v[EXPR_WARP] = warp;
     int threads = scenario_threads(s);
     uint32_t pending = 0; /* lanes still taking part */
@@ -574,11 +692,30 @@ void scenario_instr_at(const scenario *s, int64_t k, scenario_instr *out)
         return;
     }
     int64_t nw = scenario_selected_warps(s);
-    int64_t per_iter = nw * s->naccesses;
-    int iter = (int)(k / per_iter);
-    int64_t rem = k % per_iter;
-    scenario_instr_build(s, (int)(rem / nw), iter, scenario_selected_warp(s, (int)(rem % nw)), out);
+    int it, access;
+    scenario_instr_locate(s, k, &it, &access);
+    scenario_instr_build(s, access, it, scenario_selected_warp(s, (int)(k % nw)), out);
     out->seq = k;
+}
+
+void scenario_instr_locate(const scenario *s, int64_t k, int *iteration, int *access)
+{
+    int64_t pair = k / scenario_selected_warps(s); /* the (iteration, access) pair, in order */
+    int lo = 0, hi = s->iterations - 1;
+    while (lo < hi) { /* the last iteration whose first pair is at or before this one */
+        int mid = (lo + hi + 1) / 2;
+        if (s->iter_first[mid] <= pair)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    int64_t j = pair - s->iter_first[lo];
+    int a = 0;
+    for (; a < s->naccesses - 1; a++)
+        if (scenario_access_active(s, a, lo) && j-- == 0)
+            break;
+    *iteration = lo;
+    *access = a;
 }
 
 bool scenario_access_may_fail(const scenario *s, int access)
@@ -609,11 +746,11 @@ scenario_check scenario_check_eval_run(const scenario *s, int64_t max_lane_ops, 
     if (!any) /* proven for every lane of every instruction: nothing to evaluate */
         return SCENARIO_CHECK_OK;
     int64_t n = scenario_instr_count(s);
-    int64_t nw = scenario_selected_warps(s);
     int64_t spent = 0;
     scenario_instr in;
     for (int64_t k = 0; k < n; k++) {
-        int access = (int)(k % (nw * s->naccesses) / nw);
+        int it, access;
+        scenario_instr_locate(s, k, &it, &access);
         if (!scenario_access_may_fail(s, access))
             continue;
         spent += BANKS_WARP * (1 + scenario_access_nodes(&s->accesses[access]));
@@ -626,12 +763,12 @@ scenario_check scenario_check_eval_run(const scenario *s, int64_t max_lane_ops, 
             const scenario_lane *ln = &in.lane[l];
             if (ln->state != SCENARIO_LANE_EVAL_ERROR)
                 continue;
-            char loop[64] = "";
-            if (s->loop.var)
-                snprintf(loop, sizeof loop, ", %s = %lld", s->loop.var, (long long)in.loop_value);
+            strbuf loop = {0};
+            scenario_iteration_text(s, in.access, in.iteration, &loop);
             char msg[200];
-            snprintf(msg, sizeof msg, "%s for thread (%d,%d,%d)%s", expr_status_text(ln->eval), ln->tx, ln->ty, ln->tz,
-                     loop);
+            snprintf(msg, sizeof msg, "%s for thread (%d,%d,%d)%s%.100s", expr_status_text(ln->eval), ln->tx, ln->ty,
+                     ln->tz, loop.len ? ", " : "", strbuf_str(&loop));
+            strbuf_free(&loop);
             if (ln->bad_dim < 0)
                 fail(err, ln->eval_pos, msg, "accesses[%d].when", in.access);
             else

@@ -18,7 +18,8 @@
 
 #define SCENARIO_MAX_DIMS 3
 #define SCENARIO_MAX_THREADS 1024
-#define SCENARIO_MAX_ITERATIONS 4096
+#define SCENARIO_MAX_ITERATIONS 4096 /* of the whole loop nest (the product of its loops) */
+#define SCENARIO_MAX_LOOPS EXPR_MAX_LOOPS
 
 typedef struct scenario_array {
     char *name;      /* owned */
@@ -84,6 +85,11 @@ typedef struct scenario_access {
     char *label;        /* owned, optional */
     char *source;       /* owned, optional: the source line it comes from (bankscope import) */
     scenario_srcloc at; /* where it is in the user's source (file, line, column, text) */
+    /* the innermost loop around it (an index into loops; -1: outside every loop). It runs once
+     * per iteration of its loop and of the loops around that; a loop that is not around it is
+     * at its first iteration, or at its last when an access of that loop comes earlier in the
+     * list (the access follows the loop in the source). */
+    int loop;
     /* derived */
     int array;
     int offset;      /* bytes from the element start (field offset) */
@@ -98,6 +104,11 @@ typedef struct scenario_loop {
     char *var;              /* owned, NULL: no loop */
     int64_t from, to, step; /* for (var = from; var < to (or > to); var += step / *= / /=) */
     scenario_loop_kind kind;
+    int parent; /* the loop around it (an earlier index), -1: none */
+    /* derived */
+    int count;       /* iterations */
+    int64_t *values; /* owned: its value at each of its iterations */
+    int64_t stride;  /* iteration it of the nest is iteration (it / stride) % count of this loop */
 } scenario_loop;
 
 typedef struct scenario {
@@ -109,8 +120,13 @@ typedef struct scenario {
     int narrays;
     scenario_access *accesses;
     int naccesses;
-    scenario_loop loop;
-    int *warps; /* owned; NULL: every warp of the block */
+    /* the loop nest: loops[k] is expression variable EXPR_LOOP + k; a parent comes before its
+     * children; loops[0].var NULL: no loop. One loop and accesses with loop 0: the version 1
+     * format's single loop around every access. */
+    scenario_loop loops[SCENARIO_MAX_LOOPS];
+    int nloops;
+    bool nested; /* written as a nest ("loops", version 2), even of one loop */
+    int *warps;  /* owned; NULL: every warp of the block */
     int nwarps;
     bool is_trace;
     banks_request *trace; /* owned, trace mode */
@@ -119,8 +135,9 @@ typedef struct scenario {
      * (a recording's file, line and the line's text: bankscope record) */
     scenario_srcloc *trace_at;
     /* derived */
-    int64_t loop_values[SCENARIO_MAX_ITERATIONS];
-    int iterations;
+    int64_t loop_values[SCENARIO_MAX_ITERATIONS]; /* loops[0]'s value at each iteration of the nest */
+    int iterations;                               /* of the whole nest: the product of its loops */
+    int *iter_first; /* owned: active (access, iteration) pairs before iteration it; iterations + 1 */
     int64_t smem_bytes;
 } scenario;
 
@@ -149,9 +166,18 @@ int scenario_warp_count(const scenario *s);
 /* Warps analysed (the selection, or all). */
 int scenario_selected_warps(const scenario *s);
 int scenario_selected_warp(const scenario *s, int k);
-/* Warp-instructions analysed: trace entries, or iterations x accesses x selected warps,
- * ordered by iteration, then access, then warp. */
+/* Warp-instructions analysed: trace entries, or (for each iteration of the loop nest, each
+ * access that runs then) x selected warps, ordered by iteration, then access, then warp. */
 int64_t scenario_instr_count(const scenario *s);
+/* Whether access runs at iteration it of the nest (always, without loops). */
+bool scenario_access_active(const scenario *s, int access, int it);
+/* The value of loop k at iteration it of the nest. */
+int64_t scenario_loop_value(const scenario *s, int k, int it);
+/* "k = 3, i = 2": the loops around access (every loop when access < 0) at iteration it; nothing
+ * without loops. */
+void scenario_iteration_text(const scenario *s, int access, int it, strbuf *out);
+/* Whether loop k encloses (or is) loop inner (-1: none). */
+bool scenario_loop_encloses(const scenario *s, int k, int inner);
 
 typedef enum scenario_lane_state {
     SCENARIO_LANE_OK,         /* takes part */
@@ -182,6 +208,8 @@ typedef struct scenario_instr {
     scenario_lane lane[BANKS_WARP];
 } scenario_instr;
 
+/* The iteration and access of warp-instruction k (0 <= k < scenario_instr_count). */
+void scenario_instr_locate(const scenario *s, int64_t k, int *iteration, int *access);
 /* Build warp-instruction k (0 <= k < scenario_instr_count). */
 void scenario_instr_at(const scenario *s, int64_t k, scenario_instr *out);
 /* Build the instruction of one access, iteration and warp. */

@@ -52,6 +52,7 @@ static void clone_access(const scenario_access *a, scenario_access *b)
     b->label = dup_or_null(a->label);
     b->source = dup_or_null(a->source);
     scenario_srcloc_copy(&a->at, &b->at);
+    b->loop = a->loop;
 }
 
 bool scenario_clone(const scenario *src, scenario *dst)
@@ -91,8 +92,13 @@ bool scenario_clone(const scenario *src, scenario *dst)
         dst->accesses = xmalloc(sizeof *dst->accesses * (size_t)(src->naccesses ? src->naccesses : 1));
         for (int i = 0; i < src->naccesses; i++)
             clone_access(&src->accesses[i], &dst->accesses[i]);
-        dst->loop = src->loop;
-        dst->loop.var = dup_or_null(src->loop.var);
+        dst->nloops = src->nloops;
+        dst->nested = src->nested;
+        for (int k = 0; k < src->nloops; k++) {
+            const scenario_loop *L = &src->loops[k];
+            dst->loops[k] =
+                (scenario_loop){dup_or_null(L->var), L->from, L->to, L->step, L->kind, L->parent, 0, NULL, 0};
+        }
         if (src->warps) {
             dst->nwarps = src->nwarps;
             dst->warps = xmalloc(sizeof *dst->warps * (size_t)(src->nwarps ? src->nwarps : 1));

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "io/load.h"
 #include "tui/app.h"
 
 #define KEY_ESC 27
@@ -203,6 +204,26 @@ static int act_undo(tui_app *a, int key)
     return REACT_EDITED | REACT_REDRAW;
 }
 
+/* Back to the scenario as its file holds it (as opened, or as last saved): one undoable edit. */
+static int act_reset(tui_app *a, int key)
+{
+    (void)key;
+    if (!a->modified || !a->saved_json) {
+        app_set_message(a, false, "nothing to reset: the scenario is as its file holds it");
+        return REACT_REDRAW;
+    }
+    scenario s;
+    io_error err;
+    if (!load_scenario_text(a->saved_json, strlen(a->saved_json), a->source, NULL, &s, &err)) {
+        app_set_message(a, true, "%s", err.text);
+        return REACT_REDRAW;
+    }
+    int r = app_replace(a, &s, "back to the file as opened or saved (u undoes)");
+    if (a->access >= scenario_access_count(&a->sc))
+        a->access = 0;
+    return r;
+}
+
 static int act_focus(tui_app *a, int key)
 {
     (void)key;
@@ -352,6 +373,7 @@ static const tui_action table[] = {
     {{'z'}, 1, NULL, "presentation: the grid alone, big verdict, high contrast", present_toggle, V, NULL},
     {{'Q'}, 1, "quiz", "predict first: the verdict stays hidden until a number is typed", quiz_toggle, V, NULL},
     {{'y'}, 1, "why", "the whole explanation of the pattern and the selected lane", why_open, V, NULL},
+    {{'F'}, 1, NULL, "reset: back to the file as opened or last saved (one edit: u undoes it)", act_reset, V, NULL},
     {{'u', 'U', CTRL('r')}, 2, "undo", "undo / redo an edit (Ctrl-R redoes too)", act_undo, V, NULL},
     {{'v'}, 1, "advisor", "advisor: padding sweep, occupancy, swizzle, SoA", advisor_open, V, NULL},
     {{'o'}, 1, "structs", "struct editor: layout, holes, sizeof", structs_open, V, acts_structs},
@@ -456,8 +478,22 @@ static const tui_action table[] = {
     {{'d'}, 1, "delete", "delete the selected field", structs_edit, M(STRUCTS), NULL},
     {{'R'}, 1, "reorder", "reorder the fields by alignment (removes holes)", structs_edit, M(STRUCTS), NULL},
     /* pickers */
-    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "move", "move in the list", picker_move, M(PICKER), NULL},
+    {{KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END},
+     2,
+     "move",
+     "move in the list (PgUp/PgDn a page, Home/End the ends)",
+     picker_move,
+     M(PICKER),
+     NULL},
     {{'\r', '\n', KEY_ENTER}, 1, "choose", "open the chosen entry", picker_choose, M(PICKER), NULL},
+    {{KEY_BACKSPACE, 127, CTRL('u')},
+     1,
+     NULL,
+     "type to filter: the entries whose name, title or arch hold the letters in that order (fuzzy)",
+     picker_type,
+     M(PICKER),
+     NULL},
+    {{KEY_ESC}, 1, "close", "close the list", picker_close, M(PICKER), NULL},
     /* the kernel view */
     {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "scroll", "scroll a line", kernel_scroll, M(KERNEL), NULL},
     {{KEY_PPAGE, KEY_NPAGE, 'b', ' '}, 2, NULL, "scroll a page (b / Space too)", kernel_scroll, M(KERNEL), NULL},

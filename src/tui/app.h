@@ -55,8 +55,8 @@ typedef enum tui_mode_id {
 /* Views closed by Esc or q. */
 #define MODES_CLOSABLE                                                                                                 \
     (MODE_BIT(MODE_HELP) | MODE_BIT(MODE_ADVISOR) | MODE_BIT(MODE_STRUCTS) | MODE_BIT(MODE_COMPARE) |                  \
-     MODE_BIT(MODE_STEP) | MODE_BIT(MODE_LESSON) | MODE_BIT(MODE_PRESENT) | MODE_BIT(MODE_PICKER) |                    \
-     MODE_BIT(MODE_QUIZ) | MODE_BIT(MODE_KERNEL) | MODE_BIT(MODE_SOURCE))
+     MODE_BIT(MODE_STEP) | MODE_BIT(MODE_LESSON) | MODE_BIT(MODE_PRESENT) | MODE_BIT(MODE_QUIZ) |                      \
+     MODE_BIT(MODE_KERNEL) | MODE_BIT(MODE_SOURCE))
 
 /* Reaction flags a handler returns; the loop acts on them. */
 enum {
@@ -188,7 +188,12 @@ typedef struct help_state {
 typedef enum picker_kind { PICK_PATTERN, PICK_ARCH } picker_kind;
 typedef struct picker_state {
     picker_kind kind;
-    int cursor, scroll, n;
+    int cursor, scroll;           /* in the shown entries */
+    int n;                        /* entries */
+    char **name, **title, **arch; /* owned, one per entry (title, arch: NULL when unknown) */
+    tui_line filter;              /* typed: entries whose text holds its letters in order */
+    int *shown;                   /* owned: the entries that match, in library order */
+    int nshown;
 } picker_state;
 
 /* The kernel view (mode_kernel.c): the text `bankscope kernel` prints for the scenario on show. */
@@ -376,6 +381,10 @@ int quiz_enter(tui_app *a, int key);
 int picker_open(tui_app *a, int key);
 int picker_move(tui_app *a, int key);
 int picker_choose(tui_app *a, int key);
+int picker_close(tui_app *a, int key);
+int picker_type(tui_app *a, int key);
+/* Free the picker's list (leaving it, and at exit). */
+void picker_free(tui_app *a);
 int why_open(tui_app *a, int key);
 int kernel_open(tui_app *a, int key);
 int kernel_scroll(tui_app *a, int key);

@@ -69,6 +69,16 @@ void crt_init(tui_crt *c, bool want_color, bool want_mouse)
     noecho();
     nonl();
     keypad(stdscr, TRUE);
+    /* Home and End as the common terminals send them, whatever the terminfo entry says (tmux and
+     * screen send ESC [1~ and ESC [4~ under TERM=xterm-256color), as htop does */
+    static const struct {
+        const char *seq;
+        int key;
+    } extra[] = {{"\033[1~", KEY_HOME}, {"\033[4~", KEY_END}, {"\033[7~", KEY_HOME}, {"\033[8~", KEY_END},
+                 {"\033[H", KEY_HOME},  {"\033[F", KEY_END},  {"\033OH", KEY_HOME},  {"\033OF", KEY_END}};
+    for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
+        if (key_defined(extra[i].seq) == 0)
+            define_key(extra[i].seq, extra[i].key);
     curs_set(0);
     set_escdelay(25);
     c->color = want_color && has_colors() && getenv("NO_COLOR") == NULL;

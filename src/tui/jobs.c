@@ -48,6 +48,7 @@ static void totals_run(const scenario *s, tui_totals *t, atomic_int *cancel, ato
         scenario_instr_at(s, k, &in);
         banks_analyze(s->arch, &in.req, &r, NULL);
         t->instructions++;
+        t->idle += scenario_instr_idle(&in);
         t->wavefronts += r.wavefronts;
         t->ideal += r.ideal_wavefronts;
         t->conflicts += r.bank_conflicts;
@@ -72,7 +73,7 @@ static int64_t access_wavefronts(const scenario *s, int access, atomic_int *canc
     scenario_instr in;
     banks_result r;
     for (int it = 0; it < s->iterations && !atomic_load(cancel); it++)
-        for (int w = 0; w < scenario_selected_warps(s); w++) {
+        for (int w = 0; w < scenario_selected_warps(s) && scenario_access_active(s, access, it); w++) {
             scenario_instr_build(s, access, it, scenario_selected_warp(s, w), &in);
             banks_analyze(s->arch, &in.req, &r, NULL);
             sum += r.wavefronts;

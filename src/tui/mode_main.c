@@ -14,11 +14,11 @@ static void grid_caption(const tui_app *a, const scenario *s, const tui_view *v,
     (void)a;
     if (s->is_trace) {
         int k = (int)v->in.seq;
-        snprintf(buf, n, "%sbanks: trace[%d] %s, %d B", prefix, k, scenario_op_text(s->trace[k].op), s->trace[k].width);
+        snprintf(buf, n, "%sbanks: trace[%d] %s, %d B", prefix, k, banks_op_name(s->trace[k].op), s->trace[k].width);
         return;
     }
     const scenario_access *ac = &s->accesses[v->in.access];
-    int k = snprintf(buf, n, "%sbanks: warp %d %s %s", prefix, v->in.warp, scenario_op_text(ac->op),
+    int k = snprintf(buf, n, "%sbanks: warp %d %s %s", prefix, v->in.warp, banks_op_name(ac->op),
                      s->arrays[ac->array].name);
     for (int d = 0; d < ac->nidx && k >= 0 && (size_t)k < n; d++)
         k += snprintf(buf + k, n - (size_t)k, "[%s]", ac->index_text[d]);

@@ -1,27 +1,105 @@
-/* mode_picker: a list to choose from: every pattern and lesson of the library (L), or every
- * architecture (A). Arrows move, Enter opens the chosen entry (asking first when there are
- * unsaved edits, as n and p do), Esc or q closes. */
+/* mode_picker: a list to choose from: every pattern and lesson of the library (L) with its title
+ * and architecture, or every architecture (A). Typing filters the list (fuzzy: the letters in
+ * order, anywhere in the name, title or arch); arrows, PgUp/PgDn and Home/End move; Enter opens
+ * the chosen entry (asking first when there are unsaved edits, as n and p do); Esc closes. */
+#include <ctype.h>
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "io/library.h"
 #include "tui/app.h"
 
+void picker_free(tui_app *a)
+{
+    picker_state *p = &a->picker;
+    for (int i = 0; i < p->n && p->name; i++) {
+        free(p->name[i]);
+        free(p->title[i]);
+        free(p->arch[i]);
+    }
+    free(p->name);
+    free(p->title);
+    free(p->arch);
+    free(p->shown);
+    p->name = p->title = p->arch = NULL;
+    p->shown = NULL;
+    p->n = p->nshown = 0;
+}
+
+/* True when every character of pat appears in text in that order (case ignored). */
+static bool fuzzy(const char *pat, const char *text)
+{
+    for (; *pat && *text; text++)
+        if (tolower((unsigned char)*pat) == tolower((unsigned char)*text))
+            pat++;
+    return *pat == '\0';
+}
+
+/* The entries the filter keeps; the cursor stays on its entry when it still shows. */
+static void picker_filter(picker_state *p)
+{
+    int at = p->nshown > 0 && p->cursor < p->nshown ? p->shown[p->cursor] : -1;
+    p->nshown = 0;
+    p->cursor = 0;
+    for (int i = 0; i < p->n; i++) {
+        char all[700];
+        snprintf(all, sizeof all, "%s %s %s", p->name[i], p->title[i] ? p->title[i] : "", p->arch[i] ? p->arch[i] : "");
+        if (!fuzzy(p->filter.buf, all))
+            continue;
+        if (i == at)
+            p->cursor = p->nshown;
+        p->shown[p->nshown++] = i;
+    }
+    p->scroll = 0;
+}
+
 int picker_open(tui_app *a, int key)
 {
     picker_state *p = &a->picker;
+    picker_free(a);
     p->kind = key == 'A' ? PICK_ARCH : PICK_PATTERN;
-    p->scroll = 0;
-    if (p->kind == PICK_ARCH) {
-        int np;
-        const banks_profile *ps = banks_profiles(&np);
-        p->n = np;
-        p->cursor = (int)(a->sc.arch - ps);
-    } else {
-        library_patterns(&p->n);
-        p->cursor = a->pattern >= 0 ? a->pattern : 0;
+    int np, start = 0;
+    const banks_profile *ps = banks_profiles(&np);
+    const library_entry *e = library_patterns(&np);
+    if (p->kind == PICK_ARCH)
+        ps = banks_profiles(&np);
+    p->n = np;
+    p->name = xcalloc((size_t)(np > 0 ? np : 1), sizeof *p->name);
+    p->title = xcalloc((size_t)(np > 0 ? np : 1), sizeof *p->title);
+    p->arch = xcalloc((size_t)(np > 0 ? np : 1), sizeof *p->arch);
+    p->shown = xcalloc((size_t)(np > 0 ? np : 1), sizeof *p->shown);
+    for (int i = 0; i < np; i++) {
+        if (p->kind == PICK_ARCH) {
+            p->name[i] = xstrdup(ps[i].name);
+            p->title[i] = xstrdup(ps[i].title);
+            continue;
+        }
+        char name[256];
+        snprintf(name, sizeof name, "%s", e[i].name);
+        char *dot = strstr(name, ".json");
+        if (dot)
+            *dot = '\0';
+        p->name[i] = xstrdup(name);
+        library_head h; /* read without loading the pattern */
+        if (library_head_read(&e[i], &h)) {
+            if (h.lesson) {
+                char t[600];
+                snprintf(t, sizeof t, "lesson, %d steps: %s", h.steps, h.title ? h.title : "");
+                p->title[i] = xstrdup(t);
+            } else if (h.title) {
+                p->title[i] = xstrdup(h.title);
+            }
+            p->arch[i] = h.arch ? xstrdup(h.arch) : NULL;
+        }
+        library_head_free(&h);
     }
+    start = p->kind == PICK_ARCH ? (int)(a->sc.arch - banks_profiles(&np)) : a->pattern >= 0 ? a->pattern : 0;
+    line_set(&p->filter, "", false);
+    p->nshown = 0;
+    picker_filter(p);
+    p->cursor = start >= 0 && start < p->nshown ? start : 0;
     app_push(a, &mode_picker);
     return REACT_REDRAW;
 }
@@ -29,9 +107,24 @@ int picker_open(tui_app *a, int key)
 int picker_move(tui_app *a, int key)
 {
     picker_state *p = &a->picker;
-    int d = key == KEY_UP || key == 'k' ? -1 : key == KEY_DOWN || key == 'j' ? 1 : key == KEY_PPAGE ? -10 : 10;
-    int c = p->cursor + d;
-    p->cursor = c < 0 ? 0 : c >= p->n ? p->n - 1 : c;
+    int d = key == KEY_UP ? -1 : key == KEY_DOWN ? 1 : key == KEY_PPAGE ? -10 : key == KEY_NPAGE ? 10 : 0;
+    int c = key == KEY_HOME ? 0 : key == KEY_END ? p->nshown - 1 : p->cursor + d;
+    p->cursor = c >= p->nshown ? p->nshown - 1 : c < 0 ? 0 : c;
+    return REACT_REDRAW;
+}
+
+int picker_type(tui_app *a, int key)
+{
+    picker_state *p = &a->picker;
+    if (line_key(&p->filter, key) == LINE_CHANGED)
+        picker_filter(p);
+    return REACT_REDRAW;
+}
+
+int picker_close(tui_app *a, int key)
+{
+    (void)key;
+    app_pop(a);
     return REACT_REDRAW;
 }
 
@@ -39,50 +132,81 @@ int picker_choose(tui_app *a, int key)
 {
     (void)key;
     picker_state *p = &a->picker;
+    if (p->nshown == 0) {
+        app_set_message(a, true, "nothing matches '%s' (Backspace edits the filter)", p->filter.buf);
+        return REACT_REDRAW;
+    }
+    int k = p->shown[p->cursor];
+    picker_kind kind = p->kind;
     app_pop(a);
-    if (p->kind == PICK_ARCH) {
-        scenario_change c = {SCENARIO_CHANGE_ARCH_SET, .u.arch = {0, p->cursor}};
+    if (kind == PICK_ARCH) {
+        scenario_change c = {SCENARIO_CHANGE_ARCH_SET, .u.arch = {0, k}};
         return app_change(a, &c, false);
     }
     /* the pattern after the one before the chosen: n's path, which asks first when edited */
     while (app_in_mode(a, MODE_LESSON))
         app_pop(a);
-    a->pattern = p->cursor - 1;
+    a->pattern = k - 1;
     return app_open_relative(a, 1, false);
+}
+
+/* Characters typed go to the filter; the other keys through the action table. */
+static int picker_key(tui_app *a, int key)
+{
+    if (key >= 32 && key < 127)
+        return picker_type(a, key);
+    return actions_dispatch(a, MODE_PICKER, key);
 }
 
 static void picker_draw(tui_app *a)
 {
     picker_state *p = &a->picker;
-    int w = a->cols - 4 < 100 ? a->cols - 4 : 100, h = a->rows - 2;
+    int w = a->cols - 4 < 120 ? a->cols - 4 : 120, h = a->rows - 2;
     layout_rect box = {1, (a->cols - w) / 2, h, w};
     for (int y = box.y; y < box.y + box.h; y++)
         draw_fill(&a->crt, y, box.x, box.w, ROLE_NORMAL);
-    layout_rect in = panel_frame(&a->crt, &box,
-                                 p->kind == PICK_ARCH ? "architecture (Enter chooses, Esc closes)"
-                                                      : "pattern library (Enter opens, Esc closes)",
-                                 true);
+    char title[200];
+    snprintf(title, sizeof title, "%s: %d of %d (type to filter, Enter %s, Esc closes)",
+             p->kind == PICK_ARCH ? "architecture" : "pattern library", p->nshown, p->n,
+             p->kind == PICK_ARCH ? "chooses" : "opens");
+    layout_rect in = panel_frame(&a->crt, &box, title, true);
     app_bar_draw(a);
-    if (in.h < 1)
+    if (in.h < 2)
         return;
+    int x = in.x + draw_text(&a->crt, in.y, in.x, in.w, ROLE_KEY, "filter: ");
+    draw_line(&a->crt, in.y, x, in.x + in.w - x, ROLE_NORMAL, &p->filter, '_');
+    int rows = in.h - 1, y0 = in.y + 1;
     if (p->cursor < p->scroll)
         p->scroll = p->cursor;
-    if (p->cursor >= p->scroll + in.h)
-        p->scroll = p->cursor - in.h + 1;
-    int np;
-    const banks_profile *ps = banks_profiles(&np);
-    int n;
-    const library_entry *e = library_patterns(&n);
-    for (int i = 0; i < in.h && p->scroll + i < p->n; i++) {
-        int k = p->scroll + i;
-        int marks = k == p->cursor ? MARK_SELECT : 0;
-        if (p->kind == PICK_ARCH)
-            draw_text_mark(&a->crt, in.y + i, in.x, in.w, ROLE_NORMAL, marks, "%c %-12s %s", k == p->cursor ? '>' : ' ',
-                           ps[k].name, ps[k].title);
-        else
-            draw_text_mark(&a->crt, in.y + i, in.x, in.w, ROLE_NORMAL, marks, "%c %s", k == p->cursor ? '>' : ' ',
-                           e[k].name);
+    if (p->cursor >= p->scroll + rows)
+        p->scroll = p->cursor - rows + 1;
+    int namew = 0;
+    for (int i = 0; i < p->nshown; i++) {
+        int nw = draw_width(p->name[p->shown[i]]);
+        namew = nw > namew ? nw : namew;
+    }
+    namew = namew > 28 ? 28 : namew;
+    if (p->nshown == 0)
+        draw_text(&a->crt, y0, in.x, in.w, ROLE_DIM, "  nothing matches");
+    for (int i = 0; i < rows && p->scroll + i < p->nshown; i++) {
+        int k = p->shown[p->scroll + i];
+        bool cur = p->scroll + i == p->cursor;
+        int marks = cur ? MARK_SELECT : 0, y = y0 + i;
+        if (cur)
+            draw_fill(&a->crt, y, in.x, in.w, ROLE_SELECTED);
+        int cx = in.x + draw_text_mark(&a->crt, y, in.x, in.w, ROLE_KEY, marks, "%c %-*.*s ", cur ? '>' : ' ', namew,
+                                       namew, p->name[k]);
+        int aw = p->arch[k] ? draw_width(p->arch[k]) + 1 : 0;
+        cx += draw_text_mark(&a->crt, y, cx, in.x + in.w - cx - aw, ROLE_NORMAL, marks, "%s",
+                             p->title[k] ? p->title[k] : "");
+        if (p->arch[k] && in.x + in.w - aw > cx)
+            draw_text_mark(&a->crt, y, in.x + in.w - aw, aw, ROLE_DIM, marks, " %s", p->arch[k]);
     }
 }
 
-const tui_mode mode_picker = {MODE_PICKER, "picker", true, NULL, NULL, picker_draw, NULL, NULL};
+static void picker_leave(tui_app *a)
+{
+    picker_free(a);
+}
+
+const tui_mode mode_picker = {MODE_PICKER, "picker", true, NULL, picker_key, picker_draw, NULL, picker_leave};

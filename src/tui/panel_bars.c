@@ -65,9 +65,15 @@ void panel_title_draw(const tui_vctx *v)
         p[n++].prio = 2;
         snprintf(p[n].text, sizeof p[n].text, "warp %d/%d", v->warp, scenario_warp_count(s) - 1);
         p[n++].prio = 8;
-        if (s->loop.var) {
-            snprintf(p[n].text, sizeof p[n].text, "%s=%lld (%d/%d)", s->loop.var,
+        if (s->nloops == 1) {
+            snprintf(p[n].text, sizeof p[n].text, "%s=%lld (%d/%d)", s->loops[0].var,
                      (long long)s->loop_values[v->iteration], v->iteration, s->iterations - 1);
+            p[n++].prio = 7;
+        } else if (s->nloops > 1) { /* a nest: the values of every loop */
+            strbuf it = {0};
+            scenario_iteration_text(s, -1, v->iteration, &it);
+            snprintf(p[n].text, sizeof p[n].text, "%s (%d/%d)", strbuf_str(&it), v->iteration, s->iterations - 1);
+            strbuf_free(&it);
             p[n++].prio = 7;
         }
     }

@@ -137,6 +137,11 @@ void panel_grid_draw(const tui_vctx *ctx, const grid_geom *g, const scenario *s,
     if (cw == 1) /* one character per cell: the letters need their key first */
         x += draw_text(ctx->crt, fy, x, end - x, ROLE_KEY, "a-v=lanes 10-31 ");
     x += draw_text(ctx->crt, fy, x, end - x, ROLE_DIM, "%s", foot);
+    if (v->res.nphases > 1) /* 8- and 16-byte accesses: each phase's rows start at a ┤ (row labels alternate) */
+        x += draw_text(ctx->crt, fy, x, end - x, ROLE_BANK_B, "%d %s ", v->res.nphases,
+                       v->res.nphases == 2   ? "half-warp phases"
+                       : v->res.nphases == 4 ? "quarter-warp phases"
+                                             : "phases");
     x += draw_text(ctx->crt, fy, x, end - x, ROLE_CONFLICT, "conflict");
     x += draw_text(ctx->crt, fy, x, end - x, ROLE_NORMAL, " ");
     x += draw_text(ctx->crt, fy, x, end - x, ROLE_BROADCAST,

@@ -139,6 +139,18 @@ static void measured_draw(const tui_vctx *ctx, layout_rect in, int y)
         draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", g->status);
 }
 
+/* Whether the totals cover the warp on show (a file's "warps" may leave it out). */
+static bool warp_covered(const tui_vctx *ctx)
+{
+    const scenario *s = ctx->sc;
+    if (s->is_trace || s->nwarps == 0)
+        return true;
+    for (int i = 0; i < s->nwarps; i++)
+        if (s->warps[i] == ctx->warp)
+            return true;
+    return false;
+}
+
 /* Lanes left out anywhere in the scenario, once the totals are in (0 before). */
 static int64_t totals_excluded(const tui_vctx *ctx)
 {
@@ -159,12 +171,29 @@ static int totals_draw(const tui_vctx *ctx, layout_rect in, int y, int room)
     }
     const tui_totals *t = ctx->totals;
     int64_t ex = totals_excluded(ctx);
-    if (t->instructions > 1 && (ex == 0 || room >= 2)) { /* the long form when it fits, never a cut one */
-        char line[160];
-        snprintf(line, sizeof line, "all %lld instr.: %lld wf, ideal %lld, worst %d", (long long)t->instructions,
-                 (long long)t->wavefronts, (long long)t->ideal, t->worst);
+    if ((t->instructions > 1 || !warp_covered(ctx)) && (ex == 0 || room >= 2)) { /* never a cut line */
+        /* which warps the totals cover (a file's "warps" may leave out the one on show), and the
+         * warp-instructions that issue nothing (idle warps: no active lane) */
+        const scenario *s = ctx->sc;
+        char scope[48], idle[48] = "", line[200];
+        if (s->is_trace || s->nwarps == 0)
+            snprintf(scope, sizeof scope, "all");
+        else if (s->nwarps == 1)
+            snprintf(scope, sizeof scope, "warp %d", s->warps[0]);
+        else
+            snprintf(scope, sizeof scope, "%d warps", s->nwarps);
+        if (t->idle > 0)
+            snprintf(idle, sizeof idle, " (+%lld idle)", (long long)t->idle);
+        snprintf(line, sizeof line, "%s: %lld instr.%s, %lld wf, ideal %lld, worst %d", scope,
+                 (long long)(t->instructions - t->idle), idle, (long long)t->wavefronts, (long long)t->ideal, t->worst);
         if (draw_width(line) > in.w - 1)
-            snprintf(line, sizeof line, "all: %lld wf, ideal %lld", (long long)t->wavefronts, (long long)t->ideal);
+            snprintf(line, sizeof line, "%s: %lld wf, ideal %lld, worst %d", scope, (long long)t->wavefronts,
+                     (long long)t->ideal, t->worst);
+        if (draw_width(line) > in.w - 1 && t->idle > 0)
+            snprintf(line, sizeof line, "%s: %lld wf, %lld idle", scope, (long long)t->wavefronts, (long long)t->idle);
+        else if (draw_width(line) > in.w - 1)
+            snprintf(line, sizeof line, "%s: %lld wf, ideal %lld", scope, (long long)t->wavefronts,
+                     (long long)t->ideal);
         draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", line);
     }
     if (ex > 0) {
@@ -233,7 +262,9 @@ void panel_result_draw(const tui_vctx *ctx, const layout_rect *r, const scenario
     /* the conflicts line gives way when the MEASURED block (heading and status) would not fit,
      * except side by side in compare mode, where both panels keep the same lines */
     int ex_line = current && totals_excluded(ctx) > 0 ? 1 : 0; /* keeps its line before the conflicts */
-    if (y < end && res->wavefronts && (!current || (ctx->opts & VIEW_COMPARE) || end - y >= 3 + ex_line))
+    /* so do the whole scenario's totals (the conflicts are wavefronts - ideal, on the line above) */
+    int tot_line = current && (!ctx->totals || ctx->totals->instructions > 1 || !warp_covered(ctx)) ? 1 : 0;
+    if (y < end && res->wavefronts && (!current || (ctx->opts & VIEW_COMPARE) || end - y >= 3 + ex_line + tot_line))
         draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%d conflict%s, eff. %.*f %%", res->bank_conflicts,
                   res->bank_conflicts == 1 ? "" : "s", res->bank_conflicts ? 1 : 0,
                   100.0 * res->ideal_wavefronts / res->wavefronts);

@@ -30,6 +30,7 @@ typedef struct tui_view {
 /* Totals over every warp-instruction (the numbers `analyze` prints in its summary). */
 typedef struct tui_totals {
     int64_t instructions, wavefronts, ideal, conflicts;
+    int64_t idle; /* warp-instructions no lane issues (idle warps), counted in instructions */
     int worst;
     scenario_excluded excl;
 } tui_totals;

@@ -59,6 +59,12 @@ rc=$?
     grep -q "^rec.cu:5:12: skipped load of 't': in the recursive function 'f'" "$tmp/rec.err" &&
     [ "$(grep -c '"op"' "$tmp/rec.json")" -eq 1 ] && ok || bad "recursion: exit $rc: $(cat "$tmp/rec.err")"
 grep -q "depends on data: .*(bankscope record captures it)" "$tmp/h.err" && ok || bad "data dependence: $(cat "$tmp/h.err")"
+(cd "$dir" && "$bin" import reference-param.cu --block 64) 2>"$tmp/rp.err" >/dev/null
+grep -q "^reference-param.cu:8:9: skipped store of 'key': .*depends on data: reads shared memory through the reference 'a'" "$tmp/rp.err" &&
+    ok || bad "reference parameter: $(cat "$tmp/rp.err")"
+(cd "$dir" && "$bin" import template-call.cu --block 64 -D S=1) 2>"$tmp/tc.err" >/dev/null
+grep -q "^template-call.cu: note: blockIdx.x is taken as 0" "$tmp/tc.err" && [ "$(wc -l <"$tmp/tc.err")" -eq 1 ] &&
+    ok || bad "blockIdx note: $(cat "$tmp/tc.err")"
 
 # Hostile sources: exit 2 with a message naming the place.
 expect2() {  # expect2 NAME PATTERN FILE ARGS...
@@ -101,6 +107,10 @@ rc=$?
 rc=$?
 [ $rc -eq 2 ] && grep -q '^syntax.cu:3:24: error: ' "$tmp/err" && ok || bad "view of a bad .cu: exit $rc: $(head -2 "$tmp/err")"
 expect2 missing-file 'nosuch.cu: No such file' nosuch.cu --block 32
+# a refusal of the imported scenario names no position in the generated JSON
+printf '__global__ void k() { __shared__ float t[100000]; t[threadIdx.x] = 1; }\n' >"$tmp/big.cu"
+expect2 refused-scenario '^big.cu: the imported scenario is refused: arrays\[0\]\.dims: array needs 400000 bytes' big.cu --block 32
+grep -q '^big.cu:[0-9]' "$tmp/err" && bad "refused scenario: a JSON position: $(cat "$tmp/err")" || ok
 # the view's options may come before the source, as before a scenario: the import runs, then the
 # view (here without a terminal) says what it needs
 (cd "$dir" && "$bin" --no-gpu transpose-naive.cu --block 32,32 -o "$tmp/first.json" </dev/null) >/dev/null 2>"$tmp/err"

@@ -188,6 +188,7 @@ keys R
 expect arch-skips-kind "(6 skipped: ldmatrix exists from sm_75, not on sm_13)"
 start 160 48 --no-gpu kinds-cg.json
 expect not-modelled "not modelled: cp.async.cg bypasses L1"
+expect not-modelled-caption "banks: trace[0] cp.async.cg, 16 B"
 
 start 100 30 --no-gpu lesson-padding
 keys n n n
@@ -227,8 +228,8 @@ mode step default "s Space" "step 1 of 32 wf"
 mode lesson lesson-padding "" "lesson 1/8"
 mode present default z "PRESENT"
 mode quiz default Q "predict first"
-mode arch-picker default A "architecture (Enter chooses"
-mode pattern-picker default L "pattern library (Enter opens"
+mode arch-picker default A "(type to filter, Enter chooses, Esc closes)"
+mode pattern-picker default L "(type to filter, Enter opens, Esc closes)"
 
 # ---- pinned sm_90 beside a 16-bank cc 1.x at 80x24: the cells fit the 32 banks (banks 17-31 and
 # the frame were cut off) ----
@@ -672,6 +673,45 @@ expect header-modified "transpose-… (modified)"
 expect header-warp "│ warp 0/31"
 keys u # unmodified again: nothing to keep when the session ends
 gone header-undone "(modified)"
+
+# ---- the totals at 80x24: which warps they cover (the file's "warps": [0], while w shows warp 1),
+# and the warp-instructions of idle warps (issued ones counted apart, as analyze counts them) ----
+start 80 24 --no-gpu
+expect totals-start "32-way conflict"
+keys w
+expect totals-warps "warp 0: 32 wf, ideal 1"
+start 80 24 --no-gpu reduction-sequential
+expect totals-idle "all: 36 wf, 156 idle"
+start 160 48 --no-gpu reduction-sequential
+expect totals-idle-long "all: 36 instr. (+156 idle), 36 wf, ideal 36, worst 1"
+
+# ---- the pattern list (L): titles and arch, type to filter (fuzzy), Home/End, Enter opens ----
+start 100 30 --no-gpu
+expect picker-start "32-way conflict"
+keys L
+expect picker-titles "broadcast              Every lane reads the same float"
+keys t r n s p
+expect picker-filtered "pattern library: 6 of"
+keys End
+expect picker-end "> transpose-padded"
+keys Home
+expect picker-home "> default"
+keys End Enter
+expect picker-opened "transpose-padded │ sm_90"
+
+# ---- F resets the pattern to its file, as one undoable edit ----
+start 80 24 --no-gpu
+expect reset-start "32-way conflict"
+keys + + t
+expect reset-edited "double tile[32][32+2]"
+keys F
+expect reset-done "back to the file as opened or saved"
+expect reset-file "float tile[32][32]"
+gone reset-unmodified "(modified)"
+keys u
+expect reset-undone "double tile[32][32+2]"
+keys F
+expect reset-again "float tile[32][32]"
 
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]

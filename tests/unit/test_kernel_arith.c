@@ -86,7 +86,7 @@ static void test_kernel_matches_model(void **state)
             expr_env *env = &envs[i][j];
             memset(env, 0, sizeof *env);
             fprintf(f, "    e = false; v = f%d(", i);
-            for (int k = 0; k < EXPR_NVARS; k++) {
+            for (int k = 0; k <= EXPR_LOOP; k++) { /* the expressions use one loop variable */
                 env->v[k] = env_value(j, k);
                 fprintf(f, "%s%lldLL", k ? ", " : "", (long long)env->v[k] + (env->v[k] == INT64_MIN));
                 if (env->v[k] == INT64_MIN)

@@ -3,6 +3,7 @@
  * matrix count, atomic operation and architecture on random and structured addresses; each kind
  * knows the architectures that have it, its counters and its opcodes. */
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -145,6 +146,16 @@ static void test_rows(void **state)
     assert_null(kinds_find_op("cp.async.cg", NULL));
     assert_null(kinds_find_op("wgmma", NULL));
     assert_string_equal(kinds_op_text(kinds_of(BANKS_CP_ASYNC_CG)), "cp.async");
+    char msg[160];
+    assert_string_equal(kinds_op_message(msg, sizeof msg),
+                        "op is \"load\", \"store\", \"ldmatrix\", \"stmatrix\", \"atomic\" or \"cp.async\"");
+    int np; /* every profile's compute capability is the one its name says */
+    const banks_profile *ps = banks_profiles(&np);
+    for (int i = 0; i < np; i++) {
+        int cc = 0;
+        assert_int_equal(sscanf(ps[i].name, "sm_%2d", &cc), 1);
+        assert_int_equal(ps[i].cc, cc);
+    }
     banks_op op;
     assert_false(banks_op_parse("cp.async.cg", &op));
     assert_true(banks_op_parse("cp.async", &op) && op == BANKS_CP_ASYNC);

@@ -1,0 +1,1 @@
+sweep kinds-cg-scenario.json --json --max-pad 1
