@@ -123,6 +123,7 @@ typedef struct edit_state {
     int err_pos;          /* -1 when the text validates */
     bool changed;         /* a live edit was applied (undo restores the text before) */
     bool parse_error;     /* the text does not parse or validate (err_pos, msg say where, why) */
+    bool err_on_line;     /* the error is about the text on the line (not another index's) */
     bool checking;        /* the scenario on show holds texts whose lanes a job is checking */
     bool keep_when_done;  /* Enter came while checking: close when the check passes */
     unsigned long serial; /* of the newest check (older results are dropped) */

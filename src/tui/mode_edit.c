@@ -88,7 +88,7 @@ static int edit_try(tui_app *a)
     if (!scenario_change_apply(&copy, &c, msg, sizeof msg)) {
         scenario_error err = {.expr_pos = -1}; /* where in the expression it fails */
         edit_refused(e, msg, !scenario_finish(&copy, &err) ? err.expr_pos : -1, true);
-        e->parse_error = true;
+        e->parse_error = e->err_on_line = true;
         scenario_free(&copy);
         return REACT_REDRAW; /* a check in flight goes on: it covers the text shown */
     }
@@ -136,6 +136,7 @@ int edit_check_done(tui_app *a, unsigned long serial, bool ok, const scenario_er
         snprintf(msg, sizeof msg, "%.60s: %.200s", err->path, err->msg);
         edit_refused(e, msg, about_line ? err->expr_pos : -1, about_line);
         e->parse_error = true;
+        e->err_on_line = about_line;
     }
     /* show the state before it, and check that one in turn (down to the good one) */
     scenario_free(&e->pending[--e->npending]);
@@ -179,7 +180,7 @@ int edit_cancel(tui_app *a, int key)
 int edit_next_index(tui_app *a, int key)
 {
     (void)key;
-    if (a->edit.parse_error) { /* the text on the line is not taken: say so before moving on */
+    if (a->edit.parse_error && a->edit.err_on_line) { /* the line's text is not taken: say so first */
         beep();
         return REACT_NONE;
     }
