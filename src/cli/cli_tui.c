@@ -8,7 +8,12 @@
 
 int cli_tui(int argc, char **argv)
 {
-    tui_options o = {.color = true, .mouse = true, .gpu = true};
+    return cli_tui_skipped(argc, argv, NULL, 0);
+}
+
+int cli_tui_skipped(int argc, char **argv, const char *const *skipped, int nskipped)
+{
+    tui_options o = {.color = true, .mouse = true, .gpu = true, .skipped = skipped, .nskipped = nskipped};
     static const struct option opts[] = {{"no-color", no_argument, NULL, 'c'},
                                          {"no-mouse", no_argument, NULL, 'm'},
                                          {"no-gpu", no_argument, NULL, 'g'},

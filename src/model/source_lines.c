@@ -50,6 +50,22 @@ bool source_lines_parse_label(const char *label, char *file, size_t n, int *line
     return true;
 }
 
+bool source_lines_parse_skip(const char *msg, char *buf, size_t n, source_skip *out)
+{
+    const char *k = msg ? strstr(msg, ": skipped ") : NULL;
+    if (!k || (size_t)(k - msg) >= n)
+        return false;
+    char head[4096];
+    snprintf(head, sizeof head, "%.*s", (int)(k - msg), msg);
+    int line;
+    if (!source_lines_parse_label(head, buf, n, &line))
+        return false;
+    const char *c = strrchr(head, ':'); /* the column, when the place has one */
+    int col = c && strlen(buf) < (size_t)(c - head) ? atoi(c + 1) : 0;
+    *out = (source_skip){buf, line, col, msg};
+    return true;
+}
+
 /* The location of every access of s into w (count entries). Label files are written into
  * labels (one buffer per access, owned by the caller). */
 static void locate(const scenario *s, const source_record_line *rec, int nrec, where *w, int count, char (*labels)[512])
@@ -355,7 +371,7 @@ bool source_lines_build(const scenario *s, const char *file_text, size_t len, co
         x->skipped[x->nskipped++] = xstrdup(sk->message ? sk->message : "skipped");
     }
     predict(s, out, row_of);
-    if (!s->is_trace && !nskips)
+    if (!s->is_trace && !skips) /* the importer's messages are not at hand: say where one may be missing */
         mark_names(s, out);
     free(row_of);
     free(w);

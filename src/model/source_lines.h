@@ -84,8 +84,9 @@ typedef struct source_lines {
 
 /* The rows of s. file_text (len bytes, may be NULL) is the file's content when the caller could
  * read it; otherwise the texts the locations carry stand in. rec (nrec, may be NULL): a
- * recording's lines, which locate a trace's entries. skips (nskips, may be NULL): what the import
- * skipped. False with why when nothing of s says where it comes from. */
+ * recording's lines, which locate a trace's entries. skips (nskips): what the import
+ * skipped; NULL when that is not known (then the lines that name an array of s but hold no
+ * access are marked names_array instead). False with why when nothing of s says where it comes from. */
 bool source_lines_build(const scenario *s, const char *file_text, size_t len, const source_record_line *rec, int nrec,
                         const source_skip *skips, int nskips, source_lines *out, char *why, size_t n);
 /* The file the locations of s name (the one with the most accesses), or NULL; owned by s. For a
@@ -98,6 +99,9 @@ void source_lines_free(source_lines *sl);
  * nrows entries; returns how many it filled. */
 int source_lines_order(const source_lines *sl, bool sorted, int *order);
 
+/* An importer's message "FILE:LINE:COL: skipped OP of 'ARRAY': REASON" into *out (file into buf,
+ * message borrowed); false for any other line. */
+bool source_lines_parse_skip(const char *msg, char *buf, size_t n, source_skip *out);
 /* Parse "FILE:LINE:COL" (or "FILE:LINE"): the file part into file, the line into *line. */
 bool source_lines_parse_label(const char *label, char *file, size_t n, int *line);
 

@@ -220,8 +220,10 @@ typedef struct source_state {
     int n;                     /* pager lines */
     int w_num, w_pred, w_meas; /* gutter column widths */
     tui_pager pager;
-    unsigned long mask; /* mouse events before the view asked for the wheel too */
-    const char *hint;   /* the source file the command line names (bankscope FILE.cu), or NULL */
+    unsigned long mask;         /* mouse events before the view asked for the wheel too */
+    const char *hint;           /* the source file the command line names (bankscope FILE.cu), or NULL */
+    const char *const *skipped; /* the importer's messages of accesses it skipped (borrowed) */
+    int nskipped;
 } source_state;
 
 typedef struct quiz_state {

@@ -216,6 +216,8 @@ int tui_main(const tui_options *o)
     if (o->present)
         app_push(a, &mode_present);
     a->srcview.hint = o->source_file;
+    a->srcview.skipped = o->skipped;
+    a->srcview.nskipped = o->nskipped;
     int rc = TUI_OK;
     if (o->snapshot) {
         rc = snapshot(a, o->keys);

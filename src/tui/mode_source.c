@@ -86,7 +86,8 @@ static void source_rows(tui_app *a)
         push(v, &cap, ROW_LINE, r, row_text(sl, r));
         for (int m = 0; !v->sorted && m < sl->rows[r].nskipped; m++) {
             strbuf sb = {0};
-            strbuf_addf(&sb, "  ^ %s", sl->rows[r].skipped[m]);
+            const char *msg = sl->rows[r].skipped[m], *sk = strstr(msg, ": skipped ");
+            strbuf_addf(&sb, "  ^ %s", sk ? sk + 2 : msg); /* its place is the line above */
             push(v, &cap, ROW_NOTE, r, strbuf_take(&sb));
         }
     }
@@ -129,7 +130,9 @@ static void source_rows(tui_app *a)
 static void pred_text(const source_row *x, char *buf, size_t n)
 {
     buf[0] = '\0';
-    if (x->naccess == 0 && x->names_array)
+    if (x->naccess == 0 && x->nskipped)
+        snprintf(buf, n, "skipped");
+    else if (x->naccess == 0 && x->names_array)
         snprintf(buf, n, "no access?");
     else if (x->naccess > 0 && x->worst == 0)
         snprintf(buf, n, "%lld/%lld idle", (long long)x->wavefronts, (long long)x->ideal);
@@ -182,7 +185,7 @@ int source_open(tui_app *a, int key)
     source_state *v = &a->srcview;
     source_view_free(a);
     char why[700];
-    if (!source_view_input(&a->sc, a->source, v->hint, &v->src, why, sizeof why)) {
+    if (!source_view_input(&a->sc, a->source, v->hint, v->skipped, v->nskipped, &v->src, why, sizeof why)) {
         app_set_message(a, true, "no source: %s", why);
         return REACT_REDRAW;
     }
@@ -338,8 +341,8 @@ static void source_style(void *ctx, int i, tui_pager_line *out)
     pred_text(x, buf, sizeof buf);
     snprintf(out->extra[0].text, sizeof out->extra[0].text, " %*.40s", v->w_pred < 40 ? v->w_pred : 40, buf);
     out->extra[0].role = x->naccess == 0 ? ROLE_DIM : x->worst > 1 ? ROLE_CONFLICT : ROLE_OK;
-    if (x->naccess == 0 && x->names_array)
-        out->extra[0].role = ROLE_WARN;
+    if (x->naccess == 0 && (x->names_array || x->nskipped))
+        out->extra[0].role = ROLE_KEY; /* not a verdict: an access the model does not see */
     if (sl->measured) {
         tui_role mr = ROLE_DIM;
         meas_text(x, buf, sizeof buf);
@@ -382,7 +385,10 @@ static void detail_draw(tui_app *a, int y)
     else
         strbuf_addf(&sb, " no line info: ");
     if (x->naccess == 0)
-        strbuf_addf(&sb, "%s", x->names_array ? "names a shared array; no access imported" : "no access");
+        strbuf_addf(&sb, "%s",
+                    x->nskipped      ? "the import skipped its access (see below)"
+                    : x->names_array ? "names a shared array; no access imported"
+                                     : "no access");
     else {
         if (!v->src.sl.recording) /* a recording's entries are its warp-instructions */
             strbuf_addf(&sb, "%d access%s, ", x->naccess, x->naccess == 1 ? "" : "es");

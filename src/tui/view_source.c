@@ -54,7 +54,19 @@ static char *find_source(const char *file, const char *path, const char *hint, s
     return NULL;
 }
 
-bool source_view_input(const scenario *s, const char *path, const char *hint, tui_source *out, char *why, size_t n)
+/* The importer's messages about the file shown, parsed (files into bufs, nskipped of them). */
+static int skips_of(const char *file, const char *const *skipped, int nskipped, source_skip *out, char (*bufs)[1024])
+{
+    int k = 0;
+    for (int i = 0; file && i < nskipped; i++)
+        if (source_lines_parse_skip(skipped[i], bufs[k], sizeof bufs[k], &out[k]) &&
+            strcmp(base_name(out[k].file), base_name(file)) == 0)
+            k++;
+    return k;
+}
+
+bool source_view_input(const scenario *s, const char *path, const char *hint, const char *const *skipped, int nskipped,
+                       tui_source *out, char *why, size_t n)
 {
     memset(out, 0, sizeof *out);
     io_error err;
@@ -72,15 +84,21 @@ bool source_view_input(const scenario *s, const char *path, const char *hint, tu
     const char *file = source_lines_file(s, rec, nrec, name, sizeof name);
     size_t len = 0;
     char *text = file ? find_source(file, path, hint, &len, &out->path) : NULL;
-    bool ok = source_lines_build(s, text, len, rec, nrec, NULL, 0, &out->sl, why, n);
+    source_skip *sk = xmalloc(sizeof *sk * (size_t)(nskipped > 0 ? nskipped : 1));
+    char(*bufs)[1024] = xmalloc(sizeof *bufs * (size_t)(nskipped > 0 ? nskipped : 1));
+    int nsk = s->is_trace ? 0 : skips_of(file, skipped, nskipped, sk, bufs);
+    const source_skip *known = skipped ? sk : NULL; /* the importer's messages are at hand */
+    bool ok = source_lines_build(s, text, len, rec, nrec, known, nsk, &out->sl, why, n);
     if (ok && text && out->sl.stale > 0) { /* not the file the locations were taken from */
         source_lines_free(&out->sl);
         free(out->path);
         out->path = NULL;
-        ok = source_lines_build(s, NULL, 0, rec, nrec, NULL, 0, &out->sl, why, n);
+        ok = source_lines_build(s, NULL, 0, rec, nrec, known, nsk, &out->sl, why, n);
         out->differs = true; /* said on screen: the lines shown are those the locations carry */
     }
     free(text);
+    free(sk);
+    free(bufs);
     if (!ok)
         source_view_input_free(out);
     return ok;

@@ -24,9 +24,11 @@ typedef struct tui_source {
 } tui_source;
 
 /* The source view's input for s, opened from path (a scenario or a recording file; may be a
- * library name); hint, when not NULL, is the source file the command line names. False with why
- * when nothing of s says where it comes from. */
-bool source_view_input(const scenario *s, const char *path, const char *hint, tui_source *out, char *why, size_t n);
+ * library name); hint, when not NULL, is the source file the command line names; skipped (n
+ * of them) the importer's "FILE:LINE:COL: skipped ..." messages, those of the file shown kept.
+ * False with why when nothing of s says where it comes from. */
+bool source_view_input(const scenario *s, const char *path, const char *hint, const char *const *skipped, int nskipped,
+                       tui_source *out, char *why, size_t n);
 void source_view_input_free(tui_source *src);
 
 #endif

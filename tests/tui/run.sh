@@ -554,16 +554,19 @@ expect nosource-said "no source: the accesses do not say where they come from"
 
 # ---- the source view of `bankscope FILE.cu` (the import's .cu, found through the path given):
 # 80x24 and 160x48, the gutter coloured by degree as the grid's cells (red 41 for a conflict,
-# green 32 for none), the line that names the array with no access imported listed, S, Enter to
-# the grid and back, a resize ----
-if "$bin" import ../../import/histogram.cu --block 256 2>&1 | grep -q "built without libclang"; then
+# green 32 for none), S, Enter to the grid and back, a resize; the access the importer skipped
+# (its message on stderr) listed under its line and after the file ----
+if "$bin" import "$cases/../../import/histogram.cu" --block 256 2>&1 | grep -q "built without libclang"; then
     echo "source-import: built without libclang: skipped"
 else
     start 80 24 --no-gpu ../../import/histogram.cu --block 256
     expect source-import-start "PREDICTED"
     keys V
     check source-import-80x24 "SOURCE │ histogram.cu │ file order"
-    expect source-import-list "line 10: atomicAdd(&hist[in[i]], 1u);"
+    expect source-import-skipped "10     skipped          atomicAdd(&hist[in[i]], 1u);"
+    expect source-import-list "histogram.cu:10:9: skipped atomic of 'hist': depends on data"
+    keys G Enter # the list's entry leads to its line
+    expect source-import-list-enter "line 10: the import skipped its access (see below)"
     T capture-pane -e -p -t "$sess" > "$tmp/colour"
     hot=$(grep -m1 '^.*11.*64/8' "$tmp/colour") free=$(grep -m1 '^.*12.*8/8' "$tmp/colour")
     if printf '%s' "$hot" | grep -q '41m' && printf '%s' "$free" | grep -q '32m' &&

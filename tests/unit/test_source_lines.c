@@ -211,6 +211,18 @@ static void test_labels(void **state)
     assert_false(source_lines_parse_label(":3:4", f, sizeof f, &line));
     assert_false(source_lines_parse_label("k.cu:0:4", f, sizeof f, &line));
     assert_false(source_lines_parse_label(NULL, f, sizeof f, &line));
+    source_skip sk;
+    const char *m = "dir/h.cu:10:9: skipped atomic of 'hist': depends on data: reads memory";
+    assert_true(source_lines_parse_skip(m, f, sizeof f, &sk));
+    assert_string_equal(sk.file, "dir/h.cu");
+    assert_int_equal(sk.line, 10);
+    assert_int_equal(sk.column, 9);
+    assert_ptr_equal(sk.message, m);
+    assert_true(source_lines_parse_skip("h.cu:3: skipped load of 'a': why", f, sizeof f, &sk));
+    assert_int_equal(sk.line, 3);
+    assert_int_equal(sk.column, 0);
+    assert_false(source_lines_parse_skip("h.cu:3:4: note: blockIdx is block 0", f, sizeof f, &sk));
+    assert_false(source_lines_parse_skip("skipped: x", f, sizeof f, &sk));
 }
 
 /* A trace of four entries: two on line 3 (one 2-way), one on a header line, one without line
