@@ -610,6 +610,14 @@ ins = [i for i in d["accesses"] if i["seq"] in on]
 print("%d/%d" % (sum(i["wavefronts"] for i in ins), sum(i["ideal_wavefronts"] for i in ins)))' "$cases/$rec" 2>/dev/null)
 [ "$n" = "1024/32" ] && pass=$((pass + 1)) || {
     echo "FAIL source-record-agree: analyze sums line 22 to '$n', the view to 1024/32"; fail=$((fail + 1)); }
+# ... in monochrome the 32-way line's numbers are reversed (the grid's conflict cells are too)
+start 80 24 --no-gpu --no-color $rec --source ../../gpu/record/transpose.cu
+expect source-record-mono "22 1024/32 32-way"
+T capture-pane -e -p -t "$sess" > "$tmp/colour"
+hot=$(grep -m1 '1024/32' "$tmp/colour")
+if printf '%s' "$hot" | grep -q '7m' && ! printf '%s' "$hot" | grep -q '4[0-7]m'; then pass=$((pass + 1)); else
+    echo "FAIL source-record-mono: line 22's numbers should be reversed, without colour:"
+    printf '%s\n' "$hot" | cat -v; fail=$((fail + 1)); fi
 # ... where its file is not at hand: the lines the recording carries
 sed 's#"/[^"]*/transpose.cu#"/nonexistent/transpose.cu#g' "$cases/$rec" > "$tmp/moved.json"
 start 80 24 --no-gpu "$tmp/moved.json"
