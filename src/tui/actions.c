@@ -301,11 +301,15 @@ static bool acts_structs(const tui_app *a)
 
 static bool acts_source(const tui_app *a)
 {
-    if (a->sc.is_trace)
-        return a->sc.trace_at != NULL;        /* a recording: its lines say where its instructions come from */
-    for (int i = 0; i < a->sc.naccesses; i++) /* an import locates its accesses (or labels them FILE:LINE:COL) */
-        if (a->sc.accesses[i].at.line > 0 || a->sc.accesses[i].source)
+    if (a->sc.is_trace) /* a recording's instructions carry their lines */
+        return a->sc.trace_at != NULL;
+    for (int i = 0; i < a->sc.naccesses; i++) { /* an import's: a location, or FILE:LINE:COL */
+        const scenario_access *ac = &a->sc.accesses[i];
+        char file[1024];
+        int line;
+        if (ac->at.file || (ac->label && source_lines_parse_label(ac->label, file, sizeof file, &line)))
             return true;
+    }
     return false;
 }
 

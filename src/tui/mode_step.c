@@ -26,7 +26,8 @@ static void step_narrate(tui_app *a)
     const banks_result *r = &a->view.res;
     int k = a->step.shown - 1;
     if (k < 0) {
-        app_set_message(a, false, "step: Space reveals wavefront 0 of %d", r->wavefronts);
+        /* ids from 0, as CUDA's; counts as "k of n" */
+        app_set_message(a, false, "step: Space reveals wavefront 0, the first of %d", r->wavefronts);
         return;
     }
     explain_lines e; /* the bottom line has its first line; the why panel all of it */

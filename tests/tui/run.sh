@@ -526,6 +526,11 @@ expect source-keybar "V source"
 keys V
 check source-100x30 "SOURCE │ reduction-interleaved.cu │ file order"
 expect source-line-12 "12 141/36  8-way"
+# colours: the gutter of a line with a conflict is red (41), of a conflict-free line not
+T capture-pane -e -p -t "$sess" > "$tmp/colour"
+if grep '141/36' "$tmp/colour" | grep -q '41m' && grep ' 8/8 ' "$tmp/colour" | grep -qv '41m'; then
+    pass=$((pass + 1)); else echo "FAIL source-colours: line 12's gutter should be red, line 7's not"
+    grep '141/36\| 8/8 ' "$tmp/colour" | cat -v; fail=$((fail + 1)); fi
 keys S
 expect source-sorted "by cost (S: file order)"
 keys Enter
@@ -546,11 +551,21 @@ for size in "80 24" "160 48" "220 60"; do
     expect "source-closed-${size% *}" "PREDICTED"
 done
 
+# ---- a recording opens on its source lines (the texts it carries when the file is not here):
+# line 22's column read is 32-way (1024 wavefronts over its 32 warp-instructions, ideal 32) ----
+start 100 30 --no-gpu "$(cd "$srcdir/tests/data/record" && pwd)/transpose-naive.json"
+expect record-source "SOURCE │"
+expect record-line-22 "22 1024/32 32-way"
+expect record-text "out[(y + j) * N + x] = tile[threadIdx.x][threadIdx.y + j];"
+keys S Enter
+expect record-grid "line 22: instruction 32"
+expect record-grid-verdict "32-way conflict"
+
 # ---- a pattern without source lines has no V in the key bar, and V says why ----
 start 80 24 --no-gpu
 expect nosource-start "32-way conflict"
 keys V
-expect nosource-said "no source: the accesses do not say where they come from"
+expect nosource-said "no source: "
 
 # ---- the source view of `bankscope FILE.cu` (the import's .cu, found through the path given):
 # 80x24 and 160x48, the gutter coloured by degree as the grid's cells (red 41 for a conflict,
