@@ -2,8 +2,10 @@
 # Every number a pattern's description or a lesson step's text states about its pattern is the
 # model's: each "N-way" is the conflict degree of some warp-instruction of that pattern (`analyze
 # --json`), each "N wavefronts" the wavefronts (or ideal wavefronts) of one, of one access across
-# the block's warps, or of the whole scenario. A sentence about the layout without the pattern's
-# swizzle ("Without it ...", "the unswizzled tile ...") is checked against the pattern with its
+# the block's warps, or of the whole scenario; so is each "N (bank) conflicts". A count stated "per
+# block" or "for the N warps" must be the whole scenario's (every warp, every loop step), one stated
+# "per k step" one loop step's (summed over the warps). A sentence about the layout without the
+# pattern's swizzle ("Without it ...", "the unswizzled tile ...") is checked against the pattern with its
 # arrays' "swizzle" removed. Skipped (77) without python3.
 srcdir=${srcdir:-.}
 top_builddir=${top_builddir:-.}
@@ -36,15 +38,45 @@ def model(name, unswizzled):
     d = json.loads(out.stdout)
     live = [a for a in d['accesses'] if a['active_lanes'] > 0]
     deg = {a['conflict_degree'] for a in live}
-    wf = {a['wavefronts'] for a in live} | {a['ideal_wavefronts'] for a in live}
-    wf |= {d['summary']['wavefronts'], d['summary']['ideal_wavefronts']}
-    block = {}
+    summ = d['summary']
+    # Totals of one access across the block's warps in one loop step, of all accesses in one
+    # step, and of one access over the whole scenario (every warp, every step).
+    step, stepall, whole = {}, {}, {}
     for a in d['accesses']:
-        k = (a['access'], a['iteration'])
-        block[k] = block.get(k, 0) + a['wavefronts']
-    wf |= set(block.values())
-    cache[key] = (deg, wf)
+        for tot, k in ((step, (a['access'], a['iteration'])), (stepall, a['iteration']),
+                       (whole, a['access'])):
+            w, c = tot.get(k, (0, 0))
+            tot[k] = (w + a['wavefronts'], c + a['bank_conflicts'])
+    ideal = {a['ideal_wavefronts'] for a in live}
+    scen = {(summ['wavefronts'], summ['bank_conflicts'])}
+    sets = {}
+    for col, field in ((0, 'wavefronts'), (1, 'bank_conflicts')):
+        one = {a[field] for a in live} | (ideal if col == 0 else set())
+        blk = {t[col] for t in whole.values()} | {t[col] for t in scen}
+        stp = {t[col] for t in step.values()} | {t[col] for t in stepall.values()}
+        sets[field] = {'any': one | blk | stp, 'block': blk, 'step': stp}
+    cache[key] = (deg, sets)
     return cache[key]
+
+
+# A count stated "per block", "for the N warps" or "of the block" is the whole scenario's (every
+# warp, every loop step); one stated per step ("per k step", "per loop step", "per iteration") is
+# one step's, summed over the block's warps.
+STEP = re.compile(r'\bper (?:\w+ )?(?:loop )?step\b|\bper iteration\b|\beach (?:\w+ )?step\b', re.I)
+BLOCK = re.compile(r'\bper block\b|\bfor the (?:\d+ )?warps\b|\bof the block\b|\bblock-wide\b',
+                   re.I)
+
+
+def scope(sent, pos):
+    """'step', 'block' or 'any': what the count at pos in sent is stated for."""
+    lo = max(sent.rfind(c, 0, pos) for c in ':;(') + 1
+    his = [i for i in (sent.find(c, pos) for c in ':;)') if i >= 0]
+    seg = sent[lo:min(his) if his else len(sent)]
+    if STEP.search(seg):
+        return 'step'
+    if BLOCK.search(seg):
+        return 'block'
+    return 'any'
 
 
 bad = checked = 0
@@ -58,7 +90,7 @@ for f in sorted(glob.glob(os.path.join(pdir, '*.json'))):
     for pat, where, text in texts:
         for sent in re.split(r'(?<=[.;])\s+', text):
             unswz = re.search(r'\bwithout it\b|\bunswizzled\b', sent, re.I) is not None
-            deg, wf = model(pat, unswz)
+            deg, sets = model(pat, unswz)
             what = pat + (' without its swizzle' if unswz else '')
             for m in re.finditer(r'\b(\d+)-way\b', sent):
                 checked += 1
@@ -66,12 +98,18 @@ for f in sorted(glob.glob(os.path.join(pdir, '*.json'))):
                     print('FAIL %s %s: "%s-way", but the model of %s gives %s-way: %s'
                           % (base, where, m.group(1), what, ', '.join(map(str, sorted(deg))), sent))
                     bad += 1
-            for m in re.finditer(r'\b(\d+) wavefronts?\b', sent):
-                checked += 1
-                if int(m.group(1)) not in wf:
-                    print('FAIL %s %s: "%s wavefronts", but the model of %s gives %s: %s'
-                          % (base, where, m.group(1), what, ', '.join(map(str, sorted(wf))), sent))
-                    bad += 1
+            for rx, field in ((r'\b(\d+) wavefronts?\b', 'wavefronts'),
+                              (r'\b(\d+) (?:bank )?conflicts?\b', 'bank_conflicts')):
+                for m in re.finditer(rx, sent):
+                    checked += 1
+                    sc = scope(sent, m.start())
+                    ok = sets[field][sc]
+                    if int(m.group(1)) not in ok:
+                        print('FAIL %s %s: "%s" (%s), but the model of %s gives %s: %s'
+                              % (base, where, m.group(0), {'any': 'any count', 'block':
+                                 'whole block, all steps', 'step': 'one step of the block'}[sc],
+                                 what, ', '.join(map(str, sorted(ok))), sent))
+                        bad += 1
 print('patterns: %d stated numbers checked against the model, %d wrong' % (checked, bad))
 sys.exit(1 if bad else 0)
 PY

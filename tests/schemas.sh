@@ -22,6 +22,8 @@ out() {  # out FILE COMMAND...: save one output for validation
     "$bin" "$@" > "$tmp/$f" 2> /dev/null || { rm -f "$tmp/$f"; return 1; }
     n=$((n + 1))
 }
+# a loop nest (scenario version 2): loop_values
+out "analyze.nest.json" analyze "$srcdir/tests/import/values.json" --json
 for p in $("$bin" list --names); do
     out "analyze.$p.json" analyze "$p" --json || continue # lessons have no analysis
     out "sweep.$p.json" sweep "$p" --json --max-pad 8 || true # traces have no sweep
@@ -34,8 +36,12 @@ done
 out "list.all.json" list --json
 out "measure.default.json" measure default --json || true
 # recordings made by bankscope record on an H100 (tests/gpu/record.sh), validated everywhere
-for f in "$srcdir"/tests/data/record/*.json; do
+for f in "$srcdir"/tests/data/record/*.json "$srcdir"/tests/data/measured/rec/*.json; do
     [ -e "$f" ] && cp "$f" "$tmp/record.$(basename "$f")"
+done
+# analyze --json of a recording adds its source lines, predicted and measured
+for f in "$srcdir"/tests/data/measured/rec/*.json; do
+    out "analyze.recording-$(basename "$f")" analyze "$f" --json --summary
 done
 # outputs of measure and sweep --measure recorded on an H200 (2026-11-21), validated everywhere
 for f in "$srcdir"/tests/data/h200-json/*.json; do

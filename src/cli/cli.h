@@ -81,6 +81,9 @@ typedef struct cli_common {
     int access; /* -1: all */
     int iteration;
     int force; /* --force: run work above the limits of io/work.h */
+    /* --warp, --access, --iteration as given (NULL: not given): their range is the file's, so
+     * cli_check_indexes turns them into warp, access and iteration once it is loaded */
+    const char *warp_arg, *access_arg, *iteration_arg;
 } cli_common;
 
 /* Parse argv into c; returns 0 or CLI_USAGE (after a message). allowed lists the long options
@@ -90,6 +93,10 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed, cli_c
 struct scenario;
 /* cli_parse, then load c->file (with --arch) into *s; 0, or the exit status after a message. */
 int cli_open(int argc, char **argv, const char *cmd, const char *allowed, cli_common *c, struct scenario *s);
+/* Check --warp, --access and --iteration against the ranges of the loaded s (the block's warps,
+ * the accesses or trace instructions, the loop iterations) and set c->warp, c->access and
+ * c->iteration; 0, or CLI_USAGE after a message that gives the range. */
+int cli_check_indexes(cli_common *c, const struct scenario *s, const char *cmd);
 /* The accesses (trace entries) a command runs, [*first, *end): the one --access names, or all.
  * CLI_USAGE after a message when --access or --iteration is out of range. */
 int cli_access_range(const cli_common *c, const struct scenario *s, const char *cmd, int *first, int *end);

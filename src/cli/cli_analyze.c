@@ -38,10 +38,9 @@ int cli_analyze(int argc, char **argv)
         return CLI_USAGE;
     }
     const scenario *s = src.s;
-    if (c.warp >= scenario_warp_count(s) && !s->is_trace) {
-        int nw = scenario_warp_count(s);
+    if (cli_check_indexes(&c, s, "analyze")) {
         instr_source_close(&src);
-        return cli_usage_error("analyze: --warp %d: the block has %d warp(s)", c.warp, nw);
+        return CLI_USAGE;
     }
     if (!s->is_trace && !c.force) { /* estimate before starting (a trace costs what its file holds) */
         work_estimate e;
@@ -60,7 +59,13 @@ int cli_analyze(int argc, char **argv)
     }
     instr_source_set_warp(&src, s->is_trace ? -1 : c.warp);
     src.progress = "analyze";
-    report_options o = {.all_lanes = c.all, .summary = c.summary, .warp = s->is_trace ? -1 : c.warp, .source = &src};
+    report_options o = {.all_lanes = c.all,
+                        .summary = c.summary,
+                        .warp = s->is_trace ? -1 : c.warp,
+                        .source = &src,
+                        /* a recording: its source lines, predicted and measured */
+                        .json_extra = s->is_trace ? record_lines_json : NULL,
+                        .json_extra_ctx = (void *)c.file};
     /* a summary is printed only once every instruction was read (a streamed trace: found good)
      * and none was skipped (not interrupted) */
     char *buf = NULL;

@@ -116,10 +116,10 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed, cli_c
         case 'f': c->force = 1; break;
         case 'p': c->ptx = 1; break;
         case 'm': c->measure = 1; break;
-        case 'w': rc = int_value(cmd, opt, v, 31, &c->warp); break;
-        case 'A': rc = int_value(cmd, opt, v, 10000000, &c->access); break;
-        case 'i': rc = int_value(cmd, opt, v, 4095, &c->iteration); break;
-        case 'P': rc = int_value(cmd, opt, v, 4096, &c->max_pad); break;
+        case 'w': c->warp_arg = v; break;
+        case 'A': c->access_arg = v; break;
+        case 'i': c->iteration_arg = v; break;
+        case 'P': rc = int_value(cmd, opt, v, 256, &c->max_pad); break;
         case 'r': c->arch = v; break;
         case 'g': c->svg = v; break;
         default: rc = CLI_USAGE; break;
@@ -137,6 +137,39 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed, cli_c
     return 0;
 }
 
+/* Option opt's text v as an index below n, the number of what (singular/plural) where has. */
+static int index_value(const char *cmd, const char *opt, const char *v, int64_t n, const char *where, const char *one,
+                       const char *many, int *out)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (*v != '\0' && *end == '\0' && errno == 0 && x >= 0 && x < n) {
+        *out = (int)x;
+        return 0;
+    }
+    if (n <= 0)
+        return cli_usage_error("%s: %s %.40s: %s has no %s", cmd, opt, v, where, many);
+    return cli_usage_error("%s: %s %.40s: %s has %lld %s: give 0..%lld", cmd, opt, v, where, (long long)n,
+                           n == 1 ? one : many, (long long)(n - 1));
+}
+
+int cli_check_indexes(cli_common *c, const scenario *s, const char *cmd)
+{
+    const char *what = s->is_trace ? "the trace" : "the scenario";
+    if (c->warp_arg && !s->is_trace && /* a trace is one warp's: --warp does not apply */
+        index_value(cmd, "--warp", c->warp_arg, scenario_warp_count(s), "the block", "warp", "warps", &c->warp))
+        return CLI_USAGE;
+    if (c->access_arg &&
+        index_value(cmd, "--access", c->access_arg, scenario_access_count(s), what,
+                    s->is_trace ? "instruction" : "access", s->is_trace ? "instructions" : "accesses", &c->access))
+        return CLI_USAGE;
+    if (c->iteration_arg && index_value(cmd, "--iteration", c->iteration_arg, s->iterations, what, "iteration",
+                                        "iterations", &c->iteration))
+        return CLI_USAGE;
+    return 0;
+}
+
 int cli_open(int argc, char **argv, const char *cmd, const char *allowed, cli_common *c, scenario *s)
 {
     if (cli_parse(argc, argv, cmd, allowed, c))
@@ -147,6 +180,10 @@ int cli_open(int argc, char **argv, const char *cmd, const char *allowed, cli_co
         fputs("bankscope: ", stderr);
         textsafe_fputs(err.text, stderr);
         fputc('\n', stderr);
+        return CLI_USAGE;
+    }
+    if (cli_check_indexes(c, s, cmd)) {
+        scenario_free(s);
         return CLI_USAGE;
     }
     return 0;

@@ -23,6 +23,7 @@
 #endif
 
 #include "cli/cli.h"
+#include "cli/record_measured.h"
 #include "cli/record_read.h"
 #include "cli/record_write.h"
 #include "config.h"
@@ -345,27 +346,40 @@ typedef struct record_paths {
 
 static const char *program_failure(const char *prog, int status, char *buf, size_t n);
 
-/* One run of the program with the library running pass (record.h): the selection of o, or the
- * kernel exact (mangled, a previous pass's choice) and launch. CLI_OK when the program ran and
- * exited 0; else the exit status after a message (its failure: CLI_FAIL, nothing written). */
-static int record_run_pass(const record_opts *o, const record_paths *p, const char *pass, const char *exact,
-                           long long launch)
+/* Runs the program with the library running pass (record.h): the selection of o, or the kernel
+ * exact (mangled, a previous pass's choice) and launch; block (NULL: o's) is the one captured;
+ * its stdout to out_file when not NULL. The status into *status; false with why when it could
+ * not be started. */
+static bool record_spawn(const record_opts *o, const record_paths *p, const char *pass, const char *exact,
+                         long long launch, const uint32_t *block, const char *out_file, int *status, char *why,
+                         size_t n)
 {
     char e_pass[96], e_dir[PATH_MAX + 32], e_kernel[4096], e_exact[4096], e_launch[64], e_block[96], e_max[64],
-        e_patch[PATH_MAX + 32], e_san[PATH_MAX + 32], e_inj[PATH_MAX + 32], why[1024];
+        e_patch[PATH_MAX + 32], e_san[PATH_MAX + 32], e_inj[PATH_MAX + 32];
     snprintf(e_pass, sizeof e_pass, "BANKSCOPE_RECORD_PASS=%s", pass);
     snprintf(e_dir, sizeof e_dir, "BANKSCOPE_RECORD_DIR=%s", p->dir);
     snprintf(e_kernel, sizeof e_kernel, "BANKSCOPE_RECORD_KERNEL=%s", o->kernel ? o->kernel : "");
     snprintf(e_exact, sizeof e_exact, "BANKSCOPE_RECORD_EXACT=%s", exact ? exact : "");
     snprintf(e_launch, sizeof e_launch, "BANKSCOPE_RECORD_LAUNCH=%lld", launch);
-    snprintf(e_block, sizeof e_block, "BANKSCOPE_RECORD_BLOCK=%u,%u,%u", o->block[0], o->block[1], o->block[2]);
+    snprintf(e_block, sizeof e_block, "BANKSCOPE_RECORD_BLOCK=%u,%u,%u", block ? block[0] : o->block[0],
+             block ? block[1] : o->block[1], block ? block[2] : o->block[2]);
     snprintf(e_max, sizeof e_max, "BANKSCOPE_RECORD_MAX=%lld", o->max);
     snprintf(e_patch, sizeof e_patch, "BANKSCOPE_RECORD_PATCH=%s", p->patch);
     snprintf(e_san, sizeof e_san, "BANKSCOPE_RECORD_SANITIZER=%s", p->sanitizer);
     snprintf(e_inj, sizeof e_inj, "CUDA_INJECTION64_PATH=%s", p->lib);
     char *env[] = {e_pass, e_dir, e_kernel, e_exact, e_launch, e_block, e_max, e_patch, e_san, e_inj};
+    return run_child(o->argv, env, (int)(sizeof env / sizeof *env), out_file, status, why, n);
+}
+
+/* One run of the program with the library running pass, its output passed through. CLI_OK when
+ * the program ran and exited 0; else the exit status after a message (its failure: CLI_FAIL,
+ * nothing written). */
+static int record_run_pass(const record_opts *o, const record_paths *p, const char *pass, const char *exact,
+                           long long launch)
+{
+    char why[1024];
     int status;
-    if (!run_child(o->argv, env, (int)(sizeof env / sizeof *env), NULL, &status, why, sizeof why)) {
+    if (!record_spawn(o, p, pass, exact, launch, NULL, NULL, &status, why, sizeof why)) {
         cli_error("record: %s", why);
         return CLI_USAGE;
     }
@@ -473,8 +487,9 @@ static void disassemble(const char *dir, const record_capture *c, record_sass *s
 /* Remove the private folder and what the passes left in it. */
 static void remove_dir(const char *dir)
 {
-    static const char *const files[] = {"capture.txt", "module.cubin", "listing.txt", "error.txt"};
-    char p[PATH_MAX];
+    static const char *const files[] = {"capture.txt", "module.cubin", "listing.txt",    "error.txt",
+                                        "count.txt",   "time.txt",     "count.txt.part", "time.txt.part"};
+    char p[PATH_MAX + 32];
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         snprintf(p, sizeof p, "%s/%s", dir, files[i]);
         unlink(p);
@@ -483,7 +498,7 @@ static void remove_dir(const char *dir)
 }
 
 /* Write the recording to o->out (or KERNEL.record.json) through a temporary file. */
-static int write_recording(const record_opts *o, const record_book *b, char *path, size_t n)
+static int write_recording(const record_opts *o, const record_book *b, const record_measured *m, char *path, size_t n)
 {
     if (o->out) {
         snprintf(path, n, "%s", o->out);
@@ -503,7 +518,7 @@ static int write_recording(const record_opts *o, const record_book *b, char *pat
     if (strcmp(path, "-") == 0) {
         bool ok;
         const char *why;
-        record_book_json(b, (const char *const *)o->argv, o->argc, stdout, &ok, &why);
+        record_book_json(b, m, (const char *const *)o->argv, o->argc, stdout, &ok, &why);
         return ok ? CLI_OK : cli_write_error("record", why);
     }
     char *tmp;
@@ -521,7 +536,7 @@ static int write_recording(const record_opts *o, const record_book *b, char *pat
     }
     bool ok;
     const char *why;
-    record_book_json(b, (const char *const *)o->argv, o->argc, f, &ok, &why);
+    record_book_json(b, m, (const char *const *)o->argv, o->argc, f, &ok, &why);
     ok = ok && fsync(fd) == 0;
     ok = (fclose(f) == 0) && ok;
     if (ok && rename(tmp, path) != 0) {
@@ -535,6 +550,80 @@ static int write_recording(const record_opts *o, const record_book *b, char *pat
     }
     free(tmp);
     return ok ? CLI_OK : CLI_FAIL;
+}
+
+/* One more run of the program for pass, told the captured kernel and launch (and block), in
+ * folder dir; its output goes to /dev/null (the capture run showed it). false with why when the
+ * program could not run or failed (then nothing it wrote is used). */
+static bool run_pass(const record_opts *o, const record_paths *p, const char *pass, const char *dir,
+                     const record_capture *c, const uint32_t block[3], char *why, size_t n)
+{
+    record_paths in = *p;
+    in.dir = dir;
+    int status;
+    char fail[512];
+    if (!record_spawn(o, &in, pass, c->mangled, (long long)c->launch, block, "/dev/null", &status, why, n))
+        return false;
+    if (program_failure(o->argv[0], status, fail, sizeof fail)) {
+        snprintf(why, n, "in the %s run, %s", pass, fail);
+        return false;
+    }
+    return true;
+}
+
+/* The second block's book: the last block of the grid captured in a run of its own (DIR/second),
+ * its disassembly the first capture's. false when the grid has one block or the capture failed. */
+static bool capture_second(const record_opts *o, const record_paths *p, const record_capture *c, const record_sass *s,
+                           record_capture *c2, record_book *b2)
+{
+    uint32_t last[3];
+    record_measured_second_block(c->grid, last);
+    if (memcmp(last, c->block, sizeof last) == 0)
+        return false;
+    char sub[PATH_MAX], path[PATH_MAX + 32], why[1024];
+    snprintf(sub, sizeof sub, "%s/second", p->dir);
+    if (mkdir(sub, 0700) != 0)
+        return false;
+    bool ok = run_pass(o, p, "capture", sub, c, last, why, sizeof why);
+    snprintf(path, sizeof path, "%s/capture.txt", sub);
+    ok = ok && record_capture_read(path, c2, why, sizeof why);
+    if (ok && c2->status != RECORD_CAPTURED) {
+        record_capture_free(c2);
+        ok = false;
+    }
+    if (ok && !record_book_build(b2, c2, s, why, sizeof why)) {
+        record_capture_free(c2);
+        ok = false;
+    }
+    remove_dir(sub);
+    return ok;
+}
+
+/* What the hardware did in the recorded launch: the second block's capture, then the count and
+ * time runs (each a run of the program of its own), joined to the book's lines. */
+static void measure_launch(const record_opts *o, const record_paths *p, const record_capture *c, const record_sass *s,
+                           const record_book *b, record_measured *m)
+{
+    record_capture c2;
+    record_book b2;
+    bool second = capture_second(o, p, c, s, &c2, &b2);
+    uint64_t blocks = (uint64_t)c->grid[0] * c->grid[1] * c->grid[2];
+    char why[1024];
+    if (!run_pass(o, p, "count", p->dir, c, c->block, why, sizeof why)) {
+        record_measured_none(m, b, why);
+    } else {
+        if (!run_pass(o, p, "time", p->dir, c, c->block, why, sizeof why)) {
+            char t[PATH_MAX + 32];
+            snprintf(t, sizeof t, "%s/time.txt", p->dir);
+            unlink(t);
+        }
+        /* a one-block grid is its own second block */
+        record_measured_build(m, b, second ? &b2 : blocks == 1 ? b : NULL, p->dir);
+    }
+    if (second) {
+        record_book_free(&b2);
+        record_capture_free(&c2);
+    }
 }
 
 /* The command once its options are read. */
@@ -624,15 +713,19 @@ static int record_main(record_opts *op)
         cli_error("record: %s", why);
         rc = CLI_FAIL;
     } else {
+        record_measured m;
+        measure_launch(&o, &paths, &c, &s, &b, &m);
         char out[PATH_MAX];
-        rc = write_recording(&o, &b, out, sizeof out);
+        rc = write_recording(&o, &b, &m, out, sizeof out);
         if (rc == CLI_OK && strcmp(out, "-") != 0) {
             record_book_print(&b, stdout);
+            record_measured_print(&m, &b, stdout);
             if (s.n == 0)
                 printf("no disassembler (nvdisasm, cuobjdump) found: no SASS text and no source lines\n");
             printf("wrote %s\n", textsafe(out, t, sizeof t));
             rc = cli_finish_stdout("record");
         }
+        record_measured_free(&m);
         record_book_free(&b);
     }
     record_sass_free(&s);

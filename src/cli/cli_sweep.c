@@ -157,6 +157,20 @@ static void layouts_json(jsonw *w, const scenario *s, const advisor_result *r)
 }
 
 /* The sweep as one JSON document (format bankscope-sweep/1). */
+/* Whether padding cannot change the banks: every padding gives the same wavefronts, ideal and
+ * worst degree; then why: "1-D" (padding a one-dimensional array only adds elements after its
+ * end) or "same"; NULL when some padding changes them. */
+static const char *padding_no_effect(const scenario *s, const advisor_result *r)
+{
+    for (int i = 0; i < r->nrows; i++) {
+        const advisor_row *a = &r->rows[i], *b = &r->rows[0];
+        if (!a->valid || !b->valid || a->wavefronts != b->wavefronts || a->ideal != b->ideal ||
+            a->worst_degree != b->worst_degree)
+            return NULL;
+    }
+    return s->arrays[r->array].ndims <= 1 ? "1-D" : "same";
+}
+
 static int sweep_json(const scenario *s, const advisor_result *r, const double *measured)
 {
     static jsonw w;
@@ -188,6 +202,11 @@ static int sweep_json(const scenario *s, const advisor_result *r, const double *
     else
         jsonw_kv_null(&w, "smallest_conflict_free_padding");
     jsonw_kv_int(&w, "fewest_wavefronts_padding", r->min_pad);
+    const char *no_effect = padding_no_effect(s, r);
+    if (no_effect)
+        jsonw_kv_string(&w, "padding_no_effect", no_effect);
+    else
+        jsonw_kv_null(&w, "padding_no_effect");
     jsonw_key(&w, "swizzle");
     if (r->swizzle) {
         jsonw_begin_object(&w, JSONW_INLINE);
@@ -357,6 +376,46 @@ static void search_text(const scenario *s, const advisor_search *sr, int max_pad
                layout_cost(&sr->near[i], cost, sizeof cost));
 }
 
+/* The padding table: one row per padding, the rows sweep_window leaves out folded into one. */
+static void table_text(const advisor_result *r, bool all, const double *measured, const double *predicted, bool measure)
+{
+    printf("  %4s  %-13s %10s %7s %11s %9s %6s %9s  %-7s%s\n", "pad", "worst", "wavefronts", "ideal", "efficiency",
+           "shared B", "blk/SM", "occupancy", "limit", measure ? " meas./pred. cycles" : "");
+    int64_t max_wf = 0;
+    for (int i = 0; i < r->nrows; i++)
+        if (r->rows[i].valid && r->rows[i].wavefronts > max_wf)
+            max_wf = r->rows[i].wavefronts;
+    bool shown[257];
+    sweep_window(r, all, shown);
+    for (int i = 0; i < r->nrows; i++) {
+        if (shown[i]) {
+            row_text(&r->rows[i], max_wf, measured[i], predicted[i]);
+            continue;
+        }
+        int j = i;
+        while (j + 1 < r->nrows && !shown[j + 1])
+            j++;
+        printf("  %4s  (paddings %d-%d: %d rows not shown; --all shows every row)\n", "...", r->rows[i].pad,
+               r->rows[j].pad, j - i + 1);
+        i = j;
+    }
+}
+
+/* In place of the table when no padding can change the banks (padding_no_effect): one line. */
+static void no_effect_text(const scenario *s, const advisor_result *r, const char *why)
+{
+    char deg[32];
+    const advisor_row *r0 = &r->rows[0];
+    if (strcmp(why, "1-D") == 0)
+        printf("  padding cannot change the banks (%s is 1-D: padding only adds elements after its end): ",
+               s->arrays[r->array].name);
+    else
+        printf("  padding cannot change the banks: ");
+    printf("every padding 0-%d: %s, %lld wavefronts (ideal %lld); --all shows the table\n",
+           r->rows[r->nrows - 1].pad, report_degree_text(r0->worst_degree, deg, sizeof deg), (long long)r0->wavefronts,
+           (long long)r0->ideal);
+}
+
 int cli_sweep(int argc, char **argv)
 {
     cli_common c;
@@ -369,10 +428,6 @@ int cli_sweep(int argc, char **argv)
     if (s.is_trace) {
         scenario_free(&s);
         return cli_usage_error("sweep: %s is a trace: there is no array to pad", c.file);
-    }
-    if (c.max_pad > 256) {
-        scenario_free(&s);
-        return cli_usage_error("sweep: --max-pad is at most 256");
     }
     gpu_device dev;
     char why[300];
@@ -434,26 +489,11 @@ int cli_sweep(int argc, char **argv)
         if (kr->rule == KINDS_RULE_NOT_MODELLED)
             printf("access %d (%s) is not modelled: in none of the sums (%s)\n", k, kr->name, kr->not_modelled);
     }
-    printf("  %4s  %-13s %10s %7s %11s %9s %6s %9s  %-7s%s\n", "pad", "worst", "wavefronts", "ideal", "efficiency",
-           "shared B", "blk/SM", "occupancy", "limit", c.measure ? " meas./pred. cycles" : "");
-    int64_t max_wf = 0;
-    for (int i = 0; i < r.nrows; i++)
-        if (r.rows[i].valid && r.rows[i].wavefronts > max_wf)
-            max_wf = r.rows[i].wavefronts;
-    bool shown[257];
-    sweep_window(&r, c.all, shown);
-    for (int i = 0; i < r.nrows; i++) {
-        if (shown[i]) {
-            row_text(&r.rows[i], max_wf, measured[i], predicted[i]);
-            continue;
-        }
-        int j = i;
-        while (j + 1 < r.nrows && !shown[j + 1])
-            j++;
-        printf("  %4s  (paddings %d-%d: %d rows not shown; --all shows every row)\n", "...", r.rows[i].pad,
-               r.rows[j].pad, j - i + 1);
-        i = j;
-    }
+    const char *no_effect = padding_no_effect(&s, &r);
+    if (no_effect && !c.all && !c.measure)
+        no_effect_text(&s, &r, no_effect);
+    else
+        table_text(&r, c.all, measured, predicted, c.measure);
     const advisor_row *r0 = &r.rows[0];
     if (r.best_pad >= 0) {
         const advisor_row *b = &r.rows[r.best_pad];

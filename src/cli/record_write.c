@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/record_write.h"
+#include "cli/record_measured.h"
 #include "io/jsonw.h"
 #include "io/textsafe.h"
 #include "model/scenario.h"
@@ -239,7 +240,8 @@ static void json_entry(jsonw *w, const record_book *b, int64_t i)
     jsonw_end_object(w);
 }
 
-void record_book_json(const record_book *b, const char *const *argv, int argc, FILE *out, bool *ok, const char **why)
+void record_book_json(const record_book *b, const record_measured *m, const char *const *argv, int argc, FILE *out,
+                      bool *ok, const char **why)
 {
     const record_capture *c = b->cap;
     jsonw w;
@@ -281,6 +283,7 @@ void record_book_json(const record_book *b, const char *const *argv, int argc, F
     JSONW_KV_INT(&w, "captured", c->nentries);
     JSONW_KV_BOOL(&w, "truncated", c->executed > c->nentries);
     JSONW_KV_BOOL(&w, "line_info", b->sass->has_lines);
+    record_measured_json(&w, m);
     JSONW_KEY(&w, "lines");
     jsonw_begin_array(&w, JSONW_LINES);
     for (int i = 0; i < b->nlines; i++) {
@@ -318,7 +321,7 @@ void record_book_json(const record_book *b, const char *const *argv, int argc, F
         JSONW_KV_INT(&w, "ideal_wavefronts", l->ideal_wavefronts);
         JSONW_KV_INT(&w, "conflict_degree", l->ninstr ? l->degree : 0);
         jsonw_end_object(&w);
-        JSONW_KV_NULL(&w, "measured");
+        record_measured_json_line(&w, m, i);
         jsonw_end_object(&w);
     }
     jsonw_end_array(&w);

@@ -52,12 +52,21 @@ typedef struct record_book {
 bool record_book_build(record_book *b, const record_capture *c, const record_sass *s, char *why, size_t n);
 void record_book_free(record_book *b);
 
-/* Write the recording to out. argv: the program and its arguments (argc of them). */
-void record_book_json(const record_book *b, const char *const *argv, int argc, FILE *out, bool *ok, const char **why);
+struct record_measured;
+
+/* Write the recording to out. argv: the program and its arguments (argc of them); m: what the
+ * hardware measured (record_measured.h), NULL when nothing was measured. */
+void record_book_json(const record_book *b, const struct record_measured *m, const char *const *argv, int argc,
+                      FILE *out, bool *ok, const char **why);
 
 /* For analyze: when the file at path is a recording, its lines as a table ending with their
  * total; nothing otherwise (record_lines.c). */
 void record_lines_report(const char *path, FILE *out);
+/* For analyze --json: when the file at path (a const char *) is a recording, the members
+ * "source_lines" (each line predicted and measured), "measured" and "measured_why"; nothing
+ * otherwise. The signature of report_options.json_extra. */
+struct jsonw;
+void record_lines_json(struct jsonw *w, void *path);
 /* One row of that table and of record's summary (file NULL: the PCs without line info), and the
  * header above the rows. */
 void record_row_print(FILE *out, const char *file, int64_t line, const char *text, int64_t instrs, int64_t wavefronts,

@@ -15,6 +15,11 @@ typedef struct import_clang_api {
     __typeof__(clang_Cursor_getNumArguments) *clang_Cursor_getNumArguments;
     __typeof__(clang_Cursor_getOffsetOfField) *clang_Cursor_getOffsetOfField;
     __typeof__(clang_getOverloadedDecl) *clang_getOverloadedDecl;
+    __typeof__(clang_Cursor_getNumTemplateArguments) *clang_Cursor_getNumTemplateArguments;
+    __typeof__(clang_Cursor_getTemplateArgumentKind) *clang_Cursor_getTemplateArgumentKind;
+    __typeof__(clang_Cursor_getTemplateArgumentValue) *clang_Cursor_getTemplateArgumentValue;
+    __typeof__(clang_getSpecializedCursorTemplate) *clang_getSpecializedCursorTemplate;
+    __typeof__(clang_Cursor_getTemplateArgumentType) *clang_Cursor_getTemplateArgumentType;
     __typeof__(clang_getNumOverloadedDecls) *clang_getNumOverloadedDecls;
     __typeof__(clang_Cursor_isBitField) *clang_Cursor_isBitField;
     __typeof__(clang_Cursor_isNull) *clang_Cursor_isNull;
@@ -82,6 +87,11 @@ bool import_clang_load(char *err, size_t errlen);
 #define clang_Cursor_getNumArguments (*import_clang.clang_Cursor_getNumArguments)
 #define clang_Cursor_getOffsetOfField (*import_clang.clang_Cursor_getOffsetOfField)
 #define clang_getOverloadedDecl (*import_clang.clang_getOverloadedDecl)
+#define clang_Cursor_getNumTemplateArguments (*import_clang.clang_Cursor_getNumTemplateArguments)
+#define clang_Cursor_getTemplateArgumentKind (*import_clang.clang_Cursor_getTemplateArgumentKind)
+#define clang_Cursor_getTemplateArgumentValue (*import_clang.clang_Cursor_getTemplateArgumentValue)
+#define clang_getSpecializedCursorTemplate (*import_clang.clang_getSpecializedCursorTemplate)
+#define clang_Cursor_getTemplateArgumentType (*import_clang.clang_Cursor_getTemplateArgumentType)
 #define clang_getNumOverloadedDecls (*import_clang.clang_getNumOverloadedDecls)
 #define clang_Cursor_isBitField (*import_clang.clang_Cursor_isBitField)
 #define clang_Cursor_isNull (*import_clang.clang_Cursor_isNull)

@@ -569,7 +569,11 @@ static void var_set(W *w, int bi, CXCursor c, const ixpr *v, const char *why)
     const char *ctx = w->guard_why ? w->guard_why : w->exited_why ? w->exited_why : w->skipped_why;
     const ixpr *cond = path_cond(w);
     char *m = NULL;
-    if (ctx)
+    if (ctx && strstr(ctx, "depends on data"))
+        m = walk_fmt("depends on data: changed at %d:%d under a condition that reads memory (bankscope record "
+                     "captures it)",
+                     line, col);
+    else if (ctx)
         m = walk_fmt("changed at %d:%d under a condition that cannot be expressed", line, col);
     else if (!v)
         m = walk_fmt("changed at %d:%d to a value that is not known (%s)", line, col, why && *why ? why : "?");
@@ -1234,6 +1238,7 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
     w.kernel = kernel;
     w.stmt_expr = clang_getNullCursor();
     w.file_base = base_name(o->file);
+    walk_launch_scan(&w);
     clang_visitChildren(kernel, shared_visit, &w);
     walk_kids ks = walk_children(kernel);
     char *kname = walk_spell(kernel);

@@ -90,6 +90,16 @@ typedef struct wskip {
     char *text;
 } wskip;
 
+#define WALK_MAX_TPARAMS 8
+typedef struct walk_tparam { /* a kernel template parameter's values at the launches */
+    CXCursor decl;
+    int64_t vals[8];
+    int nvals;
+    char type[32]; /* a type parameter: its type at every launch ("" none, "?" several) */
+    int line, col; /* the first launch */
+    bool noted;
+} walk_tparam;
+
 typedef struct W {
     CXTranslationUnit tu;
     const import_options *o;
@@ -117,10 +127,11 @@ typedef struct W {
     const char *fn_loop_why; /* loop_why when it was entered */
     int lstack[8];
     int nlstack;
-    const char *loop_why; /* inside a loop that is not simple */
-    char why[320];        /* the last translation failure */
-    char exit_why[96];    /* the last loop found to be left early */
-    bool block_noted[3];  /* the note that blockIdx.x (y, z) is taken as 0 was given */
+    const char *loop_why;                  /* inside a loop that is not simple */
+    char why[320];                         /* the last translation failure */
+    char exit_why[400];                    /* why the last loop looked at is not simple */
+    bool block_noted[3];                   /* the note that blockIdx.x (y, z) is taken as 0 was given */
+    walk_tparam tparams[WALK_MAX_TPARAMS]; /* by position among the kernel's template parameters */
     int depth;
     const char *file_base;
     CXCursor kernel;
@@ -196,6 +207,15 @@ int walk_element(W *w, CXCursor c, waccess *a);
 bool walk_calls_itself(CXCursor fn);
 /* Bind fn's parameters to the arguments of call; *saved restores the bindings. */
 bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved);
+
+/* walk_launch.c: template values from the kernel's launches */
+void walk_launch_scan(W *w);
+/* The value of template parameter param (called name) at every launch: NULL when no launch gives
+ * it, or with w->why set (at cursor at) when the launches give several. */
+const ixpr *walk_launch_value(W *w, CXCursor param, CXCursor at, const char *name);
+/* The bankscope type the kernel's template type parameter called name has at every launch, or
+ * NULL. */
+const char *walk_launch_type(W *w, const char *name);
 
 /* walk_loop.c: simple counted loops */
 /* Read a for statement as a simple loop: NULL and *L filled, or the reason it is not one. */

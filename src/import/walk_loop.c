@@ -24,6 +24,18 @@ static enum CXChildVisitResult find_exit(CXCursor c, CXCursor parent, CXClientDa
     return CXChildVisit_Recurse;
 }
 
+/* The reason a loop is not simple, with why its value is not known (the variable, and the -D
+ * that gives it: "its bound is not known: depends on the kernel parameter 'n' (give -D n=VALUE)"),
+ * kept in w->exit_why. */
+static const char *loop_reason(W *w, const char *what)
+{
+    if (w->why[0])
+        snprintf(w->exit_why, sizeof w->exit_why, "%s: %s", what, w->why);
+    else
+        snprintf(w->exit_why, sizeof w->exit_why, "%s", what);
+    return w->exit_why;
+}
+
 /* Iterations of a loop; false when more than MAX_ITER or it would not end. */
 static bool loop_count(wloop *L, int *n)
 {
@@ -171,7 +183,7 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
             assigns++;
         }
         if (!uniform(w, ke, &k))
-            return "a loop step that is not a constant";
+            return loop_reason(w, "its step is not a constant");
         if (!strcmp(bop, "+=") || !strcmp(bop, "+"))
             step = k;
         else if (!strcmp(bop, "-=") || !strcmp(bop, "-"))
@@ -197,12 +209,12 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
         w->why[0] = '\0';
         start = walk_value(w, from_e);
         if (!start || !ixpr_uses_thread(start) || kind != 0 || step < 1)
-            return "its start is not the same for every thread (or not known)";
+            return loop_reason(w, start ? "its start is not the same for every thread" : "its start is not known");
         if (!thread_min(w, start, &from))
             return "its start cannot be evaluated for every thread";
     }
     if (!uniform(w, bound_e, &bound))
-        return "its bound is not the same for every thread (or not known)";
+        return loop_reason(w, "its bound is not the same for every thread, or not known");
     bool up = kind == 1 || (kind == 0 && step > 0);
     if (!strcmp(opb, "<=") || !strcmp(opb, ">="))
         bound += opb[0] == '<' ? 1 : -1;

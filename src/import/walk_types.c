@@ -22,6 +22,8 @@ const char *walk_type_name(W *w, CXType t, char *buf, size_t n, int64_t *size)
     while (!strncmp(p, "const ", 6) || !strncmp(p, "volatile ", 9))
         p += p[0] == 'c' ? 6 : 9;
     const char *dv = walk_define(w, p);
+    if (!dv)
+        dv = walk_launch_type(w, p); /* the type at the kernel's launches */
     types_builtin b;
     if (dv && types_builtin_find(dv, &b)) {
         snprintf(buf, n, "%s", b.name);
@@ -254,13 +256,14 @@ int walk_array_add(W *w, CXCursor decl)
     if (!tn && clang_getCanonicalType(e).kind == CXType_Unexposed) {
         /* a template type parameter: -D NAME=TYPE */
         char *tname = walk_type_spell(e);
-        const char *dv = walk_define(w, tname);
-        types_builtin b;
-        if (dv && types_builtin_find(dv, &b))
-            tn = snprintf(buf, sizeof buf, "%s", b.name) > 0 ? buf : NULL;
-        else if (!a->why)
-            a->why =
-                ixpr_strdup(&w->ar, "its element type is a template parameter: give -D TYPE=float (or another type)");
+        int64_t sz;
+        tn = walk_type_name(w, e, buf, sizeof buf, &sz); /* -D NAME=TYPE, or the type at the launches */
+        if (!tn && !a->why) {
+            char *m = walk_fmt("its element type is the template parameter '%s': give -D %s=float (or another type)",
+                               tname, tname);
+            a->why = ixpr_strdup(&w->ar, m);
+            free(m);
+        }
         free(tname);
     }
     if (!tn && !a->why) {
@@ -273,6 +276,9 @@ int walk_array_add(W *w, CXCursor decl)
     }
     a->type = xstrdup(tn ? tn : "?");
     a->elem_size = clang_Type_getSizeOf(e);
+    types_builtin tb;
+    if (a->elem_size <= 0 && types_builtin_find(a->type, &tb)) /* a template parameter's type */
+        a->elem_size = tb.size;
     a->elem = clang_getCanonicalType(e);
     return w->narrays++;
 }

@@ -95,20 +95,23 @@ static const ixpr *decl_ref(W *w, CXCursor c)
     enum CXCursorKind dk = clang_getCursorKind(d);
     if (bi >= 0) {
         binding *b = &w->binds[bi];
-        r = b->ref_shared ? walk_fail(w, c,
-                                      "depends on data: reads shared memory through the reference '%s' (bankscope "
-                                      "record captures it)",
-                                      name)
-            : b->is_ptr   ? walk_fail(w, c, "'%s' is a pointer, not a number", name)
-            : b->val      ? b->val
-                          : walk_fail(w, c, "'%s' is %s", name, b->why);
+        r = b->ref_shared                                 ? walk_fail(w, c,
+                                                                      "depends on data: reads shared memory through the reference '%s' (bankscope "
+                                                                                                      "record captures it)",
+                                                                      name)
+            : b->is_ptr                                   ? walk_fail(w, c, "'%s' is a pointer, not a number", name)
+            : b->val                                      ? b->val
+            : strncmp(b->why, "depends on data", 15) == 0 ? walk_fail(w, c, "%s", b->why)
+                                                          : walk_fail(w, c, "'%s' is %s", name, b->why);
     } else if (dv) {
         r = walk_parse_i64(dv, &v) ? ixpr_num(&w->ar, v) : walk_fail(w, c, "-D %s=%s is not a whole number", name, dv);
     } else if (dk == CXCursor_EnumConstantDecl) {
         r = ixpr_num(&w->ar, clang_getEnumConstantDeclValue(d));
     } else if (dk == CXCursor_NonTypeTemplateParameter) {
+        /* the value at the kernel's launches, else the default */
+        r = walk_launch_value(w, d, c, name);
         walk_kids k = walk_children(d);
-        for (int i = 0; i < k.n && !r; i++)
+        for (int i = 0; i < k.n && !r && !w->why[0]; i++)
             if (clang_isExpression(clang_getCursorKind(k.c[i])))
                 r = walk_value(w, k.c[i]);
         if (!r)
@@ -194,6 +197,19 @@ const char *walk_callee_name(CXCursor call, char *buf, size_t n)
     return buf;
 }
 
+/* The first function an OverloadedDeclRef below names (not inside the call's arguments). */
+static enum CXChildVisitResult overload_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    CXCursor *r = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(c) >= 1) {
+        *r = clang_getOverloadedDecl(c, 0);
+        return CXChildVisit_Break;
+    }
+    return k == CXCursor_CallExpr ? CXChildVisit_Continue : CXChildVisit_Recurse;
+}
+
 CXCursor walk_callee(CXCursor call)
 {
     CXCursor r = clang_getCursorReferenced(call);
@@ -202,12 +218,10 @@ CXCursor walk_callee(CXCursor call)
         /* a call that depends on a template parameter (util::pick<D>(...)): the template it names */
         r = clang_getNullCursor();
         CXCursor ref = callee_ref(call);
-        walk_kids rk = walk_children(ref);
-        for (int i = -1; i < rk.n && clang_Cursor_isNull(r); i++) {
-            CXCursor o = i < 0 ? ref : rk.c[i];
-            if (clang_getCursorKind(o) == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(o) >= 1)
-                r = clang_getOverloadedDecl(o, 0);
-        }
+        clang_visitChildren(ref, overload_visit, &r);
+        if (clang_Cursor_isNull(r) && clang_getCursorKind(ref) == CXCursor_OverloadedDeclRef &&
+            clang_getNumOverloadedDecls(ref) >= 1)
+            r = clang_getOverloadedDecl(ref, 0);
     }
     if (clang_Cursor_isNull(r))
         return r;
@@ -293,19 +307,22 @@ static const ixpr *call_value(W *w, CXCursor c)
         return a && b ? ixpr_binary(&w->ar, IXPR_MUL, a, b) : NULL;
     }
     CXCursor fn = walk_callee(c);
-    if (clang_Cursor_isNull(fn) || !walk_is_device_fn(fn)) {
-        /* an argument that reads memory makes the result depend on data */
-        for (int i = 0; i < nargs; i++) {
-            char saved_why[sizeof w->why];
-            memcpy(saved_why, w->why, sizeof saved_why);
-            w->why[0] = '\0';
-            bool data = !walk_value(w, clang_Cursor_getArgument(c, (unsigned)i)) && strstr(w->why, "depends on data");
-            if (data)
-                return NULL;
-            memcpy(w->why, saved_why, sizeof saved_why);
-        }
-        return walk_fail(w, c, "calls '%s', whose result is not known", name);
+    /* an argument that reads memory makes the result depend on data (the arguments of a call
+     * that depends on a template parameter are the children after the callee) */
+    walk_kids ck = walk_children(c);
+    int na = nargs >= 0 ? nargs : ck.n - 1;
+    for (int i = 0; i < na; i++) {
+        char saved_why[sizeof w->why];
+        memcpy(saved_why, w->why, sizeof saved_why);
+        w->why[0] = '\0';
+        CXCursor arg = nargs >= 0 ? clang_Cursor_getArgument(c, (unsigned)i) : ck.c[i + 1];
+        bool data = !walk_value(w, arg) && strstr(w->why, "depends on data");
+        if (data)
+            return NULL;
+        memcpy(w->why, saved_why, sizeof saved_why);
     }
+    if (clang_Cursor_isNull(fn) || !walk_is_device_fn(fn))
+        return walk_fail(w, c, "calls '%s', whose result is not known", name);
     /* a device function whose body is 'return EXPR;' is inlined */
     walk_kids k = walk_children(fn);
     CXCursor body = k.n ? k.c[k.n - 1] : fn;

@@ -57,19 +57,18 @@ static bool only_keys(loader *L, const cJSON *obj, const char *const keys[], con
     return true;
 }
 
-/* An integer in [lo, hi] at path; items that are not whole numbers are errors. */
+/* An integer in [lo, hi] at path; items that are not whole numbers are errors, and so are whole
+ * numbers outside the range, however large (compared as doubles before any conversion). */
 static bool get_int(loader *L, const cJSON *v, int64_t lo, int64_t hi, int64_t *out, const char *path)
 {
-    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || fabs(v->valuedouble) > 9.0e15) {
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble != floor(v->valuedouble))
         return fail_at(L, 0, "expected a whole number", "%s", path);
-    }
-    int64_t x = (int64_t)v->valuedouble;
-    if (x < lo || x > hi) {
+    if (v->valuedouble < (double)lo || v->valuedouble > (double)hi) {
         char msg[96];
-        snprintf(msg, sizeof msg, "must be %lld..%lld", (long long)lo, (long long)hi);
+        snprintf(msg, sizeof msg, "out of range: must be %lld..%lld", (long long)lo, (long long)hi);
         return fail_at(L, 0, msg, "%s", path);
     }
-    *out = x;
+    *out = (int64_t)v->valuedouble;
     return true;
 }
 
@@ -504,8 +503,8 @@ static bool load_access_loop(loader *L, const cJSON *a, const char *path, scenar
 /* Read the members of the top-level object into s. */
 static bool load_root(loader *L, const cJSON *root, scenario *s)
 {
-    static const char *const keys[] = {"name", "description", "arch",  "block", "structs", "arrays",
-                                       "loop", "loops", "version", "accesses",    "warps", "trace", NULL};
+    static const char *const keys[] = {"name",  "description", "arch",     "block", "structs", "arrays", "loop",
+                                       "loops", "version",     "accesses", "warps", "trace",   NULL};
     if (!cJSON_IsObject(root))
         return fail_at(L, 0, "expected a JSON object", "%s", "");
     if (cJSON_GetObjectItemCaseSensitive(root, "lesson"))

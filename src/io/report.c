@@ -690,6 +690,8 @@ bool report_json(FILE *out, const scenario *s, const report_options *o, const ch
     if (c.t.not_modelled) /* in "instructions", in none of the sums */
         jsonw_kv_int(&w, "not_modelled", c.t.not_modelled);
     jsonw_end_object(&w);
+    if (o->json_extra)
+        o->json_extra(&w, o->json_extra_ctx);
     jsonw_end_object(&w);
     return jsonw_finish(&w, why);
 }

@@ -16,6 +16,10 @@ typedef struct report_options {
     bool summary;                /* text: totals only */
     struct instr_source *source; /* where the instructions come from (a streamed trace, say);
                                     NULL: built from the scenario with warp */
+    /* JSON: members the caller adds at the end of the top-level object (a recording's source
+     * lines), NULL: none */
+    void (*json_extra)(struct jsonw *w, void *ctx);
+    void *json_extra_ctx;
 } report_options;
 
 /* Totals over a scenario's warp-instructions. */

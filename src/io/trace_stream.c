@@ -4,6 +4,7 @@
 
 #include <limits.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +73,7 @@ bool trace_stream_record_key(const char *key)
 {
     static const char *const keys[] = {"program",   "arguments", "device", "kernel",      "launch",
                                        "grid",      "block_dim", "block",  "executed",    "captured",
-                                       "truncated", "line_info", "lines",  "not_visible", "measured"};
+                                       "truncated", "line_info", "lines",  "not_visible", "measured", "measured_why"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         if (strcmp(key, keys[i]) == 0)
             return true;
@@ -404,11 +405,12 @@ static int get_int(trace_stream *t, io_error *err, jsonstream_token v, int64_t l
 {
     if (v == JSONSTREAM_ERROR)
         return fail_js(t, err);
-    if (v != JSONSTREAM_NUMBER || !t->js.is_int)
+    bool huge = v == JSONSTREAM_NUMBER && !t->js.is_int && isfinite(t->js.num) && t->js.num == floor(t->js.num);
+    if (!huge && (v != JSONSTREAM_NUMBER || !t->js.is_int))
         return FAIL_TOK(t, err, "expected a whole number", "%s", path);
-    if (t->js.ival < lo || t->js.ival > hi) {
+    if (huge || t->js.ival < lo || t->js.ival > hi) { /* huge: a whole number beyond +-9e15 */
         char msg[96];
-        snprintf(msg, sizeof msg, "must be %lld..%lld", (long long)lo, (long long)hi);
+        snprintf(msg, sizeof msg, "out of range: must be %lld..%lld", (long long)lo, (long long)hi);
         return FAIL_TOK(t, err, msg, "%s", path);
     }
     *out = t->js.ival;

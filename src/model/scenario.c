@@ -162,20 +162,32 @@ int64_t scenario_loop_value(const scenario *s, int k, int it)
     return L->values && L->count ? L->values[(it / L->stride) % L->count] : 0;
 }
 
+/* Set a->outside (the loops not around access i) and a->after (those of them it follows: an
+ * access of the loop comes before it in the list). */
+static void access_nest(scenario *s, int i)
+{
+    scenario_access *a = &s->accesses[i];
+    int in = access_loop(s, a);
+    a->outside = a->after = 0;
+    for (int k = 0; k < s->nloops; k++) {
+        if (scenario_loop_encloses(s, k, in))
+            continue;
+        a->outside |= 1u << k;
+        for (int b = 0; b < i; b++)
+            if (scenario_loop_encloses(s, k, access_loop(s, &s->accesses[b]))) {
+                a->after |= 1u << k;
+                break;
+            }
+    }
+}
+
 bool scenario_access_active(const scenario *s, int access, int it)
 {
     const scenario_access *a = &s->accesses[access];
-    int in = access_loop(s, a);
-    for (int k = 0; k < s->nloops; k++) {
-        const scenario_loop *L = &s->loops[k];
-        if (scenario_loop_encloses(s, k, in) || !L->count)
-            continue;
-        /* a loop not around the access: its first iteration, or its last when one of its
-         * accesses comes before (the access follows the loop) */
-        bool after = false;
-        for (int b = 0; b < access && !after; b++)
-            after = scenario_loop_encloses(s, k, access_loop(s, &s->accesses[b]));
-        if ((it / L->stride) % L->count != (after ? L->count - 1 : 0))
+    /* a loop not around the access: its first iteration, or its last when the access follows it */
+    for (unsigned m = a->outside; m; m &= m - 1) {
+        const scenario_loop *L = &s->loops[__builtin_ctz(m)];
+        if (L->count && (it / L->stride) % L->count != ((a->after >> __builtin_ctz(m)) & 1 ? L->count - 1 : 0))
             return false;
     }
     return true;
@@ -263,6 +275,8 @@ static bool nest_expand(scenario *s, scenario_error *err)
     }
     for (int it = 0; it < s->iterations; it++)
         s->loop_values[it] = s->nloops ? scenario_loop_value(s, 0, it) : 0;
+    for (int i = 0; i < s->naccesses; i++)
+        access_nest(s, i);
     free(s->iter_first);
     s->iter_first = xmalloc(sizeof *s->iter_first * (size_t)(s->iterations + 1));
     s->iter_first[0] = 0;
@@ -701,6 +715,11 @@ void scenario_instr_at(const scenario *s, int64_t k, scenario_instr *out)
 void scenario_instr_locate(const scenario *s, int64_t k, int *iteration, int *access)
 {
     int64_t pair = k / scenario_selected_warps(s); /* the (iteration, access) pair, in order */
+    if (s->iter_first[s->iterations] == (int64_t)s->iterations * s->naccesses) { /* every pair runs */
+        *iteration = (int)(pair / s->naccesses);
+        *access = (int)(pair % s->naccesses);
+        return;
+    }
     int lo = 0, hi = s->iterations - 1;
     while (lo < hi) { /* the last iteration whose first pair is at or before this one */
         int mid = (lo + hi + 1) / 2;

@@ -92,10 +92,11 @@ typedef struct scenario_access {
     int loop;
     /* derived */
     int array;
-    int offset;      /* bytes from the element start (field offset) */
-    int width;       /* bytes per lane */
-    int align;       /* alignment the access needs */
-    char *type_text; /* owned: C type of what one lane reads */
+    int offset;              /* bytes from the element start (field offset) */
+    int width;               /* bytes per lane */
+    unsigned outside, after; /* loops not around it (bit k: loops[k]); those of them it follows */
+    int align;               /* alignment the access needs */
+    char *type_text;         /* owned: C type of what one lane reads */
 } scenario_access;
 
 typedef enum scenario_loop_kind { SCENARIO_LOOP_ADD, SCENARIO_LOOP_MUL, SCENARIO_LOOP_DIV } scenario_loop_kind;

@@ -123,9 +123,9 @@ void panel_title_draw(const tui_vctx *v);
 /* The bottom line: the message, or the key hints that fit. */
 void panel_bar_draw(const tui_vctx *v);
 /* shown: wavefronts revealed (step), -1 all, -2 hidden (quiz). */
-void panel_grid_draw(const tui_vctx *v, const grid_geom *g, const scenario *s, const tui_view *iv, const char *caption,
+void panel_grid_draw(const tui_vctx *ctx, const grid_geom *g, const scenario *s, const tui_view *v, const char *caption,
                      bool focused, int shown);
-void panel_result_draw(const tui_vctx *v, const layout_rect *r, const scenario *s, const tui_view *iv,
+void panel_result_draw(const tui_vctx *ctx, const layout_rect *r, const scenario *s, const tui_view *v,
                        const char *caption, bool current);
 void panel_lanes_draw(const tui_vctx *v, const lanes_geom *g);
 /* Returns the map's scroll after clamping (the caller keeps it). */

@@ -3,7 +3,10 @@
 # libbankscope-record.so against Nsight Compute's source page on the same launches of the record
 # test programs (tests/gpu/record, built with -lineinfo): L1 Wavefronts Shared, ... Ideal and
 # Instructions Executed equal at every instruction (tests/gpu/measured_compare.py); the "time" pass
-# gives a duration. With MEASURED_KEEP=DIR, every count.txt, time.txt and ncu page is kept there.
+# gives a duration. Then `bankscope record` end to end on the transpose: every line's measured
+# numbers equal the sums of ncu's over the line's instructions, and every line agrees
+# (tests/gpu/measured_recording.py). With MEASURED_KEEP=DIR, every count.txt, time.txt, ncu page
+# and recording is kept there.
 srcdir=${srcdir:-.}
 top_builddir=${top_builddir:-.}
 lib=$top_builddir/libbankscope-record.so
@@ -47,4 +50,15 @@ echo "$cases" | while read -r p k n; do
         mkdir -p "$keep" && for f in count.txt time.txt ncu.csv; do cp "$d/$f" "$keep/$p-$k-$n.$f"; done
     fi
 done || fail=1
+# bankscope record end to end (skipped when the build has no record command)
+bin=$top_builddir/bankscope
+if [ "$fail" = 0 ] && [ -x "$bin" ] && "$bin" record --help > /dev/null 2>&1; then
+    for k in transpose_naive transpose_padded; do
+        d=$tmp/transpose-$k-0
+        "$bin" record --kernel "^$k(\(|$)" -o "$d/rec.json" -- "$tmp/transpose" > "$d/record.out" 2>&1 ||
+            { echo "measured: bankscope record failed on $k"; cat "$d/record.out"; exit 1; }
+        python3 "$srcdir/tests/gpu/measured_recording.py" "$d/rec.json" "$d/ncu.csv" || exit 1
+        [ -n "$keep" ] && cp "$d/rec.json" "$keep/transpose-$k-0.record.json"
+    done
+fi
 exit $fail

@@ -65,6 +65,16 @@ grep -q "^reference-param.cu:8:9: skipped store of 'key': .*depends on data: rea
 (cd "$dir" && "$bin" import template-call.cu --block 64 -D S=1) 2>"$tmp/tc.err" >/dev/null
 grep -q "^template-call.cu: note: blockIdx.x is taken as 0" "$tmp/tc.err" && [ "$(wc -l <"$tmp/tc.err")" -eq 1 ] &&
     ok || bad "blockIdx note: $(cat "$tmp/tc.err")"
+(cd "$dir" && "$bin" import launch-values.cu --block 128) 2>"$tmp/lv.err" >/dev/null
+grep -q "^launch-values.cu:13:5: note: template parameter 'BS' is 128, as the kernel is launched here" "$tmp/lv.err" &&
+    ok || bad "launch values: $(cat "$tmp/lv.err")"
+
+# a loop bound that is not known names the variable and the -D that gives it
+printf '__global__ void k(float *o, int n)\n{\n    __shared__ float s[256];\n    for (int i = 0; i < n; i++)\n        s[threadIdx.x + i] = 1;\n}\n' >"$tmp/bound.cu"
+(cd "$tmp" && "$bin" import bound.cu --block 32) >/dev/null 2>"$tmp/err"
+grep -q "^bound.cu:5:9: skipped store of 's': .*its bound .*kernel parameter 'n' (give -D n=VALUE)" "$tmp/err" &&
+    (cd "$tmp" && "$bin" import bound.cu --block 32 -D n=64) 2>/dev/null | grep -q '"loop"' && ok ||
+    bad "unknown bound: $(cat "$tmp/err")"
 
 # Hostile sources: exit 2 with a message naming the place.
 expect2() {  # expect2 NAME PATTERN FILE ARGS...

@@ -1,0 +1,1 @@
+analyze bad-dims-huge.json

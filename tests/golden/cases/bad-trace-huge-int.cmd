@@ -1,0 +1,1 @@
+analyze bad-trace-huge-int.json

@@ -1,0 +1,1 @@
+measure aos-vec3 --access 1

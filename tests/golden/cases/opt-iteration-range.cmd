@@ -1,0 +1,1 @@
+kernel reduction-strided --iteration 99

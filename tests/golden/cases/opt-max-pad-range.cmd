@@ -1,0 +1,1 @@
+sweep default --max-pad 300

@@ -1,0 +1,1 @@
+analyze aos-vec3 --warp=-1

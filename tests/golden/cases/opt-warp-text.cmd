@@ -1,0 +1,1 @@
+analyze default --warp abc

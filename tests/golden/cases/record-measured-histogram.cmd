@@ -1,0 +1,1 @@
+analyze ../../data/measured/rec/h100-hist.record.json --summary

@@ -1,0 +1,1 @@
+sweep struct-mixed --max-pad 2 --all
