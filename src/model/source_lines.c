@@ -10,6 +10,8 @@
 
 #include "util.h"
 
+static int count_lines(const char *text, size_t len);
+
 /* Where one access (trace entry) comes from; borrowed strings. */
 typedef struct where {
     const char *file; /* NULL with line 0: no line info; NULL with line -1: not located */
@@ -100,28 +102,47 @@ static void locate(const scenario *s, const source_record_line *rec, int nrec, w
     }
 }
 
-/* The file most accesses come from (the first such on a tie), or NULL. */
+/* Whether a file name is a CUDA source file (.cu): the kernel's, rather than a header inlined
+ * into it (a toolkit header's atomicAdd, say). */
+static bool is_cu(const char *f)
+{
+    size_t n = strlen(f);
+    return n > 3 && strcmp(f + n - 3, ".cu") == 0;
+}
+
+/* The file the view shows: of the files the accesses come from, a .cu one before a header, then
+ * the one with the most accesses (the first such on a tie); NULL when none has a file. Linear in
+ * the accesses (a recording has up to a million), times the few distinct files. */
 static const char *main_file(const where *w, int count)
 {
-    const char *best = NULL;
-    int best_n = 0;
+    enum { MAX_FILES = 64 };
+    const char *files[MAX_FILES];
+    int counts[MAX_FILES], nf = 0, last = -1;
     for (int i = 0; i < count; i++) {
-        if (!w[i].file || (best && strcmp(w[i].file, best) == 0))
+        const char *f = w[i].file;
+        if (!f)
             continue;
-        bool seen = false;
-        for (int j = 0; j < i && !seen; j++)
-            seen = w[j].file && strcmp(w[j].file, w[i].file) == 0;
-        if (seen)
-            continue;
-        int n = 0;
-        for (int j = i; j < count; j++)
-            n += w[j].file && strcmp(w[j].file, w[i].file) == 0;
-        if (n > best_n) {
-            best = w[i].file;
-            best_n = n;
+        if (last < 0 || (files[last] != f && strcmp(files[last], f) != 0)) {
+            last = -1;
+            for (int k = 0; k < nf && last < 0; k++)
+                if (files[k] == f || strcmp(files[k], f) == 0)
+                    last = k;
+            if (last < 0 && nf == MAX_FILES)
+                continue; /* beyond the first 64 files: counted nowhere */
+            if (last < 0) {
+                files[nf] = f;
+                counts[nf] = 0;
+                last = nf++;
+            }
         }
+        counts[last]++;
     }
-    return best;
+    int best = -1;
+    for (int k = 0; k < nf; k++)
+        if (best < 0 || is_cu(files[k]) > is_cu(files[best]) ||
+            (is_cu(files[k]) == is_cu(files[best]) && counts[k] > counts[best]))
+            best = k;
+    return best < 0 ? NULL : files[best];
 }
 
 const char *source_lines_file(const scenario *s, const source_record_line *rec, int nrec, char *buf, size_t n)
@@ -136,6 +157,58 @@ const char *source_lines_file(const scenario *s, const source_record_line *rec, 
     free(w);
     free(labels);
     return f ? buf : NULL;
+}
+
+/* Whether line holds text (both without their leading and trailing blanks). */
+static bool holds(const char *line, const char *text)
+{
+    text += strspn(text, " \t");
+    size_t n = strlen(text);
+    while (n > 0 && (text[n - 1] == ' ' || text[n - 1] == '\t' || text[n - 1] == '\r'))
+        n--;
+    for (const char *p = line; *p; p++)
+        if (strncmp(p, text, n) == 0)
+            return true;
+    return n == 0;
+}
+
+int source_lines_mismatches(const scenario *s, const source_record_line *rec, int nrec, const char *file_text,
+                            size_t len)
+{
+    int count = scenario_access_count(s), bad = 0, nl = count_lines(file_text, len);
+    where *w = xmalloc(sizeof *w * (size_t)(count > 0 ? count : 1));
+    char(*labels)[512] = s->is_trace ? NULL : xmalloc(sizeof *labels * (size_t)(count > 0 ? count : 1));
+    locate(s, rec, nrec, w, count, labels);
+    const char *file = main_file(w, count);
+    size_t *start = xmalloc(sizeof *start * (size_t)(nl + 1)), k = 0;
+    start[0] = 0;
+    for (size_t i = 0; i < len && (int)k < nl; i++)
+        if (file_text[i] == '\n')
+            start[++k] = i + 1;
+    char *line = xmalloc(len + 1);
+    int shown = -1; /* the line now in the buffer */
+    for (int i = 0; file && i < count; i++) {
+        if (!w[i].file || !w[i].text || strcmp(w[i].file, file) != 0)
+            continue;
+        if (w[i].line > nl) {
+            bad++;
+            continue;
+        }
+        if (shown != w[i].line) {
+            size_t b = start[w[i].line - 1], e = b;
+            while (e < len && file_text[e] != '\n')
+                e++;
+            memcpy(line, file_text + b, e - b);
+            line[e - b] = '\0';
+            shown = w[i].line;
+        }
+        bad += !holds(line, w[i].text);
+    }
+    free(line);
+    free(start);
+    free(w);
+    free(labels);
+    return bad;
 }
 
 /* Append access i to row r. */
@@ -238,19 +311,6 @@ static void add_measured(source_row *x, const source_measured *m)
     d->agree = d->agree == MEASURED_AGREE_FALSE ? d->agree : m->agree;
     if (m->why && !d->why)
         d->why = xstrdup(m->why);
-}
-
-/* Whether line holds text (both without their leading and trailing blanks). */
-static bool holds(const char *line, const char *text)
-{
-    text += strspn(text, " \t");
-    size_t n = strlen(text);
-    while (n > 0 && (text[n - 1] == ' ' || text[n - 1] == '\t' || text[n - 1] == '\r'))
-        n--;
-    for (const char *p = line; *p; p++)
-        if (strncmp(p, text, n) == 0)
-            return true;
-    return n == 0;
 }
 
 /* Sum every warp-instruction into the row of its access, as analyze sums them. */

@@ -92,6 +92,11 @@ bool source_lines_build(const scenario *s, const char *file_text, size_t len, co
 /* The file the locations of s name (the one with the most accesses), or NULL; owned by s. For a
  * recording rec names it. Lets the caller find the file before building. */
 const char *source_lines_file(const scenario *s, const source_record_line *rec, int nrec, char *buf, size_t n);
+/* How many located accesses of the file shown carry a text that the same line of file_text does
+ * not hold (0: file_text is the file the locations were taken from, as far as they tell). Cheap:
+ * nothing is analysed, so a caller can try several candidate files before building. */
+int source_lines_mismatches(const scenario *s, const source_record_line *rec, int nrec, const char *file_text,
+                            size_t len);
 void source_lines_free(source_lines *sl);
 
 /* The rows ordered for display: file order (sorted false), or the rows with instructions by cost

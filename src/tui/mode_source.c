@@ -205,9 +205,9 @@ int source_open(tui_app *a, int key)
     }
     v->center = true; /* the first frame shows the lines before it too */
     app_push(a, &mode_source);
-    if (v->src.differs)
-        app_set_message(a, true, "%s is not the file the locations were taken from: their own lines are shown",
-                        v->src.sl.file ? v->src.sl.file : "the source");
+    if (v->src.differs && !v->src.path)
+        app_set_message(a, true, "%s changed since (or is another file): the lines the %s carries are shown",
+                        v->src.sl.file ? v->src.sl.file : "the source", v->src.is_recording ? "recording" : "scenario");
     else if (!v->src.path && v->src.sl.file)
         app_set_message(a, false, "%s not found: the lines the %s carries are shown", v->src.sl.file,
                         v->src.is_recording ? "recording" : "scenario");

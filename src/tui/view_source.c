@@ -30,9 +30,11 @@ static const char *base_name(const char *p)
 }
 
 /* Find the file the locations name: the command line's file of that name, the name as written,
- * then beside the scenario file (by the name, then by its last component). Its text, and where
- * it was found in *found (owned), or NULL. */
-static char *find_source(const char *file, const char *path, const char *hint, size_t *len, char **found)
+ * then beside the scenario file (by the name, then by its last component); the first whose lines
+ * hold the texts the locations carry. Its text, and where it was found in *found (owned), or
+ * NULL; *differs when a file was there but none of them holds those texts. */
+static char *find_source(const scenario *s, const source_record_line *rec, int nrec, const char *file, const char *path,
+                         const char *hint, size_t *len, char **found, bool *differs)
 {
     char cand[4][4096];
     int n = 0;
@@ -46,10 +48,12 @@ static char *find_source(const char *file, const char *path, const char *hint, s
     }
     for (int i = 0; i < n; i++) {
         char *text = read_source(cand[i], len);
-        if (text) {
+        if (text && source_lines_mismatches(s, rec, nrec, text, *len) == 0) {
             *found = xstrdup(cand[i]);
             return text;
         }
+        *differs = *differs || text; /* another file of that name, or the file since changed */
+        free(text);
     }
     return NULL;
 }
@@ -83,19 +87,12 @@ bool source_view_input(const scenario *s, const char *path, const char *hint, co
     char name[4096];
     const char *file = source_lines_file(s, rec, nrec, name, sizeof name);
     size_t len = 0;
-    char *text = file ? find_source(file, path, hint, &len, &out->path) : NULL;
+    char *text = file ? find_source(s, rec, nrec, file, path, hint, &len, &out->path, &out->differs) : NULL;
     source_skip *sk = xmalloc(sizeof *sk * (size_t)(nskipped > 0 ? nskipped : 1));
     char(*bufs)[1024] = xmalloc(sizeof *bufs * (size_t)(nskipped > 0 ? nskipped : 1));
     int nsk = s->is_trace ? 0 : skips_of(file, skipped, nskipped, sk, bufs);
     const source_skip *known = skipped ? sk : NULL; /* the importer's messages are at hand */
     bool ok = source_lines_build(s, text, len, rec, nrec, known, nsk, &out->sl, why, n);
-    if (ok && text && out->sl.stale > 0) { /* not the file the locations were taken from */
-        source_lines_free(&out->sl);
-        free(out->path);
-        out->path = NULL;
-        ok = source_lines_build(s, NULL, 0, rec, nrec, known, nsk, &out->sl, why, n);
-        out->differs = true; /* said on screen: the lines shown are those the locations carry */
-    }
     free(text);
     free(sk);
     free(bufs);

@@ -20,7 +20,7 @@ typedef struct tui_source {
     bool is_recording;
     recording rec; /* is_recording: what the recording says beside its trace */
     char *path;    /* owned: where the file's text was read; NULL: the texts the locations carry */
-    bool differs;  /* a file was found but its lines are not those the locations carry */
+    bool differs;  /* a file of that name was there, but its lines are not those the locations carry */
 } tui_source;
 
 /* The source view's input for s, opened from path (a scenario or a recording file; may be a

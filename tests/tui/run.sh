@@ -633,6 +633,21 @@ hot=$(grep -m1 '1024/32' "$tmp/colour")
 if printf '%s' "$hot" | grep -q '7m' && ! printf '%s' "$hot" | grep -q '4[0-7]m'; then pass=$((pass + 1)); else
     echo "FAIL source-record-mono: line 22's numbers should be reversed, without colour:"
     printf '%s\n' "$hot" | cat -v; fail=$((fail + 1)); fi
+# ... a recording with the hardware's counts (made on an H100 by bankscope record, measured over
+# the launch): each line's measured wavefronts beside the prediction, = (green) where they equal
+# predicted x blocks, ? where block invariance is not established (the data-dependent atomics,
+# inlined from a toolkit header: a line of another file); the file moved away, so its own lines
+sed 's#"/[^"]*/histogram.cu#"/nonexistent/histogram.cu#g' "$cases/../../data/measured/rec/h100-hist.record.json" \
+    > "$tmp/measured.json"
+start 160 48 --no-gpu "$tmp/measured.json"
+check source-measured-160x48 "measured over the launch: = pred x blocks"
+T capture-pane -e -p -t "$sess" > "$tmp/colour"
+same=$(grep -m1 '^.*12.*128=' "$tmp/colour") open=$(grep -m1 '8188?' "$tmp/colour")
+if printf '%s' "$same" | grep -q '32m' && [ -n "$open" ]; then pass=$((pass + 1)); else
+    echo "FAIL source-measured-marks: line 12 should read 128= in green, the atomics' line 8188?:"
+    printf '%s\n%s\n' "$same" "$open" | cat -v; fail=$((fail + 1)); fi
+keys G
+expect source-measured-why "measured 8188 over the launch, predicted x blocks 14208"
 # ... where its file is not at hand: the lines the recording carries
 sed 's#"/[^"]*/transpose.cu#"/nonexistent/transpose.cu#g' "$cases/$rec" > "$tmp/moved.json"
 start 80 24 --no-gpu "$tmp/moved.json"

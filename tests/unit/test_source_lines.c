@@ -255,6 +255,10 @@ static void test_recording_rows(void **state)
     assert_string_equal(source_lines_file(&s, rec, 3, f, sizeof f), "t.cu");
     assert_true(source_lines_build(&s, text, strlen(text), rec, 3, NULL, 0, &sl, why, sizeof why));
     assert_true(sl.recording);
+    /* the .cu file is shown before a header, though the header holds more entries */
+    const int64_t three[] = {0, 1, 2}, one[] = {3};
+    source_record_line inl[] = {{"/usr/include/h.h", 40, NULL, three, 3, {0}}, {"t.cu", 3, NULL, one, 1, {0}}};
+    assert_string_equal(source_lines_file(&s, inl, 2, f, sizeof f), "t.cu");
     assert_true(sl.measured);
     assert_int_equal(sl.nfile, 3);
     assert_string_equal(sl.rows[2].text, "c"); /* the file wins over the carried text */
@@ -328,6 +332,18 @@ static void test_recording_file(void **state)
     assert_int_equal(a.rows[15].wavefronts + a.rows[21].wavefronts, wf);
     source_lines_free(&a);
     source_lines_free(&b);
+    scenario_free(&s);
+    recording_free(&r);
+    /* the file the locations were taken from holds their texts; another does not */
+    size_t len;
+    char *text = load_read_file(test_path("gpu/record/transpose.cu", path, sizeof path), &len, &err);
+    assert_non_null(text);
+    test_path("data/record/transpose-naive.json", path, sizeof path);
+    assert_int_equal(recording_read(path, &r, &err), 1);
+    assert_true(load_scenario_file(path, NULL, &s, &err));
+    assert_int_equal(source_lines_mismatches(&s, r.rows, r.nrows, text, len), 0);
+    assert_int_equal(source_lines_mismatches(&s, r.rows, r.nrows, "x\ny\n", 4), 64); /* every entry */
+    free(text);
     scenario_free(&s);
     recording_free(&r);
     /* a scenario is not a recording */
