@@ -163,10 +163,12 @@ bool record_capture_read(const char *path, record_capture *c, char *why, size_t 
     fclose(f);
     if (!ok) {
         snprintf(why, n, "%s:%lld: not a capture file the record pass writes", path, (long long)lineno);
+        record_capture_free(c);
         return false;
     }
     if (c->status == RECORD_CAPTURED && !c->complete) {
         snprintf(why, n, "%s: the capture pass stopped before it finished writing", path);
+        record_capture_free(c);
         return false;
     }
     return true;
