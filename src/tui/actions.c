@@ -1,6 +1,7 @@
-/* actions: the one table of actions {keys, label, help, handler, modes}. Dispatch, the help
- * screen and the key bar are all generated from it (dispatch.c), so a key is written once. The
- * handlers of the views' actions live here; each mode's own handlers live in its mode file. */
+/* actions: the shared rows of the action table {keys, label, help, handler, modes, acts}: the
+ * views' actions and those every mode has (help, close, redraw), with their handlers. Each mode's
+ * own rows live in its mode file (tui_mode.actions); dispatch, the help screen and the key bar are
+ * generated from both (dispatch.c), so a key is written once. */
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,9 +9,6 @@
 #include "io/load.h"
 #include "tui/app.h"
 
-#define KEY_ESC 27
-#define KEY_TAB 9
-#define CTRL(c) ((c)&0x1f)
 
 /* The array the current access reads; -1 for a trace. */
 static int cur_array(const tui_app *a)
@@ -372,8 +370,6 @@ static const tui_action table[] = {
      V,
      NULL},
     {{'P'}, 1, "pin", "pin this state; then keep editing and compare pinned vs now", compare_pin, V, NULL},
-    {{' '}, 1, "next wf", "reveal the next wavefront", step_next, M(STEP), NULL},
-    {{'\r', '\n', KEY_ENTER}, 1, "play", "play / pause the replay", step_play, M(STEP), NULL},
     {{'z'}, 1, NULL, "presentation: the grid alone, big verdict, high contrast", present_toggle, V, NULL},
     {{'Q'}, 1, "quiz", "predict first: the verdict stays hidden until a number is typed", quiz_toggle, V, NULL},
     {{'y'}, 1, "why", "the whole explanation of the pattern and the selected lane", why_open, V, NULL},
@@ -406,13 +402,6 @@ static const tui_action table[] = {
      act_move,
      V & ~M(COMPARE),
      NULL},
-    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE},
-     2,
-     NULL,
-     "scroll both grids",
-     compare_scroll,
-     M(COMPARE),
-     NULL},
     {{KEY_MOUSE}, 1, NULL, "mouse: click a grid cell or a lane to select that lane", act_mouse, V, NULL},
     {{CTRL('l')},
      1,
@@ -424,114 +413,6 @@ static const tui_action table[] = {
     {{'?', KEY_F(1)}, 1, "help", "the keys of this view", act_help, NAV & ~M(HELP), NULL},
     {{'q'}, 1, "quit", "quit (asks first when there are unsaved edits)", act_quit, M(MAIN), NULL},
     {{KEY_ESC, 'q'}, 2, "close", "close this view", action_close, MODES_CLOSABLE, NULL},
-    /* help */
-    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "scroll", "scroll", help_scroll, M(HELP), NULL},
-    /* the index editor */
-    {{'\r', '\n', KEY_ENTER},
-     1,
-     "keep",
-     "keep the expression (the last valid one if it has an error)",
-     edit_keep,
-     M(EDIT),
-     NULL},
-    {{KEY_ESC}, 1, "undo", "undo the edit", edit_cancel, M(EDIT), NULL},
-    {{KEY_TAB}, 1, "next index", "edit the next index expression (then 'when')", edit_next_index, M(EDIT), NULL},
-    {{KEY_BACKSPACE, KEY_DC, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, CTRL('a'), CTRL('e'), CTRL('u'), CTRL('k'),
-      CTRL('w'), 127},
-     1,
-     NULL,
-     "edit the line: arrows, Home/End (Ctrl-A/E) move; Ctrl-U/Ctrl-K erase to the start/end, Ctrl-W a word",
-     edit_line,
-     M(EDIT),
-     NULL},
-    /* prompts */
-    {{'\r', '\n', KEY_ENTER}, 1, "ok", "confirm", prompt_accept, M(PROMPT), NULL},
-    {{KEY_ESC}, 1, "cancel", "cancel", prompt_cancel, M(PROMPT), NULL},
-    {{'y', 'Y'}, 1, "yes", "yes (questions only)", prompt_yes, M(PROMPT), NULL},
-    {{'n', 'N'}, 1, "no", "no (questions only)", prompt_no, M(PROMPT), NULL},
-    {{'S'}, 1, "save first", "save first (questions only)", prompt_open_save, M(PROMPT), NULL},
-    {{KEY_BACKSPACE, KEY_DC, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, CTRL('a'), CTRL('e'), CTRL('u'), CTRL('k'),
-      CTRL('w'), 127},
-     1,
-     NULL,
-     "edit the line: arrows, Home/End (Ctrl-A/E) move; Ctrl-U/Ctrl-K erase to the start/end, Ctrl-W a word",
-     prompt_line,
-     M(PROMPT),
-     NULL},
-    /* the advisor */
-    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE},
-     2,
-     "choose",
-     "choose a padding row",
-     advisor_move,
-     M(ADVISOR),
-     NULL},
-    {{'\r', '\n', KEY_ENTER}, 1, "apply", "apply the chosen padding", advisor_apply, M(ADVISOR), NULL},
-    {{'s'},
-     1,
-     "layout",
-     "apply the cheapest layout that makes every access conflict-free (its swizzle or padding)",
-     advisor_apply_layout_key,
-     M(ADVISOR),
-     NULL},
-    {{'m'}, 1, "measure", "measure every padding on the GPU", advisor_measure, M(ADVISOR), NULL},
-    /* the struct editor */
-    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "select", "select a field", structs_move, M(STRUCTS), NULL},
-    {{'t'}, 1, "type", "change the selected field's type", structs_edit, M(STRUCTS), NULL},
-    {{'+'}, 1, "add", "add a char field after the selected one", structs_edit, M(STRUCTS), NULL},
-    {{'d'}, 1, "delete", "delete the selected field", structs_edit, M(STRUCTS), NULL},
-    {{'R'}, 1, "reorder", "reorder the fields by alignment (removes holes)", structs_edit, M(STRUCTS), NULL},
-    /* pickers */
-    {{KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END},
-     2,
-     "move",
-     "move in the list (PgUp/PgDn a page, Home/End the ends)",
-     picker_move,
-     M(PICKER),
-     NULL},
-    {{'\r', '\n', KEY_ENTER}, 1, "choose", "open the chosen entry", picker_choose, M(PICKER), NULL},
-    {{KEY_BACKSPACE, 127, CTRL('u')},
-     1,
-     NULL,
-     "type to filter: the entries whose name, title or arch hold the letters in that order (fuzzy)",
-     picker_type,
-     M(PICKER),
-     NULL},
-    {{KEY_ESC}, 1, "close", "close the list", picker_close, M(PICKER), NULL},
-    /* the kernel view */
-    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "scroll", "scroll a line", kernel_scroll, M(KERNEL), NULL},
-    {{KEY_PPAGE, KEY_NPAGE, 'b', ' '}, 2, NULL, "scroll a page (b / Space too)", kernel_scroll, M(KERNEL), NULL},
-    {{KEY_HOME, KEY_END, 'g', 'G'}, 2, "ends", "the first / last line (g / G too)", kernel_scroll, M(KERNEL), NULL},
-    {{KEY_LEFT, KEY_RIGHT, 'h', 'l'}, 2, NULL, "scroll sideways (long lines)", kernel_scroll, M(KERNEL), NULL},
-    {{KEY_TAB},
-     1,
-     "access",
-     "go to the highlighted lines: the ones generated from the current access",
-     kernel_scroll,
-     M(KERNEL),
-     NULL},
-    {{'/'}, 1, "search", "search the text (Enter finds, Esc cancels)", kernel_search, M(KERNEL), NULL},
-    {{'n', 'N'}, 2, "match", "next / previous match of the search", kernel_search, M(KERNEL), NULL},
-    {{KEY_MOUSE}, 1, NULL, "mouse wheel: scroll", kernel_mouse, M(KERNEL), NULL},
-    /* the source view */
-    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "line", "choose a line", source_key, M(SOURCE), NULL},
-    {{KEY_PPAGE, KEY_NPAGE, 'b', ' '}, 2, NULL, "a page (b / Space too)", source_key, M(SOURCE), NULL},
-    {{KEY_HOME, KEY_END, 'g', 'G'}, 2, "ends", "the first / last line (g / G too)", source_key, M(SOURCE), NULL},
-    {{KEY_LEFT, KEY_RIGHT, 'h', 'l'}, 2, NULL, "scroll sideways (long lines)", source_key, M(SOURCE), NULL},
-    {{'\r', '\n', KEY_ENTER}, 1, "grid", "the grid view of the line's first access", source_key, M(SOURCE), NULL},
-    {{'S'}, 1, "sort", "lines by cost (wavefronts beyond ideal) / in file order", source_key, M(SOURCE), NULL},
-    {{'/'}, 1, "search", "search the text (Enter finds, Esc cancels)", source_key, M(SOURCE), NULL},
-    {{'n', 'N'}, 2, "match", "next / previous match of the search", source_key, M(SOURCE), NULL},
-    {{KEY_MOUSE}, 1, NULL, "mouse: the wheel scrolls, a click chooses a line", source_mouse, M(SOURCE), NULL},
-    /* the quiz */
-    {{'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', KEY_BACKSPACE},
-     -1,
-     NULL,
-     "type your predicted conflict degree (Backspace deletes)",
-     quiz_digit,
-     M(QUIZ),
-     NULL},
-    {{'\r', '\n', KEY_ENTER}, 1, "reveal", "reveal the verdict after your prediction", quiz_enter, M(QUIZ), NULL},
 };
 
 const tui_action *actions_table(int *n)

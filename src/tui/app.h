@@ -5,8 +5,11 @@
  *   through scenario_edit_apply (a validated copy replaces it).
  * - Modes (mode_*.c) are structs of functions {enter, key, draw, resize, leave} kept on a stack;
  *   the top mode gets the keys, a resize is passed to every mode and never closes one.
- * - One action table (actions.c) {keys, label, help, handler, modes} drives dispatch, the help
- *   screen and the key bar (dispatch.c generates both).
+ * - One action table {keys, label, help, handler, modes, acts} drives dispatch, the help screen
+ *   and the key bar (dispatch.c generates them): each mode owns its rows (tui_mode.actions, in its
+ *   mode file); the rows the views share are in actions.c.
+ * - Panels draw from a per-frame view context (view.h, made by view_ctx.c) and never include
+ *   this header; tests/tui/layers.sh holds the layers apart.
  * - Handlers return reaction flags; the loop (loop.c) acts on them once per key.
  * - Panels (panel_*.c) draw into rectangles; the grid and the lane table compute their geometry
  *   once per frame (frame.c) and the same records answer mouse hit tests.
@@ -48,6 +51,10 @@ typedef enum tui_mode_id {
     MODE_COUNT
 } tui_mode_id;
 #define MODE_BIT(m) (1u << (m))
+/* Keys the action rows name that curses has no name for. */
+#define KEY_ESC 27
+#define KEY_TAB 9
+#define CTRL(c) ((c)&0x1f)
 /* The views that show the scenario (and accept its edits). */
 #define MODES_VIEW                                                                                                     \
     (MODE_BIT(MODE_MAIN) | MODE_BIT(MODE_COMPARE) | MODE_BIT(MODE_STEP) | MODE_BIT(MODE_LESSON) |                      \
@@ -71,17 +78,6 @@ enum {
 
 typedef struct tui_app tui_app;
 
-typedef struct tui_mode {
-    tui_mode_id id;
-    const char *name; /* shown in the help screen's section titles */
-    bool overlay;     /* drawn over the view below it */
-    void (*enter)(tui_app *a);
-    int (*key)(tui_app *a, int key);
-    void (*draw)(tui_app *a);
-    void (*resize)(tui_app *a);
-    void (*leave)(tui_app *a);
-} tui_mode;
-
 typedef struct tui_action {
     int keys[12]; /* 0-terminated; the first nshow are shown (-1: as a range, first-last) */
     int nshow;
@@ -93,6 +89,21 @@ typedef struct tui_action {
      * only those (the help lists every action, and a key that does nothing says why) */
     bool (*acts)(const tui_app *a);
 } tui_action;
+
+typedef struct tui_mode {
+    tui_mode_id id;
+    const char *name; /* shown in the help screen's section titles */
+    bool overlay;     /* drawn over the view below it */
+    void (*enter)(tui_app *a);
+    int (*key)(tui_app *a, int key);
+    void (*draw)(tui_app *a);
+    void (*resize)(tui_app *a);
+    void (*leave)(tui_app *a);
+    /* the mode's own rows of the action table (keys, key bar, help): dispatch, the key bar and
+     * the help screen take them first, then the shared rows (actions.c) that apply to the mode */
+    const tui_action *actions;
+    int nactions;
+} tui_mode;
 
 /* A background job on a private copy of the scenario (jobs.c). */
 /* JOB_CHECK: the loader's check of every lane of an edited expression (mode_edit.c). */
@@ -321,6 +332,8 @@ int app_open_relative(tui_app *a, int delta, bool confirmed);
 extern const tui_mode mode_main, mode_help, mode_edit, mode_prompt, mode_advisor, mode_structs, mode_compare, mode_step,
     mode_lesson, mode_present, mode_quiz, mode_picker, mode_kernel, mode_source;
 const tui_mode *app_top(const tui_app *a);
+/* The mode of id (every mode, for dispatch and help by id). */
+const tui_mode *mode_of(tui_mode_id id);
 bool app_in_mode(const tui_app *a, tui_mode_id id);
 void app_push(tui_app *a, const tui_mode *m);
 /* Pop the top mode (never the main one). */
@@ -335,7 +348,11 @@ int app_key(tui_app *a, int key);
 void view_draw(tui_app *a);
 
 /* ---- actions.c / dispatch.c ---- */
+/* The shared rows: the views' actions and those of every mode (help, close, redraw); each mode's
+ * own rows are in its tui_mode. */
 const tui_action *actions_table(int *n);
+/* The k-th row that applies to mode: its own rows first, then the shared ones; NULL past the end. */
+const tui_action *actions_row(tui_mode_id mode, int k);
 /* Run the action of mode for key; REACT_UNHANDLED when none takes it. */
 int actions_dispatch(tui_app *a, tui_mode_id mode, int key);
 /* The key hints of mode for the key bar (the table's labelled actions, in table order); count. */

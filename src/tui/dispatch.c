@@ -1,5 +1,6 @@
-/* dispatch: everything generated from the action table: key dispatch for a mode, key names, the
- * help screen's lines and the context-sensitive key bar. */
+/* dispatch: everything generated from the action table (each mode's own rows, then the shared
+ * rows that apply to it): key dispatch for a mode, key names, the help screen's lines and the
+ * context-sensitive key bar. */
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,17 +8,27 @@
 
 #include "tui/app.h"
 
-int actions_dispatch(tui_app *a, tui_mode_id mode, int key)
+const tui_action *actions_row(tui_mode_id mode, int k)
 {
+    const tui_mode *m = mode_of(mode);
+    if (k < m->nactions)
+        return &m->actions[k];
+    k -= m->nactions;
     int n;
     const tui_action *t = actions_table(&n);
-    for (int i = 0; i < n; i++) {
-        if (!(t[i].modes & MODE_BIT(mode)))
-            continue;
-        for (int k = 0; k < 12 && t[i].keys[k]; k++)
-            if (t[i].keys[k] == key)
-                return t[i].handler(a, key);
-    }
+    for (int i = 0; i < n; i++)
+        if ((t[i].modes & MODE_BIT(mode)) && k-- == 0)
+            return &t[i];
+    return NULL;
+}
+
+int actions_dispatch(tui_app *a, tui_mode_id mode, int key)
+{
+    const tui_action *r;
+    for (int i = 0; (r = actions_row(mode, i)) != NULL; i++)
+        for (int k = 0; k < 12 && r->keys[k]; k++)
+            if (r->keys[k] == key)
+                return r->handler(a, key);
     return REACT_UNHANDLED;
 }
 
@@ -77,18 +88,18 @@ void actions_keys_text(const tui_crt *c, const tui_action *act, char *buf, size_
 
 char **actions_help_lines(const tui_crt *c, tui_mode_id mode, int *count)
 {
-    int n;
-    const tui_action *t = actions_table(&n);
+    int n = 0;
+    while (actions_row(mode, n))
+        n++;
     char **lines = xmalloc(sizeof *lines * (size_t)(n + 1));
     int k = 0;
     for (int i = 0; i < n; i++) {
-        if (!(t[i].modes & MODE_BIT(mode)))
-            continue;
+        const tui_action *r = actions_row(mode, i);
         char keys[64], line[256];
-        actions_keys_text(c, &t[i], keys, sizeof keys);
+        actions_keys_text(c, r, keys, sizeof keys);
         /* padded by the cells the keys take, not their bytes: "↑/↓" is 3 cells, 7 bytes */
         int pad = 11 - draw_width(keys);
-        snprintf(line, sizeof line, "%s%*s %s", keys, pad > 0 ? pad : 0, "", t[i].help);
+        snprintf(line, sizeof line, "%s%*s %s", keys, pad > 0 ? pad : 0, "", r->help);
         lines[k++] = xstrdup(line);
     }
     *count = k;
@@ -111,14 +122,14 @@ static bool essential(tui_mode_id mode, const char *label)
 
 int actions_keyhints(const tui_app *a, tui_mode_id mode, tui_keyhint *out, int max)
 {
-    int n, k = 0;
-    const tui_action *t = actions_table(&n);
-    for (int i = 0; i < n && k < max; i++) {
-        if (!(t[i].modes & MODE_BIT(mode)) || !t[i].label || (t[i].acts && !t[i].acts(a)))
+    int k = 0;
+    const tui_action *r;
+    for (int i = 0; (r = actions_row(mode, i)) != NULL && k < max; i++) {
+        if (!r->label || (r->acts && !r->acts(a)))
             continue; /* the bar shows only keys that act on what is shown */
-        actions_keys_text(&a->crt, &t[i], out[k].keys, sizeof out[k].keys);
-        out[k].label = t[i].label;
-        out[k].essential = essential(mode, t[i].label);
+        actions_keys_text(&a->crt, r, out[k].keys, sizeof out[k].keys);
+        out[k].label = r->label;
+        out[k].essential = essential(mode, r->label);
         k++;
     }
     return k;

@@ -249,4 +249,27 @@ static void advisor_draw(tui_app *a)
     }
 }
 
-const tui_mode mode_advisor = {MODE_ADVISOR, "advisor", true, advisor_enter, NULL, advisor_draw, NULL, advisor_leave};
+/* This mode's own rows of the action table (dispatch, key bar and help take them first). */
+static const tui_action advisor_actions[] = {
+    /* the advisor */
+    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE},
+     2,
+     "choose",
+     "choose a padding row",
+     advisor_move,
+     MODE_BIT(MODE_ADVISOR),
+     NULL},
+    {{'\r', '\n', KEY_ENTER}, 1, "apply", "apply the chosen padding", advisor_apply, MODE_BIT(MODE_ADVISOR), NULL},
+    {{'s'},
+     1,
+     "layout",
+     "apply the cheapest layout that makes every access conflict-free (its swizzle or padding)",
+     advisor_apply_layout_key,
+     MODE_BIT(MODE_ADVISOR),
+     NULL},
+    {{'m'}, 1, "measure", "measure every padding on the GPU", advisor_measure, MODE_BIT(MODE_ADVISOR), NULL},
+};
+
+const tui_mode mode_advisor = {
+    MODE_ADVISOR, "advisor", true,          advisor_enter,   NULL,
+    advisor_draw, NULL,      advisor_leave, advisor_actions, (int)(sizeof advisor_actions / sizeof advisor_actions[0])};

@@ -60,4 +60,24 @@ static void compare_leave(tui_app *a)
     a->cmp.ok = a->cmp.pending = a->cmp.pinned = false;
 }
 
-const tui_mode mode_compare = {MODE_COMPARE, "compare view", false, NULL, NULL, view_draw, NULL, compare_leave};
+/* This mode's own rows of the action table (dispatch, key bar and help take them first). */
+static const tui_action compare_actions[] = {
+    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE},
+     2,
+     NULL,
+     "scroll both grids",
+     compare_scroll,
+     MODE_BIT(MODE_COMPARE),
+     NULL},
+};
+
+const tui_mode mode_compare = {MODE_COMPARE,
+                               "compare view",
+                               false,
+                               NULL,
+                               NULL,
+                               view_draw,
+                               NULL,
+                               compare_leave,
+                               compare_actions,
+                               (int)(sizeof compare_actions / sizeof compare_actions[0])};

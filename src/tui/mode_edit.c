@@ -236,4 +236,34 @@ static void edit_draw(tui_app *a)
         draw_text(&a->crt, r->y, x + 1, r->x + r->w - x - 1, ROLE_DIM, "Enter keep  Esc undo  Tab next index");
 }
 
-const tui_mode mode_edit = {MODE_EDIT, "index editor", true, NULL, edit_key, edit_draw, NULL, edit_leave};
+/* This mode's own rows of the action table (dispatch, key bar and help take them first). */
+static const tui_action edit_actions[] = {
+    /* the index editor */
+    {{'\r', '\n', KEY_ENTER},
+     1,
+     "keep",
+     "keep the expression (the last valid one if it has an error)",
+     edit_keep,
+     MODE_BIT(MODE_EDIT),
+     NULL},
+    {{KEY_ESC}, 1, "undo", "undo the edit", edit_cancel, MODE_BIT(MODE_EDIT), NULL},
+    {{KEY_TAB},
+     1,
+     "next index",
+     "edit the next index expression (then 'when')",
+     edit_next_index,
+     MODE_BIT(MODE_EDIT),
+     NULL},
+    {{KEY_BACKSPACE, KEY_DC, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, CTRL('a'), CTRL('e'), CTRL('u'), CTRL('k'),
+      CTRL('w'), 127},
+     1,
+     NULL,
+     "edit the line: arrows, Home/End (Ctrl-A/E) move; Ctrl-U/Ctrl-K erase to the start/end, Ctrl-W a word",
+     edit_line,
+     MODE_BIT(MODE_EDIT),
+     NULL},
+};
+
+const tui_mode mode_edit = {
+    MODE_EDIT, "index editor", true,       NULL,         edit_key,
+    edit_draw, NULL,           edit_leave, edit_actions, (int)(sizeof edit_actions / sizeof edit_actions[0])};

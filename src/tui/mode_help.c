@@ -112,4 +112,11 @@ static void help_enter(tui_app *a)
     a->help.scroll = 0;
 }
 
-const tui_mode mode_help = {MODE_HELP, "help", true, help_enter, NULL, help_draw, NULL, NULL};
+/* This mode's own rows of the action table (dispatch, key bar and help take them first). */
+static const tui_action help_actions[] = {
+    /* help */
+    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "scroll", "scroll", help_scroll, MODE_BIT(MODE_HELP), NULL},
+};
+
+const tui_mode mode_help = {MODE_HELP, "help", true, help_enter,   NULL,
+                            help_draw, NULL,   NULL, help_actions, (int)(sizeof help_actions / sizeof help_actions[0])};

@@ -11,7 +11,6 @@
 
 #include "tui/app.h"
 
-#define KEY_ESC 27
 
 void kernel_view_free(tui_app *a)
 {
@@ -207,5 +206,43 @@ static void kernel_draw(tui_app *a)
     app_bar_draw(a);
 }
 
-const tui_mode mode_kernel = {MODE_KERNEL, "kernel view", false, kernel_enter,
-                              kernel_key,  kernel_draw,   NULL,  kernel_leave};
+/* This mode's own rows of the action table (dispatch, key bar and help take them first). */
+static const tui_action kernel_actions[] = {
+    /* the kernel view */
+    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "scroll", "scroll a line", kernel_scroll, MODE_BIT(MODE_KERNEL), NULL},
+    {{KEY_PPAGE, KEY_NPAGE, 'b', ' '},
+     2,
+     NULL,
+     "scroll a page (b / Space too)",
+     kernel_scroll,
+     MODE_BIT(MODE_KERNEL),
+     NULL},
+    {{KEY_HOME, KEY_END, 'g', 'G'},
+     2,
+     "ends",
+     "the first / last line (g / G too)",
+     kernel_scroll,
+     MODE_BIT(MODE_KERNEL),
+     NULL},
+    {{KEY_LEFT, KEY_RIGHT, 'h', 'l'},
+     2,
+     NULL,
+     "scroll sideways (long lines)",
+     kernel_scroll,
+     MODE_BIT(MODE_KERNEL),
+     NULL},
+    {{KEY_TAB},
+     1,
+     "access",
+     "go to the highlighted lines: the ones generated from the current access",
+     kernel_scroll,
+     MODE_BIT(MODE_KERNEL),
+     NULL},
+    {{'/'}, 1, "search", "search the text (Enter finds, Esc cancels)", kernel_search, MODE_BIT(MODE_KERNEL), NULL},
+    {{'n', 'N'}, 2, "match", "next / previous match of the search", kernel_search, MODE_BIT(MODE_KERNEL), NULL},
+    {{KEY_MOUSE}, 1, NULL, "mouse wheel: scroll", kernel_mouse, MODE_BIT(MODE_KERNEL), NULL},
+};
+
+const tui_mode mode_kernel = {
+    MODE_KERNEL, "kernel view", false,        kernel_enter,   kernel_key,
+    kernel_draw, NULL,          kernel_leave, kernel_actions, (int)(sizeof kernel_actions / sizeof kernel_actions[0])};

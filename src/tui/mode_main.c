@@ -113,5 +113,6 @@ static void lesson_leave(tui_app *a)
     app_set_message(a, false, "left the lesson; n/p move through the library");
 }
 
-const tui_mode mode_main = {MODE_MAIN, "main view", false, NULL, NULL, view_draw, NULL, NULL};
-const tui_mode mode_lesson = {MODE_LESSON, "lesson", false, NULL, lesson_leave_key, view_draw, NULL, lesson_leave};
+const tui_mode mode_main = {MODE_MAIN, "main view", false, NULL, NULL, view_draw, NULL, NULL, NULL, 0};
+const tui_mode mode_lesson = {MODE_LESSON, "lesson", false,        NULL, lesson_leave_key,
+                              view_draw,   NULL,     lesson_leave, NULL, 0};

@@ -209,4 +209,27 @@ static void picker_leave(tui_app *a)
     picker_free(a);
 }
 
-const tui_mode mode_picker = {MODE_PICKER, "picker", true, NULL, picker_key, picker_draw, NULL, picker_leave};
+/* This mode's own rows of the action table (dispatch, key bar and help take them first). */
+static const tui_action picker_actions[] = {
+    /* pickers */
+    {{KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END},
+     2,
+     "move",
+     "move in the list (PgUp/PgDn a page, Home/End the ends)",
+     picker_move,
+     MODE_BIT(MODE_PICKER),
+     NULL},
+    {{'\r', '\n', KEY_ENTER}, 1, "choose", "open the chosen entry", picker_choose, MODE_BIT(MODE_PICKER), NULL},
+    {{KEY_BACKSPACE, 127, CTRL('u')},
+     1,
+     NULL,
+     "type to filter: the entries whose name, title or arch hold the letters in that order (fuzzy)",
+     picker_type,
+     MODE_BIT(MODE_PICKER),
+     NULL},
+    {{KEY_ESC}, 1, "close", "close the list", picker_close, MODE_BIT(MODE_PICKER), NULL},
+};
+
+const tui_mode mode_picker = {
+    MODE_PICKER, "picker", true,         NULL,           picker_key,
+    picker_draw, NULL,     picker_leave, picker_actions, (int)(sizeof picker_actions / sizeof picker_actions[0])};

@@ -128,5 +128,5 @@ static void present_draw(tui_app *a)
     panel_bar_draw(&v);
 }
 
-const tui_mode mode_present = {MODE_PRESENT, "presentation", false, present_enter,
-                               NULL,         present_draw,   NULL,  present_leave};
+const tui_mode mode_present = {MODE_PRESENT, "presentation", false,         present_enter, NULL,
+                               present_draw, NULL,           present_leave, NULL,          0};

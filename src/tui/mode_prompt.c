@@ -146,4 +146,24 @@ static void prompt_draw(tui_app *a)
     }
 }
 
-const tui_mode mode_prompt = {MODE_PROMPT, "prompt", true, NULL, prompt_key, prompt_draw, NULL, NULL};
+/* This mode's own rows of the action table (dispatch, key bar and help take them first). */
+static const tui_action prompt_actions[] = {
+    /* prompts */
+    {{'\r', '\n', KEY_ENTER}, 1, "ok", "confirm", prompt_accept, MODE_BIT(MODE_PROMPT), NULL},
+    {{KEY_ESC}, 1, "cancel", "cancel", prompt_cancel, MODE_BIT(MODE_PROMPT), NULL},
+    {{'y', 'Y'}, 1, "yes", "yes (questions only)", prompt_yes, MODE_BIT(MODE_PROMPT), NULL},
+    {{'n', 'N'}, 1, "no", "no (questions only)", prompt_no, MODE_BIT(MODE_PROMPT), NULL},
+    {{'S'}, 1, "save first", "save first (questions only)", prompt_open_save, MODE_BIT(MODE_PROMPT), NULL},
+    {{KEY_BACKSPACE, KEY_DC, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, CTRL('a'), CTRL('e'), CTRL('u'), CTRL('k'),
+      CTRL('w'), 127},
+     1,
+     NULL,
+     "edit the line: arrows, Home/End (Ctrl-A/E) move; Ctrl-U/Ctrl-K erase to the start/end, Ctrl-W a word",
+     prompt_line,
+     MODE_BIT(MODE_PROMPT),
+     NULL},
+};
+
+const tui_mode mode_prompt = {
+    MODE_PROMPT, "prompt", true, NULL,           prompt_key,
+    prompt_draw, NULL,     NULL, prompt_actions, (int)(sizeof prompt_actions / sizeof prompt_actions[0])};

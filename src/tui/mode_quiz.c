@@ -59,4 +59,25 @@ static void quiz_leave(tui_app *a)
     a->quiz = (quiz_state){0};
 }
 
-const tui_mode mode_quiz = {MODE_QUIZ, "quiz", false, quiz_enter_mode, NULL, view_draw, NULL, quiz_leave};
+/* This mode's own rows of the action table (dispatch, key bar and help take them first). */
+static const tui_action quiz_actions[] = {
+    /* the quiz */
+    {{'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', KEY_BACKSPACE},
+     -1,
+     NULL,
+     "type your predicted conflict degree (Backspace deletes)",
+     quiz_digit,
+     MODE_BIT(MODE_QUIZ),
+     NULL},
+    {{'\r', '\n', KEY_ENTER},
+     1,
+     "reveal",
+     "reveal the verdict after your prediction",
+     quiz_enter,
+     MODE_BIT(MODE_QUIZ),
+     NULL},
+};
+
+const tui_mode mode_quiz = {
+    MODE_QUIZ, "quiz", false,      quiz_enter_mode, NULL,
+    view_draw, NULL,   quiz_leave, quiz_actions,    (int)(sizeof quiz_actions / sizeof quiz_actions[0])};

@@ -467,5 +467,51 @@ static void source_leave(tui_app *a)
     source_view_free(a);
 }
 
-const tui_mode mode_source = {MODE_SOURCE,     "source view", false, source_enter_mode,
-                              source_mode_key, source_draw,   NULL,  source_leave};
+/* This mode's own rows of the action table (dispatch, key bar and help take them first). */
+static const tui_action source_actions[] = {
+    /* the source view */
+    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "line", "choose a line", source_key, MODE_BIT(MODE_SOURCE), NULL},
+    {{KEY_PPAGE, KEY_NPAGE, 'b', ' '}, 2, NULL, "a page (b / Space too)", source_key, MODE_BIT(MODE_SOURCE), NULL},
+    {{KEY_HOME, KEY_END, 'g', 'G'},
+     2,
+     "ends",
+     "the first / last line (g / G too)",
+     source_key,
+     MODE_BIT(MODE_SOURCE),
+     NULL},
+    {{KEY_LEFT, KEY_RIGHT, 'h', 'l'}, 2, NULL, "scroll sideways (long lines)", source_key, MODE_BIT(MODE_SOURCE), NULL},
+    {{'\r', '\n', KEY_ENTER},
+     1,
+     "grid",
+     "the grid view of the line's first access",
+     source_key,
+     MODE_BIT(MODE_SOURCE),
+     NULL},
+    {{'S'},
+     1,
+     "sort",
+     "lines by cost (wavefronts beyond ideal) / in file order",
+     source_key,
+     MODE_BIT(MODE_SOURCE),
+     NULL},
+    {{'/'}, 1, "search", "search the text (Enter finds, Esc cancels)", source_key, MODE_BIT(MODE_SOURCE), NULL},
+    {{'n', 'N'}, 2, "match", "next / previous match of the search", source_key, MODE_BIT(MODE_SOURCE), NULL},
+    {{KEY_MOUSE},
+     1,
+     NULL,
+     "mouse: the wheel scrolls, a click chooses a line",
+     source_mouse,
+     MODE_BIT(MODE_SOURCE),
+     NULL},
+};
+
+const tui_mode mode_source = {MODE_SOURCE,
+                              "source view",
+                              false,
+                              source_enter_mode,
+                              source_mode_key,
+                              source_draw,
+                              NULL,
+                              source_leave,
+                              source_actions,
+                              (int)(sizeof source_actions / sizeof source_actions[0])};

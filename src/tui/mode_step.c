@@ -1,6 +1,7 @@
 /* mode_step: replay one warp-instruction wavefront by wavefront for class. Space reveals the
  * next wavefront, Enter plays and pauses; the grid scrolls to the row just revealed, which is
  * highlighted with its lanes in the lane table and the array map, and the caption narrates it. */
+#include <curses.h>
 #include <stdio.h>
 
 #include "model/explain.h"
@@ -66,4 +67,12 @@ static void step_leave(tui_app *a)
     a->step.shown = 0;
 }
 
-const tui_mode mode_step = {MODE_STEP, "step mode", false, step_enter, NULL, view_draw, NULL, step_leave};
+/* This mode's own rows of the action table (dispatch, key bar and help take them first). */
+static const tui_action step_actions[] = {
+    {{' '}, 1, "next wf", "reveal the next wavefront", step_next, MODE_BIT(MODE_STEP), NULL},
+    {{'\r', '\n', KEY_ENTER}, 1, "play", "play / pause the replay", step_play, MODE_BIT(MODE_STEP), NULL},
+};
+
+const tui_mode mode_step = {
+    MODE_STEP, "step mode", false,      step_enter,   NULL,
+    view_draw, NULL,        step_leave, step_actions, (int)(sizeof step_actions / sizeof step_actions[0])};

@@ -99,4 +99,29 @@ static void structs_draw(tui_app *a)
     }
 }
 
-const tui_mode mode_structs = {MODE_STRUCTS, "struct editor", true, NULL, NULL, structs_draw, NULL, NULL};
+/* This mode's own rows of the action table (dispatch, key bar and help take them first). */
+static const tui_action structs_actions[] = {
+    /* the struct editor */
+    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "select", "select a field", structs_move, MODE_BIT(MODE_STRUCTS), NULL},
+    {{'t'}, 1, "type", "change the selected field's type", structs_edit, MODE_BIT(MODE_STRUCTS), NULL},
+    {{'+'}, 1, "add", "add a char field after the selected one", structs_edit, MODE_BIT(MODE_STRUCTS), NULL},
+    {{'d'}, 1, "delete", "delete the selected field", structs_edit, MODE_BIT(MODE_STRUCTS), NULL},
+    {{'R'},
+     1,
+     "reorder",
+     "reorder the fields by alignment (removes holes)",
+     structs_edit,
+     MODE_BIT(MODE_STRUCTS),
+     NULL},
+};
+
+const tui_mode mode_structs = {MODE_STRUCTS,
+                               "struct editor",
+                               true,
+                               NULL,
+                               NULL,
+                               structs_draw,
+                               NULL,
+                               NULL,
+                               structs_actions,
+                               (int)(sizeof structs_actions / sizeof structs_actions[0])};

@@ -4,6 +4,17 @@
 
 #include "tui/app.h"
 
+const tui_mode *mode_of(tui_mode_id id)
+{
+    static const tui_mode *const all[MODE_COUNT] = {
+        [MODE_MAIN] = &mode_main,       [MODE_HELP] = &mode_help,       [MODE_EDIT] = &mode_edit,
+        [MODE_PROMPT] = &mode_prompt,   [MODE_ADVISOR] = &mode_advisor, [MODE_STRUCTS] = &mode_structs,
+        [MODE_COMPARE] = &mode_compare, [MODE_STEP] = &mode_step,       [MODE_LESSON] = &mode_lesson,
+        [MODE_PRESENT] = &mode_present, [MODE_QUIZ] = &mode_quiz,       [MODE_PICKER] = &mode_picker,
+        [MODE_KERNEL] = &mode_kernel,   [MODE_SOURCE] = &mode_source};
+    return id >= 0 && id < MODE_COUNT && all[id] ? all[id] : &mode_main;
+}
+
 const tui_mode *app_top(const tui_app *a)
 {
     return a->depth > 0 ? a->stack[a->depth - 1] : &mode_main;

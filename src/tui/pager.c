@@ -40,9 +40,13 @@ void pager_clamp(tui_pager *p, int page)
 
 void pager_scroll_by(tui_pager *p, int delta, int page)
 {
+    int max = p->nlines - page;
     p->scroll += delta;
-    if (p->cursor >= 0) { /* the cursor stays on screen */
-        pager_clamp(p, page);
+    if (p->scroll > max)
+        p->scroll = max;
+    if (p->scroll < 0)
+        p->scroll = 0;
+    if (p->cursor >= 0) { /* the cursor stays on the page */
         if (p->cursor < p->scroll)
             p->cursor = p->scroll;
         if (p->cursor >= p->scroll + page)

@@ -76,25 +76,27 @@ static void test_action_table(void **state)
         int nh;
         char **help = actions_help_lines(&crt, (tui_mode_id)m, &nh);
         bool closes = false;
-        for (int i = 0; i < n; i++) {
-            if (!(t[i].modes & MODE_BIT(m)))
-                continue;
-            assert_non_null(t[i].handler);
-            assert_non_null(t[i].help);
+        const tui_mode *mode = mode_of((tui_mode_id)m);
+        assert_int_equal(mode->id, m);
+        for (int k = 0; k < mode->nactions; k++) /* a mode's own rows are its own */
+            assert_true(mode->actions[k].modes & MODE_BIT(m));
+        const tui_action *r;
+        for (int i = 0; (r = actions_row((tui_mode_id)m, i)) != NULL; i++) {
+            assert_non_null(r->handler);
+            assert_non_null(r->help);
             bool in_help = false;
             for (int k = 0; k < nh; k++)
-                in_help |= strstr(help[k], t[i].help) != NULL;
+                in_help |= strstr(help[k], r->help) != NULL;
             if (!in_help)
-                fail_msg("mode %d: '%s' is not in the help", m, t[i].help);
-            for (int k = 0; k < 12 && t[i].keys[k]; k++) {
-                closes |= t[i].keys[k] == 27 || t[i].keys[k] == 'q';
+                fail_msg("mode %d: '%s' is not in the help", m, r->help);
+            for (int k = 0; k < 12 && r->keys[k]; k++) {
+                closes |= r->keys[k] == 27 || r->keys[k] == 'q';
                 /* the first action of this mode that takes the key is this one */
-                for (int j = 0; j < i; j++)
-                    if (t[j].modes & MODE_BIT(m))
-                        for (int kk = 0; kk < 12 && t[j].keys[kk]; kk++)
-                            if (t[j].keys[kk] == t[i].keys[k])
-                                fail_msg("mode %d: key %d taken by '%s' and '%s'", m, t[i].keys[k], t[j].help,
-                                         t[i].help);
+                const tui_action *q;
+                for (int j = 0; j < i && (q = actions_row((tui_mode_id)m, j)) != NULL; j++)
+                    for (int kk = 0; kk < 12 && q->keys[kk]; kk++)
+                        if (q->keys[kk] == r->keys[k])
+                            fail_msg("mode %d: key %d taken by '%s' and '%s'", m, r->keys[k], q->help, r->help);
             }
         }
         if (m != MODE_MAIN && !closes)
@@ -111,8 +113,9 @@ static void test_action_table(void **state)
         char **help = actions_help_lines(&crt, (tui_mode_id)m, &nh);
         for (int k = 0; k < nh; k++) {
             const char *text = NULL;
-            for (int i = 0; i < n && !text; i++)
-                if ((t[i].modes & MODE_BIT(m)) && (text = strstr(help[k], t[i].help)) != NULL && text == help[k])
+            const tui_action *r;
+            for (int i = 0; !text && (r = actions_row((tui_mode_id)m, i)) != NULL; i++)
+                if ((text = strstr(help[k], r->help)) != NULL && text == help[k])
                     text = NULL;
             assert_non_null(text);
             char prefix[256];
@@ -350,6 +353,43 @@ static void test_line_editor(void **state)
     assert_int_equal(l.len, LINE_MAX_TEXT - 1);
 }
 
+/* The one pager: scrolling within the text, a cursor that the view follows, search with wrap. */
+static void test_pager(void **state)
+{
+    (void)state;
+    static const char *const lines[] = {"a", "b tile", "c", "d", "e tile", "f", "g", "h", "i", "j"};
+    tui_pager p;
+    memset(&p, 0, sizeof p);
+    pager_set(&p, lines, 10, false);
+    pager_scroll_key(&p, KEY_NPAGE, 4);
+    assert_int_equal(p.scroll, 4);
+    pager_scroll_key(&p, KEY_END, 4);
+    assert_int_equal(p.scroll, 6); /* the last page, never past it */
+    pager_scroll_key(&p, KEY_HOME, 4);
+    assert_int_equal(p.scroll, 0);
+    pager_search_begin(&p);
+    const char *q = "tile";
+    for (const char *c = q; *c; c++)
+        pager_search_key(&p, *c, 4);
+    assert_int_equal(pager_search_key(&p, '\r', 4), PAGER_FOUND);
+    assert_int_equal(p.hit, 1);
+    bool wrapped;
+    assert_int_equal(pager_find_next(&p, 1, 4, &wrapped), PAGER_FOUND);
+    assert_int_equal(p.hit, 4);
+    assert_false(wrapped);
+    assert_int_equal(pager_find_next(&p, 1, 4, &wrapped), PAGER_FOUND);
+    assert_int_equal(p.hit, 1);
+    assert_true(wrapped);
+    pager_set(&p, lines, 10, true); /* with a cursor: the keys move it, the page follows */
+    for (int i = 0; i < 5; i++)
+        pager_scroll_key(&p, KEY_DOWN, 4);
+    assert_int_equal(p.cursor, 5);
+    assert_int_equal(p.scroll, 2);
+    pager_scroll_by(&p, -10, 4);
+    assert_int_equal(p.scroll, 0);
+    assert_int_equal(p.cursor, 3); /* kept on the page */
+}
+
 /* c on a struct array read by several accesses: the SoA form covers every field access. */
 static void test_soa_whole_array(void **state)
 {
@@ -456,6 +496,7 @@ int main(void)
         cmocka_unit_test(test_soa_whole_array),
         cmocka_unit_test(test_stride_preset_dims),
         cmocka_unit_test(test_line_editor),
+        cmocka_unit_test(test_pager),
         cmocka_unit_test(test_wrap_and_sanitise),
         cmocka_unit_test(test_save_roundtrip),
         cmocka_unit_test(test_svg),
