@@ -3,10 +3,10 @@
 # model's: each "N-way" is the conflict degree of some warp-instruction of that pattern (`analyze
 # --json`), each "N wavefronts" the wavefronts (or ideal wavefronts) of one, of one access across
 # the block's warps, or of the whole scenario; so is each "N (bank) conflicts". A count stated "per
-# block" or "for the N warps" must be the whole scenario's (every warp, every loop step), one stated
-# "per k step" one loop step's (summed over the warps). A sentence about the layout without the
-# pattern's swizzle ("Without it ...", "the unswizzled tile ...") is checked against the pattern with its
-# arrays' "swizzle" removed. Skipped (77) without python3.
+# block", "of a block" or "for (the) N warps" must be the whole scenario's (every warp, every loop
+# step), one stated "per k step" one loop step's (summed over the warps). A sentence about the
+# layout without the pattern's swizzle ("Without it ...", "the unswizzled tile ...") is checked
+# against the pattern with its arrays' "swizzle" removed. Skipped (77) without python3.
 srcdir=${srcdir:-.}
 top_builddir=${top_builddir:-.}
 bin="$(cd "$top_builddir" && pwd)/bankscope"
@@ -62,9 +62,10 @@ def model(name, unswizzled):
 # A count stated "per block", "for the N warps" or "of the block" is the whole scenario's (every
 # warp, every loop step); one stated per step ("per k step", "per loop step", "per iteration") is
 # one step's, summed over the block's warps.
-STEP = re.compile(r'\bper (?:\w+ )?(?:loop )?step\b|\bper iteration\b|\beach (?:\w+ )?step\b', re.I)
-BLOCK = re.compile(r'\bper block\b|\bfor the (?:\d+ )?warps\b|\bof the block\b|\bblock-wide\b',
-                   re.I)
+STEP = re.compile(r'\b(?:per|each|of a|of one|in a|in one) (?:\w+ )?(?:loop )?step\b|\bper iteration\b',
+                  re.I)
+BLOCK = re.compile(r'\bper block\b|\bfor (?:the |all )?(?:\d+ )?warps\b|\bof (?:the|a) block\b|'
+                   r"\ba block's\b|\bblock-wide\b", re.I)
 
 
 def scope(sent, pos):

@@ -59,13 +59,14 @@ int cli_analyze(int argc, char **argv)
     }
     instr_source_set_warp(&src, s->is_trace ? -1 : c.warp);
     src.progress = "analyze";
+    record_lines_ctx lines_ctx = {.path = c.file, .arch = s->arch};
     report_options o = {.all_lanes = c.all,
                         .summary = c.summary,
                         .warp = s->is_trace ? -1 : c.warp,
                         .source = &src,
                         /* a recording: its source lines, predicted and measured */
                         .json_extra = s->is_trace ? record_lines_json : NULL,
-                        .json_extra_ctx = (void *)c.file};
+                        .json_extra_ctx = &lines_ctx};
     /* a summary is printed only once every instruction was read (a streamed trace: found good)
      * and none was skipped (not interrupted) */
     char *buf = NULL;
@@ -95,7 +96,7 @@ int cli_analyze(int argc, char **argv)
         if (buf)
             fwrite(buf, 1, buflen, stdout);
         if (!c.json)
-            record_lines_report(c.file, stdout); /* a recording: its source lines */
+            record_lines_report(c.file, s->arch, stdout); /* a recording: its source lines */
         rc = cli_finish_stdout("analyze");
     }
     free(buf);

@@ -60,13 +60,43 @@ static bool define_fits(const char *v)
 static int check_output(const char *in, const char *out, bool force)
 {
     struct stat si, so;
-    if (stat(out, &so) != 0)
-        return 0; /* a new file (or a dangling link: its target is created) */
+    if (stat(out, &so) != 0) {
+        if (lstat(out, &so) == 0)
+            return 0; /* a dangling link: its target is created */
+        if (errno != ENOENT)
+            return cli_usage_error("import: -o %s: %s", out, strerror(errno));
+        /* a new file: its folder must exist (the save writes a temporary file beside it) */
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", out);
+        char *slash = strrchr(dir, '/');
+        if (!slash)
+            snprintf(dir, sizeof dir, ".");
+        else
+            slash[slash == dir] = '\0'; /* "/x.json": the folder is "/" */
+        struct stat sd;
+        if (stat(dir, &sd) != 0 || !S_ISDIR(sd.st_mode))
+            return cli_usage_error("import: -o %s: the folder %s %s", out, dir,
+                                   stat(dir, &sd) != 0 ? "does not exist" : "is not a folder");
+        return 0;
+    }
     if (stat(in, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
         return cli_usage_error("import: the output %s is the input %s: refusing to replace the CUDA source", out, in);
     if (S_ISREG(so.st_mode) && !force)
         return cli_usage_error("import: %s exists: give --force to replace it, or another -o", out);
     return 0;
+}
+
+/* Whether the CUDA file can be read: one that cannot be opened, or a folder, is a usage error
+ * with the reason, in the words of the other commands' messages. 0, or CLI_USAGE after it. */
+static int check_input(const char *in)
+{
+    struct stat si;
+    FILE *f = fopen(in, "r");
+    if (!f)
+        return cli_usage_error("import: %s: %s", in, strerror(errno));
+    bool dir = fstat(fileno(f), &si) == 0 && S_ISDIR(si.st_mode);
+    fclose(f);
+    return dir ? cli_usage_error("import: %s: %s", in, strerror(EISDIR)) : 0;
 }
 
 /* Parse the options; 0, or CLI_USAGE after a message. With tui set, the interactive view's flags
@@ -150,7 +180,8 @@ static int parse_args(int argc, char **argv, import_options *o, const char **out
         return cli_usage_error("import: give a CUDA file (bankscope import FILE.cu --block X[,Y[,Z]])");
     if (!o->block[0])
         return cli_usage_error("import: give the block shape with --block X[,Y[,Z]] (the source does not say it)");
-    return *out ? check_output(o->file, *out, *force) : 0;
+    int in = check_input(o->file);
+    return in ? in : *out ? check_output(o->file, *out, *force) : 0;
 }
 
 int cli_import(int argc, char **argv)

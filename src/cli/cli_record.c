@@ -6,11 +6,12 @@
  * sanitizer library exits 3, bad options or a program that is not found exit 2. The program's
  * own output passes through untouched; its failure (status or signal) exits 1 and writes
  * nothing. The program is never left running: it dies with bankscope (PR_SET_PDEATHSIG), and
- * SIGTERM/SIGHUP are passed on to it. */
+ * SIGTERM/SIGHUP/SIGINT are passed on to it; bankscope then exits 128 + N, writing nothing. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,13 +41,14 @@ typedef struct record_opts {
     unsigned block[3];
     long long max;
     const char *out;
+    bool force;  /* --force: an existing output file may be replaced */
     char **argv; /* owned (the array): the program and its arguments, NULL-terminated */
     int argc;
 } record_opts;
 
 static const char record_usage[] =
     "usage: bankscope record [--kernel REGEX] [--launch N] [--block-index X[,Y[,Z]]] [--max-instructions N]\n"
-    "                        [-o REC.json] -- PROGRAM [ARGS...]";
+    "                        [-o REC.json] [--force] -- PROGRAM [ARGS...]";
 
 /* A non-negative integer option value; false when it is not one or exceeds max. */
 static bool parse_count(const char *s, long long max, long long *out)
@@ -67,12 +69,13 @@ static int record_parse(int argc, char **argv, record_opts *o)
     memset(o, 0, sizeof *o);
     o->launch = -1;
     o->max = 1 << 20;
-    enum { OPT_KERNEL = 1000, OPT_LAUNCH, OPT_BLOCK, OPT_MAX, OPT_HELP };
+    enum { OPT_KERNEL = 1000, OPT_LAUNCH, OPT_BLOCK, OPT_MAX, OPT_FORCE, OPT_HELP };
     static const struct option longopts[] = {{"kernel", required_argument, NULL, OPT_KERNEL},
                                              {"launch", required_argument, NULL, OPT_LAUNCH},
                                              {"block-index", required_argument, NULL, OPT_BLOCK},
                                              {"max-instructions", required_argument, NULL, OPT_MAX},
                                              {"output", required_argument, NULL, 'o'},
+                                             {"force", no_argument, NULL, OPT_FORCE},
                                              {"help", no_argument, NULL, OPT_HELP},
                                              {NULL, 0, NULL, 0}};
     cli_args a;
@@ -87,7 +90,21 @@ static int record_parse(int argc, char **argv, record_opts *o)
             printf("%s\n", record_usage);
             rc = -1;
             break;
-        case OPT_KERNEL: o->kernel = v; break;
+        case OPT_KERNEL: {
+            /* compiled here as the recording library compiles it (POSIX extended), so that a
+             * pattern it could not use never reaches it */
+            regex_t re;
+            int e = regcomp(&re, v, REG_EXTENDED | REG_NOSUB);
+            if (e != 0) {
+                char msg[256], t[256];
+                regerror(e, &re, msg, sizeof msg);
+                rc = cli_usage_error("record: --kernel '%s': %s", textsafe(v, t, sizeof t), msg);
+            } else {
+                regfree(&re);
+            }
+            o->kernel = v;
+            break;
+        }
         case OPT_LAUNCH:
             if (!parse_count(v, LLONG_MAX / 2, &o->launch))
                 rc = cli_usage_error("record: --launch takes a launch count from 0, not '%s'", v);
@@ -113,6 +130,7 @@ static int record_parse(int argc, char **argv, record_opts *o)
                                      RECORD_MAX_INSTRUCTIONS_LIMIT, v);
             break;
         case 'o': o->out = v; break;
+        case OPT_FORCE: o->force = true; break;
         }
     }
     if (rc == 0 && a.has_rest && a.noperands > 0)
@@ -267,18 +285,30 @@ static bool driver_ready(char *why, size_t n)
 #endif
 }
 
-static volatile sig_atomic_t record_child;
+static volatile sig_atomic_t record_child, record_signal;
 
-/* SIGTERM or SIGHUP to bankscope: the program gets it too. */
-static void pass_on(int sig)
+/* SIGTERM, SIGHUP or SIGINT to bankscope: remembered (the command then exits 128 + N) and passed
+ * on to the program, unless the terminal sent it (Ctrl-C reaches the program's process group
+ * by itself: a second one would be too many). */
+static void pass_on(int sig, siginfo_t *info, void *ctx)
 {
-    if (record_child > 0)
+    (void)ctx;
+    record_signal = sig;
+    bool from_terminal = false;
+#ifdef SI_KERNEL
+    from_terminal = sig == SIGINT && info && info->si_code == SI_KERNEL;
+#else
+    (void)info;
+#endif
+    if (record_child > 0 && !from_terminal)
         kill((pid_t)record_child, sig);
 }
 
-/* Run argv with env (NAME=VALUE strings added); its stdout to out_file when not NULL. The
- * exit status into *status (waitpid's); false with why when it could not be started. */
-static bool run_child(char *const *argv, char **env, int nenv, const char *out_file, int *status, char *why, size_t n)
+/* Run argv with env (NAME=VALUE strings added); its stdout to out_file when not NULL, or to
+ * bankscope's stderr when to_stderr (the recording goes to stdout). The exit status into
+ * *status (waitpid's); false with why when it could not be started. */
+static bool run_child(char *const *argv, char **env, int nenv, const char *out_file, bool to_stderr, int *status,
+                      char *why, size_t n)
 {
     int pfd[2];
     if (pipe2(pfd, O_CLOEXEC) != 0) {
@@ -287,15 +317,19 @@ static bool run_child(char *const *argv, char **env, int nenv, const char *out_f
     }
     fflush(stdout);
     fflush(stderr);
-    pid_t pid = fork();
+    pid_t parent = getpid(), pid = fork();
     if (pid < 0) {
         snprintf(why, n, "cannot start %s: %s", argv[0], strerror(errno));
+        close(pfd[0]);
+        close(pfd[1]);
         return false;
     }
     if (pid == 0) {
 #ifdef __linux__
         prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
+        if (getppid() != parent) /* bankscope died before the line above */
+            _exit(127);
         close(pfd[0]);
         for (int i = 0; i < nenv; i++)
             putenv(env[i]);
@@ -305,6 +339,8 @@ static bool run_child(char *const *argv, char **env, int nenv, const char *out_f
                 dup2(fd, 1);
             if (nul >= 0)
                 dup2(nul, 2);
+        } else if (to_stderr) {
+            dup2(2, 1);
         }
         execvp(argv[0], argv);
         int e = errno;
@@ -314,11 +350,12 @@ static bool run_child(char *const *argv, char **env, int nenv, const char *out_f
     }
     close(pfd[1]);
     record_child = pid;
-    struct sigaction sa = {.sa_handler = pass_on}, old_term, old_hup, ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
+    struct sigaction sa = {.sa_sigaction = pass_on, .sa_flags = SA_SIGINFO}, old_term, old_hup,
+                     ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
     sigaction(SIGTERM, &sa, &old_term);
     sigaction(SIGHUP, &sa, &old_hup);
-    /* Ctrl-C reaches the program from the terminal; bankscope waits for it to end */
-    sigaction(SIGINT, &ign, &old_int);
+    /* Ctrl-C reaches the program from the terminal too; bankscope waits for it to end */
+    sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGQUIT, &ign, &old_quit);
     int e = 0;
     ssize_t got;
@@ -368,7 +405,8 @@ static bool record_spawn(const record_opts *o, const record_paths *p, const char
     snprintf(e_san, sizeof e_san, "BANKSCOPE_RECORD_SANITIZER=%s", p->sanitizer);
     snprintf(e_inj, sizeof e_inj, "CUDA_INJECTION64_PATH=%s", p->lib);
     char *env[] = {e_pass, e_dir, e_kernel, e_exact, e_launch, e_block, e_max, e_patch, e_san, e_inj};
-    return run_child(o->argv, env, (int)(sizeof env / sizeof *env), out_file, status, why, n);
+    bool to_stderr = !out_file && o->out && strcmp(o->out, "-") == 0; /* stdout is the recording's */
+    return run_child(o->argv, env, (int)(sizeof env / sizeof *env), out_file, to_stderr, status, why, n);
 }
 
 /* One run of the program with the library running pass, its output passed through. CLI_OK when
@@ -383,8 +421,17 @@ static int record_run_pass(const record_opts *o, const record_paths *p, const ch
         cli_error("record: %s", why);
         return CLI_USAGE;
     }
+    if (record_signal) {
+        cli_error("record: stopped by signal %d (%s), passed on to the program; nothing written", (int)record_signal,
+                  strsignal(record_signal));
+        return 128 + record_signal;
+    }
     if (program_failure(o->argv[0], status, why, sizeof why)) {
         cli_error("record: %s; nothing written", why);
+        return CLI_FAIL;
+    }
+    if (record_error_read(p->dir, why, sizeof why)) {
+        cli_error("record: the recording library stopped: %s; nothing written", why);
         return CLI_FAIL;
     }
     return CLI_OK;
@@ -454,7 +501,7 @@ static bool listing(const char *dir, const char *tool, const char *option, const
     char *argv[] = {(char *)tool, (char *)option, nvdisasm ? "-c" : cubin, nvdisasm ? cubin : NULL, NULL};
     int status;
     char why[256];
-    if (!run_child(argv, NULL, 0, out, &status, why, sizeof why) || !WIFEXITED(status) || WEXITSTATUS(status))
+    if (!run_child(argv, NULL, 0, out, false, &status, why, sizeof why) || !WIFEXITED(status) || WEXITSTATUS(status))
         return false;
     FILE *f = fopen(out, "r");
     if (!f)
@@ -497,8 +544,32 @@ static void remove_dir(const char *dir)
     rmdir(dir);
 }
 
-/* Write the recording to o->out (or KERNEL.record.json) through a temporary file. */
-static int write_recording(const record_opts *o, const record_book *b, const record_measured *m, char *path, size_t n)
+/* Whether path may be written: never the program nor a source file of the kernel (the same
+ * device and inode), and an existing regular file only with --force; the file's kind otherwise
+ * is save_atomic's to judge. 0, or CLI_USAGE after a message. */
+static int output_allowed(const record_opts *o, const char *path, const char *prog, const record_book *b)
+{
+    struct stat so, si;
+    char t[256], u[256];
+    if (strcmp(path, "-") == 0 || stat(path, &so) != 0)
+        return 0; /* stdout, a new file (or a dangling link: its target is created) */
+    if (prog && stat(prog, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+        return cli_usage_error("record: the output %s is the program %s: refusing to replace it",
+                               textsafe(path, t, sizeof t), textsafe(prog, u, sizeof u));
+    for (int i = 0; b && i < b->nlines; i++)
+        if (b->lines[i].file && stat(b->lines[i].file, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+            return cli_usage_error("record: the output %s is the kernel's source %s: refusing to replace it",
+                                   textsafe(path, t, sizeof t), textsafe(b->lines[i].file, u, sizeof u));
+    if (S_ISREG(so.st_mode) && !o->force)
+        return cli_usage_error("record: %s exists: give --force to replace it, or another -o",
+                               textsafe(path, t, sizeof t));
+    return 0;
+}
+
+/* Write the recording to o->out (or KERNEL.record.json) with save_atomic: the whole file or,
+ * on failure, the old one untouched. */
+static int write_recording(const record_opts *o, const record_book *b, const record_measured *m, const char *prog,
+                           char *path, size_t n)
 {
     if (o->out) {
         snprintf(path, n, "%s", o->out);
@@ -515,40 +586,29 @@ static int write_recording(const record_opts *o, const record_book *b, const rec
         name[k] = '\0';
         snprintf(path, n, "%s.record.json", k ? name : "kernel");
     }
+    bool ok;
+    const char *why;
     if (strcmp(path, "-") == 0) {
-        bool ok;
-        const char *why;
         record_book_json(b, m, (const char *const *)o->argv, o->argc, stdout, &ok, &why);
         return ok ? CLI_OK : cli_write_error("record", why);
     }
-    char *tmp;
-    int fd = save_temp_create(path, &tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    int rc = output_allowed(o, path, prog, b);
+    if (rc != 0)
+        return rc;
+    char *data = NULL, err[512], t[256];
+    size_t len = 0;
+    FILE *f = open_memstream(&data, &len);
     if (!f) {
-        char t[256];
-        cli_error("record: cannot write %s: %s", textsafe(path, t, sizeof t), strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
-        free(tmp);
+        cli_error("record: cannot write %s: %s (nothing written)", textsafe(path, t, sizeof t), strerror(errno));
         return CLI_FAIL;
     }
-    bool ok;
-    const char *why;
     record_book_json(b, m, (const char *const *)o->argv, o->argc, f, &ok, &why);
-    ok = ok && fsync(fd) == 0;
     ok = (fclose(f) == 0) && ok;
-    if (ok && rename(tmp, path) != 0) {
-        why = strerror(errno);
-        ok = false;
-    }
-    if (!ok) {
-        unlink(tmp);
-        char t[256];
+    if (!ok)
         cli_error("record: cannot write %s: %s (nothing written)", textsafe(path, t, sizeof t), why ? why : "");
-    }
-    free(tmp);
+    else if (!(ok = save_atomic(path, data, len, err, sizeof err)))
+        cli_error("record: %s", err);
+    free(data);
     return ok ? CLI_OK : CLI_FAIL;
 }
 
@@ -644,6 +704,13 @@ static int record_main(record_opts *op)
     record_opts o = *op;
     int rc;
     char why[1024], lib[PATH_MAX], patch[PATH_MAX], san[PATH_MAX], prog[PATH_MAX], t[256];
+    /* the user's mistakes first (exit 2), then what the machine lacks (exit 3) */
+    if (!find_program(o.argv[0], prog, sizeof prog)) {
+        cli_error("record: %s: program not found", textsafe(o.argv[0], t, sizeof t));
+        return CLI_USAGE;
+    }
+    if (o.out && (rc = output_allowed(&o, o.out, prog, NULL)) != 0)
+        return rc; /* the source files are known only after the run: checked again then */
     if (!driver_ready(why, sizeof why)) {
         cli_error("record: %s", why);
         return CLI_NO_GPU;
@@ -658,10 +725,7 @@ static int record_main(record_opts *op)
                   "installed beside bankscope; set BANKSCOPE_RECORD_LIBDIR");
         return CLI_NO_GPU;
     }
-    if (!find_program(o.argv[0], prog, sizeof prog)) {
-        cli_error("record: %s: program not found", textsafe(o.argv[0], t, sizeof t));
-        return CLI_USAGE;
-    }
+
     char tmpl[] = "/tmp/bankscope-record.XXXXXX";
     const char *tdir = getenv("TMPDIR");
     char dir[PATH_MAX];
@@ -708,6 +772,13 @@ static int record_main(record_opts *op)
     }
     record_sass s;
     disassemble(dir, &c, &s);
+    if (record_signal) { /* during the disassembly */
+        record_sass_free(&s);
+        record_capture_free(&c);
+        remove_dir(dir);
+        cli_error("record: stopped by signal %d (%s); nothing written", (int)record_signal, strsignal(record_signal));
+        return 128 + record_signal;
+    }
     record_book b;
     if (!record_book_build(&b, &c, &s, why, sizeof why)) {
         cli_error("record: %s", why);
@@ -716,7 +787,13 @@ static int record_main(record_opts *op)
         record_measured m;
         measure_launch(&o, &paths, &c, &s, &b, &m);
         char out[PATH_MAX];
-        rc = write_recording(&o, &b, &m, out, sizeof out);
+        if (record_signal) { /* during the measuring runs */
+            cli_error("record: stopped by signal %d (%s), passed on to the program; nothing written",
+                      (int)record_signal, strsignal(record_signal));
+            rc = 128 + record_signal;
+        } else {
+            rc = write_recording(&o, &b, &m, prog, out, sizeof out);
+        }
         if (rc == CLI_OK && strcmp(out, "-") != 0) {
             record_book_print(&b, stdout);
             record_measured_print(&m, &b, stdout);

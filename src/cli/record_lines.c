@@ -8,12 +8,15 @@
 #include "cli/record_measured.h"
 #include "cli/record_write.h"
 #include "io/jsonstream.h"
+#include "io/trace_stream.h"
+#include "model/kinds.h"
 #include "io/textsafe.h"
 #include "util.h"
 
 typedef struct lines_row {
     char *file, *text;
     int64_t line, instrs, wavefronts, ideal, degree, unmodelled;
+    int64_t *idx; /* its trace entries ("instructions"), instrs of them */
     /* what the hardware counted (the line's "measured", "agree", "agree_why") */
     bool measured;
     measured_counts mc;
@@ -163,8 +166,99 @@ static bool read_predicted(jsonstream *js, lines_row *r)
     return t == JSONSTREAM_OBJECT_END;
 }
 
-/* One line object (its '{' read). */
-static bool read_row(jsonstream *js, lines_row *r)
+/* A name and how many times it was met (the kinds a recording did not record or model). */
+typedef struct lines_kind {
+    char *name, *why;
+    int64_t count;
+} lines_kind;
+
+/* What the file says besides its lines: how much of the block was captured, the kinds not
+ * modelled (the lines' PCs with "not_modelled": executions) and not recorded ("not_visible":
+ * SASS instructions), each named by its row of the kinds table (kinds.h). */
+typedef struct lines_file {
+    int64_t executed, captured;
+    bool truncated;
+    lines_kind *not_modelled, *not_recorded;
+    int nnot_modelled, nnot_recorded;
+} lines_file;
+
+/* Count n more of the kind of SASS text sass (its kinds row, or its opcode) in *list. */
+static void kind_add(lines_kind **list, int *n, const char *sass, const char *why, int64_t count)
+{
+    char op[64];
+    const char *p = sass ? sass + strspn(sass, " \t") : "";
+    if (*p == '@') /* a predicate */
+        p += strcspn(p, " \t"), p += strspn(p, " \t");
+    snprintf(op, sizeof op, "%.*s", (int)strcspn(p, " \t"), p);
+    const kinds_row *k = kinds_find_sass(op);
+    const char *name = k ? k->name : op[0] ? op : "?";
+    for (int i = 0; i < *n; i++)
+        if (strcmp((*list)[i].name, name) == 0) {
+            (*list)[i].count += count;
+            return;
+        }
+    *list = xrealloc(*list, (size_t)(*n + 1) * sizeof **list);
+    (*list)[(*n)++] = (lines_kind){xstrdup(name),
+                                   xstrdup(k && k->not_modelled ? k->not_modelled
+                                           : why                ? why
+                                                                : ""),
+                                   count};
+}
+
+/* A line's "pcs" (its '[' read): those not modelled into f. */
+static bool read_pcs(jsonstream *js, lines_file *f)
+{
+    jsonstream_token t;
+    while ((t = jsonstream_next(js)) == JSONSTREAM_OBJECT) {
+        char *sass = NULL, *why = NULL;
+        int64_t execs = 0;
+        while ((t = jsonstream_next(js)) == JSONSTREAM_KEY) {
+            char key[32];
+            snprintf(key, sizeof key, "%.31s", js->str);
+            t = jsonstream_next(js);
+            if (strcmp(key, "sass") == 0 && t == JSONSTREAM_STRING)
+                string_value(js, t, &sass);
+            else if (strcmp(key, "not_modelled") == 0 && t == JSONSTREAM_STRING)
+                string_value(js, t, &why);
+            else if (strcmp(key, "executions") == 0 && t == JSONSTREAM_NUMBER && js->is_int)
+                execs = js->ival;
+            else if (!jsonstream_skip(js, t))
+                break;
+        }
+        if (why)
+            kind_add(&f->not_modelled, &f->nnot_modelled, sass, why, execs);
+        free(sass);
+        free(why);
+        if (t != JSONSTREAM_OBJECT_END)
+            return false;
+    }
+    return t == JSONSTREAM_ARRAY_END;
+}
+
+/* "not_visible" (its '[' read) into f. */
+static bool read_not_visible(jsonstream *js, lines_file *f)
+{
+    jsonstream_token t;
+    while ((t = jsonstream_next(js)) == JSONSTREAM_OBJECT) {
+        char *sass = NULL;
+        while ((t = jsonstream_next(js)) == JSONSTREAM_KEY) {
+            bool is_sass = strcmp(js->str, "sass") == 0;
+            t = jsonstream_next(js);
+            if (is_sass && t == JSONSTREAM_STRING)
+                string_value(js, t, &sass);
+            else if (!jsonstream_skip(js, t))
+                break;
+        }
+        kind_add(&f->not_recorded, &f->nnot_recorded, sass, "its shared-memory side passes no callback", 1);
+        free(sass);
+        if (t != JSONSTREAM_OBJECT_END)
+            return false;
+    }
+    return t == JSONSTREAM_ARRAY_END;
+}
+
+/* One line object (its '{' read); the not-modelled PCs into kinds when not NULL. */
+static bool read_row(jsonstream *js, lines_row *r, lines_file *kinds)
 {
     memset(r, 0, sizeof *r);
     jsonstream_token t;
@@ -181,9 +275,16 @@ static bool read_row(jsonstream *js, lines_row *r)
         } else if (strcmp(key, "not_modelled") == 0 && t == JSONSTREAM_NUMBER && js->is_int) {
             r->unmodelled = js->ival;
         } else if (strcmp(key, "instructions") == 0 && t == JSONSTREAM_ARRAY) {
-            while ((t = jsonstream_next(js)) == JSONSTREAM_NUMBER)
-                r->instrs++;
+            int64_t room = 0;
+            while ((t = jsonstream_next(js)) == JSONSTREAM_NUMBER && js->is_int && js->ival >= 0) {
+                if (r->instrs == room)
+                    r->idx = xrealloc(r->idx, (size_t)(room = room ? 2 * room : 16) * sizeof *r->idx);
+                r->idx[r->instrs++] = js->ival;
+            }
             if (t != JSONSTREAM_ARRAY_END)
+                return false;
+        } else if (strcmp(key, "pcs") == 0 && t == JSONSTREAM_ARRAY && kinds) {
+            if (!read_pcs(js, kinds))
                 return false;
         } else if (strcmp(key, "predicted") == 0 && t == JSONSTREAM_OBJECT) {
             if (!read_predicted(js, r))
@@ -225,10 +326,62 @@ void record_row_header(FILE *out)
     fprintf(out, "%-28s %8s %10s %10s %7s  %s\n", "line", "instrs", "wavefronts", "ideal", "worst", "source");
 }
 
+/* Each line's prediction again, from its trace entries, with prof (the architecture analyze
+ * used, which may not be the one the file was written with): the same engine call as the
+ * analysis' total (report.c), so the lines still add up to it. Not-modelled entries add to no
+ * sum. A trace that cannot be read leaves the file's numbers. */
+static void lines_predict(const char *path, const banks_profile *prof, lines_row *rows, int n)
+{
+    int64_t ntrace = 0;
+    for (int i = 0; i < n; i++)
+        for (int64_t k = 0; k < rows[i].instrs; k++)
+            if (rows[i].idx[k] >= ntrace)
+                ntrace = rows[i].idx[k] + 1;
+    int *row_of = xmalloc((size_t)(ntrace ? ntrace : 1) * sizeof *row_of);
+    for (int64_t k = 0; k < ntrace; k++)
+        row_of[k] = -1;
+    for (int i = 0; i < n; i++)
+        for (int64_t k = 0; k < rows[i].instrs; k++)
+            row_of[rows[i].idx[k]] = i;
+    trace_stream *ts = NULL;
+    io_error err;
+    if (trace_stream_open(path, NULL, 0, path, prof->name, &ts, &err) == TRACE_STREAM_OK) {
+        int64_t *sum = xcalloc((size_t)(3 * (n ? n : 1)), sizeof *sum);
+        banks_request r;
+        int64_t i = 0;
+        int got;
+        while ((got = trace_stream_next(ts, &r, &err)) == 1) {
+            int row = i < ntrace ? row_of[i] : -1;
+            i++;
+            banks_result res;
+            if (row < 0)
+                continue;
+            banks_analyze(prof, &r, &res, NULL);
+            if (res.not_modelled)
+                continue;
+            sum[3 * row] += res.wavefronts;
+            sum[3 * row + 1] += res.ideal_wavefronts;
+            if (res.conflict_degree > sum[3 * row + 2])
+                sum[3 * row + 2] = res.conflict_degree;
+        }
+        for (int k = 0; got == 0 && k < n; k++) { /* the whole trace read: the new numbers */
+            rows[k].wavefronts = sum[3 * k];
+            rows[k].ideal = sum[3 * k + 1];
+            rows[k].degree = sum[3 * k + 2];
+        }
+        free(sum);
+    }
+    if (ts)
+        trace_stream_close(ts);
+    free(row_of);
+}
+
 /* The recording's lines and launch-level measured members; false when path is not a recording
  * (then nothing is allocated). The rows' file, text and agree_why are owned (lines_free). */
-static bool lines_read(const char *path, lines_row **rows_out, int *nrows_out, lines_measured *lm)
+static bool lines_read(const char *path, const banks_profile *prof, lines_row **rows_out, int *nrows_out,
+                       lines_measured *lm, lines_file *lf)
 {
+    memset(lf, 0, sizeof *lf);
     memset(lm, 0, sizeof *lm);
     lm->share = -1;
     *rows_out = NULL;
@@ -246,6 +399,13 @@ static bool lines_read(const char *path, lines_row **rows_out, int *nrows_out, l
         while ((t = jsonstream_next(&js)) == JSONSTREAM_KEY) {
             bool fmt = strcmp(js.str, "format") == 0, lines = strcmp(js.str, "lines") == 0;
             bool measured = strcmp(js.str, "measured") == 0, measured_why = strcmp(js.str, "measured_why") == 0;
+            bool trace = strcmp(js.str, "trace") == 0, not_visible = strcmp(js.str, "not_visible") == 0;
+            int64_t *count = strcmp(js.str, "executed") == 0   ? &lf->executed
+                             : strcmp(js.str, "captured") == 0 ? &lf->captured
+                                                               : NULL;
+            bool truncated = strcmp(js.str, "truncated") == 0;
+            if (trace && is_record && rows)
+                break; /* the lines and what they need come before the trace */
             t = jsonstream_next(&js);
             if (fmt) {
                 is_record = t == JSONSTREAM_STRING && strcmp(js.str, "bankscope-record/1") == 0;
@@ -255,23 +415,32 @@ static bool lines_read(const char *path, lines_row **rows_out, int *nrows_out, l
                 lm->null = t == JSONSTREAM_NULL;
                 if (t == JSONSTREAM_OBJECT && !read_top_measured(&js, lm))
                     break;
+            } else if (count && is_record && t == JSONSTREAM_NUMBER && js.is_int) {
+                *count = js.ival;
+            } else if (truncated && is_record && (t == JSONSTREAM_TRUE || t == JSONSTREAM_FALSE)) {
+                lf->truncated = t == JSONSTREAM_TRUE;
+            } else if (not_visible && is_record && t == JSONSTREAM_ARRAY) {
+                if (!read_not_visible(&js, lf))
+                    break;
             } else if (measured_why && is_record && t == JSONSTREAM_STRING) {
                 string_value(&js, t, &lm->why);
             } else if (lines && is_record && t == JSONSTREAM_ARRAY) {
                 lines_row r;
                 while ((t = jsonstream_next(&js)) == JSONSTREAM_OBJECT) {
-                    bool ok = read_row(&js, &r);
+                    bool ok = read_row(&js, &r, lf);
                     if (!ok) {
                         free(r.file);
                         free(r.text);
                         free(r.agree_why);
+                        free(r.idx);
                         break;
                     }
                     if (nrows == cap)
                         rows = xrealloc(rows, (size_t)(cap = cap ? 2 * cap : 16) * sizeof *rows);
                     rows[nrows++] = r;
                 }
-                break; /* the lines come before the trace: nothing more to read */
+                if (t != JSONSTREAM_ARRAY_END)
+                    break;
             } else if (!jsonstream_skip_fast(&js, t)) {
                 break;
             }
@@ -281,13 +450,22 @@ static bool lines_read(const char *path, lines_row **rows_out, int *nrows_out, l
     fclose(f);
     *rows_out = rows;
     *nrows_out = nrows;
+    if (is_record && prof)
+        lines_predict(path, prof, rows, nrows);
     return is_record;
 }
 
 /* Frees what lines_read returned. */
-static void lines_free(lines_row *rows, int n, lines_measured *lm)
+static void lines_free(lines_row *rows, int n, lines_measured *lm, lines_file *lf)
 {
+    for (int k = 0; k < lf->nnot_modelled; k++)
+        free(lf->not_modelled[k].name), free(lf->not_modelled[k].why);
+    for (int k = 0; k < lf->nnot_recorded; k++)
+        free(lf->not_recorded[k].name), free(lf->not_recorded[k].why);
+    free(lf->not_modelled);
+    free(lf->not_recorded);
     for (int i = 0; i < n; i++) {
+        free(rows[i].idx);
         free(rows[i].file);
         free(rows[i].text);
         free(rows[i].agree_why);
@@ -298,13 +476,47 @@ static void lines_free(lines_row *rows, int n, lines_measured *lm)
     free(lm->duration_why);
 }
 
-void record_lines_report(const char *path, FILE *out)
+/* "10 of 64 warp-instructions captured (truncated)" into buf, or NULL when all were. */
+static const char *truncation(const lines_file *lf, char *buf, size_t n)
+{
+    if (!lf->truncated && !(lf->executed > lf->captured))
+        return NULL;
+    snprintf(buf, n, "%lld of %lld warp-instructions captured (truncated)", (long long)lf->captured,
+             (long long)lf->executed);
+    return buf;
+}
+
+/* The kinds of a list, one line each: "PREFIX: N x KIND (UNIT): why". */
+static void print_kinds(FILE *out, const char *prefix, const char *unit, const lines_kind *k, int n)
+{
+    char t[256], u[400];
+    for (int i = 0; i < n; i++)
+        fprintf(out, "%s: %lld x %s (%s): %s\n", prefix, (long long)k[i].count, textsafe(k[i].name, t, sizeof t), unit,
+                textsafe(k[i].why, u, sizeof u));
+}
+
+void record_lines_report(const char *path, const banks_profile *prof, FILE *out)
 {
     lines_row *rows;
     int n;
     lines_measured lm;
-    if (!lines_read(path, &rows, &n, &lm) || n == 0) {
-        lines_free(rows, n, &lm);
+    lines_file lf;
+    char tr[128];
+    if (!lines_read(path, prof, &rows, &n, &lm, &lf)) {
+        lines_free(rows, n, &lm, &lf);
+        return;
+    }
+    if (truncation(&lf, tr, sizeof tr)) /* right under the verdict, which covers only these */
+        fprintf(out,
+                "\nTRUNCATED: %s: the totals and the verdict above cover only those; record again with a "
+                "larger --max-instructions\n",
+                tr);
+    if (lf.nnot_modelled || lf.nnot_recorded)
+        fputc('\n', out);
+    print_kinds(out, "not modelled", "executions, in no sum", lf.not_modelled, lf.nnot_modelled);
+    print_kinds(out, "not recorded", "SASS instructions of the kernel", lf.not_recorded, lf.nnot_recorded);
+    if (n == 0) {
+        lines_free(rows, n, &lm, &lf);
         return;
     }
     int64_t tn = 0, tw = 0, ti = 0;
@@ -319,17 +531,42 @@ void record_lines_report(const char *path, FILE *out)
     }
     fprintf(out, "%-28s %8lld %10lld %10lld\n", "total", (long long)tn, (long long)tw, (long long)ti);
     print_measured(out, &lm, rows, n);
-    lines_free(rows, n, &lm);
+    lines_free(rows, n, &lm, &lf);
 }
 
-void record_lines_json(jsonw *w, void *path)
+void record_lines_json(jsonw *w, void *ctx)
 {
+    const record_lines_ctx *c = ctx;
     lines_row *rows;
     int n;
     lines_measured lm;
-    if (!lines_read(path, &rows, &n, &lm)) {
-        lines_free(rows, n, &lm);
+    lines_file lf;
+    char tr[128];
+    if (!lines_read(c->path, c->arch, &rows, &n, &lm, &lf)) {
+        lines_free(rows, n, &lm, &lf);
         return;
+    }
+    JSONW_KEY(w, "capture");
+    jsonw_begin_object(w, JSONW_INLINE);
+    JSONW_KV_INT(w, "executed", lf.executed);
+    JSONW_KV_INT(w, "captured", lf.captured);
+    JSONW_KV_BOOL(w, "truncated", truncation(&lf, tr, sizeof tr) != NULL);
+    JSONW_KV_STRING(w, "warning", truncation(&lf, tr, sizeof tr));
+    jsonw_end_object(w);
+    const char *keys[2] = {"not_modelled_kinds", "not_recorded_kinds"};
+    const lines_kind *lists[2] = {lf.not_modelled, lf.not_recorded};
+    int counts[2] = {lf.nnot_modelled, lf.nnot_recorded};
+    for (int l = 0; l < 2; l++) {
+        jsonw_key(w, keys[l]);
+        jsonw_begin_array(w, JSONW_INLINE);
+        for (int i = 0; i < counts[l]; i++) {
+            jsonw_begin_object(w, JSONW_INLINE);
+            JSONW_KV_STRING(w, "kind", lists[l][i].name);
+            JSONW_KV_INT(w, "count", lists[l][i].count);
+            JSONW_KV_STRING(w, "why", lists[l][i].why);
+            jsonw_end_object(w);
+        }
+        jsonw_end_array(w);
     }
     JSONW_KEY(w, "source_lines");
     jsonw_begin_array(w, JSONW_LINES);
@@ -351,23 +588,12 @@ void record_lines_json(jsonw *w, void *path)
         JSONW_KV_INT(w, "conflict_degree", r->degree);
         jsonw_end_object(w);
         if (r->measured) {
-            JSONW_KEY(w, "measured");
-            jsonw_begin_object(w, JSONW_INLINE);
-            JSONW_KV_INT(w, "wavefronts", (int64_t)r->mc.wavefronts);
-            JSONW_KV_INT(w, "ideal_wavefronts", (int64_t)r->mc.ideal_wavefronts);
-            JSONW_KV_INT(w, "instructions", (int64_t)r->mc.instructions);
-            JSONW_KV_INT(w, "excess", r->excess);
-            JSONW_KV_INT(w, "predicted_launch", r->expected);
-            jsonw_end_object(w);
+            record_measured_json_counts(w, &r->mc, r->excess, (uint64_t)r->expected, r->agree, r->agree_why);
         } else {
             JSONW_KV_NULL(w, "measured");
+            JSONW_KV_NULL(w, "agree");
+            JSONW_KV_STRING(w, "agree_why", r->agree_why);
         }
-        JSONW_KEY(w, "agree");
-        if (r->measured && r->agree != MEASURED_AGREE_NULL)
-            jsonw_bool(w, r->agree == MEASURED_AGREE_TRUE);
-        else
-            jsonw_null(w);
-        JSONW_KV_STRING(w, "agree_why", r->agree_why);
         jsonw_end_object(w);
     }
     jsonw_end_array(w);
@@ -393,5 +619,5 @@ void record_lines_json(jsonw *w, void *path)
         jsonw_null(w);
     }
     JSONW_KV_STRING(w, "measured_why", lm.why);
-    lines_free(rows, n, &lm);
+    lines_free(rows, n, &lm, &lf);
 }

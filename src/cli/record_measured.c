@@ -164,23 +164,27 @@ void record_measured_json_line(jsonw *w, const record_measured *m, int line)
         return;
     }
     const measured_line *l = &m->lines[line];
+    record_measured_json_counts(w, &l->measured, l->excess, l->expected, l->agree,
+                                l->why == MEASURED_WHY_NONE ? NULL : measured_why_text(l->why));
+}
+
+void record_measured_json_counts(jsonw *w, const measured_counts *c, int64_t excess, uint64_t expected,
+                                 measured_agree agree, const char *why)
+{
     JSONW_KEY(w, "measured");
     jsonw_begin_object(w, JSONW_INLINE);
-    JSONW_KV_INT(w, "wavefronts", (int64_t)l->measured.wavefronts);
-    JSONW_KV_INT(w, "ideal_wavefronts", (int64_t)l->measured.ideal_wavefronts);
-    JSONW_KV_INT(w, "instructions", (int64_t)l->measured.instructions);
-    JSONW_KV_INT(w, "excess", l->excess);
-    JSONW_KV_INT(w, "predicted_launch", (int64_t)l->expected);
+    JSONW_KV_INT(w, "wavefronts", (int64_t)c->wavefronts);
+    JSONW_KV_INT(w, "ideal_wavefronts", (int64_t)c->ideal_wavefronts);
+    JSONW_KV_INT(w, "instructions", (int64_t)c->instructions);
+    JSONW_KV_INT(w, "excess", excess);
+    JSONW_KV_INT(w, "predicted_launch", (int64_t)expected);
     jsonw_end_object(w);
     JSONW_KEY(w, "agree");
-    if (l->agree == MEASURED_AGREE_NULL)
+    if (agree == MEASURED_AGREE_NULL)
         jsonw_null(w);
     else
-        jsonw_bool(w, l->agree == MEASURED_AGREE_TRUE);
-    if (l->why == MEASURED_WHY_NONE)
-        JSONW_KV_NULL(w, "agree_why");
-    else
-        JSONW_KV_STRING(w, "agree_why", measured_why_text(l->why));
+        jsonw_bool(w, agree == MEASURED_AGREE_TRUE);
+    JSONW_KV_STRING(w, "agree_why", why);
 }
 
 /* "established", or why block invariance is not. */

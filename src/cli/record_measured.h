@@ -55,6 +55,11 @@ void record_measured_none(record_measured *m, const record_book *b, const char *
 /* The line's members of the recording: "measured" (object or null), "agree", "agree_why". */
 void record_measured_json_line(jsonw *w, const record_measured *m, int line);
 
+/* The three members of a measured line: "measured" (the counts, excess and the prediction x
+ * blocks), "agree" and "agree_why" (why NULL: null). */
+void record_measured_json_counts(jsonw *w, const measured_counts *c, int64_t excess, uint64_t expected,
+                                 measured_agree agree, const char *why);
+
 /* The recording's top-level "measured" member (object or null) and "measured_why". */
 void record_measured_json(jsonw *w, const record_measured *m);
 

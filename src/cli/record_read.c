@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "cli/record_read.h"
+#include "io/textsafe.h"
+#include "model/kinds.h"
 #include "util.h"
 
 /* A NUL-terminated copy of the n bytes at s. */
@@ -105,16 +107,19 @@ bool record_capture_read(const char *path, record_capture *c, char *why, size_t 
             ok = sscanf(p, "%d %d", &c->cc_major, &c->cc_minor) == 2;
             word(&p), word(&p);
             char *d = word(&p);
+            free(c->device); /* a repeated line: the last one counts */
             c->device = xstrdup(d ? d : "");
         } else if (strcmp(key, "kernel") == 0) {
             char *m = word(&p), *d = word(&p);
             ok = m && d;
             if (ok) {
+                free(c->mangled);
+                free(c->demangled);
                 c->mangled = xstrdup(m);
                 c->demangled = xstrdup(d);
             }
         } else if (strcmp(key, "launch") == 0) {
-            long long v;
+            long long v = 0;
             ok = sscanf(p, "%lld", &v) == 1;
             c->launch = v;
         } else if (strcmp(key, "grid") == 0) {
@@ -126,25 +131,25 @@ bool record_capture_read(const char *path, record_capture *c, char *why, size_t 
             if (key[0] == 'o')
                 c->status = RECORD_OUTSIDE;
         } else if (strcmp(key, "function_pc") == 0) {
-            unsigned long long a, b;
+            unsigned long long a = 0, b = 0;
             ok = sscanf(p, "%llu %llu", &a, &b) == 2;
             c->function_pc = a;
             c->function_size = b;
         } else if (strcmp(key, "executed") == 0) {
-            long long v;
+            long long v = 0;
             ok = sscanf(p, "%lld", &v) == 1;
             c->executed = v;
         } else if (strcmp(key, "end") == 0) {
             c->complete = true;
         } else if (strcmp(key, "outside_launches") == 0) {
-            long long v;
+            long long v = 0;
             ok = sscanf(p, "%lld %u %u %u %u %u %u", &v, &c->block[0], &c->block[1], &c->block[2], &c->grid[0],
                         &c->grid[1], &c->grid[2]) == 7;
             c->outside_launches = v;
         } else if (strcmp(key, "none") == 0) {
             c->status = RECORD_NONE;
         } else if (strcmp(key, "launched") == 0) {
-            long long v;
+            long long v = 0;
             int matches = 0;
             char *cnt = word(&p), *mt = word(&p), *m = word(&p), *d = word(&p);
             ok = cnt && mt && m && d && sscanf(cnt, "%lld", &v) == 1 && sscanf(mt, "%d", &matches) == 1;
@@ -156,6 +161,7 @@ bool record_capture_read(const char *path, record_capture *c, char *why, size_t 
         } else if (strcmp(key, "error") == 0) {
             c->status = RECORD_ERROR;
             p[strcspn(p, "\n")] = '\0';
+            free(c->error);
             c->error = xstrdup(p);
         }
     }
@@ -171,6 +177,22 @@ bool record_capture_read(const char *path, record_capture *c, char *why, size_t 
         record_capture_free(c);
         return false;
     }
+    return true;
+}
+
+bool record_error_read(const char *dir, char *why, size_t n)
+{
+    char path[4096 + 16];
+    snprintf(path, sizeof path, "%s/error.txt", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    char line[1024] = "";
+    bool got = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    line[strcspn(line, "\r\n")] = '\0';
+    char *p = unescape(strncmp(line, "error ", 6) == 0 ? line + 6 : line);
+    textsafe(got && *p ? p : "it wrote error.txt without a reason", why, n);
     return true;
 }
 
@@ -404,7 +426,16 @@ const char *record_entry_request(const record_entry *e, const char *sass, banks_
             r->active &= r->matrices == 4 ? 0xffffffffu : (1u << (8 * r->matrices)) - 1;
         return NULL;
     }
-    case RECORD_KIND_ASYNC: r->op = BANKS_CP_ASYNC; return NULL;
+    case RECORD_KIND_ASYNC: {
+        /* by its SASS: LDGSTS is cp.async.ca (modelled), LDGSTS.E.BYPASS cp.async.cg (not
+         * modelled: src/model/kinds.c says why) */
+        char op[64] = "";
+        if (sass)
+            opcode(sass, op, sizeof op);
+        const kinds_row *k = op[0] ? kinds_find_sass(op) : NULL;
+        r->op = k && k->op >= 0 ? (banks_op)k->op : BANKS_CP_ASYNC;
+        return NULL; /* a kind files can name: kept in the trace, which says "not modelled" */
+    }
     case RECORD_KIND_REMOTE: return "distributed shared memory (another block of the cluster)";
     default: return "an unknown kind of shared-memory instruction";
     }

@@ -46,9 +46,13 @@ typedef struct record_capture {
     int64_t outside_launches; /* RECORD_NONE: launches without the block; grid: the last one's */
 } record_capture;
 
-/* Read capture.txt; false with a one-line message in why (a file the pass did not finish). */
+/* Read capture.txt; false with a one-line message in why (a file the pass did not finish), and
+ * then *c owns nothing. */
 bool record_capture_read(const char *path, record_capture *c, char *why, size_t n);
 void record_capture_free(record_capture *c);
+/* The reason the recording library left in DIR/error.txt (its line "error TEXT", escapes
+ * undone, made printable) into why; false when there is no such file. */
+bool record_error_read(const char *dir, char *why, size_t n);
 
 /* One instruction of the disassembly. */
 typedef struct record_sass_line {

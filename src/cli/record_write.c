@@ -6,6 +6,7 @@
 #include "cli/record_measured.h"
 #include "io/jsonw.h"
 #include "io/textsafe.h"
+#include "model/kinds.h"
 #include "model/scenario.h"
 #include "util.h"
 
@@ -74,8 +75,9 @@ static int line_cmp(const void *x, const void *y)
     return c ? c : (a->line > b->line) - (a->line < b->line);
 }
 
-/* Whether a SASS opcode reaches shared memory without a patch callback: the TMA copies and the
- * wgmma operands (checked on an H100, CUDA 13.0: cp.async.bulk, UBLKCP, calls none). */
+/* Whether a SASS opcode reaches shared memory where the model has no rule and the patching may
+ * give no callback: the TMA copies (checked on an H100, CUDA 13.0: cp.async.bulk, UBLKCP, calls
+ * none) and the wgmma operands (not checked). */
 static bool invisible_opcode(const char *text)
 {
     const char *p = text + strspn(text, " \t");
@@ -87,6 +89,16 @@ static bool invisible_opcode(const char *text)
         if (strncmp(p, ops[i], strlen(ops[i])) == 0)
             return true;
     return false;
+}
+
+/* Trace entry t on line l. */
+static void line_add(record_line *l, int64_t t)
+{
+    if (l->ninstr == l->room) {
+        l->room = l->room ? l->room * 2 : 16;
+        l->instr = xrealloc(l->instr, (size_t)l->room * sizeof *l->instr);
+    }
+    l->instr[l->ninstr++] = t;
 }
 
 bool record_book_build(record_book *b, const record_capture *c, const record_sass *s, char *why, size_t n)
@@ -110,9 +122,16 @@ bool record_book_build(record_book *b, const record_capture *c, const record_sas
         p->executions++;
         banks_request r;
         p->problem = record_entry_request(e, p->sass ? p->sass->text : NULL, &r);
+        if (!p->problem && p->sass && invisible_opcode(p->sass->text)) /* a callback where none was seen */
+            p->problem = "a TMA copy or wgmma operand: not modelled";
         if (!p->problem && banks_request_problem(&r))
             p->problem = banks_request_problem(&r);
-        b->trace_index[i] = p->problem ? -1 : b->ntrace++;
+        const kinds_row *k = p->problem ? NULL : kinds_of(r.op);
+        if (k && k->rule == KINDS_RULE_NOT_MODELLED) { /* cp.async.cg: named in the trace by op and cache */
+            p->problem = k->not_modelled;
+            p->traced = true;
+        }
+        b->trace_index[i] = p->problem && !p->traced ? -1 : b->ntrace++;
     }
     /* lines sorted, then the PCs pointed at them again */
     int *old_to_new = xcalloc((size_t)(b->nlines ? b->nlines : 1), sizeof *old_to_new);
@@ -130,8 +149,10 @@ bool record_book_build(record_book *b, const record_capture *c, const record_sas
         const record_entry *e = &c->entries[i];
         int pi = pc_of(b, e->pc);
         record_line *l = &b->lines[b->pcs[pi].line];
-        if (b->trace_index[i] < 0) {
+        if (b->trace_index[i] < 0 || b->pcs[pi].problem) {
             l->unmodelled++;
+            if (b->trace_index[i] >= 0) /* in the trace: on its line, with no prediction */
+                line_add(l, b->trace_index[i]);
             continue;
         }
         banks_request r;
@@ -142,14 +163,13 @@ bool record_book_build(record_book *b, const record_capture *c, const record_sas
         l->ideal_wavefronts += res.ideal_wavefronts;
         if (res.conflict_degree > l->degree)
             l->degree = res.conflict_degree;
-        if (l->ninstr == l->room) {
-            l->room = l->room ? l->room * 2 : 16;
-            l->instr = xrealloc(l->instr, (size_t)l->room * sizeof *l->instr);
-        }
-        l->instr[l->ninstr++] = b->trace_index[i];
+        line_add(l, b->trace_index[i]);
     }
     for (int i = 0; i < s->n; i++) {
-        if (invisible_opcode(s->lines[i].text)) {
+        bool seen = false; /* one that did call the patches is counted as not modelled instead */
+        for (int k = 0; k < b->npcs && !seen; k++)
+            seen = b->pcs[k].pc == s->lines[i].pc;
+        if (!seen && invisible_opcode(s->lines[i].text)) {
             b->invisible = xrealloc(b->invisible, (size_t)(b->ninvisible + 1) * sizeof *b->invisible);
             b->invisible[b->ninvisible++] = &s->lines[i];
         }
@@ -214,7 +234,10 @@ static void json_entry(jsonw *w, const record_book *b, int64_t i)
     record_entry_request(e, p && p->sass ? p->sass->text : NULL, &r);
     char kt[32], src[4200];
     jsonw_begin_object(w, JSONW_INLINE);
-    JSONW_KV_STRING(w, "op", banks_op_name(r.op));
+    const kinds_row *k = kinds_of(r.op);
+    JSONW_KV_STRING(w, "op", k ? kinds_op_text(k) : banks_op_name(r.op));
+    if (k && k->file_op) /* as scenario_kind_json: "op": "cp.async", "cache": "cg" */
+        JSONW_KV_STRING(w, "cache", k->cache);
     JSONW_KV_INT(w, "width", r.width);
     if (r.op == BANKS_LDMATRIX || r.op == BANKS_STMATRIX) {
         JSONW_KV_INT(w, "matrices", r.matrices);
@@ -252,6 +275,10 @@ void record_book_json(const record_book *b, const record_measured *m, const char
              "Recorded by bankscope record: block (%u,%u,%u) of launch %lld of %s on %s; one block of one launch, for "
              "this input",
              c->block[0], c->block[1], c->block[2], (long long)c->launch, c->demangled, c->device);
+    if (c->executed > c->nentries) /* every reader shows the description: say it there too */
+        snprintf(desc + strlen(desc), sizeof desc - strlen(desc),
+                 "; %lld of %lld warp-instructions captured (truncated)", (long long)c->nentries,
+                 (long long)c->executed);
     jsonw_begin_object(&w, JSONW_LINES);
     JSONW_KV_STRING(&w, "format", "bankscope-record/1");
     JSONW_KV_STRING(&w, "name", name);

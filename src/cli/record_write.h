@@ -31,6 +31,8 @@ typedef struct record_pc {
     int line;                     /* index into lines */
     int64_t executions;
     const char *problem; /* NULL: modelled; else why not (static text) */
+    bool traced;         /* with a problem: kept in the trace all the same (a kind files name,
+                            cp.async.cg), where analyze counts it as not modelled */
 } record_pc;
 
 typedef struct record_book {
@@ -59,14 +61,21 @@ struct record_measured;
 void record_book_json(const record_book *b, const struct record_measured *m, const char *const *argv, int argc,
                       FILE *out, bool *ok, const char **why);
 
-/* For analyze: when the file at path is a recording, its lines as a table ending with their
- * total; nothing otherwise (record_lines.c). */
-void record_lines_report(const char *path, FILE *out);
-/* For analyze --json: when the file at path (a const char *) is a recording, the members
- * "source_lines" (each line predicted and measured), "measured" and "measured_why"; nothing
- * otherwise. The signature of report_options.json_extra. */
+/* For analyze: when the file at path is a recording, a loud line when it was truncated, the
+ * kinds it did not model or record, and its lines (predicted again with arch, the model analyze
+ * used) as a table ending with their total; nothing otherwise (record_lines.c). */
+void record_lines_report(const char *path, const banks_profile *arch, FILE *out);
+/* For analyze --json: when the file (ctx: a record_lines_ctx) is a recording, the members
+ * "capture" (executed, captured, truncated and its warning), "not_modelled_kinds" and
+ * "not_recorded_kinds" (kind, count, why), "source_lines" (each line predicted with ctx's arch,
+ * and measured), "measured" and "measured_why"; nothing otherwise. The signature of
+ * report_options.json_extra. */
 struct jsonw;
-void record_lines_json(struct jsonw *w, void *path);
+typedef struct record_lines_ctx {
+    const char *path;          /* the file analyzed */
+    const banks_profile *arch; /* the model analyze used: each line is predicted again with it */
+} record_lines_ctx;
+void record_lines_json(struct jsonw *w, void *ctx);
 /* One row of that table and of record's summary (file NULL: the PCs without line info), and the
  * header above the rows. */
 void record_row_print(FILE *out, const char *file, int64_t line, const char *text, int64_t instrs, int64_t wavefronts,

@@ -103,6 +103,7 @@ static bool leaf_path(CXType t, int64_t at, strbuf *out, int64_t *size)
 
 static void emit_one(W *w, CXCursor c, int op, const waccess *a, const char *atomic);
 static const ixpr *path_cond(W *w);
+static const char *context_reason(const W *w, const char *why);
 static int var_binding(W *w, CXCursor ref);
 static void var_assign(W *w, CXCursor c, int bi, const char *op, CXCursor rhs);
 
@@ -149,12 +150,9 @@ static void emit_one(W *w, CXCursor c, int op, const waccess *a, const char *ato
         free(m);
         return;
     }
-    if (w->loop_why) {
-        skip_at(w, c, op, arr->name, w->loop_why);
-        return;
-    }
-    if (w->guard_why || w->exited_why || w->skipped_why) {
-        skip_at(w, c, op, arr->name, w->guard_why ? w->guard_why : w->exited_why ? w->exited_why : w->skipped_why);
+    const char *ctx = context_reason(w, "");
+    if (*ctx) {
+        skip_at(w, c, op, arr->name, ctx);
         return;
     }
     const ixpr *when = path_cond(w);
@@ -238,11 +236,16 @@ static const char *context_reason(const W *w, const char *why)
 {
     if (strstr(why, "depends on data"))
         return why;
-    const char *ctx = w->loop_why     ? w->loop_why
-                      : w->guard_why  ? w->guard_why
-                      : w->exited_why ? w->exited_why
-                                      : w->skipped_why;
-    return ctx ? ctx : why;
+    /* the loop, condition or exit around it; one that depends on data first, as record captures
+     * what happens there */
+    const char *const ctx[] = {w->loop_why, w->guard_why, w->exited_why, w->skipped_why};
+    for (int i = 0; i < 4; i++)
+        if (ctx[i] && strstr(ctx[i], "depends on data"))
+            return ctx[i];
+    for (int i = 0; i < 4; i++)
+        if (ctx[i])
+            return ctx[i];
+    return why;
 }
 
 /* Walk the index expressions inside an lvalue chain (their loads happen too). */
@@ -786,6 +789,10 @@ static void walk_for(W *w, CXCursor c)
             free(m);
         }
         int nb0 = w->nbinds;
+        bool bo0 = w->break_ok;
+        const ixpr *sk0 = w->skipped;
+        const char *skw0 = w->skipped_why;
+        w->break_ok = false;
         loop_vars(w, c, NULL, true);
         for (int i = 0; i < ks.n; i++) {
             if (clang_isExpression(clang_getCursorKind(ks.c[i])))
@@ -796,6 +803,9 @@ static void walk_for(W *w, CXCursor c)
         w->nbinds = nb0;
         loop_vars(w, c, NULL, false);
         w->loop_why = saved;
+        w->break_ok = bo0;
+        w->skipped = sk0;
+        w->skipped_why = skw0;
         return;
     }
     if (clang_getCursorKind(ks.c[0]) == CXCursor_DeclStmt) {
@@ -842,7 +852,10 @@ static void walk_for(W *w, CXCursor c)
     const char *skw0 = w->skipped_why;
     w->skipped = NULL; /* a continue ends one iteration: the next starts with every lane */
     w->skipped_why = NULL;
+    bool bo0 = w->break_ok;
+    w->break_ok = true;
     walk_stmt(w, body);
+    w->break_ok = bo0;
     w->skipped = sk0;
     w->skipped_why = skw0;
     walk_expr(w, ks.c[2]);
@@ -933,6 +946,12 @@ static void walk_stmt(W *w, CXCursor c)
         }
         break;
     }
+    case CXCursor_BreakStmt:
+        /* in a counted loop, only a break the loop was cut for (its last iteration): the rest
+         * of that iteration runs where the break's condition does not hold */
+        if (w->break_ok)
+            note_exit(w, c, false);
+        break;
     case CXCursor_ReturnStmt:
     case CXCursor_ContinueStmt: {
         walk_kids ks = walk_children(c);
@@ -960,6 +979,10 @@ static void walk_stmt(W *w, CXCursor c)
         free(m);
         walk_kids ks = walk_children(c);
         int nb0 = w->nbinds;
+        bool bo0 = w->break_ok;
+        const ixpr *sk0 = w->skipped;
+        const char *skw0 = w->skipped_why;
+        w->break_ok = false;
         if (k != CXCursor_SwitchStmt)
             loop_vars(w, c, NULL, true);
         for (int i = 0; i < ks.n; i++)
@@ -967,6 +990,11 @@ static void walk_stmt(W *w, CXCursor c)
         w->nbinds = nb0;
         if (k != CXCursor_SwitchStmt)
             loop_vars(w, c, NULL, false);
+        w->break_ok = bo0;
+        if (k != CXCursor_SwitchStmt) { /* a continue there belongs to that loop */
+            w->skipped = sk0;
+            w->skipped_why = skw0;
+        }
         w->loop_why = saved;
         w->guard_why = gsaved;
         break;

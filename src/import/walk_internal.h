@@ -123,6 +123,7 @@ typedef struct W {
     const ixpr *exited, *skipped;
     const char *exited_why;  /* a return under a condition (or in a loop) that cannot be expressed */
     const char *skipped_why; /* the same for a continue */
+    bool break_ok;           /* a break here ends the last iteration of a counted loop */
     int fn_nlstack;          /* loops open when the function being walked was entered */
     const char *fn_loop_why; /* loop_why when it was entered */
     int lstack[8];

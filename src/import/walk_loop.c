@@ -36,6 +36,53 @@ static const char *loop_reason(W *w, const char *what)
     return w->exit_why;
 }
 
+/* The breaks of a loop body that an if directly in the body guards (if (C) { ...; break; }),
+ * with their conditions; false when the body leaves the loop another way (a return, a goto, a
+ * break elsewhere). */
+static bool body_breaks(CXCursor body, CXCursor *brk, CXCursor *cond, int *n, int max)
+{
+    CXCursor exit = clang_getNullCursor();
+    clang_visitChildren(body, find_exit, &exit);
+    if (clang_Cursor_isNull(exit))
+        return true;
+    walk_kids ks = walk_children(body);
+    int total = 0; /* exits found under a top-level if */
+    for (int i = 0; i < ks.n; i++) {
+        if (clang_getCursorKind(ks.c[i]) != CXCursor_IfStmt)
+            continue;
+        walk_kids ik = walk_children(ks.c[i]);
+        if (ik.n != 2 || !clang_isExpression(clang_getCursorKind(ik.c[0])))
+            continue; /* an else, or a declaration in the condition */
+        CXCursor then = ik.c[1], e = clang_getNullCursor();
+        clang_visitChildren(ks.c[i], find_exit, &e);
+        if (clang_Cursor_isNull(e))
+            continue;
+        walk_kids tk = walk_children(then);
+        bool direct = clang_getCursorKind(then) == CXCursor_BreakStmt ||
+                      (clang_getCursorKind(then) == CXCursor_CompoundStmt && tk.n &&
+                       clang_getCursorKind(tk.c[tk.n - 1]) == CXCursor_BreakStmt);
+        CXCursor inner = clang_getNullCursor();
+        for (int j = 0; j + 1 < tk.n; j++) /* nothing else leaves the loop in that branch */
+            clang_visitChildren(tk.c[j], find_exit, &inner);
+        if (!direct || !clang_Cursor_isNull(inner) || *n == max)
+            return false;
+        brk[*n] = clang_getCursorKind(then) == CXCursor_BreakStmt ? then : tk.c[tk.n - 1];
+        cond[(*n)++] = ik.c[0];
+        total++;
+    }
+    /* every exit of the body is one of those */
+    int all = 0;
+    for (int i = 0; i < ks.n; i++) {
+        CXCursor e = clang_getNullCursor();
+        if (clang_getCursorKind(ks.c[i]) == CXCursor_BreakStmt || clang_getCursorKind(ks.c[i]) == CXCursor_ReturnStmt ||
+            clang_getCursorKind(ks.c[i]) == CXCursor_GotoStmt)
+            return false;
+        clang_visitChildren(ks.c[i], find_exit, &e);
+        all += !clang_Cursor_isNull(e);
+    }
+    return all == total;
+}
+
 /* Iterations of a loop; false when more than MAX_ITER or it would not end. */
 static bool loop_count(wloop *L, int *n)
 {
@@ -224,8 +271,10 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
         return "a '!=' loop condition that the step does not reach exactly";
     if (walk_mod_count_in(c, *var) != 1 + assigns) /* in this for statement: a variable declared before it */
         return "the loop variable also changes inside the loop";
-    CXCursor exit = clang_getNullCursor();
-    clang_visitChildren(*body, find_exit, &exit);
+    CXCursor exit = clang_getNullCursor(), brk[4], bcond[4];
+    int nbrk = 0;
+    if (!body_breaks(*body, brk, bcond, &nbrk, 4))
+        clang_visitChildren(*body, find_exit, &exit);
     if (!clang_Cursor_isNull(exit)) {
         int l, cl;
         walk_where(exit, &l, &cl, NULL);
@@ -258,5 +307,55 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
         return "more than 4096 iterations (or it does not end)";
     if (n == 0)
         return "the loop never runs";
+    /* if (C) break; with C the same for every thread: the loop ends at the first iteration where
+     * C holds (the rest of that iteration runs where C does not: the walker makes the break a
+     * condition) */
+    for (int b = 0; b < nbrk; b++) {
+        binding tmp;
+        memset(&tmp, 0, sizeof tmp);
+        tmp.decl = *var;
+        tmp.val = ixpr_var(&w->ar, "#B");
+        w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
+        w->binds[w->nbinds++] = tmp;
+        w->why[0] = '\0';
+        const ixpr *cv = walk_value(w, bcond[b]);
+        w->nbinds--;
+        int l, cl;
+        walk_where(brk[b], &l, &cl, NULL);
+        if (!cv || ixpr_uses_thread(cv)) {
+            snprintf(w->exit_why, sizeof w->exit_why,
+                     "the loop can be left early by some threads only, or under a condition that is not known (the "
+                     "break at %d:%d)",
+                     l, cl);
+            return w->exit_why;
+        }
+        int64_t v = L->from;
+        for (int it = 0; it < n; it++) {
+            ixpr_env env = {.n = 0};
+            static const char *const dims[] = {"blockDim.x", "blockDim.y", "blockDim.z"};
+            for (int d = 0; d < 3; d++) {
+                env.names[env.n] = dims[d];
+                env.values[env.n++] = w->o->block[d] > 0 ? w->o->block[d] : 1;
+            }
+            env.names[env.n] = "warpSize";
+            env.values[env.n++] = 32;
+            env.names[env.n] = "#B";
+            env.values[env.n++] = v;
+            int64_t hit = 0;
+            if (!ixpr_eval(cv, &env, &hit)) {
+                snprintf(w->exit_why, sizeof w->exit_why, "the break at %d:%d: its condition cannot be evaluated", l,
+                         cl);
+                return w->exit_why;
+            }
+            if (hit) { /* the last iteration */
+                bool up = L->kind == 1 || (L->kind == 0 && L->step > 0);
+                L->to = up ? v + 1 : v - 1;
+                if (!loop_count(L, &n))
+                    return "more than 4096 iterations (or it does not end)";
+                break;
+            }
+            v = L->kind == 0 ? v + L->step : L->kind == 1 ? v * L->step : v / L->step;
+        }
+    }
     return NULL;
 }

@@ -95,6 +95,7 @@ typedef struct text_ctx {
     const report_options *o;
     report_totals t;
     int last_access, last_iter;
+    int last_heading; /* the iteration (or loop_heading's code) whose heading was printed last */
     /* the run of warps (or trace entries) with identical results being grouped */
     int run_first, run_last, run_n, run_cycles;
     banks_result run;
@@ -262,6 +263,38 @@ static void flush_run(text_ctx *c, const scenario *s)
     c->run_n = 0;
 }
 
+/* The heading code of access a at iteration it: it for an access inside a loop; for one outside
+ * every loop, -2 - (the loops it follows, as bits), so that it gets its own heading. */
+static int loop_heading(const scenario *s, int a, int it)
+{
+    const scenario_access *ac = &s->accesses[a];
+    return ac->loop >= 0 && ac->loop < s->nloops ? it : -2 - (int)(ac->after & 0xffu);
+}
+
+/* The heading of an access outside every loop: "after loop s" (naming the outermost loops it
+ * follows) or "before loop s"; it runs once, not once per iteration. */
+static void outside_heading(FILE *out, const scenario *s, int a)
+{
+    unsigned after = s->accesses[a].after, named = 0;
+    for (int k = 0; k < s->nloops; k++) /* the outermost loops it follows (or comes before) */
+        if (s->loops[k].parent < 0 && (!after || (after >> k & 1u)))
+            named |= 1u << k;
+    if (!named)
+        named = after;
+    int n = 0;
+    for (int k = 0; k < s->nloops; k++)
+        n += (int)(named >> k & 1u);
+    fprintf(out, "\n%s loop%s ", after ? "after" : "before", n == 1 ? "" : "s");
+    const char *sep = "";
+    for (int k = 0; k < s->nloops; k++)
+        if (named >> k & 1u) {
+            fprintf(out, "%s", sep);
+            textsafe_fputs(s->loops[k].var, out);
+            sep = ", ";
+        }
+    fprintf(out, " (outside the loop%s: runs once)", n == 1 ? "" : "s");
+}
+
 /* Print the first warp-instruction of each access in full, then group the following ones
  * (consecutive warps or trace entries with identical results) into one line each. */
 static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, const banks_result *r)
@@ -276,12 +309,16 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
     int key = s->is_trace ? (int)in->seq : in->warp;
     if (!s->is_trace && (in->access != c->last_access || in->iteration != c->last_iter)) {
         flush_run(c, s);
-        if (s->nloops && in->iteration != c->last_iter) {
+        int heading = s->nloops ? loop_heading(s, in->access, in->iteration) : -1;
+        if (heading != c->last_heading && heading < -1) {
+            outside_heading(c->out, s, in->access);
+        } else if (heading != c->last_heading && heading >= 0) {
             strbuf it = {0};
             scenario_iteration_text(s, -1, in->iteration, &it);
             fprintf(c->out, "\n%s", strbuf_str(&it));
             strbuf_free(&it);
         }
+        c->last_heading = heading;
         access_title(c->out, s, in->access);
     }
     c->last_access = in->access;
@@ -396,7 +433,7 @@ static const char *warps_covered_text(const scenario *s, const report_options *o
 
 void report_text(FILE *out, const scenario *s, const report_options *o)
 {
-    text_ctx c = {.out = out, .o = o, .last_access = -2, .last_iter = -1};
+    text_ctx c = {.out = out, .o = o, .last_access = -2, .last_iter = -1, .last_heading = -1};
     if (!o->summary)
         scenario_header(out, s);
     visit(s, o, text_visit, &c);

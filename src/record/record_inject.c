@@ -119,6 +119,18 @@ void record_write_word(FILE *f, const char *text)
     }
 }
 
+/* error.txt: "error WHAT" + the word, one line, which the command prints. */
+static void record_error_line(const char *what, const char *word)
+{
+    FILE *f = record_open_output(&record_cfg, "error.txt");
+    if (f) {
+        fprintf(f, "error %s", what);
+        record_write_word(f, word ? word : "");
+        fputc('\n', f);
+        fclose(f);
+    }
+}
+
 /* At exit: the running pass writes what it has not yet written. */
 static void record_at_exit(void)
 {
@@ -133,10 +145,18 @@ static int record_start(void)
     if (started)
         return 0;
     started = true;
-    if (!record_config_load(&record_cfg))
-        return 0; /* not started by bankscope record: stay out of the way */
-    if (record_cfg.kernel_regex && !record_cfg.kernel_exact)
+    if (!record_config_load(&record_cfg)) {
+        if (record_cfg.pass && record_cfg.dir) /* started by bankscope record, but not as it does */
+            record_error_line("a bad configuration (BANKSCOPE_RECORD_LAUNCH, _MAX or _BLOCK): pass ", record_cfg.pass);
+        return 0; /* else not started by bankscope record: stay out of the way */
+    }
+    if (record_cfg.kernel_regex && !record_cfg.kernel_exact) {
         record_have_regex = regcomp(&record_regex, record_cfg.kernel_regex, REG_EXTENDED | REG_NOSUB) == 0;
+        if (!record_have_regex) { /* never "every kernel": no pass runs, the command says why */
+            record_error_line("a --kernel pattern that does not compile: ", record_cfg.kernel_regex);
+            return 1;
+        }
+    }
     for (size_t i = 0; i < sizeof record_passes / sizeof *record_passes; i++) {
         if (strcmp(record_passes[i]->name, record_cfg.pass) == 0) {
             record_running = record_passes[i];
@@ -144,13 +164,7 @@ static int record_start(void)
             return record_running->start(&record_cfg) == 0 ? 0 : 1;
         }
     }
-    FILE *f = record_open_output(&record_cfg, "error.txt");
-    if (f) {
-        fprintf(f, "error unknown pass ");
-        record_write_word(f, record_cfg.pass);
-        fputc('\n', f);
-        fclose(f);
-    }
+    record_error_line("an unknown pass: ", record_cfg.pass);
     return 1;
 }
 

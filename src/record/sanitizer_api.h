@@ -3,12 +3,12 @@
  * HAVE_SANITIZER_H), they are used; a toolkit without them (some packaged toolkits) gets the
  * declarations below, written from NVIDIA's public API documentation (Compute Sanitizer API
  * Reference: sanitizer_callbacks.h, sanitizer_patching.h, sanitizer_memory.h,
- * sanitizer_stream.h) for CUDA 12.x-13.0, checked against the real headers on a GPU machine by
- * tests/gpu/record_abi.sh. Only documented enumerator values and the leading members of the
- * callback-data structures the pass reads are declared.
+ * sanitizer_stream.h) as CUDA 13.0 has them: compared with the real headers on an H100
+ * (tests/gpu/record_abi.sh, which the GPU tests run first). Only documented enumerator values and
+ * the leading members of the callback-data structures the pass reads are declared.
  *
  * The library itself is never linked: record_capture.c loads libsanitizer-public.so with dlopen,
- * so every function is used through a pointer of the SAN_FN types below. */
+ * so every function is used through a pointer of the *_fn types below. */
 #ifndef BANKSCOPE_SANITIZER_API_H
 #define BANKSCOPE_SANITIZER_API_H
 
@@ -24,7 +24,7 @@ typedef int SanitizerResult; /* SANITIZER_SUCCESS = 0 */
 
 typedef enum { SANITIZER_CB_DOMAIN_RESOURCE = 3, SANITIZER_CB_DOMAIN_LAUNCH = 5 } Sanitizer_CallbackDomain;
 
-enum { SANITIZER_CBID_RESOURCE_MODULE_LOADED = 9 }; /* 9 since CUDA 12.x (8 before) */
+enum { SANITIZER_CBID_RESOURCE_MODULE_LOADED = 9 }; /* 9 in CUDA 13.0 (8 in older headers) */
 enum { SANITIZER_CBID_LAUNCH_BEGIN = 1, SANITIZER_CBID_LAUNCH_END = 3 };
 
 typedef enum {

@@ -75,6 +75,19 @@ void sass_metrics_module(sass_metrics *sm, const void *cubin, size_t size)
     c->crc = (uint32_t)p.cubinCrc;
 }
 
+/* The reason for a failed CUPTI call: the permission note for CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
+ * (whichever call says it), else what failed and CUPTI's error name. Returns false. */
+static bool cupti_fail(CUptiResult r, const char *what, char *why, size_t n)
+{
+    if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)
+        snprintf(why, n,
+                 "no permission to profile this GPU (NVreg_RestrictProfilingToAdminUsers=1: run as root or "
+                 "allow profiling for all users)");
+    else
+        snprintf(why, n, "%s: %s", what, cupti_api_error(r));
+    return false;
+}
+
 /* Profiler initialisation, device support and the metric ids; false with a reason. */
 static bool configure(sass_metrics *sm, CUcontext ctx, char *why, size_t n)
 {
@@ -91,17 +104,13 @@ static bool configure(sass_metrics *sm, CUcontext ctx, char *why, size_t n)
     sm->device = (uint32_t)dev;
     CUptiResult r;
     CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-    if ((r = cupti_api.cuptiProfilerInitialize(&init)) != CUPTI_SUCCESS) {
-        snprintf(why, n, "CUPTI profiler initialisation failed: %s", cupti_api_error(r));
-        return false;
-    }
+    if ((r = cupti_api.cuptiProfilerInitialize(&init)) != CUPTI_SUCCESS)
+        return cupti_fail(r, "CUPTI profiler initialisation failed", why, n);
     CUpti_Profiler_DeviceSupported_Params sup = {.structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE,
                                                  .cuDevice = dev,
                                                  .api = CUPTI_PROFILER_SASS_METRICS};
-    if ((r = cupti_api.cuptiProfilerDeviceSupported(&sup)) != CUPTI_SUCCESS) {
-        snprintf(why, n, "CUPTI cannot say whether this GPU supports SASS metrics: %s", cupti_api_error(r));
-        return false;
-    }
+    if ((r = cupti_api.cuptiProfilerDeviceSupported(&sup)) != CUPTI_SUCCESS)
+        return cupti_fail(r, "CUPTI cannot say whether this GPU supports SASS metrics", why, n);
     if (sup.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
         snprintf(why, n, "this GPU does not support CUPTI's SASS metrics%s",
                  sup.architecture == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED          ? " (architecture)"
@@ -112,10 +121,8 @@ static bool configure(sass_metrics *sm, CUcontext ctx, char *why, size_t n)
     }
     CUpti_Device_GetChipName_Params chip = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE,
                                             .deviceIndex = sm->device};
-    if ((r = cupti_api.cuptiDeviceGetChipName(&chip)) != CUPTI_SUCCESS) {
-        snprintf(why, n, "CUPTI does not know this GPU's chip: %s", cupti_api_error(r));
-        return false;
-    }
+    if ((r = cupti_api.cuptiDeviceGetChipName(&chip)) != CUPTI_SUCCESS)
+        return cupti_fail(r, "CUPTI does not know this GPU's chip", why, n);
     CUpti_SassMetrics_Config cfg[3];
     for (int i = 0; i < 3; i++) {
         CUpti_SassMetrics_GetProperties_Params prop = {.structSize = CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE,
@@ -133,15 +140,8 @@ static bool configure(sass_metrics *sm, CUcontext ctx, char *why, size_t n)
                                              .numOfMetricConfig = 3,
                                              .pConfigs = cfg,
                                              .deviceIndex = sm->device};
-    if ((r = cupti_api.cuptiSassMetricsSetConfig(&set)) != CUPTI_SUCCESS) {
-        if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)
-            snprintf(why, n,
-                     "no permission to profile this GPU (NVreg_RestrictProfilingToAdminUsers=1: run as "
-                     "root or allow profiling for all users)");
-        else
-            snprintf(why, n, "CUPTI SASS metrics configuration failed: %s", cupti_api_error(r));
-        return false;
-    }
+    if ((r = cupti_api.cuptiSassMetricsSetConfig(&set)) != CUPTI_SUCCESS)
+        return cupti_fail(r, "CUPTI SASS metrics configuration failed", why, n);
     sm->configured = true;
     return true;
 }
@@ -155,13 +155,8 @@ bool sass_metrics_begin(sass_metrics *sm, CUcontext ctx, char *why, size_t n)
     CUpti_SassMetricsEnable_Params en = {
         .structSize = CUpti_SassMetricsEnable_Params_STRUCT_SIZE, .ctx = ctx, .enableLazyPatching = 1};
     CUptiResult r = cupti_api.cuptiSassMetricsEnable(&en);
-    if (r != CUPTI_SUCCESS) {
-        snprintf(why, n, "%s",
-                 r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
-                     ? "no permission to profile this GPU (NVreg_RestrictProfilingToAdminUsers=1)"
-                     : cupti_api_error(r));
-        return false;
-    }
+    if (r != CUPTI_SUCCESS)
+        return cupti_fail(r, "CUPTI SASS metrics could not be enabled", why, n);
     sm->enabled = true;
     return true;
 }
@@ -248,7 +243,7 @@ bool sass_metrics_end(sass_metrics *sm, CUcontext ctx, const char *function, cha
         .structSize = CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE, .ctx = ctx};
     CUptiResult r = cupti_api.cuptiSassMetricsGetDataProperties(&prop);
     if (r != CUPTI_SUCCESS) {
-        snprintf(why, n, "CUPTI SASS metrics gave no data: %s", cupti_api_error(r));
+        cupti_fail(r, "CUPTI SASS metrics gave no data", why, n);
         goto out;
     }
     nrec = prop.numOfPatchedInstructionRecords;
@@ -269,7 +264,7 @@ bool sass_metrics_end(sass_metrics *sm, CUcontext ctx, const char *function, cha
                                             .numOfInstances = ninst,
                                             .pMetricsData = data};
     if ((r = cupti_api.cuptiSassMetricsFlushData(&fl)) != CUPTI_SUCCESS) {
-        snprintf(why, n, "CUPTI SASS metrics flush failed: %s", cupti_api_error(r));
+        cupti_fail(r, "CUPTI SASS metrics flush failed", why, n);
         goto out;
     }
     sm->pcs = xmalloc(nrec * sizeof *sm->pcs);

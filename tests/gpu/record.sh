@@ -16,6 +16,7 @@ command -v "$NVCC" >/dev/null 2>&1 || NVCC=/usr/local/cuda/bin/nvcc
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail=0
+sh "${srcdir:-.}/tests/gpu/record_abi.sh" || [ $? -eq 77 ] || fail=1
 progs="transpose histogram ldmatrix cpasync atomics twice tma faults"
 for p in $progs; do
     "$NVCC" -arch=native -lineinfo -o "$work/$p" "$src/$p.cu" &
@@ -86,6 +87,28 @@ expect outside 2 "outside the grid" --block-index 5 -- "$work/twice"
 expect notfound 2 "program not found" -- "$work/no-such-program"
 BANKSCOPE_SANITIZER_LIB=/nonexistent expect nosanitizer 3 "libsanitizer-public.so" -- "$work/faults" ok
 grep -q started "$work/nosanitizer.out" && { echo "FAIL nosanitizer: the program ran"; fail=1; }
+
+# -o -: stdout is only the recording, the program's own output goes to stderr
+"$bin" record --kernel naive -o - -- "$work/transpose" > "$work/stdout.json" 2> "$work/stdout.err"
+python3 -c "import json; json.load(open('$work/stdout.json'))" && grep -q checksum "$work/stdout.err" &&
+    echo "ok stdout: valid JSON, the program's output on stderr" || { echo "FAIL stdout: $(head -c 300 "$work/stdout.json")"; fail=1; }
+# a signal to bankscope is passed on to the program; bankscope exits 128 + N, nothing written
+for sig in TERM INT; do
+    rm -f "$work/x.json"
+    "$bin" record -o "$work/x.json" -- sh -c 'sleep 30' > /dev/null 2> "$work/sig.err" &
+    pid=$!
+    sleep 2
+    kill -$sig $pid
+    wait $pid
+    rc=$?
+    want=$((128 + $(kill -l $sig)))
+    if [ $rc -eq $want ] && [ ! -e "$work/x.json" ] && ! pgrep -f "sleep 30" > /dev/null; then
+        echo "ok SIG$sig: exit $rc"
+    else
+        echo "FAIL SIG$sig: exit $rc (want $want): $(cat "$work/sig.err")"
+        fail=1
+    fi
+done
 
 # truncation and a program without line info
 "$bin" record --max-instructions 10 -o "$work/trunc.json" -- "$work/transpose" > "$work/trunc.out" 2>&1

@@ -2,7 +2,8 @@
  * file (entries, truncation, the launch not chosen, a file cut short), the kernel's disassembly
  * (nvdisasm -g, cuobjdump -sass, a location inlined from the toolkit's headers), and captured
  * warp-instructions as trace entries (atomics from their SASS, ldmatrix lanes past 8 x matrices,
- * kinds the model does not cover). The SASS lines are as nvdisasm printed them on an H100. */
+ * kinds the model does not cover), and the per-line book and recording built from them. The SASS lines are as nvdisasm
+ * printed them on an H100. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/record_read.h"
+#include "cli/record_write.h"
 
 /* text into a temporary file; its path into path. */
 static void write_tmp(const char *text, char *path, size_t n)
@@ -82,10 +84,48 @@ static void test_capture(void **state)
     assert_int_equal(c.kernels[0].launches, 2);
     assert_int_equal(c.outside_launches, 2);
     record_capture_free(&c);
+    /* repeated kernel, device and error lines: the last counts, nothing leaks (ASan) */
+    write_tmp("bankscope-capture 1\ndevice 9 0 A\ndevice 9 0 B\nkernel _Z1aPf a(float*)\nkernel _Z1kPf "
+              "k(float*)\nerror one\nerror two\n",
+              path, sizeof path);
+    assert_true(record_capture_read(path, &c, why, sizeof why));
+    unlink(path);
+    assert_string_equal(c.device, "B");
+    assert_string_equal(c.mangled, "_Z1kPf");
+    assert_string_equal(c.error, "two");
+    record_capture_free(&c);
+    /* a number that is not one: the line is refused (no uninitialised value read) */
+    write_tmp("bankscope-capture 1\nlaunch x\nend\n", path, sizeof path);
+    assert_false(record_capture_read(path, &c, why, sizeof why));
+    assert_non_null(strstr(why, ":2: not a capture file"));
+    unlink(path);
     /* not a capture file */
     write_tmp("hello\n", path, sizeof path);
     assert_false(record_capture_read(path, &c, why, sizeof why));
     unlink(path);
+}
+
+/* error.txt as the recording library writes it (an unknown pass; a --kernel pattern that does
+ * not compile, its word escaped): the command reads the reason back, and none without the file. */
+static void test_error_file(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_record_err.XXXXXX", path[64], why[256];
+    assert_non_null(mkdtemp(dir));
+    assert_false(record_error_read(dir, why, sizeof why));
+    snprintf(path, sizeof path, "%s/error.txt", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("error a --kernel pattern that does not compile: a\\x20(\n", f);
+    fclose(f);
+    assert_true(record_error_read(dir, why, sizeof why));
+    assert_string_equal(why, "a --kernel pattern that does not compile: a (");
+    f = fopen(path, "w");
+    fclose(f);
+    assert_true(record_error_read(dir, why, sizeof why));
+    assert_string_equal(why, "it wrote error.txt without a reason");
+    unlink(path);
+    rmdir(dir);
 }
 
 static void test_sass(void **state)
@@ -191,13 +231,101 @@ static void test_requests(void **state)
     e = (record_entry){.kind = RECORD_KIND_ASYNC, .size = 16, .flags = 2, .mask = 1};
     assert_null(record_entry_request(&e, NULL, &r));
     assert_int_equal(r.op, BANKS_CP_ASYNC);
+    assert_null(record_entry_request(&e, "LDGSTS.E [R13], desc[UR6][R8.64]", &r));
+    assert_int_equal(r.op, BANKS_CP_ASYNC);
+    assert_null(record_entry_request(&e, "@P0 LDGSTS.E.BYPASS.128 [R13], desc[UR6][R8.64]", &r));
+    assert_int_equal(r.op, BANKS_CP_ASYNC_CG); /* cp.async.cg: the trace names it, not modelled */
     e.kind = RECORD_KIND_REMOTE;
     assert_non_null(record_entry_request(&e, NULL, &r));
+}
+
+/* A capture of two instructions of one warp (a row store, then a column load of a 32x32 float
+ * tile: 32-way), a third at a PC of the remote kind and a cp.async.cg (LDGSTS.E.BYPASS, kept in
+ * the trace as "cache": "cg", not modelled), through the book and the JSON. */
+static void test_book(void **state)
+{
+    (void)state;
+    record_entry e[4] = {
+        {.pc = 0x190, .kind = RECORD_KIND_SHARED, .size = 4, .flags = 2, .mask = 0xffffffffu},
+        {.pc = 0x460, .kind = RECORD_KIND_SHARED, .size = 4, .flags = 1, .mask = 0xffffffffu},
+        {.pc = 0x500, .kind = RECORD_KIND_REMOTE, .size = 4, .flags = 1, .mask = 1},
+        {.pc = 0x480, .kind = RECORD_KIND_ASYNC, .size = 16, .flags = 2, .mask = 0xff},
+    };
+    for (int l = 0; l < 8; l++)
+        e[3].addr[l] = (uint32_t)(16 * l);
+    for (int l = 0; l < 32; l++) {
+        e[0].addr[l] = (uint32_t)(4 * l);
+        e[1].addr[l] = (uint32_t)(128 * l);
+    }
+    record_capture c = {.status = RECORD_CAPTURED,
+                        .device = "NVIDIA H100 80GB HBM3",
+                        .cc_major = 9,
+                        .mangled = "_Z1kPf",
+                        .demangled = "k(float*)",
+                        .grid = {32, 32, 1},
+                        .block_dim = {32, 8, 1},
+                        .entries = e,
+                        .nentries = 4,
+                        .executed = 5,
+                        .complete = true};
+    char path[64];
+    write_tmp(".text._Z1kPf:\n\t//## File \"/nowhere/k.cu\", line 16\n"
+              "        /*0190*/                   STS [R18], R3 ;\n"
+              "\t//## File \"/nowhere/k.cu\", line 22\n"
+              "        /*0460*/                   LDS R15, [R18] ;\n"
+              "        /*0480*/                   LDGSTS.E.BYPASS.128 [R13], desc[UR6][R8.64] ;\n"
+              "        /*0500*/                   LD R1, [R2] ;\n"
+              "        /*0600*/                   UBLKCP.S.G [UR4], [UR6], UR8 ;\n",
+              path, sizeof path);
+    FILE *f = fopen(path, "r");
+    record_sass s;
+    record_sass_parse(f, "_Z1kPf", &s);
+    fclose(f);
+    unlink(path);
+    record_book b;
+    char why[200];
+    assert_true(record_book_build(&b, &c, &s, why, sizeof why));
+    assert_string_equal(b.arch, "sm_90");
+    assert_int_equal(b.nlines, 2);
+    assert_int_equal(b.ntrace, 3); /* the remote access is not a trace entry, cp.async.cg is */
+    assert_int_equal(b.lines[0].line, 16);
+    assert_int_equal(b.lines[0].wavefronts, 1);
+    assert_int_equal(b.lines[1].line, 22);
+    assert_int_equal(b.lines[1].wavefronts, 32);
+    assert_int_equal(b.lines[1].ideal_wavefronts, 1);
+    assert_int_equal(b.lines[1].degree, 32);
+    assert_int_equal(b.lines[1].unmodelled, 2);
+    assert_int_equal(b.lines[1].ninstr, 2); /* the load and cp.async.cg */
+    assert_int_equal(b.ninvisible, 1);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    bool ok;
+    const char *w;
+    const char *argv[] = {"./k", "--n", "3"};
+    record_book_json(&b, NULL, argv, 3, out, &ok, &w); /* NULL: nothing measured */
+    fclose(out);
+    assert_true(ok);
+    assert_non_null(strstr(buf, "\"format\": \"bankscope-record/1\""));
+    assert_non_null(strstr(buf, "\"truncated\": true"));
+    assert_non_null(strstr(buf, "; 4 of 5 warp-instructions captured (truncated)\""));
+    assert_non_null(strstr(buf, "\"conflict_degree\": 32"));
+    assert_non_null(strstr(buf, "\"source\": \"/nowhere/k.cu:22\""));
+    assert_non_null(strstr(buf, "\"sass\": \"UBLKCP.S.G [UR4], [UR6], UR8\""));
+    assert_non_null(strstr(buf, "\"op\": \"cp.async\", \"cache\": \"cg\", \"width\": 16"));
+    assert_non_null(strstr(buf, "\"not_modelled\": \"cp.async.cg bypasses L1"));
+    free(buf);
+    FILE *null = fopen("/dev/null", "w");
+    record_book_print(&b, null);
+    fclose(null);
+    record_book_free(&b);
+    record_sass_free(&s);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_capture), cmocka_unit_test(test_sass),
-                                       cmocka_unit_test(test_requests)};
+                                       cmocka_unit_test(test_error_file), cmocka_unit_test(test_requests),
+                                       cmocka_unit_test(test_book)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

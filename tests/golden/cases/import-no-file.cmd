@@ -1,0 +1,1 @@
+import nofile.cu --block 32

@@ -1,0 +1,1 @@
+analyze loop-outside-nest.json

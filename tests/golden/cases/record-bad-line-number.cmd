@@ -1,0 +1,1 @@
+analyze record-bad-line-number.json --summary

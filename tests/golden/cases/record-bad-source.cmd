@@ -1,0 +1,1 @@
+analyze record-bad-source.json --summary

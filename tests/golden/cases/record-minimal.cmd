@@ -1,0 +1,1 @@
+analyze record-minimal.json --summary
