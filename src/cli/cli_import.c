@@ -222,11 +222,51 @@ int cli_is_cuda_source(const char *arg)
     return n > 3 && (strcmp(arg + n - 3, ".cu") == 0 || (n > 4 && strcmp(arg + n - 4, ".cuh") == 0));
 }
 
+static void free_lines(char **lines, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(lines[i]);
+    free(lines);
+}
+
+/* import_run, its messages (printed to stderr as they come) also kept: the lines that say an
+ * access was skipped, for the source view to list. */
+static int import_captured(const import_options *o, char **json, char ***skipped, int *n)
+{
+    FILE *cap = tmpfile();
+    int saved = cap ? dup(STDERR_FILENO) : -1;
+    fflush(stderr);
+    if (saved < 0 || dup2(fileno(cap), STDERR_FILENO) < 0) { /* no capture: the messages only */
+        if (saved >= 0)
+            close(saved);
+        if (cap)
+            fclose(cap);
+        return import_run(o, json);
+    }
+    *skipped = xmalloc(sizeof **skipped); /* the messages are known, even when there are none */
+    int st = import_run(o, json);
+    fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    rewind(cap);
+    char line[4096];
+    while (fgets(line, sizeof line, cap)) {
+        fputs(line, stderr);
+        line[strcspn(line, "\n")] = '\0';
+        if (strstr(line, ": skipped ")) {
+            *skipped = xrealloc(*skipped, sizeof **skipped * (size_t)(*n + 1));
+            (*skipped)[(*n)++] = xstrdup(line);
+        }
+    }
+    fclose(cap);
+    return st;
+}
+
 int cli_import_tui(int argc, char **argv)
 {
     import_options o;
     const char *out = NULL;
-    char **tui_argv = xcalloc((size_t)argc + 2, sizeof *tui_argv);
+    char **tui_argv = xcalloc((size_t)argc + 4, sizeof *tui_argv);
     int tui_argc = 1;
     bool force;
     if (parse_args(argc, argv, &o, &out, &force, tui_argv, &tui_argc)) {
@@ -234,9 +274,12 @@ int cli_import_tui(int argc, char **argv)
         return CLI_USAGE;
     }
     char *json = NULL;
-    int st = import_run(&o, &json);
+    int nskipped = 0;
+    char **skipped = NULL;
+    int st = import_captured(&o, &json, &skipped, &nskipped);
     if (st != IMPORT_OK) {
         free(tui_argv);
+        free_lines(skipped, nskipped);
         return st;
     }
     /* the view edits and saves a file: the import's (-o), or a new one in the temporary folder,
@@ -263,9 +306,12 @@ int cli_import_tui(int argc, char **argv)
     free(json);
     if (rc == CLI_OK) {
         tui_argv[0] = path;
-        rc = cli_tui(tui_argc, tui_argv);
+        tui_argv[tui_argc++] = "--source"; /* the source view reads the .cu itself */
+        tui_argv[tui_argc++] = (char *)o.file;
+        rc = cli_tui_skipped(tui_argc, tui_argv, (const char *const *)skipped, nskipped);
         fprintf(stderr, "bankscope: the imported scenario is %s\n", path);
     }
     free(tui_argv);
+    free_lines(skipped, nskipped);
     return rc;
 }

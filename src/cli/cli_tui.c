@@ -8,7 +8,12 @@
 
 int cli_tui(int argc, char **argv)
 {
-    tui_options o = {.color = true, .mouse = true, .gpu = true};
+    return cli_tui_skipped(argc, argv, NULL, 0);
+}
+
+int cli_tui_skipped(int argc, char **argv, const char *const *skipped, int nskipped)
+{
+    tui_options o = {.color = true, .mouse = true, .gpu = true, .skipped = skipped, .nskipped = nskipped};
     static const struct option opts[] = {{"no-color", no_argument, NULL, 'c'},
                                          {"no-mouse", no_argument, NULL, 'm'},
                                          {"no-gpu", no_argument, NULL, 'g'},
@@ -17,6 +22,7 @@ int cli_tui(int argc, char **argv)
                                          {"bench-startup", no_argument, NULL, 'b'},
                                          {"snapshot", no_argument, NULL, 's'},
                                          {"keys", required_argument, NULL, 'k'},
+                                         {"source", required_argument, NULL, 'S'},
                                          {0}};
     cli_args a;
     cli_args_init(&a, "", argc, argv, false);
@@ -32,6 +38,7 @@ int cli_tui(int argc, char **argv)
         case 'b': o.bench_startup = true; break;
         case 's': o.snapshot = true; break;
         case 'k': o.keys = v; break;
+        case 'S': o.source_file = v; break;
         default: rc = CLI_USAGE; break;
         }
     }
