@@ -107,6 +107,8 @@ expect2 no-shared-array 'has no __shared__ array' noshared.cu --block 32
 printf '__global__ void k(const int *in) { __shared__ int s[32]; s[in[threadIdx.x]] = 1; }\n' >"$tmp/datadep.cu"
 expect2 nothing-importable 'datadep.cu:1:[0-9]+: skipped store of .s.: depends on data.*|no shared-memory access' datadep.cu --block 32
 expect2 no-block 'give the block shape' syntax.cu
+# a --loop line past the end of the file is refused, not ignored
+expect2 loop-past-end '^bankscope: --loop 99: bound.cu has 6 lines$' bound.cu --block 32 --loop 99
 # an error in the host code around the kernel is noted, not fatal
 printf '__global__ void k() { __shared__ int s[32]; s[threadIdx.x] = 1; }\nint main(void) { launch_it(); }\n' >"$tmp/host.cu"
 (cd "$tmp" && "$bin" import host.cu --block 32) >/dev/null 2>"$tmp/err"
