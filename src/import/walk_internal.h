@@ -98,6 +98,8 @@ typedef struct walk_tparam { /* a kernel template parameter's values at the laun
     char type[32]; /* a type parameter: its type at every launch ("" none, "?" several) */
     int line, col; /* the first launch */
     bool noted;
+    bool inst;    /* the values come from explicit instantiations (no launch gives one) */
+    int vline[8]; /* inst: the line of each value's instantiation */
 } walk_tparam;
 
 typedef struct W {

@@ -69,6 +69,16 @@ grep -q "^template-call.cu: note: blockIdx.x is taken as 0" "$tmp/tc.err" && [ "
 grep -q "^launch-values.cu:13:5: note: template parameter 'BS' is 128, as the kernel is launched here" "$tmp/lv.err" &&
     ok || bad "launch values: $(cat "$tmp/lv.err")"
 
+# explicit instantiations (not seen as cursors by libclang) give template values no launch gives:
+# the first wins, the others are named; a launch wins over them
+(cd "$dir" && "$bin" import explicit-instantiation.cu --block 32) 2>"$tmp/ei.err" >/dev/null
+grep -q "^explicit-instantiation.cu:11:1: note: template parameter 'N' is 32, from the explicit instantiation here; others give 33 at line 12 (-D N=VALUE chooses)$" "$tmp/ei.err" &&
+    [ "$(wc -l <"$tmp/ei.err")" -eq 1 ] && ok || bad "explicit instantiation: $(cat "$tmp/ei.err")"
+printf 'template <int N> __global__ void k(float *o)\n{\n    __shared__ float s[N];\n    s[threadIdx.x] = 1;\n}\ntemplate __global__ void k<32>(float *);\nvoid run(float *o) { k<64><<<1, 32>>>(o); }\n' >"$tmp/instlaunch.cu"
+(cd "$tmp" && "$bin" import instlaunch.cu --block 32) 2>"$tmp/err" | grep -q '"dims": \[64\]' &&
+    grep -q "^instlaunch.cu:7:22: note: template parameter 'N' is 64, as the kernel is launched here" "$tmp/err" && ok ||
+    bad "launch over instantiation: $(cat "$tmp/err")"
+
 # a loop bound that is not known names the variable and the -D that gives it
 printf '__global__ void k(float *o, int n)\n{\n    __shared__ float s[256];\n    for (int i = 0; i < n; i++)\n        s[threadIdx.x + i] = 1;\n}\n' >"$tmp/bound.cu"
 (cd "$tmp" && "$bin" import bound.cu --block 32) >/dev/null 2>"$tmp/err"
