@@ -1,5 +1,6 @@
 /* cli_import: `bankscope import FILE.cu`: CUDA source -> scenario JSON (stdout or -o FILE). */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,20 @@ static int check_input(const char *in)
     return dir ? cli_usage_error("import: %s: %s", in, strerror(EISDIR)) : 0;
 }
 
+/* Whether the file launches a kernel (has "<<<"): the import may then find the block there. */
+static bool has_launch(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    int c, run = 0;
+    long n = 0;
+    while (run < 3 && n++ < IMPORT_MAX_FILE_BYTES && (c = getc(f)) != EOF)
+        run = c == '<' ? run + 1 : 0;
+    fclose(f);
+    return run >= 3;
+}
+
 /* Parse the options; 0, or CLI_USAGE after a message. With tui set, the interactive view's flags
  * are collected into tui_argv (argc entries at most). */
 static int parse_args(int argc, char **argv, import_options *o, const char **out, bool *force, char **tui_argv,
@@ -178,7 +193,7 @@ static int parse_args(int argc, char **argv, import_options *o, const char **out
         return CLI_USAGE;
     if (!o->file)
         return cli_usage_error("import: give a CUDA file (bankscope import FILE.cu --block X[,Y[,Z]])");
-    if (!o->block[0])
+    if (!o->block[0] && !has_launch(o->file))
         return cli_usage_error("import: give the block shape with --block X[,Y[,Z]] (the source does not say it)");
     int in = check_input(o->file);
     return in ? in : *out ? check_output(o->file, *out, *force) : 0;

@@ -1262,11 +1262,20 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
     W w;
     memset(&w, 0, sizeof w);
     w.tu = tu;
-    w.o = o;
+    import_options ob = *o; /* the block may come from a launch */
+    w.o = o = &ob;
     w.kernel = kernel;
     w.stmt_expr = clang_getNullCursor();
     w.file_base = base_name(o->file);
     walk_launch_scan(&w);
+    if (!ob.block[0] && !walk_launch_block(&w, ob.block)) {
+        fprintf(stderr, "bankscope: import: give the block shape with --block X[,Y[,Z]] (the source does not say "
+                        "it)\n");
+        *status = IMPORT_BAD_INPUT;
+        ixpr_arena_free(&w.ar);
+        walk_children_release();
+        return NULL;
+    }
     clang_visitChildren(kernel, shared_visit, &w);
     walk_kids ks = walk_children(kernel);
     char *kname = walk_spell(kernel);

@@ -135,6 +135,9 @@ typedef struct W {
     char exit_why[400];                    /* why the last loop looked at is not simple */
     bool block_noted[3];                   /* the note that blockIdx.x (y, z) is taken as 0 was given */
     walk_tparam tparams[WALK_MAX_TPARAMS]; /* by position among the kernel's template parameters */
+    int lblock[3];                         /* the block of the first launch with a constant one; 0: none */
+    int lblock_line, lblock_col;           /* that launch */
+    char lblock_others[160];               /* the other blocks launches give ("128 at line 20, ...") */
     int depth;
     const char *file_base;
     CXCursor kernel;
@@ -211,8 +214,10 @@ bool walk_calls_itself(CXCursor fn);
 /* Bind fn's parameters to the arguments of call; *saved restores the bindings. */
 bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved);
 
-/* walk_launch.c: template values from the kernel's launches */
+/* walk_launch.c: template values and the block from the kernel's launches */
 void walk_launch_scan(W *w);
+/* The block the launches give (w->lblock) into block, with a note; false when none gives one. */
+bool walk_launch_block(W *w, int block[3]);
 /* The value of template parameter param (called name) at every launch: NULL when no launch gives
  * it, or with w->why set (at cursor at) when the launches give several. */
 const ixpr *walk_launch_value(W *w, CXCursor param, CXCursor at, const char *name);

@@ -26,6 +26,80 @@ static int kernel_tparams(CXCursor kernel, CXCursor *out, int max)
     return n;
 }
 
+/* A constant integer expression: true and *v. */
+static bool const_int(CXCursor c, long long *v)
+{
+    CXEvalResult r = clang_Cursor_Evaluate(c);
+    bool ok = r && clang_EvalResult_getKind(r) == CXEval_Int;
+    if (ok)
+        *v = clang_EvalResult_getAsLongLong(r);
+    if (r)
+        clang_EvalResult_dispose(r);
+    return ok;
+}
+
+/* A launch's block argument as constants: an integer (256) or dim3(X[, Y[, Z]]), the arguments
+ * dim3 takes by default (written nowhere in the file) being 1. False when it is not constant. */
+static bool block_value(CXCursor c, int out[3])
+{
+    long long v;
+    if (const_int(c, &v)) {
+        out[0] = (int)v;
+        out[1] = out[2] = 1;
+        return v > 0 && v <= 1024;
+    }
+    int na = clang_Cursor_getNumArguments(c);
+    if (clang_getCursorKind(c) == CXCursor_CallExpr && na >= 1 && na <= 3) {
+        for (int d = 0; d < 3; d++) {
+            CXCursor a = d < na ? clang_Cursor_getArgument(c, (unsigned)d) : clang_getNullCursor();
+            if (d >= na || !clang_Location_isFromMainFile(clang_getCursorLocation(a)))
+                v = 1;
+            else if (!const_int(a, &v) || v <= 0 || v > 1024)
+                return false;
+            out[d] = (int)v;
+        }
+        return true;
+    }
+    walk_kids k = walk_children(c); /* an implicit conversion around the value */
+    return k.n == 1 && block_value(k.c[0], out);
+}
+
+/* A block as --block writes it: "256", "32,8", "8,8,4". */
+static void block_text(const int b[3], char *buf, size_t n)
+{
+    int nd = b[2] > 1 ? 3 : b[1] > 1 ? 2 : 1;
+    snprintf(buf, n, nd == 1 ? "%d" : nd == 2 ? "%d,%d" : "%d,%d,%d", b[0], b[1], b[2]);
+}
+
+/* The block of a launch (c, a <<<grid, block>>> call of the kernel) when it is constant: the
+ * first becomes w->lblock, others that differ are listed. */
+static void launch_block(W *w, CXCursor c, int line)
+{
+    walk_kids k = walk_children(c);
+    for (int i = 0; i < k.n; i++) {
+        if (clang_getCursorKind(k.c[i]) != CXCursor_CallExpr)
+            continue;
+        char *n = walk_spell(k.c[i]);
+        bool config = !strcmp(n, "__cudaPushCallConfiguration") || !strcmp(n, "cudaConfigureCall");
+        free(n);
+        int b[3];
+        if (!config || clang_Cursor_getNumArguments(k.c[i]) < 2 || !block_value(clang_Cursor_getArgument(k.c[i], 1), b))
+            continue;
+        if (!w->lblock[0]) {
+            memcpy(w->lblock, b, sizeof b);
+            w->lblock_line = line;
+            walk_where(c, &line, &w->lblock_col, NULL);
+        } else if (memcmp(w->lblock, b, sizeof b) != 0) {
+            size_t len = strlen(w->lblock_others);
+            char t[48];
+            block_text(b, t, sizeof t);
+            snprintf(w->lblock_others + len, sizeof w->lblock_others - len, "%s%s at line %d", len ? ", " : "", t,
+                     line);
+        }
+        return;
+    }
+}
+
 static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor parent, CXClientData d)
 {
     (void)parent;
@@ -35,8 +109,15 @@ static enum CXChildVisitResult launch_visit(CXCursor c, CXCursor parent, CXClien
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;
     CXCursor r = clang_getCursorReferenced(c);
-    if (clang_getCursorKind(r) != CXCursor_FunctionDecl ||
-        !clang_equalCursors(clang_getSpecializedCursorTemplate(r), w->kernel))
+    if (clang_getCursorKind(r) != CXCursor_FunctionDecl)
+        return CXChildVisit_Recurse;
+    bool plain = clang_equalCursors(clang_getCursorDefinition(r), w->kernel);
+    if (plain || clang_equalCursors(clang_getSpecializedCursorTemplate(r), w->kernel)) {
+        int line, col;
+        walk_where(c, &line, &col, NULL);
+        launch_block(w, c, line);
+    }
+    if (plain || !clang_equalCursors(clang_getSpecializedCursorTemplate(r), w->kernel))
         return CXChildVisit_Recurse;
     CXCursor tp[WALK_MAX_TPARAMS];
     int np = kernel_tparams(w->kernel, tp, WALK_MAX_TPARAMS);
@@ -188,6 +269,20 @@ void walk_launch_scan(W *w)
 {
     clang_visitChildren(clang_getTranslationUnitCursor(w->tu), launch_visit, w);
     inst_scan(w);
+}
+
+bool walk_launch_block(W *w, int block[3])
+{
+    if (!w->lblock[0])
+        return false;
+    memcpy(block, w->lblock, sizeof w->lblock);
+    char b[48];
+    block_text(block, b, sizeof b);
+    walk_add_skip(w, w->lblock_line, w->lblock_col,
+                  walk_fmt("%s:%d:%d: note: block %s from the launch here (no --block given)%s%s%s", w->file_base,
+                           w->lblock_line, w->lblock_col, b, w->lblock_others[0] ? "; other launches: " : "",
+                           w->lblock_others, w->lblock_others[0] ? " (--block chooses)" : ""));
+    return true;
 }
 
 const ixpr *walk_launch_value(W *w, CXCursor param, CXCursor at, const char *name)
