@@ -4,7 +4,8 @@
  * yet) are not seen. Explicit instantiations (template __global__ void k<32>(float *);), which
  * libclang does not show as cursors, are read from the file's tokens: their integer arguments
  * bind a parameter no launch gives, the first instantiation's value winning (a note names the
- * others). */
+ * others). The first launch whose block argument is constant (256, dim3(32, 8)) gives the
+ * block when --block is not given. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
