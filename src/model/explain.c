@@ -909,7 +909,8 @@ void explain_wavefront(const scenario *s, const scenario_instr *in, const banks_
             later |= cells[k * p->banks + b].lanes;
     free(cells);
     strbuf sb = {0};
-    strbuf_addf(&sb, "wavefront %d of %d (phase %d", row, r->wavefronts, pi);
+    /* ids from 0 (as CUDA's lanes and warps), counts as "k of n": wavefront 1 is the 2nd of 32 */
+    strbuf_addf(&sb, "wavefront %d (%d of %d; phase %d", row, row + 1, r->wavefronts, pi);
     if (ph->wavefronts > 1)
         strbuf_addf(&sb, ", %d of its %d", row - ph->first_row + 1, ph->wavefronts);
     strbuf_addf(&sb, "): ");

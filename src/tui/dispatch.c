@@ -130,6 +130,8 @@ int actions_keyhints(const tui_app *a, tui_mode_id mode, tui_keyhint *out, int m
         actions_keys_text(&a->crt, r, out[k].keys, sizeof out[k].keys);
         out[k].label = r->label;
         out[k].essential = essential(mode, r->label);
+        out[k].situational = r->acts && (!strcmp(r->label, "warp") || !strcmp(r->label, "iter") ||
+                                         !strcmp(r->label, "access") || !strcmp(r->label, "field"));
         k++;
     }
     return k;

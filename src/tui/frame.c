@@ -43,20 +43,28 @@ void frame_compute(tui_app *a)
             L->why.h += d;
         }
     }
+    /* compact row labels hold two digits: more wavefronts take the full labels and narrower cells */
+    int most = a->view.valid ? a->view.res.wavefronts : 0;
+    if (cmp && a->cmp.view.valid && a->cmp.view.res.wavefronts > most)
+        most = a->cmp.view.res.wavefronts;
+    if (L->label_w == 2 && most > 99) {
+        L->cell_w--;
+        L->label_w = 5;
+    }
     /* step mode: scroll to the wavefront just revealed */
     if (app_in_mode(a, MODE_STEP) && a->step.shown > 0) {
-        grid_geom probe = grid_geom_make(&f->lay.grid, &a->view, a->grid_scroll, f->lay.cell_w);
+        grid_geom probe = grid_geom_make(&f->lay.grid, &a->view, a->grid_scroll, f->lay.cell_w, f->lay.label_w);
         a->grid_scroll = scroll_to(probe.scroll, a->step.shown - 1, probe.nvis);
     }
     if (app_in_mode(a, MODE_PRESENT) && !app_in_mode(a, MODE_COMPARE)) {
         f->grid = present_geom(a);
     } else {
-        f->grid = grid_geom_make(&f->lay.grid, &a->view, a->grid_scroll, f->lay.cell_w);
+        f->grid = grid_geom_make(&f->lay.grid, &a->view, a->grid_scroll, f->lay.cell_w, f->lay.label_w);
         f->grid.banks = banks;
     }
     int scroll = f->grid.scroll;
     if (cmp) { /* one scroll for both grids, as far as the longer one needs */
-        f->grid2 = grid_geom_make(&f->lay.grid2, &a->cmp.view, a->grid_scroll, f->lay.cell_w);
+        f->grid2 = grid_geom_make(&f->lay.grid2, &a->cmp.view, a->grid_scroll, f->lay.cell_w, f->lay.label_w);
         f->grid2.banks = a->cmp.other.arch->banks;
         scroll = f->grid2.scroll > scroll ? f->grid2.scroll : scroll;
     }

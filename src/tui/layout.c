@@ -1,10 +1,25 @@
 /* layout: the pure placement of panels. */
 #include "tui/layout.h"
 
-/* Width of a framed grid of banks cells of width cw, with its row labels. */
+/* Width of a framed grid of banks cells of width cw, with its full row labels. */
 static int grid_width(int banks, int cw)
 {
     return 7 + banks * cw; /* frame, row label, cells */
+}
+
+int layout_fit_cells(int width, int banks, int max_cw, int *label_w)
+{
+    int cw = max_cw;
+    while (cw > 1 && grid_width(banks, cw) > width)
+        cw--;
+    *label_w = 5;
+    /* a compact row label (two digits, no phase mark) when it buys a wider cell: 3-column
+     * cells keep two-digit lanes apart at 100 columns */
+    if (cw < max_cw && 2 + 2 + banks * (cw + 1) <= width) {
+        cw++;
+        *label_w = 2;
+    }
+    return cw;
 }
 
 layout layout_compute(int cols, int rows, int banks, bool compare)
@@ -20,10 +35,7 @@ layout layout_compute(int cols, int rows, int banks, bool compare)
 
     if (compare) {
         int half = (cols - 1) / 2;
-        int cw = 4;
-        while (cw > 1 && grid_width(banks, cw) > half)
-            cw--;
-        L.cell_w = cw;
+        L.cell_w = layout_fit_cells(half, banks, 4, &L.label_w);
         int res_h = body_h >= 30 ? 8 : 6, why_h = body_h >= 30 ? 3 : 1;
         int grid_h = body_h - res_h - why_h;
         L.grid = (layout_rect){body_y, 0, grid_h, half};
@@ -39,6 +51,7 @@ layout layout_compute(int cols, int rows, int banks, bool compare)
         int gw = grid_width(banks, cw);
         if (cols - gw - 1 >= 44) {
             L.cell_w = cw;
+            L.label_w = 5;
             L.side = true;
             int grid_h = body_h;
             if (body_h >= 36) /* room under the grid for the array map */
@@ -57,10 +70,7 @@ layout layout_compute(int cols, int rows, int banks, bool compare)
     }
 
     /* Narrow: grid on top, the why lines, then result and lanes (or map) below. */
-    int cw = 3;
-    while (cw > 1 && grid_width(banks, cw) > cols)
-        cw--;
-    L.cell_w = cw;
+    L.cell_w = layout_fit_cells(cols, banks, 3, &L.label_w);
     int bottom = body_h >= 30 ? 12 : 8, why_h = body_h >= 30 ? 4 : 2;
     int grid_h = body_h - bottom - why_h;
     L.grid = (layout_rect){body_y, 0, grid_h, cols};

@@ -103,8 +103,15 @@ int advisor_apply_layout_key(tui_app *a, int key)
 int advisor_measure(tui_app *a, int key)
 {
     (void)key;
-    sweep_measure_start(a);
+    if (!sweep_measure_start(a) && a->sweep.error[0]) /* say why nothing is measured */
+        app_set_message(a, true, "%s", a->sweep.error);
     return REACT_REDRAW;
+}
+
+/* Whether m measures: only with a GPU worker (not under --no-gpu). */
+static bool advisor_can_measure(const tui_app *a)
+{
+    return a->worker != NULL;
 }
 
 /* The layout search's answer in three lines: what s applies, then CuTe and TMA, then plain C;
@@ -267,7 +274,13 @@ static const tui_action advisor_actions[] = {
      advisor_apply_layout_key,
      MODE_BIT(MODE_ADVISOR),
      NULL},
-    {{'m'}, 1, "measure", "measure every padding on the GPU", advisor_measure, MODE_BIT(MODE_ADVISOR), NULL},
+    {{'m'},
+     1,
+     "measure",
+     "measure every padding on the GPU",
+     advisor_measure,
+     MODE_BIT(MODE_ADVISOR),
+     advisor_can_measure},
 };
 
 const tui_mode mode_advisor = {

@@ -1,12 +1,14 @@
 /* mode_picker: a list to choose from: every pattern and lesson of the library (L) with its title
  * and architecture, or every architecture (A). Typing filters the list (fuzzy: the letters in
- * order, anywhere in the name, title or arch); arrows, PgUp/PgDn and Home/End move; Enter opens
+ * order, anywhere in the name, title or arch; the exact name first, then names that start with
+ * it, then the rest by how well they match); arrows, PgUp/PgDn and Home/End move; Enter opens
  * the chosen entry (asking first when there are unsaved edits, as n and p do); Esc closes. */
 #include <ctype.h>
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "io/library.h"
 #include "tui/app.h"
@@ -28,30 +30,77 @@ void picker_free(tui_app *a)
     p->n = p->nshown = 0;
 }
 
-/* True when every character of pat appears in text in that order (case ignored). */
-static bool fuzzy(const char *pat, const char *text)
+/* The shortest span of text that holds the letters of pat in order (case ignored), or -1. */
+static int fuzzy_span(const char *pat, const char *text)
 {
-    for (; *pat && *text; text++)
-        if (tolower((unsigned char)*pat) == tolower((unsigned char)*text))
-            pat++;
-    return *pat == '\0';
+    int best = -1;
+    for (const char *s = text; *s; s++) {
+        if (tolower((unsigned char)*s) != tolower((unsigned char)*pat))
+            continue;
+        const char *q = pat, *t = s;
+        for (; *q && *t; t++)
+            if (tolower((unsigned char)*q) == tolower((unsigned char)*t))
+                q++;
+        if (*q)
+            break; /* no later start matches either */
+        int span = (int)(t - s);
+        if (best < 0 || span < best)
+            best = span;
+    }
+    return best;
 }
 
-/* The entries the filter keeps; the cursor stays on its entry when it still shows. */
+/* How well an entry matches the filter, lower is better: the exact name (0), a name that starts
+ * with it (1), holds it (2), a title or arch that holds it (3), then fuzzy matches by how tight
+ * the letters sit, in the name before elsewhere; -1 when it does not match at all. */
+static int match_rank(const char *pat, const char *name, const char *all)
+{
+    size_t n = strlen(pat);
+    if (n == 0)
+        return 0;
+    if (!strcasecmp(name, pat))
+        return 0;
+    if (!strncasecmp(name, pat, n))
+        return 1;
+    if (strcasestr(name, pat))
+        return 2;
+    if (strcasestr(all, pat))
+        return 3;
+    int in_name = fuzzy_span(pat, name);
+    if (in_name >= 0)
+        return 4 + in_name;
+    int in_all = fuzzy_span(pat, all);
+    return in_all < 0 ? -1 : 1000 + in_all;
+}
+
+/* The entries the filter keeps, best match first (library order among equals); the cursor goes
+ * to the best match, or stays on its entry while there is no filter. */
 static void picker_filter(picker_state *p)
 {
     int at = p->nshown > 0 && p->cursor < p->nshown ? p->shown[p->cursor] : -1;
     p->nshown = 0;
     p->cursor = 0;
+    int *rank = xcalloc((size_t)(p->n > 0 ? p->n : 1), sizeof *rank);
     for (int i = 0; i < p->n; i++) {
         char all[700];
         snprintf(all, sizeof all, "%s %s %s", p->name[i], p->title[i] ? p->title[i] : "", p->arch[i] ? p->arch[i] : "");
-        if (!fuzzy(p->filter.buf, all))
+        int r = match_rank(p->filter.buf, p->name[i], all);
+        if (r < 0)
             continue;
-        if (i == at)
-            p->cursor = p->nshown;
-        p->shown[p->nshown++] = i;
+        int k = p->nshown++; /* insertion: stable, so equals keep the library order */
+        while (k > 0 && rank[k - 1] > r) {
+            rank[k] = rank[k - 1];
+            p->shown[k] = p->shown[k - 1];
+            k--;
+        }
+        rank[k] = r;
+        p->shown[k] = i;
     }
+    free(rank);
+    if (!p->filter.buf[0])
+        for (int k = 0; k < p->nshown; k++)
+            if (p->shown[k] == at)
+                p->cursor = k;
     p->scroll = 0;
 }
 
@@ -196,10 +245,17 @@ static void picker_draw(tui_app *a)
             draw_fill(&a->crt, y, in.x, in.w, ROLE_SELECTED);
         int cx = in.x + draw_text_mark(&a->crt, y, in.x, in.w, ROLE_KEY, marks, "%c %-*.*s ", cur ? '>' : ' ', namew,
                                        namew, p->name[k]);
+        /* the arch always shows: a long title is cut, with an ellipsis */
         int aw = p->arch[k] ? draw_width(p->arch[k]) + 1 : 0;
-        cx += draw_text_mark(&a->crt, y, cx, in.x + in.w - cx - aw, ROLE_NORMAL, marks, "%s",
-                             p->title[k] ? p->title[k] : "");
-        if (p->arch[k] && in.x + in.w - aw > cx)
+        const char *title = p->title[k] ? p->title[k] : "";
+        int tw = in.x + in.w - cx - aw;
+        if (draw_width(title) > tw && tw > 1) {
+            cx += draw_text_mark(&a->crt, y, cx, tw - 1, ROLE_NORMAL, marks, "%s", title);
+            cx += draw_text_mark(&a->crt, y, cx, 1, ROLE_NORMAL, marks, "%s", crt_glyph(&a->crt, "…", "~"));
+        } else {
+            cx += draw_text_mark(&a->crt, y, cx, tw, ROLE_NORMAL, marks, "%s", title);
+        }
+        if (p->arch[k] && in.x + in.w - aw >= cx)
             draw_text_mark(&a->crt, y, in.x + in.w - aw, aw, ROLE_DIM, marks, " %s", p->arch[k]);
     }
 }

@@ -45,11 +45,14 @@ static int present_top(const tui_app *a)
 grid_geom present_geom(const tui_app *a)
 {
     int banks = a->sc.arch->banks;
-    int cw = (a->cols - 7) / banks;
-    cw = cw > 4 ? 4 : cw < 1 ? 1 : cw;
+    int lw, cw = layout_fit_cells(a->cols, banks, 4, &lw);
+    if (lw == 2 && a->view.valid && a->view.res.wavefronts > 99) { /* two-digit row labels */
+        cw--;
+        lw = 5;
+    }
     int y = present_top(a);
-    layout_rect gr = {y, 0, a->rows - 1 - y, 7 + banks * cw};
-    grid_geom g = grid_geom_make(&gr, &a->view, a->grid_scroll, cw);
+    layout_rect gr = {y, 0, a->rows - 1 - y, 2 + lw + banks * cw};
+    grid_geom g = grid_geom_make(&gr, &a->view, a->grid_scroll, cw, lw);
     g.banks = banks;
     return g;
 }

@@ -134,14 +134,26 @@ static void keybar_draw(const tui_vctx *v, const layout_rect *r)
         int x = end + draw_text(v->crt, r->y, end, need, ROLE_KEY, "%s", h->keys);
         draw_text(v->crt, r->y, x, need, ROLE_NORMAL, " %s ", h->label);
     }
+    /* the keys this scenario adds (warp, iteration, access, field) get their room first; then the
+     * others in the table's order; all drawn in the table's order */
+    bool take[VIEW_MAX_HINTS] = {false};
+    int room = end - (r->x + 1);
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < v->nhints; i++) {
+            const tui_keyhint *h = &v->hints[i];
+            if (h->essential || h->situational != (pass == 0))
+                continue;
+            int need = draw_width(h->keys) + (int)strlen(h->label) + 2;
+            if (need <= room) { /* else a shorter one further on may still fit */
+                take[i] = true;
+                room -= need;
+            }
+        }
     int x = r->x + 1;
     for (int i = 0; i < v->nhints; i++) {
         const tui_keyhint *h = &v->hints[i];
-        if (h->essential)
+        if (!take[i])
             continue;
-        int need = draw_width(h->keys) + (int)strlen(h->label) + 2;
-        if (x + need > end)
-            continue; /* a shorter one further on may still fit */
         x += draw_text(v->crt, r->y, x, r->w, ROLE_KEY, "%s", h->keys);
         x += draw_text(v->crt, r->y, x, r->w, ROLE_NORMAL, " %s ", h->label);
     }

@@ -69,7 +69,9 @@ void panel_grid_draw(const tui_vctx *ctx, const grid_geom *g, const scenario *s,
     if (in.h < 3 || !v->valid)
         return;
     int cw = g->cw, banks = s->arch->banks, rows = v->res.wavefronts;
-    if (g->head == 2) {
+    if (g->lw < 5) { /* compact row labels: no room for more than the row heading */
+        draw_text(ctx->crt, in.y + g->head - 1, in.x, g->lw, ROLE_DIM, "wf");
+    } else if (g->head == 2) {
         draw_text(ctx->crt, in.y, in.x, 5, ROLE_DIM, "bank");
         draw_text(ctx->crt, in.y + 1, in.x, 5, ROLE_DIM, "wf");
     } else {
@@ -94,9 +96,15 @@ void panel_grid_draw(const tui_vctx *ctx, const grid_geom *g, const scenario *s,
         int row = g->scroll + i, y = g->y0 + i;
         int ph = phase_of_row(&v->res, row);
         bool current = stepping && row == shown - 1;
-        draw_text_mark(ctx->crt, y, in.x, 4, current ? ROLE_HILITE : (ph & 1) ? ROLE_BANK_B : ROLE_DIM, 0, "%3d", row);
-        draw_text(ctx->crt, y, in.x + 4, 1, ROLE_DIM, "%s",
-                  row == v->res.phase[ph].first_row ? crt_glyph(ctx->crt, "┤", "+") : crt_glyph(ctx->crt, "│", "|"));
+        tui_role lrole = current ? ROLE_HILITE : (ph & 1) ? ROLE_BANK_B : ROLE_DIM; /* phases alternate */
+        if (g->lw < 5) { /* compact: the cells' leading space separates the label */
+            draw_text_mark(ctx->crt, y, in.x, g->lw, lrole, 0, "%*d", g->lw, row);
+        } else {
+            draw_text_mark(ctx->crt, y, in.x, 4, lrole, 0, "%3d", row);
+            draw_text(ctx->crt, y, in.x + 4, 1, ROLE_DIM, "%s",
+                      row == v->res.phase[ph].first_row ? crt_glyph(ctx->crt, "┤", "+")
+                                                        : crt_glyph(ctx->crt, "│", "|"));
+        }
         for (int b = 0; b < banks; b++) {
             int x = g->x0 + b * cw;
             const banks_cell *c = &v->cells[row * banks + b];

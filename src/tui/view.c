@@ -33,15 +33,15 @@ void view_declaration(const scenario *s, int access, char *buf, size_t n)
         snprintf(buf + k, n - (size_t)k, " swizzle %s", arr->swizzle);
 }
 
-grid_geom grid_geom_make(const layout_rect *r, const tui_view *v, int scroll, int cw)
+grid_geom grid_geom_make(const layout_rect *r, const tui_view *v, int scroll, int cw, int lw)
 {
-    grid_geom g = {.frame = *r, .cw = cw};
+    grid_geom g = {.frame = *r, .cw = cw, .lw = lw};
     g.in = (layout_rect){r->y + 1, r->x + 1, r->h - 2, r->w - 2};
     if (r->h < 3 || r->w < 4)
         g.in = (layout_rect){r->y, r->x, 0, 0};
     g.banks = 0;              /* set by the caller from the profile */
     g.head = cw >= 3 ? 1 : 2; /* bank numbers: one line, or tens above ones */
-    g.x0 = g.in.x + 5;
+    g.x0 = g.in.x + lw;
     g.y0 = g.in.y + g.head;
     g.nvis = g.in.h - g.head - 1; /* header and footer */
     if (g.nvis < 0)

@@ -39,6 +39,7 @@ typedef struct tui_totals {
 typedef struct grid_geom {
     layout_rect frame, in;
     int cw, head, x0, y0; /* cell width; header rows; first cell's column and row */
+    int lw;               /* row-label columns: 5 ("%3d" and the phase mark) or 2 (compact) */
     int nvis, scroll, rows, banks;
 } grid_geom;
 
@@ -72,7 +73,8 @@ typedef struct tui_measured {
 typedef struct tui_keyhint {
     char keys[24];
     const char *label;
-    bool essential; /* help, quit, close (a lesson's next): kept at the right end */
+    bool essential;   /* help, quit, close (a lesson's next): kept at the right end */
+    bool situational; /* shown only for some scenarios (warp, iteration, access, field): placed first */
 } tui_keyhint;
 #define VIEW_MAX_HINTS 48
 
@@ -112,7 +114,7 @@ void view_build(const scenario *s, int access, int iteration, int warp, tui_view
 void view_declaration(const scenario *s, int access, char *buf, size_t n);
 /* The verdict headline of an instruction ("32-way conflict", "24 of 32 lanes misaligned: ..."). */
 tui_role headline_text(const scenario *s, const tui_view *v, char *buf, size_t n);
-grid_geom grid_geom_make(const layout_rect *r, const tui_view *v, int scroll, int cw);
+grid_geom grid_geom_make(const layout_rect *r, const tui_view *v, int scroll, int cw, int lw);
 /* Row and bank under (y, x); false outside the cells. */
 bool grid_geom_hit(const grid_geom *g, int y, int x, int *row, int *bank);
 /* Lane under (y, x) of the lane table; -1 outside. */

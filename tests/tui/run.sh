@@ -250,11 +250,11 @@ expect shared-said "lane  1: tile[0][1] = 1 B → word 0 → bank 0 (shared)"
 start 100 30 --no-gpu
 expect narrate-start "32-way conflict"
 keys s Space Space
-expect narrate-bottom "wavefront 1 of 32 (phase 0, 2 of its 32): bank 0 serves word 32 to lane 1"
+expect narrate-bottom "wavefront 1 (2 of 32; phase 0, 2 of its 32): bank 0 serves word 32 to lane 1"
 expect narrate-why "lanes 2-31 of phase 0 still wait: their banks serve one word per wavefront"
 start 80 24 --no-gpu aos-vec3
 keys s Space Space
-expect narrate-cut "one word each to lanes 8…"
+expect narrate-cut "one word each to lane…"
 
 # ---- modes opened from the presentation keep its picture: step, quiz (with the answer's
 # verdict) and compare draw no main-view panel over it ----
@@ -286,7 +286,7 @@ expect colours-16-way "16-way conflict"
 keys Right Right # the first arrow selects lane 0, the second lane 1
 expect colours-selected "lane 1 selected"
 T capture-pane -e -p -t "$sess" > "$tmp/colour"
-row0=$(grep -m1 '  0.*┤' "$tmp/colour")
+row0=$(sed -n 4p "$tmp/colour") # title, frame, bank numbers (one line: 3-column cells), row 0
 if printf '%s' "$row0" | grep -q '41m' && ! printf '%s' "$row0" | grep -q '43m' &&
     printf '%s' "$row0" | grep -q '7m'; then pass=$((pass + 1)); else
     echo "FAIL colour roles: row 0 should be red (41) with a reversed selection (7), never yellow (43):"
@@ -734,11 +734,18 @@ expect picker-titles "broadcast              Every lane reads the same float"
 keys t r n s p
 expect picker-filtered "pattern library: 6 of"
 keys End
-expect picker-end "> transpose-padded"
+expect picker-end "> lesson-tensor"
 keys Home
-expect picker-home "> default"
-keys End Enter
+expect picker-home "> transpose-naive"
+keys Down Enter
 expect picker-opened "transpose-padded │ sm_90"
+# the exact name first (Enter opens it), a long title cut with an ellipsis, its arch still shown
+start 80 24 --no-gpu
+expect picker-rank-start "32-way conflict"
+keys L s c a n
+expect picker-rank-exact "> scan                 Work-efficient scan (Blelloch up-sweep) over… sm_90"
+keys Enter
+expect picker-rank-opened "scan │ sm_90"
 
 # ---- F resets the pattern to its file, as one undoable edit ----
 start 80 24 --no-gpu
@@ -753,6 +760,19 @@ keys u
 expect reset-undone "double tile[32][32+2]"
 keys F
 expect reset-again "float tile[32][32]"
+
+# ---- the key bar shows the keys that act: an imported loop's i/I and x/X, a lesson's w/W (32x32
+# block), no m in the advisor without a GPU ----
+start 80 24 --no-gpu "'$(cd "$srcdir/tests/import" && pwd)/float4-tile.cu'" --block 32
+expect bar-import-iter "i/I iter"
+expect bar-import-access "x/X access"
+start 80 24 --no-gpu lesson-padding
+expect bar-lesson-warp "w/W warp"
+start 80 24 --no-gpu transpose-naive
+expect bar-advisor-start "transpose-naive │"
+keys v
+expect bar-advisor "advisor"
+gone bar-advisor-no-measure "m measure"
 
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -431,7 +431,7 @@ static void test_wavefronts(void **state)
     test_load_pattern("default", &s);
     first_instr(&s, 0, &in, &r);
     explain_wavefront(&s, &in, &r, 1, &e);
-    assert_true(find_line(&e, "wavefront 1 of 32 (phase 0, 2 of its 32): bank 0 serves word 32 to lane 1",
+    assert_true(find_line(&e, "wavefront 1 (2 of 32; phase 0, 2 of its 32): bank 0 serves word 32 to lane 1",
                           (const char *)NULL) == 0);
     assert_true(find_line(&e, "lanes 2-31 of phase 0 still wait", (const char *)NULL) == 1);
     explain_lines_free(&e);
@@ -447,7 +447,7 @@ static void test_wavefronts(void **state)
     first_instr(&s, 0, &in, &r);
     explain_wavefront(&s, &in, &r, 2, &e);
     assert_int_equal(e.n, 1);
-    assert_true(find_line(&e, "wavefront 2 of 4 (phase 2): 32 banks serve one word each to lanes 16-23",
+    assert_true(find_line(&e, "wavefront 2 (3 of 4; phase 2): 32 banks serve one word each to lanes 16-23",
                           (const char *)NULL) == 0);
     explain_lines_free(&e);
     scenario_free(&s);

@@ -54,10 +54,14 @@ static void test_layout_sizes(void **state)
                     }
                     assert_true(L.why.h >= 1);
                     assert_true(L.cell_w >= 1 && L.cell_w <= 4);
-                    assert_true(7 + banks * L.cell_w <= L.grid.w || (cmp && L.cell_w == 1));
+                    assert_true(L.label_w == 5 || L.label_w == 2);
+                    assert_true(2 + L.label_w + banks * L.cell_w <= L.grid.w || (cmp && L.cell_w == 1));
                     assert_true(L.grid.h >= 8);
                 }
-    layout L = layout_compute(160, 48, 32, false);
+    layout L = layout_compute(100, 30, 32, false); /* 3-column cells with compact row labels */
+    assert_int_equal(L.cell_w, 3);
+    assert_int_equal(L.label_w, 2);
+    L = layout_compute(160, 48, 32, false);
     assert_true(L.side);
     assert_int_equal(L.cell_w, 3);
     assert_true(L.map.h > 0);
