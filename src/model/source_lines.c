@@ -354,6 +354,11 @@ static bool same_file(const char *a, const char *b)
     return strcmp(a + la - lb, b) == 0 && (la == lb || a[la - lb - 1] == '/');
 }
 
+/* Without the file at hand, its rows go at most this far; a location past the file's end (or
+ * past this) gets a row of its own after the file's rows, so that a location naming line
+ * 99999999 costs one row, not a hundred million. */
+#define SOURCE_LINES_MAX_FILE (1 << 20)
+
 bool source_lines_build(const scenario *s, const char *file_text, size_t len, const source_record_line *rec, int nrec,
                         const source_skip *skips, int nskips, source_lines *out, char *why, size_t n)
 {
@@ -378,10 +383,11 @@ bool source_lines_build(const scenario *s, const char *file_text, size_t len, co
     out->recording = s->is_trace;
     out->file = file ? xstrdup(file) : NULL;
     int maxline = 0;
-    for (int i = 0; i < count; i++)
-        if (file && w[i].file && strcmp(w[i].file, file) == 0 && w[i].line > maxline)
-            maxline = w[i].line;
     int flines = file_text ? count_lines(file_text, len) : 0;
+    int limit = file_text ? flines : SOURCE_LINES_MAX_FILE;
+    for (int i = 0; i < count; i++)
+        if (file && w[i].file && strcmp(w[i].file, file) == 0 && w[i].line > maxline && w[i].line <= limit)
+            maxline = w[i].line;
     out->nfile = flines > maxline ? flines : maxline;
     int cap = out->nfile + 16;
     out->rows = xcalloc((size_t)cap, sizeof *out->rows);
@@ -397,7 +403,7 @@ bool source_lines_build(const scenario *s, const char *file_text, size_t len, co
             out->unlocated++;
             continue;
         }
-        if (file && w[i].file && strcmp(w[i].file, file) == 0) {
+        if (file && w[i].file && strcmp(w[i].file, file) == 0 && w[i].line >= 1 && w[i].line <= out->nfile) {
             source_row *x = &out->rows[w[i].line - 1];
             if (!x->text && w[i].text) /* the file is not at hand: the text the location carries */
                 x->text = xstrdup(w[i].text);

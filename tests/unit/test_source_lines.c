@@ -124,6 +124,34 @@ static void test_carried_text(void **state)
     scenario_free(&s);
 }
 
+/* A location far past the file's end (or, with no file, past any real file) takes one row of
+ * its own after the file's rows instead of stretching the file to that line. */
+static void test_far_line(void **state)
+{
+    (void)state;
+    const char *far =
+        "{ \"block\": [32], \"arrays\": [ { \"name\": \"a\", \"type\": \"float\", \"dims\": [32] } ],"
+        "  \"accesses\": ["
+        "  { \"op\": \"load\", \"array\": \"a\", \"index\": [\"tx\"], \"label\": \"x.cu:2:1\" },"
+        "  { \"op\": \"load\", \"array\": \"a\", \"index\": [\"tx\"], \"label\": \"x.cu:999999999:1\" } ] }";
+    scenario s;
+    io_error err;
+    assert_true(test_load(far, &s, &err));
+    source_lines sl;
+    char why[200];
+    assert_true(source_lines_build(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_int_equal(sl.nfile, 2);
+    assert_int_equal(sl.nrows, 3);
+    assert_int_equal(sl.rows[2].line, 999999999);
+    source_lines_free(&sl);
+    const char *text = "a\nb\nc\n";
+    assert_true(source_lines_build(&s, text, strlen(text), NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_int_equal(sl.nfile, 3);
+    assert_int_equal(sl.nrows, 4);
+    source_lines_free(&sl);
+    scenario_free(&s);
+}
+
 static void test_order(void **state)
 {
     (void)state;
@@ -355,7 +383,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_import_rows),     cmocka_unit_test(test_carried_text),   cmocka_unit_test(test_order),
         cmocka_unit_test(test_skips_and_names), cmocka_unit_test(test_no_location),    cmocka_unit_test(test_labels),
-        cmocka_unit_test(test_recording_rows),  cmocka_unit_test(test_recording_file),
+        cmocka_unit_test(test_recording_rows),  cmocka_unit_test(test_recording_file), cmocka_unit_test(test_far_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
