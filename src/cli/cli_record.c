@@ -696,7 +696,7 @@ int cli_record(int argc, char **argv)
     if (rc == 0)
         rc = record_main(&o);
     free(o.argv);
-    return rc < 0 ? CLI_OK : rc;
+    return rc < 0 ? cli_finish_stdout("record --help") : rc;
 }
 
 static int record_main(record_opts *op)
