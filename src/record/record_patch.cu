@@ -78,9 +78,8 @@ extern "C" __device__ __noinline__ int record_remote(void *userdata, uint64_t pc
 }
 
 /* LDSM, STSM: address is this thread's row (offset in the shared window), count the matrices. */
-extern "C" __device__ __noinline__ int record_matrix(void *userdata, uint64_t pc, uint32_t address,
-                                                     uint32_t size, uint32_t flags, uint32_t count,
-                                                     const void *value)
+extern "C" __device__ __noinline__ int record_matrix(void *userdata, uint64_t pc, uint32_t address, uint32_t size,
+                                                     uint32_t flags, uint32_t count, const void *value)
 {
     (void)value;
     record_dev *d = (record_dev *)userdata;
@@ -90,8 +89,7 @@ extern "C" __device__ __noinline__ int record_matrix(void *userdata, uint64_t pc
 }
 
 /* cp.async (LDGSTS): dst is the shared side, the only side that meets the banks. */
-extern "C" __device__ __noinline__ int record_async(void *userdata, uint64_t pc, void *src, uint32_t dst,
-                                                    uint32_t size)
+extern "C" __device__ __noinline__ int record_async(void *userdata, uint64_t pc, void *src, uint32_t dst, uint32_t size)
 {
     (void)src;
     record_dev *d = (record_dev *)userdata;
