@@ -8,6 +8,7 @@
 
 #include "import/import_internal.h"
 #include "import/ixpr.h"
+#include "model/banks.h"
 
 #define MAX_INLINE 16
 #define MAX_CALLS 64
@@ -67,7 +68,7 @@ typedef struct wloop {
 } wloop;
 
 typedef struct waccess {
-    int op;       /* 0 load, 1 store, 2 atomic */
+    banks_op op;  /* BANKS_LOAD, BANKS_STORE or BANKS_ATOMIC */
     char *atomic; /* atomic function name */
     int array;
     int nidx;
