@@ -1,4 +1,5 @@
-/* source_lines: a scenario seen per line of the user's source file, the input of the source view.
+/* source_lines: a scenario seen per line of the user's source file: the rows the source view shows
+ * (its input, with the file's text and a recording's details, is tui/view_source.h's tui_source).
  * Pure: no files (the caller reads the source text and a recording's lines and passes them in),
  * no globals, no curses.
  *
