@@ -1,6 +1,7 @@
 /* draw: clipped text output for the panels, word wrapping, and the framed panel helper. Every
  * string drawn passes through one sanitiser: control characters (C0, DEL, C1) are shown as '?',
  * invalid UTF-8 as '?', and a character's bytes are never read past the end of its buffer. */
+#include <ctype.h>
 #include <curses.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -98,6 +99,38 @@ int draw_text_mark(const tui_crt *c, int y, int x, int maxw, tui_role role, int 
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     return put(y, x, maxw, crt_attr_mark(c, role, marks), buf);
+}
+
+int draw_text_cut(const tui_crt *c, int y, int x, int maxw, tui_role role, int marks, const char *text)
+{
+    if (maxw <= 0)
+        return 0;
+    if (draw_width(text) <= maxw)
+        return draw_text_mark(c, y, x, maxw, role, marks, "%s", text);
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", text);
+    size_t n = strlen(buf), word = 0, plain = 0; /* the longest cut after a word, and outside a number */
+    for (size_t k = 1; k <= n; k++) {
+        if (k < n && ((unsigned char)buf[k] & 0xC0) == 0x80)
+            continue; /* inside a character */
+        char keep = buf[k];
+        buf[k] = '\0';
+        bool fits = draw_width(buf) + 1 <= maxw;
+        buf[k] = keep;
+        if (!fits)
+            break;
+        bool in_number = isdigit((unsigned char)buf[k - 1]) && k < n && isdigit((unsigned char)buf[k]);
+        if (!in_number)
+            plain = k;
+        if (k < n && buf[k] == ' ')
+            word = k;
+    }
+    size_t cut = word > 0 ? word : plain;
+    while (cut > 0 && (buf[cut - 1] == ' ' || buf[cut - 1] == ',' || buf[cut - 1] == ':'))
+        cut--;
+    buf[cut] = '\0';
+    int w = draw_text_mark(c, y, x, maxw - 1, role, marks, "%s", buf);
+    return w + draw_text_mark(c, y, x + w, 1, role, marks, "%s", crt_glyph(c, "…", "~"));
 }
 
 void draw_fill(const tui_crt *c, int y, int x, int w, tui_role role)

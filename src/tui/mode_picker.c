@@ -249,12 +249,7 @@ static void picker_draw(tui_app *a)
         int aw = p->arch[k] ? draw_width(p->arch[k]) + 1 : 0;
         const char *title = p->title[k] ? p->title[k] : "";
         int tw = in.x + in.w - cx - aw;
-        if (draw_width(title) > tw && tw > 1) {
-            cx += draw_text_mark(&a->crt, y, cx, tw - 1, ROLE_NORMAL, marks, "%s", title);
-            cx += draw_text_mark(&a->crt, y, cx, 1, ROLE_NORMAL, marks, "%s", crt_glyph(&a->crt, "…", "~"));
-        } else {
-            cx += draw_text_mark(&a->crt, y, cx, tw, ROLE_NORMAL, marks, "%s", title);
-        }
+        cx += draw_text_cut(&a->crt, y, cx, tw - 1, ROLE_NORMAL, marks, title);
         if (p->arch[k] && in.x + in.w - aw >= cx)
             draw_text_mark(&a->crt, y, in.x + in.w - aw, aw, ROLE_DIM, marks, " %s", p->arch[k]);
     }

@@ -743,7 +743,7 @@ expect picker-opened "transpose-padded │ sm_90"
 start 80 24 --no-gpu
 expect picker-rank-start "32-way conflict"
 keys L s c a n
-expect picker-rank-exact "> scan                 Work-efficient scan (Blelloch up-sweep) over… sm_90"
+expect picker-rank-exact "> scan                 Work-efficient scan (Blelloch up-sweep)…      sm_90"
 keys Enter
 expect picker-rank-opened "scan │ sm_90"
 
