@@ -9,7 +9,7 @@
 static const char usage[] =
     "Usage:\n"
     "  bankscope [FILE.json]                 interactive bank grid (default: 32x32 transpose)\n"
-    "            [--no-gpu] [--no-color] [--no-mouse] [--present]\n"
+    "            [--no-gpu] [--no-color] [--no-mouse] [--present] [--source FILE]\n"
     "            [--snapshot [--keys KEYS]] [--bench-redraw N] [--bench-startup]\n"
     "  bankscope analyze FILE.json [--json]  analysis of every warp-instruction\n"
     "            [--warp N] [--all] [--summary] [--arch NAME] [--force]\n"
@@ -66,9 +66,11 @@ int main(int argc, char **argv)
         {"analyze", cli_analyze}, {"list", cli_list},     {"kernel", cli_kernel}, {"measure", cli_measure},
         {"sweep", cli_sweep},     {"export", cli_export}, {"import", cli_import}, {"record", cli_record},
     };
-    /* --help and --version anywhere before "--", after a command too (bankscope analyze --help) */
+    /* --help and --version anywhere before "--", after a command too (bankscope analyze --help);
+     * record answers --help with its own usage */
+    bool own_help = argc >= 2 && strcmp(argv[1], "record") == 0;
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        if (!own_help && (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)) {
             fputs(usage, stdout);
             return cli_finish_stdout("--help");
         }

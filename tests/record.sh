@@ -107,6 +107,23 @@ for args in "-o $tmp/old.json" "-o $tmp/prog" "--force -o $tmp/prog" "--force -o
 done
 ! grep -q "give --force" "$tmp/err"
 check "record --force -o PROGRAM" $? "$(cat "$tmp/err")"
+# the recording library (when built, and not built with a sanitizer runtime that cannot be
+# preloaded) leaves its reason in error.txt for an unknown pass, a bad configuration and a
+# --kernel pattern that does not compile (never "every kernel"); record prints that line
+lib="$top_builddir/libbankscope-record.so"
+if [ -f "$lib" ] && ! nm -D "$lib" 2> /dev/null | grep -q __asan; then
+    for case in "nope||an unknown pass: nope" "capture|a (|a --kernel pattern that does not compile: a\\x20(" \
+        "capture||a bad configuration"; do
+        lpass=${case%%|*} rest=${case#*|}
+        kernel=${rest%%|*} want=${rest#*|}
+        mkdir -p "$tmp/lib" && rm -f "$tmp/lib/error.txt"
+        BANKSCOPE_RECORD_PASS=$lpass BANKSCOPE_RECORD_KERNEL=$kernel BANKSCOPE_RECORD_DIR="$tmp/lib" \
+            BANKSCOPE_RECORD_LAUNCH=$([ "$want" = "a bad configuration" ] && echo x || echo -1) \
+            BANKSCOPE_RECORD_PRELOAD=1 LD_PRELOAD="$lib" "$(command -v env)" true
+        grep -qF "error $want" "$tmp/lib/error.txt" 2> /dev/null
+        check "library error.txt ($lpass)" $? "$(cat "$tmp/lib/error.txt" 2> /dev/null)"
+    done
+fi
 # without a GPU (or without CUDA support), record exits 3 before the program starts
 if ! nvidia-smi -L > /dev/null 2>&1; then
     "$bin" record -o "$tmp/x.json" -- sh -c "touch '$tmp/ran'" > /dev/null 2> "$tmp/err"

@@ -1,5 +1,6 @@
 /* cli_import: `bankscope import FILE.cu`: CUDA source -> scenario JSON (stdout or -o FILE). */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,20 @@ static int check_input(const char *in)
     return dir ? cli_usage_error("import: %s: %s", in, strerror(EISDIR)) : 0;
 }
 
+/* Whether the file launches a kernel (has "<<<"): the import may then find the block there. */
+static bool has_launch(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    int c, run = 0;
+    long n = 0;
+    while (run < 3 && n++ < IMPORT_MAX_FILE_BYTES && (c = getc(f)) != EOF)
+        run = c == '<' ? run + 1 : 0;
+    fclose(f);
+    return run >= 3;
+}
+
 /* Parse the options; 0, or CLI_USAGE after a message. With tui set, the interactive view's flags
  * are collected into tui_argv (argc entries at most). */
 static int parse_args(int argc, char **argv, import_options *o, const char **out, bool *force, char **tui_argv,
@@ -178,7 +193,7 @@ static int parse_args(int argc, char **argv, import_options *o, const char **out
         return CLI_USAGE;
     if (!o->file)
         return cli_usage_error("import: give a CUDA file (bankscope import FILE.cu --block X[,Y[,Z]])");
-    if (!o->block[0])
+    if (!o->block[0] && !has_launch(o->file))
         return cli_usage_error("import: give the block shape with --block X[,Y[,Z]] (the source does not say it)");
     int in = check_input(o->file);
     return in ? in : *out ? check_output(o->file, *out, *force) : 0;
@@ -222,11 +237,51 @@ int cli_is_cuda_source(const char *arg)
     return n > 3 && (strcmp(arg + n - 3, ".cu") == 0 || (n > 4 && strcmp(arg + n - 4, ".cuh") == 0));
 }
 
+static void free_lines(char **lines, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(lines[i]);
+    free(lines);
+}
+
+/* import_run, its messages (printed to stderr as they come) also kept: the lines that say an
+ * access was skipped, for the source view to list. */
+static int import_captured(const import_options *o, char **json, char ***skipped, int *n)
+{
+    FILE *cap = tmpfile();
+    int saved = cap ? dup(STDERR_FILENO) : -1;
+    fflush(stderr);
+    if (saved < 0 || dup2(fileno(cap), STDERR_FILENO) < 0) { /* no capture: the messages only */
+        if (saved >= 0)
+            close(saved);
+        if (cap)
+            fclose(cap);
+        return import_run(o, json);
+    }
+    *skipped = xmalloc(sizeof **skipped); /* the messages are known, even when there are none */
+    int st = import_run(o, json);
+    fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    rewind(cap);
+    char line[4096];
+    while (fgets(line, sizeof line, cap)) {
+        fputs(line, stderr);
+        line[strcspn(line, "\n")] = '\0';
+        if (strstr(line, ": skipped ")) {
+            *skipped = xrealloc(*skipped, sizeof **skipped * (size_t)(*n + 1));
+            (*skipped)[(*n)++] = xstrdup(line);
+        }
+    }
+    fclose(cap);
+    return st;
+}
+
 int cli_import_tui(int argc, char **argv)
 {
     import_options o;
     const char *out = NULL;
-    char **tui_argv = xcalloc((size_t)argc + 2, sizeof *tui_argv);
+    char **tui_argv = xcalloc((size_t)argc + 4, sizeof *tui_argv);
     int tui_argc = 1;
     bool force;
     if (parse_args(argc, argv, &o, &out, &force, tui_argv, &tui_argc)) {
@@ -234,9 +289,12 @@ int cli_import_tui(int argc, char **argv)
         return CLI_USAGE;
     }
     char *json = NULL;
-    int st = import_run(&o, &json);
+    int nskipped = 0;
+    char **skipped = NULL;
+    int st = import_captured(&o, &json, &skipped, &nskipped);
     if (st != IMPORT_OK) {
         free(tui_argv);
+        free_lines(skipped, nskipped);
         return st;
     }
     /* the view edits and saves a file: the import's (-o), or a new one in the temporary folder,
@@ -263,11 +321,14 @@ int cli_import_tui(int argc, char **argv)
     free(json);
     if (rc == CLI_OK) {
         tui_argv[0] = path;
+        tui_argv[tui_argc++] = "--source"; /* the source view reads the .cu itself */
+        tui_argv[tui_argc++] = (char *)o.file;
         /* the header names the .cu (its last path component), not the temporary file */
         const char *cu = o.file && strrchr(o.file, '/') ? strrchr(o.file, '/') + 1 : o.file;
-        rc = cli_tui_named(tui_argc, tui_argv, out ? NULL : cu);
+        rc = cli_tui_named(tui_argc, tui_argv, (const char *const *)skipped, nskipped, out ? NULL : cu);
         fprintf(stderr, "bankscope: the imported scenario is %s\n", path);
     }
     free(tui_argv);
+    free_lines(skipped, nskipped);
     return rc;
 }

@@ -631,14 +631,14 @@ static bool run_pass(const record_opts *o, const record_paths *p, const char *pa
     return true;
 }
 
-/* The second block's book: the last block of the grid captured in a run of its own (DIR/second),
+/* The second block's book: the last block of the grid (the first when the last was recorded)
+ * captured in a run of its own (DIR/second),
  * its disassembly the first capture's. false when the grid has one block or the capture failed. */
 static bool capture_second(const record_opts *o, const record_paths *p, const record_capture *c, const record_sass *s,
                            record_capture *c2, record_book *b2)
 {
     uint32_t last[3];
-    record_measured_second_block(c->grid, last);
-    if (memcmp(last, c->block, sizeof last) == 0)
+    if (!record_measured_second_block(c->grid, c->block, last))
         return false;
     char sub[PATH_MAX], path[PATH_MAX + 32], why[1024];
     snprintf(sub, sizeof sub, "%s/second", p->dir);
@@ -696,7 +696,7 @@ int cli_record(int argc, char **argv)
     if (rc == 0)
         rc = record_main(&o);
     free(o.argv);
-    return rc < 0 ? CLI_OK : rc;
+    return rc < 0 ? cli_finish_stdout("record --help") : rc;
 }
 
 static int record_main(record_opts *op)

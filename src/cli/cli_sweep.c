@@ -411,9 +411,8 @@ static void no_effect_text(const scenario *s, const advisor_result *r, const cha
                s->arrays[r->array].name);
     else
         printf("  padding cannot change the banks: ");
-    printf("every padding 0-%d: %s, %lld wavefronts (ideal %lld); --all shows the table\n",
-           r->rows[r->nrows - 1].pad, report_degree_text(r0->worst_degree, deg, sizeof deg), (long long)r0->wavefronts,
-           (long long)r0->ideal);
+    printf("every padding 0-%d: %s, %lld wavefronts (ideal %lld); --all shows the table\n", r->rows[r->nrows - 1].pad,
+           report_degree_text(r0->worst_degree, deg, sizeof deg), (long long)r0->wavefronts, (long long)r0->ideal);
 }
 
 int cli_sweep(int argc, char **argv)

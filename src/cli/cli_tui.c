@@ -8,12 +8,18 @@
 
 int cli_tui(int argc, char **argv)
 {
-    return cli_tui_named(argc, argv, NULL);
+    return cli_tui_skipped(argc, argv, NULL, 0);
 }
 
-int cli_tui_named(int argc, char **argv, const char *display)
+int cli_tui_skipped(int argc, char **argv, const char *const *skipped, int nskipped)
 {
-    tui_options o = {.color = true, .mouse = true, .gpu = true, .display = display};
+    return cli_tui_named(argc, argv, skipped, nskipped, NULL);
+}
+
+int cli_tui_named(int argc, char **argv, const char *const *skipped, int nskipped, const char *display)
+{
+    tui_options o = {
+        .color = true, .mouse = true, .gpu = true, .skipped = skipped, .nskipped = nskipped, .display = display};
     static const struct option opts[] = {{"no-color", no_argument, NULL, 'c'},
                                          {"no-mouse", no_argument, NULL, 'm'},
                                          {"no-gpu", no_argument, NULL, 'g'},
@@ -22,6 +28,7 @@ int cli_tui_named(int argc, char **argv, const char *display)
                                          {"bench-startup", no_argument, NULL, 'b'},
                                          {"snapshot", no_argument, NULL, 's'},
                                          {"keys", required_argument, NULL, 'k'},
+                                         {"source", required_argument, NULL, 'S'},
                                          {0}};
     cli_args a;
     cli_args_init(&a, "", argc, argv, false);
@@ -37,6 +44,7 @@ int cli_tui_named(int argc, char **argv, const char *display)
         case 'b': o.bench_startup = true; break;
         case 's': o.snapshot = true; break;
         case 'k': o.keys = v; break;
+        case 'S': o.source_file = v; break;
         default: rc = CLI_USAGE; break;
         }
     }

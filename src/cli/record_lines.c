@@ -1,7 +1,9 @@
 /* record_lines: the per-source-line table `analyze` adds for a recording (bankscope record): read
- * from the file's "lines" with the streaming tokenizer (the trace beside them is skipped), so a
- * recording of any size costs a few kilobytes here. Its total is the analysis' total: the lines
- * partition the trace and each line's numbers come from the same engine. */
+ * from the file's "lines" with the streaming tokenizer, then each line predicted again from its
+ * trace entries (trace_stream, one at a time) with the model analyze used, so a recording of any
+ * size costs its lines' trace indexes here. Its total is the analysis' total: the lines partition
+ * the trace and each line's numbers come from the same engine call. Also what the file says
+ * beside its lines: truncation, and the kinds not modelled or not recorded. */
 #include <stdlib.h>
 #include <string.h>
 

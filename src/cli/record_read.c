@@ -360,12 +360,19 @@ void record_sass_free(record_sass *s)
     memset(s, 0, sizeof *s);
 }
 
-/* The opcode of a SASS line, without its predicate: "ATOMS.POPC.INC.32". */
-static void opcode(const char *sass, char *op, size_t n)
+/* A SASS line past its leading blanks and its predicate ("@!P0 "): the opcode. */
+static const char *skip_predicate(const char *sass)
 {
     const char *p = sass + strspn(sass, " \t");
     if (*p == '@')
         p += strcspn(p, " \t"), p += strspn(p, " \t");
+    return p;
+}
+
+/* The opcode of a SASS line, without its predicate: "ATOMS.POPC.INC.32". */
+static void opcode(const char *sass, char *op, size_t n)
+{
+    const char *p = skip_predicate(sass);
     snprintf(op, n, "%.*s", (int)strcspn(p, " \t"), p);
 }
 
@@ -388,9 +395,7 @@ static const char *atomic_from_sass(const char *sass, banks_request *r)
                 break;
             r->atomic = kinds[i].a;
             /* red (no value returned) writes the zero register */
-            const char *dest = sass + strspn(sass, " \t");
-            if (*dest == '@')
-                dest += strcspn(dest, " \t"), dest += strspn(dest, " \t");
+            const char *dest = skip_predicate(sass);
             dest += strcspn(dest, " \t");
             dest += strspn(dest, " \t");
             r->returns = strncmp(dest, "RZ,", 3) != 0;

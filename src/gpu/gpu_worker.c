@@ -16,7 +16,7 @@ struct gpu_worker {
     int cc_major, cc_minor; /* the device's compute capability, once open (0.0 before) */
     bool pending, running;
     gpu_request rq;
-    char *source;            /* owned copy of rq.source */
+    char *source; /* owned copy of rq.source */
     unsigned long id;
     bool has_result;
     gpu_worker_result result;

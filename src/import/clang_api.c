@@ -76,6 +76,11 @@ static const char *const names[] = {
     "clang_File_isEqual",
     "clang_getDiagnosticLocation",
     "clang_getFileName",
+    "clang_tokenize",
+    "clang_disposeTokens",
+    "clang_getTokenSpelling",
+    "clang_getTokenKind",
+    "clang_getTokenLocation",
 };
 
 bool import_clang_load(char *err, size_t errlen)

@@ -75,6 +75,11 @@ typedef struct import_clang_api {
     __typeof__(clang_File_isEqual) *clang_File_isEqual;
     __typeof__(clang_getDiagnosticLocation) *clang_getDiagnosticLocation;
     __typeof__(clang_getFileName) *clang_getFileName;
+    __typeof__(clang_tokenize) *clang_tokenize;
+    __typeof__(clang_disposeTokens) *clang_disposeTokens;
+    __typeof__(clang_getTokenSpelling) *clang_getTokenSpelling;
+    __typeof__(clang_getTokenKind) *clang_getTokenKind;
+    __typeof__(clang_getTokenLocation) *clang_getTokenLocation;
 } import_clang_api;
 
 extern import_clang_api import_clang;
@@ -147,5 +152,10 @@ bool import_clang_load(char *err, size_t errlen);
 #define clang_File_isEqual (*import_clang.clang_File_isEqual)
 #define clang_getDiagnosticLocation (*import_clang.clang_getDiagnosticLocation)
 #define clang_getFileName (*import_clang.clang_getFileName)
+#define clang_tokenize (*import_clang.clang_tokenize)
+#define clang_disposeTokens (*import_clang.clang_disposeTokens)
+#define clang_getTokenSpelling (*import_clang.clang_getTokenSpelling)
+#define clang_getTokenKind (*import_clang.clang_getTokenKind)
+#define clang_getTokenLocation (*import_clang.clang_getTokenLocation)
 
 #endif

@@ -529,6 +529,22 @@ static void child_bound(pid_t parent, int timeout_s)
     setrlimit(RLIMIT_CPU, &cpu);
 }
 
+/* The number of lines of path (a last line without a newline counts); -1 when it cannot be read. */
+static long count_lines(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    long n = 0;
+    int c, last = '\n';
+    while ((c = getc(f)) != EOF) {
+        n += c == '\n';
+        last = c;
+    }
+    fclose(f);
+    return n + (last != '\n');
+}
+
 int import_run(const import_options *o, char **json)
 {
     *json = NULL;
@@ -544,6 +560,12 @@ int import_run(const import_options *o, char **json)
     if (st.st_size > IMPORT_MAX_FILE_BYTES) {
         fprintf(stderr, "%s: %lld bytes: larger than the %d MiB an imported source may have\n", o->file,
                 (long long)st.st_size, IMPORT_MAX_FILE_BYTES >> 20);
+        return IMPORT_BAD_INPUT;
+    }
+    long nlines = o->loop_line > 0 ? count_lines(o->file) : 0;
+    if (nlines >= 0 && o->loop_line > nlines) {
+        fprintf(stderr, "bankscope: --loop %d: %s has %ld line%s\n", o->loop_line, o->file, nlines,
+                nlines == 1 ? "" : "s");
         return IMPORT_BAD_INPUT;
     }
     int fds[2];

@@ -32,8 +32,9 @@ const char import_include_dir[] = "/bankscope/include";
     ATOMIC_INT("atomicAdd")                                                                                            \
     ATOMIC2("atomicAdd", "float")                                                                                      \
     ATOMIC2("atomicAdd", "double")                                                                                     \
-    ATOMIC2("atomicAdd", "__half2") ATOMIC2("atomicAdd", "__half") ATOMIC2("atomicAdd", "__nv_bfloat16")               \
-        ATOMIC2("atomicAdd", "float2") ATOMIC2("atomicAdd", "float4")
+    ATOMIC2("atomicAdd", "__half2")                                                                                    \
+    ATOMIC2("atomicAdd", "__half") ATOMIC2("atomicAdd", "__nv_bfloat16") ATOMIC2("atomicAdd", "float2")                \
+        ATOMIC2("atomicAdd", "float4")
 
 /* what kernels use beyond the basics: the intrinsics, the cache-hinted loads and stores, every
  * atomic overload and make_* function, INFINITY and NAN, device printf and memset */

@@ -8,6 +8,7 @@
 
 #include "import/walk_internal.h"
 #include "model/kernelgen.h"
+#include "model/kinds.h"
 #include "model/names.h"
 #include "model/scenario.h"
 
@@ -19,9 +20,10 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
-static const char *op_name(int op)
+/* The kind's name as files write it: "load", "store", "atomic" (the kinds table). */
+static const char *op_name(banks_op op)
 {
-    return op == 0 ? "load" : op == 1 ? "store" : "atomic";
+    return kinds_op_text(kinds_of(op));
 }
 
 /* The name (without folders) of the file c is in, as the user sees it (w->file_base when
@@ -39,7 +41,7 @@ static const char *file_of(W *w, CXCursor c)
     return r;
 }
 
-static void skip_at(W *w, CXCursor c, int op, const char *array, const char *why)
+static void skip_at(W *w, CXCursor c, banks_op op, const char *array, const char *why)
 {
     if (!why || !*why)
         why = "cannot be expressed";
@@ -101,7 +103,7 @@ static bool leaf_path(CXType t, int64_t at, strbuf *out, int64_t *size)
     return false;
 }
 
-static void emit_one(W *w, CXCursor c, int op, const waccess *a, const char *atomic);
+static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char *atomic);
 static const ixpr *path_cond(W *w);
 static const char *context_reason(const W *w, const char *why);
 static int var_binding(W *w, CXCursor ref);
@@ -112,12 +114,12 @@ static void var_assign(W *w, CXCursor c, int bi, const char *op, CXCursor rhs);
  * (a struct of float3 and float, 4-byte aligned: four 4-byte loads or stores): one access per
  * piece, each named by the field it starts at (and read as a wider type where the field is
  * narrower than the piece). */
-static void emit(W *w, CXCursor c, int op, const waccess *a, const char *atomic)
+static void emit(W *w, CXCursor c, banks_op op, const waccess *a, const char *atomic)
 {
     CXType t = clang_getCanonicalType(clang_getCursorType(walk_strip(c)));
     int64_t size = clang_Type_getSizeOf(t), align = clang_Type_getAlignOf(t);
-    if (op == 2 || a->vector || t.kind != CXType_Record || size <= 0 || align <= 0 || (size == align && size <= 16) ||
-        size % align != 0 || align > 16) {
+    if (op == BANKS_ATOMIC || a->vector || t.kind != CXType_Record || size <= 0 || align <= 0 ||
+        (size == align && size <= 16) || size % align != 0 || align > 16) {
         emit_one(w, c, op, a, atomic);
         return;
     }
@@ -141,7 +143,7 @@ static void emit(W *w, CXCursor c, int op, const waccess *a, const char *atomic)
 }
 
 /* Record one access at c, or skip it when its context cannot be expressed. */
-static void emit_one(W *w, CXCursor c, int op, const waccess *a, const char *atomic)
+static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char *atomic)
 {
     const warray *arr = &w->arrays[a->array];
     if (arr->why) {
@@ -165,10 +167,10 @@ static void emit_one(W *w, CXCursor c, int op, const waccess *a, const char *ato
         {"atomicAdd", "add"}, {"atomicSub", "add"}, {"atomicMin", "min"},   {"atomicMax", "max"}, {"atomicAnd", "and"},
         {"atomicOr", "or"},   {"atomicXor", "xor"}, {"atomicExch", "exch"}, {"atomicCAS", "cas"}, {"atomicInc", "inc"}};
     const char *kind = NULL;
-    for (size_t i = 0; op == 2 && i < sizeof atomics / sizeof atomics[0]; i++)
+    for (size_t i = 0; op == BANKS_ATOMIC && i < sizeof atomics / sizeof atomics[0]; i++)
         if (!strcmp(atomic, atomics[i][0]))
             kind = atomics[i][1];
-    if (op == 2 && !kind) {
+    if (op == BANKS_ATOMIC && !kind) {
         char *m = walk_fmt("%s: the scenario format has no such atomic operation", atomic);
         skip_at(w, c, op, arr->name, m);
         free(m);
@@ -182,7 +184,8 @@ static void emit_one(W *w, CXCursor c, int op, const waccess *a, const char *ato
     n->vector = a->vector ? xstrdup(a->vector) : NULL;
     n->atomic = kind ? xstrdup(kind) : NULL;
     /* the old value is wanted unless the call is a statement of its own (then nvcc emits red) */
-    n->returns = op == 2 && (!clang_equalCursors(c, w->stmt_expr) || !strcmp(kind, "exch") || !strcmp(kind, "cas"));
+    n->returns =
+        op == BANKS_ATOMIC && (!clang_equalCursors(c, w->stmt_expr) || !strcmp(kind, "exch") || !strcmp(kind, "cas"));
     n->when = when;
     walk_where(c, &n->line, &n->col, &n->offset);
     n->label = walk_fmt("%s:%d:%d", file_of(w, c), n->line, n->col);
@@ -280,15 +283,15 @@ static bool walk_lvalue(W *w, CXCursor c, int ops)
         char *arr = shared_name(w, c);
         const char *reason = context_reason(w, why);
         if (ops & 1)
-            skip_at(w, c, 0, arr, reason);
+            skip_at(w, c, BANKS_LOAD, arr, reason);
         if (ops & 2)
-            skip_at(w, c, 1, arr, reason);
+            skip_at(w, c, BANKS_STORE, arr, reason);
         free(arr);
     } else {
         if (ops & 1)
-            emit(w, c, 0, &a, NULL);
+            emit(w, c, BANKS_LOAD, &a, NULL);
         if (ops & 2)
-            emit(w, c, 1, &a, NULL);
+            emit(w, c, BANKS_STORE, &a, NULL);
     }
     free(a.field);
     free(a.vector);
@@ -315,7 +318,7 @@ static void walk_call(W *w, CXCursor c)
             walk_expr(w, clang_Cursor_getArgument(c, 0));
             char *arr = shared_name(w, clang_Cursor_getArgument(c, 0));
             if (r < 0)
-                skip_at(w, c, 2, arr, context_reason(w, why));
+                skip_at(w, c, BANKS_ATOMIC, arr, context_reason(w, why));
             free(arr);
             if (r == 1) {
                 waccess a;
@@ -325,7 +328,7 @@ static void walk_call(W *w, CXCursor c)
                 for (int d = 0; d < p.nfixed; d++)
                     a.idx[d] = p.fixed[d];
                 a.idx[p.nfixed] = p.off;
-                emit(w, c, 2, &a, name);
+                emit(w, c, BANKS_ATOMIC, &a, name);
             }
             return;
         }
@@ -431,14 +434,14 @@ static void walk_expr(W *w, CXCursor c)
             walk_sub(w, ks.c[0]);
             if (r < 0) {
                 char *arr = shared_name(w, ks.c[0]);
-                skip_at(w, ks.c[0], 0, arr, context_reason(w, why));
+                skip_at(w, ks.c[0], BANKS_LOAD, arr, context_reason(w, why));
                 walk_expr(w, ks.c[1]);
-                skip_at(w, ks.c[0], 1, arr, context_reason(w, why));
+                skip_at(w, ks.c[0], BANKS_STORE, arr, context_reason(w, why));
                 free(arr);
             } else {
-                emit(w, ks.c[0], 0, &a, NULL);
+                emit(w, ks.c[0], BANKS_LOAD, &a, NULL);
                 walk_expr(w, ks.c[1]);
-                emit(w, ks.c[0], 1, &a, NULL);
+                emit(w, ks.c[0], BANKS_STORE, &a, NULL);
             }
             free(a.field);
             free(a.vector);
@@ -1178,8 +1181,8 @@ static cJSON *build(W *w, cJSON *root)
                 when = ixpr_subst(&w->ar, when, w->loops[id].var, v);
             }
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "op", a->op == 1 ? "store" : a->op == 2 ? "atomic" : "load");
-        if (a->op == 2) {
+        cJSON_AddStringToObject(o, "op", op_name(a->op));
+        if (a->op == BANKS_ATOMIC) {
             cJSON_AddStringToObject(o, "atomic", a->atomic);
             cJSON_AddBoolToObject(o, "returns", a->returns);
         }
@@ -1262,11 +1265,20 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
     W w;
     memset(&w, 0, sizeof w);
     w.tu = tu;
-    w.o = o;
+    import_options ob = *o; /* the block may come from a launch */
+    w.o = o = &ob;
     w.kernel = kernel;
     w.stmt_expr = clang_getNullCursor();
     w.file_base = base_name(o->file);
     walk_launch_scan(&w);
+    if (!ob.block[0] && !walk_launch_block(&w, ob.block)) {
+        fprintf(stderr, "bankscope: import: give the block shape with --block X[,Y[,Z]] (the source does not say "
+                        "it)\n");
+        *status = IMPORT_BAD_INPUT;
+        ixpr_arena_free(&w.ar);
+        walk_children_release();
+        return NULL;
+    }
     clang_visitChildren(kernel, shared_visit, &w);
     walk_kids ks = walk_children(kernel);
     char *kname = walk_spell(kernel);

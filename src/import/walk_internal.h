@@ -8,6 +8,7 @@
 
 #include "import/import_internal.h"
 #include "import/ixpr.h"
+#include "model/banks.h"
 
 #define MAX_INLINE 16
 #define MAX_CALLS 64
@@ -67,7 +68,7 @@ typedef struct wloop {
 } wloop;
 
 typedef struct waccess {
-    int op;       /* 0 load, 1 store, 2 atomic */
+    banks_op op;  /* BANKS_LOAD, BANKS_STORE or BANKS_ATOMIC */
     char *atomic; /* atomic function name */
     int array;
     int nidx;
@@ -98,6 +99,8 @@ typedef struct walk_tparam { /* a kernel template parameter's values at the laun
     char type[32]; /* a type parameter: its type at every launch ("" none, "?" several) */
     int line, col; /* the first launch */
     bool noted;
+    bool inst;    /* the values come from explicit instantiations (no launch gives one) */
+    int vline[8]; /* inst: the line of each value's instantiation */
 } walk_tparam;
 
 typedef struct W {
@@ -133,6 +136,9 @@ typedef struct W {
     char exit_why[400];                    /* why the last loop looked at is not simple */
     bool block_noted[3];                   /* the note that blockIdx.x (y, z) is taken as 0 was given */
     walk_tparam tparams[WALK_MAX_TPARAMS]; /* by position among the kernel's template parameters */
+    int lblock[3];                         /* the block of the first launch with a constant one; 0: none */
+    int lblock_line, lblock_col;           /* that launch */
+    char lblock_others[160];               /* the other blocks launches give ("128 at line 20, ...") */
     int depth;
     const char *file_base;
     CXCursor kernel;
@@ -209,8 +215,10 @@ bool walk_calls_itself(CXCursor fn);
 /* Bind fn's parameters to the arguments of call; *saved restores the bindings. */
 bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved);
 
-/* walk_launch.c: template values from the kernel's launches */
+/* walk_launch.c: template values and the block from the kernel's launches */
 void walk_launch_scan(W *w);
+/* The block the launches give (w->lblock) into block, with a note; false when none gives one. */
+bool walk_launch_block(W *w, int block[3]);
 /* The value of template parameter param (called name) at every launch: NULL when no launch gives
  * it, or with w->why set (at cursor at) when the launches give several. */
 const ixpr *walk_launch_value(W *w, CXCursor param, CXCursor at, const char *name);

@@ -12,23 +12,23 @@
 
 typedef struct measure_plan {
     int access, iteration;
-    banks_request kind;         /* the instruction: op, matrices, trans, atomic, returns (no lanes) */
-    strbuf source;              /* owned: the generated CUDA source */
-    long long *expect;          /* owned: the model's address per thread of the block, -1 where
-                                   the lane takes no part (rq.expect points here) */
-    gpu_request rq;             /* rq.source points into source */
+    banks_request kind; /* the instruction: op, matrices, trans, atomic, returns (no lanes) */
+    strbuf source;      /* owned: the generated CUDA source */
+    long long *expect;  /* owned: the model's address per thread of the block, -1 where
+                           the lane takes no part (rq.expect points here) */
+    gpu_request rq;     /* rq.source points into source */
     /* prediction for one block performing the access once */
     int warps, active_warps;
     int64_t wavefronts, bank_conflicts;
-    double cycles_per_access;   /* mean throughput cycles per active warp-instruction: its
-                                   wavefronts, or its phases where more (banks_issue_cycles) */
+    double cycles_per_access;      /* mean throughput cycles per active warp-instruction: its
+                                      wavefronts, or its phases where more (banks_issue_cycles) */
     double data_cycles_per_access; /* the same for a store of register data, which the kernel
                                       avoids by storing the zero register */
     bool cycles_predicted;         /* false for cp.async: the model has the shared side only and the
                                       measured time includes the copy from global memory, so
                                       cycles_per_access is no prediction of it (shown as such) */
     int worst_degree;
-    int bytes_per_warp;         /* useful bytes of one warp-instruction (active lanes x width) */
+    int bytes_per_warp; /* useful bytes of one warp-instruction (active lanes x width) */
 } measure_plan;
 
 /* Build the plan for access (trace entry) at iteration; false with a message. */

@@ -54,7 +54,7 @@ static int draw_map(const scenario *s, const scenario_instr *in, int y0, strbuf 
     cols = all_cols > MAP_MAX_COLS ? MAP_MAX_COLS : all_cols;
     rows = all_rows > MAP_MAX_ROWS ? MAP_MAX_ROWS : all_rows;
     uint32_t drawn = 0; /* lanes whose element is among the cells drawn */
-    char buf[320]; /* the longest: the map-cut line (its three parts are at most 63 + 63 + 79) */
+    char buf[320];      /* the longest: the map-cut line (its three parts are at most 63 + 63 + 79) */
     /* a swizzled array is drawn in storage order: each cell is a place in shared memory and says
      * which column's element the swizzle stored there (the permutation is visible) */
     bool swz = arr->swz_bits != 0;

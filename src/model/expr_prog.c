@@ -639,7 +639,7 @@ static expr_status run(const expr_prog *p, int from, int to, const expr_env *env
         return EXPR_OK;
     }
     int64_t st[EXPR_MAX_STACK];
-    st[0] = 0; /* a compiled program always leaves its value here; set for the analysers */
+    st[0] = 0;  /* a compiled program always leaves its value here; set for the analysers */
     int sp = 0; /* st[sp - 1] is the top */
     for (int i = from; i < to; i++) {
         const expr_insn *in = &c[i];

@@ -10,6 +10,8 @@
 
 #include "util.h"
 
+static int count_lines(const char *text, size_t len);
+
 /* Where one access (trace entry) comes from; borrowed strings. */
 typedef struct where {
     const char *file; /* NULL with line 0: no line info; NULL with line -1: not located */
@@ -50,12 +52,36 @@ bool source_lines_parse_label(const char *label, char *file, size_t n, int *line
     return true;
 }
 
+bool source_lines_parse_skip(const char *msg, char *buf, size_t n, source_skip *out)
+{
+    const char *k = msg ? strstr(msg, ": skipped ") : NULL;
+    if (!k || (size_t)(k - msg) >= n)
+        return false;
+    char head[4096];
+    snprintf(head, sizeof head, "%.*s", (int)(k - msg), msg);
+    int line;
+    if (!source_lines_parse_label(head, buf, n, &line))
+        return false;
+    const char *c = strrchr(head, ':'); /* the column, when the place has one */
+    int col = c && strlen(buf) < (size_t)(c - head) ? atoi(c + 1) : 0;
+    *out = (source_skip){buf, line, col, msg};
+    return true;
+}
+
 /* The location of every access of s into w (count entries). Label files are written into
  * labels (one buffer per access, owned by the caller). */
 static void locate(const scenario *s, const source_record_line *rec, int nrec, where *w, int count, char (*labels)[512])
 {
     for (int i = 0; i < count; i++)
         w[i] = (where){NULL, -1, NULL};
+    if (s->is_trace && nrec == 0 && s->trace_at) { /* a recording's entries located by the loader */
+        for (int i = 0; i < count; i++) {
+            const scenario_srcloc *at = &s->trace_at[i];
+            if (at->file && at->line > 0)
+                w[i] = (where){at->file, at->line, at->text};
+        }
+        return;
+    }
     if (s->is_trace) {
         for (int r = 0; r < nrec; r++)
             for (int k = 0; k < rec[r].ninstructions; k++) {
@@ -76,28 +102,47 @@ static void locate(const scenario *s, const source_record_line *rec, int nrec, w
     }
 }
 
-/* The file most accesses come from (the first such on a tie), or NULL. */
+/* Whether a file name is a CUDA source file (.cu): the kernel's, rather than a header inlined
+ * into it (a toolkit header's atomicAdd, say). */
+static bool is_cu(const char *f)
+{
+    size_t n = strlen(f);
+    return n > 3 && strcmp(f + n - 3, ".cu") == 0;
+}
+
+/* The file the view shows: of the files the accesses come from, a .cu one before a header, then
+ * the one with the most accesses (the first such on a tie); NULL when none has a file. Linear in
+ * the accesses (a recording has up to a million), times the few distinct files. */
 static const char *main_file(const where *w, int count)
 {
-    const char *best = NULL;
-    int best_n = 0;
+    enum { MAX_FILES = 64 };
+    const char *files[MAX_FILES];
+    int counts[MAX_FILES], nf = 0, last = -1;
     for (int i = 0; i < count; i++) {
-        if (!w[i].file || (best && strcmp(w[i].file, best) == 0))
+        const char *f = w[i].file;
+        if (!f)
             continue;
-        bool seen = false;
-        for (int j = 0; j < i && !seen; j++)
-            seen = w[j].file && strcmp(w[j].file, w[i].file) == 0;
-        if (seen)
-            continue;
-        int n = 0;
-        for (int j = i; j < count; j++)
-            n += w[j].file && strcmp(w[j].file, w[i].file) == 0;
-        if (n > best_n) {
-            best = w[i].file;
-            best_n = n;
+        if (last < 0 || (files[last] != f && strcmp(files[last], f) != 0)) {
+            last = -1;
+            for (int k = 0; k < nf && last < 0; k++)
+                if (files[k] == f || strcmp(files[k], f) == 0)
+                    last = k;
+            if (last < 0 && nf == MAX_FILES)
+                continue; /* beyond the first 64 files: counted nowhere */
+            if (last < 0) {
+                files[nf] = f;
+                counts[nf] = 0;
+                last = nf++;
+            }
         }
+        counts[last]++;
     }
-    return best;
+    int best = -1;
+    for (int k = 0; k < nf; k++)
+        if (best < 0 || is_cu(files[k]) > is_cu(files[best]) ||
+            (is_cu(files[k]) == is_cu(files[best]) && counts[k] > counts[best]))
+            best = k;
+    return best < 0 ? NULL : files[best];
 }
 
 const char *source_lines_file(const scenario *s, const source_record_line *rec, int nrec, char *buf, size_t n)
@@ -112,6 +157,58 @@ const char *source_lines_file(const scenario *s, const source_record_line *rec, 
     free(w);
     free(labels);
     return f ? buf : NULL;
+}
+
+/* Whether line holds text (both without their leading and trailing blanks). */
+static bool holds(const char *line, const char *text)
+{
+    text += strspn(text, " \t");
+    size_t n = strlen(text);
+    while (n > 0 && (text[n - 1] == ' ' || text[n - 1] == '\t' || text[n - 1] == '\r'))
+        n--;
+    for (const char *p = line; *p; p++)
+        if (strncmp(p, text, n) == 0)
+            return true;
+    return n == 0;
+}
+
+int source_lines_mismatches(const scenario *s, const source_record_line *rec, int nrec, const char *file_text,
+                            size_t len)
+{
+    int count = scenario_access_count(s), bad = 0, nl = count_lines(file_text, len);
+    where *w = xmalloc(sizeof *w * (size_t)(count > 0 ? count : 1));
+    char(*labels)[512] = s->is_trace ? NULL : xmalloc(sizeof *labels * (size_t)(count > 0 ? count : 1));
+    locate(s, rec, nrec, w, count, labels);
+    const char *file = main_file(w, count);
+    size_t *start = xmalloc(sizeof *start * (size_t)(nl + 1)), k = 0;
+    start[0] = 0;
+    for (size_t i = 0; i < len && (int)k < nl; i++)
+        if (file_text[i] == '\n')
+            start[++k] = i + 1;
+    char *line = xmalloc(len + 1);
+    int shown = -1; /* the line now in the buffer */
+    for (int i = 0; file && i < count; i++) {
+        if (!w[i].file || !w[i].text || strcmp(w[i].file, file) != 0)
+            continue;
+        if (w[i].line > nl) {
+            bad++;
+            continue;
+        }
+        if (shown != w[i].line) {
+            size_t b = start[w[i].line - 1], e = b;
+            while (e < len && file_text[e] != '\n')
+                e++;
+            memcpy(line, file_text + b, e - b);
+            line[e - b] = '\0';
+            shown = w[i].line;
+        }
+        bad += !holds(line, w[i].text);
+    }
+    free(line);
+    free(start);
+    free(w);
+    free(labels);
+    return bad;
 }
 
 /* Append access i to row r. */
@@ -257,6 +354,11 @@ static bool same_file(const char *a, const char *b)
     return strcmp(a + la - lb, b) == 0 && (la == lb || a[la - lb - 1] == '/');
 }
 
+/* Without the file at hand, its rows go at most this far; a location past the file's end (or
+ * past this) gets a row of its own after the file's rows, so that a location naming line
+ * 99999999 costs one row, not a hundred million. */
+#define SOURCE_LINES_MAX_FILE (1 << 20)
+
 bool source_lines_build(const scenario *s, const char *file_text, size_t len, const source_record_line *rec, int nrec,
                         const source_skip *skips, int nskips, source_lines *out, char *why, size_t n)
 {
@@ -281,10 +383,11 @@ bool source_lines_build(const scenario *s, const char *file_text, size_t len, co
     out->recording = s->is_trace;
     out->file = file ? xstrdup(file) : NULL;
     int maxline = 0;
-    for (int i = 0; i < count; i++)
-        if (file && w[i].file && strcmp(w[i].file, file) == 0 && w[i].line > maxline)
-            maxline = w[i].line;
     int flines = file_text ? count_lines(file_text, len) : 0;
+    int limit = file_text ? flines : SOURCE_LINES_MAX_FILE;
+    for (int i = 0; i < count; i++)
+        if (file && w[i].file && strcmp(w[i].file, file) == 0 && w[i].line > maxline && w[i].line <= limit)
+            maxline = w[i].line;
     out->nfile = flines > maxline ? flines : maxline;
     int cap = out->nfile + 16;
     out->rows = xcalloc((size_t)cap, sizeof *out->rows);
@@ -300,10 +403,14 @@ bool source_lines_build(const scenario *s, const char *file_text, size_t len, co
             out->unlocated++;
             continue;
         }
-        if (file && w[i].file && strcmp(w[i].file, file) == 0) {
+        if (file && w[i].file && strcmp(w[i].file, file) == 0 && w[i].line >= 1 && w[i].line <= out->nfile) {
             source_row *x = &out->rows[w[i].line - 1];
             if (!x->text && w[i].text) /* the file is not at hand: the text the location carries */
                 x->text = xstrdup(w[i].text);
+            else if (x->text && w[i].text && !holds(x->text, w[i].text) && !x->stale) {
+                x->stale = true; /* the file is not the one the locations were taken from */
+                out->stale++;
+            }
             row_of[i] = w[i].line - 1;
         } else {
             row_of[i] = extra_row(out, &cap, w[i].file, w[i].line, w[i].text);
@@ -330,7 +437,7 @@ bool source_lines_build(const scenario *s, const char *file_text, size_t len, co
         x->skipped[x->nskipped++] = xstrdup(sk->message ? sk->message : "skipped");
     }
     predict(s, out, row_of);
-    if (!s->is_trace && !nskips)
+    if (!s->is_trace && !skips) /* the importer's messages are not at hand: say where one may be missing */
         mark_names(s, out);
     free(row_of);
     free(w);

@@ -1,10 +1,12 @@
-/* source_lines: a scenario seen per line of the user's source file, the input of the source view.
+/* source_lines: a scenario seen per line of the user's source file: the rows the source view shows
+ * (its input, with the file's text and a recording's details, is tui/view_source.h's tui_source).
  * Pure: no files (the caller reads the source text and a recording's lines and passes them in),
  * no globals, no curses.
  *
  * Where an access comes from: an imported access's source location (file, line, column, text),
  * else its label "FILE:LINE:COL"; a trace's entries (a recording's instructions) from the
- * recording's "lines", which partition them (source_record_line, read by io/recording.h).
+ * recording's "lines", which partition them (source_record_line, read by io/recording.h), or
+ * else from the locations the loader kept per entry (scenario.trace_at).
  * The file shown is the one most accesses come from; the lines of other files, and the entries
  * without line info, come after its lines as extra rows.
  *
@@ -67,27 +69,35 @@ typedef struct source_row {
     char **skipped; /* owned: the importer's messages for this line */
     int nskipped;
     bool names_array; /* the text names a shared array of the scenario and no access is here */
+    bool stale;       /* the file's line does not hold the text a location carries */
 } source_row;
 
 typedef struct source_lines {
     char *file; /* owned: the file shown (as the locations name it) */
     source_row *rows;
     int nrows, nfile;
-    int unlocated;                           /* accesses (entries) with no location at all */
-    bool recording;                          /* built from a recording's lines */
-    bool measured;                           /* some row carries measured numbers */
+    int unlocated;  /* accesses (entries) with no location at all */
+    int stale;      /* rows whose file text differs from what the locations carry (the file changed) */
+    bool recording; /* built from a recording's lines */
+    bool measured;  /* some row carries measured numbers */
     int64_t wavefronts, ideal, instructions; /* totals over every row (analyze's) */
 } source_lines;
 
 /* The rows of s. file_text (len bytes, may be NULL) is the file's content when the caller could
  * read it; otherwise the texts the locations carry stand in. rec (nrec, may be NULL): a
- * recording's lines, which locate a trace's entries. skips (nskips, may be NULL): what the import
- * skipped. False with why when nothing of s says where it comes from. */
+ * recording's lines, which locate a trace's entries. skips (nskips): what the import
+ * skipped; NULL when that is not known (then the lines that name an array of s but hold no
+ * access are marked names_array instead). False with why when nothing of s says where it comes from. */
 bool source_lines_build(const scenario *s, const char *file_text, size_t len, const source_record_line *rec, int nrec,
                         const source_skip *skips, int nskips, source_lines *out, char *why, size_t n);
 /* The file the locations of s name (the one with the most accesses), or NULL; owned by s. For a
  * recording rec names it. Lets the caller find the file before building. */
 const char *source_lines_file(const scenario *s, const source_record_line *rec, int nrec, char *buf, size_t n);
+/* How many located accesses of the file shown carry a text that the same line of file_text does
+ * not hold (0: file_text is the file the locations were taken from, as far as they tell). Cheap:
+ * nothing is analysed, so a caller can try several candidate files before building. */
+int source_lines_mismatches(const scenario *s, const source_record_line *rec, int nrec, const char *file_text,
+                            size_t len);
 void source_lines_free(source_lines *sl);
 
 /* The rows ordered for display: file order (sorted false), or the rows with instructions by cost
@@ -95,6 +105,9 @@ void source_lines_free(source_lines *sl);
  * nrows entries; returns how many it filled. */
 int source_lines_order(const source_lines *sl, bool sorted, int *order);
 
+/* An importer's message "FILE:LINE:COL: skipped OP of 'ARRAY': REASON" into *out (file into buf,
+ * message borrowed); false for any other line. */
+bool source_lines_parse_skip(const char *msg, char *buf, size_t n, source_skip *out);
 /* Parse "FILE:LINE:COL" (or "FILE:LINE"): the file part into file, the line into *line. */
 bool source_lines_parse_label(const char *label, char *file, size_t n, int *line);
 

@@ -17,11 +17,11 @@
 typedef enum types_class { TYPES_SIGNED, TYPES_UNSIGNED, TYPES_FLOAT } types_class;
 
 typedef struct types_builtin {
-    char name[TYPES_NAME_MAX]; /* canonical spelling, valid C/CUDA: "unsigned int", "float4" */
+    char name[TYPES_NAME_MAX];   /* canonical spelling, valid C/CUDA: "unsigned int", "float4" */
     char scalar[TYPES_NAME_MAX]; /* component type: "float" for float4 */
     int size;
     int align;
-    int components;            /* 1 for scalars */
+    int components; /* 1 for scalars */
     types_class cls;
 } types_builtin;
 
@@ -30,29 +30,29 @@ bool types_builtin_find(const char *name, types_builtin *out);
 
 /* A type as a field or array element: a builtin, or a struct of the registry. */
 typedef struct types_ref {
-    int struct_index;          /* -1: builtin */
+    int struct_index; /* -1: builtin */
     types_builtin builtin;
 } types_ref;
 
 typedef struct types_field {
-    char *name;                /* owned */
-    char *type_name;           /* owned; as written */
+    char *name;      /* owned */
+    char *type_name; /* owned; as written */
     types_ref type;
-    int count;                 /* array length; 1 for a plain field */
-    int offset;                /* set by types_layout */
+    int count;  /* array length; 1 for a plain field */
+    int offset; /* set by types_layout */
 } types_field;
 
 typedef struct types_struct {
-    char *name;                /* owned */
-    types_field *fields;       /* owned */
+    char *name;          /* owned */
+    types_field *fields; /* owned */
     int nfields;
-    int force_align;           /* __align__(n), 0 when none */
-    int size, align;           /* set by types_layout */
+    int force_align; /* __align__(n), 0 when none */
+    int size, align; /* set by types_layout */
     bool laid_out;
 } types_struct;
 
 typedef struct types_registry {
-    types_struct *structs;     /* owned */
+    types_struct *structs; /* owned */
     int n;
 } types_registry;
 
@@ -72,8 +72,8 @@ bool types_layout(types_registry *r, char *err, size_t errlen);
 
 /* Resolve a field path ("pos.x", "v[2]", "pos.c[1].y") inside type t: byte offset and type.
  * False with a message when a field is unknown, t is not a struct or an index is out of range. */
-bool types_field_path(const types_registry *r, const types_ref *t, const char *path,
-                      int *offset, types_ref *out, char *err, size_t errlen);
+bool types_field_path(const types_registry *r, const types_ref *t, const char *path, int *offset, types_ref *out,
+                      char *err, size_t errlen);
 
 /* Append the C declaration of struct i (with offset comments when comments is true). */
 void types_struct_decl(const types_registry *r, int i, bool comments, strbuf *out);

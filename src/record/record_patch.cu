@@ -50,15 +50,23 @@ static __device__ __forceinline__ void record_put(record_dev *d, uint64_t pc, ui
     }
 }
 
+/* A shared access of one kind (RECORD_KIND_SHARED or RECORD_KIND_REMOTE) at ptr, put into the buffer
+ * when the block is the recorded one. */
+static __device__ __forceinline__ int record_access(void *userdata, uint64_t pc, void *ptr, uint32_t size,
+                                                    uint32_t flags, uint32_t kind)
+{
+    record_dev *d = (record_dev *)userdata;
+    if (record_mine(d))
+        record_put(d, pc, kind, (uint32_t)(uintptr_t)ptr, size, flags, 0);
+    return RECORD_PATCH_OK;
+}
+
 /* LDS, STS, ATOMS: ptr is the offset in the shared window. */
 extern "C" __device__ __noinline__ int record_shared(void *userdata, uint64_t pc, void *ptr, uint32_t size,
                                                      uint32_t flags, const void *value)
 {
     (void)value;
-    record_dev *d = (record_dev *)userdata;
-    if (record_mine(d))
-        record_put(d, pc, RECORD_KIND_SHARED, (uint32_t)(uintptr_t)ptr, size, flags, 0);
-    return RECORD_PATCH_OK;
+    return record_access(userdata, pc, ptr, size, flags, RECORD_KIND_SHARED);
 }
 
 /* Another block's shared memory in the cluster: counted, not modelled. */
@@ -66,16 +74,12 @@ extern "C" __device__ __noinline__ int record_remote(void *userdata, uint64_t pc
                                                      uint32_t flags, const void *value)
 {
     (void)value;
-    record_dev *d = (record_dev *)userdata;
-    if (record_mine(d))
-        record_put(d, pc, RECORD_KIND_REMOTE, (uint32_t)(uintptr_t)ptr, size, flags, 0);
-    return RECORD_PATCH_OK;
+    return record_access(userdata, pc, ptr, size, flags, RECORD_KIND_REMOTE);
 }
 
 /* LDSM, STSM: address is this thread's row (offset in the shared window), count the matrices. */
-extern "C" __device__ __noinline__ int record_matrix(void *userdata, uint64_t pc, uint32_t address,
-                                                     uint32_t size, uint32_t flags, uint32_t count,
-                                                     const void *value)
+extern "C" __device__ __noinline__ int record_matrix(void *userdata, uint64_t pc, uint32_t address, uint32_t size,
+                                                     uint32_t flags, uint32_t count, const void *value)
 {
     (void)value;
     record_dev *d = (record_dev *)userdata;
@@ -85,8 +89,7 @@ extern "C" __device__ __noinline__ int record_matrix(void *userdata, uint64_t pc
 }
 
 /* cp.async (LDGSTS): dst is the shared side, the only side that meets the banks. */
-extern "C" __device__ __noinline__ int record_async(void *userdata, uint64_t pc, void *src, uint32_t dst,
-                                                    uint32_t size)
+extern "C" __device__ __noinline__ int record_async(void *userdata, uint64_t pc, void *src, uint32_t dst, uint32_t size)
 {
     (void)src;
     record_dev *d = (record_dev *)userdata;

@@ -341,7 +341,7 @@ static const tui_action table[] = {
     {{'V'},
      1,
      "source",
-     "the source view: each line of an imported .cu with its accesses' wavefronts / ideal and worst degree",
+     "the source view: each line of an imported .cu or a recording with its wavefronts / ideal and worst degree",
      source_open,
      V,
      acts_source},

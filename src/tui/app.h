@@ -30,8 +30,7 @@
 #include "model/scenario_edit.h"
 #include "tui/pager.h"
 #include "tui/view.h"
-#include "io/recording.h"
-#include "model/source_lines.h"
+#include "tui/view_source.h"
 #include "tui/tui.h"
 
 typedef enum tui_mode_id {
@@ -221,17 +220,21 @@ typedef struct kernel_state {
     unsigned long mask; /* mouse events before the view asked for the wheel too */
 } kernel_state;
 
-/* The source view (mode_source.c): the rows of the scenario's source (model/source_lines), a
- * recording's lines when it is one, and the rows on show. */
+/* The source view (mode_source.c, on view_source.c's input): the rows on show and the pager. */
 typedef struct source_state {
-    source_lines sl;
-    recording rec;     /* a recording's lines (nrows 0 for an import) */
-    bool sorted;       /* by cost, not in file order */
-    int *order;        /* owned: the row of sl shown on each line of the pager */
-    const char **rows; /* owned array; the texts point into sl (or a constant) */
-    int nshown;
-    int stats_w; /* the gutter's width after the line number */
+    tui_source src;
+    bool open;                 /* src holds the input */
+    bool sorted;               /* by cost, not in file order */
+    bool center;               /* the next frame scrolls the cursor to a third of the page */
+    int *kind, *ref;           /* owned, per pager line: what it shows (mode_source.c) and its row */
+    char **texts;              /* owned, per pager line */
+    int n;                     /* pager lines */
+    int w_num, w_pred, w_meas; /* gutter column widths */
     tui_pager pager;
+    unsigned long mask;         /* mouse events before the view asked for the wheel too */
+    const char *hint;           /* the source file the command line names (bankscope FILE.cu), or NULL */
+    const char *const *skipped; /* the importer's messages of accesses it skipped (borrowed) */
+    int nskipped;
 } source_state;
 
 typedef struct quiz_state {
@@ -410,6 +413,9 @@ int kernel_search(tui_app *a, int key);
 int kernel_mouse(tui_app *a, int key);
 int source_open(tui_app *a, int key);
 int source_key(tui_app *a, int key);
+int source_mouse(tui_app *a, int key);
+/* Open the source view at startup when the file on show is a recording (it opens there). */
+void source_open_first(tui_app *a);
 /* Free the source view's text (leaving the view, and at exit). */
 void source_view_free(tui_app *a);
 /* Free the kernel view's text (leaving the view, and at exit). */

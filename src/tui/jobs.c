@@ -157,7 +157,9 @@ static void *job_main(void *arg)
         advisor_sweep_hooked(&j->sc, j->array, 32, &(advisor_hooks){job_cancelled, job_progress, j}, j->adv);
         break;
     case JOB_VARIANT: variant_run(j); break;
-    case JOB_CHECK: j->check_ok = load_check_eval(&j->sc, &j->check_err); break;
+    case JOB_CHECK: /* a newer edit sets cancel: the check stops, and its answer is never read */
+        j->check_ok = load_check_eval_job(&j->sc, &j->cancel, &j->check_err) == SCENARIO_CHECK_OK;
+        break;
     default: break;
     }
     atomic_store(&j->finished, 1);

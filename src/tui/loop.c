@@ -219,6 +219,9 @@ int tui_main(const tui_options *o)
     snprintf(a->gpu_status, sizeof a->gpu_status, "no GPU: predicted only\nmeasurement off (--no-gpu)");
     if (o->present)
         app_push(a, &mode_present);
+    a->srcview.hint = o->source_file;
+    a->srcview.skipped = o->skipped;
+    a->srcview.nskipped = o->nskipped;
     int rc = TUI_OK;
     if (o->snapshot) {
         rc = snapshot(a, o->keys);
@@ -243,8 +246,8 @@ int tui_main(const tui_options *o)
             a->crt.contrast = true;
         jobs_start_totals(a);
         app_refresh_view(a);
-        if (a->sc.is_trace && a->sc.trace_at) /* a recording opens on its source lines */
-            app_react(a, source_open(a, 0));
+        if (!o->present)
+            source_open_first(a);
         app_draw(a);
         if (o->bench_startup) { /* the first frame is on screen: report how long it took and leave */
             double ms = app_now_ms() - t_start;

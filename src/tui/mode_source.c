@@ -1,17 +1,22 @@
-/* mode_source: the source view (V), on the pager: the rows of the scenario's source file
- * (model/source_lines: an import's accesses on the lines their locations name, a recording's
- * instructions on its lines), each with a gutter holding the line number, the predicted
- * wavefronts / ideal summed over every warp-instruction of its accesses (analyze's sums) and the
- * worst conflict degree, and a recording's measured wavefronts where it has them. S sorts the
- * rows by cost, Enter goes to the grid of the row's first access, / n N search; Esc or q goes back.
- * A recording opens on this view. */
+/* mode_source: the source view (V) on the pager: the user's source file (an import's .cu, a
+ * recording's kernel file, or the line texts they carry when the file is not at hand), each line
+ * with a gutter: its number, the predicted wavefronts / ideal and worst conflict degree of its
+ * accesses summed over every warp-instruction (view_source.c's input, the model's rows), and for
+ * a measured recording the launch's measured wavefronts with a mark (= equal to predicted x
+ * blocks, ≠ not, ? block invariance not established). S sorts the lines by cost and back; Enter
+ * goes to the line's first access in the grid view; / n N search; the mouse wheel scrolls. After
+ * the file come the lines of other files, the accesses the import skipped (or the lines that
+ * name a shared array and have no access) as a list whose Enter goes to the line. A recording
+ * opens here (source_open_first). Esc or q goes back to the view it was opened from. */
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/load.h"
 #include "tui/app.h"
+
+/* What a pager line shows. */
+enum { ROW_LINE, ROW_NOTE, ROW_HEAD, ROW_LIST };
 
 /* Lines the pager shows: the page between the two title lines and the two bottom lines. */
 static int source_page(const tui_app *a)
@@ -20,99 +25,239 @@ static int source_page(const tui_app *a)
     return h > 1 ? h : 1;
 }
 
-void source_view_free(tui_app *a)
+/* Free the pager lines (not the input). */
+static void rows_free(source_state *v)
 {
-    source_state *v = &a->srcview;
-    source_lines_free(&v->sl);
-    recording_free(&v->rec);
-    free(v->order);
-    free(v->rows);
-    v->order = NULL;
-    v->rows = NULL;
-    v->nshown = 0;
-    pager_set(&v->pager, NULL, 0, false);
+    for (int i = 0; i < v->n; i++)
+        free(v->texts[i]);
+    free(v->texts);
+    free(v->kind);
+    free(v->ref);
+    v->texts = NULL;
+    v->kind = v->ref = NULL;
+    v->n = 0;
 }
 
-/* The gutter's stats of row r ("141/36  8-way", "" without accesses). */
-static void row_stats(const source_row *r, char *buf, size_t n)
+/* Append a pager line of kind k for row ref, its text owned. */
+static void push(source_state *v, int *cap, int k, int ref, char *text)
 {
-    buf[0] = '\0';
-    if (r->naccess == 0)
-        return;
-    int k = snprintf(buf, n, "%lld/%lld %2d-way", (long long)r->wavefronts, (long long)r->ideal, r->worst);
-    if (r->measured.known && k > 0 && (size_t)k < n)
-        snprintf(buf + k, n - (size_t)k, " meas. %llu", (unsigned long long)r->measured.wavefronts);
+    if (v->n == *cap) {
+        *cap = *cap ? 2 * *cap : 64;
+        v->texts = xrealloc(v->texts, sizeof *v->texts * (size_t)*cap);
+        v->kind = xrealloc(v->kind, sizeof *v->kind * (size_t)*cap);
+        v->ref = xrealloc(v->ref, sizeof *v->ref * (size_t)*cap);
+    }
+    v->texts[v->n] = text;
+    v->kind[v->n] = k;
+    v->ref[v->n++] = ref;
 }
 
-/* The rows on show, in file order or by cost. */
+/* The text of row r: the file's lines as they are, the others after their place. */
+static char *row_text(const source_lines *sl, int r)
+{
+    const source_row *x = &sl->rows[r];
+    strbuf sb = {0};
+    if (r >= sl->nfile && x->file)
+        strbuf_addf(&sb, "%s:%d: ", x->file, x->line);
+    else if (r >= sl->nfile)
+        strbuf_addf(&sb, "(no line info) ");
+    strbuf_addf(&sb, "%s", x->text ? x->text : "");
+    return strbuf_take(&sb);
+}
+
+/* The pager's lines: the file in order (each line's skip messages under it), other files, the
+ * list; or the lines with accesses, hottest first. */
 static void source_rows(tui_app *a)
 {
     source_state *v = &a->srcview;
-    int n = v->sl.nrows > 0 ? v->sl.nrows : 1;
-    free(v->order);
-    free(v->rows);
-    v->order = xmalloc(sizeof *v->order * (size_t)n);
-    v->rows = xmalloc(sizeof *v->rows * (size_t)n);
-    v->nshown = source_lines_order(&v->sl, v->sorted, v->order);
-    v->stats_w = 0;
-    for (int i = 0; i < v->nshown; i++) {
-        const source_row *r = &v->sl.rows[v->order[i]];
-        v->rows[i] = r->text ? r->text : r->line == 0 ? "(no line information)" : "";
-        char st[96];
-        row_stats(r, st, sizeof st);
-        int w = draw_width(st);
-        v->stats_w = w > v->stats_w ? (w < 48 ? w : 48) : v->stats_w;
+    const source_lines *sl = &v->src.sl;
+    int cursor_row = v->n && v->pager.cursor >= 0 && v->pager.cursor < v->n ? v->ref[v->pager.cursor] : -1;
+    rows_free(v);
+    int cap = 0;
+    int *order = xmalloc(sizeof *order * (size_t)(sl->nrows > 0 ? sl->nrows : 1));
+    int k = source_lines_order(sl, v->sorted, order);
+    for (int i = 0; i < k; i++) {
+        int r = order[i];
+        const source_row *x = &sl->rows[r];
+        if (!v->src.path && r < sl->nfile && !x->text && !x->naccess && !x->nskipped)
+            continue; /* the file is not at hand: only the lines whose text is known */
+        if (!v->sorted && r == sl->nfile && r < sl->nrows)
+            push(v, &cap, ROW_HEAD, -1, xstrdup("-- lines of other files --"));
+        push(v, &cap, ROW_LINE, r, row_text(sl, r));
+        for (int m = 0; !v->sorted && m < sl->rows[r].nskipped; m++) {
+            strbuf sb = {0};
+            const char *msg = sl->rows[r].skipped[m], *sk = strstr(msg, ": skipped ");
+            strbuf_addf(&sb, "  ^ %s", sk ? sk + 2 : msg); /* its place is the line above */
+            push(v, &cap, ROW_NOTE, r, strbuf_take(&sb));
+        }
     }
-    int cursor = v->pager.cursor;
-    pager_set(&v->pager, v->rows, v->nshown, true);
-    v->pager.cursor = cursor >= 0 && cursor < v->nshown ? cursor : 0;
+    free(order);
+    if (!v->sorted) { /* what the import left out, as a list that leads to its lines */
+        bool head = false;
+        for (int r = 0; r < sl->nrows; r++) {
+            const source_row *x = &sl->rows[r];
+            for (int m = 0; m < x->nskipped; m++) {
+                if (!head)
+                    push(v, &cap, ROW_HEAD, -1, xstrdup("-- accesses the import skipped --"));
+                head = true;
+                push(v, &cap, ROW_LIST, r, xstrdup(x->skipped[m]));
+            }
+        }
+        for (int r = 0; r < sl->nfile && !head; r++)
+            if (sl->rows[r].names_array) {
+                push(v, &cap, ROW_HEAD, -1,
+                     xstrdup("-- no access imported on these lines (the import's messages say why) --"));
+                head = true;
+            }
+        for (int r = 0; r < sl->nfile; r++)
+            if (sl->rows[r].names_array) {
+                strbuf sb = {0};
+                const char *t = sl->rows[r].text ? sl->rows[r].text : "";
+                strbuf_addf(&sb, "line %d: %s", r + 1, t + strspn(t, " \t"));
+                push(v, &cap, ROW_LIST, r, strbuf_take(&sb));
+            }
+    }
+    pager_set(&v->pager, (const char *const *)v->texts, v->n, true);
+    for (int i = 0; i < v->n && cursor_row >= 0; i++) /* the cursor stays on its line */
+        if (v->kind[i] == ROW_LINE && v->ref[i] == cursor_row) {
+            v->pager.cursor = i;
+            break;
+        }
     pager_clamp(&v->pager, source_page(a));
 }
 
-/* Build the rows of the scenario on show; false with a message when it has no source. */
-static bool source_build(tui_app *a)
+/* The predicted column of row x ("1056/64 32-way"), "" for a line without accesses. */
+static void pred_text(const source_row *x, char *buf, size_t n)
 {
-    source_state *v = &a->srcview;
-    io_error err;
-    if (a->sc.is_trace && recording_read(a->source, &v->rec, &err) < 0) {
-        app_set_message(a, true, "%s", err.text);
-        return false;
-    }
-    char fb[4096];
-    const char *file = source_lines_file(&a->sc, v->rec.rows, v->rec.nrows, fb, sizeof fb);
-    size_t len = 0;
-    char *text = file ? load_read_file(file, &len, &err) : NULL; /* the file's text when it is there */
-    char why[300] = "";
-    bool ok = source_lines_build(&a->sc, text, len, v->rec.rows, v->rec.nrows, NULL, 0, &v->sl, why, sizeof why);
-    free(text);
-    if (!ok) {
-        app_set_message(a, true, "no source: %s", why[0] ? why : "the accesses do not say where they come from");
-        return false;
-    }
-    return true;
+    buf[0] = '\0';
+    if (x->naccess == 0 && x->nskipped)
+        snprintf(buf, n, "skipped");
+    else if (x->naccess == 0 && x->names_array)
+        snprintf(buf, n, "no access?");
+    else if (x->naccess > 0 && x->worst == 0)
+        snprintf(buf, n, "%lld/%lld idle", (long long)x->wavefronts, (long long)x->ideal);
+    else if (x->naccess > 0)
+        snprintf(buf, n, "%lld/%lld %s%d-way", (long long)x->wavefronts, (long long)x->ideal, x->worst < 10 ? " " : "",
+                 x->worst);
 }
 
+/* The measured column of row x: the launch's wavefronts; the mark goes beside it. */
+static void meas_text(const source_row *x, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (x->measured.known)
+        snprintf(buf, n, "%llu", (unsigned long long)x->measured.wavefronts);
+}
+
+/* The agreement mark of a measured row and its role: = agree, ≠ differ, ? not established. */
+static const char *agree_mark(const tui_app *a, const source_row *x, tui_role *role)
+{
+    switch (x->measured.agree) {
+    case MEASURED_AGREE_TRUE: *role = ROLE_OK; return "=";
+    case MEASURED_AGREE_FALSE: *role = ROLE_WARN; return crt_glyph(&a->crt, "≠", "!");
+    default: *role = ROLE_DIM; return "?";
+    }
+}
+
+/* The gutter's column widths over every row. */
+static void widths(source_state *v)
+{
+    const source_lines *sl = &v->src.sl;
+    v->w_num = 1;
+    for (int n = sl->nfile; n >= 10; n /= 10)
+        v->w_num++;
+    v->w_pred = v->w_meas = 0;
+    for (int r = 0; r < sl->nrows; r++) {
+        char buf[64];
+        pred_text(&sl->rows[r], buf, sizeof buf);
+        int w = (int)strlen(buf);
+        v->w_pred = w > v->w_pred ? w : v->w_pred;
+        meas_text(&sl->rows[r], buf, sizeof buf);
+        w = (int)strlen(buf);
+        v->w_meas = w > v->w_meas ? w : v->w_meas;
+    }
+}
+
+/* Open the source view of the scenario on show (V); says why when it has no source. */
 int source_open(tui_app *a, int key)
 {
     (void)key;
     source_state *v = &a->srcview;
     source_view_free(a);
-    if (!source_build(a)) {
-        source_view_free(a);
+    char why[700];
+    if (!source_view_input(&a->sc, a->source, v->hint, v->skipped, v->nskipped, &v->src, why, sizeof why)) {
+        app_set_message(a, true, "no source: %s", why);
         return REACT_REDRAW;
     }
+    v->open = true;
     v->sorted = false;
-    v->pager.cursor = 0;
+    widths(v);
     source_rows(a);
-    for (int i = 0; i < v->nshown; i++) { /* start on the row of the access on show */
-        const source_row *r = &v->sl.rows[v->order[i]];
-        for (int k = 0; k < r->naccess; k++)
-            if (r->access[k] == a->access)
+    /* start on the line of the access on show */
+    for (int i = 0; i < v->n; i++) {
+        const source_row *x = v->kind[i] == ROW_LINE ? &v->src.sl.rows[v->ref[i]] : NULL;
+        for (int k = 0; x && k < x->naccess; k++)
+            if (x->access[k] == a->access) {
                 v->pager.cursor = i;
+                i = v->n;
+                break;
+            }
     }
-    pager_clamp(&v->pager, source_page(a));
+    v->center = true; /* the first frame shows the lines before it too */
     app_push(a, &mode_source);
+    if (v->src.differs && !v->src.path)
+        app_set_message(a, true, "%s changed since (or is another file): the lines the %s carries are shown",
+                        v->src.sl.file ? v->src.sl.file : "the source", v->src.is_recording ? "recording" : "scenario");
+    else if (!v->src.path && v->src.sl.file)
+        app_set_message(a, false, "%s not found: the lines the %s carries are shown", v->src.sl.file,
+                        v->src.is_recording ? "recording" : "scenario");
     return REACT_REDRAW;
+}
+
+void source_open_first(tui_app *a)
+{
+    if (a->sc.is_trace && a->sc.trace_at) /* a recording with line info */
+        source_open(a, 'V');
+}
+
+void source_view_free(tui_app *a)
+{
+    source_state *v = &a->srcview;
+    rows_free(v);
+    source_view_input_free(&v->src);
+    v->open = false;
+    pager_set(&v->pager, NULL, 0, false);
+}
+
+/* Enter: the grid view of the line's first access, or the listed line in the file. */
+static int source_enter(tui_app *a)
+{
+    source_state *v = &a->srcview;
+    int i = v->pager.cursor;
+    if (i < 0 || i >= v->n || v->ref[i] < 0)
+        return REACT_REDRAW;
+    int r = v->ref[i];
+    const source_row *x = &v->src.sl.rows[r];
+    if (v->kind[i] == ROW_LIST || (v->kind[i] == ROW_NOTE && x->naccess == 0)) {
+        for (int j = 0; j < v->n; j++)
+            if (v->kind[j] == ROW_LINE && v->ref[j] == r)
+                v->pager.cursor = j;
+        pager_clamp(&v->pager, source_page(a));
+        return REACT_REDRAW;
+    }
+    if (x->naccess == 0) {
+        app_set_message(a, true, "no access on this line");
+        return REACT_REDRAW;
+    }
+    int acc = x->access[0], line = x->line, nacc = x->naccess; /* x is freed with the view */
+    while (app_top(a)->id == MODE_SOURCE)                      /* back to the view it was opened from */
+        app_pop(a);
+    a->access = acc;
+    a->step.shown = 0;
+    if (line > 0)
+        app_set_message(a, false, "line %d: %s %d, the first of %d on the line", line,
+                        a->sc.is_trace ? "instruction" : "access", acc, nacc);
+    return REACT_RECOMPUTE | REACT_MEASURE | REACT_REDRAW;
 }
 
 /* Scroll, sort, search and go to the grid. */
@@ -122,11 +267,14 @@ int source_key(tui_app *a, int key)
     int page = source_page(a);
     if (key == 'S') {
         v->sorted = !v->sorted;
-        v->pager.cursor = 0;
-        v->pager.scroll = 0;
         source_rows(a);
+        if (v->sorted) {
+            v->pager.cursor = 0;
+            pager_clamp(&v->pager, page);
+        }
         app_set_message(a, false, "%s",
-                        v->sorted ? "lines by cost: wavefronts beyond ideal first" : "lines in file order");
+                        v->sorted ? "lines with accesses by cost: wavefronts beyond ideal first"
+                                  : "lines in file order");
         return REACT_REDRAW;
     }
     if (key == '/') {
@@ -140,59 +288,73 @@ int source_key(tui_app *a, int key)
             app_set_message(a, false, "'%s': row %d%s", v->pager.query.buf, v->pager.hit + 1,
                             wrapped ? " (from the other end)" : "");
         else
-            app_set_message(a, true, "'%s' is not in the source", v->pager.query.buf);
+            app_set_message(a, true, "%s", v->pager.query.buf[0] ? "not in the source" : "no search yet: / starts one");
         return REACT_REDRAW;
     }
-    if (key == '\r' || key == '\n' || key == KEY_ENTER) {
-        int row = v->pager.cursor;
-        const source_row *r = row >= 0 && row < v->nshown ? &v->sl.rows[v->order[row]] : NULL;
-        if (!r || r->naccess == 0) {
-            app_set_message(a, true, "no access on this line");
-            return REACT_REDRAW;
-        }
-        int acc = r->access[0], line = r->line;
-        app_pop(a);
-        a->access = acc < scenario_access_count(&a->sc) ? acc : 0;
-        a->step.shown = 0;
-        app_set_message(a, false, "line %d: %s %d", line, a->sc.is_trace ? "instruction" : "access", acc);
-        return REACT_RECOMPUTE | REACT_MEASURE | REACT_REDRAW;
-    }
+    if (key == '\r' || key == '\n' || key == KEY_ENTER)
+        return source_enter(a);
     pager_scroll_key(&v->pager, key, page);
     return REACT_REDRAW;
 }
 
-/* The gutter: the line number right-aligned, then the numbers right-aligned too, so the text
- * stays in one column whether a line has accesses or not. */
-static void source_style(void *ctx, int row, tui_pager_line *out)
+int source_mouse(tui_app *a, int key)
 {
-    const tui_app *a = ctx;
+    (void)key;
+    MEVENT ev;
+    if (getmouse(&ev) != OK)
+        return REACT_NONE;
+    if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+        pager_scroll_by(&a->srcview.pager, ev.bstate & BUTTON4_PRESSED ? -3 : 3, source_page(a));
+        return REACT_REDRAW;
+    }
+    int row = ev.y - 2; /* a click chooses the line */
+    if (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED) && row >= 0 && row < source_page(a) &&
+        a->srcview.pager.scroll + row < a->srcview.n) {
+        a->srcview.pager.cursor = a->srcview.pager.scroll + row;
+        return REACT_REDRAW;
+    }
+    return REACT_NONE;
+}
+
+/* The gutter of pager line i: number, predicted (coloured by degree, as the grid's cells),
+ * measured and its mark. */
+static void source_style(void *ctx, int i, tui_pager_line *out)
+{
+    tui_app *a = ctx;
     const source_state *v = &a->srcview;
-    const source_row *r = &v->sl.rows[v->order[row]];
-    int w = 1;
-    for (int n = v->sl.nrows; n >= 10; n /= 10)
-        w++;
-    char num[16], stats[96];
-    if (r->line > 0)
-        snprintf(num, sizeof num, "%d", r->line);
-    else
-        snprintf(num, sizeof num, "-");
-    row_stats(r, stats, sizeof stats);
-    int o = 0;
-    for (int k = (int)strlen(num); k < w && o < 20; k++)
-        out->gutter[o++] = ' ';
-    o += snprintf(out->gutter + o, sizeof out->gutter - (size_t)o, "%s ", num);
-    for (int k = draw_width(stats); k < v->stats_w && o < (int)sizeof out->gutter - 1; k++)
-        out->gutter[o++] = ' ';
-    snprintf(out->gutter + o, sizeof out->gutter - (size_t)o, "%s", stats);
-    if (r->naccess == 0) {
-        out->role = r->text ? ROLE_NORMAL : ROLE_DIM;
+    const source_lines *sl = &v->src.sl;
+    out->gutter_role = ROLE_DIM;
+    if (v->kind[i] != ROW_LINE) {
+        snprintf(out->gutter, sizeof out->gutter, "%*s", v->w_num, "");
+        out->role = v->kind[i] == ROW_HEAD ? ROLE_KEY : ROLE_DIM;
+        snprintf(out->extra[0].text, sizeof out->extra[0].text, " %*s", v->w_pred, "");
+        if (sl->measured)
+            snprintf(out->extra[1].text, sizeof out->extra[1].text, " %*s  ", v->w_meas, "");
         return;
     }
-    out->gutter_role = r->worst > 1 ? ROLE_CONFLICT : ROLE_OK;
-    bool here = false;
-    for (int k = 0; k < r->naccess; k++)
-        here |= r->access[k] == a->access;
-    out->role = here ? ROLE_HILITE : ROLE_NORMAL;
+    const source_row *x = &sl->rows[v->ref[i]];
+    if (v->ref[i] < sl->nfile)
+        snprintf(out->gutter, sizeof out->gutter, "%*d", v->w_num, x->line);
+    else
+        snprintf(out->gutter, sizeof out->gutter, "%*s", v->w_num, "");
+    char buf[40];
+    pred_text(x, buf, sizeof buf);
+    snprintf(out->extra[0].text, sizeof out->extra[0].text, " %*.40s", v->w_pred < 40 ? v->w_pred : 40, buf);
+    out->extra[0].role = x->naccess == 0 ? ROLE_DIM : x->worst > 1 ? ROLE_CONFLICT : ROLE_OK;
+    if (x->naccess == 0 && (x->names_array || x->nskipped))
+        out->extra[0].role = ROLE_KEY; /* not a verdict: an access the model does not see */
+    if (sl->measured) {
+        tui_role mr = ROLE_DIM;
+        meas_text(x, buf, sizeof buf);
+        const char *mark = x->measured.known ? agree_mark(a, x, &mr) : " ";
+        snprintf(out->extra[1].text, sizeof out->extra[1].text, " %*.24s%s ", v->w_meas < 24 ? v->w_meas : 24, buf,
+                 mark);
+        out->extra[1].role = mr;
+    }
+    bool current = false;
+    for (int k = 0; k < x->naccess && !current; k++)
+        current = x->access[k] == a->access;
+    out->role = current ? ROLE_HILITE : x->text || v->ref[i] >= sl->nfile ? ROLE_NORMAL : ROLE_DIM;
 }
 
 static int source_mode_key(tui_app *a, int key)
@@ -206,29 +368,102 @@ static int source_mode_key(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
+/* The line below the text: the cursor line's numbers in words (what the gutter abbreviates). */
+static void detail_draw(tui_app *a, int y)
+{
+    const source_state *v = &a->srcview;
+    draw_fill(&a->crt, y, 0, a->cols, ROLE_NORMAL);
+    int i = v->pager.cursor;
+    if (i < 0 || i >= v->n || v->ref[i] < 0) {
+        pager_status_draw(&a->crt, &v->pager, y, a->cols, source_page(a));
+        return;
+    }
+    const source_row *x = &v->src.sl.rows[v->ref[i]];
+    strbuf sb = {0};
+    if (x->line > 0)
+        strbuf_addf(&sb, " line %d: ", x->line);
+    else
+        strbuf_addf(&sb, " no line info: ");
+    if (x->naccess == 0)
+        strbuf_addf(&sb, "%s",
+                    x->nskipped      ? "the import skipped its access (see below)"
+                    : x->names_array ? "names a shared array; no access imported"
+                                     : "no access");
+    else {
+        if (!v->src.sl.recording) /* a recording's entries are its warp-instructions */
+            strbuf_addf(&sb, "%d access%s, ", x->naccess, x->naccess == 1 ? "" : "es");
+        strbuf_addf(&sb, "%lld warp-instr.", (long long)x->instructions);
+        if (x->idle)
+            strbuf_addf(&sb, " (%lld idle)", (long long)x->idle);
+        strbuf_addf(&sb, ", %lld wavefronts (ideal %lld), worst %d-way", (long long)x->wavefronts, (long long)x->ideal,
+                    x->worst);
+    }
+    if (x->measured.known) {
+        strbuf_addf(&sb, "; measured %llu over the launch, predicted x blocks %llu",
+                    (unsigned long long)x->measured.wavefronts, (unsigned long long)x->measured.predicted_launch);
+        if (x->measured.why)
+            strbuf_addf(&sb, ": %s", x->measured.why);
+    }
+    draw_text(&a->crt, y, 0, a->cols, ROLE_DIM, "%s", strbuf_str(&sb));
+    strbuf_free(&sb);
+}
+
 static void source_draw(tui_app *a)
 {
     source_state *v = &a->srcview;
+    const source_lines *sl = &v->src.sl;
     int page = source_page(a);
+    if (v->center) {
+        v->pager.scroll = v->pager.cursor - page / 3;
+        v->center = false;
+    }
     pager_clamp(&v->pager, page);
     const char *sep = crt_glyph(&a->crt, " │ ", " | ");
+    const char *file = v->src.path ? v->src.path : sl->file ? sl->file : "(no line info)";
+    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
     draw_fill(&a->crt, 0, 0, a->cols, ROLE_TITLE);
-    char scope[300] = "";
-    if (v->sl.recording)
-        recording_scope(&v->rec, scope, sizeof scope);
-    draw_text(&a->crt, 0, 0, a->cols, ROLE_TITLE, " SOURCE%s%s%s%s%s%s", sep, v->sl.file ? v->sl.file : "?", sep,
-              v->sorted ? "lines by cost (S: file order)" : "file order (S: by cost)", *scope ? sep : "", scope);
-    draw_text(&a->crt, 1, 0, a->cols, ROLE_DIM,
-              " line, wavefronts/ideal, worst degree (all warp-instructions, %s model)%s%sEnter: grid",
-              a->sc.arch->name, v->sl.measured ? ", measured wavefronts" : "", sep);
+    const char *order = v->sorted ? "by cost (S: file order)" : "file order (S: by cost)";
+    if (v->src.is_recording) { /* what a recording is, before anything else */
+        draw_text(&a->crt, 0, 0, a->cols, ROLE_TITLE, " SOURCE%s%s%sone block of one launch, for this input%s%s", sep,
+                  base, sep, sep, order);
+        char scope[600];
+        recording_scope(&v->src.rec, scope, sizeof scope);
+        draw_text(&a->crt, 1, 0, a->cols, ROLE_DIM, " wavefronts/ideal, worst degree%s%s%s%s%s",
+                  sl->measured ? sep : "", sl->measured ? "measured over the launch: = pred x blocks, " : "",
+                  sl->measured ? crt_glyph(&a->crt, "≠ not, ? unknown", "! not, ? unknown") : "", sep, scope);
+        if (v->src.rec.truncated)
+            draw_text(&a->crt, 1, a->cols - 12, 12, ROLE_WARN, " truncated ");
+    } else {
+        draw_text(&a->crt, 0, 0, a->cols, ROLE_TITLE, " SOURCE%s%s%s%s%s%s", sep, base, sep, order, sep,
+                  v->src.path ? file : "its lines as the scenario carries them");
+        draw_text(&a->crt, 1, 0, a->cols, ROLE_DIM,
+                  " line, wavefronts/ideal, worst degree (every warp-instruction, %s model)%sEnter: grid",
+                  a->sc.arch->name, sep);
+    }
     layout_rect text = {2, 0, page, a->cols};
     pager_draw(&a->crt, &v->pager, &text, source_style, a);
-    pager_status_draw(&a->crt, &v->pager, a->rows - 2, a->cols, page);
+    if (v->pager.searching)
+        pager_status_draw(&a->crt, &v->pager, a->rows - 2, a->cols, page);
+    else
+        detail_draw(a, a->rows - 2);
     app_bar_draw(a);
+}
+
+static void source_enter_mode(tui_app *a)
+{
+    source_state *v = &a->srcview;
+    v->mask = 0;
+    if (a->crt.mouse) { /* the wheel too, while the view is open */
+        mmask_t old = 0;
+        mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, &old);
+        v->mask = (unsigned long)old;
+    }
 }
 
 static void source_leave(tui_app *a)
 {
+    if (a->crt.mouse)
+        mousemask((mmask_t)a->srcview.mask, NULL);
     source_view_free(a);
 }
 
@@ -261,8 +496,22 @@ static const tui_action source_actions[] = {
      NULL},
     {{'/'}, 1, "search", "search the text (Enter finds, Esc cancels)", source_key, MODE_BIT(MODE_SOURCE), NULL},
     {{'n', 'N'}, 2, "match", "next / previous match of the search", source_key, MODE_BIT(MODE_SOURCE), NULL},
+    {{KEY_MOUSE},
+     1,
+     NULL,
+     "mouse: the wheel scrolls, a click chooses a line",
+     source_mouse,
+     MODE_BIT(MODE_SOURCE),
+     NULL},
 };
 
-const tui_mode mode_source = {
-    MODE_SOURCE, "source view", false,        NULL,           source_mode_key,
-    source_draw, NULL,          source_leave, source_actions, (int)(sizeof source_actions / sizeof source_actions[0])};
+const tui_mode mode_source = {MODE_SOURCE,
+                              "source view",
+                              false,
+                              source_enter_mode,
+                              source_mode_key,
+                              source_draw,
+                              NULL,
+                              source_leave,
+                              source_actions,
+                              (int)(sizeof source_actions / sizeof source_actions[0])};

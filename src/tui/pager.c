@@ -156,6 +156,12 @@ static int digits(int n)
     return d;
 }
 
+/* Cells the extra gutter columns of a line take. */
+static int extra_width(const tui_pager_line *st)
+{
+    return draw_width(st->extra[0].text) + draw_width(st->extra[1].text);
+}
+
 void pager_draw(const tui_crt *c, const tui_pager *p, const layout_rect *r, pager_style_fn style, void *ctx)
 {
     int gut = digits(p->nlines) + 1;
@@ -164,7 +170,7 @@ void pager_draw(const tui_crt *c, const tui_pager *p, const layout_rect *r, page
         for (int i = 0; i < r->h && p->scroll + i < p->nlines; i++) {
             memset(st, 0, sizeof st);
             style(ctx, p->scroll + i, st);
-            int w = draw_width(st->gutter) + 1;
+            int w = draw_width(st->gutter) + extra_width(st) + 1;
             gut = w > gut ? w : gut;
         }
     }
@@ -181,7 +187,10 @@ void pager_draw(const tui_crt *c, const tui_pager *p, const layout_rect *r, page
         tui_role role = found ? ROLE_SELECTED : st->role;
         if (st->fill || found)
             draw_fill(c, y, r->x, r->w, role);
-        draw_text_mark(c, y, r->x, gut, st->gutter_role, cur ? MARK_SELECT : 0, "%*s", gut - 1, st->gutter);
+        int ew = extra_width(st), x = r->x + gut - 1 - ew;
+        draw_text_mark(c, y, r->x, gut - ew, st->gutter_role, cur ? MARK_SELECT : 0, "%*s", gut - 1 - ew, st->gutter);
+        for (int k = 0; k < 2; k++)
+            x += draw_text(c, y, x, r->x + gut - 1 - x, st->extra[k].role, "%s", st->extra[k].text);
         const char *text = p->lines[l];
         size_t len = strlen(text), off = (size_t)p->hscroll;
         while (off < len && ((unsigned char)text[off] & 0xC0) == 0x80) /* never inside a character */

@@ -28,6 +28,12 @@ typedef struct tui_pager_line {
     bool fill;
     char gutter[64];
     tui_role gutter_role;
+    /* more gutter columns after it, each in its own role (the owner pads them to fixed widths);
+     * "" when unused */
+    struct {
+        char text[48];
+        tui_role role;
+    } extra[2];
 } tui_pager_line;
 typedef void (*pager_style_fn)(void *ctx, int line, tui_pager_line *out);
 

@@ -9,11 +9,14 @@
 typedef struct tui_options {
     const char *file; /* scenario, trace, lesson or library name; NULL: the default demo */
     bool color, mouse, gpu;
-    bool present;        /* start in presentation mode */
-    int bench_redraw;    /* > 0: time this many redraws offscreen and exit */
-    bool bench_startup;  /* report the time to the first frame and exit */
-    bool snapshot;       /* headless: apply keys, print the state's numbers as JSON, exit */
-    const char *keys;    /* keys for the snapshot (as typed) */
+    bool present;               /* start in presentation mode */
+    int bench_redraw;           /* > 0: time this many redraws offscreen and exit */
+    bool bench_startup;         /* report the time to the first frame and exit */
+    bool snapshot;              /* headless: apply keys, print the state's numbers as JSON, exit */
+    const char *keys;           /* keys for the snapshot (as typed) */
+    const char *source_file;    /* the source file the scenario's locations point into; NULL: by their names */
+    const char *const *skipped; /* the importer's "FILE:LINE:COL: skipped ..." messages (borrowed) */
+    int nskipped;
     const char *display; /* NULL, or the name the header shows for file (an import's .cu) */
 } tui_options;
 

@@ -69,6 +69,28 @@ grep -q "^template-call.cu: note: blockIdx.x is taken as 0" "$tmp/tc.err" && [ "
 grep -q "^launch-values.cu:13:5: note: template parameter 'BS' is 128, as the kernel is launched here" "$tmp/lv.err" &&
     ok || bad "launch values: $(cat "$tmp/lv.err")"
 
+# explicit instantiations (not seen as cursors by libclang) give template values no launch gives:
+# the first wins, the others are named; a launch wins over them
+(cd "$dir" && "$bin" import explicit-instantiation.cu --block 32) 2>"$tmp/ei.err" >/dev/null
+grep -q "^explicit-instantiation.cu:11:1: note: template parameter 'N' is 32, from the explicit instantiation here; others give 33 at line 12 (-D N=VALUE chooses)$" "$tmp/ei.err" &&
+    [ "$(wc -l <"$tmp/ei.err")" -eq 1 ] && ok || bad "explicit instantiation: $(cat "$tmp/ei.err")"
+printf 'template <int N> __global__ void k(float *o)\n{\n    __shared__ float s[N];\n    s[threadIdx.x] = 1;\n}\ntemplate __global__ void k<32>(float *);\nvoid run(float *o) { k<64><<<1, 32>>>(o); }\n' >"$tmp/instlaunch.cu"
+(cd "$tmp" && "$bin" import instlaunch.cu --block 32) 2>"$tmp/err" | grep -q '"dims": \[64\]' &&
+    grep -q "^instlaunch.cu:7:22: note: template parameter 'N' is 64, as the kernel is launched here" "$tmp/err" && ok ||
+    bad "launch over instantiation: $(cat "$tmp/err")"
+
+# without --block, the block of the kernel's launch (constant arguments) is used, with a note;
+# --block given wins; a block the launch does not give as constants keeps the request for --block
+(cd "$dir" && "$bin" import launch-block.cu) 2>"$tmp/lb.err" >/dev/null
+grep -q "^launch-block.cu:14:5: note: block 32,8 from the launch here (no --block given)$" "$tmp/lb.err" &&
+    [ "$(wc -l <"$tmp/lb.err")" -eq 1 ] && ok || bad "block from the launch: $(cat "$tmp/lb.err")"
+(cd "$dir" && "$bin" import launch-block.cu --block 64) 2>"$tmp/lb.err" | grep -q '"block": \[64, 1, 1\]' &&
+    [ ! -s "$tmp/lb.err" ] && ok || bad "--block over the launch: $(cat "$tmp/lb.err")"
+printf 'template <int BS> __global__ void kk(float *o)\n{\n    __shared__ float s[BS];\n    s[threadIdx.x] = 1;\n}\nvoid run(float *o)\n{\n    kk<256><<<1, 256>>>(o);\n    kk<256><<<1, 128>>>(o);\n}\n' >"$tmp/lb2.cu"
+(cd "$tmp" && "$bin" import lb2.cu) 2>"$tmp/lb.err" | grep -q '"block": \[256, 1, 1\]' &&
+    grep -q "^lb2.cu:8:5: note: block 256 from the launch here (no --block given); other launches: 128 at line 9 (--block chooses)$" "$tmp/lb.err" &&
+    ok || bad "launches with different blocks: $(cat "$tmp/lb.err")"
+
 # a loop bound that is not known names the variable and the -D that gives it
 printf '__global__ void k(float *o, int n)\n{\n    __shared__ float s[256];\n    for (int i = 0; i < n; i++)\n        s[threadIdx.x + i] = 1;\n}\n' >"$tmp/bound.cu"
 (cd "$tmp" && "$bin" import bound.cu --block 32) >/dev/null 2>"$tmp/err"
@@ -107,6 +129,10 @@ expect2 no-shared-array 'has no __shared__ array' noshared.cu --block 32
 printf '__global__ void k(const int *in) { __shared__ int s[32]; s[in[threadIdx.x]] = 1; }\n' >"$tmp/datadep.cu"
 expect2 nothing-importable 'datadep.cu:1:[0-9]+: skipped store of .s.: depends on data.*|no shared-memory access' datadep.cu --block 32
 expect2 no-block 'give the block shape' syntax.cu
+printf '__global__ void k(float *o, int n)\n{\n    __shared__ float s[64];\n    s[threadIdx.x] = 1;\n}\nvoid r(float *o, int n) { k<<<1, n>>>(o, n); }\n' >"$tmp/nb.cu"
+expect2 block-not-constant 'give the block shape with --block' nb.cu
+# a --loop line past the end of the file is refused, not ignored
+expect2 loop-past-end '^bankscope: --loop 99: bound.cu has 6 lines$' bound.cu --block 32 --loop 99
 # an error in the host code around the kernel is noted, not fatal
 printf '__global__ void k() { __shared__ int s[32]; s[threadIdx.x] = 1; }\nint main(void) { launch_it(); }\n' >"$tmp/host.cu"
 (cd "$tmp" && "$bin" import host.cu --block 32) >/dev/null 2>"$tmp/err"

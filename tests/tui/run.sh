@@ -524,7 +524,7 @@ start 100 30 --no-gpu source-view.json
 expect source-start "PREDICTED"
 expect source-keybar "V source"
 keys V
-check source-100x30 "SOURCE │ ../../import/reduction-interleaved.cu │ file order"
+check source-100x30 "SOURCE │ reduction-interleaved.cu │ file order"
 expect source-line-12 "12 141/36  8-way"
 # colours: the gutter of a line with a conflict is red (41), of a conflict-free line not
 T capture-pane -e -p -t "$sess" > "$tmp/colour"
@@ -532,7 +532,7 @@ if grep '141/36' "$tmp/colour" | grep -q '41m' && grep ' 8/8 ' "$tmp/colour" | g
     pass=$((pass + 1)); else echo "FAIL source-colours: line 12's gutter should be red, line 7's not"
     grep '141/36\| 8/8 ' "$tmp/colour" | cat -v; fail=$((fail + 1)); fi
 keys S
-expect source-sorted "lines by cost (S: file order)"
+expect source-sorted "by cost (S: file order)"
 keys Enter
 expect source-grid "load sdata[2 * s * threadIdx.x]"
 expect source-said "line 12: access 1"
@@ -566,6 +566,92 @@ start 80 24 --no-gpu
 expect nosource-start "32-way conflict"
 keys V
 expect nosource-said "no source: "
+
+# ---- the source view of `bankscope FILE.cu` (the import's .cu, found through the path given):
+# 80x24 and 160x48, the gutter coloured by degree as the grid's cells (red 41 for a conflict,
+# green 32 for none), S, Enter to the grid and back, a resize; the access the importer skipped
+# (its message on stderr) listed under its line and after the file ----
+if "$bin" import "$cases/../../import/histogram.cu" --block 256 2>&1 | grep -q "built without libclang"; then
+    echo "source-import: built without libclang: skipped"
+else
+    start 80 24 --no-gpu ../../import/histogram.cu --block 256
+    expect source-import-start "PREDICTED"
+    keys V
+    check source-import-80x24 "SOURCE │ histogram.cu │ file order"
+    expect source-import-skipped "10     skipped          atomicAdd(&hist[in[i]], 1u);"
+    expect source-import-list "histogram.cu:10:9: skipped atomic of 'hist': depends on data"
+    keys G Enter # the list's entry leads to its line
+    expect source-import-list-enter "line 10: the import skipped its access (see below)"
+    T capture-pane -e -p -t "$sess" > "$tmp/colour"
+    hot=$(grep -m1 '^.*11.*64/8' "$tmp/colour") free=$(grep -m1 '^.*12.*8/8' "$tmp/colour")
+    if printf '%s' "$hot" | grep -q '41m' && printf '%s' "$free" | grep -q '32m' &&
+        ! printf '%s' "$free" | grep -q '41m'; then pass=$((pass + 1)); else
+        echo "FAIL source-colours: line 11 (8-way) should be red (41), line 12 (free) green (32):"
+        printf '%s\n%s\n' "$hot" "$free" | cat -v; fail=$((fail + 1)); fi
+    keys S
+    check source-import-sorted-80x24 "by cost (S: file order)"
+    keys Enter
+    expect source-import-grid "line 11: access 1, the first of 1 on the line"
+    expect source-import-grid-verdict "8-way conflict"
+    keys V
+    expect source-import-back "11 64/8  8-way"
+    resize 160 48
+    check source-import-160x48 "SOURCE │ histogram.cu │ file order"
+    keys Escape
+    expect source-import-closed "PREDICTED"
+fi
+
+# ---- a recording (made on an H100 by bankscope record) opens on its source view: one block of
+# one launch said first; its file found through --source; S puts the 32-way line first; Enter
+# shows that line's first instruction in the grid; V comes back; the sizes ----
+rec=../../data/record/transpose-naive.json
+start 80 24 --no-gpu $rec --source ../../gpu/record/transpose.cu
+check source-record-80x24 "one block of one launch, for this input"
+expect source-record-line-22 "22 1024/32 32-way"
+keys S
+expect source-record-sorted "lines with accesses by cost"
+keys Enter
+expect source-record-grid "line 22: instruction 32, the first of 32 on the line"
+expect source-record-verdict "32-way conflict"
+keys V
+expect source-record-back "one block of one launch"
+resize 160 48
+check source-record-160x48 "block (0,0,0) of launch 0 of transpose_naive(float*, float const*)"
+n=$("$bin" analyze "$cases/$rec" --json | python3 -c '
+import json, sys
+d, r = json.load(sys.stdin), json.load(open(sys.argv[1]))
+on = [l for l in r["lines"] if l["line"] == 22][0]["instructions"] # the instructions of line 22
+ins = [i for i in d["accesses"] if i["seq"] in on]
+print("%d/%d" % (sum(i["wavefronts"] for i in ins), sum(i["ideal_wavefronts"] for i in ins)))' "$cases/$rec" 2>/dev/null)
+[ "$n" = "1024/32" ] && pass=$((pass + 1)) || {
+    echo "FAIL source-record-agree: analyze sums line 22 to '$n', the view to 1024/32"; fail=$((fail + 1)); }
+# ... in monochrome the 32-way line's numbers are reversed (the grid's conflict cells are too)
+start 80 24 --no-gpu --no-color $rec --source ../../gpu/record/transpose.cu
+expect source-record-mono "22 1024/32 32-way"
+T capture-pane -e -p -t "$sess" > "$tmp/colour"
+hot=$(grep -m1 '1024/32' "$tmp/colour")
+if printf '%s' "$hot" | grep -q '7m' && ! printf '%s' "$hot" | grep -q '4[0-7]m'; then pass=$((pass + 1)); else
+    echo "FAIL source-record-mono: line 22's numbers should be reversed, without colour:"
+    printf '%s\n' "$hot" | cat -v; fail=$((fail + 1)); fi
+# ... a recording with the hardware's counts (made on an H100 by bankscope record, measured over
+# the launch): each line's measured wavefronts beside the prediction, = (green) where they equal
+# predicted x blocks, ? where block invariance is not established (the data-dependent atomics,
+# inlined from a toolkit header: a line of another file); the file moved away, so its own lines
+sed 's#"/[^"]*/histogram.cu#"/nonexistent/histogram.cu#g' "$cases/../../data/measured/rec/h100-hist.record.json" \
+    > "$tmp/measured.json"
+start 160 48 --no-gpu "$tmp/measured.json"
+check source-measured-160x48 "measured over the launch: = pred x blocks"
+T capture-pane -e -p -t "$sess" > "$tmp/colour"
+same=$(grep -m1 '^.*12.*128=' "$tmp/colour") open=$(grep -m1 '8188?' "$tmp/colour")
+if printf '%s' "$same" | grep -q '32m' && [ -n "$open" ]; then pass=$((pass + 1)); else
+    echo "FAIL source-measured-marks: line 12 should read 128= in green, the atomics' line 8188?:"
+    printf '%s\n%s\n' "$same" "$open" | cat -v; fail=$((fail + 1)); fi
+keys G
+expect source-measured-why "measured 8188 over the launch, predicted x blocks 14208"
+# ... where its file is not at hand: the lines the recording carries
+sed 's#"/[^"]*/transpose.cu#"/nonexistent/transpose.cu#g' "$cases/$rec" > "$tmp/moved.json"
+start 80 24 --no-gpu "$tmp/moved.json"
+check source-record-carried-80x24 "transpose.cu not found: the lines the recording carries are shown"
 
 # ---- the save prompt replaces its proposed name (never appends); Ctrl-A, Ctrl-E, Ctrl-W, Ctrl-U ----
 start 80 24 --no-gpu

@@ -358,10 +358,11 @@ static void test_row_xor(void **state)
 static void test_block_shape(void **state)
 {
     (void)state;
-    const char *json = "{\"block\": [16, 16], \"arrays\": [{\"name\": \"tile\", \"type\": \"float\", \"dims\": [18, 18]}],"
-                       " \"accesses\": [{\"op\": \"load\", \"array\": \"tile\", \"index\": [\"ty + 1\", \"tx + 1\"]},"
-                       "  {\"op\": \"load\", \"array\": \"tile\", \"index\": [\"ty\", \"tx + 1\"]},"
-                       "  {\"op\": \"load\", \"array\": \"tile\", \"index\": [\"ty + 1\", \"tx + 2\"]}]}";
+    const char *json =
+        "{\"block\": [16, 16], \"arrays\": [{\"name\": \"tile\", \"type\": \"float\", \"dims\": [18, 18]}],"
+        " \"accesses\": [{\"op\": \"load\", \"array\": \"tile\", \"index\": [\"ty + 1\", \"tx + 1\"]},"
+        "  {\"op\": \"load\", \"array\": \"tile\", \"index\": [\"ty\", \"tx + 1\"]},"
+        "  {\"op\": \"load\", \"array\": \"tile\", \"index\": [\"ty + 1\", \"tx + 2\"]}]}";
     scenario s;
     io_error err;
     assert_true(test_load(json, &s, &err));

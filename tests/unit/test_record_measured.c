@@ -266,11 +266,28 @@ static void test_not_measured(void **state)
     remove_dir(dir);
 }
 
+/* The second block: the last of the grid, the first when the last is the recorded one, none for
+ * a one-block grid. */
+static void test_second_block(void **state)
+{
+    (void)state;
+    uint32_t grid[3] = {32, 32, 1}, first[3] = {0, 0, 0}, last[3] = {31, 31, 0}, mid[3] = {5, 7, 0}, b[3];
+    assert_true(record_measured_second_block(grid, first, b));
+    assert_memory_equal(b, last, sizeof b);
+    assert_true(record_measured_second_block(grid, mid, b));
+    assert_memory_equal(b, last, sizeof b);
+    assert_true(record_measured_second_block(grid, last, b));
+    assert_memory_equal(b, first, sizeof b);
+    uint32_t one[3] = {1, 1, 1};
+    assert_false(record_measured_second_block(one, first, b));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_agree),
         cmocka_unit_test(test_not_measured),
+        cmocka_unit_test(test_second_block),
     };
     return cmocka_run_group_tests_name("record_measured", tests, NULL, NULL);
 }

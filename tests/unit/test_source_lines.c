@@ -29,7 +29,8 @@ static const char *const kscen =
     "{ \"block\": [32, 32], \"arrays\": [ { \"name\": \"tile\", \"type\": \"float\", \"dims\": [32, 32] } ],"
     "  \"accesses\": ["
     "  { \"op\": \"store\", \"array\": \"tile\", \"index\": [\"ty\", \"tx\"], \"label\": \"k.cu:5:5\","
-    "    \"location\": { \"file\": \"k.cu\", \"line\": 5, \"column\": 5, \"text\": \"    tile[ty][tx] = 1.0f;\" } },"
+    "    \"location\": { \"file\": \"k.cu\", \"line\": 5, \"column\": 5, \"text\": \"    "
+    "tile[threadIdx.y][threadIdx.x] = 1.0f;\" } },"
     "  { \"op\": \"load\", \"array\": \"tile\", \"index\": [\"tx\", \"ty\"], \"label\": \"k.cu:7:12\","
     "    \"source\": \"o[0] = tile[threadIdx.x][threadIdx.y]\" },"
     "  { \"op\": \"load\", \"array\": \"tile\", \"index\": [\"ty\", \"tx\"], \"label\": \"k.cu:7:45\","
@@ -105,9 +106,48 @@ static void test_carried_text(void **state)
     /* the file is not at hand: the texts the locations carry, the rest unknown */
     assert_true(source_lines_build(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
     assert_int_equal(sl.nfile, 7);
-    assert_string_equal(sl.rows[4].text, "    tile[ty][tx] = 1.0f;");
+    assert_string_equal(sl.rows[4].text, "    tile[threadIdx.y][threadIdx.x] = 1.0f;");
     assert_string_equal(sl.rows[6].text, "o[0] = tile[threadIdx.x][threadIdx.y]"); /* the access's source */
     assert_null(sl.rows[0].text);
+    assert_int_equal(sl.stale, 0);
+    source_lines_free(&sl);
+    /* a file whose line 5 is no longer the access's: stale, so the caller can say so */
+    const char *changed = "a\nb\nc\nd\n    tile[0][0] = 2.0f;\nf\n    o[0] = tile[threadIdx.x][threadIdx.y] + 1;\n";
+    assert_true(source_lines_build(&s, changed, strlen(changed), NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_int_equal(sl.stale, 1);
+    assert_true(sl.rows[4].stale);
+    assert_false(sl.rows[6].stale); /* line 7 still holds the load's statement */
+    source_lines_free(&sl);
+    assert_true(source_lines_build(&s, kfile, strlen(kfile), NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_int_equal(sl.stale, 0);
+    source_lines_free(&sl);
+    scenario_free(&s);
+}
+
+/* A location far past the file's end (or, with no file, past any real file) takes one row of
+ * its own after the file's rows instead of stretching the file to that line. */
+static void test_far_line(void **state)
+{
+    (void)state;
+    const char *far =
+        "{ \"block\": [32], \"arrays\": [ { \"name\": \"a\", \"type\": \"float\", \"dims\": [32] } ],"
+        "  \"accesses\": ["
+        "  { \"op\": \"load\", \"array\": \"a\", \"index\": [\"tx\"], \"label\": \"x.cu:2:1\" },"
+        "  { \"op\": \"load\", \"array\": \"a\", \"index\": [\"tx\"], \"label\": \"x.cu:999999999:1\" } ] }";
+    scenario s;
+    io_error err;
+    assert_true(test_load(far, &s, &err));
+    source_lines sl;
+    char why[200];
+    assert_true(source_lines_build(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_int_equal(sl.nfile, 2);
+    assert_int_equal(sl.nrows, 3);
+    assert_int_equal(sl.rows[2].line, 999999999);
+    source_lines_free(&sl);
+    const char *text = "a\nb\nc\n";
+    assert_true(source_lines_build(&s, text, strlen(text), NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_int_equal(sl.nfile, 3);
+    assert_int_equal(sl.nrows, 4);
     source_lines_free(&sl);
     scenario_free(&s);
 }
@@ -199,6 +239,18 @@ static void test_labels(void **state)
     assert_false(source_lines_parse_label(":3:4", f, sizeof f, &line));
     assert_false(source_lines_parse_label("k.cu:0:4", f, sizeof f, &line));
     assert_false(source_lines_parse_label(NULL, f, sizeof f, &line));
+    source_skip sk;
+    const char *m = "dir/h.cu:10:9: skipped atomic of 'hist': depends on data: reads memory";
+    assert_true(source_lines_parse_skip(m, f, sizeof f, &sk));
+    assert_string_equal(sk.file, "dir/h.cu");
+    assert_int_equal(sk.line, 10);
+    assert_int_equal(sk.column, 9);
+    assert_ptr_equal(sk.message, m);
+    assert_true(source_lines_parse_skip("h.cu:3: skipped load of 'a': why", f, sizeof f, &sk));
+    assert_int_equal(sk.line, 3);
+    assert_int_equal(sk.column, 0);
+    assert_false(source_lines_parse_skip("h.cu:3:4: note: blockIdx is block 0", f, sizeof f, &sk));
+    assert_false(source_lines_parse_skip("skipped: x", f, sizeof f, &sk));
 }
 
 /* A trace of four entries: two on line 3 (one 2-way), one on a header line, one without line
@@ -231,6 +283,10 @@ static void test_recording_rows(void **state)
     assert_string_equal(source_lines_file(&s, rec, 3, f, sizeof f), "t.cu");
     assert_true(source_lines_build(&s, text, strlen(text), rec, 3, NULL, 0, &sl, why, sizeof why));
     assert_true(sl.recording);
+    /* the .cu file is shown before a header, though the header holds more entries */
+    const int64_t three[] = {0, 1, 2}, one[] = {3};
+    source_record_line inl[] = {{"/usr/include/h.h", 40, NULL, three, 3, {0}}, {"t.cu", 3, NULL, one, 1, {0}}};
+    assert_string_equal(source_lines_file(&s, inl, 2, f, sizeof f), "t.cu");
     assert_true(sl.measured);
     assert_int_equal(sl.nfile, 3);
     assert_string_equal(sl.rows[2].text, "c"); /* the file wins over the carried text */
@@ -261,12 +317,73 @@ static void test_recording_rows(void **state)
     scenario_free(&s);
 }
 
+/* A recording made on an H100 by bankscope record (tests/data/record): its members read, its
+ * lines locate the entries exactly as the loader's per-entry locations do, and the 32-way line's
+ * sums are the engine's. */
+static void test_recording_file(void **state)
+{
+    (void)state;
+    char path[600];
+    test_path("data/record/transpose-naive.json", path, sizeof path);
+    recording r;
+    io_error err;
+    assert_int_equal(recording_read(path, &r, &err), 1);
+    assert_string_equal(r.kernel, "transpose_naive(float*, float const*)");
+    assert_int_equal(r.launch, 0);
+    assert_int_equal(r.block[0] + r.block[1] + r.block[2], 0);
+    assert_int_equal(r.grid[0], 32);
+    assert_false(r.truncated);
+    assert_int_equal(r.nrows, 2);
+    char scope[300];
+    recording_scope(&r, scope, sizeof scope);
+    assert_string_equal(scope, "block (0,0,0) of launch 0 of transpose_naive(float*, float const*)");
+    scenario s;
+    assert_true(load_scenario_file(path, NULL, &s, &err));
+    source_lines a, b;
+    char why[200];
+    assert_true(source_lines_build(&s, NULL, 0, r.rows, r.nrows, NULL, 0, &a, why, sizeof why));
+    assert_true(source_lines_build(&s, NULL, 0, NULL, 0, NULL, 0, &b, why, sizeof why)); /* trace_at */
+    assert_int_equal(a.nrows, b.nrows);
+    for (int i = 0; i < a.nrows; i++) {
+        assert_int_equal(a.rows[i].naccess, b.rows[i].naccess);
+        assert_int_equal(a.rows[i].wavefronts, b.rows[i].wavefronts);
+    }
+    assert_int_equal(a.nfile, 22);
+    assert_int_equal(a.rows[21].naccess, 32);
+    assert_int_equal(a.rows[21].wavefronts, 1024);
+    assert_int_equal(a.rows[21].ideal, 32);
+    assert_int_equal(a.rows[21].worst, 32);
+    assert_int_equal(a.rows[15].wavefronts, 32);
+    int64_t wf, ideal;
+    engine_totals(&s, &wf, &ideal);
+    assert_int_equal(a.wavefronts, wf);
+    assert_int_equal(a.rows[15].wavefronts + a.rows[21].wavefronts, wf);
+    source_lines_free(&a);
+    source_lines_free(&b);
+    scenario_free(&s);
+    recording_free(&r);
+    /* the file the locations were taken from holds their texts; another does not */
+    size_t len;
+    char *text = load_read_file(test_path("gpu/record/transpose.cu", path, sizeof path), &len, &err);
+    assert_non_null(text);
+    test_path("data/record/transpose-naive.json", path, sizeof path);
+    assert_int_equal(recording_read(path, &r, &err), 1);
+    assert_true(load_scenario_file(path, NULL, &s, &err));
+    assert_int_equal(source_lines_mismatches(&s, r.rows, r.nrows, text, len), 0);
+    assert_int_equal(source_lines_mismatches(&s, r.rows, r.nrows, "x\ny\n", 4), 64); /* every entry */
+    free(text);
+    scenario_free(&s);
+    recording_free(&r);
+    /* a scenario is not a recording */
+    assert_int_equal(recording_read(test_path("tui/many-instructions.json", path, sizeof path), &r, &err), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_import_rows),     cmocka_unit_test(test_carried_text), cmocka_unit_test(test_order),
-        cmocka_unit_test(test_skips_and_names), cmocka_unit_test(test_no_location),  cmocka_unit_test(test_labels),
-        cmocka_unit_test(test_recording_rows),
+        cmocka_unit_test(test_import_rows),     cmocka_unit_test(test_carried_text),   cmocka_unit_test(test_order),
+        cmocka_unit_test(test_skips_and_names), cmocka_unit_test(test_no_location),    cmocka_unit_test(test_labels),
+        cmocka_unit_test(test_recording_rows),  cmocka_unit_test(test_recording_file), cmocka_unit_test(test_far_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,1 @@
+../../data/record/transpose-naive.json --snapshot --keys 'VS\n'
