@@ -786,7 +786,7 @@ static int record_main(record_opts *op)
     } else {
         record_measured m;
         measure_launch(&o, &paths, &c, &s, &b, &m);
-        char out[PATH_MAX];
+        char out[PATH_MAX] = "";
         if (record_signal) { /* during the measuring runs */
             cli_error("record: stopped by signal %d (%s), passed on to the program; nothing written",
                       (int)record_signal, strsignal(record_signal));

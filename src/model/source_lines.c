@@ -116,7 +116,7 @@ static bool is_cu(const char *f)
 static const char *main_file(const where *w, int count)
 {
     enum { MAX_FILES = 64 };
-    const char *files[MAX_FILES];
+    const char *files[MAX_FILES] = {0};
     int counts[MAX_FILES], nf = 0, last = -1;
     for (int i = 0; i < count; i++) {
         const char *f = w[i].file;
