@@ -165,7 +165,13 @@ void expr_reference_random(strbuf *sb, int depth)
         strbuf_addf(sb, "%c(", "-~!"[expr_reference_rnd() % 3]);
         expr_reference_random(sb, depth + 1);
         strbuf_addc(sb, ')');
-    } else if (r < 8 && expr_reference_rnd() % 4 == 0) { /* c ? a : b, parenthesised or not */
+    } else if (r < 8) {
+        strbuf_addf(sb, "%s(", expr_reference_rnd() % 2 ? "min" : "max");
+        expr_reference_random(sb, depth + 1);
+        strbuf_addf(sb, ", ");
+        expr_reference_random(sb, depth + 1);
+        strbuf_addc(sb, ')');
+    } else if (r < 9) { /* c ? a : b, parenthesised or not */
         bool paren = expr_reference_rnd() % 2;
         if (paren)
             strbuf_addc(sb, '(');
@@ -176,12 +182,6 @@ void expr_reference_random(strbuf *sb, int depth)
         expr_reference_random(sb, depth + 1);
         if (paren)
             strbuf_addc(sb, ')');
-    } else if (r < 8) {
-        strbuf_addf(sb, "%s(", expr_reference_rnd() % 2 ? "min" : "max");
-        expr_reference_random(sb, depth + 1);
-        strbuf_addf(sb, ", ");
-        expr_reference_random(sb, depth + 1);
-        strbuf_addc(sb, ')');
     } else {
         bool paren = expr_reference_rnd() % 2;
         if (paren)
