@@ -26,6 +26,10 @@ cases=${srcdir:-.}/tests/golden/cases
 check "$cases/kernel-arith-64.json" 0 ld.volatile.shared.u32
 check "$cases/kernel-arith-64.json" 1 ld.volatile.shared.u32
 check "$cases/kernel-vector-past-end.json" 0 ld.volatile.shared.v4.u32
+# the conditional operator (c ? a : b in indices and in a 'when')
+check "$cases/conditional.json" 0 ld.volatile.shared.u32
+check "$cases/conditional.json" 1 st.volatile.shared.u32
+check "$cases/conditional.json" 2 ld.volatile.shared.u32
 # swizzled arrays: the address is the swizzled byte offset, the width unchanged
 check "$cases/swizzle-128b.json" 0 ld.volatile.shared.u32
 check "$cases/swizzle-wide-struct.json" 0 ld.volatile.shared.v4.u32

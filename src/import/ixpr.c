@@ -236,7 +236,7 @@ bool ixpr_uses_thread(const ixpr *e)
 
 bool ixpr_eval(const ixpr *e, const ixpr_env *env, int64_t *out)
 {
-    int64_t x = 0, y = 0, z = 0;
+    int64_t x = 0, y = 0;
     switch (e->kind) {
     case IXPR_NUM: *out = e->value; return true;
     case IXPR_VAR:
@@ -254,11 +254,8 @@ bool ixpr_eval(const ixpr *e, const ixpr_env *env, int64_t *out)
             return false;
         *out = (e->kind == IXPR_MAX) == (x > y) ? x : y;
         return true;
-    case IXPR_COND:
-        if (!ixpr_eval(e->a, env, &x) || !ixpr_eval(e->b, env, &y) || !ixpr_eval(e->c, env, &z))
-            return false;
-        *out = x ? y : z;
-        return true;
+    case IXPR_COND: /* only the chosen arm, as C and the expression language do */
+        return ixpr_eval(e->a, env, &x) && ixpr_eval(x ? e->b : e->c, env, out);
     }
     return false;
 }
@@ -288,18 +285,15 @@ static void print_at(const ixpr *e, int ctx, bool right, strbuf *out)
         print_at(e->b, 0, false, out);
         strbuf_addc(out, ')');
         return;
-    case IXPR_COND:
-        if (ctx > 11 || (ctx == 11 && right))
+    case IXPR_COND: /* C's ?: (precedence 2, below ||; groups to the right) */
+        if (ctx > 2 || (ctx == 2 && right))
             strbuf_addc(out, '(');
-        strbuf_addf(out, "!!(");
-        print_at(e->a, 0, false, out);
-        strbuf_addf(out, ") * ");
-        print_at(e->b, 12, true, out);
-        strbuf_addf(out, " + !(");
-        print_at(e->a, 0, false, out);
-        strbuf_addf(out, ") * ");
-        print_at(e->c, 12, true, out);
-        if (ctx > 11 || (ctx == 11 && right))
+        print_at(e->a, 3, false, out);
+        strbuf_addf(out, " ? ");
+        print_at(e->b, 0, false, out);
+        strbuf_addf(out, " : ");
+        print_at(e->c, 2, false, out);
+        if (ctx > 2 || (ctx == 2 && right))
             strbuf_addc(out, ')');
         return;
     case IXPR_BINARY:

@@ -84,8 +84,8 @@ typedef struct ixpr_env {
 /* Evaluate with checked arithmetic; false on an unknown variable, overflow, division by zero or
  * a bad shift. */
 bool ixpr_eval(const ixpr *e, const ixpr_env *env, int64_t *out);
-/* Append bankscope expression text for e. The conditional a ? b : c, which the expression
- * language lacks, is written as !!(a) * (b) + !(a) * (c). */
+/* Append bankscope expression text for e, with as few parentheses as C's precedence allows
+ * (the conditional as c ? a : b). */
 void ixpr_print(const ixpr *e, strbuf *out);
 
 #endif

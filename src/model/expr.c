@@ -43,7 +43,7 @@ static int node_new(parser *p, expr_kind k, int op, int a, int b, int pos)
         e->cap = e->cap ? e->cap * 2 : 16;
         e->nodes = xrealloc(e->nodes, sizeof *e->nodes * (size_t)e->cap);
     }
-    e->nodes[e->n] = (expr_node){.kind = k, .op = op, .a = a, .b = b, .pos = pos};
+    e->nodes[e->n] = (expr_node){.kind = k, .op = op, .a = a, .b = b, .c = -1, .pos = pos};
     return e->n++;
 }
 
@@ -328,6 +328,8 @@ static int parse_level(parser *p, int level)
     }
 }
 
+/* C's conditional-expression: logical-or [? expression : conditional-expression], so the
+ * operator binds loosest and groups to the right; its position is that of the '?'. */
 static int parse_expr(parser *p)
 {
     if (++p->depth > EXPR_MAX_DEPTH) {
@@ -335,6 +337,17 @@ static int parse_expr(parser *p)
         return -1;
     }
     int n = parse_level(p, 0);
+    skip_ws(p);
+    int pos = p->pos;
+    if (!p->failed && accept(p, "?")) {
+        int a = parse_expr(p);
+        if (!p->failed && !accept(p, ":"))
+            fail(p, p->pos, "expected ':' in c ? a : b%s", "");
+        int b = p->failed ? -1 : parse_expr(p);
+        n = p->failed ? -1 : node_new(p, EXPR_COND, 0, n, a, pos);
+        if (n >= 0)
+            p->e->nodes[n].c = b;
+    }
     p->depth--;
     return n;
 }
@@ -454,7 +467,7 @@ static const char *op_helper(int op)
 static void emit_node(const expr *e, int i, const char *const names[EXPR_NVARS], strbuf *out)
 {
     const expr_node *n = &e->nodes[i];
-    const char *h = op_helper(n->op);
+    const char *h = n->kind == EXPR_COND ? NULL : op_helper(n->op);
     switch (n->kind) {
     case EXPR_NUM: strbuf_addf(out, "%lldLL", (long long)n->value); break;
     case EXPR_VAR: strbuf_addf(out, "((long long)%s)", names[n->op]); break;
@@ -465,6 +478,15 @@ static void emit_node(const expr *e, int i, const char *const names[EXPR_NVARS],
             strbuf_addf(out, n->op == EXPR_LNOT ? "((long long)!" : "(~");
         emit_node(e, n->a, names, out);
         strbuf_addf(out, n->op == EXPR_NEG ? ", bs_err)" : n->op == EXPR_LNOT ? ")" : ")");
+        break;
+    case EXPR_COND: /* C's ?: evaluates only the chosen arm, as the model does */
+        strbuf_addf(out, "(");
+        emit_node(e, n->a, names, out);
+        strbuf_addf(out, " ? ");
+        emit_node(e, n->b, names, out);
+        strbuf_addf(out, " : ");
+        emit_node(e, n->c, names, out);
+        strbuf_addf(out, ")");
         break;
     case EXPR_CALL:
     case EXPR_BINARY:

@@ -7,10 +7,11 @@
  * EXPR_MAX_LEN bytes of text, EXPR_MAX_DEPTH levels of nesting, EXPR_MAX_STACK values pending
  * during evaluation.
  *
- * Grammar (C precedence): || && | ^ & (== !=) (< <= > >=) (<< >>) (+ -) (* / %) unary(- ~ !),
- * primary: integer (decimal or 0x), identifier, min(a,b), max(a,b), ( expr ).
- * Identifiers: threadIdx.x/y/z (tx ty tz), blockDim.x/y/z, lane, warp, tid (linear thread id),
- * warpSize, and the scenario's loop variable. */
+ * Grammar (C precedence): c ? a : b (right associative: a ? b : c ? d : e is a ? b : (c ? d : e);
+ * only the chosen arm is evaluated, so the other raises no error), || && | ^ & (== !=)
+ * (< <= > >=) (<< >>) (+ -) (* / %) unary(- ~ !), primary: integer (decimal or 0x), identifier, min(a,b), max(a,b), (
+ * expr ). Identifiers: threadIdx.x/y/z (tx ty tz), blockDim.x/y/z, lane, warp, tid (linear thread id), warpSize, and
+ * the scenario's loop variable. */
 #ifndef BANKSCOPE_EXPR_H
 #define BANKSCOPE_EXPR_H
 
@@ -36,7 +37,8 @@ typedef enum expr_var {
 
 #define EXPR_MAX_LOOPS (EXPR_LOOP_LAST - EXPR_LOOP + 1)
 
-typedef enum expr_kind { EXPR_NUM, EXPR_VAR, EXPR_UNARY, EXPR_BINARY, EXPR_CALL } expr_kind;
+/* EXPR_COND: a ? b : c (children a, b, c). */
+typedef enum expr_kind { EXPR_NUM, EXPR_VAR, EXPR_UNARY, EXPR_BINARY, EXPR_CALL, EXPR_COND } expr_kind;
 
 typedef enum expr_op {
     EXPR_NEG,
@@ -68,7 +70,7 @@ typedef struct expr_node {
     expr_kind kind;
     int op;        /* expr_op, or expr_var for EXPR_VAR */
     int64_t value; /* EXPR_NUM */
-    int a, b;      /* children (node indices), -1 when absent */
+    int a, b, c;   /* children (node indices), -1 when absent; c only for EXPR_COND */
     int pos;       /* byte offset in the source text */
 } expr_node;
 
@@ -104,7 +106,7 @@ typedef struct expr_prog {
     int nslots;
     int slot_start[EXPR_MAX_SLOTS], slot_end[EXPR_MAX_SLOTS];
     bool may_fail; /* an error is possible for some values in the compiled ranges */
-    bool jumps;    /* && or || in the value's code */
+    bool jumps;    /* && || or ?: in the value's code */
     int depth;     /* most values pending in the value's code */
 } expr_prog;
 

@@ -2,8 +2,9 @@
  *
  * The parser leaves the nodes in post-order, so the program is the nodes in index order, plus a
  * jump before the right operand of && and || (short-circuit: an error in a skipped operand is no
- * error, as in C). Every operator is checked exactly as the model defines it; the first error
- * stops the evaluation with its position, which is the order a recursive evaluator would find.
+ * error, as in C), and for c ? a : b a jump over a when c is zero and one over b after a (only
+ * the chosen arm runs, so the other raises no error). Every operator is checked exactly as the model defines it; the
+ * first error stops the evaluation with its position, which is the order a recursive evaluator would find.
  *
  * Given the ranges of the variables (the block shape, the loop values), each node also gets an
  * interval that contains all its values and a linear form where it is one: a subexpression
@@ -23,6 +24,8 @@ enum {
     EXPR_I_LIN,         /* push the linear form lin[arg] */
     EXPR_I_JF,          /* &&: top == 0 -> keep it, jump to arg; else pop */
     EXPR_I_JT,          /* ||: top != 0 -> make it 1, jump to arg; else pop */
+    EXPR_I_JZ,          /* ?: pop; zero -> jump to arg (the else arm) */
+    EXPR_I_JMP,         /* ?: jump to arg (over the else arm) */
     EXPR_I_K = 200,     /* + expr_op: top = top op arg, proven not to fail (no checks) */
 };
 
@@ -276,6 +279,16 @@ static void analyze(const expr *e, const expr_range2 *r, node_info *info, bool *
             ni->uses |= b->uses;
             ni->fail |= b->fail;
         }
+        if (nd->kind == EXPR_COND) { /* either arm may run: the hull of both, failing if either may */
+            const node_info *c = &info[nd->c];
+            info[nd->c].parent = i;
+            ni->uses |= c->uses;
+            ni->fail |= c->fail;
+            ni->lo = b->lo < c->lo ? b->lo : c->lo;
+            ni->hi = b->hi > c->hi ? b->hi : c->hi;
+            jump_at[b->first] = i;
+            jump_at[c->first] = i;
+        }
         switch (nd->kind) {
         case EXPR_NUM:
             ni->lo = ni->hi = nd->value;
@@ -317,6 +330,7 @@ static void analyze(const expr *e, const expr_range2 *r, node_info *info, bool *
                 jump_at[b->first] = i;
             break;
         }
+        case EXPR_COND: break; /* done above */
         }
         ni->fail |= ni->opfail;
         if (ni->fail)
@@ -417,8 +431,18 @@ static bool emit_tree(builder *b, const bool *lin, const linform *form, int root
     }
     for (int i = first; i <= root; i++) {
         int j = b->jump_at[i];
-        if (j >= 0 && j <= root && !b->covered[j] && (!lin[j] || (j == root && as_op)))
-            b->fix[j] = emit(b, e->nodes[j].op == EXPR_LAND ? EXPR_I_JF : EXPR_I_JT, e->nodes[j].pos, 0, -1);
+        if (j >= 0 && j <= root && !b->covered[j] && (!lin[j] || (j == root && as_op))) {
+            const expr_node *nj = &e->nodes[j];
+            if (nj->kind != EXPR_COND)
+                b->fix[j] = emit(b, nj->op == EXPR_LAND ? EXPR_I_JF : EXPR_I_JT, nj->pos, 0, -1);
+            else if (info[nj->b].first == i) /* before the then arm: skip it when c is zero */
+                b->fix[j] = emit(b, EXPR_I_JZ, nj->pos, 0, -1);
+            else { /* before the else arm: the then arm jumps over it, c == 0 lands here */
+                int over = emit(b, EXPR_I_JMP, nj->pos, 0, -1);
+                b->p->code[b->fix[j]].arg = b->p->ncode;
+                b->fix[j] = over;
+            }
+        }
         if (b->covered[i])
             continue;
         const expr_node *nd = &e->nodes[i];
@@ -426,6 +450,8 @@ static bool emit_tree(builder *b, const bool *lin, const linform *form, int root
             emit_linear(b, &form[i], info[i].lo, info[i].hi, nd->pos);
         else if (nd->kind == EXPR_UNARY)
             emit(b, nd->op, nd->pos, 0, 0);
+        else if (nd->kind == EXPR_COND) /* the chosen arm's value is on the stack */
+            b->p->code[b->fix[i]].arg = b->p->ncode;
         else if (is_k_form(b, lin, i)) {
             int64_t k = info[nd->b].lo;
             int op = nd->op;
@@ -522,7 +548,7 @@ bool expr_prog_build(const expr *e, const expr_range *rin, expr_prog *p, int *er
     int main_len = p->ncode;
     p->depth = b.max_depth;
     for (int i = 0; i < main_len; i++)
-        p->jumps |= p->code[i].op == EXPR_I_JF || p->code[i].op == EXPR_I_JT;
+        p->jumps |= p->code[i].op >= EXPR_I_JF && p->code[i].op <= EXPR_I_JMP;
     for (int k = 0; k < nslots && ok; k++) {
         p->slot_start[k] = p->ncode;
         ok = emit_tree(&b, lin, form, slot_node[k], true);
@@ -661,6 +687,11 @@ static expr_status run(const expr_prog *p, int from, int to, const expr_env *env
             } else
                 sp--;
             break;
+        case EXPR_I_JZ:
+            if (!st[--sp])
+                i = (int)in->arg - 1;
+            break;
+        case EXPR_I_JMP: i = (int)in->arg - 1; break;
         case EXPR_NEG:
             if (st[sp - 1] == INT64_MIN)
                 s = EXPR_OVERFLOW;

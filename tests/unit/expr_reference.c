@@ -99,6 +99,12 @@ static int64_t eval_node(evaluator *ev, int i)
     }
     case EXPR_BINARY:
     case EXPR_CALL: return eval_binary(ev, n);
+    case EXPR_COND: { /* only the chosen arm: the other raises no error */
+        int64_t c = eval_node(ev, n->a);
+        if (ev->st != EXPR_OK)
+            return 0;
+        return eval_node(ev, c ? n->b : n->c);
+    }
     }
     return 0;
 }
@@ -165,6 +171,17 @@ void expr_reference_random(strbuf *sb, int depth)
         strbuf_addf(sb, ", ");
         expr_reference_random(sb, depth + 1);
         strbuf_addc(sb, ')');
+    } else if (r < 9) { /* c ? a : b, parenthesised or not */
+        bool paren = expr_reference_rnd() % 2;
+        if (paren)
+            strbuf_addc(sb, '(');
+        expr_reference_random(sb, depth + 1);
+        strbuf_addf(sb, " ? ");
+        expr_reference_random(sb, depth + 1);
+        strbuf_addf(sb, " : ");
+        expr_reference_random(sb, depth + 1);
+        if (paren)
+            strbuf_addc(sb, ')');
     } else {
         bool paren = expr_reference_rnd() % 2;
         if (paren)

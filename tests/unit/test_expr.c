@@ -50,6 +50,68 @@ static void test_eval(void **state)
     assert_int_equal(eval("tx <= 2", 3), 0);
 }
 
+/* c ? a : b: C's precedence (loosest of all) and right associativity; only one arm runs. */
+static void test_conditional(void **state)
+{
+    (void)state;
+    assert_int_equal(eval("tx < 16 ? tx : 31 - tx", 3), 3);
+    assert_int_equal(eval("tx < 16 ? tx : 31 - tx", 20), 11);
+    assert_int_equal(eval("tx ? 1 : 2 + 10", 0), 12); /* tx ? 1 : (2 + 10) */
+    assert_int_equal(eval("1 + tx ? 7 : 8", 0), 7);   /* (1 + tx) ? 7 : 8 */
+    assert_int_equal(eval("tx || 0 ? 5 : 6", 0), 6);  /* (tx || 0) ? 5 : 6 */
+    /* a ? b : c ? d : e is a ? b : (c ? d : e) */
+    assert_int_equal(eval("tx == 0 ? 10 : tx == 1 ? 11 : 12", 0), 10);
+    assert_int_equal(eval("tx == 0 ? 10 : tx == 1 ? 11 : 12", 1), 11);
+    assert_int_equal(eval("tx == 0 ? 10 : tx == 1 ? 11 : 12", 2), 12);
+    /* the middle operand is a whole expression, a conditional too */
+    assert_int_equal(eval("tx ? ty ? 1 : 2 : 3", 1), 1);
+    assert_int_equal(eval("tx ? ty ? 1 : 2 : 3", 0), 3);
+    assert_int_equal(eval("(tx ? 4 : 5) * 2", 1), 8);
+    assert_int_equal(eval("min(tx > 2 ? 9 : 1, 5)", 3), 5);
+    assert_int_equal(eval("tx ? i : ty", 2), 5);
+    /* the untaken arm raises no error, in the generic and the specialised programs */
+    const char *guarded[] = {"tx != 0 ? 32 / tx : 0", "tx == 0 ? 0 : 32 / tx", "tx ? 32 % tx : 1 << 64",
+                             "tx < 16 ? 9223372036854775792 + tx : tx"};
+    for (size_t k = 0; k < sizeof guarded / sizeof guarded[0]; k++) {
+        expr e;
+        expr_error err;
+        assert_true(expr_parse(guarded[k], NULL, &e, &err));
+        expr_range r = {{0}, {0}};
+        r.hi[EXPR_TX] = 31;
+        r.hi[EXPR_TID] = 31;
+        r.hi[EXPR_LANE] = 31;
+        r.lo[EXPR_BDX] = r.hi[EXPR_BDX] = 32;
+        r.lo[EXPR_BDY] = r.hi[EXPR_BDY] = r.lo[EXPR_BDZ] = r.hi[EXPR_BDZ] = 1;
+        expr_specialize(&e, &r);
+        expr_env env = {{0}};
+        env.v[EXPR_BDX] = 32;
+        env.v[EXPR_BDY] = env.v[EXPR_BDZ] = 1;
+        expr_prepare(&e, &env);
+        expr_lanes lv = {{{0}}};
+        for (int l = 0; l < EXPR_LANES; l++) {
+            int64_t v = -1, w = -1;
+            int pos = -1;
+            env.v[EXPR_TX] = env.v[EXPR_TID] = env.v[EXPR_LANE] = l;
+            lv.v[0][l] = lv.v[3][l] = lv.v[4][l] = l;
+            bool in_range = k != 2 || l != 0; /* tx ? .. : 1 << 64 fails for lane 0 only */
+            assert_int_equal(expr_eval(&e, &env, &v, &pos), in_range ? EXPR_OK : EXPR_BAD_SHIFT);
+            assert_int_equal(expr_eval_fast(&e, &env, &w, &pos), in_range ? EXPR_OK : EXPR_BAD_SHIFT);
+            assert_int_equal(v, w);
+            if (k < 2)
+                assert_int_equal(v, l ? 32 / l : 0);
+        }
+        int64_t out[EXPR_LANES];
+        expr_status st[EXPR_LANES];
+        int pos[EXPR_LANES];
+        env.v[EXPR_TX] = env.v[EXPR_TID] = env.v[EXPR_LANE] = 0;
+        uint32_t failed = expr_eval_lanes(&e, &env, &lv, 0xffffffffu, out, st, pos);
+        assert_int_equal(failed, k == 2 ? 1u : 0u);
+        if (k == 2)
+            assert_int_equal(pos[0], 17); /* the taken arm's << */
+        expr_free(&e);
+    }
+}
+
 static void expect_parse_error(const char *text, int pos, const char *fragment)
 {
     expr e;
@@ -74,6 +136,10 @@ static void test_parse_errors(void **state)
     expect_parse_error("12abc", 2, "unexpected character 'a'");
     expect_parse_error("", 0, "ends too early");
     expect_parse_error("tx; asm(\"trap;\")", 2, "unexpected ';'");
+    expect_parse_error("tx ? 1", 6, "expected ':'");
+    expect_parse_error("tx ? 1 : ", 9, "ends too early");
+    expect_parse_error("tx : 1", 3, "unexpected ':'");
+    expect_parse_error("? 1 : 2", 0, "unexpected character '?'");
     char deep[2000];
     memset(deep, '(', 1000);
     deep[1000] = '\0';
@@ -134,6 +200,13 @@ static void test_emit(void **state)
     expr_emit_cuda(&e, names, &sb);
     assert_string_equal(strbuf_str(&sb),
                         "bs_shr(bs_shl(((long long)(((long long)lane) < 16LL)), 31LL, bs_err), 26LL, bs_err)");
+    expr_free(&e);
+    /* ?: is emitted parenthesised, as C's own operator: only the chosen arm runs there too */
+    assert_true(expr_parse("tx < 16 ? tx : 31 - tx", NULL, &e, &err));
+    strbuf_clear(&sb);
+    expr_emit_cuda(&e, names, &sb);
+    assert_string_equal(strbuf_str(&sb), "(((long long)(((long long)threadIdx.x) < 16LL)) ? ((long long)threadIdx.x) "
+                                         ": bs_sub(31LL, ((long long)threadIdx.x), bs_err))");
     strbuf_free(&sb);
     expr_free(&e);
 }
@@ -346,6 +419,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eval),
+        cmocka_unit_test(test_conditional),
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_eval_errors),
         cmocka_unit_test(test_emit),

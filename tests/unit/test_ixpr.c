@@ -43,8 +43,27 @@ static void test_fold_and_print(void **state)
     const ixpr *dz = ixpr_binary(&ar, IXPR_DIV, ixpr_num(&ar, 1), ixpr_num(&ar, 0));
     assert_int_equal(dz->kind, IXPR_BINARY);
     s = print(ixpr_cond(&ar, ixpr_binary(&ar, IXPR_LT, tx, ixpr_num(&ar, 16)), tx, ty));
-    assert_string_equal(s, "!!(threadIdx.x < 16) * threadIdx.x + !(threadIdx.x < 16) * threadIdx.y");
+    assert_string_equal(s, "threadIdx.x < 16 ? threadIdx.x : threadIdx.y");
     free(s);
+    /* ?: binds loosest and groups to the right: parentheses only where C needs them */
+    const ixpr *lt = ixpr_binary(&ar, IXPR_LT, tx, ixpr_num(&ar, 16)), *c1 = ixpr_cond(&ar, lt, tx, ty);
+    s = print(ixpr_cond(&ar, lt, tx, c1));
+    assert_string_equal(s, "threadIdx.x < 16 ? threadIdx.x : threadIdx.x < 16 ? threadIdx.x : threadIdx.y");
+    free(s);
+    s = print(ixpr_cond(&ar, c1, c1, ty));
+    assert_string_equal(s, "(threadIdx.x < 16 ? threadIdx.x : threadIdx.y) ? threadIdx.x < 16 ? threadIdx.x : "
+                           "threadIdx.y : threadIdx.y");
+    free(s);
+    s = print(ixpr_binary(&ar, IXPR_MUL, c1, ixpr_num(&ar, 2)));
+    assert_string_equal(s, "(threadIdx.x < 16 ? threadIdx.x : threadIdx.y) * 2");
+    free(s);
+    /* only the chosen arm is evaluated: the other's division by zero is no failure */
+    const ixpr *guard = ixpr_cond(&ar, ixpr_binary(&ar, IXPR_NE, tx, ixpr_num(&ar, 0)),
+                                  ixpr_binary(&ar, IXPR_DIV, ixpr_num(&ar, 32), tx), ixpr_num(&ar, 0));
+    ixpr_env genv = {{"threadIdx.x"}, {0}, 1};
+    int64_t gv = -1;
+    assert_true(ixpr_eval(guard, &genv, &gv));
+    assert_int_equal(gv, 0);
     const ixpr *sub = ixpr_subst(&ar, e, "threadIdx.y", ixpr_num(&ar, 2));
     s = print(sub);
     assert_string_equal(s, "66 + threadIdx.x");

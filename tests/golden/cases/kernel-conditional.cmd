@@ -1,0 +1,1 @@
+kernel conditional.json --access 1
