@@ -109,6 +109,20 @@ static bool loop_count(wloop *L, int *n)
     return true;
 }
 
+/* The values every thread of the block shares: blockDim (1 where --block gives no size) and
+ * warpSize; env starts with them and has room for more. */
+static void block_env(const W *w, ixpr_env *env)
+{
+    static const char *const dims[] = {"blockDim.x", "blockDim.y", "blockDim.z"};
+    env->n = 0;
+    for (int d = 0; d < 3; d++) {
+        env->names[env->n] = dims[d];
+        env->values[env->n++] = w->o->block[d] > 0 ? w->o->block[d] : 1;
+    }
+    env->names[env->n] = "warpSize";
+    env->values[env->n++] = 32;
+}
+
 /* A uniform constant: an expression without per-thread values, evaluated for the block. */
 static bool uniform(W *w, CXCursor c, int64_t *out)
 {
@@ -116,14 +130,8 @@ static bool uniform(W *w, CXCursor c, int64_t *out)
     const ixpr *e = walk_value(w, c);
     if (!e)
         return false;
-    ixpr_env env = {.n = 0};
-    static const char *const dims[] = {"blockDim.x", "blockDim.y", "blockDim.z"};
-    for (int d = 0; d < 3; d++) {
-        env.names[env.n] = dims[d];
-        env.values[env.n++] = w->o->block[d] > 0 ? w->o->block[d] : 1;
-    }
-    env.names[env.n] = "warpSize";
-    env.values[env.n++] = 32;
+    ixpr_env env;
+    block_env(w, &env);
     if (!ixpr_eval(e, &env, out)) {
         walk_fail(w, c, "%s", ixpr_uses_thread(e) ? "depends on the thread" : "not a constant");
         return false;
@@ -331,14 +339,8 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
         }
         int64_t v = L->from;
         for (int it = 0; it < n; it++) {
-            ixpr_env env = {.n = 0};
-            static const char *const dims[] = {"blockDim.x", "blockDim.y", "blockDim.z"};
-            for (int d = 0; d < 3; d++) {
-                env.names[env.n] = dims[d];
-                env.values[env.n++] = w->o->block[d] > 0 ? w->o->block[d] : 1;
-            }
-            env.names[env.n] = "warpSize";
-            env.values[env.n++] = 32;
+            ixpr_env env;
+            block_env(w, &env);
             env.names[env.n] = "#B";
             env.values[env.n++] = v;
             int64_t hit = 0;

@@ -132,3 +132,18 @@ const char *crt_glyph(const tui_crt *c, const char *utf8, const char *ascii)
 {
     return c->utf8 ? utf8 : ascii;
 }
+
+unsigned long crt_mouse_wheel(const tui_crt *c)
+{
+    if (!c->mouse)
+        return 0;
+    mmask_t old = 0;
+    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, &old);
+    return (unsigned long)old;
+}
+
+void crt_mouse_restore(const tui_crt *c, unsigned long mask)
+{
+    if (c->mouse)
+        mousemask((mmask_t)mask, NULL);
+}

@@ -36,6 +36,10 @@ typedef struct tui_crt {
 } tui_crt;
 
 void crt_init(tui_crt *c, bool want_color, bool want_mouse);
+/* While a scrolling view is open: clicks and the wheel reach it. Returns the mask to give back to
+ * crt_mouse_restore when the view closes (0 without the mouse). */
+unsigned long crt_mouse_wheel(const tui_crt *c);
+void crt_mouse_restore(const tui_crt *c, unsigned long mask);
 void crt_done(void);
 int crt_attr(const tui_crt *c, tui_role r);
 /* Attribute of role with modifiers (selection, alternate bank, step) added on top. */

@@ -78,18 +78,12 @@ static void kernel_enter(tui_app *a)
     const kernel_text_span *sp = kernel_current(a);
     k->pager.scroll = sp ? sp->head : 0; /* the current access's section at the top */
     pager_clamp(&k->pager, kernel_page(a));
-    k->mask = 0;
-    if (a->crt.mouse) { /* the wheel too, while the view is open */
-        mmask_t old = 0;
-        mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, &old);
-        k->mask = (unsigned long)old;
-    }
+    k->mask = crt_mouse_wheel(&a->crt); /* the wheel too, while the view is open */
 }
 
 static void kernel_leave(tui_app *a)
 {
-    if (a->crt.mouse)
-        mousemask((mmask_t)a->kernel.mask, NULL);
+    crt_mouse_restore(&a->crt, a->kernel.mask);
     kernel_view_free(a);
 }
 

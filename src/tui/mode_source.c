@@ -452,18 +452,12 @@ static void source_draw(tui_app *a)
 static void source_enter_mode(tui_app *a)
 {
     source_state *v = &a->srcview;
-    v->mask = 0;
-    if (a->crt.mouse) { /* the wheel too, while the view is open */
-        mmask_t old = 0;
-        mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, &old);
-        v->mask = (unsigned long)old;
-    }
+    v->mask = crt_mouse_wheel(&a->crt); /* the wheel too, while the view is open */
 }
 
 static void source_leave(tui_app *a)
 {
-    if (a->crt.mouse)
-        mousemask((mmask_t)a->srcview.mask, NULL);
+    crt_mouse_restore(&a->crt, a->srcview.mask);
     source_view_free(a);
 }
 
