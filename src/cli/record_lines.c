@@ -10,6 +10,7 @@
 #include "cli/record_measured.h"
 #include "cli/record_write.h"
 #include "io/jsonstream.h"
+#include "io/report.h"
 #include "io/trace_stream.h"
 #include "model/kinds.h"
 #include "io/textsafe.h"
@@ -315,17 +316,24 @@ void record_row_print(FILE *out, const char *file, int64_t line, const char *tex
     } else {
         snprintf(where, sizeof where, "(no line info)");
     }
-    snprintf(deg, sizeof deg, degree > 1 ? "%lld-way" : instrs ? "none" : "-", (long long)degree);
-    const char *txt = text ? text + strspn(text, " \t") : "";
-    fprintf(out, "%-28s %8lld %10lld %10lld %7s  %.70s\n", where, (long long)instrs, (long long)wavefronts,
-            (long long)ideal, deg, textsafe(txt, t, sizeof t));
+    if (instrs)
+        report_degree_text((int)degree, deg, sizeof deg);
+    else
+        snprintf(deg, sizeof deg, "-");
+    const char *txt = textsafe(text ? text + strspn(text, " \t") : "", t, sizeof t);
+    bool cut = strlen(txt) > 70; /* a long line ends in "...": never cut without saying so */
+    int keep = cut ? 67 : 70;
+    while (cut && keep > 0 && ((unsigned char)txt[keep] & 0xC0) == 0x80) /* on a character boundary */
+        keep--;
+    fprintf(out, "%-28s %8lld %10lld %10lld %13s  %.*s%s\n", where, (long long)instrs, (long long)wavefronts,
+            (long long)ideal, deg, keep, txt, cut ? "..." : "");
     if (unmodelled)
         fprintf(out, "%-28s %8lld not modelled\n", "", (long long)unmodelled);
 }
 
 void record_row_header(FILE *out)
 {
-    fprintf(out, "%-28s %8s %10s %10s %7s  %s\n", "line", "instrs", "wavefronts", "ideal", "worst", "source");
+    fprintf(out, "%-28s %8s %10s %10s %13s  %s\n", "line", "instrs", "wavefronts", "ideal", "worst", "source");
 }
 
 /* Each line's prediction again, from its trace entries, with prof (the architecture analyze

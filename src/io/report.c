@@ -31,7 +31,9 @@ void report_banks_text(const banks_profile *p, int64_t addr, int width, char *bu
 
 const char *report_degree_text(int degree, char *buf, size_t n)
 {
-    if (degree <= 1)
+    if (degree <= 0)
+        snprintf(buf, n, "no active lane");
+    else if (degree == 1)
         snprintf(buf, n, "conflict-free");
     else
         snprintf(buf, n, "%d-way", degree);
@@ -145,14 +147,14 @@ static int instr_cycles(const scenario *s, const scenario_instr *in, const banks
     return (int)banks_issue_cycles(s->arch, &in->req, r, true);
 }
 
-/* "; 24 lanes excluded (24 misaligned: the access would fault)" when lanes were left out. */
-static void excluded_note(FILE *out, const scenario_excluded *ex)
+/* "24 lanes left out (24 misaligned: the access would fault)" after sep, when lanes were left out. */
+static void excluded_note(FILE *out, const char *sep, const scenario_excluded *ex)
 {
     int64_t n = scenario_excluded_total(ex);
     if (n == 0)
         return;
     char why[160];
-    fprintf(out, "; %lld lane%s excluded (%s%s)", (long long)n, n == 1 ? "" : "s",
+    fprintf(out, "%s%lld lane%s left out (%s%s)", sep, (long long)n, n == 1 ? "" : "s",
             report_excluded_text(ex, why, sizeof why), ex->misaligned ? ": the access would fault" : "");
 }
 
@@ -161,23 +163,26 @@ static void summary_line(FILE *out, banks_op op, const banks_result *r, int cycl
     char deg[32];
     if (r->not_modelled) { /* no rule: never a verdict */
         fprintf(out, "not modelled: %s", kinds_of(op)->not_modelled);
-        excluded_note(out, ex);
+        excluded_note(out, "; ", ex);
         fputc('\n', out);
         return;
     }
     if (r->active_lanes == 0) {
         fprintf(out, "no active lane");
-        excluded_note(out, ex);
+        excluded_note(out, "; ", ex);
         fputc('\n', out);
         return;
     }
+    /* lanes left out come first: the verdict is then only that of the lanes that remain */
+    excluded_note(out, "", ex);
+    if (scenario_excluded_total(ex) > 0)
+        fprintf(out, "; the %d remaining lane%s: ", r->active_lanes, r->active_lanes == 1 ? "" : "s");
     fprintf(out, "%s, %d wavefront%s (ideal %d), %d bank conflict%s, efficiency %.1f %%%s",
             report_degree_text(r->conflict_degree, deg, sizeof deg), r->wavefronts, r->wavefronts == 1 ? "" : "s",
             r->ideal_wavefronts, r->bank_conflicts, r->bank_conflicts == 1 ? "" : "s",
             100.0 * r->ideal_wavefronts / r->wavefronts, r->paired ? ", lanes paired" : "");
     if (cycles > r->wavefronts)
         fprintf(out, "; %d cycles, one per phase", cycles);
-    excluded_note(out, ex);
     fputc('\n', out);
 }
 
@@ -451,7 +456,7 @@ void report_text(FILE *out, const scenario *s, const report_options *o)
             c.t.conflicts == 1 ? "" : "s");
     if (c.t.wavefronts)
         fprintf(out, ", efficiency %.1f %%", 100.0 * (double)c.t.ideal / (double)c.t.wavefronts);
-    excluded_note(out, &c.excluded);
+    excluded_note(out, "; ", &c.excluded);
     if (c.t.not_modelled)
         fprintf(out, "\nnot modelled: %lld warp-instruction%s (counted in none of the sums above)",
                 (long long)c.t.not_modelled, c.t.not_modelled == 1 ? "" : "s");

@@ -47,7 +47,10 @@ void report_json_string(strbuf *sb, const char *s);
 void report_banks_text(const banks_profile *p, int64_t addr, int width, char *buf, size_t n);
 /* "24 misaligned, 2 out of bounds" for the non-zero counts of e ("" when none). */
 const char *report_excluded_text(const scenario_excluded *e, char *buf, size_t n);
-/* "32-way" or "conflict-free". */
+/* The one vocabulary of verdicts, for every view (analyze, the TUI's title, result panel and
+ * source gutter, the per-line tables, SVG): a conflict degree as "32-way", 1 as "conflict-free",
+ * 0 (no lane served) as "no active lane". Prose adds "conflict" ("32-way conflict"); where lanes
+ * are left out the verdict says so first and is never "conflict-free" alone. */
 const char *report_degree_text(int degree, char *buf, size_t n);
 
 #endif

@@ -183,14 +183,15 @@ void svg_render(const scenario *s, int64_t k, strbuf *o)
     scenario_excluded ex;
     scenario_instr_excluded(&in, &ex);
     int64_t nex = scenario_excluded_total(&ex);
+    if (nex) { /* lanes left out are said first, never a bare "conflict-free" (as analyze) */
+        char why[160];
+        strbuf_addf(&line, "%lld of %d lanes left out (%s)%s; the %d remaining: ", (long long)nex, BANKS_WARP,
+                    report_excluded_text(&ex, why, sizeof why), ex.misaligned ? ": this access faults" : "",
+                    r.active_lanes);
+    }
     strbuf_addf(&line, "%s: %d wavefront%s (ideal %d), %d bank conflict%s - predicted, %s",
                 report_degree_text(r.conflict_degree, deg, sizeof deg), r.wavefronts, r.wavefronts == 1 ? "" : "s",
                 r.ideal_wavefronts, r.bank_conflicts, r.bank_conflicts == 1 ? "" : "s", s->arch->name);
-    if (nex) { /* lanes left out are said out loud, never a silent "conflict-free" */
-        char why[160];
-        strbuf_addf(&line, "; %lld of %d lanes excluded (%s)%s", (long long)nex, BANKS_WARP,
-                    report_excluded_text(&ex, why, sizeof why), ex.misaligned ? ": this access faults" : "");
-    }
     text(&body, LEFT, 62, "start",
          r.conflict_degree > 1 || nex ? "font-size=\"13\" fill=\"#c00\" font-weight=\"bold\""
                                       : "font-size=\"13\" fill=\"#070\" font-weight=\"bold\"",

@@ -610,27 +610,38 @@ static const char *group_name(int lanes)
     }
 }
 
-/* (b), (c) How the request is split into phases, pairing, and the ideal it implies. */
+void explain_phases_text(const banks_result *r, bool brief, char *buf, size_t n)
+{
+    int per = r->nphases > 0 ? popcount32(r->phase[0].lanes) : BANKS_WARP; /* every phase has as many */
+    snprintf(buf, n, "%d phase%s of %d lanes%s%s%s", r->nphases, r->nphases == 1 ? "" : "s", per, brief ? "" : " (",
+             brief ? "" : group_name(per), brief ? "" : ")");
+}
+
+/* (b), (c) How the request is split into phases, pairing, and the ideal it implies. The phases
+ * the model served are said by explain_phases_text, as the grid's footer says them; with load
+ * pairing the count before it comes first. */
 static void phase_lines(const banks_profile *p, const scenario_instr *in, const banks_result *r, explain_lines *e)
 {
     int w = in->req.width, pw = part_width(p, w), nsub = w / pw;
     int per = p->wavefront_bytes / pw;
     if (per > p->request_lanes)
         per = p->request_lanes;
-    int phases = nsub * (BANKS_WARP / per);
+    int phases = nsub * (BANKS_WARP / per); /* before pairing */
+    char served[128], before[128], phases_text[80];
+    explain_phases_text(r, false, phases_text, sizeof phases_text);
+    snprintf(served, sizeof served, "the warp is served in %s", phases_text);
+    snprintf(before, sizeof before, "%s %d phases of %d lanes (%s)",
+             r->paired ? "without load pairing the warp would take" : "the warp is served in", phases, per,
+             group_name(per));
     if (phases > 1 || r->paired) {
         if (nsub > 1)
-            add_line(e,
-                     "%s issues each %d-byte access as %d separate %d-byte requests, each served in %s (%d lanes "
-                     "each): %d phases",
-                     p->name, w, nsub, pw, group_name(per), per, phases);
+            add_line(e, "%s issues each %d-byte access as %d separate %d-byte requests: %s", p->name, w, nsub, pw,
+                     r->paired ? before : served);
         else if (per < p->request_lanes || p->request_lanes == BANKS_WARP)
-            add_line(e,
-                     "one wavefront carries at most %d B; %d lanes x %d B = %d B, so the warp is served in %d "
-                     "phases of %d lanes (%s)",
-                     p->wavefront_bytes, BANKS_WARP, w, BANKS_WARP * w, phases, per, group_name(per));
+            add_line(e, "one wavefront carries at most %d B; %d lanes x %d B = %d B, so %s", p->wavefront_bytes,
+                     BANKS_WARP, w, BANKS_WARP * w, r->paired ? before : served);
         else
-            add_line(e, "%s serves a warp in %s (%d lanes each): %d phases", p->name, group_name(per), per, phases);
+            add_line(e, "%s: %s", p->name, r->paired ? before : served);
     }
     int mask = r->paired ? pairing_mask(&in->req) : 0;
     if (r->paired && mask) {
@@ -658,8 +669,7 @@ static void phase_lines(const banks_profile *p, const scenario_instr *in, const 
                      "%d active lanes read the same address as their partner n^%d, and the partners of the other "
                      "%d are left out (such a lane pairs with anything)",
                      shared, mask, alone);
-        add_line(e, "%s load pairing: %s, so two phases merge into one: %d phase%s of %d lanes", p->name, why,
-                 r->nphases, r->nphases == 1 ? "" : "s", BANKS_WARP / r->nphases);
+        add_line(e, "%s load pairing: %s, so two phases merge into one: %s", p->name, why, served);
     }
     if (r->active_lanes == 0 || (r->nphases <= 1 && !r->paired))
         return;
@@ -795,14 +805,14 @@ static void verdict_line(const scenario_instr *in, const banks_result *r, explai
         if (r->active_lanes == 0)
             strbuf_addf(&sb, "; no lane remains");
         else if (r->conflict_degree <= 1)
-            strbuf_addf(&sb, "; the %d remaining lane%s alone: no bank conflict, %d wavefront%s (ideal %d)",
+            strbuf_addf(&sb, "; the %d remaining lane%s alone: conflict-free, %d wavefront%s (ideal %d)",
                         r->active_lanes, r->active_lanes == 1 ? "" : "s", r->wavefronts, r->wavefronts == 1 ? "" : "s",
                         r->ideal_wavefronts);
         else
             strbuf_addf(&sb, "; the %d remaining lanes alone: %d-way, %d wavefronts (ideal %d)", r->active_lanes,
                         r->conflict_degree, r->wavefronts, r->ideal_wavefronts);
     } else if (r->active_lanes == 0) {
-        strbuf_addf(&sb, "verdict: no lane takes part: no wavefront");
+        strbuf_addf(&sb, "verdict: no active lane: no wavefront");
     } else if (r->conflict_degree <= 1) {
         strbuf_addf(&sb, "verdict: conflict-free: %d wavefront%s, the ideal", r->wavefronts,
                     r->wavefronts == 1 ? "" : "s");

@@ -33,5 +33,9 @@ void explain_access(const scenario *s, const scenario_instr *in, const banks_res
 void explain_wavefront(const scenario *s, const scenario_instr *in, const banks_result *r, int row, explain_lines *out);
 /* Free the lines; *e becomes empty (n = 0) and may be freed again. */
 void explain_lines_free(explain_lines *e);
+/* The phases the model served r in, as the grid's footer and the why text both say them:
+ * "4 phases of 8 lanes (quarter-warps)", after load pairing ("2 phases of 16 lanes (half-warps)"),
+ * counting every part of a split request; without the group's name when brief. */
+void explain_phases_text(const banks_result *r, bool brief, char *buf, size_t n);
 
 #endif

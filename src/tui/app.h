@@ -230,6 +230,7 @@ typedef struct source_state {
     char **texts;              /* owned, per pager line */
     int n;                     /* pager lines */
     int w_num, w_pred, w_meas; /* gutter column widths */
+    int w_wf, w_deg;           /* the predicted column's parts: "1056/64", "32-way" */
     tui_pager pager;
     unsigned long mask;         /* mouse events before the view asked for the wheel too */
     const char *hint;           /* the source file the command line names (bankscope FILE.cu), or NULL */

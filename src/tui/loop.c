@@ -93,17 +93,21 @@ static int snapshot(tui_app *a, const char *keys)
     }
     strbuf_addf(&sb,
                 ",\n \"instruction\": {\"wavefronts\": %d, \"ideal_wavefronts\": %d, \"bank_conflicts\": %d, "
-                "\"conflict_degree\": %d, \"excluded_lanes\": {\"misaligned\": %lld, \"out_of_bounds\": %lld, "
-                "\"expression_error\": %lld}},\n",
-                v->res.wavefronts, v->res.ideal_wavefronts, v->res.bank_conflicts, v->res.conflict_degree,
-                (long long)v->excl.misaligned, (long long)v->excl.out_of_bounds, (long long)v->excl.expression_error);
-    strbuf_addf(&sb,
-                " \"totals\": {\"instructions\": %lld, \"wavefronts\": %lld, \"ideal_wavefronts\": %lld, "
-                "\"bank_conflicts\": %lld, \"worst_conflict_degree\": %d, \"excluded_lanes\": {\"misaligned\": %lld, "
+                "\"conflict_degree\": %d, \"active_lanes\": %d, \"excluded_lanes\": {\"misaligned\": %lld, "
                 "\"out_of_bounds\": %lld, \"expression_error\": %lld}},\n",
-                (long long)t->instructions, (long long)t->wavefronts, (long long)t->ideal, (long long)t->conflicts,
-                t->worst, (long long)t->excl.misaligned, (long long)t->excl.out_of_bounds,
-                (long long)t->excl.expression_error);
+                v->res.wavefronts, v->res.ideal_wavefronts, v->res.bank_conflicts, v->res.conflict_degree,
+                v->res.active_lanes, (long long)v->excl.misaligned, (long long)v->excl.out_of_bounds,
+                (long long)v->excl.expression_error);
+    /* the totals as the result panel shows them ("56 instr. (+8 idle)") and analyze --json names
+     * them: every instruction, those some lane issues, and the idle ones no lane issues */
+    strbuf_addf(&sb,
+                " \"totals\": {\"instructions\": %lld, \"issued_instructions\": %lld, \"idle_instructions\": %lld, "
+                "\"wavefronts\": %lld, \"ideal_wavefronts\": %lld, \"bank_conflicts\": %lld, "
+                "\"worst_conflict_degree\": %d, \"excluded_lanes\": {\"misaligned\": %lld, \"out_of_bounds\": %lld, "
+                "\"expression_error\": %lld}},\n",
+                (long long)t->instructions, (long long)(t->instructions - t->idle), (long long)t->idle,
+                (long long)t->wavefronts, (long long)t->ideal, (long long)t->conflicts, t->worst,
+                (long long)t->excl.misaligned, (long long)t->excl.out_of_bounds, (long long)t->excl.expression_error);
     strbuf_addf(&sb, " \"message\": ");
     report_json_string(&sb, a->message);
     strbuf_addf(&sb, "}\n");

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/report.h"
 #include "tui/app.h"
 
 /* What a pager line shows. */
@@ -126,19 +127,32 @@ static void source_rows(tui_app *a)
     pager_clamp(&v->pager, source_page(a));
 }
 
-/* The predicted column of row x ("1056/64 32-way"), "" for a line without accesses. */
-static void pred_text(const source_row *x, char *buf, size_t n)
+/* The two parts of row x's predicted column: "1056/64" and the worst degree in the words of
+ * every view (report_degree_text: "32-way", "conflict-free"); a line without accesses says why
+ * in deg alone ("skipped", "no access?") or leaves both empty. */
+static void pred_parts(const source_row *x, char *wf, char *deg, size_t n)
 {
-    buf[0] = '\0';
+    wf[0] = deg[0] = '\0';
     if (x->naccess == 0 && x->nskipped)
-        snprintf(buf, n, "skipped");
+        snprintf(deg, n, "skipped");
     else if (x->naccess == 0 && x->names_array)
-        snprintf(buf, n, "no access?");
-    else if (x->naccess > 0 && x->worst == 0)
-        snprintf(buf, n, "%lld/%lld idle", (long long)x->wavefronts, (long long)x->ideal);
-    else if (x->naccess > 0)
-        snprintf(buf, n, "%lld/%lld %s%d-way", (long long)x->wavefronts, (long long)x->ideal, x->worst < 10 ? " " : "",
-                 x->worst);
+        snprintf(deg, n, "no access?");
+    else if (x->naccess > 0) {
+        snprintf(wf, n, "%lld/%lld", (long long)x->wavefronts, (long long)x->ideal);
+        report_degree_text(x->worst, deg, n);
+    }
+}
+
+/* The predicted column of row x: its numbers right-aligned, its degree left-aligned after them,
+ * each in the column every row shares. */
+static void pred_text(const source_state *v, const source_row *x, char *buf, size_t n)
+{
+    char wf[32], deg[32];
+    pred_parts(x, wf, deg, sizeof wf);
+    if (wf[0])
+        snprintf(buf, n, "%*s %-*s", v->w_wf, wf, v->w_deg, deg);
+    else
+        snprintf(buf, n, "%s", deg);
 }
 
 /* The measured column of row x: the launch's wavefronts; the mark goes beside it. */
@@ -166,10 +180,18 @@ static void widths(source_state *v)
     v->w_num = 1;
     for (int n = sl->nfile; n >= 10; n /= 10)
         v->w_num++;
-    v->w_pred = v->w_meas = 0;
+    v->w_pred = v->w_meas = v->w_wf = v->w_deg = 0;
     for (int r = 0; r < sl->nrows; r++) {
-        char buf[64];
-        pred_text(&sl->rows[r], buf, sizeof buf);
+        char wf[32], deg[32];
+        pred_parts(&sl->rows[r], wf, deg, sizeof wf);
+        int w = (int)strlen(wf);
+        v->w_wf = w > v->w_wf ? w : v->w_wf;
+        if (wf[0])
+            v->w_deg = (int)strlen(deg) > v->w_deg ? (int)strlen(deg) : v->w_deg;
+    }
+    for (int r = 0; r < sl->nrows; r++) {
+        char buf[80];
+        pred_text(v, &sl->rows[r], buf, sizeof buf);
         int w = (int)strlen(buf);
         v->w_pred = w > v->w_pred ? w : v->w_pred;
         meas_text(&sl->rows[r], buf, sizeof buf);
@@ -337,8 +359,8 @@ static void source_style(void *ctx, int i, tui_pager_line *out)
         snprintf(out->gutter, sizeof out->gutter, "%*d", v->w_num, x->line);
     else
         snprintf(out->gutter, sizeof out->gutter, "%*s", v->w_num, "");
-    char buf[40];
-    pred_text(x, buf, sizeof buf);
+    char buf[80];
+    pred_text(v, x, buf, sizeof buf);
     snprintf(out->extra[0].text, sizeof out->extra[0].text, " %*.40s", v->w_pred < 40 ? v->w_pred : 40, buf);
     out->extra[0].role = x->naccess == 0 ? ROLE_DIM : x->worst > 1 ? ROLE_CONFLICT : ROLE_OK;
     if (x->naccess == 0 && (x->names_array || x->nskipped))
@@ -395,8 +417,9 @@ static void detail_draw(tui_app *a, int y)
         strbuf_addf(&sb, "%lld warp-instr.", (long long)x->instructions);
         if (x->idle)
             strbuf_addf(&sb, " (%lld idle)", (long long)x->idle);
-        strbuf_addf(&sb, ", %lld wavefronts (ideal %lld), worst %d-way", (long long)x->wavefronts, (long long)x->ideal,
-                    x->worst);
+        char deg[32];
+        strbuf_addf(&sb, ", %lld wavefronts (ideal %lld), worst %s", (long long)x->wavefronts, (long long)x->ideal,
+                    report_degree_text(x->worst, deg, sizeof deg));
     }
     if (x->measured.known) {
         strbuf_addf(&sb, "; measured %llu over the launch, predicted x blocks %llu",
@@ -404,7 +427,7 @@ static void detail_draw(tui_app *a, int y)
         if (x->measured.why)
             strbuf_addf(&sb, ": %s", x->measured.why);
     }
-    draw_text(&a->crt, y, 0, a->cols, ROLE_DIM, "%s", strbuf_str(&sb));
+    draw_text_cut(&a->crt, y, 0, a->cols, ROLE_DIM, 0, strbuf_str(&sb)); /* cut: said by its ellipsis */
     strbuf_free(&sb);
 }
 
@@ -423,22 +446,34 @@ static void source_draw(tui_app *a)
     const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
     draw_fill(&a->crt, 0, 0, a->cols, ROLE_TITLE);
     const char *order = v->sorted ? "by cost (S: file order)" : "file order (S: by cost)";
+    char line[1200], scope[600];
+    /* the head lines: what does not fit ends in an ellipsis (draw_text_cut); the sort order,
+     * which the key bar also says, gives way first */
     if (v->src.is_recording) { /* what a recording is, before anything else */
-        draw_text(&a->crt, 0, 0, a->cols, ROLE_TITLE, " SOURCE%s%s%sone block of one launch, for this input%s%s", sep,
-                  base, sep, sep, order);
-        char scope[600];
+        snprintf(line, sizeof line, " SOURCE%s%s%sone block of one launch, for this input%s%s", sep, base, sep, sep,
+                 order);
+        if (draw_width(line) > a->cols)
+            snprintf(line, sizeof line, " SOURCE%s%s%sone block of one launch, for this input", sep, base, sep);
+        draw_text_cut(&a->crt, 0, 0, a->cols, ROLE_TITLE, 0, line);
         recording_scope(&v->src.rec, scope, sizeof scope);
-        draw_text(&a->crt, 1, 0, a->cols, ROLE_DIM, " wavefronts/ideal, worst degree%s%s%s%s%s",
-                  sl->measured ? sep : "", sl->measured ? "measured over the launch: = pred x blocks, " : "",
-                  sl->measured ? crt_glyph(&a->crt, "≠ not, ? unknown", "! not, ? unknown") : "", sep, scope);
+        snprintf(line, sizeof line, " wavefronts/ideal, worst degree%s%s%s%s%s", sl->measured ? sep : "",
+                 sl->measured ? "measured over the launch: = pred x blocks, " : "",
+                 sl->measured ? crt_glyph(&a->crt, "≠ not, ? unknown", "! not, ? unknown") : "", sep, scope);
+        int room = a->cols - (v->src.rec.truncated ? 12 : 0);
+        draw_text_cut(&a->crt, 1, 0, room, ROLE_DIM, 0, line);
         if (v->src.rec.truncated)
             draw_text(&a->crt, 1, a->cols - 12, 12, ROLE_WARN, " truncated ");
     } else {
-        draw_text(&a->crt, 0, 0, a->cols, ROLE_TITLE, " SOURCE%s%s%s%s%s%s", sep, base, sep, order, sep,
-                  v->src.path ? file : "its lines as the scenario carries them");
-        draw_text(&a->crt, 1, 0, a->cols, ROLE_DIM,
-                  " line, wavefronts/ideal, worst degree (every warp-instruction, %s model)%sEnter: grid",
-                  a->sc.arch->name, sep);
+        const char *where = v->src.path ? file : "its lines as the scenario carries them";
+        snprintf(line, sizeof line, " SOURCE%s%s%s%s%s%s", sep, base, sep, order, sep, where);
+        if (draw_width(line) > a->cols)
+            snprintf(line, sizeof line, " SOURCE%s%s%s%s", sep, base, sep, where);
+        draw_text_cut(&a->crt, 0, 0, a->cols, ROLE_TITLE, 0, line);
+        snprintf(line, sizeof line, " line, wavefronts/ideal, worst degree (every warp-instruction, %s model)%s%s",
+                 a->sc.arch->name, sep, "Enter: grid");
+        if (draw_width(line) > a->cols) /* the key bar says Enter too */
+            line[strlen(line) - strlen("Enter: grid") - strlen(sep)] = '\0';
+        draw_text_cut(&a->crt, 1, 0, a->cols, ROLE_DIM, 0, line);
     }
     layout_rect text = {2, 0, page, a->cols};
     pager_draw(&a->crt, &v->pager, &text, source_style, a);

@@ -195,8 +195,12 @@ void pager_draw(const tui_crt *c, const tui_pager *p, const layout_rect *r, page
         size_t len = strlen(text), off = (size_t)p->hscroll;
         while (off < len && ((unsigned char)text[off] & 0xC0) == 0x80) /* never inside a character */
             off++;
+        int tw = r->w - gut - 1;
+        bool more = off < len && draw_width(text + off) > tw; /* a line that goes on says so: h/l scroll */
         if (off < len)
-            draw_text_mark(c, y, r->x + gut + 1, r->w - gut - 1, role, cur ? MARK_STEP : 0, "%s", text + off);
+            draw_text_mark(c, y, r->x + gut + 1, tw - (more ? 1 : 0), role, cur ? MARK_STEP : 0, "%s", text + off);
+        if (more)
+            draw_text(c, y, r->x + r->w - 1, 1, ROLE_DIM, "%s", crt_glyph(c, "…", "~"));
     }
 }
 

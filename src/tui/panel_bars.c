@@ -37,7 +37,7 @@ void panel_title_draw(const tui_vctx *v)
     draw_fill(v->crt, r->y, r->x, r->w, ROLE_TITLE);
     const char *sep = crt_glyph(v->crt, " │ ", " | ");
     const char *mode = v->mode_title; /* a mode takes the program's place, first on the line */
-    title_part p[7];
+    title_part p[9];
     int n = 0;
     memset(p, 0, sizeof p);
     snprintf(p[n].text, sizeof p[n].text, "%s", *mode ? mode : "bankscope");
@@ -50,21 +50,22 @@ void panel_title_draw(const tui_vctx *v)
     p[n].suffix = v->modified ? " (modified)" : "";
     p[n].prio = 1;
     p[n++].shrink = true;
-    snprintf(p[n].text, sizeof p[n].text, "%s", s->arch->name);
-    p[n++].prio = 5;
+    snprintf(p[n].text, sizeof p[n].text, "%s", s->arch->name); /* also in the result panel */
+    p[n++].prio = 2;
     if (s->is_trace) {
         snprintf(p[n].text, sizeof p[n].text, "trace[%d/%d]", v->access, s->ntrace - 1);
-        p[n++].prio = 8;
+        p[n++].prio = 9;
     } else {
         view_declaration(s, v->access, p[n].text, sizeof p[n].text);
+        p[n].shrink = true;
         p[n++].prio = 4;
         if (s->block[2] > 1)
             snprintf(p[n].text, sizeof p[n].text, "block %dx%dx%d", s->block[0], s->block[1], s->block[2]);
         else
             snprintf(p[n].text, sizeof p[n].text, "block %dx%d", s->block[0], s->block[1]);
-        p[n++].prio = 2;
+        p[n++].prio = 9;
         snprintf(p[n].text, sizeof p[n].text, "warp %d/%d", v->warp, scenario_warp_count(s) - 1);
-        p[n++].prio = 8;
+        p[n++].prio = 9;
         if (s->nloops == 1) {
             snprintf(p[n].text, sizeof p[n].text, "%s=%lld (%d/%d)", s->loops[0].var,
                      (long long)s->loop_values[v->iteration], v->iteration, s->iterations - 1);
@@ -77,9 +78,26 @@ void panel_title_draw(const tui_vctx *v)
             p[n++].prio = 7;
         }
     }
-    /* too wide: the program's name goes first, then the file's name is shortened, then the parts
-     * that say least give way whole; "warp 3/31" is never cut */
+    /* the verdict of the instruction on show (both, side by side); a quiz hides it */
+    if (v->quiz_hidden) {
+        snprintf(p[n].text, sizeof p[n].text, "degree: predict first");
+    } else {
+        char a[64], b[64] = "";
+        headline_short(v->view, a, sizeof a);
+        if (v->other)
+            headline_short(v->other, b, sizeof b);
+        snprintf(p[n].text, sizeof p[n].text, "%s%s%s", a, *b ? " vs " : "", b);
+    }
+    p[n++].prio = 9;
+    /* too wide: the program's name goes first, then the file's name is shortened to 10 cells,
+     * then the architecture (the result panel says it) gives way, then the name is shortened
+     * down to one character and the ellipsis (the declaration says what `+` and `t` change: it
+     * stays longer), then the declaration is shortened and gives way, then the iteration; each time a part goes the
+     * name starts again whole, so it is only as short as it must be. The mode, the block, the
+     * warp and the verdict are never cut. */
     int seps = draw_width(sep);
+    char name[sizeof p[1].text];
+    memcpy(name, p[1].text, sizeof name);
     for (;;) {
         int total = 1, shown = 0;
         for (int i = 0; i < n; i++)
@@ -92,23 +110,38 @@ void panel_title_draw(const tui_vctx *v)
         for (int i = 0; i < n; i++)
             if (!p[i].gone && (drop < 0 || p[i].prio < p[drop].prio))
                 drop = i;
-        if (drop < 0 || p[drop].prio >= 8)
-            break; /* what is left is the warp and the mode: the screen cuts it, not us */
+        if (drop < 0 || p[drop].prio >= 9)
+            break; /* only the parts that are never cut are left: the screen cuts them, not us */
         int w = draw_width(p[drop].text), over = total - r->w;
-        if (p[drop].shrink && w - over >= 10) {
+        /* the name's stages: to 10 cells, then (after the architecture) to one character and
+         * the ellipsis; a name already that short stays. The declaration loses what follows its
+         * dimensions (" swizzle 32B") before it gives way whole. */
+        int least = p[drop].prio == 1 ? 10 : 2;
+        if (drop != 1) {
+            char decl[sizeof p[0].text];
+            memcpy(decl, p[drop].text, sizeof decl);
+            char *end = strrchr(decl, ']');
+            if (end)
+                end[1] = '\0';
+            least = draw_width(decl) + 1; /* the dimensions and the ellipsis */
+        }
+        if (p[drop].shrink && w > least && w - over >= least) {
             shorten(v->crt, p[drop].text, w - over);
             continue;
         }
-        if (p[drop].shrink) { /* as short as it gets: it goes after the block, before the rest */
-            if (w > 10)
-                shorten(v->crt, p[drop].text, 10);
-            p[drop].shrink = false;
-            p[drop].prio = 3;
+        if (p[drop].shrink && drop == 1) { /* as short as this stage goes */
+            if (w > least)
+                shorten(v->crt, p[drop].text, least);
+            p[drop].prio = p[drop].prio == 1 ? 3 : 9;
+            p[drop].shrink = p[drop].prio < 9;
             continue;
         }
         p[drop].gone = true;
+        memcpy(p[1].text, name, sizeof name); /* the name again whole, for the room now free */
+        p[1].prio = 1;
+        p[1].shrink = true;
     }
-    char line[2400] = " ";
+    char line[sizeof p / sizeof p[0] * (sizeof p[0].text + 16)] = " ";
     for (int i = 0, shown = 0; i < n; i++)
         if (!p[i].gone) {
             size_t k = strlen(line);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/explain.h"
 #include "tui/view.h"
 
 /* Rows of each phase where a bank serves a word: more than one means a conflict. */
@@ -156,10 +157,8 @@ void panel_grid_draw(const tui_vctx *ctx, const grid_geom *g, const scenario *s,
     x += foot_piece(ctx, fy, x, end, ROLE_DIM, foot);
     if (v->res.nphases > 1) { /* 8- and 16-byte accesses: each phase's rows start at a ┤ (row labels alternate) */
         char ph[64];
-        snprintf(ph, sizeof ph, "%d %s ", v->res.nphases,
-                 v->res.nphases == 2   ? "half-warp phases"
-                 : v->res.nphases == 4 ? "quarter-warp phases"
-                                       : "phases");
+        explain_phases_text(&v->res, true, ph, sizeof ph - 1); /* the why text's words */
+        strcat(ph, " ");
         x += foot_piece(ctx, fy, x, end, ROLE_BANK_B, ph);
     }
     x += foot_piece(ctx, fy, x, end, ROLE_CONFLICT, "conflict");

@@ -1,8 +1,10 @@
 /* panel_lanes: the lane table, one line per lane in textbook form:
- * "lane 1: tile[1][0] = base + 132 B -> word 33 -> bank 1". The bank is never cut: when a line
- * does not fit, the address form shortens, then the element text ends in an ellipsis. Lanes left
- * out of the analysis say why. */
+ * "lane 1: tile[1][0] = base + 132 B -> word 33 -> bank 1". The bank is never cut. Every line
+ * takes one form, the elements padded to one width, so the columns line up: when a line does not
+ * fit, every line's address form shortens, then every element is cut to one width with an
+ * ellipsis, and the panel's title says what was left out. Lanes left out of the analysis say why. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "io/report.h"
@@ -64,51 +66,126 @@ static void lane_tail(const tui_vctx *ctx, const tui_view *v, int l, int form, b
                  *shared ? " (shared)" : "");
 }
 
+/* The line parts of every lane: the element text of each (when it has one) and, for a lane that
+ * is served, the tail of each form. */
+typedef struct lane_texts {
+    strbuf el[BANKS_WARP];
+    bool served[BANKS_WARP];
+} lane_texts;
+
+/* The one form for every served lane: the longest (0 = start + offset with the swizzle's "was"
+ * ... 5 = byte address, no word, no "was") in which every line fits w cells with the elements
+ * padded to one width; 6 when none does (then the elements are cut, all to one width). The
+ * element width to use goes to *elem_w. */
+static int common_form(const tui_vctx *ctx, const tui_view *v, const lane_texts *t, int w, int *elem_w)
+{
+    int ew = 0;
+    for (int l = 0; l < BANKS_WARP; l++)
+        if (t->served[l] && draw_width(strbuf_str(&t->el[l])) > ew)
+            ew = draw_width(strbuf_str(&t->el[l]));
+    char tail[200];
+    for (int k = 0; k <= 5; k++) {
+        int tw = 0;
+        for (int l = 0; l < BANKS_WARP; l++)
+            if (t->served[l]) {
+                lane_tail(ctx, v, l, k % 3, k < 3, tail, sizeof tail);
+                tw = draw_width(tail) > tw ? draw_width(tail) : tw;
+            }
+        if (ew + tw <= w || k == 5) {
+            *elem_w = ew + tw <= w ? ew : w - tw - 1; /* cut: room for the ellipsis */
+            return ew + tw <= w ? k : 6;
+        }
+    }
+    return 0;
+}
+
+/* The panel's title in at most w cells: "lanes", and what the lines leave out to fit (form as
+ * common_form): "lanes (addresses, no word, no unswizzled, elements cut)"; "addresses" (a form,
+ * not a cut) gives way first when the title is too long for the frame. */
+static void lanes_title(const tui_vctx *ctx, int form, int w, char *buf, size_t n)
+{
+    const scenario *s = ctx->sc;
+    bool swz = !s->is_trace && s->arrays[s->accesses[ctx->view->in.access].array].swz_bits;
+    int k = form > 5 ? 5 : form;
+    const char *part[4] = {k % 3 ? "addresses" : NULL, k % 3 == 2 ? "no word" : NULL,
+                           swz && k >= 3 ? "no unswizzled" : NULL, form > 5 ? "elements cut" : NULL};
+    for (int first = 0; first < 2; first++) {
+        size_t len = (size_t)snprintf(buf, n, "lanes");
+        int shown = 0;
+        for (int i = first; i < 4; i++)
+            if (part[i] && len < n)
+                len += (size_t)snprintf(buf + len, n - len, "%s%s", shown++ ? ", " : " (", part[i]);
+        if (shown && len < n)
+            snprintf(buf + len, n - len, ")");
+        if (draw_width(buf) <= w)
+            return;
+    }
+}
+
 void panel_lanes_draw(const tui_vctx *ctx, const lanes_geom *g)
 {
     layout_rect in = g->in;
-    panel_frame(ctx->crt, &ctx->frame->lay.lanes, "lanes", ctx->focus == 1);
     const tui_view *v = ctx->view;
-    if (in.h < 1 || !v->valid)
-        return;
     const scenario *s = ctx->sc;
-    strbuf el = {0};
+    if (in.h < 1 || !v->valid) {
+        panel_frame(ctx->crt, &ctx->frame->lay.lanes, "lanes", ctx->focus == 1);
+        return;
+    }
+    /* every line in one form, the elements padded to one width, so the columns line up; what
+     * that form leaves out is said in the title */
+    lane_texts *t = xcalloc(1, sizeof *t);
+    int w = in.w - draw_width("lane 31: ");
+    for (int l = 0; l < BANKS_WARP; l++) {
+        const scenario_lane *ln = &v->in.lane[l];
+        t->served[l] = ln->state == SCENARIO_LANE_OK && !ctx->quiz_hidden;
+        if (ln->state == SCENARIO_LANE_OK ? !s->is_trace
+                                          : ln->state == SCENARIO_LANE_OOB || ln->state == SCENARIO_LANE_MISALIGNED)
+            scenario_lane_element(s, v->in.access, ln, &t->el[l]);
+    }
+    int elem_w = 0, form = 0;
+    if (!s->is_trace) /* a trace's lines have one form (no element, no offset): a long one is cut, said by "…" */
+        form = common_form(ctx, v, t, w, &elem_w);
+    char title[120];
+    lanes_title(ctx, form, ctx->frame->lay.lanes.w - 6, title, sizeof title);
+    panel_frame(ctx->crt, &ctx->frame->lay.lanes, title, ctx->focus == 1);
     char tail[200];
     for (int i = 0; i < in.h && g->scroll + i < BANKS_WARP; i++) {
         int l = g->scroll + i, y = in.y + i;
         const scenario_lane *ln = &v->in.lane[l];
+        const char *elem = strbuf_str(&t->el[l]);
         bool sel = l == ctx->sel_lane;
         bool step_lit = (ctx->opts & VIEW_STEP) && v->res.lane[l].phase >= 0 && ctx->step_shown > 0 &&
                         v->res.lane[l].wavefront == ctx->step_shown - 1 && ln->state == SCENARIO_LANE_OK;
         int marks = sel ? MARK_SELECT : 0;
         tui_role role = step_lit ? ROLE_HILITE : ROLE_NORMAL;
         int x = in.x + draw_text_mark(ctx->crt, y, in.x, in.w, ROLE_KEY, marks, "lane %2d: ", l);
-        int w = in.w - (x - in.x);
-        strbuf_clear(&el);
+        int lw = in.w - (x - in.x);
         if (ln->state != SCENARIO_LANE_OK) {
             const char *why = ln->state == SCENARIO_LANE_EVAL_ERROR ? expr_status_text(ln->eval)
                                                                     : scenario_lane_state_text(ln->state);
             bool excluded = ln->state == SCENARIO_LANE_OOB || ln->state == SCENARIO_LANE_MISALIGNED ||
                             ln->state == SCENARIO_LANE_EVAL_ERROR;
-            if (ln->state == SCENARIO_LANE_OOB || ln->state == SCENARIO_LANE_MISALIGNED)
-                scenario_lane_element(s, v->in.access, ln, &el);
-            snprintf(tail, sizeof tail, "%s%s%s", el.len ? ": " : "", why, excluded ? " (left out)" : "");
-            fit_line(ctx, y, x, w, excluded ? ROLE_ERROR : ROLE_DIM, marks, strbuf_str(&el), tail);
+            snprintf(tail, sizeof tail, "%s%s%s", *elem ? ": " : "", why, excluded ? " (left out)" : "");
+            fit_line(ctx, y, x, lw, excluded ? ROLE_ERROR : ROLE_DIM, marks, elem, tail);
             continue;
         }
-        if (!s->is_trace)
-            scenario_lane_element(s, v->in.access, ln, &el);
         if (ctx->quiz_hidden) { /* predict first: the address, not its bank */
             snprintf(tail, sizeof tail, " = %lld B", (long long)ln->address);
-            fit_line(ctx, y, x, w, role, marks, strbuf_str(&el), tail);
+            fit_line(ctx, y, x, lw, role, marks, elem, tail);
             continue;
         }
-        for (int k = 0; k <= 5; k++) { /* the longest form that fits the line, the swizzle's first */
-            lane_tail(ctx, v, l, k % 3, k < 3, tail, sizeof tail);
-            if (draw_width(strbuf_str(&el)) + draw_width(tail) <= w)
-                break;
+        lane_tail(ctx, v, l, form % 3, form < 3, tail, sizeof tail);
+        if (form > 5)
+            lane_tail(ctx, v, l, 2, false, tail, sizeof tail);
+        int ew = draw_width(elem);
+        if (ew > elem_w) { /* cut like every other element: to the one width, with the ellipsis */
+            fit_line(ctx, y, x, elem_w + 1 + draw_width(tail), role, marks, elem, tail);
+            continue;
         }
-        fit_line(ctx, y, x, w, role, marks, strbuf_str(&el), tail);
+        int n = draw_text_mark(ctx->crt, y, x, lw, role, marks, "%s%*s", elem, elem_w - ew, "");
+        draw_text_mark(ctx->crt, y, x + n, lw - n, role, marks, "%s", tail);
     }
-    strbuf_free(&el);
+    for (int l = 0; l < BANKS_WARP; l++)
+        strbuf_free(&t->el[l]);
+    free(t);
 }

@@ -89,6 +89,22 @@ tui_role headline_text(const scenario *s, const tui_view *v, char *buf, size_t n
     return ROLE_OK;
 }
 
+void headline_short(const tui_view *v, char *buf, size_t n)
+{
+    const banks_result *res = &v->res;
+    int64_t out = scenario_excluded_total(&v->excl);
+    if (!v->valid)
+        snprintf(buf, n, "no instruction");
+    else if (res->not_modelled)
+        snprintf(buf, n, "not modelled");
+    else if (out > 0) /* never "conflict-free" when lanes are left out (as headline_text) */
+        snprintf(buf, n, "%lld lane%s left out", (long long)out, out == 1 ? "" : "s");
+    else if (res->active_lanes == 0)
+        snprintf(buf, n, "no active lane");
+    else
+        report_degree_text(res->conflict_degree, buf, n);
+}
+
 /* The GPU part: measured numbers beside the prediction, or the worker's status. */
 static void measured_draw(const tui_vctx *ctx, layout_rect in, int y)
 {
@@ -175,7 +191,8 @@ static int totals_draw(const tui_vctx *ctx, layout_rect in, int y, int room)
         /* which warps the totals cover (a file's "warps" may leave out the one on show), and the
          * warp-instructions that issue nothing (idle warps: no active lane) */
         const scenario *s = ctx->sc;
-        char scope[48], idle[48] = "", line[200];
+        char scope[48], idle[48] = "", line[200], worst[32];
+        report_degree_text(t->worst, worst, sizeof worst); /* analyze's "worst:" words */
         if (s->is_trace || s->nwarps == 0)
             snprintf(scope, sizeof scope, "all");
         else if (s->nwarps == 1)
@@ -184,11 +201,14 @@ static int totals_draw(const tui_vctx *ctx, layout_rect in, int y, int room)
             snprintf(scope, sizeof scope, "%d warps", s->nwarps);
         if (t->idle > 0)
             snprintf(idle, sizeof idle, " (+%lld idle)", (long long)t->idle);
-        snprintf(line, sizeof line, "%s: %lld instr.%s, %lld wf, ideal %lld, worst %d", scope,
-                 (long long)(t->instructions - t->idle), idle, (long long)t->wavefronts, (long long)t->ideal, t->worst);
+        snprintf(line, sizeof line, "%s: %lld instr.%s, %lld wf, ideal %lld, worst %s", scope,
+                 (long long)(t->instructions - t->idle), idle, (long long)t->wavefronts, (long long)t->ideal, worst);
+        if (draw_width(line) > in.w - 1 && t->idle > 0) /* the idle count before the worst degree */
+            snprintf(line, sizeof line, "%s: %lld instr.%s, %lld wf, ideal %lld", scope,
+                     (long long)(t->instructions - t->idle), idle, (long long)t->wavefronts, (long long)t->ideal);
         if (draw_width(line) > in.w - 1)
-            snprintf(line, sizeof line, "%s: %lld wf, ideal %lld, worst %d", scope, (long long)t->wavefronts,
-                     (long long)t->ideal, t->worst);
+            snprintf(line, sizeof line, "%s: %lld wf, ideal %lld, worst %s", scope, (long long)t->wavefronts,
+                     (long long)t->ideal, worst);
         if (draw_width(line) > in.w - 1 && t->idle > 0)
             snprintf(line, sizeof line, "%s: %lld wf, %lld idle", scope, (long long)t->wavefronts, (long long)t->idle);
         else if (draw_width(line) > in.w - 1)

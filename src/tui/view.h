@@ -83,7 +83,8 @@ typedef struct tui_vctx {
     int cols, rows;
     const tui_frame *frame;
     const scenario *sc;
-    const tui_view *view; /* the instruction on show */
+    const tui_view *view;  /* the instruction on show */
+    const tui_view *other; /* VIEW_COMPARE: the instruction beside it; else NULL */
     const char *source;
     bool modified;
     int access, warp, iteration;
@@ -114,6 +115,10 @@ void view_build(const scenario *s, int access, int iteration, int warp, tui_view
 void view_declaration(const scenario *s, int access, char *buf, size_t n);
 /* The verdict headline of an instruction ("32-way conflict", "24 of 32 lanes misaligned: ..."). */
 tui_role headline_text(const scenario *s, const tui_view *v, char *buf, size_t n);
+/* The same verdict in a few words for the title line, as analyze's tables say it
+ * (report_degree_text: "32-way", "conflict-free", "no active lane"), or "24 lanes left out",
+ * "not modelled". */
+void headline_short(const tui_view *v, char *buf, size_t n);
 grid_geom grid_geom_make(const layout_rect *r, const tui_view *v, int scroll, int cw, int lw);
 /* Row and bank under (y, x); false outside the cells. */
 bool grid_geom_hit(const grid_geom *g, int y, int x, int *row, int *bank);

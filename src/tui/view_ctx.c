@@ -38,6 +38,7 @@ void app_view_context(tui_app *a, tui_vctx *v)
     v->frame = &a->frame;
     v->sc = &a->sc;
     v->view = &a->view;
+    v->other = app_in_mode(a, MODE_COMPARE) && a->cmp.ok && a->cmp.view.valid ? &a->cmp.view : NULL;
     v->source = a->shown_name && a->source && !strcmp(a->source, a->shown_file) ? a->shown_name : a->source;
     v->modified = a->modified;
     v->access = a->access;

@@ -243,7 +243,7 @@ expect pin16-banks "│wf   01234567890123456789012345678901 │"
 start 100 30 --no-gpu
 expect shared-start "32-way conflict"
 keys t t a
-expect shared-said "lane  1: tile[0][1] = 1 B → word 0 → bank 0 (shared)"
+expect shared-said "lane  1: tile[0][1]  = 1 B → word 0 → bank 0 (shared)"
 
 # ---- step mode narrates each wavefront in the model's words (explain_wavefront): the bottom line
 # has the first line, the why panel all of it; a cut message ends in an ellipsis ----
@@ -388,7 +388,7 @@ expect swizzle-32b-degree "16-way conflict"
 keys u
 expect swizzle-undo "32-way conflict"
 keys U
-expect swizzle-redo "float tile[32][32] swizzle 32B"
+expect swizzle-redo "(float, 4 B, swizzle 32B)"
 keys G BSpace BSpace BSpace "Swizzle<3,2,3>" Enter
 expect swizzle-typed "tile: swizzle Swizzle<3,2,3>"
 expect swizzle-typed-degree "4-way conflict"
@@ -428,9 +428,11 @@ sys.exit(0 if cells[4] == "46" and "46" not in cells[:4] else 1)'; then pass=$((
 
 # ---- the kernel view (K): the text `bankscope kernel` prints, scrolled to the end, closed ----
 # same_text FIRST COUNT WIDTH NAME: screen rows FIRST.. (COUNT of them, text after the line numbers
-# at column 6) equal the first COUNT lines of `bankscope kernel NAME`, cut to WIDTH characters
+# at column 6) equal the first COUNT lines of `bankscope kernel NAME`, cut to WIDTH characters; a
+# line longer than that shows WIDTH - 1 of them and an ellipsis that says it goes on
 same_text() {
-    (cd "$cases" && "$bin" kernel "$4") | head -n "$2" | cut -c1-"$3" | sed 's/ *$//' > "$tmp/want"
+    (cd "$cases" && "$bin" kernel "$4") | head -n "$2" |
+        awk -v w="$3" '{ if (length($0) > w) print substr($0, 1, w - 1) "…"; else print }' | sed 's/ *$//' > "$tmp/want"
     sed -n "$1,$(($1 + $2 - 1))p" "$tmp/screen" | cut -c6- | sed 's/ *$//' > "$tmp/got"
     if cmp -s "$tmp/want" "$tmp/got"; then pass=$((pass + 1)); else
         echo "FAIL kernel text of $4: the view differs from bankscope kernel:"; diff "$tmp/want" "$tmp/got" | head -10
@@ -525,7 +527,7 @@ expect source-start "PREDICTED"
 expect source-keybar "V source"
 keys V
 check source-100x30 "SOURCE │ reduction-interleaved.cu │ file order"
-expect source-line-12 "12 141/36  8-way"
+expect source-line-12 "12 141/36 8-way"
 # colours: the gutter of a line with a conflict is red (41), of a conflict-free line not
 T capture-pane -e -p -t "$sess" > "$tmp/colour"
 if grep '141/36' "$tmp/colour" | grep -q '41m' && grep ' 8/8 ' "$tmp/colour" | grep -qv '41m'; then
@@ -578,8 +580,8 @@ else
     expect source-import-start "PREDICTED"
     keys V
     check source-import-80x24 "SOURCE │ histogram.cu │ file order"
-    expect source-import-skipped "10     skipped          atomicAdd(&hist[in[i]], 1u);"
-    expect source-import-list "histogram.cu:10:9: skipped atomic of 'hist': depends on data"
+    expect source-import-skipped "10            skipped          atomicAdd(&hist[in[i]], 1u);"
+    expect source-import-list "histogram.cu:10:9: skipped atomic of 'hist': depends on …"
     keys G Enter # the list's entry leads to its line
     expect source-import-list-enter "line 10: the import skipped its access (see below)"
     T capture-pane -e -p -t "$sess" > "$tmp/colour"
@@ -594,7 +596,7 @@ else
     expect source-import-grid "line 11: access 1, the first of 1 on the line"
     expect source-import-grid-verdict "8-way conflict"
     keys V
-    expect source-import-back "11 64/8  8-way"
+    expect source-import-back "11 64/8 8-way"
     resize 160 48
     check source-import-160x48 "SOURCE │ histogram.cu │ file order"
     keys Escape
@@ -710,7 +712,7 @@ expect quiz-banks-back "→ bank 0"
 start 80 24 --no-gpu transpose-naive
 expect header-start "row write"
 keys +
-expect header-modified "transpose-… (modified)"
+expect header-modified "tr… (modified) │ float tile[32][32+1] │ block 32x32"
 expect header-warp "│ warp 0/31"
 keys u # unmodified again: nothing to keep when the session ends
 gone header-undone "(modified)"
@@ -724,7 +726,9 @@ expect totals-warps "warp 0: 32 wf, ideal 1"
 start 80 24 --no-gpu reduction-sequential
 expect totals-idle "all: 36 wf, 156 idle"
 start 160 48 --no-gpu reduction-sequential
-expect totals-idle-long "all: 36 instr. (+156 idle), 36 wf, ideal 36, worst 1"
+expect totals-idle-long "all: 36 instr. (+156 idle), 36 wf, ideal 36"
+start 220 60 --no-gpu reduction-sequential
+expect totals-idle-wide "all: 36 instr. (+156 idle), 36 wf, ideal 36, worst conflict-free"
 
 # ---- the pattern list (L): titles and arch, type to filter (fuzzy), Home/End, Enter opens ----
 start 100 30 --no-gpu
@@ -745,7 +749,7 @@ expect picker-rank-start "32-way conflict"
 keys L s c a n
 expect picker-rank-exact "> scan                 Work-efficient scan (Blelloch up-sweep)…      sm_90"
 keys Enter
-expect picker-rank-opened "scan │ sm_90"
+expect picker-rank-opened " scan │ float temp[512] │ block 256x1"
 
 # ---- F resets the pattern to its file, as one undoable edit ----
 start 80 24 --no-gpu
@@ -782,6 +786,42 @@ expect bar-advisor-start "transpose-naive │"
 keys v
 expect bar-advisor "advisor"
 gone bar-advisor-no-measure "m measure"
+
+# ---- the title keeps the mode, the block, the warp and the verdict at every size: a long name
+# is shortened with an ellipsis instead; the verdict is the result panel's, in its words; a quiz
+# hides it; the lane table's lines take one form (its title says what it leaves out) ----
+cp "$cases/../../../patterns/gemm-bf16-swizzled.json" \
+    "$tmp/a-pattern-with-a-name-much-too-long-for-any-title-line-of-the-view-even-on-a-terminal-two-hundred-and-twenty-columns-wide-as-a-projector-in-class-may-well-be.json"
+for size in "80 24" "100 30" "160 48" "220 60"; do
+    set -- $size
+    start $1 $2 --no-gpu "$tmp/a-pattern-with-a-name-much-too-long-for-any-title-line-of-the-view-even-on-a-terminal-two-hundred-and-twenty-columns-wide-as-a-projector-in-class-may-well-be.json"
+    expect title-$1x$2 "PREDICTED"
+    head -n 1 "$tmp/screen" > "$tmp/title"
+    if grep -q "block 128x1 │ warp 0/3 │ k=0 (0/3) │ conflict-free" "$tmp/title" && grep -q "…" "$tmp/title" &&
+        grep -q "^ $(printf %.5s "$tmp")" "$tmp/title"; then
+        pass=$((pass + 1)); else echo "FAIL title-$1x$2: the block, warp, iteration or verdict is missing, or the name is not shortened:"; cat "$tmp/title"; fail=$((fail + 1)); fi
+    T capture-pane -e -p -t "$sess" | head -n 1 > "$tmp/colour"
+    if grep -q '46m' "$tmp/colour"; then pass=$((pass + 1)); else
+        echo "FAIL title-colour-$1x$2: the title line should be on the title colour (cyan):"; cat -v "$tmp/colour"; fail=$((fail + 1)); fi
+done
+start 80 24 --no-gpu lesson-tensor
+expect title-lesson "lesson 1/12: Tensor-core … │ block 128x1 │ warp 0/3 │ k=0 (0/3) │ conflict-free"
+start 80 24 --no-gpu aos-vec3
+expect title-verdict " bankscope │ aos-vec3 │ sm_90 │ Vec3 p[32] │ block 32x1 │ warp 0/0 │ 4-way"
+keys c
+expect title-compare " COMPARE │ aos-ve… │ Vec3 p[32] │ block 32x1 │ warp 0/0 │ 4-way vs conflict-free"
+keys Escape Q
+expect title-quiz "QUIZ │ aos-vec3 │ Vec3 p[32] │ block 32x1 │ warp 0/0 │ degree: predict first"
+gone title-quiz-hidden "4-way"
+# every lane line in one form: at 80x24 the default's widest line (lane 31) needs the short form,
+# so every line takes it, the title says so, and the columns line up
+start 80 24 --no-gpu
+expect lanes-form "lanes (addresses, no word)"
+expect lanes-aligned "lane  0: tile[0][0]  = 0 B → bank 0"
+expect lanes-aligned-2 "lane  5: tile[5][0]  = 640 B → bank 0"
+start 100 30 --no-gpu
+expect lanes-full "─ lanes ─"
+expect lanes-full-line "lane  1: tile[1][0]  = base + 128 B → word 32 → bank 0"
 
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]

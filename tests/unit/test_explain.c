@@ -10,6 +10,7 @@
 
 #include "io/library.h"
 #include "model/explain.h"
+#include "model/kinds.h"
 #include "test_util.h"
 
 /* The first warp-instruction of access a (iteration 0, first selected warp), analysed. */
@@ -85,7 +86,7 @@ static void test_library_reasoning(void **state)
     expect_access("broadcast", 0, "lanes 1-31 (31)", "broadcast", "conflict-free: 1 wavefront");
     expect_access("broadcast", 1, "lanes 1-7, 9-15, 17-23, 25-31 (28)", "broadcast", "conflict-free");
     expect_access("aos-vec3", 0, "16 B = 4 words apart; gcd(4, 32) = 4", "4-way", "4-way");
-    expect_access("legacy-stride4", 0, "in half-warps (16 lanes each): 2 phases", NULL, "4-way");
+    expect_access("legacy-stride4", 0, "sm_13: the warp is served in 2 phases of 16 lanes (half-warps)", NULL, "4-way");
     expect_access("legacy-stride4", 0, "gcd(4, 16) = 4", "16/4 = 4 banks", "4-way");
 }
 
@@ -241,7 +242,7 @@ static void test_pairing_and_cycles(void **state)
     assert_true(find_line(&e,
                           "sm_90 load pairing: every active lane reads the same address as lane n^1 (lanes 0 and 1, "
                           "2 and 3, ...)",
-                          "merge into one: 1 phase of 32 lanes", (const char *)NULL) >= 0);
+                          "merge into one: the warp is served in 1 phase of 32 lanes", (const char *)NULL) >= 0);
     assert_true(find_line(&e, "an inactive lane pairs with anything", (const char *)NULL) < 0);
     assert_true(find_line(&e, "the ideal is 1 wavefront, one per phase", (const char *)NULL) >= 0);
     assert_true(find_line(&e, "lanes 1, 3, 5", "broadcast", (const char *)NULL) >= 0);
@@ -375,12 +376,64 @@ static void test_property_library(void **state)
             check_lanes(&s, &in, &r);
             explain_access(&s, &in, &r, &e);
             assert_true(find_line(&e, "verdict: ", (const char *)NULL) >= 0);
+            /* the phases the why text says are the ones the grid's footer says (one function) */
+            char ph[80];
+            explain_phases_text(&r, false, ph, sizeof ph);
+            if (kinds_of(in.req.op)->rule == KINDS_RULE_WORDS && r.active_lanes > 0 && (r.nphases > 1 || r.paired) &&
+                find_line(&e, "the warp is served in ", ph, (const char *)NULL) < 0)
+                fail_msg("%s on %s: the why text does not say '%s'", lib[i].name, profiles[k].name, ph);
             explain_lines_free(&e);
             checked++;
             scenario_free(&s);
         }
     }
     assert_true(checked >= 20 * np);
+}
+
+/* The phases of one 32-lane trace entry (addr(l) bytes, width w, arch) as the footer says them,
+ * and the why text says the same. */
+static void expect_phases(const char *arch, int w, int mul, int div, const char *want)
+{
+    strbuf sb = {0};
+    strbuf_addf(&sb, "{\"arch\": \"%s\", \"trace\": [{\"op\": \"load\", \"width\": %d, \"addresses\": [", arch, w);
+    for (int l = 0; l < BANKS_WARP; l++)
+        strbuf_addf(&sb, "%d%s", w * mul * (l / div), l == BANKS_WARP - 1 ? "" : ", ");
+    strbuf_addf(&sb, "]}]}");
+    scenario s;
+    io_error err;
+    scenario_instr in;
+    banks_result r;
+    explain_lines e;
+    assert_true(test_load(strbuf_str(&sb), &s, &err));
+    strbuf_free(&sb);
+    scenario_instr_at(&s, 0, &in);
+    banks_analyze(s.arch, &in.req, &r, NULL);
+    char brief[80], full[80];
+    explain_phases_text(&r, true, brief, sizeof brief);
+    explain_phases_text(&r, false, full, sizeof full);
+    assert_string_equal(full, want);
+    assert_true(strncmp(full, brief, strlen(brief)) == 0);
+    explain_access(&s, &in, &r, &e);
+    if (find_line(&e, "the warp is served in ", want, (const char *)NULL) < 0) {
+        for (int i = 0; i < e.n; i++)
+            print_message("%s\n", e.line[i]);
+        fail_msg("no line says '%s'", want);
+    }
+    explain_lines_free(&e);
+    scenario_free(&s);
+}
+
+/* The grid's footer and the why text say the phases the model computed: after load pairing,
+ * counting the parts of a split request. */
+static void test_phases_words(void **state)
+{
+    (void)state;
+    expect_phases("sm_90", 16, 1, 1, "4 phases of 8 lanes (quarter-warps)");
+    expect_phases("sm_90", 16, 1, 2, "2 phases of 16 lanes (half-warps)"); /* lanes n, n^1 paired */
+    expect_phases("sm_90", 8, 1, 1, "2 phases of 16 lanes (half-warps)");
+    expect_phases("sm_90", 8, 1, 2, "1 phase of 32 lanes (whole warp)");
+    expect_phases("sm_13", 8, 1, 1, "4 phases of 16 lanes (half-warps)"); /* two 4-byte requests */
+    expect_phases("sm_13", 4, 1, 1, "2 phases of 16 lanes (half-warps)");
 }
 
 static void test_trace(void **state)
@@ -496,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_pairing_and_cycles),
         cmocka_unit_test(test_property_library),
         cmocka_unit_test(test_trace),
+        cmocka_unit_test(test_phases_words),
         cmocka_unit_test(test_no_control_chars),
         cmocka_unit_test(test_wavefronts),
     };

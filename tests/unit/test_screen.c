@@ -88,15 +88,16 @@ static void test_default_and_padding(void **state)
 {
     (void)state;
     tui_app *a = open_app("default", 80, 24, false);
-    assert_true(on_screen("bankscope | default | sm_90 | float tile[32][32]"));
+    assert_true(on_screen(" default | sm_90 | float tile[32][32] | block 32x32 | warp 0/31 | 32-way"));
     assert_true(on_screen("32-way conflict"));
-    assert_true(on_screen("lane  1: tile[1][0] = 128 B -> word 32 -> bank 0"));
+    /* lane 31's line needs the short form: every line takes it, and the title says so */
+    assert_true(on_screen("lanes (addresses, no word)"));
+    assert_true(on_screen("lane  1: tile[1][0]  = 128 B -> bank 0"));
     assert_true(on_screen("no GPU: predicted only"));
     key(a, '+');
-    assert_true(on_screen("float tile[32][32+1]"));
-    assert_true(on_screen("default (modified)"));
-    assert_true(on_screen("conflict-free"));
-    assert_true(on_screen("lane  1: tile[1][0] = 132 B -> word 33 -> bank 1"));
+    assert_true(on_screen("de~ (modified) | float tile[32][32+1] | block 32x32")); /* the name gives way */
+    assert_true(on_screen("| conflict-free"));
+    assert_true(on_screen("lane  1: tile[1][0]  = 132 B -> bank 1"));
     key(a, '?');
     assert_true(on_screen("keys of the main view"));
     key(a, 27);
@@ -303,6 +304,41 @@ static void test_header(void **state)
     close_app(a);
 }
 
+/* Every line of the lane table takes one form: the "=" in one column, the word on every line or
+ * on none, at every size and for patterns with short and long elements; the title says what the
+ * form leaves out. */
+static void test_lanes_one_form(void **state)
+{
+    (void)state;
+    const char *pats[] = {"default", "aos-vec3", "struct-mixed", "gemm-bf16-swizzled", "char-32x129", "conv3x3-34x35"};
+    const int sizes[][2] = {{80, 24}, {100, 30}, {160, 48}, {220, 60}};
+    for (size_t p = 0; p < sizeof pats / sizeof pats[0]; p++)
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            tui_app *a = open_app(pats[p], sizes[z][0], sizes[z][1], false);
+            const lanes_geom *g = &a->frame.lanes;
+            char line[512], title[512];
+            int eq = -1, words = 0, lines = 0;
+            mvinnstr(g->in.y - 1, g->in.x, title, g->in.w < 511 ? g->in.w : 511);
+            for (int y = g->in.y; y < g->in.y + g->in.h; y++) {
+                mvinnstr(y, g->in.x, line, g->in.w < 511 ? g->in.w : 511);
+                const char *e = strstr(line, " = ");
+                if (!strstr(line, "lane") || !e)
+                    continue;
+                if (eq < 0)
+                    eq = (int)(e - line);
+                if ((int)(e - line) != eq)
+                    fail_msg("%s at %dx%d: '=' out of line: %s", pats[p], sizes[z][0], sizes[z][1], line);
+                words += strstr(line, "-> word") != NULL;
+                lines++;
+            }
+            assert_true(lines > 0);
+            if (words != 0 && words != lines)
+                fail_msg("%s at %dx%d: %d of %d lines say the word", pats[p], sizes[z][0], sizes[z][1], words, lines);
+            assert_true((words == 0) == (strstr(title, "no word") != NULL));
+            close_app(a);
+        }
+}
+
 /* The lane table never cuts the bank: cc 1.x with doubles at 100x30. */
 static void test_lane_bank_shown(void **state)
 {
@@ -435,6 +471,7 @@ int main(void)
         cmocka_unit_test(test_step_and_compare_scroll),
         cmocka_unit_test(test_header),
         cmocka_unit_test(test_lane_bank_shown),
+        cmocka_unit_test(test_lanes_one_form),
         cmocka_unit_test(test_narrow_cells_apart),
         cmocka_unit_test(test_lesson),
         cmocka_unit_test(test_quiz_and_undo),
