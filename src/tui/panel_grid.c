@@ -32,8 +32,9 @@ static int phase_of_row(const banks_result *res, int row)
 
 /* Text of a cell cw wide: the lowest lane, and "+k" (k other lanes share its word; '*' or "+"
  * alone when the whole count does not fit: a count is never cut) for shared words. The marker
- * takes the same width whether it is there or not. */
-static void cell_text(int cw, int lane, int nlanes, bool selected, char *txt, size_t n)
+ * takes the same width whether it is there or not. joined: the cell to the left has text, so a
+ * text that fills the cell would run into it ("8+110+1"): the count then needs a free cell. */
+static void cell_text(int cw, int lane, int nlanes, bool selected, bool joined, char *txt, size_t n)
 {
     if (cw == 1)
         snprintf(txt, n, "%c", nlanes > 1 ? '*' : "0123456789abcdefghijklmnopqrstuv"[lane]);
@@ -44,7 +45,7 @@ static void cell_text(int cw, int lane, int nlanes, bool selected, char *txt, si
     else if (nlanes > 1) {
         char full[16];
         int w = snprintf(full, sizeof full, "%d+%d", lane, nlanes - 1);
-        if (w <= cw)
+        if (w < cw || (w == cw && !joined))
             snprintf(txt, n, "%*s", cw, full);
         else
             snprintf(txt, n, "%*d+", cw - 1, lane);
@@ -124,7 +125,8 @@ void panel_grid_draw(const tui_vctx *ctx, const grid_geom *g, const scenario *s,
             int lane = __builtin_ctz(c->lanes), n = __builtin_popcount(c->lanes);
             bool sel = ctx->sel_lane >= 0 && ((c->lanes >> ctx->sel_lane) & 1);
             char txt[16];
-            cell_text(cw, lane, n, sel, txt, sizeof txt);
+            bool joined = b > 0 && v->cells[row * banks + b - 1].lanes && !(stepping && row >= shown);
+            cell_text(cw, lane, n, sel, joined, txt, sizeof txt);
             draw_text_mark(ctx->crt, y, x, cw, cell_role(load[ph][b], n, b),
                            alt | (sel ? MARK_SELECT : 0) | (current ? MARK_STEP : 0), "%s", txt);
         }

@@ -823,5 +823,12 @@ start 100 30 --no-gpu
 expect lanes-full "─ lanes ─"
 expect lanes-full-line "lane  1: tile[1][0]  = base + 128 B → word 32 → bank 0"
 
+# a shared word's count that would fill its cell beside another cell's text gives way to "n+",
+# so two cells never read as one number ("8+110+1"): the 2-byte stores of a recording
+start 220 60 --no-gpu ../../data/record/ldmatrix.json
+expect cells-apart-source "one block of one launch"
+keys Escape
+expect cells-apart "│  0 ┤ 0+1 2+1 4+1 6+1 8+1 10+ 12+ 14+ 16+ 18+ 20+ 22+ 24+ 26+ 28+ 30+   ·"
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
