@@ -5,6 +5,7 @@
  * arrows choose a row (the list scrolls), Enter applies the chosen padding, s the layout found,
  * m measures every padding on the GPU. */
 #include <curses.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -114,6 +115,20 @@ static bool advisor_can_measure(const tui_app *a)
     return a->worker != NULL;
 }
 
+/* One line of the panel, at most in.w cells; a longer one is cut after a word and ends in an
+ * ellipsis, so nothing is cut without saying so. */
+static void adv_line(tui_app *a, int y, layout_rect in, tui_role role, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void adv_line(tui_app *a, int y, layout_rect in, tui_role role, const char *fmt, ...)
+{
+    char buf[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    draw_text_cut(&a->crt, y, in.x, in.w, role, 0, buf);
+}
+
 /* The layout search's answer in three lines: what s applies, then CuTe and TMA, then plain C;
  * or the closest swizzle when none works. Returns the next line. */
 static int draw_search(tui_app *a, const advisor_search *sr, int y, layout_rect in)
@@ -121,27 +136,31 @@ static int draw_search(tui_app *a, const advisor_search *sr, int y, layout_rect 
     char name[160];
     const advisor_layout *b = &sr->best;
     if (sr->found && b->kind == ADVISOR_LAYOUT_PADDING && b->pad == 0) {
-        draw_text(&a->crt, y++, in.x, in.w, ROLE_OK,
-                  "every access to %s is conflict-free with no padding and no swizzle", a->sc.arrays[sr->array].name);
+        adv_line(a, y++, in, ROLE_OK, "every access to %s is conflict-free with no padding and no swizzle",
+                 a->sc.arrays[sr->array].name);
         return y;
     }
     if (sr->found) {
-        draw_text(&a->crt, y++, in.x, in.w, ROLE_OK, "s applies %s: every access to %s conflict-free, %s%lld B",
-                  advisor_layout_name(b, name, sizeof name), a->sc.arrays[sr->array].name, b->extra_bytes ? "+" : "",
-                  (long long)b->extra_bytes);
+        char what[400];
+        advisor_layout_name(b, name, sizeof name);
+        snprintf(what, sizeof what, "s applies %s: every access to %s conflict-free, %s%lld B", name,
+                 a->sc.arrays[sr->array].name, b->extra_bytes ? "+" : "", (long long)b->extra_bytes);
+        if (draw_width(what) > in.w) /* narrow: the verdict and the cost before the array's name */
+            snprintf(what, sizeof what, "s applies %s: conflict-free, %s%lld B", name, b->extra_bytes ? "+" : "",
+                     (long long)b->extra_bytes);
+        adv_line(a, y++, in, ROLE_OK, "%s", what);
         if (b->cute[0])
-            draw_text(&a->crt, y++, in.x, in.w, ROLE_NORMAL, "  = CuTe %s on elements%s%s", b->cute,
-                      b->tma[0] ? " = " : "", b->tma);
+            adv_line(a, y++, in, ROLE_NORMAL, "  = CuTe %s on elements%s%s", b->cute, b->tma[0] ? " = " : "", b->tma);
         if (b->kind != ADVISOR_LAYOUT_PADDING)
-            draw_text(&a->crt, y++, in.x, in.w, ROLE_NORMAL, "  = %s", b->c_text);
+            adv_line(a, y++, in, ROLE_NORMAL, "  = %s", b->c_text);
     } else {
-        draw_text(&a->crt, y++, in.x, in.w, ROLE_ERROR, "no swizzle%s makes every access to %s conflict-free",
-                  sr->complete ? " or padding" : " found before the search stopped", a->sc.arrays[sr->array].name);
+        adv_line(a, y++, in, ROLE_ERROR, "no swizzle%s makes every access to %s conflict-free",
+                 sr->complete ? " or padding" : " found before the search stopped", a->sc.arrays[sr->array].name);
     }
     if ((!sr->found || b->kind == ADVISOR_LAYOUT_PADDING) && sr->nnear > 0) {
         const advisor_layout *n = &sr->near[0];
-        draw_text(&a->crt, y++, in.x, in.w, ROLE_DIM, "  closest swizzle %s: %lld wavefronts (ideal %lld)",
-                  advisor_layout_name(n, name, sizeof name), (long long)n->wavefronts, (long long)n->ideal);
+        adv_line(a, y++, in, ROLE_DIM, "  closest swizzle %s: %lld wavefronts (ideal %lld)",
+                 advisor_layout_name(n, name, sizeof name), (long long)n->wavefronts, (long long)n->ideal);
     }
     return y;
 }
@@ -226,40 +245,37 @@ static void advisor_draw(tui_app *a)
     }
     y = in.y + in.h - 6;
     if (sw->error[0])
-        draw_text(&a->crt, y, in.x, in.w, ROLE_ERROR, "%s", sw->error);
+        adv_line(a, y, in, ROLE_ERROR, "%s", sw->error);
     else if (sw->running)
-        draw_text(&a->crt, y, in.x, in.w, ROLE_HILITE, "measuring padding %d of %d on the GPU %s", r->rows[sw->row].pad,
-                  r->rows[r->nrows - 1].pad, (const char *[]){"|", "/", "-", "\\"}[a->spinner % 4]);
+        adv_line(a, y, in, ROLE_HILITE, "measuring padding %d of %d on the GPU %s", r->rows[sw->row].pad,
+                 r->rows[r->nrows - 1].pad, (const char *[]){"|", "/", "-", "\\"}[a->spinner % 4]);
     else if (sw->done)
-        draw_text(&a->crt, y, in.x, in.w, ROLE_DIM,
-                  "measured cycles per warp-access per SM beside the model's; m measures again");
+        adv_line(a, y, in, ROLE_DIM, "measured cycles per warp-access per SM beside the model's; m measures again");
     else if (!a->worker || gpu_worker_status(a->worker, (char[300]){0}, 300) == WORKER_NO_GPU)
-        draw_text(&a->crt, y, in.x, in.w, ROLE_DIM, "no GPU: predicted only; * current padding, > chosen row");
+        adv_line(a, y, in, ROLE_DIM, "no GPU: predicted only; * current padding, > chosen row");
     else
-        draw_text(&a->crt, y, in.x, in.w, ROLE_DIM,
-                  "* current padding, > chosen row; m measures every padding on the GPU");
+        adv_line(a, y, in, ROLE_DIM, "* current padding, > chosen row; m measures every padding on the GPU");
     y++;
     if (r->best_pad >= 0)
-        draw_text(&a->crt, y++, in.x, in.w, ROLE_OK, "smallest conflict-free padding: %d (%+lld B per block)",
-                  r->best_pad, (long long)(r->rows[r->best_pad].smem_bytes - r->rows[0].smem_bytes));
+        adv_line(a, y++, in, ROLE_OK, "smallest conflict-free padding: %d (%+lld B per block)", r->best_pad,
+                 (long long)(r->rows[r->best_pad].smem_bytes - r->rows[0].smem_bytes));
     else
-        draw_text(&a->crt, y++, in.x, in.w, ROLE_ERROR, "no conflict-free padding; fewest wavefronts at padding %d",
-                  r->min_pad);
+        adv_line(a, y++, in, ROLE_ERROR, "no conflict-free padding; fewest wavefronts at padding %d", r->min_pad);
     if (r->nsearch > 0)
         y = draw_search(a, &r->search[0], y, in);
     if (r->soa)
-        draw_text(&a->crt, y++, in.x, in.w, ROLE_NORMAL, "or struct of arrays: %lld wavefront%s",
-                  (long long)r->soa_row.wavefronts, r->soa_row.wavefronts == 1 ? "" : "s");
+        adv_line(a, y++, in, ROLE_NORMAL, "or struct of arrays: %lld wavefront%s", (long long)r->soa_row.wavefronts,
+                 r->soa_row.wavefronts == 1 ? "" : "s");
     /* the other arrays with conflicts, one line while there is room (sweep prints them whole) */
     for (int i = 1; i < r->nsearch && y < in.y + in.h; i++) {
         const advisor_search *o = &r->search[i];
         char name[160];
         if (o->found)
-            draw_text(&a->crt, y++, in.x, in.w, ROLE_DIM, "array %s: %s makes its accesses conflict-free",
-                      a->sc.arrays[o->array].name, advisor_layout_name(&o->best, name, sizeof name));
+            adv_line(a, y++, in, ROLE_DIM, "array %s: %s makes its accesses conflict-free", a->sc.arrays[o->array].name,
+                     advisor_layout_name(&o->best, name, sizeof name));
         else
-            draw_text(&a->crt, y++, in.x, in.w, ROLE_DIM, "array %s: no layout makes its accesses conflict-free",
-                      a->sc.arrays[o->array].name);
+            adv_line(a, y++, in, ROLE_DIM, "array %s: no layout makes its accesses conflict-free",
+                     a->sc.arrays[o->array].name);
     }
 }
 

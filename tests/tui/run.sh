@@ -823,6 +823,12 @@ start 100 30 --no-gpu
 expect lanes-full "─ lanes ─"
 expect lanes-full-line "lane  1: tile[1][0]  = base + 128 B → word 32 → bank 0"
 
+# the advisor's answer at 80 columns says its verdict and cost whole (the array's name gives way)
+start 80 24 --no-gpu transpose-naive
+expect advisor-short-start "row write"
+keys v
+expect advisor-short 's applies "swizzle": "Swizzle<5,0,5>": conflict-free, 0 B'
+
 # a shared word's count that would fill its cell beside another cell's text gives way to "n+",
 # so two cells never read as one number ("8+110+1"): the 2-byte stores of a recording
 start 220 60 --no-gpu ../../data/record/ldmatrix.json
