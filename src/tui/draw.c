@@ -243,7 +243,12 @@ layout_rect panel_frame(const tui_crt *c, const layout_rect *r, const char *titl
         mvaddstr(y, r->x + r->w - 1, v);
     }
     attrset(A_NORMAL);
-    if (title && *title)
-        draw_text(c, r->y, r->x + 2, r->w - 4, focused ? ROLE_KEY : ROLE_TITLE, " %s ", title);
+    tui_role trole = focused ? ROLE_KEY : ROLE_TITLE;
+    if (title && *title && draw_width(title) + 1 <= r->w - 4) { /* the space after it only where it fits */
+        draw_text(c, r->y, r->x + 2, r->w - 4, trole, " %s ", title);
+    } else if (title && *title && r->w > 6) { /* too long: cut, and an ellipsis says so */
+        int n = draw_text(c, r->y, r->x + 2, r->w - 5, trole, " %s", title);
+        draw_text(c, r->y, r->x + 2 + n, 1, trole, "%s", crt_glyph(c, "…", "~"));
+    }
     return in;
 }

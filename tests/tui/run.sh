@@ -829,6 +829,10 @@ expect advisor-short-start "row write"
 keys v
 expect advisor-short 's applies "swizzle": "Swizzle<5,0,5>": conflict-free, 0 B'
 
+# a panel's title too long for its frame ends in an ellipsis (the grid's caption with its label)
+start 80 24 --no-gpu source-view.json
+expect caption-cut "(int, 4 B) - ../../import/reduction…─┐"
+
 # a shared word's count that would fill its cell beside another cell's text gives way to "n+",
 # so two cells never read as one number ("8+110+1"): the 2-byte stores of a recording
 start 220 60 --no-gpu ../../data/record/ldmatrix.json

@@ -390,6 +390,16 @@ static void test_property_library(void **state)
     assert_true(checked >= 20 * np);
 }
 
+/* Load the one-entry trace JSON in sb (freed), and analyse its entry into in and r. */
+static void load_trace_entry(strbuf *sb, scenario *s, scenario_instr *in, banks_result *r)
+{
+    io_error err;
+    assert_true(test_load(strbuf_str(sb), s, &err));
+    strbuf_free(sb);
+    scenario_instr_at(s, 0, in);
+    banks_analyze(s->arch, &in->req, r, NULL);
+}
+
 /* The phases of one 32-lane trace entry (addr(l) bytes, width w, arch) as the footer says them,
  * and the why text says the same. */
 static void expect_phases(const char *arch, int w, int mul, int div, const char *want)
@@ -400,14 +410,10 @@ static void expect_phases(const char *arch, int w, int mul, int div, const char 
         strbuf_addf(&sb, "%d%s", w * mul * (l / div), l == BANKS_WARP - 1 ? "" : ", ");
     strbuf_addf(&sb, "]}]}");
     scenario s;
-    io_error err;
     scenario_instr in;
     banks_result r;
     explain_lines e;
-    assert_true(test_load(strbuf_str(&sb), &s, &err));
-    strbuf_free(&sb);
-    scenario_instr_at(&s, 0, &in);
-    banks_analyze(s.arch, &in.req, &r, NULL);
+    load_trace_entry(&sb, &s, &in, &r);
     char brief[80], full[80];
     explain_phases_text(&r, true, brief, sizeof brief);
     explain_phases_text(&r, false, full, sizeof full);
@@ -448,14 +454,10 @@ static void test_trace(void **state)
             strbuf_addf(&sb, "%d%s", 8 * l, l == BANKS_WARP - 1 ? "" : ", ");
     strbuf_addf(&sb, "]}]}");
     scenario s;
-    io_error err;
     scenario_instr in;
     banks_result r;
     explain_lines e;
-    assert_true(test_load(strbuf_str(&sb), &s, &err));
-    strbuf_free(&sb);
-    scenario_instr_at(&s, 0, &in);
-    banks_analyze(s.arch, &in.req, &r, NULL);
+    load_trace_entry(&sb, &s, &in, &r);
     check_lanes(&s, &in, &r);
     explain_lane(&s, &in, &r, 16, &e);
     assert_true(find_line(&e, "lane 16: load of 4 B at byte 128 (trace entry 0)", (const char *)NULL) == 0);
