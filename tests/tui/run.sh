@@ -840,5 +840,20 @@ expect cells-apart-source "one block of one launch"
 keys Escape
 expect cells-apart "│  0 ┤ 0+1 2+1 4+1 6+1 8+1 10+ 12+ 14+ 16+ 18+ 20+ 22+ 24+ 26+ 28+ 30+   ·"
 
+# every recording's source view (220x60) says, line by line, the numbers and the words of the
+# per-line table of `analyze` on the same file: wavefronts/ideal and the worst degree
+for rec in "$cases"/../../data/record/*.json; do
+    name=$(basename "$rec" .json)
+    "$bin" analyze "$rec" --summary 2>/dev/null | sed -n '/^line /,/^total/p' | grep -v '^line \|^total' |
+        awk '{ sub(/.*:/, "", $1); print $1, $3 "/" $4, $5 }' > "$tmp/want"
+    [ -s "$tmp/want" ] || continue
+    start 220 60 --no-gpu "'$rec'"
+    expect gutter-$name "one block of one launch"
+    grep -E '^ *[0-9]+ +[0-9]+/[0-9]+ ' "$tmp/screen" | awk '{ print $1, $2, $3 }' > "$tmp/got"
+    if cmp -s "$tmp/want" "$tmp/got"; then pass=$((pass + 1)); else
+        echo "FAIL gutter-agree-$name: the source view's gutter differs from analyze's per-line table:"
+        diff "$tmp/want" "$tmp/got" | head -10; fail=$((fail + 1)); fi
+done
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
