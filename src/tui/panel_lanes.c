@@ -1,8 +1,9 @@
 /* panel_lanes: the lane table, one line per lane in textbook form:
  * "lane 1: tile[1][0] = base + 132 B -> word 33 -> bank 1". The bank is never cut. Every line
  * takes one form, the elements padded to one width, so the columns line up: when a line does not
- * fit, every line's address form shortens, then every element is cut to one width with an
- * ellipsis, and the panel's title says what was left out. Lanes left out of the analysis say why. */
+ * fit, every line's address form shortens, then every element is cut at its start to one width
+ * with an ellipsis (its indices stay), and the panel's title says what was left out. Lanes left out of the analysis say
+ * why. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,12 +178,19 @@ void panel_lanes_draw(const tui_vctx *ctx, const lanes_geom *g)
         lane_tail(ctx, v, l, form % 3, form < 3, tail, sizeof tail);
         if (form > 5)
             lane_tail(ctx, v, l, 2, false, tail, sizeof tail);
-        int ew = draw_width(elem);
-        if (ew > elem_w) { /* cut like every other element: to the one width, with the ellipsis */
-            fit_line(ctx, y, x, elem_w + 1 + draw_width(tail), role, marks, elem, tail);
-            continue;
+        /* the tails start in one column: after elem_w cells, or after elem_w + 1 when elements
+         * are cut (the ellipsis takes the cell); an element is cut at its start, so that its
+         * indices and field stay ("…ems[3].d") */
+        int ew = draw_width(elem), col = form > 5 ? elem_w + 1 : elem_w;
+        const char *dots = "";
+        while (ew > col && *elem) { /* drop characters at the start, whole ones */
+            do
+                elem++;
+            while (((unsigned char)*elem & 0xC0) == 0x80);
+            ew = draw_width(elem) + 1;
+            dots = crt_glyph(ctx->crt, "…", "~");
         }
-        int n = draw_text_mark(ctx->crt, y, x, lw, role, marks, "%s%*s", elem, elem_w - ew, "");
+        int n = draw_text_mark(ctx->crt, y, x, lw, role, marks, "%s%s%*s", dots, elem, col - ew, "");
         draw_text_mark(ctx->crt, y, x + n, lw - n, role, marks, "%s", tail);
     }
     for (int l = 0; l < BANKS_WARP; l++)

@@ -819,6 +819,13 @@ start 80 24 --no-gpu
 expect lanes-form "lanes (addresses, no word)"
 expect lanes-aligned "lane  0: tile[0][0]  = 0 B → bank 0"
 expect lanes-aligned-2 "lane  5: tile[5][0]  = 640 B → bank 0"
+# ... and an element too long for any form is cut at its start, every one to one width, so its
+# indices stay and the "=" still lines up
+sed 's/"items"/"a_rather_long_array_name_for_items"/g' "$cases/../../../patterns/struct-mixed.json" > "$tmp/longel.json"
+start 80 24 --no-gpu "$tmp/longel.json"
+expect lanes-cut-title "lanes (addresses, no word, elements cut)"
+expect lanes-cut-0 "lane  0: …e_for_items[0].d = 8 B → bank 2-3"
+expect lanes-cut-1 "lane  1: …e_for_items[1].d = 72 B → bank 18-19"
 start 100 30 --no-gpu
 expect lanes-full "─ lanes ─"
 expect lanes-full-line "lane  1: tile[1][0]  = base + 128 B → word 32 → bank 0"
