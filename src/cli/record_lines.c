@@ -310,12 +310,7 @@ void record_row_print(FILE *out, const char *file, int64_t line, const char *tex
                       int64_t ideal, int64_t degree, int64_t unmodelled)
 {
     char where[80], deg[24], t[256];
-    if (file) {
-        const char *base = strrchr(file, '/');
-        snprintf(where, sizeof where, "%.50s:%lld", textsafe(base ? base + 1 : file, t, sizeof t), (long long)line);
-    } else {
-        snprintf(where, sizeof where, "(no line info)");
-    }
+    record_where(file, line, where, sizeof where);
     if (instrs)
         report_degree_text((int)degree, deg, sizeof deg);
     else

@@ -278,23 +278,29 @@ void record_measured_header(FILE *out, uint64_t blocks)
     fprintf(out, "%-28s %12s %12s %12s %14s  %s\n", "line", "wavefronts", "ideal", "excess", "predicted x bl", "agree");
 }
 
-/* "file:line" (the file's base name), or "(no line info)". */
-static void where_of(const char *file, int64_t line, char *buf, size_t n)
+void record_where(const char *file, int64_t line, char *buf, size_t n)
 {
-    char t[200];
+    char t[200], w[260];
     if (!file) {
         snprintf(buf, n, "(no line info)");
         return;
     }
     const char *base = strrchr(file, '/');
-    snprintf(buf, n, "%.50s:%lld", textsafe(base ? base + 1 : file, t, sizeof t), (long long)line);
+    int k = snprintf(w, sizeof w, "%s:%lld", textsafe(base ? base + 1 : file, t, sizeof t), (long long)line);
+    const char *keep = w;
+    if (k > RECORD_WHERE_WIDTH) { /* "...atomic_functions.hpp:112": the line number stays, said cut */
+        keep = w + k - (RECORD_WHERE_WIDTH - 3);
+        while (((unsigned char)*keep & 0xC0) == 0x80) /* on a character boundary */
+            keep++;
+    }
+    snprintf(buf, n, "%s%s", keep == w ? "" : "...", keep);
 }
 
 void record_measured_row(FILE *out, const char *file, int64_t line, const measured_counts *c, int64_t excess,
                          uint64_t expected, measured_agree agree)
 {
     char where[80];
-    where_of(file, line, where, sizeof where);
+    record_where(file, line, where, sizeof where);
     fprintf(out, "%-28s %12llu %12llu %12lld %14llu  %s\n", where, (unsigned long long)c->wavefronts,
             (unsigned long long)c->ideal_wavefronts, (long long)excess, (unsigned long long)expected,
             agree == MEASURED_AGREE_TRUE    ? "yes"
@@ -305,7 +311,7 @@ void record_measured_row(FILE *out, const char *file, int64_t line, const measur
 void record_measured_flag(FILE *out, const char *file, int64_t line, const char *why)
 {
     char where[80], t[400];
-    where_of(file, line, where, sizeof where);
+    record_where(file, line, where, sizeof where);
     fprintf(out, "%s disagrees: %s\n", where, textsafe(why, t, sizeof t));
 }
 

@@ -4,8 +4,8 @@
  * "count" pass (CUPTI SASS metrics per instruction: L1 wavefronts shared, ideal, executions) and its
  * "time" pass (the launch's GPU duration in a run where nothing is patched); the capture run, when
  * the grid has more than one block, also captured a second block (the last, or the first when the
- * last is the chosen one) to establish block invariance. This module reads what they wrote and joins it to the recording's lines (model/measured.h has the
- * rule), for the JSON and the printed summary.
+ * last is the chosen one) to establish block invariance. This module reads what they wrote and joins it to the
+ * recording's lines (model/measured.h has the rule), for the JSON and the printed summary.
  *
  * Ownership: record_measured owns its files and arrays (record_measured_free); it borrows the books.
  * A recording without measured numbers has have == false and why saying so in one line. */
@@ -63,6 +63,13 @@ void record_measured_json(jsonw *w, const record_measured *m);
 /* The printed summary: per line measured beside predicted x blocks, the agreement, the duration
  * and the time share the excess can explain; or the one line saying why nothing was measured. */
 void record_measured_print(const record_measured *m, const record_book *b, FILE *out);
+
+/* Width of the tables' "line" column. */
+#define RECORD_WHERE_WIDTH 28
+/* A table's "line" cell: "file:line" (the file's base name) in at most RECORD_WHERE_WIDTH
+ * characters, a longer one cut at its start after "..." (the line number stays); or
+ * "(no line info)". */
+void record_where(const char *file, int64_t line, char *buf, size_t n);
 
 /* Pieces of that summary, shared with analyze's table of a recording (record_lines.c): the
  * header, one line's row, a disagreeing line's reason, and the kernel time with the share the

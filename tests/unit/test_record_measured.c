@@ -282,12 +282,28 @@ static void test_second_block(void **state)
     assert_false(record_second_block(one, first, b));
 }
 
+/* The tables' "line" cell keeps its column: a long file name is cut at its start after "...",
+ * the line number stays; a short one and no line info are as they are. */
+static void test_where_cell(void **state)
+{
+    (void)state;
+    char buf[80];
+    record_where("/usr/local/cuda/include/crt/device_atomic_functions.hpp", 112, buf, sizeof buf);
+    assert_string_equal(buf, "..._atomic_functions.hpp:112");
+    assert_int_equal((int)strlen(buf), RECORD_WHERE_WIDTH);
+    record_where("/src/histogram.cu", 12, buf, sizeof buf);
+    assert_string_equal(buf, "histogram.cu:12");
+    record_where(NULL, 0, buf, sizeof buf);
+    assert_string_equal(buf, "(no line info)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_agree),
         cmocka_unit_test(test_not_measured),
         cmocka_unit_test(test_second_block),
+        cmocka_unit_test(test_where_cell),
     };
     return cmocka_run_group_tests_name("record_measured", tests, NULL, NULL);
 }
