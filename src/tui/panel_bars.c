@@ -1,6 +1,6 @@
 /* panel_bars: the title line (what is shown: source or lesson, arch, declaration, block, warp,
- * iteration, the modified mark, the view) and the bottom line: a message, or the key hints of the
- * view context. Drawn from the view context only. */
+ * iteration, the modified mark, the view, the verdict of the instruction on show) and the bottom
+ * line: a message, or the key hints of the view context. Drawn from the view context only. */
 #include <stdio.h>
 #include <string.h>
 
@@ -92,9 +92,9 @@ void panel_title_draw(const tui_vctx *v)
     /* too wide: the program's name goes first, then the file's name is shortened to 10 cells,
      * then the architecture (the result panel says it) gives way, then the name is shortened
      * down to one character and the ellipsis (the declaration says what `+` and `t` change: it
-     * stays longer), then the declaration is shortened and gives way, then the iteration; each time a part goes the
-     * name starts again whole, so it is only as short as it must be. The mode, the block, the
-     * warp and the verdict are never cut. */
+     * stays longer), then the declaration is shortened and gives way, then the iteration. Each
+     * time a part goes, the name starts again whole, so it is only as short as it must be. The
+     * mode, the block, the warp and the verdict are never cut. */
     int seps = draw_width(sep);
     char name[sizeof p[1].text];
     memcpy(name, p[1].text, sizeof name);

@@ -1,9 +1,9 @@
 /* panel_lanes: the lane table, one line per lane in textbook form:
  * "lane 1: tile[1][0] = base + 132 B -> word 33 -> bank 1". The bank is never cut. Every line
- * takes one form, the elements padded to one width, so the columns line up: when a line does not
- * fit, every line's address form shortens, then every element is cut at its start to one width
- * with an ellipsis (its indices stay), and the panel's title says what was left out. Lanes left out of the analysis say
- * why. */
+ * takes one form, the elements padded to one width, so the columns line up: when a line does
+ * not fit, every line's address form shortens, then every element is cut at its start to one
+ * width with an ellipsis (its indices stay), and the panel's title says what was left out.
+ * Lanes left out of the analysis say why. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,7 +144,7 @@ void panel_lanes_draw(const tui_vctx *ctx, const lanes_geom *g)
             scenario_lane_element(s, v->in.access, ln, &t->el[l]);
     }
     int elem_w = 0, form = 0;
-    if (!s->is_trace) /* a trace's lines have one form (no element, no offset): a long one is cut, said by "…" */
+    if (!s->is_trace) /* a trace's lines have one form (no element, no offset); fit_line cuts a long one */
         form = common_form(ctx, v, t, w, &elem_w);
     char title[120];
     lanes_title(ctx, form, ctx->frame->lay.lanes.w - 6, title, sizeof title);
@@ -175,9 +175,8 @@ void panel_lanes_draw(const tui_vctx *ctx, const lanes_geom *g)
             fit_line(ctx, y, x, lw, role, marks, elem, tail);
             continue;
         }
-        lane_tail(ctx, v, l, form % 3, form < 3, tail, sizeof tail);
-        if (form > 5)
-            lane_tail(ctx, v, l, 2, false, tail, sizeof tail);
+        int f = form > 5 ? 5 : form; /* cut elements take the shortest tail */
+        lane_tail(ctx, v, l, f % 3, f < 3, tail, sizeof tail);
         /* the tails start in one column: after elem_w cells, or after elem_w + 1 when elements
          * are cut (the ellipsis takes the cell); an element is cut at its start, so that its
          * indices and field stay ("…ems[3].d") */
@@ -190,7 +189,7 @@ void panel_lanes_draw(const tui_vctx *ctx, const lanes_geom *g)
             ew = draw_width(elem) + 1;
             dots = crt_glyph(ctx->crt, "…", "~");
         }
-        int n = draw_text_mark(ctx->crt, y, x, lw, role, marks, "%s%s%*s", dots, elem, col - ew, "");
+        int n = draw_text_mark(ctx->crt, y, x, lw, role, marks, "%s%s%*s", dots, elem, col > ew ? col - ew : 0, "");
         draw_text_mark(ctx->crt, y, x + n, lw - n, role, marks, "%s", tail);
     }
     for (int l = 0; l < BANKS_WARP; l++)
