@@ -185,9 +185,9 @@ void svg_render(const scenario *s, int64_t k, strbuf *o)
     int64_t nex = scenario_excluded_total(&ex);
     if (nex) { /* lanes left out are said first, never a bare "conflict-free" (as analyze) */
         char why[160];
-        strbuf_addf(&line, "%lld of %d lanes left out (%s)%s; the %d remaining: ", (long long)nex, BANKS_WARP,
-                    report_excluded_text(&ex, why, sizeof why), ex.misaligned ? ": this access faults" : "",
-                    r.active_lanes);
+        strbuf_addf(&line, "%lld of %d lanes left out (%s)%s; the %d remaining: ", (long long)nex,
+                    scenario_instr_threads(&in), report_excluded_text(&ex, why, sizeof why),
+                    ex.misaligned ? ": this access faults" : "", r.active_lanes);
     }
     strbuf_addf(&line, "%s: %d wavefront%s (ideal %d), %d bank conflict%s - predicted, %s",
                 report_degree_text(r.conflict_degree, deg, sizeof deg), r.wavefronts, r.wavefronts == 1 ? "" : "s",

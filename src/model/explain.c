@@ -732,7 +732,7 @@ static void excluded_lines(const scenario *s, const scenario_instr *in, explain_
         const scenario_lane *ln = &in->lane[l];
         strbuf_addf(&sb,
                     "%d of %d lanes misaligned (%s needs %d-byte alignment; lane %d at %lld B: %lld mod %d = %lld): ",
-                    popcount32(m), BANKS_WARP, a->type_text, a->align, l, (long long)ln->address,
+                    popcount32(m), scenario_instr_threads(in), a->type_text, a->align, l, (long long)ln->address,
                     (long long)ln->address, a->align, (long long)(ln->address % a->align));
         lanes_phrase(m, &sb);
         strbuf_addf(&sb, "; this access would fault");
@@ -743,12 +743,12 @@ static void excluded_lines(const scenario *s, const scenario_instr *in, explain_
         int l = __builtin_ctz(m), d = in->lane[l].bad_dim;
         const scenario_array *arr = &s->arrays[a->array];
         if (scenario_lane_past_end(s, in->access, &in->lane[l]))
-            strbuf_addf(&sb,
-                        "%d of %d lanes out of bounds (lane %d: its %d-byte %s reaches past the end of %s, %lld B): ",
-                        popcount32(m), BANKS_WARP, l, a->width, a->type_text, arr->name, (long long)arr->bytes);
+            strbuf_addf(
+                &sb, "%d of %d lanes out of bounds (lane %d: its %d-byte %s reaches past the end of %s, %lld B): ",
+                popcount32(m), scenario_instr_threads(in), l, a->width, a->type_text, arr->name, (long long)arr->bytes);
         else
             strbuf_addf(&sb, "%d of %d lanes out of bounds (lane %d: index %d = %lld, %s has %lld in dimension %d): ",
-                        popcount32(m), BANKS_WARP, l, d, (long long)in->lane[l].index[d], arr->name,
+                        popcount32(m), scenario_instr_threads(in), l, d, (long long)in->lane[l].index[d], arr->name,
                         (long long)arr->extent[d], d);
         lanes_phrase(m, &sb);
         strbuf_addf(&sb, "; left out of the analysis");
@@ -758,8 +758,8 @@ static void excluded_lines(const scenario *s, const scenario_instr *in, explain_
     if (m && a) {
         int l = __builtin_ctz(m);
         const scenario_lane *ln = &in->lane[l];
-        strbuf_addf(&sb, "%d of %d lanes hit an expression error (lane %d: %s in ", popcount32(m), BANKS_WARP, l,
-                    expr_status_text(ln->eval));
+        strbuf_addf(&sb, "%d of %d lanes hit an expression error (lane %d: %s in ", popcount32(m),
+                    scenario_instr_threads(in), l, expr_status_text(ln->eval));
         if (ln->bad_dim < 0)
             strbuf_addf(&sb, "'when'");
         else
@@ -799,7 +799,8 @@ static void verdict_line(const scenario_instr *in, const banks_result *r, explai
     int64_t nex = scenario_excluded_total(&ex);
     strbuf sb = {0};
     if (nex > 0) {
-        strbuf_addf(&sb, "verdict: not valid as written: %lld of %d lanes are left out", (long long)nex, BANKS_WARP);
+        strbuf_addf(&sb, "verdict: not valid as written: %lld of %d lanes are left out", (long long)nex,
+                    scenario_instr_threads(in));
         if (ex.misaligned)
             strbuf_addf(&sb, " (misaligned: the kernel would fault)");
         if (r->active_lanes == 0)

@@ -877,6 +877,14 @@ bool scenario_instr_idle(const scenario_instr *in)
     return true;
 }
 
+int scenario_instr_threads(const scenario_instr *in)
+{
+    int n = 0;
+    for (int l = 0; l < BANKS_WARP; l++)
+        n += in->lane[l].state != SCENARIO_LANE_NO_THREAD;
+    return n;
+}
+
 void scenario_instr_excluded(const scenario_instr *in, scenario_excluded *out)
 {
     *out = (scenario_excluded){0};

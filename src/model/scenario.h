@@ -269,6 +269,9 @@ typedef struct scenario_excluded {
  * it), so totals count it apart from the issued ones. Excluded lanes do issue (and fault or
  * are left out), so an instruction with any is not idle. */
 bool scenario_instr_idle(const scenario_instr *in);
+/* Lanes of in that have a thread (the block may not fill its last warp): what "N of M lanes"
+ * counts M from, in every view. */
+int scenario_instr_threads(const scenario_instr *in);
 /* Count the excluded lanes of in into *out (overwritten). */
 void scenario_instr_excluded(const scenario_instr *in, scenario_excluded *out);
 /* Add the counts of add into *sum (totals over many instructions). */

@@ -45,9 +45,7 @@ tui_role headline_text(const scenario *s, const tui_view *v, char *buf, size_t n
         snprintf(buf, n, "not modelled: %s", kinds_of(v->in.req.op)->not_modelled);
         return ROLE_WARN;
     }
-    int with_thread = 0;
-    for (int l = 0; l < BANKS_WARP; l++)
-        with_thread += v->in.lane[l].state != SCENARIO_LANE_NO_THREAD;
+    int with_thread = scenario_instr_threads(&v->in);
     const scenario_excluded *e = &v->excl;
     int reasons = (e->misaligned > 0) + (e->out_of_bounds > 0) + (e->expression_error > 0);
     if (reasons > 1) { /* every lane left out is counted, each reason named (as analyze's line) */
