@@ -1,0 +1,173 @@
+/* expr_build: expressions built node by node into a pool (bankscope import builds them from C++
+ * source): constant folding with the model's checked arithmetic, substitution and evaluation. */
+#include "expr.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void expr_pool_free(expr_pool *p)
+{
+    free(p->nodes);
+    memset(p, 0, sizeof *p);
+}
+
+/* The node a reference names (r > 0). */
+static const expr_node *at(const expr_pool *p, expr_ref r)
+{
+    return &p->nodes[r - 1];
+}
+
+/* A new node; children are references (0: none), kept as node indices (-1: none). */
+static expr_ref node_new(expr_pool *p, expr_kind k, int op, int64_t value, expr_ref a, expr_ref b, expr_ref c)
+{
+    if (p->n == p->cap) {
+        p->cap = p->cap ? p->cap * 2 : 64;
+        p->nodes = xrealloc(p->nodes, (size_t)p->cap * sizeof *p->nodes);
+    }
+    p->nodes[p->n] = (expr_node){.kind = k, .op = op, .value = value, .a = a - 1, .b = b - 1, .c = c - 1, .pos = 0};
+    return ++p->n;
+}
+
+expr_ref expr_pool_num(expr_pool *p, int64_t v)
+{
+    return node_new(p, EXPR_NUM, 0, v, 0, 0, 0);
+}
+
+expr_ref expr_pool_var(expr_pool *p, int var)
+{
+    return node_new(p, EXPR_VAR, var, 0, 0, 0, 0);
+}
+
+bool expr_pool_const(const expr_pool *p, expr_ref e, int64_t *v)
+{
+    if (e <= 0 || at(p, e)->kind != EXPR_NUM)
+        return false;
+    if (v)
+        *v = at(p, e)->value;
+    return true;
+}
+
+/* Whether e is the number v. */
+static bool is_num(const expr_pool *p, expr_ref e, int64_t v)
+{
+    int64_t x;
+    return expr_pool_const(p, e, &x) && x == v;
+}
+
+expr_ref expr_pool_unary(expr_pool *p, expr_op op, expr_ref a)
+{
+    int64_t x, r;
+    if (expr_pool_const(p, a, &x) && expr_apply(op, x, 0, &r) == EXPR_OK)
+        return expr_pool_num(p, r);
+    return node_new(p, EXPR_UNARY, op, 0, a, 0, 0);
+}
+
+expr_ref expr_pool_binary(expr_pool *p, expr_op op, expr_ref a, expr_ref b)
+{
+    int64_t x, y, r;
+    bool call = op == EXPR_MIN || op == EXPR_MAX;
+    if (expr_pool_const(p, a, &x) && expr_pool_const(p, b, &y) && expr_apply(op, x, y, &r) == EXPR_OK)
+        return expr_pool_num(p, r);
+    if (!call) {
+        /* identities that cannot change a result or hide an error */
+        if ((op == EXPR_ADD || op == EXPR_SUB || op == EXPR_SHL || op == EXPR_SHR || op == EXPR_OR || op == EXPR_XOR) &&
+            is_num(p, b, 0))
+            return a;
+        if ((op == EXPR_ADD || op == EXPR_OR || op == EXPR_XOR) && is_num(p, a, 0))
+            return b;
+        if ((op == EXPR_MUL || op == EXPR_DIV) && is_num(p, b, 1))
+            return a;
+        if (op == EXPR_MUL && is_num(p, a, 1))
+            return b;
+    }
+    return node_new(p, call ? EXPR_CALL : EXPR_BINARY, op, 0, a, b, 0);
+}
+
+expr_ref expr_pool_cond(expr_pool *p, expr_ref c, expr_ref a, expr_ref b)
+{
+    int64_t x;
+    if (expr_pool_const(p, c, &x))
+        return x ? a : b;
+    return node_new(p, EXPR_COND, 0, 0, c, a, b);
+}
+
+bool expr_pool_uses(const expr_pool *p, expr_ref e, int var)
+{
+    if (e <= 0)
+        return false;
+    const expr_node *n = at(p, e);
+    if (n->kind == EXPR_VAR)
+        return var < 0 || n->op == var;
+    return expr_pool_uses(p, n->a + 1, var) || expr_pool_uses(p, n->b + 1, var) || expr_pool_uses(p, n->c + 1, var);
+}
+
+bool expr_pool_uses_thread(const expr_pool *p, expr_ref e)
+{
+    static const int per_thread[] = {EXPR_TX, EXPR_TY, EXPR_TZ, EXPR_LANE, EXPR_WARP, EXPR_TID};
+    for (size_t i = 0; i < sizeof per_thread / sizeof per_thread[0]; i++)
+        if (expr_pool_uses(p, e, per_thread[i]))
+            return true;
+    return false;
+}
+
+expr_ref expr_pool_subst(expr_pool *p, expr_ref e, int var, expr_ref v)
+{
+    if (e <= 0 || !expr_pool_uses(p, e, var))
+        return e;
+    expr_node n = *at(p, e); /* a copy: the pool may move as nodes are added */
+    switch (n.kind) {
+    case EXPR_VAR: return v;
+    case EXPR_UNARY: return expr_pool_unary(p, (expr_op)n.op, expr_pool_subst(p, n.a + 1, var, v));
+    case EXPR_BINARY:
+    case EXPR_CALL: {
+        expr_ref a = expr_pool_subst(p, n.a + 1, var, v);
+        return expr_pool_binary(p, (expr_op)n.op, a, expr_pool_subst(p, n.b + 1, var, v));
+    }
+    case EXPR_COND: {
+        expr_ref c = expr_pool_subst(p, n.a + 1, var, v), a = expr_pool_subst(p, n.b + 1, var, v);
+        return expr_pool_cond(p, c, a, expr_pool_subst(p, n.c + 1, var, v));
+    }
+    default: return e;
+    }
+}
+
+bool expr_op_parse(const char *text, bool unary, expr_op *out)
+{
+    static const char *const spelling[] = {"-",  "~", "!",  "*",  "/",  "%", "+", "-", "<<", ">>", "<",
+                                           "<=", ">", ">=", "==", "!=", "&", "^", "|", "&&", "||"};
+    for (int i = unary ? EXPR_NEG : EXPR_MUL; i <= (unary ? EXPR_LNOT : EXPR_LOR); i++)
+        if (strcmp(spelling[i], text) == 0) {
+            *out = (expr_op)i;
+            return true;
+        }
+    return false;
+}
+
+bool expr_pool_eval(const expr_pool *p, expr_ref e, const expr_pool_env *env, int64_t *out)
+{
+    if (e <= 0)
+        return false;
+    const expr_node *n = at(p, e);
+    int64_t x = 0, y = 0;
+    switch (n->kind) {
+    case EXPR_NUM: *out = n->value; return true;
+    case EXPR_VAR:
+        if (n->op < 0 || n->op >= EXPR_NVARS || !(env->known >> n->op & 1))
+            return false;
+        *out = env->v[n->op];
+        return true;
+    case EXPR_UNARY: return expr_pool_eval(p, n->a + 1, env, &x) && expr_apply(n->op, x, 0, out) == EXPR_OK;
+    case EXPR_COND: /* only the chosen arm, as C and the expression language do */
+        return expr_pool_eval(p, n->a + 1, env, &x) && expr_pool_eval(p, (x ? n->b : n->c) + 1, env, out);
+    case EXPR_BINARY:
+    case EXPR_CALL:
+        if (!expr_pool_eval(p, n->a + 1, env, &x))
+            return false;
+        if ((n->op == EXPR_LAND && !x) || (n->op == EXPR_LOR && x)) { /* decided: b is not evaluated */
+            *out = n->op == EXPR_LOR;
+            return true;
+        }
+        return expr_pool_eval(p, n->b + 1, env, &y) && expr_apply(n->op, x, y, out) == EXPR_OK;
+    }
+    return false;
+}
