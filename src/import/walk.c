@@ -36,7 +36,7 @@ static const char *file_of(W *w, CXCursor c)
         return w->file_base;
     CXString fn = clang_getFileName(f);
     const char *p = clang_getCString(fn);
-    const char *r = p ? ixpr_strdup(&w->ar, base_name(p)) : w->file_base;
+    const char *r = p ? walk_strdup(w, base_name(p)) : w->file_base;
     clang_disposeString(fn);
     return r;
 }
@@ -104,7 +104,7 @@ static bool leaf_path(CXType t, int64_t at, strbuf *out, int64_t *size)
 }
 
 static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char *atomic);
-static const ixpr *path_cond(W *w);
+static expr_ref path_cond(W *w);
 static const char *context_reason(const W *w, const char *why);
 static int var_binding(W *w, CXCursor ref);
 static void var_assign(W *w, CXCursor c, int bi, const char *op, CXCursor rhs);
@@ -157,8 +157,9 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
         skip_at(w, c, op, arr->name, ctx);
         return;
     }
-    const ixpr *when = path_cond(w);
-    if (when && when->kind == IXPR_NUM && when->value == 0) {
+    expr_ref when = path_cond(w);
+    int64_t never;
+    if (when && expr_pool_const(&w->ep, when, &never) && never == 0) {
         skip_at(w, c, op, arr->name, "never reached: every thread has left by then (return or continue before it)");
         return;
     }
@@ -199,7 +200,7 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
 
 static void walk_expr(W *w, CXCursor c);
 static void walk_stmt(W *w, CXCursor c);
-static void push_guard(W *w, CXCursor cond, bool negate, const ixpr **saved, const char **saved_why);
+static void push_guard(W *w, CXCursor cond, bool negate, expr_ref *saved, const char **saved_why);
 static bool walk_assign_call(W *w, CXCursor c, walk_kids ks);
 
 typedef struct name_find {
@@ -373,12 +374,12 @@ static void walk_call(W *w, CXCursor c)
     else if (w->ncalls >= MAX_INLINE)
         refuse = m = walk_fmt("in '%s', called more than %d deep", name, MAX_INLINE);
     const char *lw0 = w->loop_why, *fw0 = w->fn_loop_why, *ew0 = w->exited_why;
-    const ixpr *ex0 = w->exited;
+    expr_ref ex0 = w->exited;
     int fl0 = w->fn_nlstack;
     if (refuse && !w->loop_why)
-        w->loop_why = ixpr_strdup(&w->ar, refuse);
+        w->loop_why = walk_strdup(w, refuse);
     free(m);
-    w->exited = NULL; /* a return leaves the callee, not the kernel */
+    w->exited = 0; /* a return leaves the callee, not the kernel */
     w->exited_why = NULL;
     w->fn_nlstack = w->nlstack;
     w->fn_loop_why = w->loop_why;
@@ -475,7 +476,7 @@ static void walk_expr(W *w, CXCursor c)
         /* c ? a : b: a is evaluated only by the lanes where c holds, b by the others */
         walk_expr(w, ks.c[0]);
         for (int i = 1; i < 3; i++) {
-            const ixpr *s;
+            expr_ref s;
             const char *sw;
             push_guard(w, ks.c[0], i == 2, &s, &sw);
             walk_expr(w, ks.c[i]);
@@ -488,7 +489,7 @@ static void walk_expr(W *w, CXCursor c)
         (!strcmp(import_binary_op(c), "&&") || !strcmp(import_binary_op(c), "||"))) {
         /* short circuit: the right side runs where the left is true (&&) or false (||) */
         walk_expr(w, ks.c[0]);
-        const ixpr *s;
+        expr_ref s;
         const char *sw;
         push_guard(w, ks.c[0], import_binary_op(c)[0] == '|', &s, &sw);
         walk_expr(w, ks.c[1]);
@@ -539,14 +540,14 @@ static bool walk_assign_call(W *w, CXCursor c, walk_kids ks)
 
 /* Where the code being walked runs: the guard, less the lanes that left (return, continue);
  * NULL: every lane. */
-static const ixpr *path_cond(W *w)
+static expr_ref path_cond(W *w)
 {
-    const ixpr *when = w->guard;
-    const ixpr *const gone[] = {w->exited, w->skipped};
+    expr_ref when = w->guard;
+    const expr_ref gone[] = {w->exited, w->skipped};
     for (int i = 0; i < 2; i++)
         if (gone[i]) {
-            const ixpr *stay = ixpr_unary(&w->ar, IXPR_LNOT, gone[i]);
-            when = when ? ixpr_binary(&w->ar, IXPR_LAND, when, stay) : stay;
+            expr_ref stay = expr_pool_unary(&w->ep, EXPR_LNOT, gone[i]);
+            when = when ? expr_pool_binary(&w->ep, EXPR_LAND, when, stay) : stay;
         }
     return when;
 }
@@ -567,13 +568,13 @@ static int var_binding(W *w, CXCursor ref)
 
 /* Variable bi takes value v (NULL: not known, why says why) at c, where the code runs on the
  * lanes of path_cond: elsewhere it keeps its value. */
-static void var_set(W *w, int bi, CXCursor c, const ixpr *v, const char *why)
+static void var_set(W *w, int bi, CXCursor c, expr_ref v, const char *why)
 {
     binding *b = &w->binds[bi];
     int line, col;
     walk_where(c, &line, &col, NULL);
     const char *ctx = w->guard_why ? w->guard_why : w->exited_why ? w->exited_why : w->skipped_why;
-    const ixpr *cond = path_cond(w);
+    expr_ref cond = path_cond(w);
     char *m = NULL;
     if (ctx && strstr(ctx, "depends on data"))
         m = walk_fmt("depends on data: changed at %d:%d under a condition that reads memory (bankscope record "
@@ -586,12 +587,12 @@ static void var_set(W *w, int bi, CXCursor c, const ixpr *v, const char *why)
     else if (cond && !b->val)
         m = walk_fmt("set at %d:%d only under a condition", line, col);
     if (m) {
-        b->val = NULL;
-        b->why = ixpr_strdup(&w->ar, m);
+        b->val = 0;
+        b->why = walk_strdup(w, m);
         free(m);
         return;
     }
-    b->val = cond ? ixpr_cond(&w->ar, cond, v, b->val) : v;
+    b->val = cond ? expr_pool_cond(&w->ep, cond, v, b->val) : v;
     b->why = NULL;
 }
 
@@ -613,7 +614,7 @@ static void var_declare(W *w, CXCursor d, CXCursor init)
         memcpy(saved, w->why, sizeof saved);
         w->why[0] = '\0';
         b.val = walk_value(w, init);
-        b.why = b.val ? NULL : ixpr_strdup(&w->ar, w->why);
+        b.why = b.val ? NULL : walk_strdup(w, w->why);
         memcpy(w->why, saved, sizeof saved);
     }
     w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
@@ -626,17 +627,17 @@ static void var_assign(W *w, CXCursor c, int bi, const char *op, CXCursor rhs)
     char saved[sizeof w->why];
     memcpy(saved, w->why, sizeof saved);
     w->why[0] = '\0';
-    const ixpr *old = w->binds[bi].val, *v = NULL;
-    ixpr_op o;
+    expr_ref old = w->binds[bi].val, v = 0;
+    expr_op o;
     if (!strcmp(op, "="))
         v = walk_value(w, rhs);
     else if (!strcmp(op, "++") || !strcmp(op, "--"))
-        v = old ? ixpr_binary(&w->ar, op[0] == '+' ? IXPR_ADD : IXPR_SUB, old, ixpr_num(&w->ar, 1)) : NULL;
+        v = old ? expr_pool_binary(&w->ep, op[0] == '+' ? EXPR_ADD : EXPR_SUB, old, expr_pool_num(&w->ep, 1)) : 0;
     else {
         char bop[4];
         snprintf(bop, sizeof bop, "%.*s", (int)strlen(op) - 1, op);
-        const ixpr *r = ixpr_op_parse(bop, false, &o) ? walk_value(w, rhs) : NULL;
-        v = r && old ? ixpr_binary(&w->ar, o, old, r) : NULL;
+        expr_ref r = expr_op_parse(bop, false, &o) ? walk_value(w, rhs) : 0;
+        v = r && old ? expr_pool_binary(&w->ep, o, old, r) : 0;
         if (!old && !w->why[0])
             snprintf(w->why, sizeof w->why, "its value before is not known: %s", w->binds[bi].why);
     }
@@ -686,7 +687,7 @@ static void loop_vars(W *w, CXCursor body, const wloop *L, bool before)
         binding *b = &w->binds[bi];
         int line, col;
         walk_where(m.first[bi], &line, &col, NULL);
-        const ixpr *step = NULL;
+        expr_ref step = 0;
         walk_kids bk = walk_children(body);
         bool top = false;
         for (int i = 0; i < bk.n; i++)
@@ -696,57 +697,58 @@ static void loop_vars(W *w, CXCursor body, const wloop *L, bool before)
         walk_kids ks = walk_children(m.first[bi]);
         if (L && L->kind == 0 && m.count[bi] == 1 && top && b->val) {
             if (uop && (!strcmp(uop, "++") || !strcmp(uop, "--")))
-                step = ixpr_num(&w->ar, uop[0] == '+' ? 1 : -1);
+                step = expr_pool_num(&w->ep, uop[0] == '+' ? 1 : -1);
             else if (op && (!strcmp(op, "+=") || !strcmp(op, "-=")) && ks.n == 2) {
                 char saved[sizeof w->why];
                 memcpy(saved, w->why, sizeof saved);
                 step = walk_value(w, ks.c[1]);
                 memcpy(w->why, saved, sizeof saved);
-                if (step && (ixpr_uses_thread(step) || ixpr_uses(step, NULL)))
-                    step = ixpr_uses(step, NULL) ? NULL : step;
+                if (step && (expr_pool_uses_thread(&w->ep, step) || expr_pool_uses(&w->ep, step, -1)))
+                    step = expr_pool_uses(&w->ep, step, -1) ? 0 : step;
                 if (step && op[0] == '-')
-                    step = ixpr_unary(&w->ar, IXPR_NEG, step);
+                    step = expr_pool_unary(&w->ep, EXPR_NEG, step);
             }
         }
         if (!step) {
             char *why = walk_fmt("changed at %d:%d, inside a loop", line, col);
-            b->val = NULL;
-            b->why = ixpr_strdup(&w->ar, why);
+            b->val = 0;
+            b->why = walk_strdup(w, why);
             free(why);
             continue;
         }
         /* iterations done: (loop value - from) / step at the start of one, the count after */
-        const ixpr *done =
-            before ? ixpr_binary(&w->ar, IXPR_DIV,
-                                 ixpr_binary(&w->ar, IXPR_SUB, ixpr_var(&w->ar, L->var), ixpr_num(&w->ar, L->from)),
-                                 ixpr_num(&w->ar, L->step))
-                   : ixpr_num(&w->ar, L->kind == 0 && L->step != 0 ? (L->last - L->from) / L->step + 1 : 0);
-        b->val = ixpr_binary(&w->ar, IXPR_ADD, b->val, ixpr_binary(&w->ar, IXPR_MUL, step, done));
+        expr_ref done =
+            before ? expr_pool_binary(&w->ep, EXPR_DIV,
+                                      expr_pool_binary(&w->ep, EXPR_SUB, expr_pool_var(&w->ep, L->var),
+                                                       expr_pool_num(&w->ep, L->from)),
+                                      expr_pool_num(&w->ep, L->step))
+                   : expr_pool_num(&w->ep, L->kind == 0 && L->step != 0 ? (L->last - L->from) / L->step + 1 : 0);
+        b->val = expr_pool_binary(&w->ep, EXPR_ADD, b->val, expr_pool_binary(&w->ep, EXPR_MUL, step, done));
     }
 }
 
 /* ---------- statements ---------- */
 
-static void push_guard(W *w, CXCursor cond, bool negate, const ixpr **saved, const char **saved_why)
+static void push_guard(W *w, CXCursor cond, bool negate, expr_ref *saved, const char **saved_why)
 {
     *saved = w->guard;
     *saved_why = w->guard_why;
     if (w->guard_why)
         return;
     w->why[0] = '\0';
-    const ixpr *g = walk_value(w, cond);
+    expr_ref g = walk_value(w, cond);
     if (!g) {
         int l, cl;
         walk_where(cond, &l, &cl, NULL);
-        w->guard_why = ixpr_strdup(&w->ar, "");
+        w->guard_why = walk_strdup(w, "");
         char *m = walk_fmt("under the condition at %d:%d, which cannot be expressed: %s", l, cl, w->why);
-        w->guard_why = ixpr_strdup(&w->ar, m);
+        w->guard_why = walk_strdup(w, m);
         free(m);
         return;
     }
     if (negate)
-        g = ixpr_unary(&w->ar, IXPR_LNOT, g);
-    w->guard = w->guard ? ixpr_binary(&w->ar, IXPR_LAND, w->guard, g) : g;
+        g = expr_pool_unary(&w->ep, EXPR_LNOT, g);
+    w->guard = w->guard ? expr_pool_binary(&w->ep, EXPR_LAND, w->guard, g) : g;
 }
 
 /* A return (or continue) at c: the lanes that reach it leave the function (the iteration); what
@@ -755,7 +757,7 @@ static void push_guard(W *w, CXCursor cond, bool negate, const ixpr **saved, con
  * makes what follows unknown. */
 static void note_exit(W *w, CXCursor c, bool is_return)
 {
-    const ixpr **gone = is_return ? &w->exited : &w->skipped;
+    expr_ref *gone = is_return ? &w->exited : &w->skipped;
     const char **gone_why = is_return ? &w->exited_why : &w->skipped_why;
     if (*gone_why)
         return;
@@ -766,12 +768,12 @@ static void note_exit(W *w, CXCursor c, bool is_return)
     if (w->guard_why || (is_return && in_loop)) {
         char *m = walk_fmt("after the %s at %d:%d, %s", what, line, col,
                            w->guard_why ? "whose condition cannot be expressed" : "inside a loop");
-        *gone_why = ixpr_strdup(&w->ar, m);
+        *gone_why = walk_strdup(w, m);
         free(m);
         return;
     }
-    const ixpr *here = w->guard ? w->guard : ixpr_num(&w->ar, 1);
-    *gone = *gone ? ixpr_binary(&w->ar, IXPR_LOR, *gone, here) : here;
+    expr_ref here = w->guard ? w->guard : expr_pool_num(&w->ep, 1);
+    *gone = *gone ? expr_pool_binary(&w->ep, EXPR_LOR, *gone, here) : here;
 }
 
 static void walk_for(W *w, CXCursor c)
@@ -788,12 +790,12 @@ static void walk_for(W *w, CXCursor c)
         const char *saved = w->loop_why;
         if (!saved) {
             char *m = walk_fmt("inside the loop at %d:%d, which is not a simple counted loop: %s", line, col, why);
-            w->loop_why = ixpr_strdup(&w->ar, m);
+            w->loop_why = walk_strdup(w, m);
             free(m);
         }
         int nb0 = w->nbinds;
         bool bo0 = w->break_ok;
-        const ixpr *sk0 = w->skipped;
+        expr_ref sk0 = w->skipped;
         const char *skw0 = w->skipped_why;
         w->break_ok = false;
         loop_vars(w, c, NULL, true);
@@ -825,22 +827,20 @@ static void walk_for(W *w, CXCursor c)
     L.end = e_off;
     L.line = line;
     L.parent = w->nlstack ? w->lstack[w->nlstack - 1] : -1;
-    char vn[16];
-    snprintf(vn, sizeof vn, "#L%d", id);
-    L.var = ixpr_strdup(&w->ar, vn);
+    L.var = WALK_VAR_LOOP(id);
     L.user = walk_spell(var);
     w->loops[id] = L;
     binding b;
     memset(&b, 0, sizeof b);
     b.decl = var;
-    b.val = ixpr_var(&w->ar, vn);
-    const ixpr *g0 = w->guard;
+    b.val = expr_pool_var(&w->ep, L.var);
+    expr_ref g0 = w->guard;
     if (L.start) {
         /* the thread's own value of the variable, and whether it is still in the loop */
-        b.val =
-            ixpr_binary(&w->ar, IXPR_ADD, L.start, ixpr_binary(&w->ar, IXPR_MUL, b.val, ixpr_num(&w->ar, L.stride)));
-        const ixpr *in = ixpr_binary(&w->ar, IXPR_LT, b.val, ixpr_num(&w->ar, L.bound));
-        w->guard = w->guard ? ixpr_binary(&w->ar, IXPR_LAND, w->guard, in) : in;
+        b.val = expr_pool_binary(&w->ep, EXPR_ADD, L.start,
+                                 expr_pool_binary(&w->ep, EXPR_MUL, b.val, expr_pool_num(&w->ep, L.stride)));
+        expr_ref in = expr_pool_binary(&w->ep, EXPR_LT, b.val, expr_pool_num(&w->ep, L.bound));
+        w->guard = w->guard ? expr_pool_binary(&w->ep, EXPR_LAND, w->guard, in) : in;
         char *u = walk_fmt("%s_iter", w->loops[id].user);
         free(w->loops[id].user);
         w->loops[id].user = u;
@@ -851,9 +851,9 @@ static void walk_for(W *w, CXCursor c)
     w->binds[w->nbinds++] = b;
     w->lstack[w->nlstack++] = id;
     walk_expr(w, ks.c[1]);
-    const ixpr *sk0 = w->skipped;
+    expr_ref sk0 = w->skipped;
     const char *skw0 = w->skipped_why;
-    w->skipped = NULL; /* a continue ends one iteration: the next starts with every lane */
+    w->skipped = 0; /* a continue ends one iteration: the next starts with every lane */
     w->skipped_why = NULL;
     bool bo0 = w->break_ok;
     w->break_ok = true;
@@ -902,7 +902,7 @@ static void walk_stmt(W *w, CXCursor c)
     case CXCursor_CompoundStmt: {
         stmt_list l = {NULL, 0};
         clang_visitChildren(c, list_visit, &l);
-        const ixpr *g0 = w->guard;
+        expr_ref g0 = w->guard;
         const char *gw0 = w->guard_why;
         for (int i = 0; i < l.n; i++)
             walk_stmt(w, l.c[i]);
@@ -933,7 +933,7 @@ static void walk_stmt(W *w, CXCursor c)
         if (ci >= ks.n)
             break;
         walk_expr(w, ks.c[ci]);
-        const ixpr *s;
+        expr_ref s;
         const char *sw;
         if (ci + 1 < ks.n) {
             push_guard(w, ks.c[ci], false, &s, &sw);
@@ -976,14 +976,14 @@ static void walk_stmt(W *w, CXCursor c)
                                                     : "while loop",
                            line, col);
         if (k == CXCursor_SwitchStmt && !gsaved)
-            w->guard_why = ixpr_strdup(&w->ar, m);
+            w->guard_why = walk_strdup(w, m);
         else if (!saved)
-            w->loop_why = ixpr_strdup(&w->ar, m);
+            w->loop_why = walk_strdup(w, m);
         free(m);
         walk_kids ks = walk_children(c);
         int nb0 = w->nbinds;
         bool bo0 = w->break_ok;
-        const ixpr *sk0 = w->skipped;
+        expr_ref sk0 = w->skipped;
         const char *skw0 = w->skipped_why;
         w->break_ok = false;
         if (k != CXCursor_SwitchStmt)
@@ -1054,11 +1054,11 @@ static int64_t loop_count_of(const wloop *L)
 }
 
 /* Whether access a uses the variable of loop id. */
-static bool access_uses(const waccess *a, const ixpr *when, const wloop *L)
+static bool access_uses(const W *w, const waccess *a, expr_ref when, const wloop *L)
 {
-    bool uses = ixpr_uses(when, L->var);
+    bool uses = expr_pool_uses(&w->ep, when, L->var);
     for (int d = 0; d < a->nidx; d++)
-        uses |= ixpr_uses(a->idx[d], L->var);
+        uses |= expr_pool_uses(&w->ep, a->idx[d], L->var);
     return uses;
 }
 
@@ -1099,7 +1099,8 @@ static cJSON *build(W *w, cJSON *root)
     }
     /* names: the source's, made unique and never a word of expressions */
     const char *names[MAX_LOOPS] = {NULL};
-    int nkept = 0;
+    const char *slot_names[SCENARIO_MAX_LOOPS] = {NULL}; /* by the scenario's loop index */
+    int slot[MAX_LOOPS], nkept = 0;
     cJSON *loops = cJSON_CreateArray();
     for (int id = 0; id < w->nloops; id++) {
         if (!keep[id])
@@ -1117,11 +1118,12 @@ static cJSON *build(W *w, cJSON *root)
             if (!taken)
                 break;
             char *t = walk_fmt("%s_%d", base, k);
-            nm = ixpr_strdup(&w->ar, t);
+            nm = walk_strdup(w, t);
             free(t);
         }
         names[id] = nm;
-        nkept++;
+        slot_names[nkept] = nm;
+        slot[id] = nkept++;
         cJSON *lo = cJSON_CreateObject();
         cJSON_AddStringToObject(lo, "var", nm);
         cJSON_AddNumberToObject(lo, "from", (double)L->from);
@@ -1142,7 +1144,7 @@ static cJSON *build(W *w, cJSON *root)
         const warray *arr = &w->arrays[a->array];
         const char *why = NULL;
         char buf[300];
-        const ixpr *when = a->when;
+        expr_ref when = a->when;
         int inner = -1;
         for (int j = 0; j < a->nloops && !why; j++) {
             const wloop *M = &w->loops[a->loops[j]];
@@ -1150,7 +1152,7 @@ static cJSON *build(W *w, cJSON *root)
                 inner = a->loops[j];
                 continue;
             }
-            if (access_uses(a, when, M)) {
+            if (access_uses(w, a, when, M)) {
                 snprintf(buf, sizeof buf,
                          "uses '%s' of the loop at line %d, which is left out of the scenario's loop nest (at most %d "
                          "loops and %d iterations in all; choose one with --loop LINE)",
@@ -1169,16 +1171,16 @@ static cJSON *build(W *w, cJSON *root)
                           walk_fmt("%s: skipped %s of '%s': %s", a->label, op_name(a->op), arr->name, why));
             continue;
         }
-        /* the walker's loop variables become the scenario's names */
-        const ixpr *idx[3];
+        /* the walker's loop variables become the scenario's */
+        expr_ref idx[3];
         for (int d = 0; d < a->nidx; d++)
             idx[d] = a->idx[d];
         for (int id = 0; id < w->nloops; id++)
             if (keep[id]) {
-                const ixpr *v = ixpr_var(&w->ar, names[id]);
+                expr_ref v = expr_pool_var(&w->ep, EXPR_LOOP + slot[id]);
                 for (int d = 0; d < a->nidx; d++)
-                    idx[d] = ixpr_subst(&w->ar, idx[d], w->loops[id].var, v);
-                when = ixpr_subst(&w->ar, when, w->loops[id].var, v);
+                    idx[d] = expr_pool_subst(&w->ep, idx[d], w->loops[id].var, v);
+                when = expr_pool_subst(&w->ep, when, w->loops[id].var, v);
             }
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "op", op_name(a->op));
@@ -1191,7 +1193,7 @@ static cJSON *build(W *w, cJSON *root)
         cJSON *ix = cJSON_AddArrayToObject(o, "index");
         for (int d = 0; d < a->nidx; d++) {
             strbuf_clear(&sb);
-            ixpr_print(idx[d], &sb);
+            expr_pool_print(&w->ep, idx[d], slot_names, nkept, &sb);
             cJSON_AddItemToArray(ix, cJSON_CreateString(strbuf_str(&sb)));
         }
         if (a->field)
@@ -1200,7 +1202,7 @@ static cJSON *build(W *w, cJSON *root)
             cJSON_AddStringToObject(o, "vector", a->vector);
         if (when) {
             strbuf_clear(&sb);
-            ixpr_print(when, &sb);
+            expr_pool_print(&w->ep, when, slot_names, nkept, &sb);
             cJSON_AddStringToObject(o, "when", strbuf_str(&sb));
         }
         strbuf_free(&sb);
@@ -1275,7 +1277,7 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
         fprintf(stderr, "bankscope: import: give the block shape with --block X[,Y[,Z]] (the source does not say "
                         "it)\n");
         *status = IMPORT_BAD_INPUT;
-        ixpr_arena_free(&w.ar);
+        walk_pool_free(&w);
         walk_children_release();
         return NULL;
     }
@@ -1387,7 +1389,7 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
     free(w.src_path);
     free(w.src_text);
     free(kname);
-    ixpr_arena_free(&w.ar);
+    walk_pool_free(&w);
     walk_children_release();
     return root;
 }

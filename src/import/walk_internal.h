@@ -7,8 +7,8 @@
 #include <stdint.h>
 
 #include "import/import_internal.h"
-#include "import/ixpr.h"
 #include "model/banks.h"
+#include "model/expr.h"
 
 #define MAX_INLINE 16
 #define MAX_CALLS 64
@@ -19,15 +19,15 @@
 typedef struct pbind { /* a pointer into a shared array */
     int array;
     int nfixed; /* leading indexes already chosen (a row of a 2-D array) */
-    const ixpr *fixed[3];
-    const ixpr *off;    /* elements added to the next index */
+    expr_ref fixed[3];
+    expr_ref off;       /* elements added to the next index */
     const char *vector; /* reinterpreted type (bankscope name), NULL: the element type */
     int ratio;          /* elements per reinterpreted item */
 } pbind;
 
 typedef struct binding { /* a parameter of an inlined function, or a loop variable */
     CXCursor decl;
-    const ixpr *val; /* NULL with why: unknown */
+    expr_ref val; /* 0 with why: unknown */
     bool is_ptr;
     bool is_var;     /* a local variable followed through assignments (val: its value now) */
     bool ptr_shared; /* a pointer into a shared array that cannot be followed (why says why) */
@@ -38,7 +38,7 @@ typedef struct binding { /* a parameter of an inlined function, or a loop variab
      * (ref_array -1 with why set and ref_shared) */
     bool ref_shared;
     int ref_array, ref_nidx;
-    const ixpr *ref_idx[3];
+    expr_ref ref_idx[3];
     const char *ref_field, *ref_vector; /* in the arena */
 } binding;
 
@@ -53,15 +53,20 @@ typedef struct warray {
     const char *why; /* not importable: why */
 } warray;
 
+/* The walker's variables beside the built-in ones (expr_pool_var): the break condition's loop
+ * value, and loop n of w->loops. */
+#define WALK_VAR_BREAK EXPR_LOOP
+#define WALK_VAR_LOOP(n) (EXPR_LOOP + 1 + (n))
+
 typedef struct wloop {
-    const char *var; /* internal name "#Ln" */
-    char *user;      /* the source's name */
+    int var;    /* WALK_VAR_LOOP(its index) */
+    char *user; /* the source's name */
     int64_t from, to, step;
     int kind; /* 0 add, 1 mul, 2 div */
     int64_t first, last;
     unsigned begin, end; /* file offsets of the for statement */
-    const ixpr *start;   /* strided loop (per-thread start): the variable is start + var * stride,
-                            under 'when: start + var * stride < bound' */
+    expr_ref start;      /* strided loop (per-thread start): the variable is start + var * stride,
+                               under 'when: start + var * stride < bound' */
     int64_t bound, stride;
     int line;
     int parent; /* enclosing simple loop, -1 */
@@ -72,8 +77,8 @@ typedef struct waccess {
     char *atomic; /* atomic function name */
     int array;
     int nidx;
-    const ixpr *idx[3];
-    const ixpr *when;
+    expr_ref idx[3];
+    expr_ref when;
     char *field, *vector;
     char *label;
     char *source; /* the line of source it comes from, tidied */
@@ -106,7 +111,9 @@ typedef struct walk_tparam { /* a kernel template parameter's values at the laun
 typedef struct W {
     CXTranslationUnit tu;
     const import_options *o;
-    ixpr_arena ar;
+    expr_pool ep; /* every expression built */
+    char **strs;  /* strings kept until the walk ends (walk_strdup) */
+    int nstrs;
     warray *arrays;
     int narrays;
     waccess *acc;
@@ -119,11 +126,11 @@ typedef struct W {
     int nbinds;
     CXCursor calls[MAX_CALLS]; /* functions being walked (inlined, or listed when refused) */
     int ncalls;
-    const ixpr *guard;     /* current condition; NULL: always */
+    expr_ref guard;        /* current condition; 0: always */
     const char *guard_why; /* the condition cannot be expressed */
     /* early exits: the lanes that have returned from the function being walked (NULL: none),
      * and those that took a 'continue' in the current iteration of the innermost loop */
-    const ixpr *exited, *skipped;
+    expr_ref exited, skipped;
     const char *exited_why;  /* a return under a condition (or in a loop) that cannot be expressed */
     const char *skipped_why; /* the same for a continue */
     bool break_ok;           /* a break here ends the last iteration of a counted loop */
@@ -153,12 +160,16 @@ typedef struct walk_kids { /* every child of a node; the list lives until walk_c
 
 /* walk_util.c: text, positions, children of a cursor, -D values */
 char *walk_fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+/* A copy of s that lives until walk_pool_free. */
+const char *walk_strdup(W *w, const char *s);
+/* Free the expressions and strings the walk kept. */
+void walk_pool_free(W *w);
 /* Expansion position of c (what the user sees in the file); off may be NULL. */
 void walk_where(CXCursor c, int *line, int *col, unsigned *off);
 char *walk_spell(CXCursor c);
 char *walk_type_spell(CXType t);
 /* Set w->why (the first failure wins until cleared), pointing at c; returns NULL. */
-const ixpr *walk_fail(W *w, CXCursor c, const char *f, ...) __attribute__((format(printf, 3, 4)));
+expr_ref walk_fail(W *w, CXCursor c, const char *f, ...) __attribute__((format(printf, 3, 4)));
 /* Record a skipped access or a note (text owned by the list) for the sorted report. */
 void walk_add_skip(W *w, int line, int col, char *text);
 walk_kids walk_children(CXCursor c);
@@ -203,7 +214,7 @@ bool walk_param_is_ref(CXCursor fn, int i);
 /* A __device__ (or __global__) function defined in the user's files. */
 bool walk_is_device_fn(CXCursor fn);
 /* Translate a value expression; NULL with w->why set when it cannot be expressed. */
-const ixpr *walk_value(W *w, CXCursor c);
+expr_ref walk_value(W *w, CXCursor c);
 /* A pointer or array expression: 1 and *p when it points into a shared array, 0 when it does
  * not, -1 when it does but cannot be followed (w->why says why). */
 int walk_pointer(W *w, CXCursor c, pbind *p);
@@ -221,7 +232,7 @@ void walk_launch_scan(W *w);
 bool walk_launch_block(W *w, int block[3]);
 /* The value of template parameter param (called name) at every launch: NULL when no launch gives
  * it, or with w->why set (at cursor at) when the launches give several. */
-const ixpr *walk_launch_value(W *w, CXCursor param, CXCursor at, const char *name);
+expr_ref walk_launch_value(W *w, CXCursor param, CXCursor at, const char *name);
 /* The bankscope type the kernel's template type parameter called name has at every launch, or
  * NULL. */
 const char *walk_launch_type(W *w, const char *name);

@@ -157,7 +157,7 @@ const char *walk_struct_emit(W *w, CXType t, cJSON *structs, char *name_out, siz
     return name_out;
 }
 
-const ixpr *walk_value(W *w, CXCursor c);
+expr_ref walk_value(W *w, CXCursor c);
 
 typedef struct expr_list {
     CXCursor c[8];
@@ -227,11 +227,9 @@ int walk_array_add(W *w, CXCursor decl)
             a->why = "its sizes could not be read";
         for (int i = 0; i < l.n && !a->why; i++) {
             w->why[0] = '\0';
-            const ixpr *v = walk_value(w, l.c[i]);
-            if (!v || v->kind != IXPR_NUM)
-                a->why = v ? "a size that is not a constant" : ixpr_strdup(&w->ar, w->why);
-            else
-                a->dims[i] = v->value;
+            expr_ref v = walk_value(w, l.c[i]);
+            if (!v || !expr_pool_const(&w->ep, v, &a->dims[i]))
+                a->why = v ? "a size that is not a constant" : walk_strdup(w, w->why);
         }
         w->why[0] = '\0';
     }
@@ -246,8 +244,7 @@ int walk_array_add(W *w, CXCursor decl)
         else if (!dv && w->o->smem_bytes >= 0 && es > 0)
             n = w->o->smem_bytes / es;
         if (!a->why && n < 1)
-            a->why =
-                ixpr_strdup(&w->ar, "extern __shared__ array without a size: give --smem BYTES or -D NAME=ELEMENTS");
+            a->why = walk_strdup(w, "extern __shared__ array without a size: give --smem BYTES or -D NAME=ELEMENTS");
         a->dims[0] = n;
         (void)tn;
     }
@@ -261,7 +258,7 @@ int walk_array_add(W *w, CXCursor decl)
         if (!tn && !a->why) {
             char *m = walk_fmt("its element type is the template parameter '%s': give -D %s=float (or another type)",
                                tname, tname);
-            a->why = ixpr_strdup(&w->ar, m);
+            a->why = walk_strdup(w, m);
             free(m);
         }
         free(tname);
