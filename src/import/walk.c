@@ -1,7 +1,7 @@
 /* walk: the libclang walker. Walks the kernel's statements (and the __device__ functions it
  * calls, inlined), records every load and store of a shared array with its 'when' and loops,
- * skips what cannot be expressed with its position and reason, and builds the scenario (cJSON):
- * one loop, accesses outside it counted at its first or last iteration. */
+ * skips what cannot be expressed with its position and reason; walk_build.c turns what it found
+ * into the scenario. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -826,6 +826,7 @@ static void walk_for(W *w, CXCursor c)
     L.begin = off;
     L.end = e_off;
     L.line = line;
+    L.col = col;
     L.parent = w->nlstack ? w->lstack[w->nlstack - 1] : -1;
     L.var = WALK_VAR_LOOP(id);
     L.user = walk_spell(var);
@@ -1023,246 +1024,13 @@ static enum CXChildVisitResult shared_visit(CXCursor c, CXCursor parent, CXClien
 
 /* ---------- the scenario ---------- */
 
-static const char *reserved[] = {"threadIdx", "blockDim", "tx",       "ty",  "tz",  "lane",
-                                 "warp",      "tid",      "warpSize", "min", "max", NULL};
-
 static int skip_cmp(const void *a, const void *b)
 {
     const wskip *x = a, *y = b;
     return x->line != y->line ? x->line - y->line : x->col - y->col;
 }
 
-static bool ancestor(const W *w, int anc, int id)
-{
-    for (int p = id; p >= 0; p = w->loops[p].parent)
-        if (p == anc)
-            return true;
-    return false;
-}
-
-/* Iterations of loop id (1 for a loop that could not be counted). */
-static int64_t loop_count_of(const wloop *L)
-{
-    int64_t n = 0;
-    if (L->kind == 0 && L->step != 0)
-        n = L->step > 0 ? (L->to - L->from + L->step - 1) / L->step : (L->from - L->to - L->step - 1) / -L->step;
-    else
-        for (int64_t v = L->from; n < 4097 && (L->kind == 1 ? v < L->to : v > L->to) && v != 0;
-             v = L->kind == 1 ? v * L->step : v / L->step)
-            n++;
-    return n > 0 ? n : 1;
-}
-
-/* Whether access a uses the variable of loop id. */
-static bool access_uses(const W *w, const waccess *a, expr_ref when, const wloop *L)
-{
-    bool uses = expr_pool_uses(&w->ep, when, L->var);
-    for (int d = 0; d < a->nidx; d++)
-        uses |= expr_pool_uses(&w->ep, a->idx[d], L->var);
-    return uses;
-}
-
-/* Decide the scenario's loop nest and turn the accesses into JSON: every loop around an
- * imported access (its parent the nearest one kept), at most 8 and 4096 iterations in all (the
- * longest loops are left out first; with --loop LINE only that loop and those around it). An
- * access outside a loop runs at its first iteration, or its last when it follows the loop: the
- * model does that from the order of the accesses, which is the order of the source. */
-static cJSON *build(W *w, cJSON *root)
-{
-    bool keep[MAX_LOOPS] = {false};
-    for (int i = 0; i < w->nacc; i++)
-        for (int j = 0; j < w->acc[i].nloops; j++)
-            keep[w->acc[i].loops[j]] = true;
-    if (w->o->loop_line > 0) { /* only the loop at that line and those around it */
-        int chosen = -1;
-        for (int id = 0; id < w->nloops; id++)
-            if (keep[id] && w->loops[id].line == w->o->loop_line && chosen < 0)
-                chosen = id;
-        for (int id = 0; id < w->nloops; id++)
-            keep[id] = keep[id] && chosen >= 0 && ancestor(w, id, chosen);
-    }
-    for (;;) {
-        int n = 0, longest = -1;
-        int64_t total = 1;
-        for (int id = 0; id < w->nloops; id++)
-            if (keep[id]) {
-                n++;
-                total *= loop_count_of(&w->loops[id]);
-                if (longest < 0 || loop_count_of(&w->loops[id]) > loop_count_of(&w->loops[longest]))
-                    longest = id;
-                if (total > 1 << 20)
-                    total = 1 << 20;
-            }
-        if (n <= SCENARIO_MAX_LOOPS && total <= SCENARIO_MAX_ITERATIONS)
-            break;
-        keep[longest] = false;
-    }
-    /* names: the source's, made unique and never a word of expressions */
-    const char *names[MAX_LOOPS] = {NULL};
-    const char *slot_names[SCENARIO_MAX_LOOPS] = {NULL}; /* by the scenario's loop index */
-    int slot[MAX_LOOPS], nkept = 0;
-    cJSON *loops = cJSON_CreateArray();
-    for (int id = 0; id < w->nloops; id++) {
-        if (!keep[id])
-            continue;
-        const wloop *L = &w->loops[id];
-        const char *base = L->user;
-        for (int i = 0; reserved[i]; i++)
-            if (!strcmp(base, reserved[i]))
-                base = "loop_var";
-        const char *nm = base;
-        for (int k = 2;; k++) {
-            bool taken = false;
-            for (int j = 0; j < id; j++)
-                taken |= names[j] && !strcmp(names[j], nm);
-            if (!taken)
-                break;
-            char *t = walk_fmt("%s_%d", base, k);
-            nm = walk_strdup(w, t);
-            free(t);
-        }
-        names[id] = nm;
-        slot_names[nkept] = nm;
-        slot[id] = nkept++;
-        cJSON *lo = cJSON_CreateObject();
-        cJSON_AddStringToObject(lo, "var", nm);
-        cJSON_AddNumberToObject(lo, "from", (double)L->from);
-        cJSON_AddNumberToObject(lo, "to", (double)L->to);
-        cJSON_AddNumberToObject(lo, L->kind == 1 ? "mul" : L->kind == 2 ? "div" : "step", (double)L->step);
-        for (int p = L->parent; p >= 0; p = w->loops[p].parent)
-            if (keep[p]) {
-                cJSON_AddStringToObject(lo, "in", names[p]);
-                break;
-            }
-        cJSON_AddItemToArray(loops, lo);
-    }
-    cJSON *accs = cJSON_CreateArray();
-    int imported = 0;
-    bool noted[MAX_LOOPS] = {false};
-    for (int i = 0; i < w->nacc; i++) {
-        waccess *a = &w->acc[i];
-        const warray *arr = &w->arrays[a->array];
-        const char *why = NULL;
-        char buf[300];
-        expr_ref when = a->when;
-        int inner = -1;
-        for (int j = 0; j < a->nloops && !why; j++) {
-            const wloop *M = &w->loops[a->loops[j]];
-            if (keep[a->loops[j]]) {
-                inner = a->loops[j];
-                continue;
-            }
-            if (access_uses(w, a, when, M)) {
-                snprintf(buf, sizeof buf,
-                         "uses '%s' of the loop at line %d, which is left out of the scenario's loop nest (at most %d "
-                         "loops and %d iterations in all; choose one with --loop LINE)",
-                         M->user, M->line, SCENARIO_MAX_LOOPS, SCENARIO_MAX_ITERATIONS);
-                why = buf;
-            } else if (!noted[a->loops[j]]) {
-                noted[a->loops[j]] = true;
-                walk_add_skip(w, M->line, 1,
-                              walk_fmt("%s:%d: note: the loop over '%s' is left out of the scenario's loop nest: the "
-                                       "accesses inside it are counted once",
-                                       w->file_base, M->line, M->user));
-            }
-        }
-        if (why) {
-            walk_add_skip(w, a->line, a->col,
-                          walk_fmt("%s: skipped %s of '%s': %s", a->label, op_name(a->op), arr->name, why));
-            continue;
-        }
-        /* the walker's loop variables become the scenario's */
-        expr_ref idx[3];
-        for (int d = 0; d < a->nidx; d++)
-            idx[d] = a->idx[d];
-        for (int id = 0; id < w->nloops; id++)
-            if (keep[id]) {
-                expr_ref v = expr_pool_var(&w->ep, EXPR_LOOP + slot[id]);
-                for (int d = 0; d < a->nidx; d++)
-                    idx[d] = expr_pool_subst(&w->ep, idx[d], w->loops[id].var, v);
-                when = expr_pool_subst(&w->ep, when, w->loops[id].var, v);
-            }
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "op", op_name(a->op));
-        if (a->op == BANKS_ATOMIC) {
-            cJSON_AddStringToObject(o, "atomic", a->atomic);
-            cJSON_AddBoolToObject(o, "returns", a->returns);
-        }
-        cJSON_AddStringToObject(o, "array", arr->name);
-        strbuf sb = {0};
-        cJSON *ix = cJSON_AddArrayToObject(o, "index");
-        for (int d = 0; d < a->nidx; d++) {
-            strbuf_clear(&sb);
-            expr_pool_print(&w->ep, idx[d], slot_names, nkept, &sb);
-            cJSON_AddItemToArray(ix, cJSON_CreateString(strbuf_str(&sb)));
-        }
-        if (a->field)
-            cJSON_AddStringToObject(o, "field", a->field);
-        if (a->vector)
-            cJSON_AddStringToObject(o, "vector", a->vector);
-        if (when) {
-            strbuf_clear(&sb);
-            expr_pool_print(&w->ep, when, slot_names, nkept, &sb);
-            cJSON_AddStringToObject(o, "when", strbuf_str(&sb));
-        }
-        strbuf_free(&sb);
-        cJSON_AddStringToObject(o, "label", a->label);
-        if (a->source)
-            cJSON_AddStringToObject(o, "source", a->source);
-        cJSON *loc = cJSON_AddObjectToObject(o, "location");
-        cJSON_AddStringToObject(loc, "file", a->file);
-        cJSON_AddNumberToObject(loc, "line", a->line);
-        cJSON_AddNumberToObject(loc, "column", a->col);
-        if (a->text)
-            cJSON_AddStringToObject(loc, "text", a->text);
-        if (inner >= 0)
-            cJSON_AddStringToObject(o, "loop", names[inner]);
-        cJSON_AddItemToArray(accs, o);
-        imported++;
-    }
-    if (nkept) {
-        cJSON_AddNumberToObject(root, "version", 2);
-        cJSON_AddItemToObject(root, "loops", loops);
-    } else
-        cJSON_Delete(loops);
-    cJSON_AddItemToObject(root, "accesses", accs);
-    return imported ? root : NULL;
-}
-
-/* A name the scenario cannot use (reserved in CUDA code, such as __smem) becomes one it can
- * (smem, or smem_2 when that is taken), with a note; the accesses name the array by index. */
-static void array_rename(W *w, int i)
-{
-    warray *a = &w->arrays[i];
-    if (names_ok_in_cuda(a->name) && kernelgen_name_ok(a->name))
-        return;
-    const char *base = a->name;
-    while (*base == '_')
-        base++;
-    char *n = NULL;
-    for (int k = 1; k < 100 && !n; k++) {
-        char *c = k == 1 ? walk_fmt("%s", *base ? base : "shared") : walk_fmt("%s_%d", *base ? base : "shared", k);
-        bool taken = !names_ok_in_cuda(c) || !kernelgen_name_ok(c);
-        for (int j = 0; j < w->narrays && !taken; j++)
-            taken = j != i && !strcmp(w->arrays[j].name, c);
-        if (taken)
-            free(c);
-        else
-            n = c;
-    }
-    if (!n)
-        return;
-    int l, cl;
-    walk_where(a->decl, &l, &cl, NULL);
-    walk_add_skip(w, l, cl,
-                  walk_fmt("%s:%d:%d: note: the array '%s' is called '%s' in the scenario ('%s' is reserved in CUDA "
-                           "code)",
-                           w->file_base, l, cl, a->name, n, a->name));
-    free(a->name);
-    a->name = n;
-}
-
-cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o, int *status)
+bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o, scenario *out, int *status)
 {
     W w;
     memset(&w, 0, sizeof w);
@@ -1272,6 +1040,7 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
     w.kernel = kernel;
     w.stmt_expr = clang_getNullCursor();
     w.file_base = base_name(o->file);
+    scenario_init(out);
     walk_launch_scan(&w);
     if (!ob.block[0] && !walk_launch_block(&w, ob.block)) {
         fprintf(stderr, "bankscope: import: give the block shape with --block X[,Y[,Z]] (the source does not say "
@@ -1279,94 +1048,28 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
         *status = IMPORT_BAD_INPUT;
         walk_pool_free(&w);
         walk_children_release();
-        return NULL;
+        return false;
     }
     clang_visitChildren(kernel, shared_visit, &w);
     walk_kids ks = walk_children(kernel);
     char *kname = walk_spell(kernel);
     if (ks.n && clang_getCursorKind(ks.c[ks.n - 1]) == CXCursor_CompoundStmt)
         walk_stmt(&w, ks.c[ks.n - 1]);
-    cJSON *root = cJSON_CreateObject();
-    char *name = walk_fmt("%s: %s", w.file_base, kname);
-    cJSON_AddStringToObject(root, "name", name);
-    free(name);
-    char *desc = walk_fmt("Imported from %s (kernel %s) by bankscope import.", w.file_base, kname);
-    cJSON_AddStringToObject(root, "description", desc);
-    free(desc);
-    cJSON_AddStringToObject(root, "arch", "sm_90");
-    cJSON *blk = cJSON_AddArrayToObject(root, "block");
-    int nb = o->block[2] > 1 ? 3 : o->block[1] > 1 ? 2 : 1;
-    for (int d = 0; d < nb; d++)
-        cJSON_AddItemToArray(blk, cJSON_CreateNumber(o->block[d] > 0 ? o->block[d] : 1));
-    cJSON *structs = cJSON_CreateArray();
-    cJSON *arrays = cJSON_CreateArray();
-    /* the static arrays first, placed one after the other as nvcc does; then the extern ones,
-     * which all start where the static ones end (they are one block of dynamic memory) */
-    int64_t static_end = 0;
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < w.narrays; i++) {
-            warray *a = &w.arrays[i];
-            bool is_extern = clang_getCanonicalType(clang_getCursorType(a->decl)).kind == CXType_IncompleteArray;
-            if (is_extern != (pass == 1))
-                continue;
-            if (a->why) {
-                int l, c;
-                walk_where(a->decl, &l, &c, NULL);
-                bool used = false;
-                for (int j = 0; j < w.nacc; j++)
-                    used |= w.acc[j].array == i;
-                if (!used)
-                    walk_add_skip(&w, l, c,
-                                  walk_fmt("%s:%d:%d: skipped the array '%s': %s", w.file_base, l, c, a->name, a->why));
-                continue;
-            }
-            if (a->is_struct) {
-                char sbuf[64];
-                walk_struct_emit(&w, walk_elem_type(clang_getCursorType(a->decl)), structs, sbuf, sizeof sbuf);
-            }
-            cJSON *ao = cJSON_CreateObject();
-            array_rename(&w, i);
-            cJSON_AddStringToObject(ao, "name", a->name);
-            cJSON_AddStringToObject(ao, "type", a->type);
-            cJSON *dims = cJSON_AddArrayToObject(ao, "dims");
-            for (int d = 0; d < a->ndims; d++)
-                cJSON_AddItemToArray(dims, cJSON_CreateNumber((double)a->dims[d]));
-            int64_t align = clang_Type_getAlignOf(a->elem), bytes = a->elem_size;
-            align = align < 16 ? 16 : align;
-            for (int d = 0; d < a->ndims; d++)
-                bytes *= a->dims[d];
-            if (is_extern)
-                cJSON_AddNumberToObject(ao, "base", (double)((static_end + 15) / 16 * 16));
-            else
-                static_end = (static_end + align - 1) / align * align + bytes;
-            cJSON_AddItemToArray(arrays, ao);
-        }
-    if (structs->child)
-        cJSON_AddItemToObject(root, "structs", structs);
-    else
-        cJSON_Delete(structs);
-    cJSON_AddItemToObject(root, "arrays", arrays);
-    *status = IMPORT_OK;
     bool no_access = false;
-    if (!arrays->child) {
-        fprintf(stderr, "%s: kernel '%s' has no __shared__ array that can be imported\n", o->file, kname);
-        cJSON_Delete(root);
-        root = NULL;
-        *status = IMPORT_BAD_INPUT;
-    } else if (!build(&w, root)) {
-        no_access = true;
-        cJSON_Delete(root);
-        root = NULL;
-        *status = IMPORT_BAD_INPUT;
-    }
+    char *refused = NULL;
+    bool ok = walk_build(&w, kname, out, &no_access, &refused);
+    *status = ok ? IMPORT_OK : IMPORT_BAD_INPUT;
     if (w.nskips > 1)
         qsort(w.skips, (size_t)w.nskips, sizeof *w.skips, skip_cmp);
     for (int i = 0; i < w.nskips; i++) {
         fprintf(stderr, "%s\n", w.skips[i].text);
         free(w.skips[i].text);
     }
-    if (!root && w.narrays && w.nacc >= 0 && *status == IMPORT_BAD_INPUT && no_access)
+    if (refused)
+        fprintf(stderr, "%s\n", refused);
+    else if (no_access)
         fprintf(stderr, "%s: no shared-memory access of kernel '%s' could be imported\n", o->file, kname);
+    free(refused);
     free(w.skips);
     for (int i = 0; i < w.nacc; i++) {
         free(w.acc[i].field);
@@ -1391,5 +1094,5 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
     free(kname);
     walk_pool_free(&w);
     walk_children_release();
-    return root;
+    return ok;
 }

@@ -9,6 +9,7 @@
 #include "import/import_internal.h"
 #include "model/banks.h"
 #include "model/expr.h"
+#include "model/scenario.h"
 
 #define MAX_INLINE 16
 #define MAX_CALLS 64
@@ -68,7 +69,7 @@ typedef struct wloop {
     expr_ref start;      /* strided loop (per-thread start): the variable is start + var * stride,
                                under 'when: start + var * stride < bound' */
     int64_t bound, stride;
-    int line;
+    int line, col;
     int parent; /* enclosing simple loop, -1 */
 } wloop;
 
@@ -194,8 +195,8 @@ const char *walk_builtin_name(CXType t, char *buf, size_t n);
 /* Like walk_builtin_name, also for a template type parameter given with -D NAME=TYPE; *size is
  * the type's size in bytes (negative when not known). */
 const char *walk_type_name(W *w, CXType t, char *buf, size_t n, int64_t *size);
-/* Add struct t (and the structs it contains, first) to structs; its name, or NULL. */
-const char *walk_struct_emit(W *w, CXType t, cJSON *structs, char *name_out, size_t n);
+/* Add struct t (and the structs it contains, first) to reg; its name, or NULL. */
+const char *walk_struct_emit(W *w, CXType t, types_registry *reg, char *name_out, size_t n);
 /* Register the shared array declared by decl; its index in w->arrays. */
 int walk_array_add(W *w, CXCursor decl);
 
@@ -236,6 +237,13 @@ expr_ref walk_launch_value(W *w, CXCursor param, CXCursor at, const char *name);
 /* The bankscope type the kernel's template type parameter called name has at every launch, or
  * NULL. */
 const char *walk_launch_type(W *w, const char *name);
+
+/* walk_build.c: the scenario */
+/* Build the scenario of what the walk found into *s (kernel kname) and check it with the model's
+ * checks; accesses the model refuses are listed as skipped. False (s empty) when no array can be
+ * imported (said on stderr), when no access is left (*no_access), or when something other than
+ * an access is refused (*refused: the message, "FILE:LINE:COL: ...", owned by the caller). */
+bool walk_build(W *w, const char *kname, scenario *s, bool *no_access, char **refused);
 
 /* walk_loop.c: simple counted loops */
 /* Read a for statement as a simple loop: NULL and *L filled, or the reason it is not one. */

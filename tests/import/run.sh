@@ -143,10 +143,20 @@ rc=$?
 rc=$?
 [ $rc -eq 2 ] && grep -q '^syntax.cu:3:24: error: ' "$tmp/err" && ok || bad "view of a bad .cu: exit $rc: $(head -2 "$tmp/err")"
 expect2 missing-file 'nosuch.cu: No such file' nosuch.cu --block 32
-# a refusal of the imported scenario names no position in the generated JSON
+# a refusal of the imported scenario names the place in the .cu (the array's declaration), never
+# a position in the generated JSON
 printf '__global__ void k() { __shared__ float t[100000]; t[threadIdx.x] = 1; }\n' >"$tmp/big.cu"
-expect2 refused-scenario '^big.cu: the imported scenario is refused: arrays\[0\]\.dims: array needs 400000 bytes' big.cu --block 32
-grep -q '^big.cu:[0-9]' "$tmp/err" && bad "refused scenario: a JSON position: $(cat "$tmp/err")" || ok
+expect2 refused-scenario '^big.cu:1:23: the imported scenario is refused: arrays\[0\]\.dims: array needs 400000 bytes' big.cu --block 32
+[ "$(grep -c '^big.cu:' "$tmp/err")" -eq 1 ] && ok || bad "refused scenario: another position: $(cat "$tmp/err")"
+# an access the model refuses (here its index divides by zero) is listed at its place in the .cu,
+# in line order among the walker's own skipped accesses, and the others are imported
+printf '__global__ void k(const int *in)\n{\n    __shared__ int t[64];\n    t[threadIdx.x] = 1;\n    t[32 / (threadIdx.x - threadIdx.x)] = 2;\n    t[in[threadIdx.x]] = 3;\n}\n' >"$tmp/refuse.cu"
+(cd "$tmp" && "$bin" import refuse.cu --block 32 -o refuse.json) >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '"op"' "$tmp/refuse.json")" -eq 1 ] &&
+    [ "$(sed -n 1p "$tmp/err")" = "refuse.cu:5:5: skipped store of 't': division by zero for thread (0,0,0)" ] &&
+    sed -n 2p "$tmp/err" | grep -q "^refuse.cu:6:5: skipped store of 't': depends on data" && ok ||
+    bad "access refused by the model: exit $rc: $(cat "$tmp/err")"
 # the view's options may come before the source, as before a scenario: the import runs, then the
 # view (here without a terminal) says what it needs
 (cd "$dir" && "$bin" --no-gpu transpose-naive.cu --block 32,32 -o "$tmp/first.json" </dev/null) >/dev/null 2>"$tmp/err"
