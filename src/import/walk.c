@@ -7,9 +7,7 @@
 #include <string.h>
 
 #include "import/walk_internal.h"
-#include "model/kernelgen.h"
 #include "model/kinds.h"
-#include "model/names.h"
 #include "model/scenario.h"
 
 /* ---------- accesses ---------- */

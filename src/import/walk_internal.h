@@ -129,7 +129,7 @@ typedef struct W {
     int ncalls;
     expr_ref guard;        /* current condition; 0: always */
     const char *guard_why; /* the condition cannot be expressed */
-    /* early exits: the lanes that have returned from the function being walked (NULL: none),
+    /* early exits: the lanes that have returned from the function being walked (0: none),
      * and those that took a 'continue' in the current iteration of the innermost loop */
     expr_ref exited, skipped;
     const char *exited_why;  /* a return under a condition (or in a loop) that cannot be expressed */
@@ -169,7 +169,7 @@ void walk_pool_free(W *w);
 void walk_where(CXCursor c, int *line, int *col, unsigned *off);
 char *walk_spell(CXCursor c);
 char *walk_type_spell(CXType t);
-/* Set w->why (the first failure wins until cleared), pointing at c; returns NULL. */
+/* Set w->why (the first failure wins until cleared), pointing at c; returns 0 (no expression). */
 expr_ref walk_fail(W *w, CXCursor c, const char *f, ...) __attribute__((format(printf, 3, 4)));
 /* Record a skipped access or a note (text owned by the list) for the sorted report. */
 void walk_add_skip(W *w, int line, int col, char *text);
@@ -214,7 +214,7 @@ CXCursor walk_callee(CXCursor call);
 bool walk_param_is_ref(CXCursor fn, int i);
 /* A __device__ (or __global__) function defined in the user's files. */
 bool walk_is_device_fn(CXCursor fn);
-/* Translate a value expression; NULL with w->why set when it cannot be expressed. */
+/* Translate a value expression into w->ep; 0 with w->why set when it cannot be expressed. */
 expr_ref walk_value(W *w, CXCursor c);
 /* A pointer or array expression: 1 and *p when it points into a shared array, 0 when it does
  * not, -1 when it does but cannot be followed (w->why says why). */
@@ -231,7 +231,7 @@ bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved);
 void walk_launch_scan(W *w);
 /* The block the launches give (w->lblock) into block, with a note; false when none gives one. */
 bool walk_launch_block(W *w, int block[3]);
-/* The value of template parameter param (called name) at every launch: NULL when no launch gives
+/* The value of template parameter param (called name) at every launch: 0 when no launch gives
  * it, or with w->why set (at cursor at) when the launches give several. */
 expr_ref walk_launch_value(W *w, CXCursor param, CXCursor at, const char *name);
 /* The bankscope type the kernel's template type parameter called name has at every launch, or
