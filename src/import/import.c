@@ -22,7 +22,6 @@
 
 #include "import/import_internal.h"
 #include "import/walk_internal.h"
-#include "io/load.h"
 #include "io/save.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -251,34 +250,6 @@ static bool declares(CXTranslationUnit tu, const char *name)
     return f.found;
 }
 
-/* The saved scenario must open as every scenario does: the loader's limits (those of the file
- * format, beyond the model's checks the walker ran) are checked here. A refusal names no
- * position in the generated JSON, only what was refused. */
-static int loads_back(const import_options *o, char **json)
-{
-    scenario s;
-    io_error err;
-    bool ok = load_scenario_text(*json, strlen(*json), o->file, NULL, &s, &err);
-    scenario_free(&s);
-    if (ok)
-        return IMPORT_OK;
-    const char *m = err.text;
-    size_t fl = strlen(o->file);
-    if (!strncmp(m, o->file, fl) && m[fl] == ':') {
-        m += fl + 1;
-        for (int k = 0; k < 2 && *m >= '0' && *m <= '9'; k++) {
-            while (*m >= '0' && *m <= '9')
-                m++;
-            m += *m == ':';
-        }
-        m += *m == ' ';
-    }
-    fprintf(stderr, "%s: the imported scenario is refused: %s\n", o->file, m);
-    free(*json);
-    *json = NULL;
-    return IMPORT_BAD_INPUT;
-}
-
 /* The whole import, in the child: parse, find the kernel, walk, check. */
 static int import_child(const import_options *o, char **json)
 {
@@ -373,7 +344,6 @@ static int import_child(const import_options *o, char **json)
             save_scenario_json(&sc, &sb);
             scenario_free(&sc);
             *json = strbuf_take(&sb);
-            status = loads_back(o, json);
         }
     }
     strbuf_free(&kf.names);

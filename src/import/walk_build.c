@@ -9,6 +9,7 @@
 
 #include "import/walk_internal.h"
 #include "io/load.h"
+#include "io/save.h"
 #include "model/kernelgen.h"
 #include "model/kinds.h"
 #include "model/names.h"
@@ -60,6 +61,7 @@ typedef struct build {
     int loop_of[SCENARIO_MAX_LOOPS]; /* the scenario's loop k is w->loops[loop_of[k]] */
     int *acc_of;                     /* the scenario's access i is w->acc[acc_of[i]] */
     int *arr_of;                     /* the scenario's array i is w->arrays[arr_of[i]] */
+    int *struct_arr;                 /* the scenario's struct i came with w->arrays[struct_arr[i]] */
 } build;
 
 /* Decide the scenario's loop nest: every loop around an imported access (its parent the nearest
@@ -297,7 +299,11 @@ static void add_arrays(build *b)
             }
             if (a->is_struct) {
                 char sbuf[64];
+                int before = s->types.n;
                 walk_struct_emit(w, walk_elem_type(clang_getCursorType(a->decl)), &s->types, sbuf, sizeof sbuf);
+                b->struct_arr = xrealloc(b->struct_arr, (size_t)(s->types.n ? s->types.n : 1) * sizeof *b->struct_arr);
+                for (int k = before; k < s->types.n; k++)
+                    b->struct_arr[k] = i;
             }
             array_rename(w, i);
             if (s->narrays == SCENARIO_MAX_ARRAYS)
@@ -320,23 +326,54 @@ static void add_arrays(build *b)
         }
 }
 
-/* The place in the user's source a refusal at path points to ("FILE:LINE:COL: "), or "FILE: ". */
+/* The place in the user's source a refusal at path points to ("FILE:LINE:COL: "): an array's
+ * declaration (a struct's: that of the array that holds it), a loop's line; else "FILE: ". */
 static char *refusal_place(const build *b, const char *path)
 {
     const W *w = b->w;
     int k, l = 0, c = 0;
     if (sscanf(path, "arrays[%d", &k) == 1 && k >= 0 && k < b->s->narrays)
         walk_where(w->arrays[b->arr_of[k]].decl, &l, &c, NULL);
-    else if (sscanf(path, "loops[%d", &k) == 1 && k >= 0 && k < b->s->nloops) {
+    else if (sscanf(path, "structs[%d", &k) == 1 && k >= 0 && k < b->s->types.n)
+        walk_where(w->arrays[b->struct_arr[k]].decl, &l, &c, NULL);
+    else if ((sscanf(path, "loops[%d", &k) == 1 || (k = 0, !strncmp(path, "loop.", 5))) && k >= 0 && k < b->s->nloops) {
         l = w->loops[b->loop_of[k]].line;
         c = w->loops[b->loop_of[k]].col;
     }
     return l > 0 ? walk_fmt("%s:%d:%d: ", w->file_base, l, c) : walk_fmt("%s: ", w->file_base);
 }
 
-/* Check s as the loader would (scenario_finish, then the evaluation check): an access the model
- * refuses is listed as skipped at its place and dropped, and the check runs again. False when
- * no access is left (*no_access) or when something else is refused (*refused: the message). */
+/* Whether s, saved, opens as every scenario file does (the file format's own limits: the
+ * length of names and strings, the ranges of numbers); false with the loader's path and message
+ * in *se. */
+static bool loads_back(const build *b, scenario_error *se)
+{
+    strbuf sb = {0};
+    save_scenario_json(b->s, &sb);
+    scenario t;
+    io_error err;
+    bool ok = load_scenario_text(strbuf_str(&sb), sb.len, "-", NULL, &t, &err);
+    scenario_free(&t);
+    strbuf_free(&sb);
+    if (ok)
+        return true;
+    /* "-:LINE:COL: PATH: MSG", or "-:LINE:COL: MSG" for the document itself */
+    const char *m = strstr(err.text, ": ");
+    m = m ? m + 2 : err.text;
+    const char *sep = strstr(m, ": ");
+    size_t plen = sep ? (size_t)(sep - m) : 0;
+    if (!sep || memchr(m, ' ', plen) || plen >= sizeof se->path)
+        plen = 0;
+    snprintf(se->path, sizeof se->path, "%.*s", (int)plen, m);
+    snprintf(se->msg, sizeof se->msg, "%.*s", (int)sizeof se->msg - 1, plen ? sep + 2 : m);
+    se->expr_pos = -1;
+    return false;
+}
+
+/* Check s as the loader would (scenario_finish, the evaluation check, then the file format's
+ * limits): an access refused is listed as skipped at its place and dropped, and the check runs
+ * again. False when no access is left (*no_access) or when something else is refused
+ * (*refused: the message). */
 static bool validate(build *b, bool *no_access, char **refused)
 {
     W *w = b->w;
@@ -347,7 +384,7 @@ static bool validate(build *b, bool *no_access, char **refused)
             return false;
         }
         scenario_error se;
-        if (scenario_finish(s, &se) && load_check_eval(s, &se))
+        if (scenario_finish(s, &se) && load_check_eval(s, &se) && loads_back(b, &se))
             return true;
         int i;
         if (sscanf(se.path, "accesses[%d", &i) != 1 || i < 0 || i >= s->naccesses) {
@@ -368,7 +405,7 @@ static bool validate(build *b, bool *no_access, char **refused)
 
 bool walk_build(W *w, const char *kname, scenario *s, bool *no_access, char **refused)
 {
-    build b = {w, s, {0}, NULL, NULL};
+    build b = {w, s, {0}, NULL, NULL, NULL};
     *no_access = false;
     *refused = NULL;
     scenario_init(s);
@@ -391,6 +428,7 @@ bool walk_build(W *w, const char *kname, scenario *s, bool *no_access, char **re
     }
     free(b.acc_of);
     free(b.arr_of);
+    free(b.struct_arr);
     if (!ok) {
         scenario_free(s);
         scenario_init(s);

@@ -148,6 +148,15 @@ expect2 missing-file 'nosuch.cu: No such file' nosuch.cu --block 32
 printf '__global__ void k() { __shared__ float t[100000]; t[threadIdx.x] = 1; }\n' >"$tmp/big.cu"
 expect2 refused-scenario '^big.cu:1:23: the imported scenario is refused: arrays\[0\]\.dims: array needs 400000 bytes' big.cu --block 32
 [ "$(grep -c '^big.cu:' "$tmp/err")" -eq 1 ] && ok || bad "refused scenario: another position: $(cat "$tmp/err")"
+# a struct or loop the model refuses is named at the array that holds it, at the loop
+printf 'struct S { float __x; float y; };\n__global__ void k()\n{\n    __shared__ S t[64];\n    t[threadIdx.x].y = 1;\n}\n' >"$tmp/rs.cu"
+expect2 refused-struct '^rs.cu:4:5: the imported scenario is refused: structs\[0\]\.fields\[0\]: reserved in CUDA code' rs.cu --block 32
+v=iiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiii
+printf '__global__ void k()\n{\n    __shared__ float t[64];\n    for (int %s = 0; %s < 4; %s++)\n        t[threadIdx.x + %s] = 1;\n}\n' $v $v $v $v >"$tmp/longvar.cu"
+expect2 refused-loop '^longvar.cu:4:5: the imported scenario is refused: loops\[0\]\.var: ' longvar.cu --block 32
+# a limit of the file format (loop bounds within 2^40) is checked too, and named at the loop
+printf '__global__ void k()\n{\n    __shared__ float t[64];\n    for (long long i = 0; i < (1LL << 41); i += (1LL << 40))\n        t[threadIdx.x + (i >> 40)] = 1;\n}\n' >"$tmp/bigloop.cu"
+expect2 refused-loop-bound '^bigloop.cu:4:5: the imported scenario is refused: loop.to: out of range' bigloop.cu --block 32
 # an access the model refuses (here its index divides by zero) is listed at its place in the .cu,
 # in line order among the walker's own skipped accesses, and the others are imported
 printf '__global__ void k(const int *in)\n{\n    __shared__ int t[64];\n    t[threadIdx.x] = 1;\n    t[32 / (threadIdx.x - threadIdx.x)] = 2;\n    t[in[threadIdx.x]] = 3;\n}\n' >"$tmp/refuse.cu"
