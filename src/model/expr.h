@@ -223,6 +223,7 @@ typedef int expr_ref;
 
 typedef struct expr_pool {
     expr_node *nodes; /* owned */
+    uint64_t *vars;   /* owned, per node: bit k set when it reads variable k (k >= 63: bit 63) */
     int n, cap;
 } expr_pool;
 
@@ -236,7 +237,8 @@ expr_ref expr_pool_unary(expr_pool *p, expr_op op, expr_ref a);
 expr_ref expr_pool_binary(expr_pool *p, expr_op op, expr_ref a, expr_ref b);
 /* c ? a : b; a constant condition chooses its arm. */
 expr_ref expr_pool_cond(expr_pool *p, expr_ref c, expr_ref a, expr_ref b);
-/* e with every use of variable var replaced by v (refolded; parts without var are shared). */
+/* e with every use of variable var replaced by v (refolded; parts without var are shared; each
+ * shared part is rewritten once, so the work is the size of the pool, not of the tree). */
 expr_ref expr_pool_subst(expr_pool *p, expr_ref e, int var, expr_ref v);
 /* True when e is a number (its value in *v, which may be NULL). */
 bool expr_pool_const(const expr_pool *p, expr_ref e, int64_t *v);
@@ -262,7 +264,9 @@ bool expr_pool_eval(const expr_pool *p, expr_ref e, const expr_pool_env *env, in
 /* Append e as expression-language text that expr_parse_loops reads back as the same tree (given
  * the same loop names), with only the parentheses C's precedence needs: c ? a : b binds loosest
  * and groups to the right, negative numbers are parenthesised after an operator that binds as
- * tightly as + or tighter. Variable EXPR_LOOP + k is loop_names[k] (k < nloop_names; else "?"). */
+ * tightly as + or tighter. Variable EXPR_LOOP + k is loop_names[k] (k < nloop_names; else "?").
+ * A text that would pass EXPR_MAX_LEN bytes (a much-shared tree can be far larger than its pool)
+ * stops just past it, where the parser refuses it as too long. */
 void expr_pool_print(const expr_pool *p, expr_ref e, const char *const *loop_names, int nloop_names, strbuf *out);
 /* The same for a parsed expression (swizzle( ) and warpSize come back as the arithmetic they
  * stand for). */

@@ -8,6 +8,7 @@
 void expr_pool_free(expr_pool *p)
 {
     free(p->nodes);
+    free(p->vars);
     memset(p, 0, sizeof *p);
 }
 
@@ -23,8 +24,15 @@ static expr_ref node_new(expr_pool *p, expr_kind k, int op, int64_t value, expr_
     if (p->n == p->cap) {
         p->cap = p->cap ? p->cap * 2 : 64;
         p->nodes = xrealloc(p->nodes, (size_t)p->cap * sizeof *p->nodes);
+        p->vars = xrealloc(p->vars, (size_t)p->cap * sizeof *p->vars);
     }
     p->nodes[p->n] = (expr_node){.kind = k, .op = op, .value = value, .a = a - 1, .b = b - 1, .c = c - 1, .pos = 0};
+    uint64_t vars = k == EXPR_VAR ? (uint64_t)1 << (op < 63 ? op : 63) : 0;
+    for (int i = 0; i < 3; i++) {
+        expr_ref ch = i == 0 ? a : i == 1 ? b : c;
+        vars |= ch > 0 ? p->vars[ch - 1] : 0;
+    }
+    p->vars[p->n] = vars;
     return ++p->n;
 }
 
@@ -95,9 +103,14 @@ bool expr_pool_uses(const expr_pool *p, expr_ref e, int var)
 {
     if (e <= 0)
         return false;
+    uint64_t vars = p->vars[e - 1];
+    if (var < 63)
+        return var < 0 ? vars != 0 : (vars >> var & 1) != 0;
+    if (!(vars >> 63)) /* variables past 62 share a bit: look further down where it is set */
+        return false;
     const expr_node *n = at(p, e);
     if (n->kind == EXPR_VAR)
-        return var < 0 || n->op == var;
+        return n->op == var;
     return expr_pool_uses(p, n->a + 1, var) || expr_pool_uses(p, n->b + 1, var) || expr_pool_uses(p, n->c + 1, var);
 }
 
@@ -110,25 +123,44 @@ bool expr_pool_uses_thread(const expr_pool *p, expr_ref e)
     return false;
 }
 
+/* subst below e; done[i] is node i's result once rewritten (0: not yet; nodes made here are
+ * never looked up, as the rewrite only visits the nodes that were there before it). */
+static expr_ref subst_at(expr_pool *p, expr_ref e, int var, expr_ref v, expr_ref *done)
+{
+    if (e <= 0 || !expr_pool_uses(p, e, var))
+        return e;
+    if (done[e - 1])
+        return done[e - 1];
+    expr_node n = *at(p, e); /* a copy: the pool may move as nodes are added */
+    expr_ref r = e;
+    switch (n.kind) {
+    case EXPR_VAR: r = v; break;
+    case EXPR_UNARY: r = expr_pool_unary(p, (expr_op)n.op, subst_at(p, n.a + 1, var, v, done)); break;
+    case EXPR_BINARY:
+    case EXPR_CALL: {
+        expr_ref a = subst_at(p, n.a + 1, var, v, done);
+        r = expr_pool_binary(p, (expr_op)n.op, a, subst_at(p, n.b + 1, var, v, done));
+        break;
+    }
+    case EXPR_COND: {
+        expr_ref c = subst_at(p, n.a + 1, var, v, done), a = subst_at(p, n.b + 1, var, v, done);
+        r = expr_pool_cond(p, c, a, subst_at(p, n.c + 1, var, v, done));
+        break;
+    }
+    default: break;
+    }
+    done[e - 1] = r;
+    return r;
+}
+
 expr_ref expr_pool_subst(expr_pool *p, expr_ref e, int var, expr_ref v)
 {
     if (e <= 0 || !expr_pool_uses(p, e, var))
         return e;
-    expr_node n = *at(p, e); /* a copy: the pool may move as nodes are added */
-    switch (n.kind) {
-    case EXPR_VAR: return v;
-    case EXPR_UNARY: return expr_pool_unary(p, (expr_op)n.op, expr_pool_subst(p, n.a + 1, var, v));
-    case EXPR_BINARY:
-    case EXPR_CALL: {
-        expr_ref a = expr_pool_subst(p, n.a + 1, var, v);
-        return expr_pool_binary(p, (expr_op)n.op, a, expr_pool_subst(p, n.b + 1, var, v));
-    }
-    case EXPR_COND: {
-        expr_ref c = expr_pool_subst(p, n.a + 1, var, v), a = expr_pool_subst(p, n.b + 1, var, v);
-        return expr_pool_cond(p, c, a, expr_pool_subst(p, n.c + 1, var, v));
-    }
-    default: return e;
-    }
+    expr_ref *done = xcalloc((size_t)e, sizeof *done); /* e's subtree lies below it */
+    expr_ref r = subst_at(p, e, var, v, done);
+    free(done);
+    return r;
 }
 
 bool expr_op_parse(const char *text, bool unary, expr_op *out)

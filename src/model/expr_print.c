@@ -2,6 +2,8 @@
  * parentheses C's precedence allows; expr_parse_loops reads the text back as the same tree. */
 #include "expr.h"
 
+#include <stdint.h>
+
 static const char *const op_text[] = {"-", "~",  "!",  "*",  "/", "%", "+", "-",  "<<", ">>",  "<",  "<=",
                                       ">", ">=", "==", "!=", "&", "^", "|", "&&", "||", "min", "max"};
 static const char *const var_text[EXPR_LOOP] = {"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockDim.x", "blockDim.y",
@@ -38,6 +40,7 @@ typedef struct printer {
     const char *const *loops;
     int nloops;
     strbuf *out;
+    size_t limit; /* stop once out is longer */
 } printer;
 
 /* Print node i; ctx is the precedence of the surrounding operator (0: none), right whether i is
@@ -46,6 +49,8 @@ static void print_at(const printer *pr, int i, int ctx, bool right)
 {
     const expr_node *e = &pr->nodes[i];
     strbuf *out = pr->out;
+    if (out->len > pr->limit)
+        return;
     switch (e->kind) {
     case EXPR_NUM: strbuf_addf(out, e->value < 0 && ctx >= 11 ? "(%lld)" : "%lld", (long long)e->value); return;
     case EXPR_VAR: {
@@ -97,14 +102,14 @@ static void print_at(const printer *pr, int i, int ctx, bool right)
 
 void expr_pool_print(const expr_pool *p, expr_ref e, const char *const *loop_names, int nloop_names, strbuf *out)
 {
-    printer pr = {p->nodes, loop_names, nloop_names, out};
+    printer pr = {p->nodes, loop_names, nloop_names, out, out->len + EXPR_MAX_LEN};
     if (e > 0)
         print_at(&pr, e - 1, 0, false);
 }
 
 void expr_print(const expr *e, const char *const *loop_names, int nloop_names, strbuf *out)
 {
-    printer pr = {e->nodes, loop_names, nloop_names, out};
+    printer pr = {e->nodes, loop_names, nloop_names, out, SIZE_MAX};
     if (e->n > 0)
         print_at(&pr, e->root, 0, false);
 }

@@ -157,6 +157,12 @@ expect2 refused-loop '^longvar.cu:4:5: the imported scenario is refused: loops\[
 # a limit of the file format (loop bounds within 2^40) is checked too, and named at the loop
 printf '__global__ void k()\n{\n    __shared__ float t[64];\n    for (long long i = 0; i < (1LL << 41); i += (1LL << 40))\n        t[threadIdx.x + (i >> 40)] = 1;\n}\n' >"$tmp/bigloop.cu"
 expect2 refused-loop-bound '^bigloop.cu:4:5: the imported scenario is refused: loop.to: out of range' bigloop.cu --block 32
+# a value that doubles its own text 40 times is refused as too long at once, not after the
+# parser child has run out of memory
+{ printf '__global__ void k()\n{\n    __shared__ float t[64];\n    int i = threadIdx.x;\n'
+  i=0; while [ $i -lt 40 ]; do echo '    i = i + (i >> 1);'; i=$((i + 1)); done
+  printf '    t[i & 63] = 1;\n}\n'; } >"$tmp/blow.cu"
+expect2 shared-tree "^blow.cu:45:5: skipped store of 't': expression longer than 4096 characters" blow.cu --block 32 --timeout 20
 # an access the model refuses (here its index divides by zero) is listed at its place in the .cu,
 # in line order among the walker's own skipped accesses, and the others are imported
 printf '__global__ void k(const int *in)\n{\n    __shared__ int t[64];\n    t[threadIdx.x] = 1;\n    t[32 / (threadIdx.x - threadIdx.x)] = 2;\n    t[in[threadIdx.x]] = 3;\n}\n' >"$tmp/refuse.cu"

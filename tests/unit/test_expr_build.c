@@ -192,11 +192,48 @@ static void test_print_matches_parser(void **state)
     assert_true(compared > 3000);
 }
 
+/* A tree that shares its parts (x = x + (x >> 1), 60 times) is far larger than its pool: its
+ * substitution and variable checks work on the pool, and its text stops just past what the
+ * parser takes. */
+static void test_shared_trees(void **state)
+{
+    (void)state;
+    expr_pool p = {0};
+    expr_ref x = expr_pool_var(&p, S_VAR);
+    for (int k = 0; k < 60; k++)
+        x = expr_pool_binary(&p, EXPR_ADD, x, expr_pool_binary(&p, EXPR_SHR, x, expr_pool_num(&p, 1)));
+    int before = p.n;
+    expr_ref y = expr_pool_subst(&p, x, S_VAR, expr_pool_var(&p, EXPR_TX));
+    assert_true(p.n - before < 300); /* each shared part rewritten once */
+    assert_true(expr_pool_uses(&p, y, EXPR_TX));
+    assert_false(expr_pool_uses(&p, y, S_VAR));
+    assert_true(expr_pool_uses_thread(&p, y));
+    strbuf sb = {0};
+    strbuf_addf(&sb, "t[");
+    expr_pool_print(&p, y, loop_names, 1, &sb);
+    assert_true(sb.len > EXPR_MAX_LEN + 2 && sb.len < 2 * EXPR_MAX_LEN);
+    expr e;
+    expr_error err;
+    assert_false(expr_parse(strbuf_str(&sb) + 2, NULL, &e, &err));
+    assert_non_null(strstr(err.msg, "longer than"));
+    strbuf_free(&sb);
+    /* variables past 62 share a bit of the summary: still told apart */
+    expr_ref far = expr_pool_binary(&p, EXPR_ADD, expr_pool_var(&p, EXPR_LOOP + 100), expr_pool_num(&p, 1));
+    assert_true(expr_pool_uses(&p, far, EXPR_LOOP + 100));
+    assert_false(expr_pool_uses(&p, far, EXPR_LOOP + 101));
+    assert_false(expr_pool_uses(&p, far, EXPR_TX));
+    expr_ref g = expr_pool_subst(&p, far, EXPR_LOOP + 100, expr_pool_num(&p, 4));
+    int64_t v;
+    assert_true(expr_pool_const(&p, g, &v) && v == 5);
+    expr_pool_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fold_and_print),
         cmocka_unit_test(test_print_matches_parser),
+        cmocka_unit_test(test_shared_trees),
     };
     return cmocka_run_group_tests_name("expr_build", tests, NULL, NULL);
 }
