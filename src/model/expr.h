@@ -256,8 +256,9 @@ typedef struct expr_pool_env {
     uint32_t known;
 } expr_pool_env;
 
-/* Evaluate e (only the chosen arm of ?:, the right operand of && || only when it decides);
- * false on a variable env does not know, a division by zero, an overflow or a bad shift. */
+/* Evaluate e (only the chosen arm of ?:, the right operand of && || only when it decides; a
+ * shared part once); false on a variable env does not know, a division by zero, an overflow or
+ * a bad shift. */
 bool expr_pool_eval(const expr_pool *p, expr_ref e, const expr_pool_env *env, int64_t *out);
 
 /* ---- Text (expr_print.c) ---- */

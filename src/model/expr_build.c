@@ -175,31 +175,92 @@ bool expr_op_parse(const char *text, bool unary, expr_op *out)
     return false;
 }
 
-bool expr_pool_eval(const expr_pool *p, expr_ref e, const expr_pool_env *env, int64_t *out)
+/* Evaluation below e with each node's result kept in a small hash table (key: the reference;
+ * ok: whether it evaluated), so that a shared part is evaluated once and the work is the size
+ * of e's part of the pool, however large the pool. */
+typedef struct memo_slot {
+    expr_ref key; /* 0: empty */
+    bool ok;
+    int64_t val;
+} memo_slot;
+
+typedef struct eval_memo {
+    const expr_pool *p;
+    const expr_pool_env *env;
+    memo_slot *slot;
+    size_t cap, n; /* cap a power of two, n < cap / 2 */
+} eval_memo;
+
+static memo_slot *memo_find(const eval_memo *m, expr_ref key)
+{
+    size_t i = ((size_t)key * 0x9E3779B97F4A7C15u) & (m->cap - 1);
+    while (m->slot[i].key && m->slot[i].key != key)
+        i = (i + 1) & (m->cap - 1);
+    return &m->slot[i];
+}
+
+static void memo_put(eval_memo *m, expr_ref key, bool ok, int64_t val)
+{
+    if (2 * (m->n + 1) >= m->cap) {
+        eval_memo bigger = *m;
+        bigger.cap = m->cap * 2;
+        bigger.slot = xcalloc(bigger.cap, sizeof *bigger.slot);
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->slot[i].key)
+                *memo_find(&bigger, m->slot[i].key) = m->slot[i];
+        free(m->slot);
+        *m = bigger;
+    }
+    memo_slot *s = memo_find(m, key);
+    m->n += !s->key;
+    *s = (memo_slot){key, ok, val};
+}
+
+static bool eval_at(eval_memo *m, expr_ref e, int64_t *out)
 {
     if (e <= 0)
         return false;
-    const expr_node *n = at(p, e);
+    const memo_slot *seen = memo_find(m, e);
+    if (seen->key) {
+        *out = seen->val;
+        return seen->ok;
+    }
+    const expr_node *n = at(m->p, e);
     int64_t x = 0, y = 0;
+    bool ok = false;
     switch (n->kind) {
-    case EXPR_NUM: *out = n->value; return true;
+    case EXPR_NUM:
+        *out = n->value;
+        ok = true;
+        break;
     case EXPR_VAR:
-        if (n->op < 0 || n->op >= EXPR_NVARS || !(env->known >> n->op & 1))
-            return false;
-        *out = env->v[n->op];
-        return true;
-    case EXPR_UNARY: return expr_pool_eval(p, n->a + 1, env, &x) && expr_apply(n->op, x, 0, out) == EXPR_OK;
+        ok = n->op >= 0 && n->op < EXPR_NVARS && (m->env->known >> n->op & 1);
+        *out = ok ? m->env->v[n->op] : 0;
+        break;
+    case EXPR_UNARY: ok = eval_at(m, n->a + 1, &x) && expr_apply(n->op, x, 0, out) == EXPR_OK; break;
     case EXPR_COND: /* only the chosen arm, as C and the expression language do */
-        return expr_pool_eval(p, n->a + 1, env, &x) && expr_pool_eval(p, (x ? n->b : n->c) + 1, env, out);
+        ok = eval_at(m, n->a + 1, &x) && eval_at(m, (x ? n->b : n->c) + 1, out);
+        break;
     case EXPR_BINARY:
     case EXPR_CALL:
-        if (!expr_pool_eval(p, n->a + 1, env, &x))
-            return false;
+        if (!eval_at(m, n->a + 1, &x))
+            break;
         if ((n->op == EXPR_LAND && !x) || (n->op == EXPR_LOR && x)) { /* decided: b is not evaluated */
             *out = n->op == EXPR_LOR;
-            return true;
+            ok = true;
+            break;
         }
-        return expr_pool_eval(p, n->b + 1, env, &y) && expr_apply(n->op, x, y, out) == EXPR_OK;
+        ok = eval_at(m, n->b + 1, &y) && expr_apply(n->op, x, y, out) == EXPR_OK;
+        break;
     }
-    return false;
+    memo_put(m, e, ok, ok ? *out : 0);
+    return ok;
+}
+
+bool expr_pool_eval(const expr_pool *p, expr_ref e, const expr_pool_env *env, int64_t *out)
+{
+    eval_memo m = {p, env, xcalloc(16, sizeof *m.slot), 16, 0};
+    bool ok = eval_at(&m, e, out);
+    free(m.slot);
+    return ok;
 }

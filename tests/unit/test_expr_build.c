@@ -208,6 +208,17 @@ static void test_shared_trees(void **state)
     assert_true(expr_pool_uses(&p, y, EXPR_TX));
     assert_false(expr_pool_uses(&p, y, S_VAR));
     assert_true(expr_pool_uses_thread(&p, y));
+    expr_pool_env env = {{0}, 1u << EXPR_TX}; /* evaluated once per shared part: at once */
+    env.v[EXPR_TX] = 0;
+    int64_t ev = -1;
+    assert_true(expr_pool_eval(&p, y, &env, &ev));
+    assert_int_equal(ev, 0);
+    env.v[EXPR_TX] = 2;
+    int64_t want = 2;
+    for (int k = 0; k < 60; k++)
+        want += want >> 1;
+    assert_true(expr_pool_eval(&p, y, &env, &ev));
+    assert_int_equal(ev, want);
     strbuf sb = {0};
     strbuf_addf(&sb, "t[");
     expr_pool_print(&p, y, loop_names, 1, &sb);
