@@ -322,8 +322,9 @@ static void pass_on(int sig, siginfo_t *info, void *ctx)
         kill((pid_t)record_child, sig);
 }
 
-/* Run argv with env (NAME=VALUE strings added); its stdout to out_file when not NULL, or to
- * bankscope's stderr when to_stderr (the recording goes to stdout). The exit status into
+/* Run argv with env (NAME=VALUE strings added); its stdout to out_file when not NULL (its stderr
+ * then to /dev/null unless to_stderr), or to bankscope's stderr when to_stderr (the recording
+ * goes to stdout). The exit status into
  * *status (waitpid's); false with why when it could not be started. */
 static bool run_child(char *const *argv, char **env, int nenv, const char *out_file, bool to_stderr, int *status,
                       char *why, size_t n)
@@ -355,7 +356,7 @@ static bool run_child(char *const *argv, char **env, int nenv, const char *out_f
             int fd = open(out_file, O_WRONLY | O_CREAT | O_TRUNC, 0600), nul = open("/dev/null", O_WRONLY);
             if (fd >= 0)
                 dup2(fd, 1);
-            if (nul >= 0)
+            if (nul >= 0 && !to_stderr) /* with to_stderr, the run's stderr stays (--verbose) */
                 dup2(nul, 2);
         } else if (to_stderr) {
             dup2(2, 1);
@@ -424,7 +425,8 @@ static bool record_spawn(const record_opts *o, const record_paths *p, const char
     snprintf(e_inj, sizeof e_inj, "CUDA_INJECTION64_PATH=%s", p->lib);
     snprintf(e_verbose, sizeof e_verbose, "BANKSCOPE_RECORD_VERBOSE=%d", o->verbose ? 1 : 0);
     char *env[] = {e_pass, e_dir, e_kernel, e_exact, e_launch, e_block, e_max, e_patch, e_san, e_inj, e_verbose};
-    bool to_stderr = !out_file && o->out && strcmp(o->out, "-") == 0; /* stdout is the recording's */
+    /* stdout is the recording's; a measuring run's stderr is shown with --verbose */
+    bool to_stderr = out_file ? o->verbose : o->out && strcmp(o->out, "-") == 0;
     return run_child(o->argv, env, (int)(sizeof env / sizeof *env), out_file, to_stderr, status, why, n);
 }
 
