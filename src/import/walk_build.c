@@ -14,9 +14,6 @@
 #include "model/kinds.h"
 #include "model/names.h"
 
-static const char *reserved[] = {"threadIdx", "blockDim", "tx",       "ty",  "tz",  "lane",
-                                 "warp",      "tid",      "warpSize", "min", "max", NULL};
-
 /* The kind's name as files write it: "load", "store", "atomic" (the kinds table). */
 static const char *op_name(banks_op op)
 {
@@ -108,10 +105,7 @@ static void add_loops(build *b, const bool keep[MAX_LOOPS], int slot[MAX_LOOPS])
         if (!keep[id])
             continue;
         const wloop *L = &w->loops[id];
-        const char *base = L->user;
-        for (int i = 0; reserved[i]; i++)
-            if (!strcmp(base, reserved[i]))
-                base = "loop_var";
+        const char *base = expr_is_builtin_name(L->user) ? "loop_var" : L->user;
         char *nm = xstrdup(base);
         for (int k = 2;; k++) {
             bool taken = false;
@@ -223,6 +217,17 @@ static void add_accesses(build *b, const bool keep[MAX_LOOPS], const int slot[MA
                                        w->file_base, M->line, M->user));
             }
         }
+        bool kept = false;
+        for (int k = 0; k < b->s->narrays; k++)
+            kept |= b->arr_of[k] == a->array;
+        if (!why && !kept) {
+            if (arr->why)
+                snprintf(buf, sizeof buf, "the array cannot be imported: %s", arr->why);
+            else
+                snprintf(buf, sizeof buf, "its array is left out of the scenario (more than %d arrays)",
+                         SCENARIO_MAX_ARRAYS);
+            why = buf;
+        }
         if (!why && b->s->naccesses == SCENARIO_MAX_ACCESSES) {
             snprintf(buf, sizeof buf, "more than %d accesses: a scenario holds at most %d", SCENARIO_MAX_ACCESSES,
                      SCENARIO_MAX_ACCESSES);
@@ -306,8 +311,14 @@ static void add_arrays(build *b)
                     b->struct_arr[k] = i;
             }
             array_rename(w, i);
-            if (s->narrays == SCENARIO_MAX_ARRAYS)
-                continue; /* its accesses are refused by the model ("no array of this name") */
+            if (s->narrays == SCENARIO_MAX_ARRAYS) { /* its accesses are listed as skipped */
+                int l, c;
+                walk_where(a->decl, &l, &c, NULL);
+                walk_add_skip(w, l, c,
+                              walk_fmt("%s:%d:%d: skipped the array '%s': more than %d arrays (a scenario's limit)",
+                                       w->file_base, l, c, a->name, SCENARIO_MAX_ARRAYS));
+                continue;
+            }
             b->arr_of[s->narrays] = i;
             scenario_array *sa = &s->arrays[s->narrays++];
             sa->name = xstrdup(a->name);

@@ -163,6 +163,22 @@ expect2 refused-loop-bound '^bigloop.cu:4:5: the imported scenario is refused: l
   i=0; while [ $i -lt 40 ]; do echo '    i = i + (i >> 1);'; i=$((i + 1)); done
   printf '    t[i & 63] = 1;\n}\n'; } >"$tmp/blow.cu"
 expect2 shared-tree "^blow.cu:45:5: skipped store of 't': expression longer than 4096 characters" blow.cu --block 32 --timeout 20
+# a loop variable that is a word of expressions (swizzle) is renamed, as tx or lane are
+printf '__global__ void k()\n{\n    __shared__ float t[64];\n    for (int swizzle = 0; swizzle < 4; swizzle++)\n        t[threadIdx.x + swizzle] = 1;\n}\n' >"$tmp/sw.cu"
+(cd "$tmp" && "$bin" import sw.cu --block 32 -o sw.json) >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '"index": \["threadIdx.x + loop_var"\]' "$tmp/sw.json" && ok || bad "loop named swizzle: exit $rc: $(cat "$tmp/err")"
+# past a scenario's 64 arrays, the others and their accesses are listed, the rest imported
+{ printf '__global__ void k()\n{\n'
+  i=0; while [ $i -le 64 ]; do echo "    __shared__ float a$i[32];"; i=$((i + 1)); done
+  i=0; while [ $i -le 64 ]; do echo "    a$i[threadIdx.x] = 1;"; i=$((i + 1)); done
+  printf '}\n'; } >"$tmp/many.cu"
+(cd "$tmp" && "$bin" import many.cu --block 32 -o many.json) >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '"op"' "$tmp/many.json")" -eq 64 ] &&
+    grep -q "^many.cu:67:5: skipped the array 'a64': more than 64 arrays" "$tmp/err" &&
+    grep -q "^many.cu:132:5: skipped store of 'a64': its array is left out" "$tmp/err" && ok ||
+    bad "more than 64 arrays: exit $rc: $(cat "$tmp/err")"
 # an access the model refuses (here its index divides by zero) is listed at its place in the .cu,
 # in line order among the walker's own skipped accesses, and the others are imported
 printf '__global__ void k(const int *in)\n{\n    __shared__ int t[64];\n    t[threadIdx.x] = 1;\n    t[32 / (threadIdx.x - threadIdx.x)] = 2;\n    t[in[threadIdx.x]] = 3;\n}\n' >"$tmp/refuse.cu"
