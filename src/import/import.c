@@ -250,7 +250,8 @@ static bool declares(CXTranslationUnit tu, const char *name)
     return f.found;
 }
 
-/* The whole import, in the child: parse, find the kernel, walk, check. */
+/* The whole import, in the child: parse, find the kernel, walk (which builds and checks the
+ * scenario), save. */
 static int import_child(const import_options *o, char **json)
 {
     *json = NULL;
