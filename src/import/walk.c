@@ -1,15 +1,13 @@
 /* walk: the libclang walker. Walks the kernel's statements (and the __device__ functions it
  * calls, inlined), records every load and store of a shared array with its 'when' and loops,
- * skips what cannot be expressed with its position and reason, and builds the scenario (cJSON):
- * one loop, accesses outside it counted at its first or last iteration. */
+ * skips what cannot be expressed with its position and reason; walk_build.c turns what it found
+ * into the scenario. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "import/walk_internal.h"
-#include "model/kernelgen.h"
 #include "model/kinds.h"
-#include "model/names.h"
 #include "model/scenario.h"
 
 /* ---------- accesses ---------- */
@@ -36,7 +34,7 @@ static const char *file_of(W *w, CXCursor c)
         return w->file_base;
     CXString fn = clang_getFileName(f);
     const char *p = clang_getCString(fn);
-    const char *r = p ? ixpr_strdup(&w->ar, base_name(p)) : w->file_base;
+    const char *r = p ? walk_strdup(w, base_name(p)) : w->file_base;
     clang_disposeString(fn);
     return r;
 }
@@ -104,7 +102,7 @@ static bool leaf_path(CXType t, int64_t at, strbuf *out, int64_t *size)
 }
 
 static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char *atomic);
-static const ixpr *path_cond(W *w);
+static expr_ref path_cond(W *w);
 static const char *context_reason(const W *w, const char *why);
 static int var_binding(W *w, CXCursor ref);
 static void var_assign(W *w, CXCursor c, int bi, const char *op, CXCursor rhs);
@@ -157,8 +155,9 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
         skip_at(w, c, op, arr->name, ctx);
         return;
     }
-    const ixpr *when = path_cond(w);
-    if (when && when->kind == IXPR_NUM && when->value == 0) {
+    expr_ref when = path_cond(w);
+    int64_t never;
+    if (when && expr_pool_const(&w->ep, when, &never) && never == 0) {
         skip_at(w, c, op, arr->name, "never reached: every thread has left by then (return or continue before it)");
         return;
     }
@@ -199,7 +198,7 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
 
 static void walk_expr(W *w, CXCursor c);
 static void walk_stmt(W *w, CXCursor c);
-static void push_guard(W *w, CXCursor cond, bool negate, const ixpr **saved, const char **saved_why);
+static void push_guard(W *w, CXCursor cond, bool negate, expr_ref *saved, const char **saved_why);
 static bool walk_assign_call(W *w, CXCursor c, walk_kids ks);
 
 typedef struct name_find {
@@ -373,12 +372,12 @@ static void walk_call(W *w, CXCursor c)
     else if (w->ncalls >= MAX_INLINE)
         refuse = m = walk_fmt("in '%s', called more than %d deep", name, MAX_INLINE);
     const char *lw0 = w->loop_why, *fw0 = w->fn_loop_why, *ew0 = w->exited_why;
-    const ixpr *ex0 = w->exited;
+    expr_ref ex0 = w->exited;
     int fl0 = w->fn_nlstack;
     if (refuse && !w->loop_why)
-        w->loop_why = ixpr_strdup(&w->ar, refuse);
+        w->loop_why = walk_strdup(w, refuse);
     free(m);
-    w->exited = NULL; /* a return leaves the callee, not the kernel */
+    w->exited = 0; /* a return leaves the callee, not the kernel */
     w->exited_why = NULL;
     w->fn_nlstack = w->nlstack;
     w->fn_loop_why = w->loop_why;
@@ -475,7 +474,7 @@ static void walk_expr(W *w, CXCursor c)
         /* c ? a : b: a is evaluated only by the lanes where c holds, b by the others */
         walk_expr(w, ks.c[0]);
         for (int i = 1; i < 3; i++) {
-            const ixpr *s;
+            expr_ref s;
             const char *sw;
             push_guard(w, ks.c[0], i == 2, &s, &sw);
             walk_expr(w, ks.c[i]);
@@ -488,7 +487,7 @@ static void walk_expr(W *w, CXCursor c)
         (!strcmp(import_binary_op(c), "&&") || !strcmp(import_binary_op(c), "||"))) {
         /* short circuit: the right side runs where the left is true (&&) or false (||) */
         walk_expr(w, ks.c[0]);
-        const ixpr *s;
+        expr_ref s;
         const char *sw;
         push_guard(w, ks.c[0], import_binary_op(c)[0] == '|', &s, &sw);
         walk_expr(w, ks.c[1]);
@@ -539,14 +538,14 @@ static bool walk_assign_call(W *w, CXCursor c, walk_kids ks)
 
 /* Where the code being walked runs: the guard, less the lanes that left (return, continue);
  * NULL: every lane. */
-static const ixpr *path_cond(W *w)
+static expr_ref path_cond(W *w)
 {
-    const ixpr *when = w->guard;
-    const ixpr *const gone[] = {w->exited, w->skipped};
+    expr_ref when = w->guard;
+    const expr_ref gone[] = {w->exited, w->skipped};
     for (int i = 0; i < 2; i++)
         if (gone[i]) {
-            const ixpr *stay = ixpr_unary(&w->ar, IXPR_LNOT, gone[i]);
-            when = when ? ixpr_binary(&w->ar, IXPR_LAND, when, stay) : stay;
+            expr_ref stay = expr_pool_unary(&w->ep, EXPR_LNOT, gone[i]);
+            when = when ? expr_pool_binary(&w->ep, EXPR_LAND, when, stay) : stay;
         }
     return when;
 }
@@ -567,13 +566,13 @@ static int var_binding(W *w, CXCursor ref)
 
 /* Variable bi takes value v (NULL: not known, why says why) at c, where the code runs on the
  * lanes of path_cond: elsewhere it keeps its value. */
-static void var_set(W *w, int bi, CXCursor c, const ixpr *v, const char *why)
+static void var_set(W *w, int bi, CXCursor c, expr_ref v, const char *why)
 {
     binding *b = &w->binds[bi];
     int line, col;
     walk_where(c, &line, &col, NULL);
     const char *ctx = w->guard_why ? w->guard_why : w->exited_why ? w->exited_why : w->skipped_why;
-    const ixpr *cond = path_cond(w);
+    expr_ref cond = path_cond(w);
     char *m = NULL;
     if (ctx && strstr(ctx, "depends on data"))
         m = walk_fmt("depends on data: changed at %d:%d under a condition that reads memory (bankscope record "
@@ -586,12 +585,12 @@ static void var_set(W *w, int bi, CXCursor c, const ixpr *v, const char *why)
     else if (cond && !b->val)
         m = walk_fmt("set at %d:%d only under a condition", line, col);
     if (m) {
-        b->val = NULL;
-        b->why = ixpr_strdup(&w->ar, m);
+        b->val = 0;
+        b->why = walk_strdup(w, m);
         free(m);
         return;
     }
-    b->val = cond ? ixpr_cond(&w->ar, cond, v, b->val) : v;
+    b->val = cond ? expr_pool_cond(&w->ep, cond, v, b->val) : v;
     b->why = NULL;
 }
 
@@ -613,7 +612,7 @@ static void var_declare(W *w, CXCursor d, CXCursor init)
         memcpy(saved, w->why, sizeof saved);
         w->why[0] = '\0';
         b.val = walk_value(w, init);
-        b.why = b.val ? NULL : ixpr_strdup(&w->ar, w->why);
+        b.why = b.val ? NULL : walk_strdup(w, w->why);
         memcpy(w->why, saved, sizeof saved);
     }
     w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
@@ -626,17 +625,17 @@ static void var_assign(W *w, CXCursor c, int bi, const char *op, CXCursor rhs)
     char saved[sizeof w->why];
     memcpy(saved, w->why, sizeof saved);
     w->why[0] = '\0';
-    const ixpr *old = w->binds[bi].val, *v = NULL;
-    ixpr_op o;
+    expr_ref old = w->binds[bi].val, v = 0;
+    expr_op o;
     if (!strcmp(op, "="))
         v = walk_value(w, rhs);
     else if (!strcmp(op, "++") || !strcmp(op, "--"))
-        v = old ? ixpr_binary(&w->ar, op[0] == '+' ? IXPR_ADD : IXPR_SUB, old, ixpr_num(&w->ar, 1)) : NULL;
+        v = old ? expr_pool_binary(&w->ep, op[0] == '+' ? EXPR_ADD : EXPR_SUB, old, expr_pool_num(&w->ep, 1)) : 0;
     else {
         char bop[4];
         snprintf(bop, sizeof bop, "%.*s", (int)strlen(op) - 1, op);
-        const ixpr *r = ixpr_op_parse(bop, false, &o) ? walk_value(w, rhs) : NULL;
-        v = r && old ? ixpr_binary(&w->ar, o, old, r) : NULL;
+        expr_ref r = expr_op_parse(bop, false, &o) ? walk_value(w, rhs) : 0;
+        v = r && old ? expr_pool_binary(&w->ep, o, old, r) : 0;
         if (!old && !w->why[0])
             snprintf(w->why, sizeof w->why, "its value before is not known: %s", w->binds[bi].why);
     }
@@ -686,7 +685,7 @@ static void loop_vars(W *w, CXCursor body, const wloop *L, bool before)
         binding *b = &w->binds[bi];
         int line, col;
         walk_where(m.first[bi], &line, &col, NULL);
-        const ixpr *step = NULL;
+        expr_ref step = 0;
         walk_kids bk = walk_children(body);
         bool top = false;
         for (int i = 0; i < bk.n; i++)
@@ -696,57 +695,58 @@ static void loop_vars(W *w, CXCursor body, const wloop *L, bool before)
         walk_kids ks = walk_children(m.first[bi]);
         if (L && L->kind == 0 && m.count[bi] == 1 && top && b->val) {
             if (uop && (!strcmp(uop, "++") || !strcmp(uop, "--")))
-                step = ixpr_num(&w->ar, uop[0] == '+' ? 1 : -1);
+                step = expr_pool_num(&w->ep, uop[0] == '+' ? 1 : -1);
             else if (op && (!strcmp(op, "+=") || !strcmp(op, "-=")) && ks.n == 2) {
                 char saved[sizeof w->why];
                 memcpy(saved, w->why, sizeof saved);
                 step = walk_value(w, ks.c[1]);
                 memcpy(w->why, saved, sizeof saved);
-                if (step && (ixpr_uses_thread(step) || ixpr_uses(step, NULL)))
-                    step = ixpr_uses(step, NULL) ? NULL : step;
+                if (step && (expr_pool_uses_thread(&w->ep, step) || expr_pool_uses(&w->ep, step, -1)))
+                    step = expr_pool_uses(&w->ep, step, -1) ? 0 : step;
                 if (step && op[0] == '-')
-                    step = ixpr_unary(&w->ar, IXPR_NEG, step);
+                    step = expr_pool_unary(&w->ep, EXPR_NEG, step);
             }
         }
         if (!step) {
             char *why = walk_fmt("changed at %d:%d, inside a loop", line, col);
-            b->val = NULL;
-            b->why = ixpr_strdup(&w->ar, why);
+            b->val = 0;
+            b->why = walk_strdup(w, why);
             free(why);
             continue;
         }
         /* iterations done: (loop value - from) / step at the start of one, the count after */
-        const ixpr *done =
-            before ? ixpr_binary(&w->ar, IXPR_DIV,
-                                 ixpr_binary(&w->ar, IXPR_SUB, ixpr_var(&w->ar, L->var), ixpr_num(&w->ar, L->from)),
-                                 ixpr_num(&w->ar, L->step))
-                   : ixpr_num(&w->ar, L->kind == 0 && L->step != 0 ? (L->last - L->from) / L->step + 1 : 0);
-        b->val = ixpr_binary(&w->ar, IXPR_ADD, b->val, ixpr_binary(&w->ar, IXPR_MUL, step, done));
+        expr_ref done =
+            before ? expr_pool_binary(&w->ep, EXPR_DIV,
+                                      expr_pool_binary(&w->ep, EXPR_SUB, expr_pool_var(&w->ep, L->var),
+                                                       expr_pool_num(&w->ep, L->from)),
+                                      expr_pool_num(&w->ep, L->step))
+                   : expr_pool_num(&w->ep, L->kind == 0 && L->step != 0 ? (L->last - L->from) / L->step + 1 : 0);
+        b->val = expr_pool_binary(&w->ep, EXPR_ADD, b->val, expr_pool_binary(&w->ep, EXPR_MUL, step, done));
     }
 }
 
 /* ---------- statements ---------- */
 
-static void push_guard(W *w, CXCursor cond, bool negate, const ixpr **saved, const char **saved_why)
+static void push_guard(W *w, CXCursor cond, bool negate, expr_ref *saved, const char **saved_why)
 {
     *saved = w->guard;
     *saved_why = w->guard_why;
     if (w->guard_why)
         return;
     w->why[0] = '\0';
-    const ixpr *g = walk_value(w, cond);
+    expr_ref g = walk_value(w, cond);
     if (!g) {
         int l, cl;
         walk_where(cond, &l, &cl, NULL);
-        w->guard_why = ixpr_strdup(&w->ar, "");
+        w->guard_why = walk_strdup(w, "");
         char *m = walk_fmt("under the condition at %d:%d, which cannot be expressed: %s", l, cl, w->why);
-        w->guard_why = ixpr_strdup(&w->ar, m);
+        w->guard_why = walk_strdup(w, m);
         free(m);
         return;
     }
     if (negate)
-        g = ixpr_unary(&w->ar, IXPR_LNOT, g);
-    w->guard = w->guard ? ixpr_binary(&w->ar, IXPR_LAND, w->guard, g) : g;
+        g = expr_pool_unary(&w->ep, EXPR_LNOT, g);
+    w->guard = w->guard ? expr_pool_binary(&w->ep, EXPR_LAND, w->guard, g) : g;
 }
 
 /* A return (or continue) at c: the lanes that reach it leave the function (the iteration); what
@@ -755,7 +755,7 @@ static void push_guard(W *w, CXCursor cond, bool negate, const ixpr **saved, con
  * makes what follows unknown. */
 static void note_exit(W *w, CXCursor c, bool is_return)
 {
-    const ixpr **gone = is_return ? &w->exited : &w->skipped;
+    expr_ref *gone = is_return ? &w->exited : &w->skipped;
     const char **gone_why = is_return ? &w->exited_why : &w->skipped_why;
     if (*gone_why)
         return;
@@ -766,12 +766,12 @@ static void note_exit(W *w, CXCursor c, bool is_return)
     if (w->guard_why || (is_return && in_loop)) {
         char *m = walk_fmt("after the %s at %d:%d, %s", what, line, col,
                            w->guard_why ? "whose condition cannot be expressed" : "inside a loop");
-        *gone_why = ixpr_strdup(&w->ar, m);
+        *gone_why = walk_strdup(w, m);
         free(m);
         return;
     }
-    const ixpr *here = w->guard ? w->guard : ixpr_num(&w->ar, 1);
-    *gone = *gone ? ixpr_binary(&w->ar, IXPR_LOR, *gone, here) : here;
+    expr_ref here = w->guard ? w->guard : expr_pool_num(&w->ep, 1);
+    *gone = *gone ? expr_pool_binary(&w->ep, EXPR_LOR, *gone, here) : here;
 }
 
 static void walk_for(W *w, CXCursor c)
@@ -788,12 +788,12 @@ static void walk_for(W *w, CXCursor c)
         const char *saved = w->loop_why;
         if (!saved) {
             char *m = walk_fmt("inside the loop at %d:%d, which is not a simple counted loop: %s", line, col, why);
-            w->loop_why = ixpr_strdup(&w->ar, m);
+            w->loop_why = walk_strdup(w, m);
             free(m);
         }
         int nb0 = w->nbinds;
         bool bo0 = w->break_ok;
-        const ixpr *sk0 = w->skipped;
+        expr_ref sk0 = w->skipped;
         const char *skw0 = w->skipped_why;
         w->break_ok = false;
         loop_vars(w, c, NULL, true);
@@ -824,23 +824,22 @@ static void walk_for(W *w, CXCursor c)
     L.begin = off;
     L.end = e_off;
     L.line = line;
+    L.col = col;
     L.parent = w->nlstack ? w->lstack[w->nlstack - 1] : -1;
-    char vn[16];
-    snprintf(vn, sizeof vn, "#L%d", id);
-    L.var = ixpr_strdup(&w->ar, vn);
+    L.var = WALK_VAR_LOOP(id);
     L.user = walk_spell(var);
     w->loops[id] = L;
     binding b;
     memset(&b, 0, sizeof b);
     b.decl = var;
-    b.val = ixpr_var(&w->ar, vn);
-    const ixpr *g0 = w->guard;
+    b.val = expr_pool_var(&w->ep, L.var);
+    expr_ref g0 = w->guard;
     if (L.start) {
         /* the thread's own value of the variable, and whether it is still in the loop */
-        b.val =
-            ixpr_binary(&w->ar, IXPR_ADD, L.start, ixpr_binary(&w->ar, IXPR_MUL, b.val, ixpr_num(&w->ar, L.stride)));
-        const ixpr *in = ixpr_binary(&w->ar, IXPR_LT, b.val, ixpr_num(&w->ar, L.bound));
-        w->guard = w->guard ? ixpr_binary(&w->ar, IXPR_LAND, w->guard, in) : in;
+        b.val = expr_pool_binary(&w->ep, EXPR_ADD, L.start,
+                                 expr_pool_binary(&w->ep, EXPR_MUL, b.val, expr_pool_num(&w->ep, L.stride)));
+        expr_ref in = expr_pool_binary(&w->ep, EXPR_LT, b.val, expr_pool_num(&w->ep, L.bound));
+        w->guard = w->guard ? expr_pool_binary(&w->ep, EXPR_LAND, w->guard, in) : in;
         char *u = walk_fmt("%s_iter", w->loops[id].user);
         free(w->loops[id].user);
         w->loops[id].user = u;
@@ -851,9 +850,9 @@ static void walk_for(W *w, CXCursor c)
     w->binds[w->nbinds++] = b;
     w->lstack[w->nlstack++] = id;
     walk_expr(w, ks.c[1]);
-    const ixpr *sk0 = w->skipped;
+    expr_ref sk0 = w->skipped;
     const char *skw0 = w->skipped_why;
-    w->skipped = NULL; /* a continue ends one iteration: the next starts with every lane */
+    w->skipped = 0; /* a continue ends one iteration: the next starts with every lane */
     w->skipped_why = NULL;
     bool bo0 = w->break_ok;
     w->break_ok = true;
@@ -902,7 +901,7 @@ static void walk_stmt(W *w, CXCursor c)
     case CXCursor_CompoundStmt: {
         stmt_list l = {NULL, 0};
         clang_visitChildren(c, list_visit, &l);
-        const ixpr *g0 = w->guard;
+        expr_ref g0 = w->guard;
         const char *gw0 = w->guard_why;
         for (int i = 0; i < l.n; i++)
             walk_stmt(w, l.c[i]);
@@ -933,7 +932,7 @@ static void walk_stmt(W *w, CXCursor c)
         if (ci >= ks.n)
             break;
         walk_expr(w, ks.c[ci]);
-        const ixpr *s;
+        expr_ref s;
         const char *sw;
         if (ci + 1 < ks.n) {
             push_guard(w, ks.c[ci], false, &s, &sw);
@@ -976,14 +975,14 @@ static void walk_stmt(W *w, CXCursor c)
                                                     : "while loop",
                            line, col);
         if (k == CXCursor_SwitchStmt && !gsaved)
-            w->guard_why = ixpr_strdup(&w->ar, m);
+            w->guard_why = walk_strdup(w, m);
         else if (!saved)
-            w->loop_why = ixpr_strdup(&w->ar, m);
+            w->loop_why = walk_strdup(w, m);
         free(m);
         walk_kids ks = walk_children(c);
         int nb0 = w->nbinds;
         bool bo0 = w->break_ok;
-        const ixpr *sk0 = w->skipped;
+        expr_ref sk0 = w->skipped;
         const char *skw0 = w->skipped_why;
         w->break_ok = false;
         if (k != CXCursor_SwitchStmt)
@@ -1023,244 +1022,13 @@ static enum CXChildVisitResult shared_visit(CXCursor c, CXCursor parent, CXClien
 
 /* ---------- the scenario ---------- */
 
-static const char *reserved[] = {"threadIdx", "blockDim", "tx",       "ty",  "tz",  "lane",
-                                 "warp",      "tid",      "warpSize", "min", "max", NULL};
-
 static int skip_cmp(const void *a, const void *b)
 {
     const wskip *x = a, *y = b;
     return x->line != y->line ? x->line - y->line : x->col - y->col;
 }
 
-static bool ancestor(const W *w, int anc, int id)
-{
-    for (int p = id; p >= 0; p = w->loops[p].parent)
-        if (p == anc)
-            return true;
-    return false;
-}
-
-/* Iterations of loop id (1 for a loop that could not be counted). */
-static int64_t loop_count_of(const wloop *L)
-{
-    int64_t n = 0;
-    if (L->kind == 0 && L->step != 0)
-        n = L->step > 0 ? (L->to - L->from + L->step - 1) / L->step : (L->from - L->to - L->step - 1) / -L->step;
-    else
-        for (int64_t v = L->from; n < 4097 && (L->kind == 1 ? v < L->to : v > L->to) && v != 0;
-             v = L->kind == 1 ? v * L->step : v / L->step)
-            n++;
-    return n > 0 ? n : 1;
-}
-
-/* Whether access a uses the variable of loop id. */
-static bool access_uses(const waccess *a, const ixpr *when, const wloop *L)
-{
-    bool uses = ixpr_uses(when, L->var);
-    for (int d = 0; d < a->nidx; d++)
-        uses |= ixpr_uses(a->idx[d], L->var);
-    return uses;
-}
-
-/* Decide the scenario's loop nest and turn the accesses into JSON: every loop around an
- * imported access (its parent the nearest one kept), at most 8 and 4096 iterations in all (the
- * longest loops are left out first; with --loop LINE only that loop and those around it). An
- * access outside a loop runs at its first iteration, or its last when it follows the loop: the
- * model does that from the order of the accesses, which is the order of the source. */
-static cJSON *build(W *w, cJSON *root)
-{
-    bool keep[MAX_LOOPS] = {false};
-    for (int i = 0; i < w->nacc; i++)
-        for (int j = 0; j < w->acc[i].nloops; j++)
-            keep[w->acc[i].loops[j]] = true;
-    if (w->o->loop_line > 0) { /* only the loop at that line and those around it */
-        int chosen = -1;
-        for (int id = 0; id < w->nloops; id++)
-            if (keep[id] && w->loops[id].line == w->o->loop_line && chosen < 0)
-                chosen = id;
-        for (int id = 0; id < w->nloops; id++)
-            keep[id] = keep[id] && chosen >= 0 && ancestor(w, id, chosen);
-    }
-    for (;;) {
-        int n = 0, longest = -1;
-        int64_t total = 1;
-        for (int id = 0; id < w->nloops; id++)
-            if (keep[id]) {
-                n++;
-                total *= loop_count_of(&w->loops[id]);
-                if (longest < 0 || loop_count_of(&w->loops[id]) > loop_count_of(&w->loops[longest]))
-                    longest = id;
-                if (total > 1 << 20)
-                    total = 1 << 20;
-            }
-        if (n <= SCENARIO_MAX_LOOPS && total <= SCENARIO_MAX_ITERATIONS)
-            break;
-        keep[longest] = false;
-    }
-    /* names: the source's, made unique and never a word of expressions */
-    const char *names[MAX_LOOPS] = {NULL};
-    int nkept = 0;
-    cJSON *loops = cJSON_CreateArray();
-    for (int id = 0; id < w->nloops; id++) {
-        if (!keep[id])
-            continue;
-        const wloop *L = &w->loops[id];
-        const char *base = L->user;
-        for (int i = 0; reserved[i]; i++)
-            if (!strcmp(base, reserved[i]))
-                base = "loop_var";
-        const char *nm = base;
-        for (int k = 2;; k++) {
-            bool taken = false;
-            for (int j = 0; j < id; j++)
-                taken |= names[j] && !strcmp(names[j], nm);
-            if (!taken)
-                break;
-            char *t = walk_fmt("%s_%d", base, k);
-            nm = ixpr_strdup(&w->ar, t);
-            free(t);
-        }
-        names[id] = nm;
-        nkept++;
-        cJSON *lo = cJSON_CreateObject();
-        cJSON_AddStringToObject(lo, "var", nm);
-        cJSON_AddNumberToObject(lo, "from", (double)L->from);
-        cJSON_AddNumberToObject(lo, "to", (double)L->to);
-        cJSON_AddNumberToObject(lo, L->kind == 1 ? "mul" : L->kind == 2 ? "div" : "step", (double)L->step);
-        for (int p = L->parent; p >= 0; p = w->loops[p].parent)
-            if (keep[p]) {
-                cJSON_AddStringToObject(lo, "in", names[p]);
-                break;
-            }
-        cJSON_AddItemToArray(loops, lo);
-    }
-    cJSON *accs = cJSON_CreateArray();
-    int imported = 0;
-    bool noted[MAX_LOOPS] = {false};
-    for (int i = 0; i < w->nacc; i++) {
-        waccess *a = &w->acc[i];
-        const warray *arr = &w->arrays[a->array];
-        const char *why = NULL;
-        char buf[300];
-        const ixpr *when = a->when;
-        int inner = -1;
-        for (int j = 0; j < a->nloops && !why; j++) {
-            const wloop *M = &w->loops[a->loops[j]];
-            if (keep[a->loops[j]]) {
-                inner = a->loops[j];
-                continue;
-            }
-            if (access_uses(a, when, M)) {
-                snprintf(buf, sizeof buf,
-                         "uses '%s' of the loop at line %d, which is left out of the scenario's loop nest (at most %d "
-                         "loops and %d iterations in all; choose one with --loop LINE)",
-                         M->user, M->line, SCENARIO_MAX_LOOPS, SCENARIO_MAX_ITERATIONS);
-                why = buf;
-            } else if (!noted[a->loops[j]]) {
-                noted[a->loops[j]] = true;
-                walk_add_skip(w, M->line, 1,
-                              walk_fmt("%s:%d: note: the loop over '%s' is left out of the scenario's loop nest: the "
-                                       "accesses inside it are counted once",
-                                       w->file_base, M->line, M->user));
-            }
-        }
-        if (why) {
-            walk_add_skip(w, a->line, a->col,
-                          walk_fmt("%s: skipped %s of '%s': %s", a->label, op_name(a->op), arr->name, why));
-            continue;
-        }
-        /* the walker's loop variables become the scenario's names */
-        const ixpr *idx[3];
-        for (int d = 0; d < a->nidx; d++)
-            idx[d] = a->idx[d];
-        for (int id = 0; id < w->nloops; id++)
-            if (keep[id]) {
-                const ixpr *v = ixpr_var(&w->ar, names[id]);
-                for (int d = 0; d < a->nidx; d++)
-                    idx[d] = ixpr_subst(&w->ar, idx[d], w->loops[id].var, v);
-                when = ixpr_subst(&w->ar, when, w->loops[id].var, v);
-            }
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "op", op_name(a->op));
-        if (a->op == BANKS_ATOMIC) {
-            cJSON_AddStringToObject(o, "atomic", a->atomic);
-            cJSON_AddBoolToObject(o, "returns", a->returns);
-        }
-        cJSON_AddStringToObject(o, "array", arr->name);
-        strbuf sb = {0};
-        cJSON *ix = cJSON_AddArrayToObject(o, "index");
-        for (int d = 0; d < a->nidx; d++) {
-            strbuf_clear(&sb);
-            ixpr_print(idx[d], &sb);
-            cJSON_AddItemToArray(ix, cJSON_CreateString(strbuf_str(&sb)));
-        }
-        if (a->field)
-            cJSON_AddStringToObject(o, "field", a->field);
-        if (a->vector)
-            cJSON_AddStringToObject(o, "vector", a->vector);
-        if (when) {
-            strbuf_clear(&sb);
-            ixpr_print(when, &sb);
-            cJSON_AddStringToObject(o, "when", strbuf_str(&sb));
-        }
-        strbuf_free(&sb);
-        cJSON_AddStringToObject(o, "label", a->label);
-        if (a->source)
-            cJSON_AddStringToObject(o, "source", a->source);
-        cJSON *loc = cJSON_AddObjectToObject(o, "location");
-        cJSON_AddStringToObject(loc, "file", a->file);
-        cJSON_AddNumberToObject(loc, "line", a->line);
-        cJSON_AddNumberToObject(loc, "column", a->col);
-        if (a->text)
-            cJSON_AddStringToObject(loc, "text", a->text);
-        if (inner >= 0)
-            cJSON_AddStringToObject(o, "loop", names[inner]);
-        cJSON_AddItemToArray(accs, o);
-        imported++;
-    }
-    if (nkept) {
-        cJSON_AddNumberToObject(root, "version", 2);
-        cJSON_AddItemToObject(root, "loops", loops);
-    } else
-        cJSON_Delete(loops);
-    cJSON_AddItemToObject(root, "accesses", accs);
-    return imported ? root : NULL;
-}
-
-/* A name the scenario cannot use (reserved in CUDA code, such as __smem) becomes one it can
- * (smem, or smem_2 when that is taken), with a note; the accesses name the array by index. */
-static void array_rename(W *w, int i)
-{
-    warray *a = &w->arrays[i];
-    if (names_ok_in_cuda(a->name) && kernelgen_name_ok(a->name))
-        return;
-    const char *base = a->name;
-    while (*base == '_')
-        base++;
-    char *n = NULL;
-    for (int k = 1; k < 100 && !n; k++) {
-        char *c = k == 1 ? walk_fmt("%s", *base ? base : "shared") : walk_fmt("%s_%d", *base ? base : "shared", k);
-        bool taken = !names_ok_in_cuda(c) || !kernelgen_name_ok(c);
-        for (int j = 0; j < w->narrays && !taken; j++)
-            taken = j != i && !strcmp(w->arrays[j].name, c);
-        if (taken)
-            free(c);
-        else
-            n = c;
-    }
-    if (!n)
-        return;
-    int l, cl;
-    walk_where(a->decl, &l, &cl, NULL);
-    walk_add_skip(w, l, cl,
-                  walk_fmt("%s:%d:%d: note: the array '%s' is called '%s' in the scenario ('%s' is reserved in CUDA "
-                           "code)",
-                           w->file_base, l, cl, a->name, n, a->name));
-    free(a->name);
-    a->name = n;
-}
-
-cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o, int *status)
+bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o, scenario *out, int *status)
 {
     W w;
     memset(&w, 0, sizeof w);
@@ -1270,101 +1038,36 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
     w.kernel = kernel;
     w.stmt_expr = clang_getNullCursor();
     w.file_base = base_name(o->file);
+    scenario_init(out);
     walk_launch_scan(&w);
     if (!ob.block[0] && !walk_launch_block(&w, ob.block)) {
         fprintf(stderr, "bankscope: import: give the block shape with --block X[,Y[,Z]] (the source does not say "
                         "it)\n");
         *status = IMPORT_BAD_INPUT;
-        ixpr_arena_free(&w.ar);
+        walk_pool_free(&w);
         walk_children_release();
-        return NULL;
+        return false;
     }
     clang_visitChildren(kernel, shared_visit, &w);
     walk_kids ks = walk_children(kernel);
     char *kname = walk_spell(kernel);
     if (ks.n && clang_getCursorKind(ks.c[ks.n - 1]) == CXCursor_CompoundStmt)
         walk_stmt(&w, ks.c[ks.n - 1]);
-    cJSON *root = cJSON_CreateObject();
-    char *name = walk_fmt("%s: %s", w.file_base, kname);
-    cJSON_AddStringToObject(root, "name", name);
-    free(name);
-    char *desc = walk_fmt("Imported from %s (kernel %s) by bankscope import.", w.file_base, kname);
-    cJSON_AddStringToObject(root, "description", desc);
-    free(desc);
-    cJSON_AddStringToObject(root, "arch", "sm_90");
-    cJSON *blk = cJSON_AddArrayToObject(root, "block");
-    int nb = o->block[2] > 1 ? 3 : o->block[1] > 1 ? 2 : 1;
-    for (int d = 0; d < nb; d++)
-        cJSON_AddItemToArray(blk, cJSON_CreateNumber(o->block[d] > 0 ? o->block[d] : 1));
-    cJSON *structs = cJSON_CreateArray();
-    cJSON *arrays = cJSON_CreateArray();
-    /* the static arrays first, placed one after the other as nvcc does; then the extern ones,
-     * which all start where the static ones end (they are one block of dynamic memory) */
-    int64_t static_end = 0;
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < w.narrays; i++) {
-            warray *a = &w.arrays[i];
-            bool is_extern = clang_getCanonicalType(clang_getCursorType(a->decl)).kind == CXType_IncompleteArray;
-            if (is_extern != (pass == 1))
-                continue;
-            if (a->why) {
-                int l, c;
-                walk_where(a->decl, &l, &c, NULL);
-                bool used = false;
-                for (int j = 0; j < w.nacc; j++)
-                    used |= w.acc[j].array == i;
-                if (!used)
-                    walk_add_skip(&w, l, c,
-                                  walk_fmt("%s:%d:%d: skipped the array '%s': %s", w.file_base, l, c, a->name, a->why));
-                continue;
-            }
-            if (a->is_struct) {
-                char sbuf[64];
-                walk_struct_emit(&w, walk_elem_type(clang_getCursorType(a->decl)), structs, sbuf, sizeof sbuf);
-            }
-            cJSON *ao = cJSON_CreateObject();
-            array_rename(&w, i);
-            cJSON_AddStringToObject(ao, "name", a->name);
-            cJSON_AddStringToObject(ao, "type", a->type);
-            cJSON *dims = cJSON_AddArrayToObject(ao, "dims");
-            for (int d = 0; d < a->ndims; d++)
-                cJSON_AddItemToArray(dims, cJSON_CreateNumber((double)a->dims[d]));
-            int64_t align = clang_Type_getAlignOf(a->elem), bytes = a->elem_size;
-            align = align < 16 ? 16 : align;
-            for (int d = 0; d < a->ndims; d++)
-                bytes *= a->dims[d];
-            if (is_extern)
-                cJSON_AddNumberToObject(ao, "base", (double)((static_end + 15) / 16 * 16));
-            else
-                static_end = (static_end + align - 1) / align * align + bytes;
-            cJSON_AddItemToArray(arrays, ao);
-        }
-    if (structs->child)
-        cJSON_AddItemToObject(root, "structs", structs);
-    else
-        cJSON_Delete(structs);
-    cJSON_AddItemToObject(root, "arrays", arrays);
-    *status = IMPORT_OK;
     bool no_access = false;
-    if (!arrays->child) {
-        fprintf(stderr, "%s: kernel '%s' has no __shared__ array that can be imported\n", o->file, kname);
-        cJSON_Delete(root);
-        root = NULL;
-        *status = IMPORT_BAD_INPUT;
-    } else if (!build(&w, root)) {
-        no_access = true;
-        cJSON_Delete(root);
-        root = NULL;
-        *status = IMPORT_BAD_INPUT;
-    }
+    char *refused = NULL;
+    bool ok = walk_build(&w, kname, out, &no_access, &refused);
+    *status = ok ? IMPORT_OK : IMPORT_BAD_INPUT;
     if (w.nskips > 1)
         qsort(w.skips, (size_t)w.nskips, sizeof *w.skips, skip_cmp);
     for (int i = 0; i < w.nskips; i++) {
         fprintf(stderr, "%s\n", w.skips[i].text);
         free(w.skips[i].text);
     }
-    if (!root && w.narrays && w.nacc >= 0 && *status == IMPORT_BAD_INPUT && no_access)
+    if (refused)
+        fprintf(stderr, "%s\n", refused);
+    else if (no_access)
         fprintf(stderr, "%s: no shared-memory access of kernel '%s' could be imported\n", o->file, kname);
+    free(refused);
     free(w.skips);
     for (int i = 0; i < w.nacc; i++) {
         free(w.acc[i].field);
@@ -1387,7 +1090,7 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
     free(w.src_path);
     free(w.src_text);
     free(kname);
-    ixpr_arena_free(&w.ar);
+    walk_pool_free(&w);
     walk_children_release();
-    return root;
+    return ok;
 }

@@ -109,53 +109,50 @@ static bool loop_count(wloop *L, int *n)
     return true;
 }
 
-/* The values every thread of the block shares: blockDim (1 where --block gives no size) and
- * warpSize; env starts with them and has room for more. */
-static void block_env(const W *w, ixpr_env *env)
+/* The values every thread of the block shares: blockDim (1 where --block gives no size); env
+ * starts with them and has room for more. (warpSize is a constant of the prelude.) */
+static void block_env(const W *w, expr_pool_env *env)
 {
-    static const char *const dims[] = {"blockDim.x", "blockDim.y", "blockDim.z"};
-    env->n = 0;
+    memset(env, 0, sizeof *env);
     for (int d = 0; d < 3; d++) {
-        env->names[env->n] = dims[d];
-        env->values[env->n++] = w->o->block[d] > 0 ? w->o->block[d] : 1;
+        env->v[EXPR_BDX + d] = w->o->block[d] > 0 ? w->o->block[d] : 1;
+        env->known |= 1u << (EXPR_BDX + d);
     }
-    env->names[env->n] = "warpSize";
-    env->values[env->n++] = 32;
 }
 
 /* A uniform constant: an expression without per-thread values, evaluated for the block. */
 static bool uniform(W *w, CXCursor c, int64_t *out)
 {
     w->why[0] = '\0';
-    const ixpr *e = walk_value(w, c);
+    expr_ref e = walk_value(w, c);
     if (!e)
         return false;
-    ixpr_env env;
+    expr_pool_env env;
     block_env(w, &env);
-    if (!ixpr_eval(e, &env, out)) {
-        walk_fail(w, c, "%s", ixpr_uses_thread(e) ? "depends on the thread" : "not a constant");
+    if (!expr_pool_eval(&w->ep, e, &env, out)) {
+        walk_fail(w, c, "%s", expr_pool_uses_thread(&w->ep, e) ? "depends on the thread" : "not a constant");
         return false;
     }
     return true;
 }
 
 /* The smallest value of e over the threads of the block. */
-static bool thread_min(W *w, const ixpr *e, int64_t *out)
+static bool thread_min(W *w, expr_ref e, int64_t *out)
 {
     const int *b = w->o->block;
     int bx = b[0] > 0 ? b[0] : 1, by = b[1] > 0 ? b[1] : 1, bz = b[2] > 0 ? b[2] : 1;
     bool any = false;
     for (int t = 0; t < bx * by * bz; t++) {
-        ixpr_env env = {.n = 0};
-        static const char *const names[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockDim.x", "blockDim.y",
-                                            "blockDim.z",  "warpSize",    "tid",         "lane",       "warp"};
-        int64_t vals[] = {t % bx, t / bx % by, t / (bx * by), bx, by, bz, 32, t, t % 32, t / 32};
-        for (int i = 0; i < 10; i++) {
-            env.names[env.n] = names[i];
-            env.values[env.n++] = vals[i];
+        static const int vars[] = {EXPR_TX,  EXPR_TY,  EXPR_TZ,   EXPR_BDX, EXPR_BDY,
+                                   EXPR_BDZ, EXPR_TID, EXPR_LANE, EXPR_WARP};
+        int64_t vals[] = {t % bx, t / bx % by, t / (bx * by), bx, by, bz, t, t % 32, t / 32};
+        expr_pool_env env = {{0}, 0};
+        for (int i = 0; i < 9; i++) {
+            env.v[vars[i]] = vals[i];
+            env.known |= 1u << vars[i];
         }
         int64_t v;
-        if (!ixpr_eval(e, &env, &v))
+        if (!expr_pool_eval(&w->ep, e, &env, &v))
             return false;
         if (!any || v < *out)
             *out = v;
@@ -258,12 +255,12 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
     if (step == 0 || (kind && step < 2))
         return "a loop step that does not move the variable";
     int64_t from, bound;
-    const ixpr *start = NULL;
+    expr_ref start = 0;
     if (!uniform(w, from_e, &from)) {
         /* for (i = threadIdx.x; i < n; i += blockDim.x): counted by k, i = start + k * step */
         w->why[0] = '\0';
         start = walk_value(w, from_e);
-        if (!start || !ixpr_uses_thread(start) || kind != 0 || step < 1)
+        if (!start || !expr_pool_uses_thread(&w->ep, start) || kind != 0 || step < 1)
             return loop_reason(w, start ? "its start is not the same for every thread" : "its start is not known");
         if (!thread_min(w, start, &from))
             return "its start cannot be evaluated for every thread";
@@ -322,15 +319,15 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
         binding tmp;
         memset(&tmp, 0, sizeof tmp);
         tmp.decl = *var;
-        tmp.val = ixpr_var(&w->ar, "#B");
+        tmp.val = expr_pool_var(&w->ep, WALK_VAR_BREAK);
         w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
         w->binds[w->nbinds++] = tmp;
         w->why[0] = '\0';
-        const ixpr *cv = walk_value(w, bcond[b]);
+        expr_ref cv = walk_value(w, bcond[b]);
         w->nbinds--;
         int l, cl;
         walk_where(brk[b], &l, &cl, NULL);
-        if (!cv || ixpr_uses_thread(cv)) {
+        if (!cv || expr_pool_uses_thread(&w->ep, cv)) {
             snprintf(w->exit_why, sizeof w->exit_why,
                      "the loop can be left early by some threads only, or under a condition that is not known (the "
                      "break at %d:%d)",
@@ -339,12 +336,12 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
         }
         int64_t v = L->from;
         for (int it = 0; it < n; it++) {
-            ixpr_env env;
+            expr_pool_env env;
             block_env(w, &env);
-            env.names[env.n] = "#B";
-            env.values[env.n++] = v;
+            env.v[WALK_VAR_BREAK] = v;
+            env.known |= 1u << WALK_VAR_BREAK;
             int64_t hit = 0;
-            if (!ixpr_eval(cv, &env, &hit)) {
+            if (!expr_pool_eval(&w->ep, cv, &env, &hit)) {
                 snprintf(w->exit_why, sizeof w->exit_why, "the break at %d:%d: its condition cannot be evaluated", l,
                          cl);
                 return w->exit_why;
