@@ -195,10 +195,19 @@ void pager_draw(const tui_crt *c, const tui_pager *p, const layout_rect *r, page
         size_t len = strlen(text), off = (size_t)p->hscroll;
         while (off < len && ((unsigned char)text[off] & 0xC0) == 0x80) /* never inside a character */
             off++;
-        int tw = r->w - gut - 1;
-        bool more = off < len && draw_width(text + off) > tw; /* a line that goes on says so: h/l scroll */
+        /* a line that goes on past either side says so with an ellipsis there (h/l scroll) */
+        int tw = r->w - gut - 1, tx = r->x + gut + 1;
+        bool before = off > 0 && off < len;
+        if (before) { /* the ellipsis takes the first character's cell */
+            draw_text(c, y, tx++, 1, ROLE_DIM, "%s", crt_glyph(c, "…", "~"));
+            tw--;
+            do
+                off++;
+            while (off < len && ((unsigned char)text[off] & 0xC0) == 0x80);
+        }
+        bool more = off < len && draw_width(text + off) > tw;
         if (off < len)
-            draw_text_mark(c, y, r->x + gut + 1, tw - (more ? 1 : 0), role, cur ? MARK_STEP : 0, "%s", text + off);
+            draw_text_mark(c, y, tx, tw - (more ? 1 : 0), role, cur ? MARK_STEP : 0, "%s", text + off);
         if (more)
             draw_text(c, y, r->x + r->w - 1, 1, ROLE_DIM, "%s", crt_glyph(c, "…", "~"));
     }

@@ -847,6 +847,12 @@ expect cells-apart-source "one block of one launch"
 keys Escape
 expect cells-apart "│  0 ┤ 0+1 2+1 4+1 6+1 8+1 10+ 12+ 14+ 16+ 18+ 20+ 22+ 24+ 26+ 28+ 30+   ·"
 
+# a source line scrolled sideways (l) says with an ellipsis that it goes on to the left too
+start 80 24 --no-gpu ../../data/record/histogram.json
+expect sideways-start "one block of one launch"
+keys l
+expect sideways-left "13    2/2 conflict-free  …ins[threadIdx.x] = 0; ADDR_LOG(&bins[threadIdx.x]);"
+
 # every recording's source view (220x60) says, line by line, the numbers and the words of the
 # per-line table of `analyze` on the same file: wavefronts/ideal and the worst degree
 for rec in "$cases"/../../data/record/*.json; do
