@@ -81,6 +81,9 @@ static const char *const names[] = {
     "clang_getTokenSpelling",
     "clang_getTokenKind",
     "clang_getTokenLocation",
+    "clang_getTypedefName",
+    "clang_Type_getNamedType",
+    "clang_Cursor_isAnonymous",
 };
 
 bool import_clang_load(char *err, size_t errlen)

@@ -41,14 +41,28 @@ static const char *file_of(W *w, CXCursor c)
     return r;
 }
 
+#define MAX_PIECES 64
+
+static int struct_pieces(CXCursor c, const char *field, char **paths, const char **vectors);
+
+/* List the access at c as skipped: one line, or one per piece of a struct copy (named
+ * 'ARRAY.FIELD'), as many as it would have been imported as. */
 static void skip_at(W *w, CXCursor c, banks_op op, const char *array, const char *why)
 {
     if (!why || !*why)
         why = "cannot be expressed";
     int line, col;
     walk_where(c, &line, &col, NULL);
-    walk_add_skip(w, line, col,
-                  walk_fmt("%s:%d:%d: skipped %s of '%s': %s", file_of(w, c), line, col, op_name(op), array, why));
+    char *paths[MAX_PIECES];
+    const char *vectors[MAX_PIECES];
+    int n = op == BANKS_ATOMIC || w->piece ? 0 : struct_pieces(c, NULL, paths, vectors);
+    for (int i = 0; i < (n ? n : 1); i++) {
+        walk_add_skip(w, line, col,
+                      walk_fmt("%s:%d:%d: skipped %s of '%s%s%s': %s", file_of(w, c), line, col, op_name(op), array,
+                               n ? "." : "", n ? paths[i] : "", why));
+        if (n)
+            free(paths[i]);
+    }
 }
 
 typedef struct leaf_find {
@@ -109,37 +123,65 @@ static const char *context_reason(const W *w, const char *why);
 static int var_binding(W *w, CXCursor ref);
 static void var_assign(W *w, CXCursor c, int bi, const char *op, CXCursor rhs);
 
-/* Record access a (filled by walk_element) at c. A struct (or a vector such as float3) wider
- * than its alignment is copied by nvcc in pieces of that alignment, each its own instruction
- * (a struct of float3 and float, 4-byte aligned: four 4-byte loads or stores): one access per
- * piece, each named by the field it starts at (and read as a wider type where the field is
- * narrower than the piece). */
-static void emit(W *w, CXCursor c, banks_op op, const waccess *a, const char *atomic)
+/* The pieces nvcc copies a struct (or a vector such as float3) wider than its alignment in, each
+ * its own instruction of that alignment's width (a struct of float3 and float, 4-byte aligned:
+ * four 4-byte loads or stores): each piece's field path (after field, when given; owned by the
+ * caller) and the wider type it is read as where the field is narrower than the piece (NULL:
+ * its own). 0 when the value at c moves as one access. */
+static int struct_pieces(CXCursor c, const char *field, char **paths, const char **vectors)
 {
     CXType t = clang_getCanonicalType(clang_getCursorType(walk_strip(c)));
     int64_t size = clang_Type_getSizeOf(t), align = clang_Type_getAlignOf(t);
-    if (op == BANKS_ATOMIC || a->vector || t.kind != CXType_Record || size <= 0 || align <= 0 ||
-        (size == align && size <= 16) || size % align != 0 || align > 16) {
-        emit_one(w, c, op, a, atomic);
-        return;
-    }
+    if (t.kind != CXType_Record || size <= 0 || align <= 0 || (size == align && size <= 16) || size % align != 0 ||
+        align > 16)
+        return 0;
     static const char *const wide[] = {NULL, "char", "short", NULL, "int", NULL, NULL, NULL,  "int2",
                                        NULL, NULL,   NULL,    NULL, NULL,  NULL, NULL, "int4"};
-    for (int64_t at = 0; at < size; at += align) {
+    int n = 0;
+    for (int64_t at = 0; at < size && n < MAX_PIECES; at += align) {
         strbuf path = {0};
-        if (a->field)
-            strbuf_addf(&path, "%s", a->field);
+        if (field)
+            strbuf_addf(&path, "%s", field);
         int64_t ls = 0;
-        waccess piece = *a;
         if (!leaf_path(t, at, &path, &ls) || ls > align) {
             strbuf_free(&path);
             continue; /* padding: nvcc does not copy it */
         }
-        piece.field = strbuf_take(&path);
-        piece.vector = ls < align ? (char *)wide[align] : NULL;
-        emit_one(w, c, op, &piece, atomic);
-        free(piece.field);
+        paths[n] = strbuf_take(&path);
+        vectors[n++] = ls < align ? wide[align] : NULL;
     }
+    return n;
+}
+
+/* Record access a (filled by walk_element) at c: one access, or one per piece of a struct copy
+ * (struct_pieces), each named by the field it starts at. */
+static void emit(W *w, CXCursor c, banks_op op, const waccess *a, const char *atomic)
+{
+    char *paths[MAX_PIECES];
+    const char *vectors[MAX_PIECES];
+    int n = op == BANKS_ATOMIC || a->vector ? 0 : struct_pieces(c, a->field, paths, vectors);
+    if (n == 0) {
+        emit_one(w, c, op, a, atomic);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        waccess piece = *a;
+        piece.field = paths[i];
+        piece.vector = (char *)vectors[i];
+        w->piece = true; /* skipped, it is listed as that piece alone */
+        emit_one(w, c, op, &piece, atomic);
+        w->piece = false;
+        free(paths[i]);
+    }
+}
+
+/* List access a at c as skipped (a piece of a struct copy as 'ARRAY.FIELD'). */
+static void skip_access(W *w, CXCursor c, banks_op op, const waccess *a, const char *why)
+{
+    const char *name = w->arrays[a->array].name;
+    char *piece = w->piece && a->field ? walk_fmt("%s.%s", name, a->field) : NULL;
+    skip_at(w, c, op, piece ? piece : name, why);
+    free(piece);
 }
 
 /* Record one access at c, or skip it when its context cannot be expressed. */
@@ -148,18 +190,18 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
     const warray *arr = &w->arrays[a->array];
     if (arr->why) {
         char *m = walk_fmt("the array cannot be imported: %s", arr->why);
-        skip_at(w, c, op, arr->name, m);
+        skip_access(w, c, op, a, m);
         free(m);
         return;
     }
     const char *ctx = context_reason(w, "");
     if (*ctx) {
-        skip_at(w, c, op, arr->name, ctx);
+        skip_access(w, c, op, a, ctx);
         return;
     }
     const ixpr *when = path_cond(w);
     if (when && when->kind == IXPR_NUM && when->value == 0) {
-        skip_at(w, c, op, arr->name, "never reached: every thread has left by then (return or continue before it)");
+        skip_access(w, c, op, a, "never reached: every thread has left by then (return or continue before it)");
         return;
     }
     /* the scenario's atomic kinds; CUDA's atomicSub is atom.add of the negated value */
@@ -172,7 +214,7 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
             kind = atomics[i][1];
     if (op == BANKS_ATOMIC && !kind) {
         char *m = walk_fmt("%s: the scenario format has no such atomic operation", atomic);
-        skip_at(w, c, op, arr->name, m);
+        skip_access(w, c, op, a, m);
         free(m);
         return;
     }
@@ -1314,8 +1356,9 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
                 for (int j = 0; j < w.nacc; j++)
                     used |= w.acc[j].array == i;
                 if (!used)
-                    walk_add_skip(&w, l, c,
-                                  walk_fmt("%s:%d:%d: skipped the array '%s': %s", w.file_base, l, c, a->name, a->why));
+                    walk_add_skip(
+                        &w, l, c,
+                        walk_fmt("%s:%d:%d: skipped the array '%s': %s", file_of(&w, a->decl), l, c, a->name, a->why));
                 continue;
             }
             if (a->is_struct) {

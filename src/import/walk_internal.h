@@ -143,6 +143,7 @@ typedef struct W {
     const char *file_base;
     CXCursor kernel;
     CXCursor stmt_expr;        /* the expression statement being walked */
+    bool piece;                /* emitting one piece of a struct copy */
     char *src_path, *src_text; /* the last source file read for walk_source_line */
 } W;
 

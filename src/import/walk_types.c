@@ -128,11 +128,31 @@ static enum CXVisitorResult field_visit(CXCursor c, CXClientData d)
 /* Add struct t (and the structs it contains, first) to structs; its name, or NULL. */
 const char *walk_struct_emit(W *w, CXType t, cJSON *structs, char *name_out, size_t n)
 {
+    /* an anonymous struct is called by the typedef that names it (typedef struct { ... } V;) */
+    char *tdname = NULL;
+    for (CXType u = t; !tdname && (u.kind == CXType_Elaborated || u.kind == CXType_Typedef);) {
+        if (u.kind == CXType_Typedef) {
+            CXString ts = clang_getTypedefName(u);
+            const char *q = clang_getCString(ts);
+            if (q && *q)
+                tdname = xstrdup(q);
+            clang_disposeString(ts);
+        } else
+            u = clang_Type_getNamedType(u);
+    }
     t = clang_getCanonicalType(t);
     CXCursor decl = clang_getTypeDeclaration(t);
-    if (clang_getCursorKind(decl) != CXCursor_StructDecl && clang_getCursorKind(decl) != CXCursor_ClassDecl)
+    if (clang_getCursorKind(decl) != CXCursor_StructDecl && clang_getCursorKind(decl) != CXCursor_ClassDecl) {
+        free(tdname);
         return NULL;
+    }
     char *nm = walk_spell(decl);
+    if (clang_Cursor_isAnonymous(decl) || !*nm || strchr(nm, '(')) {
+        free(nm);
+        nm = tdname ? tdname : xstrdup("");
+        tdname = NULL;
+    }
+    free(tdname);
     if (!*nm) {
         free(nm);
         return NULL;
