@@ -84,6 +84,8 @@ static const char *const names[] = {
     "clang_getTypedefName",
     "clang_Type_getNamedType",
     "clang_Cursor_isAnonymous",
+    "clang_Type_getNumTemplateArguments",
+    "clang_Type_getTemplateArgumentAsType",
 };
 
 bool import_clang_load(char *err, size_t errlen)

@@ -83,6 +83,8 @@ typedef struct import_clang_api {
     __typeof__(clang_getTypedefName) *clang_getTypedefName;
     __typeof__(clang_Type_getNamedType) *clang_Type_getNamedType;
     __typeof__(clang_Cursor_isAnonymous) *clang_Cursor_isAnonymous;
+    __typeof__(clang_Type_getNumTemplateArguments) *clang_Type_getNumTemplateArguments;
+    __typeof__(clang_Type_getTemplateArgumentAsType) *clang_Type_getTemplateArgumentAsType;
 } import_clang_api;
 
 extern import_clang_api import_clang;
@@ -163,5 +165,7 @@ bool import_clang_load(char *err, size_t errlen);
 #define clang_getTypedefName (*import_clang.clang_getTypedefName)
 #define clang_Type_getNamedType (*import_clang.clang_Type_getNamedType)
 #define clang_Cursor_isAnonymous (*import_clang.clang_Cursor_isAnonymous)
+#define clang_Type_getNumTemplateArguments (*import_clang.clang_Type_getNumTemplateArguments)
+#define clang_Type_getTemplateArgumentAsType (*import_clang.clang_Type_getTemplateArgumentAsType)
 
 #endif

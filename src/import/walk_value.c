@@ -497,6 +497,106 @@ static int function_pointer(W *w, CXCursor fn, pbind *p)
     return walk_pointer(w, rk.c[0], p);
 }
 
+typedef struct spec_find {
+    W *w;
+    CXCursor tmpl;       /* the class template */
+    const char *want[4]; /* its type arguments (bankscope names) */
+    int nwant;
+    CXCursor found; /* the explicit specialization for them */
+} spec_find;
+
+static enum CXChildVisitResult spec_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    spec_find *f = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_Namespace)
+        return CXChildVisit_Recurse;
+    if ((k != CXCursor_StructDecl && k != CXCursor_ClassDecl) || !clang_isCursorDefinition(c) ||
+        !clang_equalCursors(clang_getSpecializedCursorTemplate(c), f->tmpl))
+        return CXChildVisit_Continue;
+    CXType t = clang_getCursorType(c);
+    if (clang_Type_getNumTemplateArguments(t) != f->nwant)
+        return CXChildVisit_Continue;
+    for (int i = 0; i < f->nwant; i++) {
+        char buf[64];
+        const char *tn = walk_builtin_name(clang_Type_getTemplateArgumentAsType(t, (unsigned)i), buf, sizeof buf);
+        if (!tn || strcmp(tn, f->want[i]) != 0)
+            return CXChildVisit_Continue;
+    }
+    f->found = c;
+    return CXChildVisit_Break;
+}
+
+/* The member a member expression names (its spelling, or where clang leaves that empty for a
+ * member of a type that depends on a template parameter, its last identifier). */
+static char *member_name(W *w, CXCursor m)
+{
+    char *name = walk_spell(m);
+    if (*name)
+        return name;
+    CXToken *t = NULL;
+    unsigned n = 0;
+    clang_tokenize(w->tu, clang_getCursorExtent(m), &t, &n);
+    for (unsigned i = n; i-- > 0 && !*name;)
+        if (clang_getTokenKind(t[i]) == CXToken_Identifier) {
+            CXString ts = clang_getTokenSpelling(w->tu, t[i]);
+            free(name);
+            name = xstrdup(clang_getCString(ts));
+            clang_disposeString(ts);
+        }
+    clang_disposeTokens(w->tu, t, n);
+    return name;
+}
+
+/* The method a call on an object of a class template's type that depends on a template parameter
+ * calls (SharedMemory<T> smem; smem.getPointer(), the CUDA samples' idiom): with the kernel's
+ * type parameters known (-D T=float, or the launches), the method of the explicit specialization
+ * for those types (template <> struct SharedMemory<float>), or a null cursor. */
+static CXCursor specialized_method(W *w, CXCursor call)
+{
+    CXCursor none = clang_getNullCursor();
+    walk_kids ck = walk_children(call);
+    CXCursor callee = ck.n ? walk_strip(ck.c[0]) : none;
+    if (clang_Cursor_isNull(callee) || clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
+        return none;
+    walk_kids mk = walk_children(callee);
+    if (mk.n != 1)
+        return none;
+    CXType ot = clang_getCursorType(walk_strip(mk.c[0]));
+    if (clang_getCanonicalType(ot).kind == CXType_Pointer)
+        ot = clang_getPointeeType(ot);
+    int nta = clang_Type_getNumTemplateArguments(ot);
+    CXCursor decl = clang_getTypeDeclaration(ot);
+    CXCursor tmpl =
+        clang_getCursorKind(decl) == CXCursor_ClassTemplate ? decl : clang_getSpecializedCursorTemplate(decl);
+    if (nta < 1 || nta > 4 || clang_Cursor_isNull(tmpl))
+        return none;
+    spec_find f = {w, tmpl, {NULL}, nta, none};
+    char bufs[4][64];
+    for (int i = 0; i < nta; i++) {
+        int64_t size;
+        f.want[i] =
+            walk_type_name(w, clang_Type_getTemplateArgumentAsType(ot, (unsigned)i), bufs[i], sizeof bufs[i], &size);
+        if (!f.want[i])
+            return none;
+    }
+    clang_visitChildren(clang_getTranslationUnitCursor(w->tu), spec_visit, &f);
+    if (clang_Cursor_isNull(f.found))
+        return none;
+    char *name = member_name(w, callee);
+    walk_kids sk = walk_children(f.found);
+    CXCursor m = none;
+    for (int i = 0; i < sk.n && clang_Cursor_isNull(m); i++) {
+        char *n = walk_spell(sk.c[i]);
+        if (clang_getCursorKind(sk.c[i]) == CXCursor_CXXMethod && !strcmp(n, name))
+            m = clang_getCursorDefinition(sk.c[i]);
+        free(n);
+    }
+    free(name);
+    return m;
+}
+
 /* A pointer variable (of type t) set from what a helper returns: a call of a __device__ function
  * without arguments, or an object converted to a pointer by its class's conversion operator
  * (the SharedMemory<T> idiom of the CUDA samples), when that body returns a pointer into a
@@ -504,8 +604,10 @@ static int function_pointer(W *w, CXCursor fn, pbind *p)
 static int returned_pointer(W *w, CXCursor init, CXType t, pbind *p)
 {
     CXCursor e = walk_strip(init);
-    if (clang_getCursorKind(e) == CXCursor_CallExpr && clang_Cursor_getNumArguments(e) == 0) {
+    if (clang_getCursorKind(e) == CXCursor_CallExpr && clang_Cursor_getNumArguments(e) <= 0) {
         CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(e));
+        if (clang_Cursor_isNull(fn))
+            fn = specialized_method(w, e);
         if (!clang_Cursor_isNull(fn) && walk_is_device_fn(fn) && function_pointer(w, fn, p) == 1)
             return 1;
     }
