@@ -118,6 +118,11 @@ static const ixpr *decl_ref(W *w, CXCursor c)
             r = walk_fail(w, c, "template parameter '%s' has no default: give -D %s=VALUE", name, name);
     } else if (dk == CXCursor_ParmDecl) {
         r = walk_fail(w, c, "depends on the kernel parameter '%s' (give -D %s=VALUE)", name, name);
+    } else if (dk == CXCursor_VarDecl && !strcmp(name, "warpSize") &&
+               clang_Location_isInSystemHeader(clang_getCursorLocation(d))) {
+        /* CUDA's built-in warpSize: 32 on every NVIDIA GPU so far, as the model's expressions
+         * read it (src/model/expr.c) */
+        r = ixpr_num(&w->ar, 32);
     } else if (dk == CXCursor_VarDecl) {
         CXType t = clang_getCursorType(d);
         bool local = clang_getCursorKind(clang_getCursorSemanticParent(d)) != CXCursor_TranslationUnit &&
