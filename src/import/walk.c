@@ -714,9 +714,10 @@ static enum CXChildVisitResult loop_mod_visit(CXCursor c, CXCursor parent, CXCli
 /* The followed variables a loop body writes: at the start of an iteration (before) each is no
  * longer known, except a simple induction variable (written once per iteration, v += k with k
  * the same for every lane, at the top of the body), which is v0 + k * (iteration number) of the
- * counted loop L (NULL: not counted); after the loop (before false) the same with every
+ * counted loop L (NULL: not counted; ctx, when given, says why in the reason); after the loop
+ * (before false) the same with every
  * iteration done. */
-static void loop_vars(W *w, CXCursor body, const wloop *L, bool before)
+static void loop_vars(W *w, CXCursor body, const wloop *L, bool before, const char *ctx)
 {
     loop_mods m;
     memset(&m, 0, sizeof m);
@@ -751,7 +752,8 @@ static void loop_vars(W *w, CXCursor body, const wloop *L, bool before)
             }
         }
         if (!step) {
-            char *why = walk_fmt("changed at %d:%d, inside a loop", line, col);
+            char *why = ctx ? walk_fmt("changed at %d:%d, %s", line, col, ctx)
+                            : walk_fmt("changed at %d:%d, inside a loop", line, col);
             b->val = NULL;
             b->why = ixpr_strdup(&w->ar, why);
             free(why);
@@ -799,7 +801,7 @@ static void note_exit(W *w, CXCursor c, bool is_return)
 {
     const ixpr **gone = is_return ? &w->exited : &w->skipped;
     const char **gone_why = is_return ? &w->exited_why : &w->skipped_why;
-    if (*gone_why)
+    if (*gone_why || w->ignore_exits)
         return;
     int line, col;
     walk_where(c, &line, &col, NULL);
@@ -816,49 +818,285 @@ static void note_exit(W *w, CXCursor c, bool is_return)
     *gone = *gone ? ixpr_binary(&w->ar, IXPR_LOR, *gone, here) : here;
 }
 
-static void walk_for(W *w, CXCursor c)
+/* The walk's state before a trial walk (walk_try_loop), to be put back after it. */
+typedef struct walk_saved {
+    int nacc, nskips, nloops, nbinds, nlstack;
+    binding *binds;
+    const ixpr *guard, *exited, *skipped;
+    const char *guard_why, *exited_why, *skipped_why, *loop_why;
+    bool break_ok, block_noted[3];
+    walk_tparam tparams[WALK_MAX_TPARAMS];
+} walk_saved;
+
+static void state_save(const W *w, walk_saved *s)
 {
-    wloop L;
-    CXCursor var = clang_getNullCursor(), body = clang_getNullCursor();
-    const char *why =
-        w->nloops < MAX_LOOPS && w->nlstack < 8 ? walk_simple_for(w, c, &L, &var, &body) : "too many loops";
-    walk_kids ks = walk_children(c);
+    s->nacc = w->nacc;
+    s->nskips = w->nskips;
+    s->nloops = w->nloops;
+    s->nbinds = w->nbinds;
+    s->nlstack = w->nlstack;
+    s->binds = xmalloc((size_t)(w->nbinds + 1) * sizeof *s->binds);
+    memcpy(s->binds, w->binds, (size_t)w->nbinds * sizeof *s->binds);
+    s->guard = w->guard;
+    s->exited = w->exited;
+    s->skipped = w->skipped;
+    s->guard_why = w->guard_why;
+    s->exited_why = w->exited_why;
+    s->skipped_why = w->skipped_why;
+    s->loop_why = w->loop_why;
+    s->break_ok = w->break_ok;
+    memcpy(s->block_noted, w->block_noted, sizeof s->block_noted);
+    memcpy(s->tparams, w->tparams, sizeof s->tparams);
+}
+
+/* Undo what was walked since state_save: its accesses, messages, loops and values. */
+static void state_restore(W *w, walk_saved *s)
+{
+    for (int i = s->nacc; i < w->nacc; i++) {
+        waccess *a = &w->acc[i];
+        free(a->field);
+        free(a->vector);
+        free(a->atomic);
+        free(a->label);
+        free(a->source);
+        free(a->text);
+        free(a->file);
+    }
+    w->nacc = s->nacc;
+    for (int i = s->nskips; i < w->nskips; i++)
+        free(w->skips[i].text);
+    w->nskips = s->nskips;
+    for (int i = s->nloops; i < w->nloops; i++)
+        free(w->loops[i].user);
+    w->nloops = s->nloops;
+    memcpy(w->binds, s->binds, (size_t)s->nbinds * sizeof *s->binds);
+    free(s->binds);
+    w->nbinds = s->nbinds;
+    w->nlstack = s->nlstack;
+    w->guard = s->guard;
+    w->exited = s->exited;
+    w->skipped = s->skipped;
+    w->guard_why = s->guard_why;
+    w->exited_why = s->exited_why;
+    w->skipped_why = s->skipped_why;
+    w->loop_why = s->loop_why;
+    w->break_ok = s->break_ok;
+    memcpy(w->block_noted, s->block_noted, sizeof s->block_noted);
+    memcpy(w->tparams, s->tparams, sizeof w->tparams);
+}
+
+/* Whether two values print the same. */
+static bool same_value(const ixpr *a, const ixpr *b)
+{
+    if (a == b)
+        return true;
+    if (!a || !b)
+        return false;
+    strbuf x = {0}, y = {0};
+    ixpr_print(a, &x);
+    ixpr_print(b, &y);
+    bool same = !strcmp(strbuf_str(&x), strbuf_str(&y));
+    strbuf_free(&x);
+    strbuf_free(&y);
+    return same;
+}
+
+/* The followed variables (the first n bindings) that a loop's body and increment (inc, may be
+ * null) give back the value they had when its first iteration started (a variable set again
+ * before the iteration ends, as 'w = tx' after a loop over w): a trial walk of one iteration,
+ * undone after. inv[i] says which; the others change from one iteration to the next. */
+static void loop_invariants(W *w, CXCursor body, CXCursor inc, int n, bool *inv)
+{
+    walk_saved sv;
+    state_save(w, &sv);
+    w->trial++;
+    w->skipped = NULL;
+    w->skipped_why = NULL;
+    walk_stmt(w, body);
+    if (!clang_Cursor_isNull(inc))
+        walk_expr(w, inc);
+    for (int i = 0; i < n; i++)
+        inv[i] = sv.binds[i].is_var && sv.binds[i].val && same_value(sv.binds[i].val, w->binds[i].val);
+    w->trial--;
+    state_restore(w, &sv);
+}
+
+/* A loop bankscope cannot count (why says why): its first iteration is analysed, as every lane
+ * that runs the loop runs it: under the loop's condition at the values the variables have when
+ * the loop starts (or for every lane when that condition is the same for every thread though not
+ * known, such as a count read from memory; a do-while's first iteration always runs). What the
+ * loop changes is not known inside it, so an access that depends on its iterations is listed
+ * with the reason. A loop that can be left early (break, return, goto), a for loop with a part
+ * missing, or one whose condition is neither known nor the same for every thread is not
+ * followed: its accesses are listed. */
+static void walk_loop_once(W *w, CXCursor c, CXCursor init, CXCursor cond, CXCursor inc, CXCursor body, bool parts,
+                           const char *why)
+{
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    const char *what = kind == CXCursor_ForStmt ? "loop" : kind == CXCursor_WhileStmt ? "while loop" : "do-while loop";
     int line, col;
-    unsigned off;
-    walk_where(c, &line, &col, &off);
-    if (why) {
-        const char *saved = w->loop_why;
-        if (!saved) {
-            char *m = walk_fmt("inside the loop at %d:%d, which is not a simple counted loop: %s", line, col, why);
-            w->loop_why = ixpr_strdup(&w->ar, m);
-            free(m);
-        }
-        int nb0 = w->nbinds;
-        bool bo0 = w->break_ok;
-        const ixpr *sk0 = w->skipped;
-        const char *skw0 = w->skipped_why;
-        w->break_ok = false;
-        loop_vars(w, c, NULL, true);
+    walk_where(c, &line, &col, NULL);
+    char *ctx = walk_fmt("inside the %s at %d:%d, which is not a simple counted loop: %s", what, line, col, why);
+    const char *lw0 = w->loop_why, *gw0 = w->guard_why, *skw0 = w->skipped_why;
+    const ixpr *g0 = w->guard, *sk0 = w->skipped;
+    int nb0 = w->nbinds;
+    bool bo0 = w->break_ok;
+    w->break_ok = false;
+    bool once = parts && !clang_Cursor_isNull(body) && clang_Cursor_isNull(walk_loop_exit(body));
+    if (!parts) { /* the children in order, whatever they are */
+        walk_kids ks = walk_children(c);
+        init = clang_getNullCursor();
+        cond = inc = body = init;
+        if (!w->loop_why)
+            w->loop_why = ixpr_strdup(&w->ar, ctx);
+        loop_vars(w, c, NULL, true, NULL);
         for (int i = 0; i < ks.n; i++) {
             if (clang_isExpression(clang_getCursorKind(ks.c[i])))
                 walk_expr(w, ks.c[i]);
             else
                 walk_stmt(w, ks.c[i]);
         }
-        w->nbinds = nb0;
-        loop_vars(w, c, NULL, false);
-        w->loop_why = saved;
-        w->break_ok = bo0;
-        w->skipped = sk0;
-        w->skipped_why = skw0;
+    }
+    if (!clang_Cursor_isNull(init)) {
+        if (clang_isExpression(clang_getCursorKind(init)))
+            walk_expr(w, init);
+        else
+            walk_stmt(w, init);
+    }
+    bool cond_first = kind != CXCursor_DoStmt;
+    if (cond_first && !clang_Cursor_isNull(cond)) {
+        walk_expr(w, cond);
+        w->why[0] = '\0';
+        const ixpr *g = once && !w->guard_why ? walk_value(w, cond) : NULL;
+        if (g)
+            w->guard = w->guard ? ixpr_binary(&w->ar, IXPR_LAND, w->guard, g) : g;
+        else if (once && !walk_uniform(w, cond)) {
+            once = false;
+            if (strstr(w->why, "depends on data")) { /* the lanes that run it depend on data */
+                free(ctx);
+                ctx = walk_fmt("inside the %s at %d:%d, whose condition %s", what, line, col, w->why);
+            }
+        }
+    }
+    if (parts && !once && !w->loop_why)
+        w->loop_why = ixpr_strdup(&w->ar, ctx);
+    if (parts && once && !w->loop_why && !w->guard_why)
+        walk_add_skip(w, line, col,
+                      walk_fmt("%s:%d:%d: note: the %s is not a simple counted loop (%s): its first iteration is "
+                               "analysed; what depends on its iterations is listed as skipped",
+                               file_of(w, c), line, col, what, why));
+    /* the variables each iteration gives back their value keep it (outside a trial walk, which
+     * takes every variable the loop changes as not known) */
+    int ninv = parts && once && !w->trial ? w->nbinds : 0;
+    bool *inv = ninv ? xmalloc((size_t)ninv * sizeof *inv) : NULL;
+    const ixpr **start = ninv ? xmalloc((size_t)ninv * sizeof *start) : NULL;
+    for (int i = 0; i < ninv; i++)
+        start[i] = w->binds[i].val;
+    if (ninv)
+        loop_invariants(w, body, inc, ninv, inv);
+    if (parts) {
+        /* why a variable the loop changes is not known: the loop's reason, where a count read
+         * from memory does not make the variable's value depend on data */
+        strbuf vc = {0};
+        strbuf_addf(&vc, "inside the %s at %d:%d, whose iterations are not counted: ", what, line, col);
+        for (const char *p = why, *q; *p; p = q ? q + 17 : p + strlen(p)) {
+            q = strstr(p, "depends on data: ");
+            strbuf_add(&vc, p, q ? (size_t)(q - p) : strlen(p));
+        }
+        loop_vars(w, c, NULL, true, strbuf_str(&vc));
+        strbuf_free(&vc);
+        for (int i = 0; i < ninv; i++)
+            if (inv[i]) {
+                w->binds[i].val = start[i];
+                w->binds[i].why = NULL;
+            }
+        w->skipped = NULL; /* a continue ends the iteration for the lanes that take it */
+        w->skipped_why = NULL;
+        walk_stmt(w, body);
+        if (!clang_Cursor_isNull(inc))
+            walk_expr(w, inc);
+        if (!cond_first && !clang_Cursor_isNull(cond))
+            walk_expr(w, cond);
+    }
+    w->nbinds = nb0;
+    loop_vars(w, c, NULL, false, NULL);
+    for (int i = 0; i < ninv && i < nb0; i++)
+        if (inv[i]) { /* given back by every iteration: the same after the loop */
+            w->binds[i].val = start[i];
+            w->binds[i].why = NULL;
+        }
+    free(inv);
+    free(start);
+    w->loop_why = lw0;
+    w->guard = g0;
+    w->guard_why = gw0;
+    w->break_ok = bo0;
+    w->skipped = sk0;
+    w->skipped_why = skw0;
+    free(ctx);
+}
+
+/* A for, while or do-while loop: a simple counted loop becomes a loop of the scenario (a while
+ * loop that steps a variable to a bound too), any other is analysed for its first iteration. */
+static void walk_loop(W *w, CXCursor c)
+{
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    walk_kids ks = walk_children(c);
+    CXCursor none = clang_getNullCursor(), init = none, cond = none, inc = none, body = none, var = none;
+    bool parts = true;
+    wloop L;
+    const char *why = NULL;
+    if (kind == CXCursor_ForStmt) {
+        parts = ks.n == 4;
+        if (parts) {
+            init = ks.c[0];
+            cond = ks.c[1];
+            inc = ks.c[2];
+            body = ks.c[3];
+        }
+        why = w->nloops < MAX_LOOPS && w->nlstack < 8 ? walk_simple_for(w, c, &L, &var, &body) : "too many loops";
+    } else if (kind == CXCursor_WhileStmt) {
+        parts = ks.n == 2;
+        why = "a while loop that does not step a variable to a bound";
+        if (parts) {
+            cond = ks.c[0];
+            body = ks.c[1];
+            /* while (v < bound) { ...; v += k; } with v followed */
+            CXCursor cs = walk_strip(cond);
+            walk_kids cc = import_binary_op(cs) ? walk_children(cs) : (walk_kids){NULL, 0};
+            for (int i = 0; i < cc.n && i < 2; i++) {
+                int bi = var_binding(w, cc.c[i]);
+                if (bi < 0 || !w->binds[bi].val)
+                    continue;
+                var = w->binds[bi].decl;
+                why = w->nloops < MAX_LOOPS && w->nlstack < 8 ? walk_simple_while(w, c, var, w->binds[bi].val, &L)
+                                                              : "too many loops";
+                break;
+            }
+        }
+    } else {
+        parts = ks.n == 2;
+        why = "a do-while loop";
+        if (parts) {
+            body = ks.c[0];
+            cond = ks.c[1];
+        }
+    }
+    if (why) {
+        walk_loop_once(w, c, init, cond, inc, body, parts, why);
         return;
     }
-    if (clang_getCursorKind(ks.c[0]) == CXCursor_DeclStmt) {
-        walk_kids dk = walk_children(ks.c[0]);
-        walk_kids vk = walk_children(dk.c[0]);
-        walk_expr(w, vk.c[vk.n - 1]);
-    } else
-        walk_expr(w, ks.c[0]);
+    int line, col;
+    unsigned off;
+    walk_where(c, &line, &col, &off);
+    if (!clang_Cursor_isNull(init)) {
+        if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
+            walk_kids dk = walk_children(init);
+            walk_kids vk = walk_children(dk.c[0]);
+            walk_expr(w, vk.c[vk.n - 1]);
+        } else
+            walk_expr(w, init);
+    }
     CXSourceRange ext = clang_getCursorExtent(c);
     unsigned e_off = 0;
     clang_getExpansionLocation(clang_getRangeEnd(ext), NULL, NULL, NULL, &e_off);
@@ -888,11 +1126,11 @@ static void walk_for(W *w, CXCursor c)
         w->loops[id].user = u;
     }
     int nb0 = w->nbinds;
-    loop_vars(w, body, &w->loops[id], true); /* the variables the body changes, at an iteration's start */
+    loop_vars(w, body, &w->loops[id], true, NULL); /* the variables the body changes, at an iteration's start */
     w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
     w->binds[w->nbinds++] = b;
     w->lstack[w->nlstack++] = id;
-    walk_expr(w, ks.c[1]);
+    walk_expr(w, cond);
     const ixpr *sk0 = w->skipped;
     const char *skw0 = w->skipped_why;
     w->skipped = NULL; /* a continue ends one iteration: the next starts with every lane */
@@ -903,11 +1141,12 @@ static void walk_for(W *w, CXCursor c)
     w->break_ok = bo0;
     w->skipped = sk0;
     w->skipped_why = skw0;
-    walk_expr(w, ks.c[2]);
+    if (!clang_Cursor_isNull(inc))
+        walk_expr(w, inc);
     w->nlstack--;
     w->nbinds = nb0;
     /* after the loop: what the loop (its increment too) changes is no longer known */
-    loop_vars(w, c, NULL, false);
+    loop_vars(w, c, NULL, false, NULL);
     w->guard = g0;
 }
 
@@ -923,6 +1162,82 @@ static enum CXChildVisitResult list_visit(CXCursor c, CXCursor parent, CXClientD
     l->c = xrealloc(l->c, (size_t)(l->n + 1) * sizeof *l->c);
     l->c[l->n++] = c;
     return CXChildVisit_Continue;
+}
+
+/* Find a statement that leaves the code it is in: a return or goto, or a break or continue of an
+ * enclosing loop (one inside an inner loop, or a break inside a switch, belongs to that). */
+static enum CXChildVisitResult leave_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    CXCursor *found = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt || k == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    if (k == CXCursor_SwitchStmt) { /* its breaks are its own; a continue or return still leaves */
+        clang_visitChildren(c, leave_visit, d);
+        if (!clang_Cursor_isNull(*found) && clang_getCursorKind(*found) == CXCursor_BreakStmt)
+            *found = clang_getNullCursor();
+        return clang_Cursor_isNull(*found) ? CXChildVisit_Continue : CXChildVisit_Break;
+    }
+    if (k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt) {
+        *found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static bool leaves(CXCursor branch)
+{
+    CXCursor found = clang_getNullCursor();
+    enum CXCursorKind k = clang_getCursorKind(branch);
+    if (k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt)
+        return true;
+    clang_visitChildren(branch, leave_visit, &found);
+    return !clang_Cursor_isNull(found);
+}
+
+/* An if whose condition is not known but is the same for every thread (it depends on a kernel
+ * parameter or the block's values, and reads no memory): every thread takes the same branch, so
+ * the analysis follows one path, said in a note: the 'then' branch, unless it leaves the code
+ * around it (return, break, continue), since what follows runs only when it is not taken. The
+ * branch not followed is listed, its exits ignored. False when the condition is not such. */
+static bool walk_if_uniform(W *w, CXCursor c, CXCursor cond, CXCursor then, CXCursor els)
+{
+    if (w->guard_why || clang_Cursor_isNull(then))
+        return false;
+    w->why[0] = '\0';
+    if (walk_value(w, cond) || strstr(w->why, "depends on data") || !walk_uniform(w, cond))
+        return false;
+    char why[sizeof w->why];
+    memcpy(why, w->why, sizeof why);
+    bool then_taken = !leaves(then);
+    int line, col, l, cl;
+    walk_where(c, &line, &col, NULL);
+    walk_where(cond, &l, &cl, NULL);
+    walk_add_skip(w, line, col,
+                  walk_fmt("%s:%d:%d: note: the condition at %d:%d is the same for every thread but not known (%s): "
+                           "the analysis takes it as %s",
+                           file_of(w, c), line, col, l, cl, why, then_taken ? "true" : "false"));
+    char *m = walk_fmt("under the condition at %d:%d, which the analysis takes as %s: it is not known (%s)", l, cl,
+                       then_taken ? "true" : "false", why);
+    const char *branch_why = ixpr_strdup(&w->ar, m);
+    free(m);
+    for (int i = 0; i < 2; i++) {
+        CXCursor b = i == 0 ? then : els;
+        if (clang_Cursor_isNull(b))
+            continue;
+        if ((i == 0) == then_taken) {
+            walk_stmt(w, b);
+            continue;
+        }
+        const char *gw0 = w->guard_why;
+        w->guard_why = branch_why;
+        w->ignore_exits++;
+        walk_stmt(w, b);
+        w->ignore_exits--;
+        w->guard_why = gw0;
+    }
+    return true;
 }
 
 static void walk_stmt(W *w, CXCursor c)
@@ -975,6 +1290,9 @@ static void walk_stmt(W *w, CXCursor c)
         if (ci >= ks.n)
             break;
         walk_expr(w, ks.c[ci]);
+        if (walk_if_uniform(w, c, ks.c[ci], ci + 1 < ks.n ? ks.c[ci + 1] : clang_getNullCursor(),
+                            ci + 2 < ks.n ? ks.c[ci + 2] : clang_getNullCursor()))
+            break;
         const ixpr *s;
         const char *sw;
         if (ci + 1 < ks.n) {
@@ -1005,42 +1323,26 @@ static void walk_stmt(W *w, CXCursor c)
         note_exit(w, c, k == CXCursor_ReturnStmt);
         break;
     }
-    case CXCursor_ForStmt: walk_for(w, c); break;
+    case CXCursor_ForStmt:
     case CXCursor_WhileStmt:
-    case CXCursor_DoStmt:
+    case CXCursor_DoStmt: walk_loop(w, c); break;
     case CXCursor_SwitchStmt: {
-        const char *saved = w->loop_why, *gsaved = w->guard_why;
+        const char *gsaved = w->guard_why;
         int line, col;
         walk_where(c, &line, &col, NULL);
-        char *m = walk_fmt("inside the %s at %d:%d, which bankscope cannot follow",
-                           k == CXCursor_SwitchStmt ? "switch"
-                           : k == CXCursor_DoStmt   ? "do-while loop"
-                                                    : "while loop",
-                           line, col);
-        if (k == CXCursor_SwitchStmt && !gsaved)
+        if (!gsaved) {
+            char *m = walk_fmt("inside the switch at %d:%d, which bankscope cannot follow", line, col);
             w->guard_why = ixpr_strdup(&w->ar, m);
-        else if (!saved)
-            w->loop_why = ixpr_strdup(&w->ar, m);
-        free(m);
+            free(m);
+        }
         walk_kids ks = walk_children(c);
         int nb0 = w->nbinds;
         bool bo0 = w->break_ok;
-        const ixpr *sk0 = w->skipped;
-        const char *skw0 = w->skipped_why;
         w->break_ok = false;
-        if (k != CXCursor_SwitchStmt)
-            loop_vars(w, c, NULL, true);
         for (int i = 0; i < ks.n; i++)
             walk_stmt(w, ks.c[i]);
         w->nbinds = nb0;
-        if (k != CXCursor_SwitchStmt)
-            loop_vars(w, c, NULL, false);
         w->break_ok = bo0;
-        if (k != CXCursor_SwitchStmt) { /* a continue there belongs to that loop */
-            w->skipped = sk0;
-            w->skipped_why = skw0;
-        }
-        w->loop_why = saved;
         w->guard_why = gsaved;
         break;
     }

@@ -144,6 +144,8 @@ typedef struct W {
     CXCursor kernel;
     CXCursor stmt_expr;        /* the expression statement being walked */
     bool piece;                /* emitting one piece of a struct copy */
+    int ignore_exits;          /* walking a branch the analysis does not take: its exits do not count */
+    int trial;                 /* inside a trial walk (undone after): loops try no trial of their own */
     char *src_path, *src_text; /* the last source file read for walk_source_line */
 } W;
 
@@ -230,5 +232,13 @@ const char *walk_launch_type(W *w, const char *name);
 /* walk_loop.c: simple counted loops */
 /* Read a for statement as a simple loop: NULL and *L filled, or the reason it is not one. */
 const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor *body);
+/* Read a while loop as a simple loop (the variable var, whose value when the loop starts is
+ * from, stepped by the body's last statement): NULL and *L filled, or the reason it is not one. */
+const char *walk_simple_while(W *w, CXCursor c, CXCursor var, const ixpr *from, wloop *L);
+/* A break, return or goto in a loop body that leaves that loop (not an inner one), or null. */
+CXCursor walk_loop_exit(CXCursor body);
+/* Whether the value of c is the same for every thread of the block (it may read memory, at an
+ * address that is the same for every thread). */
+bool walk_uniform(W *w, CXCursor c);
 
 #endif

@@ -164,38 +164,43 @@ static bool thread_min(W *w, const ixpr *e, int64_t *out)
     return any;
 }
 
-/* Read a for statement as a simple loop; NULL reason and *L filled, or why it is not one. */
-const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor *body)
+/* The parts of a loop statement that simple_loop reads. */
+typedef struct loop_parts {
+    CXCursor var;    /* the loop variable */
+    CXCursor from_e; /* its start expression; null: from_v, its value when the loop starts */
+    const ixpr *from_v;
+    CXCursor cond, inc, body;
+    int writes; /* writes of the variable in the statement that are not the increment */
+} loop_parts;
+
+/* The side of a loop condition that holds the variable: v, or v + k, k + v, v - k with k the
+ * same for every thread (*adj = k or -k, moved to the bound); false when it is neither. */
+static bool var_side(W *w, CXCursor side, CXCursor var, int64_t *adj)
 {
-    walk_kids ks = walk_children(c);
-    if (ks.n != 4)
-        return "a for loop without an initialisation, a condition or an increment";
-    *body = ks.c[3];
-    CXCursor init = ks.c[0], cond = walk_strip(ks.c[1]), inc = walk_strip(ks.c[2]);
-    CXCursor from_e;
-    int assigns = 0;
-    if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
-        walk_kids dk = walk_children(init);
-        if (dk.n != 1 || clang_getCursorKind(dk.c[0]) != CXCursor_VarDecl)
-            return "a for loop that declares several variables";
-        *var = dk.c[0];
-        walk_kids vk = walk_children(*var);
-        if (vk.n < 1 || !clang_isExpression(clang_getCursorKind(vk.c[vk.n - 1])))
-            return "a loop variable without a start value";
-        from_e = vk.c[vk.n - 1];
-    } else {
-        walk_kids ik = walk_children(walk_strip(init));
-        const char *op = import_binary_op(walk_strip(init));
-        if (!op || strcmp(op, "=") || ik.n != 2 || clang_getCursorKind(walk_strip(ik.c[0])) != CXCursor_DeclRefExpr)
-            return "a for loop whose start is not 'v = start'";
-        *var = clang_getCursorReferenced(walk_strip(ik.c[0]));
-        from_e = ik.c[1];
-        assigns = 1;
-    }
-    CXType vt = clang_getCanonicalType(clang_getCursorType(*var));
+    *adj = 0;
+    if (walk_refers_to(side, var))
+        return true;
+    side = walk_strip(side);
+    const char *op = import_binary_op(side);
+    walk_kids k = walk_children(side);
+    if (!op || k.n != 2 || (strcmp(op, "+") && strcmp(op, "-")))
+        return false;
+    int vi = walk_refers_to(k.c[0], var) ? 0 : walk_refers_to(k.c[1], var) && op[0] == '+' ? 1 : -1;
+    int64_t v;
+    if (vi < 0 || !uniform(w, k.c[1 - vi], &v))
+        return false;
+    *adj = op[0] == '+' ? v : -v;
+    return true;
+}
+
+/* Read a loop (its parts) as a simple counted loop: NULL with *L filled, or why it is not one. */
+static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
+{
+    CXCursor var = lp->var, cond = walk_strip(lp->cond), inc = walk_strip(lp->inc);
+    CXType vt = clang_getCanonicalType(clang_getCursorType(var));
     if (vt.kind == CXType_Float || vt.kind == CXType_Double || vt.kind == CXType_Pointer)
         return "a loop variable that is not an integer";
-    /* condition: v OP bound, or bound OP v */
+    /* condition: v OP bound, or bound OP v (v may be v + k) */
     const char *cop = import_binary_op(cond);
     walk_kids ck = walk_children(cond);
     if (!cop || ck.n != 2)
@@ -203,9 +208,10 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
     CXCursor bound_e;
     char opb[3];
     snprintf(opb, sizeof opb, "%s", cop);
-    if (walk_refers_to(ck.c[0], *var))
+    int64_t adj = 0;
+    if (var_side(w, ck.c[0], var, &adj))
         bound_e = ck.c[1];
-    else if (walk_refers_to(ck.c[1], *var)) {
+    else if (var_side(w, ck.c[1], var, &adj)) {
         bound_e = ck.c[0];
         const char *sw = !strcmp(cop, "<")    ? ">"
                          : !strcmp(cop, ">")  ? "<"
@@ -216,14 +222,14 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
     } else
         return "a loop condition that does not compare the loop variable";
     /* increment */
-    int kind = 0;
+    int kind = 0, writes = lp->writes + 1;
     int64_t step = 0;
     const char *iop = import_unary_op(inc);
     const char *bop = import_binary_op(inc);
     walk_kids nk = walk_children(inc);
-    if (iop && nk.n == 1 && walk_refers_to(nk.c[0], *var) && (!strcmp(iop, "++") || !strcmp(iop, "--")))
+    if (iop && nk.n == 1 && walk_refers_to(nk.c[0], var) && (!strcmp(iop, "++") || !strcmp(iop, "--")))
         step = iop[0] == '+' ? 1 : -1;
-    else if (bop && nk.n == 2 && walk_refers_to(nk.c[0], *var)) {
+    else if (bop && nk.n == 2 && walk_refers_to(nk.c[0], var)) {
         int64_t k;
         CXCursor ke = nk.c[1];
         if (!strcmp(bop, "=")) {
@@ -231,11 +237,10 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
             CXCursor rhs = walk_strip(nk.c[1]);
             walk_kids rk = walk_children(rhs);
             const char *rop = import_binary_op(rhs);
-            if (!rop || rk.n != 2 || !walk_refers_to(rk.c[0], *var))
+            if (!rop || rk.n != 2 || !walk_refers_to(rk.c[0], var))
                 return "a loop increment that is not 'v += k', 'v *= k', 'v /= k' or a shift";
             bop = rop;
             ke = rk.c[1];
-            assigns++;
         }
         if (!uniform(w, ke, &k))
             return loop_reason(w, "its step is not a constant");
@@ -259,10 +264,13 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
         return "a loop step that does not move the variable";
     int64_t from, bound;
     const ixpr *start = NULL;
-    if (!uniform(w, from_e, &from)) {
+    w->why[0] = '\0';
+    const ixpr *fv = clang_Cursor_isNull(lp->from_e) ? lp->from_v : walk_value(w, lp->from_e);
+    ixpr_env env;
+    block_env(w, &env);
+    if (!fv || !ixpr_eval(fv, &env, &from)) {
         /* for (i = threadIdx.x; i < n; i += blockDim.x): counted by k, i = start + k * step */
-        w->why[0] = '\0';
-        start = walk_value(w, from_e);
+        start = fv;
         if (!start || !ixpr_uses_thread(start) || kind != 0 || step < 1)
             return loop_reason(w, start ? "its start is not the same for every thread" : "its start is not known");
         if (!thread_min(w, start, &from))
@@ -270,6 +278,8 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
     }
     if (!uniform(w, bound_e, &bound))
         return loop_reason(w, "its bound is not the same for every thread, or not known");
+    if (__builtin_sub_overflow(bound, adj, &bound))
+        return "its bound is out of range";
     bool up = kind == 1 || (kind == 0 && step > 0);
     if (!strcmp(opb, "<=") || !strcmp(opb, ">="))
         bound += opb[0] == '<' ? 1 : -1;
@@ -277,12 +287,12 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
         return "a loop whose condition and step go different ways";
     if (!strcmp(opb, "!=") && (kind != 0 || (bound - from) % step != 0))
         return "a '!=' loop condition that the step does not reach exactly";
-    if (walk_mod_count_in(c, *var) != 1 + assigns) /* in this for statement: a variable declared before it */
+    if (walk_mod_count_in(c, var) != writes) /* in this statement: a variable declared before it */
         return "the loop variable also changes inside the loop";
     CXCursor exit = clang_getNullCursor(), brk[4], bcond[4];
     int nbrk = 0;
-    if (!body_breaks(*body, brk, bcond, &nbrk, 4))
-        clang_visitChildren(*body, find_exit, &exit);
+    if (!body_breaks(lp->body, brk, bcond, &nbrk, 4))
+        clang_visitChildren(lp->body, find_exit, &exit);
     if (!clang_Cursor_isNull(exit)) {
         int l, cl;
         walk_where(exit, &l, &cl, NULL);
@@ -321,7 +331,7 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
     for (int b = 0; b < nbrk; b++) {
         binding tmp;
         memset(&tmp, 0, sizeof tmp);
-        tmp.decl = *var;
+        tmp.decl = var;
         tmp.val = ixpr_var(&w->ar, "#B");
         w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
         w->binds[w->nbinds++] = tmp;
@@ -360,4 +370,62 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
         }
     }
     return NULL;
+}
+
+/* Read a for statement as a simple loop; NULL reason and *L filled, or why it is not one. */
+const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor *body)
+{
+    walk_kids ks = walk_children(c);
+    if (ks.n != 4)
+        return "a for loop without an initialisation, a condition or an increment";
+    *body = ks.c[3];
+    loop_parts lp = {clang_getNullCursor(), clang_getNullCursor(), NULL, ks.c[1], ks.c[2], ks.c[3], 0};
+    CXCursor init = ks.c[0];
+    if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
+        walk_kids dk = walk_children(init);
+        if (dk.n != 1 || clang_getCursorKind(dk.c[0]) != CXCursor_VarDecl)
+            return "a for loop that declares several variables";
+        lp.var = dk.c[0];
+        walk_kids vk = walk_children(lp.var);
+        if (vk.n < 1 || !clang_isExpression(clang_getCursorKind(vk.c[vk.n - 1])))
+            return "a loop variable without a start value";
+        lp.from_e = vk.c[vk.n - 1];
+    } else {
+        walk_kids ik = walk_children(walk_strip(init));
+        const char *op = import_binary_op(walk_strip(init));
+        if (!op || strcmp(op, "=") || ik.n != 2 || clang_getCursorKind(walk_strip(ik.c[0])) != CXCursor_DeclRefExpr)
+            return "a for loop whose start is not 'v = start'";
+        lp.var = clang_getCursorReferenced(walk_strip(ik.c[0]));
+        lp.from_e = ik.c[1];
+        lp.writes = 1;
+    }
+    *var = lp.var;
+    return simple_loop(w, c, &lp, L);
+}
+
+/* Read a while loop as a simple loop: while (v OP bound) { ...; v += k; } with v a variable
+ * whose value when the loop starts is from (per thread or not), changed only by the body's last
+ * statement. NULL and *L filled, or why it is not one. */
+const char *walk_simple_while(W *w, CXCursor c, CXCursor var, const ixpr *from, wloop *L)
+{
+    walk_kids ks = walk_children(c);
+    if (ks.n != 2 || clang_getCursorKind(ks.c[1]) != CXCursor_CompoundStmt)
+        return "a while loop whose body is not a block";
+    walk_kids bk = walk_children(ks.c[1]);
+    if (bk.n < 1 || !clang_isExpression(clang_getCursorKind(bk.c[bk.n - 1])))
+        return "a while loop whose body does not end with the variable's step";
+    loop_parts lp = {var, clang_getNullCursor(), from, ks.c[0], bk.c[bk.n - 1], ks.c[1], 0};
+    return simple_loop(w, c, &lp, L);
+}
+
+CXCursor walk_loop_exit(CXCursor body)
+{
+    CXCursor exit = clang_getNullCursor();
+    clang_visitChildren(body, find_exit, &exit);
+    if (clang_Cursor_isNull(exit)) {
+        enum CXCursorKind k = clang_getCursorKind(body);
+        if (k == CXCursor_BreakStmt || k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt)
+            exit = body;
+    }
+    return exit;
 }

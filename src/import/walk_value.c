@@ -148,6 +148,37 @@ static const ixpr *decl_ref(W *w, CXCursor c)
     return r;
 }
 
+/* Whether the object a member is read from is memory: through a pointer (p->x), an element of an
+ * array (a[i].x), or a local variable set once from one of those (T v = a[i]; v.x). */
+static bool member_reads_memory(W *w, CXCursor base)
+{
+    if (clang_getCanonicalType(clang_getCursorType(base)).kind == CXType_Pointer)
+        return true; /* p->x */
+    enum CXCursorKind k = clang_getCursorKind(base);
+    if (k == CXCursor_ArraySubscriptExpr)
+        return true;
+    if (k == CXCursor_UnaryOperator && import_unary_op(base) && !strcmp(import_unary_op(base), "*"))
+        return true;
+    if (k != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor d = clang_getCursorReferenced(base);
+    enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(d));
+    if (clang_getCursorKind(d) != CXCursor_VarDecl || pk == CXCursor_TranslationUnit || pk == CXCursor_Namespace ||
+        walk_mod_count(d, NULL) > 0 || w->depth > MAX_DEPTH)
+        return false;
+    walk_kids dk = walk_children(d);
+    if (dk.n == 0 || !clang_isExpression(clang_getCursorKind(dk.c[dk.n - 1])))
+        return false;
+    CXCursor init = walk_strip(dk.c[dk.n - 1]);
+    while (clang_getCursorKind(init) == CXCursor_CallExpr && clang_Cursor_getNumArguments(init) == 1 &&
+           clang_getCursorKind(clang_getCursorReferenced(init)) == CXCursor_Constructor)
+        init = walk_strip(clang_Cursor_getArgument(init, 0)); /* a copy: T v = a[i] */
+    w->depth++;
+    bool r = member_reads_memory(w, init);
+    w->depth--;
+    return r;
+}
+
 static const ixpr *member_ref(W *w, CXCursor c)
 {
     walk_kids k = walk_children(c);
@@ -179,6 +210,8 @@ static const ixpr *member_ref(W *w, CXCursor c)
                 ? ixpr_num(&w->ar, v)
                 : walk_fail(w, c, "%s: the analysis covers one block; the grid's size is not known (give -D %s=N)",
                             full, full);
+    else if (k.n && member_reads_memory(w, base))
+        r = walk_fail(w, c, "depends on data: reads memory (bankscope record captures it)");
     else
         r = walk_fail(w, c, "reads the member '%s' of a value that is not known", m);
     free(m);
@@ -1061,4 +1094,118 @@ bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
         w->binds[w->nbinds++] = b;
     }
     return true;
+}
+
+/* ---------- values the same for every thread ---------- */
+
+/* Built-in functions whose result differs between threads with the same arguments (they read
+ * other lanes, the clock, or change memory). */
+static bool varying_builtin(const char *name)
+{
+    static const char *const prefix[] = {"atomic",  "__shfl",   "__ballot", "__any", "__all",          "__activemask",
+                                         "__match", "__reduce", "clock",    "__ld",  "__syncthreads_", NULL};
+    for (int i = 0; prefix[i]; i++)
+        if (!strncmp(name, prefix[i], strlen(prefix[i])))
+            return true;
+    return false;
+}
+
+static bool uniform_rec(W *w, CXCursor c);
+
+/* Every child of c is uniform. */
+static bool uniform_kids(W *w, CXCursor c)
+{
+    walk_kids k = walk_children(c);
+    for (int i = 0; i < k.n; i++)
+        if (!uniform_rec(w, k.c[i]))
+            return false;
+    return true;
+}
+
+/* A reference to a declaration: uniform unless it is (or is set from) a per-thread value. */
+static bool uniform_decl(W *w, CXCursor d)
+{
+    int bi = frame_find(w, d);
+    if (bi >= 0) {
+        const binding *b = &w->binds[bi];
+        if (b->val)
+            return !ixpr_uses_thread(b->val);
+        return false;
+    }
+    enum CXCursorKind dk = clang_getCursorKind(d);
+    if (dk == CXCursor_EnumConstantDecl || dk == CXCursor_NonTypeTemplateParameter)
+        return true;
+    if (dk == CXCursor_ParmDecl) /* the kernel's parameters are the same for every thread */
+        return clang_equalCursors(clang_getCursorSemanticParent(d), w->kernel);
+    if (dk != CXCursor_VarDecl)
+        return false;
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(d))) { /* the built-in variables */
+        char *n = walk_spell(d);
+        bool u = strcmp(n, "threadIdx") != 0;
+        free(n);
+        return u;
+    }
+    enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(d));
+    if (pk == CXCursor_TranslationUnit || pk == CXCursor_Namespace || walk_has_attr(d, CXCursor_CUDASharedAttr))
+        return true; /* one variable for the whole block */
+    if (walk_mod_count(d, NULL) > 0)
+        return false;
+    walk_kids k = walk_children(d);
+    return k.n > 0 && clang_isExpression(clang_getCursorKind(k.c[k.n - 1])) && uniform_rec(w, k.c[k.n - 1]);
+}
+
+static bool uniform_rec(W *w, CXCursor c)
+{
+    if (w->depth > MAX_DEPTH)
+        return false;
+    w->depth++;
+    bool r = false;
+    walk_kids k = walk_children(c);
+    const char *op;
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_IntegerLiteral:
+    case CXCursor_CharacterLiteral:
+    case CXCursor_FloatingLiteral:
+    case CXCursor_CXXBoolLiteralExpr:
+    case CXCursor_UnaryExpr: /* sizeof, alignof */ r = true; break;
+    case CXCursor_DeclRefExpr: r = uniform_decl(w, clang_getCursorReferenced(c)); break;
+    case CXCursor_UnaryOperator:
+        op = import_unary_op(c);
+        r = op && strcmp(op, "++") && strcmp(op, "--") && uniform_kids(w, c);
+        break;
+    case CXCursor_BinaryOperator:
+    case CXCursor_CompoundAssignOperator:
+        op = import_binary_op(c);
+        r = clang_getCursorKind(c) == CXCursor_BinaryOperator && op &&
+            (!strchr(op, '=') || !strcmp(op, "==") || !strcmp(op, "!=") || !strcmp(op, "<=") || !strcmp(op, ">=")) &&
+            uniform_kids(w, c);
+        break;
+    case CXCursor_CallExpr: {
+        /* a built-in function of the block's values (min, a math intrinsic) */
+        CXCursor fn = walk_callee(c);
+        char name[64];
+        walk_callee_name(c, name, sizeof name);
+        r = !clang_Cursor_isNull(fn) && clang_Location_isInSystemHeader(clang_getCursorLocation(fn)) &&
+            clang_getCursorKind(fn) == CXCursor_FunctionDecl && !varying_builtin(name);
+        for (int i = 0; r && i < clang_Cursor_getNumArguments(c); i++)
+            r = uniform_rec(w, clang_Cursor_getArgument(c, (unsigned)i));
+        break;
+    }
+    case CXCursor_MemberRefExpr:      /* a field of a uniform value; blockIdx.x, not threadIdx.x */
+    case CXCursor_ArraySubscriptExpr: /* memory read at the same address by every thread */
+    case CXCursor_ParenExpr:
+    case CXCursor_UnexposedExpr:
+    case CXCursor_CStyleCastExpr:
+    case CXCursor_CXXStaticCastExpr:
+    case CXCursor_CXXFunctionalCastExpr:
+    case CXCursor_ConditionalOperator: r = k.n > 0 && uniform_kids(w, c); break;
+    default: r = false; break;
+    }
+    w->depth--;
+    return r;
+}
+
+bool walk_uniform(W *w, CXCursor c)
+{
+    return uniform_rec(w, c);
 }

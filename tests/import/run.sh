@@ -60,6 +60,19 @@ rc=$?
     grep -q "^rec.cu:5:12: skipped load of 't': in the recursive function 'f'" "$tmp/rec.err" &&
     [ "$(grep -c '"op"' "$tmp/rec.json")" -eq 1 ] && ok || bad "recursion: exit $rc: $(cat "$tmp/rec.err")"
 
+# A loop analysed for its first iteration lists what uses its variable, with the loop's reason
+# (a count read from memory does not make the index depend on data); the branch a uniform
+# condition does not take is listed; a member of a value read from memory depends on data.
+(cd "$dir" && "$bin" import loop-first-iteration.cu --block 128) 2>"$tmp/fi.err" >/dev/null
+grep "^loop-first-iteration.cu:25:9: skipped store of 'tile': 'k' is changed .* whose iterations are not counted" "$tmp/fi.err" |
+    grep -qv "depends on data" && ok || bad "first iteration: $(cat "$tmp/fi.err")"
+(cd "$dir" && "$bin" import uniform-if.cu --block 64) 2>"$tmp/ui.err" >/dev/null
+grep -q "^uniform-if.cu:14:28: skipped load of 's': under the condition at 11:9, which the analysis takes as true" "$tmp/ui.err" &&
+    grep -q "^uniform-if.cu:7:5: note: .*takes it as false" "$tmp/ui.err" && ok || bad "uniform if: $(cat "$tmp/ui.err")"
+printf 'struct P {\n    int x, y;\n};\n__global__ void k(const P *p)\n{\n    __shared__ float s[64];\n    P v = p[threadIdx.x];\n    s[v.x] = 1;\n}\n' >"$tmp/dm.cu"
+(cd "$tmp" && "$bin" import dm.cu --block 32) 2>"$tmp/dm.err" >/dev/null
+grep -q "^dm.cu:8:5: skipped store of 's': depends on data" "$tmp/dm.err" && ok || bad "member of data: $(cat "$tmp/dm.err")"
+
 # A skipped struct copy is listed once per piece nvcc copies it in (four doubles: four lines).
 printf 'typedef struct {\n    double v, x, y, z;\n} V;\n__global__ void k(const V *p, const int *f)\n{\n    __shared__ V s[32];\n    if (f[threadIdx.x])\n        s[threadIdx.x] = p[threadIdx.x];\n}\n' >"$tmp/sc.cu"
 (cd "$tmp" && "$bin" import sc.cu --block 32 -o sc.json) 2>"$tmp/sc.err"
