@@ -1119,11 +1119,15 @@ static void walk_loop(W *w, CXCursor c)
         /* the thread's own value of the variable, and whether it is still in the loop */
         b.val =
             ixpr_binary(&w->ar, IXPR_ADD, L.start, ixpr_binary(&w->ar, IXPR_MUL, b.val, ixpr_num(&w->ar, L.stride)));
-        const ixpr *in = ixpr_binary(&w->ar, IXPR_LT, b.val, ixpr_num(&w->ar, L.bound));
+        const ixpr *in = L.bound_e ? ixpr_binary(&w->ar, L.bound_op, b.val, L.bound_e)
+                                   : ixpr_binary(&w->ar, IXPR_LT, b.val, ixpr_num(&w->ar, L.bound));
         w->guard = w->guard ? ixpr_binary(&w->ar, IXPR_LAND, w->guard, in) : in;
         char *u = walk_fmt("%s_iter", w->loops[id].user);
         free(w->loops[id].user);
         w->loops[id].user = u;
+    } else if (L.bound_e) { /* a bound that moves with an enclosing loop */
+        const ixpr *in = ixpr_binary(&w->ar, L.bound_op, b.val, L.bound_e);
+        w->guard = w->guard ? ixpr_binary(&w->ar, IXPR_LAND, w->guard, in) : in;
     }
     int nb0 = w->nbinds;
     loop_vars(w, body, &w->loops[id], true, NULL); /* the variables the body changes, at an iteration's start */
@@ -1426,20 +1430,28 @@ static cJSON *build(W *w, cJSON *root)
             keep[id] = keep[id] && chosen >= 0 && ancestor(w, id, chosen);
     }
     for (;;) {
-        int n = 0, longest = -1;
+        /* too many: leave out the loop whose variable the fewest accesses use (they are listed),
+         * the longest of those */
+        int n = 0, drop = -1, drop_cost = 0;
         int64_t total = 1;
         for (int id = 0; id < w->nloops; id++)
             if (keep[id]) {
                 n++;
                 total *= loop_count_of(&w->loops[id]);
-                if (longest < 0 || loop_count_of(&w->loops[id]) > loop_count_of(&w->loops[longest]))
-                    longest = id;
+                int cost = 0;
+                for (int i = 0; i < w->nacc; i++)
+                    cost += access_uses(&w->acc[i], w->acc[i].when, &w->loops[id]);
+                if (drop < 0 || cost < drop_cost ||
+                    (cost == drop_cost && loop_count_of(&w->loops[id]) > loop_count_of(&w->loops[drop]))) {
+                    drop = id;
+                    drop_cost = cost;
+                }
                 if (total > 1 << 20)
                     total = 1 << 20;
             }
         if (n <= SCENARIO_MAX_LOOPS && total <= SCENARIO_MAX_ITERATIONS)
             break;
-        keep[longest] = false;
+        keep[drop] = false;
     }
     /* names: the source's, made unique and never a word of expressions */
     const char *names[MAX_LOOPS] = {NULL};

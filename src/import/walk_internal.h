@@ -63,6 +63,9 @@ typedef struct wloop {
     const ixpr *start;   /* strided loop (per-thread start): the variable is start + var * stride,
                             under 'when: start + var * stride < bound' */
     int64_t bound, stride;
+    const ixpr *bound_e; /* a bound that depends on enclosing loops' variables: the loop runs to
+                            its furthest value, under 'when: var bound_op bound_e' */
+    ixpr_op bound_op;
     int line;
     int parent; /* enclosing simple loop, -1 */
 } wloop;

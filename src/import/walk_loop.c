@@ -164,6 +164,56 @@ static bool thread_min(W *w, const ixpr *e, int64_t *out)
     return any;
 }
 
+/* Evaluate e for every combination of the values of the enclosing counted loops it uses (at
+ * most MAX_ITER), from loop i of the stack on; the largest (up) or smallest value in *best. */
+static bool bound_scan(W *w, const ixpr *e, int i, ixpr_env *env, bool up, int64_t *best, bool *any, int *budget)
+{
+    if (i == w->nlstack) {
+        int64_t v;
+        if (--*budget < 0 || !ixpr_eval(e, env, &v))
+            return false;
+        if (!*any || (up ? v > *best : v < *best))
+            *best = v;
+        *any = true;
+        return true;
+    }
+    const wloop *L = &w->loops[w->lstack[i]];
+    if (!ixpr_uses(e, L->var) || L->start)
+        return bound_scan(w, e, i + 1, env, up, best, any, budget);
+    if (env->n == (int)(sizeof env->names / sizeof env->names[0]))
+        return false;
+    int at = env->n++;
+    env->names[at] = L->var;
+    bool ok = true;
+    for (int64_t v = L->first, n = 0; ok && n < MAX_ITER; n++) {
+        env->values[at] = v;
+        ok = bound_scan(w, e, i + 1, env, up, best, any, budget);
+        if (v == L->last)
+            break;
+        v = L->kind == 0 ? v + L->step : L->kind == 1 ? v * L->step : v / L->step;
+    }
+    env->n--;
+    return ok;
+}
+
+/* A bound that depends on the variables of enclosing counted loops (for (j = 0; j < i; j++)):
+ * its value, with the furthest it reaches over those loops in *bound (the loop runs that far,
+ * each iteration only where it is within the bound of the time); NULL when it is not such. */
+static const ixpr *outer_bound(W *w, CXCursor bound_e, bool up, int64_t *bound)
+{
+    w->why[0] = '\0';
+    const ixpr *e = walk_value(w, bound_e);
+    if (!e || ixpr_uses_thread(e))
+        return NULL;
+    ixpr_env env;
+    block_env(w, &env);
+    bool any = false;
+    int budget = MAX_ITER;
+    if (!bound_scan(w, e, 0, &env, up, bound, &any, &budget) || !any)
+        return NULL;
+    return e;
+}
+
 /* The parts of a loop statement that simple_loop reads. */
 typedef struct loop_parts {
     CXCursor var;    /* the loop variable */
@@ -276,11 +326,19 @@ static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
         if (!thread_min(w, start, &from))
             return "its start cannot be evaluated for every thread";
     }
-    if (!uniform(w, bound_e, &bound))
-        return loop_reason(w, "its bound is not the same for every thread, or not known");
+    bool up = kind == 1 || (kind == 0 && step > 0);
+    const ixpr *bound_v = NULL;
+    if (!uniform(w, bound_e, &bound)) {
+        char why[sizeof w->why];
+        memcpy(why, w->why, sizeof why);
+        bound_v = outer_bound(w, bound_e, up, &bound);
+        if (!bound_v || !strcmp(opb, "!=")) {
+            memcpy(w->why, why, sizeof why);
+            return loop_reason(w, "its bound is not the same for every thread, or not known");
+        }
+    }
     if (__builtin_sub_overflow(bound, adj, &bound))
         return "its bound is out of range";
-    bool up = kind == 1 || (kind == 0 && step > 0);
     if (!strcmp(opb, "<=") || !strcmp(opb, ">="))
         bound += opb[0] == '<' ? 1 : -1;
     if ((up && opb[0] != '<' && strcmp(opb, "!=")) || (!up && opb[0] != '>' && strcmp(opb, "!=")))
@@ -305,6 +363,10 @@ static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
         return w->exit_why;
     }
     memset(L, 0, sizeof *L);
+    if (bound_v) { /* run to the furthest bound, each iteration where v OP bound (adj moved over) */
+        L->bound_e = adj ? ixpr_binary(&w->ar, IXPR_SUB, bound_v, ixpr_num(&w->ar, adj)) : bound_v;
+        ixpr_op_parse(opb, false, &L->bound_op);
+    }
     L->from = from;
     L->to = bound;
     L->step = step;
