@@ -40,6 +40,7 @@ typedef struct binding { /* a parameter of an inlined function, or a loop variab
     int ref_array, ref_nidx;
     const ixpr *ref_idx[3];
     const char *ref_field, *ref_vector; /* in the arena */
+    CXCursor arg;                       /* a parameter: the argument it is bound to (null: none) */
 } binding;
 
 typedef struct warray {

@@ -148,6 +148,18 @@ static const ixpr *decl_ref(W *w, CXCursor c)
     return r;
 }
 
+/* c without the copy (or converting) constructions around it: the object it is made from. */
+static CXCursor strip_copy(CXCursor c)
+{
+    c = walk_strip(c);
+    for (int depth = 0;
+         depth < 16 && clang_getCursorKind(c) == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) == 1 &&
+         clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_Constructor;
+         depth++)
+        c = walk_strip(clang_Cursor_getArgument(c, 0));
+    return c;
+}
+
 /* Whether the object a member is read from is memory: through a pointer (p->x), an element of an
  * array (a[i].x), or a local variable set once from one of those (T v = a[i]; v.x). */
 static bool member_reads_memory(W *w, CXCursor base)
@@ -170,9 +182,7 @@ static bool member_reads_memory(W *w, CXCursor base)
     if (dk.n == 0 || !clang_isExpression(clang_getCursorKind(dk.c[dk.n - 1])))
         return false;
     CXCursor init = walk_strip(dk.c[dk.n - 1]);
-    while (clang_getCursorKind(init) == CXCursor_CallExpr && clang_Cursor_getNumArguments(init) == 1 &&
-           clang_getCursorKind(clang_getCursorReferenced(init)) == CXCursor_Constructor)
-        init = walk_strip(clang_Cursor_getArgument(init, 0)); /* a copy: T v = a[i] */
+    init = strip_copy(init); /* T v = a[i] */
     w->depth++;
     bool r = member_reads_memory(w, init);
     w->depth--;
@@ -328,6 +338,86 @@ bool walk_is_device_fn(CXCursor fn)
 }
 
 bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved);
+
+/* The type of the object a member call is made on, a parameter followed to its argument. */
+static CXType object_type(W *w, CXCursor call)
+{
+    walk_kids ck = walk_children(call);
+    CXCursor m = ck.n ? walk_strip(ck.c[0]) : clang_getNullCursor(), obj = m;
+    if (clang_getCursorKind(m) == CXCursor_MemberRefExpr) {
+        walk_kids mk = walk_children(m);
+        obj = mk.n ? walk_strip(mk.c[0]) : m;
+    }
+    for (int depth = 0; depth < MAX_INLINE && clang_getCursorKind(obj) == CXCursor_DeclRefExpr; depth++) {
+        int bi = frame_find(w, clang_getCursorReferenced(obj));
+        if (bi < 0 || clang_Cursor_isNull(w->binds[bi].arg))
+            break;
+        obj = strip_copy(w->binds[bi].arg);
+    }
+    CXType t = clang_getCanonicalType(clang_getCursorType(obj));
+    return t.kind == CXType_Pointer ? clang_getCanonicalType(clang_getPointeeType(t)) : t;
+}
+
+/* A method of a cooperative group (the CUDA toolkit's cooperative_groups, as its stand-in header
+ * declares it) called on the thread block or on a tile of N threads of it: its value by the CUDA
+ * Programming Guide ("Cooperative Groups": a block's size() is its thread count, thread_rank()
+ * the linear thread index; a thread_block_tile<N>'s size() is N, thread_rank() the rank within
+ * the tile, meta_group_rank() and meta_group_size() the tile's index and the count of tiles).
+ * *known is false when the call is not such a method. */
+static const ixpr *group_value(W *w, CXCursor c, CXCursor fn, bool *known)
+{
+    *known = false;
+    CXType t = object_type(w, c);
+    CXString ts = clang_getTypeSpelling(t);
+    const char *sp = clang_getCString(ts);
+    int64_t tile = 0;
+    bool block = false;
+    if (sp && !strncmp(sp, "cooperative_groups::", 20)) {
+        const char *cls = sp + 20;
+        if (!strncmp(cls, "thread_block_tile<", 18))
+            tile = strtoll(cls + 18, NULL, 10);
+        else
+            block = !strcmp(cls, "thread_block");
+    }
+    clang_disposeString(ts);
+    if (!block && tile <= 0)
+        return NULL;
+    *known = true;
+    char *name = walk_spell(fn);
+    ixpr_arena *a = &w->ar;
+    const ixpr *bx = ixpr_var(a, "blockDim.x"), *by = ixpr_var(a, "blockDim.y"), *bz = ixpr_var(a, "blockDim.z");
+    const ixpr *threads = ixpr_binary(a, IXPR_MUL, ixpr_binary(a, IXPR_MUL, bx, by), bz);
+    const ixpr *rank =
+        ixpr_binary(a, IXPR_ADD,
+                    ixpr_binary(a, IXPR_MUL,
+                                ixpr_binary(a, IXPR_ADD, ixpr_binary(a, IXPR_MUL, ixpr_var(a, "threadIdx.z"), by),
+                                            ixpr_var(a, "threadIdx.y")),
+                                bx),
+                    ixpr_var(a, "threadIdx.x"));
+    if (w->o->block[1] <= 1 && w->o->block[2] <= 1) { /* a one-dimensional block (--block N) */
+        threads = bx;
+        rank = ixpr_var(a, "threadIdx.x");
+    }
+    const ixpr *n = ixpr_num(a, tile), *r = NULL;
+    bool size = !strcmp(name, "size") || !strcmp(name, "num_threads");
+    if (block && size)
+        r = threads;
+    else if (block && !strcmp(name, "thread_rank"))
+        r = rank;
+    else if (tile && size)
+        r = n;
+    else if (tile && !strcmp(name, "thread_rank"))
+        r = ixpr_binary(a, IXPR_MOD, rank, n);
+    else if (tile && !strcmp(name, "meta_group_rank"))
+        r = ixpr_binary(a, IXPR_DIV, rank, n);
+    else if (tile && !strcmp(name, "meta_group_size"))
+        r = ixpr_binary(a, IXPR_DIV, ixpr_binary(a, IXPR_ADD, threads, ixpr_num(a, tile - 1)), n);
+    else
+        walk_fail(w, c, "calls the cooperative-groups method '%s', whose value bankscope does not model", name);
+    free(name);
+    return r;
+}
+
 static const ixpr *call_value(W *w, CXCursor c)
 {
     char name[64];
@@ -345,6 +435,8 @@ static const ixpr *call_value(W *w, CXCursor c)
         return a && b ? ixpr_binary(&w->ar, IXPR_MUL, a, b) : NULL;
     }
     CXCursor fn = walk_callee(c);
+    if (clang_Cursor_isNull(fn) && clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_CXXMethod)
+        fn = clang_getCursorReferenced(c); /* a method: obj.f() */
     /* an argument that reads memory makes the result depend on data (the arguments of a call
      * that depends on a template parameter are the children after the callee) */
     walk_kids ck = walk_children(c);
@@ -358,6 +450,12 @@ static const ixpr *call_value(W *w, CXCursor c)
         if (data)
             return NULL;
         memcpy(w->why, saved_why, sizeof saved_why);
+    }
+    if (!clang_Cursor_isNull(fn) && clang_getCursorKind(fn) == CXCursor_CXXMethod) {
+        bool known;
+        const ixpr *g = group_value(w, c, fn, &known);
+        if (known)
+            return g;
     }
     if (clang_Cursor_isNull(fn) || !walk_is_device_fn(fn))
         return walk_fail(w, c, "calls '%s', whose result is not known", name);
@@ -478,6 +576,7 @@ const ixpr *walk_value(W *w, CXCursor c)
         break;
     case CXCursor_CallExpr:
         if (ks.n == 1 && clang_getCursorKind(clang_getCursorReferenced(c)) != CXCursor_FunctionDecl &&
+            clang_getCursorKind(clang_getCursorReferenced(c)) != CXCursor_CXXMethod &&
             clang_getCursorKind(clang_getCursorReferenced(c)) != CXCursor_FunctionTemplate &&
             clang_Cursor_isNull(walk_callee(c)))
             r = walk_value(w, ks.c[0]); /* a constructor-style conversion */
@@ -1055,6 +1154,7 @@ bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
         binding b;
         memset(&b, 0, sizeof b);
         b.decl = parm;
+        b.arg = arg;
         CXType t = clang_getCanonicalType(clang_getCursorType(parm));
         char saved_why[sizeof w->why];
         memcpy(saved_why, w->why, sizeof saved_why);
