@@ -86,6 +86,7 @@ static const char *const names[] = {
     "clang_Cursor_isAnonymous",
     "clang_Type_getNumTemplateArguments",
     "clang_Type_getTemplateArgumentAsType",
+    "clang_getTypedefDeclUnderlyingType",
 };
 
 bool import_clang_load(char *err, size_t errlen)

@@ -85,6 +85,7 @@ typedef struct import_clang_api {
     __typeof__(clang_Cursor_isAnonymous) *clang_Cursor_isAnonymous;
     __typeof__(clang_Type_getNumTemplateArguments) *clang_Type_getNumTemplateArguments;
     __typeof__(clang_Type_getTemplateArgumentAsType) *clang_Type_getTemplateArgumentAsType;
+    __typeof__(clang_getTypedefDeclUnderlyingType) *clang_getTypedefDeclUnderlyingType;
 } import_clang_api;
 
 extern import_clang_api import_clang;
@@ -167,5 +168,6 @@ bool import_clang_load(char *err, size_t errlen);
 #define clang_Cursor_isAnonymous (*import_clang.clang_Cursor_isAnonymous)
 #define clang_Type_getNumTemplateArguments (*import_clang.clang_Type_getNumTemplateArguments)
 #define clang_Type_getTemplateArgumentAsType (*import_clang.clang_Type_getTemplateArgumentAsType)
+#define clang_getTypedefDeclUnderlyingType (*import_clang.clang_getTypedefDeclUnderlyingType)
 
 #endif

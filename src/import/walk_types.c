@@ -10,6 +10,95 @@
 
 /* ---------- shared arrays ---------- */
 
+typedef struct member_type_find {
+    const char *tmpl;    /* the class template's name */
+    const char *args[4]; /* its type arguments (bankscope names) */
+    int nargs;
+    const char *member; /* the member type's name */
+    CXType found;       /* what the explicit specialization's member type is */
+    bool ok;
+} member_type_find;
+
+static enum CXChildVisitResult member_type_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    member_type_find *f = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_Namespace)
+        return CXChildVisit_Recurse;
+    if ((k != CXCursor_StructDecl && k != CXCursor_ClassDecl) || !clang_isCursorDefinition(c) ||
+        clang_Cursor_isNull(clang_getSpecializedCursorTemplate(c)))
+        return CXChildVisit_Continue;
+    char *name = walk_spell(c);
+    CXType t = clang_getCursorType(c);
+    bool match = !strcmp(name, f->tmpl) && clang_Type_getNumTemplateArguments(t) == f->nargs;
+    free(name);
+    for (int i = 0; match && i < f->nargs; i++) {
+        char buf[64];
+        const char *tn = walk_builtin_name(clang_Type_getTemplateArgumentAsType(t, (unsigned)i), buf, sizeof buf);
+        match = tn && !strcmp(tn, f->args[i]);
+    }
+    if (!match)
+        return CXChildVisit_Continue;
+    walk_kids ks = walk_children(c);
+    for (int i = 0; i < ks.n && !f->ok; i++) {
+        enum CXCursorKind mk = clang_getCursorKind(ks.c[i]);
+        char *mn = walk_spell(ks.c[i]);
+        if ((mk == CXCursor_TypedefDecl || mk == CXCursor_TypeAliasDecl) && !strcmp(mn, f->member)) {
+            f->found = clang_getTypedefDeclUnderlyingType(ks.c[i]);
+            f->ok = true;
+        }
+        free(mn);
+    }
+    return f->ok ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* A member type of a class template that depends on the kernel's type parameters, written
+ * 'typename C<T>::Type': with T known (-D T=float, or the launches), the type the explicit
+ * specialization for it names (template <> struct C<float> { typedef float4 Type; }), as
+ * bankscope names it (in buf), or NULL. */
+static const char *member_type(W *w, const char *s, char *buf, size_t n, int64_t *size)
+{
+    if (strncmp(s, "typename ", 9) != 0)
+        return NULL;
+    s += 9;
+    const char *lt = strchr(s, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+    if (!lt || !gt || strncmp(gt, ">::", 3) != 0 || memchr(lt + 1, '<', (size_t)(gt - lt - 1)))
+        return NULL;
+    const char *nm = lt;
+    while (nm > s && nm[-1] != ':')
+        nm--;
+    char tmpl[64], member[64], args[4][64], rb[4][64];
+    snprintf(tmpl, sizeof tmpl, "%.*s", (int)(lt - nm), nm);
+    snprintf(member, sizeof member, "%s", gt + 3);
+    member_type_find f = {tmpl, {NULL}, 0, member, {0}, false};
+    for (const char *p = lt + 1; p < gt && f.nargs < 4;) {
+        const char *e = memchr(p, ',', (size_t)(gt - p));
+        if (!e)
+            e = gt;
+        while (*p == ' ')
+            p++;
+        snprintf(args[f.nargs], sizeof args[f.nargs], "%.*s", (int)(e - p), p);
+        const char *dv = walk_define(w, args[f.nargs]);
+        if (!dv)
+            dv = walk_launch_type(w, args[f.nargs]);
+        types_builtin b;
+        if (!types_builtin_find(dv ? dv : args[f.nargs], &b))
+            return NULL;
+        snprintf(rb[f.nargs], sizeof rb[f.nargs], "%s", b.name);
+        f.args[f.nargs] = rb[f.nargs];
+        f.nargs++;
+        p = e + 1;
+    }
+    clang_visitChildren(clang_getTranslationUnitCursor(w->tu), member_type_visit, &f);
+    if (!f.ok)
+        return NULL;
+    const char *tn = walk_builtin_name(f.found, buf, n);
+    if (tn)
+        *size = clang_Type_getSizeOf(clang_getCanonicalType(f.found));
+    return tn;
+}
+
 const char *walk_type_name(W *w, CXType t, char *buf, size_t n, int64_t *size)
 {
     const char *tn = walk_builtin_name(t, buf, n);
@@ -29,7 +118,8 @@ const char *walk_type_name(W *w, CXType t, char *buf, size_t n, int64_t *size)
         snprintf(buf, n, "%s", b.name);
         *size = b.size;
         tn = buf;
-    }
+    } else if (!dv)
+        tn = member_type(w, p, buf, n, size);
     free(s);
     return tn;
 }

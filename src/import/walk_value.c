@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "import/walk_internal.h"
+#include "model/types.h"
 
 /* ---------- values ---------- */
 
@@ -1009,7 +1010,23 @@ int walk_element(W *w, CXCursor c, waccess *a)
             } else
                 return r;
         }
-        char *m = walk_spell(c);
+        char *m = member_name(w, c);
+        types_builtin vb;
+        const warray *arr = &w->arrays[a->array];
+        if (a->vector && !a->field && strlen(m) == 1 && strchr("xyzw", m[0]) && types_builtin_find(a->vector, &vb)) {
+            /* a component of an element read as a vector (reinterpret_cast<float2 *>(s)[i].y):
+             * the array's own element next to the vector's start, when the component is one */
+            int comp = m[0] == 'w' ? 3 : m[0] - 'x';
+            free(m);
+            if (vb.components < 1 || comp >= vb.components || vb.size / vb.components != arr->elem_size) {
+                walk_fail(w, c, "a component of a reinterpreted element that is not an element of '%s'", arr->name);
+                return -1;
+            }
+            a->idx[a->nidx - 1] = ixpr_binary(&w->ar, IXPR_ADD, a->idx[a->nidx - 1], ixpr_num(&w->ar, comp));
+            free(a->vector);
+            a->vector = NULL;
+            return 1;
+        }
         char *f = a->field ? walk_fmt("%s.%s", a->field, m) : xstrdup(m);
         free(m);
         free(a->field);
