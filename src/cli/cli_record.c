@@ -1,7 +1,8 @@
 /* cli_record: `bankscope record [--kernel REGEX] [--launch N] [--block-index X[,Y[,Z]]]
- * [--max-instructions N] [-o REC.json] -- PROGRAM [ARGS...]`. Runs the user's program with the
- * recording library (src/record/, started through CUDA_INJECTION64_PATH) once per pass, reads
- * what each pass wrote into a private folder, and writes the recording (record_write.c).
+ * [--max-instructions N] [-o REC.json] [--verbose] -- PROGRAM [ARGS...]`. Runs the user's program
+ * with the recording library (src/record/, started through CUDA_INJECTION64_PATH) once per pass
+ * (capture, count, time; the disassembler runs beside the last two), reads what each pass wrote
+ * into a private folder, and writes the recording (record_write.c).
  * Everything that can be checked before the program starts is checked first: no GPU, driver or
  * sanitizer library exits 3, bad options or a program that is not found exit 2. The program's
  * own output passes through untouched; its failure (status or signal) exits 1 and writes
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -29,6 +31,7 @@
 #include "cli/record_write.h"
 #include "config.h"
 #include "gpu/gpu.h"
+#include "io/cubin.h"
 #include "io/save.h"
 #include "io/textsafe.h"
 #include "util.h"
@@ -41,14 +44,15 @@ typedef struct record_opts {
     unsigned block[3];
     long long max;
     const char *out;
-    bool force;  /* --force: an existing output file may be replaced */
-    char **argv; /* owned (the array): the program and its arguments, NULL-terminated */
+    bool force;   /* --force: an existing output file may be replaced */
+    bool verbose; /* --verbose: each run and step with its wall time on stderr */
+    char **argv;  /* owned (the array): the program and its arguments, NULL-terminated */
     int argc;
 } record_opts;
 
 static const char record_usage[] =
     "usage: bankscope record [--kernel REGEX] [--launch N] [--block-index X[,Y[,Z]]] [--max-instructions N]\n"
-    "                        [-o REC.json] [--force] -- PROGRAM [ARGS...]";
+    "                        [-o REC.json] [--force] [--verbose] -- PROGRAM [ARGS...]";
 
 /* A non-negative integer option value; false when it is not one or exceeds max. */
 static bool parse_count(const char *s, long long max, long long *out)
@@ -62,6 +66,17 @@ static bool parse_count(const char *s, long long max, long long *out)
     return true;
 }
 
+/* --verbose: "record: WHAT: S s" on stderr, the wall time since *t0 (then reset to now). */
+static void record_step(const record_opts *o, const char *what, struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    if (o->verbose)
+        fprintf(stderr, "record: %s: %.2f s\n", what,
+                (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9);
+    *t0 = t;
+}
+
 /* The options (cli_args: GNU style, unique prefixes), then the program and its arguments after
  * "--", untouched (or the operands, when there is no "--" and the program takes no options). */
 static int record_parse(int argc, char **argv, record_opts *o)
@@ -69,20 +84,21 @@ static int record_parse(int argc, char **argv, record_opts *o)
     memset(o, 0, sizeof *o);
     o->launch = -1;
     o->max = 1 << 20;
-    enum { OPT_KERNEL = 1000, OPT_LAUNCH, OPT_BLOCK, OPT_MAX, OPT_FORCE, OPT_HELP };
+    enum { OPT_KERNEL = 1000, OPT_LAUNCH, OPT_BLOCK, OPT_MAX, OPT_FORCE, OPT_HELP, OPT_VERBOSE };
     static const struct option longopts[] = {{"kernel", required_argument, NULL, OPT_KERNEL},
                                              {"launch", required_argument, NULL, OPT_LAUNCH},
                                              {"block-index", required_argument, NULL, OPT_BLOCK},
                                              {"max-instructions", required_argument, NULL, OPT_MAX},
                                              {"output", required_argument, NULL, 'o'},
                                              {"force", no_argument, NULL, OPT_FORCE},
+                                             {"verbose", no_argument, NULL, OPT_VERBOSE},
                                              {"help", no_argument, NULL, OPT_HELP},
                                              {NULL, 0, NULL, 0}};
     cli_args a;
     cli_args_init(&a, "record", argc, argv, true);
     int c, rc = 0;
     const char *v;
-    while (rc == 0 && (c = cli_args_next(&a, "ho:", longopts, &v)) != -1) {
+    while (rc == 0 && (c = cli_args_next(&a, "hvo:", longopts, &v)) != -1) {
         switch (c) {
         case CLI_ARGS_ERROR: rc = CLI_USAGE; break;
         case 'h':
@@ -131,6 +147,8 @@ static int record_parse(int argc, char **argv, record_opts *o)
             break;
         case 'o': o->out = v; break;
         case OPT_FORCE: o->force = true; break;
+        case 'v':
+        case OPT_VERBOSE: o->verbose = true; break;
         }
     }
     if (rc == 0 && a.has_rest && a.noperands > 0)
@@ -304,8 +322,9 @@ static void pass_on(int sig, siginfo_t *info, void *ctx)
         kill((pid_t)record_child, sig);
 }
 
-/* Run argv with env (NAME=VALUE strings added); its stdout to out_file when not NULL, or to
- * bankscope's stderr when to_stderr (the recording goes to stdout). The exit status into
+/* Run argv with env (NAME=VALUE strings added); its stdout to out_file when not NULL (its stderr
+ * then to /dev/null unless to_stderr), or to bankscope's stderr when to_stderr (the recording
+ * goes to stdout). The exit status into
  * *status (waitpid's); false with why when it could not be started. */
 static bool run_child(char *const *argv, char **env, int nenv, const char *out_file, bool to_stderr, int *status,
                       char *why, size_t n)
@@ -337,7 +356,7 @@ static bool run_child(char *const *argv, char **env, int nenv, const char *out_f
             int fd = open(out_file, O_WRONLY | O_CREAT | O_TRUNC, 0600), nul = open("/dev/null", O_WRONLY);
             if (fd >= 0)
                 dup2(fd, 1);
-            if (nul >= 0)
+            if (nul >= 0 && !to_stderr) /* with to_stderr, the run's stderr stays (--verbose) */
                 dup2(nul, 2);
         } else if (to_stderr) {
             dup2(2, 1);
@@ -392,7 +411,7 @@ static bool record_spawn(const record_opts *o, const record_paths *p, const char
                          size_t n)
 {
     char e_pass[96], e_dir[PATH_MAX + 32], e_kernel[4096], e_exact[4096], e_launch[64], e_block[96], e_max[64],
-        e_patch[PATH_MAX + 32], e_san[PATH_MAX + 32], e_inj[PATH_MAX + 32];
+        e_patch[PATH_MAX + 32], e_san[PATH_MAX + 32], e_inj[PATH_MAX + 32], e_verbose[32];
     snprintf(e_pass, sizeof e_pass, "BANKSCOPE_RECORD_PASS=%s", pass);
     snprintf(e_dir, sizeof e_dir, "BANKSCOPE_RECORD_DIR=%s", p->dir);
     snprintf(e_kernel, sizeof e_kernel, "BANKSCOPE_RECORD_KERNEL=%s", o->kernel ? o->kernel : "");
@@ -404,8 +423,10 @@ static bool record_spawn(const record_opts *o, const record_paths *p, const char
     snprintf(e_patch, sizeof e_patch, "BANKSCOPE_RECORD_PATCH=%s", p->patch);
     snprintf(e_san, sizeof e_san, "BANKSCOPE_RECORD_SANITIZER=%s", p->sanitizer);
     snprintf(e_inj, sizeof e_inj, "CUDA_INJECTION64_PATH=%s", p->lib);
-    char *env[] = {e_pass, e_dir, e_kernel, e_exact, e_launch, e_block, e_max, e_patch, e_san, e_inj};
-    bool to_stderr = !out_file && o->out && strcmp(o->out, "-") == 0; /* stdout is the recording's */
+    snprintf(e_verbose, sizeof e_verbose, "BANKSCOPE_RECORD_VERBOSE=%d", o->verbose ? 1 : 0);
+    char *env[] = {e_pass, e_dir, e_kernel, e_exact, e_launch, e_block, e_max, e_patch, e_san, e_inj, e_verbose};
+    /* stdout is the recording's; a measuring run's stderr is shown with --verbose */
+    bool to_stderr = out_file ? o->verbose : o->out && strcmp(o->out, "-") == 0;
     return run_child(o->argv, env, (int)(sizeof env / sizeof *env), out_file, to_stderr, status, why, n);
 }
 
@@ -491,56 +512,120 @@ static int no_launch(const record_opts *o, const record_capture *c)
     return CLI_FAIL;
 }
 
-/* A listing of the module into s: tool with option ("-g", "-gi", "-sass"); false when it fails. */
-static bool listing(const char *dir, const char *tool, const char *option, const record_capture *c, record_sass *s)
-{
-    char cubin[PATH_MAX], out[PATH_MAX];
-    snprintf(cubin, sizeof cubin, "%s/module.cubin", dir);
-    snprintf(out, sizeof out, "%s/listing.txt", dir);
-    bool nvdisasm = strcmp(option, "-sass") != 0;
-    char *argv[] = {(char *)tool, (char *)option, nvdisasm ? "-c" : cubin, nvdisasm ? cubin : NULL, NULL};
-    int status;
-    char why[256];
-    if (!run_child(argv, NULL, 0, out, false, &status, why, sizeof why) || !WIFEXITED(status) || WEXITSTATUS(status))
-        return false;
-    FILE *f = fopen(out, "r");
-    if (!f)
-        return false;
-    record_sass_parse(f, c->mangled, s);
-    fclose(f);
-    return true;
-}
-
-/* The disassembly of the captured kernel: nvdisasm -g (SASS and the innermost line), with
- * nvdisasm -gi's outer lines for code inlined from the toolkit's headers; else cuobjdump -sass
- * (SASS only); an empty listing when neither is installed. */
-static void disassemble(const char *dir, const record_capture *c, record_sass *s)
-{
+/* A disassembly of the captured kernel's module running beside the measuring runs: nvdisasm
+ * -g (SASS and the innermost line) and nvdisasm -gi (the outer lines of code inlined from the
+ * toolkit's headers), each a child writing DIR/listing-g.txt and DIR/listing-gi.txt; or, without
+ * nvdisasm, cuobjdump -sass (SASS only) run when the listing is wanted. */
+typedef struct disasm_job {
+    pid_t pid[2]; /* -g, -gi; 0: not started */
     char tool[PATH_MAX];
-    memset(s, 0, sizeof *s);
-    if (find_tool("nvdisasm", tool, sizeof tool) && listing(dir, tool, "-g", c, s)) {
-        record_sass outer;
-        memset(&outer, 0, sizeof outer);
-        if (record_sass_in_toolkit(s) && listing(dir, tool, "-gi", c, &outer))
-            record_sass_inline(s, &outer);
-        record_sass_free(&outer);
-        return;
-    }
-    record_sass_free(s);
-    if (find_tool("cuobjdump", tool, sizeof tool))
-        listing(dir, tool, "-sass", c, s);
+    bool nvdisasm;
+} disasm_job;
+
+static const char *const disasm_option[2] = {"-g", "-gi"};
+
+/* DIR/listing-OPTION.txt into buf. */
+static void listing_path(const char *dir, const char *option, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/listing%s.txt", dir, option);
 }
 
-/* Remove the private folder and what the passes left in it. */
+/* Start tool on DIR/module.cubin with option, its output into the listing file; the child's
+ * pid, or 0 when it cannot start. nvdisasm lists the kernel alone when told its symbol index
+ * (-fun), the whole module else. */
+static pid_t listing_start(const char *dir, const char *tool, const char *option, const record_capture *c)
+{
+    char cubin[PATH_MAX], out[PATH_MAX + 32], idx[32];
+    snprintf(cubin, sizeof cubin, "%s/module.cubin", dir);
+    listing_path(dir, option, out, sizeof out);
+    bool nvdisasm = strcmp(option, "-sass") != 0;
+    long sym = nvdisasm ? cubin_symbol_index(cubin, c->mangled) : -1;
+    snprintf(idx, sizeof idx, "%ld", sym);
+    char *argv[] = {(char *)tool, (char *)option, "-c", sym >= 0 ? "-fun" : cubin, sym >= 0 ? idx : NULL, cubin, NULL};
+    if (!nvdisasm) {
+        argv[2] = cubin;
+        argv[3] = NULL;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t parent = getpid(), pid = fork();
+    if (pid == 0) {
+#ifdef __linux__
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600), nul = open("/dev/null", O_WRONLY);
+        if (getppid() != parent || fd < 0)
+            _exit(127);
+        dup2(fd, 1);
+        if (nul >= 0)
+            dup2(nul, 2);
+        execv(tool, argv);
+        _exit(127);
+    }
+    return pid > 0 ? pid : 0;
+}
+
+/* Wait for a listing child and parse its output into s (the instructions of the captured
+ * kernel); false when it failed. */
+static bool listing_finish(pid_t pid, const char *dir, const char *option, const record_capture *c, record_sass *s)
+{
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    char out[PATH_MAX + 32];
+    listing_path(dir, option, out, sizeof out);
+    FILE *f = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? fopen(out, "r") : NULL;
+    if (f) {
+        record_sass_parse(f, c->mangled, s);
+        fclose(f);
+    }
+    unlink(out);
+    return f != NULL;
+}
+
+/* Start the disassembly (the listing children run while the program runs again). */
+static void disassembly_start(const char *dir, const record_capture *c, disasm_job *j)
+{
+    memset(j, 0, sizeof *j);
+    j->nvdisasm = find_tool("nvdisasm", j->tool, sizeof j->tool);
+    for (int i = 0; j->nvdisasm && i < 2; i++)
+        j->pid[i] = listing_start(dir, j->tool, disasm_option[i], c);
+}
+
+/* The disassembly into s: nvdisasm -g's, with -gi's outer lines for instructions whose line is
+ * in the toolkit's headers; else cuobjdump -sass's; an empty listing when neither is installed. */
+static void disassembly_finish(const char *dir, const record_capture *c, disasm_job *j, record_sass *s)
+{
+    record_sass outer;
+    memset(s, 0, sizeof *s);
+    memset(&outer, 0, sizeof outer);
+    bool inner = j->pid[0] && listing_finish(j->pid[0], dir, "-g", c, s);
+    bool outer_ok = j->pid[1] && listing_finish(j->pid[1], dir, "-gi", c, &outer);
+    if (inner && outer_ok && record_sass_in_toolkit(s))
+        record_sass_inline(s, &outer);
+    record_sass_free(&outer);
+    if (inner)
+        return;
+    record_sass_free(s);
+    pid_t pid;
+    if (find_tool("cuobjdump", j->tool, sizeof j->tool) && (pid = listing_start(dir, j->tool, "-sass", c)))
+        listing_finish(pid, dir, "-sass", c, s);
+}
+
+/* Remove the private folder and what the passes left in it (the second block's folder too). */
 static void remove_dir(const char *dir)
 {
-    static const char *const files[] = {"capture.txt", "module.cubin", "listing.txt",    "error.txt",
-                                        "count.txt",   "time.txt",     "count.txt.part", "time.txt.part"};
+    static const char *const files[] = {"capture.txt",       "entries.bin",      "module.cubin",  "listing-g.txt",
+                                        "listing-gi.txt",    "listing-sass.txt", "error.txt",     "count.txt",
+                                        "time.txt",          "count.txt.part",   "time.txt.part", "second/capture.txt",
+                                        "second/entries.bin"};
     char p[PATH_MAX + 32];
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         snprintf(p, sizeof p, "%s/%s", dir, files[i]);
         unlink(p);
     }
+    snprintf(p, sizeof p, "%s/second", dir);
+    rmdir(p);
     rmdir(dir);
 }
 
@@ -631,23 +716,20 @@ static bool run_pass(const record_opts *o, const record_paths *p, const char *pa
     return true;
 }
 
-/* The second block's book: the last block of the grid (the first when the last was recorded)
- * captured in a run of its own (DIR/second),
- * its disassembly the first capture's. false when the grid has one block or the capture failed. */
-static bool capture_second(const record_opts *o, const record_paths *p, const record_capture *c, const record_sass *s,
-                           record_capture *c2, record_book *b2)
+/* The second block's book: the capture run recorded it beside the chosen one
+ * (record_second_block: the last block of the grid, the first when the last was chosen) into
+ * DIR/second; its disassembly is the first capture's. false when the grid has one block or
+ * the run could not record it. */
+static bool capture_second(const record_paths *p, const record_capture *c, const record_sass *s, record_capture *c2,
+                           record_book *b2)
 {
-    uint32_t last[3];
-    if (!record_measured_second_block(c->grid, c->block, last))
+    uint32_t want[3];
+    char path[PATH_MAX + 32], why[1024];
+    snprintf(path, sizeof path, "%s/second/capture.txt", p->dir);
+    if (!record_second_block(c->grid, c->block, want) || access(path, F_OK) != 0)
         return false;
-    char sub[PATH_MAX], path[PATH_MAX + 32], why[1024];
-    snprintf(sub, sizeof sub, "%s/second", p->dir);
-    if (mkdir(sub, 0700) != 0)
-        return false;
-    bool ok = run_pass(o, p, "capture", sub, c, last, why, sizeof why);
-    snprintf(path, sizeof path, "%s/capture.txt", sub);
-    ok = ok && record_capture_read(path, c2, why, sizeof why);
-    if (ok && c2->status != RECORD_CAPTURED) {
+    bool ok = record_capture_read(path, c2, why, sizeof why);
+    if (ok && (c2->status != RECORD_CAPTURED || memcmp(c2->block, want, sizeof want) != 0)) {
         record_capture_free(c2);
         ok = false;
     }
@@ -655,31 +737,43 @@ static bool capture_second(const record_opts *o, const record_paths *p, const re
         record_capture_free(c2);
         ok = false;
     }
-    remove_dir(sub);
     return ok;
 }
 
-/* What the hardware did in the recorded launch: the second block's capture, then the count and
- * time runs (each a run of the program of its own), joined to the book's lines. */
-static void measure_launch(const record_opts *o, const record_paths *p, const record_capture *c, const record_sass *s,
-                           const record_book *b, record_measured *m)
+/* The measuring runs of the recorded launch, each a run of the program of its own: the count
+ * run (false with why when it failed: then nothing is measured), then the time run (a failed
+ * one leaves no time.txt). */
+static bool measure_runs(const record_opts *o, const record_paths *p, const record_capture *c, char *why, size_t n,
+                         struct timespec *t0)
+{
+    bool counted = run_pass(o, p, "count", p->dir, c, c->block, why, n);
+    record_step(o, "count run", t0);
+    if (!counted)
+        return false;
+    char twhy[1024];
+    bool timed = run_pass(o, p, "time", p->dir, c, c->block, twhy, sizeof twhy);
+    record_step(o, "time run", t0);
+    if (!timed) {
+        char t[PATH_MAX + 32];
+        snprintf(t, sizeof t, "%s/time.txt", p->dir);
+        unlink(t);
+    }
+    return true;
+}
+
+/* What the hardware did in the recorded launch (the measuring runs' files, why when the count
+ * run failed), joined to the book's lines, with the second block's capture for invariance. */
+static void measure_build(const record_paths *p, const record_capture *c, const record_sass *s, const record_book *b,
+                          bool counted, const char *why, record_measured *m)
 {
     record_capture c2;
     record_book b2;
-    bool second = capture_second(o, p, c, s, &c2, &b2);
+    bool second = capture_second(p, c, s, &c2, &b2);
     uint64_t blocks = (uint64_t)c->grid[0] * c->grid[1] * c->grid[2];
-    char why[1024];
-    if (!run_pass(o, p, "count", p->dir, c, c->block, why, sizeof why)) {
+    if (!counted)
         record_measured_none(m, b, why);
-    } else {
-        if (!run_pass(o, p, "time", p->dir, c, c->block, why, sizeof why)) {
-            char t[PATH_MAX + 32];
-            snprintf(t, sizeof t, "%s/time.txt", p->dir);
-            unlink(t);
-        }
-        /* a one-block grid is its own second block */
+    else /* a one-block grid is its own second block */
         record_measured_build(m, b, second ? &b2 : blocks == 1 ? b : NULL, p->dir);
-    }
     if (second) {
         record_book_free(&b2);
         record_capture_free(&c2);
@@ -735,7 +829,10 @@ static int record_main(record_opts *op)
         return CLI_FAIL;
     }
     record_paths paths = {.dir = dir, .lib = lib, .patch = patch, .sanitizer = san};
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     rc = record_run_pass(&o, &paths, "capture", NULL, o.launch);
+    record_step(&o, "capture run", &t0);
     if (rc != CLI_OK) {
         remove_dir(dir);
         return rc;
@@ -753,6 +850,7 @@ static int record_main(record_opts *op)
         cli_error("record: %s; nothing written", why);
         return CLI_FAIL;
     }
+    record_step(&o, "reading the capture", &t0);
     rc = CLI_OK;
     if (c.status == RECORD_NONE) {
         rc = no_launch(&o, &c);
@@ -770,13 +868,20 @@ static int record_main(record_opts *op)
         remove_dir(dir);
         return rc;
     }
+    /* the disassembler works while the program runs for the counts and the time */
+    disasm_job job;
+    disassembly_start(dir, &c, &job);
+    char mwhy[1024];
+    bool counted = !record_signal && measure_runs(&o, &paths, &c, mwhy, sizeof mwhy, &t0);
     record_sass s;
-    disassemble(dir, &c, &s);
-    if (record_signal) { /* during the disassembly */
+    disassembly_finish(dir, &c, &job, &s);
+    record_step(&o, "the rest of the disassembly", &t0);
+    if (record_signal) { /* during the measuring runs or the disassembly */
         record_sass_free(&s);
         record_capture_free(&c);
         remove_dir(dir);
-        cli_error("record: stopped by signal %d (%s); nothing written", (int)record_signal, strsignal(record_signal));
+        cli_error("record: stopped by signal %d (%s), passed on to the program; nothing written", (int)record_signal,
+                  strsignal(record_signal));
         return 128 + record_signal;
     }
     record_book b;
@@ -785,15 +890,11 @@ static int record_main(record_opts *op)
         rc = CLI_FAIL;
     } else {
         record_measured m;
-        measure_launch(&o, &paths, &c, &s, &b, &m);
+        measure_build(&paths, &c, &s, &b, counted, mwhy, &m);
+        record_step(&o, "lines and predictions", &t0);
         char out[PATH_MAX] = "";
-        if (record_signal) { /* during the measuring runs */
-            cli_error("record: stopped by signal %d (%s), passed on to the program; nothing written",
-                      (int)record_signal, strsignal(record_signal));
-            rc = 128 + record_signal;
-        } else {
-            rc = write_recording(&o, &b, &m, prog, out, sizeof out);
-        }
+        rc = write_recording(&o, &b, &m, prog, out, sizeof out);
+        record_step(&o, "writing the recording", &t0);
         if (rc == CLI_OK && strcmp(out, "-") != 0) {
             record_book_print(&b, stdout);
             record_measured_print(&m, &b, stdout);

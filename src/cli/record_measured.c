@@ -12,15 +12,6 @@ static const char measured_source[] =
     "CUPTI SASS metrics over the whole launch, in a run of its own: smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared, "
     "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal, smsp__sass_inst_executed";
 
-bool record_measured_second_block(const uint32_t grid[3], const uint32_t recorded[3], uint32_t block[3])
-{
-    for (int i = 0; i < 3; i++)
-        block[i] = grid[i] ? grid[i] - 1 : 0;
-    if (memcmp(block, recorded, sizeof *block * 3) == 0) /* the last block was recorded: the first */
-        memset(block, 0, sizeof *block * 3);
-    return memcmp(block, recorded, sizeof *block * 3) != 0;
-}
-
 /* Whether a SASS text fills shared memory asynchronously (cp.async, TMA, bulk copies). */
 static bool is_async_fill(const char *sass)
 {

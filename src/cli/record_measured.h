@@ -42,10 +42,6 @@ typedef struct record_measured {
     char launch_note[256]; /* when the runs saw different launches, which run each number is from */
 } record_measured;
 
-/* The block the second capture records: the last of the grid, or the first when the last is the
- * recorded one; false when the grid has no other block. */
-bool record_measured_second_block(const uint32_t grid[3], const uint32_t recorded[3], uint32_t block[3]);
-
 /* Reads DIR/count.txt and DIR/time.txt (absent or failed: have false, why) and joins them to the
  * book's lines; second (NULL: none recorded) is the book of the second block. */
 void record_measured_build(record_measured *m, const record_book *b, const record_book *second, const char *dir);

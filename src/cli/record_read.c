@@ -71,6 +71,34 @@ static bool parse_entry(char *rest, record_entry *e)
     return true;
 }
 
+/* The N raw entries of the entries file beside path (capture.txt's folder, entries.bin),
+ * appended to c's; lanes outside an entry's mask (never written) are zeroed. false when the file
+ * is missing, short or names a lane count it cannot hold. */
+static bool read_entries_file(const char *path, int64_t count, record_capture *c)
+{
+    char bin[4096 + 16];
+    const char *slash = strrchr(path, '/');
+    int dirlen = slash ? (int)(slash - path + 1) : 0;
+    snprintf(bin, sizeof bin, "%.*sentries.bin", dirlen, path);
+    if (count < 0 || count > (int64_t)1 << 32 || c->nentries)
+        return false;
+    FILE *f = fopen(bin, "rb");
+    if (!f)
+        return false;
+    c->entries = xrealloc(c->entries, (size_t)(count ? count : 1) * sizeof *c->entries);
+    bool ok = fread(c->entries, sizeof *c->entries, (size_t)count, f) == (size_t)count && fgetc(f) == EOF;
+    fclose(f);
+    for (int64_t i = 0; ok && i < count; i++) {
+        record_entry *e = &c->entries[i];
+        for (int l = 0; l < RECORD_WARP; l++)
+            if (!(e->mask >> l & 1))
+                e->addr[l] = 0;
+        e->pc -= c->function_pc;
+    }
+    c->nentries = ok ? count : 0;
+    return ok;
+}
+
 bool record_capture_read(const char *path, record_capture *c, char *why, size_t n)
 {
     memset(c, 0, sizeof *c);
@@ -96,11 +124,12 @@ bool record_capture_read(const char *path, record_capture *c, char *why, size_t 
             header = strcmp(key, "bankscope-capture") == 0;
             ok = header;
         } else if (strcmp(key, "e") == 0) {
-            if (c->nentries == room) {
+            ok = c->nentries == 0 || room > 0; /* never after an entries file */
+            if (ok && c->nentries == room) {
                 room = room ? room * 2 : 1024;
                 c->entries = xrealloc(c->entries, (size_t)room * sizeof *c->entries);
             }
-            ok = parse_entry(p, &c->entries[c->nentries]);
+            ok = ok && parse_entry(p, &c->entries[c->nentries]);
             if (ok)
                 c->entries[c->nentries++].pc -= c->function_pc;
         } else if (strcmp(key, "device") == 0) {
@@ -135,6 +164,9 @@ bool record_capture_read(const char *path, record_capture *c, char *why, size_t 
             ok = sscanf(p, "%llu %llu", &a, &b) == 2;
             c->function_pc = a;
             c->function_size = b;
+        } else if (strcmp(key, "entries") == 0) {
+            long long v = -1;
+            ok = room == 0 && sscanf(p, "%lld", &v) == 1 && read_entries_file(path, v, c);
         } else if (strcmp(key, "executed") == 0) {
             long long v = 0;
             ok = sscanf(p, "%lld", &v) == 1;

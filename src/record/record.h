@@ -33,7 +33,8 @@
  *   BANKSCOPE_RECORD_BLOCK    "X,Y,Z" block index (default 0,0,0)
  *   BANKSCOPE_RECORD_MAX      most warp-instructions kept (default 1048576)
  *   BANKSCOPE_RECORD_PATCH    the device patch file (record_patch.fatbin)
- *   BANKSCOPE_RECORD_SANITIZER  libsanitizer-public.so to dlopen */
+ *   BANKSCOPE_RECORD_SANITIZER  libsanitizer-public.so to dlopen
+ *   BANKSCOPE_RECORD_VERBOSE  "1": the pass says on stderr what it does and how long it takes */
 typedef struct record_config {
     const char *pass;
     const char *dir;
@@ -44,6 +45,7 @@ typedef struct record_config {
     int64_t max_instructions;
     const char *patch_path;
     const char *sanitizer_path;
+    bool verbose;
 } record_config;
 
 /* A kernel launch as every pass sees it (names are the driver's, valid during the call). */
@@ -77,6 +79,10 @@ const char *record_demangle(const char *mangled, char *buf, size_t n);
 
 /* Open DIR/name for writing (the pass's own file); NULL when it cannot be created. */
 FILE *record_open_output(const record_config *cfg, const char *name);
+
+/* With verbose: "bankscope record: TEXT" on stderr, and the seconds since the process loaded
+ * the library. */
+void record_say(const record_config *cfg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Write a name or text on one line of an output file, bytes outside printable ASCII, spaces
  * and backslashes escaped as \xHH, so a line is always "key value..." split by spaces. */

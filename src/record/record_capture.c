@@ -8,13 +8,17 @@
  *   bankscope-capture 1
  *   device MAJOR MINOR NAME          kernel MANGLED DEMANGLED      launch N
  *   grid X Y Z    block_dim X Y Z    block X Y Z    function_pc PC
- *   e KIND PC SIZE FLAGS COUNT WARP MASK A0 ... A31   (one warp-instruction; '-' inactive lane)
+ *   entries N                         (N warp-instructions in DIR/entries.bin: record_entry as
+ *                                      record_dev.h lays it out, inactive lanes unset)
  *   executed N                        (warp-instructions the block executed; > entries: truncated)
  *   end
  * or, when nothing was captured, "none", "outside_launches N BX BY BZ GX GY GZ" when N matching
  * launches had no block (BX,BY,BZ) (the last one's grid), and one "launched COUNT MATCHES MANGLED
  * DEMANGLED" per kernel (MATCHES: 1 when --kernel chose it),
- * or "error TEXT". DIR/module.cubin is the chosen kernel's module, as the driver loaded it. */
+ * or "error TEXT". DIR/module.cubin is the chosen kernel's module, as the driver loaded it.
+ * The same launch's second block (record_second_block) is captured in the same run, into
+ * DIR/second/capture.txt and DIR/second/entries.bin (the same lines, its own block), when the
+ * grid has more than one block and its buffer could be allocated. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -22,6 +26,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "record.h"
 #include "record_dev.h"
@@ -30,7 +35,7 @@
 #define CAPTURE_MAX_KERNELS 256
 #define CAPTURE_MAX_MODULES 256
 #define CAPTURE_MAX_CONTEXTS 16
-#define CAPTURE_CHUNK 4096 /* entries copied back at a time */
+#define CAPTURE_CHUNK 65536 /* entries copied back at a time (10 MiB of pinned memory) */
 
 typedef enum { CAPTURE_SEARCHING, CAPTURE_ARMED, CAPTURE_DONE, CAPTURE_FAILED } capture_state;
 
@@ -78,8 +83,9 @@ static struct {
     CUcontext ctx;
     CUfunction function;
     CUmodule module;
-    record_dev host_dev; /* what the device copy holds */
-    record_dev *dev;     /* device memory (never freed: a stale pointer stays harmless) */
+    record_dev host_dev;   /* what the device copy holds */
+    uint32_t blocks[2][3]; /* the blocks of slots 0 and 1 */
+    record_dev *dev;       /* device memory (never freed: a stale pointer stays harmless) */
     record_entry *staging;
     char mangled[4096], demangled[4096];
     record_launch launch;
@@ -141,39 +147,9 @@ static void capture_write_module(void)
     }
 }
 
-/* One entry as a line. */
-static void capture_write_entry(FILE *f, const record_entry *e)
+/* The header lines of a capture file for recorded block b. */
+static void capture_write_head(FILE *f, const uint32_t b[3])
 {
-    fprintf(f, "e %u %llu %u %u %u %u %08x", e->kind, (unsigned long long)e->pc, e->size, e->flags, e->count, e->warp,
-            e->mask);
-    for (int l = 0; l < RECORD_WARP; l++) {
-        if (e->mask >> l & 1)
-            fprintf(f, " %u", e->addr[l]);
-        else
-            fputs(" -", f);
-    }
-    fputc('\n', f);
-}
-
-/* The armed launch has ended: copy its entries back and write capture.txt. false when the
- * block executed no shared-memory instruction (the search goes on with the next launch). */
-static bool capture_collect(Sanitizer_StreamHandle stream)
-{
-    cap.sync(stream);
-    record_dev d; /* through the pinned staging buffer: launch callbacks copy only into pinned memory */
-    cap.to_host(cap.staging, cap.dev, sizeof d, stream);
-    memcpy(&d, cap.staging, sizeof d);
-    cap.host_dev.armed = 0;
-    cap.host_dev.next = 0;
-    cap.to_device(cap.dev, &cap.host_dev, sizeof cap.host_dev, stream);
-    cap.sync(stream);
-    if (d.next == 0 && cap.cfg->launch < 0)
-        return false;
-    FILE *f = record_open_output(cap.cfg, "capture.txt");
-    if (!f) {
-        cap.state = CAPTURE_FAILED;
-        return true;
-    }
     fprintf(f, "bankscope-capture 1\n");
     capture_write_device(f);
     fprintf(f, "kernel ");
@@ -184,18 +160,66 @@ static bool capture_collect(Sanitizer_StreamHandle stream)
     cap.function_pc(cap.module, cap.mangled, &fpc, &fsize);
     fprintf(f, "\nlaunch %lld\ngrid %u %u %u\nblock_dim %u %u %u\nblock %u %u %u\nfunction_pc %llu %llu\n",
             (long long)cap.launch.index, cap.launch.grid[0], cap.launch.grid[1], cap.launch.grid[2],
-            cap.launch.block_dim[0], cap.launch.block_dim[1], cap.launch.block_dim[2], cap.cfg->block[0],
-            cap.cfg->block[1], cap.cfg->block[2], (unsigned long long)fpc, (unsigned long long)fsize);
-    unsigned long long n = d.next < d.max ? d.next : d.max;
-    for (unsigned long long at = 0; at < n; at += CAPTURE_CHUNK) {
-        unsigned long long k = n - at < CAPTURE_CHUNK ? n - at : CAPTURE_CHUNK;
-        cap.to_host(cap.staging, d.entries + at, k * sizeof(record_entry), stream);
-        for (unsigned long long i = 0; i < k; i++)
-            capture_write_entry(f, &cap.staging[i]);
+            cap.launch.block_dim[0], cap.launch.block_dim[1], cap.launch.block_dim[2], b[0], b[1], b[2],
+            (unsigned long long)fpc, (unsigned long long)fsize);
+}
+
+/* Block slot which's capture (capture.txt and entries.bin) into folder sub of DIR ("" for DIR
+ * itself): its entries copied back through the pinned staging buffer, a chunk at a time.
+ * false when a file cannot be written. */
+static bool capture_write_block(const record_dev *d, int which, const char *sub, Sanitizer_StreamHandle stream)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s%sentries.bin", sub, *sub ? "/" : "");
+    FILE *e = record_open_output(cap.cfg, name);
+    snprintf(name, sizeof name, "%s%scapture.txt", sub, *sub ? "/" : "");
+    FILE *f = e ? record_open_output(cap.cfg, name) : NULL;
+    if (!f) {
+        if (e)
+            fclose(e);
+        return false;
     }
-    fprintf(f, "executed %llu\nend\n", d.next);
-    fclose(f);
+    unsigned long long n = d->next[which] < d->max ? d->next[which] : d->max;
+    bool ok = true;
+    for (unsigned long long at = 0; ok && at < n; at += CAPTURE_CHUNK) {
+        unsigned long long k = n - at < CAPTURE_CHUNK ? n - at : CAPTURE_CHUNK;
+        cap.to_host(cap.staging, d->entries[which] + at, k * sizeof(record_entry), stream);
+        ok = fwrite(cap.staging, sizeof(record_entry), k, e) == k;
+    }
+    ok = (fclose(e) == 0) && ok;
+    capture_write_head(f, cap.blocks[which]);
+    if (ok)
+        fprintf(f, "entries %llu\nexecuted %llu\nend\n", n, d->next[which]);
+    ok = (fclose(f) == 0) && ok;
+    return ok;
+}
+
+/* The armed launch has ended: copy its entries back and write the capture files. false when
+ * the chosen block executed no shared-memory instruction (the search goes on with the next
+ * launch). */
+static bool capture_collect(Sanitizer_StreamHandle stream)
+{
+    cap.sync(stream);
+    record_say(cap.cfg, "the armed launch ended");
+    record_dev d; /* through the pinned staging buffer: launch callbacks copy only into pinned memory */
+    cap.to_host(cap.staging, cap.dev, sizeof d, stream);
+    memcpy(&d, cap.staging, sizeof d);
+    cap.host_dev.armed = 0;
+    cap.host_dev.next[0] = cap.host_dev.next[1] = 0;
+    cap.to_device(cap.dev, &cap.host_dev, sizeof cap.host_dev, stream);
+    cap.sync(stream);
+    if (d.next[0] == 0 && cap.cfg->launch < 0)
+        return false;
+    if (!capture_write_block(&d, 0, "", stream)) {
+        cap.state = CAPTURE_FAILED;
+        return true;
+    }
+    char second[4096];
+    snprintf(second, sizeof second, "%s/second", cap.cfg->dir);
+    if ((d.armed & 2u) && mkdir(second, 0700) == 0)
+        capture_write_block(&d, 1, "second", stream); /* without it, the command says why */
     capture_write_module();
+    record_say(cap.cfg, "%llu + %llu warp-instructions written", d.next[0], (d.armed & 2u) ? d.next[1] : 0ULL);
     return true;
 }
 
@@ -251,12 +275,22 @@ static void capture_launch_begin(const Sanitizer_LaunchData *ld)
         }
         cap.alloc(ld->context, (void **)&cap.dev, sizeof(record_dev));
         cap.alloc_host(ld->context, (void **)&cap.staging, CAPTURE_CHUNK * sizeof(record_entry));
-        cap.host_dev.entries = entries;
+        cap.host_dev.entries[0] = entries;
+        /* the second block's buffer is a bonus: without it, one block is recorded */
+        if (cap.alloc(ld->context, (void **)&cap.host_dev.entries[1], bytes) != SANITIZER_SUCCESS)
+            cap.host_dev.entries[1] = NULL;
         cap.host_dev.max = (unsigned long long)cap.cfg->max_instructions;
-        memcpy(cap.host_dev.block, b, sizeof cap.host_dev.block);
+        memcpy(cap.blocks[0], b, sizeof cap.blocks[0]);
     }
-    cap.host_dev.next = 0;
-    cap.host_dev.armed = 1;
+    cap.host_dev.next[0] = cap.host_dev.next[1] = 0;
+    const uint32_t grid[3] = {ld->gridDim_x, ld->gridDim_y, ld->gridDim_z};
+    bool second = cap.host_dev.entries[1] && record_second_block(grid, b, cap.blocks[1]);
+    cap.host_dev.armed = second ? 3u : 1u;
+    for (int k = 0; k < 2; k++) {
+        cap.host_dev.x[k] = cap.blocks[k][0];
+        cap.host_dev.yz[k][0] = cap.blocks[k][1];
+        cap.host_dev.yz[k][1] = cap.blocks[k][2];
+    }
     cap.to_device(cap.dev, &cap.host_dev, sizeof cap.host_dev, ld->hStream);
     cap.set_launch_data(ld->hLaunch, ld->function, ld->hStream, cap.dev);
     cap.ctx = ld->context;
@@ -270,6 +304,7 @@ static void capture_launch_begin(const Sanitizer_LaunchData *ld)
                                  .block_dim = {ld->blockDim_x, ld->blockDim_y, ld->blockDim_z},
                                  .index = index};
     cap.state = CAPTURE_ARMED;
+    record_say(cap.cfg, "launch %lld of %s armed", (long long)index, demangled);
 }
 
 /* A module is loaded: load the patches into its context once, patch every shared-memory
@@ -309,6 +344,7 @@ static void capture_module_loaded(const Sanitizer_ResourceModuleData *md)
         capture_fail("cannot patch a module%s", "", r);
         return;
     }
+    record_say(cap.cfg, "patched a module of %zu bytes", md->cubinSize);
     if (cap.nmodules < CAPTURE_MAX_MODULES && md->pCubin && md->cubinSize) {
         capture_module *m = &cap.modules[cap.nmodules++];
         m->module = md->module;

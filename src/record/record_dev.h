@@ -3,11 +3,14 @@
  * entries. Included by C (the host side) and CUDA (the patches); plain fixed-width types only.
  *
  * One entry is one warp-instruction: the first active lane of the warp takes a slot (an atomic
- * add on next), every active lane writes its own address into it. next may grow past max: the
- * entries beyond are not written, and next - max says how many were dropped (truncation). */
+ * add on its block's next), every active lane writes its own address into it. next may grow past
+ * max: the entries beyond are not written, and next - max says how many were dropped
+ * (truncation). The host reads the entries back as they are (the same machine, the same
+ * layout) and writes them unchanged into the capture's entries file. */
 #ifndef BANKSCOPE_RECORD_DEV_H
 #define BANKSCOPE_RECORD_DEV_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* What kind of instruction an entry comes from (the patch that wrote it). */
@@ -31,13 +34,37 @@ typedef struct record_entry {
     uint32_t addr[RECORD_WARP]; /* shared-window offsets; only the lanes of mask are written */
 } record_entry;
 
-/* armed and block first: a patch reads them with one 16-byte load (the allocation is aligned). */
+/* Two blocks record in one run: the chosen one (slot 0) and a second one (slot 1) that tells
+ * whether the launch's blocks behave alike. The first 16 bytes hold what every patch reads
+ * (one aligned load: the armed bits and each slot's blockIdx.x), so that a thread of any other
+ * block, nearly all of them, returns after one load and one compare of blockIdx.x; the next 16
+ * bytes hold the rest of the two blocks' indexes. */
 typedef struct record_dev {
-    uint32_t armed;          /* 0: every patch returns at once */
-    uint32_t block[3];       /* the block that records; every other returns at once */
-    unsigned long long next; /* slots taken */
-    unsigned long long max;  /* entries the array holds */
-    record_entry *entries;
+    uint32_t armed;             /* bit 0: slot 0 records; bit 1: slot 1 records; 0: every patch returns */
+    uint32_t x[2];              /* blockIdx.x of each slot */
+    uint32_t unused;            /* keeps yz 16-byte aligned */
+    uint32_t yz[2][2];          /* blockIdx.y and .z of each slot */
+    unsigned long long next[2]; /* slots taken, per block */
+    unsigned long long max;     /* entries each block's array holds */
+    record_entry *entries[2];
 } record_dev;
+
+/* The second block a capture records beside the chosen one: the last block of the grid, or the
+ * first when the last is the chosen one; false (block unset) when the grid has one block.
+ * Shared by the capture pass and the command, so both name the same block. */
+static inline bool record_second_block(const uint32_t grid[3], const uint32_t chosen[3], uint32_t block[3])
+{
+    bool last = true, differs = false;
+    for (int i = 0; i < 3; i++) {
+        block[i] = grid[i] ? grid[i] - 1 : 0;
+        last = last && block[i] == chosen[i];
+    }
+    for (int i = 0; i < 3; i++) {
+        if (last)
+            block[i] = 0;
+        differs = differs || block[i] != chosen[i];
+    }
+    return differs;
+}
 
 #endif

@@ -8,8 +8,11 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "record.h"
 
@@ -23,6 +26,22 @@ static record_config record_cfg;
 static const record_pass *record_running;
 static regex_t record_regex;
 static bool record_have_regex;
+static struct timespec record_t0; /* when the configuration was read */
+
+void record_say(const record_config *cfg, const char *fmt, ...)
+{
+    if (!cfg->verbose)
+        return;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "bankscope record: %7.3f s  %s\n",
+            (double)(t.tv_sec - record_t0.tv_sec) + (double)(t.tv_nsec - record_t0.tv_nsec) / 1e9, text);
+}
 
 /* A non-negative integer from the environment into *out; false when it does not parse. */
 static bool record_env_int(const char *name, int64_t *out)
@@ -68,6 +87,9 @@ bool record_config_load(record_config *cfg)
     }
     cfg->patch_path = getenv("BANKSCOPE_RECORD_PATCH");
     cfg->sanitizer_path = getenv("BANKSCOPE_RECORD_SANITIZER");
+    const char *v = getenv("BANKSCOPE_RECORD_VERBOSE");
+    cfg->verbose = v && strcmp(v, "1") == 0;
+    clock_gettime(CLOCK_MONOTONIC, &record_t0);
     return true;
 }
 
@@ -134,6 +156,7 @@ static void record_error_line(const char *what, const char *word)
 /* At exit: the running pass writes what it has not yet written. */
 static void record_at_exit(void)
 {
+    record_say(&record_cfg, "the program exits");
     if (record_running && record_running->stop)
         record_running->stop();
 }
@@ -161,7 +184,9 @@ static int record_start(void)
         if (strcmp(record_passes[i]->name, record_cfg.pass) == 0) {
             record_running = record_passes[i];
             atexit(record_at_exit);
-            return record_running->start(&record_cfg) == 0 ? 0 : 1;
+            int rc = record_running->start(&record_cfg) == 0 ? 0 : 1;
+            record_say(&record_cfg, "the %s pass started", record_cfg.pass);
+            return rc;
         }
     }
     record_error_line("an unknown pass: ", record_cfg.pass);

@@ -198,18 +198,22 @@ static void launch_enter(const CUpti_CallbackData *cb)
     g.active = true;
     g.index = index;
     snprintf(g.name, sizeof g.name, "%s", cb->symbolName);
+    record_say(g.cfg, "the chosen launch comes");
     if (g.pass == PASS_COUNT && !sass_metrics_begin(g.sm, cb->context, g.why, sizeof g.why)) {
         g.active = false;
         write_file(g.why, 0);
     }
+    record_say(g.cfg, "launch %lld of %s begins", (long long)index, demangled);
 }
 
 /* The outermost launch callback's exit for the chosen launch: collect and write. */
 static void launch_exit(const CUpti_CallbackData *cb)
 {
     g.active = false;
+    record_say(g.cfg, "the launch returned");
     if (g.pass == PASS_COUNT) {
         bool ok = sass_metrics_end(g.sm, cb->context, g.name, g.why, sizeof g.why);
+        record_say(g.cfg, "the counts were read");
         write_file(ok ? NULL : g.why, 0);
     } else {
         uint64_t ns = 0;

@@ -1,8 +1,11 @@
 #!/bin/sh
 # Benchmark (not a test) of `bankscope record`'s overhead: wall time of the program alone, of
-# `bankscope record` on it (one block of one launch captured, every block patched), and of
-# `compute-sanitizer --tool memcheck` on the same program, for the 4096x4096 tiled SGEMM and the
-# 1024x1024 transpose (20 launches of each kernel). Run from the source root on a GPU machine:
+# `bankscope record` on it (the capture run: two blocks of one launch captured, every block
+# patched; then the count and time runs), with each run's share (--verbose), of
+# `compute-sanitizer --tool memcheck` on the same program, and of Nsight Compute's source
+# counters (`ncu --section SourceCounters`) and `ncu --set full` on the recorded launch, for the
+# 4096x4096 tiled SGEMM and the 1024x1024 transpose (20 launches of each kernel). Run from the
+# source root on a GPU machine:
 #   BANKSCOPE=./bankscope sh tests/gpu/record_bench.sh
 set -u
 bin=${BANKSCOPE:-./bankscope}
@@ -31,6 +34,12 @@ for p in "sgemm" "transpose 20"; do
     set -- $p
     wall "$1 alone" "$work/$1" ${2:-}
     wall "$1 alone (again)" "$work/$1" ${2:-}
-    wall "$1 under bankscope record" "$bin" record -o "$work/rec.json" -- "$work/$1" ${2:-}
+    wall "$1 under bankscope record" "$bin" record --force --verbose -o "$work/rec.json" -- "$work/$1" ${2:-}
+    grep '^record: ' "$work/out" | sed 's/^/    /'
     wall "$1 under compute-sanitizer memcheck" "$CS" --tool memcheck "$work/$1" ${2:-}
+    if command -v ncu >/dev/null 2>&1; then
+        k=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['kernel']['mangled'])" "$work/rec.json" 2>/dev/null)
+        wall "$1 under ncu --section SourceCounters" ncu --section SourceCounters --kernel-name-base mangled -k "regex:^${k:-.}\$" -c 1 -f -o "$work/ncu" "$work/$1" ${2:-}
+        wall "$1 under ncu --set full" ncu --set full --kernel-name-base mangled -k "regex:^${k:-.}\$" -c 1 -f -o "$work/ncu" "$work/$1" ${2:-}
+    fi
 done

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "io/cubin.h"
 #include "cli/record_read.h"
 #include "cli/record_write.h"
 
@@ -103,6 +104,116 @@ static void test_capture(void **state)
     write_tmp("hello\n", path, sizeof path);
     assert_false(record_capture_read(path, &c, why, sizeof why));
     unlink(path);
+}
+
+/* The capture pass's binary entries: capture.txt says "entries N", entries.bin beside it holds N
+ * record_entry as record_dev.h lays them out (inactive lanes unset: read back as 0); a short
+ * file, or an "e" line after the entries file, is refused. */
+static void test_entries_file(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_record_entries.XXXXXX", path[128], bin[128], why[300];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/capture.txt", dir);
+    snprintf(bin, sizeof bin, "%s/entries.bin", dir);
+    record_entry e[2];
+    memset(e, 0xab, sizeof e); /* what the device left in unwritten lanes */
+    for (int i = 0; i < 2; i++) {
+        e[i].pc = 140400 + 16 * (uint64_t)i;
+        e[i].kind = RECORD_KIND_SHARED;
+        e[i].size = 4;
+        e[i].flags = 1;
+        e[i].count = 0;
+        e[i].warp = (uint32_t)i;
+        e[i].mask = i ? 0x0000ffffu : 0xffffffffu;
+        for (int l = 0; l < 32; l++)
+            if (e[i].mask >> l & 1)
+                e[i].addr[l] = 4u * (uint32_t)l;
+    }
+    FILE *f = fopen(bin, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(e, sizeof *e, 2, f), 2);
+    fclose(f);
+    const char *head = "bankscope-capture 1\nkernel _Z1kPf k(float*)\nlaunch 0\ngrid 2 1 1\nblock_dim 32 2 1\n"
+                       "block 0 0 0\nfunction_pc 140000 2688\n";
+    char text[1000];
+    snprintf(text, sizeof text, "%sentries 2\nexecuted 2\nend\n", head);
+    f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    record_capture c;
+    assert_true(record_capture_read(path, &c, why, sizeof why));
+    assert_int_equal(c.nentries, 2);
+    assert_int_equal(c.entries[0].pc, 400);
+    assert_int_equal(c.entries[1].pc, 416);
+    assert_int_equal(c.entries[1].warp, 1);
+    assert_int_equal(c.entries[0].addr[31], 124);
+    assert_int_equal(c.entries[1].addr[15], 60);
+    assert_int_equal(c.entries[1].addr[16], 0); /* inactive: zeroed */
+    record_capture_free(&c);
+    /* an "e" line after the entries file */
+    snprintf(text, sizeof text, "%sentries 2\ne 1 140400 4 1 0 0 00000001 0%s\nexecuted 2\nend\n", head,
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -"
+             " -");
+    f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    assert_false(record_capture_read(path, &c, why, sizeof why));
+    /* more entries named than the file holds */
+    snprintf(text, sizeof text, "%sentries 3\nexecuted 3\nend\n", head);
+    f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    assert_false(record_capture_read(path, &c, why, sizeof why));
+    unlink(path);
+    unlink(bin);
+    rmdir(dir);
+}
+
+/* cubin_symbol_index on an ELF64 file (this test's own executable, which keeps its symbol
+ * table): a defined function has an index, a name that is not there none, a file that is not
+ * ELF none. */
+static void test_cubin_symbol(void **state)
+{
+    (void)state;
+    assert_true(cubin_symbol_index("/proc/self/exe", "main") > 0);
+    assert_int_equal(cubin_symbol_index("/proc/self/exe", "no_such_symbol_here"), -1);
+    char path[64];
+    write_tmp("\x7f"
+              "ELF but short",
+              path, sizeof path);
+    assert_int_equal(cubin_symbol_index(path, "main"), -1);
+    unlink(path);
+    assert_int_equal(cubin_symbol_index("/nonexistent/module.cubin", "main"), -1);
 }
 
 /* error.txt as the recording library writes it (an unknown pass; a --kernel pattern that does
@@ -324,8 +435,9 @@ static void test_book(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_capture), cmocka_unit_test(test_sass),
-                                       cmocka_unit_test(test_error_file), cmocka_unit_test(test_requests),
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_capture),      cmocka_unit_test(test_entries_file),
+                                       cmocka_unit_test(test_cubin_symbol), cmocka_unit_test(test_sass),
+                                       cmocka_unit_test(test_error_file),   cmocka_unit_test(test_requests),
                                        cmocka_unit_test(test_book)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
