@@ -1036,6 +1036,40 @@ static void walk_loop_once(W *w, CXCursor c, CXCursor init, CXCursor cond, CXCur
     free(ctx);
 }
 
+typedef struct write_find {
+    CXCursor var;
+    unsigned last; /* offset of the last write found */
+} write_find;
+
+static enum CXChildVisitResult write_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    write_find *f = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    const char *op = k == CXCursor_UnaryOperator ? import_unary_op(c) : import_binary_op(c);
+    walk_kids ks = op ? walk_children(c) : (walk_kids){NULL, 0};
+    bool write = op && ks.n >= 1 &&
+                 (k == CXCursor_UnaryOperator ? !strcmp(op, "++") || !strcmp(op, "--") || !strcmp(op, "&")
+                                              : strchr(op, '=') && strcmp(op, "==") && strcmp(op, "!=") &&
+                                                    strcmp(op, "<=") && strcmp(op, ">="));
+    if (write && walk_refers_to(ks.c[0], f->var)) {
+        unsigned off;
+        int l, cl;
+        walk_where(c, &l, &cl, &off);
+        if (off > f->last)
+            f->last = off;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The offset of the last write of var inside scope (0: none). */
+static unsigned last_write(CXCursor scope, CXCursor var)
+{
+    write_find f = {var, 0};
+    clang_visitChildren(scope, write_visit, &f);
+    return f.last;
+}
+
 /* A for, while or do-while loop: a simple counted loop becomes a loop of the scenario (a while
  * loop that steps a variable to a bound too), any other is analysed for its first iteration. */
 static void walk_loop(W *w, CXCursor c)
@@ -1145,12 +1179,36 @@ static void walk_loop(W *w, CXCursor c)
     w->break_ok = bo0;
     w->skipped = sk0;
     w->skipped_why = skw0;
+    const ixpr **endv = nb0 ? xmalloc((size_t)nb0 * sizeof *endv) : NULL;
+    for (int i = 0; i < nb0; i++)
+        endv[i] = w->binds[i].val;
     if (!clang_Cursor_isNull(inc))
         walk_expr(w, inc);
     w->nlstack--;
     w->nbinds = nb0;
-    /* after the loop: what the loop (its increment too) changes is no longer known */
+    /* after the loop: what the loop (its increment too) changes is no longer known, but for a
+     * variable each iteration sets afresh (not known when an iteration starts, known when it
+     * ends): its value at the end of the last iteration, before any break */
     loop_vars(w, c, NULL, false, NULL);
+    CXCursor brk = walk_loop_exit(body);
+    unsigned brk_off = UINT32_MAX;
+    int bl, bc;
+    if (!clang_Cursor_isNull(brk))
+        walk_where(brk, &bl, &bc, &brk_off);
+    for (int i = 0; i < nb0 && !L.start && !L.bound_e; i++) {
+        binding *vb = &w->binds[i];
+        if (vb->val || !endv[i] || !vb->is_var || last_write(body, vb->decl) > brk_off)
+            continue;
+        const ixpr *v = ixpr_subst(&w->ar, endv[i], L.var, ixpr_num(&w->ar, L.last));
+        bool inner = false; /* a variable of a loop inside this one: not a value after it */
+        for (int k = id + 1; k < w->nloops; k++)
+            inner |= ixpr_uses(v, w->loops[k].var);
+        if (!inner) {
+            vb->val = v;
+            vb->why = NULL;
+        }
+    }
+    free(endv);
     w->guard = g0;
 }
 
