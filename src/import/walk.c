@@ -255,6 +255,17 @@ static enum CXChildVisitResult name_visit(CXCursor c, CXCursor parent, CXClientD
     name_find *f = d;
     if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
         CXCursor r = clang_getCursorReferenced(c);
+        for (int i = f->w->nbinds - 1; i >= 0; i--) { /* a parameter bound into a shared array */
+            const binding *b = &f->w->binds[i];
+            if (!clang_equalCursors(b->decl, r))
+                continue;
+            int a = b->is_ptr ? b->ptr.array : b->ref_shared ? b->ref_array : -1;
+            if (a >= 0 && a < f->w->narrays) {
+                f->name = xstrdup(f->w->arrays[a].name);
+                return CXChildVisit_Break;
+            }
+            break;
+        }
         CXType t = clang_getCanonicalType(clang_getCursorType(r));
         if (walk_has_attr(r, CXCursor_CUDASharedAttr) || t.kind == CXType_Pointer) {
             f->name = walk_spell(r);
@@ -904,8 +915,9 @@ static bool same_value(const ixpr *a, const ixpr *b)
 /* The followed variables (the first n bindings) that a loop's body and increment (inc, may be
  * null) give back the value they had when its first iteration started (a variable set again
  * before the iteration ends, as 'w = tx' after a loop over w): a trial walk of one iteration,
- * undone after. inv[i] says which; the others change from one iteration to the next. */
-static void loop_invariants(W *w, CXCursor body, CXCursor inc, int n, bool *inv)
+ * undone after. inv[i] says which; the others change from one iteration to the next (data[i]:
+ * the reason when what one iteration leaves depends on data, else NULL). */
+static void loop_invariants(W *w, CXCursor body, CXCursor inc, int n, bool *inv, const char **data)
 {
     walk_saved sv;
     state_save(w, &sv);
@@ -915,8 +927,12 @@ static void loop_invariants(W *w, CXCursor body, CXCursor inc, int n, bool *inv)
     walk_stmt(w, body);
     if (!clang_Cursor_isNull(inc))
         walk_expr(w, inc);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         inv[i] = sv.binds[i].is_var && sv.binds[i].val && same_value(sv.binds[i].val, w->binds[i].val);
+        data[i] = !w->binds[i].val && w->binds[i].why && !strncmp(w->binds[i].why, "depends on data", 15)
+                      ? w->binds[i].why
+                      : NULL;
+    }
     w->trial--;
     state_restore(w, &sv);
 }
@@ -990,10 +1006,11 @@ static void walk_loop_once(W *w, CXCursor c, CXCursor init, CXCursor cond, CXCur
     int ninv = parts && once && !w->trial ? w->nbinds : 0;
     bool *inv = ninv ? xmalloc((size_t)ninv * sizeof *inv) : NULL;
     const ixpr **start = ninv ? xmalloc((size_t)ninv * sizeof *start) : NULL;
+    const char **data = ninv ? xmalloc((size_t)ninv * sizeof *data) : NULL;
     for (int i = 0; i < ninv; i++)
         start[i] = w->binds[i].val;
     if (ninv)
-        loop_invariants(w, body, inc, ninv, inv);
+        loop_invariants(w, body, inc, ninv, inv, data);
     if (parts) {
         /* why a variable the loop changes is not known: the loop's reason, where a count read
          * from memory does not make the variable's value depend on data */
@@ -1009,7 +1026,8 @@ static void walk_loop_once(W *w, CXCursor c, CXCursor init, CXCursor cond, CXCur
             if (inv[i]) {
                 w->binds[i].val = start[i];
                 w->binds[i].why = NULL;
-            }
+            } else if (data[i] && !w->binds[i].val) /* from the second iteration on */
+                w->binds[i].why = data[i];
         w->skipped = NULL; /* a continue ends the iteration for the lanes that take it */
         w->skipped_why = NULL;
         walk_stmt(w, body);
@@ -1027,6 +1045,7 @@ static void walk_loop_once(W *w, CXCursor c, CXCursor init, CXCursor cond, CXCur
         }
     free(inv);
     free(start);
+    free(data);
     w->loop_why = lw0;
     w->guard = g0;
     w->guard_why = gw0;
@@ -1070,6 +1089,65 @@ static unsigned last_write(CXCursor scope, CXCursor var)
     return f.last;
 }
 
+/* The followed variable with a known value that a loop condition compares (v < bound): its
+ * binding, or -1. */
+static int cond_var(W *w, CXCursor cond)
+{
+    CXCursor cs = walk_strip(cond);
+    walk_kids cc = import_binary_op(cs) ? walk_children(cs) : (walk_kids){NULL, 0};
+    for (int i = 0; i < cc.n && i < 2; i++) {
+        int bi = var_binding(w, cc.c[i]);
+        if (bi >= 0 && w->binds[bi].val)
+            return bi;
+    }
+    return -1;
+}
+
+/* The parts of a for statement (libclang lists only those written): which are there, from its
+ * tokens 'for ( init ; cond ; inc )'. False when they cannot be told. */
+static bool for_parts(W *w, CXCursor c, walk_kids ks, CXCursor *init, CXCursor *cond, CXCursor *inc, CXCursor *body)
+{
+    *init = *cond = *inc = *body = clang_getNullCursor();
+    if (ks.n == 4) {
+        *init = ks.c[0];
+        *cond = ks.c[1];
+        *inc = ks.c[2];
+        *body = ks.c[3];
+        return true;
+    }
+    CXToken *t = NULL;
+    unsigned n = 0;
+    clang_tokenize(w->tu, clang_getCursorExtent(c), &t, &n);
+    bool has[3] = {false, false, false};
+    unsigned part = 0, depth = 0;
+    for (unsigned i = 2; i < n && part < 3; i++) { /* after 'for' '(' */
+        CXString ts = clang_getTokenSpelling(w->tu, t[i]);
+        const char *sp = clang_getCString(ts);
+        if (depth == 0 && !strcmp(sp, ";"))
+            part++;
+        else if (depth == 0 && !strcmp(sp, ")"))
+            part = part == 2 ? 3 : 4; /* the end of the parts: after exactly two ';' */
+        else {
+            has[part] = true;
+            if (!strcmp(sp, "(") || !strcmp(sp, "[") || !strcmp(sp, "{"))
+                depth++;
+            else if (!strcmp(sp, ")") || !strcmp(sp, "]") || !strcmp(sp, "}"))
+                depth--;
+        }
+        clang_disposeString(ts);
+    }
+    clang_disposeTokens(w->tu, t, n);
+    if (part != 3 || 1 + has[0] + has[1] + has[2] != ks.n)
+        return false;
+    int k = 0;
+    CXCursor *slot[3] = {init, cond, inc};
+    for (int i = 0; i < 3; i++)
+        if (has[i])
+            *slot[i] = ks.c[k++];
+    *body = ks.c[k];
+    return true;
+}
+
 /* A for, while or do-while loop: a simple counted loop becomes a loop of the scenario (a while
  * loop that steps a variable to a bound too), any other is analysed for its first iteration. */
 static void walk_loop(W *w, CXCursor c)
@@ -1081,14 +1159,15 @@ static void walk_loop(W *w, CXCursor c)
     wloop L;
     const char *why = NULL;
     if (kind == CXCursor_ForStmt) {
-        parts = ks.n == 4;
-        if (parts) {
-            init = ks.c[0];
-            cond = ks.c[1];
-            inc = ks.c[2];
-            body = ks.c[3];
-        }
+        parts = for_parts(w, c, ks, &init, &cond, &inc, &body);
         why = w->nloops < MAX_LOOPS && w->nlstack < 8 ? walk_simple_for(w, c, &L, &var, &body) : "too many loops";
+        int bi = parts && clang_Cursor_isNull(init) && !clang_Cursor_isNull(cond) && !clang_Cursor_isNull(inc)
+                     ? cond_var(w, cond)
+                     : -1;
+        if (bi >= 0 && w->nloops < MAX_LOOPS && w->nlstack < 8) { /* for (; v < bound; v += k) */
+            var = w->binds[bi].decl;
+            why = walk_simple_noinit(w, c, var, w->binds[bi].val, cond, inc, body, &L);
+        }
     } else if (kind == CXCursor_WhileStmt) {
         parts = ks.n == 2;
         why = "a while loop that does not step a variable to a bound";
@@ -1096,16 +1175,11 @@ static void walk_loop(W *w, CXCursor c)
             cond = ks.c[0];
             body = ks.c[1];
             /* while (v < bound) { ...; v += k; } with v followed */
-            CXCursor cs = walk_strip(cond);
-            walk_kids cc = import_binary_op(cs) ? walk_children(cs) : (walk_kids){NULL, 0};
-            for (int i = 0; i < cc.n && i < 2; i++) {
-                int bi = var_binding(w, cc.c[i]);
-                if (bi < 0 || !w->binds[bi].val)
-                    continue;
+            int bi = cond_var(w, cond);
+            if (bi >= 0) {
                 var = w->binds[bi].decl;
                 why = w->nloops < MAX_LOOPS && w->nlstack < 8 ? walk_simple_while(w, c, var, w->binds[bi].val, &L)
                                                               : "too many loops";
-                break;
             }
         }
     } else {

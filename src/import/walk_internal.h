@@ -239,6 +239,10 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
 /* Read a while loop as a simple loop (the variable var, whose value when the loop starts is
  * from, stepped by the body's last statement): NULL and *L filled, or the reason it is not one. */
 const char *walk_simple_while(W *w, CXCursor c, CXCursor var, const ixpr *from, wloop *L);
+/* Read 'for (; cond; inc) body' as a simple loop of var, whose value when the loop starts is
+ * from: NULL and *L filled, or the reason it is not one. */
+const char *walk_simple_noinit(W *w, CXCursor c, CXCursor var, const ixpr *from, CXCursor cond, CXCursor inc,
+                               CXCursor body, wloop *L);
 /* A break, return or goto in a loop body that leaves that loop (not an inner one), or null. */
 CXCursor walk_loop_exit(CXCursor body);
 /* Whether the value of c is the same for every thread of the block (it may read memory, at an

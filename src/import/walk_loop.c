@@ -480,6 +480,13 @@ const char *walk_simple_while(W *w, CXCursor c, CXCursor var, const ixpr *from, 
     return simple_loop(w, c, &lp, L);
 }
 
+const char *walk_simple_noinit(W *w, CXCursor c, CXCursor var, const ixpr *from, CXCursor cond, CXCursor inc,
+                               CXCursor body, wloop *L)
+{
+    loop_parts lp = {var, clang_getNullCursor(), from, cond, inc, body, 0};
+    return simple_loop(w, c, &lp, L);
+}
+
 CXCursor walk_loop_exit(CXCursor body)
 {
     CXCursor exit = clang_getNullCursor();

@@ -1205,6 +1205,8 @@ bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
             b.val = walk_value(w, arg);
             if (!b.val)
                 b.why = ixpr_strdup(&w->ar, w->why);
+            /* an integer parameter the function changes is followed through its assignments */
+            b.is_var = t.kind >= CXType_Bool && t.kind <= CXType_Int128 && walk_mod_count(parm, NULL) > 0;
         }
         memcpy(w->why, saved_why, sizeof saved_why);
         w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);

@@ -79,6 +79,12 @@ printf '__global__ void k(float *o)\n{\n    __shared__ float s[256];\n    for (i
 [ "$(grep -c 'skipped' "$tmp/lc3.err")" -eq 1 ] && grep -q "^lc3.cu:9:16: skipped load of 's': uses 'b' of the loop at line 8" "$tmp/lc3.err" &&
     ok || bad "loop left out: $(cat "$tmp/lc3.err")"
 
+# In a loop analysed for its first iteration, a variable that a condition reading memory changes
+# depends on data (a binary search's position).
+printf '__device__ int search(const int *data, int val, int stride)\n{\n    int pos = 0;\n    for (; stride > 0; stride >>= 1) {\n        int np = pos + stride;\n        if (data[np - 1] <= val)\n            pos = np;\n    }\n    return pos;\n}\n__global__ void k(int *out)\n{\n    __shared__ int s[64];\n    out[threadIdx.x] = search(s, threadIdx.x, threadIdx.x %% 4 + 1);\n}\n' >"$tmp/bs.cu"
+(cd "$tmp" && "$bin" import bs.cu --block 32 -o bs.json) 2>"$tmp/bs.err"
+grep -q "^bs.cu:6:13: skipped load of 's': depends on data" "$tmp/bs.err" && ok || bad "binary search: $(cat "$tmp/bs.err")"
+
 # A skipped struct copy is listed once per piece nvcc copies it in (four doubles: four lines).
 printf 'typedef struct {\n    double v, x, y, z;\n} V;\n__global__ void k(const V *p, const int *f)\n{\n    __shared__ V s[32];\n    if (f[threadIdx.x])\n        s[threadIdx.x] = p[threadIdx.x];\n}\n' >"$tmp/sc.cu"
 (cd "$tmp" && "$bin" import sc.cu --block 32 -o sc.json) 2>"$tmp/sc.err"
