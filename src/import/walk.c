@@ -722,6 +722,69 @@ static enum CXChildVisitResult loop_mod_visit(CXCursor c, CXCursor parent, CXCli
     return CXChildVisit_Recurse;
 }
 
+static unsigned last_write(CXCursor scope, CXCursor var);
+
+/* Whether evaluating e reads memory: an element of an array, through a pointer, a shared
+ * variable, or a local variable set once from one of those. */
+static bool reads_memory(W *w, CXCursor e, int depth)
+{
+    if (depth > 32)
+        return false;
+    e = walk_strip(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_ArraySubscriptExpr)
+        return true;
+    if (k == CXCursor_UnaryOperator && import_unary_op(e) && !strcmp(import_unary_op(e), "*"))
+        return true;
+    walk_kids ks = walk_children(e);
+    if (k == CXCursor_MemberRefExpr && ks.n == 1 &&
+        clang_getCanonicalType(clang_getCursorType(walk_strip(ks.c[0]))).kind == CXType_Pointer)
+        return true;
+    if (k == CXCursor_DeclRefExpr) {
+        CXCursor d = clang_getCursorReferenced(e);
+        if (clang_getCursorKind(d) != CXCursor_VarDecl)
+            return false;
+        if (walk_has_attr(d, CXCursor_CUDASharedAttr))
+            return true;
+        enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(d));
+        if (pk == CXCursor_TranslationUnit || pk == CXCursor_Namespace || walk_mod_count(d, NULL) > 0)
+            return false;
+        walk_kids dk = walk_children(d);
+        return dk.n && clang_isExpression(clang_getCursorKind(dk.c[dk.n - 1])) &&
+               reads_memory(w, dk.c[dk.n - 1], depth + 1);
+    }
+    for (int i = 0; i < ks.n; i++)
+        if (reads_memory(w, ks.c[i], depth + 1))
+            return true;
+    return false;
+}
+
+/* Whether scope writes var under a condition that reads memory, or a value read from memory
+ * (its value then depends on data from the next iteration on). */
+static bool data_write(W *w, CXCursor scope, CXCursor var, int depth)
+{
+    if (depth > 64)
+        return false;
+    enum CXCursorKind k = clang_getCursorKind(scope);
+    walk_kids ks = walk_children(scope);
+    if (k == CXCursor_IfStmt || k == CXCursor_ConditionalOperator || k == CXCursor_WhileStmt) {
+        int ci = 0;
+        while (ci < ks.n && !clang_isExpression(clang_getCursorKind(ks.c[ci])))
+            ci++;
+        if (ci < ks.n && reads_memory(w, ks.c[ci], 0) && last_write(scope, var) > 0)
+            return true;
+    }
+    const char *op =
+        k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator ? import_binary_op(scope) : NULL;
+    if (op && ks.n == 2 && strchr(op, '=') && strcmp(op, "==") && strcmp(op, "!=") && strcmp(op, "<=") &&
+        strcmp(op, ">=") && walk_refers_to(ks.c[0], var) && reads_memory(w, ks.c[1], 0))
+        return true;
+    for (int i = 0; i < ks.n; i++)
+        if (data_write(w, ks.c[i], var, depth + 1))
+            return true;
+    return false;
+}
+
 /* The followed variables a loop body writes: at the start of an iteration (before) each is no
  * longer known, except a simple induction variable (written once per iteration, v += k with k
  * the same for every lane, at the top of the body), which is v0 + k * (iteration number) of the
@@ -763,8 +826,12 @@ static void loop_vars(W *w, CXCursor body, const wloop *L, bool before, const ch
             }
         }
         if (!step) {
-            char *why = ctx ? walk_fmt("changed at %d:%d, %s", line, col, ctx)
-                            : walk_fmt("changed at %d:%d, inside a loop", line, col);
+            char *why = data_write(w, body, b->decl, 0)
+                            ? walk_fmt("depends on data: changed at %d:%d, inside a loop, under a condition that reads "
+                                       "memory or to a value read from memory (bankscope record captures it)",
+                                       line, col)
+                        : ctx ? walk_fmt("changed at %d:%d, %s", line, col, ctx)
+                              : walk_fmt("changed at %d:%d, inside a loop", line, col);
             b->val = NULL;
             b->why = ixpr_strdup(&w->ar, why);
             free(why);
@@ -1233,9 +1300,16 @@ static void walk_loop(W *w, CXCursor c)
         char *u = walk_fmt("%s_iter", w->loops[id].user);
         free(w->loops[id].user);
         w->loops[id].user = u;
-    } else if (L.bound_e) { /* a bound that moves with an enclosing loop */
-        const ixpr *in = ixpr_binary(&w->ar, L.bound_op, b.val, L.bound_e);
-        w->guard = w->guard ? ixpr_binary(&w->ar, IXPR_LAND, w->guard, in) : in;
+    } else {
+        /* a bound or start that moves with an enclosing loop */
+        if (L.bound_e) {
+            const ixpr *in = ixpr_binary(&w->ar, L.bound_op, b.val, L.bound_e);
+            w->guard = w->guard ? ixpr_binary(&w->ar, IXPR_LAND, w->guard, in) : in;
+        }
+        if (L.start_e) {
+            const ixpr *in = ixpr_binary(&w->ar, L.start_op, b.val, L.start_e);
+            w->guard = w->guard ? ixpr_binary(&w->ar, IXPR_LAND, w->guard, in) : in;
+        }
     }
     int nb0 = w->nbinds;
     loop_vars(w, body, &w->loops[id], true, NULL); /* the variables the body changes, at an iteration's start */
@@ -1269,7 +1343,7 @@ static void walk_loop(W *w, CXCursor c)
     int bl, bc;
     if (!clang_Cursor_isNull(brk))
         walk_where(brk, &bl, &bc, &brk_off);
-    for (int i = 0; i < nb0 && !L.start && !L.bound_e; i++) {
+    for (int i = 0; i < nb0 && !L.start && !L.bound_e && !L.start_e; i++) {
         binding *vb = &w->binds[i];
         if (vb->val || !endv[i] || !vb->is_var || last_write(body, vb->decl) > brk_off)
             continue;

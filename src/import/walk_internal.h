@@ -67,6 +67,9 @@ typedef struct wloop {
     const ixpr *bound_e; /* a bound that depends on enclosing loops' variables: the loop runs to
                             its furthest value, under 'when: var bound_op bound_e' */
     ixpr_op bound_op;
+    const ixpr *start_e; /* a start that depends on enclosing loops' variables: the loop runs from
+                            its furthest value, under 'when: var start_op start_e' */
+    ixpr_op start_op;
     int line;
     int parent; /* enclosing simple loop, -1 */
 } wloop;

@@ -196,6 +196,55 @@ static bool bound_scan(W *w, const ixpr *e, int i, ixpr_env *env, bool up, int64
     return ok;
 }
 
+/* The furthest value (largest when max, else smallest) of e, which uses the variables of
+ * enclosing counted loops, over their iterations; false when e is not such. */
+static bool outer_extreme(W *w, const ixpr *e, bool max, int64_t *out)
+{
+    ixpr_env env;
+    block_env(w, &env);
+    bool any = false;
+    int budget = MAX_ITER;
+    return bound_scan(w, e, 0, &env, max, out, &any, &budget) && any;
+}
+
+/* Whether every value e (a start that uses enclosing loops' variables) takes over those loops is
+ * one of the n values of L (or lies past its last, where the loop does not run). */
+static bool start_scan(W *w, const ixpr *e, int i, ixpr_env *env, const wloop *L, int n, int *budget)
+{
+    if (i == w->nlstack) {
+        int64_t s;
+        if (--*budget < 0 || !ixpr_eval(e, env, &s))
+            return false;
+        bool up = L->kind == 1 || (L->kind == 0 && L->step > 0);
+        if (up ? s > L->last : s < L->last)
+            return true;
+        int64_t v = L->first;
+        for (int it = 0; it < n; it++) {
+            if (v == s)
+                return true;
+            v = L->kind == 0 ? v + L->step : L->kind == 1 ? v * L->step : v / L->step;
+        }
+        return false;
+    }
+    const wloop *O = &w->loops[w->lstack[i]];
+    if (!ixpr_uses(e, O->var) || O->start)
+        return start_scan(w, e, i + 1, env, L, n, budget);
+    if (env->n == (int)(sizeof env->names / sizeof env->names[0]))
+        return false;
+    int at = env->n++;
+    env->names[at] = O->var;
+    bool ok = true;
+    for (int64_t v = O->first, k = 0; ok && k < MAX_ITER; k++) {
+        env->values[at] = v;
+        ok = start_scan(w, e, i + 1, env, L, n, budget);
+        if (v == O->last)
+            break;
+        v = O->kind == 0 ? v + O->step : O->kind == 1 ? v * O->step : v / O->step;
+    }
+    env->n--;
+    return ok;
+}
+
 /* A bound that depends on the variables of enclosing counted loops (for (j = 0; j < i; j++)):
  * its value, with the furthest it reaches over those loops in *bound (the loop runs that far,
  * each iteration only where it is within the bound of the time); NULL when it is not such. */
@@ -318,15 +367,19 @@ static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
     const ixpr *fv = clang_Cursor_isNull(lp->from_e) ? lp->from_v : walk_value(w, lp->from_e);
     ixpr_env env;
     block_env(w, &env);
-    if (!fv || !ixpr_eval(fv, &env, &from)) {
+    bool up = kind == 1 || (kind == 0 && step > 0);
+    const ixpr *start_v = NULL;
+    if (fv && !ixpr_eval(fv, &env, &from) && !ixpr_uses_thread(fv) && outer_extreme(w, fv, !up, &from))
+        start_v = fv; /* a start that moves with an enclosing loop: for (s = size / 2; ...) */
+    else if (!fv || !ixpr_eval(fv, &env, &from)) {
         /* for (i = threadIdx.x; i < n; i += blockDim.x): counted by k, i = start + k * step */
         start = fv;
         if (!start || !ixpr_uses_thread(start) || kind != 0 || step < 1)
-            return loop_reason(w, start ? "its start is not the same for every thread" : "its start is not known");
+            return loop_reason(w, start ? "its start is not the same for every thread, nor known"
+                                        : "its start is not known");
         if (!thread_min(w, start, &from))
             return "its start cannot be evaluated for every thread";
     }
-    bool up = kind == 1 || (kind == 0 && step > 0);
     const ixpr *bound_v = NULL;
     if (!uniform(w, bound_e, &bound)) {
         char why[sizeof w->why];
@@ -387,6 +440,13 @@ static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
         return "more than 4096 iterations (or it does not end)";
     if (n == 0)
         return "the loop never runs";
+    if (start_v) { /* from the furthest start, each iteration where v has passed the start of the time */
+        int budget = MAX_ITER;
+        if (!start_scan(w, start_v, 0, &env, L, n, &budget))
+            return "its start moves with an enclosing loop to values the loop's steps do not reach";
+        L->start_e = start_v;
+        L->start_op = up ? IXPR_GE : IXPR_LE;
+    }
     /* if (C) break; with C the same for every thread: the loop ends at the first iteration where
      * C holds (the rest of that iteration runs where C does not: the walker makes the break a
      * condition) */

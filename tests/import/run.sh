@@ -85,6 +85,11 @@ printf '__device__ int search(const int *data, int val, int stride)\n{\n    int 
 (cd "$tmp" && "$bin" import bs.cu --block 32 -o bs.json) 2>"$tmp/bs.err"
 grep -q "^bs.cu:6:13: skipped load of 's': depends on data" "$tmp/bs.err" && ok || bad "binary search: $(cat "$tmp/bs.err")"
 
+# In a counted loop, a variable changed under a condition that reads memory depends on data.
+printf '__global__ void k(const int *d, int v)\n{\n    __shared__ int s[64];\n    int pos = 0;\n    for (int st = 16; st > 0; st >>= 1) {\n        if (d[pos + st] <= v)\n            pos += st;\n        s[pos] = 1;\n    }\n}\n' >"$tmp/cd.cu"
+(cd "$tmp" && "$bin" import cd.cu --block 32 -o cd.json) 2>"$tmp/cd.err"
+grep -q "^cd.cu:8:9: skipped store of 's': depends on data" "$tmp/cd.err" && ok || bad "counted loop, data: $(cat "$tmp/cd.err")"
+
 # A skipped struct copy is listed once per piece nvcc copies it in (four doubles: four lines).
 printf 'typedef struct {\n    double v, x, y, z;\n} V;\n__global__ void k(const V *p, const int *f)\n{\n    __shared__ V s[32];\n    if (f[threadIdx.x])\n        s[threadIdx.x] = p[threadIdx.x];\n}\n' >"$tmp/sc.cu"
 (cd "$tmp" && "$bin" import sc.cu --block 32 -o sc.json) 2>"$tmp/sc.err"
