@@ -139,21 +139,35 @@ static bool uniform(W *w, CXCursor c, int64_t *out)
     return true;
 }
 
-/* The smallest value of e over the threads of the block. */
-static bool thread_min(W *w, const ixpr *e, int64_t *out)
+/* The per-thread values of thread t of the block (and the block's) for ixpr_eval. */
+static void thread_env(const W *w, int t, ixpr_env *env)
 {
     const int *b = w->o->block;
     int bx = b[0] > 0 ? b[0] : 1, by = b[1] > 0 ? b[1] : 1, bz = b[2] > 0 ? b[2] : 1;
+    static const char *const names[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockDim.x", "blockDim.y",
+                                        "blockDim.z",  "warpSize",    "tid",         "lane",       "warp"};
+    int64_t vals[] = {t % bx, t / bx % by, t / (bx * by), bx, by, bz, 32, t, t % 32, t / 32};
+    env->n = 0;
+    for (int i = 0; i < 10; i++) {
+        env->names[env->n] = names[i];
+        env->values[env->n++] = vals[i];
+    }
+}
+
+/* The threads of the block. */
+static int block_threads(const W *w)
+{
+    const int *b = w->o->block;
+    return (b[0] > 0 ? b[0] : 1) * (b[1] > 0 ? b[1] : 1) * (b[2] > 0 ? b[2] : 1);
+}
+
+/* The smallest value of e over the threads of the block. */
+static bool thread_min(W *w, const ixpr *e, int64_t *out)
+{
     bool any = false;
-    for (int t = 0; t < bx * by * bz; t++) {
-        ixpr_env env = {.n = 0};
-        static const char *const names[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockDim.x", "blockDim.y",
-                                            "blockDim.z",  "warpSize",    "tid",         "lane",       "warp"};
-        int64_t vals[] = {t % bx, t / bx % by, t / (bx * by), bx, by, bz, 32, t, t % 32, t / 32};
-        for (int i = 0; i < 10; i++) {
-            env.names[env.n] = names[i];
-            env.values[env.n++] = vals[i];
-        }
+    for (int t = 0; t < block_threads(w); t++) {
+        ixpr_env env;
+        thread_env(w, t, &env);
         int64_t v;
         if (!ixpr_eval(e, &env, &v))
             return false;
@@ -162,6 +176,20 @@ static bool thread_min(W *w, const ixpr *e, int64_t *out)
         any = true;
     }
     return any;
+}
+
+/* Whether e has the same value for every thread of the block (in *out). */
+static bool thread_same(W *w, const ixpr *e, int64_t *out)
+{
+    for (int t = 0; t < block_threads(w); t++) {
+        ixpr_env env;
+        thread_env(w, t, &env);
+        int64_t v;
+        if (!ixpr_eval(e, &env, &v) || (t > 0 && v != *out))
+            return false;
+        *out = v;
+    }
+    return true;
 }
 
 /* Evaluate e for every combination of the values of the enclosing counted loops it uses (at
@@ -381,10 +409,21 @@ static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
             return "its start cannot be evaluated for every thread";
     }
     const ixpr *bound_v = NULL;
+    int64_t span = -1; /* a per-thread bound that is the start plus this, the same for every thread */
     if (!uniform(w, bound_e, &bound)) {
         char why[sizeof w->why];
         memcpy(why, w->why, sizeof why);
         bound_v = outer_bound(w, bound_e, up, &bound);
+        if (!bound_v && start && strcmp(opb, "!=")) { /* for (i = s; i < s + 32; i += 4), s per thread */
+            w->why[0] = '\0';
+            const ixpr *bv = walk_value(w, bound_e);
+            int64_t d = 0;
+            if (bv && thread_same(w, ixpr_binary(&w->ar, IXPR_SUB, bv, start), &d) && d >= 0 && d <= MAX_ITER * step) {
+                bound_v = bv;
+                span = d;
+                bound = from + d;
+            }
+        }
         if (!bound_v || !strcmp(opb, "!=")) {
             memcpy(w->why, why, sizeof why);
             return loop_reason(w, "its bound is not the same for every thread, or not known");
@@ -434,6 +473,10 @@ static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
         L->from = 0;
         L->to = bound > from ? (bound - from + step - 1) / step : 0;
         L->step = 1;
+        if (span >= 0) { /* every thread runs the same count, up to its own bound */
+            int64_t d = span + (!strcmp(opb, "<=") ? 1 : 0) - adj;
+            L->to = d > 0 ? (d + step - 1) / step : 0;
+        }
     }
     int n;
     if (!loop_count(L, &n))
