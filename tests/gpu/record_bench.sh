@@ -30,12 +30,25 @@ wall() {
     t1=$(date +%s%N)
     printf '%-44s %9d ms  (exit %d) %s\n' "$label" $(( (t1 - t0) / 1000000 )) $rc "$(grep -E '^sgemm|checksum|ERROR SUMMARY' "$work/out" | head -1)"
 }
+# The floor of the patching: the capture run with patches that return at once for every thread
+# (record_patch.cu built with RECORD_PATCH_FLOOR), so only the calls themselves cost.
+libdir=${BANKSCOPE_RECORD_LIBDIR:-$(cd "$(dirname "$bin")" && pwd)}
+san=${BANKSCOPE_SANITIZER_LIB:-/usr/local/cuda/compute-sanitizer/libsanitizer-public.so}
+floor() {
+    "$NVCC" --fatbin --compile-as-tools-patch -arch=native -DRECORD_PATCH_FLOOR -I"${srcdir:-.}/src/record" \
+        -o "$work/floor.fatbin" "${srcdir:-.}/src/record/record_patch.cu" || return
+    mkdir -p "$work/floor"
+    wall "$1 capture run, patches that return at once" env BANKSCOPE_RECORD_PASS=capture \
+        BANKSCOPE_RECORD_DIR="$work/floor" BANKSCOPE_RECORD_PATCH="$work/floor.fatbin" BANKSCOPE_RECORD_SANITIZER="$san" \
+        CUDA_INJECTION64_PATH="$libdir/libbankscope-record.so" "$work/$1" ${2:-}
+}
 for p in "sgemm" "transpose 20"; do
     set -- $p
     wall "$1 alone" "$work/$1" ${2:-}
     wall "$1 alone (again)" "$work/$1" ${2:-}
     wall "$1 under bankscope record" "$bin" record --force --verbose -o "$work/rec.json" -- "$work/$1" ${2:-}
     grep '^record: ' "$work/out" | sed 's/^/    /'
+    floor "$@"
     wall "$1 under compute-sanitizer memcheck" "$CS" --tool memcheck "$work/$1" ${2:-}
     if command -v ncu >/dev/null 2>&1; then
         k=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['kernel']['mangled'])" "$work/rec.json" 2>/dev/null)
