@@ -699,6 +699,20 @@ static void var_assign(W *w, CXCursor c, int bi, const char *op, CXCursor rhs)
     var_set(w, bi, c, v, why);
 }
 
+/* What an assignment (=, op=), ++ or -- at c writes (with addr, also what &x takes the address
+ * of), or a null cursor when c is none of those. */
+static CXCursor written(CXCursor c, bool addr)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    const char *op = k == CXCursor_UnaryOperator ? import_unary_op(c) : import_binary_op(c);
+    walk_kids ks = op ? walk_children(c) : (walk_kids){NULL, 0};
+    bool write = op && ks.n >= 1 &&
+                 (k == CXCursor_UnaryOperator ? !strcmp(op, "++") || !strcmp(op, "--") || (addr && !strcmp(op, "&"))
+                                              : strchr(op, '=') && strcmp(op, "==") && strcmp(op, "!=") &&
+                                                    strcmp(op, "<=") && strcmp(op, ">="));
+    return write ? ks.c[0] : clang_getNullCursor();
+}
+
 typedef struct loop_mods {
     W *w;
     int count[64]; /* writes of binding k (the first 64) inside the loop */
@@ -709,14 +723,8 @@ static enum CXChildVisitResult loop_mod_visit(CXCursor c, CXCursor parent, CXCli
 {
     (void)parent;
     loop_mods *m = d;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    const char *op = k == CXCursor_UnaryOperator ? import_unary_op(c) : import_binary_op(c);
-    walk_kids ks = op ? walk_children(c) : (walk_kids){NULL, 0};
-    bool write = op && ks.n >= 1 &&
-                 (k == CXCursor_UnaryOperator ? !strcmp(op, "++") || !strcmp(op, "--")
-                                              : strchr(op, '=') && strcmp(op, "==") && strcmp(op, "!=") &&
-                                                    strcmp(op, "<=") && strcmp(op, ">="));
-    int bi = write ? var_binding(m->w, ks.c[0]) : -1;
+    CXCursor lhs = written(c, false);
+    int bi = clang_Cursor_isNull(lhs) ? -1 : var_binding(m->w, lhs);
     if (bi >= 0 && bi < 64 && m->count[bi]++ == 0)
         m->first[bi] = c;
     return CXChildVisit_Recurse;
@@ -774,10 +782,8 @@ static bool data_write(W *w, CXCursor scope, CXCursor var, int depth)
         if (ci < ks.n && reads_memory(w, ks.c[ci], 0) && last_write(scope, var) > 0)
             return true;
     }
-    const char *op =
-        k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator ? import_binary_op(scope) : NULL;
-    if (op && ks.n == 2 && strchr(op, '=') && strcmp(op, "==") && strcmp(op, "!=") && strcmp(op, "<=") &&
-        strcmp(op, ">=") && walk_refers_to(ks.c[0], var) && reads_memory(w, ks.c[1], 0))
+    CXCursor lhs = written(scope, false);
+    if (!clang_Cursor_isNull(lhs) && ks.n == 2 && walk_refers_to(lhs, var) && reads_memory(w, ks.c[1], 0))
         return true;
     for (int i = 0; i < ks.n; i++)
         if (data_write(w, ks.c[i], var, depth + 1))
@@ -789,8 +795,7 @@ static bool data_write(W *w, CXCursor scope, CXCursor var, int depth)
  * longer known, except a simple induction variable (written once per iteration, v += k with k
  * the same for every lane, at the top of the body), which is v0 + k * (iteration number) of the
  * counted loop L (NULL: not counted; ctx, when given, says why in the reason); after the loop
- * (before false) the same with every
- * iteration done. */
+ * (before false) the same with every iteration done. */
 static void loop_vars(W *w, CXCursor body, const wloop *L, bool before, const char *ctx)
 {
     loop_mods m;
@@ -1131,14 +1136,8 @@ static enum CXChildVisitResult write_visit(CXCursor c, CXCursor parent, CXClient
 {
     (void)parent;
     write_find *f = d;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    const char *op = k == CXCursor_UnaryOperator ? import_unary_op(c) : import_binary_op(c);
-    walk_kids ks = op ? walk_children(c) : (walk_kids){NULL, 0};
-    bool write = op && ks.n >= 1 &&
-                 (k == CXCursor_UnaryOperator ? !strcmp(op, "++") || !strcmp(op, "--") || !strcmp(op, "&")
-                                              : strchr(op, '=') && strcmp(op, "==") && strcmp(op, "!=") &&
-                                                    strcmp(op, "<=") && strcmp(op, ">="));
-    if (write && walk_refers_to(ks.c[0], f->var)) {
+    CXCursor lhs = written(c, true);
+    if (!clang_Cursor_isNull(lhs) && walk_refers_to(lhs, f->var)) {
         unsigned off;
         int l, cl;
         walk_where(c, &l, &cl, &off);

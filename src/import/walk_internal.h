@@ -195,6 +195,10 @@ const char *walk_builtin_name(CXType t, char *buf, size_t n);
 const char *walk_type_name(W *w, CXType t, char *buf, size_t n, int64_t *size);
 /* Add struct t (and the structs it contains, first) to structs; its name, or NULL. */
 const char *walk_struct_emit(W *w, CXType t, cJSON *structs, char *name_out, size_t n);
+/* The explicit specialization (template <> struct C<float> { ... }) of the class template tmpl
+ * (or, tmpl null, of the one called name) for the type arguments args (bankscope names), or a
+ * null cursor. */
+CXCursor walk_specialization(W *w, CXCursor tmpl, const char *name, const char *const *args, int nargs);
 /* Register the shared array declared by decl; its index in w->arrays. */
 int walk_array_add(W *w, CXCursor decl);
 

@@ -10,29 +10,34 @@
 
 /* ---------- shared arrays ---------- */
 
-typedef struct member_type_find {
-    const char *tmpl;    /* the class template's name */
-    const char *args[4]; /* its type arguments (bankscope names) */
+typedef struct spec_find {
+    CXCursor tmpl; /* the class template, or null: the template called name */
+    const char *name;
+    const char *const *args; /* its type arguments (bankscope names) */
     int nargs;
-    const char *member; /* the member type's name */
-    CXType found;       /* what the explicit specialization's member type is */
-    bool ok;
-} member_type_find;
+    CXCursor found; /* the explicit specialization for them */
+} spec_find;
 
-static enum CXChildVisitResult member_type_visit(CXCursor c, CXCursor parent, CXClientData d)
+static enum CXChildVisitResult spec_visit(CXCursor c, CXCursor parent, CXClientData d)
 {
     (void)parent;
-    member_type_find *f = d;
+    spec_find *f = d;
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_Namespace)
         return CXChildVisit_Recurse;
-    if ((k != CXCursor_StructDecl && k != CXCursor_ClassDecl) || !clang_isCursorDefinition(c) ||
-        clang_Cursor_isNull(clang_getSpecializedCursorTemplate(c)))
+    CXCursor tmpl = k == CXCursor_StructDecl || k == CXCursor_ClassDecl ? clang_getSpecializedCursorTemplate(c)
+                                                                        : clang_getNullCursor();
+    if (clang_Cursor_isNull(tmpl) || !clang_isCursorDefinition(c))
         return CXChildVisit_Continue;
-    char *name = walk_spell(c);
+    bool match = true;
+    if (clang_Cursor_isNull(f->tmpl)) {
+        char *name = walk_spell(c);
+        match = !strcmp(name, f->name);
+        free(name);
+    } else
+        match = clang_equalCursors(tmpl, f->tmpl);
     CXType t = clang_getCursorType(c);
-    bool match = !strcmp(name, f->tmpl) && clang_Type_getNumTemplateArguments(t) == f->nargs;
-    free(name);
+    match = match && clang_Type_getNumTemplateArguments(t) == f->nargs;
     for (int i = 0; match && i < f->nargs; i++) {
         char buf[64];
         const char *tn = walk_builtin_name(clang_Type_getTemplateArgumentAsType(t, (unsigned)i), buf, sizeof buf);
@@ -40,17 +45,15 @@ static enum CXChildVisitResult member_type_visit(CXCursor c, CXCursor parent, CX
     }
     if (!match)
         return CXChildVisit_Continue;
-    walk_kids ks = walk_children(c);
-    for (int i = 0; i < ks.n && !f->ok; i++) {
-        enum CXCursorKind mk = clang_getCursorKind(ks.c[i]);
-        char *mn = walk_spell(ks.c[i]);
-        if ((mk == CXCursor_TypedefDecl || mk == CXCursor_TypeAliasDecl) && !strcmp(mn, f->member)) {
-            f->found = clang_getTypedefDeclUnderlyingType(ks.c[i]);
-            f->ok = true;
-        }
-        free(mn);
-    }
-    return f->ok ? CXChildVisit_Break : CXChildVisit_Continue;
+    f->found = c;
+    return CXChildVisit_Break;
+}
+
+CXCursor walk_specialization(W *w, CXCursor tmpl, const char *name, const char *const *args, int nargs)
+{
+    spec_find f = {tmpl, name, args, nargs, clang_getNullCursor()};
+    clang_visitChildren(clang_getTranslationUnitCursor(w->tu), spec_visit, &f);
+    return f.found;
 }
 
 /* A member type of a class template that depends on the kernel's type parameters, written
@@ -71,31 +74,44 @@ static const char *member_type(W *w, const char *s, char *buf, size_t n, int64_t
     char tmpl[64], member[64], args[4][64], rb[4][64];
     snprintf(tmpl, sizeof tmpl, "%.*s", (int)(lt - nm), nm);
     snprintf(member, sizeof member, "%s", gt + 3);
-    member_type_find f = {tmpl, {NULL}, 0, member, {0}, false};
-    for (const char *p = lt + 1; p < gt && f.nargs < 4;) {
+    const char *want[4];
+    int nargs = 0;
+    for (const char *p = lt + 1; p < gt && nargs < 4;) {
         const char *e = memchr(p, ',', (size_t)(gt - p));
         if (!e)
             e = gt;
         while (*p == ' ')
             p++;
-        snprintf(args[f.nargs], sizeof args[f.nargs], "%.*s", (int)(e - p), p);
-        const char *dv = walk_define(w, args[f.nargs]);
+        snprintf(args[nargs], sizeof args[nargs], "%.*s", (int)(e - p), p);
+        const char *dv = walk_define(w, args[nargs]);
         if (!dv)
-            dv = walk_launch_type(w, args[f.nargs]);
+            dv = walk_launch_type(w, args[nargs]);
         types_builtin b;
-        if (!types_builtin_find(dv ? dv : args[f.nargs], &b))
+        if (!types_builtin_find(dv ? dv : args[nargs], &b))
             return NULL;
-        snprintf(rb[f.nargs], sizeof rb[f.nargs], "%s", b.name);
-        f.args[f.nargs] = rb[f.nargs];
-        f.nargs++;
+        snprintf(rb[nargs], sizeof rb[nargs], "%s", b.name);
+        want[nargs] = rb[nargs];
+        nargs++;
         p = e + 1;
     }
-    clang_visitChildren(clang_getTranslationUnitCursor(w->tu), member_type_visit, &f);
-    if (!f.ok)
+    CXCursor spec = walk_specialization(w, clang_getNullCursor(), tmpl, want, nargs);
+    walk_kids ks = clang_Cursor_isNull(spec) ? (walk_kids){NULL, 0} : walk_children(spec);
+    CXType found = {0};
+    bool ok = false;
+    for (int i = 0; i < ks.n && !ok; i++) {
+        enum CXCursorKind mk = clang_getCursorKind(ks.c[i]);
+        char *mn = walk_spell(ks.c[i]);
+        if ((mk == CXCursor_TypedefDecl || mk == CXCursor_TypeAliasDecl) && !strcmp(mn, member)) {
+            found = clang_getTypedefDeclUnderlyingType(ks.c[i]);
+            ok = true;
+        }
+        free(mn);
+    }
+    if (!ok)
         return NULL;
-    const char *tn = walk_builtin_name(f.found, buf, n);
+    const char *tn = walk_builtin_name(found, buf, n);
     if (tn)
-        *size = clang_Type_getSizeOf(clang_getCanonicalType(f.found));
+        *size = clang_Type_getSizeOf(clang_getCanonicalType(found));
     return tn;
 }
 

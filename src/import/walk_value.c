@@ -635,37 +635,6 @@ static int function_pointer(W *w, CXCursor fn, pbind *p)
     return walk_pointer(w, rk.c[0], p);
 }
 
-typedef struct spec_find {
-    W *w;
-    CXCursor tmpl;       /* the class template */
-    const char *want[4]; /* its type arguments (bankscope names) */
-    int nwant;
-    CXCursor found; /* the explicit specialization for them */
-} spec_find;
-
-static enum CXChildVisitResult spec_visit(CXCursor c, CXCursor parent, CXClientData d)
-{
-    (void)parent;
-    spec_find *f = d;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_Namespace)
-        return CXChildVisit_Recurse;
-    if ((k != CXCursor_StructDecl && k != CXCursor_ClassDecl) || !clang_isCursorDefinition(c) ||
-        !clang_equalCursors(clang_getSpecializedCursorTemplate(c), f->tmpl))
-        return CXChildVisit_Continue;
-    CXType t = clang_getCursorType(c);
-    if (clang_Type_getNumTemplateArguments(t) != f->nwant)
-        return CXChildVisit_Continue;
-    for (int i = 0; i < f->nwant; i++) {
-        char buf[64];
-        const char *tn = walk_builtin_name(clang_Type_getTemplateArgumentAsType(t, (unsigned)i), buf, sizeof buf);
-        if (!tn || strcmp(tn, f->want[i]) != 0)
-            return CXChildVisit_Continue;
-    }
-    f->found = c;
-    return CXChildVisit_Break;
-}
-
 /* The member a member expression names (its spelling, or where clang leaves that empty for a
  * member of a type that depends on a template parameter, its last identifier). */
 static char *member_name(W *w, CXCursor m)
@@ -710,20 +679,20 @@ static CXCursor specialized_method(W *w, CXCursor call)
         clang_getCursorKind(decl) == CXCursor_ClassTemplate ? decl : clang_getSpecializedCursorTemplate(decl);
     if (nta < 1 || nta > 4 || clang_Cursor_isNull(tmpl))
         return none;
-    spec_find f = {w, tmpl, {NULL}, nta, none};
+    const char *want[4];
     char bufs[4][64];
     for (int i = 0; i < nta; i++) {
         int64_t size;
-        f.want[i] =
+        want[i] =
             walk_type_name(w, clang_Type_getTemplateArgumentAsType(ot, (unsigned)i), bufs[i], sizeof bufs[i], &size);
-        if (!f.want[i])
+        if (!want[i])
             return none;
     }
-    clang_visitChildren(clang_getTranslationUnitCursor(w->tu), spec_visit, &f);
-    if (clang_Cursor_isNull(f.found))
+    CXCursor spec = walk_specialization(w, tmpl, NULL, want, nta);
+    if (clang_Cursor_isNull(spec))
         return none;
     char *name = member_name(w, callee);
-    walk_kids sk = walk_children(f.found);
+    walk_kids sk = walk_children(spec);
     CXCursor m = none;
     for (int i = 0; i < sk.n && clang_Cursor_isNull(m); i++) {
         char *n = walk_spell(sk.c[i]);
