@@ -791,6 +791,31 @@ static bool data_write(W *w, CXCursor scope, CXCursor var, int depth)
     return false;
 }
 
+/* The step c of 'v = (v + c) & m' with c and m constants and m + 1 a power of two (a pointer
+ * that wraps around a power-of-two buffer): after k >= 1 such steps v is (v0 + k * c) & m, since
+ * '& m' keeps the value modulo m + 1. *mask is m; NULL when rhs is not such. */
+static const ixpr *wrap_step(W *w, CXCursor rhs, CXCursor var, const ixpr **mask)
+{
+    rhs = walk_strip(rhs);
+    const char *op = import_binary_op(rhs);
+    walk_kids rk = walk_children(rhs);
+    if (!op || strcmp(op, "&") || rk.n != 2)
+        return NULL;
+    CXCursor sum = walk_strip(rk.c[0]);
+    const char *sop = import_binary_op(sum);
+    walk_kids sk = walk_children(sum);
+    if (!sop || strcmp(sop, "+") || sk.n != 2 || !walk_refers_to(sk.c[0], var))
+        return NULL;
+    char saved[sizeof w->why];
+    memcpy(saved, w->why, sizeof saved);
+    const ixpr *c = walk_value(w, sk.c[1]), *m = c ? walk_value(w, rk.c[1]) : NULL;
+    memcpy(w->why, saved, sizeof saved);
+    if (!c || !m || c->kind != IXPR_NUM || m->kind != IXPR_NUM || m->value < 0 || (m->value & (m->value + 1)) != 0)
+        return NULL;
+    *mask = m;
+    return c;
+}
+
 /* The followed variables a loop body writes: at the start of an iteration (before) each is no
  * longer known, except a simple induction variable (written once per iteration, v += k with k
  * the same for every lane, at the top of the body), which is v0 + k * (iteration number) of the
@@ -808,7 +833,7 @@ static void loop_vars(W *w, CXCursor body, const wloop *L, bool before, const ch
         binding *b = &w->binds[bi];
         int line, col;
         walk_where(m.first[bi], &line, &col, NULL);
-        const ixpr *step = NULL;
+        const ixpr *step = NULL, *mask = NULL;
         walk_kids bk = walk_children(body);
         bool top = false;
         for (int i = 0; i < bk.n; i++)
@@ -828,7 +853,8 @@ static void loop_vars(W *w, CXCursor body, const wloop *L, bool before, const ch
                     step = ixpr_uses(step, NULL) ? NULL : step;
                 if (step && op[0] == '-')
                     step = ixpr_unary(&w->ar, IXPR_NEG, step);
-            }
+            } else if (op && !strcmp(op, "=") && ks.n == 2)
+                step = wrap_step(w, ks.c[1], b->decl, &mask);
         }
         if (!step) {
             char *why = data_write(w, body, b->decl, 0)
@@ -848,7 +874,11 @@ static void loop_vars(W *w, CXCursor body, const wloop *L, bool before, const ch
                                  ixpr_binary(&w->ar, IXPR_SUB, ixpr_var(&w->ar, L->var), ixpr_num(&w->ar, L->from)),
                                  ixpr_num(&w->ar, L->step))
                    : ixpr_num(&w->ar, L->kind == 0 && L->step != 0 ? (L->last - L->from) / L->step + 1 : 0);
-        b->val = ixpr_binary(&w->ar, IXPR_ADD, b->val, ixpr_binary(&w->ar, IXPR_MUL, step, done));
+        const ixpr *v = ixpr_binary(&w->ar, IXPR_ADD, b->val, ixpr_binary(&w->ar, IXPR_MUL, step, done));
+        if (mask) /* (v0 + k * c) & m after k >= 1 steps; v0 itself before the first */
+            v = ixpr_cond(&w->ar, ixpr_binary(&w->ar, IXPR_EQ, done, ixpr_num(&w->ar, 0)), b->val,
+                          ixpr_binary(&w->ar, IXPR_AND, v, mask));
+        b->val = v;
     }
 }
 
