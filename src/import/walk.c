@@ -1039,6 +1039,60 @@ static void loop_invariants(W *w, CXCursor body, CXCursor inc, int n, bool *inv,
     state_restore(w, &sv);
 }
 
+typedef struct changed_find {
+    CXCursor loop;
+    bool found;
+} changed_find;
+
+static enum CXChildVisitResult changed_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    changed_find *f = d;
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+        walk_mod_count_in(f->loop, clang_getCursorReferenced(c)) > 0) {
+        f->found = true;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether the body of loop c gives b's variable back the value it has when the loop starts, by
+ * a last plain assignment at the body's top level whose value uses nothing the loop changes
+ * ('w = threadIdx.x' after an inner loop that steps w): the same at every iteration's start. */
+static bool reset_invariant(W *w, CXCursor c, CXCursor body, const binding *b)
+{
+    if (!b->is_var || !b->val)
+        return false;
+    walk_kids bk = walk_children(body);
+    unsigned lw = last_write(body, b->decl);
+    for (int i = bk.n - 1; i >= 0; i--) {
+        CXCursor st = walk_strip(bk.c[i]);
+        CXCursor lhs = written(st, false);
+        if (clang_Cursor_isNull(lhs) || !walk_refers_to(lhs, b->decl))
+            continue;
+        const char *op = import_binary_op(st);
+        walk_kids sk = walk_children(st);
+        unsigned off;
+        int l, cl;
+        walk_where(st, &l, &cl, &off);
+        if (!op || strcmp(op, "=") || off != lw || sk.n != 2)
+            return false;
+        changed_find f = {c, false};
+        if (clang_getCursorKind(sk.c[1]) == CXCursor_DeclRefExpr)
+            changed_visit(sk.c[1], st, &f);
+        else
+            clang_visitChildren(sk.c[1], changed_visit, &f);
+        if (f.found)
+            return false;
+        char saved[sizeof w->why];
+        memcpy(saved, w->why, sizeof saved);
+        const ixpr *v = walk_value(w, sk.c[1]);
+        memcpy(w->why, saved, sizeof saved);
+        return v && same_value(v, b->val);
+    }
+    return false;
+}
+
 /* A loop bankscope cannot count (why says why): its first iteration is analysed, as every lane
  * that runs the loop runs it: under the loop's condition at the values the variables have when
  * the loop starts (or for every lane when that condition is the same for every thread though not
@@ -1103,16 +1157,21 @@ static void walk_loop_once(W *w, CXCursor c, CXCursor init, CXCursor cond, CXCur
                       walk_fmt("%s:%d:%d: note: the %s is not a simple counted loop (%s): its first iteration is "
                                "analysed; what depends on its iterations is listed as skipped",
                                file_of(w, c), line, col, what, why));
-    /* the variables each iteration gives back their value keep it (outside a trial walk, which
-     * takes every variable the loop changes as not known) */
-    int ninv = parts && once && !w->trial ? w->nbinds : 0;
-    bool *inv = ninv ? xmalloc((size_t)ninv * sizeof *inv) : NULL;
+    /* the variables each iteration gives back their value keep it (found by a trial walk of one
+     * iteration, at most MAX_TRIAL_DEPTH loops deep and MAX_TRIALS in all, or by a last
+     * assignment at the body's top level) */
+    int ninv = parts && once ? w->nbinds : 0;
+    bool *inv = ninv ? xcalloc((size_t)ninv, sizeof *inv) : NULL;
     const ixpr **start = ninv ? xmalloc((size_t)ninv * sizeof *start) : NULL;
-    const char **data = ninv ? xmalloc((size_t)ninv * sizeof *data) : NULL;
+    const char **data = ninv ? xcalloc((size_t)ninv, sizeof *data) : NULL;
     for (int i = 0; i < ninv; i++)
         start[i] = w->binds[i].val;
-    if (ninv)
+    if (ninv && w->trial < MAX_TRIAL_DEPTH && w->ntrials < MAX_TRIALS) {
+        w->ntrials++;
         loop_invariants(w, body, inc, ninv, inv, data);
+    }
+    for (int i = 0; i < ninv; i++)
+        inv[i] = inv[i] || reset_invariant(w, c, body, &w->binds[i]);
     if (parts) {
         /* why a variable the loop changes is not known: the loop's reason, where a count read
          * from memory does not make the variable's value depend on data */

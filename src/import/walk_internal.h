@@ -15,6 +15,8 @@
 #define MAX_LOOPS 256
 #define MAX_DEPTH 400
 #define MAX_ITER 4096
+#define MAX_TRIAL_DEPTH 3 /* loops analysed for their first iteration that try one inside another */
+#define MAX_TRIALS 256    /* trial walks in all (each walks a loop body once more) */
 
 typedef struct pbind { /* a pointer into a shared array */
     int array;
@@ -152,7 +154,8 @@ typedef struct W {
     CXCursor stmt_expr;        /* the expression statement being walked */
     bool piece;                /* emitting one piece of a struct copy */
     int ignore_exits;          /* walking a branch the analysis does not take: its exits do not count */
-    int trial;                 /* inside a trial walk (undone after): loops try no trial of their own */
+    int trial;                 /* trial walks (undone after) open around the code being walked */
+    int ntrials;               /* trial walks made */
     char *src_path, *src_text; /* the last source file read for walk_source_line */
 } W;
 

@@ -90,6 +90,13 @@ printf '__global__ void k(const int *d, int v)\n{\n    __shared__ int s[64];\n  
 (cd "$tmp" && "$bin" import cd.cu --block 32 -o cd.json) 2>"$tmp/cd.err"
 grep -q "^cd.cu:8:9: skipped store of 's': depends on data" "$tmp/cd.err" && ok || bad "counted loop, data: $(cat "$tmp/cd.err")"
 
+# Loops that cannot be counted, three deep: a variable the innermost sets back each iteration is
+# known in all of them.
+printf '__global__ void k(const int *c)\n{\n    __shared__ float s[64];\n    int w = threadIdx.x;\n    for (int a = 0; a < c[0]; a++)\n        for (int b = 0; b < c[1]; b++)\n            for (int d = 0; d < c[2]; d++) {\n                s[w] = 1;\n                w = threadIdx.x;\n            }\n}\n' >"$tmp/n3.cu"
+(cd "$tmp" && "$bin" import n3.cu --block 32 -o n3.json) 2>"$tmp/n3.err"
+grep -q '"index": \["threadIdx.x"\], "label": "n3.cu:8:17"' "$tmp/n3.json" && ! grep -q ': skipped ' "$tmp/n3.err" && ok ||
+    bad "nested first iterations: $(cat "$tmp/n3.err")"
+
 # A skipped struct copy is listed once per piece nvcc copies it in (four doubles: four lines).
 printf 'typedef struct {\n    double v, x, y, z;\n} V;\n__global__ void k(const V *p, const int *f)\n{\n    __shared__ V s[32];\n    if (f[threadIdx.x])\n        s[threadIdx.x] = p[threadIdx.x];\n}\n' >"$tmp/sc.cu"
 (cd "$tmp" && "$bin" import sc.cu --block 32 -o sc.json) 2>"$tmp/sc.err"
