@@ -1019,24 +1019,51 @@ static bool same_value(const ixpr *a, const ixpr *b)
  * before the iteration ends, as 'w = tx' after a loop over w): a trial walk of one iteration,
  * undone after. inv[i] says which; the others change from one iteration to the next (data[i]:
  * the reason when what one iteration leaves depends on data, else NULL). */
-static void loop_invariants(W *w, CXCursor body, CXCursor inc, int n, bool *inv, const char **data)
+static void loop_invariants(W *w, CXCursor c, CXCursor body, CXCursor inc, int n, bool *inv, const char **data)
 {
-    walk_saved sv;
-    state_save(w, &sv);
-    w->trial++;
-    w->skipped = NULL;
-    w->skipped_why = NULL;
-    walk_stmt(w, body);
-    if (!clang_Cursor_isNull(inc))
-        walk_expr(w, inc);
-    for (int i = 0; i < n; i++) {
-        inv[i] = sv.binds[i].is_var && sv.binds[i].val && same_value(sv.binds[i].val, w->binds[i].val);
-        data[i] = !w->binds[i].val && w->binds[i].why && !strncmp(w->binds[i].why, "depends on data", 15)
-                      ? w->binds[i].why
-                      : NULL;
+    loop_mods m; /* the variables the loop writes */
+    memset(&m, 0, sizeof m);
+    m.w = w;
+    clang_visitChildren(c, loop_mod_visit, &m);
+    /* first every variable at its start value; then, until nothing changes, those found to change
+     * from one iteration to the next stand for any value (a name of their own), so that a value
+     * given back only at the start values ('x += k' with k 0 at first) is not taken as kept */
+    for (int pass = 0; pass < 4; pass++) {
+        walk_saved sv;
+        state_save(w, &sv);
+        w->trial++;
+        w->skipped = NULL;
+        w->skipped_why = NULL;
+        for (int i = 0; pass > 0 && i < n && i < 64; i++)
+            if (m.count[i] && !inv[i] && w->binds[i].is_var) {
+                char nm[16];
+                snprintf(nm, sizeof nm, "#V%d", i);
+                w->binds[i].val = ixpr_var(&w->ar, ixpr_strdup(&w->ar, nm));
+            }
+        walk_stmt(w, body);
+        if (!clang_Cursor_isNull(inc))
+            walk_expr(w, inc);
+        bool changed = false;
+        for (int i = 0; i < n; i++) {
+            bool keep = sv.binds[i].is_var && sv.binds[i].val && same_value(sv.binds[i].val, w->binds[i].val);
+            if (pass == 0) {
+                inv[i] = keep && i < 64; /* past 64 variables, what the loop writes is not known */
+                data[i] = !w->binds[i].val && w->binds[i].why && !strncmp(w->binds[i].why, "depends on data", 15)
+                              ? w->binds[i].why
+                              : NULL;
+            } else if (inv[i] && !keep) {
+                inv[i] = false;
+                changed = true;
+            }
+        }
+        w->trial--;
+        state_restore(w, &sv);
+        bool open = false; /* a variable the loop changes and does not keep */
+        for (int i = 0; i < n && i < 64; i++)
+            open |= m.count[i] && !inv[i];
+        if ((pass > 0 && !changed) || !open)
+            break;
     }
-    w->trial--;
-    state_restore(w, &sv);
 }
 
 typedef struct changed_find {
@@ -1168,7 +1195,7 @@ static void walk_loop_once(W *w, CXCursor c, CXCursor init, CXCursor cond, CXCur
         start[i] = w->binds[i].val;
     if (ninv && w->trial < MAX_TRIAL_DEPTH && w->ntrials < MAX_TRIALS) {
         w->ntrials++;
-        loop_invariants(w, body, inc, ninv, inv, data);
+        loop_invariants(w, c, body, inc, ninv, inv, data);
     }
     for (int i = 0; i < ninv; i++)
         inv[i] = inv[i] || reset_invariant(w, c, body, &w->binds[i]);

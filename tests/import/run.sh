@@ -97,6 +97,11 @@ printf '__global__ void k(const int *c)\n{\n    __shared__ float s[64];\n    int
 grep -q '"index": \["threadIdx.x"\], "label": "n3.cu:8:17"' "$tmp/n3.json" && ! grep -q ': skipped ' "$tmp/n3.err" && ok ||
     bad "nested first iterations: $(cat "$tmp/n3.err")"
 
+# A variable a loop gives back only at its first iteration's values (x + k with k 0) changes.
+printf '__global__ void k(const int *c)\n{\n    __shared__ float s[256];\n    int x = threadIdx.x;\n    for (int k = 0; k < c[0]; k++) {\n        s[x] = 1;\n        x = x + k;\n    }\n}\n' >"$tmp/inv.cu"
+(cd "$tmp" && "$bin" import inv.cu --block 32 -o inv.json) 2>"$tmp/inv.err"
+grep -q "^inv.cu:6:9: skipped store of 's': 'x' is changed at 7:9" "$tmp/inv.err" && ok || bad "not kept: $(cat "$tmp/inv.err")"
+
 # A skipped struct copy is listed once per piece nvcc copies it in (four doubles: four lines).
 printf 'typedef struct {\n    double v, x, y, z;\n} V;\n__global__ void k(const V *p, const int *f)\n{\n    __shared__ V s[32];\n    if (f[threadIdx.x])\n        s[threadIdx.x] = p[threadIdx.x];\n}\n' >"$tmp/sc.cu"
 (cd "$tmp" && "$bin" import sc.cu --block 32 -o sc.json) 2>"$tmp/sc.err"
