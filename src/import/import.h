@@ -1,7 +1,9 @@
 /* import: CUDA source -> scenario JSON. Parses a .cu file with libclang (no CUDA installation
  * needed: a built-in prelude declares what the kernel uses), finds the kernel's __shared__ arrays
  * and every load and store of them, and translates their indexes into bankscope's expression
- * language. What cannot be expressed is never guessed: it is reported as skipped, with the
+ * language: the scenario is built through the model (its expressions node by node, expr_pool)
+ * and checked with the model's own checks, and the JSON is the scenario saver's. What cannot be
+ * expressed, or what the model refuses, is never guessed: it is reported as skipped, with the
  * file:line:col of the access and the reason.
  *
  * Built without libclang, import_available() is false and import_run fails with a message. */

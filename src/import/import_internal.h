@@ -41,13 +41,13 @@ bool import_value_dependent(CXCursor c);
 #endif
 
 #ifndef __cplusplus
-#include <cJSON.h>
-
 #include "import.h"
+#include "model/scenario.h"
 
-/* Walk kernel (a __global__ function) of tu and build the scenario; skipped accesses are
- * printed to stderr. Returns the scenario (owned by the caller) or NULL after a message. */
-cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o, int *status);
+/* Walk kernel (a __global__ function) of tu and build the scenario into *out (finished: checked
+ * by the model); skipped accesses are printed to stderr, sorted by position. False (out empty,
+ * *status the exit status) after a message. */
+bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o, scenario *out, int *status);
 #endif
 
 #endif

@@ -1,15 +1,13 @@
 /* walk: the libclang walker. Walks the kernel's statements (and the __device__ functions it
  * calls, inlined), records every load and store of a shared array with its 'when' and loops,
- * skips what cannot be expressed with its position and reason, and builds the scenario (cJSON):
- * one loop, accesses outside it counted at its first or last iteration. */
+ * skips what cannot be expressed with its position and reason; walk_build.c turns what it found
+ * into the scenario. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "import/walk_internal.h"
-#include "model/kernelgen.h"
 #include "model/kinds.h"
-#include "model/names.h"
 #include "model/scenario.h"
 
 /* ---------- accesses ---------- */
@@ -28,7 +26,7 @@ static const char *op_name(banks_op op)
 
 /* The name (without folders) of the file c is in, as the user sees it (w->file_base when
  * unknown); a string that lives as long as w. */
-static const char *file_of(W *w, CXCursor c)
+const char *walk_file_of(W *w, CXCursor c)
 {
     CXFile f = NULL;
     clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &f, NULL, NULL, NULL);
@@ -36,7 +34,7 @@ static const char *file_of(W *w, CXCursor c)
         return w->file_base;
     CXString fn = clang_getFileName(f);
     const char *p = clang_getCString(fn);
-    const char *r = p ? ixpr_strdup(&w->ar, base_name(p)) : w->file_base;
+    const char *r = p ? walk_strdup(w, base_name(p)) : w->file_base;
     clang_disposeString(fn);
     return r;
 }
@@ -58,8 +56,8 @@ static void skip_at(W *w, CXCursor c, banks_op op, const char *array, const char
     int n = op == BANKS_ATOMIC || w->piece ? 0 : struct_pieces(c, NULL, paths, vectors);
     for (int i = 0; i < (n ? n : 1); i++) {
         walk_add_skip(w, line, col,
-                      walk_fmt("%s:%d:%d: skipped %s of '%s%s%s': %s", file_of(w, c), line, col, op_name(op), array,
-                               n ? "." : "", n ? paths[i] : "", why));
+                      walk_fmt("%s:%d:%d: skipped %s of '%s%s%s': %s", walk_file_of(w, c), line, col, op_name(op),
+                               array, n ? "." : "", n ? paths[i] : "", why));
         if (n)
             free(paths[i]);
     }
@@ -118,7 +116,7 @@ static bool leaf_path(CXType t, int64_t at, strbuf *out, int64_t *size)
 }
 
 static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char *atomic);
-static const ixpr *path_cond(W *w);
+static expr_ref path_cond(W *w);
 static const char *context_reason(const W *w, const char *why);
 static int var_binding(W *w, CXCursor ref);
 static void var_assign(W *w, CXCursor c, int bi, const char *op, CXCursor rhs);
@@ -199,8 +197,9 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
         skip_access(w, c, op, a, ctx);
         return;
     }
-    const ixpr *when = path_cond(w);
-    if (when && when->kind == IXPR_NUM && when->value == 0) {
+    expr_ref when = path_cond(w);
+    int64_t never;
+    if (when && expr_pool_const(&w->ep, when, &never) && never == 0) {
         skip_access(w, c, op, a, "never reached: every thread has left by then (return or continue before it)");
         return;
     }
@@ -230,7 +229,7 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
         op == BANKS_ATOMIC && (!clang_equalCursors(c, w->stmt_expr) || !strcmp(kind, "exch") || !strcmp(kind, "cas"));
     n->when = when;
     walk_where(c, &n->line, &n->col, &n->offset);
-    n->label = walk_fmt("%s:%d:%d", file_of(w, c), n->line, n->col);
+    n->label = walk_fmt("%s:%d:%d", walk_file_of(w, c), n->line, n->col);
     n->source = walk_source_line(w, c);
     const char *file = NULL;
     n->text = walk_line_text(w, c, &file);
@@ -241,7 +240,7 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
 
 static void walk_expr(W *w, CXCursor c);
 static void walk_stmt(W *w, CXCursor c);
-static void push_guard(W *w, CXCursor cond, bool negate, const ixpr **saved, const char **saved_why);
+static void push_guard(W *w, CXCursor cond, bool negate, expr_ref *saved, const char **saved_why);
 static bool walk_assign_call(W *w, CXCursor c, walk_kids ks);
 
 typedef struct name_find {
@@ -426,12 +425,12 @@ static void walk_call(W *w, CXCursor c)
     else if (w->ncalls >= MAX_INLINE)
         refuse = m = walk_fmt("in '%s', called more than %d deep", name, MAX_INLINE);
     const char *lw0 = w->loop_why, *fw0 = w->fn_loop_why, *ew0 = w->exited_why;
-    const ixpr *ex0 = w->exited;
+    expr_ref ex0 = w->exited;
     int fl0 = w->fn_nlstack;
     if (refuse && !w->loop_why)
-        w->loop_why = ixpr_strdup(&w->ar, refuse);
+        w->loop_why = walk_strdup(w, refuse);
     free(m);
-    w->exited = NULL; /* a return leaves the callee, not the kernel */
+    w->exited = 0; /* a return leaves the callee, not the kernel */
     w->exited_why = NULL;
     w->fn_nlstack = w->nlstack;
     w->fn_loop_why = w->loop_why;
@@ -528,7 +527,7 @@ static void walk_expr(W *w, CXCursor c)
         /* c ? a : b: a is evaluated only by the lanes where c holds, b by the others */
         walk_expr(w, ks.c[0]);
         for (int i = 1; i < 3; i++) {
-            const ixpr *s;
+            expr_ref s;
             const char *sw;
             push_guard(w, ks.c[0], i == 2, &s, &sw);
             walk_expr(w, ks.c[i]);
@@ -541,7 +540,7 @@ static void walk_expr(W *w, CXCursor c)
         (!strcmp(import_binary_op(c), "&&") || !strcmp(import_binary_op(c), "||"))) {
         /* short circuit: the right side runs where the left is true (&&) or false (||) */
         walk_expr(w, ks.c[0]);
-        const ixpr *s;
+        expr_ref s;
         const char *sw;
         push_guard(w, ks.c[0], import_binary_op(c)[0] == '|', &s, &sw);
         walk_expr(w, ks.c[1]);
@@ -592,14 +591,14 @@ static bool walk_assign_call(W *w, CXCursor c, walk_kids ks)
 
 /* Where the code being walked runs: the guard, less the lanes that left (return, continue);
  * NULL: every lane. */
-static const ixpr *path_cond(W *w)
+static expr_ref path_cond(W *w)
 {
-    const ixpr *when = w->guard;
-    const ixpr *const gone[] = {w->exited, w->skipped};
+    expr_ref when = w->guard;
+    const expr_ref gone[] = {w->exited, w->skipped};
     for (int i = 0; i < 2; i++)
         if (gone[i]) {
-            const ixpr *stay = ixpr_unary(&w->ar, IXPR_LNOT, gone[i]);
-            when = when ? ixpr_binary(&w->ar, IXPR_LAND, when, stay) : stay;
+            expr_ref stay = expr_pool_unary(&w->ep, EXPR_LNOT, gone[i]);
+            when = when ? expr_pool_binary(&w->ep, EXPR_LAND, when, stay) : stay;
         }
     return when;
 }
@@ -620,13 +619,13 @@ static int var_binding(W *w, CXCursor ref)
 
 /* Variable bi takes value v (NULL: not known, why says why) at c, where the code runs on the
  * lanes of path_cond: elsewhere it keeps its value. */
-static void var_set(W *w, int bi, CXCursor c, const ixpr *v, const char *why)
+static void var_set(W *w, int bi, CXCursor c, expr_ref v, const char *why)
 {
     binding *b = &w->binds[bi];
     int line, col;
     walk_where(c, &line, &col, NULL);
     const char *ctx = w->guard_why ? w->guard_why : w->exited_why ? w->exited_why : w->skipped_why;
-    const ixpr *cond = path_cond(w);
+    expr_ref cond = path_cond(w);
     char *m = NULL;
     if (ctx && strstr(ctx, "depends on data"))
         m = walk_fmt("depends on data: changed at %d:%d under a condition that reads memory (bankscope record "
@@ -639,12 +638,12 @@ static void var_set(W *w, int bi, CXCursor c, const ixpr *v, const char *why)
     else if (cond && !b->val)
         m = walk_fmt("set at %d:%d only under a condition", line, col);
     if (m) {
-        b->val = NULL;
-        b->why = ixpr_strdup(&w->ar, m);
+        b->val = 0;
+        b->why = walk_strdup(w, m);
         free(m);
         return;
     }
-    b->val = cond ? ixpr_cond(&w->ar, cond, v, b->val) : v;
+    b->val = cond ? expr_pool_cond(&w->ep, cond, v, b->val) : v;
     b->why = NULL;
 }
 
@@ -666,7 +665,7 @@ static void var_declare(W *w, CXCursor d, CXCursor init)
         memcpy(saved, w->why, sizeof saved);
         w->why[0] = '\0';
         b.val = walk_value(w, init);
-        b.why = b.val ? NULL : ixpr_strdup(&w->ar, w->why);
+        b.why = b.val ? NULL : walk_strdup(w, w->why);
         memcpy(w->why, saved, sizeof saved);
     }
     w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
@@ -679,17 +678,17 @@ static void var_assign(W *w, CXCursor c, int bi, const char *op, CXCursor rhs)
     char saved[sizeof w->why];
     memcpy(saved, w->why, sizeof saved);
     w->why[0] = '\0';
-    const ixpr *old = w->binds[bi].val, *v = NULL;
-    ixpr_op o;
+    expr_ref old = w->binds[bi].val, v = 0;
+    expr_op o;
     if (!strcmp(op, "="))
         v = walk_value(w, rhs);
     else if (!strcmp(op, "++") || !strcmp(op, "--"))
-        v = old ? ixpr_binary(&w->ar, op[0] == '+' ? IXPR_ADD : IXPR_SUB, old, ixpr_num(&w->ar, 1)) : NULL;
+        v = old ? expr_pool_binary(&w->ep, op[0] == '+' ? EXPR_ADD : EXPR_SUB, old, expr_pool_num(&w->ep, 1)) : 0;
     else {
         char bop[4];
         snprintf(bop, sizeof bop, "%.*s", (int)strlen(op) - 1, op);
-        const ixpr *r = ixpr_op_parse(bop, false, &o) ? walk_value(w, rhs) : NULL;
-        v = r && old ? ixpr_binary(&w->ar, o, old, r) : NULL;
+        expr_ref r = expr_op_parse(bop, false, &o) ? walk_value(w, rhs) : 0;
+        v = r && old ? expr_pool_binary(&w->ep, o, old, r) : 0;
         if (!old && !w->why[0])
             snprintf(w->why, sizeof w->why, "its value before is not known: %s", w->binds[bi].why);
     }
@@ -793,25 +792,27 @@ static bool data_write(W *w, CXCursor scope, CXCursor var, int depth)
 
 /* The step c of 'v = (v + c) & m' with c and m constants and m + 1 a power of two (a pointer
  * that wraps around a power-of-two buffer): after k >= 1 such steps v is (v0 + k * c) & m, since
- * '& m' keeps the value modulo m + 1. *mask is m; NULL when rhs is not such. */
-static const ixpr *wrap_step(W *w, CXCursor rhs, CXCursor var, const ixpr **mask)
+ * '& m' keeps the value modulo m + 1. *mask is m; 0 when rhs is not such. */
+static expr_ref wrap_step(W *w, CXCursor rhs, CXCursor var, expr_ref *mask)
 {
     rhs = walk_strip(rhs);
     const char *op = import_binary_op(rhs);
     walk_kids rk = walk_children(rhs);
     if (!op || strcmp(op, "&") || rk.n != 2)
-        return NULL;
+        return 0;
     CXCursor sum = walk_strip(rk.c[0]);
     const char *sop = import_binary_op(sum);
     walk_kids sk = walk_children(sum);
     if (!sop || strcmp(sop, "+") || sk.n != 2 || !walk_refers_to(sk.c[0], var))
-        return NULL;
+        return 0;
     char saved[sizeof w->why];
     memcpy(saved, w->why, sizeof saved);
-    const ixpr *c = walk_value(w, sk.c[1]), *m = c ? walk_value(w, rk.c[1]) : NULL;
+    expr_ref c = walk_value(w, sk.c[1]), m = c ? walk_value(w, rk.c[1]) : 0;
     memcpy(w->why, saved, sizeof saved);
-    if (!c || !m || c->kind != IXPR_NUM || m->kind != IXPR_NUM || m->value < 0 || (m->value & (m->value + 1)) != 0)
-        return NULL;
+    int64_t mv;
+    if (!c || !m || !expr_pool_const(&w->ep, c, NULL) || !expr_pool_const(&w->ep, m, &mv) || mv < 0 ||
+        (mv & (mv + 1)) != 0)
+        return 0;
     *mask = m;
     return c;
 }
@@ -833,7 +834,7 @@ static void loop_vars(W *w, CXCursor body, const wloop *L, bool before, const ch
         binding *b = &w->binds[bi];
         int line, col;
         walk_where(m.first[bi], &line, &col, NULL);
-        const ixpr *step = NULL, *mask = NULL;
+        expr_ref step = 0, mask = 0;
         walk_kids bk = walk_children(body);
         bool top = false;
         for (int i = 0; i < bk.n; i++)
@@ -843,16 +844,16 @@ static void loop_vars(W *w, CXCursor body, const wloop *L, bool before, const ch
         walk_kids ks = walk_children(m.first[bi]);
         if (L && L->kind == 0 && m.count[bi] == 1 && top && b->val) {
             if (uop && (!strcmp(uop, "++") || !strcmp(uop, "--")))
-                step = ixpr_num(&w->ar, uop[0] == '+' ? 1 : -1);
+                step = expr_pool_num(&w->ep, uop[0] == '+' ? 1 : -1);
             else if (op && (!strcmp(op, "+=") || !strcmp(op, "-=")) && ks.n == 2) {
                 char saved[sizeof w->why];
                 memcpy(saved, w->why, sizeof saved);
                 step = walk_value(w, ks.c[1]);
                 memcpy(w->why, saved, sizeof saved);
-                if (step && (ixpr_uses_thread(step) || ixpr_uses(step, NULL)))
-                    step = ixpr_uses(step, NULL) ? NULL : step;
+                if (step && (expr_pool_uses_thread(&w->ep, step) || expr_pool_uses(&w->ep, step, -1)))
+                    step = expr_pool_uses(&w->ep, step, -1) ? 0 : step;
                 if (step && op[0] == '-')
-                    step = ixpr_unary(&w->ar, IXPR_NEG, step);
+                    step = expr_pool_unary(&w->ep, EXPR_NEG, step);
             } else if (op && !strcmp(op, "=") && ks.n == 2)
                 step = wrap_step(w, ks.c[1], b->decl, &mask);
         }
@@ -863,47 +864,48 @@ static void loop_vars(W *w, CXCursor body, const wloop *L, bool before, const ch
                                        line, col)
                         : ctx ? walk_fmt("changed at %d:%d, %s", line, col, ctx)
                               : walk_fmt("changed at %d:%d, inside a loop", line, col);
-            b->val = NULL;
-            b->why = ixpr_strdup(&w->ar, why);
+            b->val = 0;
+            b->why = walk_strdup(w, why);
             free(why);
             continue;
         }
         /* iterations done: (loop value - from) / step at the start of one, the count after */
-        const ixpr *done =
-            before ? ixpr_binary(&w->ar, IXPR_DIV,
-                                 ixpr_binary(&w->ar, IXPR_SUB, ixpr_var(&w->ar, L->var), ixpr_num(&w->ar, L->from)),
-                                 ixpr_num(&w->ar, L->step))
-                   : ixpr_num(&w->ar, L->kind == 0 && L->step != 0 ? (L->last - L->from) / L->step + 1 : 0);
-        const ixpr *v = ixpr_binary(&w->ar, IXPR_ADD, b->val, ixpr_binary(&w->ar, IXPR_MUL, step, done));
+        expr_ref done =
+            before ? expr_pool_binary(&w->ep, EXPR_DIV,
+                                      expr_pool_binary(&w->ep, EXPR_SUB, expr_pool_var(&w->ep, L->var),
+                                                       expr_pool_num(&w->ep, L->from)),
+                                      expr_pool_num(&w->ep, L->step))
+                   : expr_pool_num(&w->ep, L->kind == 0 && L->step != 0 ? (L->last - L->from) / L->step + 1 : 0);
+        expr_ref v = expr_pool_binary(&w->ep, EXPR_ADD, b->val, expr_pool_binary(&w->ep, EXPR_MUL, step, done));
         if (mask) /* (v0 + k * c) & m after k >= 1 steps; v0 itself before the first */
-            v = ixpr_cond(&w->ar, ixpr_binary(&w->ar, IXPR_EQ, done, ixpr_num(&w->ar, 0)), b->val,
-                          ixpr_binary(&w->ar, IXPR_AND, v, mask));
+            v = expr_pool_cond(&w->ep, expr_pool_binary(&w->ep, EXPR_EQ, done, expr_pool_num(&w->ep, 0)), b->val,
+                               expr_pool_binary(&w->ep, EXPR_AND, v, mask));
         b->val = v;
     }
 }
 
 /* ---------- statements ---------- */
 
-static void push_guard(W *w, CXCursor cond, bool negate, const ixpr **saved, const char **saved_why)
+static void push_guard(W *w, CXCursor cond, bool negate, expr_ref *saved, const char **saved_why)
 {
     *saved = w->guard;
     *saved_why = w->guard_why;
     if (w->guard_why)
         return;
     w->why[0] = '\0';
-    const ixpr *g = walk_value(w, cond);
+    expr_ref g = walk_value(w, cond);
     if (!g) {
         int l, cl;
         walk_where(cond, &l, &cl, NULL);
-        w->guard_why = ixpr_strdup(&w->ar, "");
+        w->guard_why = walk_strdup(w, "");
         char *m = walk_fmt("under the condition at %d:%d, which cannot be expressed: %s", l, cl, w->why);
-        w->guard_why = ixpr_strdup(&w->ar, m);
+        w->guard_why = walk_strdup(w, m);
         free(m);
         return;
     }
     if (negate)
-        g = ixpr_unary(&w->ar, IXPR_LNOT, g);
-    w->guard = w->guard ? ixpr_binary(&w->ar, IXPR_LAND, w->guard, g) : g;
+        g = expr_pool_unary(&w->ep, EXPR_LNOT, g);
+    w->guard = w->guard ? expr_pool_binary(&w->ep, EXPR_LAND, w->guard, g) : g;
 }
 
 /* A return (or continue) at c: the lanes that reach it leave the function (the iteration); what
@@ -912,7 +914,7 @@ static void push_guard(W *w, CXCursor cond, bool negate, const ixpr **saved, con
  * makes what follows unknown. */
 static void note_exit(W *w, CXCursor c, bool is_return)
 {
-    const ixpr **gone = is_return ? &w->exited : &w->skipped;
+    expr_ref *gone = is_return ? &w->exited : &w->skipped;
     const char **gone_why = is_return ? &w->exited_why : &w->skipped_why;
     if (*gone_why || w->ignore_exits)
         return;
@@ -923,19 +925,19 @@ static void note_exit(W *w, CXCursor c, bool is_return)
     if (w->guard_why || (is_return && in_loop)) {
         char *m = walk_fmt("after the %s at %d:%d, %s", what, line, col,
                            w->guard_why ? "whose condition cannot be expressed" : "inside a loop");
-        *gone_why = ixpr_strdup(&w->ar, m);
+        *gone_why = walk_strdup(w, m);
         free(m);
         return;
     }
-    const ixpr *here = w->guard ? w->guard : ixpr_num(&w->ar, 1);
-    *gone = *gone ? ixpr_binary(&w->ar, IXPR_LOR, *gone, here) : here;
+    expr_ref here = w->guard ? w->guard : expr_pool_num(&w->ep, 1);
+    *gone = *gone ? expr_pool_binary(&w->ep, EXPR_LOR, *gone, here) : here;
 }
 
 /* The walk's state before a trial walk (walk_try_loop), to be put back after it. */
 typedef struct walk_saved {
     int nacc, nskips, nloops, nbinds, nlstack;
     binding *binds;
-    const ixpr *guard, *exited, *skipped;
+    expr_ref guard, exited, skipped;
     const char *guard_why, *exited_why, *skipped_why, *loop_why;
     bool break_ok, block_noted[3];
     walk_tparam tparams[WALK_MAX_TPARAMS];
@@ -998,20 +1000,22 @@ static void state_restore(W *w, walk_saved *s)
     memcpy(w->tparams, s->tparams, sizeof w->tparams);
 }
 
-/* Whether two values print the same. */
-static bool same_value(const ixpr *a, const ixpr *b)
+/* Whether two values are the same tree (node indices a and b of the pool, -1: none). */
+static bool same_node(const expr_pool *p, int a, int b, int depth)
 {
     if (a == b)
         return true;
-    if (!a || !b)
+    if (a < 0 || b < 0 || depth > 200)
         return false;
-    strbuf x = {0}, y = {0};
-    ixpr_print(a, &x);
-    ixpr_print(b, &y);
-    bool same = !strcmp(strbuf_str(&x), strbuf_str(&y));
-    strbuf_free(&x);
-    strbuf_free(&y);
-    return same;
+    const expr_node *x = &p->nodes[a], *y = &p->nodes[b];
+    return x->kind == y->kind && x->op == y->op && x->value == y->value && same_node(p, x->a, y->a, depth + 1) &&
+           same_node(p, x->b, y->b, depth + 1) && same_node(p, x->c, y->c, depth + 1);
+}
+
+/* Whether two values are the same expression. */
+static bool same_value(W *w, expr_ref a, expr_ref b)
+{
+    return a && b && same_node(&w->ep, a - 1, b - 1, 0);
 }
 
 /* The followed variables (the first n bindings) that a loop's body and increment (inc, may be
@@ -1032,20 +1036,18 @@ static void loop_invariants(W *w, CXCursor c, CXCursor body, CXCursor inc, int n
         walk_saved sv;
         state_save(w, &sv);
         w->trial++;
-        w->skipped = NULL;
+        w->skipped = 0;
         w->skipped_why = NULL;
         for (int i = 0; pass > 0 && i < n && i < 64; i++)
             if (m.count[i] && !inv[i] && w->binds[i].is_var) {
-                char nm[16];
-                snprintf(nm, sizeof nm, "#V%d", i);
-                w->binds[i].val = ixpr_var(&w->ar, ixpr_strdup(&w->ar, nm));
+                w->binds[i].val = expr_pool_var(&w->ep, WALK_VAR_LOOP(MAX_LOOPS + i));
             }
         walk_stmt(w, body);
         if (!clang_Cursor_isNull(inc))
             walk_expr(w, inc);
         bool changed = false;
         for (int i = 0; i < n; i++) {
-            bool keep = sv.binds[i].is_var && sv.binds[i].val && same_value(sv.binds[i].val, w->binds[i].val);
+            bool keep = sv.binds[i].is_var && sv.binds[i].val && same_value(w, sv.binds[i].val, w->binds[i].val);
             if (pass == 0) {
                 inv[i] = keep && i < 64; /* past 64 variables, what the loop writes is not known */
                 data[i] = !w->binds[i].val && w->binds[i].why && !strncmp(w->binds[i].why, "depends on data", 15)
@@ -1113,9 +1115,9 @@ static bool reset_invariant(W *w, CXCursor c, CXCursor body, const binding *b)
             return false;
         char saved[sizeof w->why];
         memcpy(saved, w->why, sizeof saved);
-        const ixpr *v = walk_value(w, sk.c[1]);
+        expr_ref v = walk_value(w, sk.c[1]);
         memcpy(w->why, saved, sizeof saved);
-        return v && same_value(v, b->val);
+        return v && same_value(w, v, b->val);
     }
     return false;
 }
@@ -1137,7 +1139,7 @@ static void walk_loop_once(W *w, CXCursor c, CXCursor init, CXCursor cond, CXCur
     walk_where(c, &line, &col, NULL);
     char *ctx = walk_fmt("inside the %s at %d:%d, which is not a simple counted loop: %s", what, line, col, why);
     const char *lw0 = w->loop_why, *gw0 = w->guard_why, *skw0 = w->skipped_why;
-    const ixpr *g0 = w->guard, *sk0 = w->skipped;
+    expr_ref g0 = w->guard, sk0 = w->skipped;
     int nb0 = w->nbinds;
     bool bo0 = w->break_ok;
     w->break_ok = false;
@@ -1147,7 +1149,7 @@ static void walk_loop_once(W *w, CXCursor c, CXCursor init, CXCursor cond, CXCur
         init = clang_getNullCursor();
         cond = inc = body = init;
         if (!w->loop_why)
-            w->loop_why = ixpr_strdup(&w->ar, ctx);
+            w->loop_why = walk_strdup(w, ctx);
         loop_vars(w, c, NULL, true, NULL);
         for (int i = 0; i < ks.n; i++) {
             if (clang_isExpression(clang_getCursorKind(ks.c[i])))
@@ -1166,9 +1168,9 @@ static void walk_loop_once(W *w, CXCursor c, CXCursor init, CXCursor cond, CXCur
     if (cond_first && !clang_Cursor_isNull(cond)) {
         walk_expr(w, cond);
         w->why[0] = '\0';
-        const ixpr *g = once && !w->guard_why ? walk_value(w, cond) : NULL;
+        expr_ref g = once && !w->guard_why ? walk_value(w, cond) : 0;
         if (g)
-            w->guard = w->guard ? ixpr_binary(&w->ar, IXPR_LAND, w->guard, g) : g;
+            w->guard = w->guard ? expr_pool_binary(&w->ep, EXPR_LAND, w->guard, g) : g;
         else if (once && !walk_uniform(w, cond)) {
             once = false;
             if (strstr(w->why, "depends on data")) { /* the lanes that run it depend on data */
@@ -1178,18 +1180,18 @@ static void walk_loop_once(W *w, CXCursor c, CXCursor init, CXCursor cond, CXCur
         }
     }
     if (parts && !once && !w->loop_why)
-        w->loop_why = ixpr_strdup(&w->ar, ctx);
+        w->loop_why = walk_strdup(w, ctx);
     if (parts && once && !w->loop_why && !w->guard_why)
         walk_add_skip(w, line, col,
                       walk_fmt("%s:%d:%d: note: the %s is not a simple counted loop (%s): its first iteration is "
                                "analysed; what depends on its iterations is listed as skipped",
-                               file_of(w, c), line, col, what, why));
+                               walk_file_of(w, c), line, col, what, why));
     /* the variables each iteration gives back their value keep it (found by a trial walk of one
      * iteration, at most MAX_TRIAL_DEPTH loops deep and MAX_TRIALS in all, or by a last
      * assignment at the body's top level) */
     int ninv = parts && once ? w->nbinds : 0;
     bool *inv = ninv ? xcalloc((size_t)ninv, sizeof *inv) : NULL;
-    const ixpr **start = ninv ? xmalloc((size_t)ninv * sizeof *start) : NULL;
+    expr_ref *start = ninv ? xmalloc((size_t)ninv * sizeof *start) : NULL;
     const char **data = ninv ? xcalloc((size_t)ninv, sizeof *data) : NULL;
     for (int i = 0; i < ninv; i++)
         start[i] = w->binds[i].val;
@@ -1216,7 +1218,7 @@ static void walk_loop_once(W *w, CXCursor c, CXCursor init, CXCursor cond, CXCur
                 w->binds[i].why = NULL;
             } else if (data[i] && !w->binds[i].val) /* from the second iteration on */
                 w->binds[i].why = data[i];
-        w->skipped = NULL; /* a continue ends the iteration for the lanes that take it */
+        w->skipped = 0; /* a continue ends the iteration for the lanes that take it */
         w->skipped_why = NULL;
         walk_stmt(w, body);
         if (!clang_Cursor_isNull(inc))
@@ -1394,36 +1396,35 @@ static void walk_loop(W *w, CXCursor c)
     L.begin = off;
     L.end = e_off;
     L.line = line;
+    L.col = col;
     L.parent = w->nlstack ? w->lstack[w->nlstack - 1] : -1;
-    char vn[16];
-    snprintf(vn, sizeof vn, "#L%d", id);
-    L.var = ixpr_strdup(&w->ar, vn);
+    L.var = WALK_VAR_LOOP(id);
     L.user = walk_spell(var);
     w->loops[id] = L;
     binding b;
     memset(&b, 0, sizeof b);
     b.decl = var;
-    b.val = ixpr_var(&w->ar, vn);
-    const ixpr *g0 = w->guard;
+    b.val = expr_pool_var(&w->ep, L.var);
+    expr_ref g0 = w->guard;
     if (L.start) {
         /* the thread's own value of the variable, and whether it is still in the loop */
-        b.val =
-            ixpr_binary(&w->ar, IXPR_ADD, L.start, ixpr_binary(&w->ar, IXPR_MUL, b.val, ixpr_num(&w->ar, L.stride)));
-        const ixpr *in = L.bound_e ? ixpr_binary(&w->ar, L.bound_op, b.val, L.bound_e)
-                                   : ixpr_binary(&w->ar, IXPR_LT, b.val, ixpr_num(&w->ar, L.bound));
-        w->guard = w->guard ? ixpr_binary(&w->ar, IXPR_LAND, w->guard, in) : in;
+        b.val = expr_pool_binary(&w->ep, EXPR_ADD, L.start,
+                                 expr_pool_binary(&w->ep, EXPR_MUL, b.val, expr_pool_num(&w->ep, L.stride)));
+        expr_ref in = L.bound_e ? expr_pool_binary(&w->ep, L.bound_op, b.val, L.bound_e)
+                                : expr_pool_binary(&w->ep, EXPR_LT, b.val, expr_pool_num(&w->ep, L.bound));
+        w->guard = w->guard ? expr_pool_binary(&w->ep, EXPR_LAND, w->guard, in) : in;
         char *u = walk_fmt("%s_iter", w->loops[id].user);
         free(w->loops[id].user);
         w->loops[id].user = u;
     } else {
         /* a bound or start that moves with an enclosing loop */
         if (L.bound_e) {
-            const ixpr *in = ixpr_binary(&w->ar, L.bound_op, b.val, L.bound_e);
-            w->guard = w->guard ? ixpr_binary(&w->ar, IXPR_LAND, w->guard, in) : in;
+            expr_ref in = expr_pool_binary(&w->ep, L.bound_op, b.val, L.bound_e);
+            w->guard = w->guard ? expr_pool_binary(&w->ep, EXPR_LAND, w->guard, in) : in;
         }
         if (L.start_e) {
-            const ixpr *in = ixpr_binary(&w->ar, L.start_op, b.val, L.start_e);
-            w->guard = w->guard ? ixpr_binary(&w->ar, IXPR_LAND, w->guard, in) : in;
+            expr_ref in = expr_pool_binary(&w->ep, L.start_op, b.val, L.start_e);
+            w->guard = w->guard ? expr_pool_binary(&w->ep, EXPR_LAND, w->guard, in) : in;
         }
     }
     int nb0 = w->nbinds;
@@ -1432,9 +1433,9 @@ static void walk_loop(W *w, CXCursor c)
     w->binds[w->nbinds++] = b;
     w->lstack[w->nlstack++] = id;
     walk_expr(w, cond);
-    const ixpr *sk0 = w->skipped;
+    expr_ref sk0 = w->skipped;
     const char *skw0 = w->skipped_why;
-    w->skipped = NULL; /* a continue ends one iteration: the next starts with every lane */
+    w->skipped = 0; /* a continue ends one iteration: the next starts with every lane */
     w->skipped_why = NULL;
     bool bo0 = w->break_ok;
     w->break_ok = true;
@@ -1442,7 +1443,7 @@ static void walk_loop(W *w, CXCursor c)
     w->break_ok = bo0;
     w->skipped = sk0;
     w->skipped_why = skw0;
-    const ixpr **endv = nb0 ? xmalloc((size_t)nb0 * sizeof *endv) : NULL;
+    expr_ref *endv = nb0 ? xmalloc((size_t)nb0 * sizeof *endv) : NULL;
     for (int i = 0; i < nb0; i++)
         endv[i] = w->binds[i].val;
     if (!clang_Cursor_isNull(inc))
@@ -1462,10 +1463,10 @@ static void walk_loop(W *w, CXCursor c)
         binding *vb = &w->binds[i];
         if (vb->val || !endv[i] || !vb->is_var || last_write(body, vb->decl) > brk_off)
             continue;
-        const ixpr *v = ixpr_subst(&w->ar, endv[i], L.var, ixpr_num(&w->ar, L.last));
+        expr_ref v = expr_pool_subst(&w->ep, endv[i], L.var, expr_pool_num(&w->ep, L.last));
         bool inner = false; /* a variable of a loop inside this one: not a value after it */
         for (int k = id + 1; k < w->nloops; k++)
-            inner |= ixpr_uses(v, w->loops[k].var);
+            inner |= expr_pool_uses(&w->ep, v, w->loops[k].var);
         if (!inner) {
             vb->val = v;
             vb->why = NULL;
@@ -1542,10 +1543,10 @@ static bool walk_if_uniform(W *w, CXCursor c, CXCursor cond, CXCursor then, CXCu
     walk_add_skip(w, line, col,
                   walk_fmt("%s:%d:%d: note: the condition at %d:%d is the same for every thread but not known (%s): "
                            "the analysis takes it as %s",
-                           file_of(w, c), line, col, l, cl, why, then_taken ? "true" : "false"));
+                           walk_file_of(w, c), line, col, l, cl, why, then_taken ? "true" : "false"));
     char *m = walk_fmt("under the condition at %d:%d, which the analysis takes as %s: it is not known (%s)", l, cl,
                        then_taken ? "true" : "false", why);
-    const char *branch_why = ixpr_strdup(&w->ar, m);
+    const char *branch_why = walk_strdup(w, m);
     free(m);
     for (int i = 0; i < 2; i++) {
         CXCursor b = i == 0 ? then : els;
@@ -1584,7 +1585,7 @@ static void walk_stmt(W *w, CXCursor c)
     case CXCursor_CompoundStmt: {
         stmt_list l = {NULL, 0};
         clang_visitChildren(c, list_visit, &l);
-        const ixpr *g0 = w->guard;
+        expr_ref g0 = w->guard;
         const char *gw0 = w->guard_why;
         for (int i = 0; i < l.n; i++)
             walk_stmt(w, l.c[i]);
@@ -1618,7 +1619,7 @@ static void walk_stmt(W *w, CXCursor c)
         if (walk_if_uniform(w, c, ks.c[ci], ci + 1 < ks.n ? ks.c[ci + 1] : clang_getNullCursor(),
                             ci + 2 < ks.n ? ks.c[ci + 2] : clang_getNullCursor()))
             break;
-        const ixpr *s;
+        expr_ref s;
         const char *sw;
         if (ci + 1 < ks.n) {
             push_guard(w, ks.c[ci], false, &s, &sw);
@@ -1657,7 +1658,7 @@ static void walk_stmt(W *w, CXCursor c)
         walk_where(c, &line, &col, NULL);
         if (!gsaved) {
             char *m = walk_fmt("inside the switch at %d:%d, which bankscope cannot follow", line, col);
-            w->guard_why = ixpr_strdup(&w->ar, m);
+            w->guard_why = walk_strdup(w, m);
             free(m);
         }
         walk_kids ks = walk_children(c);
@@ -1692,252 +1693,13 @@ static enum CXChildVisitResult shared_visit(CXCursor c, CXCursor parent, CXClien
 
 /* ---------- the scenario ---------- */
 
-static const char *reserved[] = {"threadIdx", "blockDim", "tx",       "ty",  "tz",  "lane",
-                                 "warp",      "tid",      "warpSize", "min", "max", NULL};
-
 static int skip_cmp(const void *a, const void *b)
 {
     const wskip *x = a, *y = b;
     return x->line != y->line ? x->line - y->line : x->col - y->col;
 }
 
-static bool ancestor(const W *w, int anc, int id)
-{
-    for (int p = id; p >= 0; p = w->loops[p].parent)
-        if (p == anc)
-            return true;
-    return false;
-}
-
-/* Iterations of loop id (1 for a loop that could not be counted). */
-static int64_t loop_count_of(const wloop *L)
-{
-    int64_t n = 0;
-    if (L->kind == 0 && L->step != 0)
-        n = L->step > 0 ? (L->to - L->from + L->step - 1) / L->step : (L->from - L->to - L->step - 1) / -L->step;
-    else
-        for (int64_t v = L->from; n < 4097 && (L->kind == 1 ? v < L->to : v > L->to) && v != 0;
-             v = L->kind == 1 ? v * L->step : v / L->step)
-            n++;
-    return n > 0 ? n : 1;
-}
-
-/* Whether access a uses the variable of loop id. */
-static bool access_uses(const waccess *a, const ixpr *when, const wloop *L)
-{
-    bool uses = ixpr_uses(when, L->var);
-    for (int d = 0; d < a->nidx; d++)
-        uses |= ixpr_uses(a->idx[d], L->var);
-    return uses;
-}
-
-/* Decide the scenario's loop nest and turn the accesses into JSON: every loop around an
- * imported access (its parent the nearest one kept), at most 8 and 4096 iterations in all (the
- * longest loops are left out first; with --loop LINE only that loop and those around it). An
- * access outside a loop runs at its first iteration, or its last when it follows the loop: the
- * model does that from the order of the accesses, which is the order of the source. */
-static cJSON *build(W *w, cJSON *root)
-{
-    bool keep[MAX_LOOPS] = {false};
-    for (int i = 0; i < w->nacc; i++)
-        for (int j = 0; j < w->acc[i].nloops; j++)
-            keep[w->acc[i].loops[j]] = true;
-    if (w->o->loop_line > 0) { /* only the loop at that line and those around it */
-        int chosen = -1;
-        for (int id = 0; id < w->nloops; id++)
-            if (keep[id] && w->loops[id].line == w->o->loop_line && chosen < 0)
-                chosen = id;
-        for (int id = 0; id < w->nloops; id++)
-            keep[id] = keep[id] && chosen >= 0 && ancestor(w, id, chosen);
-    }
-    for (;;) {
-        /* too many: leave out the loop whose variable the fewest accesses use (they are listed),
-         * the longest of those */
-        int n = 0, drop = -1, drop_cost = 0;
-        int64_t total = 1;
-        for (int id = 0; id < w->nloops; id++)
-            if (keep[id]) {
-                n++;
-                total *= loop_count_of(&w->loops[id]);
-                int cost = 0;
-                for (int i = 0; i < w->nacc; i++)
-                    cost += access_uses(&w->acc[i], w->acc[i].when, &w->loops[id]);
-                if (drop < 0 || cost < drop_cost ||
-                    (cost == drop_cost && loop_count_of(&w->loops[id]) > loop_count_of(&w->loops[drop]))) {
-                    drop = id;
-                    drop_cost = cost;
-                }
-                if (total > 1 << 20)
-                    total = 1 << 20;
-            }
-        if (n <= SCENARIO_MAX_LOOPS && total <= SCENARIO_MAX_ITERATIONS)
-            break;
-        keep[drop] = false;
-    }
-    /* names: the source's, made unique and never a word of expressions */
-    const char *names[MAX_LOOPS] = {NULL};
-    int nkept = 0;
-    cJSON *loops = cJSON_CreateArray();
-    for (int id = 0; id < w->nloops; id++) {
-        if (!keep[id])
-            continue;
-        const wloop *L = &w->loops[id];
-        const char *base = L->user;
-        for (int i = 0; reserved[i]; i++)
-            if (!strcmp(base, reserved[i]))
-                base = "loop_var";
-        const char *nm = base;
-        for (int k = 2;; k++) {
-            bool taken = false;
-            for (int j = 0; j < id; j++)
-                taken |= names[j] && !strcmp(names[j], nm);
-            if (!taken)
-                break;
-            char *t = walk_fmt("%s_%d", base, k);
-            nm = ixpr_strdup(&w->ar, t);
-            free(t);
-        }
-        names[id] = nm;
-        nkept++;
-        cJSON *lo = cJSON_CreateObject();
-        cJSON_AddStringToObject(lo, "var", nm);
-        cJSON_AddNumberToObject(lo, "from", (double)L->from);
-        cJSON_AddNumberToObject(lo, "to", (double)L->to);
-        cJSON_AddNumberToObject(lo, L->kind == 1 ? "mul" : L->kind == 2 ? "div" : "step", (double)L->step);
-        for (int p = L->parent; p >= 0; p = w->loops[p].parent)
-            if (keep[p]) {
-                cJSON_AddStringToObject(lo, "in", names[p]);
-                break;
-            }
-        cJSON_AddItemToArray(loops, lo);
-    }
-    cJSON *accs = cJSON_CreateArray();
-    int imported = 0;
-    bool noted[MAX_LOOPS] = {false};
-    for (int i = 0; i < w->nacc; i++) {
-        waccess *a = &w->acc[i];
-        const warray *arr = &w->arrays[a->array];
-        const char *why = NULL;
-        char buf[300];
-        const ixpr *when = a->when;
-        int inner = -1;
-        for (int j = 0; j < a->nloops && !why; j++) {
-            const wloop *M = &w->loops[a->loops[j]];
-            if (keep[a->loops[j]]) {
-                inner = a->loops[j];
-                continue;
-            }
-            if (access_uses(a, when, M)) {
-                snprintf(buf, sizeof buf,
-                         "uses '%s' of the loop at line %d, which is left out of the scenario's loop nest (at most %d "
-                         "loops and %d iterations in all; choose one with --loop LINE)",
-                         M->user, M->line, SCENARIO_MAX_LOOPS, SCENARIO_MAX_ITERATIONS);
-                why = buf;
-            } else if (!noted[a->loops[j]]) {
-                noted[a->loops[j]] = true;
-                walk_add_skip(w, M->line, 1,
-                              walk_fmt("%s:%d: note: the loop over '%s' is left out of the scenario's loop nest: the "
-                                       "accesses inside it are counted once",
-                                       w->file_base, M->line, M->user));
-            }
-        }
-        if (why) {
-            walk_add_skip(w, a->line, a->col,
-                          walk_fmt("%s: skipped %s of '%s': %s", a->label, op_name(a->op), arr->name, why));
-            continue;
-        }
-        /* the walker's loop variables become the scenario's names */
-        const ixpr *idx[3];
-        for (int d = 0; d < a->nidx; d++)
-            idx[d] = a->idx[d];
-        for (int id = 0; id < w->nloops; id++)
-            if (keep[id]) {
-                const ixpr *v = ixpr_var(&w->ar, names[id]);
-                for (int d = 0; d < a->nidx; d++)
-                    idx[d] = ixpr_subst(&w->ar, idx[d], w->loops[id].var, v);
-                when = ixpr_subst(&w->ar, when, w->loops[id].var, v);
-            }
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "op", op_name(a->op));
-        if (a->op == BANKS_ATOMIC) {
-            cJSON_AddStringToObject(o, "atomic", a->atomic);
-            cJSON_AddBoolToObject(o, "returns", a->returns);
-        }
-        cJSON_AddStringToObject(o, "array", arr->name);
-        strbuf sb = {0};
-        cJSON *ix = cJSON_AddArrayToObject(o, "index");
-        for (int d = 0; d < a->nidx; d++) {
-            strbuf_clear(&sb);
-            ixpr_print(idx[d], &sb);
-            cJSON_AddItemToArray(ix, cJSON_CreateString(strbuf_str(&sb)));
-        }
-        if (a->field)
-            cJSON_AddStringToObject(o, "field", a->field);
-        if (a->vector)
-            cJSON_AddStringToObject(o, "vector", a->vector);
-        if (when) {
-            strbuf_clear(&sb);
-            ixpr_print(when, &sb);
-            cJSON_AddStringToObject(o, "when", strbuf_str(&sb));
-        }
-        strbuf_free(&sb);
-        cJSON_AddStringToObject(o, "label", a->label);
-        if (a->source)
-            cJSON_AddStringToObject(o, "source", a->source);
-        cJSON *loc = cJSON_AddObjectToObject(o, "location");
-        cJSON_AddStringToObject(loc, "file", a->file);
-        cJSON_AddNumberToObject(loc, "line", a->line);
-        cJSON_AddNumberToObject(loc, "column", a->col);
-        if (a->text)
-            cJSON_AddStringToObject(loc, "text", a->text);
-        if (inner >= 0)
-            cJSON_AddStringToObject(o, "loop", names[inner]);
-        cJSON_AddItemToArray(accs, o);
-        imported++;
-    }
-    if (nkept) {
-        cJSON_AddNumberToObject(root, "version", 2);
-        cJSON_AddItemToObject(root, "loops", loops);
-    } else
-        cJSON_Delete(loops);
-    cJSON_AddItemToObject(root, "accesses", accs);
-    return imported ? root : NULL;
-}
-
-/* A name the scenario cannot use (reserved in CUDA code, such as __smem) becomes one it can
- * (smem, or smem_2 when that is taken), with a note; the accesses name the array by index. */
-static void array_rename(W *w, int i)
-{
-    warray *a = &w->arrays[i];
-    if (names_ok_in_cuda(a->name) && kernelgen_name_ok(a->name))
-        return;
-    const char *base = a->name;
-    while (*base == '_')
-        base++;
-    char *n = NULL;
-    for (int k = 1; k < 100 && !n; k++) {
-        char *c = k == 1 ? walk_fmt("%s", *base ? base : "shared") : walk_fmt("%s_%d", *base ? base : "shared", k);
-        bool taken = !names_ok_in_cuda(c) || !kernelgen_name_ok(c);
-        for (int j = 0; j < w->narrays && !taken; j++)
-            taken = j != i && !strcmp(w->arrays[j].name, c);
-        if (taken)
-            free(c);
-        else
-            n = c;
-    }
-    if (!n)
-        return;
-    int l, cl;
-    walk_where(a->decl, &l, &cl, NULL);
-    walk_add_skip(w, l, cl,
-                  walk_fmt("%s:%d:%d: note: the array '%s' is called '%s' in the scenario ('%s' is reserved in CUDA "
-                           "code)",
-                           w->file_base, l, cl, a->name, n, a->name));
-    free(a->name);
-    a->name = n;
-}
-
-cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o, int *status)
+bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o, scenario *out, int *status)
 {
     W w;
     memset(&w, 0, sizeof w);
@@ -1947,102 +1709,36 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
     w.kernel = kernel;
     w.stmt_expr = clang_getNullCursor();
     w.file_base = base_name(o->file);
+    scenario_init(out);
     walk_launch_scan(&w);
     if (!ob.block[0] && !walk_launch_block(&w, ob.block)) {
         fprintf(stderr, "bankscope: import: give the block shape with --block X[,Y[,Z]] (the source does not say "
                         "it)\n");
         *status = IMPORT_BAD_INPUT;
-        ixpr_arena_free(&w.ar);
+        walk_pool_free(&w);
         walk_children_release();
-        return NULL;
+        return false;
     }
     clang_visitChildren(kernel, shared_visit, &w);
     walk_kids ks = walk_children(kernel);
     char *kname = walk_spell(kernel);
     if (ks.n && clang_getCursorKind(ks.c[ks.n - 1]) == CXCursor_CompoundStmt)
         walk_stmt(&w, ks.c[ks.n - 1]);
-    cJSON *root = cJSON_CreateObject();
-    char *name = walk_fmt("%s: %s", w.file_base, kname);
-    cJSON_AddStringToObject(root, "name", name);
-    free(name);
-    char *desc = walk_fmt("Imported from %s (kernel %s) by bankscope import.", w.file_base, kname);
-    cJSON_AddStringToObject(root, "description", desc);
-    free(desc);
-    cJSON_AddStringToObject(root, "arch", "sm_90");
-    cJSON *blk = cJSON_AddArrayToObject(root, "block");
-    int nb = o->block[2] > 1 ? 3 : o->block[1] > 1 ? 2 : 1;
-    for (int d = 0; d < nb; d++)
-        cJSON_AddItemToArray(blk, cJSON_CreateNumber(o->block[d] > 0 ? o->block[d] : 1));
-    cJSON *structs = cJSON_CreateArray();
-    cJSON *arrays = cJSON_CreateArray();
-    /* the static arrays first, placed one after the other as nvcc does; then the extern ones,
-     * which all start where the static ones end (they are one block of dynamic memory) */
-    int64_t static_end = 0;
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < w.narrays; i++) {
-            warray *a = &w.arrays[i];
-            bool is_extern = clang_getCanonicalType(clang_getCursorType(a->decl)).kind == CXType_IncompleteArray;
-            if (is_extern != (pass == 1))
-                continue;
-            if (a->why) {
-                int l, c;
-                walk_where(a->decl, &l, &c, NULL);
-                bool used = false;
-                for (int j = 0; j < w.nacc; j++)
-                    used |= w.acc[j].array == i;
-                if (!used)
-                    walk_add_skip(
-                        &w, l, c,
-                        walk_fmt("%s:%d:%d: skipped the array '%s': %s", file_of(&w, a->decl), l, c, a->name, a->why));
-                continue;
-            }
-            if (a->is_struct) {
-                char sbuf[64];
-                walk_struct_emit(&w, walk_elem_type(clang_getCursorType(a->decl)), structs, sbuf, sizeof sbuf);
-            }
-            cJSON *ao = cJSON_CreateObject();
-            array_rename(&w, i);
-            cJSON_AddStringToObject(ao, "name", a->name);
-            cJSON_AddStringToObject(ao, "type", a->type);
-            cJSON *dims = cJSON_AddArrayToObject(ao, "dims");
-            for (int d = 0; d < a->ndims; d++)
-                cJSON_AddItemToArray(dims, cJSON_CreateNumber((double)a->dims[d]));
-            int64_t align = clang_Type_getAlignOf(a->elem), bytes = a->elem_size;
-            align = align < 16 ? 16 : align;
-            for (int d = 0; d < a->ndims; d++)
-                bytes *= a->dims[d];
-            if (is_extern)
-                cJSON_AddNumberToObject(ao, "base", (double)((static_end + 15) / 16 * 16));
-            else
-                static_end = (static_end + align - 1) / align * align + bytes;
-            cJSON_AddItemToArray(arrays, ao);
-        }
-    if (structs->child)
-        cJSON_AddItemToObject(root, "structs", structs);
-    else
-        cJSON_Delete(structs);
-    cJSON_AddItemToObject(root, "arrays", arrays);
-    *status = IMPORT_OK;
     bool no_access = false;
-    if (!arrays->child) {
-        fprintf(stderr, "%s: kernel '%s' has no __shared__ array that can be imported\n", o->file, kname);
-        cJSON_Delete(root);
-        root = NULL;
-        *status = IMPORT_BAD_INPUT;
-    } else if (!build(&w, root)) {
-        no_access = true;
-        cJSON_Delete(root);
-        root = NULL;
-        *status = IMPORT_BAD_INPUT;
-    }
+    char *refused = NULL;
+    bool ok = walk_build(&w, kname, out, &no_access, &refused);
+    *status = ok ? IMPORT_OK : IMPORT_BAD_INPUT;
     if (w.nskips > 1)
         qsort(w.skips, (size_t)w.nskips, sizeof *w.skips, skip_cmp);
     for (int i = 0; i < w.nskips; i++) {
         fprintf(stderr, "%s\n", w.skips[i].text);
         free(w.skips[i].text);
     }
-    if (!root && w.narrays && w.nacc >= 0 && *status == IMPORT_BAD_INPUT && no_access)
+    if (refused)
+        fprintf(stderr, "%s\n", refused);
+    else if (no_access)
         fprintf(stderr, "%s: no shared-memory access of kernel '%s' could be imported\n", o->file, kname);
+    free(refused);
     free(w.skips);
     for (int i = 0; i < w.nacc; i++) {
         free(w.acc[i].field);
@@ -2065,7 +1761,7 @@ cJSON *import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *
     free(w.src_path);
     free(w.src_text);
     free(kname);
-    ixpr_arena_free(&w.ar);
+    walk_pool_free(&w);
     walk_children_release();
-    return root;
+    return ok;
 }

@@ -7,8 +7,9 @@
 #include <stdint.h>
 
 #include "import/import_internal.h"
-#include "import/ixpr.h"
 #include "model/banks.h"
+#include "model/expr.h"
+#include "model/scenario.h"
 
 #define MAX_INLINE 16
 #define MAX_CALLS 64
@@ -21,15 +22,15 @@
 typedef struct pbind { /* a pointer into a shared array */
     int array;
     int nfixed; /* leading indexes already chosen (a row of a 2-D array) */
-    const ixpr *fixed[3];
-    const ixpr *off;    /* elements added to the next index */
+    expr_ref fixed[3];
+    expr_ref off;       /* elements added to the next index */
     const char *vector; /* reinterpreted type (bankscope name), NULL: the element type */
     int ratio;          /* elements per reinterpreted item */
 } pbind;
 
 typedef struct binding { /* a parameter of an inlined function, or a loop variable */
     CXCursor decl;
-    const ixpr *val; /* NULL with why: unknown */
+    expr_ref val; /* 0 with why: unknown */
     bool is_ptr;
     bool is_var;     /* a local variable followed through assignments (val: its value now) */
     bool ptr_shared; /* a pointer into a shared array that cannot be followed (why says why) */
@@ -40,7 +41,7 @@ typedef struct binding { /* a parameter of an inlined function, or a loop variab
      * (ref_array -1 with why set and ref_shared) */
     bool ref_shared;
     int ref_array, ref_nidx;
-    const ixpr *ref_idx[3];
+    expr_ref ref_idx[3];
     const char *ref_field, *ref_vector; /* in the arena */
     CXCursor arg;                       /* a parameter: the argument it is bound to (null: none) */
 } binding;
@@ -56,23 +57,28 @@ typedef struct warray {
     const char *why; /* not importable: why */
 } warray;
 
+/* The walker's variables beside the built-in ones (expr_pool_var): the break condition's loop
+ * value, and loop n of w->loops. */
+#define WALK_VAR_BREAK EXPR_LOOP
+#define WALK_VAR_LOOP(n) (EXPR_LOOP + 1 + (n))
+
 typedef struct wloop {
-    const char *var; /* internal name "#Ln" */
-    char *user;      /* the source's name */
+    int var;    /* WALK_VAR_LOOP(its index) */
+    char *user; /* the source's name */
     int64_t from, to, step;
     int kind; /* 0 add, 1 mul, 2 div */
     int64_t first, last;
     unsigned begin, end; /* file offsets of the for statement */
-    const ixpr *start;   /* strided loop (per-thread start): the variable is start + var * stride,
-                            under 'when: start + var * stride < bound' */
+    expr_ref start;      /* strided loop (per-thread start): the variable is start + var * stride,
+                               under 'when: start + var * stride < bound' */
     int64_t bound, stride;
-    const ixpr *bound_e; /* a bound that depends on enclosing loops' variables: the loop runs to
-                            its furthest value, under 'when: var bound_op bound_e' */
-    ixpr_op bound_op;
-    const ixpr *start_e; /* a start that depends on enclosing loops' variables: the loop runs from
-                            its furthest value, under 'when: var start_op start_e' */
-    ixpr_op start_op;
-    int line;
+    expr_ref bound_e; /* a bound that depends on enclosing loops' variables: the loop runs to
+                         its furthest value, under 'when: var bound_op bound_e' */
+    expr_op bound_op;
+    expr_ref start_e; /* a start that depends on enclosing loops' variables: the loop runs from
+                         its furthest value, under 'when: var start_op start_e' */
+    expr_op start_op;
+    int line, col;
     int parent; /* enclosing simple loop, -1 */
 } wloop;
 
@@ -81,8 +87,8 @@ typedef struct waccess {
     char *atomic; /* atomic function name */
     int array;
     int nidx;
-    const ixpr *idx[3];
-    const ixpr *when;
+    expr_ref idx[3];
+    expr_ref when;
     char *field, *vector;
     char *label;
     char *source; /* the line of source it comes from, tidied */
@@ -115,7 +121,9 @@ typedef struct walk_tparam { /* a kernel template parameter's values at the laun
 typedef struct W {
     CXTranslationUnit tu;
     const import_options *o;
-    ixpr_arena ar;
+    expr_pool ep; /* every expression built */
+    char **strs;  /* strings kept until the walk ends (walk_strdup) */
+    int nstrs;
     warray *arrays;
     int narrays;
     waccess *acc;
@@ -128,11 +136,11 @@ typedef struct W {
     int nbinds;
     CXCursor calls[MAX_CALLS]; /* functions being walked (inlined, or listed when refused) */
     int ncalls;
-    const ixpr *guard;     /* current condition; NULL: always */
+    expr_ref guard;        /* current condition; 0: always */
     const char *guard_why; /* the condition cannot be expressed */
-    /* early exits: the lanes that have returned from the function being walked (NULL: none),
+    /* early exits: the lanes that have returned from the function being walked (0: none),
      * and those that took a 'continue' in the current iteration of the innermost loop */
-    const ixpr *exited, *skipped;
+    expr_ref exited, skipped;
     const char *exited_why;  /* a return under a condition (or in a loop) that cannot be expressed */
     const char *skipped_why; /* the same for a continue */
     bool break_ok;           /* a break here ends the last iteration of a counted loop */
@@ -166,12 +174,16 @@ typedef struct walk_kids { /* every child of a node; the list lives until walk_c
 
 /* walk_util.c: text, positions, children of a cursor, -D values */
 char *walk_fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+/* A copy of s that lives until walk_pool_free. */
+const char *walk_strdup(W *w, const char *s);
+/* Free the expressions and strings the walk kept. */
+void walk_pool_free(W *w);
 /* Expansion position of c (what the user sees in the file); off may be NULL. */
 void walk_where(CXCursor c, int *line, int *col, unsigned *off);
 char *walk_spell(CXCursor c);
 char *walk_type_spell(CXType t);
-/* Set w->why (the first failure wins until cleared), pointing at c; returns NULL. */
-const ixpr *walk_fail(W *w, CXCursor c, const char *f, ...) __attribute__((format(printf, 3, 4)));
+/* Set w->why (the first failure wins until cleared), pointing at c; returns 0 (no expression). */
+expr_ref walk_fail(W *w, CXCursor c, const char *f, ...) __attribute__((format(printf, 3, 4)));
 /* Record a skipped access or a note (text owned by the list) for the sorted report. */
 void walk_add_skip(W *w, int line, int col, char *text);
 walk_kids walk_children(CXCursor c);
@@ -189,6 +201,10 @@ char *walk_source_line(W *w, CXCursor c);
  * by w, valid until the next call), or NULL. */
 char *walk_line_text(W *w, CXCursor c, const char **file);
 
+/* walk.c: the name (without folders) of the file c is in, as the user sees it (w->file_base
+ * when unknown); a string that lives as long as w. */
+const char *walk_file_of(W *w, CXCursor c);
+
 /* walk_types.c: element types, structs and the shared arrays */
 CXType walk_elem_type(CXType e);
 /* The bankscope name of a scalar or CUDA vector type (in buf), or NULL. */
@@ -196,8 +212,8 @@ const char *walk_builtin_name(CXType t, char *buf, size_t n);
 /* Like walk_builtin_name, also for a template type parameter given with -D NAME=TYPE; *size is
  * the type's size in bytes (negative when not known). */
 const char *walk_type_name(W *w, CXType t, char *buf, size_t n, int64_t *size);
-/* Add struct t (and the structs it contains, first) to structs; its name, or NULL. */
-const char *walk_struct_emit(W *w, CXType t, cJSON *structs, char *name_out, size_t n);
+/* Add struct t (and the structs it contains, first) to reg; its name, or NULL. */
+const char *walk_struct_emit(W *w, CXType t, types_registry *reg, char *name_out, size_t n);
 /* The explicit specialization (template <> struct C<float> { ... }) of the class template tmpl
  * (or, tmpl null, of the one called name) for the type arguments args (bankscope names), or a
  * null cursor. */
@@ -219,8 +235,8 @@ CXCursor walk_callee(CXCursor call);
 bool walk_param_is_ref(CXCursor fn, int i);
 /* A __device__ (or __global__) function defined in the user's files. */
 bool walk_is_device_fn(CXCursor fn);
-/* Translate a value expression; NULL with w->why set when it cannot be expressed. */
-const ixpr *walk_value(W *w, CXCursor c);
+/* Translate a value expression into w->ep; 0 with w->why set when it cannot be expressed. */
+expr_ref walk_value(W *w, CXCursor c);
 /* A pointer or array expression: 1 and *p when it points into a shared array, 0 when it does
  * not, -1 when it does but cannot be followed (w->why says why). */
 int walk_pointer(W *w, CXCursor c, pbind *p);
@@ -236,22 +252,29 @@ bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved);
 void walk_launch_scan(W *w);
 /* The block the launches give (w->lblock) into block, with a note; false when none gives one. */
 bool walk_launch_block(W *w, int block[3]);
-/* The value of template parameter param (called name) at every launch: NULL when no launch gives
+/* The value of template parameter param (called name) at every launch: 0 when no launch gives
  * it, or with w->why set (at cursor at) when the launches give several. */
-const ixpr *walk_launch_value(W *w, CXCursor param, CXCursor at, const char *name);
+expr_ref walk_launch_value(W *w, CXCursor param, CXCursor at, const char *name);
 /* The bankscope type the kernel's template type parameter called name has at every launch, or
  * NULL. */
 const char *walk_launch_type(W *w, const char *name);
+
+/* walk_build.c: the scenario */
+/* Build the scenario of what the walk found into *s (kernel kname) and check it with the model's
+ * checks; accesses the model refuses are listed as skipped. False (s empty) when no array can be
+ * imported (said on stderr), when no access is left (*no_access), or when something other than
+ * an access is refused (*refused: the message, "FILE:LINE:COL: ...", owned by the caller). */
+bool walk_build(W *w, const char *kname, scenario *s, bool *no_access, char **refused);
 
 /* walk_loop.c: simple counted loops */
 /* Read a for statement as a simple loop: NULL and *L filled, or the reason it is not one. */
 const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor *body);
 /* Read a while loop as a simple loop (the variable var, whose value when the loop starts is
  * from, stepped by the body's last statement): NULL and *L filled, or the reason it is not one. */
-const char *walk_simple_while(W *w, CXCursor c, CXCursor var, const ixpr *from, wloop *L);
+const char *walk_simple_while(W *w, CXCursor c, CXCursor var, expr_ref from, wloop *L);
 /* Read 'for (; cond; inc) body' as a simple loop of var, whose value when the loop starts is
  * from: NULL and *L filled, or the reason it is not one. */
-const char *walk_simple_noinit(W *w, CXCursor c, CXCursor var, const ixpr *from, CXCursor cond, CXCursor inc,
+const char *walk_simple_noinit(W *w, CXCursor c, CXCursor var, expr_ref from, CXCursor cond, CXCursor inc,
                                CXCursor body, wloop *L);
 /* A break, return or goto in a loop body that leaves that loop (not an inner one), or null. */
 CXCursor walk_loop_exit(CXCursor body);

@@ -286,7 +286,7 @@ bool walk_launch_block(W *w, int block[3])
     return true;
 }
 
-const ixpr *walk_launch_value(W *w, CXCursor param, CXCursor at, const char *name)
+expr_ref walk_launch_value(W *w, CXCursor param, CXCursor at, const char *name)
 {
     for (int i = 0; i < WALK_MAX_TPARAMS; i++) {
         walk_tparam *t = &w->tparams[i];
@@ -307,7 +307,7 @@ const ixpr *walk_launch_value(W *w, CXCursor param, CXCursor at, const char *nam
                                        w->file_base, t->line, t->col, name, (long long)t->vals[0], strbuf_str(&sb)));
                 strbuf_free(&sb);
             }
-            return ixpr_num(&w->ar, t->vals[0]);
+            return expr_pool_num(&w->ep, t->vals[0]);
         }
         if (t->nvals == 1) {
             if (!t->noted) {
@@ -317,7 +317,7 @@ const ixpr *walk_launch_value(W *w, CXCursor param, CXCursor at, const char *nam
                     walk_fmt("%s:%d:%d: note: template parameter '%s' is %lld, as the kernel is launched here",
                              w->file_base, t->line, t->col, name, (long long)t->vals[0]));
             }
-            return ixpr_num(&w->ar, t->vals[0]);
+            return expr_pool_num(&w->ep, t->vals[0]);
         }
         strbuf sb = {0};
         for (int k = 0; k < t->nvals; k++)
@@ -325,9 +325,9 @@ const ixpr *walk_launch_value(W *w, CXCursor param, CXCursor at, const char *nam
         walk_fail(w, at, "template parameter '%s' is %s at the kernel's launches: give -D %s=VALUE", name,
                   strbuf_str(&sb), name);
         strbuf_free(&sb);
-        return NULL;
+        return 0;
     }
-    return NULL;
+    return 0;
 }
 
 const char *walk_launch_type(W *w, const char *name)

@@ -109,48 +109,44 @@ static bool loop_count(wloop *L, int *n)
     return true;
 }
 
-/* The values every thread of the block shares: blockDim (1 where --block gives no size) and
- * warpSize; env starts with them and has room for more. */
-static void block_env(const W *w, ixpr_env *env)
+/* The values every thread of the block shares: blockDim (1 where --block gives no size); env
+ * starts with them and has room for more. (warpSize is a constant of the prelude.) */
+static void block_env(const W *w, expr_pool_env *env)
 {
-    static const char *const dims[] = {"blockDim.x", "blockDim.y", "blockDim.z"};
-    env->n = 0;
+    memset(env, 0, sizeof *env);
     for (int d = 0; d < 3; d++) {
-        env->names[env->n] = dims[d];
-        env->values[env->n++] = w->o->block[d] > 0 ? w->o->block[d] : 1;
+        env->v[EXPR_BDX + d] = w->o->block[d] > 0 ? w->o->block[d] : 1;
+        env->known |= 1u << (EXPR_BDX + d);
     }
-    env->names[env->n] = "warpSize";
-    env->values[env->n++] = 32;
 }
 
 /* A uniform constant: an expression without per-thread values, evaluated for the block. */
 static bool uniform(W *w, CXCursor c, int64_t *out)
 {
     w->why[0] = '\0';
-    const ixpr *e = walk_value(w, c);
+    expr_ref e = walk_value(w, c);
     if (!e)
         return false;
-    ixpr_env env;
+    expr_pool_env env;
     block_env(w, &env);
-    if (!ixpr_eval(e, &env, out)) {
-        walk_fail(w, c, "%s", ixpr_uses_thread(e) ? "depends on the thread" : "not a constant");
+    if (!expr_pool_eval(&w->ep, e, &env, out)) {
+        walk_fail(w, c, "%s", expr_pool_uses_thread(&w->ep, e) ? "depends on the thread" : "not a constant");
         return false;
     }
     return true;
 }
 
-/* The per-thread values of thread t of the block (and the block's) for ixpr_eval. */
-static void thread_env(const W *w, int t, ixpr_env *env)
+/* The per-thread values of thread t of the block (and the block's) for expr_pool_eval. */
+static void thread_env(const W *w, int t, expr_pool_env *env)
 {
     const int *b = w->o->block;
     int bx = b[0] > 0 ? b[0] : 1, by = b[1] > 0 ? b[1] : 1, bz = b[2] > 0 ? b[2] : 1;
-    static const char *const names[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockDim.x", "blockDim.y",
-                                        "blockDim.z",  "warpSize",    "tid",         "lane",       "warp"};
-    int64_t vals[] = {t % bx, t / bx % by, t / (bx * by), bx, by, bz, 32, t, t % 32, t / 32};
-    env->n = 0;
-    for (int i = 0; i < 10; i++) {
-        env->names[env->n] = names[i];
-        env->values[env->n++] = vals[i];
+    static const int vars[] = {EXPR_TX, EXPR_TY, EXPR_TZ, EXPR_BDX, EXPR_BDY, EXPR_BDZ, EXPR_TID, EXPR_LANE, EXPR_WARP};
+    int64_t vals[] = {t % bx, t / bx % by, t / (bx * by), bx, by, bz, t, t % 32, t / 32};
+    memset(env, 0, sizeof *env);
+    for (int i = 0; i < 9; i++) {
+        env->v[vars[i]] = vals[i];
+        env->known |= 1u << vars[i];
     }
 }
 
@@ -162,14 +158,14 @@ static int block_threads(const W *w)
 }
 
 /* The smallest value of e over the threads of the block. */
-static bool thread_min(W *w, const ixpr *e, int64_t *out)
+static bool thread_min(W *w, expr_ref e, int64_t *out)
 {
     bool any = false;
     for (int t = 0; t < block_threads(w); t++) {
-        ixpr_env env;
+        expr_pool_env env;
         thread_env(w, t, &env);
         int64_t v;
-        if (!ixpr_eval(e, &env, &v))
+        if (!expr_pool_eval(&w->ep, e, &env, &v))
             return false;
         if (!any || v < *out)
             *out = v;
@@ -179,13 +175,13 @@ static bool thread_min(W *w, const ixpr *e, int64_t *out)
 }
 
 /* Whether e has the same value for every thread of the block (in *out). */
-static bool thread_same(W *w, const ixpr *e, int64_t *out)
+static bool thread_same(W *w, expr_ref e, int64_t *out)
 {
     for (int t = 0; t < block_threads(w); t++) {
-        ixpr_env env;
+        expr_pool_env env;
         thread_env(w, t, &env);
         int64_t v;
-        if (!ixpr_eval(e, &env, &v) || (t > 0 && v != *out))
+        if (!expr_pool_eval(&w->ep, e, &env, &v) || (t > 0 && v != *out))
             return false;
         *out = v;
     }
@@ -193,12 +189,14 @@ static bool thread_same(W *w, const ixpr *e, int64_t *out)
 }
 
 /* Evaluate e for every combination of the values of the enclosing counted loops it uses (at
- * most MAX_ITER), from loop i of the stack on; the largest (up) or smallest value in *best. */
-static bool bound_scan(W *w, const ixpr *e, int i, ixpr_env *env, bool up, int64_t *best, bool *any, int *budget)
+ * most MAX_ITER), from loop i of the stack on (each value put in for its variable); the largest
+ * (up) or smallest value in *best. */
+static bool bound_scan(W *w, expr_ref e, int i, const expr_pool_env *env, bool up, int64_t *best, bool *any,
+                       int *budget)
 {
     if (i == w->nlstack) {
         int64_t v;
-        if (--*budget < 0 || !ixpr_eval(e, env, &v))
+        if (--*budget < 0 || !expr_pool_eval(&w->ep, e, env, &v))
             return false;
         if (!*any || (up ? v > *best : v < *best))
             *best = v;
@@ -206,29 +204,24 @@ static bool bound_scan(W *w, const ixpr *e, int i, ixpr_env *env, bool up, int64
         return true;
     }
     const wloop *L = &w->loops[w->lstack[i]];
-    if (!ixpr_uses(e, L->var) || L->start)
+    if (!expr_pool_uses(&w->ep, e, L->var) || L->start)
         return bound_scan(w, e, i + 1, env, up, best, any, budget);
-    if (env->n == (int)(sizeof env->names / sizeof env->names[0]))
-        return false;
-    int at = env->n++;
-    env->names[at] = L->var;
     bool ok = true;
     for (int64_t v = L->first, n = 0; ok && n < MAX_ITER; n++) {
-        env->values[at] = v;
-        ok = bound_scan(w, e, i + 1, env, up, best, any, budget);
+        ok = bound_scan(w, expr_pool_subst(&w->ep, e, L->var, expr_pool_num(&w->ep, v)), i + 1, env, up, best, any,
+                        budget);
         if (v == L->last)
             break;
         v = L->kind == 0 ? v + L->step : L->kind == 1 ? v * L->step : v / L->step;
     }
-    env->n--;
     return ok;
 }
 
 /* The furthest value (largest when max, else smallest) of e, which uses the variables of
  * enclosing counted loops, over their iterations; false when e is not such. */
-static bool outer_extreme(W *w, const ixpr *e, bool max, int64_t *out)
+static bool outer_extreme(W *w, expr_ref e, bool max, int64_t *out)
 {
-    ixpr_env env;
+    expr_pool_env env;
     block_env(w, &env);
     bool any = false;
     int budget = MAX_ITER;
@@ -237,11 +230,11 @@ static bool outer_extreme(W *w, const ixpr *e, bool max, int64_t *out)
 
 /* Whether every value e (a start that uses enclosing loops' variables) takes over those loops is
  * one of the n values of L (or lies past its last, where the loop does not run). */
-static bool start_scan(W *w, const ixpr *e, int i, ixpr_env *env, const wloop *L, int n, int *budget)
+static bool start_scan(W *w, expr_ref e, int i, const expr_pool_env *env, const wloop *L, int n, int *budget)
 {
     if (i == w->nlstack) {
         int64_t s;
-        if (--*budget < 0 || !ixpr_eval(e, env, &s))
+        if (--*budget < 0 || !expr_pool_eval(&w->ep, e, env, &s))
             return false;
         bool up = L->kind == 1 || (L->kind == 0 && L->step > 0);
         if (up ? s > L->last : s < L->last)
@@ -255,39 +248,33 @@ static bool start_scan(W *w, const ixpr *e, int i, ixpr_env *env, const wloop *L
         return false;
     }
     const wloop *O = &w->loops[w->lstack[i]];
-    if (!ixpr_uses(e, O->var) || O->start)
+    if (!expr_pool_uses(&w->ep, e, O->var) || O->start)
         return start_scan(w, e, i + 1, env, L, n, budget);
-    if (env->n == (int)(sizeof env->names / sizeof env->names[0]))
-        return false;
-    int at = env->n++;
-    env->names[at] = O->var;
     bool ok = true;
     for (int64_t v = O->first, k = 0; ok && k < MAX_ITER; k++) {
-        env->values[at] = v;
-        ok = start_scan(w, e, i + 1, env, L, n, budget);
+        ok = start_scan(w, expr_pool_subst(&w->ep, e, O->var, expr_pool_num(&w->ep, v)), i + 1, env, L, n, budget);
         if (v == O->last)
             break;
         v = O->kind == 0 ? v + O->step : O->kind == 1 ? v * O->step : v / O->step;
     }
-    env->n--;
     return ok;
 }
 
 /* A bound that depends on the variables of enclosing counted loops (for (j = 0; j < i; j++)):
  * its value, with the furthest it reaches over those loops in *bound (the loop runs that far,
- * each iteration only where it is within the bound of the time); NULL when it is not such. */
-static const ixpr *outer_bound(W *w, CXCursor bound_e, bool up, int64_t *bound)
+ * each iteration only where it is within the bound of the time); 0 when it is not such. */
+static expr_ref outer_bound(W *w, CXCursor bound_e, bool up, int64_t *bound)
 {
     w->why[0] = '\0';
-    const ixpr *e = walk_value(w, bound_e);
-    if (!e || ixpr_uses_thread(e))
-        return NULL;
-    ixpr_env env;
+    expr_ref e = walk_value(w, bound_e);
+    if (!e || expr_pool_uses_thread(&w->ep, e))
+        return 0;
+    expr_pool_env env;
     block_env(w, &env);
     bool any = false;
     int budget = MAX_ITER;
     if (!bound_scan(w, e, 0, &env, up, bound, &any, &budget) || !any)
-        return NULL;
+        return 0;
     return e;
 }
 
@@ -295,7 +282,7 @@ static const ixpr *outer_bound(W *w, CXCursor bound_e, bool up, int64_t *bound)
 typedef struct loop_parts {
     CXCursor var;    /* the loop variable */
     CXCursor from_e; /* its start expression; null: from_v, its value when the loop starts */
-    const ixpr *from_v;
+    expr_ref from_v;
     CXCursor cond, inc, body;
     int writes; /* writes of the variable in the statement that are not the increment */
 } loop_parts;
@@ -390,25 +377,26 @@ static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
     if (step == 0 || (kind && step < 2))
         return "a loop step that does not move the variable";
     int64_t from, bound;
-    const ixpr *start = NULL;
+    expr_ref start = 0;
     w->why[0] = '\0';
-    const ixpr *fv = clang_Cursor_isNull(lp->from_e) ? lp->from_v : walk_value(w, lp->from_e);
-    ixpr_env env;
+    expr_ref fv = clang_Cursor_isNull(lp->from_e) ? lp->from_v : walk_value(w, lp->from_e);
+    expr_pool_env env;
     block_env(w, &env);
     bool up = kind == 1 || (kind == 0 && step > 0);
-    const ixpr *start_v = NULL;
-    if (fv && !ixpr_eval(fv, &env, &from) && !ixpr_uses_thread(fv) && outer_extreme(w, fv, !up, &from))
+    expr_ref start_v = 0;
+    if (fv && !expr_pool_eval(&w->ep, fv, &env, &from) && !expr_pool_uses_thread(&w->ep, fv) &&
+        outer_extreme(w, fv, !up, &from))
         start_v = fv; /* a start that moves with an enclosing loop: for (s = size / 2; ...) */
-    else if (!fv || !ixpr_eval(fv, &env, &from)) {
+    else if (!fv || !expr_pool_eval(&w->ep, fv, &env, &from)) {
         /* for (i = threadIdx.x; i < n; i += blockDim.x): counted by k, i = start + k * step */
         start = fv;
-        if (!start || !ixpr_uses_thread(start) || kind != 0 || step < 1)
+        if (!start || !expr_pool_uses_thread(&w->ep, start) || kind != 0 || step < 1)
             return loop_reason(w, start ? "its start is not the same for every thread, nor known"
                                         : "its start is not known");
         if (!thread_min(w, start, &from))
             return "its start cannot be evaluated for every thread";
     }
-    const ixpr *bound_v = NULL;
+    expr_ref bound_v = 0;
     int64_t span = -1; /* a per-thread bound that is the start plus this, the same for every thread */
     if (!uniform(w, bound_e, &bound)) {
         char why[sizeof w->why];
@@ -416,9 +404,10 @@ static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
         bound_v = outer_bound(w, bound_e, up, &bound);
         if (!bound_v && start && strcmp(opb, "!=")) { /* for (i = s; i < s + 32; i += 4), s per thread */
             w->why[0] = '\0';
-            const ixpr *bv = walk_value(w, bound_e);
+            expr_ref bv = walk_value(w, bound_e);
             int64_t d = 0;
-            if (bv && thread_same(w, ixpr_binary(&w->ar, IXPR_SUB, bv, start), &d) && d >= 0 && d <= MAX_ITER * step) {
+            if (bv && thread_same(w, expr_pool_binary(&w->ep, EXPR_SUB, bv, start), &d) && d >= 0 &&
+                d <= MAX_ITER * step) {
                 bound_v = bv;
                 span = d;
                 bound = from + d;
@@ -456,8 +445,8 @@ static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
     }
     memset(L, 0, sizeof *L);
     if (bound_v) { /* run to the furthest bound, each iteration where v OP bound (adj moved over) */
-        L->bound_e = adj ? ixpr_binary(&w->ar, IXPR_SUB, bound_v, ixpr_num(&w->ar, adj)) : bound_v;
-        ixpr_op_parse(opb, false, &L->bound_op);
+        L->bound_e = adj ? expr_pool_binary(&w->ep, EXPR_SUB, bound_v, expr_pool_num(&w->ep, adj)) : bound_v;
+        expr_op_parse(opb, false, &L->bound_op);
     }
     L->from = from;
     L->to = bound;
@@ -488,7 +477,7 @@ static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
         if (!start_scan(w, start_v, 0, &env, L, n, &budget))
             return "its start moves with an enclosing loop to values the loop's steps do not reach";
         L->start_e = start_v;
-        L->start_op = up ? IXPR_GE : IXPR_LE;
+        L->start_op = up ? EXPR_GE : EXPR_LE;
     }
     /* if (C) break; with C the same for every thread: the loop ends at the first iteration where
      * C holds (the rest of that iteration runs where C does not: the walker makes the break a
@@ -497,15 +486,15 @@ static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
         binding tmp;
         memset(&tmp, 0, sizeof tmp);
         tmp.decl = var;
-        tmp.val = ixpr_var(&w->ar, "#B");
+        tmp.val = expr_pool_var(&w->ep, WALK_VAR_BREAK);
         w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
         w->binds[w->nbinds++] = tmp;
         w->why[0] = '\0';
-        const ixpr *cv = walk_value(w, bcond[b]);
+        expr_ref cv = walk_value(w, bcond[b]);
         w->nbinds--;
         int l, cl;
         walk_where(brk[b], &l, &cl, NULL);
-        if (!cv || ixpr_uses_thread(cv)) {
+        if (!cv || expr_pool_uses_thread(&w->ep, cv)) {
             snprintf(w->exit_why, sizeof w->exit_why,
                      "the loop can be left early by some threads only, or under a condition that is not known (the "
                      "break at %d:%d)",
@@ -514,12 +503,12 @@ static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
         }
         int64_t v = L->from;
         for (int it = 0; it < n; it++) {
-            ixpr_env env;
+            expr_pool_env env;
             block_env(w, &env);
-            env.names[env.n] = "#B";
-            env.values[env.n++] = v;
+            env.v[WALK_VAR_BREAK] = v;
+            env.known |= 1u << WALK_VAR_BREAK;
             int64_t hit = 0;
-            if (!ixpr_eval(cv, &env, &hit)) {
+            if (!expr_pool_eval(&w->ep, cv, &env, &hit)) {
                 snprintf(w->exit_why, sizeof w->exit_why, "the break at %d:%d: its condition cannot be evaluated", l,
                          cl);
                 return w->exit_why;
@@ -544,7 +533,7 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
     if (ks.n != 4)
         return "a for loop without an initialisation, a condition or an increment";
     *body = ks.c[3];
-    loop_parts lp = {clang_getNullCursor(), clang_getNullCursor(), NULL, ks.c[1], ks.c[2], ks.c[3], 0};
+    loop_parts lp = {clang_getNullCursor(), clang_getNullCursor(), 0, ks.c[1], ks.c[2], ks.c[3], 0};
     CXCursor init = ks.c[0];
     if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
         walk_kids dk = walk_children(init);
@@ -571,7 +560,7 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
 /* Read a while loop as a simple loop: while (v OP bound) { ...; v += k; } with v a variable
  * whose value when the loop starts is from (per thread or not), changed only by the body's last
  * statement. NULL and *L filled, or why it is not one. */
-const char *walk_simple_while(W *w, CXCursor c, CXCursor var, const ixpr *from, wloop *L)
+const char *walk_simple_while(W *w, CXCursor c, CXCursor var, expr_ref from, wloop *L)
 {
     walk_kids ks = walk_children(c);
     if (ks.n != 2 || clang_getCursorKind(ks.c[1]) != CXCursor_CompoundStmt)
@@ -583,7 +572,7 @@ const char *walk_simple_while(W *w, CXCursor c, CXCursor var, const ixpr *from, 
     return simple_loop(w, c, &lp, L);
 }
 
-const char *walk_simple_noinit(W *w, CXCursor c, CXCursor var, const ixpr *from, CXCursor cond, CXCursor inc,
+const char *walk_simple_noinit(W *w, CXCursor c, CXCursor var, expr_ref from, CXCursor cond, CXCursor inc,
                                CXCursor body, wloop *L)
 {
     loop_parts lp = {var, clang_getNullCursor(), from, cond, inc, body, 0};

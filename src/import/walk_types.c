@@ -197,14 +197,13 @@ const char *walk_builtin_name(CXType t, char *buf, size_t n)
 
 typedef struct field_ctx {
     W *w;
-    cJSON *fields;
-    cJSON *structs;
+    types_field *fields; /* the struct's fields so far (owned until the struct is added) */
+    int n;
+    types_registry *reg;
     const char *why;
 } field_ctx;
 
-const char *walk_struct_emit(W *w, CXType t, cJSON *structs, char *name_out, size_t n);
-
-/* Describe one field of a struct for the scenario ("TYPE NAME" or with [N]). */
+/* Describe one field of a struct for the scenario (its type's bankscope name and its count). */
 static enum CXVisitorResult field_visit(CXCursor c, CXClientData d)
 {
     field_ctx *fc = d;
@@ -217,22 +216,20 @@ static enum CXVisitorResult field_visit(CXCursor c, CXClientData d)
     char buf[64], sbuf[64];
     const char *tn = walk_builtin_name(t, buf, sizeof buf);
     if (!tn && clang_getCanonicalType(t).kind == CXType_Record)
-        tn = walk_struct_emit(fc->w, t, fc->structs, sbuf, sizeof sbuf);
+        tn = walk_struct_emit(fc->w, t, fc->reg, sbuf, sizeof sbuf);
     char *fname = walk_spell(c);
     if (!tn || clang_Cursor_isBitField(c) || !*fname || t.kind == CXType_ConstantArray) {
         fc->why = "a struct field whose type bankscope does not model (pointer, bit-field, union, array of arrays)";
         free(fname);
         return CXVisit_Break;
     }
-    char *decl = count > 1 ? walk_fmt("%s %s[%lld]", tn, fname, (long long)count) : walk_fmt("%s %s", tn, fname);
-    cJSON_AddItemToArray(fc->fields, cJSON_CreateString(decl));
-    free(decl);
-    free(fname);
+    fc->fields = xrealloc(fc->fields, (size_t)(fc->n + 1) * sizeof *fc->fields);
+    fc->fields[fc->n++] = (types_field){.name = fname, .type_name = xstrdup(tn), .count = (int)count};
     return CXVisit_Continue;
 }
 
-/* Add struct t (and the structs it contains, first) to structs; its name, or NULL. */
-const char *walk_struct_emit(W *w, CXType t, cJSON *structs, char *name_out, size_t n)
+/* Add struct t (and the structs it contains, first) to reg; its name, or NULL. */
+const char *walk_struct_emit(W *w, CXType t, types_registry *reg, char *name_out, size_t n)
 {
     /* an anonymous struct is called by the typedef that names it (typedef struct { ... } V;) */
     char *tdname = NULL;
@@ -265,25 +262,28 @@ const char *walk_struct_emit(W *w, CXType t, cJSON *structs, char *name_out, siz
     }
     snprintf(name_out, n, "%s", nm);
     free(nm);
-    for (cJSON *s = structs->child; s; s = s->next)
-        if (strcmp(cJSON_GetObjectItem(s, "name")->valuestring, name_out) == 0)
-            return name_out;
-    field_ctx fc = {w, cJSON_CreateArray(), structs, NULL};
+    if (types_struct_find(reg, name_out) >= 0)
+        return name_out;
+    field_ctx fc = {w, NULL, 0, reg, NULL};
     clang_Type_visitFields(t, field_visit, &fc);
-    if (fc.why || !fc.fields->child) {
-        cJSON_Delete(fc.fields);
+    if (fc.why || !fc.n) {
+        for (int i = 0; i < fc.n; i++) {
+            free(fc.fields[i].name);
+            free(fc.fields[i].type_name);
+        }
+        free(fc.fields);
         return NULL;
     }
-    cJSON *s = cJSON_CreateObject();
-    cJSON_AddStringToObject(s, "name", name_out);
-    cJSON_AddItemToObject(s, "fields", fc.fields);
-    if (walk_has_attr(decl, CXCursor_AlignedAttr))
-        cJSON_AddNumberToObject(s, "align", (double)clang_Type_getAlignOf(t));
-    cJSON_AddItemToArray(structs, s);
+    reg->structs = xrealloc(reg->structs, (size_t)(reg->n + 1) * sizeof *reg->structs);
+    reg->structs[reg->n++] =
+        (types_struct){.name = xstrdup(name_out),
+                       .fields = fc.fields,
+                       .nfields = fc.n,
+                       .force_align = walk_has_attr(decl, CXCursor_AlignedAttr) ? (int)clang_Type_getAlignOf(t) : 0};
     return name_out;
 }
 
-const ixpr *walk_value(W *w, CXCursor c);
+expr_ref walk_value(W *w, CXCursor c);
 
 typedef struct expr_list {
     CXCursor c[8];
@@ -353,11 +353,9 @@ int walk_array_add(W *w, CXCursor decl)
             a->why = "its sizes could not be read";
         for (int i = 0; i < l.n && !a->why; i++) {
             w->why[0] = '\0';
-            const ixpr *v = walk_value(w, l.c[i]);
-            if (!v || v->kind != IXPR_NUM)
-                a->why = v ? "a size that is not a constant" : ixpr_strdup(&w->ar, w->why);
-            else
-                a->dims[i] = v->value;
+            expr_ref v = walk_value(w, l.c[i]);
+            if (!v || !expr_pool_const(&w->ep, v, &a->dims[i]))
+                a->why = v ? "a size that is not a constant" : walk_strdup(w, w->why);
         }
         w->why[0] = '\0';
     }
@@ -372,8 +370,7 @@ int walk_array_add(W *w, CXCursor decl)
         else if (!dv && w->o->smem_bytes >= 0 && es > 0)
             n = w->o->smem_bytes / es;
         if (!a->why && n < 1)
-            a->why =
-                ixpr_strdup(&w->ar, "extern __shared__ array without a size: give --smem BYTES or -D NAME=ELEMENTS");
+            a->why = walk_strdup(w, "extern __shared__ array without a size: give --smem BYTES or -D NAME=ELEMENTS");
         a->dims[0] = n;
         (void)tn;
     }
@@ -387,15 +384,15 @@ int walk_array_add(W *w, CXCursor decl)
         if (!tn && !a->why) {
             char *m = walk_fmt("its element type is the template parameter '%s': give -D %s=float (or another type)",
                                tname, tname);
-            a->why = ixpr_strdup(&w->ar, m);
+            a->why = walk_strdup(w, m);
             free(m);
         }
         free(tname);
     }
     if (!tn && !a->why) {
-        cJSON *tmp = cJSON_CreateArray();
-        tn = walk_struct_emit(w, e, tmp, sbuf, sizeof sbuf);
-        cJSON_Delete(tmp);
+        types_registry tmp = {NULL, 0};
+        tn = walk_struct_emit(w, e, &tmp, sbuf, sizeof sbuf);
+        types_registry_free(&tmp);
         a->is_struct = tn != NULL;
         if (!tn)
             a->why = "its element type is not a scalar, a CUDA vector type or a struct of them";

@@ -17,6 +17,22 @@ char *walk_fmt(const char *f, ...)
     return strbuf_take(&sb);
 }
 
+const char *walk_strdup(W *w, const char *s)
+{
+    w->strs = xrealloc(w->strs, (size_t)(w->nstrs + 1) * sizeof *w->strs);
+    return w->strs[w->nstrs++] = xstrdup(s);
+}
+
+void walk_pool_free(W *w)
+{
+    for (int i = 0; i < w->nstrs; i++)
+        free(w->strs[i]);
+    free(w->strs);
+    w->strs = NULL;
+    w->nstrs = 0;
+    expr_pool_free(&w->ep);
+}
+
 /* Expansion position of c: what the user sees in the file. */
 void walk_where(CXCursor c, int *line, int *col, unsigned *off)
 {
@@ -48,10 +64,10 @@ char *walk_type_spell(CXType t)
 }
 
 /* Set the failure reason (the first one wins until cleared), pointing at c. */
-const ixpr *walk_fail(W *w, CXCursor c, const char *f, ...)
+expr_ref walk_fail(W *w, CXCursor c, const char *f, ...)
 {
     if (w->why[0])
-        return NULL;
+        return 0;
     int line, col;
     walk_where(c, &line, &col, NULL);
     va_list ap;
@@ -60,7 +76,7 @@ const ixpr *walk_fail(W *w, CXCursor c, const char *f, ...)
     va_end(ap);
     if (n >= 0 && (size_t)n < sizeof w->why - 20)
         snprintf(w->why + n, sizeof w->why - (size_t)n, " (%d:%d)", line, col);
-    return NULL;
+    return 0;
 }
 
 void walk_add_skip(W *w, int line, int col, char *text)

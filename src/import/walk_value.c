@@ -1,7 +1,7 @@
-/* walk_value: C++ expressions -> ixpr trees: constants, #defines, constexpr and set-once locals,
- * template parameters, threadIdx/blockDim, -D values, calls to one-line __device__ functions;
- * pointers into shared arrays (rows, offsets, reinterpretation as wider types) and the
- * elements they reach. What cannot be expressed sets w->why. */
+/* walk_value: C++ expressions -> the model's expressions (expr_pool): constants, #defines, constexpr and set-once
+ * locals, template parameters, threadIdx/blockDim, -D values, calls to one-line __device__ functions; pointers into
+ * shared arrays (rows, offsets, reinterpretation as wider types) and the elements they reach. What cannot be expressed
+ * sets w->why. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,20 +76,20 @@ int walk_mod_count(CXCursor var, CXCursor *first)
     return m.count;
 }
 
-static const ixpr *var_init(W *w, CXCursor decl)
+static expr_ref var_init(W *w, CXCursor decl)
 {
     walk_kids k = walk_children(decl);
     for (int i = k.n - 1; i >= 0; i--)
         if (clang_isExpression(clang_getCursorKind(k.c[i])))
             return walk_value(w, k.c[i]);
-    return NULL;
+    return 0;
 }
 
-static const ixpr *decl_ref(W *w, CXCursor c)
+static expr_ref decl_ref(W *w, CXCursor c)
 {
     CXCursor d = clang_getCursorReferenced(c);
     char *name = walk_spell(d);
-    const ixpr *r = NULL;
+    expr_ref r = 0;
     int bi = frame_find(w, d);
     const char *dv = walk_define(w, name);
     int64_t v;
@@ -105,9 +105,10 @@ static const ixpr *decl_ref(W *w, CXCursor c)
             : strncmp(b->why, "depends on data", 15) == 0 ? walk_fail(w, c, "%s", b->why)
                                                           : walk_fail(w, c, "'%s' is %s", name, b->why);
     } else if (dv) {
-        r = walk_parse_i64(dv, &v) ? ixpr_num(&w->ar, v) : walk_fail(w, c, "-D %s=%s is not a whole number", name, dv);
+        r = walk_parse_i64(dv, &v) ? expr_pool_num(&w->ep, v)
+                                   : walk_fail(w, c, "-D %s=%s is not a whole number", name, dv);
     } else if (dk == CXCursor_EnumConstantDecl) {
-        r = ixpr_num(&w->ar, clang_getEnumConstantDeclValue(d));
+        r = expr_pool_num(&w->ep, clang_getEnumConstantDeclValue(d));
     } else if (dk == CXCursor_NonTypeTemplateParameter) {
         /* the value at the kernel's launches, else the default */
         r = walk_launch_value(w, d, c, name);
@@ -123,7 +124,7 @@ static const ixpr *decl_ref(W *w, CXCursor c)
                clang_Location_isInSystemHeader(clang_getCursorLocation(d))) {
         /* CUDA's built-in warpSize: 32 on every NVIDIA GPU so far, as the model's expressions
          * read it (src/model/expr.c) */
-        r = ixpr_num(&w->ar, 32);
+        r = expr_pool_num(&w->ep, 32);
     } else if (dk == CXCursor_VarDecl) {
         CXType t = clang_getCursorType(d);
         bool local = clang_getCursorKind(clang_getCursorSemanticParent(d)) != CXCursor_TranslationUnit &&
@@ -190,11 +191,11 @@ static bool member_reads_memory(W *w, CXCursor base)
     return r;
 }
 
-static const ixpr *member_ref(W *w, CXCursor c)
+static expr_ref member_ref(W *w, CXCursor c)
 {
     walk_kids k = walk_children(c);
     char *m = walk_spell(c);
-    const ixpr *r = NULL;
+    expr_ref r = 0;
     CXCursor base = k.n ? walk_strip(k.c[0]) : c;
     char *bn = k.n && clang_getCursorKind(base) == CXCursor_DeclRefExpr ? walk_spell(base) : xstrdup("");
     bool builtin = k.n && clang_getCursorKind(base) == CXCursor_DeclRefExpr &&
@@ -204,7 +205,8 @@ static const ixpr *member_ref(W *w, CXCursor c)
     const char *dv = walk_define(w, full);
     int64_t v;
     if (builtin && (!strcmp(bn, "threadIdx") || !strcmp(bn, "blockDim")) && strlen(m) == 1 && strchr("xyz", m[0]))
-        r = dv ? walk_fail(w, c, "%s cannot be given with -D", full) : ixpr_var(&w->ar, full);
+        r = dv ? walk_fail(w, c, "%s cannot be given with -D", full)
+               : expr_pool_var(&w->ep, (bn[0] == 't' ? EXPR_TX : EXPR_BDX) + (m[0] - 'x'));
     else if (builtin && !strcmp(bn, "blockIdx") && !dv && strlen(m) == 1 && strchr("xyz", m[0])) {
         /* the analysis covers one block: block 0 unless -D says another */
         int d = m[0] - 'x';
@@ -215,10 +217,10 @@ static const ixpr *member_ref(W *w, CXCursor c)
                                    "blockIdx.%c=N for another)",
                                    w->file_base, m[0], m[0]));
         }
-        r = ixpr_num(&w->ar, 0);
+        r = expr_pool_num(&w->ep, 0);
     } else if (builtin && (!strcmp(bn, "blockIdx") || !strcmp(bn, "gridDim")))
         r = dv && walk_parse_i64(dv, &v)
-                ? ixpr_num(&w->ar, v)
+                ? expr_pool_num(&w->ep, v)
                 : walk_fail(w, c, "%s: the analysis covers one block; the grid's size is not known (give -D %s=N)",
                             full, full);
     else if (k.n && member_reads_memory(w, base))
@@ -299,7 +301,7 @@ static void bind_template_args(W *w, CXCursor call, CXCursor fn)
         memcpy(saved_why, w->why, sizeof saved_why);
         w->why[0] = '\0';
         b.val = walk_value(w, rk.c[i]);
-        b.why = b.val ? NULL : ixpr_strdup(&w->ar, w->why);
+        b.why = b.val ? NULL : walk_strdup(w, w->why);
         memcpy(w->why, saved_why, sizeof saved_why);
         w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
         w->binds[w->nbinds++] = b;
@@ -365,7 +367,7 @@ static CXType object_type(W *w, CXCursor call)
  * the linear thread index; a thread_block_tile<N>'s size() is N, thread_rank() the rank within
  * the tile, meta_group_rank() and meta_group_size() the tile's index and the count of tiles).
  * *known is false when the call is not such a method. */
-static const ixpr *group_value(W *w, CXCursor c, CXCursor fn, bool *known)
+static expr_ref group_value(W *w, CXCursor c, CXCursor fn, bool *known)
 {
     *known = false;
     CXType t = object_type(w, c);
@@ -382,24 +384,24 @@ static const ixpr *group_value(W *w, CXCursor c, CXCursor fn, bool *known)
     }
     clang_disposeString(ts);
     if (!block && tile <= 0)
-        return NULL;
+        return 0;
     *known = true;
     char *name = walk_spell(fn);
-    ixpr_arena *a = &w->ar;
-    const ixpr *bx = ixpr_var(a, "blockDim.x"), *by = ixpr_var(a, "blockDim.y"), *bz = ixpr_var(a, "blockDim.z");
-    const ixpr *threads = ixpr_binary(a, IXPR_MUL, ixpr_binary(a, IXPR_MUL, bx, by), bz);
-    const ixpr *rank =
-        ixpr_binary(a, IXPR_ADD,
-                    ixpr_binary(a, IXPR_MUL,
-                                ixpr_binary(a, IXPR_ADD, ixpr_binary(a, IXPR_MUL, ixpr_var(a, "threadIdx.z"), by),
-                                            ixpr_var(a, "threadIdx.y")),
-                                bx),
-                    ixpr_var(a, "threadIdx.x"));
+    expr_pool *a = &w->ep;
+    expr_ref bx = expr_pool_var(a, EXPR_BDX), by = expr_pool_var(a, EXPR_BDY), bz = expr_pool_var(a, EXPR_BDZ);
+    expr_ref threads = expr_pool_binary(a, EXPR_MUL, expr_pool_binary(a, EXPR_MUL, bx, by), bz);
+    expr_ref rank = expr_pool_binary(
+        a, EXPR_ADD,
+        expr_pool_binary(a, EXPR_MUL,
+                         expr_pool_binary(a, EXPR_ADD, expr_pool_binary(a, EXPR_MUL, expr_pool_var(a, EXPR_TZ), by),
+                                          expr_pool_var(a, EXPR_TY)),
+                         bx),
+        expr_pool_var(a, EXPR_TX));
     if (w->o->block[1] <= 1 && w->o->block[2] <= 1) { /* a one-dimensional block (--block N) */
         threads = bx;
-        rank = ixpr_var(a, "threadIdx.x");
+        rank = expr_pool_var(a, EXPR_TX);
     }
-    const ixpr *n = ixpr_num(a, tile), *r = NULL;
+    expr_ref n = expr_pool_num(a, tile), r = 0;
     bool size = !strcmp(name, "size") || !strcmp(name, "num_threads");
     if (block && size)
         r = threads;
@@ -408,32 +410,32 @@ static const ixpr *group_value(W *w, CXCursor c, CXCursor fn, bool *known)
     else if (tile && size)
         r = n;
     else if (tile && !strcmp(name, "thread_rank"))
-        r = ixpr_binary(a, IXPR_MOD, rank, n);
+        r = expr_pool_binary(a, EXPR_MOD, rank, n);
     else if (tile && !strcmp(name, "meta_group_rank"))
-        r = ixpr_binary(a, IXPR_DIV, rank, n);
+        r = expr_pool_binary(a, EXPR_DIV, rank, n);
     else if (tile && !strcmp(name, "meta_group_size"))
-        r = ixpr_binary(a, IXPR_DIV, ixpr_binary(a, IXPR_ADD, threads, ixpr_num(a, tile - 1)), n);
+        r = expr_pool_binary(a, EXPR_DIV, expr_pool_binary(a, EXPR_ADD, threads, expr_pool_num(a, tile - 1)), n);
     else
         walk_fail(w, c, "calls the cooperative-groups method '%s', whose value bankscope does not model", name);
     free(name);
     return r;
 }
 
-static const ixpr *call_value(W *w, CXCursor c)
+static expr_ref call_value(W *w, CXCursor c)
 {
     char name[64];
     walk_callee_name(c, name, sizeof name);
     int nargs = clang_Cursor_getNumArguments(c);
     if ((!strcmp(name, "min") || !strcmp(name, "max") || !strcmp(name, "umin") || !strcmp(name, "umax")) &&
         nargs == 2) {
-        const ixpr *a = walk_value(w, clang_Cursor_getArgument(c, 0)),
-                   *b = a ? walk_value(w, clang_Cursor_getArgument(c, 1)) : NULL;
-        return a && b ? ixpr_minmax(&w->ar, name[1] == 'a' || name[2] == 'a', a, b) : NULL;
+        expr_ref a = walk_value(w, clang_Cursor_getArgument(c, 0)),
+                 b = a ? walk_value(w, clang_Cursor_getArgument(c, 1)) : 0;
+        return a && b ? expr_pool_binary(&w->ep, name[1] == 'a' || name[2] == 'a' ? EXPR_MAX : EXPR_MIN, a, b) : 0;
     }
     if ((!strcmp(name, "__mul24") || !strcmp(name, "__umul24")) && nargs == 2) {
-        const ixpr *a = walk_value(w, clang_Cursor_getArgument(c, 0)),
-                   *b = a ? walk_value(w, clang_Cursor_getArgument(c, 1)) : NULL;
-        return a && b ? ixpr_binary(&w->ar, IXPR_MUL, a, b) : NULL;
+        expr_ref a = walk_value(w, clang_Cursor_getArgument(c, 0)),
+                 b = a ? walk_value(w, clang_Cursor_getArgument(c, 1)) : 0;
+        return a && b ? expr_pool_binary(&w->ep, EXPR_MUL, a, b) : 0;
     }
     CXCursor fn = walk_callee(c);
     if (clang_Cursor_isNull(fn) && clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_CXXMethod)
@@ -449,12 +451,12 @@ static const ixpr *call_value(W *w, CXCursor c)
         CXCursor arg = nargs >= 0 ? clang_Cursor_getArgument(c, (unsigned)i) : ck.c[i + 1];
         bool data = !walk_value(w, arg) && strstr(w->why, "depends on data");
         if (data)
-            return NULL;
+            return 0;
         memcpy(w->why, saved_why, sizeof saved_why);
     }
     if (!clang_Cursor_isNull(fn) && clang_getCursorKind(fn) == CXCursor_CXXMethod) {
         bool known;
-        const ixpr *g = group_value(w, c, fn, &known);
+        expr_ref g = group_value(w, c, fn, &known);
         if (known)
             return g;
     }
@@ -474,9 +476,9 @@ static const ixpr *call_value(W *w, CXCursor c)
         return walk_fail(w, c, "calls '%s', which cannot be inlined", name);
     int saved;
     if (!walk_bind_params(w, c, fn, &saved))
-        return NULL;
+        return 0;
     w->calls[w->ncalls++] = fn;
-    const ixpr *r = walk_value(w, rk.c[0]);
+    expr_ref r = walk_value(w, rk.c[0]);
     w->ncalls--;
     w->nbinds = saved;
     return r;
@@ -485,26 +487,26 @@ static const ixpr *call_value(W *w, CXCursor c)
 /* Translate a value expression. NULL with w->why set when it cannot be expressed. */
 /* The value clang itself computes for c when it is an integer constant that depends on no
  * template parameter, else NULL. */
-static const ixpr *const_value(W *w, CXCursor c)
+static expr_ref const_value(W *w, CXCursor c)
 {
     if (import_value_dependent(c))
-        return NULL;
-    const ixpr *r = NULL;
+        return 0;
+    expr_ref r = 0;
     CXEvalResult ev = clang_Cursor_Evaluate(c);
     if (ev && clang_EvalResult_getKind(ev) == CXEval_Int)
-        r = ixpr_num(&w->ar, clang_EvalResult_getAsLongLong(ev));
+        r = expr_pool_num(&w->ep, clang_EvalResult_getAsLongLong(ev));
     if (ev)
         clang_EvalResult_dispose(ev);
     return r;
 }
 
-const ixpr *walk_value(W *w, CXCursor c)
+expr_ref walk_value(W *w, CXCursor c)
 {
     if (++w->depth > MAX_DEPTH) {
         w->depth--;
         return walk_fail(w, c, "expression nested too deeply");
     }
-    const ixpr *r = NULL;
+    expr_ref r = 0;
     enum CXCursorKind k = clang_getCursorKind(c);
     walk_kids ks = walk_children(c);
     CXType t = clang_getCanonicalType(clang_getCursorType(c));
@@ -518,8 +520,8 @@ const ixpr *walk_value(W *w, CXCursor c)
     case CXCursor_CXXBoolLiteralExpr: {
         CXEvalResult ev = clang_Cursor_Evaluate(c);
         if (ev && clang_EvalResult_getKind(ev) == CXEval_Int)
-            r = ixpr_num(&w->ar, clang_EvalResult_isUnsignedInt(ev) ? (int64_t)clang_EvalResult_getAsUnsigned(ev)
-                                                                    : clang_EvalResult_getAsLongLong(ev));
+            r = expr_pool_num(&w->ep, clang_EvalResult_isUnsignedInt(ev) ? (int64_t)clang_EvalResult_getAsUnsigned(ev)
+                                                                         : clang_EvalResult_getAsLongLong(ev));
         else
             r = walk_fail(w, c, "a literal that is not an integer");
         if (ev)
@@ -543,12 +545,12 @@ const ixpr *walk_value(W *w, CXCursor c)
     case CXCursor_MemberRefExpr: r = member_ref(w, c); break;
     case CXCursor_UnaryOperator: {
         const char *op = import_unary_op(c);
-        ixpr_op o;
+        expr_op o;
         if (op && !strcmp(op, "+") && ks.n == 1)
             r = walk_value(w, ks.c[0]);
-        else if (op && ixpr_op_parse(op, true, &o) && ks.n == 1) {
-            const ixpr *a = walk_value(w, ks.c[0]);
-            r = a ? ixpr_unary(&w->ar, o, a) : NULL;
+        else if (op && expr_op_parse(op, true, &o) && ks.n == 1) {
+            expr_ref a = walk_value(w, ks.c[0]);
+            r = a ? expr_pool_unary(&w->ep, o, a) : 0;
         } else if (op && !strcmp(op, "*"))
             r = walk_fail(w, c, "depends on data: reads memory through a pointer (bankscope record captures it)");
         else
@@ -557,20 +559,19 @@ const ixpr *walk_value(W *w, CXCursor c)
     }
     case CXCursor_BinaryOperator: {
         const char *op = import_binary_op(c);
-        ixpr_op o;
-        if (op && ixpr_op_parse(op, false, &o) && ks.n == 2) {
-            const ixpr *a = walk_value(w, ks.c[0]);
-            const ixpr *b = a ? walk_value(w, ks.c[1]) : NULL;
-            r = b ? ixpr_binary(&w->ar, o, a, b) : NULL;
+        expr_op o;
+        if (op && expr_op_parse(op, false, &o) && ks.n == 2) {
+            expr_ref a = walk_value(w, ks.c[0]);
+            expr_ref b = a ? walk_value(w, ks.c[1]) : 0;
+            r = b ? expr_pool_binary(&w->ep, o, a, b) : 0;
         } else
             r = walk_fail(w, c, "the operator '%s' in an index", op ? op : "?");
         break;
     }
     case CXCursor_ConditionalOperator:
         if (ks.n == 3) {
-            const ixpr *a = walk_value(w, ks.c[0]), *b = a ? walk_value(w, ks.c[1]) : NULL,
-                       *e = b ? walk_value(w, ks.c[2]) : NULL;
-            r = e ? ixpr_cond(&w->ar, a, b, e) : NULL;
+            expr_ref a = walk_value(w, ks.c[0]), b = a ? walk_value(w, ks.c[1]) : 0, e = b ? walk_value(w, ks.c[2]) : 0;
+            r = e ? expr_pool_cond(&w->ep, a, b, e) : 0;
         }
         if (!r)
             walk_fail(w, c, "a conditional expression bankscope cannot read");
@@ -744,7 +745,7 @@ static int returned_pointer(W *w, CXCursor init, CXType t, pbind *p)
             return -1;
         }
         if (strcmp(tn, arr->type) != 0) {
-            p->vector = ixpr_strdup(&w->ar, tn);
+            p->vector = walk_strdup(w, tn);
             p->ratio = (int)(size / arr->elem_size);
         } else {
             p->vector = NULL;
@@ -798,7 +799,7 @@ int walk_pointer(W *w, CXCursor c, pbind *p)
             r = -1;
             break;
         }
-        p->vector = ixpr_strdup(&w->ar, tn);
+        p->vector = walk_strdup(w, tn);
         p->ratio = (int)(size / arr->elem_size);
         break;
     }
@@ -823,7 +824,7 @@ int walk_pointer(W *w, CXCursor c, pbind *p)
             int ai = walk_array_add(w, d);
             memset(p, 0, sizeof *p);
             p->array = ai;
-            p->off = ixpr_num(&w->ar, 0);
+            p->off = expr_pool_num(&w->ep, 0);
             p->ratio = 1;
             r = 1;
             break;
@@ -859,8 +860,9 @@ int walk_pointer(W *w, CXCursor c, pbind *p)
             break;
         if (ks.n != 2 || (r = walk_pointer(w, ks.c[0], p)) != 1)
             break;
-        const ixpr *i = walk_value(w, ks.c[1]);
-        if (!i || p->nfixed >= 2 || p->vector || !(p->off->kind == IXPR_NUM && p->off->value == 0)) {
+        expr_ref i = walk_value(w, ks.c[1]);
+        int64_t off0 = -1;
+        if (!i || p->nfixed >= 2 || p->vector || !(expr_pool_const(&w->ep, p->off, &off0) && off0 == 0)) {
             if (i)
                 walk_fail(w, c, "a row pointer bankscope cannot follow");
             r = -1;
@@ -906,13 +908,13 @@ int walk_pointer(W *w, CXCursor c, pbind *p)
                 : 1;
         if ((r = walk_pointer(w, ks.c[pi], p)) != 1)
             break;
-        const ixpr *n = walk_value(w, ks.c[1 - pi]);
+        expr_ref n = walk_value(w, ks.c[1 - pi]);
         if (!n || (op[0] == '-' && pi == 1)) {
             r = -1;
             break;
         }
-        n = ixpr_binary(&w->ar, IXPR_MUL, n, ixpr_num(&w->ar, p->ratio));
-        p->off = ixpr_binary(&w->ar, op[0] == '+' ? IXPR_ADD : IXPR_SUB, p->off, n);
+        n = expr_pool_binary(&w->ep, EXPR_MUL, n, expr_pool_num(&w->ep, p->ratio));
+        p->off = expr_pool_binary(&w->ep, op[0] == '+' ? EXPR_ADD : EXPR_SUB, p->off, n);
         break;
     }
     default: break;
@@ -937,7 +939,7 @@ int walk_element(W *w, CXCursor c, waccess *a)
             memset(a, 0, sizeof *a);
             a->array = walk_array_add(w, d);
             a->nidx = 1;
-            a->idx[0] = ixpr_num(&w->ar, 0);
+            a->idx[0] = expr_pool_num(&w->ep, 0);
             return 1;
         }
         if (bi < 0 || !w->binds[bi].ref_shared)
@@ -991,7 +993,7 @@ int walk_element(W *w, CXCursor c, waccess *a)
                 walk_fail(w, c, "a component of a reinterpreted element that is not an element of '%s'", arr->name);
                 return -1;
             }
-            a->idx[a->nidx - 1] = ixpr_binary(&w->ar, IXPR_ADD, a->idx[a->nidx - 1], ixpr_num(&w->ar, comp));
+            a->idx[a->nidx - 1] = expr_pool_binary(&w->ep, EXPR_ADD, a->idx[a->nidx - 1], expr_pool_num(&w->ep, comp));
             free(a->vector);
             a->vector = NULL;
             return 1;
@@ -1015,8 +1017,9 @@ int walk_element(W *w, CXCursor c, waccess *a)
             int ri = walk_element(w, ks.c[0], &inner);
             if (ri != 1)
                 return ri;
-            const ixpr *i = walk_value(w, ks.c[1]);
-            if (!i || i->kind != IXPR_NUM) {
+            expr_ref i = walk_value(w, ks.c[1]);
+            int64_t fi;
+            if (!i || !expr_pool_const(&w->ep, i, &fi)) {
                 if (i)
                     walk_fail(w, c, "an index into a struct's array field that is not a constant");
                 free(inner.field);
@@ -1024,7 +1027,7 @@ int walk_element(W *w, CXCursor c, waccess *a)
                 return -1;
             }
             *a = inner;
-            char *f = walk_fmt("%s[%lld]", inner.field ? inner.field : "", (long long)i->value);
+            char *f = walk_fmt("%s[%lld]", inner.field ? inner.field : "", (long long)fi);
             free(a->field);
             a->field = f;
             return 1;
@@ -1036,7 +1039,7 @@ int walk_element(W *w, CXCursor c, waccess *a)
             walk_fail(w, c, "indexes '%s' with fewer subscripts than its dimensions", arr->name);
             return -1;
         }
-        const ixpr *i = walk_value(w, ks.c[1]);
+        expr_ref i = walk_value(w, ks.c[1]);
         if (!i)
             return -1;
         memset(a, 0, sizeof *a);
@@ -1044,8 +1047,8 @@ int walk_element(W *w, CXCursor c, waccess *a)
         a->nidx = arr->ndims;
         for (int d = 0; d < p.nfixed; d++)
             a->idx[d] = p.fixed[d];
-        a->idx[p.nfixed] =
-            ixpr_binary(&w->ar, IXPR_ADD, p.off, ixpr_binary(&w->ar, IXPR_MUL, i, ixpr_num(&w->ar, p.ratio)));
+        a->idx[p.nfixed] = expr_pool_binary(&w->ep, EXPR_ADD, p.off,
+                                            expr_pool_binary(&w->ep, EXPR_MUL, i, expr_pool_num(&w->ep, p.ratio)));
         a->vector = p.vector ? xstrdup(p.vector) : NULL;
         return 1;
     }
@@ -1149,7 +1152,7 @@ bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
             int r = walk_pointer(w, arg, &b.ptr);
             b.is_ptr = r == 1;
             b.ptr_shared = r < 0;
-            b.why = r < 0 ? ixpr_strdup(&w->ar, w->why) : "a pointer that is not into a shared array";
+            b.why = r < 0 ? walk_strdup(w, w->why) : "a pointer that is not into a shared array";
         } else if (t.kind == CXType_LValueReference) {
             waccess e;
             memset(&e, 0, sizeof e);
@@ -1158,22 +1161,22 @@ bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
             b.why = "a reference parameter";
             if (r != 0) {
                 b.ref_shared = true;
-                b.why = r < 0 ? ixpr_strdup(&w->ar, w->why) : "a reference to a shared-memory element";
+                b.why = r < 0 ? walk_strdup(w, w->why) : "a reference to a shared-memory element";
             }
             if (r == 1) {
                 b.ref_array = e.array;
                 b.ref_nidx = e.nidx;
                 for (int d = 0; d < e.nidx; d++)
                     b.ref_idx[d] = e.idx[d];
-                b.ref_field = e.field ? ixpr_strdup(&w->ar, e.field) : NULL;
-                b.ref_vector = e.vector ? ixpr_strdup(&w->ar, e.vector) : NULL;
+                b.ref_field = e.field ? walk_strdup(w, e.field) : NULL;
+                b.ref_vector = e.vector ? walk_strdup(w, e.vector) : NULL;
             }
             free(e.field);
             free(e.vector);
         } else {
             b.val = walk_value(w, arg);
             if (!b.val)
-                b.why = ixpr_strdup(&w->ar, w->why);
+                b.why = walk_strdup(w, w->why);
             /* an integer parameter the function changes is followed through its assignments */
             b.is_var = t.kind >= CXType_Bool && t.kind <= CXType_Int128 && walk_mod_count(parm, NULL) > 0;
         }
@@ -1217,7 +1220,7 @@ static bool uniform_decl(W *w, CXCursor d)
     if (bi >= 0) {
         const binding *b = &w->binds[bi];
         if (b->val)
-            return !ixpr_uses_thread(b->val);
+            return !expr_pool_uses_thread(&w->ep, b->val);
         return false;
     }
     enum CXCursorKind dk = clang_getCursorKind(d);

@@ -228,7 +228,7 @@ static int load_int_list(loader *L, const cJSON *v, int64_t lo, int64_t hi, int6
 
 static bool load_arrays(loader *L, const cJSON *arr, scenario *s)
 {
-    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) < 1 || cJSON_GetArraySize(arr) > 64)
+    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) < 1 || cJSON_GetArraySize(arr) > SCENARIO_MAX_ARRAYS)
         return fail_at(L, 0, "expected an array of 1..64 arrays", "arrays");
     s->arrays = xcalloc((size_t)cJSON_GetArraySize(arr), sizeof *s->arrays);
     int i = 0;
@@ -550,7 +550,7 @@ static bool load_root(loader *L, const cJSON *root, scenario *s)
     const cJSON *ac = cJSON_GetObjectItemCaseSensitive(root, "accesses");
     if (!ac)
         return fail_at(L, 0, "missing key 'accesses'", "%s", "");
-    if (!cJSON_IsArray(ac) || cJSON_GetArraySize(ac) < 1 || cJSON_GetArraySize(ac) > 256)
+    if (!cJSON_IsArray(ac) || cJSON_GetArraySize(ac) < 1 || cJSON_GetArraySize(ac) > SCENARIO_MAX_ACCESSES)
         return fail_at(L, 0, "expected an array of 1..256 accesses", "accesses");
     s->accesses = xcalloc((size_t)cJSON_GetArraySize(ac), sizeof *s->accesses);
     int i = 0;

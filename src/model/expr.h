@@ -1,7 +1,9 @@
 /* expr: index expressions. Text -> AST (with the byte offset of every node for messages) ->
  * a compiled program (expr_prog.c) evaluated without recursion with checked 64-bit arithmetic
  * (division by zero, overflow and bad shifts are errors, never undefined behaviour) -> CUDA
- * source (emitted from the AST, so no user text reaches a kernel).
+ * source (emitted from the AST, so no user text reaches a kernel). Expressions can also be
+ * built node by node (expr_build.c: bankscope import) and printed back as text (expr_print.c),
+ * with the same nodes, operators and arithmetic.
  *
  * Limits (so that hostile input is an error with a position, never a crash): at most
  * EXPR_MAX_LEN bytes of text, EXPR_MAX_DEPTH levels of nesting, EXPR_MAX_STACK values pending
@@ -201,5 +203,74 @@ bool expr_uses(const expr *e, expr_var v);
  * bs_add(a, b, bs_err) ..., which set the bool bs_err where the model reports an error
  * (kernels/measure.cu). names[v] is the source text for variable v. */
 void expr_emit_cuda(const expr *e, const char *const names[EXPR_NVARS], strbuf *out);
+
+/* One operator on values, with the model's checked arithmetic (the evaluators' rules): a unary
+ * operator (EXPR_NEG, EXPR_BNOT, EXPR_LNOT) reads a only; && and || take both values as
+ * evaluated. EXPR_OK with *r set, or the error the evaluators report. */
+expr_status expr_apply(int op, int64_t a, int64_t b, int64_t *r);
+
+/* ---- Expressions built node by node (expr_build.c), as bankscope import builds them ----
+ * A pool owns the nodes (expr_node, as a parsed expression has them, positions 0) in the order
+ * they were made, so children come before their parents; subtrees may be shared. A node is
+ * named by an expr_ref, its index + 1, so that 0 (a zeroed field) means "no expression".
+ * Variables are expr_var values; a pool may also hold EXPR_LOOP + k for any k >= 0 (a builder's
+ * own loop variables, more than a scenario has), which expr_pool_subst turns into the scenario's
+ * before the text is made. The constructors fold constant operands with expr_apply; an
+ * operation that would fail (a division by zero, an overflow) stays unfolded, so that the
+ * analysis reports it per lane. Identities that cannot change a result or hide an error
+ * (x + 0, x * 1, ...) give x itself. */
+typedef int expr_ref;
+
+typedef struct expr_pool {
+    expr_node *nodes; /* owned */
+    uint64_t *vars;   /* owned, per node: bit k set when it reads variable k (k >= 63: bit 63) */
+    int n, cap;
+} expr_pool;
+
+void expr_pool_free(expr_pool *p);
+expr_ref expr_pool_num(expr_pool *p, int64_t v);
+/* Variable var (an expr_var, or EXPR_LOOP + k for any k >= 0). */
+expr_ref expr_pool_var(expr_pool *p, int var);
+/* op is EXPR_NEG, EXPR_BNOT or EXPR_LNOT. */
+expr_ref expr_pool_unary(expr_pool *p, expr_op op, expr_ref a);
+/* A binary operator, or EXPR_MIN / EXPR_MAX (the calls min(a, b), max(a, b)). */
+expr_ref expr_pool_binary(expr_pool *p, expr_op op, expr_ref a, expr_ref b);
+/* c ? a : b; a constant condition chooses its arm. */
+expr_ref expr_pool_cond(expr_pool *p, expr_ref c, expr_ref a, expr_ref b);
+/* e with every use of variable var replaced by v (refolded; parts without var are shared; each
+ * shared part is rewritten once, so the work is the size of the pool, not of the tree). */
+expr_ref expr_pool_subst(expr_pool *p, expr_ref e, int var, expr_ref v);
+/* True when e is a number (its value in *v, which may be NULL). */
+bool expr_pool_const(const expr_pool *p, expr_ref e, int64_t *v);
+/* Whether e reads variable var (var < 0: any variable). */
+bool expr_pool_uses(const expr_pool *p, expr_ref e, int var);
+/* Whether e reads a per-thread value (threadIdx, lane, warp, tid). */
+bool expr_pool_uses_thread(const expr_pool *p, expr_ref e);
+/* The operator of a C spelling ("+", "<<", "&&"; unary: "-", "~", "!"); false when the language
+ * has none. */
+bool expr_op_parse(const char *text, bool unary, expr_op *out);
+
+/* Values for expr_pool_eval: v[k] for the variables whose bit k is set in known. */
+typedef struct expr_pool_env {
+    int64_t v[EXPR_NVARS];
+    uint32_t known;
+} expr_pool_env;
+
+/* Evaluate e (only the chosen arm of ?:, the right operand of && || only when it decides; a
+ * shared part once); false on a variable env does not know, a division by zero, an overflow or
+ * a bad shift. */
+bool expr_pool_eval(const expr_pool *p, expr_ref e, const expr_pool_env *env, int64_t *out);
+
+/* ---- Text (expr_print.c) ---- */
+/* Append e as expression-language text that expr_parse_loops reads back as the same tree (given
+ * the same loop names), with only the parentheses C's precedence needs: c ? a : b binds loosest
+ * and groups to the right, negative numbers are parenthesised after an operator that binds as
+ * tightly as + or tighter. Variable EXPR_LOOP + k is loop_names[k] (k < nloop_names; else "?").
+ * A text that would pass EXPR_MAX_LEN bytes (a much-shared tree can be far larger than its pool)
+ * stops just past it, where the parser refuses it as too long. */
+void expr_pool_print(const expr_pool *p, expr_ref e, const char *const *loop_names, int nloop_names, strbuf *out);
+/* The same for a parsed expression (swizzle( ) and warpSize come back as the arithmetic they
+ * stand for). */
+void expr_print(const expr *e, const char *const *loop_names, int nloop_names, strbuf *out);
 
 #endif

@@ -619,6 +619,22 @@ static expr_status binary_op(int op, int64_t a, int64_t b, int64_t *r)
     return ovf ? EXPR_OVERFLOW : EXPR_OK;
 }
 
+expr_status expr_apply(int op, int64_t a, int64_t b, int64_t *r)
+{
+    switch (op) {
+    case EXPR_NEG:
+        if (a == INT64_MIN)
+            return EXPR_OVERFLOW;
+        *r = -a;
+        return EXPR_OK;
+    case EXPR_BNOT: *r = ~a; return EXPR_OK;
+    case EXPR_LNOT: *r = !a; return EXPR_OK;
+    case EXPR_LAND: *r = a && b; return EXPR_OK;
+    case EXPR_LOR: *r = a || b; return EXPR_OK;
+    default: return binary_op(op, a, b, r);
+    }
+}
+
 /* A linear form, in wrapping arithmetic: exact because the result was proven to fit. */
 static inline int64_t lin_eval(const expr_lin *l, const expr_env *env)
 {

@@ -16,6 +16,31 @@ void scenario_init(scenario *s)
     s->block[1] = s->block[2] = 1;
 }
 
+/* Free what access a owns. */
+static void access_free(scenario_access *a)
+{
+    for (int d = 0; d < a->nidx; d++) {
+        free(a->index_text[d]);
+        expr_free(&a->index[d]);
+    }
+    free(a->when_text);
+    expr_free(&a->when);
+    free(a->array_name);
+    free(a->field);
+    free(a->vector);
+    free(a->label);
+    free(a->source);
+    scenario_srcloc_free(&a->at);
+    free(a->type_text);
+}
+
+void scenario_access_remove(scenario *s, int i)
+{
+    access_free(&s->accesses[i]);
+    memmove(&s->accesses[i], &s->accesses[i + 1], (size_t)(s->naccesses - i - 1) * sizeof *s->accesses);
+    s->naccesses--;
+}
+
 void scenario_free(scenario *s)
 {
     free(s->name);
@@ -27,22 +52,8 @@ void scenario_free(scenario *s)
         free(s->arrays[i].swizzle);
     }
     free(s->arrays);
-    for (int i = 0; i < s->naccesses; i++) {
-        scenario_access *a = &s->accesses[i];
-        for (int d = 0; d < a->nidx; d++) {
-            free(a->index_text[d]);
-            expr_free(&a->index[d]);
-        }
-        free(a->when_text);
-        expr_free(&a->when);
-        free(a->array_name);
-        free(a->field);
-        free(a->vector);
-        free(a->label);
-        free(a->source);
-        scenario_srcloc_free(&a->at);
-        free(a->type_text);
-    }
+    for (int i = 0; i < s->naccesses; i++)
+        access_free(&s->accesses[i]);
     free(s->accesses);
     for (int k = 0; k < SCENARIO_MAX_LOOPS; k++) {
         free(s->loops[k].var);

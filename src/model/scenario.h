@@ -20,6 +20,8 @@
 #define SCENARIO_MAX_THREADS 1024
 #define SCENARIO_MAX_ITERATIONS 4096 /* of the whole loop nest (the product of its loops) */
 #define SCENARIO_MAX_LOOPS EXPR_MAX_LOOPS
+#define SCENARIO_MAX_ARRAYS 64 /* what a scenario file may hold */
+#define SCENARIO_MAX_ACCESSES 256
 
 typedef struct scenario_array {
     char *name;      /* owned */
@@ -150,6 +152,9 @@ typedef struct scenario_error {
 
 void scenario_init(scenario *s);
 void scenario_free(scenario *s);
+/* Remove access i (0 <= i < naccesses), freeing what it owns; the later ones move down. Call
+ * scenario_finish again before using s. */
+void scenario_access_remove(scenario *s, int i);
 /* Validate and derive; false with *err filled on the first problem. Idempotent: call it again
  * after changing padding, dimensions, block or expressions. */
 bool scenario_finish(scenario *s, scenario_error *err);

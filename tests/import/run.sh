@@ -192,10 +192,51 @@ rc=$?
 rc=$?
 [ $rc -eq 2 ] && grep -q '^syntax.cu:3:24: error: ' "$tmp/err" && ok || bad "view of a bad .cu: exit $rc: $(head -2 "$tmp/err")"
 expect2 missing-file 'nosuch.cu: No such file' nosuch.cu --block 32
-# a refusal of the imported scenario names no position in the generated JSON
+# a refusal of the imported scenario names the place in the .cu (the array's declaration), never
+# a position in the generated JSON
 printf '__global__ void k() { __shared__ float t[100000]; t[threadIdx.x] = 1; }\n' >"$tmp/big.cu"
-expect2 refused-scenario '^big.cu: the imported scenario is refused: arrays\[0\]\.dims: array needs 400000 bytes' big.cu --block 32
-grep -q '^big.cu:[0-9]' "$tmp/err" && bad "refused scenario: a JSON position: $(cat "$tmp/err")" || ok
+expect2 refused-scenario '^big.cu:1:23: the imported scenario is refused: arrays\[0\]\.dims: array needs 400000 bytes' big.cu --block 32
+[ "$(grep -c '^big.cu:' "$tmp/err")" -eq 1 ] && ok || bad "refused scenario: another position: $(cat "$tmp/err")"
+# a struct or loop the model refuses is named at the array that holds it, at the loop
+printf 'struct S { float __x; float y; };\n__global__ void k()\n{\n    __shared__ S t[64];\n    t[threadIdx.x].y = 1;\n}\n' >"$tmp/rs.cu"
+expect2 refused-struct '^rs.cu:4:5: the imported scenario is refused: structs\[0\]\.fields\[0\]: reserved in CUDA code' rs.cu --block 32
+v=iiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiii
+printf '__global__ void k()\n{\n    __shared__ float t[64];\n    for (int %s = 0; %s < 4; %s++)\n        t[threadIdx.x + %s] = 1;\n}\n' $v $v $v $v >"$tmp/longvar.cu"
+expect2 refused-loop '^longvar.cu:4:5: the imported scenario is refused: loops\[0\]\.var: ' longvar.cu --block 32
+# a limit of the file format (loop bounds within 2^40) is checked too, and named at the loop
+printf '__global__ void k()\n{\n    __shared__ float t[64];\n    for (long long i = 0; i < (1LL << 41); i += (1LL << 40))\n        t[threadIdx.x + (i >> 40)] = 1;\n}\n' >"$tmp/bigloop.cu"
+expect2 refused-loop-bound '^bigloop.cu:4:5: the imported scenario is refused: loop.to: out of range' bigloop.cu --block 32
+# a value that doubles its own text 40 times is refused as too long at once, not after the
+# parser child has run out of memory
+{ printf '__global__ void k()\n{\n    __shared__ float t[64];\n    int i = threadIdx.x;\n'
+  i=0; while [ $i -lt 40 ]; do echo '    i = i + (i >> 1);'; i=$((i + 1)); done
+  printf '    t[i & 63] = 1;\n}\n'; } >"$tmp/blow.cu"
+expect2 shared-tree "^blow.cu:45:5: skipped store of 't': expression longer than 4096 characters" blow.cu --block 32 --timeout 20
+# a loop variable that is a word of expressions (swizzle) is renamed, as tx or lane are
+printf '__global__ void k()\n{\n    __shared__ float t[64];\n    for (int swizzle = 0; swizzle < 4; swizzle++)\n        t[threadIdx.x + swizzle] = 1;\n}\n' >"$tmp/sw.cu"
+(cd "$tmp" && "$bin" import sw.cu --block 32 -o sw.json) >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '"index": \["threadIdx.x + loop_var"\]' "$tmp/sw.json" && ok || bad "loop named swizzle: exit $rc: $(cat "$tmp/err")"
+# past a scenario's 64 arrays, the others and their accesses are listed, the rest imported
+{ printf '__global__ void k()\n{\n'
+  i=0; while [ $i -le 64 ]; do echo "    __shared__ float a$i[32];"; i=$((i + 1)); done
+  i=0; while [ $i -le 64 ]; do echo "    a$i[threadIdx.x] = 1;"; i=$((i + 1)); done
+  printf '}\n'; } >"$tmp/many.cu"
+(cd "$tmp" && "$bin" import many.cu --block 32 -o many.json) >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '"op"' "$tmp/many.json")" -eq 64 ] &&
+    grep -q "^many.cu:67:5: skipped the array 'a64': more than 64 arrays" "$tmp/err" &&
+    grep -q "^many.cu:132:5: skipped store of 'a64': its array is left out" "$tmp/err" && ok ||
+    bad "more than 64 arrays: exit $rc: $(cat "$tmp/err")"
+# an access the model refuses (here its index divides by zero) is listed at its place in the .cu,
+# in line order among the walker's own skipped accesses, and the others are imported
+printf '__global__ void k(const int *in)\n{\n    __shared__ int t[64];\n    t[threadIdx.x] = 1;\n    t[32 / (threadIdx.x - threadIdx.x)] = 2;\n    t[in[threadIdx.x]] = 3;\n}\n' >"$tmp/refuse.cu"
+(cd "$tmp" && "$bin" import refuse.cu --block 32 -o refuse.json) >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '"op"' "$tmp/refuse.json")" -eq 1 ] &&
+    [ "$(sed -n 1p "$tmp/err")" = "refuse.cu:5:5: skipped store of 't': division by zero for thread (0,0,0)" ] &&
+    sed -n 2p "$tmp/err" | grep -q "^refuse.cu:6:5: skipped store of 't': depends on data" && ok ||
+    bad "access refused by the model: exit $rc: $(cat "$tmp/err")"
 # the view's options may come before the source, as before a scenario: the import runs, then the
 # view (here without a terminal) says what it needs
 (cd "$dir" && "$bin" --no-gpu transpose-naive.cu --block 32,32 -o "$tmp/first.json" </dev/null) >/dev/null 2>"$tmp/err"
