@@ -36,7 +36,7 @@
 #include "io/textsafe.h"
 #include "util.h"
 
-#define RECORD_MAX_INSTRUCTIONS_LIMIT (1 << 24) /* 160 B each on the GPU: 2.5 GiB */
+#define RECORD_MAX_INSTRUCTIONS_LIMIT RECORD_ENTRIES_MAX /* 160 B each on the GPU, per block: 2 x 2.5 GiB */
 
 typedef struct record_opts {
     const char *kernel;
@@ -304,10 +304,11 @@ static bool driver_ready(char *why, size_t n)
 }
 
 static volatile sig_atomic_t record_child, record_signal;
+static volatile sig_atomic_t record_tools[2]; /* the disassembler children running, 0 when none */
 
 /* SIGTERM, SIGHUP or SIGINT to bankscope: remembered (the command then exits 128 + N) and passed
  * on to the program, unless the terminal sent it (Ctrl-C reaches the program's process group
- * by itself: a second one would be too many). */
+ * by itself: a second one would be too many); the disassembler children are stopped. */
 static void pass_on(int sig, siginfo_t *info, void *ctx)
 {
     (void)ctx;
@@ -320,14 +321,46 @@ static void pass_on(int sig, siginfo_t *info, void *ctx)
 #endif
     if (record_child > 0 && !from_terminal)
         kill((pid_t)record_child, sig);
+    for (int i = 0; i < 2; i++)
+        if (record_tools[i] > 0)
+            kill((pid_t)record_tools[i], SIGKILL);
 }
 
-/* Run argv with env (NAME=VALUE strings added); its stdout to out_file when not NULL (its stderr
- * then to /dev/null unless to_stderr), or to bankscope's stderr when to_stderr (the recording
- * goes to stdout). The exit status into
- * *status (waitpid's); false with why when it could not be started. */
-static bool run_child(char *const *argv, char **env, int nenv, const char *out_file, bool to_stderr, int *status,
-                      char *why, size_t n)
+/* pass_on catches SIGTERM, SIGHUP and SIGINT (SIGQUIT ignored) while a child runs: from the first
+ * signals_catch to the matching signals_release (they nest). */
+static struct sigaction signals_old[4];
+static int signals_depth;
+static const int signals_caught[4] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT};
+
+static void signals_catch(void)
+{
+    if (signals_depth++ > 0)
+        return;
+    struct sigaction sa = {.sa_sigaction = pass_on, .sa_flags = SA_SIGINFO}, ign = {.sa_handler = SIG_IGN};
+    for (int i = 0; i < 4; i++)
+        sigaction(signals_caught[i], signals_caught[i] == SIGQUIT ? &ign : &sa, &signals_old[i]);
+}
+
+static void signals_release(void)
+{
+    if (--signals_depth > 0)
+        return;
+    for (int i = 0; i < 4; i++)
+        sigaction(signals_caught[i], &signals_old[i], NULL);
+}
+
+/* A started child: its pid and the pipe that carries exec's errno (closed on success). */
+typedef struct child_run {
+    pid_t pid;
+    int errfd;
+} child_run;
+
+/* Start argv with env (NAME=VALUE strings added); its stdout to out_file when not NULL (its
+ * stderr then to /dev/null unless to_stderr), or to bankscope's stderr when to_stderr (the
+ * recording goes to stdout). The child dies with bankscope (PR_SET_PDEATHSIG). false with why
+ * when it could not be started. */
+static bool child_spawn(char *const *argv, char **env, int nenv, const char *out_file, bool to_stderr, child_run *c,
+                        char *why, size_t n)
 {
     int pfd[2];
     if (pipe2(pfd, O_CLOEXEC) != 0) {
@@ -353,11 +386,16 @@ static bool run_child(char *const *argv, char **env, int nenv, const char *out_f
         for (int i = 0; i < nenv; i++)
             putenv(env[i]);
         if (out_file) {
-            int fd = open(out_file, O_WRONLY | O_CREAT | O_TRUNC, 0600), nul = open("/dev/null", O_WRONLY);
-            if (fd >= 0)
+            int fd = open(out_file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            if (fd >= 0 && fd != 1) {
                 dup2(fd, 1);
-            if (nul >= 0 && !to_stderr) /* with to_stderr, the run's stderr stays (--verbose) */
+                close(fd);
+            }
+            int nul = to_stderr ? -1 : open("/dev/null", O_WRONLY); /* to_stderr: stderr stays (--verbose) */
+            if (nul >= 0 && nul != 2) {
                 dup2(nul, 2);
+                close(nul);
+            }
         } else if (to_stderr) {
             dup2(2, 1);
         }
@@ -368,31 +406,50 @@ static bool run_child(char *const *argv, char **env, int nenv, const char *out_f
         _exit(127);
     }
     close(pfd[1]);
-    record_child = pid;
-    struct sigaction sa = {.sa_sigaction = pass_on, .sa_flags = SA_SIGINFO}, old_term, old_hup,
-                     ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
-    sigaction(SIGTERM, &sa, &old_term);
-    sigaction(SIGHUP, &sa, &old_hup);
-    /* Ctrl-C reaches the program from the terminal too; bankscope waits for it to end */
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGQUIT, &ign, &old_quit);
+    *c = (child_run){.pid = pid, .errfd = pfd[0]};
+    return true;
+}
+
+/* Wait for a started child: its exit status into *status (waitpid's); false with why when it
+ * could not be executed. */
+static bool child_wait(child_run *c, const char *name, int *status, char *why, size_t n)
+{
     int e = 0;
     ssize_t got;
-    while ((got = read(pfd[0], &e, sizeof e)) < 0 && errno == EINTR)
+    while ((got = read(c->errfd, &e, sizeof e)) < 0 && errno == EINTR)
         ;
-    close(pfd[0]);
-    while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+    close(c->errfd);
+    while (waitpid(c->pid, status, 0) < 0 && errno == EINTR)
         ;
-    record_child = 0;
-    sigaction(SIGTERM, &old_term, NULL);
-    sigaction(SIGHUP, &old_hup, NULL);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGQUIT, &old_quit, NULL);
     if (got == (ssize_t)sizeof e) {
-        snprintf(why, n, "cannot run %s: %s", argv[0], strerror(e));
+        snprintf(why, n, "cannot run %s: %s", name, strerror(e));
         return false;
     }
     return true;
+}
+
+/* Run argv (child_spawn's arguments) to its end, the signals passed on to it; its status into
+ * *status; false with why when it could not be started. */
+static bool run_child(char *const *argv, char **env, int nenv, const char *out_file, bool to_stderr, int *status,
+                      char *why, size_t n)
+{
+    child_run c;
+    if (!child_spawn(argv, env, nenv, out_file, to_stderr, &c, why, n))
+        return false;
+    record_child = c.pid;
+    signals_catch();
+    bool ok = child_wait(&c, argv[0], status, why, n);
+    record_child = 0;
+    signals_release();
+    return ok;
+}
+
+/* A signal stopped the command: say so; the exit status 128 + N. */
+static int stopped_by_signal(void)
+{
+    cli_error("record: stopped by signal %d (%s), passed on to the program; nothing written", (int)record_signal,
+              strsignal(record_signal));
+    return 128 + record_signal;
 }
 
 /* Where a run's files are: the private folder, the library, its patches, the sanitizer. */
@@ -442,11 +499,8 @@ static int record_run_pass(const record_opts *o, const record_paths *p, const ch
         cli_error("record: %s", why);
         return CLI_USAGE;
     }
-    if (record_signal) {
-        cli_error("record: stopped by signal %d (%s), passed on to the program; nothing written", (int)record_signal,
-                  strsignal(record_signal));
-        return 128 + record_signal;
-    }
+    if (record_signal)
+        return stopped_by_signal();
     if (program_failure(o->argv[0], status, why, sizeof why)) {
         cli_error("record: %s; nothing written", why);
         return CLI_FAIL;
@@ -515,14 +569,13 @@ static int no_launch(const record_opts *o, const record_capture *c)
 /* A disassembly of the captured kernel's module running beside the measuring runs: nvdisasm
  * -g (SASS and the innermost line) and nvdisasm -gi (the outer lines of code inlined from the
  * toolkit's headers), each a child writing DIR/listing-g.txt and DIR/listing-gi.txt; or, without
- * nvdisasm, cuobjdump -sass (SASS only) run when the listing is wanted. */
+ * nvdisasm, cuobjdump -sass (SASS only). nvdisasm lists the kernel alone when told its symbol
+ * index (-fun), the whole module else. The children are stopped by a signal to bankscope. */
 typedef struct disasm_job {
-    pid_t pid[2]; /* -g, -gi; 0: not started */
+    child_run run[2]; /* -g, -gi; pid 0: not started */
     char tool[PATH_MAX];
-    bool nvdisasm;
+    long sym; /* the kernel's symbol index in the cubin, -1 when not found */
 } disasm_job;
-
-static const char *const disasm_option[2] = {"-g", "-gi"};
 
 /* DIR/listing-OPTION.txt into buf. */
 static void listing_path(const char *dir, const char *option, char *buf, size_t n)
@@ -530,53 +583,33 @@ static void listing_path(const char *dir, const char *option, char *buf, size_t 
     snprintf(buf, n, "%s/listing%s.txt", dir, option);
 }
 
-/* Start tool on DIR/module.cubin with option, its output into the listing file; the child's
- * pid, or 0 when it cannot start. nvdisasm lists the kernel alone when told its symbol index
- * (-fun), the whole module else. */
-static pid_t listing_start(const char *dir, const char *tool, const char *option, const record_capture *c)
+/* Start tool on DIR/module.cubin with option ("-g", "-gi": nvdisasm; "-sass": cuobjdump), its
+ * output into the listing file; false when it cannot start. */
+static bool listing_start(const char *dir, const char *tool, const char *option, long sym, child_run *c)
 {
-    char cubin[PATH_MAX], out[PATH_MAX + 32], idx[32];
+    char cubin[PATH_MAX], out[PATH_MAX + 32], idx[32], why[256];
     snprintf(cubin, sizeof cubin, "%s/module.cubin", dir);
     listing_path(dir, option, out, sizeof out);
-    bool nvdisasm = strcmp(option, "-sass") != 0;
-    long sym = nvdisasm ? cubin_symbol_index(cubin, c->mangled) : -1;
     snprintf(idx, sizeof idx, "%ld", sym);
     char *argv[] = {(char *)tool, (char *)option, "-c", sym >= 0 ? "-fun" : cubin, sym >= 0 ? idx : NULL, cubin, NULL};
-    if (!nvdisasm) {
+    if (strcmp(option, "-sass") == 0) {
         argv[2] = cubin;
         argv[3] = NULL;
     }
-    fflush(stdout);
-    fflush(stderr);
-    pid_t parent = getpid(), pid = fork();
-    if (pid == 0) {
-#ifdef __linux__
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-#endif
-        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600), nul = open("/dev/null", O_WRONLY);
-        if (getppid() != parent || fd < 0)
-            _exit(127);
-        dup2(fd, 1);
-        if (nul >= 0)
-            dup2(nul, 2);
-        execv(tool, argv);
-        _exit(127);
-    }
-    return pid > 0 ? pid : 0;
+    return child_spawn(argv, NULL, 0, out, false, c, why, sizeof why);
 }
 
 /* Wait for a listing child and parse its output into s (the instructions of the captured
  * kernel); false when it failed. */
-static bool listing_finish(pid_t pid, const char *dir, const char *option, const record_capture *c, record_sass *s)
+static bool listing_finish(child_run *c, const char *dir, const char *option, const record_capture *cap, record_sass *s)
 {
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    char out[PATH_MAX + 32];
+    char why[256], out[PATH_MAX + 32];
+    bool ran = child_wait(c, option, &status, why, sizeof why);
     listing_path(dir, option, out, sizeof out);
-    FILE *f = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? fopen(out, "r") : NULL;
+    FILE *f = ran && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? fopen(out, "r") : NULL;
     if (f) {
-        record_sass_parse(f, c->mangled, s);
+        record_sass_parse(f, cap->mangled, s);
         fclose(f);
     }
     unlink(out);
@@ -586,30 +619,42 @@ static bool listing_finish(pid_t pid, const char *dir, const char *option, const
 /* Start the disassembly (the listing children run while the program runs again). */
 static void disassembly_start(const char *dir, const record_capture *c, disasm_job *j)
 {
+    static const char *const option[2] = {"-g", "-gi"};
+    char cubin[PATH_MAX];
     memset(j, 0, sizeof *j);
-    j->nvdisasm = find_tool("nvdisasm", j->tool, sizeof j->tool);
-    for (int i = 0; j->nvdisasm && i < 2; i++)
-        j->pid[i] = listing_start(dir, j->tool, disasm_option[i], c);
+    snprintf(cubin, sizeof cubin, "%s/module.cubin", dir);
+    j->sym = cubin_symbol_index(cubin, c->mangled);
+    signals_catch();
+    for (int i = 0; find_tool("nvdisasm", j->tool, sizeof j->tool) && i < 2; i++)
+        if (listing_start(dir, j->tool, option[i], j->sym, &j->run[i]))
+            record_tools[i] = j->run[i].pid;
 }
 
 /* The disassembly into s: nvdisasm -g's, with -gi's outer lines for instructions whose line is
- * in the toolkit's headers; else cuobjdump -sass's; an empty listing when neither is installed. */
+ * in the toolkit's headers; else cuobjdump -sass's; an empty listing when neither is installed
+ * or a signal stopped bankscope. */
 static void disassembly_finish(const char *dir, const record_capture *c, disasm_job *j, record_sass *s)
 {
     record_sass outer;
     memset(s, 0, sizeof *s);
     memset(&outer, 0, sizeof outer);
-    bool inner = j->pid[0] && listing_finish(j->pid[0], dir, "-g", c, s);
-    bool outer_ok = j->pid[1] && listing_finish(j->pid[1], dir, "-gi", c, &outer);
+    bool inner = j->run[0].pid && listing_finish(&j->run[0], dir, "-g", c, s);
+    bool outer_ok = j->run[1].pid && listing_finish(&j->run[1], dir, "-gi", c, &outer);
+    record_tools[0] = record_tools[1] = 0;
     if (inner && outer_ok && record_sass_in_toolkit(s))
         record_sass_inline(s, &outer);
     record_sass_free(&outer);
-    if (inner)
-        return;
-    record_sass_free(s);
-    pid_t pid;
-    if (find_tool("cuobjdump", j->tool, sizeof j->tool) && (pid = listing_start(dir, j->tool, "-sass", c)))
-        listing_finish(pid, dir, "-sass", c, s);
+    if (!inner) {
+        record_sass_free(s);
+        child_run run;
+        if (!record_signal && find_tool("cuobjdump", j->tool, sizeof j->tool) &&
+            listing_start(dir, j->tool, "-sass", -1, &run)) {
+            record_tools[0] = run.pid;
+            listing_finish(&run, dir, "-sass", c, s);
+            record_tools[0] = 0;
+        }
+    }
+    signals_release();
 }
 
 /* Remove the private folder and what the passes left in it (the second block's folder too). */
@@ -698,8 +743,8 @@ static int write_recording(const record_opts *o, const record_book *b, const rec
 }
 
 /* One more run of the program for pass, told the captured kernel and launch (and block), in
- * folder dir; its output goes to /dev/null (the capture run showed it). false with why when the
- * program could not run or failed (then nothing it wrote is used). */
+ * folder dir; its stdout goes to /dev/null (the capture run showed it), its stderr too unless --verbose. false with why
+ * when the program could not run or failed (then nothing it wrote is used). */
 static bool run_pass(const record_opts *o, const record_paths *p, const char *pass, const char *dir,
                      const record_capture *c, const uint32_t block[3], char *why, size_t n)
 {
@@ -748,7 +793,7 @@ static bool measure_runs(const record_opts *o, const record_paths *p, const reco
 {
     bool counted = run_pass(o, p, "count", p->dir, c, c->block, why, n);
     record_step(o, "count run", t0);
-    if (!counted)
+    if (!counted || record_signal)
         return false;
     char twhy[1024];
     bool timed = run_pass(o, p, "time", p->dir, c, c->block, twhy, sizeof twhy);
@@ -880,9 +925,7 @@ static int record_main(record_opts *op)
         record_sass_free(&s);
         record_capture_free(&c);
         remove_dir(dir);
-        cli_error("record: stopped by signal %d (%s), passed on to the program; nothing written", (int)record_signal,
-                  strsignal(record_signal));
-        return 128 + record_signal;
+        return stopped_by_signal();
     }
     record_book b;
     if (!record_book_build(&b, &c, &s, why, sizeof why)) {

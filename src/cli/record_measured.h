@@ -2,9 +2,9 @@
  * whole chosen launch, per source line of the recording, beside the prediction from the captured
  * block. The command runs the program twice more after the capture, with the recording library's
  * "count" pass (CUPTI SASS metrics per instruction: L1 wavefronts shared, ideal, executions) and its
- * "time" pass (the launch's GPU duration in a run where nothing is patched), and, when the grid has
- * more than one block, captures a second block (the last) to establish block invariance; this
- * module reads what they wrote and joins it to the recording's lines (model/measured.h has the
+ * "time" pass (the launch's GPU duration in a run where nothing is patched); the capture run, when
+ * the grid has more than one block, also captured a second block (the last, or the first when the
+ * last is the chosen one) to establish block invariance. This module reads what they wrote and joins it to the recording's lines (model/measured.h has the
  * rule), for the JSON and the printed summary.
  *
  * Ownership: record_measured owns its files and arrays (record_measured_free); it borrows the books.

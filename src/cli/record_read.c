@@ -1,8 +1,10 @@
 /* record_read: capture.txt, the kernel's disassembly, and captured warp-instructions as trace
  * entries (record_read.h). */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/record_read.h"
 #include "io/textsafe.h"
@@ -71,24 +73,34 @@ static bool parse_entry(char *rest, record_entry *e)
     return true;
 }
 
-/* The N raw entries of the entries file beside path (capture.txt's folder, entries.bin),
- * appended to c's; lanes outside an entry's mask (never written) are zeroed. false when the file
- * is missing, short or names a lane count it cannot hold. */
-static bool read_entries_file(const char *path, int64_t count, record_capture *c)
+/* The count raw entries of the entries file beside path (capture.txt's folder, entries.bin),
+ * as c's entries; lanes outside an entry's mask (never written) are zeroed. false with why when
+ * the file is missing or its size is not count entries (checked before anything is allocated). */
+static bool read_entries_file(const char *path, long long count, record_capture *c, char *why, size_t n)
 {
     char bin[4096 + 16];
     const char *slash = strrchr(path, '/');
     int dirlen = slash ? (int)(slash - path + 1) : 0;
     snprintf(bin, sizeof bin, "%.*sentries.bin", dirlen, path);
-    if (count < 0 || count > (int64_t)1 << 32 || c->nentries)
-        return false;
     FILE *f = fopen(bin, "rb");
-    if (!f)
+    struct stat st;
+    if (!f || fstat(fileno(f), &st) != 0) {
+        snprintf(why, n, "%s: cannot read the captured entries: %s", bin, strerror(errno));
+        if (f)
+            fclose(f);
         return false;
+    }
+    if (count < 0 || count > RECORD_ENTRIES_MAX ||
+        (unsigned long long)st.st_size != (unsigned long long)count * sizeof(record_entry)) {
+        snprintf(why, n, "%s: %lld bytes, where %lld entries of %zu bytes were announced", bin, (long long)st.st_size,
+                 count, sizeof(record_entry));
+        fclose(f);
+        return false;
+    }
     c->entries = xrealloc(c->entries, (size_t)(count ? count : 1) * sizeof *c->entries);
-    bool ok = fread(c->entries, sizeof *c->entries, (size_t)count, f) == (size_t)count && fgetc(f) == EOF;
+    bool ok = fread(c->entries, sizeof *c->entries, (size_t)count, f) == (size_t)count;
     fclose(f);
-    for (int64_t i = 0; ok && i < count; i++) {
+    for (long long i = 0; ok && i < count; i++) {
         record_entry *e = &c->entries[i];
         for (int l = 0; l < RECORD_WARP; l++)
             if (!(e->mask >> l & 1))
@@ -96,6 +108,8 @@ static bool read_entries_file(const char *path, int64_t count, record_capture *c
         e->pc -= c->function_pc;
     }
     c->nentries = ok ? count : 0;
+    if (!ok)
+        snprintf(why, n, "%s: cannot read %lld entries", bin, count);
     return ok;
 }
 
@@ -112,7 +126,7 @@ bool record_capture_read(const char *path, record_capture *c, char *why, size_t 
     char *line = NULL;
     size_t cap = 0;
     int64_t room = 0, lineno = 0;
-    bool ok = true, header = false;
+    bool ok = true, header = false, entries_why = false;
     c->status = RECORD_CAPTURED;
     while (ok && getline(&line, &cap, f) > 0) {
         lineno++;
@@ -166,7 +180,9 @@ bool record_capture_read(const char *path, record_capture *c, char *why, size_t 
             c->function_size = b;
         } else if (strcmp(key, "entries") == 0) {
             long long v = -1;
-            ok = room == 0 && sscanf(p, "%lld", &v) == 1 && read_entries_file(path, v, c);
+            ok = room == 0 && c->nentries == 0 && sscanf(p, "%lld", &v) == 1;
+            if (ok && !(ok = read_entries_file(path, v, c, why, n)))
+                entries_why = true;
         } else if (strcmp(key, "executed") == 0) {
             long long v = 0;
             ok = sscanf(p, "%lld", &v) == 1;
@@ -200,7 +216,8 @@ bool record_capture_read(const char *path, record_capture *c, char *why, size_t 
     free(line);
     fclose(f);
     if (!ok) {
-        snprintf(why, n, "%s:%lld: not a capture file the record pass writes", path, (long long)lineno);
+        if (!entries_why)
+            snprintf(why, n, "%s:%lld: not a capture file the record pass writes", path, (long long)lineno);
         record_capture_free(c);
         return false;
     }

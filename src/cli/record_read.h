@@ -1,6 +1,7 @@
 /* record_read: what `bankscope record` reads back after a run of the program: the capture pass's
- * capture.txt (src/record/record_capture.c says its lines) and the disassembly of the recorded
- * kernel (nvdisasm -gi, or cuobjdump -sass without line info), and how one captured
+ * capture.txt and the entries.bin beside it (src/record/record_capture.c says their contents) and
+ * the disassembly of the recorded kernel (nvdisasm -g, with -gi for inlined toolkit code, or
+ * cuobjdump -sass without line info), and how one captured
  * warp-instruction becomes a trace entry (banks_request) from its kind, flags and SASS.
  *
  * Ownership: a record_capture and a record_sass own every string and array they point to
@@ -68,7 +69,7 @@ typedef struct record_sass {
     bool has_lines; /* any instruction had file:line */
 } record_sass;
 
-/* Parse a disassembly listing (nvdisasm -gi -c, or cuobjdump -sass) of a module: the
+/* Parse a disassembly listing (nvdisasm -g -c or -gi -c, or cuobjdump -sass) of a module: the
  * instructions of function mangled. Lines of other functions are skipped. */
 void record_sass_parse(FILE *in, const char *mangled, record_sass *s);
 /* Whether an instruction's line is in the CUDA toolkit's headers (an inlined atomicAdd: nvdisasm

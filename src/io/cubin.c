@@ -11,7 +11,7 @@
 #include "util.h"
 
 /* The whole file (at most 1 GiB) into *data; its length, or -1. */
-static long read_file(const char *path, unsigned char **data)
+static long cubin_read(const char *path, unsigned char **data)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -39,27 +39,34 @@ static bool inside(uint64_t off, uint64_t size, long len)
 long cubin_symbol_index(const char *path, const char *name)
 {
     unsigned char *d = NULL;
-    long len = read_file(path, &d);
+    long len = cubin_read(path, &d);
     if (len < 0)
         return -1;
     long found = -1;
-    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)d;
-    if (len < (long)sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-        eh->e_shentsize != sizeof(Elf64_Shdr) || !inside(eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr), len))
+    /* headers and symbols are copied out (memcpy): the file's offsets need not be aligned */
+    Elf64_Ehdr eh;
+    if (len < (long)sizeof eh)
         goto done;
-    const Elf64_Shdr *sh = (const Elf64_Shdr *)(d + eh->e_shoff);
-    for (int i = 0; i < eh->e_shnum && found < 0; i++) {
-        if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum || !inside(sh[i].sh_offset, sh[i].sh_size, len))
+    memcpy(&eh, d, sizeof eh);
+    if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh.e_shentsize != sizeof(Elf64_Shdr) || !inside(eh.e_shoff, (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr), len))
+        goto done;
+    for (int i = 0; i < eh.e_shnum && found < 0; i++) {
+        Elf64_Shdr sh, str;
+        memcpy(&sh, d + eh.e_shoff + (uint64_t)i * sizeof sh, sizeof sh);
+        if (sh.sh_type != SHT_SYMTAB || sh.sh_link >= eh.e_shnum || sh.sh_entsize != sizeof(Elf64_Sym) ||
+            !inside(sh.sh_offset, sh.sh_size, len))
             continue;
-        const Elf64_Shdr *str = &sh[sh[i].sh_link];
-        if (!inside(str->sh_offset, str->sh_size, len) || sh[i].sh_entsize != sizeof(Elf64_Sym))
+        memcpy(&str, d + eh.e_shoff + (uint64_t)sh.sh_link * sizeof str, sizeof str);
+        if (!inside(str.sh_offset, str.sh_size, len))
             continue;
-        const Elf64_Sym *sym = (const Elf64_Sym *)(d + sh[i].sh_offset);
-        const char *names = (const char *)d + str->sh_offset;
-        size_t n = sh[i].sh_size / sizeof *sym, nlen = strlen(name);
+        const char *names = (const char *)d + str.sh_offset;
+        size_t n = sh.sh_size / sizeof(Elf64_Sym), nlen = strlen(name);
         for (size_t k = 0; k < n; k++) {
-            uint64_t at = sym[k].st_name;
-            if (at < str->sh_size && str->sh_size - at > nlen && memcmp(names + at, name, nlen + 1) == 0) {
+            Elf64_Sym sym;
+            memcpy(&sym, d + sh.sh_offset + k * sizeof sym, sizeof sym);
+            uint64_t at = sym.st_name;
+            if (nlen && at < str.sh_size && str.sh_size - at > nlen && memcmp(names + at, name, nlen + 1) == 0) {
                 found = (long)k;
                 break;
             }

@@ -6,11 +6,14 @@
  * The program runs once per pass. Each run loads the library, which reads its configuration
  * and starts the one pass that BANKSCOPE_RECORD_PASS names:
  *   "capture"   (record_capture.c): the Compute Sanitizer patching API; every shared-memory
- *               access of one block of one launch, with each lane's address; writes capture.txt
- *               and the kernel's module (module.cubin).
- * A further pass (for instance hardware counters per instruction) is one more record_pass
- * defined in its own file and listed in record_passes (record_inject.c); the command decides which
- * passes run, in which order, and reads what each wrote.
+ *               access of two blocks of one launch (the chosen one and record_second_block's),
+ *               with each lane's address; writes capture.txt and entries.bin (second/ for the
+ *               second block) and the kernel's module (module.cubin);
+ *   "count", "time" (record_measure.c): the hardware's counts per instruction and the clean
+ *               duration of the same launch.
+ * A further pass is one more record_pass defined in its own file and listed in record_passes
+ * (record_inject.c); the command decides which passes run, in which order, and reads what each
+ * wrote.
  *
  * Ownership: the configuration is read once at injection and never freed (the process owns it
  * until exit); a pass owns whatever it allocates. Passes run inside the user's process: they
@@ -31,7 +34,7 @@
  *   BANKSCOPE_RECORD_LAUNCH   that kernel's launch, counted from 0 (optional; -1: the first
  *                             launch whose chosen block executes shared-memory instructions)
  *   BANKSCOPE_RECORD_BLOCK    "X,Y,Z" block index (default 0,0,0)
- *   BANKSCOPE_RECORD_MAX      most warp-instructions kept (default 1048576)
+ *   BANKSCOPE_RECORD_MAX      most warp-instructions kept per block (default 1048576)
  *   BANKSCOPE_RECORD_PATCH    the device patch file (record_patch.fatbin)
  *   BANKSCOPE_RECORD_SANITIZER  libsanitizer-public.so to dlopen
  *   BANKSCOPE_RECORD_VERBOSE  "1": the pass says on stderr what it does and how long it takes */
@@ -80,8 +83,8 @@ const char *record_demangle(const char *mangled, char *buf, size_t n);
 /* Open DIR/name for writing (the pass's own file); NULL when it cannot be created. */
 FILE *record_open_output(const record_config *cfg, const char *name);
 
-/* With verbose: "bankscope record: TEXT" on stderr, and the seconds since the process loaded
- * the library. */
+/* With verbose: "record: [in the program, S s] TEXT" on stderr, S the seconds since the process
+ * loaded the library. */
 void record_say(const record_config *cfg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Write a name or text on one line of an output file, bytes outside printable ASCII, spaces

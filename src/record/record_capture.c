@@ -65,6 +65,7 @@ static struct {
     sanitizerSetLaunchCallbackData_fn set_launch_data;
     sanitizerAlloc_fn alloc;
     sanitizerAlloc_fn alloc_host;
+    sanitizerFree_fn free_dev, free_host;
     sanitizerMemcpyHostToDeviceAsync_fn to_device;
     sanitizerMemcpyDeviceToHost_fn to_host;
     sanitizerStreamSynchronize_fn sync;
@@ -183,8 +184,8 @@ static bool capture_write_block(const record_dev *d, int which, const char *sub,
     bool ok = true;
     for (unsigned long long at = 0; ok && at < n; at += CAPTURE_CHUNK) {
         unsigned long long k = n - at < CAPTURE_CHUNK ? n - at : CAPTURE_CHUNK;
-        cap.to_host(cap.staging, d->entries[which] + at, k * sizeof(record_entry), stream);
-        ok = fwrite(cap.staging, sizeof(record_entry), k, e) == k;
+        ok = cap.to_host(cap.staging, d->entries[which] + at, k * sizeof(record_entry), stream) == SANITIZER_SUCCESS &&
+             fwrite(cap.staging, sizeof(record_entry), k, e) == k;
     }
     ok = (fclose(e) == 0) && ok;
     capture_write_head(f, cap.blocks[which]);
@@ -202,7 +203,10 @@ static bool capture_collect(Sanitizer_StreamHandle stream)
     cap.sync(stream);
     record_say(cap.cfg, "the armed launch ended");
     record_dev d; /* through the pinned staging buffer: launch callbacks copy only into pinned memory */
-    cap.to_host(cap.staging, cap.dev, sizeof d, stream);
+    if (cap.to_host(cap.staging, cap.dev, sizeof d, stream) != SANITIZER_SUCCESS) {
+        capture_fail("cannot copy the recorded entries back%s", "", SANITIZER_SUCCESS);
+        return true;
+    }
     memcpy(&d, cap.staging, sizeof d);
     cap.host_dev.armed = 0;
     cap.host_dev.next[0] = cap.host_dev.next[1] = 0;
@@ -216,10 +220,12 @@ static bool capture_collect(Sanitizer_StreamHandle stream)
     }
     char second[4096];
     snprintf(second, sizeof second, "%s/second", cap.cfg->dir);
+    /* without the second block, the command says that block invariance is not established */
     if ((d.armed & 2u) && mkdir(second, 0700) == 0)
-        capture_write_block(&d, 1, "second", stream); /* without it, the command says why */
+        capture_write_block(&d, 1, "second", stream);
     capture_write_module();
-    record_say(cap.cfg, "%llu + %llu warp-instructions written", d.next[0], (d.armed & 2u) ? d.next[1] : 0ULL);
+    unsigned long long kept[2] = {d.next[0] < d.max ? d.next[0] : d.max, d.next[1] < d.max ? d.next[1] : d.max};
+    record_say(cap.cfg, "%llu + %llu warp-instructions written", kept[0], (d.armed & 2u) ? kept[1] : 0ULL);
     return true;
 }
 
@@ -273,8 +279,12 @@ static void capture_launch_begin(const Sanitizer_LaunchData *ld)
                          bytes >= (1u << 20) ? "that much" : "the buffer", r);
             return;
         }
-        cap.alloc(ld->context, (void **)&cap.dev, sizeof(record_dev));
-        cap.alloc_host(ld->context, (void **)&cap.staging, CAPTURE_CHUNK * sizeof(record_entry));
+        if (cap.alloc(ld->context, (void **)&cap.dev, sizeof(record_dev)) != SANITIZER_SUCCESS ||
+            cap.alloc_host(ld->context, (void **)&cap.staging, CAPTURE_CHUNK * sizeof(record_entry)) !=
+                SANITIZER_SUCCESS) {
+            capture_fail("cannot allocate the capture's %s", "buffers", SANITIZER_SUCCESS);
+            return;
+        }
         cap.host_dev.entries[0] = entries;
         /* the second block's buffer is a bonus: without it, one block is recorded */
         if (cap.alloc(ld->context, (void **)&cap.host_dev.entries[1], bytes) != SANITIZER_SUCCESS)
@@ -357,6 +367,19 @@ static void capture_module_loaded(const Sanitizer_ResourceModuleData *md)
     }
 }
 
+/* Give the entry buffers and the staging buffer back (the capture is written); the small
+ * record_dev stays, so a stale pointer to it stays harmless. */
+static void capture_release(CUcontext ctx)
+{
+    for (int k = 0; k < 2; k++)
+        if (cap.host_dev.entries[k])
+            cap.free_dev(ctx, cap.host_dev.entries[k]);
+    if (cap.staging)
+        cap.free_host(ctx, cap.staging);
+    cap.host_dev.entries[0] = cap.host_dev.entries[1] = NULL;
+    cap.staging = NULL;
+}
+
 /* The subscriber: every callback of the two domains comes here, serialised. */
 static void capture_callback(void *userdata, Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
                              const void *cbdata)
@@ -377,9 +400,11 @@ static void capture_callback(void *userdata, Sanitizer_CallbackDomain domain, Sa
         const Sanitizer_LaunchData *ld = cbdata;
         if (cap.state == CAPTURE_ARMED && ld->function == cap.function) {
             cap.state = capture_collect(ld->hStream) ? CAPTURE_DONE : CAPTURE_SEARCHING;
-            if (cap.state == CAPTURE_DONE) /* the rest of the run at the program's own speed */
+            if (cap.state == CAPTURE_DONE) { /* the rest of the run at the program's own speed and memory */
                 for (int i = 0; i < cap.nmodules; i++)
                     cap.unpatch_module(cap.modules[i].module);
+                capture_release(ld->context);
+            }
         }
     }
     pthread_mutex_unlock(&cap.lock);
@@ -445,6 +470,8 @@ static int capture_start(const record_config *cfg)
     CAPTURE_SYM(set_launch_data, "sanitizerSetLaunchCallbackData");
     CAPTURE_SYM(alloc, "sanitizerAlloc");
     CAPTURE_SYM(alloc_host, "sanitizerAllocHost");
+    CAPTURE_SYM(free_dev, "sanitizerFree");
+    CAPTURE_SYM(free_host, "sanitizerFreeHost");
     CAPTURE_SYM(to_device, "sanitizerMemcpyHostToDeviceAsync");
     CAPTURE_SYM(to_host, "sanitizerMemcpyDeviceToHost");
     CAPTURE_SYM(sync, "sanitizerStreamSynchronize");

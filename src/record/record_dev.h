@@ -22,6 +22,7 @@ enum {
 };
 
 #define RECORD_WARP 32
+#define RECORD_ENTRIES_MAX (1 << 24) /* most entries one block keeps (--max-instructions' limit) */
 
 typedef struct record_entry {
     uint64_t pc;                /* as the patch receives it */
@@ -50,7 +51,8 @@ typedef struct record_dev {
 } record_dev;
 
 /* The second block a capture records beside the chosen one: the last block of the grid, or the
- * first when the last is the chosen one; false (block unset) when the grid has one block.
+ * first when the last is the chosen one; false when the grid has one block (block then holds the
+ * chosen one).
  * Shared by the capture pass and the command, so both name the same block. */
 static inline bool record_second_block(const uint32_t grid[3], const uint32_t chosen[3], uint32_t block[3])
 {

@@ -39,7 +39,7 @@ void record_say(const record_config *cfg, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "bankscope record: %7.3f s  %s\n",
+    fprintf(stderr, "record: [in the program, %.3f s] %s\n",
             (double)(t.tv_sec - record_t0.tv_sec) + (double)(t.tv_nsec - record_t0.tv_nsec) / 1e9, text);
 }
 

@@ -198,10 +198,10 @@ static void launch_enter(const CUpti_CallbackData *cb)
     g.active = true;
     g.index = index;
     snprintf(g.name, sizeof g.name, "%s", cb->symbolName);
-    record_say(g.cfg, "the chosen launch comes");
     if (g.pass == PASS_COUNT && !sass_metrics_begin(g.sm, cb->context, g.why, sizeof g.why)) {
         g.active = false;
         write_file(g.why, 0);
+        return;
     }
     record_say(g.cfg, "launch %lld of %s begins", (long long)index, demangled);
 }

@@ -74,6 +74,7 @@ typedef SanitizerResult (*sanitizerUnpatchModule_fn)(CUmodule);
 typedef SanitizerResult (*sanitizerSetLaunchCallbackData_fn)(Sanitizer_LaunchHandle, CUfunction, Sanitizer_StreamHandle,
                                                              const void *);
 typedef SanitizerResult (*sanitizerAlloc_fn)(CUcontext, void **, size_t);
+typedef SanitizerResult (*sanitizerFree_fn)(CUcontext, void *);
 typedef SanitizerResult (*sanitizerMemcpyHostToDeviceAsync_fn)(void *, void *, size_t, Sanitizer_StreamHandle);
 typedef SanitizerResult (*sanitizerMemcpyDeviceToHost_fn)(void *, void *, size_t, Sanitizer_StreamHandle);
 typedef SanitizerResult (*sanitizerStreamSynchronize_fn)(Sanitizer_StreamHandle);

@@ -38,8 +38,12 @@ floor() {
     "$NVCC" --fatbin --compile-as-tools-patch -arch=native -DRECORD_PATCH_FLOOR -I"${srcdir:-.}/src/record" \
         -o "$work/floor.fatbin" "${srcdir:-.}/src/record/record_patch.cu" || return
     mkdir -p "$work/floor"
+    # the launch the recording chose (its kernel and launch index), so that the floor arms it alone
+    set -- "$@" "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['kernel']['mangled'])" "$work/rec.json")" \
+        "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['launch'])" "$work/rec.json")"
     wall "$1 capture run, patches that return at once" env BANKSCOPE_RECORD_PASS=capture \
         BANKSCOPE_RECORD_DIR="$work/floor" BANKSCOPE_RECORD_PATCH="$work/floor.fatbin" BANKSCOPE_RECORD_SANITIZER="$san" \
+        BANKSCOPE_RECORD_EXACT="$3" BANKSCOPE_RECORD_LAUNCH="$4" \
         CUDA_INJECTION64_PATH="$libdir/libbankscope-record.so" "$work/$1" ${2:-}
 }
 for p in "sgemm" "transpose 20"; do
@@ -48,7 +52,7 @@ for p in "sgemm" "transpose 20"; do
     wall "$1 alone (again)" "$work/$1" ${2:-}
     wall "$1 under bankscope record" "$bin" record --force --verbose -o "$work/rec.json" -- "$work/$1" ${2:-}
     grep '^record: ' "$work/out" | sed 's/^/    /'
-    floor "$@"
+    floor "$1" "${2:-}"
     wall "$1 under compute-sanitizer memcheck" "$CS" --tool memcheck "$work/$1" ${2:-}
     if command -v ncu >/dev/null 2>&1; then
         k=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['kernel']['mangled'])" "$work/rec.json" 2>/dev/null)

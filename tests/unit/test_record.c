@@ -106,9 +106,19 @@ static void test_capture(void **state)
     unlink(path);
 }
 
+/* text into the file at path. */
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
 /* The capture pass's binary entries: capture.txt says "entries N", entries.bin beside it holds N
- * record_entry as record_dev.h lays them out (inactive lanes unset: read back as 0); a short
- * file, or an "e" line after the entries file, is refused. */
+ * record_entry as record_dev.h lays them out (inactive lanes unset: read back as 0); a file of
+ * another size (checked before allocating, whatever N says), or an "e" line after the entries
+ * file, is refused. */
 static void test_entries_file(void **state)
 {
     (void)state;
@@ -136,11 +146,9 @@ static void test_entries_file(void **state)
     fclose(f);
     const char *head = "bankscope-capture 1\nkernel _Z1kPf k(float*)\nlaunch 0\ngrid 2 1 1\nblock_dim 32 2 1\n"
                        "block 0 0 0\nfunction_pc 140000 2688\n";
-    char text[1000];
+    char text[1000], lanes[100] = "";
     snprintf(text, sizeof text, "%sentries 2\nexecuted 2\nend\n", head);
-    f = fopen(path, "w");
-    fputs(text, f);
-    fclose(f);
+    write_text(path, text);
     record_capture c;
     assert_true(record_capture_read(path, &c, why, sizeof why));
     assert_int_equal(c.nentries, 2);
@@ -152,48 +160,20 @@ static void test_entries_file(void **state)
     assert_int_equal(c.entries[1].addr[16], 0); /* inactive: zeroed */
     record_capture_free(&c);
     /* an "e" line after the entries file */
-    snprintf(text, sizeof text, "%sentries 2\ne 1 140400 4 1 0 0 00000001 0%s\nexecuted 2\nend\n", head,
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -"
-             " -");
-    f = fopen(path, "w");
-    fputs(text, f);
-    fclose(f);
+    for (int l = 1; l < 32; l++)
+        strcat(lanes, " -");
+    snprintf(text, sizeof text, "%sentries 2\ne 1 140400 4 1 0 0 00000001 0%s\nexecuted 2\nend\n", head, lanes);
+    write_text(path, text);
     assert_false(record_capture_read(path, &c, why, sizeof why));
-    /* more entries named than the file holds */
-    snprintf(text, sizeof text, "%sentries 3\nexecuted 3\nend\n", head);
-    f = fopen(path, "w");
-    fputs(text, f);
-    fclose(f);
-    assert_false(record_capture_read(path, &c, why, sizeof why));
+    /* more entries named than the file holds, and a count far beyond memory: the file's size
+     * is what refuses them, with the entries file named */
+    static const char *const counts[] = {"3", "4000000000", "-1"};
+    for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
+        snprintf(text, sizeof text, "%sentries %s\nexecuted 3\nend\n", head, counts[i]);
+        write_text(path, text);
+        assert_false(record_capture_read(path, &c, why, sizeof why));
+        assert_non_null(strstr(why, "entries.bin"));
+    }
     unlink(path);
     unlink(bin);
     rmdir(dir);
@@ -214,6 +194,26 @@ static void test_cubin_symbol(void **state)
     assert_int_equal(cubin_symbol_index(path, "main"), -1);
     unlink(path);
     assert_int_equal(cubin_symbol_index("/nonexistent/module.cubin", "main"), -1);
+    /* an ELF header whose section table starts at an odd offset: read without misaligned loads
+     * (UBSan in CI), and nothing found */
+    unsigned char img[512];
+    memset(img, 0, sizeof img);
+    memcpy(img,
+           "\x7f"
+           "ELF\x02\x01\x01",
+           7);
+    uint64_t shoff = 65;
+    uint16_t shentsize = 64, shnum = 2;
+    memcpy(img + 0x28, &shoff, sizeof shoff);
+    memcpy(img + 0x3a, &shentsize, sizeof shentsize);
+    memcpy(img + 0x3c, &shnum, sizeof shnum);
+    snprintf(path, sizeof path, "/tmp/test_record_elf.XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, img, sizeof img), (ssize_t)sizeof img);
+    close(fd);
+    assert_int_equal(cubin_symbol_index(path, "main"), -1);
+    unlink(path);
 }
 
 /* error.txt as the recording library writes it (an unknown pass; a --kernel pattern that does
