@@ -102,6 +102,12 @@ printf '__global__ void k(const int *c)\n{\n    __shared__ float s[256];\n    in
 (cd "$tmp" && "$bin" import inv.cu --block 32 -o inv.json) 2>"$tmp/inv.err"
 grep -q "^inv.cu:6:9: skipped store of 's': 'x' is changed at 7:9" "$tmp/inv.err" && ok || bad "not kept: $(cat "$tmp/inv.err")"
 
+# A do-while loop runs its first iteration for every lane that reaches it.
+printf '__global__ void k(const int *c)\n{\n    __shared__ float s[64];\n    int i = 0;\n    do {\n        s[threadIdx.x] = 1;\n        i += 32;\n    } while (c[i] > 0);\n}\n' >"$tmp/dw.cu"
+(cd "$tmp" && "$bin" import dw.cu --block 32 -o dw.json) 2>"$tmp/dw.err"
+grep -q '"index": \["threadIdx.x"\], "label": "dw.cu:6:9"' "$tmp/dw.json" && grep -q "^dw.cu:5:5: note: the do-while loop" "$tmp/dw.err" &&
+    ok || bad "do-while: $(cat "$tmp/dw.err")"
+
 # A skipped struct copy is listed once per piece nvcc copies it in (four doubles: four lines).
 printf 'typedef struct {\n    double v, x, y, z;\n} V;\n__global__ void k(const V *p, const int *f)\n{\n    __shared__ V s[32];\n    if (f[threadIdx.x])\n        s[threadIdx.x] = p[threadIdx.x];\n}\n' >"$tmp/sc.cu"
 (cd "$tmp" && "$bin" import sc.cu --block 32 -o sc.json) 2>"$tmp/sc.err"
