@@ -178,7 +178,8 @@ static void add_access(build *b, int ai, const int slot[MAX_LOOPS], const bool k
         expr_pool_print(&w->ep, idx[d], names, s->nloops, &sb);
         sa->index_text[d] = strbuf_take(&sb);
     }
-    if (when) {
+    int64_t always;
+    if (when && !(expr_pool_const(&w->ep, when, &always) && always != 0)) { /* "when": "1" says nothing */
         expr_pool_print(&w->ep, when, names, s->nloops, &sb);
         sa->when_text = strbuf_take(&sb);
     }
