@@ -587,7 +587,7 @@ static void listing_path(const char *dir, const char *option, char *buf, size_t 
  * output into the listing file; false when it cannot start. */
 static bool listing_start(const char *dir, const char *tool, const char *option, long sym, child_run *c)
 {
-    char cubin[PATH_MAX], out[PATH_MAX + 32], idx[32], why[256];
+    char cubin[PATH_MAX + 32], out[PATH_MAX + 32], idx[32], why[256];
     snprintf(cubin, sizeof cubin, "%s/module.cubin", dir);
     listing_path(dir, option, out, sizeof out);
     snprintf(idx, sizeof idx, "%ld", sym);
@@ -620,7 +620,7 @@ static bool listing_finish(child_run *c, const char *dir, const char *option, co
 static void disassembly_start(const char *dir, const record_capture *c, disasm_job *j)
 {
     static const char *const option[2] = {"-g", "-gi"};
-    char cubin[PATH_MAX];
+    char cubin[PATH_MAX + 32];
     memset(j, 0, sizeof *j);
     snprintf(cubin, sizeof cubin, "%s/module.cubin", dir);
     j->sym = cubin_symbol_index(cubin, c->mangled);

@@ -81,6 +81,12 @@ static const char *const names[] = {
     "clang_getTokenSpelling",
     "clang_getTokenKind",
     "clang_getTokenLocation",
+    "clang_getTypedefName",
+    "clang_Type_getNamedType",
+    "clang_Cursor_isAnonymous",
+    "clang_Type_getNumTemplateArguments",
+    "clang_Type_getTemplateArgumentAsType",
+    "clang_getTypedefDeclUnderlyingType",
 };
 
 bool import_clang_load(char *err, size_t errlen)

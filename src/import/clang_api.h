@@ -80,6 +80,12 @@ typedef struct import_clang_api {
     __typeof__(clang_getTokenSpelling) *clang_getTokenSpelling;
     __typeof__(clang_getTokenKind) *clang_getTokenKind;
     __typeof__(clang_getTokenLocation) *clang_getTokenLocation;
+    __typeof__(clang_getTypedefName) *clang_getTypedefName;
+    __typeof__(clang_Type_getNamedType) *clang_Type_getNamedType;
+    __typeof__(clang_Cursor_isAnonymous) *clang_Cursor_isAnonymous;
+    __typeof__(clang_Type_getNumTemplateArguments) *clang_Type_getNumTemplateArguments;
+    __typeof__(clang_Type_getTemplateArgumentAsType) *clang_Type_getTemplateArgumentAsType;
+    __typeof__(clang_getTypedefDeclUnderlyingType) *clang_getTypedefDeclUnderlyingType;
 } import_clang_api;
 
 extern import_clang_api import_clang;
@@ -157,5 +163,11 @@ bool import_clang_load(char *err, size_t errlen);
 #define clang_getTokenSpelling (*import_clang.clang_getTokenSpelling)
 #define clang_getTokenKind (*import_clang.clang_getTokenKind)
 #define clang_getTokenLocation (*import_clang.clang_getTokenLocation)
+#define clang_getTypedefName (*import_clang.clang_getTypedefName)
+#define clang_Type_getNamedType (*import_clang.clang_Type_getNamedType)
+#define clang_Cursor_isAnonymous (*import_clang.clang_Cursor_isAnonymous)
+#define clang_Type_getNumTemplateArguments (*import_clang.clang_Type_getNumTemplateArguments)
+#define clang_Type_getTemplateArgumentAsType (*import_clang.clang_Type_getTemplateArgumentAsType)
+#define clang_getTypedefDeclUnderlyingType (*import_clang.clang_getTypedefDeclUnderlyingType)
 
 #endif

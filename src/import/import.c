@@ -192,9 +192,11 @@ typedef struct kernel_find {
     CXCursor found;
     int n, matches;
     strbuf names;
+    bool included; /* look in the files the main file includes (not in system headers) */
 } kernel_find;
 
-/* Collect the __global__ functions defined in the main file. */
+/* Collect the __global__ functions defined in the main file (with included set: in the user's
+ * files it includes, such as a kernel file a host wrapper includes). */
 static enum CXChildVisitResult kernel_visit(CXCursor c, CXCursor parent, CXClientData d)
 {
     (void)parent;
@@ -202,8 +204,9 @@ static enum CXChildVisitResult kernel_visit(CXCursor c, CXCursor parent, CXClien
     enum CXCursorKind kind = clang_getCursorKind(c);
     if (kind == CXCursor_Namespace || kind == CXCursor_LinkageSpec)
         return CXChildVisit_Recurse;
+    CXSourceLocation loc = clang_getCursorLocation(c);
     if ((kind != CXCursor_FunctionDecl && kind != CXCursor_FunctionTemplate) || !clang_isCursorDefinition(c) ||
-        !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+        clang_Location_isFromMainFile(loc) == k->included || clang_Location_isInSystemHeader(loc))
         return CXChildVisit_Continue;
     bool global = false;
     clang_visitChildren(c, global_visit, &global);
@@ -296,6 +299,7 @@ static int import_child(const import_options *o, char **json)
     parse_files pf = {NULL, NULL, 0, 0};
     files_add(&pf, import_prelude_name, import_prelude, false);
     files_add(&pf, import_prelude_more_name, import_prelude_more, false);
+    files_add(&pf, import_prelude_host_name, import_prelude_host, false);
     for (int i = 0; import_standins[i].name; i++)
         files_add(&pf, walk_fmt("%s/%s", import_include_dir, import_standins[i].name), import_standins[i].text, true);
     CXIndex idx = clang_createIndex(0, 0);
@@ -326,9 +330,19 @@ static int import_child(const import_options *o, char **json)
             }
         }
     }
-    kernel_find kf = {o->kernel, clang_getNullCursor(), 0, 0, {0}};
-    if (!has_fatal(tu))
+    kernel_find kf = {o->kernel, clang_getNullCursor(), 0, 0, {0}, false};
+    if (!has_fatal(tu)) {
         clang_visitChildren(clang_getTranslationUnitCursor(tu), kernel_visit, &kf);
+        if (kf.matches == 0) { /* none (or none of that name) in the main file: in the files it includes */
+            kernel_find inc = {o->kernel, clang_getNullCursor(), 0, 0, {0}, true};
+            clang_visitChildren(clang_getTranslationUnitCursor(tu), kernel_visit, &inc);
+            if (inc.matches > 0) {
+                strbuf_free(&kf.names);
+                kf = inc;
+            } else
+                strbuf_free(&inc.names);
+        }
+    }
     /* without one kernel every error counts; with it, those around it are only noted */
     if (report_errors(tu, kf.matches == 1 ? kf.found : clang_getNullCursor())) {
     } else if (kf.n == 0)

@@ -19,6 +19,8 @@ extern const char import_prelude[];
 extern const char import_prelude_name[];
 extern const char import_prelude_more[]; /* included by the prelude */
 extern const char import_prelude_more_name[];
+extern const char import_prelude_host[]; /* included by the more prelude: the runtime's host functions */
+extern const char import_prelude_host_name[];
 extern const char import_include_dir[];
 /* A CUDA header as the parser sees it (standins.c): its name under import_include_dir and text. */
 typedef struct import_standin {

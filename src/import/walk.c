@@ -26,7 +26,7 @@ static const char *op_name(banks_op op)
 
 /* The name (without folders) of the file c is in, as the user sees it (w->file_base when
  * unknown); a string that lives as long as w. */
-static const char *file_of(W *w, CXCursor c)
+const char *walk_file_of(W *w, CXCursor c)
 {
     CXFile f = NULL;
     clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &f, NULL, NULL, NULL);
@@ -39,14 +39,28 @@ static const char *file_of(W *w, CXCursor c)
     return r;
 }
 
+#define MAX_PIECES 64
+
+static int struct_pieces(CXCursor c, const char *field, char **paths, const char **vectors);
+
+/* List the access at c as skipped: one line, or one per piece of a struct copy (named
+ * 'ARRAY.FIELD'), as many as it would have been imported as. */
 static void skip_at(W *w, CXCursor c, banks_op op, const char *array, const char *why)
 {
     if (!why || !*why)
         why = "cannot be expressed";
     int line, col;
     walk_where(c, &line, &col, NULL);
-    walk_add_skip(w, line, col,
-                  walk_fmt("%s:%d:%d: skipped %s of '%s': %s", file_of(w, c), line, col, op_name(op), array, why));
+    char *paths[MAX_PIECES];
+    const char *vectors[MAX_PIECES];
+    int n = op == BANKS_ATOMIC || w->piece ? 0 : struct_pieces(c, NULL, paths, vectors);
+    for (int i = 0; i < (n ? n : 1); i++) {
+        walk_add_skip(w, line, col,
+                      walk_fmt("%s:%d:%d: skipped %s of '%s%s%s': %s", walk_file_of(w, c), line, col, op_name(op),
+                               array, n ? "." : "", n ? paths[i] : "", why));
+        if (n)
+            free(paths[i]);
+    }
 }
 
 typedef struct leaf_find {
@@ -107,37 +121,65 @@ static const char *context_reason(const W *w, const char *why);
 static int var_binding(W *w, CXCursor ref);
 static void var_assign(W *w, CXCursor c, int bi, const char *op, CXCursor rhs);
 
-/* Record access a (filled by walk_element) at c. A struct (or a vector such as float3) wider
- * than its alignment is copied by nvcc in pieces of that alignment, each its own instruction
- * (a struct of float3 and float, 4-byte aligned: four 4-byte loads or stores): one access per
- * piece, each named by the field it starts at (and read as a wider type where the field is
- * narrower than the piece). */
-static void emit(W *w, CXCursor c, banks_op op, const waccess *a, const char *atomic)
+/* The pieces nvcc copies a struct (or a vector such as float3) wider than its alignment in, each
+ * its own instruction of that alignment's width (a struct of float3 and float, 4-byte aligned:
+ * four 4-byte loads or stores): each piece's field path (after field, when given; owned by the
+ * caller) and the wider type it is read as where the field is narrower than the piece (NULL:
+ * its own). 0 when the value at c moves as one access. */
+static int struct_pieces(CXCursor c, const char *field, char **paths, const char **vectors)
 {
     CXType t = clang_getCanonicalType(clang_getCursorType(walk_strip(c)));
     int64_t size = clang_Type_getSizeOf(t), align = clang_Type_getAlignOf(t);
-    if (op == BANKS_ATOMIC || a->vector || t.kind != CXType_Record || size <= 0 || align <= 0 ||
-        (size == align && size <= 16) || size % align != 0 || align > 16) {
-        emit_one(w, c, op, a, atomic);
-        return;
-    }
+    if (t.kind != CXType_Record || size <= 0 || align <= 0 || (size == align && size <= 16) || size % align != 0 ||
+        align > 16)
+        return 0;
     static const char *const wide[] = {NULL, "char", "short", NULL, "int", NULL, NULL, NULL,  "int2",
                                        NULL, NULL,   NULL,    NULL, NULL,  NULL, NULL, "int4"};
-    for (int64_t at = 0; at < size; at += align) {
+    int n = 0;
+    for (int64_t at = 0; at < size && n < MAX_PIECES; at += align) {
         strbuf path = {0};
-        if (a->field)
-            strbuf_addf(&path, "%s", a->field);
+        if (field)
+            strbuf_addf(&path, "%s", field);
         int64_t ls = 0;
-        waccess piece = *a;
         if (!leaf_path(t, at, &path, &ls) || ls > align) {
             strbuf_free(&path);
             continue; /* padding: nvcc does not copy it */
         }
-        piece.field = strbuf_take(&path);
-        piece.vector = ls < align ? (char *)wide[align] : NULL;
-        emit_one(w, c, op, &piece, atomic);
-        free(piece.field);
+        paths[n] = strbuf_take(&path);
+        vectors[n++] = ls < align ? wide[align] : NULL;
     }
+    return n;
+}
+
+/* Record access a (filled by walk_element) at c: one access, or one per piece of a struct copy
+ * (struct_pieces), each named by the field it starts at. */
+static void emit(W *w, CXCursor c, banks_op op, const waccess *a, const char *atomic)
+{
+    char *paths[MAX_PIECES];
+    const char *vectors[MAX_PIECES];
+    int n = op == BANKS_ATOMIC || a->vector ? 0 : struct_pieces(c, a->field, paths, vectors);
+    if (n == 0) {
+        emit_one(w, c, op, a, atomic);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        waccess piece = *a;
+        piece.field = paths[i];
+        piece.vector = (char *)vectors[i];
+        w->piece = true; /* skipped, it is listed as that piece alone */
+        emit_one(w, c, op, &piece, atomic);
+        w->piece = false;
+        free(paths[i]);
+    }
+}
+
+/* List access a at c as skipped (a piece of a struct copy as 'ARRAY.FIELD'). */
+static void skip_access(W *w, CXCursor c, banks_op op, const waccess *a, const char *why)
+{
+    const char *name = w->arrays[a->array].name;
+    char *piece = w->piece && a->field ? walk_fmt("%s.%s", name, a->field) : NULL;
+    skip_at(w, c, op, piece ? piece : name, why);
+    free(piece);
 }
 
 /* Record one access at c, or skip it when its context cannot be expressed. */
@@ -146,19 +188,19 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
     const warray *arr = &w->arrays[a->array];
     if (arr->why) {
         char *m = walk_fmt("the array cannot be imported: %s", arr->why);
-        skip_at(w, c, op, arr->name, m);
+        skip_access(w, c, op, a, m);
         free(m);
         return;
     }
     const char *ctx = context_reason(w, "");
     if (*ctx) {
-        skip_at(w, c, op, arr->name, ctx);
+        skip_access(w, c, op, a, ctx);
         return;
     }
     expr_ref when = path_cond(w);
     int64_t never;
     if (when && expr_pool_const(&w->ep, when, &never) && never == 0) {
-        skip_at(w, c, op, arr->name, "never reached: every thread has left by then (return or continue before it)");
+        skip_access(w, c, op, a, "never reached: every thread has left by then (return or continue before it)");
         return;
     }
     /* the scenario's atomic kinds; CUDA's atomicSub is atom.add of the negated value */
@@ -171,7 +213,7 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
             kind = atomics[i][1];
     if (op == BANKS_ATOMIC && !kind) {
         char *m = walk_fmt("%s: the scenario format has no such atomic operation", atomic);
-        skip_at(w, c, op, arr->name, m);
+        skip_access(w, c, op, a, m);
         free(m);
         return;
     }
@@ -187,7 +229,7 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
         op == BANKS_ATOMIC && (!clang_equalCursors(c, w->stmt_expr) || !strcmp(kind, "exch") || !strcmp(kind, "cas"));
     n->when = when;
     walk_where(c, &n->line, &n->col, &n->offset);
-    n->label = walk_fmt("%s:%d:%d", file_of(w, c), n->line, n->col);
+    n->label = walk_fmt("%s:%d:%d", walk_file_of(w, c), n->line, n->col);
     n->source = walk_source_line(w, c);
     const char *file = NULL;
     n->text = walk_line_text(w, c, &file);
@@ -212,6 +254,17 @@ static enum CXChildVisitResult name_visit(CXCursor c, CXCursor parent, CXClientD
     name_find *f = d;
     if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
         CXCursor r = clang_getCursorReferenced(c);
+        for (int i = f->w->nbinds - 1; i >= 0; i--) { /* a parameter bound into a shared array */
+            const binding *b = &f->w->binds[i];
+            if (!clang_equalCursors(b->decl, r))
+                continue;
+            int a = b->is_ptr ? b->ptr.array : b->ref_shared ? b->ref_array : -1;
+            if (a >= 0 && a < f->w->narrays) {
+                f->name = xstrdup(f->w->arrays[a].name);
+                return CXChildVisit_Break;
+            }
+            break;
+        }
         CXType t = clang_getCanonicalType(clang_getCursorType(r));
         if (walk_has_attr(r, CXCursor_CUDASharedAttr) || t.kind == CXType_Pointer) {
             f->name = walk_spell(r);
@@ -645,6 +698,20 @@ static void var_assign(W *w, CXCursor c, int bi, const char *op, CXCursor rhs)
     var_set(w, bi, c, v, why);
 }
 
+/* What an assignment (=, op=), ++ or -- at c writes (with addr, also what &x takes the address
+ * of), or a null cursor when c is none of those. */
+static CXCursor written(CXCursor c, bool addr)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    const char *op = k == CXCursor_UnaryOperator ? import_unary_op(c) : import_binary_op(c);
+    walk_kids ks = op ? walk_children(c) : (walk_kids){NULL, 0};
+    bool write = op && ks.n >= 1 &&
+                 (k == CXCursor_UnaryOperator ? !strcmp(op, "++") || !strcmp(op, "--") || (addr && !strcmp(op, "&"))
+                                              : strchr(op, '=') && strcmp(op, "==") && strcmp(op, "!=") &&
+                                                    strcmp(op, "<=") && strcmp(op, ">="));
+    return write ? ks.c[0] : clang_getNullCursor();
+}
+
 typedef struct loop_mods {
     W *w;
     int count[64]; /* writes of binding k (the first 64) inside the loop */
@@ -655,25 +722,107 @@ static enum CXChildVisitResult loop_mod_visit(CXCursor c, CXCursor parent, CXCli
 {
     (void)parent;
     loop_mods *m = d;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    const char *op = k == CXCursor_UnaryOperator ? import_unary_op(c) : import_binary_op(c);
-    walk_kids ks = op ? walk_children(c) : (walk_kids){NULL, 0};
-    bool write = op && ks.n >= 1 &&
-                 (k == CXCursor_UnaryOperator ? !strcmp(op, "++") || !strcmp(op, "--")
-                                              : strchr(op, '=') && strcmp(op, "==") && strcmp(op, "!=") &&
-                                                    strcmp(op, "<=") && strcmp(op, ">="));
-    int bi = write ? var_binding(m->w, ks.c[0]) : -1;
+    CXCursor lhs = written(c, false);
+    int bi = clang_Cursor_isNull(lhs) ? -1 : var_binding(m->w, lhs);
     if (bi >= 0 && bi < 64 && m->count[bi]++ == 0)
         m->first[bi] = c;
     return CXChildVisit_Recurse;
 }
 
+static unsigned last_write(CXCursor scope, CXCursor var);
+
+/* Whether evaluating e reads memory: an element of an array, through a pointer, a shared
+ * variable, or a local variable set once from one of those. */
+static bool reads_memory(W *w, CXCursor e, int depth)
+{
+    if (depth > 32)
+        return false;
+    e = walk_strip(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_ArraySubscriptExpr)
+        return true;
+    if (k == CXCursor_UnaryOperator && import_unary_op(e) && !strcmp(import_unary_op(e), "*"))
+        return true;
+    walk_kids ks = walk_children(e);
+    if (k == CXCursor_MemberRefExpr && ks.n == 1 &&
+        clang_getCanonicalType(clang_getCursorType(walk_strip(ks.c[0]))).kind == CXType_Pointer)
+        return true;
+    if (k == CXCursor_DeclRefExpr) {
+        CXCursor d = clang_getCursorReferenced(e);
+        if (clang_getCursorKind(d) != CXCursor_VarDecl)
+            return false;
+        if (walk_has_attr(d, CXCursor_CUDASharedAttr))
+            return true;
+        enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(d));
+        if (pk == CXCursor_TranslationUnit || pk == CXCursor_Namespace || walk_mod_count(d, NULL) > 0)
+            return false;
+        walk_kids dk = walk_children(d);
+        return dk.n && clang_isExpression(clang_getCursorKind(dk.c[dk.n - 1])) &&
+               reads_memory(w, dk.c[dk.n - 1], depth + 1);
+    }
+    for (int i = 0; i < ks.n; i++)
+        if (reads_memory(w, ks.c[i], depth + 1))
+            return true;
+    return false;
+}
+
+/* Whether scope writes var under a condition that reads memory, or a value read from memory
+ * (its value then depends on data from the next iteration on). */
+static bool data_write(W *w, CXCursor scope, CXCursor var, int depth)
+{
+    if (depth > 64)
+        return false;
+    enum CXCursorKind k = clang_getCursorKind(scope);
+    walk_kids ks = walk_children(scope);
+    if (k == CXCursor_IfStmt || k == CXCursor_ConditionalOperator || k == CXCursor_WhileStmt) {
+        int ci = 0;
+        while (ci < ks.n && !clang_isExpression(clang_getCursorKind(ks.c[ci])))
+            ci++;
+        if (ci < ks.n && reads_memory(w, ks.c[ci], 0) && last_write(scope, var) > 0)
+            return true;
+    }
+    CXCursor lhs = written(scope, false);
+    if (!clang_Cursor_isNull(lhs) && ks.n == 2 && walk_refers_to(lhs, var) && reads_memory(w, ks.c[1], 0))
+        return true;
+    for (int i = 0; i < ks.n; i++)
+        if (data_write(w, ks.c[i], var, depth + 1))
+            return true;
+    return false;
+}
+
+/* The step c of 'v = (v + c) & m' with c and m constants and m + 1 a power of two (a pointer
+ * that wraps around a power-of-two buffer): after k >= 1 such steps v is (v0 + k * c) & m, since
+ * '& m' keeps the value modulo m + 1. *mask is m; 0 when rhs is not such. */
+static expr_ref wrap_step(W *w, CXCursor rhs, CXCursor var, expr_ref *mask)
+{
+    rhs = walk_strip(rhs);
+    const char *op = import_binary_op(rhs);
+    walk_kids rk = walk_children(rhs);
+    if (!op || strcmp(op, "&") || rk.n != 2)
+        return 0;
+    CXCursor sum = walk_strip(rk.c[0]);
+    const char *sop = import_binary_op(sum);
+    walk_kids sk = walk_children(sum);
+    if (!sop || strcmp(sop, "+") || sk.n != 2 || !walk_refers_to(sk.c[0], var))
+        return 0;
+    char saved[sizeof w->why];
+    memcpy(saved, w->why, sizeof saved);
+    expr_ref c = walk_value(w, sk.c[1]), m = c ? walk_value(w, rk.c[1]) : 0;
+    memcpy(w->why, saved, sizeof saved);
+    int64_t mv;
+    if (!c || !m || !expr_pool_const(&w->ep, c, NULL) || !expr_pool_const(&w->ep, m, &mv) || mv < 0 ||
+        (mv & (mv + 1)) != 0)
+        return 0;
+    *mask = m;
+    return c;
+}
+
 /* The followed variables a loop body writes: at the start of an iteration (before) each is no
  * longer known, except a simple induction variable (written once per iteration, v += k with k
  * the same for every lane, at the top of the body), which is v0 + k * (iteration number) of the
- * counted loop L (NULL: not counted); after the loop (before false) the same with every
- * iteration done. */
-static void loop_vars(W *w, CXCursor body, const wloop *L, bool before)
+ * counted loop L (NULL: not counted; ctx, when given, says why in the reason); after the loop
+ * (before false) the same with every iteration done. */
+static void loop_vars(W *w, CXCursor body, const wloop *L, bool before, const char *ctx)
 {
     loop_mods m;
     memset(&m, 0, sizeof m);
@@ -685,7 +834,7 @@ static void loop_vars(W *w, CXCursor body, const wloop *L, bool before)
         binding *b = &w->binds[bi];
         int line, col;
         walk_where(m.first[bi], &line, &col, NULL);
-        expr_ref step = 0;
+        expr_ref step = 0, mask = 0;
         walk_kids bk = walk_children(body);
         bool top = false;
         for (int i = 0; i < bk.n; i++)
@@ -705,10 +854,16 @@ static void loop_vars(W *w, CXCursor body, const wloop *L, bool before)
                     step = expr_pool_uses(&w->ep, step, -1) ? 0 : step;
                 if (step && op[0] == '-')
                     step = expr_pool_unary(&w->ep, EXPR_NEG, step);
-            }
+            } else if (op && !strcmp(op, "=") && ks.n == 2)
+                step = wrap_step(w, ks.c[1], b->decl, &mask);
         }
         if (!step) {
-            char *why = walk_fmt("changed at %d:%d, inside a loop", line, col);
+            char *why = data_write(w, body, b->decl, 0)
+                            ? walk_fmt("depends on data: changed at %d:%d, inside a loop, under a condition that reads "
+                                       "memory or to a value read from memory (bankscope record captures it)",
+                                       line, col)
+                        : ctx ? walk_fmt("changed at %d:%d, %s", line, col, ctx)
+                              : walk_fmt("changed at %d:%d, inside a loop", line, col);
             b->val = 0;
             b->why = walk_strdup(w, why);
             free(why);
@@ -721,7 +876,11 @@ static void loop_vars(W *w, CXCursor body, const wloop *L, bool before)
                                                        expr_pool_num(&w->ep, L->from)),
                                       expr_pool_num(&w->ep, L->step))
                    : expr_pool_num(&w->ep, L->kind == 0 && L->step != 0 ? (L->last - L->from) / L->step + 1 : 0);
-        b->val = expr_pool_binary(&w->ep, EXPR_ADD, b->val, expr_pool_binary(&w->ep, EXPR_MUL, step, done));
+        expr_ref v = expr_pool_binary(&w->ep, EXPR_ADD, b->val, expr_pool_binary(&w->ep, EXPR_MUL, step, done));
+        if (mask) /* (v0 + k * c) & m after k >= 1 steps; v0 itself before the first */
+            v = expr_pool_cond(&w->ep, expr_pool_binary(&w->ep, EXPR_EQ, done, expr_pool_num(&w->ep, 0)), b->val,
+                               expr_pool_binary(&w->ep, EXPR_AND, v, mask));
+        b->val = v;
     }
 }
 
@@ -757,7 +916,7 @@ static void note_exit(W *w, CXCursor c, bool is_return)
 {
     expr_ref *gone = is_return ? &w->exited : &w->skipped;
     const char **gone_why = is_return ? &w->exited_why : &w->skipped_why;
-    if (*gone_why)
+    if (*gone_why || w->ignore_exits)
         return;
     int line, col;
     walk_where(c, &line, &col, NULL);
@@ -774,49 +933,462 @@ static void note_exit(W *w, CXCursor c, bool is_return)
     *gone = *gone ? expr_pool_binary(&w->ep, EXPR_LOR, *gone, here) : here;
 }
 
-static void walk_for(W *w, CXCursor c)
+/* The walk's state before a trial walk (walk_try_loop), to be put back after it. */
+typedef struct walk_saved {
+    int nacc, nskips, nloops, nbinds, nlstack;
+    binding *binds;
+    expr_ref guard, exited, skipped;
+    const char *guard_why, *exited_why, *skipped_why, *loop_why;
+    bool break_ok, block_noted[3];
+    walk_tparam tparams[WALK_MAX_TPARAMS];
+} walk_saved;
+
+static void state_save(const W *w, walk_saved *s)
 {
-    wloop L;
-    CXCursor var = clang_getNullCursor(), body = clang_getNullCursor();
-    const char *why =
-        w->nloops < MAX_LOOPS && w->nlstack < 8 ? walk_simple_for(w, c, &L, &var, &body) : "too many loops";
-    walk_kids ks = walk_children(c);
-    int line, col;
-    unsigned off;
-    walk_where(c, &line, &col, &off);
-    if (why) {
-        const char *saved = w->loop_why;
-        if (!saved) {
-            char *m = walk_fmt("inside the loop at %d:%d, which is not a simple counted loop: %s", line, col, why);
-            w->loop_why = walk_strdup(w, m);
-            free(m);
+    s->nacc = w->nacc;
+    s->nskips = w->nskips;
+    s->nloops = w->nloops;
+    s->nbinds = w->nbinds;
+    s->nlstack = w->nlstack;
+    s->binds = xmalloc((size_t)(w->nbinds + 1) * sizeof *s->binds);
+    memcpy(s->binds, w->binds, (size_t)w->nbinds * sizeof *s->binds);
+    s->guard = w->guard;
+    s->exited = w->exited;
+    s->skipped = w->skipped;
+    s->guard_why = w->guard_why;
+    s->exited_why = w->exited_why;
+    s->skipped_why = w->skipped_why;
+    s->loop_why = w->loop_why;
+    s->break_ok = w->break_ok;
+    memcpy(s->block_noted, w->block_noted, sizeof s->block_noted);
+    memcpy(s->tparams, w->tparams, sizeof s->tparams);
+}
+
+/* Undo what was walked since state_save: its accesses, messages, loops and values. */
+static void state_restore(W *w, walk_saved *s)
+{
+    for (int i = s->nacc; i < w->nacc; i++) {
+        waccess *a = &w->acc[i];
+        free(a->field);
+        free(a->vector);
+        free(a->atomic);
+        free(a->label);
+        free(a->source);
+        free(a->text);
+        free(a->file);
+    }
+    w->nacc = s->nacc;
+    for (int i = s->nskips; i < w->nskips; i++)
+        free(w->skips[i].text);
+    w->nskips = s->nskips;
+    for (int i = s->nloops; i < w->nloops; i++)
+        free(w->loops[i].user);
+    w->nloops = s->nloops;
+    memcpy(w->binds, s->binds, (size_t)s->nbinds * sizeof *s->binds);
+    free(s->binds);
+    w->nbinds = s->nbinds;
+    w->nlstack = s->nlstack;
+    w->guard = s->guard;
+    w->exited = s->exited;
+    w->skipped = s->skipped;
+    w->guard_why = s->guard_why;
+    w->exited_why = s->exited_why;
+    w->skipped_why = s->skipped_why;
+    w->loop_why = s->loop_why;
+    w->break_ok = s->break_ok;
+    memcpy(w->block_noted, s->block_noted, sizeof s->block_noted);
+    memcpy(w->tparams, s->tparams, sizeof w->tparams);
+}
+
+/* Whether two values are the same tree (node indices a and b of the pool, -1: none). */
+static bool same_node(const expr_pool *p, int a, int b, int depth)
+{
+    if (a == b)
+        return true;
+    if (a < 0 || b < 0 || depth > 200)
+        return false;
+    const expr_node *x = &p->nodes[a], *y = &p->nodes[b];
+    return x->kind == y->kind && x->op == y->op && x->value == y->value && same_node(p, x->a, y->a, depth + 1) &&
+           same_node(p, x->b, y->b, depth + 1) && same_node(p, x->c, y->c, depth + 1);
+}
+
+/* Whether two values are the same expression. */
+static bool same_value(W *w, expr_ref a, expr_ref b)
+{
+    return a && b && same_node(&w->ep, a - 1, b - 1, 0);
+}
+
+/* The followed variables (the first n bindings) that a loop's body and increment (inc, may be
+ * null) give back the value they had when its first iteration started (a variable set again
+ * before the iteration ends, as 'w = tx' after a loop over w): a trial walk of one iteration,
+ * undone after. inv[i] says which; the others change from one iteration to the next (data[i]:
+ * the reason when what one iteration leaves depends on data, else NULL). */
+static void loop_invariants(W *w, CXCursor c, CXCursor body, CXCursor inc, int n, bool *inv, const char **data)
+{
+    loop_mods m; /* the variables the loop writes */
+    memset(&m, 0, sizeof m);
+    m.w = w;
+    clang_visitChildren(c, loop_mod_visit, &m);
+    /* first every variable at its start value; then, until nothing changes, those found to change
+     * from one iteration to the next stand for any value (a name of their own), so that a value
+     * given back only at the start values ('x += k' with k 0 at first) is not taken as kept */
+    for (int pass = 0; pass < 4; pass++) {
+        walk_saved sv;
+        state_save(w, &sv);
+        w->trial++;
+        w->skipped = 0;
+        w->skipped_why = NULL;
+        for (int i = 0; pass > 0 && i < n && i < 64; i++)
+            if (m.count[i] && !inv[i] && w->binds[i].is_var) {
+                w->binds[i].val = expr_pool_var(&w->ep, WALK_VAR_LOOP(MAX_LOOPS + i));
+            }
+        walk_stmt(w, body);
+        if (!clang_Cursor_isNull(inc))
+            walk_expr(w, inc);
+        bool changed = false;
+        for (int i = 0; i < n; i++) {
+            bool keep = sv.binds[i].is_var && sv.binds[i].val && same_value(w, sv.binds[i].val, w->binds[i].val);
+            if (pass == 0) {
+                inv[i] = keep && i < 64; /* past 64 variables, what the loop writes is not known */
+                data[i] = !w->binds[i].val && w->binds[i].why && !strncmp(w->binds[i].why, "depends on data", 15)
+                              ? w->binds[i].why
+                              : NULL;
+            } else if (inv[i] && !keep) {
+                inv[i] = false;
+                changed = true;
+            }
         }
-        int nb0 = w->nbinds;
-        bool bo0 = w->break_ok;
-        expr_ref sk0 = w->skipped;
-        const char *skw0 = w->skipped_why;
-        w->break_ok = false;
-        loop_vars(w, c, NULL, true);
+        w->trial--;
+        state_restore(w, &sv);
+        bool open = false; /* a variable the loop changes and does not keep */
+        for (int i = 0; i < n && i < 64; i++)
+            open |= m.count[i] && !inv[i];
+        if ((pass > 0 && !changed) || !open)
+            break;
+    }
+}
+
+typedef struct changed_find {
+    CXCursor loop;
+    bool found;
+} changed_find;
+
+static enum CXChildVisitResult changed_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    changed_find *f = d;
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+        walk_mod_count_in(f->loop, clang_getCursorReferenced(c)) > 0) {
+        f->found = true;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether the body of loop c gives b's variable back the value it has when the loop starts, by
+ * a last plain assignment at the body's top level whose value uses nothing the loop changes
+ * ('w = threadIdx.x' after an inner loop that steps w): the same at every iteration's start. */
+static bool reset_invariant(W *w, CXCursor c, CXCursor body, const binding *b)
+{
+    if (!b->is_var || !b->val)
+        return false;
+    walk_kids bk = walk_children(body);
+    unsigned lw = last_write(body, b->decl);
+    for (int i = bk.n - 1; i >= 0; i--) {
+        CXCursor st = walk_strip(bk.c[i]);
+        CXCursor lhs = written(st, false);
+        if (clang_Cursor_isNull(lhs) || !walk_refers_to(lhs, b->decl))
+            continue;
+        const char *op = import_binary_op(st);
+        walk_kids sk = walk_children(st);
+        unsigned off;
+        int l, cl;
+        walk_where(st, &l, &cl, &off);
+        if (!op || strcmp(op, "=") || off != lw || sk.n != 2)
+            return false;
+        changed_find f = {c, false};
+        if (clang_getCursorKind(sk.c[1]) == CXCursor_DeclRefExpr)
+            changed_visit(sk.c[1], st, &f);
+        else
+            clang_visitChildren(sk.c[1], changed_visit, &f);
+        if (f.found)
+            return false;
+        char saved[sizeof w->why];
+        memcpy(saved, w->why, sizeof saved);
+        expr_ref v = walk_value(w, sk.c[1]);
+        memcpy(w->why, saved, sizeof saved);
+        return v && same_value(w, v, b->val);
+    }
+    return false;
+}
+
+/* A loop bankscope cannot count (why says why): its first iteration is analysed, as every lane
+ * that runs the loop runs it: under the loop's condition at the values the variables have when
+ * the loop starts (or for every lane when that condition is the same for every thread though not
+ * known, such as a count read from memory; a do-while's first iteration always runs). What the
+ * loop changes is not known inside it, so an access that depends on its iterations is listed
+ * with the reason. A loop that can be left early (break, return, goto), a for loop with a part
+ * missing, or one whose condition is neither known nor the same for every thread is not
+ * followed: its accesses are listed. */
+static void walk_loop_once(W *w, CXCursor c, CXCursor init, CXCursor cond, CXCursor inc, CXCursor body, bool parts,
+                           const char *why)
+{
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    const char *what = kind == CXCursor_ForStmt ? "loop" : kind == CXCursor_WhileStmt ? "while loop" : "do-while loop";
+    int line, col;
+    walk_where(c, &line, &col, NULL);
+    char *ctx = walk_fmt("inside the %s at %d:%d, which is not a simple counted loop: %s", what, line, col, why);
+    const char *lw0 = w->loop_why, *gw0 = w->guard_why, *skw0 = w->skipped_why;
+    expr_ref g0 = w->guard, sk0 = w->skipped;
+    int nb0 = w->nbinds;
+    bool bo0 = w->break_ok;
+    w->break_ok = false;
+    bool once = parts && !clang_Cursor_isNull(body) && clang_Cursor_isNull(walk_loop_exit(body));
+    if (!parts) { /* the children in order, whatever they are */
+        walk_kids ks = walk_children(c);
+        init = clang_getNullCursor();
+        cond = inc = body = init;
+        if (!w->loop_why)
+            w->loop_why = walk_strdup(w, ctx);
+        loop_vars(w, c, NULL, true, NULL);
         for (int i = 0; i < ks.n; i++) {
             if (clang_isExpression(clang_getCursorKind(ks.c[i])))
                 walk_expr(w, ks.c[i]);
             else
                 walk_stmt(w, ks.c[i]);
         }
-        w->nbinds = nb0;
-        loop_vars(w, c, NULL, false);
-        w->loop_why = saved;
-        w->break_ok = bo0;
-        w->skipped = sk0;
-        w->skipped_why = skw0;
+    }
+    if (!clang_Cursor_isNull(init)) {
+        if (clang_isExpression(clang_getCursorKind(init)))
+            walk_expr(w, init);
+        else
+            walk_stmt(w, init);
+    }
+    bool cond_first = kind != CXCursor_DoStmt;
+    if (cond_first && !clang_Cursor_isNull(cond)) {
+        walk_expr(w, cond);
+        w->why[0] = '\0';
+        expr_ref g = once && !w->guard_why ? walk_value(w, cond) : 0;
+        if (g)
+            w->guard = w->guard ? expr_pool_binary(&w->ep, EXPR_LAND, w->guard, g) : g;
+        else if (once && !walk_uniform(w, cond)) {
+            once = false;
+            if (strstr(w->why, "depends on data")) { /* the lanes that run it depend on data */
+                free(ctx);
+                ctx = walk_fmt("inside the %s at %d:%d, whose condition %s", what, line, col, w->why);
+            }
+        }
+    }
+    if (parts && !once && !w->loop_why)
+        w->loop_why = walk_strdup(w, ctx);
+    if (parts && once && !w->loop_why && !w->guard_why)
+        walk_add_skip(w, line, col,
+                      walk_fmt("%s:%d:%d: note: the %s is not a simple counted loop (%s): its first iteration is "
+                               "analysed; what depends on its iterations is listed as skipped",
+                               walk_file_of(w, c), line, col, what, why));
+    /* the variables each iteration gives back their value keep it (found by a trial walk of one
+     * iteration, at most MAX_TRIAL_DEPTH loops deep and MAX_TRIALS in all, or by a last
+     * assignment at the body's top level) */
+    int ninv = parts && once ? w->nbinds : 0;
+    bool *inv = ninv ? xcalloc((size_t)ninv, sizeof *inv) : NULL;
+    expr_ref *start = ninv ? xmalloc((size_t)ninv * sizeof *start) : NULL;
+    const char **data = ninv ? xcalloc((size_t)ninv, sizeof *data) : NULL;
+    for (int i = 0; i < ninv; i++)
+        start[i] = w->binds[i].val;
+    if (ninv && w->trial < MAX_TRIAL_DEPTH && w->ntrials < MAX_TRIALS) {
+        w->ntrials++;
+        loop_invariants(w, c, body, inc, ninv, inv, data);
+    }
+    for (int i = 0; i < ninv; i++)
+        inv[i] = inv[i] || reset_invariant(w, c, body, &w->binds[i]);
+    if (parts) {
+        /* why a variable the loop changes is not known: the loop's reason, where a count read
+         * from memory does not make the variable's value depend on data */
+        strbuf vc = {0};
+        strbuf_addf(&vc, "inside the %s at %d:%d, whose iterations are not counted: ", what, line, col);
+        for (const char *p = why, *q; *p; p = q ? q + 17 : p + strlen(p)) {
+            q = strstr(p, "depends on data: ");
+            strbuf_add(&vc, p, q ? (size_t)(q - p) : strlen(p));
+        }
+        loop_vars(w, c, NULL, true, strbuf_str(&vc));
+        strbuf_free(&vc);
+        for (int i = 0; i < ninv; i++)
+            if (inv[i]) {
+                w->binds[i].val = start[i];
+                w->binds[i].why = NULL;
+            } else if (data[i] && !w->binds[i].val) /* from the second iteration on */
+                w->binds[i].why = data[i];
+        w->skipped = 0; /* a continue ends the iteration for the lanes that take it */
+        w->skipped_why = NULL;
+        walk_stmt(w, body);
+        if (!clang_Cursor_isNull(inc))
+            walk_expr(w, inc);
+        if (!cond_first && !clang_Cursor_isNull(cond))
+            walk_expr(w, cond);
+    }
+    w->nbinds = nb0;
+    loop_vars(w, c, NULL, false, NULL);
+    for (int i = 0; i < ninv && i < nb0; i++)
+        if (inv[i]) { /* given back by every iteration: the same after the loop */
+            w->binds[i].val = start[i];
+            w->binds[i].why = NULL;
+        }
+    free(inv);
+    free(start);
+    free(data);
+    w->loop_why = lw0;
+    w->guard = g0;
+    w->guard_why = gw0;
+    w->break_ok = bo0;
+    w->skipped = sk0;
+    w->skipped_why = skw0;
+    free(ctx);
+}
+
+typedef struct write_find {
+    CXCursor var;
+    unsigned last; /* offset of the last write found */
+} write_find;
+
+static enum CXChildVisitResult write_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    write_find *f = d;
+    CXCursor lhs = written(c, true);
+    if (!clang_Cursor_isNull(lhs) && walk_refers_to(lhs, f->var)) {
+        unsigned off;
+        int l, cl;
+        walk_where(c, &l, &cl, &off);
+        if (off > f->last)
+            f->last = off;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The offset of the last write of var inside scope (0: none). */
+static unsigned last_write(CXCursor scope, CXCursor var)
+{
+    write_find f = {var, 0};
+    clang_visitChildren(scope, write_visit, &f);
+    return f.last;
+}
+
+/* The followed variable with a known value that a loop condition compares (v < bound): its
+ * binding, or -1. */
+static int cond_var(W *w, CXCursor cond)
+{
+    CXCursor cs = walk_strip(cond);
+    walk_kids cc = import_binary_op(cs) ? walk_children(cs) : (walk_kids){NULL, 0};
+    for (int i = 0; i < cc.n && i < 2; i++) {
+        int bi = var_binding(w, cc.c[i]);
+        if (bi >= 0 && w->binds[bi].val)
+            return bi;
+    }
+    return -1;
+}
+
+/* The parts of a for statement (libclang lists only those written): which are there, from its
+ * tokens 'for ( init ; cond ; inc )'. False when they cannot be told. */
+static bool for_parts(W *w, CXCursor c, walk_kids ks, CXCursor *init, CXCursor *cond, CXCursor *inc, CXCursor *body)
+{
+    *init = *cond = *inc = *body = clang_getNullCursor();
+    if (ks.n == 4) {
+        *init = ks.c[0];
+        *cond = ks.c[1];
+        *inc = ks.c[2];
+        *body = ks.c[3];
+        return true;
+    }
+    CXToken *t = NULL;
+    unsigned n = 0;
+    clang_tokenize(w->tu, clang_getCursorExtent(c), &t, &n);
+    bool has[3] = {false, false, false};
+    unsigned part = 0, depth = 0;
+    for (unsigned i = 2; i < n && part < 3; i++) { /* after 'for' '(' */
+        CXString ts = clang_getTokenSpelling(w->tu, t[i]);
+        const char *sp = clang_getCString(ts);
+        if (depth == 0 && !strcmp(sp, ";"))
+            part++;
+        else if (depth == 0 && !strcmp(sp, ")"))
+            part = part == 2 ? 3 : 4; /* the end of the parts: after exactly two ';' */
+        else {
+            has[part] = true;
+            if (!strcmp(sp, "(") || !strcmp(sp, "[") || !strcmp(sp, "{"))
+                depth++;
+            else if (!strcmp(sp, ")") || !strcmp(sp, "]") || !strcmp(sp, "}"))
+                depth--;
+        }
+        clang_disposeString(ts);
+    }
+    clang_disposeTokens(w->tu, t, n);
+    if (part != 3 || 1 + has[0] + has[1] + has[2] != ks.n)
+        return false;
+    int k = 0;
+    CXCursor *slot[3] = {init, cond, inc};
+    for (int i = 0; i < 3; i++)
+        if (has[i])
+            *slot[i] = ks.c[k++];
+    *body = ks.c[k];
+    return true;
+}
+
+/* A for, while or do-while loop: a simple counted loop becomes a loop of the scenario (a while
+ * loop that steps a variable to a bound too), any other is analysed for its first iteration. */
+static void walk_loop(W *w, CXCursor c)
+{
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    walk_kids ks = walk_children(c);
+    CXCursor none = clang_getNullCursor(), init = none, cond = none, inc = none, body = none, var = none;
+    bool parts = true;
+    wloop L;
+    const char *why = NULL;
+    if (kind == CXCursor_ForStmt) {
+        parts = for_parts(w, c, ks, &init, &cond, &inc, &body);
+        why = w->nloops < MAX_LOOPS && w->nlstack < 8 ? walk_simple_for(w, c, &L, &var, &body) : "too many loops";
+        int bi = parts && clang_Cursor_isNull(init) && !clang_Cursor_isNull(cond) && !clang_Cursor_isNull(inc)
+                     ? cond_var(w, cond)
+                     : -1;
+        if (bi >= 0 && w->nloops < MAX_LOOPS && w->nlstack < 8) { /* for (; v < bound; v += k) */
+            var = w->binds[bi].decl;
+            why = walk_simple_noinit(w, c, var, w->binds[bi].val, cond, inc, body, &L);
+        }
+    } else if (kind == CXCursor_WhileStmt) {
+        parts = ks.n == 2;
+        why = "a while loop that does not step a variable to a bound";
+        if (parts) {
+            cond = ks.c[0];
+            body = ks.c[1];
+            /* while (v < bound) { ...; v += k; } with v followed */
+            int bi = cond_var(w, cond);
+            if (bi >= 0) {
+                var = w->binds[bi].decl;
+                why = w->nloops < MAX_LOOPS && w->nlstack < 8 ? walk_simple_while(w, c, var, w->binds[bi].val, &L)
+                                                              : "too many loops";
+            }
+        }
+    } else {
+        parts = ks.n == 2;
+        why = "a do-while loop";
+        if (parts) {
+            body = ks.c[0];
+            cond = ks.c[1];
+        }
+    }
+    if (why) {
+        walk_loop_once(w, c, init, cond, inc, body, parts, why);
         return;
     }
-    if (clang_getCursorKind(ks.c[0]) == CXCursor_DeclStmt) {
-        walk_kids dk = walk_children(ks.c[0]);
-        walk_kids vk = walk_children(dk.c[0]);
-        walk_expr(w, vk.c[vk.n - 1]);
-    } else
-        walk_expr(w, ks.c[0]);
+    int line, col;
+    unsigned off;
+    walk_where(c, &line, &col, &off);
+    if (!clang_Cursor_isNull(init)) {
+        if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
+            walk_kids dk = walk_children(init);
+            walk_kids vk = walk_children(dk.c[0]);
+            walk_expr(w, vk.c[vk.n - 1]);
+        } else
+            walk_expr(w, init);
+    }
     CXSourceRange ext = clang_getCursorExtent(c);
     unsigned e_off = 0;
     clang_getExpansionLocation(clang_getRangeEnd(ext), NULL, NULL, NULL, &e_off);
@@ -838,18 +1410,29 @@ static void walk_for(W *w, CXCursor c)
         /* the thread's own value of the variable, and whether it is still in the loop */
         b.val = expr_pool_binary(&w->ep, EXPR_ADD, L.start,
                                  expr_pool_binary(&w->ep, EXPR_MUL, b.val, expr_pool_num(&w->ep, L.stride)));
-        expr_ref in = expr_pool_binary(&w->ep, EXPR_LT, b.val, expr_pool_num(&w->ep, L.bound));
+        expr_ref in = L.bound_e ? expr_pool_binary(&w->ep, L.bound_op, b.val, L.bound_e)
+                                : expr_pool_binary(&w->ep, EXPR_LT, b.val, expr_pool_num(&w->ep, L.bound));
         w->guard = w->guard ? expr_pool_binary(&w->ep, EXPR_LAND, w->guard, in) : in;
         char *u = walk_fmt("%s_iter", w->loops[id].user);
         free(w->loops[id].user);
         w->loops[id].user = u;
+    } else {
+        /* a bound or start that moves with an enclosing loop */
+        if (L.bound_e) {
+            expr_ref in = expr_pool_binary(&w->ep, L.bound_op, b.val, L.bound_e);
+            w->guard = w->guard ? expr_pool_binary(&w->ep, EXPR_LAND, w->guard, in) : in;
+        }
+        if (L.start_e) {
+            expr_ref in = expr_pool_binary(&w->ep, L.start_op, b.val, L.start_e);
+            w->guard = w->guard ? expr_pool_binary(&w->ep, EXPR_LAND, w->guard, in) : in;
+        }
     }
     int nb0 = w->nbinds;
-    loop_vars(w, body, &w->loops[id], true); /* the variables the body changes, at an iteration's start */
+    loop_vars(w, body, &w->loops[id], true, NULL); /* the variables the body changes, at an iteration's start */
     w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
     w->binds[w->nbinds++] = b;
     w->lstack[w->nlstack++] = id;
-    walk_expr(w, ks.c[1]);
+    walk_expr(w, cond);
     expr_ref sk0 = w->skipped;
     const char *skw0 = w->skipped_why;
     w->skipped = 0; /* a continue ends one iteration: the next starts with every lane */
@@ -860,11 +1443,36 @@ static void walk_for(W *w, CXCursor c)
     w->break_ok = bo0;
     w->skipped = sk0;
     w->skipped_why = skw0;
-    walk_expr(w, ks.c[2]);
+    expr_ref *endv = nb0 ? xmalloc((size_t)nb0 * sizeof *endv) : NULL;
+    for (int i = 0; i < nb0; i++)
+        endv[i] = w->binds[i].val;
+    if (!clang_Cursor_isNull(inc))
+        walk_expr(w, inc);
     w->nlstack--;
     w->nbinds = nb0;
-    /* after the loop: what the loop (its increment too) changes is no longer known */
-    loop_vars(w, c, NULL, false);
+    /* after the loop: what the loop (its increment too) changes is no longer known, but for a
+     * variable each iteration sets afresh (not known when an iteration starts, known when it
+     * ends): its value at the end of the last iteration, before any break */
+    loop_vars(w, c, NULL, false, NULL);
+    CXCursor brk = walk_loop_exit(body);
+    unsigned brk_off = UINT32_MAX;
+    int bl, bc;
+    if (!clang_Cursor_isNull(brk))
+        walk_where(brk, &bl, &bc, &brk_off);
+    for (int i = 0; i < nb0 && !L.start && !L.bound_e && !L.start_e; i++) {
+        binding *vb = &w->binds[i];
+        if (vb->val || !endv[i] || !vb->is_var || last_write(body, vb->decl) > brk_off)
+            continue;
+        expr_ref v = expr_pool_subst(&w->ep, endv[i], L.var, expr_pool_num(&w->ep, L.last));
+        bool inner = false; /* a variable of a loop inside this one: not a value after it */
+        for (int k = id + 1; k < w->nloops; k++)
+            inner |= expr_pool_uses(&w->ep, v, w->loops[k].var);
+        if (!inner) {
+            vb->val = v;
+            vb->why = NULL;
+        }
+    }
+    free(endv);
     w->guard = g0;
 }
 
@@ -880,6 +1488,82 @@ static enum CXChildVisitResult list_visit(CXCursor c, CXCursor parent, CXClientD
     l->c = xrealloc(l->c, (size_t)(l->n + 1) * sizeof *l->c);
     l->c[l->n++] = c;
     return CXChildVisit_Continue;
+}
+
+/* Find a statement that leaves the code it is in: a return or goto, or a break or continue of an
+ * enclosing loop (one inside an inner loop, or a break inside a switch, belongs to that). */
+static enum CXChildVisitResult leave_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    CXCursor *found = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt || k == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    if (k == CXCursor_SwitchStmt) { /* its breaks are its own; a continue or return still leaves */
+        clang_visitChildren(c, leave_visit, d);
+        if (!clang_Cursor_isNull(*found) && clang_getCursorKind(*found) == CXCursor_BreakStmt)
+            *found = clang_getNullCursor();
+        return clang_Cursor_isNull(*found) ? CXChildVisit_Continue : CXChildVisit_Break;
+    }
+    if (k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt) {
+        *found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static bool leaves(CXCursor branch)
+{
+    CXCursor found = clang_getNullCursor();
+    enum CXCursorKind k = clang_getCursorKind(branch);
+    if (k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt)
+        return true;
+    clang_visitChildren(branch, leave_visit, &found);
+    return !clang_Cursor_isNull(found);
+}
+
+/* An if whose condition is not known but is the same for every thread (it depends on a kernel
+ * parameter or the block's values, and reads no memory): every thread takes the same branch, so
+ * the analysis follows one path, said in a note: the 'then' branch, unless it leaves the code
+ * around it (return, break, continue), since what follows runs only when it is not taken. The
+ * branch not followed is listed, its exits ignored. False when the condition is not such. */
+static bool walk_if_uniform(W *w, CXCursor c, CXCursor cond, CXCursor then, CXCursor els)
+{
+    if (w->guard_why || clang_Cursor_isNull(then))
+        return false;
+    w->why[0] = '\0';
+    if (walk_value(w, cond) || strstr(w->why, "depends on data") || !walk_uniform(w, cond))
+        return false;
+    char why[sizeof w->why];
+    memcpy(why, w->why, sizeof why);
+    bool then_taken = !leaves(then);
+    int line, col, l, cl;
+    walk_where(c, &line, &col, NULL);
+    walk_where(cond, &l, &cl, NULL);
+    walk_add_skip(w, line, col,
+                  walk_fmt("%s:%d:%d: note: the condition at %d:%d is the same for every thread but not known (%s): "
+                           "the analysis takes it as %s",
+                           walk_file_of(w, c), line, col, l, cl, why, then_taken ? "true" : "false"));
+    char *m = walk_fmt("under the condition at %d:%d, which the analysis takes as %s: it is not known (%s)", l, cl,
+                       then_taken ? "true" : "false", why);
+    const char *branch_why = walk_strdup(w, m);
+    free(m);
+    for (int i = 0; i < 2; i++) {
+        CXCursor b = i == 0 ? then : els;
+        if (clang_Cursor_isNull(b))
+            continue;
+        if ((i == 0) == then_taken) {
+            walk_stmt(w, b);
+            continue;
+        }
+        const char *gw0 = w->guard_why;
+        w->guard_why = branch_why;
+        w->ignore_exits++;
+        walk_stmt(w, b);
+        w->ignore_exits--;
+        w->guard_why = gw0;
+    }
+    return true;
 }
 
 static void walk_stmt(W *w, CXCursor c)
@@ -932,6 +1616,9 @@ static void walk_stmt(W *w, CXCursor c)
         if (ci >= ks.n)
             break;
         walk_expr(w, ks.c[ci]);
+        if (walk_if_uniform(w, c, ks.c[ci], ci + 1 < ks.n ? ks.c[ci + 1] : clang_getNullCursor(),
+                            ci + 2 < ks.n ? ks.c[ci + 2] : clang_getNullCursor()))
+            break;
         expr_ref s;
         const char *sw;
         if (ci + 1 < ks.n) {
@@ -962,42 +1649,26 @@ static void walk_stmt(W *w, CXCursor c)
         note_exit(w, c, k == CXCursor_ReturnStmt);
         break;
     }
-    case CXCursor_ForStmt: walk_for(w, c); break;
+    case CXCursor_ForStmt:
     case CXCursor_WhileStmt:
-    case CXCursor_DoStmt:
+    case CXCursor_DoStmt: walk_loop(w, c); break;
     case CXCursor_SwitchStmt: {
-        const char *saved = w->loop_why, *gsaved = w->guard_why;
+        const char *gsaved = w->guard_why;
         int line, col;
         walk_where(c, &line, &col, NULL);
-        char *m = walk_fmt("inside the %s at %d:%d, which bankscope cannot follow",
-                           k == CXCursor_SwitchStmt ? "switch"
-                           : k == CXCursor_DoStmt   ? "do-while loop"
-                                                    : "while loop",
-                           line, col);
-        if (k == CXCursor_SwitchStmt && !gsaved)
+        if (!gsaved) {
+            char *m = walk_fmt("inside the switch at %d:%d, which bankscope cannot follow", line, col);
             w->guard_why = walk_strdup(w, m);
-        else if (!saved)
-            w->loop_why = walk_strdup(w, m);
-        free(m);
+            free(m);
+        }
         walk_kids ks = walk_children(c);
         int nb0 = w->nbinds;
         bool bo0 = w->break_ok;
-        expr_ref sk0 = w->skipped;
-        const char *skw0 = w->skipped_why;
         w->break_ok = false;
-        if (k != CXCursor_SwitchStmt)
-            loop_vars(w, c, NULL, true);
         for (int i = 0; i < ks.n; i++)
             walk_stmt(w, ks.c[i]);
         w->nbinds = nb0;
-        if (k != CXCursor_SwitchStmt)
-            loop_vars(w, c, NULL, false);
         w->break_ok = bo0;
-        if (k != CXCursor_SwitchStmt) { /* a continue there belongs to that loop */
-            w->skipped = sk0;
-            w->skipped_why = skw0;
-        }
-        w->loop_why = saved;
         w->guard_why = gsaved;
         break;
     }

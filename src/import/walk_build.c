@@ -62,7 +62,8 @@ typedef struct build {
 } build;
 
 /* Decide the scenario's loop nest: every loop around an imported access (its parent the nearest
- * one kept), at most 8 and 4096 iterations in all (the longest loops are left out first; with
+ * one kept), at most 8 and 4096 iterations in all (the loops whose variable the fewest accesses
+ * use are left out first, the longest of those; with
  * --loop LINE only that loop and those around it). keep[id]: loop id is in the nest. */
 static void choose_loops(W *w, bool keep[MAX_LOOPS])
 {
@@ -78,20 +79,28 @@ static void choose_loops(W *w, bool keep[MAX_LOOPS])
             keep[id] = keep[id] && chosen >= 0 && ancestor(w, id, chosen);
     }
     for (;;) {
-        int n = 0, longest = -1;
+        /* too many: leave out the loop whose variable the fewest accesses use (they are listed),
+         * the longest of those */
+        int n = 0, drop = -1, drop_cost = 0;
         int64_t total = 1;
         for (int id = 0; id < w->nloops; id++)
             if (keep[id]) {
                 n++;
                 total *= loop_count_of(&w->loops[id]);
-                if (longest < 0 || loop_count_of(&w->loops[id]) > loop_count_of(&w->loops[longest]))
-                    longest = id;
+                int cost = 0;
+                for (int i = 0; i < w->nacc; i++)
+                    cost += access_uses(w, &w->acc[i], w->acc[i].when, &w->loops[id]);
+                if (drop < 0 || cost < drop_cost ||
+                    (cost == drop_cost && loop_count_of(&w->loops[id]) > loop_count_of(&w->loops[drop]))) {
+                    drop = id;
+                    drop_cost = cost;
+                }
                 if (total > 1 << 20)
                     total = 1 << 20;
             }
         if (n <= SCENARIO_MAX_LOOPS && total <= SCENARIO_MAX_ITERATIONS)
             break;
-        keep[longest] = false;
+        keep[drop] = false;
     }
 }
 
@@ -169,7 +178,8 @@ static void add_access(build *b, int ai, const int slot[MAX_LOOPS], const bool k
         expr_pool_print(&w->ep, idx[d], names, s->nloops, &sb);
         sa->index_text[d] = strbuf_take(&sb);
     }
-    if (when) {
+    int64_t always;
+    if (when && !(expr_pool_const(&w->ep, when, &always) && always != 0)) { /* "when": "1" says nothing */
         expr_pool_print(&w->ep, when, names, s->nloops, &sb);
         sa->when_text = strbuf_take(&sb);
     }
@@ -298,8 +308,9 @@ static void add_arrays(build *b)
                 for (int j = 0; j < w->nacc; j++)
                     used |= w->acc[j].array == i;
                 if (!used)
-                    walk_add_skip(
-                        w, l, c, walk_fmt("%s:%d:%d: skipped the array '%s': %s", w->file_base, l, c, a->name, a->why));
+                    walk_add_skip(w, l, c,
+                                  walk_fmt("%s:%d:%d: skipped the array '%s': %s", walk_file_of(w, a->decl), l, c,
+                                           a->name, a->why));
                 continue;
             }
             if (a->is_struct) {

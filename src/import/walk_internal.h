@@ -16,6 +16,8 @@
 #define MAX_LOOPS 256
 #define MAX_DEPTH 400
 #define MAX_ITER 4096
+#define MAX_TRIAL_DEPTH 3 /* loops analysed for their first iteration that try one inside another */
+#define MAX_TRIALS 256    /* trial walks in all (each walks a loop body once more) */
 
 typedef struct pbind { /* a pointer into a shared array */
     int array;
@@ -41,6 +43,7 @@ typedef struct binding { /* a parameter of an inlined function, or a loop variab
     int ref_array, ref_nidx;
     expr_ref ref_idx[3];
     const char *ref_field, *ref_vector; /* in the arena */
+    CXCursor arg;                       /* a parameter: the argument it is bound to (null: none) */
 } binding;
 
 typedef struct warray {
@@ -69,6 +72,12 @@ typedef struct wloop {
     expr_ref start;      /* strided loop (per-thread start): the variable is start + var * stride,
                                under 'when: start + var * stride < bound' */
     int64_t bound, stride;
+    expr_ref bound_e; /* a bound that depends on enclosing loops' variables: the loop runs to
+                         its furthest value, under 'when: var bound_op bound_e' */
+    expr_op bound_op;
+    expr_ref start_e; /* a start that depends on enclosing loops' variables: the loop runs from
+                         its furthest value, under 'when: var start_op start_e' */
+    expr_op start_op;
     int line, col;
     int parent; /* enclosing simple loop, -1 */
 } wloop;
@@ -151,6 +160,10 @@ typedef struct W {
     const char *file_base;
     CXCursor kernel;
     CXCursor stmt_expr;        /* the expression statement being walked */
+    bool piece;                /* emitting one piece of a struct copy */
+    int ignore_exits;          /* walking a branch the analysis does not take: its exits do not count */
+    int trial;                 /* trial walks (undone after) open around the code being walked */
+    int ntrials;               /* trial walks made */
     char *src_path, *src_text; /* the last source file read for walk_source_line */
 } W;
 
@@ -188,6 +201,10 @@ char *walk_source_line(W *w, CXCursor c);
  * by w, valid until the next call), or NULL. */
 char *walk_line_text(W *w, CXCursor c, const char **file);
 
+/* walk.c: the name (without folders) of the file c is in, as the user sees it (w->file_base
+ * when unknown); a string that lives as long as w. */
+const char *walk_file_of(W *w, CXCursor c);
+
 /* walk_types.c: element types, structs and the shared arrays */
 CXType walk_elem_type(CXType e);
 /* The bankscope name of a scalar or CUDA vector type (in buf), or NULL. */
@@ -197,6 +214,10 @@ const char *walk_builtin_name(CXType t, char *buf, size_t n);
 const char *walk_type_name(W *w, CXType t, char *buf, size_t n, int64_t *size);
 /* Add struct t (and the structs it contains, first) to reg; its name, or NULL. */
 const char *walk_struct_emit(W *w, CXType t, types_registry *reg, char *name_out, size_t n);
+/* The explicit specialization (template <> struct C<float> { ... }) of the class template tmpl
+ * (or, tmpl null, of the one called name) for the type arguments args (bankscope names), or a
+ * null cursor. */
+CXCursor walk_specialization(W *w, CXCursor tmpl, const char *name, const char *const *args, int nargs);
 /* Register the shared array declared by decl; its index in w->arrays. */
 int walk_array_add(W *w, CXCursor decl);
 
@@ -248,5 +269,17 @@ bool walk_build(W *w, const char *kname, scenario *s, bool *no_access, char **re
 /* walk_loop.c: simple counted loops */
 /* Read a for statement as a simple loop: NULL and *L filled, or the reason it is not one. */
 const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor *body);
+/* Read a while loop as a simple loop (the variable var, whose value when the loop starts is
+ * from, stepped by the body's last statement): NULL and *L filled, or the reason it is not one. */
+const char *walk_simple_while(W *w, CXCursor c, CXCursor var, expr_ref from, wloop *L);
+/* Read 'for (; cond; inc) body' as a simple loop of var, whose value when the loop starts is
+ * from: NULL and *L filled, or the reason it is not one. */
+const char *walk_simple_noinit(W *w, CXCursor c, CXCursor var, expr_ref from, CXCursor cond, CXCursor inc,
+                               CXCursor body, wloop *L);
+/* A break, return or goto in a loop body that leaves that loop (not an inner one), or null. */
+CXCursor walk_loop_exit(CXCursor body);
+/* Whether the value of c is the same for every thread of the block (it may read memory, at an
+ * address that is the same for every thread). */
+bool walk_uniform(W *w, CXCursor c);
 
 #endif

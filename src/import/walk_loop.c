@@ -136,21 +136,34 @@ static bool uniform(W *w, CXCursor c, int64_t *out)
     return true;
 }
 
-/* The smallest value of e over the threads of the block. */
-static bool thread_min(W *w, expr_ref e, int64_t *out)
+/* The per-thread values of thread t of the block (and the block's) for expr_pool_eval. */
+static void thread_env(const W *w, int t, expr_pool_env *env)
 {
     const int *b = w->o->block;
     int bx = b[0] > 0 ? b[0] : 1, by = b[1] > 0 ? b[1] : 1, bz = b[2] > 0 ? b[2] : 1;
+    static const int vars[] = {EXPR_TX, EXPR_TY, EXPR_TZ, EXPR_BDX, EXPR_BDY, EXPR_BDZ, EXPR_TID, EXPR_LANE, EXPR_WARP};
+    int64_t vals[] = {t % bx, t / bx % by, t / (bx * by), bx, by, bz, t, t % 32, t / 32};
+    memset(env, 0, sizeof *env);
+    for (int i = 0; i < 9; i++) {
+        env->v[vars[i]] = vals[i];
+        env->known |= 1u << vars[i];
+    }
+}
+
+/* The threads of the block. */
+static int block_threads(const W *w)
+{
+    const int *b = w->o->block;
+    return (b[0] > 0 ? b[0] : 1) * (b[1] > 0 ? b[1] : 1) * (b[2] > 0 ? b[2] : 1);
+}
+
+/* The smallest value of e over the threads of the block. */
+static bool thread_min(W *w, expr_ref e, int64_t *out)
+{
     bool any = false;
-    for (int t = 0; t < bx * by * bz; t++) {
-        static const int vars[] = {EXPR_TX,  EXPR_TY,  EXPR_TZ,   EXPR_BDX, EXPR_BDY,
-                                   EXPR_BDZ, EXPR_TID, EXPR_LANE, EXPR_WARP};
-        int64_t vals[] = {t % bx, t / bx % by, t / (bx * by), bx, by, bz, t, t % 32, t / 32};
-        expr_pool_env env = {{0}, 0};
-        for (int i = 0; i < 9; i++) {
-            env.v[vars[i]] = vals[i];
-            env.known |= 1u << vars[i];
-        }
+    for (int t = 0; t < block_threads(w); t++) {
+        expr_pool_env env;
+        thread_env(w, t, &env);
         int64_t v;
         if (!expr_pool_eval(&w->ep, e, &env, &v))
             return false;
@@ -161,38 +174,147 @@ static bool thread_min(W *w, expr_ref e, int64_t *out)
     return any;
 }
 
-/* Read a for statement as a simple loop; NULL reason and *L filled, or why it is not one. */
-const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor *body)
+/* Whether e has the same value for every thread of the block (in *out). */
+static bool thread_same(W *w, expr_ref e, int64_t *out)
 {
-    walk_kids ks = walk_children(c);
-    if (ks.n != 4)
-        return "a for loop without an initialisation, a condition or an increment";
-    *body = ks.c[3];
-    CXCursor init = ks.c[0], cond = walk_strip(ks.c[1]), inc = walk_strip(ks.c[2]);
-    CXCursor from_e;
-    int assigns = 0;
-    if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
-        walk_kids dk = walk_children(init);
-        if (dk.n != 1 || clang_getCursorKind(dk.c[0]) != CXCursor_VarDecl)
-            return "a for loop that declares several variables";
-        *var = dk.c[0];
-        walk_kids vk = walk_children(*var);
-        if (vk.n < 1 || !clang_isExpression(clang_getCursorKind(vk.c[vk.n - 1])))
-            return "a loop variable without a start value";
-        from_e = vk.c[vk.n - 1];
-    } else {
-        walk_kids ik = walk_children(walk_strip(init));
-        const char *op = import_binary_op(walk_strip(init));
-        if (!op || strcmp(op, "=") || ik.n != 2 || clang_getCursorKind(walk_strip(ik.c[0])) != CXCursor_DeclRefExpr)
-            return "a for loop whose start is not 'v = start'";
-        *var = clang_getCursorReferenced(walk_strip(ik.c[0]));
-        from_e = ik.c[1];
-        assigns = 1;
+    for (int t = 0; t < block_threads(w); t++) {
+        expr_pool_env env;
+        thread_env(w, t, &env);
+        int64_t v;
+        if (!expr_pool_eval(&w->ep, e, &env, &v) || (t > 0 && v != *out))
+            return false;
+        *out = v;
     }
-    CXType vt = clang_getCanonicalType(clang_getCursorType(*var));
+    return true;
+}
+
+/* Evaluate e for every combination of the values of the enclosing counted loops it uses (at
+ * most MAX_ITER), from loop i of the stack on (each value put in for its variable); the largest
+ * (up) or smallest value in *best. */
+static bool bound_scan(W *w, expr_ref e, int i, const expr_pool_env *env, bool up, int64_t *best, bool *any,
+                       int *budget)
+{
+    if (i == w->nlstack) {
+        int64_t v;
+        if (--*budget < 0 || !expr_pool_eval(&w->ep, e, env, &v))
+            return false;
+        if (!*any || (up ? v > *best : v < *best))
+            *best = v;
+        *any = true;
+        return true;
+    }
+    const wloop *L = &w->loops[w->lstack[i]];
+    if (!expr_pool_uses(&w->ep, e, L->var) || L->start)
+        return bound_scan(w, e, i + 1, env, up, best, any, budget);
+    bool ok = true;
+    for (int64_t v = L->first, n = 0; ok && n < MAX_ITER; n++) {
+        ok = bound_scan(w, expr_pool_subst(&w->ep, e, L->var, expr_pool_num(&w->ep, v)), i + 1, env, up, best, any,
+                        budget);
+        if (v == L->last)
+            break;
+        v = L->kind == 0 ? v + L->step : L->kind == 1 ? v * L->step : v / L->step;
+    }
+    return ok;
+}
+
+/* The furthest value (largest when max, else smallest) of e, which uses the variables of
+ * enclosing counted loops, over their iterations; false when e is not such. */
+static bool outer_extreme(W *w, expr_ref e, bool max, int64_t *out)
+{
+    expr_pool_env env;
+    block_env(w, &env);
+    bool any = false;
+    int budget = MAX_ITER;
+    return bound_scan(w, e, 0, &env, max, out, &any, &budget) && any;
+}
+
+/* Whether every value e (a start that uses enclosing loops' variables) takes over those loops is
+ * one of the n values of L (or lies past its last, where the loop does not run). */
+static bool start_scan(W *w, expr_ref e, int i, const expr_pool_env *env, const wloop *L, int n, int *budget)
+{
+    if (i == w->nlstack) {
+        int64_t s;
+        if (--*budget < 0 || !expr_pool_eval(&w->ep, e, env, &s))
+            return false;
+        bool up = L->kind == 1 || (L->kind == 0 && L->step > 0);
+        if (up ? s > L->last : s < L->last)
+            return true;
+        int64_t v = L->first;
+        for (int it = 0; it < n; it++) {
+            if (v == s)
+                return true;
+            v = L->kind == 0 ? v + L->step : L->kind == 1 ? v * L->step : v / L->step;
+        }
+        return false;
+    }
+    const wloop *O = &w->loops[w->lstack[i]];
+    if (!expr_pool_uses(&w->ep, e, O->var) || O->start)
+        return start_scan(w, e, i + 1, env, L, n, budget);
+    bool ok = true;
+    for (int64_t v = O->first, k = 0; ok && k < MAX_ITER; k++) {
+        ok = start_scan(w, expr_pool_subst(&w->ep, e, O->var, expr_pool_num(&w->ep, v)), i + 1, env, L, n, budget);
+        if (v == O->last)
+            break;
+        v = O->kind == 0 ? v + O->step : O->kind == 1 ? v * O->step : v / O->step;
+    }
+    return ok;
+}
+
+/* A bound that depends on the variables of enclosing counted loops (for (j = 0; j < i; j++)):
+ * its value, with the furthest it reaches over those loops in *bound (the loop runs that far,
+ * each iteration only where it is within the bound of the time); 0 when it is not such. */
+static expr_ref outer_bound(W *w, CXCursor bound_e, bool up, int64_t *bound)
+{
+    w->why[0] = '\0';
+    expr_ref e = walk_value(w, bound_e);
+    if (!e || expr_pool_uses_thread(&w->ep, e))
+        return 0;
+    expr_pool_env env;
+    block_env(w, &env);
+    bool any = false;
+    int budget = MAX_ITER;
+    if (!bound_scan(w, e, 0, &env, up, bound, &any, &budget) || !any)
+        return 0;
+    return e;
+}
+
+/* The parts of a loop statement that simple_loop reads. */
+typedef struct loop_parts {
+    CXCursor var;    /* the loop variable */
+    CXCursor from_e; /* its start expression; null: from_v, its value when the loop starts */
+    expr_ref from_v;
+    CXCursor cond, inc, body;
+    int writes; /* writes of the variable in the statement that are not the increment */
+} loop_parts;
+
+/* The side of a loop condition that holds the variable: v, or v + k, k + v, v - k with k the
+ * same for every thread (*adj = k or -k, moved to the bound); false when it is neither. */
+static bool var_side(W *w, CXCursor side, CXCursor var, int64_t *adj)
+{
+    *adj = 0;
+    if (walk_refers_to(side, var))
+        return true;
+    side = walk_strip(side);
+    const char *op = import_binary_op(side);
+    walk_kids k = walk_children(side);
+    if (!op || k.n != 2 || (strcmp(op, "+") && strcmp(op, "-")))
+        return false;
+    int vi = walk_refers_to(k.c[0], var) ? 0 : walk_refers_to(k.c[1], var) && op[0] == '+' ? 1 : -1;
+    int64_t v;
+    if (vi < 0 || !uniform(w, k.c[1 - vi], &v))
+        return false;
+    *adj = op[0] == '+' ? v : -v;
+    return true;
+}
+
+/* Read a loop (its parts) as a simple counted loop: NULL with *L filled, or why it is not one. */
+static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
+{
+    CXCursor var = lp->var, cond = walk_strip(lp->cond), inc = walk_strip(lp->inc);
+    CXType vt = clang_getCanonicalType(clang_getCursorType(var));
     if (vt.kind == CXType_Float || vt.kind == CXType_Double || vt.kind == CXType_Pointer)
         return "a loop variable that is not an integer";
-    /* condition: v OP bound, or bound OP v */
+    /* condition: v OP bound, or bound OP v (v may be v + k) */
     const char *cop = import_binary_op(cond);
     walk_kids ck = walk_children(cond);
     if (!cop || ck.n != 2)
@@ -200,9 +322,10 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
     CXCursor bound_e;
     char opb[3];
     snprintf(opb, sizeof opb, "%s", cop);
-    if (walk_refers_to(ck.c[0], *var))
+    int64_t adj = 0;
+    if (var_side(w, ck.c[0], var, &adj))
         bound_e = ck.c[1];
-    else if (walk_refers_to(ck.c[1], *var)) {
+    else if (var_side(w, ck.c[1], var, &adj)) {
         bound_e = ck.c[0];
         const char *sw = !strcmp(cop, "<")    ? ">"
                          : !strcmp(cop, ">")  ? "<"
@@ -213,14 +336,14 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
     } else
         return "a loop condition that does not compare the loop variable";
     /* increment */
-    int kind = 0;
+    int kind = 0, writes = lp->writes + 1;
     int64_t step = 0;
     const char *iop = import_unary_op(inc);
     const char *bop = import_binary_op(inc);
     walk_kids nk = walk_children(inc);
-    if (iop && nk.n == 1 && walk_refers_to(nk.c[0], *var) && (!strcmp(iop, "++") || !strcmp(iop, "--")))
+    if (iop && nk.n == 1 && walk_refers_to(nk.c[0], var) && (!strcmp(iop, "++") || !strcmp(iop, "--")))
         step = iop[0] == '+' ? 1 : -1;
-    else if (bop && nk.n == 2 && walk_refers_to(nk.c[0], *var)) {
+    else if (bop && nk.n == 2 && walk_refers_to(nk.c[0], var)) {
         int64_t k;
         CXCursor ke = nk.c[1];
         if (!strcmp(bop, "=")) {
@@ -228,11 +351,10 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
             CXCursor rhs = walk_strip(nk.c[1]);
             walk_kids rk = walk_children(rhs);
             const char *rop = import_binary_op(rhs);
-            if (!rop || rk.n != 2 || !walk_refers_to(rk.c[0], *var))
+            if (!rop || rk.n != 2 || !walk_refers_to(rk.c[0], var))
                 return "a loop increment that is not 'v += k', 'v *= k', 'v /= k' or a shift";
             bop = rop;
             ke = rk.c[1];
-            assigns++;
         }
         if (!uniform(w, ke, &k))
             return loop_reason(w, "its step is not a constant");
@@ -256,30 +378,60 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
         return "a loop step that does not move the variable";
     int64_t from, bound;
     expr_ref start = 0;
-    if (!uniform(w, from_e, &from)) {
+    w->why[0] = '\0';
+    expr_ref fv = clang_Cursor_isNull(lp->from_e) ? lp->from_v : walk_value(w, lp->from_e);
+    expr_pool_env env;
+    block_env(w, &env);
+    bool up = kind == 1 || (kind == 0 && step > 0);
+    expr_ref start_v = 0;
+    if (fv && !expr_pool_eval(&w->ep, fv, &env, &from) && !expr_pool_uses_thread(&w->ep, fv) &&
+        outer_extreme(w, fv, !up, &from))
+        start_v = fv; /* a start that moves with an enclosing loop: for (s = size / 2; ...) */
+    else if (!fv || !expr_pool_eval(&w->ep, fv, &env, &from)) {
         /* for (i = threadIdx.x; i < n; i += blockDim.x): counted by k, i = start + k * step */
-        w->why[0] = '\0';
-        start = walk_value(w, from_e);
+        start = fv;
         if (!start || !expr_pool_uses_thread(&w->ep, start) || kind != 0 || step < 1)
-            return loop_reason(w, start ? "its start is not the same for every thread" : "its start is not known");
+            return loop_reason(w, start ? "its start is not the same for every thread, nor known"
+                                        : "its start is not known");
         if (!thread_min(w, start, &from))
             return "its start cannot be evaluated for every thread";
     }
-    if (!uniform(w, bound_e, &bound))
-        return loop_reason(w, "its bound is not the same for every thread, or not known");
-    bool up = kind == 1 || (kind == 0 && step > 0);
+    expr_ref bound_v = 0;
+    int64_t span = -1; /* a per-thread bound that is the start plus this, the same for every thread */
+    if (!uniform(w, bound_e, &bound)) {
+        char why[sizeof w->why];
+        memcpy(why, w->why, sizeof why);
+        bound_v = outer_bound(w, bound_e, up, &bound);
+        if (!bound_v && start && strcmp(opb, "!=")) { /* for (i = s; i < s + 32; i += 4), s per thread */
+            w->why[0] = '\0';
+            expr_ref bv = walk_value(w, bound_e);
+            int64_t d = 0;
+            if (bv && thread_same(w, expr_pool_binary(&w->ep, EXPR_SUB, bv, start), &d) && d >= 0 &&
+                d <= MAX_ITER * step) {
+                bound_v = bv;
+                span = d;
+                bound = from + d;
+            }
+        }
+        if (!bound_v || !strcmp(opb, "!=")) {
+            memcpy(w->why, why, sizeof why);
+            return loop_reason(w, "its bound is not the same for every thread, or not known");
+        }
+    }
+    if (__builtin_sub_overflow(bound, adj, &bound))
+        return "its bound is out of range";
     if (!strcmp(opb, "<=") || !strcmp(opb, ">="))
         bound += opb[0] == '<' ? 1 : -1;
     if ((up && opb[0] != '<' && strcmp(opb, "!=")) || (!up && opb[0] != '>' && strcmp(opb, "!=")))
         return "a loop whose condition and step go different ways";
     if (!strcmp(opb, "!=") && (kind != 0 || (bound - from) % step != 0))
         return "a '!=' loop condition that the step does not reach exactly";
-    if (walk_mod_count_in(c, *var) != 1 + assigns) /* in this for statement: a variable declared before it */
+    if (walk_mod_count_in(c, var) != writes) /* in this statement: a variable declared before it */
         return "the loop variable also changes inside the loop";
     CXCursor exit = clang_getNullCursor(), brk[4], bcond[4];
     int nbrk = 0;
-    if (!body_breaks(*body, brk, bcond, &nbrk, 4))
-        clang_visitChildren(*body, find_exit, &exit);
+    if (!body_breaks(lp->body, brk, bcond, &nbrk, 4))
+        clang_visitChildren(lp->body, find_exit, &exit);
     if (!clang_Cursor_isNull(exit)) {
         int l, cl;
         walk_where(exit, &l, &cl, NULL);
@@ -292,6 +444,10 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
         return w->exit_why;
     }
     memset(L, 0, sizeof *L);
+    if (bound_v) { /* run to the furthest bound, each iteration where v OP bound (adj moved over) */
+        L->bound_e = adj ? expr_pool_binary(&w->ep, EXPR_SUB, bound_v, expr_pool_num(&w->ep, adj)) : bound_v;
+        expr_op_parse(opb, false, &L->bound_op);
+    }
     L->from = from;
     L->to = bound;
     L->step = step;
@@ -306,19 +462,30 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
         L->from = 0;
         L->to = bound > from ? (bound - from + step - 1) / step : 0;
         L->step = 1;
+        if (span >= 0) { /* every thread runs the same count, up to its own bound */
+            int64_t d = span + (!strcmp(opb, "<=") ? 1 : 0) - adj;
+            L->to = d > 0 ? (d + step - 1) / step : 0;
+        }
     }
     int n;
     if (!loop_count(L, &n))
         return "more than 4096 iterations (or it does not end)";
     if (n == 0)
         return "the loop never runs";
+    if (start_v) { /* from the furthest start, each iteration where v has passed the start of the time */
+        int budget = MAX_ITER;
+        if (!start_scan(w, start_v, 0, &env, L, n, &budget))
+            return "its start moves with an enclosing loop to values the loop's steps do not reach";
+        L->start_e = start_v;
+        L->start_op = up ? EXPR_GE : EXPR_LE;
+    }
     /* if (C) break; with C the same for every thread: the loop ends at the first iteration where
      * C holds (the rest of that iteration runs where C does not: the walker makes the break a
      * condition) */
     for (int b = 0; b < nbrk; b++) {
         binding tmp;
         memset(&tmp, 0, sizeof tmp);
-        tmp.decl = *var;
+        tmp.decl = var;
         tmp.val = expr_pool_var(&w->ep, WALK_VAR_BREAK);
         w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
         w->binds[w->nbinds++] = tmp;
@@ -357,4 +524,69 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
         }
     }
     return NULL;
+}
+
+/* Read a for statement as a simple loop; NULL reason and *L filled, or why it is not one. */
+const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor *body)
+{
+    walk_kids ks = walk_children(c);
+    if (ks.n != 4)
+        return "a for loop without an initialisation, a condition or an increment";
+    *body = ks.c[3];
+    loop_parts lp = {clang_getNullCursor(), clang_getNullCursor(), 0, ks.c[1], ks.c[2], ks.c[3], 0};
+    CXCursor init = ks.c[0];
+    if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
+        walk_kids dk = walk_children(init);
+        if (dk.n != 1 || clang_getCursorKind(dk.c[0]) != CXCursor_VarDecl)
+            return "a for loop that declares several variables";
+        lp.var = dk.c[0];
+        walk_kids vk = walk_children(lp.var);
+        if (vk.n < 1 || !clang_isExpression(clang_getCursorKind(vk.c[vk.n - 1])))
+            return "a loop variable without a start value";
+        lp.from_e = vk.c[vk.n - 1];
+    } else {
+        walk_kids ik = walk_children(walk_strip(init));
+        const char *op = import_binary_op(walk_strip(init));
+        if (!op || strcmp(op, "=") || ik.n != 2 || clang_getCursorKind(walk_strip(ik.c[0])) != CXCursor_DeclRefExpr)
+            return "a for loop whose start is not 'v = start'";
+        lp.var = clang_getCursorReferenced(walk_strip(ik.c[0]));
+        lp.from_e = ik.c[1];
+        lp.writes = 1;
+    }
+    *var = lp.var;
+    return simple_loop(w, c, &lp, L);
+}
+
+/* Read a while loop as a simple loop: while (v OP bound) { ...; v += k; } with v a variable
+ * whose value when the loop starts is from (per thread or not), changed only by the body's last
+ * statement. NULL and *L filled, or why it is not one. */
+const char *walk_simple_while(W *w, CXCursor c, CXCursor var, expr_ref from, wloop *L)
+{
+    walk_kids ks = walk_children(c);
+    if (ks.n != 2 || clang_getCursorKind(ks.c[1]) != CXCursor_CompoundStmt)
+        return "a while loop whose body is not a block";
+    walk_kids bk = walk_children(ks.c[1]);
+    if (bk.n < 1 || !clang_isExpression(clang_getCursorKind(bk.c[bk.n - 1])))
+        return "a while loop whose body does not end with the variable's step";
+    loop_parts lp = {var, clang_getNullCursor(), from, ks.c[0], bk.c[bk.n - 1], ks.c[1], 0};
+    return simple_loop(w, c, &lp, L);
+}
+
+const char *walk_simple_noinit(W *w, CXCursor c, CXCursor var, expr_ref from, CXCursor cond, CXCursor inc,
+                               CXCursor body, wloop *L)
+{
+    loop_parts lp = {var, clang_getNullCursor(), from, cond, inc, body, 0};
+    return simple_loop(w, c, &lp, L);
+}
+
+CXCursor walk_loop_exit(CXCursor body)
+{
+    CXCursor exit = clang_getNullCursor();
+    clang_visitChildren(body, find_exit, &exit);
+    if (clang_Cursor_isNull(exit)) {
+        enum CXCursorKind k = clang_getCursorKind(body);
+        if (k == CXCursor_BreakStmt || k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt)
+            exit = body;
+    }
+    return exit;
 }

@@ -10,6 +10,111 @@
 
 /* ---------- shared arrays ---------- */
 
+typedef struct spec_find {
+    CXCursor tmpl; /* the class template, or null: the template called name */
+    const char *name;
+    const char *const *args; /* its type arguments (bankscope names) */
+    int nargs;
+    CXCursor found; /* the explicit specialization for them */
+} spec_find;
+
+static enum CXChildVisitResult spec_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    spec_find *f = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_Namespace)
+        return CXChildVisit_Recurse;
+    CXCursor tmpl = k == CXCursor_StructDecl || k == CXCursor_ClassDecl ? clang_getSpecializedCursorTemplate(c)
+                                                                        : clang_getNullCursor();
+    if (clang_Cursor_isNull(tmpl) || !clang_isCursorDefinition(c))
+        return CXChildVisit_Continue;
+    bool match = true;
+    if (clang_Cursor_isNull(f->tmpl)) {
+        char *name = walk_spell(c);
+        match = !strcmp(name, f->name);
+        free(name);
+    } else
+        match = clang_equalCursors(tmpl, f->tmpl);
+    CXType t = clang_getCursorType(c);
+    match = match && clang_Type_getNumTemplateArguments(t) == f->nargs;
+    for (int i = 0; match && i < f->nargs; i++) {
+        char buf[64];
+        const char *tn = walk_builtin_name(clang_Type_getTemplateArgumentAsType(t, (unsigned)i), buf, sizeof buf);
+        match = tn && !strcmp(tn, f->args[i]);
+    }
+    if (!match)
+        return CXChildVisit_Continue;
+    f->found = c;
+    return CXChildVisit_Break;
+}
+
+CXCursor walk_specialization(W *w, CXCursor tmpl, const char *name, const char *const *args, int nargs)
+{
+    spec_find f = {tmpl, name, args, nargs, clang_getNullCursor()};
+    clang_visitChildren(clang_getTranslationUnitCursor(w->tu), spec_visit, &f);
+    return f.found;
+}
+
+/* A member type of a class template that depends on the kernel's type parameters, written
+ * 'typename C<T>::Type': with T known (-D T=float, or the launches), the type the explicit
+ * specialization for it names (template <> struct C<float> { typedef float4 Type; }), as
+ * bankscope names it (in buf), or NULL. */
+static const char *member_type(W *w, const char *s, char *buf, size_t n, int64_t *size)
+{
+    if (strncmp(s, "typename ", 9) != 0)
+        return NULL;
+    s += 9;
+    const char *lt = strchr(s, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+    if (!lt || !gt || strncmp(gt, ">::", 3) != 0 || memchr(lt + 1, '<', (size_t)(gt - lt - 1)))
+        return NULL;
+    const char *nm = lt;
+    while (nm > s && nm[-1] != ':')
+        nm--;
+    char tmpl[64], member[64], args[4][64], rb[4][64];
+    snprintf(tmpl, sizeof tmpl, "%.*s", (int)(lt - nm), nm);
+    snprintf(member, sizeof member, "%s", gt + 3);
+    const char *want[4];
+    int nargs = 0;
+    for (const char *p = lt + 1; p < gt && nargs < 4;) {
+        const char *e = memchr(p, ',', (size_t)(gt - p));
+        if (!e)
+            e = gt;
+        while (*p == ' ')
+            p++;
+        snprintf(args[nargs], sizeof args[nargs], "%.*s", (int)(e - p), p);
+        const char *dv = walk_define(w, args[nargs]);
+        if (!dv)
+            dv = walk_launch_type(w, args[nargs]);
+        types_builtin b;
+        if (!types_builtin_find(dv ? dv : args[nargs], &b))
+            return NULL;
+        snprintf(rb[nargs], sizeof rb[nargs], "%s", b.name);
+        want[nargs] = rb[nargs];
+        nargs++;
+        p = e + 1;
+    }
+    CXCursor spec = walk_specialization(w, clang_getNullCursor(), tmpl, want, nargs);
+    walk_kids ks = clang_Cursor_isNull(spec) ? (walk_kids){NULL, 0} : walk_children(spec);
+    CXType found = {0};
+    bool ok = false;
+    for (int i = 0; i < ks.n && !ok; i++) {
+        enum CXCursorKind mk = clang_getCursorKind(ks.c[i]);
+        char *mn = walk_spell(ks.c[i]);
+        if ((mk == CXCursor_TypedefDecl || mk == CXCursor_TypeAliasDecl) && !strcmp(mn, member)) {
+            found = clang_getTypedefDeclUnderlyingType(ks.c[i]);
+            ok = true;
+        }
+        free(mn);
+    }
+    if (!ok)
+        return NULL;
+    const char *tn = walk_builtin_name(found, buf, n);
+    if (tn)
+        *size = clang_Type_getSizeOf(clang_getCanonicalType(found));
+    return tn;
+}
+
 const char *walk_type_name(W *w, CXType t, char *buf, size_t n, int64_t *size)
 {
     const char *tn = walk_builtin_name(t, buf, n);
@@ -29,7 +134,8 @@ const char *walk_type_name(W *w, CXType t, char *buf, size_t n, int64_t *size)
         snprintf(buf, n, "%s", b.name);
         *size = b.size;
         tn = buf;
-    }
+    } else if (!dv)
+        tn = member_type(w, p, buf, n, size);
     free(s);
     return tn;
 }
@@ -125,11 +231,31 @@ static enum CXVisitorResult field_visit(CXCursor c, CXClientData d)
 /* Add struct t (and the structs it contains, first) to reg; its name, or NULL. */
 const char *walk_struct_emit(W *w, CXType t, types_registry *reg, char *name_out, size_t n)
 {
+    /* an anonymous struct is called by the typedef that names it (typedef struct { ... } V;) */
+    char *tdname = NULL;
+    for (CXType u = t; !tdname && (u.kind == CXType_Elaborated || u.kind == CXType_Typedef);) {
+        if (u.kind == CXType_Typedef) {
+            CXString ts = clang_getTypedefName(u);
+            const char *q = clang_getCString(ts);
+            if (q && *q)
+                tdname = xstrdup(q);
+            clang_disposeString(ts);
+        } else
+            u = clang_Type_getNamedType(u);
+    }
     t = clang_getCanonicalType(t);
     CXCursor decl = clang_getTypeDeclaration(t);
-    if (clang_getCursorKind(decl) != CXCursor_StructDecl && clang_getCursorKind(decl) != CXCursor_ClassDecl)
+    if (clang_getCursorKind(decl) != CXCursor_StructDecl && clang_getCursorKind(decl) != CXCursor_ClassDecl) {
+        free(tdname);
         return NULL;
+    }
     char *nm = walk_spell(decl);
+    if (clang_Cursor_isAnonymous(decl) || !*nm || strchr(nm, '(')) {
+        free(nm);
+        nm = tdname ? tdname : xstrdup("");
+        tdname = NULL;
+    }
+    free(tdname);
     if (!*nm) {
         free(nm);
         return NULL;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "import/walk_internal.h"
+#include "model/types.h"
 
 /* ---------- values ---------- */
 
@@ -119,6 +120,11 @@ static expr_ref decl_ref(W *w, CXCursor c)
             r = walk_fail(w, c, "template parameter '%s' has no default: give -D %s=VALUE", name, name);
     } else if (dk == CXCursor_ParmDecl) {
         r = walk_fail(w, c, "depends on the kernel parameter '%s' (give -D %s=VALUE)", name, name);
+    } else if (dk == CXCursor_VarDecl && !strcmp(name, "warpSize") &&
+               clang_Location_isInSystemHeader(clang_getCursorLocation(d))) {
+        /* CUDA's built-in warpSize: 32 on every NVIDIA GPU so far, as the model's expressions
+         * read it (src/model/expr.c) */
+        r = expr_pool_num(&w->ep, 32);
     } else if (dk == CXCursor_VarDecl) {
         CXType t = clang_getCursorType(d);
         bool local = clang_getCursorKind(clang_getCursorSemanticParent(d)) != CXCursor_TranslationUnit &&
@@ -141,6 +147,47 @@ static expr_ref decl_ref(W *w, CXCursor c)
         r = walk_fail(w, c, "unknown value '%s'", name);
     }
     free(name);
+    return r;
+}
+
+/* c without the copy (or converting) constructions around it: the object it is made from. */
+static CXCursor strip_copy(CXCursor c)
+{
+    c = walk_strip(c);
+    for (int depth = 0;
+         depth < 16 && clang_getCursorKind(c) == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) == 1 &&
+         clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_Constructor;
+         depth++)
+        c = walk_strip(clang_Cursor_getArgument(c, 0));
+    return c;
+}
+
+/* Whether the object a member is read from is memory: through a pointer (p->x), an element of an
+ * array (a[i].x), or a local variable set once from one of those (T v = a[i]; v.x). */
+static bool member_reads_memory(W *w, CXCursor base)
+{
+    if (clang_getCanonicalType(clang_getCursorType(base)).kind == CXType_Pointer)
+        return true; /* p->x */
+    enum CXCursorKind k = clang_getCursorKind(base);
+    if (k == CXCursor_ArraySubscriptExpr)
+        return true;
+    if (k == CXCursor_UnaryOperator && import_unary_op(base) && !strcmp(import_unary_op(base), "*"))
+        return true;
+    if (k != CXCursor_DeclRefExpr)
+        return false;
+    CXCursor d = clang_getCursorReferenced(base);
+    enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(d));
+    if (clang_getCursorKind(d) != CXCursor_VarDecl || pk == CXCursor_TranslationUnit || pk == CXCursor_Namespace ||
+        walk_mod_count(d, NULL) > 0 || w->depth > MAX_DEPTH)
+        return false;
+    walk_kids dk = walk_children(d);
+    if (dk.n == 0 || !clang_isExpression(clang_getCursorKind(dk.c[dk.n - 1])))
+        return false;
+    CXCursor init = walk_strip(dk.c[dk.n - 1]);
+    init = strip_copy(init); /* T v = a[i] */
+    w->depth++;
+    bool r = member_reads_memory(w, init);
+    w->depth--;
     return r;
 }
 
@@ -176,6 +223,8 @@ static expr_ref member_ref(W *w, CXCursor c)
                 ? expr_pool_num(&w->ep, v)
                 : walk_fail(w, c, "%s: the analysis covers one block; the grid's size is not known (give -D %s=N)",
                             full, full);
+    else if (k.n && member_reads_memory(w, base))
+        r = walk_fail(w, c, "depends on data: reads memory (bankscope record captures it)");
     else
         r = walk_fail(w, c, "reads the member '%s' of a value that is not known", m);
     free(m);
@@ -292,6 +341,86 @@ bool walk_is_device_fn(CXCursor fn)
 }
 
 bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved);
+
+/* The type of the object a member call is made on, a parameter followed to its argument. */
+static CXType object_type(W *w, CXCursor call)
+{
+    walk_kids ck = walk_children(call);
+    CXCursor m = ck.n ? walk_strip(ck.c[0]) : clang_getNullCursor(), obj = m;
+    if (clang_getCursorKind(m) == CXCursor_MemberRefExpr) {
+        walk_kids mk = walk_children(m);
+        obj = mk.n ? walk_strip(mk.c[0]) : m;
+    }
+    for (int depth = 0; depth < MAX_INLINE && clang_getCursorKind(obj) == CXCursor_DeclRefExpr; depth++) {
+        int bi = frame_find(w, clang_getCursorReferenced(obj));
+        if (bi < 0 || clang_Cursor_isNull(w->binds[bi].arg))
+            break;
+        obj = strip_copy(w->binds[bi].arg);
+    }
+    CXType t = clang_getCanonicalType(clang_getCursorType(obj));
+    return t.kind == CXType_Pointer ? clang_getCanonicalType(clang_getPointeeType(t)) : t;
+}
+
+/* A method of a cooperative group (the CUDA toolkit's cooperative_groups, as its stand-in header
+ * declares it) called on the thread block or on a tile of N threads of it: its value by the CUDA
+ * Programming Guide ("Cooperative Groups": a block's size() is its thread count, thread_rank()
+ * the linear thread index; a thread_block_tile<N>'s size() is N, thread_rank() the rank within
+ * the tile, meta_group_rank() and meta_group_size() the tile's index and the count of tiles).
+ * *known is false when the call is not such a method. */
+static expr_ref group_value(W *w, CXCursor c, CXCursor fn, bool *known)
+{
+    *known = false;
+    CXType t = object_type(w, c);
+    CXString ts = clang_getTypeSpelling(t);
+    const char *sp = clang_getCString(ts);
+    int64_t tile = 0;
+    bool block = false;
+    if (sp && !strncmp(sp, "cooperative_groups::", 20)) {
+        const char *cls = sp + 20;
+        if (!strncmp(cls, "thread_block_tile<", 18))
+            tile = strtoll(cls + 18, NULL, 10);
+        else
+            block = !strcmp(cls, "thread_block");
+    }
+    clang_disposeString(ts);
+    if (!block && tile <= 0)
+        return 0;
+    *known = true;
+    char *name = walk_spell(fn);
+    expr_pool *a = &w->ep;
+    expr_ref bx = expr_pool_var(a, EXPR_BDX), by = expr_pool_var(a, EXPR_BDY), bz = expr_pool_var(a, EXPR_BDZ);
+    expr_ref threads = expr_pool_binary(a, EXPR_MUL, expr_pool_binary(a, EXPR_MUL, bx, by), bz);
+    expr_ref rank = expr_pool_binary(
+        a, EXPR_ADD,
+        expr_pool_binary(a, EXPR_MUL,
+                         expr_pool_binary(a, EXPR_ADD, expr_pool_binary(a, EXPR_MUL, expr_pool_var(a, EXPR_TZ), by),
+                                          expr_pool_var(a, EXPR_TY)),
+                         bx),
+        expr_pool_var(a, EXPR_TX));
+    if (w->o->block[1] <= 1 && w->o->block[2] <= 1) { /* a one-dimensional block (--block N) */
+        threads = bx;
+        rank = expr_pool_var(a, EXPR_TX);
+    }
+    expr_ref n = expr_pool_num(a, tile), r = 0;
+    bool size = !strcmp(name, "size") || !strcmp(name, "num_threads");
+    if (block && size)
+        r = threads;
+    else if (block && !strcmp(name, "thread_rank"))
+        r = rank;
+    else if (tile && size)
+        r = n;
+    else if (tile && !strcmp(name, "thread_rank"))
+        r = expr_pool_binary(a, EXPR_MOD, rank, n);
+    else if (tile && !strcmp(name, "meta_group_rank"))
+        r = expr_pool_binary(a, EXPR_DIV, rank, n);
+    else if (tile && !strcmp(name, "meta_group_size"))
+        r = expr_pool_binary(a, EXPR_DIV, expr_pool_binary(a, EXPR_ADD, threads, expr_pool_num(a, tile - 1)), n);
+    else
+        walk_fail(w, c, "calls the cooperative-groups method '%s', whose value bankscope does not model", name);
+    free(name);
+    return r;
+}
+
 static expr_ref call_value(W *w, CXCursor c)
 {
     char name[64];
@@ -309,6 +438,8 @@ static expr_ref call_value(W *w, CXCursor c)
         return a && b ? expr_pool_binary(&w->ep, EXPR_MUL, a, b) : 0;
     }
     CXCursor fn = walk_callee(c);
+    if (clang_Cursor_isNull(fn) && clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_CXXMethod)
+        fn = clang_getCursorReferenced(c); /* a method: obj.f() */
     /* an argument that reads memory makes the result depend on data (the arguments of a call
      * that depends on a template parameter are the children after the callee) */
     walk_kids ck = walk_children(c);
@@ -322,6 +453,12 @@ static expr_ref call_value(W *w, CXCursor c)
         if (data)
             return 0;
         memcpy(w->why, saved_why, sizeof saved_why);
+    }
+    if (!clang_Cursor_isNull(fn) && clang_getCursorKind(fn) == CXCursor_CXXMethod) {
+        bool known;
+        expr_ref g = group_value(w, c, fn, &known);
+        if (known)
+            return g;
     }
     if (clang_Cursor_isNull(fn) || !walk_is_device_fn(fn))
         return walk_fail(w, c, "calls '%s', whose result is not known", name);
@@ -441,6 +578,7 @@ expr_ref walk_value(W *w, CXCursor c)
         break;
     case CXCursor_CallExpr:
         if (ks.n == 1 && clang_getCursorKind(clang_getCursorReferenced(c)) != CXCursor_FunctionDecl &&
+            clang_getCursorKind(clang_getCursorReferenced(c)) != CXCursor_CXXMethod &&
             clang_getCursorKind(clang_getCursorReferenced(c)) != CXCursor_FunctionTemplate &&
             clang_Cursor_isNull(walk_callee(c)))
             r = walk_value(w, ks.c[0]); /* a constructor-style conversion */
@@ -498,6 +636,75 @@ static int function_pointer(W *w, CXCursor fn, pbind *p)
     return walk_pointer(w, rk.c[0], p);
 }
 
+/* The member a member expression names (its spelling, or where clang leaves that empty for a
+ * member of a type that depends on a template parameter, its last identifier). */
+static char *member_name(W *w, CXCursor m)
+{
+    char *name = walk_spell(m);
+    if (*name)
+        return name;
+    CXToken *t = NULL;
+    unsigned n = 0;
+    clang_tokenize(w->tu, clang_getCursorExtent(m), &t, &n);
+    for (unsigned i = n; i-- > 0 && !*name;)
+        if (clang_getTokenKind(t[i]) == CXToken_Identifier) {
+            CXString ts = clang_getTokenSpelling(w->tu, t[i]);
+            free(name);
+            name = xstrdup(clang_getCString(ts));
+            clang_disposeString(ts);
+        }
+    clang_disposeTokens(w->tu, t, n);
+    return name;
+}
+
+/* The method a call on an object of a class template's type that depends on a template parameter
+ * calls (SharedMemory<T> smem; smem.getPointer(), the CUDA samples' idiom): with the kernel's
+ * type parameters known (-D T=float, or the launches), the method of the explicit specialization
+ * for those types (template <> struct SharedMemory<float>), or a null cursor. */
+static CXCursor specialized_method(W *w, CXCursor call)
+{
+    CXCursor none = clang_getNullCursor();
+    walk_kids ck = walk_children(call);
+    CXCursor callee = ck.n ? walk_strip(ck.c[0]) : none;
+    if (clang_Cursor_isNull(callee) || clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
+        return none;
+    walk_kids mk = walk_children(callee);
+    if (mk.n != 1)
+        return none;
+    CXType ot = clang_getCursorType(walk_strip(mk.c[0]));
+    if (clang_getCanonicalType(ot).kind == CXType_Pointer)
+        ot = clang_getPointeeType(ot);
+    int nta = clang_Type_getNumTemplateArguments(ot);
+    CXCursor decl = clang_getTypeDeclaration(ot);
+    CXCursor tmpl =
+        clang_getCursorKind(decl) == CXCursor_ClassTemplate ? decl : clang_getSpecializedCursorTemplate(decl);
+    if (nta < 1 || nta > 4 || clang_Cursor_isNull(tmpl))
+        return none;
+    const char *want[4];
+    char bufs[4][64];
+    for (int i = 0; i < nta; i++) {
+        int64_t size;
+        want[i] =
+            walk_type_name(w, clang_Type_getTemplateArgumentAsType(ot, (unsigned)i), bufs[i], sizeof bufs[i], &size);
+        if (!want[i])
+            return none;
+    }
+    CXCursor spec = walk_specialization(w, tmpl, NULL, want, nta);
+    if (clang_Cursor_isNull(spec))
+        return none;
+    char *name = member_name(w, callee);
+    walk_kids sk = walk_children(spec);
+    CXCursor m = none;
+    for (int i = 0; i < sk.n && clang_Cursor_isNull(m); i++) {
+        char *n = walk_spell(sk.c[i]);
+        if (clang_getCursorKind(sk.c[i]) == CXCursor_CXXMethod && !strcmp(n, name))
+            m = clang_getCursorDefinition(sk.c[i]);
+        free(n);
+    }
+    free(name);
+    return m;
+}
+
 /* A pointer variable (of type t) set from what a helper returns: a call of a __device__ function
  * without arguments, or an object converted to a pointer by its class's conversion operator
  * (the SharedMemory<T> idiom of the CUDA samples), when that body returns a pointer into a
@@ -505,8 +712,10 @@ static int function_pointer(W *w, CXCursor fn, pbind *p)
 static int returned_pointer(W *w, CXCursor init, CXType t, pbind *p)
 {
     CXCursor e = walk_strip(init);
-    if (clang_getCursorKind(e) == CXCursor_CallExpr && clang_Cursor_getNumArguments(e) == 0) {
+    if (clang_getCursorKind(e) == CXCursor_CallExpr && clang_Cursor_getNumArguments(e) <= 0) {
         CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(e));
+        if (clang_Cursor_isNull(fn))
+            fn = specialized_method(w, e);
         if (!clang_Cursor_isNull(fn) && walk_is_device_fn(fn) && function_pointer(w, fn, p) == 1)
             return 1;
     }
@@ -772,7 +981,23 @@ int walk_element(W *w, CXCursor c, waccess *a)
             } else
                 return r;
         }
-        char *m = walk_spell(c);
+        char *m = member_name(w, c);
+        types_builtin vb;
+        const warray *arr = &w->arrays[a->array];
+        if (a->vector && !a->field && strlen(m) == 1 && strchr("xyzw", m[0]) && types_builtin_find(a->vector, &vb)) {
+            /* a component of an element read as a vector (reinterpret_cast<float2 *>(s)[i].y):
+             * the array's own element next to the vector's start, when the component is one */
+            int comp = m[0] == 'w' ? 3 : m[0] - 'x';
+            free(m);
+            if (vb.components < 1 || comp >= vb.components || vb.size / vb.components != arr->elem_size) {
+                walk_fail(w, c, "a component of a reinterpreted element that is not an element of '%s'", arr->name);
+                return -1;
+            }
+            a->idx[a->nidx - 1] = expr_pool_binary(&w->ep, EXPR_ADD, a->idx[a->nidx - 1], expr_pool_num(&w->ep, comp));
+            free(a->vector);
+            a->vector = NULL;
+            return 1;
+        }
         char *f = a->field ? walk_fmt("%s.%s", a->field, m) : xstrdup(m);
         free(m);
         free(a->field);
@@ -918,6 +1143,7 @@ bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
         binding b;
         memset(&b, 0, sizeof b);
         b.decl = parm;
+        b.arg = arg;
         CXType t = clang_getCanonicalType(clang_getCursorType(parm));
         char saved_why[sizeof w->why];
         memcpy(saved_why, w->why, sizeof saved_why);
@@ -951,10 +1177,126 @@ bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
             b.val = walk_value(w, arg);
             if (!b.val)
                 b.why = walk_strdup(w, w->why);
+            /* an integer parameter the function changes is followed through its assignments */
+            b.is_var = t.kind >= CXType_Bool && t.kind <= CXType_Int128 && walk_mod_count(parm, NULL) > 0;
         }
         memcpy(w->why, saved_why, sizeof saved_why);
         w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
         w->binds[w->nbinds++] = b;
     }
     return true;
+}
+
+/* ---------- values the same for every thread ---------- */
+
+/* Built-in functions whose result differs between threads with the same arguments (they read
+ * other lanes, the clock, or change memory). */
+static bool varying_builtin(const char *name)
+{
+    static const char *const prefix[] = {"atomic",  "__shfl",   "__ballot", "__any", "__all",          "__activemask",
+                                         "__match", "__reduce", "clock",    "__ld",  "__syncthreads_", NULL};
+    for (int i = 0; prefix[i]; i++)
+        if (!strncmp(name, prefix[i], strlen(prefix[i])))
+            return true;
+    return false;
+}
+
+static bool uniform_rec(W *w, CXCursor c);
+
+/* Every child of c is uniform. */
+static bool uniform_kids(W *w, CXCursor c)
+{
+    walk_kids k = walk_children(c);
+    for (int i = 0; i < k.n; i++)
+        if (!uniform_rec(w, k.c[i]))
+            return false;
+    return true;
+}
+
+/* A reference to a declaration: uniform unless it is (or is set from) a per-thread value. */
+static bool uniform_decl(W *w, CXCursor d)
+{
+    int bi = frame_find(w, d);
+    if (bi >= 0) {
+        const binding *b = &w->binds[bi];
+        if (b->val)
+            return !expr_pool_uses_thread(&w->ep, b->val);
+        return false;
+    }
+    enum CXCursorKind dk = clang_getCursorKind(d);
+    if (dk == CXCursor_EnumConstantDecl || dk == CXCursor_NonTypeTemplateParameter)
+        return true;
+    if (dk == CXCursor_ParmDecl) /* the kernel's parameters are the same for every thread */
+        return clang_equalCursors(clang_getCursorSemanticParent(d), w->kernel);
+    if (dk != CXCursor_VarDecl)
+        return false;
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(d))) { /* the built-in variables */
+        char *n = walk_spell(d);
+        bool u = strcmp(n, "threadIdx") != 0;
+        free(n);
+        return u;
+    }
+    enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(d));
+    if (pk == CXCursor_TranslationUnit || pk == CXCursor_Namespace || walk_has_attr(d, CXCursor_CUDASharedAttr))
+        return true; /* one variable for the whole block */
+    if (walk_mod_count(d, NULL) > 0)
+        return false;
+    walk_kids k = walk_children(d);
+    return k.n > 0 && clang_isExpression(clang_getCursorKind(k.c[k.n - 1])) && uniform_rec(w, k.c[k.n - 1]);
+}
+
+static bool uniform_rec(W *w, CXCursor c)
+{
+    if (w->depth > MAX_DEPTH)
+        return false;
+    w->depth++;
+    bool r = false;
+    walk_kids k = walk_children(c);
+    const char *op;
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_IntegerLiteral:
+    case CXCursor_CharacterLiteral:
+    case CXCursor_FloatingLiteral:
+    case CXCursor_CXXBoolLiteralExpr:
+    case CXCursor_UnaryExpr: /* sizeof, alignof */ r = true; break;
+    case CXCursor_DeclRefExpr: r = uniform_decl(w, clang_getCursorReferenced(c)); break;
+    case CXCursor_UnaryOperator:
+        op = import_unary_op(c);
+        r = op && strcmp(op, "++") && strcmp(op, "--") && uniform_kids(w, c);
+        break;
+    case CXCursor_BinaryOperator:
+    case CXCursor_CompoundAssignOperator:
+        op = import_binary_op(c);
+        r = clang_getCursorKind(c) == CXCursor_BinaryOperator && op &&
+            (!strchr(op, '=') || !strcmp(op, "==") || !strcmp(op, "!=") || !strcmp(op, "<=") || !strcmp(op, ">=")) &&
+            uniform_kids(w, c);
+        break;
+    case CXCursor_CallExpr: {
+        /* a built-in function of the block's values (min, a math intrinsic) */
+        CXCursor fn = walk_callee(c);
+        char name[64];
+        walk_callee_name(c, name, sizeof name);
+        r = !clang_Cursor_isNull(fn) && clang_Location_isInSystemHeader(clang_getCursorLocation(fn)) &&
+            clang_getCursorKind(fn) == CXCursor_FunctionDecl && !varying_builtin(name);
+        for (int i = 0; r && i < clang_Cursor_getNumArguments(c); i++)
+            r = uniform_rec(w, clang_Cursor_getArgument(c, (unsigned)i));
+        break;
+    }
+    case CXCursor_MemberRefExpr:      /* a field of a uniform value; blockIdx.x, not threadIdx.x */
+    case CXCursor_ArraySubscriptExpr: /* memory read at the same address by every thread */
+    case CXCursor_ParenExpr:
+    case CXCursor_UnexposedExpr:
+    case CXCursor_CStyleCastExpr:
+    case CXCursor_CXXStaticCastExpr:
+    case CXCursor_CXXFunctionalCastExpr:
+    case CXCursor_ConditionalOperator: r = k.n > 0 && uniform_kids(w, c); break;
+    default: r = false; break;
+    }
+    w->depth--;
+    return r;
+}
+
+bool walk_uniform(W *w, CXCursor c)
+{
+    return uniform_rec(w, c);
 }

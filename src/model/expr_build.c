@@ -62,6 +62,19 @@ static bool is_num(const expr_pool *p, expr_ref e, int64_t v)
     return expr_pool_const(p, e, &x) && x == v;
 }
 
+/* Whether e's value is always 0 or 1 (a comparison, a logical operator, ! or the number 0 or 1). */
+static bool is_truth(const expr_pool *p, expr_ref e)
+{
+    if (is_num(p, e, 0) || is_num(p, e, 1))
+        return true;
+    if (e <= 0)
+        return false;
+    const expr_node *n = at(p, e);
+    return (n->kind == EXPR_BINARY &&
+            ((n->op >= EXPR_LT && n->op <= EXPR_NE) || n->op == EXPR_LAND || n->op == EXPR_LOR)) ||
+           (n->kind == EXPR_UNARY && n->op == EXPR_LNOT);
+}
+
 expr_ref expr_pool_unary(expr_pool *p, expr_op op, expr_ref a)
 {
     int64_t x, r;
@@ -87,6 +100,13 @@ expr_ref expr_pool_binary(expr_pool *p, expr_op op, expr_ref a, expr_ref b)
             return a;
         if (op == EXPR_MUL && is_num(p, a, 1))
             return b;
+        /* a decided left side of && or ||: the right one is not evaluated, or is the value */
+        if (expr_pool_const(p, a, &x) && (op == EXPR_LAND || op == EXPR_LOR)) {
+            if ((op == EXPR_LAND) == (x == 0))
+                return expr_pool_num(p, op == EXPR_LOR);
+            if (is_truth(p, b))
+                return b;
+        }
     }
     return node_new(p, call ? EXPR_CALL : EXPR_BINARY, op, 0, a, b, 0);
 }

@@ -33,8 +33,9 @@ for cu in "$dir"/*.cu; do
         bad "$name: imported and hand-written results differ"
         diff "$tmp/$name.want" "$tmp/$name.got" | head -5 | cut -c1-200
     fi
-    # every imported access keeps its source position as its label
-    grep -q "\"label\": \"$name.cu:[0-9]*:[0-9]*\", \"source\": \"" "$tmp/$name.json" && ok || bad "$name: no file:line:col label and source line"
+    # every imported access keeps its source position as its label (in NAME.cuh for a kernel that
+    # NAME.cu includes)
+    grep -q "\"label\": \"$name.cuh*:[0-9]*:[0-9]*\", \"source\": \"" "$tmp/$name.json" && ok || bad "$name: no file:line:col label and source line"
 done
 
 grep -q '"source": "out\[y \* n + x\] = tile\[threadIdx.x\]\[threadIdx.y\];"' "$tmp/transpose-naive.json" && ok || bad "transpose-naive: source line"
@@ -58,6 +59,60 @@ rc=$?
 [ $rc -eq 0 ] && grep -q "^rec.cu:4:16: skipped load of 't': in the recursive function 'f'" "$tmp/rec.err" &&
     grep -q "^rec.cu:5:12: skipped load of 't': in the recursive function 'f'" "$tmp/rec.err" &&
     [ "$(grep -c '"op"' "$tmp/rec.json")" -eq 1 ] && ok || bad "recursion: exit $rc: $(cat "$tmp/rec.err")"
+
+# A loop analysed for its first iteration lists what uses its variable, with the loop's reason
+# (a count read from memory does not make the index depend on data); the branch a uniform
+# condition does not take is listed; a member of a value read from memory depends on data.
+(cd "$dir" && "$bin" import loop-first-iteration.cu --block 128) 2>"$tmp/fi.err" >/dev/null
+grep "^loop-first-iteration.cu:25:9: skipped store of 'tile': 'k' is changed .* whose iterations are not counted" "$tmp/fi.err" |
+    grep -qv "depends on data" && ok || bad "first iteration: $(cat "$tmp/fi.err")"
+(cd "$dir" && "$bin" import uniform-if.cu --block 64) 2>"$tmp/ui.err" >/dev/null
+grep -q "^uniform-if.cu:14:28: skipped load of 's': under the condition at 11:9, which the analysis takes as true" "$tmp/ui.err" &&
+    grep -q "^uniform-if.cu:7:5: note: .*takes it as false" "$tmp/ui.err" && ok || bad "uniform if: $(cat "$tmp/ui.err")"
+printf 'struct P {\n    int x, y;\n};\n__global__ void k(const P *p)\n{\n    __shared__ float s[64];\n    P v = p[threadIdx.x];\n    s[v.x] = 1;\n}\n' >"$tmp/dm.cu"
+(cd "$tmp" && "$bin" import dm.cu --block 32) 2>"$tmp/dm.err" >/dev/null
+grep -q "^dm.cu:8:5: skipped store of 's': depends on data" "$tmp/dm.err" && ok || bad "member of data: $(cat "$tmp/dm.err")"
+
+# Loops past the scenario's limits: the one whose variable the fewest accesses use is left out.
+printf '__global__ void k(float *o)\n{\n    __shared__ float s[256];\n    for (int a = 0; a < 64; a++) {\n        s[threadIdx.x + a] = 1;\n        s[threadIdx.x * 2 + a] = 2;\n    }\n    for (int b = 0; b < 64; b++)\n        o[b] = s[b];\n    for (int c = 0; c < 64; c++)\n        s[c] = s[c + 1] + s[c + 2];\n}\n' >"$tmp/lc3.cu"
+(cd "$tmp" && "$bin" import lc3.cu --block 32 -o lc3.json) 2>"$tmp/lc3.err"
+[ "$(grep -c 'skipped' "$tmp/lc3.err")" -eq 1 ] && grep -q "^lc3.cu:9:16: skipped load of 's': uses 'b' of the loop at line 8" "$tmp/lc3.err" &&
+    ok || bad "loop left out: $(cat "$tmp/lc3.err")"
+
+# In a loop analysed for its first iteration, a variable that a condition reading memory changes
+# depends on data (a binary search's position).
+printf '__device__ int search(const int *data, int val, int stride)\n{\n    int pos = 0;\n    for (; stride > 0; stride >>= 1) {\n        int np = pos + stride;\n        if (data[np - 1] <= val)\n            pos = np;\n    }\n    return pos;\n}\n__global__ void k(int *out)\n{\n    __shared__ int s[64];\n    out[threadIdx.x] = search(s, threadIdx.x, threadIdx.x %% 4 + 1);\n}\n' >"$tmp/bs.cu"
+(cd "$tmp" && "$bin" import bs.cu --block 32 -o bs.json) 2>"$tmp/bs.err"
+grep -q "^bs.cu:6:13: skipped load of 's': depends on data" "$tmp/bs.err" && ok || bad "binary search: $(cat "$tmp/bs.err")"
+
+# In a counted loop, a variable changed under a condition that reads memory depends on data.
+printf '__global__ void k(const int *d, int v)\n{\n    __shared__ int s[64];\n    int pos = 0;\n    for (int st = 16; st > 0; st >>= 1) {\n        if (d[pos + st] <= v)\n            pos += st;\n        s[pos] = 1;\n    }\n}\n' >"$tmp/cd.cu"
+(cd "$tmp" && "$bin" import cd.cu --block 32 -o cd.json) 2>"$tmp/cd.err"
+grep -q "^cd.cu:8:9: skipped store of 's': depends on data" "$tmp/cd.err" && ok || bad "counted loop, data: $(cat "$tmp/cd.err")"
+
+# Loops that cannot be counted, three deep: a variable the innermost sets back each iteration is
+# known in all of them.
+printf '__global__ void k(const int *c)\n{\n    __shared__ float s[64];\n    int w = threadIdx.x;\n    for (int a = 0; a < c[0]; a++)\n        for (int b = 0; b < c[1]; b++)\n            for (int d = 0; d < c[2]; d++) {\n                s[w] = 1;\n                w = threadIdx.x;\n            }\n}\n' >"$tmp/n3.cu"
+(cd "$tmp" && "$bin" import n3.cu --block 32 -o n3.json) 2>"$tmp/n3.err"
+grep -q '"index": \["threadIdx.x"\], "label": "n3.cu:8:17"' "$tmp/n3.json" && ! grep -q ': skipped ' "$tmp/n3.err" && ok ||
+    bad "nested first iterations: $(cat "$tmp/n3.err")"
+
+# A variable a loop gives back only at its first iteration's values (x + k with k 0) changes.
+printf '__global__ void k(const int *c)\n{\n    __shared__ float s[256];\n    int x = threadIdx.x;\n    for (int k = 0; k < c[0]; k++) {\n        s[x] = 1;\n        x = x + k;\n    }\n}\n' >"$tmp/inv.cu"
+(cd "$tmp" && "$bin" import inv.cu --block 32 -o inv.json) 2>"$tmp/inv.err"
+grep -q "^inv.cu:6:9: skipped store of 's': 'x' is changed at 7:9" "$tmp/inv.err" && ok || bad "not kept: $(cat "$tmp/inv.err")"
+
+# A do-while loop runs its first iteration for every lane that reaches it.
+printf '__global__ void k(const int *c)\n{\n    __shared__ float s[64];\n    int i = 0;\n    do {\n        s[threadIdx.x] = 1;\n        i += 32;\n    } while (c[i] > 0);\n}\n' >"$tmp/dw.cu"
+(cd "$tmp" && "$bin" import dw.cu --block 32 -o dw.json) 2>"$tmp/dw.err"
+grep -q '"index": \["threadIdx.x"\], "label": "dw.cu:6:9"' "$tmp/dw.json" && grep -q "^dw.cu:5:5: note: the do-while loop" "$tmp/dw.err" &&
+    ok || bad "do-while: $(cat "$tmp/dw.err")"
+
+# A skipped struct copy is listed once per piece nvcc copies it in (four doubles: four lines).
+printf 'typedef struct {\n    double v, x, y, z;\n} V;\n__global__ void k(const V *p, const int *f)\n{\n    __shared__ V s[32];\n    if (f[threadIdx.x])\n        s[threadIdx.x] = p[threadIdx.x];\n}\n' >"$tmp/sc.cu"
+(cd "$tmp" && "$bin" import sc.cu --block 32 -o sc.json) 2>"$tmp/sc.err"
+[ "$(grep -c "^sc.cu:8:9: skipped store of 's\.[vxyz]': .*depends on data" "$tmp/sc.err")" -eq 4 ] && ok ||
+    bad "skipped struct copy: $(cat "$tmp/sc.err")"
 grep -q "depends on data: .*(bankscope record captures it)" "$tmp/h.err" && ok || bad "data dependence: $(cat "$tmp/h.err")"
 (cd "$dir" && "$bin" import reference-param.cu --block 64) 2>"$tmp/rp.err" >/dev/null
 grep -q "^reference-param.cu:8:9: skipped store of 'key': .*depends on data: reads shared memory through the reference 'a'" "$tmp/rp.err" &&
