@@ -56,6 +56,7 @@ typedef struct gpu_request {
      * takes no part; NULL: not checked. gpu_measure runs bs_addresses first and refuses to
      * measure when any thread's kernel address differs ("kernel address of lane L ..."). */
     const long long *expect;
+    int nexpect; /* entries of expect (whole warps) */
 } gpu_request;
 
 typedef struct gpu_measurement {

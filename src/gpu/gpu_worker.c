@@ -16,7 +16,8 @@ struct gpu_worker {
     int cc_major, cc_minor; /* the device's compute capability, once open (0.0 before) */
     bool pending, running;
     gpu_request rq;
-    char *source; /* owned copy of rq.source */
+    char *source;      /* owned copy of rq.source */
+    long long *expect; /* owned copy of rq.expect (the submitter frees its own at once) */
     unsigned long id;
     bool has_result;
     gpu_worker_result result;
@@ -43,19 +44,23 @@ static void *worker_main(void *arg)
             break;
         gpu_request rq = w->rq;
         char *src = w->source;
+        long long *expect = w->expect;
         unsigned long id = w->id;
         w->source = NULL;
+        w->expect = NULL;
         w->pending = false;
         w->running = true;
         pthread_mutex_unlock(&w->mu);
 
         gpu_worker_result r = {.id = id};
         rq.source = src;
+        rq.expect = expect;
         if (ok)
             r.ok = gpu_measure(&rq, &r.m, r.error, sizeof r.error);
         else
             snprintf(r.error, sizeof r.error, "%s", why);
         free(src);
+        free(expect);
 
         pthread_mutex_lock(&w->mu);
         w->running = false;
@@ -95,6 +100,7 @@ void gpu_worker_stop(gpu_worker *w)
     if (started)
         pthread_join(w->thread, NULL);
     free(w->source);
+    free(w->expect);
     pthread_mutex_destroy(&w->mu);
     pthread_cond_destroy(&w->cv);
     free(w);
@@ -123,9 +129,17 @@ void gpu_worker_submit(gpu_worker *w, const gpu_request *rq, unsigned long id)
 {
     pthread_mutex_lock(&w->mu);
     free(w->source);
+    free(w->expect);
     w->rq = *rq;
     w->source = xstrdup(rq->source);
     w->rq.source = NULL;
+    w->expect = NULL;
+    if (rq->expect && rq->nexpect > 0) {
+        size_t n = (size_t)rq->nexpect;
+        w->expect = xmalloc(n * sizeof *w->expect);
+        memcpy(w->expect, rq->expect, n * sizeof *w->expect);
+    }
+    w->rq.expect = NULL;
     w->id = id;
     w->pending = true;
     pthread_cond_signal(&w->cv);

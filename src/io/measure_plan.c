@@ -88,6 +88,7 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
     p->warps = s->is_trace ? 1 : scenario_warp_count(s);
     p->expect = xmalloc(sizeof *p->expect * (size_t)p->warps * BANKS_WARP);
     q->expect = p->expect;
+    q->nexpect = p->warps * BANKS_WARP;
     scenario_instr in;
     banks_result r;
     double cycles = 0, data_cycles = 0;

@@ -2,7 +2,8 @@
 # GPU checks for a machine with an NVIDIA GPU and no build tools: run from the source root with
 # the binaries built elsewhere (./bankscope, tests/gpu/test_calibration) and libcjson beside
 # them (LD_LIBRARY_PATH). Prints the measurement of the library's classic cases, the full
-# calibration table, and the speed of measure (new and cached) against ncu.
+# calibration table, and the speed of measure (new and cached) against ncu; exits 1 naming the
+# checks that failed (swizzle, tui_gpu, random, measured, calibration).
 set -u
 export srcdir=${srcdir:-.}
 bin=./bankscope
@@ -33,14 +34,27 @@ if command -v ncu >/dev/null 2>&1; then
     echo "bankscope measure stride-8: $(( (t1 - t0) / 1000000 )) ms wall (process start and CUDA init included)"
 fi
 echo "== swizzled arrays: addresses checked against the model, counters against the prediction"
-sh tests/gpu/swizzle.sh
+failed=""
+# check NAME COMMAND...: run a check; its failure is remembered and named at the end
+check() {
+    name=$1
+    shift
+    "$@" || failed="$failed $name"
+}
+check swizzle sh tests/gpu/swizzle.sh
 echo "== TUI with the GPU"
-sh tests/gpu/tui_gpu.sh
+check tui_gpu sh tests/gpu/tui_gpu.sh
 echo "== register data path (cycles per warp-instruction per SM, predicted / measured)"
 sh tests/gpu/data-path.sh
 echo "== new patterns: 2000 random warp-instructions, counters against the model"
-sh tests/gpu/random.sh 2000 1 | tail -40
+sh tests/gpu/random.sh 2000 1 > random.log 2>&1 || failed="$failed random"
+tail -40 random.log
 echo "== recording, measured side: the count pass against ncu's source page, every instruction"
-top_builddir=. sh tests/gpu/measured.sh; echo "measured.sh: exit $?"
+top_builddir=. check measured sh tests/gpu/measured.sh
 echo "== calibration"
-./tests/gpu/test_calibration
+check calibration ./tests/gpu/test_calibration
+if [ -n "$failed" ]; then
+    echo "run.sh: failed:$failed"
+    exit 1
+fi
+echo "run.sh: every check passed"
