@@ -625,7 +625,8 @@ static void disassembly_start(const char *dir, const record_capture *c, disasm_j
     snprintf(cubin, sizeof cubin, "%s/module.cubin", dir);
     j->sym = cubin_symbol_index(cubin, c->mangled);
     signals_catch();
-    for (int i = 0; find_tool("nvdisasm", j->tool, sizeof j->tool) && i < 2; i++)
+    bool have = find_tool("nvdisasm", j->tool, sizeof j->tool);
+    for (int i = 0; have && i < 2; i++)
         if (listing_start(dir, j->tool, option[i], j->sym, &j->run[i]))
             record_tools[i] = j->run[i].pid;
 }

@@ -30,6 +30,18 @@ static void write_tmp(const char *text, char *path, size_t n)
     fclose(f);
 }
 
+/* A disassembly listing's text parsed as record_sass_parse reads it (the function _Z1kPf). */
+static void parse_listing(const char *text, record_sass *s)
+{
+    char path[64];
+    write_tmp(text, path, sizeof path);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    record_sass_parse(f, "_Z1kPf", s);
+    fclose(f);
+    unlink(path);
+}
+
 /* 32 addresses: stride bytes apart from base, lanes of mask; '-' for the others. */
 static void lane_text(char *buf, size_t n, unsigned base, unsigned stride, uint32_t mask)
 {
@@ -242,20 +254,15 @@ static void test_error_file(void **state)
 static void test_sass(void **state)
 {
     (void)state;
-    char path[64];
     /* nvdisasm -g -c: two functions, the second one's lines from a toolkit header */
-    write_tmp("\t.text._Z5otherv:\n        /*0000*/                   LDS R1, [R2] ;\n"
-              ".text._Z1kPf:\n"
-              "\t//## File \"/src/k.cu\", line 12\n"
-              "        /*0190*/                   STS [R18+0x420], R7 ;\n"
-              "\t//## File \"/usr/local/cuda/include/crt/device_atomic_functions.hpp\", line 107\n"
-              "        /*0240*/              @P0  ATOMS.POPC.INC.32 RZ, [R2+URZ] ;\n",
-              path, sizeof path);
-    FILE *f = fopen(path, "r");
     record_sass s;
-    record_sass_parse(f, "_Z1kPf", &s);
-    fclose(f);
-    unlink(path);
+    parse_listing("\t.text._Z5otherv:\n        /*0000*/                   LDS R1, [R2] ;\n"
+                  ".text._Z1kPf:\n"
+                  "\t//## File \"/src/k.cu\", line 12\n"
+                  "        /*0190*/                   STS [R18+0x420], R7 ;\n"
+                  "\t//## File \"/usr/local/cuda/include/crt/device_atomic_functions.hpp\", line 107\n"
+                  "        /*0240*/              @P0  ATOMS.POPC.INC.32 RZ, [R2+URZ] ;\n",
+                  &s);
     assert_int_equal(s.n, 2);
     assert_true(s.has_lines);
     const record_sass_line *l = record_sass_find(&s, 0x190);
@@ -266,16 +273,12 @@ static void test_sass(void **state)
     assert_null(record_sass_find(&s, 0));
     assert_true(record_sass_in_toolkit(&s));
     /* nvdisasm -gi: the last annotation before the atomic is the line that calls it */
-    write_tmp(".text._Z1kPf:\n"
-              "\t//## File \"/usr/local/cuda/include/crt/device_atomic_functions.hpp\", line 107\n"
-              "\t//## File \"/src/k.cu\", line 15\n"
-              "        /*0240*/              @P0  ATOMS.POPC.INC.32 RZ, [R2+URZ] ;\n",
-              path, sizeof path);
-    f = fopen(path, "r");
     record_sass outer;
-    record_sass_parse(f, "_Z1kPf", &outer);
-    fclose(f);
-    unlink(path);
+    parse_listing(".text._Z1kPf:\n"
+                  "\t//## File \"/usr/local/cuda/include/crt/device_atomic_functions.hpp\", line 107\n"
+                  "\t//## File \"/src/k.cu\", line 15\n"
+                  "        /*0240*/              @P0  ATOMS.POPC.INC.32 RZ, [R2+URZ] ;\n",
+                  &outer);
     record_sass_inline(&s, &outer);
     l = record_sass_find(&s, 0x240);
     assert_string_equal(l->file, "/src/k.cu");
@@ -284,12 +287,8 @@ static void test_sass(void **state)
     record_sass_free(&outer);
     record_sass_free(&s);
     /* cuobjdump -sass: no line info */
-    write_tmp("\t\tFunction : _Z1kPf\n        /*0460*/                   LDS R15, [R18] ;   /* 0x00000000120f7984 */\n",
-              path, sizeof path);
-    f = fopen(path, "r");
-    record_sass_parse(f, "_Z1kPf", &s);
-    fclose(f);
-    unlink(path);
+    parse_listing(
+        "\t\tFunction : _Z1kPf\n        /*0460*/                   LDS R15, [R18] ;   /* 0x00000000120f7984 */\n", &s);
     assert_int_equal(s.n, 1);
     assert_false(s.has_lines);
     assert_string_equal(s.lines[0].text, "LDS R15, [R18]");
@@ -379,20 +378,15 @@ static void test_book(void **state)
                         .nentries = 4,
                         .executed = 5,
                         .complete = true};
-    char path[64];
-    write_tmp(".text._Z1kPf:\n\t//## File \"/nowhere/k.cu\", line 16\n"
-              "        /*0190*/                   STS [R18], R3 ;\n"
-              "\t//## File \"/nowhere/k.cu\", line 22\n"
-              "        /*0460*/                   LDS R15, [R18] ;\n"
-              "        /*0480*/                   LDGSTS.E.BYPASS.128 [R13], desc[UR6][R8.64] ;\n"
-              "        /*0500*/                   LD R1, [R2] ;\n"
-              "        /*0600*/                   UBLKCP.S.G [UR4], [UR6], UR8 ;\n",
-              path, sizeof path);
-    FILE *f = fopen(path, "r");
     record_sass s;
-    record_sass_parse(f, "_Z1kPf", &s);
-    fclose(f);
-    unlink(path);
+    parse_listing(".text._Z1kPf:\n\t//## File \"/nowhere/k.cu\", line 16\n"
+                  "        /*0190*/                   STS [R18], R3 ;\n"
+                  "\t//## File \"/nowhere/k.cu\", line 22\n"
+                  "        /*0460*/                   LDS R15, [R18] ;\n"
+                  "        /*0480*/                   LDGSTS.E.BYPASS.128 [R13], desc[UR6][R8.64] ;\n"
+                  "        /*0500*/                   LD R1, [R2] ;\n"
+                  "        /*0600*/                   UBLKCP.S.G [UR4], [UR6], UR8 ;\n",
+                  &s);
     record_book b;
     char why[200];
     assert_true(record_book_build(&b, &c, &s, why, sizeof why));
