@@ -599,8 +599,9 @@ void report_json_kind(jsonw *w, const banks_request *r)
         jsonw_kv_string(w, "atomic", banks_atomic_name(r->atomic));
         jsonw_kv_bool(w, "returns", r->returns);
     }
-    if (k->file_op) /* cp.async.cg: "op": "cp.async", "cache": "cg" */
-        jsonw_kv_string(w, "cache", k->cache);
+    const char *sel = NULL, *key = kinds_select_key(k, &sel); /* "cache": "cg", "form": "popc" */
+    if (key)
+        jsonw_kv_string(w, key, sel);
 }
 
 /* A type's C name, "struct " included for structs, "[n]" for field arrays. */
