@@ -629,6 +629,7 @@ static bool load_trace_all(trace_stream *t, scenario *out, io_error *err)
     h->name = h->description = NULL;
     out->arch = h->arch;
     out->is_trace = true;
+    out->recording = h->recording;
     trace_stream_close(t);
     scenario_error se;
     if (rc == 0 && !scenario_finish(out, &se)) {

@@ -67,6 +67,10 @@ static void copy_key(const trace_stream *t, char *key, size_t n)
 }
 
 /* A fail at the token just read. */
+/* A string's bound in a trace: a recording's names and descriptions hold demangled C++ names
+ * (CuTe's run to tens of kilobytes) and are kept whole. */
+#define TRACE_MAX_STRING (1u << 20)
+
 #define FAIL_TOK(t, err, msg, ...) failf(t, err, (t)->js.line_tok, (t)->js.col_tok, msg, __VA_ARGS__)
 
 bool trace_stream_record_key(const char *key)
@@ -170,6 +174,7 @@ static int header_member(trace_stream *t, io_error *err)
             return fail_js(t, err);
         if (v != JSONSTREAM_STRING || strcmp(t->js.str, "bankscope-record/1") != 0)
             return FAIL_TOK(t, err, "a trace's format is \"bankscope-record/1\" (a recording)", "%s", "format");
+        t->hdr.recording = true;
         return 0;
     }
     if (strcmp(t->js.str, "lines") == 0) {
@@ -223,11 +228,13 @@ static void look_ahead_arch(trace_stream *t)
     FILE *f = NULL;
     if (t->text) {
         jsonstream_open_mem(&js, t->text, t->len);
+        jsonstream_max_string(&js, TRACE_MAX_STRING);
     } else {
         f = fopen(t->path, "rb");
         if (!f)
             return;
         jsonstream_open_file(&js, f);
+        jsonstream_max_string(&js, TRACE_MAX_STRING);
     }
     if (jsonstream_next(&js) == JSONSTREAM_OBJECT) {
         while (jsonstream_next(&js) == JSONSTREAM_KEY) {
@@ -336,6 +343,7 @@ trace_stream_status trace_stream_open(const char *path, const char *text, size_t
         jsonstream_open_mem(&t->js, text, len);
     else
         jsonstream_open_file(&t->js, f);
+    jsonstream_max_string(&t->js, TRACE_MAX_STRING);
     return start(t, out, err);
 }
 
@@ -350,6 +358,7 @@ trace_stream_status trace_stream_open_pipe(FILE *f, const char *head, size_t n, 
     trace_stream *t = stream_new(f, NULL, NULL, 0, name, arch);
     t->piped = true;
     jsonstream_open_file_head(&t->js, f, head, n);
+    jsonstream_max_string(&t->js, TRACE_MAX_STRING);
     return start(t, out, err);
 }
 
@@ -357,6 +366,7 @@ bool trace_stream_is_trace(const char *text, size_t len)
 {
     jsonstream js;
     jsonstream_open_mem(&js, text, len);
+    jsonstream_max_string(&js, TRACE_MAX_STRING);
     bool is = false, go = jsonstream_next(&js) == JSONSTREAM_OBJECT;
     while (go && jsonstream_next(&js) == JSONSTREAM_KEY) {
         is = strcmp(js.str, "trace") == 0;

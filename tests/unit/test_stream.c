@@ -180,6 +180,15 @@ static void test_trace_stream(void **state)
     strbuf_addf(&sb, "{\"trace\": [{\"op\": \"atomic\", \"form\": \"inc\", \"addresses\": [%s]}]}", A32);
     assert_false(test_load(sb.data, &s, &err));
     assert_non_null(strstr(err.text, "trace[0].form: form is \"popc\""));
+    /* a recording's names are kept whole, however long (a CuTe kernel's demangled name) */
+    strbuf_clear(&sb);
+    strbuf_addf(&sb, "{\"name\": \"");
+    for (int k = 0; k < 2000; k++)
+        strbuf_addf(&sb, "tuple<C<%d>>", k);
+    strbuf_addf(&sb, "\", \"trace\": [{\"op\": \"load\", \"width\": 4, \"addresses\": [%s]}]}", A32);
+    assert_true(test_load(sb.data, &s, &err));
+    assert_true(strlen(s.name) > 20000);
+    scenario_free(&s);
     strbuf_free(&sb);
 }
 
