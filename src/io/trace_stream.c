@@ -33,6 +33,7 @@ struct trace_stream {
     int nlines;
     scenario_srcloc at;
     bool have_at;
+    int64_t pc, warp; /* the last instruction's "pc" and "warp" (a recording's), -1: none */
 };
 
 /* "NAME:LINE:COL: PATH: MSG" into err; returns -1. */
@@ -159,6 +160,16 @@ static void set_location(trace_stream *t, const char *source)
 const scenario_srcloc *trace_stream_location(const trace_stream *t)
 {
     return t->have_at ? &t->at : NULL;
+}
+
+int64_t trace_stream_pc(const trace_stream *t)
+{
+    return t->pc;
+}
+
+int64_t trace_stream_warp(const trace_stream *t)
+{
+    return t->warp;
 }
 
 /* One top-level member other than "trace" whose key was just read: 0 read, 1 not a member a
@@ -500,6 +511,7 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
     r->atomic = BANKS_ATOM_ADD;
     r->returns = true;
     t->have_at = false;
+    t->pc = t->warp = -1;
     long long i = (long long)t->count;
     for (;;) {
         jsonstream_token k = jsonstream_next(&t->js);
@@ -592,6 +604,10 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
             /* a recording's entry: where it ran (bankscope record) */
             if (v != JSONSTREAM_NUMBER || !t->js.is_int || t->js.ival < 0)
                 return FAIL_TOK(t, err, "expected a non-negative integer", "trace[%lld].%s", i, key);
+            if (key[0] == 'p')
+                t->pc = t->js.ival;
+            else
+                t->warp = t->js.ival;
         } else if (strcmp(key, "sass") == 0 || strcmp(key, "source") == 0) {
             if (v != JSONSTREAM_STRING && v != JSONSTREAM_NULL)
                 return FAIL_TOK(t, err, "expected a string or null", "trace[%lld].%s", i, key);
