@@ -419,11 +419,11 @@ static void test_profile_names(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_calibration_h200),    cmocka_unit_test(test_strides_sm90),
-        cmocka_unit_test(test_wide_and_broadcast),  cmocka_unit_test(test_grid_cells),
-        cmocka_unit_test(test_legacy_profiles),     cmocka_unit_test(test_issue_cycles),
-        cmocka_unit_test(test_engine_vs_reference), cmocka_unit_test(test_profile_names), cmocka_unit_test(test_portable_tensor_kinds),
-        cmocka_unit_test(test_profile_shifts),
+        cmocka_unit_test(test_calibration_h200),      cmocka_unit_test(test_strides_sm90),
+        cmocka_unit_test(test_wide_and_broadcast),    cmocka_unit_test(test_grid_cells),
+        cmocka_unit_test(test_legacy_profiles),       cmocka_unit_test(test_issue_cycles),
+        cmocka_unit_test(test_engine_vs_reference),   cmocka_unit_test(test_profile_names),
+        cmocka_unit_test(test_portable_tensor_kinds), cmocka_unit_test(test_profile_shifts),
     };
     return cmocka_run_group_tests_name("banks", tests, NULL, NULL);
 }
