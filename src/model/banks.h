@@ -35,6 +35,7 @@ typedef enum banks_op {
     BANKS_ATOMIC,
     BANKS_CP_ASYNC,
     BANKS_CP_ASYNC_CG,
+    BANKS_ATOMIC_POPC, /* atomicAdd(p, 1) with its result unused: ATOMS.POPC.INC (lanes on a word merge) */
     BANKS_OP_COUNT
 } banks_op;
 
