@@ -531,8 +531,12 @@ static bool load_root(loader *L, const cJSON *root, scenario *s)
     if (arch) {
         s->arch = banks_profile_find(arch);
         free(arch);
-        if (!s->arch)
-            return fail_at(L, 0, "unknown architecture (" LOAD_ARCH_LIST ")", "arch");
+        if (!s->arch) {
+            char names[256], msg[300];
+            banks_profile_names(names, sizeof names);
+            snprintf(msg, sizeof msg, "unknown architecture (%s)", names);
+            return fail_at(L, 0, msg, "arch");
+        }
     }
     if (cJSON_GetObjectItemCaseSensitive(root, "trace")) { /* traces are read by trace_stream */
         static const char *const tkeys[] = {"name", "description", "arch", "trace", NULL};

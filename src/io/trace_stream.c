@@ -213,8 +213,12 @@ static int header_member(trace_stream *t, io_error *err)
         return FAIL_TOK(t, err, "expected a string", "%s", key);
     if (is_arch) {
         const banks_profile *p = banks_profile_find(t->js.str);
-        if (!p)
-            return FAIL_TOK(t, err, "unknown architecture (" LOAD_ARCH_LIST ")", "arch");
+        if (!p) {
+            char names[256], msg[300];
+            banks_profile_names(names, sizeof names);
+            snprintf(msg, sizeof msg, "unknown architecture (%s)", names);
+            return FAIL_TOK(t, err, msg, "%s", "arch");
+        }
         if (t->piped && t->in_tail && !t->arch_given) /* the instructions were analysed with another */
             return FAIL_TOK(t, err,
                             "a trace read from a pipe gives \"arch\" before \"trace\" (or use --arch NAME): "
