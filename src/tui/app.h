@@ -279,6 +279,15 @@ struct tui_app {
     quiz_state quiz;
     kernel_state kernel;
     source_state srcview;
+    /* a recording's lines with their measured numbers, for the result panel (view_ctx.c): read
+     * once per file; line the row of the instruction on show (-1 none) */
+    struct {
+        bool tried;
+        char *path; /* owned: the file they were read from */
+        recording r;
+        bool ok;
+        int access, line;
+    } rec;
     struct {
         bool grown;        /* a stride preset grew array past the user's dimensions */
         int array;         /* the array the dimensions belong to */
