@@ -34,6 +34,7 @@ struct trace_stream {
     scenario_srcloc at;
     bool have_at;
     int64_t pc, warp; /* the last instruction's "pc" and "warp" (a recording's), -1: none */
+    char *sass;       /* owned: its "sass", NULL: none */
 };
 
 /* "NAME:LINE:COL: PATH: MSG" into err; returns -1. */
@@ -419,6 +420,7 @@ void trace_stream_close(trace_stream *t)
         scenario_srcloc_free(&t->lines[i]);
     free(t->lines);
     scenario_srcloc_free(&t->at);
+    free(t->sass);
     free(t->path);
     free(t->name);
     free(t);
@@ -516,6 +518,8 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
     r->returns = true;
     t->have_at = false;
     t->pc = t->warp = -1;
+    free(t->sass);
+    t->sass = NULL;
     long long i = (long long)t->count;
     for (;;) {
         jsonstream_token k = jsonstream_next(&t->js);
@@ -622,6 +626,8 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
                 if (*op == '@') /* the predicate */
                     op += strcspn(op, " \t"), op += strspn(op, " \t");
                 snprintf(sass, sizeof sass, "%.*s", (int)strcspn(op, " \t"), op);
+                free(t->sass);
+                t->sass = xstrdup(t->js.str); /* the whole instruction, for the entry's location */
             }
         } else {
             char msg[96];
@@ -683,6 +689,11 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
         if ((r->active >> l) & 1 && (r->addr[l] & (width - 1)) != 0)
             return failf(t, err, pos[l][0], pos[l][1], "address is not a multiple of the width",
                          "trace[%lld].addresses[%d]", i, l);
+    if (t->have_at && t->sass) { /* where it ran: the caption of a recorded instruction */
+        free(t->at.sass);
+        t->at.sass = xstrdup(t->sass);
+        t->at.warp = t->warp >= 0 && t->warp < INT32_MAX ? (int)t->warp : -1;
+    }
     return 0;
 }
 
