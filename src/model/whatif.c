@@ -81,8 +81,7 @@ bool whatif_remap(const whatif_input *in, const whatif_layout *l, int64_t addr, 
         nrel = aoff + elem * l->field_width[f] + (o - l->field_off[f]);
         break;
     }
-    default:
-        break;
+    default: break;
     }
     int64_t a = r->start + nrel;
     int align = width > 16 ? 16 : width;
@@ -94,8 +93,8 @@ bool whatif_remap(const whatif_input *in, const whatif_layout *l, int64_t addr, 
     return true;
 }
 
-bool whatif_remap_request(const whatif_input *in, const whatif_layout *l, const banks_request *req,
-                          banks_request *out, char *why, size_t n)
+bool whatif_remap_request(const whatif_input *in, const whatif_layout *l, const banks_request *req, banks_request *out,
+                          char *why, size_t n)
 {
     *out = *req;
     for (int k = 0; k < BANKS_WARP; k++)
@@ -205,8 +204,7 @@ const char *whatif_layout_decl(const whatif_layout *l, const whatif_region *r, c
             snprintf(buf, n, "__shared__ %s %s[%lld][%lld]", t, r->name, (long long)(r->bytes / l->pitch),
                      (long long)((l->pitch + l->pad) / elem));
         else
-            snprintf(buf, n, "%s: rows of %lld bytes each followed by %d bytes", r->name, (long long)l->pitch,
-                     l->pad);
+            snprintf(buf, n, "%s: rows of %lld bytes each followed by %d bytes", r->name, (long long)l->pitch, l->pad);
         break;
     case WHATIF_SWIZZLE: {
         int le = log2_exact(elem);
@@ -237,8 +235,7 @@ const char *whatif_layout_decl(const whatif_layout *l, const whatif_region *r, c
             snprintf(buf + k, n - (size_t)k, ")");
         break;
     }
-    default:
-        snprintf(buf, n, "%s as recorded", r->name);
+    default: snprintf(buf, n, "%s as recorded", r->name);
     }
     return buf;
 }
@@ -246,17 +243,10 @@ const char *whatif_layout_decl(const whatif_layout *l, const whatif_region *r, c
 const char *whatif_layout_short(const whatif_layout *l, const whatif_region *r, char *buf, size_t n)
 {
     switch (l->kind) {
-    case WHATIF_PAD:
-        snprintf(buf, n, "%s rows %lld+%d B", r->name, (long long)l->pitch, l->pad);
-        break;
-    case WHATIF_SWIZZLE:
-        snprintf(buf, n, "%s Swizzle<%d,%d,%d>", r->name, l->bits, l->base, l->shift);
-        break;
-    case WHATIF_SOA:
-        snprintf(buf, n, "%s as struct of arrays", r->name);
-        break;
-    default:
-        snprintf(buf, n, "%s as recorded", r->name);
+    case WHATIF_PAD: snprintf(buf, n, "%s rows %lld+%d B", r->name, (long long)l->pitch, l->pad); break;
+    case WHATIF_SWIZZLE: snprintf(buf, n, "%s Swizzle<%d,%d,%d>", r->name, l->bits, l->base, l->shift); break;
+    case WHATIF_SOA: snprintf(buf, n, "%s as struct of arrays", r->name); break;
+    default: snprintf(buf, n, "%s as recorded", r->name);
     }
     return buf;
 }

@@ -20,8 +20,8 @@
 
 #define WHATIF_MAX_REGIONS 64
 #define WHATIF_MAX_FIELDS 16
-#define WHATIF_TOP 8      /* ranked layouts kept per search */
-#define WHATIF_PAD_MIN 4  /* row padding tried, in bytes */
+#define WHATIF_TOP 8     /* ranked layouts kept per search */
+#define WHATIF_PAD_MIN 4 /* row padding tried, in bytes */
 #define WHATIF_PAD_MAX 32
 
 typedef struct whatif_region {
@@ -51,8 +51,8 @@ typedef enum whatif_kind {
 typedef struct whatif_layout {
     whatif_kind kind;
     int region;
-    int64_t pitch; /* PAD: the row in bytes as recorded */
-    int pad;       /* PAD: bytes added after each row */
+    int64_t pitch;         /* PAD: the row in bytes as recorded */
+    int pad;               /* PAD: bytes added after each row */
     int bits, base, shift; /* SWIZZLE, on byte offsets */
     int64_t elem;          /* SOA: the struct's bytes */
     int nfields;           /* SOA: fields accessed (offset, width in the struct), by offset */
@@ -61,8 +61,8 @@ typedef struct whatif_layout {
 } whatif_layout;
 
 typedef struct whatif_cost {
-    bool valid;    /* false: some recorded access cannot take this layout (why) */
-    char why[160]; /* "an access of 16 bytes crosses a row of 68 bytes (entry 12, lane 3)" */
+    bool valid;                /* false: some recorded access cannot take this layout (why) */
+    char why[160];             /* "an access of 16 bytes crosses a row of 68 bytes (entry 12, lane 3)" */
     int64_t wavefronts, ideal; /* over every recorded warp-instruction */
     int64_t touched;           /* warp-instructions with a lane in the region */
     int worst;                 /* worst conflict degree over every warp-instruction */
@@ -93,8 +93,8 @@ int whatif_region_of(const whatif_region *r, int n, int64_t addr);
 bool whatif_remap(const whatif_input *in, const whatif_layout *l, int64_t addr, int width, int64_t *out, char *why,
                   size_t n);
 /* Entry in with layout l into *out; false with why as whatif_remap. */
-bool whatif_remap_request(const whatif_input *in, const whatif_layout *l, const banks_request *req,
-                          banks_request *out, char *why, size_t n);
+bool whatif_remap_request(const whatif_input *in, const whatif_layout *l, const banks_request *req, banks_request *out,
+                          char *why, size_t n);
 /* The cost of the whole recording with layout l. */
 void whatif_evaluate(const whatif_input *in, const whatif_layout *l, whatif_cost *c);
 /* Regions worth a search: those touched by a warp-instruction with a conflict, most conflicts

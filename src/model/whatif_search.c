@@ -189,8 +189,8 @@ void whatif_search(const whatif_input *in, int region, whatif_result *out)
         for (int64_t pad = WHATIF_PAD_MIN; pad <= WHATIF_PAD_MAX; pad += 4) {
             if (pad % step)
                 continue;
-            l = (whatif_layout){.kind = WHATIF_PAD, .region = region, .pitch = p, .pad = (int)pad,
-                                .extra_bytes = r->bytes / p * pad};
+            l = (whatif_layout){
+                .kind = WHATIF_PAD, .region = region, .pitch = p, .pad = (int)pad, .extra_bytes = r->bytes / p * pad};
             whatif_evaluate(in, &l, &c);
             consider(out, &l, &c);
         }

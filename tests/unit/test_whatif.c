@@ -31,8 +31,8 @@ static int transpose_trace(banks_request *t)
 
 static whatif_input input(const banks_request *t, int n, const whatif_region *r, int nr)
 {
-    return (whatif_input){.arch = banks_profile_default(), .trace = t, .ntrace = n, .regions = r, .nregions = nr,
-                          .threads = 256};
+    return (whatif_input){
+        .arch = banks_profile_default(), .trace = t, .ntrace = n, .regions = r, .nregions = nr, .threads = 256};
 }
 
 static void test_remap(void **state)
@@ -40,7 +40,8 @@ static void test_remap(void **state)
     (void)state;
     banks_request t[64];
     int n = transpose_trace(t);
-    whatif_region r[2] = {{.name = "tile", .start = 1024, .bytes = 4096}, {.name = "other", .start = 5120, .bytes = 64}};
+    whatif_region r[2] = {{.name = "tile", .start = 1024, .bytes = 4096},
+                          {.name = "other", .start = 5120, .bytes = 64}};
     whatif_input in = input(t, n, r, 2);
     whatif_layout pad = {.kind = WHATIF_PAD, .region = 0, .pitch = 128, .pad = 4, .extra_bytes = 128};
     int64_t a;
