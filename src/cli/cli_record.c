@@ -929,10 +929,15 @@ static int record_main(record_opts *op)
         return stopped_by_signal();
     }
     record_book b;
+    cubin_shared shared;
+    char cubin[PATH_MAX + 32];
+    snprintf(cubin, sizeof cubin, "%s/module.cubin", dir);
+    bool have_shared = cubin_shared_read(cubin, c.mangled, &shared);
     if (!record_book_build(&b, &c, &s, why, sizeof why)) {
         cli_error("record: %s", why);
         rc = CLI_FAIL;
     } else {
+        b.shared = have_shared ? &shared : NULL;
         record_measured m;
         measure_build(&paths, &c, &s, &b, counted, mwhy, &m);
         record_step(&o, "lines and predictions", &t0);
@@ -950,6 +955,7 @@ static int record_main(record_opts *op)
         record_measured_free(&m);
         record_book_free(&b);
     }
+    cubin_shared_free(&shared);
     record_sass_free(&s);
     record_capture_free(&c);
     remove_dir(dir);

@@ -310,6 +310,7 @@ void record_book_json(const record_book *b, const record_measured *m, const char
     JSONW_KV_INT(&w, "captured", c->nentries);
     JSONW_KV_BOOL(&w, "truncated", c->executed > c->nentries);
     JSONW_KV_BOOL(&w, "line_info", b->sass->has_lines);
+    record_arrays_json(&w, b);
     record_measured_json(&w, m);
     JSONW_KEY(&w, "lines");
     jsonw_begin_array(&w, JSONW_LINES);

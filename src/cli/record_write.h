@@ -47,6 +47,8 @@ typedef struct record_book {
     int64_t *trace_index;         /* per capture entry: its trace index, -1 when not modelled */
     record_sass_line **invisible; /* TMA and wgmma instructions of the kernel (no callback) */
     int ninvisible;
+    const struct cubin_shared *shared; /* the kernel's static shared memory from its cubin; NULL:
+                                          not read (no "arrays" in the recording) */
 } record_book;
 
 /* Group the capture by PC and source line and predict every line. false with why when the
@@ -55,6 +57,12 @@ bool record_book_build(record_book *b, const record_capture *c, const record_sas
 void record_book_free(record_book *b);
 
 struct record_measured;
+
+/* The recording's "arrays": the static shared variables of the cubin (or its static shared
+ * memory as one region when the names are stripped) and, past them, the dynamic shared memory as
+ * one region reaching the last recorded byte there. */
+struct jsonw;
+void record_arrays_json(struct jsonw *w, const record_book *b);
 
 /* Write the recording to out. argv: the program and its arguments (argc of them); m: what the
  * hardware measured (record_measured.h), NULL when nothing was measured. */

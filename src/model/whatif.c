@@ -3,9 +3,11 @@
 #include "model/whatif.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/advisor.h"
+#include "util.h"
 
 int whatif_region_of(const whatif_region *r, int n, int64_t addr)
 {
@@ -82,6 +84,11 @@ bool whatif_remap(const whatif_input *in, const whatif_layout *l, int64_t addr, 
         break;
     }
     default: break;
+    }
+    if (nrel >= (r->exact ? r->bytes : r->bytes + (l->kind == WHATIF_PAD ? l->extra_bytes : 0)) &&
+        l->kind != WHATIF_PAD) {
+        snprintf(why, n, "offset %lld of %s would move past its end", (long long)rel, r->name);
+        return false;
     }
     int64_t a = r->start + nrel;
     int align = width > 16 ? 16 : width;
@@ -240,6 +247,30 @@ const char *whatif_layout_decl(const whatif_layout *l, const whatif_region *r, c
     return buf;
 }
 
+const char *whatif_swizzle_2d(const whatif_layout *l, const char *name, int64_t elem, int64_t pitch, char *buf,
+                              size_t n)
+{
+    int le = log2_exact(elem), k = log2_exact(elem > 0 ? pitch / elem : 0);
+    if (l->kind != WHATIF_SWIZZLE || le < 0 || k < 0 || pitch % elem || l->base < le)
+        return NULL;
+    int me = l->base - le, mask = (1 << l->bits) - 1;
+    /* the source bits lie in r and the target bits in c */
+    if (me + l->bits > k || me + l->shift < k)
+        return NULL;
+    char rr[48], col[96];
+    int down = me + l->shift - k;
+    if (down)
+        snprintf(rr, sizeof rr, "((r >> %d) & %d)", down, mask);
+    else
+        snprintf(rr, sizeof rr, "(r & %d)", mask);
+    if (me)
+        snprintf(col, sizeof col, "c ^ (%s << %d)", rr, me);
+    else
+        snprintf(col, sizeof col, "c ^ %s", rr);
+    snprintf(buf, n, "%s[r][%s] (rows of %lld elements)", name, col, (long long)(pitch / elem));
+    return buf;
+}
+
 const char *whatif_layout_short(const whatif_layout *l, const whatif_region *r, char *buf, size_t n)
 {
     switch (l->kind) {
@@ -249,4 +280,59 @@ const char *whatif_layout_short(const whatif_layout *l, const whatif_region *r, 
     default: snprintf(buf, n, "%s as recorded", r->name);
     }
     return buf;
+}
+
+/* Whether two locations name the same line. */
+static bool same_line(const scenario_srcloc *a, const scenario_srcloc *b)
+{
+    if (a->line != b->line)
+        return false;
+    if (!a->file || !b->file)
+        return a->file == b->file;
+    return strcmp(a->file, b->file) == 0;
+}
+
+int whatif_lines(const whatif_input *in, const scenario_srcloc *at, const whatif_layout *l, whatif_line **out)
+{
+    static const scenario_srcloc none = {0};
+    whatif_line *v = NULL;
+    int n = 0, cap = 0;
+    const scenario_srcloc **key = NULL;
+    for (int64_t i = 0; i < in->ntrace; i++) {
+        const scenario_srcloc *loc = at ? &at[i] : &none;
+        int k = n - 1; /* entries of one line mostly come together */
+        if (k < 0 || !same_line(key[k], loc))
+            for (k = 0; k < n && !same_line(key[k], loc); k++)
+                ;
+        if (k == n) {
+            if (n == cap) {
+                cap = cap ? 2 * cap : 16;
+                v = xrealloc(v, sizeof *v * (size_t)cap);
+                key = xrealloc(key, sizeof *key * (size_t)cap);
+            }
+            key[n] = loc;
+            v[n++] = (whatif_line){.file = loc->file, .text = loc->text, .line = loc->line};
+        }
+        banks_result r;
+        banks_analyze(in->arch, &in->trace[i], &r, NULL);
+        if (r.not_modelled)
+            continue;
+        v[k].instructions++;
+        v[k].before += r.wavefronts;
+        v[k].before_ideal += r.ideal_wavefronts;
+        banks_request m = in->trace[i];
+        char why[160];
+        if (l && !whatif_remap_request(in, l, &in->trace[i], &m, why, sizeof why)) {
+            free(v);
+            free(key);
+            *out = NULL;
+            return -1;
+        }
+        banks_analyze(in->arch, &m, &r, NULL);
+        v[k].after += r.wavefronts;
+        v[k].after_ideal += r.ideal_wavefronts;
+    }
+    free(key);
+    *out = v;
+    return n;
 }

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "model/banks.h"
+#include "model/scenario.h"
 
 #define WHATIF_MAX_REGIONS 64
 #define WHATIF_MAX_FIELDS 16
@@ -29,6 +30,8 @@ typedef struct whatif_region {
     int64_t start;    /* byte offset in the shared window */
     int64_t bytes;
     bool dynamic; /* the dynamic shared memory (extern __shared__) */
+    bool exact;   /* bytes is the variable's size (the cubin's); false: as far as the recording
+                     reached, so a row pitch need not divide it */
 } whatif_region;
 
 /* What a search or an evaluation reads: the recording's entries, its regions, the block. */
@@ -79,6 +82,11 @@ typedef struct whatif_result {
     int ntop;
     whatif_layout top[WHATIF_TOP]; /* valid layouts that do better than now, best first */
     whatif_cost top_cost[WHATIF_TOP];
+    /* the best valid layout of each kind that does better than now (kinds PAD, SWIZZLE, SOA;
+     * has[kind] false: none), so a padding shows beside swizzles that tie with it on wavefronts */
+    bool has[4];
+    whatif_layout best_of[4];
+    whatif_cost best_of_cost[4];
     int npitches;
     int64_t pitches[16]; /* row pitches the size and the recorded strides allow */
     bool soa;            /* the accesses read fields of a struct: the split was tried */
@@ -107,10 +115,29 @@ void whatif_search(const whatif_input *in, int region, whatif_result *out);
 /* Ordering of two costed layouts (negative: a first): wavefronts, extra bytes, occupancy. */
 int whatif_rank(const whatif_layout *a, const whatif_cost *ca, const whatif_layout *b, const whatif_cost *cb);
 
+/* One source line of a recording before and after a layout (strings borrowed from the trace's
+ * locations; file NULL: entries without line info). */
+typedef struct whatif_line {
+    const char *file, *text;
+    int line;
+    int64_t instructions;
+    int64_t before, before_ideal; /* wavefronts as recorded */
+    int64_t after, after_ideal;   /* with the layout */
+} whatif_line;
+
+/* The recording's lines (at: one location per trace entry, may be NULL) in order of first entry,
+ * before and after layout l (NULL: as recorded), into *out (owned by the caller, free()); how
+ * many, or -1 when l does not apply to some entry. */
+int whatif_lines(const whatif_input *in, const scenario_srcloc *at, const whatif_layout *l, whatif_line **out);
+
 /* The layout as what to write: "__shared__ float tile[32][33]" (elem_type: the element's C type,
  * NULL: "T"), "Swizzle<3,4,3> on the byte offsets of tile", the struct split. */
 const char *whatif_layout_decl(const whatif_layout *l, const whatif_region *r, const char *elem_type, int64_t elem,
                                char *buf, size_t n);
+/* A swizzle as a rewrite of a 2-D array's indices with rows of pitch bytes (elements of elem
+ * bytes, both powers of two): "tile[r][c ^ (r & 31)]"; NULL when it does not reduce to them. */
+const char *whatif_swizzle_2d(const whatif_layout *l, const char *name, int64_t elem, int64_t pitch, char *buf,
+                              size_t n);
 /* A short name for labels: "tile padded 32x(128+4 B)", "tile Swizzle<3,4,3>", "tile as SoA". */
 const char *whatif_layout_short(const whatif_layout *l, const whatif_region *r, char *buf, size_t n);
 

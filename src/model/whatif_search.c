@@ -142,6 +142,11 @@ static void consider(whatif_result *out, const whatif_layout *l, const whatif_co
     out->tried++;
     if (!c->valid || c->wavefronts >= out->current.wavefronts)
         return;
+    if (!out->has[l->kind] || whatif_rank(l, c, &out->best_of[l->kind], &out->best_of_cost[l->kind]) < 0) {
+        out->has[l->kind] = true;
+        out->best_of[l->kind] = *l;
+        out->best_of_cost[l->kind] = *c;
+    }
     int at = out->ntop;
     while (at > 0 && whatif_rank(l, c, &out->top[at - 1], &out->top_cost[at - 1]) < 0)
         at--;
@@ -178,7 +183,7 @@ void whatif_search(const whatif_input *in, int region, whatif_result *out)
     int ns = strides(in, region, st, 64);
     int64_t step = wide > 4 ? wide : 4;
     for (int64_t p = 2 * narrow; p <= r->bytes / 2 && out->npitches < 16; p += narrow) {
-        if (r->bytes % p || p % wide)
+        if ((r->exact && r->bytes % p) || p % wide)
             continue;
         bool allowed = false;
         for (int j = 0; j < ns && !allowed; j++)
@@ -200,8 +205,8 @@ void whatif_search(const whatif_input *in, int region, whatif_result *out)
     for (int b = 1; b <= 5; b++)
         for (int m = lu; m <= lu + 3; m++)
             for (int sh = b; m + sh + b <= top; sh++) {
-                if (r->bytes % ((int64_t)1 << (m + sh + b)))
-                    continue;
+                if (r->exact && r->bytes % ((int64_t)1 << (m + sh + b)))
+                    continue; /* (a recorded window: an address moved past its end refutes it) */
                 l = (whatif_layout){.kind = WHATIF_SWIZZLE, .region = region, .bits = b, .base = m, .shift = sh};
                 whatif_evaluate(in, &l, &c);
                 consider(out, &l, &c);
