@@ -73,7 +73,7 @@ bool trace_stream_record_key(const char *key)
 {
     static const char *const keys[] = {"program",   "arguments",   "device",   "kernel",      "launch",    "grid",
                                        "block_dim", "block",       "executed", "captured",    "truncated", "line_info",
-                                       "lines",     "not_visible", "measured", "measured_why"};
+                                       "lines",     "not_visible", "measured", "measured_why", "arrays"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         if (strcmp(key, keys[i]) == 0)
             return true;
