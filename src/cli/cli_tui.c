@@ -48,10 +48,12 @@ int cli_tui_named(int argc, char **argv, const char *const *skipped, int nskippe
         default: rc = CLI_USAGE; break;
         }
     }
-    if (rc == 0 && a.noperands > 1)
-        rc = cli_usage_error("one file only (got '%s' and '%s')", a.operands[0], a.operands[1]);
-    if (rc == 0 && a.noperands == 1)
+    if (rc == 0 && a.noperands > 2)
+        rc = cli_usage_error("two files at most (A.json B.json compares them), got %d", a.noperands);
+    if (rc == 0 && a.noperands >= 1)
         o.file = a.operands[0];
+    if (rc == 0 && a.noperands == 2)
+        o.compare = a.operands[1];
     cli_args_free(&a);
     if (rc)
         return rc;

@@ -220,6 +220,12 @@ int tui_main(const tui_options *o)
         free(a);
         return TUI_USAGE;
     }
+    if (o->compare && compare_open_file(a, o->compare, err, sizeof err) != 0) {
+        fprintf(stderr, "bankscope: %s\n", err);
+        app_free(a);
+        free(a);
+        return TUI_USAGE;
+    }
     snprintf(a->gpu_status, sizeof a->gpu_status, "no GPU: predicted only\nmeasurement off (--no-gpu)");
     if (o->present)
         app_push(a, &mode_present);
@@ -250,7 +256,7 @@ int tui_main(const tui_options *o)
             a->crt.contrast = true;
         jobs_start_totals(a);
         app_refresh_view(a);
-        if (!o->present)
+        if (!o->present && !o->compare)
             source_open_first(a);
         app_draw(a);
         if (o->bench_startup) { /* the first frame is on screen: report how long it took and leave */
