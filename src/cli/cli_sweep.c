@@ -422,7 +422,7 @@ int cli_sweep(int argc, char **argv)
     scenario s;
     work_catch_signals();
     work_exit_on_signal(true); /* sweep writes only at the end: a signal ends it at once */
-    int rc0 = cli_open(argc, argv, "sweep", "json max-pad measure arch force all", &c, &s);
+    int rc0 = cli_open(argc, argv, "sweep", "json max-pad measure arch force all source", &c, &s);
     if (rc0)
         return rc0;
     if (s.is_trace) { /* a recording: the what-if on its addresses */

@@ -305,7 +305,7 @@ int cli_sweep_recording(const cli_common *c, scenario *s)
     if (rc == 0)
         return cli_usage_error("sweep: %s is a trace: there is no array to pad", c->file);
     static recording_regions g;
-    recording_regions_build(&rec, c->file, s, &g);
+    recording_regions_build(&rec, c->file, c->source, s, &g);
     whatif_input in = recording_whatif_input(s, &rec, &g);
     static whatif_result res[4];
     int searched[4];

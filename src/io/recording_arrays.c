@@ -6,46 +6,50 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "io/load.h"
+#include "io/safe_open.h"
 #include "util.h"
 
 #define SOURCE_MAX (16 << 20)
 
-/* The text of the regular file path (at most SOURCE_MAX bytes), or NULL. */
-static char *read_text(const char *path, size_t *len)
+/* Whether text holds one of the recording's non-empty line texts (the file is the one it ran). */
+static bool holds_a_line(const recording *r, const char *text)
 {
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > SOURCE_MAX)
-        return NULL;
-    io_error err;
-    return load_read_file(path, len, &err);
+    for (int i = 0; i < r->nrows; i++) {
+        const char *t = r->rows[i].text;
+        if (t && *(t += strspn(t, " \t")) && strstr(text, t))
+            return true;
+    }
+    return false;
 }
 
-/* The kernel's source file named by the recording's first line with a file: as recorded, the
- * part after "/./" (nvcc given ./path) from the current folder, then its last component beside
- * the recording. Its text, or NULL. */
-static char *find_source(const recording *r, const char *path, size_t *len)
+/* The kernel's source file named by the recording's first line with a file, by its name, its
+ * part after "/./" (nvcc given ./path) and its last component, resolved under the recording's
+ * folder or source_dir only (safe_named_path), read capped and kept only when it holds a line
+ * the recording carries. Its text, or NULL. */
+static char *find_source(const recording *r, const char *path, const char *source_dir, size_t *len)
 {
     const char *file = NULL;
     for (int i = 0; i < r->nrows && !file; i++)
         file = r->rows[i].file;
-    if (!file)
+    if (!file || !path)
         return NULL;
-    char cand[3][4096];
-    int n = 0;
-    snprintf(cand[n++], sizeof cand[0], "%s", file);
-    const char *dot = strstr(file, "/./");
-    if (dot)
-        snprintf(cand[n++], sizeof cand[0], "%s", dot + 3);
-    const char *slash = path ? strrchr(path, '/') : NULL, *base = strrchr(file, '/');
-    base = base ? base + 1 : file;
-    snprintf(cand[n++], sizeof cand[0], "%.*s%s", slash ? (int)(slash - path + 1) : 0, path ? path : "", base);
-    for (int i = 0; i < n; i++) {
-        char *t = read_text(cand[i], len);
-        if (t)
+    char folder[4096];
+    const char *slash = strrchr(path, '/');
+    snprintf(folder, sizeof folder, "%.*s", slash ? (int)(slash == path ? 1 : slash - path) : 1, slash ? path : ".");
+    const char *roots[2] = {folder, source_dir};
+    const char *dot = strstr(file, "/./"), *base = strrchr(file, '/');
+    const char *names[3] = {file, dot ? dot + 3 : NULL, base ? base + 1 : file};
+    for (int i = 0; i < 3; i++) {
+        char real[4096], why[200];
+        safe_refusal refused;
+        if (!names[i] ||
+            !safe_named_path(names[i], roots, source_dir ? 2 : 1, safe_source_exts, real, sizeof real, &refused))
+            continue;
+        char *t = safe_read_capped(real, SOURCE_MAX, len, why, sizeof why);
+        if (t && safe_is_text(t, *len) && holds_a_line(r, t))
             return t;
+        free(t);
     }
     return NULL;
 }
@@ -122,7 +126,8 @@ static void decl_match(void *ctx, const char *type, const char *name)
         snprintf(d->type, d->n, "%s", type);
 }
 
-void recording_regions_build(const recording *r, const char *path, const scenario *s, recording_regions *out)
+void recording_regions_build(const recording *r, const char *path, const char *source_dir, const scenario *s,
+                             recording_regions *out)
 {
     memset(out, 0, sizeof *out);
     if (r && r->has_arrays && r->narrays > 0) {
@@ -152,7 +157,7 @@ void recording_regions_build(const recording *r, const char *path, const scenari
         }
     }
     size_t len;
-    char *text = r ? find_source(r, path, &len) : NULL;
+    char *text = r ? find_source(r, path, source_dir, &len) : NULL;
     if (!text)
         return;
     decl_find all = {0};

@@ -27,9 +27,11 @@ typedef struct recording_regions {
 /* The regions of recording r (read from path) whose trace s holds: its arrays, else the recorded
  * window [first recorded byte, last recorded byte] as one region. An unnamed static region takes
  * the name of the source's one __shared__ declaration when the kernel's file has exactly one.
- * The element types come from the declarations in the file the recording's lines name (as
- * recorded, the part after "/./" from the current folder, then beside the recording). */
-void recording_regions_build(const recording *r, const char *path, const scenario *s, recording_regions *out);
+ * The element types come from the declarations in the file the recording's lines name, opened
+ * only under the recording's folder or source_dir (--source DIR; NULL: none) and only when it
+ * holds a line the recording carries (io/safe_open.h). */
+void recording_regions_build(const recording *r, const char *path, const char *source_dir, const scenario *s,
+                             recording_regions *out);
 /* The whatif input of s with regions g. */
 whatif_input recording_whatif_input(const scenario *s, const recording *r, const recording_regions *g);
 

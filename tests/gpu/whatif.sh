@@ -24,8 +24,8 @@ case $bin in /*) ;; *) bin=$OLDPWD/$bin ;; esac
 "$NVCC" -arch=native -lineinfo -O3 -o "$work/naive" "$src" || { echo "FAIL: the naive build"; exit 1; }
 "$bin" record -o "$work/whatif-naive.json" -- "$work/naive" > "$work/naive.out" 2>&1 ||
     { echo "FAIL: record naive: $(cat "$work/naive.out")"; exit 1; }
-"$bin" sweep "$work/whatif-naive.json" > "$work/sweep.txt" 2>&1 || { echo "FAIL: sweep"; fail=1; }
-"$bin" sweep "$work/whatif-naive.json" --json > "$work/sweep.json" || { echo "FAIL: sweep --json"; exit 1; }
+"$bin" sweep "$work/whatif-naive.json" --source tests/gpu/record > "$work/sweep.txt" 2>&1 || { echo "FAIL: sweep"; fail=1; }
+"$bin" sweep "$work/whatif-naive.json" --source tests/gpu/record --json > "$work/sweep.json" || { echo "FAIL: sweep --json"; exit 1; }
 cat "$work/sweep.txt"
 # the advice: the cheapest padding the what-if ranks (its pad in bytes, as floats)
 pad=$(python3 - "$work/sweep.json" <<'PY'
@@ -97,7 +97,7 @@ ok = any(n == "tile" and s and b == 4096 for n, s, o, b in names)
 print(("ok" if ok else "FAIL") + " -G build: arrays %s" % names)
 sys.exit(0 if ok else 1)
 PY
-"$bin" sweep "$work/whatif-naive-G.json" | sed -n '1,8p'
+"$bin" sweep "$work/whatif-naive-G.json" --source tests/gpu/record | sed -n '1,8p'
 if [ -n "${WHATIF_KEEP:-}" ]; then
     cp "$work/whatif-naive.json" "$work/whatif-padded.json" "$work/whatif-naive-G.json" "$work/sweep.json" \
         "$work/diff.txt" "$WHATIF_KEEP/" 2>/dev/null

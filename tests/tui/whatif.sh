@@ -25,7 +25,7 @@ start() { # start COLS ROWS ARGS...: a new session (before the old one goes: the
     n=$((n + 1))
     w="w$n"
     T new-session -d -s "$w" -x "$cols" -y "$rows" \
-        "cd '$root' && env LANG=C.UTF-8 TERM=xterm-256color TMPDIR='$tmp' $bin --no-gpu $*; echo EXIT=\$?; sleep 30"
+        "cd '$root' && env LANG=C.UTF-8 TERM=xterm-256color TMPDIR='$tmp' $bin --no-gpu --source $root/tests/gpu/record $*; echo EXIT=\$?; sleep 30"
     [ -n "$old" ] && T kill-session -t "$old" 2>/dev/null
 }
 wait_for() { # wait_for TEXT: up to 10 s for the screen to show TEXT
