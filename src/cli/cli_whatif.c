@@ -320,10 +320,10 @@ int cli_sweep_recording(const cli_common *c, scenario *s)
     printf("what-if on the recording %s: %s, %lld warp-instructions\n", textsafe(c->file, t, sizeof t),
            textsafe(scope, scope, sizeof scope), (long long)s->ntrace);
     if (g.from_cubin) {
-        printf("arrays (from the cubin):");
-        for (int i = 0; i < g.n; i++)
-            printf("%s %s (%lld B at %lld)", i ? "," : "", g.regions[i].name, (long long)g.regions[i].bytes,
-                   (long long)g.regions[i].start);
+        printf("arrays (the recording's, from the cubin):");
+        for (int i = 0; i < rec.narrays; i++)
+            printf("%s %s (%lld B at %lld)", i ? "," : "", textsafe(rec.arrays[i].name, t, sizeof t),
+                   (long long)rec.arrays[i].bytes, (long long)rec.arrays[i].offset);
         printf("\n");
     } else {
         printf("arrays: none in the recording: the recorded window is one region\n");
