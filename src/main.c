@@ -20,7 +20,7 @@ static const char usage[] =
     "            [--access N] [--iteration K] [--arch NAME]\n"
     "  bankscope sweep FILE.json [--json]    padding sweep and the cheapest conflict-free\n"
     "            layout (swizzle or padding) [--max-pad N] [--all] [--measure] [--arch NAME] [--force];\n"
-    "            on a recording: layouts tried on its recorded addresses (what-if)\n"
+    "            on a recording: layouts tried on its recorded addresses (what-if) [--source DIR]\n"
     "  bankscope diff A.json B.json [--json] [--arch NAME]  two recordings line by line\n"
     "  bankscope export FILE.json --svg OUT  bank grid and array map as SVG\n"
     "            [--access N] [--warp W] [--iteration K] [--arch NAME] [--force]\n"
