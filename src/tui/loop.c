@@ -72,6 +72,11 @@ static int snapshot(tui_app *a, const char *keys)
     strbuf_addf(&sb, ", \"arch\": \"%s\", \"mode\": \"%s\", \"modified\": %s, \"declaration\": ", a->sc.arch->name,
                 app_top(a)->name, a->modified ? "true" : "false");
     report_json_string(&sb, decl);
+    strbuf_addf(&sb, ", \"whatif\": ");
+    if (a->sc.whatif)
+        report_json_string(&sb, a->sc.whatif);
+    else
+        strbuf_addf(&sb, "null");
     int64_t seq = app_instr_seq(a); /* null: a warp outside the scenario's "warps" */
     strbuf_addf(&sb, ",\n \"selection\": {\"access\": %d, \"warp\": %d, \"iteration\": %d, \"seq\": ", a->access,
                 a->warp, a->iteration);
