@@ -210,7 +210,7 @@ static int read_members(jsonstream *js, const char *path, recording *r, io_error
             }
             if (t != JSONSTREAM_ARRAY_END)
                 return fail(js, path, err, NULL);
-        } else if (strcmp(key, "arrays") == 0 && t == JSONSTREAM_ARRAY) {
+        } else if (strcmp(key, "arrays") == 0 && t == JSONSTREAM_ARRAY && is) { /* (a scenario's are skipped) */
             int cap = 0;
             r->has_arrays = true;
             while ((t = jsonstream_next(js)) == JSONSTREAM_OBJECT) {
