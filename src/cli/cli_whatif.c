@@ -106,6 +106,9 @@ static void region_text(const whatif_input *in, const scenario *s, const recordi
         printf("no padding (no recorded stride between lanes is a row pitch), ");
     }
     printf("CuTe swizzles%s\n", r->soa ? ", the struct-of-arrays split" : "");
+    if (r->sample)
+        printf("  each costed on %lld of the %lld warp-instructions first; the %d best checked on every one\n",
+               (long long)r->sample, (long long)in->ntrace, r->checked);
     const whatif_layout *l[SHOW_MAX];
     const whatif_cost *c[SHOW_MAX];
     int n = shown_layouts(r, l, c);
@@ -261,6 +264,8 @@ static int recording_json(const scenario *s, const whatif_input *in, const recor
         JSONW_KEY(&w, "current");
         cost_json(&w, &r->current);
         JSONW_KV_INT(&w, "tried", r->tried);
+        JSONW_KV_INT(&w, "sample_instructions", r->sample ? r->sample : in->ntrace);
+        JSONW_KV_INT(&w, "checked", r->sample ? r->checked : r->tried);
         JSONW_KEY(&w, "pitches");
         jsonw_begin_array(&w, JSONW_INLINE);
         for (int p = 0; p < r->npitches; p++)

@@ -24,6 +24,8 @@
 #define WHATIF_TOP 8     /* ranked layouts kept per search */
 #define WHATIF_PAD_MIN 4 /* row padding tried, in bytes */
 #define WHATIF_PAD_MAX 32
+#define WHATIF_SAMPLE 4096 /* recorded entries every candidate is costed on first, at most */
+#define WHATIF_CONFIRM 16  /* candidates checked on every entry (and the best of each kind) */
 
 typedef struct whatif_region {
     const char *name; /* borrowed: "tile", "static shared memory", "recorded window" */
@@ -79,6 +81,8 @@ typedef struct whatif_result {
     whatif_cost current; /* the region as recorded */
     int64_t elem;        /* the narrowest access to the region (its element, as far as it shows) */
     int tried;           /* candidate layouts tried */
+    int64_t sample;      /* entries they were costed on first (0: every entry, the costs final) */
+    int checked;         /* with a sample: candidates costed again on every entry (the ranked ones) */
     int ntop;
     whatif_layout top[WHATIF_TOP]; /* valid layouts that do better than now, best first */
     whatif_cost top_cost[WHATIF_TOP];

@@ -139,7 +139,6 @@ static int64_t soa_shape(const whatif_input *in, int r, whatif_layout *l)
  * than now. */
 static void consider(whatif_result *out, const whatif_layout *l, const whatif_cost *c)
 {
-    out->tried++;
     if (!c->valid || c->wavefronts >= out->current.wavefronts)
         return;
     if (!out->has[l->kind] || whatif_rank(l, c, &out->best_of[l->kind], &out->best_of_cost[l->kind]) < 0) {
@@ -163,6 +162,71 @@ static void consider(whatif_result *out, const whatif_layout *l, const whatif_co
         out->ntop++;
 }
 
+/* The candidates of a search, costed on the sample first. */
+typedef struct cand {
+    whatif_layout l;
+    whatif_cost sample;
+} cand;
+typedef struct cand_list {
+    cand *v;
+    int n, cap;
+} cand_list;
+
+static void collect(cand_list *cl, const whatif_layout *l)
+{
+    if (cl->n == cl->cap)
+        cl->v = xrealloc(cl->v, sizeof *cl->v * (size_t)(cl->cap = cl->cap ? 2 * cl->cap : 64));
+    cl->v[cl->n++] = (cand){.l = *l};
+}
+
+static int cand_cmp(const void *x, const void *y)
+{
+    const cand *a = x, *b = y;
+    if (a->sample.valid != b->sample.valid)
+        return a->sample.valid ? -1 : 1;
+    return whatif_rank(&a->l, &a->sample, &b->l, &b->sample);
+}
+
+/* Cost every candidate on a sample of the recording (every entry when it has at most
+ * WHATIF_SAMPLE; else WHATIF_SAMPLE entries taken evenly), then check the best of them, and the
+ * best of each kind, on every entry: only layouts checked on every entry are ranked. */
+static void rank_candidates(const whatif_input *in, cand_list *cl, whatif_result *out)
+{
+    whatif_input sample = *in;
+    banks_request *sub = NULL;
+    if (in->ntrace > WHATIF_SAMPLE) {
+        sub = xmalloc(sizeof *sub * WHATIF_SAMPLE);
+        for (int64_t k = 0; k < WHATIF_SAMPLE; k++)
+            sub[k] = in->trace[k * in->ntrace / WHATIF_SAMPLE];
+        sample.trace = sub;
+        sample.ntrace = WHATIF_SAMPLE;
+        out->sample = WHATIF_SAMPLE;
+    }
+    for (int i = 0; i < cl->n; i++)
+        whatif_evaluate(&sample, &cl->v[i].l, &cl->v[i].sample);
+    out->tried = cl->n;
+    if (!sub) { /* the sample is every entry: the costs are final */
+        for (int i = 0; i < cl->n; i++)
+            consider(out, &cl->v[i].l, &cl->v[i].sample);
+        return;
+    }
+    qsort(cl->v, (size_t)cl->n, sizeof *cl->v, cand_cmp);
+    bool kind_seen[4] = {false};
+    for (int i = 0; i < cl->n; i++) {
+        const cand *c = &cl->v[i];
+        bool first_of_kind = c->sample.valid && !kind_seen[c->l.kind];
+        if (c->sample.valid)
+            kind_seen[c->l.kind] = true;
+        if (i >= WHATIF_CONFIRM && !first_of_kind)
+            continue;
+        whatif_cost full;
+        whatif_evaluate(in, &c->l, &full);
+        out->checked++;
+        consider(out, &c->l, &full);
+    }
+    free(sub);
+}
+
 void whatif_search(const whatif_input *in, int region, whatif_result *out)
 {
     memset(out, 0, sizeof *out);
@@ -177,7 +241,7 @@ void whatif_search(const whatif_input *in, int region, whatif_result *out)
     out->elem = narrow;
     if (!narrow || out->current.wavefronts == out->current.ideal)
         return; /* nothing touches it, or nothing to gain */
-    whatif_cost c;
+    cand_list cl = {0};
     /* row padding */
     int64_t st[64];
     int ns = strides(in, region, st, 64);
@@ -196,8 +260,7 @@ void whatif_search(const whatif_input *in, int region, whatif_result *out)
                 continue;
             l = (whatif_layout){
                 .kind = WHATIF_PAD, .region = region, .pitch = p, .pad = (int)pad, .extra_bytes = r->bytes / p * pad};
-            whatif_evaluate(in, &l, &c);
-            consider(out, &l, &c);
+            collect(&cl, &l);
         }
     }
     /* CuTe swizzles on byte offsets */
@@ -208,8 +271,7 @@ void whatif_search(const whatif_input *in, int region, whatif_result *out)
                 if (r->exact && r->bytes % ((int64_t)1 << (m + sh + b)))
                     continue; /* (a recorded window: an address moved past its end refutes it) */
                 l = (whatif_layout){.kind = WHATIF_SWIZZLE, .region = region, .bits = b, .base = m, .shift = sh};
-                whatif_evaluate(in, &l, &c);
-                consider(out, &l, &c);
+                collect(&cl, &l);
             }
     /* struct of arrays */
     l = (whatif_layout){.kind = WHATIF_SOA, .region = region};
@@ -219,9 +281,10 @@ void whatif_search(const whatif_input *in, int region, whatif_result *out)
         out->soa = true;
         out->soa_elem = e;
         /* the bytes no access reads stay together after the fields: no extra bytes */
-        whatif_evaluate(in, &l, &c);
-        consider(out, &l, &c);
+        collect(&cl, &l);
     }
+    rank_candidates(in, &cl, out);
+    free(cl.v);
 }
 
 int whatif_conflicted_regions(const whatif_input *in, int *regions, int max)

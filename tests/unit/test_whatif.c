@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "model/whatif.h"
+#include "util.h"
 #include "test_util.h"
 
 /* The classic transpose of one 32x32 float tile at byte 1024, block 32x8: each warp writes 4 rows
@@ -100,6 +101,30 @@ static void test_search_transpose(void **state)
         has128 = has128 || res.pitches[i] == 128;
     assert_true(has128);
     assert_false(res.soa); /* the writes read 32 offsets of one "row": not a struct field */
+}
+
+/* A long recording (more entries than the sample): every candidate costed on the sample, the
+ * best checked on every entry, so the ranked costs are the whole recording's. */
+static void test_search_sampled(void **state)
+{
+    (void)state;
+    enum { REPEAT = 100 };
+    banks_request *t = xmalloc(sizeof *t * 64 * REPEAT);
+    for (int k = 0; k < REPEAT; k++)
+        transpose_trace(t + 64 * k);
+    whatif_region r = {.name = "tile", .start = 1024, .bytes = 4096, .exact = true};
+    whatif_input in = input(t, 64 * REPEAT, &r, 1);
+    static whatif_result res;
+    whatif_search(&in, 0, &res);
+    assert_int_equal(res.sample, WHATIF_SAMPLE);
+    assert_true(res.checked >= 1 && res.checked <= WHATIF_CONFIRM + 3);
+    assert_int_equal(res.current.wavefronts, REPEAT * (32 + 32 * 32));
+    assert_int_equal(res.top[0].kind, WHATIF_SWIZZLE);
+    assert_int_equal(res.top_cost[0].wavefronts, REPEAT * 64); /* every entry, not the sample */
+    assert_true(res.has[WHATIF_PAD]);
+    assert_int_equal(res.best_of[WHATIF_PAD].pad, 4);
+    assert_int_equal(res.best_of_cost[WHATIF_PAD].wavefronts, REPEAT * 64);
+    free(t);
 }
 
 /* An array of 12-byte structs, each lane reading field x (offset 0) and then field z (offset 8)
@@ -224,11 +249,9 @@ static void test_recorded_transpose(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_remap),
-        cmocka_unit_test(test_search_transpose),
-        cmocka_unit_test(test_search_soa),
-        cmocka_unit_test(test_nothing_to_gain),
-        cmocka_unit_test(test_recorded_transpose),
+        cmocka_unit_test(test_remap),           cmocka_unit_test(test_search_transpose),
+        cmocka_unit_test(test_search_sampled),  cmocka_unit_test(test_search_soa),
+        cmocka_unit_test(test_nothing_to_gain), cmocka_unit_test(test_recorded_transpose),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
