@@ -150,8 +150,9 @@ bool cubin_shared_read(const char *path, const char *mangled, cubin_shared *out)
     Elf64_Shdr names = section(d, &eh, eh.e_shstrndx);
     if (!inside(names.sh_offset, names.sh_size, len))
         goto done;
-    char want[1024];
-    snprintf(want, sizeof want, ".nv.shared.%s", mangled);
+    size_t wlen = strlen(mangled) + sizeof ".nv.shared.";
+    char *want = xmalloc(wlen); /* kernels' names run to many kilobytes (CuTe) */
+    snprintf(want, wlen, ".nv.shared.%s", mangled);
     int shared = -1;
     for (int i = 0; i < eh.e_shnum && shared < 0; i++) {
         Elf64_Shdr sh = section(d, &eh, i);
@@ -199,6 +200,7 @@ bool cubin_shared_read(const char *path, const char *mangled, cubin_shared *out)
     }
     if (out->nvars)
         qsort(out->vars, (size_t)out->nvars, sizeof *out->vars, var_cmp);
+    free(want);
 done:
     free(d);
     return ok;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "io/cubin.h"
+#include "util.h"
 #include "test_util.h"
 
 static void test_named(void **state)
@@ -55,6 +56,14 @@ static void test_stripped(void **state)
     assert_true(cubin_shared_read(p, "no_such_kernel", &s));
     assert_false(s.found);
     cubin_shared_free(&s);
+    /* a name of 20 KB (CuTe kernels' run that long) is compared whole */
+    char *longname = xmalloc(20001);
+    memset(longname, 'k', 20000);
+    longname[20000] = '\0';
+    assert_true(cubin_shared_read(p, longname, &s));
+    assert_false(s.found);
+    cubin_shared_free(&s);
+    free(longname);
 }
 
 static void test_not_cubins(void **state)
