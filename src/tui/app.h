@@ -185,6 +185,8 @@ typedef struct whatif_state {
     int cursor, scroll;
     int64_t threads;
     char error[200]; /* why there is nothing to show; "" */
+    int lines_for;   /* the row lines[] describes; -1 none yet */
+    char lines[400]; /* that row's effect per source line: "line 25: 1024 -> 32; ..." */
 } whatif_state;
 
 typedef struct structs_state {

@@ -64,6 +64,7 @@ int whatif_open(tui_app *a, int key)
         snprintf(w->error, sizeof w->error, "nothing to gain: no recorded instruction has a bank conflict");
     else if (w->nrows == 0)
         snprintf(w->error, sizeof w->error, "nothing to gain: no layout tried does better than the recording");
+    w->lines_for = -1;
     free(a->wi);
     a->wi = w;
     app_push(a, &mode_whatif);
@@ -148,6 +149,37 @@ static void wi_line(tui_app *a, int y, layout_rect in, tui_role role, const char
     draw_text_cut(&a->crt, y, in.x, in.w, role, 0, buf);
 }
 
+/* The chosen row's effect per source line that changes, and the total, into w->lines (kept
+ * until the cursor moves: it predicts every recorded instruction twice). */
+static void row_lines(const tui_app *a, whatif_state *w)
+{
+    if (w->lines_for == w->cursor || w->cursor < 0 || w->cursor >= w->nrows)
+        return;
+    w->lines_for = w->cursor;
+    whatif_input in = {.arch = a->sc.arch,
+                       .trace = a->sc.trace,
+                       .ntrace = a->sc.ntrace,
+                       .regions = w->g.regions,
+                       .nregions = w->g.n,
+                       .threads = (int)w->threads};
+    whatif_line *v;
+    int n = whatif_lines(&in, a->sc.trace_at, &w->rows[w->cursor].l, &v);
+    int64_t b = 0, af = 0;
+    size_t k = 0;
+    w->lines[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        b += v[i].before;
+        af += v[i].after;
+        if (v[i].before != v[i].after && k < sizeof w->lines)
+            k += (size_t)snprintf(w->lines + k, sizeof w->lines - k, "line %d: %lld -> %lld; ", v[i].line,
+                                  (long long)v[i].before, (long long)v[i].after);
+    }
+    if (k < sizeof w->lines)
+        snprintf(w->lines + k, sizeof w->lines - k, "total %lld -> %lld wavefronts", (long long)b, (long long)af);
+    if (n > 0)
+        free(v);
+}
+
 static void whatif_draw(tui_app *a)
 {
     whatif_state *w = a->wi;
@@ -174,10 +206,10 @@ static void whatif_draw(tui_app *a)
                 report_degree_text(r->current.worst, deg, sizeof deg));
     }
     char head[200];
-    snprintf(head, sizeof head, "  %-32s %10s %7s %-13s %8s %6s", "layout", "wavefr.", "ideal", "worst", "extra B",
+    snprintf(head, sizeof head, "  %-26s %8s %6s %-13s %7s %5s", "layout", "wavefr.", "ideal", "worst", "extra B",
              "occ.");
     draw_text_cut(&a->crt, y++, in.x, in.w, ROLE_KEY, 0, head);
-    int room = in.y + in.h - y - 2;
+    int room = in.y + in.h - y - 3;
     if (room < 1)
         return;
     if (w->cursor < w->scroll)
@@ -191,7 +223,7 @@ static void whatif_draw(tui_app *a)
         whatif_layout_short(l, &w->g.regions[l->region], name, sizeof name);
         bool chosen = i == w->cursor;
         draw_text_mark(&a->crt, y++, in.x, in.w, c->wavefronts == c->ideal ? ROLE_OK : ROLE_NORMAL,
-                       chosen ? MARK_SELECT : 0, "%c %-32.32s %10lld %7lld %-13s %+8lld %5.0f%%", chosen ? '>' : ' ',
+                       chosen ? MARK_SELECT : 0, "%c %-26.26s %8lld %6lld %-13s %+7lld %4.0f%%", chosen ? '>' : ' ',
                        name, (long long)c->wavefronts, (long long)c->ideal,
                        report_degree_text(c->worst, deg, sizeof deg), (long long)l->extra_bytes, 100 * c->occupancy);
     }
@@ -202,6 +234,8 @@ static void whatif_draw(tui_app *a)
         int ri = l->region;
         whatif_layout_decl(l, &w->g.regions[ri], w->g.types[ri][0] ? w->g.types[ri] : NULL, r->elem, decl, sizeof decl);
         wi_line(a, in.y + in.h - 1, in, ROLE_HILITE, "write: %s", decl);
+        row_lines(a, w);
+        wi_line(a, in.y + in.h - 2, in, ROLE_NORMAL, "%s", w->lines);
     }
 }
 

@@ -68,8 +68,9 @@ for size in "80 24" "100 30" "160 48"; do
     keys v
     expect "advisor on a recording ($size)" "advisor on the recording"
     expect "the swizzle ranks first ($size)" "tile Swizzle<5,2,5>"
+    expect "the chosen row per line ($size)" "line 22: 1024 -> 32; total 1056 -> 64 wavefronts"
     keys j
-    sleep 0.2
+    expect "the padding's declaration ($size)" "write: __shared__ float tile[32][33]"
     keys Enter
     expect "applied ($size)" "what-if: tile rows 128+4 B"
     grep -q "what-if: tile rows 128+4 B.*lanes" "$tmp/screen" || [ "$size" = "80 24" ] ||
