@@ -51,6 +51,7 @@ static const char *change(bool known, int64_t v, char *buf, size_t n)
     return buf;
 }
 
+/* The diff as a table: per line both sides' predicted and measured wavefronts and the changes. */
 static void text_out(const diff_result *d, const char *fa, const char *fb)
 {
     char t1[300], t2[300];
@@ -83,6 +84,7 @@ static void text_out(const diff_result *d, const char *fa, const char *fb)
         printf("%d line%s in one of them only ('-' on the other side)\n", d->unmatched, d->unmatched == 1 ? "" : "s");
 }
 
+/* One side of a line as a JSON member (null when the line is not in that file). */
 static void side_json(jsonw *w, const char *key, const diff_side *s)
 {
     jsonw_key(w, key);
@@ -112,6 +114,7 @@ static void side_json(jsonw *w, const char *key, const diff_side *s)
     jsonw_end_object(w);
 }
 
+/* The diff as one JSON document (format bankscope-diff/1). */
 static int json_out(const diff_result *d, const char *fa, const char *fb)
 {
     static jsonw w;
@@ -157,6 +160,7 @@ static int json_out(const diff_result *d, const char *fa, const char *fb)
     return jsonw_finish(&w, &why) ? CLI_OK : cli_write_error("diff", why);
 }
 
+/* `diff A B [--json] [--arch NAME]`: load, match, print; exit 2 when a file does not read. */
 int cli_diff(int argc, char **argv)
 {
     static const struct option opts[] = {{"json", no_argument, NULL, 'j'}, {"arch", required_argument, NULL, 'a'}, {0}};

@@ -217,6 +217,7 @@ static void layout_json(jsonw *w, const whatif_input *in, const scenario *s, con
     jsonw_end_object(w);
 }
 
+/* A cost of the whole recording as a JSON object. */
 static void cost_json(jsonw *w, const whatif_cost *c)
 {
     jsonw_begin_object(w, JSONW_INLINE);

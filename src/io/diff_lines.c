@@ -106,6 +106,8 @@ void diff_result_free(diff_result *d)
     memset(d, 0, sizeof *d);
 }
 
+/* Match A's lines with B's: by file and text first (each of B's lines once), then by file and line
+ * number; the rest on one side alone. */
 bool diff_lines_files(const char *a, const char *b, const char *arch, diff_result *out, char *err, size_t n)
 {
     memset(out, 0, sizeof *out);

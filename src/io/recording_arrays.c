@@ -115,6 +115,7 @@ typedef struct decl_find {
     int seen;
 } decl_find;
 
+/* each_decl's callback: keep the first declaration, and the type of the one named d->name. */
 static void decl_match(void *ctx, const char *type, const char *name)
 {
     decl_find *d = ctx;

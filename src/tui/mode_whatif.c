@@ -37,6 +37,7 @@ static void whatif_rows(whatif_state *w)
     }
 }
 
+/* v on a trace: read the recording's arrays, search each region with conflicts, open the list. */
 int whatif_open(tui_app *a, int key)
 {
     (void)key;
@@ -71,12 +72,14 @@ int whatif_open(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
+/* Leaving the mode frees its state (the search runs again on the next v). */
 static void whatif_leave(tui_app *a)
 {
     free(a->wi);
     a->wi = NULL;
 }
 
+/* Arrows and pages move the chosen row. */
 static int whatif_move(tui_app *a, int key)
 {
     whatif_state *w = a->wi;
@@ -116,6 +119,7 @@ static bool edit_whatif(scenario *s, void *ctx, char *msg, size_t n)
     return true;
 }
 
+/* Enter: the chosen layout applied to the recorded addresses as one edit, then back to the view. */
 static int whatif_apply(tui_app *a, int key)
 {
     (void)key;
@@ -180,6 +184,8 @@ static void row_lines(const tui_app *a, whatif_state *w)
         free(v);
 }
 
+/* The panel: the assumption, each searched array now, the ranked rows, the chosen row's lines and
+ * its declaration. */
 static void whatif_draw(tui_app *a)
 {
     whatif_state *w = a->wi;
