@@ -88,7 +88,7 @@ void view_draw(tui_app *a)
     } else {
         grid_caption(a, &a->sc, &a->view, cap, sizeof cap, "");
         panel_grid_draw(&v, &f->grid, &a->sc, &a->view, cap, a->focus == 0, shown);
-        panel_result_draw(&v, &L->result, &a->sc, &a->view, "result", true);
+        panel_result_draw(&v, &L->result, &a->sc, &a->view, a->sc.whatif ? "what-if result" : "result", true);
         panel_why_draw(&v, &L->why, L->side);
         if (L->map.h > 0)
             a->map_scroll = panel_map_draw(&v, &L->map);

@@ -73,6 +73,7 @@ for size in "80 24" "100 30" "160 48"; do
     expect "the padding's declaration ($size)" "write: __shared__ float tile[32][33]"
     keys Enter
     expect "applied ($size)" "what-if: tile rows 128+4 B"
+    grep -qF "(what-if)" "$tmp/screen" || { echo "FAIL: the title bar does not say what-if ($size)"; fail=1; }
     grep -q "what-if: tile rows 128+4 B.*lanes" "$tmp/screen" || [ "$size" = "80 24" ] ||
         { echo "FAIL: the lane table's title does not say what-if ($size)"; fail=1; }
     keys V
