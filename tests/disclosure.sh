@@ -62,7 +62,7 @@ mk "$tmp/ok/notext.json" transpose.cu -
 mkdir "$tmp/ok/inner"
 cp "$tmp/ok/beside.json" "$tmp/ok/inner/elsewhere.json"
 
-# view NAME FILE [ARGS]: open FILE in the TUI (80x24) in FILE's folder; wait up to 10 s for the
+# view NAME FILE [ARGS]: open FILE in the TUI (80x24) in FILE's folder; wait up to 30 s for the
 # source view; the screen in $tmp/NAME.screen; q quits, and the shell's marker shows the exit
 view() {
     name=$1 file=$2
@@ -71,7 +71,7 @@ view() {
     T new-session -d -s v -x 80 -y 24 \
         "cd '$(dirname "$file")' && env LANG=C.UTF-8 TERM=xterm-256color '$bin' --no-gpu '$file' $* </dev/tty; echo EXIT=\$?; sleep 30"
     i=0
-    while [ $i -lt 100 ]; do
+    while [ $i -lt 300 ]; do
         T capture-pane -p -t v > "$tmp/$name.screen" 2>/dev/null
         grep -q "one block of one launch" "$tmp/$name.screen" && break
         i=$((i + 1))
@@ -81,7 +81,7 @@ view() {
     T capture-pane -p -t v > "$tmp/$name.screen" 2>/dev/null
     T send-keys -t v q q
     i=0
-    while [ $i -lt 50 ]; do
+    while [ $i -lt 300 ]; do
         T capture-pane -p -t v > "$tmp/$name.after" 2>/dev/null
         grep -q "^EXIT=" "$tmp/$name.after" && break
         i=$((i + 1))

@@ -4,32 +4,52 @@
 
 #include "cli/record_write.h"
 #include "cli/record_measured.h"
+#include "io/jsonstream.h"
 #include "io/jsonw.h"
+#include "io/safe_open.h"
 #include "io/textsafe.h"
 #include "model/kinds.h"
 #include "model/scenario.h"
 #include "util.h"
 
-/* Text of line ln of file (without its newline), or NULL when it cannot be read. */
+/* Text of line ln of file (without its newline), or NULL when it cannot be read. The file (named
+ * by the program's line info) is opened without blocking, a regular file only, and read no
+ * further than RECORD_SOURCE_MAX bytes; a line longer than the readers accept of a string
+ * (JSONSTREAM_MAX_STRING) is cut on a character boundary and ends with an ellipsis. */
 static char *source_text(const char *file, int ln)
 {
-    FILE *f = file ? fopen(file, "r") : NULL;
+    char why[128];
+    FILE *f = file ? safe_fopen_regular(file, why, sizeof why) : NULL;
     if (!f)
         return NULL;
     char *line = NULL, *out = NULL;
-    size_t cap = 0;
+    size_t cap = 0, total = 0;
     ssize_t len;
-    for (int i = 1; (len = getline(&line, &cap, f)) > 0; i++) {
+    for (int i = 1; total <= RECORD_SOURCE_MAX && (len = getline(&line, &cap, f)) > 0; i++) {
+        total += (size_t)len;
         if (i == ln) {
             while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
                 len--;
             line[len] = '\0';
-            out = xstrdup(line);
+            out = record_cut_text(line);
             break;
         }
     }
     free(line);
     fclose(f);
+    return out;
+}
+
+char *record_cut_text(const char *text)
+{
+    static const char ellipsis[] = "\xe2\x80\xa6"; /* U+2026 */
+    size_t n = strlen(text);
+    if (n <= JSONSTREAM_MAX_STRING)
+        return xstrdup(text);
+    size_t keep = textsafe_cut(text, JSONSTREAM_MAX_STRING - (sizeof ellipsis - 1));
+    char *out = xmalloc(keep + sizeof ellipsis);
+    memcpy(out, text, keep);
+    memcpy(out + keep, ellipsis, sizeof ellipsis);
     return out;
 }
 

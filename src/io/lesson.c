@@ -58,7 +58,7 @@ static const char *step_source(const char *pattern, const char *dir, char *real,
     static const char *const json_exts[] = {".json", NULL};
     safe_refusal r = SAFE_NOT_FOUND;
     const char *roots[1] = {dir};
-    if (dir && safe_named_path(pattern, roots, 1, json_exts, real, n, &r))
+    if (dir && safe_named_path(pattern, roots, 1, json_exts, real, n, &r, NULL))
         return real;
     if (!strchr(pattern, '/') && library_entry_find(pattern))
         return pattern;

@@ -18,6 +18,7 @@
 #include "io/cubin.h"
 #include "cli/record_read.h"
 #include "cli/record_write.h"
+#include "io/jsonstream.h"
 
 /* text into a temporary file; its path into path. */
 static void write_tmp(const char *text, char *path, size_t n)
@@ -427,11 +428,34 @@ static void test_book(void **state)
     record_sass_free(&s);
 }
 
+/* A source line longer than the readers accept of a string is cut when recorded, on a character
+ * boundary, and says so with an ellipsis; a line that fits is kept as it is. */
+static void test_cut_text(void **state)
+{
+    (void)state;
+    char *same = record_cut_text("int x = tile[ty][tx];");
+    assert_string_equal(same, "int x = tile[ty][tx];");
+    free(same);
+    size_t n = 3 * JSONSTREAM_MAX_STRING; /* "é" (2 bytes) repeated: a cut may fall inside one */
+    char *line = malloc(n + 1);
+    for (size_t i = 0; i + 1 < n; i += 2)
+        memcpy(line + i, "\xc3\xa9", 2);
+    line[n - (n % 2)] = '\0';
+    char *cut = record_cut_text(line);
+    size_t len = strlen(cut);
+    assert_true(len <= JSONSTREAM_MAX_STRING);
+    assert_true(len > JSONSTREAM_MAX_STRING - 8);
+    assert_memory_equal(cut + len - 3, "\xe2\x80\xa6", 3); /* ends with U+2026 */
+    assert_memory_equal(cut + len - 5, "\xc3\xa9", 2);     /* after a whole character */
+    free(cut);
+    free(line);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_capture),      cmocka_unit_test(test_entries_file),
                                        cmocka_unit_test(test_cubin_symbol), cmocka_unit_test(test_sass),
                                        cmocka_unit_test(test_error_file),   cmocka_unit_test(test_requests),
-                                       cmocka_unit_test(test_book)};
+                                       cmocka_unit_test(test_book),         cmocka_unit_test(test_cut_text)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
