@@ -468,6 +468,18 @@ static void test_wrap_and_sanitise(void **state)
     if (setlocale(LC_ALL, "C.UTF-8"))
         assert_int_equal(draw_width("\xe4\xb8\xad"), 2); /* a wide character counts two cells */
     assert_int_equal(draw_width("\xe4\xb8"), 2);         /* a cut sequence: two '?' */
+    /* the bidirectional controls from a file (an override, an isolate, a mark, the Arabic letter
+     * mark) are drawn as '?', so a line never reads reordered */
+    char out[128];
+    draw_safe("a\xe2\x80\xae"
+              "cba\xe2\x81\xa6"
+              "d\xe2\x80\x8f"
+              "e\xd8\x9c"
+              "f\xe2\x81\xa9",
+              out, sizeof out);
+    assert_string_equal(out, "a?cba?d?e?f?");
+    draw_safe("caf\xc3\xa9 \xe2\x80\x94 ok", out, sizeof out); /* other characters stay */
+    assert_string_equal(out, "caf\xc3\xa9 \xe2\x80\x94 ok");
 }
 
 /* Saving then loading gives the same scenario (same JSON again, same analysis). */
