@@ -3,7 +3,7 @@
 # (no GPU needed): a --kernel pattern whose repetition counts multiply (compiling
 # '((a{1000}){1000}){1000}' took gigabytes and half a minute) is refused at once with exit 2;
 # -o into a folder that does not exist is refused before the program runs (exit 2); a recording
-# whose line text is longer than the readers accept says so ("string longer than 4096 bytes").
+# whose line text is longer than the readers accept says so ("string longer than 1048576 bytes").
 srcdir=${srcdir:-.}
 top_builddir=${top_builddir:-.}
 bin="$(cd "$top_builddir" && pwd)/bankscope"
@@ -45,12 +45,12 @@ if command -v python3 > /dev/null 2>&1; then
     python3 - "$srcdir/tests/data/record/transpose-naive.json" "$tmp/long.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-r["lines"][0]["text"] = "x" * 5000
+r["lines"][0]["text"] = "x" * (1048576 + 1)
 json.dump(r, open(sys.argv[2], "w"))
 PY
     "$bin" analyze "$tmp/long.json" --summary > /dev/null 2> "$tmp/err"
     rc=$?
-    [ $rc -eq 2 ] && grep -q "long.json:1:[0-9]*: lines\[0\].text: string longer than 4096 bytes" "$tmp/err"
+    [ $rc -eq 2 ] && grep -q "long.json:1:[0-9]*: lines\[0\].text: string longer than 1048576 bytes" "$tmp/err"
     check "a text too long" $? "exit $rc: $(cat "$tmp/err")"
 fi
 

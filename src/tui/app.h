@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #include "gpu/gpu_worker.h"
-#include "io/kernel_text.h"
+#include "core/kernel_text.h"
 #include "io/lesson.h"
 #include "model/advisor.h"
 #include "model/banks.h"
