@@ -19,24 +19,25 @@
 static char *source_text(const char *file, int ln)
 {
     char why[128];
-    FILE *f = file ? safe_fopen_regular(file, why, sizeof why) : NULL;
+    FILE *f = file && ln > 0 ? safe_fopen_regular(file, why, sizeof why) : NULL;
     if (!f)
         return NULL;
-    char *line = NULL, *out = NULL;
-    size_t cap = 0, total = 0;
-    ssize_t len;
-    for (int i = 1; total <= RECORD_SOURCE_MAX && (len = getline(&line, &cap, f)) > 0; i++) {
-        total += (size_t)len;
-        if (i == ln) {
-            while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-                len--;
-            line[len] = '\0';
-            out = record_cut_text(line);
-            break;
-        }
+    strbuf sb = {0};
+    size_t total = 0;
+    int c, at = 1;
+    bool found = false; /* line ln has begun */
+    while (at <= ln && total++ <= RECORD_SOURCE_MAX && (c = getc(f)) != EOF) {
+        found = found || at == ln;
+        if (c == '\n')
+            at++;
+        else if (at == ln && sb.len <= TRACE_MAX_STRING) /* what is past the cut is not kept */
+            strbuf_addc(&sb, (char)c);
     }
-    free(line);
     fclose(f);
+    while (sb.len && sb.data[sb.len - 1] == '\r')
+        sb.data[--sb.len] = '\0';
+    char *out = found ? record_cut_text(strbuf_str(&sb)) : NULL;
+    strbuf_free(&sb);
     return out;
 }
 
