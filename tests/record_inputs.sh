@@ -15,8 +15,12 @@ check() { # check NAME STATUS MESSAGE
     if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1: $3"; fi
 }
 
+# memory bounded to 2 GB where the build allows it (a sanitized build reserves terabytes of shadow
+# address space and cannot run under ulimit -v)
+vm=2000000
+(ulimit -v $vm; "$bin" --version) > /dev/null 2>&1 || vm=unlimited
 for re in '((a{1000}){1000}){1000}' '(a|b){200}{200}' "$(printf 'a%.0s' $(seq 5000))"; do
-    (ulimit -v 2000000; timeout 20 "$bin" record --kernel "$re" -- "$tmp/ran" > /dev/null 2> "$tmp/err")
+    (ulimit -v $vm; timeout 20 "$bin" record --kernel "$re" -- "$tmp/ran" > /dev/null 2> "$tmp/err")
     rc=$?
     [ $rc -eq 2 ] && grep -q "too costly a pattern" "$tmp/err" && [ ! -e "$tmp/ran" ]
     check "--kernel $(printf '%.30s' "$re")" $? "exit $rc: $(head -c 200 "$tmp/err")"
