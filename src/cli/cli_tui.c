@@ -1,10 +1,12 @@
 /* cli_tui: `bankscope [FILE.json] [options]`: the interactive view's command line. It only parses
  * the options; the view itself is src/tui (which knows nothing of the command line). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "io/textsafe.h"
 #include "tui/tui.h"
 
 int cli_tui(int argc, char **argv)
@@ -47,7 +49,10 @@ int cli_tui_named(int argc, char **argv, const char *const *skipped, int nskippe
         case 'k': o.keys = v; break;
         case 'S': {
             struct stat st; /* --source FILE names the file; --source DIR a folder of sources */
-            if (stat(v, &st) == 0 && S_ISDIR(st.st_mode))
+            char t[256];
+            if (stat(v, &st) != 0)
+                rc = cli_usage_error("--source %s: %s", textsafe(v, t, sizeof t), strerror(errno));
+            else if (S_ISDIR(st.st_mode))
                 o.source_dir = v;
             else
                 o.source_file = v;

@@ -55,6 +55,11 @@ typedef struct record_book {
  * device has no bank model. */
 bool record_book_build(record_book *b, const record_capture *c, const record_sass *s, char *why, size_t n);
 void record_book_free(record_book *b);
+/* At most how many bytes of a source file are read for the text of one of its lines. */
+#define RECORD_SOURCE_MAX (64 << 20)
+/* A copy of a source line's text that the readers accept: cut on a character boundary to at most
+ * TRACE_MAX_STRING (1 MiB) bytes, ending with an ellipsis ("…") when it was cut. */
+char *record_cut_text(const char *text);
 
 struct record_measured;
 

@@ -182,7 +182,9 @@ static int act_save(tui_app *a, int key)
 {
     a->prompt.kind = key == 'E' ? PROMPT_SVG : PROMPT_SAVE;
     char name[LINE_MAX_TEXT];
-    tui_save_default_name(a, key == 'E', name, sizeof name);
+    if (!tui_save_default_name(a, key == 'E', name, sizeof name))
+        app_set_message(a, true, "the file's name is longer than %d bytes: type the name to save as",
+                        LINE_MAX_TEXT - 1);
     line_set(&a->prompt.line, name, true); /* typing replaces the proposed name */
     app_push(a, &mode_prompt);
     return REACT_REDRAW;

@@ -506,6 +506,9 @@ bool sweep_measure_busy(const tui_app *a);
 bool tui_save(tui_app *a, const char *path, bool svg, char *msg, size_t n);
 /* Keep unsaved edits in a new file in $TMPDIR when a signal ends the view; its name in path. */
 bool tui_keep_unsaved(tui_app *a, char *path, size_t n);
-void tui_save_default_name(tui_app *a, bool svg, char *buf, size_t n);
+/* The name S (svg: E) proposes: the file opened (its ".json" added when missing), or for an SVG
+ * its base name with the access and warp. False (buf empty) when it does not fit n bytes: a name
+ * is never cut, which would save into another file. */
+bool tui_save_default_name(tui_app *a, bool svg, char *buf, size_t n);
 
 #endif
