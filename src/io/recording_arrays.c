@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "io/safe_open.h"
 #include "util.h"
@@ -37,6 +38,14 @@ static char *find_source(const recording *r, const char *path, const char *sourc
     char folder[4096];
     const char *slash = strrchr(path, '/');
     snprintf(folder, sizeof folder, "%.*s", slash ? (int)(slash == path ? 1 : slash - path) : 1, slash ? path : ".");
+    char given[4096]; /* --source FILE: its folder */
+    struct stat st;
+    if (source_dir && stat(source_dir, &st) == 0 && S_ISREG(st.st_mode)) {
+        const char *sl = strrchr(source_dir, '/');
+        snprintf(given, sizeof given, "%.*s", sl ? (int)(sl == source_dir ? 1 : sl - source_dir) : 1,
+                 sl ? source_dir : ".");
+        source_dir = given;
+    }
     const char *roots[2] = {folder, source_dir};
     const char *dot = strstr(file, "/./"), *base = strrchr(file, '/');
     const char *names[3] = {file, dot ? dot + 3 : NULL, base ? base + 1 : file};
@@ -44,7 +53,7 @@ static char *find_source(const recording *r, const char *path, const char *sourc
         char real[4096], why[200];
         safe_refusal refused;
         if (!names[i] ||
-            !safe_named_path(names[i], roots, source_dir ? 2 : 1, safe_source_exts, real, sizeof real, &refused))
+            !safe_named_path(names[i], roots, source_dir ? 2 : 1, safe_source_exts, real, sizeof real, &refused, NULL))
             continue;
         char *t = safe_read_capped(real, SOURCE_MAX, len, why, sizeof why);
         if (t && safe_is_text(t, *len) && holds_a_line(r, t))
