@@ -79,6 +79,7 @@ typedef struct cli_common {
     int sass; /* analyze --sass: a recording's page per SASS instruction */
     int ptx;
     const char *svg;
+    const char *source; /* --source DIR: where a recording's source file may be read */
     int measure;
     int max_pad;
     int access; /* -1: all */

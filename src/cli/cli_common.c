@@ -88,7 +88,8 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed, cli_c
         {"max-pad", required_argument, NULL, 'P'},
         {"arch", required_argument, NULL, 'r'},
         {"svg", required_argument, NULL, 'g'},
-        {"sass", no_argument, NULL, 'S'},
+        {"source", required_argument, NULL, 'S'},
+        {"sass", no_argument, NULL, 'X'},
     };
     enum { NALL = sizeof all / sizeof all[0] };
     struct option longopts[NALL + 1];
@@ -123,7 +124,8 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed, cli_c
         case 'P': rc = int_value(cmd, opt, v, 256, &c->max_pad); break;
         case 'r': c->arch = v; break;
         case 'g': c->svg = v; break;
-        case 'S': c->sass = 1; break;
+        case 'S': c->source = v; break;
+        case 'X': c->sass = 1; break;
         default: rc = CLI_USAGE; break;
         }
     }

@@ -54,6 +54,8 @@ top_builddir=. check measured sh tests/gpu/measured.sh
 echo "== modern kernels recorded, per PC against ncu; atomic.popc against the counters"
 check record_modern sh tests/gpu/record_modern.sh
 check calib_popc sh tests/gpu/calib_popc.sh
+echo "== what-if on a recording: the advised padding recorded again"
+BANKSCOPE=./bankscope check whatif sh tests/gpu/whatif.sh
 echo "== calibration"
 check calibration ./tests/gpu/test_calibration
 if [ -n "$failed" ]; then
