@@ -176,6 +176,10 @@ static bool same_line(const scenario *s, int i, int j)
 static int act_line_instr(tui_app *a, int key)
 {
     const scenario *s = &a->sc;
+    if (!s->is_trace || !s->trace_at || s->ntrace < 2 || a->access < 0 || a->access >= s->ntrace) {
+        app_set_message(a, true, "[ and ] step through a recording's instructions of one source line");
+        return REACT_REDRAW;
+    }
     int n = s->ntrace, cur = a->access, step = key == ']' ? 1 : n - 1, k = 0, total = 0, next = cur;
     for (int i = 0; i < n; i++)
         if (same_line(s, i, cur)) {
