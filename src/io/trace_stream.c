@@ -75,8 +75,8 @@ static void copy_key(const trace_stream *t, char *key, size_t n)
 
 bool trace_stream_record_key(const char *key)
 {
-    static const char *const keys[] = {"program",   "arguments",   "device",   "kernel",      "launch",    "grid",
-                                       "block_dim", "block",       "executed", "captured",    "truncated", "line_info",
+    static const char *const keys[] = {"program",   "arguments",   "device",   "kernel",       "launch",    "grid",
+                                       "block_dim", "block",       "executed", "captured",     "truncated", "line_info",
                                        "lines",     "not_visible", "measured", "measured_why", "arrays"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         if (strcmp(key, keys[i]) == 0)
@@ -687,10 +687,15 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
         if ((r->active >> l) & 1 && (r->addr[l] & (width - 1)) != 0)
             return failf(t, err, pos[l][0], pos[l][1], "address is not a multiple of the width",
                          "trace[%lld].addresses[%d]", i, l);
+    if (t->sass && !t->have_at) { /* a recording without line info: where it ran, no file */
+        scenario_srcloc_set(&t->at, NULL, 0, 0, NULL);
+        t->have_at = true;
+    }
     if (t->have_at && t->sass) { /* where it ran: the caption of a recorded instruction */
         free(t->at.sass);
         t->at.sass = xstrdup(t->sass);
         t->at.warp = t->warp >= 0 && t->warp < INT32_MAX ? (int)t->warp : -1;
+        t->at.pc = t->pc;
     }
     return 0;
 }

@@ -84,6 +84,7 @@ void scenario_srcloc_copy(const scenario_srcloc *src, scenario_srcloc *dst)
     dst->text = src->text ? xstrdup(src->text) : NULL;
     dst->sass = src->sass ? xstrdup(src->sass) : NULL;
     dst->warp = src->warp;
+    dst->pc = src->pc;
     dst->line = src->line;
     dst->column = src->column;
 }
@@ -95,7 +96,7 @@ bool scenario_srcloc_known(const scenario_srcloc *l)
 
 void scenario_srcloc_set(scenario_srcloc *l, const char *file, int line, int column, const char *text)
 {
-    scenario_srcloc n = {NULL, line > 0 ? line : 0, column > 0 ? column : 0, NULL, NULL, -1};
+    scenario_srcloc n = {NULL, line > 0 ? line : 0, column > 0 ? column : 0, NULL, NULL, -1, -1};
     n.file = file ? xstrdup(file) : NULL;
     n.text = text ? xstrdup(text) : NULL;
     scenario_srcloc_free(l);

@@ -62,6 +62,7 @@ typedef struct scenario_srcloc {
     /* a recording's trace entry: where it ran */
     char *sass; /* owned: the SASS instruction; NULL: unknown */
     int warp;   /* the warp of the block that executed it; -1 (or sass NULL): unknown */
+    int64_t pc; /* the SASS instruction's byte offset in the kernel; -1 (or sass NULL): unknown */
 } scenario_srcloc;
 
 /* Free what l owns and leave it unknown. */

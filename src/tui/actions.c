@@ -338,6 +338,11 @@ static bool acts_line(const tui_app *a)
     return a->sc.is_trace && a->sc.trace_at && a->sc.ntrace > 1;
 }
 
+static bool acts_sass(const tui_app *a)
+{
+    return a->sc.is_trace && a->sc.trace_at && a->sc.ntrace > 0 && a->sc.trace_at[0].sass;
+}
+
 static bool acts_structs(const tui_app *a)
 {
     return a->sc.types.n > 0;
@@ -437,6 +442,13 @@ static const tui_action table[] = {
      act_swizzle,
      V,
      acts_array},
+    {{'D'},
+     1,
+     "sass",
+     "a recording: its SASS instructions, by pc or by cost (Enter: one's grid)",
+     sass_open,
+     V,
+     acts_sass},
     {{'K'},
      1,
      "kernel",

@@ -267,7 +267,14 @@ int source_open(tui_app *a, int key)
 
 void source_open_first(tui_app *a)
 {
-    if (a->sc.is_trace && a->sc.trace_at) /* a recording with line info */
+    bool lines = false; /* a recording with line info opens on its source, one without on its SASS */
+    for (int k = 0; a->sc.trace_at && k < a->sc.ntrace && !lines; k++)
+        lines = a->sc.trace_at[k].file != NULL;
+    if (a->sc.recording && a->sc.trace_at && !lines) {
+        sass_open(a, 0);
+        return;
+    }
+    if (a->sc.is_trace && a->sc.trace_at && lines)
         source_open(a, 'V');
 }
 

@@ -872,5 +872,20 @@ for rec in "$cases"/../../data/record/*.json; do
         diff "$tmp/want" "$tmp/got" | head -10; fail=$((fail + 1)); fi
 done
 
+# ---- the SASS view: a recording without line info (PyTorch's sort) opens on it; S sorts by
+# cost, Enter opens the grid of the costliest execution of the instruction, whose caption names
+# the warp and the SASS; D opens it from the grid of a recording with lines too ----
+start 120 30 --no-gpu ../../data/record/modern-torch_sort.json
+expect sass-open "SASS │ 209 instructions of the recorded block │ by pc (S: by cost)"
+keys S
+expect sass-sorted "  1  0x8840       12         76/24 4-way"
+keys Enter
+expect sass-grid "pc 0x8840: instruction 1575, the costliest of its 12 executions"
+expect sass-caption "banks: trace[1575] (no line info), warp 0: STS.64 [R43], R72"
+start 120 30 --no-gpu ../../data/record/modern-tile_gemm.json
+expect sass-source "SOURCE │ tile_gemm.cu"
+keys Escape D
+expect sass-from-grid "0x130         4             - not modelled: cp.async.cg tile_gemm.cu:17"
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
