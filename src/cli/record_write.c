@@ -163,7 +163,8 @@ bool record_book_build(record_book *b, const record_capture *c, const record_sas
         if (!seen && invisible_opcode(s->lines[i].text)) {
             b->invisible = xrealloc(b->invisible, (size_t)(b->ninvisible + 1) * sizeof *b->invisible);
             b->invisible[b->ninvisible++] = &s->lines[i];
-            b->pcs[pc_of(b, s->lines[i].pc)].measured_only = true;
+            int pi = pc_of(b, s->lines[i].pc); /* pc_of may move b->pcs */
+            b->pcs[pi].measured_only = true;
         }
     }
     /* lines sorted, then the PCs pointed at them again */

@@ -438,6 +438,11 @@ static void test_book(void **state)
     assert_int_equal(b.lines[1].unmodelled, 2);
     assert_int_equal(b.lines[1].ninstr, 2); /* the load and cp.async.cg */
     assert_int_equal(b.ninvisible, 1);
+    bool measured_only = false; /* the TMA copy: a PC of its own on its line, measured only */
+    for (int k = 0; k < b.npcs; k++)
+        if (b.pcs[k].pc == 0x600)
+            measured_only = b.pcs[k].measured_only && b.pcs[k].executions == 0;
+    assert_true(measured_only);
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
@@ -448,6 +453,7 @@ static void test_book(void **state)
     fclose(out);
     assert_true(ok);
     assert_non_null(strstr(buf, "\"format\": \"bankscope-record/1\""));
+    assert_non_null(strstr(buf, "\"executions\": 0, \"measured_only\": true"));
     assert_non_null(strstr(buf, "\"truncated\": true"));
     assert_non_null(strstr(buf, "; 4 of 5 warp-instructions captured (truncated)\""));
     assert_non_null(strstr(buf, "\"conflict_degree\": 32"));
