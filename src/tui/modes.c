@@ -1,6 +1,8 @@
 /* modes: the stack of modes. The top mode receives keys; drawing starts at the topmost view and
  * adds the overlays above it; a resize reaches every mode and closes none. */
 #include <curses.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "tui/app.h"
 
@@ -53,6 +55,26 @@ void app_pop_all(tui_app *a)
         app_pop(a);
 }
 
+/* The screen below the minimum size: the sizes on their own lines when the sentence does not fit
+ * (a very narrow terminal still reads both numbers), every line cut with an ellipsis. */
+static void draw_too_small(const tui_app *a)
+{
+    char min[32], need[48], now[48], both[160];
+    snprintf(min, sizeof min, "%dx%d", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+    snprintf(need, sizeof need, "needs %s", min);
+    snprintf(now, sizeof now, "now %dx%d", a->cols, a->rows);
+    snprintf(both, sizeof both, "bankscope %s (%s)", need, now);
+    int y = 0;
+    draw_text_cut(&a->crt, y++, 0, a->cols, ROLE_ERROR, 0, "terminal too small");
+    if ((int)strlen(both) <= a->cols) {
+        draw_text_cut(&a->crt, y++, 0, a->cols, ROLE_NORMAL, 0, both);
+    } else {
+        draw_text_cut(&a->crt, y++, 0, a->cols, ROLE_NORMAL, 0, (int)strlen(need) <= a->cols ? need : min);
+        draw_text_cut(&a->crt, y++, 0, a->cols, ROLE_NORMAL, 0, now);
+    }
+    draw_text_cut(&a->crt, y, 0, a->cols, ROLE_DIM, 0, "q quits");
+}
+
 void app_draw(tui_app *a)
 {
     erase();
@@ -63,10 +85,7 @@ void app_draw(tui_app *a)
             view = i;
     frame_compute(a);
     if (a->frame.lay.too_small) {
-        draw_text(&a->crt, 0, 0, a->cols, ROLE_ERROR, "terminal too small");
-        draw_text(&a->crt, 1, 0, a->cols, ROLE_NORMAL, "bankscope needs %dx%d (now %dx%d)", LAYOUT_MIN_COLS,
-                  LAYOUT_MIN_ROWS, a->cols, a->rows);
-        draw_text(&a->crt, 2, 0, a->cols, ROLE_DIM, "q quits");
+        draw_too_small(a);
         refresh();
         return;
     }

@@ -114,6 +114,17 @@ static void test_sizes(void **state)
     (void)state;
     tui_app *a = open_app("transpose-naive", 40, 10, false);
     assert_true(on_screen("terminal too small"));
+    /* narrower than the sentence: the sizes on their own lines, nothing cut without an ellipsis */
+    resizeterm(8, 30);
+    app_draw(a);
+    assert_true(on_screen("needs 72x20"));
+    assert_true(on_screen("now 30x8"));
+    assert_true(on_screen("q quits"));
+    resizeterm(3, 10);
+    app_draw(a);
+    assert_true(on_screen("terminal~"));
+    assert_true(on_screen("72x20"));
+    assert_true(on_screen("now 10x3"));
     resizeterm(48, 160);
     app_draw(a);
     assert_true(on_screen("array map: tile"));
