@@ -116,15 +116,21 @@ static void region_text(const whatif_input *in, const scenario *s, const recordi
         printf("  nothing to gain: no layout tried does better than now\n");
         return;
     }
-    printf("  %4s  %-26s %10s %7s %-13s %8s %9s %6s %9s\n", "rank", "layout", "wavefronts", "ideal", "worst", "extra B",
-           "shared B", "blk/SM", "occupancy");
+    char name[SHOW_MAX][120];
+    int namew = 26; /* the widest name sets the column: a long region name must not push the numbers out */
     for (int k = 0; k < n; k++) {
-        char name[120], rank[8];
+        whatif_layout_short(l[k], rg, name[k], sizeof name[k]);
+        int w = (int)strlen(name[k]);
+        namew = w > namew ? w : namew;
+    }
+    printf("  %4s  %-*s %10s %7s %-13s %8s %9s %6s %9s\n", "rank", namew, "layout", "wavefronts", "ideal", "worst",
+           "extra B", "shared B", "blk/SM", "occupancy");
+    for (int k = 0; k < n; k++) {
+        char rank[8];
         snprintf(rank, sizeof rank, k < r->ntop ? "%d" : "", k + 1);
-        printf("  %4s  %-26s %10lld %7lld %-13s %+8lld %9lld %6d %7.0f %%\n", k < r->ntop ? rank : "-",
-               whatif_layout_short(l[k], rg, name, sizeof name), (long long)c[k]->wavefronts, (long long)c[k]->ideal,
-               report_degree_text(c[k]->worst, deg, sizeof deg), (long long)l[k]->extra_bytes,
-               (long long)c[k]->smem_bytes, c[k]->blocks_per_sm, 100 * c[k]->occupancy);
+        printf("  %4s  %-*s %10lld %7lld %-13s %+8lld %9lld %6d %7.0f %%\n", k < r->ntop ? rank : "-", namew, name[k],
+               (long long)c[k]->wavefronts, (long long)c[k]->ideal, report_degree_text(c[k]->worst, deg, sizeof deg),
+               (long long)l[k]->extra_bytes, (long long)c[k]->smem_bytes, c[k]->blocks_per_sm, 100 * c[k]->occupancy);
     }
     printf("  best: %s\n", whatif_layout_decl(l[0], rg, elem_type(g, i), r->elem, buf, sizeof buf));
     for (int p = r->npitches - 1; p >= 0; p--) /* the widest recorded row that the swizzle rewrites */
