@@ -184,6 +184,44 @@ static void row_lines(const tui_app *a, whatif_state *w)
         free(v);
 }
 
+/* name cut to width cells with an ellipsis when longer, padded with spaces to width when shorter:
+ * two layouts of one array differ only at the end of their names. */
+static void fit_name(const tui_crt *crt, char name[static 160], int width)
+{
+    const char *ell = crt_glyph(crt, "…", "~");
+    if (draw_width(name) > width) {
+        size_t n = strlen(name);
+        while (n > 0 && draw_width(name) + 1 > width) {
+            do
+                n--;
+            while (n > 0 && ((unsigned char)name[n] & 0xC0) == 0x80);
+            name[n] = '\0';
+        }
+        if (n + strlen(ell) < 160)
+            strcat(name, ell);
+    }
+    size_t n = strlen(name);
+    for (int k = draw_width(name); k < width && n + 1 < 160; k++)
+        name[n++] = ' ';
+    name[n] = '\0';
+}
+
+/* Row i's layout name; without its array's name when every row is of one array (the line above
+ * the table names it), so that a narrow panel shows the part that tells the rows apart. */
+static char *row_name(const whatif_state *w, int i, char name[static 160])
+{
+    const whatif_layout *l = &w->rows[i].l;
+    const char *region = w->g.regions[l->region].name;
+    whatif_layout_short(l, &w->g.regions[l->region], name, 160);
+    bool one_array = true;
+    for (int k = 0; k < w->nrows; k++)
+        one_array = one_array && w->rows[k].l.region == l->region;
+    size_t n = strlen(region);
+    if (one_array && strncmp(name, region, n) == 0 && name[n] == ' ')
+        memmove(name, name + n + 1, strlen(name + n + 1) + 1);
+    return name;
+}
+
 /* The panel: the assumption, each searched array now, the ranked rows, the chosen row's lines and
  * its declaration. */
 static void whatif_draw(tui_app *a)
@@ -211,8 +249,18 @@ static void whatif_draw(tui_app *a)
                 (long long)r->current.wavefronts, (long long)r->current.ideal,
                 report_degree_text(r->current.worst, deg, sizeof deg));
     }
-    char head[200];
-    snprintf(head, sizeof head, "  %-26s %8s %6s %-13s %7s %5s", "layout", "wavefr.", "ideal", "worst", "extra B",
+    /* the name column takes the width the numbers leave, up to the longest name */
+    enum { NUMBERS_W = 1 + 8 + 1 + 6 + 1 + 13 + 1 + 7 + 1 + 5 };
+    int namew = 26;
+    for (int i = 0; i < w->nrows; i++) {
+        char name[160];
+        int nw = draw_width(row_name(w, i, name));
+        namew = nw > namew ? nw : namew;
+    }
+    if (namew > in.w - 2 - NUMBERS_W)
+        namew = in.w - 2 - NUMBERS_W > 26 ? in.w - 2 - NUMBERS_W : 26;
+    char head[300];
+    snprintf(head, sizeof head, "  %-*s %8s %6s %-13s %7s %5s", namew, "layout", "wavefr.", "ideal", "worst", "extra B",
              "occ.");
     draw_text_cut(&a->crt, y++, in.x, in.w, ROLE_KEY, 0, head);
     int room = in.y + in.h - y - 3;
@@ -226,12 +274,13 @@ static void whatif_draw(tui_app *a)
         const whatif_layout *l = &w->rows[i].l;
         const whatif_cost *c = &w->rows[i].c;
         char name[160], deg[32];
-        whatif_layout_short(l, &w->g.regions[l->region], name, sizeof name);
+        row_name(w, i, name);
+        fit_name(&a->crt, name, namew);
         bool chosen = i == w->cursor;
         draw_text_mark(&a->crt, y++, in.x, in.w, c->wavefronts == c->ideal ? ROLE_OK : ROLE_NORMAL,
-                       chosen ? MARK_SELECT : 0, "%c %-26.26s %8lld %6lld %-13s %+7lld %4.0f%%", chosen ? '>' : ' ',
-                       name, (long long)c->wavefronts, (long long)c->ideal,
-                       report_degree_text(c->worst, deg, sizeof deg), (long long)l->extra_bytes, 100 * c->occupancy);
+                       chosen ? MARK_SELECT : 0, "%c %s %8lld %6lld %-13s %+7lld %4.0f%%", chosen ? '>' : ' ', name,
+                       (long long)c->wavefronts, (long long)c->ideal, report_degree_text(c->worst, deg, sizeof deg),
+                       (long long)l->extra_bytes, 100 * c->occupancy);
     }
     if (w->nrows > 0) {
         const whatif_layout *l = &w->rows[w->cursor].l;

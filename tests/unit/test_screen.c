@@ -135,6 +135,24 @@ static void test_sizes(void **state)
     close_app(a);
 }
 
+/* The advisor on a recording in 80 columns: each row names what tells it from the others (the
+ * padding of rows 128+4 B and of 128+12 B), not only the array they share. */
+static void test_advisor_names_apart(void **state)
+{
+    (void)state;
+    char path[512];
+    tui_app *a = open_app(test_path("data/record/whatif-naive.json", path, sizeof path), 80, 24, false);
+    if (on_screen("SOURCE"))
+        key(a, '\r'); /* a recording opens on its source view: Enter goes to the grid */
+    key(a, 'v');
+    assert_true(on_screen("advisor on the recording"));
+    assert_true(on_screen("static shared memory: now 1056 wavefronts"));
+    assert_true(on_screen("  rows 128+4 B "));
+    assert_true(on_screen("  rows 128+12 B "));
+    assert_true(on_screen("> Swizzle<5,2,5> "));
+    close_app(a);
+}
+
 static void test_legacy_16_banks(void **state)
 {
     (void)state;
@@ -475,6 +493,7 @@ int main(void)
         cmocka_unit_test(test_default_and_padding),
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_legacy_16_banks),
+        cmocka_unit_test(test_advisor_names_apart),
         cmocka_unit_test(test_modes_survive),
         cmocka_unit_test(test_colour_roles),
         cmocka_unit_test(test_mouse_hits),
