@@ -67,7 +67,7 @@ for size in "80 24" "100 30" "160 48"; do
     expect "main view ($size)" "trace[0/63]"
     keys v
     expect "advisor on a recording ($size)" "advisor on the recording"
-    expect "the swizzle ranks first ($size)" "tile Swizzle<5,2,5>"
+    expect "the swizzle ranks first ($size)" "> Swizzle<5,2,5> "
     expect "the chosen row per line ($size)" "line 22: 1024 -> 32; total 1056 -> 64 wavefronts"
     keys j
     expect "the padding's declaration ($size)" "write: __shared__ float tile[32][33]"
