@@ -122,6 +122,15 @@ static void measured_draw(const tui_vctx *ctx, layout_rect in, int y)
     if (!fresh && g->rec_line) { /* a recording: what the hardware counted for this line, whole launch */
         const source_record_line *l = g->rec_line;
         const source_measured *m = &l->measured;
+        if (y == end - 1) { /* one line left: the counted numbers, not only the heading that names them */
+            char line[200];
+            snprintf(line, sizeof line, "line %d: %llu/%llu wf, %lld blocks", l->line,
+                     (unsigned long long)m->wavefronts, (unsigned long long)m->ideal_wavefronts,
+                     (long long)g->rec_blocks);
+            draw_text_cut(ctx->crt, y, in.x + 1, in.w - 1,
+                          m->wavefronts > m->ideal_wavefronts ? ROLE_CONFLICT : ROLE_OK, 0, line);
+            return;
+        }
         if (y < end)
             draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_DIM, "line %d, %lld blocks:", l->line,
                       (long long)g->rec_blocks);

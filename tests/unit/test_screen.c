@@ -135,8 +135,8 @@ static void test_sizes(void **state)
     close_app(a);
 }
 
-/* The advisor on a recording in 80 columns: each row names what tells it from the others (the
- * padding of rows 128+4 B and of 128+12 B), not only the array they share. */
+/* A recording in 80 columns: the measured line fits the result panel; in the advisor each row names what tells it from
+ * the others (the padding of rows 128+4 B and of 128+12 B), not only the array they share. */
 static void test_advisor_names_apart(void **state)
 {
     (void)state;
@@ -144,6 +144,8 @@ static void test_advisor_names_apart(void **state)
     tui_app *a = open_app(test_path("data/record/whatif-naive.json", path, sizeof path), 80, 24, false);
     if (on_screen("SOURCE"))
         key(a, '\r'); /* a recording opens on its source view: Enter goes to the grid */
+    /* the result panel's one line under MEASURED holds the counted numbers, not only their heading */
+    assert_true(on_screen("line 20: 32768/32768 wf"));
     key(a, 'v');
     assert_true(on_screen("advisor on the recording"));
     assert_true(on_screen("static shared memory: now 1056 wavefronts"));
