@@ -240,6 +240,27 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
 
 static void walk_expr(W *w, CXCursor c);
 static void walk_stmt(W *w, CXCursor c);
+
+/* One more step of the walk at c; true once the walk's budget is spent (where is kept): an
+ * exponential inlining stops with a message instead of taking all memory. */
+static bool walk_over_budget(W *w, CXCursor c)
+{
+    if (w->over)
+        return true;
+    if (++w->steps <= WALK_MAX_STEPS)
+        return false;
+    bool call = !clang_Cursor_isNull(w->top_call);
+    CXCursor at = call ? w->top_call : c;
+    int line = 0, col = 0;
+    walk_where(at, &line, &col, NULL);
+    char *name = call ? walk_spell(clang_getCursorReferenced(at)) : NULL;
+    w->over = walk_fmt("%s:%d:%d: error: the import stopped after %ld steps of its walk%s%s%s (a function that calls "
+                       "itself more than once per level inlines exponentially): nothing imported",
+                       walk_file_of(w, at), line, col, WALK_MAX_STEPS, call ? ", inlining the call of '" : "",
+                       call ? name : "", call ? "'" : "");
+    free(name);
+    return true;
+}
 static void push_guard(W *w, CXCursor cond, bool negate, expr_ref *saved, const char **saved_why);
 static bool walk_assign_call(W *w, CXCursor c, walk_kids ks);
 
@@ -434,11 +455,15 @@ static void walk_call(W *w, CXCursor c)
     w->exited_why = NULL;
     w->fn_nlstack = w->nlstack;
     w->fn_loop_why = w->loop_why;
+    if (w->ncalls == 0)
+        w->top_call = c;
     w->calls[w->ncalls++] = fn;
     walk_kids k = walk_children(fn);
     if (k.n && clang_getCursorKind(k.c[k.n - 1]) == CXCursor_CompoundStmt)
         walk_stmt(w, k.c[k.n - 1]);
     w->ncalls--;
+    if (w->ncalls == 0)
+        w->top_call = clang_getNullCursor();
     w->nbinds = saved;
     w->loop_why = lw0;
     w->fn_loop_why = fw0;
@@ -449,6 +474,8 @@ static void walk_call(W *w, CXCursor c)
 
 static void walk_expr(W *w, CXCursor c)
 {
+    if (walk_over_budget(w, c))
+        return;
     if (++w->depth > MAX_DEPTH) {
         w->depth--;
         return;
@@ -1568,6 +1595,8 @@ static bool walk_if_uniform(W *w, CXCursor c, CXCursor cond, CXCursor then, CXCu
 
 static void walk_stmt(W *w, CXCursor c)
 {
+    if (walk_over_budget(w, c))
+        return;
     if (++w->depth > MAX_DEPTH) {
         w->depth--;
         return;
@@ -1708,6 +1737,7 @@ bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o,
     w.o = o = &ob;
     w.kernel = kernel;
     w.stmt_expr = clang_getNullCursor();
+    w.top_call = clang_getNullCursor();
     w.file_base = base_name(o->file);
     scenario_init(out);
     walk_launch_scan(&w);
@@ -1726,7 +1756,14 @@ bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o,
         walk_stmt(&w, ks.c[ks.n - 1]);
     bool no_access = false;
     char *refused = NULL;
-    bool ok = walk_build(&w, kname, out, &no_access, &refused);
+    bool ok = !w.over && walk_build(&w, kname, out, &no_access, &refused);
+    if (w.over) {
+        fprintf(stderr, "%s\n", w.over);
+        free(w.over);
+        for (int i = 0; i < w.nskips; i++)
+            free(w.skips[i].text);
+        w.nskips = 0;
+    }
     *status = ok ? IMPORT_OK : IMPORT_BAD_INPUT;
     if (w.nskips > 1)
         qsort(w.skips, (size_t)w.nskips, sizeof *w.skips, skip_cmp);

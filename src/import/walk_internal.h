@@ -13,6 +13,10 @@
 
 #define MAX_INLINE 16
 #define MAX_CALLS 64
+/* The walk's budget: every statement and expression walked, once per inlined call. A function
+ * that calls itself (as templates can) twice per level doubles it per level; real kernels,
+ * even unrolled ones of thousands of accesses, stay far below. */
+#define WALK_MAX_STEPS 1500000L
 #define MAX_LOOPS 256
 #define MAX_DEPTH 400
 #define MAX_ITER 4096
@@ -165,6 +169,10 @@ typedef struct W {
     int trial;                 /* trial walks (undone after) open around the code being walked */
     int ntrials;               /* trial walks made */
     char *src_path, *src_text; /* the last source file read for walk_source_line */
+    size_t src_len;            /* src_text's length */
+    long steps;                /* statements and expressions walked, inlined calls' included */
+    CXCursor top_call;         /* the kernel's call being inlined (null: none) */
+    char *over;                /* where the walk passed WALK_MAX_STEPS, and why (NULL: it did not) */
 } W;
 
 typedef struct walk_kids { /* every child of a node; the list lives until walk_children_release */
