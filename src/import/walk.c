@@ -1410,9 +1410,25 @@ static void walk_loop(W *w, CXCursor c)
     walk_where(c, &line, &col, &off);
     if (!clang_Cursor_isNull(init)) {
         if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
+            /* every variable declared; those besides the loop's are stepped by the increment:
+             * changed by the loop, from its first iteration's start on */
             walk_kids dk = walk_children(init);
-            walk_kids vk = walk_children(dk.c[0]);
-            walk_expr(w, vk.c[vk.n - 1]);
+            for (int i = 0; i < dk.n; i++) {
+                walk_kids vk = walk_children(dk.c[i]);
+                bool has_init = vk.n > 0 && clang_isExpression(clang_getCursorKind(vk.c[vk.n - 1]));
+                if (has_init)
+                    walk_expr(w, vk.c[vk.n - 1]);
+                if (clang_equalCursors(dk.c[i], var))
+                    continue;
+                int nb = w->nbinds;
+                var_declare(w, dk.c[i], has_init ? vk.c[vk.n - 1] : clang_getNullCursor());
+                if (w->nbinds > nb) {
+                    char *m = walk_fmt("changed by the increment of the loop at %d:%d", line, col);
+                    w->binds[nb].val = 0;
+                    w->binds[nb].why = walk_strdup(w, m);
+                    free(m);
+                }
+            }
         } else
             walk_expr(w, init);
     }
@@ -1728,6 +1744,40 @@ static int skip_cmp(const void *a, const void *b)
     return x->line != y->line ? x->line - y->line : x->col - y->col;
 }
 
+/* Once per name: the listed accesses whose reason is a value the file does not give ("give -D
+ * NAME=VALUE"), counted, so that the -D that would settle most of them is said once. Called
+ * before the skip texts are freed. */
+static void settle_notes(W *w, const char *file)
+{
+    enum { MAX_NAMES = 16 };
+    char names[MAX_NAMES][64];
+    int counts[MAX_NAMES], n = 0;
+    for (int i = 0; i < w->nskips; i++) {
+        const char *t = w->skips[i].text, *g = strstr(t, "(give -D ");
+        if (!strstr(t, ": skipped ") || !g)
+            continue;
+        g += strlen("(give -D ");
+        size_t len = strcspn(g, "=) ");
+        if (!len || len >= sizeof names[0] || strncmp(g + len, "=VALUE)", 7) != 0)
+            continue;
+        int k = 0;
+        while (k < n && (strncmp(names[k], g, len) || names[k][len]))
+            k++;
+        if (k == n) {
+            if (n == MAX_NAMES)
+                continue;
+            snprintf(names[n], sizeof names[n], "%.*s", (int)len, g);
+            counts[n++] = 0;
+        }
+        counts[k]++;
+    }
+    for (int k = 0; k < n; k++)
+        fprintf(stderr,
+                "%s: note: %d listed access%s wait%s on '%s', which the file does not give: give -D %s=VALUE (the "
+                "value of a real launch)\n",
+                file, counts[k], counts[k] == 1 ? "" : "es", counts[k] == 1 ? "s" : "", names[k], names[k]);
+}
+
 bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o, scenario *out, int *status)
 {
     W w;
@@ -1767,10 +1817,11 @@ bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o,
     *status = ok ? IMPORT_OK : IMPORT_BAD_INPUT;
     if (w.nskips > 1)
         qsort(w.skips, (size_t)w.nskips, sizeof *w.skips, skip_cmp);
-    for (int i = 0; i < w.nskips; i++) {
+    for (int i = 0; i < w.nskips; i++)
         fprintf(stderr, "%s\n", w.skips[i].text);
+    settle_notes(&w, o->file);
+    for (int i = 0; i < w.nskips; i++)
         free(w.skips[i].text);
-    }
     if (refused)
         fprintf(stderr, "%s\n", refused);
     else if (no_access)
