@@ -214,6 +214,9 @@ char *walk_line_text(W *w, CXCursor c, const char **file);
 const char *walk_file_of(W *w, CXCursor c);
 
 /* walk_types.c: element types, structs and the shared arrays */
+/* The vector type a struct packing scalars of one type into 4, 8 or 16 aligned bytes is moved
+ * as (float4 for llm.c's Packed128<float>), in buf; NULL for another type. */
+const char *walk_pack_name(CXType t, char *buf, size_t n);
 CXType walk_elem_type(CXType e);
 /* The bankscope name of a scalar or CUDA vector type (in buf), or NULL. */
 const char *walk_builtin_name(CXType t, char *buf, size_t n);

@@ -140,6 +140,50 @@ const char *walk_type_name(W *w, CXType t, char *buf, size_t n, int64_t *size)
     return tn;
 }
 
+typedef struct pack_scan {
+    CXType elem; /* the one scalar type of every field so far (CXType_Invalid: none yet) */
+    bool ok;
+} pack_scan;
+
+static enum CXVisitorResult pack_field(CXCursor f, CXClientData d)
+{
+    pack_scan *ps = d;
+    CXType t = clang_getCanonicalType(clang_getCursorType(f));
+    if (t.kind == CXType_ConstantArray)
+        t = clang_getCanonicalType(clang_getArrayElementType(t));
+    bool scalar = t.kind >= CXType_Bool && t.kind <= CXType_LongDouble;
+    if (!scalar || (ps->elem.kind != CXType_Invalid && !clang_equalTypes(ps->elem, t))) {
+        ps->ok = false;
+        return CXVisit_Break;
+    }
+    ps->elem = t;
+    return CXVisit_Continue;
+}
+
+/* A struct that only packs scalars of one type into 4, 8 or 16 bytes aligned to its size (as
+ * llm.c's Packed128<float> does): the vector type of that width that the hardware moves it as
+ * (float4 for four floats, int4 for eight halves), in buf; NULL for any other type. */
+const char *walk_pack_name(CXType t, char *buf, size_t n)
+{
+    t = clang_getCanonicalType(t);
+    long long size = clang_Type_getSizeOf(t), align = clang_Type_getAlignOf(t);
+    if (t.kind != CXType_Record || (size != 4 && size != 8 && size != 16) || align != size)
+        return NULL;
+    pack_scan ps = {.elem = {.kind = CXType_Invalid}, .ok = true};
+    clang_Type_visitFields(t, pack_field, &ps);
+    if (!ps.ok || ps.elem.kind == CXType_Invalid)
+        return NULL;
+    const char *base = ps.elem.kind == CXType_Float && size <= 16   ? "float"
+                       : ps.elem.kind == CXType_Double && size >= 8 ? "double"
+                                                                    : "int";
+    int lanes = (int)(size / (base[0] == 'd' ? 8 : 4));
+    if (lanes == 1)
+        snprintf(buf, n, "%s", base);
+    else
+        snprintf(buf, n, "%s%d", base, lanes);
+    return buf;
+}
+
 /* The element type of a (multi-dimensional) array type. */
 CXType walk_elem_type(CXType e)
 {

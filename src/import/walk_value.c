@@ -788,6 +788,8 @@ int walk_pointer(W *w, CXCursor c, pbind *p)
         int64_t size;
         /* named as written (a template parameter's canonical type has no name) */
         const char *tn = walk_type_name(w, clang_getPointeeType(clang_getCursorType(c)), buf, sizeof buf, &size);
+        if (!tn) /* a struct that packs scalars into one vector's width */
+            tn = walk_pack_name(pt, buf, sizeof buf);
         const warray *arr = &w->arrays[p->array];
         if (p->vector ? tn && strcmp(tn, p->vector) == 0
                       : clang_equalTypes(pt, arr->elem) || (tn && !arr->is_struct && !strcmp(tn, arr->type)))
