@@ -1254,7 +1254,18 @@ static void walk_loop_once(W *w, CXCursor c, CXCursor init, CXCursor cond, CXCur
             walk_expr(w, cond);
     }
     w->nbinds = nb0;
-    loop_vars(w, c, NULL, false, NULL);
+    {
+        /* after the loop, a variable it changes is unknown for the loop's reason (which names the
+         * -D that would count it), a count read from memory aside as above */
+        strbuf vc = {0};
+        strbuf_addf(&vc, "inside the %s at %d:%d, whose iterations are not counted: ", what, line, col);
+        for (const char *p = why, *q; *p; p = q ? q + 17 : p + strlen(p)) {
+            q = strstr(p, "depends on data: ");
+            strbuf_add(&vc, p, q ? (size_t)(q - p) : strlen(p));
+        }
+        loop_vars(w, c, NULL, false, strbuf_str(&vc));
+        strbuf_free(&vc);
+    }
     for (int i = 0; i < ninv && i < nb0; i++)
         if (inv[i]) { /* given back by every iteration: the same after the loop */
             w->binds[i].val = start[i];

@@ -63,6 +63,13 @@ rc=$?
     grep -q "^sv.cu: note: 2 listed accesses wait on 'n', which the file does not give: give -D n=VALUE" "$tmp/sv2.err" &&
     ok || bad "several loop variables, n unknown: $(cat "$tmp/sv2.err")"
 
+# A flag a loop with an unknown bound changes (Rodinia hotspot's 'computed'): an access under it
+# names the loop and the parameter that decides it.
+printf '__global__ void k(float *o, int n)\n{\n    __shared__ float s[64];\n    bool done = false;\n    for (int i = 0; i < n; i++) {\n        done = false;\n        if (threadIdx.x < i)\n            done = true;\n    }\n    if (done)\n        o[0] = s[threadIdx.x];\n}\n' >"$tmp/fl.cu"
+(cd "$tmp" && "$bin" import fl.cu --block 32 -o fl.json) 2>"$tmp/fl.err"
+grep -q "^fl.cu:11:16: skipped load of 's': under the condition at 10:9, which cannot be expressed: 'done' is changed at 6:9, inside the loop at 5:5, whose iterations are not counted: .*'n' (give -D n=VALUE)" "$tmp/fl.err" &&
+    grep -q "^fl.cu: note: 1 listed access waits on 'n'" "$tmp/fl.err" && ok || bad "flag after a loop: $(cat "$tmp/fl.err")"
+
 # A loop left by a break is listed with the break's position; a recursive function's accesses are
 # listed, never inlined one level; an index that reads memory says record captures it.
 (cd "$dir" && "$bin" import loop-continue.cu --block 32) 2>"$tmp/lc.err" >/dev/null
