@@ -58,6 +58,7 @@ typedef struct warray {
     int64_t elem_size;
     CXType elem; /* canonical element type */
     bool is_struct;
+    bool is_union;   /* a union of arrays: its narrowest element type over the union's bytes */
     const char *why; /* not importable: why */
 } warray;
 

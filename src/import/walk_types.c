@@ -348,6 +348,43 @@ static enum CXChildVisitResult dim_visit(CXCursor c, CXCursor parent, CXClientDa
 }
 
 /* Register the shared array declared by decl; its index. */
+typedef struct union_scan {
+    CXType narrow; /* the narrowest element type so far (CXType_Invalid: none) */
+    bool ok;
+} union_scan;
+
+static enum CXVisitorResult union_field(CXCursor f, CXClientData d)
+{
+    union_scan *us = d;
+    CXType t = clang_getCanonicalType(clang_getCursorType(f));
+    char buf[64];
+    CXType el = t.kind == CXType_ConstantArray ? clang_getCanonicalType(clang_getArrayElementType(t)) : t;
+    if (t.kind != CXType_ConstantArray || !walk_builtin_name(el, buf, sizeof buf)) {
+        us->ok = false;
+        return CXVisit_Break;
+    }
+    if (us->narrow.kind == CXType_Invalid || clang_Type_getSizeOf(el) < clang_Type_getSizeOf(us->narrow))
+        us->narrow = el;
+    return CXVisit_Continue;
+}
+
+/* Whether t is a union whose members are all one-dimensional arrays of scalars or CUDA vectors
+ * (a buffer read as floats here and as float4 there); *narrow: the narrowest element type. */
+static bool union_of_arrays(CXType t, CXType *narrow)
+{
+    t = clang_getCanonicalType(t);
+    if (t.kind != CXType_Record || clang_getCursorKind(clang_getTypeDeclaration(t)) != CXCursor_UnionDecl)
+        return false;
+    union_scan us = {.narrow = {.kind = CXType_Invalid}, .ok = true};
+    clang_Type_visitFields(t, union_field, &us);
+    long long size = clang_Type_getSizeOf(t),
+              es = us.ok && us.narrow.kind != CXType_Invalid ? clang_Type_getSizeOf(us.narrow) : 0;
+    if (es <= 0 || size % es != 0)
+        return false;
+    *narrow = us.narrow;
+    return true;
+}
+
 int walk_array_add(W *w, CXCursor decl)
 {
     for (int i = 0; i < w->narrays; i++)
@@ -374,7 +411,13 @@ int walk_array_add(W *w, CXCursor decl)
         e = clang_getArrayElementType(e);
     }
     a->ndims = nd;
-    if (nd == 0) { /* a __shared__ scalar (or struct): an array of one */
+    CXType ue;
+    if (nd == 0 && union_of_arrays(e, &ue)) { /* its narrowest element over all its bytes */
+        a->is_union = true;
+        a->ndims = 1;
+        a->dims[0] = clang_Type_getSizeOf(clang_getCanonicalType(e)) / clang_Type_getSizeOf(ue);
+        e = ue;
+    } else if (nd == 0) { /* a __shared__ scalar (or struct): an array of one */
         a->ndims = 1;
         a->dims[0] = 1;
     } else if (nd > 3)
