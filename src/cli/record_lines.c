@@ -31,7 +31,8 @@
 typedef struct lines_row {
     char *file, *text;
     int64_t line, instrs, wavefronts, ideal, degree, unmodelled;
-    int64_t *idx; /* its trace entries ("instructions"), instrs of them */
+    char kind[32]; /* the first not-modelled kind of its PCs ("cp.async.cg"), or "" */
+    int64_t *idx;  /* its trace entries ("instructions"), instrs of them */
     /* what the hardware counted (the line's "measured", "agree", "agree_why") */
     bool measured;
     measured_counts mc;
@@ -269,7 +270,7 @@ static void kind_add(lines_kind **list, int *n, const char *sass, const char *wh
 
 /* A line's "pcs" (its '[' read): those not modelled into f; whether one fills shared memory
  * asynchronously into *async. */
-static bool read_pcs(lines_reader *rd, lines_file *f, bool *async)
+static bool read_pcs(lines_reader *rd, lines_file *f, lines_row *r, bool *async)
 {
     jsonstream_token t;
     while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_OBJECT) {
@@ -289,7 +290,9 @@ static bool read_pcs(lines_reader *rd, lines_file *f, bool *async)
             else
                 ok = skip(rd, t);
         }
-        if (ok && why)
+        if (ok && why && !r->kind[0])
+            record_kind_name(sass, r->kind, sizeof r->kind);
+        if (ok && why && f)
             kind_add(&f->not_modelled, &f->nnot_modelled, sass, why, execs);
         if (sass && (strstr(sass, "LDGSTS") || strstr(sass, "UTMALDG") || strstr(sass, "UBLKCP")))
             *async = true;
@@ -367,7 +370,7 @@ static bool read_row(lines_reader *rd, lines_row *r, int row, lines_file *kinds,
             }
             ok = ok && (t == JSONSTREAM_ARRAY_END || bad(rd, "instructions: expected trace indexes"));
         } else if (strcmp(key, "pcs") == 0 && t == JSONSTREAM_ARRAY) {
-            ok = read_pcs(rd, kinds, async);
+            ok = read_pcs(rd, kinds, r, async);
         } else if (strcmp(key, "measured") == 0 && t == JSONSTREAM_OBJECT) {
             ok = read_line_measured(rd, r);
         } else if (strcmp(key, "agree_why") == 0 && t == JSONSTREAM_STRING) {
@@ -381,8 +384,21 @@ static bool read_row(lines_reader *rd, lines_row *r, int row, lines_file *kinds,
     return t == JSONSTREAM_OBJECT_END || bad(rd, "");
 }
 
+const char *record_kind_name(const char *sass, char *buf, size_t n)
+{
+    const char *op = sass ? sass + strspn(sass, " \t") : "";
+    if (*op == '@') /* the predicate */
+        op += strcspn(op, " \t"), op += strspn(op, " \t");
+    const kinds_row *k = kinds_find_sass(op);
+    if (k && k->rule == KINDS_RULE_NOT_MODELLED)
+        snprintf(buf, n, "%s", k->name);
+    else
+        snprintf(buf, n, "%.*s", (int)strcspn(op, " \t"), op);
+    return buf;
+}
+
 void record_row_print(FILE *out, const char *file, int64_t line, const char *text, int64_t instrs, int64_t wavefronts,
-                      int64_t ideal, int64_t degree, int64_t unmodelled)
+                      int64_t ideal, int64_t degree, int64_t unmodelled, const char *kind)
 {
     char where[80], deg[24], t[256];
     record_where(file, line, where, sizeof where);
@@ -390,6 +406,8 @@ void record_row_print(FILE *out, const char *file, int64_t line, const char *tex
         report_degree_text((int)degree, deg, sizeof deg);
     else
         snprintf(deg, sizeof deg, "-");
+    if (instrs && degree <= 0 && unmodelled) /* only kinds the model does not cover: no verdict */
+        snprintf(deg, sizeof deg, "not modelled");
     const char *txt = textsafe(text ? text + strspn(text, " \t") : "", t, sizeof t);
     bool cut = strlen(txt) > 70; /* a long line ends in "...": never cut without saying so */
     int keep = cut ? 67 : 70;
@@ -398,7 +416,8 @@ void record_row_print(FILE *out, const char *file, int64_t line, const char *tex
     fprintf(out, "%-28s %8lld %10lld %10lld %13s  %.*s%s\n", where, (long long)instrs, (long long)wavefronts,
             (long long)ideal, deg, keep, txt, cut ? "..." : "");
     if (unmodelled)
-        fprintf(out, "%-28s %8lld not modelled\n", "", (long long)unmodelled);
+        fprintf(out, "%-28s %8lld not modelled%s%s\n", "", (long long)unmodelled, kind && kind[0] ? ": " : "",
+                kind ? kind : "");
 }
 
 void record_row_header(FILE *out)
@@ -451,7 +470,7 @@ static bool lines_predict(lines_reader *rd, const banks_profile *prof, lines_row
         rd->failed = true;
         return false;
     }
-    int64_t *sum = xcalloc((size_t)(3 * (n ? n : 1)), sizeof *sum);
+    int64_t *sum = xcalloc((size_t)(4 * (n ? n : 1)), sizeof *sum);
     banks_request r;
     int64_t i = 0;
     size_t at = 0; /* the next index in entry order */
@@ -475,14 +494,17 @@ static bool lines_predict(lines_reader *rd, const banks_profile *prof, lines_row
         if (row < 0)
             continue;
         banks_analyze(prof, &r, &res, NULL);
-        if (res.not_modelled) {
+        if (res.not_modelled) { /* a kind the model does not cover, named by its SASS (cp.async.cg) */
             rows[row].unmodelled_now = true;
+            sum[4 * row + 3]++;
+            if (!rows[row].kind[0])
+                snprintf(rows[row].kind, sizeof rows[row].kind, "%s", kinds_of(r.op)->name);
             continue;
         }
-        sum[3 * row] += res.wavefronts; /* at most 32 x 2^31 entries per line: no overflow */
-        sum[3 * row + 1] += res.ideal_wavefronts;
-        if (res.conflict_degree > sum[3 * row + 2])
-            sum[3 * row + 2] = res.conflict_degree;
+        sum[4 * row] += res.wavefronts; /* at most 32 x 2^31 entries per line: no overflow */
+        sum[4 * row + 1] += res.ideal_wavefronts;
+        if (res.conflict_degree > sum[4 * row + 2])
+            sum[4 * row + 2] = res.conflict_degree;
     }
     if (ok && got < 0) {
         snprintf(rd->err, sizeof rd->err, "%s", err.text);
@@ -496,9 +518,11 @@ static bool lines_predict(lines_reader *rd, const banks_profile *prof, lines_row
     }
     ok = ok && got == 0; /* else stopped by a signal */
     for (int k = 0; ok && k < n; k++) {
-        rows[k].wavefronts = sum[3 * k];
-        rows[k].ideal = sum[3 * k + 1];
-        rows[k].degree = sum[3 * k + 2];
+        rows[k].wavefronts = sum[4 * k];
+        rows[k].ideal = sum[4 * k + 1];
+        rows[k].degree = sum[4 * k + 2];
+        if (sum[4 * k + 3] > rows[k].unmodelled) /* a file written before the kind was named */
+            rows[k].unmodelled = sum[4 * k + 3];
     }
     free(sum);
     trace_stream_close(ts);
@@ -740,7 +764,8 @@ void record_lines_print(const record_lines *L, FILE *out)
     record_row_header(out);
     for (int i = 0; i < L->n; i++) {
         const lines_row *r = &L->rows[i];
-        record_row_print(out, r->file, r->line, r->text, r->instrs, r->wavefronts, r->ideal, r->degree, r->unmodelled);
+        record_row_print(out, r->file, r->line, r->text, r->instrs, r->wavefronts, r->ideal, r->degree, r->unmodelled,
+                         r->kind);
         tn += r->instrs; /* bounded by the trace's length and its entries' wavefronts */
         tw += r->wavefronts;
         ti += r->ideal;

@@ -4,32 +4,53 @@
 
 #include "cli/record_write.h"
 #include "cli/record_measured.h"
+#include "io/trace_stream.h"
 #include "io/jsonw.h"
+#include "io/safe_open.h"
 #include "io/textsafe.h"
 #include "model/kinds.h"
 #include "model/scenario.h"
 #include "util.h"
 
-/* Text of line ln of file (without its newline), or NULL when it cannot be read. */
+/* Text of line ln of file (without its newline), or NULL when it cannot be read. The file (named
+ * by the program's line info) is opened without blocking, a regular file only, and read no
+ * further than RECORD_SOURCE_MAX bytes; a line longer than the readers accept of a string
+ * (TRACE_MAX_STRING) is cut on a character boundary and ends with an ellipsis. */
 static char *source_text(const char *file, int ln)
 {
-    FILE *f = file ? fopen(file, "r") : NULL;
+    char why[128];
+    FILE *f = file && ln > 0 ? safe_fopen_regular(file, why, sizeof why) : NULL;
     if (!f)
         return NULL;
-    char *line = NULL, *out = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    for (int i = 1; (len = getline(&line, &cap, f)) > 0; i++) {
-        if (i == ln) {
-            while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-                len--;
-            line[len] = '\0';
-            out = xstrdup(line);
-            break;
-        }
+    strbuf sb = {0};
+    size_t total = 0;
+    int c, at = 1;
+    bool found = false; /* line ln has begun */
+    while (at <= ln && total++ <= RECORD_SOURCE_MAX && (c = getc(f)) != EOF) {
+        found = found || at == ln;
+        if (c == '\n')
+            at++;
+        else if (at == ln && sb.len <= TRACE_MAX_STRING) /* what is past the cut is not kept */
+            strbuf_addc(&sb, (char)c);
     }
-    free(line);
     fclose(f);
+    while (sb.len && sb.data[sb.len - 1] == '\r')
+        sb.data[--sb.len] = '\0';
+    char *out = found ? record_cut_text(strbuf_str(&sb)) : NULL;
+    strbuf_free(&sb);
+    return out;
+}
+
+char *record_cut_text(const char *text)
+{
+    static const char ellipsis[] = "\xe2\x80\xa6"; /* U+2026 */
+    size_t n = strlen(text);
+    if (n <= TRACE_MAX_STRING)
+        return xstrdup(text);
+    size_t keep = textsafe_cut(text, TRACE_MAX_STRING - (sizeof ellipsis - 1));
+    char *out = xmalloc(keep + sizeof ellipsis);
+    memcpy(out, text, keep);
+    memcpy(out + keep, ellipsis, sizeof ellipsis);
     return out;
 }
 
@@ -236,8 +257,9 @@ static void json_entry(jsonw *w, const record_book *b, int64_t i)
     jsonw_begin_object(w, JSONW_INLINE);
     const kinds_row *k = kinds_of(r.op);
     JSONW_KV_STRING(w, "op", k ? kinds_op_text(k) : banks_op_name(r.op));
-    if (k && k->file_op) /* as scenario_kind_json: "op": "cp.async", "cache": "cg" */
-        JSONW_KV_STRING(w, "cache", k->cache);
+    const char *sel = NULL, *key = k ? kinds_select_key(k, &sel) : NULL;
+    if (key) /* as scenario_kind_json: "op": "cp.async", "cache": "cg"; "op": "atomic", "form": "popc" */
+        jsonw_kv_string(w, key, sel);
     JSONW_KV_INT(w, "width", r.width);
     if (r.op == BANKS_LDMATRIX || r.op == BANKS_STMATRIX) {
         JSONW_KV_INT(w, "matrices", r.matrices);
@@ -269,16 +291,19 @@ void record_book_json(const record_book *b, const record_measured *m, const char
     const record_capture *c = b->cap;
     jsonw w;
     jsonw_init(&w, out);
-    char name[4096], desc[8192], src[4200];
-    short_name(c->demangled, name, sizeof name);
-    snprintf(desc, sizeof desc,
-             "Recorded by bankscope record: block (%u,%u,%u) of launch %lld of %s on %s; one block of one launch, for "
-             "this input",
-             c->block[0], c->block[1], c->block[2], (long long)c->launch, c->demangled, c->device);
+    char src[4200];
+    size_t nlen = strlen(c->demangled) + 1; /* names are kept whole, however long */
+    char *name = xmalloc(nlen);
+    short_name(c->demangled, name, nlen);
+    strbuf db = {0};
+    strbuf_addf(&db,
+                "Recorded by bankscope record: block (%u,%u,%u) of launch %lld of %s on %s; one block of one launch, "
+                "for this input",
+                c->block[0], c->block[1], c->block[2], (long long)c->launch, c->demangled, c->device);
     if (c->executed > c->nentries) /* every reader shows the description: say it there too */
-        snprintf(desc + strlen(desc), sizeof desc - strlen(desc),
-                 "; %lld of %lld warp-instructions captured (truncated)", (long long)c->nentries,
-                 (long long)c->executed);
+        strbuf_addf(&db, "; %lld of %lld warp-instructions captured (truncated)", (long long)c->nentries,
+                    (long long)c->executed);
+    const char *desc = strbuf_str(&db);
     jsonw_begin_object(&w, JSONW_LINES);
     JSONW_KV_STRING(&w, "format", "bankscope-record/1");
     JSONW_KV_STRING(&w, "name", name);
@@ -310,6 +335,7 @@ void record_book_json(const record_book *b, const record_measured *m, const char
     JSONW_KV_INT(&w, "captured", c->nentries);
     JSONW_KV_BOOL(&w, "truncated", c->executed > c->nentries);
     JSONW_KV_BOOL(&w, "line_info", b->sass->has_lines);
+    record_arrays_json(&w, b);
     record_measured_json(&w, m);
     JSONW_KEY(&w, "lines");
     jsonw_begin_array(&w, JSONW_LINES);
@@ -370,15 +396,20 @@ void record_book_json(const record_book *b, const record_measured *m, const char
     jsonw_end_array(&w);
     jsonw_end_object(&w);
     *ok = jsonw_finish(&w, why);
+    free(name);
+    strbuf_free(&db);
 }
 
 void record_book_print(const record_book *b, FILE *out)
 {
     const record_capture *c = b->cap;
     char t[512];
-    fprintf(out, "%s, launch %lld, block (%u,%u,%u) of grid (%u,%u,%u), block %ux%ux%u, on %s (%s)\n",
-            textsafe(c->demangled, t, sizeof t), (long long)c->launch, c->block[0], c->block[1], c->block[2],
-            c->grid[0], c->grid[1], c->grid[2], c->block_dim[0], c->block_dim[1], c->block_dim[2], c->device, b->arch);
+    textsafe(c->demangled, t, sizeof t - 4);
+    if (strlen(t) < strlen(c->demangled)) /* a long name is cut on screen, and says so */
+        strcat(t, "\xe2\x80\xa6");
+    fprintf(out, "%s, launch %lld, block (%u,%u,%u) of grid (%u,%u,%u), block %ux%ux%u, on %s (%s)\n", t,
+            (long long)c->launch, c->block[0], c->block[1], c->block[2], c->grid[0], c->grid[1], c->grid[2],
+            c->block_dim[0], c->block_dim[1], c->block_dim[2], c->device, b->arch);
     fprintf(out, "%lld warp-instructions captured at %d SASS instructions%s\n", (long long)c->nentries, b->npcs,
             c->executed > c->nentries ? "" : "");
     if (c->executed > c->nentries)
@@ -392,8 +423,12 @@ void record_book_print(const record_book *b, FILE *out)
     int64_t tw = 0, ti = 0, tn = 0;
     for (int i = 0; i < b->nlines; i++) {
         const record_line *l = &b->lines[i];
+        char kind[32] = "";
+        for (int k = 0; k < b->npcs && !kind[0]; k++)
+            if (b->pcs[k].line == i && b->pcs[k].problem)
+                record_kind_name(b->pcs[k].sass ? b->pcs[k].sass->text : NULL, kind, sizeof kind);
         record_row_print(out, l->file, l->line, l->text, l->ninstr, l->wavefronts, l->ideal_wavefronts,
-                         l->ninstr ? l->degree : 0, l->unmodelled);
+                         l->ninstr ? l->degree : 0, l->unmodelled, kind);
         tw += l->wavefronts;
         ti += l->ideal_wavefronts;
         tn += l->ninstr;

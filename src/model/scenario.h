@@ -132,11 +132,15 @@ typedef struct scenario {
     int *warps;  /* owned; NULL: every warp of the block */
     int nwarps;
     bool is_trace;
+    bool recording;       /* a recording of a real program ("format": "bankscope-record/1") */
     banks_request *trace; /* owned, trace mode */
     int ntrace;
     /* owned, NULL: none; else one location per trace entry, unknown where the entry has none
      * (a recording's file, line and the line's text: bankscope record) */
     scenario_srcloc *trace_at;
+    /* owned, NULL: as loaded. A recording's trace with a layout applied as a what-if (its
+     * addresses remapped, model/whatif.h): the layout's name, which every view shows */
+    char *whatif;
     /* derived */
     int64_t loop_values[SCENARIO_MAX_ITERATIONS]; /* loops[0]'s value at each iteration of the nest */
     int iterations;                               /* of the whole nest: the product of its loops */
