@@ -76,4 +76,25 @@ assert l[1]["measured"]["predicted_launch"] == 1048576 and l[1]["measured"]["exc
 assert o["measured"]["excess_wavefronts"] == 1023040 and o["measured"]["computed_with"] == "sm_90"
 print("--json: agree, predicted_launch, excess computed")
 PY
+# the source view computes the same: a forged "yes" beside 40000 measured is shown as not
+# agreeing, and a recording whose lines overlap is refused with the position
+command -v tmux >/dev/null 2>&1 || { echo "tmux not found: the source view is not checked"; exit $fail; }
+sock="bankscope-checked-$$"
+T() { tmux -L "$sock" -f /dev/null "$@"; }
+trap 'T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+# screen NAME FILE TEXT: the view of FILE shows TEXT (polled for up to 20 s)
+screen() {
+    T new-session -d -s "$1" -x 120 -y 20 "env LANG=C.UTF-8 TERM=xterm-256color $bin --no-gpu '$2'; sleep 30"
+    i=0
+    while [ $i -lt 200 ] && ! T capture-pane -p -t "$1" | grep -qF -- "$3"; do i=$((i + 1)); sleep 0.1; done
+    if T capture-pane -p -t "$1" | grep -qF -- "$3"; then
+        echo "source view $1: '$3'"
+    else
+        echo "FAIL source view $1: '$3' never appeared:"; T capture-pane -p -t "$1"; fail=1
+    fi
+}
+screen forged "$tmp/forged.json" "40000≠"
+screen forged2 "$tmp/forged.json" "1048576="
+screen overlap "$tmp/overlap.json" "overlap.json:"
+screen overlap2 "$tmp/overlap.json" "instructions: trace entry 32 is also in line 2"
 exit $fail

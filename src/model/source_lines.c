@@ -323,7 +323,7 @@ static void mark_names(const scenario *s, source_lines *sl)
     }
 }
 
-/* Copy m (its why duplicated) into the row's measured numbers, adding to what is there. */
+/* Add m's measured counts into the row's (bounded by the reader: the sums fit). */
 static void add_measured(source_row *x, const source_measured *m)
 {
     if (!m->known)
@@ -333,10 +333,7 @@ static void add_measured(source_row *x, const source_measured *m)
     d->wavefronts += m->wavefronts;
     d->ideal_wavefronts += m->ideal_wavefronts;
     d->instructions += m->instructions;
-    d->predicted_launch += m->predicted_launch;
-    d->agree = d->agree == MEASURED_AGREE_FALSE ? d->agree : m->agree;
-    if (m->why && !d->why)
-        d->why = xstrdup(m->why);
+    d->second_differs = d->second_differs || m->second_differs; /* agreement: computed by the caller */
 }
 
 /* Sum every warp-instruction into the row of its access, as analyze sums them. */
