@@ -650,7 +650,7 @@ if printf '%s' "$same" | grep -q '32m' && [ -n "$open" ]; then pass=$((pass + 1)
     echo "FAIL source-measured-marks: line 12 should read 128= in green, the atomics' line 8188?:"
     printf '%s\n%s\n' "$same" "$open" | cat -v; fail=$((fail + 1)); fi
 keys G
-expect source-measured-why "measured 8188 over the launch, predicted x blocks 14208"
+expect source-measured-why "measured 8188 over the launch, predicted x blocks 8192"
 # ... where its file is not at hand: the lines the recording carries
 sed 's#"/[^"]*/transpose.cu#"/nonexistent/transpose.cu#g' "$cases/$rec" > "$tmp/moved.json"
 start 80 24 --no-gpu "$tmp/moved.json"
