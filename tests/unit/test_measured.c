@@ -295,7 +295,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_count),      cmocka_unit_test(test_refused),
         cmocka_unit_test(test_lines_transpose), cmocka_unit_test(test_padded_and_histogram),
-        cmocka_unit_test(test_recompute),       cmocka_unit_test(test_share),           cmocka_unit_test(test_read_all_kept),
+        cmocka_unit_test(test_recompute),       cmocka_unit_test(test_share),
+        cmocka_unit_test(test_read_all_kept),
     };
     return cmocka_run_group_tests_name("measured", tests, NULL, NULL);
 }
