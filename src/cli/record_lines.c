@@ -453,7 +453,8 @@ static bool bad_index(lines_reader *rd, const lines_index *x, const char *what)
  * position. Memory: the indexes, never the largest index. A signal stops it (false, no error). */
 static bool lines_predict(lines_reader *rd, const banks_profile *prof, lines_row *rows, int n, lines_indexes *ix)
 {
-    qsort(ix->v, ix->n, sizeof *ix->v, index_cmp);
+    if (ix->n > 1) /* (no indexes: no array at all) */
+        qsort(ix->v, ix->n, sizeof *ix->v, index_cmp);
     for (size_t k = 1; k < ix->n; k++)
         if (ix->v[k].entry == ix->v[k - 1].entry) {
             char m[200];
