@@ -97,8 +97,8 @@ screen() {
         echo "FAIL source view $1: '$3' never appeared:"; T capture-pane -p -t "$1"; fail=1
     fi
 }
-screen forged "$tmp/forged.json" "40000≠"
-screen forged2 "$tmp/forged.json" "1048576="
+screen forged "$tmp/forged.json" "40000/32768≠"
+screen forged2 "$tmp/forged.json" "1048576/32768="
 screen overlap "$tmp/overlap.json" "overlap.json:"
 screen overlap2 "$tmp/overlap.json" "instructions: trace entry 32 is also in line 2"
 exit $fail

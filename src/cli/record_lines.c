@@ -39,7 +39,8 @@ typedef struct lines_row {
     int64_t excess, expected; /* computed (record_lines_load), never read */
     measured_agree agree;
     measured_why why;
-    bool unmodelled_now; /* an entry of the line is not modelled by the model in use */
+    bool unmodelled_now; /* an instruction of the line is not modelled by the model in use, or is
+                            measured only (TMA, wgmma: no addresses recorded) */
     bool second_differs; /* the second recorded block predicts differently on this line (its trace is
                             not in the recording: the one fact of agreement taken from the file) */
 } lines_row;
@@ -287,9 +288,13 @@ static bool read_pcs(lines_reader *rd, lines_file *f, lines_row *r, bool *async)
                 string_value(&rd->js, t, &why);
             else if (strcmp(key, "executions") == 0)
                 ok = count_value(rd, t, key, 0, RECORD_MAX_COUNT, &execs);
+            else if (strcmp(key, "measured_only") == 0 && (t == JSONSTREAM_TRUE || t == JSONSTREAM_FALSE))
+                r->unmodelled_now = r->unmodelled_now || t == JSONSTREAM_TRUE; /* TMA, wgmma: never predicted */
             else
                 ok = skip(rd, t);
         }
+        if (ok && why) /* a kind the model does not cover: no agreement can be claimed */
+            r->unmodelled_now = true;
         if (ok && why && !r->kind[0])
             record_kind_name(sass, r->kind, sizeof r->kind);
         if (ok && why && f)
@@ -777,7 +782,7 @@ void record_lines_print(const record_lines *L, FILE *out)
 
 void record_lines_json(jsonw *w, void *ctx)
 {
-    const record_lines *L = ctx;
+    const record_lines *L = ((const record_lines_ctx *)ctx)->lines;
     if (!L)
         return;
     const lines_row *rows = L->rows;

@@ -33,6 +33,8 @@ typedef struct record_pc {
     const char *problem; /* NULL: modelled; else why not (static text) */
     bool traced;         /* with a problem: kept in the trace all the same (a kind files name,
                             cp.async.cg), where analyze counts it as not modelled */
+    bool measured_only;  /* no callback came (wgmma operands, TMA): no execution recorded, the
+                            count pass measures it on its line */
 } record_pc;
 
 typedef struct record_book {
@@ -87,7 +89,13 @@ void record_lines_free(record_lines *l);
 /* A loud line when it was truncated, the kinds it did not model or record, and its lines as a
  * table ending with their total, then what was measured beside the computed numbers. */
 void record_lines_print(const record_lines *l, FILE *out);
-/* For analyze --json (ctx: the record_lines, or NULL: nothing): the members "capture" (executed,
+/* What analyze --json's recording members read (record_lines_json, record_sass_json). */
+typedef struct record_lines_ctx {
+    const char *path;          /* the file analyzed */
+    const banks_profile *arch; /* the model analyze used: each line is predicted again with it */
+    const record_lines *lines; /* its lines, checked (record_lines_load); NULL: not a recording */
+} record_lines_ctx;
+/* For analyze --json (ctx: a record_lines_ctx): the members "capture" (executed,
  * captured, truncated and its warning), "not_modelled_kinds" and "not_recorded_kinds" (kind,
  * count, why), "source_lines" (each line predicted, and measured), "measured" and "measured_why".
  * The signature of report_options.json_extra. */
