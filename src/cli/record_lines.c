@@ -13,6 +13,7 @@
  * breaks a rule is an error at its position. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/record_measured.h"
 #include "cli/record_write.h"
@@ -702,6 +703,9 @@ static bool lines_members(lines_reader *rd, record_lines *L, lines_indexes *ix, 
 int record_lines_load(const char *path, const banks_profile *prof, record_lines **out, char *err, size_t n)
 {
     *out = NULL;
+    struct stat st; /* a pipe is read once, by the analysis: its lines cannot be read again */
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
     FILE *f = fopen(path, "rb");
     if (!f)
         return 0;
