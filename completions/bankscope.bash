@@ -58,7 +58,7 @@ _bankscope() {
     esac
     local opts
     case $cmd in
-    analyze) opts="--json --warp --all --summary --arch --force" ;;
+    analyze) opts="--json --warp --all --summary --sass --arch --force" ;;
     measure) opts="--json --access --iteration --arch" ;;
     kernel) opts="--ptx --access --iteration --arch" ;;
     sweep) opts="--json --max-pad --all --measure --arch --force --source" ;;

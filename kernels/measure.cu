@@ -65,8 +65,7 @@ __device__ __forceinline__ long long bs_max(long long a, long long b) { return a
 
 #define BS_WIDTH @WIDTH@
 #define BS_STORE @STORE@
-/* The instruction (banks_op): 0 load, 1 store, 2 ldmatrix, 3 stmatrix, 4 atomic, 5 cp.async,
- * 7 atomic.popc (atomicAdd(p, 1) whose result is unused: ATOMS.POPC.INC); for
+/* The instruction (banks_op): 0 load, 1 store, 2 ldmatrix, 3 stmatrix, 4 atomic, 5 cp.async, 7 atomic.popc; for
  * ldmatrix/stmatrix the matrices (1, 2, 4) and .trans; for atomics the operation (0 add, 1 min,
  * 2 max, 3 and, 4 or, 5 xor, 6 exch, 7 cas, 8 inc) and whether it returns (atom) or not (red). */
 #define BS_OP @OP@

@@ -39,6 +39,27 @@ for f in "$srcdir"/tests/data/record/*.json; do
     fi
     "$bin" analyze "$f" --json > "$tmp/a" 2> "$tmp/err"
     check "$b" $? "analyze --json: $(cat "$tmp/err")"
+    # the SASS page partitions the recording: its rows' predictions add up to analyze's total,
+    # their executions cover every trace entry, the --sass table's total row says the same, and
+    # every recorded instruction has its warp
+    python3 - "$tmp/a" "$b" <<'PY' > "$tmp/py" 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))
+s, rows = d["summary"], d.get("sass")
+assert rows, "no sass table"
+w = sum(r["predicted"]["wavefronts"] for r in rows if r["predicted"])
+i = sum(r["predicted"]["ideal_wavefronts"] for r in rows if r["predicted"])
+assert (w, i) == (s["wavefronts"], s["ideal_wavefronts"]), (w, i, s)
+pcs = [r["pc"] for r in rows]
+assert pcs == sorted(set(pcs)), "one row per pc"
+assert sum(r["executions"] for r in rows) >= len(d["accesses"]), "executions cover the trace"
+PY
+    check "$b sass" $? "$(cat "$tmp/py")"
+    "$bin" analyze "$f" --summary --sass > "$tmp/sass" 2> "$tmp/err"
+    t=$(sed -n 's/^total: \([0-9]*\) warp-instructions, \([0-9]*\) wavefronts (ideal \([0-9]*\)).*/\2 \3/p' "$tmp/sass")
+    l=$(awk '$1 == "total" && NF >= 7 {print $3, $4}' "$tmp/sass")
+    [ -n "$t" ] && [ "$t" = "$l" ]
+    check "$b --sass" $? "analyze total ($t) is not the sum of the SASS rows ($l)"
     "$bin" --snapshot "$f" > "$tmp/s" 2> "$tmp/err"
     check "$b" $? "--snapshot: $(cat "$tmp/err")"
     sum=$(grep '"summary"' "$tmp/a")

@@ -76,6 +76,7 @@ typedef struct cli_common {
     int json;
     int all;
     int summary;
+    int sass; /* analyze --sass: a recording's page per SASS instruction */
     int ptx;
     const char *svg;
     const char *source; /* --source DIR: where a recording's source file may be read */

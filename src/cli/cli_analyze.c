@@ -1,4 +1,4 @@
-/* cli_analyze: `bankscope analyze FILE [--json] [--warp N] [--all] [--summary] [--arch NAME]`.
+/* cli_analyze: `bankscope analyze FILE [--json] [--warp N] [--all] [--summary] [--sass] [--arch NAME]`.
  * The instructions come from an instr_source: a trace file streams (read as it is analysed, in
  * bounded memory); for any output but the text summary a first pass checks the whole trace so
  * that a bad file prints nothing. */
@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "cli/record_sass.h"
 #include "cli/record_write.h"
 #include "io/instr_source.h"
 #include "io/load.h"
@@ -21,10 +22,17 @@ static void load_error(const char *msg)
     fputc('\n', stderr);
 }
 
+/* analyze --json's members of a recording: its source lines, then its SASS page. */
+static void recording_json(struct jsonw *w, void *ctx)
+{
+    record_lines_json(w, ctx);
+    record_sass_json(w, ctx);
+}
+
 int cli_analyze(int argc, char **argv)
 {
     cli_common c;
-    if (cli_parse(argc, argv, "analyze", "json warp all arch summary force", &c))
+    if (cli_parse(argc, argv, "analyze", "json warp all arch summary force sass", &c))
         return CLI_USAGE;
     bool summary = c.summary && !c.json;
     instr_source src;
@@ -65,7 +73,7 @@ int cli_analyze(int argc, char **argv)
                         .warp = s->is_trace ? -1 : c.warp,
                         .source = &src,
                         /* a recording: its source lines, predicted and measured */
-                        .json_extra = s->is_trace ? record_lines_json : NULL,
+                        .json_extra = s->is_trace ? recording_json : NULL,
                         .json_extra_ctx = &lines_ctx};
     /* a summary is printed only once every instruction was read (a streamed trace: found good)
      * and none was skipped (not interrupted) */
@@ -97,6 +105,8 @@ int cli_analyze(int argc, char **argv)
             fwrite(buf, 1, buflen, stdout);
         if (!c.json)
             record_lines_report(c.file, s->arch, stdout); /* a recording: its source lines */
+        if (!c.json && c.sass)
+            record_sass_report(c.file, s->arch, stdout); /* and its SASS instructions */
         rc = cli_finish_stdout("analyze");
     }
     free(buf);

@@ -89,6 +89,7 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed, cli_c
         {"arch", required_argument, NULL, 'r'},
         {"svg", required_argument, NULL, 'g'},
         {"source", required_argument, NULL, 'S'},
+        {"sass", no_argument, NULL, 'X'},
     };
     enum { NALL = sizeof all / sizeof all[0] };
     struct option longopts[NALL + 1];
@@ -124,6 +125,7 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed, cli_c
         case 'r': c->arch = v; break;
         case 'g': c->svg = v; break;
         case 'S': c->source = v; break;
+        case 'X': c->sass = 1; break;
         default: rc = CLI_USAGE; break;
         }
     }

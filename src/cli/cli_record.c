@@ -655,10 +655,10 @@ static int no_launch(const record_opts *o, const record_capture *c)
 }
 
 /* A disassembly of the captured kernel's module running beside the measuring runs: nvdisasm
- * -g (SASS and the innermost line) and nvdisasm -gi (the outer lines of code inlined from the
- * toolkit's headers), each a child writing DIR/listing-g.txt and DIR/listing-gi.txt; or, without
- * nvdisasm, cuobjdump -sass (SASS only). nvdisasm lists the kernel alone when told its symbol
- * index (-fun), the whole module else. The children are stopped by a signal to bankscope. */
+ * -g (SASS and the innermost line) and nvdisasm -gi (the inline chain of every instruction), each a child writing
+ * DIR/listing-g.txt and DIR/listing-gi.txt; or, without nvdisasm, cuobjdump -sass (SASS only). nvdisasm lists the
+ * kernel alone when told its symbol index (-fun), the whole module else. The children are stopped by a signal to
+ * bankscope. */
 typedef struct disasm_job {
     child_run run[2]; /* -g, -gi; pid 0: not started */
     char tool[PATH_MAX];
@@ -719,8 +719,8 @@ static void disassembly_start(const char *dir, const record_capture *c, disasm_j
             record_tools[i] = j->run[i].pid;
 }
 
-/* The disassembly into s: nvdisasm -g's, with -gi's outer lines for instructions whose line is
- * in the toolkit's headers; else cuobjdump -sass's; an empty listing when neither is installed
+/* The disassembly into s: nvdisasm -g's, with -gi's inline chains (each instruction on the
+ * kernel's own line it was inlined from); else cuobjdump -sass's; an empty listing when neither is installed
  * or a signal stopped bankscope. */
 static void disassembly_finish(const char *dir, const record_capture *c, disasm_job *j, record_sass *s)
 {
@@ -730,7 +730,7 @@ static void disassembly_finish(const char *dir, const record_capture *c, disasm_
     bool inner = j->run[0].pid && listing_finish(&j->run[0], dir, "-g", c, s);
     bool outer_ok = j->run[1].pid && listing_finish(&j->run[1], dir, "-gi", c, &outer);
     record_tools[0] = record_tools[1] = 0;
-    if (inner && outer_ok && record_sass_in_toolkit(s))
+    if (inner && outer_ok) /* every instruction's inline chain, and its kernel's own line */
         record_sass_inline(s, &outer);
     record_sass_free(&outer);
     if (!inner) {

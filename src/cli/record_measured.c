@@ -51,12 +51,15 @@ static void fill_lines(record_measured *m, const record_book *b, const record_bo
         measured_line *ml = &m->lines[i];
         ml->pcs = m->pcs + at;
         for (int k = 0; k < b->npcs; k++)
-            if (b->pcs[k].line == i)
+            if (b->pcs[k].line == i) {
                 m->pcs[at++] = (uint32_t)b->pcs[k].pc;
+                if (b->pcs[k].measured_only) /* wgmma, TMA: measured, never predicted */
+                    ml->unmodelled = true;
+            }
         ml->npcs = (size_t)(m->pcs + at - ml->pcs);
         ml->predicted_wavefronts = (uint64_t)l->wavefronts;
         ml->predicted_ideal = (uint64_t)l->ideal_wavefronts;
-        ml->unmodelled = l->unmodelled > 0;
+        ml->unmodelled |= l->unmodelled > 0;
         if (second) {
             const record_line *o = same_line(second, l);
             ml->has_second = true;

@@ -291,31 +291,33 @@ static bool toolkit_file(const char *path)
     return false;
 }
 
-/* The location of an annotation (after '//## File "'): 'FILE", line N', maybe followed by
- * ' inlined at "FILE", line N' for each inlined call: the first location outside the toolkit's
- * headers. */
-static void source_location(const char *p, char *file, size_t n, int *lineno)
+/* The location of an annotation (after '//## File "'): 'FILE", line N' (what may follow, '
+ * inlined at "FILE", line N', is the next annotation's location); false when it has none. */
+static bool source_location(const char *p, char *file, size_t n, int *lineno)
 {
-    bool first = true;
-    for (;;) {
-        const char *q = strchr(p, '"');
-        int ln;
-        if (!q || sscanf(q, "\", line %d", &ln) != 1)
-            return;
-        char f[4096];
-        snprintf(f, sizeof f, "%.*s", (int)(q - p), p);
-        if (first || toolkit_file(file)) {
-            snprintf(file, n, "%s", f);
-            *lineno = ln;
-        }
-        first = false;
-        if (!toolkit_file(file))
-            return;
-        const char *next = strstr(q, "inlined at \"");
-        if (!next)
-            return;
-        p = next + 12;
-    }
+    const char *q = strchr(p, '"');
+    int ln;
+    if (!q || sscanf(q, "\", line %d", &ln) != 1)
+        return false;
+    snprintf(file, n, "%.*s", (int)(q - p), p);
+    *lineno = ln;
+    return true;
+}
+
+/* A copy of n sites. */
+static record_site *sites_dup(const record_site *a, int n)
+{
+    record_site *c = n ? xmalloc((size_t)n * sizeof *c) : NULL;
+    for (int i = 0; i < n; i++)
+        c[i] = (record_site){.file = xstrdup(a[i].file), .line = a[i].line};
+    return c;
+}
+
+static void sites_free(record_site *a, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(a[i].file);
+    free(a);
 }
 
 void record_sass_parse(FILE *in, const char *mangled, record_sass *s)
@@ -324,16 +326,35 @@ void record_sass_parse(FILE *in, const char *mangled, record_sass *s)
     char *line = NULL, fn[4096] = "", file[4096] = "";
     size_t cap = 0;
     int room = 0, lineno = 0;
+    /* the annotations since the last instruction (the next one's chain), and the chain in force */
+    record_site *pend = NULL, *chain = NULL;
+    int npend = 0, nchain = 0, pend_room = 0;
+    bool after_instr = true;
     while (getline(&line, &cap, in) > 0) {
         if (function_start(line, fn, sizeof fn)) {
-            file[0] = '\0';
+            sites_free(chain, nchain);
+            chain = NULL;
+            nchain = 0;
+            for (int i = 0; i < npend; i++)
+                free(pend[i].file);
+            npend = 0;
             continue;
         }
         if (strcmp(fn, mangled) != 0)
             continue;
         const char *loc = strstr(line, "//## File \"");
         if (loc) {
-            source_location(loc + 11, file, sizeof file, &lineno);
+            if (after_instr) { /* a new chain starts */
+                for (int i = 0; i < npend; i++)
+                    free(pend[i].file);
+                npend = 0;
+                after_instr = false;
+            }
+            if (source_location(loc + 11, file, sizeof file, &lineno)) {
+                if (npend == pend_room)
+                    pend = xrealloc(pend, (size_t)(pend_room = pend_room ? 2 * pend_room : 8) * sizeof *pend);
+                pend[npend++] = (record_site){.file = xstrdup(file), .line = lineno};
+            }
             continue;
         }
         const char *a = strstr(line, "/*");
@@ -353,13 +374,25 @@ void record_sass_parse(FILE *in, const char *mangled, record_sass *s)
         size_t len = (size_t)(semi - t);
         while (len && (t[len - 1] == ' ' || t[len - 1] == '\t'))
             len--;
+        if (!after_instr && npend) { /* the annotations just read are the chain from here on */
+            sites_free(chain, nchain);
+            chain = sites_dup(pend, npend);
+            nchain = npend;
+        }
+        after_instr = true;
         record_sass_line *l = &s->lines[s->n++];
         l->pc = pc;
         l->text = xmemdup_str(t, len);
-        l->file = file[0] ? xstrdup(file) : NULL;
-        l->line = file[0] ? lineno : 0;
-        s->has_lines |= file[0] != '\0';
+        l->chain = sites_dup(chain, nchain);
+        l->nchain = nchain;
+        l->file = nchain ? xstrdup(chain[nchain - 1].file) : NULL; /* the outermost: the kernel's own line */
+        l->line = nchain ? chain[nchain - 1].line : 0;
+        s->has_lines |= nchain > 0;
     }
+    sites_free(chain, nchain);
+    for (int i = 0; i < npend; i++)
+        free(pend[i].file);
+    free(pend);
     free(line);
 }
 
@@ -375,12 +408,15 @@ void record_sass_inline(record_sass *s, const record_sass *outer)
 {
     for (int i = 0; i < s->n; i++) {
         record_sass_line *l = &s->lines[i];
-        const record_sass_line *o = l->file && toolkit_file(l->file) ? record_sass_find(outer, l->pc) : NULL;
-        if (o && o->file && !toolkit_file(o->file)) {
-            free(l->file);
-            l->file = xstrdup(o->file);
-            l->line = o->line;
-        }
+        const record_sass_line *o = record_sass_find(outer, l->pc);
+        if (!o || !o->nchain)
+            continue;
+        sites_free(l->chain, l->nchain);
+        l->chain = sites_dup(o->chain, o->nchain);
+        l->nchain = o->nchain;
+        free(l->file);
+        l->file = xstrdup(o->file);
+        l->line = o->line;
     }
 }
 
@@ -404,6 +440,7 @@ void record_sass_free(record_sass *s)
     for (int i = 0; i < s->n; i++) {
         free(s->lines[i].text);
         free(s->lines[i].file);
+        sites_free(s->lines[i].chain, s->lines[i].nchain);
     }
     free(s->lines);
     memset(s, 0, sizeof *s);
@@ -443,8 +480,9 @@ static const char *atomic_from_sass(const char *sass, banks_request *r)
         return NULL;
     }
     if (strncmp(op, "ATOMS.CAST.SPIN", 15) == 0)
-        return "ATOMS.CAST.SPIN is a compare-and-swap loop (a float atomicAdd, an 8-byte add/min/max): each "
-               "iteration is an instruction whose lanes depend on the others' success";
+        return "ATOMS.CAST.SPIN is a compare-and-swap loop (a float atomicAdd, an 8-byte add/min/max): how often "
+               "it runs depends on which lanes win each round (measured on an H200: 2 wavefronts, 0 conflicts per "
+               "execution; the executions differ from run to run)";
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
         size_t k = strlen(kinds[i].prefix);
         if (strncmp(op, kinds[i].prefix, k) == 0 && (op[k] == '\0' || op[k] == '.')) {

@@ -55,12 +55,22 @@ void record_capture_free(record_capture *c);
  * undone, made printable) into why; false when there is no such file. */
 bool record_error_read(const char *dir, char *why, size_t n);
 
+/* One location of an inline chain: a file and a line of it. */
+typedef struct record_site {
+    char *file;
+    int line;
+} record_site;
+
 /* One instruction of the disassembly. */
 typedef struct record_sass_line {
     uint64_t pc;
     char *text; /* "LDS R15, [R18+0x20]" (predicate included, no ';') */
-    char *file; /* NULL: no line info */
+    char *file; /* NULL: no line info; else the line of the kernel's own body the instruction is
+                   in or was inlined from (the outermost of chain) */
     int line;
+    record_site *chain; /* the inline chain, innermost first, the kernel's own line last (nvdisasm
+                           -gi); nchain 1 for code not inlined; owned */
+    int nchain;
 } record_sass_line;
 
 typedef struct record_sass {
@@ -75,9 +85,11 @@ void record_sass_parse(FILE *in, const char *mangled, record_sass *s);
 /* Whether an instruction's line is in the CUDA toolkit's headers (an inlined atomicAdd: nvdisasm
  * -g gives device_atomic_functions.hpp). */
 bool record_sass_in_toolkit(const record_sass *s);
-/* Give such instructions the location outer has for the same pc when it is the user's (outer:
- * the listing of nvdisasm -gi, whose last annotation before an instruction is the outermost
- * call, checked on an H100 with CUDA 13.0: atomicAdd gets the line that calls it). */
+/* Give every instruction the inline chain outer has for the same pc and, as its line, the
+ * chain's outermost location: the line of the kernel's own body (outer: the listing of nvdisasm
+ * -gi, whose annotations before an instruction are its chain, innermost first; checked on an H100
+ * and an H200 with CUDA 13.0: atomicAdd and a CuTe-style copy() get the kernel's line that calls
+ * them). */
 void record_sass_inline(record_sass *s, const record_sass *outer);
 /* The instruction at pc, or NULL. */
 const record_sass_line *record_sass_find(const record_sass *s, uint64_t pc);

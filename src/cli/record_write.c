@@ -154,6 +154,19 @@ bool record_book_build(record_book *b, const record_capture *c, const record_sas
         }
         b->trace_index[i] = p->problem && !p->traced ? -1 : b->ntrace++;
     }
+    /* the TMA copies and wgmma operand reads that called no patch: instructions of their own on
+     * their lines, with no execution recorded, measured only (the count pass has their numbers) */
+    for (int i = 0; i < s->n; i++) {
+        bool seen = false; /* one that did call the patches is counted as not modelled instead */
+        for (int k = 0; k < b->npcs && !seen; k++)
+            seen = b->pcs[k].pc == s->lines[i].pc;
+        if (!seen && invisible_opcode(s->lines[i].text)) {
+            b->invisible = xrealloc(b->invisible, (size_t)(b->ninvisible + 1) * sizeof *b->invisible);
+            b->invisible[b->ninvisible++] = &s->lines[i];
+            int pi = pc_of(b, s->lines[i].pc); /* pc_of may move b->pcs */
+            b->pcs[pi].measured_only = true;
+        }
+    }
     /* lines sorted, then the PCs pointed at them again */
     int *old_to_new = xcalloc((size_t)(b->nlines ? b->nlines : 1), sizeof *old_to_new);
     for (int i = 0; i < b->nlines; i++)
@@ -185,15 +198,6 @@ bool record_book_build(record_book *b, const record_capture *c, const record_sas
         if (res.conflict_degree > l->degree)
             l->degree = res.conflict_degree;
         line_add(l, b->trace_index[i]);
-    }
-    for (int i = 0; i < s->n; i++) {
-        bool seen = false; /* one that did call the patches is counted as not modelled instead */
-        for (int k = 0; k < b->npcs && !seen; k++)
-            seen = b->pcs[k].pc == s->lines[i].pc;
-        if (!seen && invisible_opcode(s->lines[i].text)) {
-            b->invisible = xrealloc(b->invisible, (size_t)(b->ninvisible + 1) * sizeof *b->invisible);
-            b->invisible[b->ninvisible++] = &s->lines[i];
-        }
     }
     return true;
 }
@@ -285,6 +289,45 @@ static void json_entry(jsonw *w, const record_book *b, int64_t i)
     jsonw_end_object(w);
 }
 
+/* The count run's numbers of the instruction at pc over the whole launch: "measured":
+ * {"wavefronts", "ideal_wavefronts", "instructions"}, null when nothing was measured (a pc the
+ * count run did not list executed nothing: zeros). */
+static void json_pc_measured(jsonw *w, const record_measured *m, uint64_t pc)
+{
+    if (!m || !m->have) {
+        JSONW_KV_NULL(w, "measured");
+        return;
+    }
+    measured_counts c = {0};
+    for (size_t i = 0; i < m->count.npcs; i++)
+        if (m->count.pcs[i].pc == pc)
+            c = m->count.pcs[i].c;
+    JSONW_KEY(w, "measured");
+    jsonw_begin_object(w, JSONW_INLINE);
+    JSONW_KV_INT(w, "wavefronts", (int64_t)c.wavefronts);
+    JSONW_KV_INT(w, "ideal_wavefronts", (int64_t)c.ideal_wavefronts);
+    JSONW_KV_INT(w, "instructions", (int64_t)c.instructions);
+    jsonw_end_object(w);
+}
+
+/* An instruction's inline chain, innermost first, the kernel's own line last: "chain": [{"file",
+ * "line", "text"}] (text null where the file cannot be read). */
+static void json_chain(jsonw *w, const record_sass_line *s)
+{
+    JSONW_KEY(w, "chain");
+    jsonw_begin_array(w, JSONW_INLINE);
+    for (int i = 0; i < s->nchain; i++) {
+        char *text = source_text(s->chain[i].file, s->chain[i].line);
+        jsonw_begin_object(w, JSONW_INLINE);
+        JSONW_KV_STRING(w, "file", s->chain[i].file);
+        JSONW_KV_INT(w, "line", s->chain[i].line);
+        JSONW_KV_STRING(w, "text", text);
+        jsonw_end_object(w);
+        free(text);
+    }
+    jsonw_end_array(w);
+}
+
 void record_book_json(const record_book *b, const record_measured *m, const char *const *argv, int argc, FILE *out,
                       bool *ok, const char **why)
 {
@@ -357,8 +400,13 @@ void record_book_json(const record_book *b, const record_measured *m, const char
             JSONW_KV_INT(&w, "pc", (int64_t)b->pcs[k].pc);
             JSONW_KV_STRING(&w, "sass", b->pcs[k].sass ? b->pcs[k].sass->text : NULL);
             JSONW_KV_INT(&w, "executions", b->pcs[k].executions);
+            if (b->pcs[k].measured_only) /* no callback: what the hardware counted is all there is */
+                JSONW_KV_BOOL(&w, "measured_only", true);
             if (b->pcs[k].problem)
                 JSONW_KV_STRING(&w, "not_modelled", b->pcs[k].problem);
+            if (b->pcs[k].sass && b->pcs[k].sass->nchain > 1)
+                json_chain(&w, b->pcs[k].sass);
+            json_pc_measured(&w, m, b->pcs[k].pc);
             jsonw_end_object(&w);
         }
         jsonw_end_array(&w);
@@ -440,7 +488,9 @@ void record_book_print(const record_book *b, FILE *out)
                     b->pcs[k].sass ? textsafe(b->pcs[k].sass->text, t, sizeof t) : "?",
                     (unsigned long long)b->pcs[k].pc, b->pcs[k].problem, (long long)b->pcs[k].executions);
     for (int i = 0; i < b->ninvisible; i++)
-        fprintf(out, "not visible: %s at pc 0x%llx (its shared-memory side passes no callback: not recorded)\n",
+        fprintf(out,
+                "measured only: %s at pc 0x%llx (its shared-memory side passes no callback: no address is "
+                "recorded, the count run measures it on its line)\n",
                 textsafe(b->invisible[i]->text, t, sizeof t), (unsigned long long)b->invisible[i]->pc);
     fprintf(out, "\nOne block of one launch, for this input: other blocks, launches or inputs may differ.\n");
 }

@@ -33,6 +33,8 @@ typedef struct record_pc {
     const char *problem; /* NULL: modelled; else why not (static text) */
     bool traced;         /* with a problem: kept in the trace all the same (a kind files name,
                             cp.async.cg), where analyze counts it as not modelled */
+    bool measured_only;  /* no callback came (wgmma operands, TMA): no execution recorded, the
+                            count pass measures it on its line */
 } record_pc;
 
 typedef struct record_book {

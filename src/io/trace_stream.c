@@ -33,6 +33,8 @@ struct trace_stream {
     int nlines;
     scenario_srcloc at;
     bool have_at;
+    int64_t pc, warp; /* the last instruction's "pc" and "warp" (a recording's), -1: none */
+    char *sass;       /* owned: its "sass", NULL: none */
 };
 
 /* "NAME:LINE:COL: PATH: MSG" into err; returns -1. */
@@ -73,8 +75,8 @@ static void copy_key(const trace_stream *t, char *key, size_t n)
 
 bool trace_stream_record_key(const char *key)
 {
-    static const char *const keys[] = {"program",   "arguments",   "device",   "kernel",      "launch",    "grid",
-                                       "block_dim", "block",       "executed", "captured",    "truncated", "line_info",
+    static const char *const keys[] = {"program",   "arguments",   "device",   "kernel",       "launch",    "grid",
+                                       "block_dim", "block",       "executed", "captured",     "truncated", "line_info",
                                        "lines",     "not_visible", "measured", "measured_why", "arrays"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         if (strcmp(key, keys[i]) == 0)
@@ -157,6 +159,16 @@ static void set_location(trace_stream *t, const char *source)
 const scenario_srcloc *trace_stream_location(const trace_stream *t)
 {
     return t->have_at ? &t->at : NULL;
+}
+
+int64_t trace_stream_pc(const trace_stream *t)
+{
+    return t->pc;
+}
+
+int64_t trace_stream_warp(const trace_stream *t)
+{
+    return t->warp;
 }
 
 /* One top-level member other than "trace" whose key was just read: 0 read, 1 not a member a
@@ -406,6 +418,7 @@ void trace_stream_close(trace_stream *t)
         scenario_srcloc_free(&t->lines[i]);
     free(t->lines);
     scenario_srcloc_free(&t->at);
+    free(t->sass);
     free(t->path);
     free(t->name);
     free(t);
@@ -502,6 +515,9 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
     r->atomic = BANKS_ATOM_ADD;
     r->returns = true;
     t->have_at = false;
+    t->pc = t->warp = -1;
+    free(t->sass);
+    t->sass = NULL;
     long long i = (long long)t->count;
     for (;;) {
         jsonstream_token k = jsonstream_next(&t->js);
@@ -594,6 +610,10 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
             /* a recording's entry: where it ran (bankscope record) */
             if (v != JSONSTREAM_NUMBER || !t->js.is_int || t->js.ival < 0)
                 return FAIL_TOK(t, err, "expected a non-negative integer", "trace[%lld].%s", i, key);
+            if (key[0] == 'p')
+                t->pc = t->js.ival;
+            else
+                t->warp = t->js.ival;
         } else if (strcmp(key, "sass") == 0 || strcmp(key, "source") == 0) {
             if (v != JSONSTREAM_STRING && v != JSONSTREAM_NULL)
                 return FAIL_TOK(t, err, "expected a string or null", "trace[%lld].%s", i, key);
@@ -604,6 +624,8 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
                 if (*op == '@') /* the predicate */
                     op += strcspn(op, " \t"), op += strspn(op, " \t");
                 snprintf(sass, sizeof sass, "%.*s", (int)strcspn(op, " \t"), op);
+                free(t->sass);
+                t->sass = xstrdup(t->js.str); /* the whole instruction, for the entry's location */
             }
         } else {
             char msg[96];
@@ -665,6 +687,16 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
         if ((r->active >> l) & 1 && (r->addr[l] & (width - 1)) != 0)
             return failf(t, err, pos[l][0], pos[l][1], "address is not a multiple of the width",
                          "trace[%lld].addresses[%d]", i, l);
+    if (t->sass && !t->have_at) { /* a recording without line info: where it ran, no file */
+        scenario_srcloc_set(&t->at, NULL, 0, 0, NULL);
+        t->have_at = true;
+    }
+    if (t->have_at && t->sass) { /* where it ran: the caption of a recorded instruction */
+        free(t->at.sass);
+        t->at.sass = xstrdup(t->sass);
+        t->at.warp = t->warp >= 0 && t->warp < INT32_MAX ? (int)t->warp : -1;
+        t->at.pc = t->pc;
+    }
     return 0;
 }
 

@@ -47,6 +47,10 @@ bool trace_stream_is_trace(const char *text, size_t len);
  * "source" "FILE:LINE", with the line's text from its "lines"), or NULL when it has none. Owned
  * by the stream, valid until the next call. */
 const scenario_srcloc *trace_stream_location(const trace_stream *t);
+/* The last instruction's "pc" and "warp" (a recording's entry: the SASS instruction and the warp of
+ * the block that executed it), -1 when it gave none. */
+int64_t trace_stream_pc(const trace_stream *t);
+int64_t trace_stream_warp(const trace_stream *t);
 /* Refuse more than max instructions (0: no limit), for loaders that keep them all. */
 void trace_stream_limit(trace_stream *t, int64_t max);
 /* The next instruction into *r: 1, or 0 at the end of the trace (the rest of the file has then

@@ -74,6 +74,7 @@ void scenario_srcloc_free(scenario_srcloc *l)
 {
     free(l->file);
     free(l->text);
+    free(l->sass);
     memset(l, 0, sizeof *l);
 }
 
@@ -81,6 +82,9 @@ void scenario_srcloc_copy(const scenario_srcloc *src, scenario_srcloc *dst)
 {
     dst->file = src->file ? xstrdup(src->file) : NULL;
     dst->text = src->text ? xstrdup(src->text) : NULL;
+    dst->sass = src->sass ? xstrdup(src->sass) : NULL;
+    dst->warp = src->warp;
+    dst->pc = src->pc;
     dst->line = src->line;
     dst->column = src->column;
 }
@@ -92,7 +96,7 @@ bool scenario_srcloc_known(const scenario_srcloc *l)
 
 void scenario_srcloc_set(scenario_srcloc *l, const char *file, int line, int column, const char *text)
 {
-    scenario_srcloc n = {NULL, line > 0 ? line : 0, column > 0 ? column : 0, NULL};
+    scenario_srcloc n = {NULL, line > 0 ? line : 0, column > 0 ? column : 0, NULL, NULL, -1, -1};
     n.file = file ? xstrdup(file) : NULL;
     n.text = text ? xstrdup(text) : NULL;
     scenario_srcloc_free(l);

@@ -59,6 +59,10 @@ typedef struct scenario_srcloc {
     int line;   /* 1-based, 0: unknown */
     int column; /* 1-based, 0: unknown */
     char *text; /* owned: the source line, without its newline; NULL: unknown */
+    /* a recording's trace entry: where it ran */
+    char *sass; /* owned: the SASS instruction; NULL: unknown */
+    int warp;   /* the warp of the block that executed it; -1 (or sass NULL): unknown */
+    int64_t pc; /* the SASS instruction's byte offset in the kernel; -1 (or sass NULL): unknown */
 } scenario_srcloc;
 
 /* Free what l owns and leave it unknown. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/kinds.h"
 #include "util.h"
 
 static int count_lines(const char *text, size_t len);
@@ -336,6 +337,11 @@ static void predict(const scenario *s, source_lines *sl, const int *row_of)
             continue;
         source_row *x = &sl->rows[row_of[acc]];
         x->instructions++;
+        if (r.not_modelled) { /* no verdict: the view says "not modelled: KIND" */
+            x->not_modelled++;
+            if (!x->kind)
+                x->kind = kinds_of(in.req.op)->name;
+        }
         x->idle += scenario_instr_idle(&in);
         x->wavefronts += r.wavefronts;
         x->ideal += r.ideal_wavefronts;

@@ -65,6 +65,8 @@ typedef struct source_row {
     int64_t idle;              /* of which idle (no lane active: nothing issued) */
     int64_t wavefronts, ideal; /* predicted, summed */
     int worst;                 /* worst conflict degree; 0 when no instruction issued */
+    int64_t not_modelled;      /* of which of kinds the model does not cover (cp.async.cg) */
+    const char *kind;          /* the first such kind's name (static), NULL: none */
     source_measured measured;
     char **skipped; /* owned: the importer's messages for this line */
     int nskipped;

@@ -164,6 +164,46 @@ static int act_access(tui_app *a, int key)
     return r;
 }
 
+/* Whether trace entries i and j of a recording come from the same source line (file and line). */
+static bool same_line(const scenario *s, int i, int j)
+{
+    const scenario_srcloc *x = &s->trace_at[i], *y = &s->trace_at[j];
+    return x->line == y->line && ((!x->file && !y->file) || (x->file && y->file && strcmp(x->file, y->file) == 0));
+}
+
+/* ] / [: the next / previous instruction of a recording on the same source line, in trace order
+ * (wrapping); says which of how many it is. */
+static int act_line_instr(tui_app *a, int key)
+{
+    const scenario *s = &a->sc;
+    if (!s->is_trace || !s->trace_at || s->ntrace < 2 || a->access < 0 || a->access >= s->ntrace) {
+        app_set_message(a, true, "[ and ] step through a recording's instructions of one source line");
+        return REACT_REDRAW;
+    }
+    int n = s->ntrace, cur = a->access, step = key == ']' ? 1 : n - 1, k = 0, total = 0, next = cur;
+    for (int i = 0; i < n; i++)
+        if (same_line(s, i, cur)) {
+            total++;
+            if (i <= cur)
+                k++;
+        }
+    for (int i = (cur + step) % n; i != cur; i = (i + step) % n)
+        if (same_line(s, i, cur)) {
+            next = i;
+            break;
+        }
+    if (next == cur) {
+        app_set_message(a, true, "the only instruction of its line");
+        return REACT_REDRAW;
+    }
+    a->access = next;
+    a->step.shown = 0;
+    k = key == ']' ? (k % total) + 1 : (k + total - 2) % total + 1;
+    app_set_message(a, false, "instruction %d: %d of %d on %s:%d", next, k, total,
+                    s->trace_at[next].file ? s->trace_at[next].file : "(no line info)", s->trace_at[next].line);
+    return REACT_RECOMPUTE | REACT_MEASURE | REACT_REDRAW;
+}
+
 static int act_measure(tui_app *a, int key)
 {
     (void)key;
@@ -293,6 +333,16 @@ static bool acts_access(const tui_app *a)
     return scenario_access_count(&a->sc) > 1;
 }
 
+static bool acts_line(const tui_app *a)
+{
+    return a->sc.is_trace && a->sc.trace_at && a->sc.ntrace > 1;
+}
+
+static bool acts_sass(const tui_app *a)
+{
+    return a->sc.is_trace && a->sc.trace_at && a->sc.ntrace > 0 && a->sc.trace_at[0].sass;
+}
+
 static bool acts_structs(const tui_app *a)
 {
     return a->sc.types.n > 0;
@@ -352,6 +402,13 @@ static const tui_action table[] = {
     {{'w', 'W'}, 2, "warp", "next / previous warp (0-based)", act_warp, V, acts_warp},
     {{'i', 'I'}, 2, "iter", "next / previous loop iteration (0-based)", act_iteration, V, acts_iteration},
     {{'x', 'X'}, 2, "access", "next / previous access of the scenario", act_access, V, acts_access},
+    {{']', '['},
+     2,
+     "line instr",
+     "a recording: next / previous instruction of the same source line",
+     act_line_instr,
+     V,
+     acts_line},
     {{'b'}, 1, "block", "block shape (2-D and 3-D shapes)", act_block, V, acts_array},
     {{'<', '>', '{', '}'},
      4,
@@ -385,6 +442,13 @@ static const tui_action table[] = {
      act_swizzle,
      V,
      acts_array},
+    {{'D'},
+     1,
+     "sass",
+     "a recording: its SASS instructions, by pc or by cost (Enter: one's grid)",
+     sass_open,
+     V,
+     acts_sass},
     {{'K'},
      1,
      "kernel",

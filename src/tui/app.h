@@ -51,6 +51,7 @@ typedef enum tui_mode_id {
     MODE_KERNEL,
     MODE_SOURCE,
     MODE_WHATIF,
+    MODE_SASS,
     MODE_COUNT
 } tui_mode_id;
 #define MODE_BIT(m) (1u << (m))
@@ -66,7 +67,7 @@ typedef enum tui_mode_id {
 #define MODES_CLOSABLE                                                                                                 \
     (MODE_BIT(MODE_HELP) | MODE_BIT(MODE_ADVISOR) | MODE_BIT(MODE_STRUCTS) | MODE_BIT(MODE_COMPARE) |                  \
      MODE_BIT(MODE_STEP) | MODE_BIT(MODE_LESSON) | MODE_BIT(MODE_PRESENT) | MODE_BIT(MODE_QUIZ) |                      \
-     MODE_BIT(MODE_KERNEL) | MODE_BIT(MODE_SOURCE) | MODE_BIT(MODE_WHATIF))
+     MODE_BIT(MODE_KERNEL) | MODE_BIT(MODE_SOURCE) | MODE_BIT(MODE_WHATIF) | MODE_BIT(MODE_SASS))
 
 /* Reaction flags a handler returns; the loop acts on them. */
 enum {
@@ -247,6 +248,22 @@ typedef struct kernel_state {
     unsigned long mask; /* mouse events before the view asked for the wheel too */
 } kernel_state;
 
+/* The SASS view of a recording (mode_sass.c): one row per SASS instruction of the trace. */
+typedef struct sass_row_view {
+    int64_t pc;
+    int executions, worst_entry; /* the trace entry of its costliest execution */
+    int64_t wavefronts, ideal, excess;
+    int degree, not_modelled;
+} sass_row_view;
+typedef struct sass_state {
+    sass_row_view *rows; /* owned */
+    char **text;         /* owned: one line per row, in the order shown */
+    int *order;          /* owned: row index of each shown line */
+    int n;
+    bool sorted; /* by cost (excess wavefronts), else by pc */
+    tui_pager pager;
+} sass_state;
+
 /* The source view (mode_source.c, on view_source.c's input): the rows on show and the pager. */
 typedef struct source_state {
     tui_source src;
@@ -307,6 +324,16 @@ struct tui_app {
     quiz_state quiz;
     kernel_state kernel;
     source_state srcview;
+    sass_state sass;
+    /* a recording's lines with their measured numbers, for the result panel (view_ctx.c): read
+     * once per file; line the row of the instruction on show (-1 none) */
+    struct {
+        bool tried;
+        char *path; /* owned: the file they were read from */
+        recording r;
+        bool ok;
+        int access, line;
+    } rec;
     struct {
         bool grown;        /* a stride preset grew array past the user's dimensions */
         int array;         /* the array the dimensions belong to */
@@ -361,6 +388,7 @@ int app_open_relative(tui_app *a, int delta, bool confirmed);
 
 /* ---- modes (mode_*.c) and the stack (modes.c) ---- */
 extern const tui_mode mode_whatif;
+extern const tui_mode mode_sass;
 extern const tui_mode mode_main, mode_help, mode_edit, mode_prompt, mode_advisor, mode_structs, mode_compare, mode_step,
     mode_lesson, mode_present, mode_quiz, mode_picker, mode_kernel, mode_source;
 const tui_mode *app_top(const tui_app *a);
@@ -445,6 +473,9 @@ int picker_type(tui_app *a, int key);
 void picker_free(tui_app *a);
 int why_open(tui_app *a, int key);
 int kernel_open(tui_app *a, int key);
+/* The SASS view of a recording (mode_sass.c). */
+int sass_open(tui_app *a, int key);
+void sass_view_free(tui_app *a);
 int kernel_scroll(tui_app *a, int key);
 int kernel_search(tui_app *a, int key);
 int kernel_mouse(tui_app *a, int key);

@@ -14,8 +14,21 @@ static void grid_caption(const tui_app *a, const scenario *s, const tui_view *v,
     (void)a;
     if (s->is_trace) {
         int k = (int)v->in.seq;
-        snprintf(buf, n, "%s%s%s%sbanks: trace[%d] %s, %d B", prefix, s->whatif ? "what-if: " : "",
-                 s->whatif ? s->whatif : "", s->whatif ? " | " : "", k, banks_op_name(s->trace[k].op),
+        const char *wi = s->whatif ? s->whatif : "", *sep = s->whatif ? " | " : "";
+        const char *wl = s->whatif ? "what-if: " : "";
+        const scenario_srcloc *at = s->trace_at ? &s->trace_at[k] : NULL;
+        if (at && at->sass) { /* a recording: its line, the warp that ran it and its SASS */
+            const char *file = at->file ? strrchr(at->file, '/') : NULL;
+            file = file ? file + 1 : at->file ? at->file : "(no line info)";
+            if (at->line > 0)
+                snprintf(buf, n, "%s%s%s%sbanks: trace[%d] %s:%d, warp %d: %s", prefix, wl, wi, sep, k, file,
+                         at->line, at->warp, at->sass);
+            else
+                snprintf(buf, n, "%s%s%s%sbanks: trace[%d] %s, warp %d: %s", prefix, wl, wi, sep, k, file, at->warp,
+                         at->sass);
+            return;
+        }
+        snprintf(buf, n, "%s%s%s%sbanks: trace[%d] %s, %d B", prefix, wl, wi, sep, k, banks_op_name(s->trace[k].op),
                  s->trace[k].width);
         return;
     }

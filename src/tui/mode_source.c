@@ -139,7 +139,10 @@ static void pred_parts(const source_row *x, char *wf, char *deg, size_t n)
         snprintf(deg, n, "no access?");
     else if (x->naccess > 0) {
         snprintf(wf, n, "%lld/%lld", (long long)x->wavefronts, (long long)x->ideal);
-        report_degree_text(x->worst, deg, n);
+        if (x->worst <= 0 && x->not_modelled && x->kind) /* only kinds without a rule: never a verdict */
+            snprintf(deg, n, "not modelled: %s", x->kind);
+        else
+            report_degree_text(x->worst, deg, n);
     }
 }
 
@@ -155,12 +158,14 @@ static void pred_text(const source_state *v, const source_row *x, char *buf, siz
         snprintf(buf, n, "%s", deg);
 }
 
-/* The measured column of row x: the launch's wavefronts; the mark goes beside it. */
+/* The measured column of row x: the launch's wavefronts and their ideal, as the predicted
+ * column shows its own ("131072/131072": no conflict); the mark goes beside it. */
 static void meas_text(const source_row *x, char *buf, size_t n)
 {
     buf[0] = '\0';
     if (x->measured.known)
-        snprintf(buf, n, "%llu", (unsigned long long)x->measured.wavefronts);
+        snprintf(buf, n, "%llu/%llu", (unsigned long long)x->measured.wavefronts,
+                 (unsigned long long)x->measured.ideal_wavefronts);
 }
 
 /* The agreement mark of a measured row and its role: = agree, ≠ differ, ? not established. */
@@ -262,7 +267,14 @@ int source_open(tui_app *a, int key)
 
 void source_open_first(tui_app *a)
 {
-    if (a->sc.is_trace && a->sc.trace_at) /* a recording with line info */
+    bool lines = false; /* a recording with line info opens on its source, one without on its SASS */
+    for (int k = 0; a->sc.trace_at && k < a->sc.ntrace && !lines; k++)
+        lines = a->sc.trace_at[k].file != NULL;
+    if (a->sc.recording && a->sc.trace_at && !lines) {
+        sass_open(a, 0);
+        return;
+    }
+    if (a->sc.is_trace && a->sc.trace_at && lines)
         source_open(a, 'V');
 }
 
@@ -275,7 +287,28 @@ void source_view_free(tui_app *a)
     pager_set(&v->pager, NULL, 0, false);
 }
 
-/* Enter: the grid view of the line's first access, or the listed line in the file. */
+/* The costliest of a recording's instructions on a line (trace entries acc[0..n-1]): the most
+ * wavefronts beyond ideal, then the most wavefronts; the first on a tie. */
+static int worst_instruction(const tui_app *a, const int *acc, int n)
+{
+    int best = acc[0], bx = -1, bw = -1;
+    for (int k = 0; k < n; k++) {
+        if (acc[k] < 0 || acc[k] >= a->sc.ntrace)
+            continue;
+        banks_result r;
+        banks_analyze(a->sc.arch, &a->sc.trace[acc[k]], &r, NULL);
+        int x = r.wavefronts - r.ideal_wavefronts;
+        if (x > bx || (x == bx && r.wavefronts > bw)) {
+            best = acc[k];
+            bx = x;
+            bw = r.wavefronts;
+        }
+    }
+    return best;
+}
+
+/* Enter: the grid view of the line's worst instruction (a recording) or first access, or the
+ * listed line in the file. */
 static int source_enter(tui_app *a)
 {
     source_state *v = &a->srcview;
@@ -295,14 +328,17 @@ static int source_enter(tui_app *a)
         app_set_message(a, true, "no access on this line");
         return REACT_REDRAW;
     }
-    int acc = x->access[0], line = x->line, nacc = x->naccess; /* x is freed with the view */
-    while (app_top(a)->id == MODE_SOURCE)                      /* back to the view it was opened from */
+    bool worst = a->sc.is_trace && a->sc.trace_at; /* a recording: where the line costs most */
+    int acc = worst ? worst_instruction(a, x->access, x->naccess) : x->access[0], line = x->line,
+        nacc = x->naccess;                /* x is freed with the view */
+    while (app_top(a)->id == MODE_SOURCE) /* back to the view it was opened from */
         app_pop(a);
     a->access = acc;
     a->step.shown = 0;
     if (line > 0)
-        app_set_message(a, false, "line %d: %s %d, the first of %d on the line", line,
-                        a->sc.is_trace ? "instruction" : "access", acc, nacc);
+        app_set_message(a, false, "line %d: %s %d, the %s of %d on the line%s", line,
+                        a->sc.is_trace ? "instruction" : "access", acc, worst ? "costliest" : "first", nacc,
+                        worst && nacc > 1 ? " ([ / ] the previous / next of the line)" : "");
     return REACT_RECOMPUTE | REACT_MEASURE | REACT_REDRAW;
 }
 
@@ -443,15 +479,18 @@ static void detail_draw(tui_app *a, int y)
         strbuf_addf(&sb, "%lld warp-instr.", (long long)x->instructions);
         if (x->idle)
             strbuf_addf(&sb, " (%lld idle)", (long long)x->idle);
-        char deg[32];
-        strbuf_addf(&sb, ", %lld wavefronts (ideal %lld), worst %s", (long long)x->wavefronts, (long long)x->ideal,
-                    report_degree_text(x->worst, deg, sizeof deg));
+        char wf[48], deg[48];
+        pred_parts(x, wf, deg, sizeof deg);
+        strbuf_addf(&sb, ", %lld wavefronts (ideal %lld), %s%s", (long long)x->wavefronts, (long long)x->ideal,
+                    x->worst > 0 ? "worst " : "", deg);
     }
-    if (x->measured.known) {
-        strbuf_addf(&sb, "; measured %llu over the launch, predicted x blocks %llu",
-                    (unsigned long long)x->measured.wavefronts, (unsigned long long)x->measured.predicted_launch);
-        if (x->measured.why)
-            strbuf_addf(&sb, ": %s", x->measured.why);
+    if (x->measured.known) { /* the launch: wavefronts/ideal, the excess, then the prediction x blocks */
+        const source_measured *m = &x->measured;
+        strbuf_addf(&sb, "; measured %llu/%llu, excess %llu; pred x blocks %llu", (unsigned long long)m->wavefronts,
+                    (unsigned long long)m->ideal_wavefronts, (unsigned long long)(m->wavefronts - m->ideal_wavefronts),
+                    (unsigned long long)m->predicted_launch);
+        if (m->why)
+            strbuf_addf(&sb, ": %s", m->why);
     }
     draw_text_cut(&a->crt, y, 0, a->cols, ROLE_DIM, 0, strbuf_str(&sb)); /* cut: said by its ellipsis */
     strbuf_free(&sb);
@@ -490,7 +529,7 @@ static void source_draw(tui_app *a)
         draw_text_cut(&a->crt, 0, 0, a->cols, ROLE_TITLE, 0, line);
         recording_scope(&v->src.rec, scope, sizeof scope);
         snprintf(line, sizeof line, " wavefronts/ideal, worst degree%s%s%s%s%s", sl->measured ? sep : "",
-                 sl->measured ? "measured over the launch: = pred x blocks, " : "",
+                 sl->measured ? "measured wavefronts/ideal over the launch: = pred x blocks, " : "",
                  sl->measured ? crt_glyph(&a->crt, "≠ not, ? unknown", "! not, ? unknown") : "", sep, scope);
         int room = a->cols - (v->src.rec.truncated ? 12 : 0);
         draw_text_cut(&a->crt, 1, 0, room, ROLE_DIM, 0, line);
@@ -545,7 +584,7 @@ static const tui_action source_actions[] = {
     {{'\r', '\n', KEY_ENTER},
      1,
      "grid",
-     "the grid view of the line's first access",
+     "the grid view of the line's first access (a recording: its costliest instruction)",
      source_key,
      MODE_BIT(MODE_SOURCE),
      NULL},

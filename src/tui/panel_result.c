@@ -9,6 +9,7 @@
 #include "core/measure_plan.h"
 #include "io/report.h"
 #include "model/kinds.h"
+#include "model/source_lines.h"
 #include "tui/view.h"
 
 /* A 3x5 font for digits. */
@@ -118,6 +119,21 @@ static void measured_draw(const tui_vctx *ctx, layout_rect in, int y)
     }
     if (y < end)
         draw_text(ctx->crt, y++, in.x, in.w, ROLE_KEY, "MEASURED");
+    if (!fresh && g->rec_line) { /* a recording: what the hardware counted for this line, whole launch */
+        const source_record_line *l = g->rec_line;
+        const source_measured *m = &l->measured;
+        if (y < end)
+            draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_DIM, "line %d, %lld blocks:", l->line,
+                      (long long)g->rec_blocks);
+        if (y < end)
+            draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%llu wavefronts (ideal %llu)",
+                      (unsigned long long)m->wavefronts, (unsigned long long)m->ideal_wavefronts);
+        if (y < end)
+            draw_text(ctx->crt, y++, in.x + 1, in.w - 1, m->wavefronts > m->ideal_wavefronts ? ROLE_CONFLICT : ROLE_OK,
+                      "excess %llu; pred x blocks %llu", (unsigned long long)(m->wavefronts - m->ideal_wavefronts),
+                      (unsigned long long)m->predicted_launch);
+        return;
+    }
     if (!fresh) {
         const char *st = g->status, *nl = strchr(st, '\n');
         if (y < end)

@@ -127,6 +127,10 @@ void app_free(tui_app *a)
     scenario_free(&a->cmp.other);
     kernel_view_free(a); /* when the view ends with the kernel view open */
     source_view_free(a);
+    sass_view_free(a);
+    if (a->rec.ok)
+        recording_free(&a->rec.r);
+    free(a->rec.path);
     picker_free(a);
     free(a->source);
     free(a->saved_json);

@@ -67,6 +67,9 @@ typedef struct tui_measured {
     const banks_profile *pred_arch; /* the GPU's model; NULL before the first measurement */
     bool pred_no_model;             /* no model of this GPU: pred_arch stands in */
     const char *status;             /* "no GPU: predicted only\n..." */
+    /* a recording: its measured numbers for the line of the instruction on show (NULL: none) */
+    const struct source_record_line *rec_line;
+    int64_t rec_blocks;
 } tui_measured;
 
 /* One key of the key bar: its keys as shown ("+/-") and its word. */

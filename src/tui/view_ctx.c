@@ -3,6 +3,7 @@
  * (compare, step, quiz, lesson, presentation) come from the modes open at any depth, so they
  * combine. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tui/app.h"
@@ -27,6 +28,38 @@ void app_bar_draw(tui_app *a)
     tui_vctx v;
     app_view_context(a, &v);
     panel_bar_draw(&v);
+}
+
+/* A recording's line of the instruction on show, with its measured numbers, or NULL: the
+ * recording's lines are read once per file (a file opened since is read again). */
+static const source_record_line *recorded_line(tui_app *a)
+{
+    if (!a->sc.recording || !a->source)
+        return NULL;
+    if (!a->rec.tried || !a->rec.path || strcmp(a->rec.path, a->source) != 0) {
+        if (a->rec.ok)
+            recording_free(&a->rec.r);
+        free(a->rec.path);
+        io_error err;
+        a->rec.path = xstrdup(a->source);
+        a->rec.ok = recording_read(a->source, &a->rec.r, &err) == 1;
+        a->rec.tried = true;
+        a->rec.access = -1;
+    }
+    if (!a->rec.ok || !a->rec.r.measured)
+        return NULL;
+    if (a->rec.access != a->access) { /* the row holding the instruction on show */
+        a->rec.access = a->access;
+        a->rec.line = -1;
+        for (int i = 0; i < a->rec.r.nrows && a->rec.line < 0; i++)
+            for (int k = 0; k < a->rec.r.rows[i].ninstructions; k++)
+                if (a->rec.r.rows[i].instructions[k] == a->access) {
+                    a->rec.line = i;
+                    break;
+                }
+    }
+    const source_record_line *l = a->rec.line >= 0 ? &a->rec.r.rows[a->rec.line] : NULL;
+    return l && l->measured.known ? l : NULL;
 }
 
 void app_view_context(tui_app *a, tui_vctx *v)
@@ -70,7 +103,10 @@ void app_view_context(tui_app *a, tui_vctx *v)
     }
     v->totals = a->totals_valid ? &a->totals : NULL;
     v->totals_progress = jobs_progress(a, JOB_TOTALS);
-    v->measured = (tui_measured){.fresh = a->have_meas && a->meas.id == a->gen && a->meas.ok,
+    const source_record_line *rl = recorded_line(a);
+    v->measured = (tui_measured){.rec_line = rl,
+                                 .rec_blocks = rl ? a->rec.r.blocks : 0,
+                                 .fresh = a->have_meas && a->meas.id == a->gen && a->meas.ok,
                                  .meas = &a->meas,
                                  .pred_cycles = a->pred_cycles,
                                  .pred_wavefronts = a->pred_wavefronts,

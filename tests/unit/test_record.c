@@ -286,7 +286,40 @@ static void test_sass(void **state)
     assert_string_equal(l->file, "/src/k.cu");
     assert_int_equal(l->line, 15);
     assert_false(record_sass_in_toolkit(&s));
+    assert_int_equal(l->nchain, 2);
+    assert_string_equal(l->chain[0].file, "/usr/local/cuda/include/crt/device_atomic_functions.hpp");
+    assert_int_equal(l->chain[1].line, 15);
     record_sass_free(&outer);
+    record_sass_free(&s);
+    /* nvdisasm -gi of a CuTe-style kernel (tests/gpu/modern/tile_gemm.cu, H200, CUDA 13.0): each
+     * instruction takes the chain annotated before it (innermost first) and stays on it until the
+     * next annotations; its line is the kernel's own */
+    parse_listing(".text._Z1kPf:\n"
+                  "\t//## File \"/m/tile_gemm.cu\", line 21\n"
+                  "        /*00a0*/                   VIADD R4, R0.reuse, 0x80 ;\n"
+                  "\t//## File \"/m/tile_style.hpp\", line 39 inlined at \"/m/tile_style.hpp\", line 43\n"
+                  "\t//## File \"/m/tile_style.hpp\", line 43 inlined at \"/m/tile_gemm.cu\", line 25\n"
+                  "\t//## File \"/m/tile_gemm.cu\", line 25\n"
+                  "        /*0300*/                   LDSM.16.M88.4 R4, [R4] ;\n"
+                  "\t//## File \"/m/tile_style.hpp\", line 27 inlined at \"/m/tile_gemm.cu\", line 21\n"
+                  "\t//## File \"/m/tile_gemm.cu\", line 21\n"
+                  "        /*0320*/                   IMAD.X R7, RZ, RZ, R3, P0 ;\n"
+                  "        /*0330*/                   LDGSTS.E.BYPASS.128 [R13], desc[UR10][R2.64] ;\n",
+                  &s);
+    l = record_sass_find(&s, 0x300);
+    assert_int_equal(l->nchain, 3);
+    assert_string_equal(l->chain[0].file, "/m/tile_style.hpp");
+    assert_int_equal(l->chain[0].line, 39);
+    assert_int_equal(l->chain[1].line, 43);
+    assert_string_equal(l->file, "/m/tile_gemm.cu");
+    assert_int_equal(l->line, 25);
+    l = record_sass_find(&s, 0x330); /* no annotation of its own: the chain before it */
+    assert_int_equal(l->nchain, 2);
+    assert_int_equal(l->chain[0].line, 27);
+    assert_int_equal(l->line, 21);
+    l = record_sass_find(&s, 0xa0);
+    assert_int_equal(l->nchain, 1);
+    assert_int_equal(l->line, 21);
     record_sass_free(&s);
     /* cuobjdump -sass: no line info */
     parse_listing(
@@ -405,6 +438,11 @@ static void test_book(void **state)
     assert_int_equal(b.lines[1].unmodelled, 2);
     assert_int_equal(b.lines[1].ninstr, 2); /* the load and cp.async.cg */
     assert_int_equal(b.ninvisible, 1);
+    bool measured_only = false; /* the TMA copy: a PC of its own on its line, measured only */
+    for (int k = 0; k < b.npcs; k++)
+        if (b.pcs[k].pc == 0x600)
+            measured_only = b.pcs[k].measured_only && b.pcs[k].executions == 0;
+    assert_true(measured_only);
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
@@ -415,6 +453,7 @@ static void test_book(void **state)
     fclose(out);
     assert_true(ok);
     assert_non_null(strstr(buf, "\"format\": \"bankscope-record/1\""));
+    assert_non_null(strstr(buf, "\"executions\": 0, \"measured_only\": true"));
     assert_non_null(strstr(buf, "\"truncated\": true"));
     assert_non_null(strstr(buf, "; 4 of 5 warp-instructions captured (truncated)\""));
     assert_non_null(strstr(buf, "\"conflict_degree\": 32"));

@@ -1,0 +1,248 @@
+/* mode_sass: the SASS view of a recording (D, and the view a recording without line info opens
+ * on), on the pager: one row per SASS instruction the recorded block executed, with its
+ * executions, predicted wavefronts/ideal and worst degree (summed over its executions, the engine
+ * analyze uses), its line and its SASS. S sorts by cost (wavefronts beyond ideal) or by pc; Enter
+ * opens the grid of the instruction's costliest execution. Esc or q goes back. `analyze REC
+ * --sass` lists the same rows with what the count run measured at each. */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/report.h"
+#include "model/kinds.h"
+#include "tui/app.h"
+
+void sass_view_free(tui_app *a)
+{
+    sass_state *v = &a->sass;
+    for (int i = 0; i < v->n; i++)
+        free(v->text[i]);
+    free(v->text);
+    free(v->rows);
+    free(v->order);
+    v->text = NULL;
+    v->rows = NULL;
+    v->order = NULL;
+    v->n = 0;
+    pager_set(&v->pager, NULL, 0, false);
+}
+
+/* Lines the pager shows (between the two title lines and the two bottom lines). */
+static int sass_page(const tui_app *a)
+{
+    int h = a->rows - 4;
+    return h > 1 ? h : 1;
+}
+
+static int pc_cmp(const void *x, const void *y, void *ctx)
+{
+    const scenario_srcloc *at = ctx;
+    int64_t a = at[*(const int *)x].pc, b = at[*(const int *)y].pc;
+    return a < b ? -1 : a > b ? 1 : *(const int *)x - *(const int *)y;
+}
+
+/* The rows from the trace: entries grouped by pc, each predicted with the architecture on show. */
+static void sass_rows(tui_app *a)
+{
+    sass_state *v = &a->sass;
+    const scenario *s = &a->sc;
+    int *idx = xmalloc(sizeof *idx * (size_t)(s->ntrace ? s->ntrace : 1));
+    for (int k = 0; k < s->ntrace; k++)
+        idx[k] = k;
+    qsort_r(idx, (size_t)s->ntrace, sizeof *idx, pc_cmp, s->trace_at);
+    v->rows = xmalloc(sizeof *v->rows * (size_t)(s->ntrace ? s->ntrace : 1));
+    v->n = 0;
+    for (int i = 0; i < s->ntrace; i++) {
+        int k = idx[i];
+        if (v->n == 0 || v->rows[v->n - 1].pc != s->trace_at[k].pc)
+            v->rows[v->n++] = (sass_row_view){.pc = s->trace_at[k].pc, .worst_entry = k, .excess = -1};
+        sass_row_view *r = &v->rows[v->n - 1];
+        banks_result res;
+        banks_analyze(s->arch, &s->trace[k], &res, NULL);
+        r->executions++;
+        if (res.not_modelled) {
+            r->not_modelled++;
+            continue;
+        }
+        r->wavefronts += res.wavefronts;
+        r->ideal += res.ideal_wavefronts;
+        int x = res.wavefronts - res.ideal_wavefronts;
+        banks_result w;
+        banks_analyze(s->arch, &s->trace[r->worst_entry], &w, NULL);
+        if (w.not_modelled || x > w.wavefronts - w.ideal_wavefronts)
+            r->worst_entry = k;
+        if (res.conflict_degree > r->degree)
+            r->degree = res.conflict_degree;
+    }
+    for (int i = 0; i < v->n; i++)
+        v->rows[i].excess = v->rows[i].wavefronts - v->rows[i].ideal;
+    free(idx);
+}
+
+static int cost_cmp(const void *x, const void *y, void *ctx)
+{
+    const sass_row_view *r = ctx, *a = &r[*(const int *)x], *b = &r[*(const int *)y];
+    if (a->excess != b->excess)
+        return a->excess > b->excess ? -1 : 1;
+    if (a->wavefronts != b->wavefronts)
+        return a->wavefronts > b->wavefronts ? -1 : 1;
+    return a->pc < b->pc ? -1 : 1;
+}
+
+/* The shown lines, in pc order or by cost. */
+static void sass_text(tui_app *a)
+{
+    sass_state *v = &a->sass;
+    for (int i = 0; i < v->n && v->text; i++)
+        free(v->text[i]);
+    free(v->text);
+    free(v->order);
+    v->text = xmalloc(sizeof *v->text * (size_t)(v->n ? v->n : 1));
+    v->order = xmalloc(sizeof *v->order * (size_t)(v->n ? v->n : 1));
+    for (int i = 0; i < v->n; i++)
+        v->order[i] = i;
+    if (v->sorted)
+        qsort_r(v->order, (size_t)v->n, sizeof *v->order, cost_cmp, v->rows);
+    for (int i = 0; i < v->n; i++) {
+        const sass_row_view *r = &v->rows[v->order[i]];
+        const scenario_srcloc *at = &a->sc.trace_at[r->worst_entry];
+        char deg[48], wf[48], where[80];
+        if (r->not_modelled == r->executions) {
+            snprintf(wf, sizeof wf, "-");
+            snprintf(deg, sizeof deg, "not modelled: %s", kinds_of(a->sc.trace[r->worst_entry].op)->name);
+        } else {
+            snprintf(wf, sizeof wf, "%lld/%lld", (long long)r->wavefronts, (long long)r->ideal);
+            report_degree_text(r->degree, deg, sizeof deg);
+        }
+        const char *base = at->file ? strrchr(at->file, '/') : NULL;
+        if (at->file)
+            snprintf(where, sizeof where, "%s:%d", base ? base + 1 : at->file, at->line);
+        else
+            snprintf(where, sizeof where, "(no line info)");
+        strbuf sb = {0};
+        strbuf_addf(&sb, "0x%-6llx %6d %13s %-24s %-22s %s", (unsigned long long)r->pc, r->executions, wf, deg, where,
+                    at->sass ? at->sass : "?");
+        v->text[i] = strbuf_take(&sb);
+    }
+    pager_set(&v->pager, (const char *const *)v->text, v->n, true);
+}
+
+int sass_open(tui_app *a, int key)
+{
+    (void)key;
+    if (!a->sc.is_trace || !a->sc.trace_at || a->sc.ntrace == 0 || !a->sc.trace_at[0].sass) {
+        app_set_message(a, true, "the SASS view is a recording's (bankscope record)");
+        return REACT_REDRAW;
+    }
+    app_push(a, &mode_sass);
+    return REACT_REDRAW;
+}
+
+static void sass_enter_mode(tui_app *a)
+{
+    sass_state *v = &a->sass;
+    sass_view_free(a);
+    sass_rows(a);
+    sass_text(a);
+    for (int i = 0; i < v->n; i++) /* start on the instruction on show */
+        if (a->access >= 0 && a->access < a->sc.ntrace && v->rows[v->order[i]].pc == a->sc.trace_at[a->access].pc)
+            v->pager.cursor = i;
+    pager_clamp(&v->pager, sass_page(a));
+}
+
+static void sass_leave(tui_app *a)
+{
+    sass_view_free(a);
+}
+
+/* Scroll, sort, and Enter: the grid of the chosen instruction's costliest execution. */
+static int sass_key_action(tui_app *a, int key)
+{
+    sass_state *v = &a->sass;
+    int page = sass_page(a);
+    if (key == 'S') {
+        v->sorted = !v->sorted;
+        sass_text(a);
+        v->pager.cursor = 0;
+        pager_clamp(&v->pager, page);
+        app_set_message(a, false, "%s",
+                        v->sorted ? "SASS instructions by cost: wavefronts beyond ideal first"
+                                  : "SASS instructions by pc");
+        return REACT_REDRAW;
+    }
+    if (key == '\r' || key == '\n' || key == KEY_ENTER) {
+        int i = v->pager.cursor;
+        if (i < 0 || i >= v->n)
+            return REACT_REDRAW;
+        const sass_row_view *r = &v->rows[v->order[i]];
+        int entry = r->worst_entry, n = r->executions;
+        int64_t pc = r->pc;
+        while (app_top(a)->id == MODE_SASS) /* back to the view it was opened from */
+            app_pop(a);
+        a->access = entry;
+        a->step.shown = 0;
+        app_set_message(a, false, "pc 0x%llx: instruction %d, the costliest of its %d execution%s",
+                        (unsigned long long)pc, entry, n, n == 1 ? "" : "s");
+        return REACT_RECOMPUTE | REACT_MEASURE | REACT_REDRAW;
+    }
+    pager_scroll_key(&v->pager, key, page);
+    return REACT_REDRAW;
+}
+
+static int sass_key(tui_app *a, int key)
+{
+    return actions_dispatch(a, MODE_SASS, key);
+}
+
+static void sass_style(void *ctx, int l, tui_pager_line *out)
+{
+    const tui_app *a = ctx;
+    const sass_row_view *r = &a->sass.rows[a->sass.order[l]];
+    out->role = r->excess > 0 ? ROLE_CONFLICT : ROLE_NORMAL;
+    out->fill = false;
+    snprintf(out->gutter, sizeof out->gutter, "%d", l + 1);
+}
+
+static void sass_draw(tui_app *a)
+{
+    sass_state *v = &a->sass;
+    int page = sass_page(a);
+    pager_clamp(&v->pager, page);
+    const char *sep = crt_glyph(&a->crt, " │ ", " | ");
+    draw_fill(&a->crt, 0, 0, a->cols, ROLE_TITLE);
+    draw_text(&a->crt, 0, 0, a->cols, ROLE_TITLE, " SASS%s%d instructions of the recorded block%s%s", sep, v->n, sep,
+              v->sorted ? "by cost (S: by pc)" : "by pc (S: by cost)");
+    draw_text_cut(&a->crt, 1, 0, a->cols, ROLE_DIM, 0,
+                  " pc        execs  wf/ideal     worst                    line                   sass   (Enter: the "
+                  "costliest execution's grid; analyze --sass adds the measured numbers)");
+    layout_rect text = {2, 0, page, a->cols};
+    pager_draw(&a->crt, &v->pager, &text, sass_style, a);
+    pager_status_draw(&a->crt, &v->pager, a->rows - 2, a->cols, page);
+    app_bar_draw(a);
+}
+
+static const tui_action sass_actions[] = {
+    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "instr", "choose an instruction", sass_key_action, MODE_BIT(MODE_SASS), NULL},
+    {{KEY_PPAGE, KEY_NPAGE, 'b', ' '}, 2, NULL, "a page (b / Space too)", sass_key_action, MODE_BIT(MODE_SASS), NULL},
+    {{KEY_HOME, KEY_END, 'g', 'G'},
+     2,
+     "ends",
+     "the first / last instruction",
+     sass_key_action,
+     MODE_BIT(MODE_SASS),
+     NULL},
+    {{KEY_LEFT, KEY_RIGHT, 'h', 'l'}, 2, NULL, "scroll sideways", sass_key_action, MODE_BIT(MODE_SASS), NULL},
+    {{'\r', '\n', KEY_ENTER},
+     1,
+     "grid",
+     "the grid of the instruction's costliest execution",
+     sass_key_action,
+     MODE_BIT(MODE_SASS),
+     NULL},
+    {{'S'}, 1, "sort", "by cost (wavefronts beyond ideal) / by pc", sass_key_action, MODE_BIT(MODE_SASS), NULL},
+};
+
+const tui_mode mode_sass = {
+    MODE_SASS, "SASS view", false,      sass_enter_mode, sass_key,
+    sass_draw, NULL,        sass_leave, sass_actions,    (int)(sizeof sass_actions / sizeof sass_actions[0])};

@@ -1,0 +1,1 @@
+analyze ../../data/record/atomics.json --summary --sass

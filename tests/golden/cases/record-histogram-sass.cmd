@@ -1,0 +1,1 @@
+analyze ../../data/record/histogram.json --summary --sass

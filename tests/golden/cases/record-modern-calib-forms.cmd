@@ -1,0 +1,1 @@
+analyze ../../data/record/modern-calib_forms.json --summary

@@ -1,0 +1,1 @@
+analyze ../../data/record/modern-histogram256.json --summary --sass

@@ -1,0 +1,1 @@
+analyze ../../data/record/modern-tile_gemm.json --summary --sass

@@ -1,0 +1,1 @@
+analyze ../../data/record/modern-torch_sort.json --summary

@@ -1,0 +1,1 @@
+analyze ../../data/record/modern-triton_matmul.json --summary

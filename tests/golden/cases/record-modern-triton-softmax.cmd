@@ -1,0 +1,1 @@
+analyze ../../data/record/modern-triton_softmax.json --summary --sass
