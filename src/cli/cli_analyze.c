@@ -57,7 +57,7 @@ int cli_analyze(int argc, char **argv)
                               : c.summary ? WORK_OUT_SUMMARY
                               : c.all     ? WORK_OUT_ALL
                                           : WORK_OUT_TEXT,
-                              &e);
+                              true, &e);
         char msg[400];
         if (!work_within_limits(&e, "analyze", "--warp N or fewer loop iterations", "--summary or --warp N", msg,
                                 sizeof msg)) {
