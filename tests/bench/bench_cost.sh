@@ -6,9 +6,9 @@
 # and hold M extra terms "+ (i ^ C)" (4 nodes each) for M in 0 4 16 32; `analyze --summary` of
 # each, best of RUNS (default 3) CPU times; then a least-squares line through (nodes per
 # instruction, CPU per warp-instruction): the intercept is the fixed cost, the slope the cost of
-# one lane-node (one lane evaluating one node, the unit of work.h's lane_ops, 32 per node).
-# Each point also prints its price per lane_op as work.h counts them today: an honest estimate
-# would give every point the same price.
+# one lane-node (one lane evaluating one node, 32 per node of one warp-instruction).
+# Each point also prints what work.h's estimate prices it at, max(WORK_NS_INSTR, WORK_NS_NODE x
+# nodes): an honest estimate is at or above the measured time, never far below.
 #   tests/bench/bench_cost.sh [./bankscope]
 bin=${1:-./bankscope}
 iter=${ITER:-4096}
@@ -40,9 +40,9 @@ JSON
     # nodes per access: one index "y" (1 node), the other "(x + i ... ) % 64" (5 + 4m)
     nodes=$((6 + 4 * m))
     echo "$m $nodes $best" >> "$tmp/points"
-    printf '%2d extra terms: %3d nodes per instruction, best of %d: %.2f s CPU, %4.0f ns per warp-instruction, %.2f ns per lane_op as work.h counts them (32 x (1 + nodes))\n' \
-        "$m" "$nodes" "$runs" "$best" "$(echo "$best / (3 * 32 * $iter) * 1000000000" | bc -l)" \
-        "$(echo "$best / (3 * 32 * $iter) * 1000000000 / (32 * (1 + $nodes))" | bc -l)"
+    est=$((55 * nodes)); [ $est -lt 600 ] && est=600
+    printf '%2d extra terms: %3d nodes per instruction, best of %d: %.2f s CPU, %4.0f ns per warp-instruction; the estimate prices it at %d ns\n' \
+        "$m" "$nodes" "$runs" "$best" "$(echo "$best / (3 * 32 * $iter) * 1000000000" | bc -l)" "$est"
 done
 instr=$((3 * 32 * iter))
 awk -v n="$instr" '{ x[NR] = $2; y[NR] = $3 / n * 1e9; sx += x[NR]; sy += y[NR] }
