@@ -330,7 +330,8 @@ static bool read_pcs(lines_reader *rd, lines_file *f, lines_row *r, bool *async)
             record_kind_name(sass, r->kind, sizeof r->kind);
         if (ok && why && f)
             kind_add(&f->not_modelled, &f->nnot_modelled, sass, why, execs);
-        if (sass && (strstr(sass, "LDGSTS") || strstr(sass, "UTMALDG") || strstr(sass, "UBLKCP")))
+        const kinds_row *kind = kinds_find_sass_line(sass);
+        if (kind && kind->fills_async)
             *async = true;
         free(sass);
         free(why);
