@@ -7,6 +7,8 @@
 # `bankscope import` of a parser bomb (a macro that expands exponentially) must leave no child
 # running, and the child stops on its own at --timeout even when its parent cannot act (stopped
 # with SIGSTOP). Limits are generous (a hang check: the child used to run on for minutes).
+# Budgets: 100,000 accesses import in linear time; a template inlined exponentially stops at
+# the walk's budget (exit 2); an #include of a device, FIFO or /proc file is refused (exit 2).
 # Skipped (77) in a build without libclang, or without /proc to find the child.
 srcdir=${srcdir:-.}
 top_builddir=${top_builddir:-.}
@@ -128,6 +130,44 @@ if [ $rc -eq 2 ] && grep -qE 'bomb.cu: (parsing took longer than 2 s|the parser 
     echo "FAIL: after the child's own limit: exit $rc, $(cat "$tmp/err")"
     fail=$((fail + 1))
 fi
+
+# Cost linear in the file: 100,000 accesses (50,000 lines) import well inside a generous limit
+# (a hang check: finding each access's line used to scan the file from its start, 40 s here).
+awk 'BEGIN { print "__global__ void big(float *out)\n{\n    __shared__ float s[1024];\n    float a = 0;"
+             for (i = 0; i < 50000; i++) printf "    a += s[%d]; s[1] = a;\n", i % 512
+             print "    out[threadIdx.x] = a;\n}" }' >"$tmp/big.cu"
+(cd "$tmp" && "$bin" import big.cu --block 32 --timeout 25 -o big.json) 2>"$tmp/err"
+rc=$?
+check "100,000 accesses: exit $rc, $(grep -v 'more than 256 accesses' "$tmp/err" | head -c 300)" \
+    "$([ $rc -eq 0 ] && grep -q 'big.cu:50004:[0-9]*: skipped store' "$tmp/err" && echo 1 || echo 0)"
+# A template that calls itself twice per level: the walk's budget stops it at the kernel's call,
+# exit 2 (it used to take all memory). In a sanitizer build the memory watch may stop it first.
+cat >"$tmp/twice.cu" <<'EOF2'
+template <int N> __device__ float f(float *s) { return f<N - 1>(s) + f<N - 1>(s + 1); }
+template <> __device__ float f<0>(float *s) { return s[threadIdx.x]; }
+__global__ void k(float *out)
+{
+    __shared__ float s[1024];
+    out[threadIdx.x] = f<18>(s);
+}
+EOF2
+(cd "$tmp" && "$bin" import twice.cu --block 32 --timeout 60 -o twice.json) 2>"$tmp/err"
+rc=$?
+check "exponential inlining: exit $rc, $(head -c 300 "$tmp/err")" \
+    "$([ $rc -eq 2 ] && grep -qE "twice.cu:6:24: error: the import stopped after [0-9]+ steps of its walk, inlining the call of 'f'|twice.cu: the parser used more than" "$tmp/err" && echo 1 || echo 0)"
+# Includes that are not regular files are refused at their line, before the parser reads them:
+# a device, a FIFO without a writer, a link into /proc.
+mkfifo "$tmp/fifo.h" 2>/dev/null
+ln -s /proc/self/environ "$tmp/env.h"
+for inc in /dev/zero fifo.h env.h; do
+    printf '// a kernel\n  #include "%s"\n__global__ void k(float *o) { __shared__ float s[32]; o[0] = s[threadIdx.x]; }\n' \
+        "$inc" >"$tmp/inc.cu"
+    (cd "$tmp" && "$bin" import inc.cu --block 32 --timeout 20 -o inc.json) 2>"$tmp/err"
+    rc=$?
+    check "#include \"$inc\": exit $rc, $(head -c 300 "$tmp/err")" \
+        "$([ $rc -eq 2 ] && grep -q "^inc.cu:2:3: error: #include \"$inc\" names .*, not a regular source file: refused\$" "$tmp/err" &&
+            [ "$(wc -l <"$tmp/err")" -eq 1 ] && echo 1 || echo 0)"
+done
 
 echo "import_safety: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -57,7 +57,7 @@ int cli_analyze(int argc, char **argv)
                               : c.summary ? WORK_OUT_SUMMARY
                               : c.all     ? WORK_OUT_ALL
                                           : WORK_OUT_TEXT,
-                              &e);
+                              true, &e);
         char msg[400];
         if (!work_within_limits(&e, "analyze", "--warp N or fewer loop iterations", "--summary or --warp N", msg,
                                 sizeof msg)) {
@@ -65,9 +65,25 @@ int cli_analyze(int argc, char **argv)
             return cli_usage_error("%s", msg);
         }
     }
+    record_lines *lines = NULL; /* a recording: its lines, checked against the trace before any output */
+    if (s->is_trace) {
+        char msg[800];
+        work_exit_on_signal(true); /* reading writes nothing: a signal may end it at once */
+        int lr = record_lines_load(c.file, s->arch, &lines, msg, sizeof msg);
+        work_exit_on_signal(false);
+        if (lr < 0) {
+            instr_source_close(&src);
+            if (lr == -2) {
+                fprintf(stderr, "bankscope: analyze: interrupted (%s)\n", work_signal_name());
+                return work_exit_status();
+            }
+            load_error(msg);
+            return CLI_USAGE;
+        }
+    }
     instr_source_set_warp(&src, s->is_trace ? -1 : c.warp);
     src.progress = "analyze";
-    record_lines_ctx lines_ctx = {.path = c.file, .arch = s->arch};
+    record_lines_ctx lines_ctx = {.path = c.file, .arch = s->arch, .lines = lines};
     report_options o = {.all_lanes = c.all,
                         .summary = c.summary,
                         .warp = s->is_trace ? -1 : c.warp,
@@ -103,13 +119,14 @@ int cli_analyze(int argc, char **argv)
     } else {
         if (buf)
             fwrite(buf, 1, buflen, stdout);
-        if (!c.json)
-            record_lines_report(c.file, s->arch, stdout); /* a recording: its source lines */
+        if (!c.json && lines)
+            record_lines_print(lines, stdout); /* a recording: its source lines */
         if (!c.json && c.sass)
             record_sass_report(c.file, s->arch, stdout); /* and its SASS instructions */
         rc = cli_finish_stdout("analyze");
     }
     free(buf);
+    record_lines_free(lines);
     instr_source_close(&src);
     return rc;
 }

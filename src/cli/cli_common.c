@@ -161,11 +161,11 @@ static int index_value(const char *cmd, const char *opt, const char *v, int64_t 
 int cli_check_indexes(cli_common *c, const scenario *s, const char *cmd)
 {
     const char *what = s->is_trace ? "the trace" : "the scenario";
-    if (c->warp_arg && s->is_trace) /* ignoring it would print every entry as if it had been applied */
-        return cli_usage_error("%s: --warp %.40s: the file is a trace, whose entries are each one warp-instruction: "
-                               "--warp selects a warp of a scenario's block",
+    if (c->warp_arg && s->is_trace) /* each entry carries its warp: said, never silently ignored */
+        return cli_usage_error("%s: --warp %.40s: a trace's entries each carry their own warp (a recording holds the "
+                               "warps of one block as they ran), so --warp does not apply to a trace; leave it out",
                                cmd, c->warp_arg);
-    if (c->warp_arg && !s->is_trace &&
+    if (c->warp_arg &&
         index_value(cmd, "--warp", c->warp_arg, scenario_warp_count(s), "the block", "warp", "warps", &c->warp))
         return CLI_USAGE;
     if (c->access_arg &&

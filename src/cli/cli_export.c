@@ -41,7 +41,7 @@ int cli_export(int argc, char **argv)
     } else {
         /* finding the worst instruction analyses them all: bounded like analyze --summary */
         work_estimate e;
-        work_estimate_analyze(&s, -1, WORK_OUT_SUMMARY, &e);
+        work_estimate_analyze(&s, -1, WORK_OUT_SUMMARY, false, &e);
         char msg[400];
         if (!c.force &&
             !work_within_limits(&e, "export", "--access N, --warp W and --iteration K (the instruction to draw)", "",

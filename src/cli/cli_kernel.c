@@ -17,12 +17,19 @@ int cli_kernel(int argc, char **argv)
         return rc0;
     int first = 0, end = 0;
     int rc = cli_access_range(&c, &s, "kernel", &first, &end);
+    int all = end; /* bounded: the first sections, and a note saying how to reach the others */
+    if (end - first > KERNEL_TEXT_MAX_SECTIONS)
+        end = first + KERNEL_TEXT_MAX_SECTIONS;
     if (rc == CLI_OK && !c.ptx) { /* the text the TUI's kernel view shows too (kernel_text) */
         strbuf out = {0};
         char msg[700];
         bool ok = kernel_text(&s, c.file, first, end, c.iteration, &out, NULL, msg, sizeof msg);
         fputs(strbuf_str(&out), stdout); /* the accesses before a failing one, as they were */
         strbuf_free(&out);
+        if (ok && all > end)
+            printf("// ==== the first %d of %d %s shown (at most %d at once): --access N prints the kernel of %s N\n",
+                   end - first, all, s.is_trace ? "trace entries" : "accesses", KERNEL_TEXT_MAX_SECTIONS,
+                   s.is_trace ? "entry" : "access");
         if (!ok) {
             cli_error("%s: %s", c.file, msg);
             rc = CLI_USAGE;

@@ -3,9 +3,17 @@
  * trace entries (trace_stream, one at a time) with the model analyze used, so a recording of any
  * size costs its lines' trace indexes here. Its total is the analysis' total: the lines partition
  * the trace and each line's numbers come from the same engine call. Also what the file says
- * beside its lines: truncation, and the kinds not modelled or not recorded. */
+ * beside its lines: truncation, and the kinds not modelled or not recorded.
+ *
+ * A recording is checked, not trusted: every count is an integer within what a real recording
+ * can hold (RECORD_MAX_COUNT), the lines' trace indexes partition the trace (each entry in
+ * exactly one line, none past its end), and nothing derived is read from the file: each line's
+ * prediction, predicted x blocks, excess and agreement, the launch's excess and time share are
+ * computed here from the trace (with the model in use) and the measured counts. A file that
+ * breaks a rule is an error at its position. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/record_measured.h"
 #include "cli/record_write.h"
@@ -14,7 +22,12 @@
 #include "io/trace_stream.h"
 #include "model/kinds.h"
 #include "io/textsafe.h"
+#include "io/work.h"
 #include "util.h"
+
+/* The largest count a recording holds: 10^15 wavefronts is an hour of every shared-memory pipe of
+ * a 132-SM GPU at 2 GHz, for one launch; anything larger was not measured. */
+#define RECORD_MAX_COUNT 1000000000000000LL
 
 typedef struct lines_row {
     char *file, *text;
@@ -24,26 +37,59 @@ typedef struct lines_row {
     /* what the hardware counted (the line's "measured", "agree", "agree_why") */
     bool measured;
     measured_counts mc;
-    int64_t excess, expected;
+    int64_t excess, expected; /* computed (record_lines_load), never read */
     measured_agree agree;
-    char *agree_why;
+    measured_why why;
+    bool unmodelled_now; /* an instruction of the line is not modelled by the model in use, or is
+                            measured only (TMA, wgmma: no addresses recorded) */
+    bool second_differs; /* the second recorded block predicts differently on this line (its trace is
+                            not in the recording: the one fact of agreement taken from the file) */
 } lines_row;
 
 /* The recording's top-level "measured" (or "measured_why"), read before its lines. */
 typedef struct lines_measured {
     bool present, null;
-    int64_t blocks, excess, sms, clock_khz, duration_ns;
-    bool has_duration;
-    double share;
+    int64_t blocks, sms, clock_khz, duration_ns;
+    int64_t excess; /* computed: the lines' excess and the unrecorded instructions' */
+    int64_t unrecorded_excess;
+    bool has_duration, has_second;
+    double share; /* computed */
     char *invariance, *why, *duration_why;
+    int64_t blocks_line, blocks_col; /* where "blocks" is, for messages */
+    int64_t grid_blocks;             /* the recording's grid, multiplied; 0 not given */
 } lines_measured;
 
-/* An integer member value into *v when the token is one; false otherwise. */
-static bool int_value(const jsonstream *js, jsonstream_token t, int64_t *v)
+/* Reading state: the path for messages and the first error, at its position. */
+typedef struct lines_reader {
+    jsonstream js;
+    const char *path;
+    char err[700];
+    bool failed;
+} lines_reader;
+
+/* The first error, at the token just read: "PATH:LINE:COL: WHAT"; returns false. */
+static bool bad(lines_reader *rd, const char *what)
 {
-    if (t != JSONSTREAM_NUMBER || !js->is_int)
-        return false;
-    *v = js->ival;
+    if (!rd->failed)
+        snprintf(rd->err, sizeof rd->err, "%s:%lld:%lld: %s", rd->path, (long long)rd->js.line_tok,
+                 (long long)rd->js.col_tok,
+                 what[0]         ? what
+                 : rd->js.msg[0] ? rd->js.msg
+                                 : "unexpected value");
+    rd->failed = true;
+    return false;
+}
+
+/* A count of the file (the token just read) into *v: an integer from lo to hi, else an error at
+ * its position naming the member. */
+static bool count_value(lines_reader *rd, jsonstream_token t, const char *key, int64_t lo, int64_t hi, int64_t *v)
+{
+    if (t != JSONSTREAM_NUMBER || !rd->js.is_int || rd->js.ival < lo || rd->js.ival > hi) {
+        char m[200];
+        snprintf(m, sizeof m, "%s: expected an integer from %lld to %lld", key, (long long)lo, (long long)hi);
+        return bad(rd, m);
+    }
+    *v = rd->js.ival;
     return true;
 }
 
@@ -57,68 +103,101 @@ static bool string_value(const jsonstream *js, jsonstream_token t, char **dst)
     return true;
 }
 
-/* A line's "measured" object (its '{' read). */
-static bool read_line_measured(jsonstream *js, lines_row *r)
+/* Skip a member's value; false (an error at its position) when the file does not read. */
+static bool skip(lines_reader *rd, jsonstream_token t)
 {
-    jsonstream_token t;
-    int64_t v;
-    r->measured = true;
-    while ((t = jsonstream_next(js)) == JSONSTREAM_KEY) {
-        char key[32];
-        snprintf(key, sizeof key, "%.31s", js->str);
-        t = jsonstream_next(js);
-        if (!int_value(js, t, &v)) {
-            if (!jsonstream_skip(js, t))
-                return false;
-        } else if (strcmp(key, "wavefronts") == 0) {
-            r->mc.wavefronts = (uint64_t)v;
-        } else if (strcmp(key, "ideal_wavefronts") == 0) {
-            r->mc.ideal_wavefronts = (uint64_t)v;
-        } else if (strcmp(key, "instructions") == 0) {
-            r->mc.instructions = (uint64_t)v;
-        } else if (strcmp(key, "excess") == 0) {
-            r->excess = v;
-        } else if (strcmp(key, "predicted_launch") == 0) {
-            r->expected = v;
-        }
-    }
-    return t == JSONSTREAM_OBJECT_END;
+    return (t != JSONSTREAM_ERROR && jsonstream_skip(&rd->js, t)) || bad(rd, "");
 }
 
-/* The top-level "measured" object (its '{' read). */
-static bool read_top_measured(jsonstream *js, lines_measured *m)
+/* A line's "measured" object (its '{' read): the three counts the hardware made. Its "excess"
+ * and "predicted_launch" are conclusions, computed again, so they are not read. */
+static bool read_line_measured(lines_reader *rd, lines_row *r)
+{
+    jsonstream_token t;
+    r->measured = true;
+    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
+        char key[32];
+        snprintf(key, sizeof key, "%.31s", rd->js.str);
+        t = jsonstream_next(&rd->js);
+        uint64_t *dst = strcmp(key, "wavefronts") == 0         ? &r->mc.wavefronts
+                        : strcmp(key, "ideal_wavefronts") == 0 ? &r->mc.ideal_wavefronts
+                        : strcmp(key, "instructions") == 0     ? &r->mc.instructions
+                                                               : NULL;
+        int64_t v;
+        if (dst && !count_value(rd, t, key, 0, RECORD_MAX_COUNT, &v))
+            return false;
+        if (dst)
+            *dst = (uint64_t)v;
+        else if (!skip(rd, t))
+            return false;
+    }
+    if (r->mc.ideal_wavefronts > r->mc.wavefronts)
+        return bad(rd, "measured: ideal_wavefronts is more than wavefronts");
+    return t == JSONSTREAM_OBJECT_END || bad(rd, "");
+}
+
+/* "unrecorded" (its '[' read): the shared instructions no line holds; their excess adds to the
+ * launch's. */
+static bool read_unrecorded(lines_reader *rd, lines_measured *m)
+{
+    jsonstream_token t;
+    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_OBJECT) {
+        int64_t w = 0, i = 0;
+        while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
+            bool wf = strcmp(rd->js.str, "wavefronts") == 0, id = strcmp(rd->js.str, "ideal_wavefronts") == 0;
+            t = jsonstream_next(&rd->js);
+            if ((wf || id) &&
+                !count_value(rd, t, wf ? "wavefronts" : "ideal_wavefronts", 0, RECORD_MAX_COUNT, wf ? &w : &i))
+                return false;
+            if (!wf && !id && !skip(rd, t))
+                return false;
+        }
+        if (t != JSONSTREAM_OBJECT_END)
+            return bad(rd, "");
+        if (__builtin_add_overflow(m->unrecorded_excess, w - i, &m->unrecorded_excess))
+            return bad(rd, "unrecorded: the sum of the counts overflows");
+    }
+    return t == JSONSTREAM_ARRAY_END || bad(rd, "");
+}
+
+/* The top-level "measured" object (its '{' read): the launch's measurements. Its excess and time
+ * share are computed again, so they are not read. */
+static bool read_top_measured(lines_reader *rd, lines_measured *m)
 {
     jsonstream_token t;
     m->present = true;
-    while ((t = jsonstream_next(js)) == JSONSTREAM_KEY) {
+    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
         char key[32];
-        snprintf(key, sizeof key, "%.31s", js->str);
-        t = jsonstream_next(js);
-        bool used = false;
-        if (strcmp(key, "blocks") == 0)
-            used = int_value(js, t, &m->blocks);
-        else if (strcmp(key, "excess_wavefronts") == 0)
-            used = int_value(js, t, &m->excess);
-        else if (strcmp(key, "sms") == 0)
-            used = int_value(js, t, &m->sms);
-        else if (strcmp(key, "sm_clock_khz") == 0)
-            used = int_value(js, t, &m->clock_khz);
-        else if (strcmp(key, "duration_ns") == 0)
-            used = m->has_duration = int_value(js, t, &m->duration_ns);
-        else if (strcmp(key, "time_share_upper_bound") == 0 && t == JSONSTREAM_NUMBER)
-            used = true, m->share = js->num;
-        else if (strcmp(key, "block_invariance") == 0)
-            used = string_value(js, t, &m->invariance);
-        else if (strcmp(key, "duration_why") == 0)
-            used = string_value(js, t, &m->duration_why);
-        if (!used && !jsonstream_skip(js, t))
+        snprintf(key, sizeof key, "%.31s", rd->js.str);
+        t = jsonstream_next(&rd->js);
+        bool ok = true;
+        if (strcmp(key, "blocks") == 0) {
+            m->blocks_line = rd->js.line_tok, m->blocks_col = rd->js.col_tok;
+            ok = count_value(rd, t, key, 1, RECORD_MAX_COUNT, &m->blocks);
+        } else if (strcmp(key, "sms") == 0) {
+            ok = count_value(rd, t, key, 1, 100000, &m->sms);
+        } else if (strcmp(key, "sm_clock_khz") == 0) {
+            ok = count_value(rd, t, key, 1, 100000000, &m->clock_khz);
+        } else if (strcmp(key, "duration_ns") == 0 && t != JSONSTREAM_NULL) {
+            ok = m->has_duration = count_value(rd, t, key, 1, RECORD_MAX_COUNT, &m->duration_ns);
+        } else if (strcmp(key, "second_block") == 0) {
+            m->has_second = t == JSONSTREAM_ARRAY;
+            ok = skip(rd, t);
+        } else if (strcmp(key, "unrecorded") == 0 && t == JSONSTREAM_ARRAY) {
+            ok = read_unrecorded(rd, m);
+        } else if (!(strcmp(key, "block_invariance") == 0 && string_value(&rd->js, t, &m->invariance)) &&
+                   !(strcmp(key, "duration_why") == 0 && string_value(&rd->js, t, &m->duration_why))) {
+            ok = skip(rd, t);
+        }
+        if (!ok)
             return false;
     }
-    return t == JSONSTREAM_OBJECT_END;
+    return t == JSONSTREAM_OBJECT_END || bad(rd, "");
 }
 
-/* The table of what the hardware measured, after the predicted one. */
-static void print_measured(FILE *out, const lines_measured *m, const lines_row *rows, int n)
+/* The table of what the hardware measured, after the predicted one; every number but the
+ * measured counts computed (record_lines_load). */
+static void print_measured(FILE *out, const lines_measured *m, const lines_row *rows, int n, const char *arch)
 {
     char t[600];
     if (m->null || !m->present) {
@@ -128,7 +207,7 @@ static void print_measured(FILE *out, const lines_measured *m, const lines_row *
     }
     record_measured_header(out, (uint64_t)m->blocks);
     measured_counts total = {0, 0, 0};
-    int64_t te = 0;
+    int64_t te = 0; /* sums checked when the file was read */
     for (int i = 0; i < n; i++) {
         record_measured_row(out, rows[i].file, rows[i].line, &rows[i].mc, rows[i].excess, (uint64_t)rows[i].expected,
                             rows[i].agree);
@@ -138,36 +217,18 @@ static void print_measured(FILE *out, const lines_measured *m, const lines_row *
     }
     fprintf(out, "%-28s %12llu %12llu %12lld\n", "total", (unsigned long long)total.wavefronts,
             (unsigned long long)total.ideal_wavefronts, (long long)te);
+    fprintf(out,
+            "predicted x blocks and agree: computed from the trace with the %s model (the recording's own are "
+            "not read)\n",
+            arch);
     for (int i = 0; i < n; i++)
         if (rows[i].agree == MEASURED_AGREE_FALSE)
-            record_measured_flag(out, rows[i].file, rows[i].line, rows[i].agree_why ? rows[i].agree_why : "");
+            record_measured_flag(out, rows[i].file, rows[i].line, measured_why_text(rows[i].why));
     if (m->invariance)
         fprintf(out, "block invariance %s\n", textsafe(m->invariance, t, sizeof t));
     uint64_t d = (uint64_t)m->duration_ns;
     record_measured_time(out, m->excess, m->has_duration ? &d : NULL, m->share, (int)m->sms, (int)m->clock_khz,
                          m->duration_why);
-}
-
-/* One member of "predicted": the three numbers. */
-static bool read_predicted(jsonstream *js, lines_row *r)
-{
-    jsonstream_token t;
-    while ((t = jsonstream_next(js)) == JSONSTREAM_KEY) {
-        char key[32];
-        snprintf(key, sizeof key, "%.31s", js->str);
-        t = jsonstream_next(js);
-        if (t == JSONSTREAM_NUMBER && js->is_int) {
-            if (strcmp(key, "wavefronts") == 0)
-                r->wavefronts = js->ival;
-            else if (strcmp(key, "ideal_wavefronts") == 0)
-                r->ideal = js->ival;
-            else if (strcmp(key, "conflict_degree") == 0)
-                r->degree = js->ival;
-        } else if (!jsonstream_skip(js, t)) {
-            return false;
-        }
-    }
-    return t == JSONSTREAM_OBJECT_END;
 }
 
 /* A name and how many times it was met (the kinds a recording did not record or model). */
@@ -209,104 +270,155 @@ static void kind_add(lines_kind **list, int *n, const char *sass, const char *wh
                                    count};
 }
 
-/* A line's "pcs" (its '[' read): those not modelled into f. */
-static bool read_pcs(jsonstream *js, lines_file *f, lines_row *r)
+/* A PC's "measured" object (its '{' read): the counts the count run made at that PC, checked as
+ * a line's are (the SASS page prints them). */
+static bool read_pc_measured(lines_reader *rd)
 {
     jsonstream_token t;
-    while ((t = jsonstream_next(js)) == JSONSTREAM_OBJECT) {
-        char *sass = NULL, *why = NULL;
-        int64_t execs = 0;
-        while ((t = jsonstream_next(js)) == JSONSTREAM_KEY) {
-            char key[32];
-            snprintf(key, sizeof key, "%.31s", js->str);
-            t = jsonstream_next(js);
-            if (strcmp(key, "sass") == 0 && t == JSONSTREAM_STRING)
-                string_value(js, t, &sass);
-            else if (strcmp(key, "not_modelled") == 0 && t == JSONSTREAM_STRING)
-                string_value(js, t, &why);
-            else if (strcmp(key, "executions") == 0 && t == JSONSTREAM_NUMBER && js->is_int)
-                execs = js->ival;
-            else if (!jsonstream_skip(js, t))
-                break;
-        }
-        if (why && !r->kind[0])
-            record_kind_name(sass, r->kind, sizeof r->kind);
-        if (why && f)
-            kind_add(&f->not_modelled, &f->nnot_modelled, sass, why, execs);
-        free(sass);
-        free(why);
-        if (t != JSONSTREAM_OBJECT_END)
+    int64_t w = 0, i = 0;
+    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
+        char key[32];
+        snprintf(key, sizeof key, "%.31s", rd->js.str);
+        t = jsonstream_next(&rd->js);
+        int64_t *dst = strcmp(key, "wavefronts") == 0 ? &w : strcmp(key, "ideal_wavefronts") == 0 ? &i : NULL;
+        int64_t v;
+        if (dst || strcmp(key, "instructions") == 0) {
+            if (!count_value(rd, t, key, 0, RECORD_MAX_COUNT, &v))
+                return false;
+            if (dst)
+                *dst = v;
+        } else if (!skip(rd, t))
             return false;
     }
-    return t == JSONSTREAM_ARRAY_END;
+    if (i > w)
+        return bad(rd, "pcs: measured: ideal_wavefronts is more than wavefronts");
+    return t == JSONSTREAM_OBJECT_END || bad(rd, "");
+}
+
+/* A line's "pcs" (its '[' read): those not modelled into f; whether one fills shared memory
+ * asynchronously into *async. */
+static bool read_pcs(lines_reader *rd, lines_file *f, lines_row *r, bool *async)
+{
+    jsonstream_token t;
+    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_OBJECT) {
+        char *sass = NULL, *why = NULL;
+        int64_t execs = 0;
+        bool ok = true;
+        while (ok && (t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
+            char key[32];
+            snprintf(key, sizeof key, "%.31s", rd->js.str);
+            t = jsonstream_next(&rd->js);
+            if (strcmp(key, "sass") == 0 && t == JSONSTREAM_STRING)
+                string_value(&rd->js, t, &sass);
+            else if (strcmp(key, "not_modelled") == 0 && t == JSONSTREAM_STRING)
+                string_value(&rd->js, t, &why);
+            else if (strcmp(key, "executions") == 0)
+                ok = count_value(rd, t, key, 0, RECORD_MAX_COUNT, &execs);
+            else if (strcmp(key, "pc") == 0) {
+                int64_t pc;
+                ok = count_value(rd, t, key, 0, RECORD_MAX_COUNT, &pc);
+            } else if (strcmp(key, "measured") == 0 && t == JSONSTREAM_OBJECT)
+                ok = read_pc_measured(rd);
+            else if (strcmp(key, "measured_only") == 0 && (t == JSONSTREAM_TRUE || t == JSONSTREAM_FALSE))
+                r->unmodelled_now = r->unmodelled_now || t == JSONSTREAM_TRUE; /* TMA, wgmma: never predicted */
+            else
+                ok = skip(rd, t);
+        }
+        if (ok && why) /* a kind the model does not cover: no agreement can be claimed */
+            r->unmodelled_now = true;
+        if (ok && why && !r->kind[0])
+            record_kind_name(sass, r->kind, sizeof r->kind);
+        if (ok && why && f)
+            kind_add(&f->not_modelled, &f->nnot_modelled, sass, why, execs);
+        const kinds_row *kind = kinds_find_sass_line(sass);
+        if (kind && kind->fills_async)
+            *async = true;
+        free(sass);
+        free(why);
+        if (!ok || t != JSONSTREAM_OBJECT_END)
+            return ok ? bad(rd, "") : false;
+    }
+    return t == JSONSTREAM_ARRAY_END || bad(rd, "");
 }
 
 /* "not_visible" (its '[' read) into f. */
-static bool read_not_visible(jsonstream *js, lines_file *f)
+static bool read_not_visible(lines_reader *rd, lines_file *f)
 {
     jsonstream_token t;
-    while ((t = jsonstream_next(js)) == JSONSTREAM_OBJECT) {
+    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_OBJECT) {
         char *sass = NULL;
-        while ((t = jsonstream_next(js)) == JSONSTREAM_KEY) {
-            bool is_sass = strcmp(js->str, "sass") == 0;
-            t = jsonstream_next(js);
+        while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
+            bool is_sass = strcmp(rd->js.str, "sass") == 0;
+            t = jsonstream_next(&rd->js);
             if (is_sass && t == JSONSTREAM_STRING)
-                string_value(js, t, &sass);
-            else if (!jsonstream_skip(js, t))
+                string_value(&rd->js, t, &sass);
+            else if (!skip(rd, t))
                 break;
         }
         kind_add(&f->not_recorded, &f->nnot_recorded, sass, "its shared-memory side passes no callback", 1);
         free(sass);
         if (t != JSONSTREAM_OBJECT_END)
-            return false;
+            return bad(rd, "");
     }
-    return t == JSONSTREAM_ARRAY_END;
+    return t == JSONSTREAM_ARRAY_END || bad(rd, "");
 }
 
-/* One line object (its '{' read); the not-modelled PCs into kinds when not NULL. */
-static bool read_row(jsonstream *js, lines_row *r, lines_file *kinds)
+/* Where a trace index was read: the entry, its line of the recording and its position. */
+typedef struct lines_index {
+    int64_t entry;
+    int row;
+    int64_t at_line, at_col;
+} lines_index;
+
+/* The lines' trace indexes, gathered to check that they partition the trace. */
+typedef struct lines_indexes {
+    lines_index *v;
+    size_t n, cap;
+} lines_indexes;
+
+/* One line object (its '{' read) into r, row number `row`; its trace indexes into ix. */
+static bool read_row(lines_reader *rd, lines_row *r, int row, lines_file *kinds, lines_indexes *ix, bool *async)
 {
     memset(r, 0, sizeof *r);
     jsonstream_token t;
-    while ((t = jsonstream_next(js)) == JSONSTREAM_KEY) {
+    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
         char key[32];
-        snprintf(key, sizeof key, "%.31s", js->str);
-        t = jsonstream_next(js);
+        snprintf(key, sizeof key, "%.31s", rd->js.str);
+        t = jsonstream_next(&rd->js);
+        bool ok = true;
         if ((strcmp(key, "file") == 0 || strcmp(key, "text") == 0) && t == JSONSTREAM_STRING) {
-            char **dst = key[0] == 'f' ? &r->file : &r->text;
-            free(*dst);
-            *dst = xstrdup(js->str);
-        } else if (strcmp(key, "line") == 0 && t == JSONSTREAM_NUMBER && js->is_int) {
-            r->line = js->ival;
-        } else if (strcmp(key, "not_modelled") == 0 && t == JSONSTREAM_NUMBER && js->is_int) {
-            r->unmodelled = js->ival;
+            string_value(&rd->js, t, key[0] == 'f' ? &r->file : &r->text);
+        } else if (strcmp(key, "line") == 0 && t != JSONSTREAM_NULL) {
+            ok = count_value(rd, t, key, 1, INT32_MAX, &r->line);
+        } else if (strcmp(key, "not_modelled") == 0) {
+            ok = count_value(rd, t, key, 0, RECORD_MAX_COUNT, &r->unmodelled);
         } else if (strcmp(key, "instructions") == 0 && t == JSONSTREAM_ARRAY) {
-            int64_t room = 0;
-            while ((t = jsonstream_next(js)) == JSONSTREAM_NUMBER && js->is_int && js->ival >= 0) {
+            int64_t room = 0, v;
+            while (ok && (t = jsonstream_next(&rd->js)) == JSONSTREAM_NUMBER) {
+                /* an index of the trace: bounded here by what a trace can hold, below by its length */
+                if (!(ok = count_value(rd, t, "instructions", 0, INT32_MAX - 1, &v)))
+                    break;
                 if (r->instrs == room)
                     r->idx = xrealloc(r->idx, (size_t)(room = room ? 2 * room : 16) * sizeof *r->idx);
-                r->idx[r->instrs++] = js->ival;
+                r->idx[r->instrs++] = v;
+                if (ix->n == ix->cap)
+                    ix->v = xrealloc(ix->v, (ix->cap = ix->cap ? 2 * ix->cap : 64) * sizeof *ix->v);
+                ix->v[ix->n++] = (lines_index){v, row, rd->js.line_tok, rd->js.col_tok};
             }
-            if (t != JSONSTREAM_ARRAY_END)
-                return false;
+            ok = ok && (t == JSONSTREAM_ARRAY_END || bad(rd, "instructions: expected trace indexes"));
         } else if (strcmp(key, "pcs") == 0 && t == JSONSTREAM_ARRAY) {
-            if (!read_pcs(js, kinds, r))
-                return false;
-        } else if (strcmp(key, "predicted") == 0 && t == JSONSTREAM_OBJECT) {
-            if (!read_predicted(js, r))
-                return false;
+            ok = read_pcs(rd, kinds, r, async);
         } else if (strcmp(key, "measured") == 0 && t == JSONSTREAM_OBJECT) {
-            if (!read_line_measured(js, r))
-                return false;
-        } else if (strcmp(key, "agree") == 0 && (t == JSONSTREAM_TRUE || t == JSONSTREAM_FALSE)) {
-            r->agree = t == JSONSTREAM_TRUE ? MEASURED_AGREE_TRUE : MEASURED_AGREE_FALSE;
+            ok = read_line_measured(rd, r);
         } else if (strcmp(key, "agree_why") == 0 && t == JSONSTREAM_STRING) {
-            string_value(js, t, &r->agree_why);
-        } else if (!jsonstream_skip(js, t)) {
-            return false;
+            r->second_differs = strcmp(rd->js.str, measured_why_text(MEASURED_WHY_BLOCKS_DIFFER)) == 0;
+        } else { /* "predicted", "agree": conclusions, computed again */
+            ok = skip(rd, t);
         }
+        if (!ok)
+            return false;
     }
-    return t == JSONSTREAM_OBJECT_END;
+    return t == JSONSTREAM_OBJECT_END || bad(rd, "");
 }
 
 const char *record_kind_name(const char *sass, char *buf, size_t n)
@@ -350,143 +462,171 @@ void record_row_header(FILE *out)
     fprintf(out, "%-28s %8s %10s %10s %13s  %s\n", "line", "instrs", "wavefronts", "ideal", "worst", "source");
 }
 
+/* Order of the trace indexes: by entry, then as read. */
+static int index_cmp(const void *a, const void *b)
+{
+    const lines_index *x = a, *y = b;
+    if (x->entry != y->entry)
+        return x->entry < y->entry ? -1 : 1;
+    if (x->at_line != y->at_line)
+        return x->at_line < y->at_line ? -1 : 1;
+    return (x->at_col > y->at_col) - (x->at_col < y->at_col);
+}
+
+/* An error at a trace index's position. */
+static bool bad_index(lines_reader *rd, const lines_index *x, const char *what)
+{
+    snprintf(rd->err, sizeof rd->err, "%s:%lld:%lld: instructions: %s", rd->path, (long long)x->at_line,
+             (long long)x->at_col, what);
+    rd->failed = true;
+    return false;
+}
+
 /* Each line's prediction again, from its trace entries, with prof (the architecture analyze
  * used, which may not be the one the file was written with): the same engine call as the
  * analysis' total (report.c), so the lines still add up to it. Not-modelled entries add to no
- * sum. A trace that cannot be read leaves the file's numbers. */
-static void lines_predict(const char *path, const banks_profile *prof, lines_row *rows, int n)
+ * sum. The indexes (sorted here) must partition the trace: an entry in two lines, an index past
+ * the trace's end, or (when the lines give indexes at all) an entry in no line is an error at its
+ * position. Memory: the indexes, never the largest index. A signal stops it (false, no error). */
+static bool lines_predict(lines_reader *rd, const banks_profile *prof, lines_row *rows, int n, lines_indexes *ix)
 {
-    int64_t ntrace = 0;
-    for (int i = 0; i < n; i++)
-        for (int64_t k = 0; k < rows[i].instrs; k++)
-            if (rows[i].idx[k] >= ntrace)
-                ntrace = rows[i].idx[k] + 1;
-    int *row_of = xmalloc((size_t)(ntrace ? ntrace : 1) * sizeof *row_of);
-    for (int64_t k = 0; k < ntrace; k++)
-        row_of[k] = -1;
-    for (int i = 0; i < n; i++)
-        for (int64_t k = 0; k < rows[i].instrs; k++)
-            row_of[rows[i].idx[k]] = i;
+    if (ix->n > 1) /* (no indexes: no array at all) */
+        qsort(ix->v, ix->n, sizeof *ix->v, index_cmp);
+    for (size_t k = 1; k < ix->n; k++)
+        if (ix->v[k].entry == ix->v[k - 1].entry) {
+            char m[200];
+            snprintf(m, sizeof m, "trace entry %lld is also in line %d of the recording (lines must not overlap)",
+                     (long long)ix->v[k].entry, ix->v[k - 1].row + 1);
+            return bad_index(rd, &ix->v[k], m);
+        }
     trace_stream *ts = NULL;
     io_error err;
-    if (trace_stream_open(path, NULL, 0, path, prof->name, &ts, &err) == TRACE_STREAM_OK) {
-        int64_t *sum = xcalloc((size_t)(4 * (n ? n : 1)), sizeof *sum);
-        banks_request r;
-        int64_t i = 0;
-        int got;
-        while ((got = trace_stream_next(ts, &r, &err)) == 1) {
-            int row = i < ntrace ? row_of[i] : -1;
-            i++;
-            banks_result res;
-            if (row < 0)
-                continue;
-            banks_analyze(prof, &r, &res, NULL);
-            if (res.not_modelled) { /* a kind the model does not cover, named by its SASS (cp.async.cg) */
-                sum[4 * row + 3]++;
-                if (!rows[row].kind[0])
-                    snprintf(rows[row].kind, sizeof rows[row].kind, "%s", kinds_of(r.op)->name);
-                continue;
-            }
-            sum[4 * row] += res.wavefronts;
-            sum[4 * row + 1] += res.ideal_wavefronts;
-            if (res.conflict_degree > sum[4 * row + 2])
-                sum[4 * row + 2] = res.conflict_degree;
-        }
-        for (int k = 0; got == 0 && k < n; k++) { /* the whole trace read: the new numbers */
-            rows[k].wavefronts = sum[4 * k];
-            rows[k].ideal = sum[4 * k + 1];
-            rows[k].degree = sum[4 * k + 2];
-            if (sum[4 * k + 3] > rows[k].unmodelled) /* a file written before the kind was named */
-                rows[k].unmodelled = sum[4 * k + 3];
-        }
-        free(sum);
-    }
-    if (ts)
-        trace_stream_close(ts);
-    free(row_of);
-}
-
-/* The recording's lines and launch-level measured members; false when path is not a recording
- * (then nothing is allocated). The rows' file, text and agree_why are owned (lines_free). */
-static bool lines_read(const char *path, const banks_profile *prof, lines_row **rows_out, int *nrows_out,
-                       lines_measured *lm, lines_file *lf)
-{
-    memset(lf, 0, sizeof *lf);
-    memset(lm, 0, sizeof *lm);
-    lm->share = -1;
-    *rows_out = NULL;
-    *nrows_out = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    if (trace_stream_open(rd->path, NULL, 0, rd->path, prof->name, &ts, &err) != TRACE_STREAM_OK) {
+        if (ts)
+            trace_stream_close(ts);
+        snprintf(rd->err, sizeof rd->err, "%s", err.text);
+        rd->failed = true;
         return false;
-    jsonstream js;
-    jsonstream_open_file(&js, f);
-    jsonstream_max_string(&js, 1u << 20); /* a recording's names are kept whole (trace_stream.c) */
-    bool is_record = false;
-    lines_row *rows = NULL;
-    int nrows = 0, cap = 0;
-    if (jsonstream_next(&js) == JSONSTREAM_OBJECT) {
-        jsonstream_token t;
-        while ((t = jsonstream_next(&js)) == JSONSTREAM_KEY) {
-            bool fmt = strcmp(js.str, "format") == 0, lines = strcmp(js.str, "lines") == 0;
-            bool measured = strcmp(js.str, "measured") == 0, measured_why = strcmp(js.str, "measured_why") == 0;
-            bool trace = strcmp(js.str, "trace") == 0, not_visible = strcmp(js.str, "not_visible") == 0;
-            int64_t *count = strcmp(js.str, "executed") == 0   ? &lf->executed
-                             : strcmp(js.str, "captured") == 0 ? &lf->captured
-                                                               : NULL;
-            bool truncated = strcmp(js.str, "truncated") == 0;
-            if (trace && is_record && rows)
-                break; /* the lines and what they need come before the trace */
-            t = jsonstream_next(&js);
-            if (fmt) {
-                is_record = t == JSONSTREAM_STRING && strcmp(js.str, "bankscope-record/1") == 0;
-                if (!is_record)
-                    break;
-            } else if (measured && is_record && (t == JSONSTREAM_OBJECT || t == JSONSTREAM_NULL)) {
-                lm->null = t == JSONSTREAM_NULL;
-                if (t == JSONSTREAM_OBJECT && !read_top_measured(&js, lm))
-                    break;
-            } else if (count && is_record && t == JSONSTREAM_NUMBER && js.is_int) {
-                *count = js.ival;
-            } else if (truncated && is_record && (t == JSONSTREAM_TRUE || t == JSONSTREAM_FALSE)) {
-                lf->truncated = t == JSONSTREAM_TRUE;
-            } else if (not_visible && is_record && t == JSONSTREAM_ARRAY) {
-                if (!read_not_visible(&js, lf))
-                    break;
-            } else if (measured_why && is_record && t == JSONSTREAM_STRING) {
-                string_value(&js, t, &lm->why);
-            } else if (lines && is_record && t == JSONSTREAM_ARRAY) {
-                lines_row r;
-                while ((t = jsonstream_next(&js)) == JSONSTREAM_OBJECT) {
-                    bool ok = read_row(&js, &r, lf);
-                    if (!ok) {
-                        free(r.file);
-                        free(r.text);
-                        free(r.agree_why);
-                        free(r.idx);
-                        break;
-                    }
-                    if (nrows == cap)
-                        rows = xrealloc(rows, (size_t)(cap = cap ? 2 * cap : 16) * sizeof *rows);
-                    rows[nrows++] = r;
-                }
-                if (t != JSONSTREAM_ARRAY_END)
-                    break;
-            } else if (!jsonstream_skip_fast(&js, t)) {
-                break;
-            }
-        }
     }
-    jsonstream_close(&js);
-    fclose(f);
-    *rows_out = rows;
-    *nrows_out = nrows;
-    if (is_record && prof)
-        lines_predict(path, prof, rows, nrows);
-    return is_record;
+    int64_t *sum = xcalloc((size_t)(4 * (n ? n : 1)), sizeof *sum);
+    banks_request r;
+    int64_t i = 0;
+    size_t at = 0; /* the next index in entry order */
+    int got;
+    bool ok = true;
+    while ((got = trace_stream_next(ts, &r, &err)) == 1) {
+        if ((i & 1023) == 0 && work_cancelled())
+            break;
+        int row = -1;
+        if (at < ix->n && ix->v[at].entry == i)
+            row = ix->v[at++].row;
+        else if (ix->n > 0) {
+            char m[200];
+            snprintf(m, sizeof m, "trace entry %lld is in no line of the recording (lines must cover the trace)",
+                     (long long)i);
+            ok = bad_index(rd, at < ix->n ? &ix->v[at] : &ix->v[ix->n - 1], m);
+            break;
+        }
+        i++;
+        banks_result res;
+        if (row < 0)
+            continue;
+        banks_analyze(prof, &r, &res, NULL);
+        if (res.not_modelled) { /* a kind the model does not cover, named by its SASS (cp.async.cg) */
+            rows[row].unmodelled_now = true;
+            sum[4 * row + 3]++;
+            if (!rows[row].kind[0])
+                snprintf(rows[row].kind, sizeof rows[row].kind, "%s", kinds_of(r.op)->name);
+            continue;
+        }
+        sum[4 * row] += res.wavefronts; /* at most 32 x 2^31 entries per line: no overflow */
+        sum[4 * row + 1] += res.ideal_wavefronts;
+        if (res.conflict_degree > sum[4 * row + 2])
+            sum[4 * row + 2] = res.conflict_degree;
+    }
+    if (ok && got < 0) {
+        snprintf(rd->err, sizeof rd->err, "%s", err.text);
+        rd->failed = true;
+        ok = false;
+    } else if (ok && got == 0 && at < ix->n) {
+        char m[200];
+        snprintf(m, sizeof m, "trace entry %lld is past the trace's end (it has %lld entries)",
+                 (long long)ix->v[at].entry, (long long)i);
+        ok = bad_index(rd, &ix->v[at], m);
+    }
+    ok = ok && got == 0; /* else stopped by a signal */
+    for (int k = 0; ok && k < n; k++) {
+        rows[k].wavefronts = sum[4 * k];
+        rows[k].ideal = sum[4 * k + 1];
+        rows[k].degree = sum[4 * k + 2];
+        if (sum[4 * k + 3] > rows[k].unmodelled) /* a file written before the kind was named */
+            rows[k].unmodelled = sum[4 * k + 3];
+    }
+    free(sum);
+    trace_stream_close(ts);
+    return ok;
 }
 
-/* Frees what lines_read returned. */
+/* What analyze holds of a recording: its lines, launch-level measurements and kinds. */
+struct record_lines {
+    lines_row *rows;
+    int n;
+    lines_measured lm;
+    lines_file lf;
+    const char *arch; /* the model that predicted the lines */
+};
+
+/* The derived numbers of every measured line and of the launch, from the measured counts and the
+ * lines' predictions with the model in use; the sums checked (an error at the launch's "blocks"
+ * when they do not fit). */
+static bool lines_derive(lines_reader *rd, record_lines *L, bool async)
+{
+    lines_measured *m = &L->lm;
+    if (!m->present || m->null)
+        return true;
+    char msg[300];
+    if (m->blocks == 0 || (m->grid_blocks && m->blocks != m->grid_blocks)) {
+        snprintf(msg, sizeof msg, "measured: blocks: %lld is not the launch's grid (%lld blocks)", (long long)m->blocks,
+                 (long long)m->grid_blocks);
+        snprintf(rd->err, sizeof rd->err, "%s:%lld:%lld: %s", rd->path, (long long)m->blocks_line,
+                 (long long)m->blocks_col, m->blocks ? msg : "measured: the launch's blocks are not given");
+        rd->failed = true;
+        return false;
+    }
+    measured_launch launch = {.blocks = (uint64_t)m->blocks, .has_second = m->has_second, .async_fill = async};
+    int64_t excess = m->unrecorded_excess;
+    uint64_t tw = 0, ti = 0;
+    for (int i = 0; i < L->n; i++) {
+        lines_row *r = &L->rows[i];
+        uint64_t expected;
+        launch.invariant = m->has_second && !r->second_differs;
+        bool fits = !r->measured ||
+                    measured_recompute(&launch, &r->mc, (uint64_t)r->wavefronts, r->unmodelled_now || r->unmodelled > 0,
+                                       &r->excess, &expected, &r->agree, &r->why);
+        if (fits && r->measured && expected > INT64_MAX)
+            fits = false;
+        if (fits && r->measured)
+            r->expected = (int64_t)expected;
+        if (!fits || __builtin_add_overflow(excess, r->excess, &excess) ||
+            __builtin_add_overflow(tw, r->mc.wavefronts, &tw) ||
+            __builtin_add_overflow(ti, r->mc.ideal_wavefronts, &ti)) {
+            snprintf(msg, sizeof msg,
+                     "measured: blocks: %lld blocks x the lines' counts do not fit 64 bits (no real launch holds them)",
+                     (long long)m->blocks);
+            snprintf(rd->err, sizeof rd->err, "%s:%lld:%lld: %s", rd->path, (long long)m->blocks_line,
+                     (long long)m->blocks_col, msg);
+            rd->failed = true;
+            return false;
+        }
+    }
+    m->excess = excess;
+    m->share = m->has_duration ? measured_share(excess > 0 ? (uint64_t)excess : 0, (int)m->sms, (int)m->clock_khz,
+                                                (uint64_t)m->duration_ns)
+                               : -1;
+    return true;
+}
+
+/* Frees the rows and members of a recording's lines. */
 static void lines_free(lines_row *rows, int n, lines_measured *lm, lines_file *lf)
 {
     for (int k = 0; k < lf->nnot_modelled; k++)
@@ -499,12 +639,130 @@ static void lines_free(lines_row *rows, int n, lines_measured *lm, lines_file *l
         free(rows[i].idx);
         free(rows[i].file);
         free(rows[i].text);
-        free(rows[i].agree_why);
     }
     free(rows);
     free(lm->invariance);
     free(lm->why);
     free(lm->duration_why);
+}
+
+void record_lines_free(record_lines *L)
+{
+    if (!L)
+        return;
+    lines_free(L->rows, L->n, &L->lm, &L->lf);
+    free(L);
+}
+
+/* The launch's "grid" (its '[' read): three dimensions within CUDA's limits, multiplied. */
+static bool read_grid(lines_reader *rd, int64_t *blocks)
+{
+    static const int64_t max[3] = {INT32_MAX, 65535, 65535};
+    int64_t v, p = 1;
+    int k = 0;
+    jsonstream_token t;
+    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_NUMBER && k < 3) {
+        if (!count_value(rd, t, "grid", 1, max[k++], &v))
+            return false;
+        p *= v; /* at most 2^31 x 2^16 x 2^16 = 2^63 - ...: fits */
+    }
+    if (t != JSONSTREAM_ARRAY_END || k != 3)
+        return bad(rd, "grid: expected three integers");
+    *blocks = p;
+    return true;
+}
+
+/* The members of the recording (its '{' read) into L and ix; false at the first error. */
+static bool lines_members(lines_reader *rd, record_lines *L, lines_indexes *ix, bool *is_record, bool *async)
+{
+    int cap = 0;
+    lines_measured *lm = &L->lm;
+    lines_file *lf = &L->lf;
+    jsonstream_token t;
+    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
+        char key[32];
+        snprintf(key, sizeof key, "%.31s", rd->js.str);
+        if (strcmp(key, "trace") == 0 && *is_record && L->rows)
+            return true; /* the lines and what they need come before the trace */
+        t = jsonstream_next(&rd->js);
+        if (work_cancelled())
+            return false;
+        if (strcmp(key, "format") == 0) {
+            *is_record = t == JSONSTREAM_STRING && strcmp(rd->js.str, "bankscope-record/1") == 0;
+            if (!*is_record)
+                return true;
+            continue;
+        }
+        bool ok = true;
+        if (!*is_record) {
+            ok = t != JSONSTREAM_ERROR && jsonstream_skip_fast(&rd->js, t);
+        } else if (strcmp(key, "measured") == 0 && (t == JSONSTREAM_OBJECT || t == JSONSTREAM_NULL)) {
+            lm->null = t == JSONSTREAM_NULL;
+            ok = t == JSONSTREAM_NULL || read_top_measured(rd, lm);
+        } else if (strcmp(key, "executed") == 0 || strcmp(key, "captured") == 0) {
+            ok = count_value(rd, t, key, 0, RECORD_MAX_COUNT, key[0] == 'e' ? &lf->executed : &lf->captured);
+        } else if (strcmp(key, "grid") == 0 && t == JSONSTREAM_ARRAY) {
+            ok = read_grid(rd, &lm->grid_blocks);
+        } else if (strcmp(key, "truncated") == 0 && (t == JSONSTREAM_TRUE || t == JSONSTREAM_FALSE)) {
+            lf->truncated = t == JSONSTREAM_TRUE;
+        } else if (strcmp(key, "not_visible") == 0 && t == JSONSTREAM_ARRAY) {
+            ok = read_not_visible(rd, lf);
+        } else if (strcmp(key, "measured_why") == 0 && t == JSONSTREAM_STRING) {
+            string_value(&rd->js, t, &lm->why);
+        } else if (strcmp(key, "lines") == 0 && t == JSONSTREAM_ARRAY) {
+            while (ok && (t = jsonstream_next(&rd->js)) == JSONSTREAM_OBJECT) {
+                if (L->n == INT32_MAX - 1 || work_cancelled())
+                    return L->n == INT32_MAX - 1 ? bad(rd, "lines: too many") : false;
+                if (L->n == cap)
+                    L->rows = xrealloc(L->rows, (size_t)(cap = cap ? 2 * cap : 16) * sizeof *L->rows);
+                lines_row *r = &L->rows[L->n];
+                ok = read_row(rd, r, L->n, lf, ix, async);
+                L->n++; /* kept even when it failed: freed with the others */
+            }
+            ok = ok && (t == JSONSTREAM_ARRAY_END || bad(rd, ""));
+        } else {
+            ok = t != JSONSTREAM_ERROR && jsonstream_skip_fast(&rd->js, t);
+            if (!ok)
+                bad(rd, "");
+        }
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+int record_lines_load(const char *path, const banks_profile *prof, record_lines **out, char *err, size_t n)
+{
+    *out = NULL;
+    struct stat st; /* a pipe is read once, by the analysis: its lines cannot be read again */
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    record_lines *L = xcalloc(1, sizeof *L);
+    L->lm.share = -1;
+    L->arch = prof->name;
+    lines_reader rd = {.path = path};
+    jsonstream_open_file(&rd.js, f);
+    jsonstream_max_string(&rd.js, 1 << 20);
+    lines_indexes ix = {0};
+    bool is_record = false, async = false;
+    bool ok = jsonstream_next(&rd.js) == JSONSTREAM_OBJECT && lines_members(&rd, L, &ix, &is_record, &async);
+    jsonstream_close(&rd.js);
+    fclose(f);
+    ok = ok && is_record && lines_predict(&rd, prof, L->rows, L->n, &ix) && lines_derive(&rd, L, async);
+    free(ix.v);
+    if (ok) {
+        *out = L;
+        return 1;
+    }
+    record_lines_free(L);
+    if (rd.failed && is_record) {
+        snprintf(err, n, "%s", rd.err);
+        return -1;
+    }
+    return work_cancelled() && is_record ? -2 : 0;
 }
 
 /* "10 of 64 warp-instructions captured (truncated)" into buf, or NULL when all were. */
@@ -526,58 +784,47 @@ static void print_kinds(FILE *out, const char *prefix, const char *unit, const l
                 textsafe(k[i].why, u, sizeof u));
 }
 
-void record_lines_report(const char *path, const banks_profile *prof, FILE *out)
+void record_lines_print(const record_lines *L, FILE *out)
 {
-    lines_row *rows;
-    int n;
-    lines_measured lm;
-    lines_file lf;
     char tr[128];
-    if (!lines_read(path, prof, &rows, &n, &lm, &lf)) {
-        lines_free(rows, n, &lm, &lf);
-        return;
-    }
-    if (truncation(&lf, tr, sizeof tr)) /* right under the verdict, which covers only these */
+    const lines_file *lf = &L->lf;
+    if (truncation(lf, tr, sizeof tr)) /* right under the verdict, which covers only these */
         fprintf(out,
                 "\nTRUNCATED: %s: the totals and the verdict above cover only those; record again with a "
                 "larger --max-instructions\n",
                 tr);
-    if (lf.nnot_modelled || lf.nnot_recorded)
+    if (lf->nnot_modelled || lf->nnot_recorded)
         fputc('\n', out);
-    print_kinds(out, "not modelled", "executions, in no sum", lf.not_modelled, lf.nnot_modelled);
-    print_kinds(out, "not recorded", "SASS instructions of the kernel", lf.not_recorded, lf.nnot_recorded);
-    if (n == 0) {
-        lines_free(rows, n, &lm, &lf);
+    print_kinds(out, "not modelled", "executions, in no sum", lf->not_modelled, lf->nnot_modelled);
+    print_kinds(out, "not recorded", "SASS instructions of the kernel", lf->not_recorded, lf->nnot_recorded);
+    if (L->n == 0)
         return;
-    }
     int64_t tn = 0, tw = 0, ti = 0;
-    fprintf(out, "\nper source line (the recorded block; its lines partition the trace):\n");
+    fprintf(out, "\nper source line (the recorded block, predicted by the %s model; its lines partition the trace):\n",
+            L->arch);
     record_row_header(out);
-    for (int i = 0; i < n; i++) {
-        const lines_row *r = &rows[i];
+    for (int i = 0; i < L->n; i++) {
+        const lines_row *r = &L->rows[i];
         record_row_print(out, r->file, r->line, r->text, r->instrs, r->wavefronts, r->ideal, r->degree, r->unmodelled,
                          r->kind);
-        tn += r->instrs;
+        tn += r->instrs; /* bounded by the trace's length and its entries' wavefronts */
         tw += r->wavefronts;
         ti += r->ideal;
     }
     fprintf(out, "%-28s %8lld %10lld %10lld\n", "total", (long long)tn, (long long)tw, (long long)ti);
-    print_measured(out, &lm, rows, n);
-    lines_free(rows, n, &lm, &lf);
+    print_measured(out, &L->lm, L->rows, L->n, L->arch);
 }
 
 void record_lines_json(jsonw *w, void *ctx)
 {
-    const record_lines_ctx *c = ctx;
-    lines_row *rows;
-    int n;
-    lines_measured lm;
-    lines_file lf;
-    char tr[128];
-    if (!lines_read(c->path, c->arch, &rows, &n, &lm, &lf)) {
-        lines_free(rows, n, &lm, &lf);
+    const record_lines *L = ((const record_lines_ctx *)ctx)->lines;
+    if (!L)
         return;
-    }
+    const lines_row *rows = L->rows;
+    int n = L->n;
+    const lines_measured lm = L->lm;
+    const lines_file lf = L->lf;
+    char tr[128];
     JSONW_KEY(w, "capture");
     jsonw_begin_object(w, JSONW_INLINE);
     JSONW_KV_INT(w, "executed", lf.executed);
@@ -619,12 +866,13 @@ void record_lines_json(jsonw *w, void *ctx)
         JSONW_KV_INT(w, "ideal_wavefronts", r->ideal);
         JSONW_KV_INT(w, "conflict_degree", r->degree);
         jsonw_end_object(w);
-        if (r->measured) {
-            record_measured_json_counts(w, &r->mc, r->excess, (uint64_t)r->expected, r->agree, r->agree_why);
+        if (r->measured && lm.present && !lm.null) { /* the counts as measured, the rest computed */
+            record_measured_json_counts(w, &r->mc, r->excess, (uint64_t)r->expected, r->agree,
+                                        r->why == MEASURED_WHY_NONE ? NULL : measured_why_text(r->why));
         } else {
             JSONW_KV_NULL(w, "measured");
             JSONW_KV_NULL(w, "agree");
-            JSONW_KV_STRING(w, "agree_why", r->agree_why);
+            JSONW_KV_NULL(w, "agree_why");
         }
         jsonw_end_object(w);
     }
@@ -633,6 +881,7 @@ void record_lines_json(jsonw *w, void *ctx)
     if (lm.present && !lm.null) {
         jsonw_begin_object(w, JSONW_INLINE);
         JSONW_KV_INT(w, "blocks", lm.blocks);
+        JSONW_KV_STRING(w, "computed_with", L->arch); /* the model behind every derived number */
         JSONW_KV_STRING(w, "block_invariance", lm.invariance);
         JSONW_KV_INT(w, "excess_wavefronts", lm.excess);
         JSONW_KV_INT(w, "sms", lm.sms);
@@ -651,5 +900,4 @@ void record_lines_json(jsonw *w, void *ctx)
         jsonw_null(w);
     }
     JSONW_KV_STRING(w, "measured_why", lm.why);
-    lines_free(rows, n, &lm, &lf);
 }

@@ -27,6 +27,7 @@ static int count_lines(const char *text, size_t len)
 bool kernel_text(const scenario *s, const char *name, int first, int end, int iteration, strbuf *out,
                  kernel_text_span *spans, char *err, size_t n)
 {
+    int lines = count_lines(strbuf_str(out), out->len); /* kept running: each section counts only itself */
     for (int a = first; a < end; a++) {
         measure_plan p;
         char msg[600];
@@ -34,7 +35,8 @@ bool kernel_text(const scenario *s, const char *name, int first, int end, int it
             snprintf(err, n, "access %d: %s", a, msg);
             return false;
         }
-        kernel_text_span sp = {.head = count_lines(strbuf_str(out), out->len)};
+        kernel_text_span sp = {.head = lines};
+        size_t head_at = out->len;
         kernel_text_header(s, name, &p, out);
         size_t at = out->len;
         strbuf_add(out, p.rq.source, strlen(p.rq.source));
@@ -50,7 +52,7 @@ bool kernel_text(const scenario *s, const char *name, int first, int end, int it
             }
         }
         strbuf_free(&body);
-        sp.end = count_lines(strbuf_str(out), out->len);
+        sp.end = lines = sp.head + count_lines(strbuf_str(out) + head_at, out->len - head_at);
         if (spans)
             spans[a - first] = sp;
         measure_plan_free(&p);

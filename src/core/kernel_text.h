@@ -19,6 +19,10 @@ typedef struct kernel_text_span {
     int end;                  /* one past the section's last line */
 } kernel_text_span;
 
+/* The most sections generated at once (the command without --access, the TUI's view): a trace
+ * of a real kernel has millions of entries, each a kernel of hundreds of lines. */
+#define KERNEL_TEXT_MAX_SECTIONS 1000
+
 /* Append the "// ==== NAME, access A, ..." line of plan p to out (NAME made safe to show). */
 void kernel_text_header(const scenario *s, const char *name, const measure_plan *p, strbuf *out);
 /* Append the sections of accesses [first, end) at iteration to out; spans (NULL, or end - first

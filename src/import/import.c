@@ -1,8 +1,9 @@
 /* import: parse the CUDA file with libclang and hand the kernel to the walker, which builds the
  * scenario through the model and checks it with the model's checks; the child sends the model's
- * saved form (the scenario saver's JSON) to the parent. The parse runs in a child process with a time limit (and,
- * outside sanitizer builds, a memory limit), so that a hostile source (macros that expand
- * exponentially, enormous includes) ends with a message instead of a hang. */
+ * saved form (the scenario saver's JSON) to the parent. The parse runs in a child process with a time limit and
+ * a memory limit (an address-space limit outside sanitizer builds, and in every build the parent's watch of
+ * the child's resident memory), so that a hostile source (macros that expand exponentially,
+ * enormous includes) ends with a message instead of a hang. */
 #include "import/import.h"
 
 #include <errno.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "import/import_internal.h"
+#include "import/include_check.h"
 #include "import/walk_internal.h"
 #include "io/save.h"
 
@@ -372,26 +374,50 @@ done:
     return *json ? IMPORT_OK : status;
 }
 
-/* Read everything from fd until EOF or the deadline; NULL on timeout. */
-static char *read_all(int fd, time_t deadline, bool *timed_out)
+/* The resident memory of process pid in bytes (Linux's /proc/PID/statm); 0 when unknown. */
+static unsigned long long resident_bytes(pid_t pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/statm", (long)pid);
+    FILE *f = fopen(path, "r");
+    unsigned long long size = 0, rss = 0;
+    if (!f)
+        return 0;
+    if (fscanf(f, "%llu %llu", &size, &rss) != 2)
+        rss = 0;
+    fclose(f);
+    long page = sysconf(_SC_PAGESIZE);
+    return rss * (unsigned long long)(page > 0 ? page : 4096);
+}
+
+/* Read everything from fd until EOF or the deadline; NULL on timeout. The child pid is watched
+ * meanwhile: past IMPORT_MEMORY_LIMIT of resident memory it is killed and *too_big set (the
+ * limit that holds in sanitizer builds too, where an address-space limit cannot be set). */
+static char *read_all(int fd, time_t deadline, bool *timed_out, pid_t pid, bool *too_big)
 {
     strbuf sb = {0};
     char buf[4096];
     *timed_out = false;
+    *too_big = false;
     for (;;) {
         time_t now = time(NULL);
         if (now >= deadline) {
             *timed_out = true;
             break;
         }
-        struct pollfd p = {fd, POLLIN, 0};
-        int r = poll(&p, 1, (int)(deadline - now) * 1000);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            *timed_out = r == 0;
+        if (resident_bytes(pid) > (unsigned long long)IMPORT_MEMORY_LIMIT) {
+            kill(pid, SIGKILL);
+            *too_big = true;
             break;
         }
+        struct pollfd p = {fd, POLLIN, 0};
+        int r = poll(&p, 1, 100); /* a tenth of a second between looks at the child's memory */
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r == 0)
+            continue;
+        if (r < 0)
+            break;
         ssize_t n = read(fd, buf, sizeof buf);
         if (n < 0 && errno == EINTR)
             continue;
@@ -498,6 +524,8 @@ int import_run(const import_options *o, char **json)
                 (long long)st.st_size, IMPORT_MAX_FILE_BYTES >> 20);
         return IMPORT_BAD_INPUT;
     }
+    if (!import_check_includes(o))
+        return IMPORT_BAD_INPUT;
     long nlines = o->loop_line > 0 ? count_lines(o->file) : 0;
     if (nlines >= 0 && o->loop_line > nlines) {
         fprintf(stderr, "bankscope: --loop %d: %s has %ld line%s\n", o->loop_line, o->file, nlines,
@@ -547,8 +575,8 @@ int import_run(const import_options *o, char **json)
     }
     guarded_child = pid;
     close(fds[1]);
-    bool timed_out;
-    char *text = read_all(fds[0], time(NULL) + timeout_s, &timed_out);
+    bool timed_out, too_big;
+    char *text = read_all(fds[0], time(NULL) + timeout_s, &timed_out, pid, &too_big);
     close(fds[0]);
     if (timed_out)
         kill(pid, SIGKILL);
@@ -562,6 +590,12 @@ int import_run(const import_options *o, char **json)
         free(text);
         fprintf(stderr, "%s: parsing took longer than %d s (a macro that expands enormously?): stopped\n", o->file,
                 timeout_s);
+        return IMPORT_BAD_INPUT;
+    }
+    if (too_big) {
+        free(text);
+        fprintf(stderr, "%s: the parser used more than %d GiB of memory (an enormous include or expansion?): stopped\n",
+                o->file, (int)(IMPORT_MEMORY_LIMIT >> 30));
         return IMPORT_BAD_INPUT;
     }
     if (WIFSIGNALED(wst)) {

@@ -7,6 +7,14 @@
 
 #include <stddef.h>
 
+/* assert() on both sides, as the toolkit declares glibc's failure function for device code
+ * (crt/common_functions.h); re-included, it follows NDEBUG again like the C library's */
+static const char assert_h[] =
+    "#ifndef __BS_ASSERT\n#define __BS_ASSERT\n"
+    "extern \"C\" __host__ __device__ void __assert_fail(const char *, const char *, unsigned int, const char *);\n"
+    "#endif\n#undef assert\n#ifdef NDEBUG\n#define assert(e) ((void)0)\n#else\n"
+    "#define assert(e) ((e) ? (void)0 : __assert_fail(#e, __FILE__, __LINE__, __func__))\n#endif\n";
+
 static const char cooperative_groups_h[] =
     "#pragma once\n#ifndef __BS_COOPERATIVE_GROUPS\n#define __BS_COOPERATIVE_GROUPS\n"
     "namespace cooperative_groups {\n"
@@ -122,6 +130,8 @@ static const char cuda_pipeline_h[] = "#pragma once\n#ifndef __BS_PIPELINE\n#def
 static const char empty_h[] = "#pragma once\n";
 
 const import_standin import_standins[] = {
+    {"assert.h", assert_h},
+    {"cassert", assert_h},
     {"cuda_runtime.h", empty_h},
     {"cuda_runtime_api.h", empty_h},
     {"cuda.h", empty_h},

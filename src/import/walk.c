@@ -240,6 +240,27 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
 
 static void walk_expr(W *w, CXCursor c);
 static void walk_stmt(W *w, CXCursor c);
+
+/* One more step of the walk at c; true once the walk's budget is spent (where is kept): an
+ * exponential inlining stops with a message instead of taking all memory. */
+static bool walk_over_budget(W *w, CXCursor c)
+{
+    if (w->over)
+        return true;
+    if (++w->steps <= WALK_MAX_STEPS)
+        return false;
+    bool call = !clang_Cursor_isNull(w->top_call);
+    CXCursor at = call ? w->top_call : c;
+    int line = 0, col = 0;
+    walk_where(at, &line, &col, NULL);
+    char *name = call ? walk_spell(clang_getCursorReferenced(at)) : NULL;
+    w->over = walk_fmt("%s:%d:%d: error: the import stopped after %ld steps of its walk%s%s%s (a function that calls "
+                       "itself more than once per level inlines exponentially): nothing imported",
+                       walk_file_of(w, at), line, col, WALK_MAX_STEPS, call ? ", inlining the call of '" : "",
+                       call ? name : "", call ? "'" : "");
+    free(name);
+    return true;
+}
 static void push_guard(W *w, CXCursor cond, bool negate, expr_ref *saved, const char **saved_why);
 static bool walk_assign_call(W *w, CXCursor c, walk_kids ks);
 
@@ -434,11 +455,15 @@ static void walk_call(W *w, CXCursor c)
     w->exited_why = NULL;
     w->fn_nlstack = w->nlstack;
     w->fn_loop_why = w->loop_why;
+    if (w->ncalls == 0)
+        w->top_call = c;
     w->calls[w->ncalls++] = fn;
     walk_kids k = walk_children(fn);
     if (k.n && clang_getCursorKind(k.c[k.n - 1]) == CXCursor_CompoundStmt)
         walk_stmt(w, k.c[k.n - 1]);
     w->ncalls--;
+    if (w->ncalls == 0)
+        w->top_call = clang_getNullCursor();
     w->nbinds = saved;
     w->loop_why = lw0;
     w->fn_loop_why = fw0;
@@ -449,6 +474,8 @@ static void walk_call(W *w, CXCursor c)
 
 static void walk_expr(W *w, CXCursor c)
 {
+    if (walk_over_budget(w, c))
+        return;
     if (++w->depth > MAX_DEPTH) {
         w->depth--;
         return;
@@ -1227,7 +1254,18 @@ static void walk_loop_once(W *w, CXCursor c, CXCursor init, CXCursor cond, CXCur
             walk_expr(w, cond);
     }
     w->nbinds = nb0;
-    loop_vars(w, c, NULL, false, NULL);
+    {
+        /* after the loop, a variable it changes is unknown for the loop's reason (which names the
+         * -D that would count it), a count read from memory aside as above */
+        strbuf vc = {0};
+        strbuf_addf(&vc, "inside the %s at %d:%d, whose iterations are not counted: ", what, line, col);
+        for (const char *p = why, *q; *p; p = q ? q + 17 : p + strlen(p)) {
+            q = strstr(p, "depends on data: ");
+            strbuf_add(&vc, p, q ? (size_t)(q - p) : strlen(p));
+        }
+        loop_vars(w, c, NULL, false, strbuf_str(&vc));
+        strbuf_free(&vc);
+    }
     for (int i = 0; i < ninv && i < nb0; i++)
         if (inv[i]) { /* given back by every iteration: the same after the loop */
             w->binds[i].val = start[i];
@@ -1383,9 +1421,25 @@ static void walk_loop(W *w, CXCursor c)
     walk_where(c, &line, &col, &off);
     if (!clang_Cursor_isNull(init)) {
         if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
+            /* every variable declared; those besides the loop's are stepped by the increment:
+             * changed by the loop, from its first iteration's start on */
             walk_kids dk = walk_children(init);
-            walk_kids vk = walk_children(dk.c[0]);
-            walk_expr(w, vk.c[vk.n - 1]);
+            for (int i = 0; i < dk.n; i++) {
+                walk_kids vk = walk_children(dk.c[i]);
+                bool has_init = vk.n > 0 && clang_isExpression(clang_getCursorKind(vk.c[vk.n - 1]));
+                if (has_init)
+                    walk_expr(w, vk.c[vk.n - 1]);
+                if (clang_equalCursors(dk.c[i], var))
+                    continue;
+                int nb = w->nbinds;
+                var_declare(w, dk.c[i], has_init ? vk.c[vk.n - 1] : clang_getNullCursor());
+                if (w->nbinds > nb) {
+                    char *m = walk_fmt("changed by the increment of the loop at %d:%d", line, col);
+                    w->binds[nb].val = 0;
+                    w->binds[nb].why = walk_strdup(w, m);
+                    free(m);
+                }
+            }
         } else
             walk_expr(w, init);
     }
@@ -1568,6 +1622,8 @@ static bool walk_if_uniform(W *w, CXCursor c, CXCursor cond, CXCursor then, CXCu
 
 static void walk_stmt(W *w, CXCursor c)
 {
+    if (walk_over_budget(w, c))
+        return;
     if (++w->depth > MAX_DEPTH) {
         w->depth--;
         return;
@@ -1699,6 +1755,40 @@ static int skip_cmp(const void *a, const void *b)
     return x->line != y->line ? x->line - y->line : x->col - y->col;
 }
 
+/* Once per name: the listed accesses whose reason is a value the file does not give ("give -D
+ * NAME=VALUE"), counted, so that the -D that would settle most of them is said once. Called
+ * before the skip texts are freed. */
+static void settle_notes(W *w, const char *file)
+{
+    enum { MAX_NAMES = 16 };
+    char names[MAX_NAMES][64];
+    int counts[MAX_NAMES], n = 0;
+    for (int i = 0; i < w->nskips; i++) {
+        const char *t = w->skips[i].text, *g = strstr(t, "(give -D ");
+        if (!strstr(t, ": skipped ") || !g)
+            continue;
+        g += strlen("(give -D ");
+        size_t len = strcspn(g, "=) ");
+        if (!len || len >= sizeof names[0] || strncmp(g + len, "=VALUE)", 7) != 0)
+            continue;
+        int k = 0;
+        while (k < n && (strncmp(names[k], g, len) || names[k][len]))
+            k++;
+        if (k == n) {
+            if (n == MAX_NAMES)
+                continue;
+            snprintf(names[n], sizeof names[n], "%.*s", (int)len, g);
+            counts[n++] = 0;
+        }
+        counts[k]++;
+    }
+    for (int k = 0; k < n; k++)
+        fprintf(stderr,
+                "%s: note: %d listed access%s wait%s on '%s', which the file does not give: give -D %s=VALUE (the "
+                "value of a real launch)\n",
+                file, counts[k], counts[k] == 1 ? "" : "es", counts[k] == 1 ? "s" : "", names[k], names[k]);
+}
+
 bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o, scenario *out, int *status)
 {
     W w;
@@ -1708,6 +1798,7 @@ bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o,
     w.o = o = &ob;
     w.kernel = kernel;
     w.stmt_expr = clang_getNullCursor();
+    w.top_call = clang_getNullCursor();
     w.file_base = base_name(o->file);
     scenario_init(out);
     walk_launch_scan(&w);
@@ -1726,14 +1817,22 @@ bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o,
         walk_stmt(&w, ks.c[ks.n - 1]);
     bool no_access = false;
     char *refused = NULL;
-    bool ok = walk_build(&w, kname, out, &no_access, &refused);
+    bool ok = !w.over && walk_build(&w, kname, out, &no_access, &refused);
+    if (w.over) {
+        fprintf(stderr, "%s\n", w.over);
+        free(w.over);
+        for (int i = 0; i < w.nskips; i++)
+            free(w.skips[i].text);
+        w.nskips = 0;
+    }
     *status = ok ? IMPORT_OK : IMPORT_BAD_INPUT;
     if (w.nskips > 1)
         qsort(w.skips, (size_t)w.nskips, sizeof *w.skips, skip_cmp);
-    for (int i = 0; i < w.nskips; i++) {
+    for (int i = 0; i < w.nskips; i++)
         fprintf(stderr, "%s\n", w.skips[i].text);
+    settle_notes(&w, o->file);
+    for (int i = 0; i < w.nskips; i++)
         free(w.skips[i].text);
-    }
     if (refused)
         fprintf(stderr, "%s\n", refused);
     else if (no_access)

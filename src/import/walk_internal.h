@@ -13,6 +13,10 @@
 
 #define MAX_INLINE 16
 #define MAX_CALLS 64
+/* The walk's budget: every statement and expression walked, once per inlined call. A function
+ * that calls itself (as templates can) twice per level doubles it per level; real kernels,
+ * even unrolled ones of thousands of accesses, stay far below. */
+#define WALK_MAX_STEPS 1500000L
 #define MAX_LOOPS 256
 #define MAX_DEPTH 400
 #define MAX_ITER 4096
@@ -54,6 +58,7 @@ typedef struct warray {
     int64_t elem_size;
     CXType elem; /* canonical element type */
     bool is_struct;
+    bool is_union;   /* a union of arrays: its narrowest element type over the union's bytes */
     const char *why; /* not importable: why */
 } warray;
 
@@ -165,6 +170,10 @@ typedef struct W {
     int trial;                 /* trial walks (undone after) open around the code being walked */
     int ntrials;               /* trial walks made */
     char *src_path, *src_text; /* the last source file read for walk_source_line */
+    size_t src_len;            /* src_text's length */
+    long steps;                /* statements and expressions walked, inlined calls' included */
+    CXCursor top_call;         /* the kernel's call being inlined (null: none) */
+    char *over;                /* where the walk passed WALK_MAX_STEPS, and why (NULL: it did not) */
 } W;
 
 typedef struct walk_kids { /* every child of a node; the list lives until walk_children_release */
@@ -206,6 +215,9 @@ char *walk_line_text(W *w, CXCursor c, const char **file);
 const char *walk_file_of(W *w, CXCursor c);
 
 /* walk_types.c: element types, structs and the shared arrays */
+/* The vector type a struct packing scalars of one type into 4, 8 or 16 aligned bytes is moved
+ * as (float4 for llm.c's Packed128<float>), in buf; NULL for another type. */
+const char *walk_pack_name(CXType t, char *buf, size_t n);
 CXType walk_elem_type(CXType e);
 /* The bankscope name of a scalar or CUDA vector type (in buf), or NULL. */
 const char *walk_builtin_name(CXType t, char *buf, size_t n);

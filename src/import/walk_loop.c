@@ -526,6 +526,53 @@ static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
     return NULL;
 }
 
+/* Of a for loop that declares several variables (for (int a = a0, b = b0; a < n; a += k, b +=
+ * j)): the one its condition compares is the loop variable, and the increment's part that steps
+ * it is its increment (the others step the other variables, which the walk takes as changed by
+ * the loop). NULL with lp's variable and increment set, or why it is not such a loop. */
+static const char *several_vars(W *w, walk_kids dk, loop_parts *lp)
+{
+    CXCursor cond = walk_strip(lp->cond);
+    walk_kids ck = walk_children(cond);
+    const char *cop = import_binary_op(cond);
+    int found = -1;
+    for (int i = 0; i < dk.n; i++) {
+        if (clang_getCursorKind(dk.c[i]) != CXCursor_VarDecl)
+            return "a for loop whose initialisation declares something else than variables";
+        int64_t adj;
+        if (cop && ck.n == 2 && (var_side(w, ck.c[0], dk.c[i], &adj) || var_side(w, ck.c[1], dk.c[i], &adj))) {
+            if (found >= 0)
+                return "a loop condition that compares two of the variables the loop declares";
+            found = i;
+        }
+    }
+    if (found < 0)
+        return "a loop condition that compares none of the variables the loop declares";
+    lp->var = dk.c[found];
+    /* the increment: a list of steps (a += k, b += j), one of which steps the loop variable */
+    CXCursor inc = walk_strip(lp->inc), mine = clang_getNullCursor();
+    int parts = 0;
+    while (parts < 16) {
+        const char *op = import_binary_op(inc);
+        walk_kids ik = walk_children(inc);
+        CXCursor part = op && !strcmp(op, ",") && ik.n == 2 ? walk_strip(ik.c[1]) : inc;
+        walk_kids pk = walk_children(part);
+        if (pk.n >= 1 && walk_refers_to(pk.c[0], lp->var)) {
+            if (!clang_Cursor_isNull(mine))
+                return "a loop increment that steps the loop variable twice";
+            mine = part;
+        }
+        parts++;
+        if (!(op && !strcmp(op, ",") && ik.n == 2))
+            break;
+        inc = walk_strip(ik.c[0]);
+    }
+    if (clang_Cursor_isNull(mine))
+        return "a loop increment that does not step the variable the condition compares";
+    lp->inc = mine;
+    return NULL;
+}
+
 /* Read a for statement as a simple loop; NULL reason and *L filled, or why it is not one. */
 const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor *body)
 {
@@ -537,9 +584,14 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
     CXCursor init = ks.c[0];
     if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
         walk_kids dk = walk_children(init);
-        if (dk.n != 1 || clang_getCursorKind(dk.c[0]) != CXCursor_VarDecl)
-            return "a for loop that declares several variables";
+        if (dk.n < 1 || clang_getCursorKind(dk.c[0]) != CXCursor_VarDecl)
+            return "a for loop whose initialisation declares no variable";
         lp.var = dk.c[0];
+        if (dk.n > 1) { /* several variables: the loop's is the one its condition compares */
+            const char *why = several_vars(w, dk, &lp);
+            if (why)
+                return why;
+        }
         walk_kids vk = walk_children(lp.var);
         if (vk.n < 1 || !clang_isExpression(clang_getCursorKind(vk.c[vk.n - 1])))
             return "a loop variable without a start value";

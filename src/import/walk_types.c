@@ -140,6 +140,50 @@ const char *walk_type_name(W *w, CXType t, char *buf, size_t n, int64_t *size)
     return tn;
 }
 
+typedef struct pack_scan {
+    CXType elem; /* the one scalar type of every field so far (CXType_Invalid: none yet) */
+    bool ok;
+} pack_scan;
+
+static enum CXVisitorResult pack_field(CXCursor f, CXClientData d)
+{
+    pack_scan *ps = d;
+    CXType t = clang_getCanonicalType(clang_getCursorType(f));
+    if (t.kind == CXType_ConstantArray)
+        t = clang_getCanonicalType(clang_getArrayElementType(t));
+    bool scalar = t.kind >= CXType_Bool && t.kind <= CXType_LongDouble;
+    if (!scalar || (ps->elem.kind != CXType_Invalid && !clang_equalTypes(ps->elem, t))) {
+        ps->ok = false;
+        return CXVisit_Break;
+    }
+    ps->elem = t;
+    return CXVisit_Continue;
+}
+
+/* A struct that only packs scalars of one type into 4, 8 or 16 bytes aligned to its size (as
+ * llm.c's Packed128<float> does): the vector type of that width that the hardware moves it as
+ * (float4 for four floats, int4 for eight halves), in buf; NULL for any other type. */
+const char *walk_pack_name(CXType t, char *buf, size_t n)
+{
+    t = clang_getCanonicalType(t);
+    long long size = clang_Type_getSizeOf(t), align = clang_Type_getAlignOf(t);
+    if (t.kind != CXType_Record || (size != 4 && size != 8 && size != 16) || align != size)
+        return NULL;
+    pack_scan ps = {.elem = {.kind = CXType_Invalid}, .ok = true};
+    clang_Type_visitFields(t, pack_field, &ps);
+    if (!ps.ok || ps.elem.kind == CXType_Invalid)
+        return NULL;
+    const char *base = ps.elem.kind == CXType_Float && size <= 16   ? "float"
+                       : ps.elem.kind == CXType_Double && size >= 8 ? "double"
+                                                                    : "int";
+    int lanes = (int)(size / (base[0] == 'd' ? 8 : 4));
+    if (lanes == 1)
+        snprintf(buf, n, "%s", base);
+    else
+        snprintf(buf, n, "%s%d", base, lanes);
+    return buf;
+}
+
 /* The element type of a (multi-dimensional) array type. */
 CXType walk_elem_type(CXType e)
 {
@@ -304,6 +348,43 @@ static enum CXChildVisitResult dim_visit(CXCursor c, CXCursor parent, CXClientDa
 }
 
 /* Register the shared array declared by decl; its index. */
+typedef struct union_scan {
+    CXType narrow; /* the narrowest element type so far (CXType_Invalid: none) */
+    bool ok;
+} union_scan;
+
+static enum CXVisitorResult union_field(CXCursor f, CXClientData d)
+{
+    union_scan *us = d;
+    CXType t = clang_getCanonicalType(clang_getCursorType(f));
+    char buf[64];
+    CXType el = t.kind == CXType_ConstantArray ? clang_getCanonicalType(clang_getArrayElementType(t)) : t;
+    if (t.kind != CXType_ConstantArray || !walk_builtin_name(el, buf, sizeof buf)) {
+        us->ok = false;
+        return CXVisit_Break;
+    }
+    if (us->narrow.kind == CXType_Invalid || clang_Type_getSizeOf(el) < clang_Type_getSizeOf(us->narrow))
+        us->narrow = el;
+    return CXVisit_Continue;
+}
+
+/* Whether t is a union whose members are all one-dimensional arrays of scalars or CUDA vectors
+ * (a buffer read as floats here and as float4 there); *narrow: the narrowest element type. */
+static bool union_of_arrays(CXType t, CXType *narrow)
+{
+    t = clang_getCanonicalType(t);
+    if (t.kind != CXType_Record || clang_getCursorKind(clang_getTypeDeclaration(t)) != CXCursor_UnionDecl)
+        return false;
+    union_scan us = {.narrow = {.kind = CXType_Invalid}, .ok = true};
+    clang_Type_visitFields(t, union_field, &us);
+    long long size = clang_Type_getSizeOf(t),
+              es = us.ok && us.narrow.kind != CXType_Invalid ? clang_Type_getSizeOf(us.narrow) : 0;
+    if (es <= 0 || size % es != 0)
+        return false;
+    *narrow = us.narrow;
+    return true;
+}
+
 int walk_array_add(W *w, CXCursor decl)
 {
     for (int i = 0; i < w->narrays; i++)
@@ -330,7 +411,13 @@ int walk_array_add(W *w, CXCursor decl)
         e = clang_getArrayElementType(e);
     }
     a->ndims = nd;
-    if (nd == 0) { /* a __shared__ scalar (or struct): an array of one */
+    CXType ue;
+    if (nd == 0 && union_of_arrays(e, &ue)) { /* its narrowest element over all its bytes */
+        a->is_union = true;
+        a->ndims = 1;
+        a->dims[0] = clang_Type_getSizeOf(clang_getCanonicalType(e)) / clang_Type_getSizeOf(ue);
+        e = ue;
+    } else if (nd == 0) { /* a __shared__ scalar (or struct): an array of one */
         a->ndims = 1;
         a->dims[0] = 1;
     } else if (nd > 3)

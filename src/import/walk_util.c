@@ -177,9 +177,9 @@ bool walk_parse_i64(const char *s, int64_t *out)
 static const char *line_start(W *w, CXCursor c, const char **file)
 {
     CXFile f = NULL;
-    unsigned line = 0;
+    unsigned line = 0, offset = 0;
     CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(c));
-    clang_getExpansionLocation(loc, &f, &line, NULL, NULL);
+    clang_getExpansionLocation(loc, &f, &line, NULL, &offset);
     if (!f || line == 0)
         return NULL;
     CXString fn = clang_getFileName(f);
@@ -189,6 +189,7 @@ static const char *line_start(W *w, CXCursor c, const char **file)
         free(w->src_text);
         w->src_path = xstrdup(path);
         w->src_text = NULL;
+        w->src_len = 0;
         FILE *fp = fopen(path, "rb");
         if (fp) {
             strbuf sb = {0};
@@ -197,15 +198,15 @@ static const char *line_start(W *w, CXCursor c, const char **file)
             while ((n = fread(buf, 1, sizeof buf, fp)) > 0 && sb.len < (8u << 20))
                 strbuf_add(&sb, buf, n);
             fclose(fp);
+            w->src_len = sb.len;
             w->src_text = strbuf_take(&sb);
         }
     }
     clang_disposeString(fn);
-    const char *p = w->src_text;
-    for (unsigned l = 1; p && l < line; l++) {
-        p = strchr(p, '\n');
-        p = p ? p + 1 : NULL;
-    }
+    /* from the location's offset back to its line's start: linear in the line, not the file */
+    const char *p = w->src_text && offset <= w->src_len ? w->src_text + offset : NULL;
+    while (p && p > w->src_text && p[-1] != '\n')
+        p--;
     if (file)
         *file = w->src_path;
     return p;

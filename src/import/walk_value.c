@@ -788,6 +788,8 @@ int walk_pointer(W *w, CXCursor c, pbind *p)
         int64_t size;
         /* named as written (a template parameter's canonical type has no name) */
         const char *tn = walk_type_name(w, clang_getPointeeType(clang_getCursorType(c)), buf, sizeof buf, &size);
+        if (!tn) /* a struct that packs scalars into one vector's width */
+            tn = walk_pack_name(pt, buf, sizeof buf);
         const warray *arr = &w->arrays[p->array];
         if (p->vector ? tn && strcmp(tn, p->vector) == 0
                       : clang_equalTypes(pt, arr->elem) || (tn && !arr->is_struct && !strcmp(tn, arr->type)))
@@ -851,6 +853,38 @@ int walk_pointer(W *w, CXCursor c, pbind *p)
             free(n);
             r = -1;
         }
+        break;
+    }
+    case CXCursor_MemberRefExpr: {
+        /* a member array of a shared union of arrays: a view of the union's bytes, as wide as
+         * the member's element (the union's own when equal) */
+        walk_kids mk = walk_children(c);
+        CXCursor base = mk.n == 1 ? walk_strip(mk.c[0]) : clang_getNullCursor();
+        CXCursor d = clang_Cursor_isNull(base) || clang_getCursorKind(base) != CXCursor_DeclRefExpr
+                         ? clang_getNullCursor()
+                         : clang_getCursorReferenced(base);
+        if (clang_Cursor_isNull(d) || clang_getCursorKind(d) != CXCursor_VarDecl ||
+            !walk_has_attr(d, CXCursor_CUDASharedAttr))
+            break;
+        int ai = walk_array_add(w, d);
+        if (!w->arrays[ai].is_union)
+            break;
+        CXType mt = clang_getCanonicalType(clang_getCursorType(c));
+        if (mt.kind != CXType_ConstantArray)
+            break;
+        CXType me = clang_getCanonicalType(clang_getArrayElementType(mt));
+        const warray *arr = &w->arrays[ai];
+        char buf[64];
+        const char *tn = walk_builtin_name(me, buf, sizeof buf);
+        int64_t size = clang_Type_getSizeOf(me);
+        if (!tn || size < arr->elem_size || size % arr->elem_size != 0)
+            break;
+        memset(p, 0, sizeof *p);
+        p->array = ai;
+        p->off = expr_pool_num(&w->ep, 0);
+        p->ratio = (int)(size / arr->elem_size);
+        p->vector = size > arr->elem_size ? walk_strdup(w, tn) : NULL;
+        r = 1;
         break;
     }
     case CXCursor_ArraySubscriptExpr: {

@@ -9,6 +9,7 @@
 #include "io/jsonstream.h"
 #include "io/trace_stream.h"
 #include "io/work.h"
+#include "util.h"
 
 void instr_source_scenario(instr_source *src, const scenario *s, int warp)
 {
@@ -123,9 +124,28 @@ bool instr_source_streams(const instr_source *src)
     return src->ts != NULL;
 }
 
+/* The table of repeated instructions, emptied (it depends on the warps handed out). */
+static void rep_drop(instr_source *src)
+{
+    free(src->rep);
+    free(src->rep_state);
+    free(src->rep_inv);
+    src->rep = NULL;
+    src->rep_state = NULL;
+    src->rep_inv = NULL;
+    src->rep_slots = 0;
+    src->rep_off = false;
+}
+
+int64_t instr_source_slots(const instr_source *src)
+{
+    return src->rep_slots;
+}
+
 void instr_source_set_warp(instr_source *src, int warp)
 {
     src->warp = warp;
+    rep_drop(src);
 }
 
 /* The next streamed trace instruction. */
@@ -165,40 +185,115 @@ static bool next_streamed(instr_source *src, scenario_instr *in)
     return true;
 }
 
-bool instr_source_next(instr_source *src, scenario_instr *in)
+/* 2.3 KiB each: 256 accesses x 32 warps, the most a scenario has, keep at most 19 MiB */
+enum { REP_MAX_SLOTS = SCENARIO_MAX_ACCESSES * 32 };
+
+/* Set up the table of repeated instructions for src's scenario, or turn it off. */
+static void rep_setup(instr_source *src)
 {
+    const scenario *s = src->s;
+    src->rep_off = true;
+    if (s->is_trace || src->ts || s->iterations < 2 || s->naccesses < 1)
+        return;
+    int nw = src->warp >= 0 ? 1 : scenario_selected_warps(s);
+    int64_t slots = (int64_t)s->naccesses * nw;
+    if (nw < 1 || slots > REP_MAX_SLOTS)
+        return;
+    src->rep_inv = xcalloc((size_t)s->naccesses, 1);
+    bool any = false;
+    for (int a = 0; a < s->naccesses; a++)
+        any |= (src->rep_inv[a] = (signed char)scenario_access_loop_invariant(s, a)) != 0;
+    if (!any) {
+        free(src->rep_inv);
+        src->rep_inv = NULL;
+        return;
+    }
+    src->rep = xcalloc((size_t)slots, sizeof *src->rep);
+    src->rep_state = xcalloc((size_t)slots, 1);
+    src->rep_warps = nw;
+    src->rep_slots = slots;
+    src->rep_off = false;
+}
+
+/* The instruction of (access, iteration, warp), warp being the w-th of the selection: built into
+ * buf, or, when the access reads no loop variable, the one built at its first iteration (its
+ * slot in *slot, else -1) with the iteration's fields set. */
+static scenario_instr *rep_build(instr_source *src, int access, int it, int w, int warp, scenario_instr *buf,
+                                 int64_t *slot)
+{
+    const scenario *s = src->s;
+    *slot = -1;
+    if (!src->rep && !src->rep_off)
+        rep_setup(src);
+    if (src->rep_off || !src->rep_inv[access]) {
+        scenario_instr_build(s, access, it, warp, buf);
+        return buf;
+    }
+    int64_t k = (int64_t)access * src->rep_warps + w;
+    scenario_instr *in = &src->rep[k];
+    if (!src->rep_state[k]) {
+        scenario_instr_build(s, access, it, warp, in);
+        src->rep_state[k] = 1;
+    }
+    in->iteration = it;
+    in->loop_value = s->loop_values[it];
+    *slot = k;
+    return in;
+}
+
+const scenario_instr *instr_source_next_ref(instr_source *src, scenario_instr *in, int64_t *slot)
+{
+    *slot = -1;
     if (src->failed)
-        return false;
+        return NULL;
     if ((src->k & 1023) == 0) { /* every 1024 instructions: a signal, progress */
         if (work_cancelled()) {
             snprintf(src->err.text, sizeof src->err.text, "interrupted (%s)", work_signal_name());
             src->failed = true;
-            return false;
+            return NULL;
         }
         if (src->progress)
             work_progress(src->progress, instr_source_progress(src));
     }
     if (src->ts)
-        return next_streamed(src, in);
+        return next_streamed(src, in) ? in : NULL;
     const scenario *s = src->s;
+    scenario_instr *out = in;
     if (src->warp >= 0 && !s->is_trace) { /* ordered by iteration, then access: the pairs that run */
         for (;;) {
             if (src->k >= (int64_t)s->iterations * s->naccesses)
-                return false;
+                return NULL;
             int a = (int)(src->k % s->naccesses), it = (int)(src->k / s->naccesses);
             if (!s->iter_first || scenario_access_active(s, a, it)) {
-                scenario_instr_build(s, a, it, src->warp, in);
+                out = rep_build(src, a, it, 0, src->warp, in, slot);
                 break;
             }
             src->k++;
         }
-        in->seq = src->k++;
-        return true;
+        out->seq = src->k++;
+        return out;
     }
     if (src->k >= scenario_instr_count(s))
-        return false;
-    scenario_instr_at(s, src->k++, in);
-    return true;
+        return NULL;
+    if (s->is_trace) {
+        scenario_instr_at(s, src->k++, in);
+        return in;
+    }
+    int64_t nw = scenario_selected_warps(s);
+    int it, access, w = (int)(src->k % nw);
+    scenario_instr_locate(s, src->k, &it, &access);
+    out = rep_build(src, access, it, w, scenario_selected_warp(s, w), in, slot);
+    out->seq = src->k++;
+    return out;
+}
+
+bool instr_source_next(instr_source *src, scenario_instr *in)
+{
+    int64_t slot;
+    const scenario_instr *p = instr_source_next_ref(src, in, &slot);
+    if (p && p != in)
+        *in = *p;
+    return p != NULL;
 }
 
 double instr_source_progress(const instr_source *src)
@@ -212,6 +307,7 @@ double instr_source_progress(const instr_source *src)
 
 void instr_source_close(instr_source *src)
 {
+    rep_drop(src);
     trace_stream_close(src->ts);
     scenario_free(&src->own);
     free(src->path);

@@ -25,6 +25,14 @@ typedef struct instr_source {
     const char *progress;    /* when set, progress under this name on a terminal's stderr */
     bool failed;
     io_error err; /* why, when failed (also: interrupted by a signal, see work.h) */
+    /* instructions of loop-invariant accesses, built once per (access, warp) and handed out again
+     * at every iteration (scenario_access_loop_invariant): rep[access * warps + w] */
+    scenario_instr *rep;
+    signed char *rep_state; /* per slot: 0 not built, 1 built; per access (rep_inv): 1 invariant */
+    signed char *rep_inv;
+    int rep_warps;
+    int64_t rep_slots;
+    bool rep_off; /* no repeats to serve (a trace, a single iteration, too many slots) */
 } instr_source;
 
 /* Instructions of a loaded scenario s (borrowed), for one warp (or -1: its selection). */
@@ -42,6 +50,13 @@ void instr_source_set_warp(instr_source *src, int warp);
 /* The next instruction into *in; false at the end, or on an error (src->failed, src->err), or
  * once a caught signal asked to stop (work_cancelled). */
 bool instr_source_next(instr_source *src, scenario_instr *in);
+/* As instr_source_next, without copying a repeated instruction: the next one (in, or an entry of
+ * the table of loop-invariant instructions, valid until the next call), NULL at the end or on
+ * failure. *slot: the table entry (the same for every iteration of that access and warp), or -1
+ * for an instruction built anew. */
+const scenario_instr *instr_source_next_ref(instr_source *src, scenario_instr *in, int64_t *slot);
+/* Entries of the table of loop-invariant instructions (slots are below it; 0 before the first). */
+int64_t instr_source_slots(const instr_source *src);
 /* Fraction of the work done, 0..1 (for progress). */
 double instr_source_progress(const instr_source *src);
 void instr_source_close(instr_source *src);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "io/jsonstream.h"
+#include "model/measured.h"
 #include "util.h"
 
 /* Fail at the token just read; returns -1. */
@@ -46,8 +47,13 @@ static bool read_name(jsonstream *js, char **dst)
     return t == JSONSTREAM_OBJECT_END;
 }
 
-/* A line's "measured" object (its '{' read). */
-static bool read_measured(jsonstream *js, source_measured *m)
+/* The largest count a recording holds (as analyze, src/cli/record_lines.c): 10^15 wavefronts is
+ * an hour of every shared-memory pipe of a 132-SM GPU, for one launch. */
+#define RECORDING_MAX_COUNT 1000000000000000LL
+
+/* A line's "measured" object (its '{' read): the three counts the hardware made, each bounded
+ * (else false with what). Its "predicted_launch" and "excess" are conclusions: computed, not read. */
+static bool read_measured(jsonstream *js, source_measured *m, const char **what)
 {
     jsonstream_token t;
     m->known = true;
@@ -55,23 +61,25 @@ static bool read_measured(jsonstream *js, source_measured *m)
         char key[32];
         snprintf(key, sizeof key, "%.31s", js->str);
         t = jsonstream_next(js);
-        uint64_t v = t == JSONSTREAM_NUMBER && js->is_int && js->ival >= 0 ? (uint64_t)js->ival : 0;
-        if (strcmp(key, "wavefronts") == 0)
-            m->wavefronts = v;
-        else if (strcmp(key, "ideal_wavefronts") == 0)
-            m->ideal_wavefronts = v;
-        else if (strcmp(key, "instructions") == 0)
-            m->instructions = v;
-        else if (strcmp(key, "predicted_launch") == 0)
-            m->predicted_launch = v;
+        uint64_t *dst = strcmp(key, "wavefronts") == 0         ? &m->wavefronts
+                        : strcmp(key, "ideal_wavefronts") == 0 ? &m->ideal_wavefronts
+                        : strcmp(key, "instructions") == 0     ? &m->instructions
+                                                               : NULL;
+        if (dst && (t != JSONSTREAM_NUMBER || !js->is_int || js->ival < 0 || js->ival > RECORDING_MAX_COUNT)) {
+            *what = "a measured count is an integer from 0 to 1000000000000000";
+            return false;
+        }
+        if (dst)
+            *dst = (uint64_t)js->ival;
         else if (!jsonstream_skip(js, t))
             return false;
     }
     return t == JSONSTREAM_OBJECT_END;
 }
 
-/* One entry of "lines" (its '{' read) into l. */
-static bool read_line(jsonstream *js, source_record_line *l)
+/* One entry of "lines" (its '{' read) into l; where its "instructions" are into at. False (with
+ * what when a value is out of bounds) when it does not read. */
+static bool read_line(jsonstream *js, source_record_line *l, int64_t *at, const char **what)
 {
     jsonstream_token t;
     int cap = 0;
@@ -87,23 +95,27 @@ static bool read_line(jsonstream *js, source_record_line *l)
         } else if (strcmp(key, "line") == 0 && t == JSONSTREAM_NUMBER && js->is_int) {
             l->line = js->ival > 0 && js->ival < 100000000 ? (int)js->ival : 0;
         } else if (strcmp(key, "instructions") == 0 && t == JSONSTREAM_ARRAY) {
+            at[0] = js->line_tok, at[1] = js->col_tok;
             while ((t = jsonstream_next(js)) == JSONSTREAM_NUMBER) {
+                if (!js->is_int || js->ival < 0 || js->ival >= INT32_MAX) { /* below: the trace's length */
+                    l->instructions = ins;
+                    *what = "instructions: a trace index is an integer from 0 to 2147483646";
+                    return false;
+                }
                 if (l->ninstructions == cap)
                     ins = xrealloc(ins, sizeof *ins * (size_t)(cap = cap ? 2 * cap : 16));
-                ins[l->ninstructions++] = js->is_int ? js->ival : -1;
+                ins[l->ninstructions++] = js->ival;
             }
             l->instructions = ins;
             if (t != JSONSTREAM_ARRAY_END)
                 return false;
         } else if (strcmp(key, "measured") == 0 && t == JSONSTREAM_OBJECT) {
-            if (!read_measured(js, &l->measured))
+            if (!read_measured(js, &l->measured, what))
                 return false;
-        } else if (strcmp(key, "agree") == 0 && (t == JSONSTREAM_TRUE || t == JSONSTREAM_FALSE)) {
-            l->measured.agree = t == JSONSTREAM_TRUE ? MEASURED_AGREE_TRUE : MEASURED_AGREE_FALSE;
         } else if (strcmp(key, "agree_why") == 0 && t == JSONSTREAM_STRING) {
-            free(l->measured.why);
-            l->measured.why = xstrdup(js->str);
-        } else if (!jsonstream_skip(js, t)) {
+            /* the one fact of agreement the trace cannot give: the second block's prediction */
+            l->measured.second_differs = strcmp(js->str, measured_why_text(MEASURED_WHY_BLOCKS_DIFFER)) == 0;
+        } else if (!jsonstream_skip(js, t)) { /* "agree", "predicted": conclusions, computed */
             return false;
         }
     }
@@ -111,17 +123,24 @@ static bool read_line(jsonstream *js, source_record_line *l)
     return t == JSONSTREAM_OBJECT_END;
 }
 
-/* The top-level "measured" object (its '{' read): the launch's blocks. */
-static bool read_launch_measured(jsonstream *js, recording *r)
+/* The top-level "measured" object (its '{' read): the launch's blocks (bounded, else false with
+ * what) and whether a second block was recorded. */
+static bool read_launch_measured(jsonstream *js, recording *r, const char **what)
 {
     jsonstream_token t;
     r->measured = true;
     while ((t = jsonstream_next(js)) == JSONSTREAM_KEY) {
-        bool blocks = strcmp(js->str, "blocks") == 0;
+        bool blocks = strcmp(js->str, "blocks") == 0, second = strcmp(js->str, "second_block") == 0;
         t = jsonstream_next(js);
-        if (blocks && t == JSONSTREAM_NUMBER && js->is_int)
+        if (blocks && (t != JSONSTREAM_NUMBER || !js->is_int || js->ival < 1 || js->ival > RECORDING_MAX_COUNT)) {
+            *what = "blocks: expected an integer from 1 to 1000000000000000";
+            return false;
+        }
+        if (blocks)
             r->blocks = js->ival;
-        else if (!jsonstream_skip(js, t))
+        else if (second)
+            r->second = t == JSONSTREAM_ARRAY;
+        if (!blocks && !jsonstream_skip(js, t))
             return false;
     }
     return t == JSONSTREAM_OBJECT_END;
@@ -193,20 +212,32 @@ static int read_members(jsonstream *js, const char *path, recording *r, io_error
         } else if (strcmp(key, "truncated") == 0 || strcmp(key, "line_info") == 0) {
             *(key[0] == 't' ? &r->truncated : &r->line_info) = t == JSONSTREAM_TRUE;
         } else if (strcmp(key, "measured") == 0 && t == JSONSTREAM_OBJECT) {
-            if (!read_launch_measured(js, r))
-                return fail(js, path, err, NULL);
+            const char *what = NULL;
+            if (!read_launch_measured(js, r, &what))
+                return fail(js, path, err, what);
         } else if (strcmp(key, "measured_why") == 0 && t == JSONSTREAM_STRING) {
             free(r->measured_why);
             r->measured_why = xstrdup(js->str);
         } else if (strcmp(key, "lines") == 0 && t == JSONSTREAM_ARRAY) {
             int cap = 0;
+            uint64_t sum[3] = {0, 0, 0}; /* the launch's counts, checked as they add up */
             while ((t = jsonstream_next(js)) == JSONSTREAM_OBJECT) {
-                if (r->nrows == cap)
+                if (r->nrows == cap) {
                     r->rows = xrealloc(r->rows, sizeof *r->rows * (size_t)(cap = cap ? 2 * cap : 16));
-                source_record_line *l = &r->rows[r->nrows++];
+                    r->at = xrealloc(r->at, sizeof *r->at * (size_t)cap);
+                }
+                source_record_line *l = &r->rows[r->nrows];
                 memset(l, 0, sizeof *l);
-                if (!read_line(js, l))
-                    return fail(js, path, err, "a line of the recording does not read");
+                r->at[r->nrows][0] = r->at[r->nrows][1] = 0;
+                const char *what = NULL;
+                bool ok = read_line(js, l, r->at[r->nrows++], &what);
+                if (!ok)
+                    return fail(js, path, err, what ? what : "a line of the recording does not read");
+                sum[0] += l->measured.wavefronts; /* each at most 10^15: no overflow before the check */
+                sum[1] += l->measured.ideal_wavefronts;
+                sum[2] += l->measured.instructions;
+                if (sum[0] > RECORDING_MAX_COUNT || sum[1] > RECORDING_MAX_COUNT || sum[2] > RECORDING_MAX_COUNT)
+                    return fail(js, path, err, "measured: the lines' counts add up to more than 1000000000000000");
             }
             if (t != JSONSTREAM_ARRAY_END)
                 return fail(js, path, err, NULL);
@@ -255,6 +286,54 @@ int recording_read(const char *path, recording *r, io_error *err)
     return rc;
 }
 
+/* Order of (entry, row) pairs: by entry, then row. */
+static int pair_cmp(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+bool recording_check(const recording *r, const char *path, int64_t ntrace, io_error *err)
+{
+    size_t n = 0;
+    for (int i = 0; i < r->nrows; i++)
+        n += (size_t)r->rows[i].ninstructions;
+    if (n == 0)
+        return true; /* no indexes: the entries' own sources locate them */
+    int64_t(*p)[2] = xmalloc(n * sizeof *p), k = 0;
+    for (int i = 0; i < r->nrows; i++)
+        for (int j = 0; j < r->rows[i].ninstructions; j++)
+            p[k][0] = r->rows[i].instructions[j], p[k++][1] = i;
+    qsort(p, n, sizeof *p, pair_cmp); /* n log n in the indexes: never sized by an index's value */
+    int bad = -1;
+    char what[200] = "";
+    for (size_t i = 0; i < n && bad < 0; i++) {
+        int64_t want = (int64_t)i; /* sorted and distinct, the i-th index is entry i */
+        if (p[i][0] >= ntrace)
+            snprintf(what, sizeof what, "trace entry %lld is past the trace's end (it has %lld entries)",
+                     (long long)p[i][0], (long long)ntrace);
+        else if (i > 0 && p[i][0] == p[i - 1][0])
+            snprintf(what, sizeof what,
+                     "trace entry %lld is also in line %lld of the recording (lines must not overlap)",
+                     (long long)p[i][0], (long long)p[i - 1][1] + 1);
+        else if (p[i][0] != want)
+            snprintf(what, sizeof what, "trace entry %lld is in no line of the recording (lines must cover the trace)",
+                     (long long)want);
+        if (what[0])
+            bad = (int)p[i][1];
+    }
+    if (bad < 0 && (int64_t)n < ntrace) {
+        snprintf(what, sizeof what, "trace entry %lld is in no line of the recording (lines must cover the trace)",
+                 (long long)n);
+        bad = (int)p[n - 1][1];
+    }
+    free(p);
+    if (bad >= 0)
+        snprintf(err->text, sizeof err->text, "%s:%lld:%lld: instructions: %s", path, (long long)r->at[bad][0],
+                 (long long)r->at[bad][1], what);
+    return bad < 0;
+}
+
 void recording_free(recording *r)
 {
     for (int i = 0; i < r->nrows; i++) {
@@ -264,6 +343,7 @@ void recording_free(recording *r)
         free(r->rows[i].measured.why);
     }
     free(r->rows);
+    free(r->at);
     for (int i = 0; i < r->narrays; i++) {
         free(r->arrays[i].name);
         free(r->arrays[i].symbol);

@@ -28,9 +28,11 @@ typedef struct recording {
     int64_t grid[3], block_dim[3], block[3];
     bool truncated, line_info;
     bool measured;            /* the launch was measured (a top-level "measured" object) */
-    int64_t blocks;           /* measured.blocks; 0 unknown */
+    int64_t blocks;           /* measured.blocks (the grid's); 0 unknown */
+    bool second;              /* measured.second_block: a second block was recorded */
     char *measured_why;       /* why not measured; NULL when measured or not said */
     source_record_line *rows; /* nrows; strings and arrays owned through this struct */
+    int64_t (*at)[2];         /* per row: where its "instructions" are (line, column), for messages */
     int nrows;
     bool has_arrays;         /* the recording has "arrays" (recordings made before it do not) */
     recording_array *arrays; /* narrays, by offset */
@@ -40,6 +42,10 @@ typedef struct recording {
 /* Read path's recording members. 1: a recording, 0: not one (a scenario, a plain trace),
  * -1: a recording whose members do not read (err says where). */
 int recording_read(const char *path, recording *r, io_error *err);
+/* Whether the lines' trace indexes partition a trace of ntrace entries (each entry in exactly
+ * one line, none past the end; lines that give no indexes at all are located by the entries'
+ * sources instead); false with "PATH:LINE:COL: why" at the line that breaks it. */
+bool recording_check(const recording *r, const char *path, int64_t ntrace, io_error *err);
 void recording_free(recording *r);
 /* "block (0,0,0) of launch 0 of KERNEL": what the recording covers, into buf. */
 void recording_scope(const recording *r, char *buf, size_t n);

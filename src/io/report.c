@@ -7,6 +7,7 @@
 #include "io/instr_source.h"
 #include "io/jsonw.h"
 #include "io/textsafe.h"
+#include "model/banks_memo.h"
 #include "model/explain.h"
 #include "model/kinds.h"
 #include "util.h"
@@ -69,10 +70,32 @@ static void visit(const scenario *s, const report_options *o, visit_fn fn, void 
         instr_source_scenario(&own, s, o->warp);
         src = &own;
     }
-    while (instr_source_next(src, &in)) {
-        banks_analyze(s->arch, &in.req, &r, NULL);
-        fn(ctx, s, &in, &r);
+    /* Work that repeats is done once, exactly: an instruction of a loop-invariant access is the
+     * one of its first iteration (instr_source), whose result is kept per slot; any other request
+     * equal to one answered before comes from the memo. */
+    banks_memo memo;
+    banks_memo_init(&memo, 12);
+    banks_result *slot_res = NULL;
+    int64_t slot;
+    const scenario_instr *ip;
+    while ((ip = instr_source_next_ref(src, &in, &slot))) {
+        if (slot < 0) {
+            banks_memo_analyze(&memo, s->arch, &ip->req, &r);
+            fn(ctx, s, ip, &r);
+            continue;
+        }
+        if (!slot_res) {
+            int64_t n = instr_source_slots(src);
+            slot_res = xcalloc((size_t)n, sizeof *slot_res);
+            for (int64_t k = 0; k < n; k++)
+                slot_res[k].conflict_degree = -1; /* not analysed yet (a result's degree is >= 0) */
+        }
+        if (slot_res[slot].conflict_degree < 0)
+            banks_memo_analyze(&memo, s->arch, &ip->req, &slot_res[slot]);
+        fn(ctx, s, ip, &slot_res[slot]);
     }
+    free(slot_res);
+    banks_memo_free(&memo);
     if (src == &own)
         instr_source_close(&own);
 }

@@ -12,6 +12,12 @@
 #include "io/jsonstream.h"
 #include "model/kinds.h"
 
+/* A line of a recording in the index that finds an entry's line. */
+struct line_key {
+    int line, index;
+    const char *file;
+};
+
 struct trace_stream {
     jsonstream js;
     FILE *f;
@@ -30,7 +36,9 @@ struct trace_stream {
     int64_t trace_line, trace_col; /* where the array of instructions starts */
     /* a recording: its source lines (file, line, text), and the last instruction's location */
     scenario_srcloc *lines;
-    int nlines;
+    int nlines, caplines;
+    struct line_key *by_line; /* the lines sorted by line number, then file (nby_line of them) */
+    int nby_line;
     scenario_srcloc at;
     bool have_at;
     int64_t pc, warp; /* the last instruction's "pc" and "warp" (a recording's), -1: none */
@@ -122,12 +130,48 @@ static int read_lines(trace_stream *t, io_error *err)
             scenario_srcloc_free(&l);
             return v == JSONSTREAM_ERROR ? fail_js(t, err) : FAIL_TOK(t, err, "expected a line object", "lines[%d]", k);
         }
-        t->lines = xrealloc(t->lines, (size_t)(t->nlines + 1) * sizeof *t->lines);
+        if (t->nlines == t->caplines)
+            t->lines =
+                xrealloc(t->lines, (size_t)(t->caplines = t->caplines ? 2 * t->caplines : 16) * sizeof *t->lines);
         t->lines[t->nlines++] = l;
     }
     if (v != JSONSTREAM_ARRAY_END)
         return v == JSONSTREAM_ERROR ? fail_js(t, err) : FAIL_TOK(t, err, "expected a line object", "%s", "lines");
     return 0;
+}
+
+/* Order of the index: line number, then file (none first), then position in the file. */
+static int by_line_cmp(const void *a, const void *b)
+{
+    const struct line_key *x = a, *y = b;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    int c = !x->file || !y->file ? (x->file != NULL) - (y->file != NULL) : strcmp(x->file, y->file);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* The text of the recording's line (file, ln), or NULL: a binary search of the index, so that
+ * each entry costs log(lines) and a recording of a hundred thousand lines reads in linear time. */
+static const char *line_text(trace_stream *t, const char *file, int ln)
+{
+    if (t->nby_line != t->nlines) { /* (re)built once the lines are read */
+        t->by_line = xrealloc(t->by_line, (size_t)(t->nlines ? t->nlines : 1) * sizeof *t->by_line);
+        for (int i = 0; i < t->nlines; i++)
+            t->by_line[i] = (struct line_key){.line = t->lines[i].line, .index = i, .file = t->lines[i].file};
+        qsort(t->by_line, (size_t)t->nlines, sizeof *t->by_line, by_line_cmp);
+        t->nby_line = t->nlines;
+    }
+    struct line_key want = {.line = ln, .index = -1, .file = file};
+    int lo = 0, hi = t->nby_line;
+    while (lo < hi) { /* the first key not before (ln, file): the first such line of the file */
+        int mid = lo + (hi - lo) / 2;
+        if (by_line_cmp(&t->by_line[mid], &want) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const struct line_key *k = lo < t->nby_line ? &t->by_line[lo] : NULL;
+    return k && k->line == ln && k->file && strcmp(k->file, file) == 0 ? t->lines[k->index].text : NULL;
 }
 
 /* The location of a recording's entry from its "source" ("FILE:LINE"), with the text of that
@@ -143,15 +187,10 @@ static void set_location(trace_stream *t, const char *source)
         return;
     }
     size_t flen = (size_t)(colon - source);
-    const char *text = NULL;
-    for (int i = 0; i < t->nlines && !text; i++)
-        if (t->lines[i].line == ln && t->lines[i].file && strlen(t->lines[i].file) == flen &&
-            strncmp(t->lines[i].file, source, flen) == 0)
-            text = t->lines[i].text;
     char *file = xmalloc(flen + 1);
     memcpy(file, source, flen);
     file[flen] = '\0';
-    scenario_srcloc_set(&t->at, file, (int)ln, 0, text);
+    scenario_srcloc_set(&t->at, file, (int)ln, 0, line_text(t, file, (int)ln));
     free(file);
     t->have_at = true;
 }
@@ -417,6 +456,7 @@ void trace_stream_close(trace_stream *t)
     for (int i = 0; i < t->nlines; i++)
         scenario_srcloc_free(&t->lines[i]);
     free(t->lines);
+    free(t->by_line);
     scenario_srcloc_free(&t->at);
     free(t->sass);
     free(t->path);

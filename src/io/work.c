@@ -2,30 +2,45 @@
 #include "work.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "util.h"
+
 /* Bytes printed per warp-instruction, measured on the library's patterns: a JSON object with
  * its 32 lanes is 3.4-3.8 KB; a text lane table about 2.6 KB; a grouped text line about 100 B. */
 enum { BYTES_JSON = 3600, BYTES_TABLE = 2600, BYTES_LINE = 100 };
 
-void work_estimate_analyze(const scenario *s, int warp, work_output out, work_estimate *e)
+/* One warp-instruction of access a, built and analysed in full (work.h's prices). */
+static int64_t instr_ns(const scenario *s, int a)
+{
+    int64_t by_nodes = (int64_t)WORK_NS_NODE * scenario_access_nodes(&s->accesses[a]);
+    return by_nodes > WORK_NS_INSTR ? by_nodes : WORK_NS_INSTR;
+}
+
+void work_estimate_analyze(const scenario *s, int warp, work_output out, bool repeats, work_estimate *e)
 {
     memset(e, 0, sizeof *e);
     if (s->is_trace) {
         e->instructions = s->ntrace;
-        e->lane_ops = (int64_t)s->ntrace * BANKS_WARP;
+        e->cost_ns = (int64_t)s->ntrace * WORK_NS_INSTR;
     } else {
-        /* every (iteration, access) pair of the loop nest that runs, for each warp */
+        /* every (iteration, access) pair of the loop nest that runs, for each warp; a
+           loop-invariant access costs in full once, then WORK_NS_REPEAT each time */
         int64_t warps = warp >= 0 ? 1 : scenario_selected_warps(s);
+        bool *seen = xcalloc((size_t)(s->naccesses > 0 ? s->naccesses : 1), sizeof *seen);
         for (int it = 0; it < s->iterations; it++)
             for (int a = 0; a < s->naccesses; a++)
                 if (!s->iter_first || scenario_access_active(s, a, it)) {
-                    e->lane_ops += warps * BANKS_WARP * (1 + scenario_access_nodes(&s->accesses[a]));
+                    bool again = repeats && seen[a] && scenario_access_loop_invariant(s, a);
+                    e->cost_ns += warps * (again ? WORK_NS_REPEAT : instr_ns(s, a));
                     e->instructions += warps;
+                    seen[a] = true;
                 }
+        free(seen);
     }
     int64_t accesses = s->is_trace ? 1 : s->naccesses;
     switch (out) {
@@ -39,20 +54,20 @@ void work_estimate_analyze(const scenario *s, int warp, work_output out, work_es
 void work_estimate_repeat(work_estimate *e, int64_t times)
 {
     e->instructions *= times;
-    e->lane_ops *= times;
+    e->cost_ns *= times;
     e->output_bytes *= times;
 }
 
 bool work_within_limits(const work_estimate *e, const char *cmd, const char *how_work, const char *how_output,
                         char *msg, size_t n)
 {
-    if (e->lane_ops <= WORK_MAX_LANE_OPS && e->output_bytes <= WORK_MAX_OUTPUT_BYTES)
+    if (e->cost_ns <= WORK_MAX_NS && e->output_bytes <= WORK_MAX_OUTPUT_BYTES)
         return true;
-    if (e->lane_ops > WORK_MAX_LANE_OPS)
+    if (e->cost_ns > WORK_MAX_NS)
         snprintf(msg, n,
-                 "%s: about %lld warp-instructions and %.1e lane evaluations, more than the limit of %.0e "
-                 "(minutes of work): bound it with %s, or run it anyway with --force",
-                 cmd, (long long)e->instructions, (double)e->lane_ops, (double)WORK_MAX_LANE_OPS, how_work);
+                 "%s: about %lld warp-instructions, about %.0f s of analysis, more than the limit of %.0f s: "
+                 "bound it with %s, or run it anyway with --force",
+                 cmd, (long long)e->instructions, (double)e->cost_ns / 1e9, (double)WORK_MAX_NS / 1e9, how_work);
     else
         snprintf(msg, n,
                  "%s: the output would be about %lld MB (%lld warp-instructions), more than the limit of %lld MB: "

@@ -1,12 +1,12 @@
 /* work: bounded work for the commands. Before a long job: an estimate of what it will cost
- * (warp-instructions, lane evaluations weighted by expression size, bytes of output) and limits
+ * (warp-instructions, nanoseconds of analysis priced by measurement, bytes of output) and limits
  * above which a command refuses and says how to bound it (--warp, fewer iterations, --summary)
  * unless --force is given. During it: a cancel flag set by SIGINT, SIGTERM and SIGHUP, checked
  * in the loops, and progress on stderr when it is a terminal.
  *
  * The estimate functions are pure. The cancel flag is the one process-wide state (a signal
  * handler can only reach a global): work_catch_signals installs it; the TUI may poll
- * work_cancelled too. Units: lane_ops counts one lane evaluating one expression node. */
+ * work_cancelled too. Units: cost_ns, nanoseconds of one core. */
 #ifndef BANKSCOPE_WORK_H
 #define BANKSCOPE_WORK_H
 
@@ -16,10 +16,24 @@
 
 #include "model/scenario.h"
 
-/* Above these a command asks for --force. About 20 s of analysis on one core of the
- * development machine (analyze --summary of a 1024-thread block with 3 accesses and 4096
- * iterations, 4e8 lane_ops, takes 1 s there), and a gigabyte of output. */
-#define WORK_MAX_LANE_OPS ((int64_t)8000000000)
+/* Above these a command asks for --force: 20 s of analysis on one core and a gigabyte of output.
+ * The analysis is priced in nanoseconds of one core, from tests/bench/bench_cost.sh and
+ * tests/bench/bench_repeat.sh (2-core AMD EPYC of the development machine, 2026-11-28; the same
+ * figures within 10 % over repeated runs):
+ *  - a warp-instruction whose indexes hold n expression nodes costs max(WORK_NS_INSTR,
+ *    WORK_NS_NODE x n): 610 ns at 6 nodes and 585 ns at 22 (the fixed part dominates: building
+ *    the request and the bank rule); a node costs 33-36 ns with + and ^ (2543 ns at 70 nodes,
+ *    4628 ns at 134) and 54 ns with %, / and * (tests/golden/cases/work-limit-summary.json: 57
+ *    nodes, 26.4 s for 8.4 M warp-instructions), so a node is priced at the dearer: the
+ *    estimate is an upper bound, at most about 1.6x the time;
+ *  - a loop-invariant access (no index reads a loop variable) is built once per warp and handed
+ *    out again at each iteration by `analyze` (instr_source): 61 ns per warp-instruction after
+ *    its first, priced WORK_NS_REPEAT. Only analyze takes this shortcut; sweep and export pay
+ *    the full price for every instruction. */
+#define WORK_MAX_NS ((int64_t)20000000000)
+#define WORK_NS_INSTR 600
+#define WORK_NS_NODE 55
+#define WORK_NS_REPEAT 100
 #define WORK_MAX_OUTPUT_BYTES ((int64_t)1 << 30)
 
 typedef enum work_output {
@@ -31,13 +45,14 @@ typedef enum work_output {
 
 typedef struct work_estimate {
     int64_t instructions; /* warp-instructions */
-    int64_t lane_ops;     /* instructions x 32 lanes x (1 + expression nodes of the access) */
+    int64_t cost_ns;      /* nanoseconds of one core, priced as above */
     int64_t output_bytes; /* roughly what will be printed */
 } work_estimate;
 
-/* What analysing s costs (warp: that warp only, -1: the scenario's selection). Traces cost
- * what their file holds and are estimated from ntrace. */
-void work_estimate_analyze(const scenario *s, int warp, work_output out, work_estimate *e);
+/* What analysing s costs (warp: that warp only, -1: the scenario's selection; repeats: the
+ * analysis hands loop-invariant instructions out again, as analyze does). Traces cost what their
+ * file holds and are estimated from ntrace. */
+void work_estimate_analyze(const scenario *s, int warp, work_output out, bool repeats, work_estimate *e);
 /* e repeated times times (a sweep analyses the scenario once per padding). */
 void work_estimate_repeat(work_estimate *e, int64_t times);
 /* True when e is within the limits; otherwise false and a message "CMD: what it would cost,

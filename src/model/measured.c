@@ -69,6 +69,31 @@ void measured_lines(measured_line *lines, size_t nlines, const measured_pc *pcs,
     }
 }
 
+bool measured_recompute(const measured_launch *l, const measured_counts *c, uint64_t predicted_wavefronts,
+                        bool unmodelled, int64_t *excess, uint64_t *expected, measured_agree *agree, measured_why *why)
+{
+    uint64_t e;
+    if (__builtin_mul_overflow(predicted_wavefronts, l->blocks, &e) || c->wavefronts > INT64_MAX ||
+        c->ideal_wavefronts > INT64_MAX)
+        return false;
+    *expected = e;
+    *excess = (int64_t)c->wavefronts - (int64_t)c->ideal_wavefronts; /* both below 2^63: no overflow */
+    bool same = l->blocks == 1 || (l->has_second && l->invariant);   /* every block does the same */
+    if (!same) {
+        *agree = MEASURED_AGREE_NULL;
+        *why = l->has_second ? MEASURED_WHY_BLOCKS_DIFFER : MEASURED_WHY_ONE_BLOCK;
+    } else if (c->wavefronts == e && !unmodelled) {
+        *agree = MEASURED_AGREE_TRUE;
+        *why = MEASURED_WHY_NONE;
+    } else {
+        *agree = MEASURED_AGREE_FALSE;
+        *why = unmodelled                           ? MEASURED_WHY_NOT_MODELLED
+               : l->async_fill && c->wavefronts > e ? MEASURED_WHY_ASYNC_FILL
+                                                    : MEASURED_WHY_OTHER_BLOCKS;
+    }
+    return true;
+}
+
 double measured_share(uint64_t excess, int sms, int clock_khz, uint64_t duration_ns)
 {
     if (sms <= 0 || clock_khz <= 0 || duration_ns == 0)

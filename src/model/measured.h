@@ -69,6 +69,22 @@ typedef struct {
 void measured_lines(measured_line *lines, size_t nlines, const measured_pc *pcs, size_t npcs, uint64_t blocks,
                     bool async_fill);
 
+/* What a recording says of its launch that a line's agreement rests on (its measurements, not
+ * its conclusions): the launch's blocks, whether a second block was recorded and found to
+ * predict the same, whether the kernel fills shared memory asynchronously. */
+typedef struct {
+    uint64_t blocks;
+    bool has_second, invariant;
+    bool async_fill;
+} measured_launch;
+
+/* A line's derived numbers computed again from its measured counts c and its prediction with
+ * the model in use (predicted wavefronts of the recorded block, whether it holds instructions
+ * the model does not cover), by the rule above; never taken from a file. False when predicted x
+ * blocks does not fit 64 bits (then nothing is set). */
+bool measured_recompute(const measured_launch *l, const measured_counts *c, uint64_t predicted_wavefronts,
+                        bool unmodelled, int64_t *excess, uint64_t *expected, measured_agree *agree, measured_why *why);
+
 /* The share of the launch's time that `excess` wavefronts can explain at most: each takes one cycle
  * of an SM's shared-memory pipe, so excess / (SMs x clock x duration). -1 when an input is 0. */
 double measured_share(uint64_t excess, int sms, int clock_khz, uint64_t duration_ns);

@@ -762,6 +762,22 @@ bool scenario_access_may_fail(const scenario *s, int access)
     return a->when_text && (!a->when.fast.ncode || a->when.fast.may_fail);
 }
 
+/* The instruction depends on the iteration only through the loop variables its expressions read
+ * (scenario_instr_build): without them, every iteration builds the same one. */
+bool scenario_access_loop_invariant(const scenario *s, int access)
+{
+    const scenario_access *a = &s->accesses[access];
+    for (int k = 0; k < s->nloops; k++) {
+        expr_var v = (expr_var)(EXPR_LOOP + k);
+        if (expr_uses(&a->when, v))
+            return false;
+        for (int d = 0; d < a->nidx; d++)
+            if (expr_uses(&a->index[d], v))
+                return false;
+    }
+    return true;
+}
+
 int64_t scenario_access_nodes(const scenario_access *a)
 {
     int64_t n = a->when.n;

@@ -228,6 +228,9 @@ void scenario_instr_locate(const scenario *s, int64_t k, int *iteration, int *ac
 void scenario_instr_at(const scenario *s, int64_t k, scenario_instr *out);
 /* Build the instruction of one access, iteration and warp. */
 void scenario_instr_build(const scenario *s, int access, int iteration, int warp, scenario_instr *out);
+/* Whether access builds the same instruction (all but seq, iteration and loop_value) at every
+ * iteration of the nest: no expression of it reads a loop variable. */
+bool scenario_access_loop_invariant(const scenario *s, int access);
 /* True unless every index and 'when' expression of access was proven free of errors (division
  * by zero, overflow, bad shift) for every lane and iteration of s. */
 bool scenario_access_may_fail(const scenario *s, int access);

@@ -221,17 +221,36 @@ int source_lines_mismatches(const scenario *s, const source_record_line *rec, in
 /* Append access i to row r. */
 static void row_add(source_row *r, int i)
 {
-    r->access = xrealloc(r->access, sizeof *r->access * (size_t)(r->naccess + 1));
+    if ((r->naccess & (r->naccess - 1)) == 0) /* 0 or a power of two: full, double (linear in all) */
+        r->access = xrealloc(r->access, sizeof *r->access * (size_t)(r->naccess ? 2 * r->naccess : 1));
     r->access[r->naccess++] = i;
 }
 
-/* The extra row for (file, line), added when there is none yet. */
-static int extra_row(source_lines *sl, int *cap, const char *file, int line, const char *text)
+/* The extra rows found by (file, line): an open-addressing table of row numbers (-1: empty), so
+ * that a recording whose every entry is on a line of another file costs linear time. */
+typedef struct extra_index {
+    int *slot;
+    size_t mask;
+} extra_index;
+
+/* FNV-1a of the file name and the line number. */
+static size_t extra_hash(const char *file, int line)
 {
-    for (int r = sl->nfile; r < sl->nrows; r++) {
-        const source_row *x = &sl->rows[r];
+    uint64_t h = 1469598103934665603ull;
+    for (const char *p = file ? file : ""; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    h = (h ^ (uint32_t)line) * 1099511628211ull;
+    return (size_t)(h ^ (h >> 29));
+}
+
+/* The extra row for (file, line), added when there is none yet. */
+static int extra_row(source_lines *sl, int *cap, extra_index *ix, const char *file, int line, const char *text)
+{
+    size_t at = extra_hash(file, line) & ix->mask;
+    for (; ix->slot[at] >= 0; at = (at + 1) & ix->mask) {
+        const source_row *x = &sl->rows[ix->slot[at]];
         if (x->line == line && ((!x->file && !file) || (x->file && file && strcmp(x->file, file) == 0)))
-            return r;
+            return ix->slot[at];
     }
     if (sl->nrows == *cap)
         sl->rows = xrealloc(sl->rows, sizeof *sl->rows * (size_t)(*cap *= 2));
@@ -240,6 +259,7 @@ static int extra_row(source_lines *sl, int *cap, const char *file, int line, con
     x->file = file ? xstrdup(file) : NULL;
     x->line = line;
     x->text = text ? xstrdup(text) : NULL;
+    ix->slot[at] = sl->nrows;
     return sl->nrows++;
 }
 
@@ -304,7 +324,7 @@ static void mark_names(const scenario *s, source_lines *sl)
     }
 }
 
-/* Copy m (its why duplicated) into the row's measured numbers, adding to what is there. */
+/* Add m's measured counts into the row's (bounded by the reader: the sums fit). */
 static void add_measured(source_row *x, const source_measured *m)
 {
     if (!m->known)
@@ -314,10 +334,7 @@ static void add_measured(source_row *x, const source_measured *m)
     d->wavefronts += m->wavefronts;
     d->ideal_wavefronts += m->ideal_wavefronts;
     d->instructions += m->instructions;
-    d->predicted_launch += m->predicted_launch;
-    d->agree = d->agree == MEASURED_AGREE_FALSE ? d->agree : m->agree;
-    if (m->why && !d->why)
-        d->why = xstrdup(m->why);
+    d->second_differs = d->second_differs || m->second_differs; /* agreement: computed by the caller */
 }
 
 /* Sum every warp-instruction into the row of its access, as analyze sums them. */
@@ -409,6 +426,11 @@ bool source_lines_build(const scenario *s, const char *file_text, size_t len, co
     if (file_text)
         file_lines(file_text, len, out->rows, out->nfile);
     int *row_of = xmalloc(sizeof *row_of * (size_t)(count > 0 ? count : 1));
+    extra_index ix = {.mask = 15};
+    while (ix.mask < 2 * ((size_t)count + (size_t)nskips)) /* at most half full: every extra row fits */
+        ix.mask = 2 * ix.mask + 1;
+    ix.slot = xmalloc((ix.mask + 1) * sizeof *ix.slot);
+    memset(ix.slot, 0xff, (ix.mask + 1) * sizeof *ix.slot);
     for (int i = 0; i < count; i++) {
         row_of[i] = -1;
         if (w[i].line < 0) {
@@ -425,7 +447,7 @@ bool source_lines_build(const scenario *s, const char *file_text, size_t len, co
             }
             row_of[i] = w[i].line - 1;
         } else {
-            row_of[i] = extra_row(out, &cap, w[i].file, w[i].line, w[i].text);
+            row_of[i] = extra_row(out, &cap, &ix, w[i].file, w[i].line, w[i].text);
         }
         row_add(&out->rows[row_of[i]], i);
     }
@@ -443,7 +465,7 @@ bool source_lines_build(const scenario *s, const char *file_text, size_t len, co
         const source_skip *sk = &skips[k];
         int row = file && sk->file && same_file(sk->file, file) && sk->line >= 1 && sk->line <= out->nfile
                       ? sk->line - 1
-                      : extra_row(out, &cap, sk->file, sk->line, NULL);
+                      : extra_row(out, &cap, &ix, sk->file, sk->line, NULL);
         source_row *x = &out->rows[row];
         x->skipped = xrealloc(x->skipped, sizeof *x->skipped * (size_t)(x->nskipped + 1));
         x->skipped[x->nskipped++] = xstrdup(sk->message ? sk->message : "skipped");
@@ -451,6 +473,7 @@ bool source_lines_build(const scenario *s, const char *file_text, size_t len, co
     predict(s, out, row_of);
     if (!s->is_trace && !skips) /* the importer's messages are not at hand: say where one may be missing */
         mark_names(s, out);
+    free(ix.slot);
     free(row_of);
     free(w);
     free(labels);
@@ -474,15 +497,30 @@ void source_lines_free(source_lines *sl)
     memset(sl, 0, sizeof *sl);
 }
 
-/* Cost order: the wavefronts beyond ideal, then the wavefronts, descending; then position. */
-static bool costlier(const source_row *a, int ia, const source_row *b, int ib)
+/* Cost order for qsort: the wavefronts beyond ideal, then the wavefronts, descending; then
+ * position (a total order, so the sort is stable). */
+static int costlier_cmp(const void *pa, const void *pb, const source_lines *sl)
 {
+    int ia = *(const int *)pa, ib = *(const int *)pb;
+    const source_row *a = &sl->rows[ia], *b = &sl->rows[ib];
     int64_t ea = a->wavefronts - a->ideal, eb = b->wavefronts - b->ideal;
     if (ea != eb)
-        return ea > eb;
+        return ea > eb ? -1 : 1;
     if (a->wavefronts != b->wavefronts)
-        return a->wavefronts > b->wavefronts;
-    return ia < ib;
+        return a->wavefronts > b->wavefronts ? -1 : 1;
+    return (ia > ib) - (ia < ib);
+}
+
+/* qsort's comparator carries no context: the rows to order go with each key. */
+typedef struct order_key {
+    int row;
+    const source_lines *sl;
+} order_key;
+
+static int order_cmp(const void *a, const void *b)
+{
+    const order_key *x = a, *y = b;
+    return costlier_cmp(&x->row, &y->row, x->sl);
 }
 
 int source_lines_order(const source_lines *sl, bool sorted, int *order)
@@ -491,13 +529,14 @@ int source_lines_order(const source_lines *sl, bool sorted, int *order)
     for (int r = 0; r < sl->nrows; r++)
         if (!sorted || sl->rows[r].naccess > 0)
             order[k++] = r;
-    for (int i = 1; sorted && i < k; i++) { /* insertion sort: stable, rows are few */
-        int x = order[i], j = i;
-        while (j > 0 && costlier(&sl->rows[x], x, &sl->rows[order[j - 1]], order[j - 1])) {
-            order[j] = order[j - 1];
-            j--;
-        }
-        order[j] = x;
-    }
+    if (!sorted || k < 2)
+        return k;
+    order_key *keys = xmalloc(sizeof *keys * (size_t)k); /* n log n: a recording has many lines */
+    for (int i = 0; i < k; i++)
+        keys[i] = (order_key){order[i], sl};
+    qsort(keys, (size_t)k, sizeof *keys, order_cmp);
+    for (int i = 0; i < k; i++)
+        order[i] = keys[i].row;
+    free(keys);
     return k;
 }

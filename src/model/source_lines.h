@@ -33,9 +33,10 @@
 typedef struct source_measured {
     bool known; /* false: not measured (the rest is zero) */
     uint64_t wavefronts, ideal_wavefronts, instructions;
-    uint64_t predicted_launch; /* the recorded block's predicted wavefronts x the launch's blocks */
-    measured_agree agree;
-    char *why; /* owned, NULL: none (agree true) */
+    uint64_t predicted_launch; /* the row's predicted wavefronts x the launch's blocks (computed) */
+    measured_agree agree;      /* computed by the caller (measured_recompute), never read from a file */
+    char *why;                 /* owned, NULL: none (agree true) */
+    bool second_differs;       /* the recording's second block predicts differently on the line */
 } source_measured;
 
 /* One entry of a recording's "lines" (borrowed strings and arrays). */

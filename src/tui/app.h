@@ -241,8 +241,9 @@ typedef struct kernel_state {
     strbuf text;  /* owned */
     char **lines; /* owned array; the lines point into text (NUL-terminated there) */
     int nlines;
-    kernel_text_span *spans; /* owned; one per access (trace entry) made before any error */
-    int nspans;
+    kernel_text_span *spans; /* owned; one per access (trace entry) from first made before any error */
+    int nspans, first;
+    int total;       /* accesses of the scenario (more than made: the view holds a window around the current) */
     char error[700]; /* why the kernel of an access could not be made; "" when all were */
     tui_pager pager;
     unsigned long mask; /* mouse events before the view asked for the wheel too */

@@ -19,20 +19,30 @@ void kernel_view_free(tui_app *a)
     free(k->spans);
     k->lines = NULL;
     k->spans = NULL;
-    k->nlines = k->nspans = 0;
+    k->nlines = k->nspans = k->first = k->total = 0;
     pager_set(&k->pager, NULL, 0, false);
 }
 
-/* Generate the text for the scenario on show and cut it into lines. */
+/* Generate the text for the scenario on show and cut it into lines: at most
+ * KERNEL_TEXT_MAX_SECTIONS sections, around the current access, so that the view of a trace of a
+ * million entries opens at once (the title says which are shown). */
 static void kernel_build(tui_app *a)
 {
     kernel_state *k = &a->kernel;
     kernel_view_free(a);
-    int n = scenario_access_count(&a->sc);
+    int total = scenario_access_count(&a->sc), n = total, first = 0;
+    if (n > KERNEL_TEXT_MAX_SECTIONS) {
+        first = a->access - KERNEL_TEXT_MAX_SECTIONS / 2;
+        first = first > total - KERNEL_TEXT_MAX_SECTIONS ? total - KERNEL_TEXT_MAX_SECTIONS : first;
+        first = first < 0 ? 0 : first;
+        n = KERNEL_TEXT_MAX_SECTIONS;
+    }
+    k->first = first;
+    k->total = total;
     k->spans = xmalloc(sizeof *k->spans * (size_t)(n > 0 ? n : 1));
     k->error[0] = '\0';
     memset(k->spans, 0, sizeof *k->spans * (size_t)(n > 0 ? n : 1));
-    kernel_text(&a->sc, a->source, 0, n, a->iteration, &k->text, k->spans, k->error, sizeof k->error);
+    kernel_text(&a->sc, a->source, first, first + n, a->iteration, &k->text, k->spans, k->error, sizeof k->error);
     while (k->nspans < n && k->spans[k->nspans].end > 0) /* the sections made before any error */
         k->nspans++;
     int cap = 64;
@@ -60,7 +70,8 @@ static int kernel_page(const tui_app *a)
 /* The section of the current access, NULL when it was not made. */
 static const kernel_text_span *kernel_current(const tui_app *a)
 {
-    return a->access < a->kernel.nspans ? &a->kernel.spans[a->access] : NULL;
+    int i = a->access - a->kernel.first;
+    return i >= 0 && i < a->kernel.nspans ? &a->kernel.spans[i] : NULL;
 }
 
 int kernel_open(tui_app *a, int key)
@@ -185,6 +196,10 @@ static void kernel_draw(tui_app *a)
         snprintf(as, sizeof as, "as `bankscope kernel` prints it for the scenario as edited (not as saved)");
     else
         snprintf(as, sizeof as, "as `bankscope kernel %s` prints it", a->source);
+    if (k->total > KERNEL_TEXT_MAX_SECTIONS) /* a window of the sections: say which */
+        snprintf(as, sizeof as, "%s %d-%d of %d shown (at most %d at once, around the current one)",
+                 a->sc.is_trace ? "entries" : "accesses", k->first, k->first + KERNEL_TEXT_MAX_SECTIONS - 1, k->total,
+                 KERNEL_TEXT_MAX_SECTIONS);
     char head[1200]; /* too long: "(Tab)" goes first, then the line is cut after a word */
     snprintf(head, sizeof head, " %s%s%s%s", a->sc.is_trace ? "a trace: lane addresses come in bs_table; " : "", what,
              *what ? sep : "", as);

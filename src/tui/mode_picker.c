@@ -158,7 +158,8 @@ int picker_move(tui_app *a, int key)
     picker_state *p = &a->picker;
     int d = key == KEY_UP ? -1 : key == KEY_DOWN ? 1 : key == KEY_PPAGE ? -10 : key == KEY_NPAGE ? 10 : 0;
     int c = key == KEY_HOME ? 0 : key == KEY_END ? p->nshown - 1 : p->cursor + d;
-    p->cursor = c >= p->nshown ? p->nshown - 1 : c < 0 ? 0 : c;
+    p->cursor = c >= p->nshown ? p->nshown - 1 : c; /* an empty list: -1, then 0 below */
+    p->cursor = p->cursor < 0 ? 0 : p->cursor;
     return REACT_REDRAW;
 }
 
@@ -181,7 +182,7 @@ int picker_choose(tui_app *a, int key)
 {
     (void)key;
     picker_state *p = &a->picker;
-    if (p->nshown == 0) {
+    if (p->nshown == 0 || p->cursor < 0 || p->cursor >= p->nshown) {
         app_set_message(a, true, "nothing matches '%s' (Backspace edits the filter)", p->filter.buf);
         return REACT_REDRAW;
     }
@@ -229,6 +230,8 @@ static void picker_draw(tui_app *a)
         p->scroll = p->cursor;
     if (p->cursor >= p->scroll + rows)
         p->scroll = p->cursor - rows + 1;
+    if (p->scroll < 0) /* the list is never read before its start */
+        p->scroll = 0;
     int namew = 0;
     for (int i = 0; i < p->nshown; i++) {
         int nw = draw_width(p->name[p->shown[i]]);

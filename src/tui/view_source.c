@@ -108,6 +108,33 @@ static int skips_of(const char *file, const char *const *skipped, int nskipped, 
     return k;
 }
 
+/* Each measured row's predicted x blocks and agreement, computed from its prediction with the
+ * model in use and its measured counts (never the file's conclusions); a row whose product does
+ * not fit 64 bits is shown as not agreeing, with why. */
+static void agreement(const recording *rec, source_lines *sl)
+{
+    for (int i = 0; i < sl->nrows; i++) {
+        source_measured *m = &sl->rows[i].measured;
+        if (!m->known)
+            continue;
+        measured_launch l = {.blocks = (uint64_t)(rec->blocks > 0 ? rec->blocks : 1),
+                             .has_second = rec->second,
+                             .invariant = rec->second && !m->second_differs};
+        int64_t excess;
+        measured_why why = MEASURED_WHY_NONE;
+        free(m->why);
+        m->why = NULL;
+        if (!measured_recompute(&l, &(measured_counts){m->wavefronts, m->ideal_wavefronts, m->instructions},
+                                (uint64_t)(sl->rows[i].wavefronts > 0 ? sl->rows[i].wavefronts : 0), false, &excess,
+                                &m->predicted_launch, &m->agree, &why)) {
+            m->agree = MEASURED_AGREE_NULL;
+            m->why = xstrdup("predicted x blocks does not fit 64 bits");
+        } else if (why != MEASURED_WHY_NONE) {
+            m->why = xstrdup(measured_why_text(why));
+        }
+    }
+}
+
 bool source_view_input(const scenario *s, const char *path, const char *hint, const char *dir,
                        const char *const *skipped, int nskipped, tui_source *out, char *why, size_t n)
 {
@@ -115,6 +142,8 @@ bool source_view_input(const scenario *s, const char *path, const char *hint, co
     io_error err;
     if (s->is_trace && path) {
         int rc = recording_read(path, &out->rec, &err);
+        if (rc > 0 && !recording_check(&out->rec, path, scenario_access_count(s), &err))
+            rc = -1; /* the lines must partition the trace */
         if (rc < 0) {
             snprintf(why, n, "%s", err.text);
             return false;
@@ -134,6 +163,8 @@ bool source_view_input(const scenario *s, const char *path, const char *hint, co
     int nsk = s->is_trace ? 0 : skips_of(file, skipped, nskipped, sk, bufs);
     const source_skip *known = skipped ? sk : NULL; /* the importer's messages are at hand */
     bool ok = source_lines_build(s, text, len, rec, nrec, known, nsk, &out->sl, why, n);
+    if (ok && out->is_recording)
+        agreement(&out->rec, &out->sl);
     free(text);
     free(sk);
     free(bufs);

@@ -48,6 +48,28 @@ grep -q '(transpose-naive.cu:13:22)' "$tmp/t.svg" && ok || bad "svg: no source p
 (cd "$dir" && "$bin" import histogram.cu --block 256) 2>"$tmp/h.err" >/dev/null
 grep -q '^histogram.cu:10:9: skipped atomic of .hist.: depends on data' "$tmp/h.err" && ok || bad "histogram: skip message: $(cat "$tmp/h.err")"
 
+# A for loop that declares several variables is counted on the one its condition compares; the
+# others are changed by the loop. Without the kernel parameter that decides its bound, what the
+# loop holds is listed naming it, and a note says once which -D settles it.
+printf '__global__ void k(float *o, int n)\n{\n    __shared__ float s[64];\n    for (int a = 0, b = 1; a < n; a += 32, b += 2) {\n        s[threadIdx.x + a %% 32] = 1;\n        s[b %% 64] = 2;\n    }\n    o[0] = s[threadIdx.x];\n}\n' >"$tmp/sv.cu"
+(cd "$tmp" && "$bin" import sv.cu --block 32 -D n=64 -o sv.json) 2>"$tmp/sv.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "^sv.cu:6:9: skipped store of 's': 'b' is changed by the increment of the loop at 4:5" "$tmp/sv.err" &&
+    [ "$(grep -c '"op"' "$tmp/sv.json")" -eq 2 ] && grep -q '"var": "a", "from": 0, "to": 64, "step": 32' "$tmp/sv.json" &&
+    ok || bad "several loop variables: exit $rc: $(cat "$tmp/sv.err")"
+(cd "$tmp" && "$bin" import sv.cu --block 32 -o sv2.json) 2>"$tmp/sv2.err"
+[ "$(grep -c "skipped store of 's': .*depends on the kernel parameter 'n' (give -D n=VALUE)" "$tmp/sv2.err")" -eq 2 ] &&
+    [ "$(grep -c "^sv.cu: note: .* wait" "$tmp/sv2.err")" -eq 1 ] &&
+    grep -q "^sv.cu: note: 2 listed accesses wait on 'n', which the file does not give: give -D n=VALUE" "$tmp/sv2.err" &&
+    ok || bad "several loop variables, n unknown: $(cat "$tmp/sv2.err")"
+
+# A flag a loop with an unknown bound changes (Rodinia hotspot's 'computed'): an access under it
+# names the loop and the parameter that decides it.
+printf '__global__ void k(float *o, int n)\n{\n    __shared__ float s[64];\n    bool done = false;\n    for (int i = 0; i < n; i++) {\n        done = false;\n        if (threadIdx.x < i)\n            done = true;\n    }\n    if (done)\n        o[0] = s[threadIdx.x];\n}\n' >"$tmp/fl.cu"
+(cd "$tmp" && "$bin" import fl.cu --block 32 -o fl.json) 2>"$tmp/fl.err"
+grep -q "^fl.cu:11:16: skipped load of 's': under the condition at 10:9, which cannot be expressed: 'done' is changed at 6:9, inside the loop at 5:5, whose iterations are not counted: .*'n' (give -D n=VALUE)" "$tmp/fl.err" &&
+    grep -q "^fl.cu: note: 1 listed access waits on 'n'" "$tmp/fl.err" && ok || bad "flag after a loop: $(cat "$tmp/fl.err")"
+
 # A loop left by a break is listed with the break's position; a recursive function's accesses are
 # listed, never inlined one level; an index that reads memory says record captures it.
 (cd "$dir" && "$bin" import loop-continue.cu --block 32) 2>"$tmp/lc.err" >/dev/null

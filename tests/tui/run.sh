@@ -1,7 +1,7 @@
 #!/bin/sh
 # End-to-end TUI tests: bankscope runs in a detached tmux at a fixed size; keys are sent, the
-# screen is polled (never a fixed sleep) until an expected text shows, then captured and compared
-# with tests/tui/screens/NAME.txt. BANKSCOPE_UPDATE_SCREENS=1 rewrites the stored screens.
+# screen is polled (never a fixed sleep, tests/tui/lib.sh) until an expected text shows, then
+# compared with tests/tui/screens/NAME.txt. BANKSCOPE_UPDATE_SCREENS=1 rewrites the stored screens.
 # Skips (77) without tmux.
 command -v tmux >/dev/null 2>&1 || { echo "tmux not found: skipped"; exit 77; }
 srcdir=${srcdir:-.}
@@ -24,65 +24,14 @@ start() {  # start COLS ROWS ARGS...: a fresh session running bankscope, then an
     old=$sess
     n_sess=$((n_sess + 1))
     sess="s$n_sess"
-    echo "(new session)" > "$tmp/before"
+    tui_before="(new session)"
     # The new session first: killing the only session ends the server, and a client that
     # arrives while it shuts down fails ("server exited unexpectedly").
     T new-session -d -s "$sess" -x "$cols" -y "$rows" \
         "cd '$cases' && env LANG=C.UTF-8 TERM=xterm-256color NCURSES_NO_UTF8_ACS=1 TMPDIR='$tmp' $bin $*; echo EXIT=\$?; sleep 30"
     [ -n "$old" ] && T kill-session -t "$old" 2>/dev/null
 }
-wait_for() {  # wait_for TEXT [FILE]: poll the screen for up to 10 s until it differs from the
-    # screen before the last keys, shows TEXT, equals FILE if given, and stays still for 0.1 s
-    i=0
-    while [ $i -lt 200 ]; do
-        T capture-pane -p -t "$sess" > "$tmp/screen" 2>/dev/null
-        if ! cmp -s "$tmp/screen" "$tmp/before" && grep -qF -- "$1" "$tmp/screen" &&
-            { [ -z "$2" ] || cmp -s "$tmp/screen" "$2"; }; then
-            sleep 0.1
-            T capture-pane -p -t "$sess" > "$tmp/again" 2>/dev/null
-            cmp -s "$tmp/screen" "$tmp/again" && return 0
-        fi
-        i=$((i + 1))
-        sleep 0.05
-    done
-    return 1
-}
-keys() {  # keys KEY...: remember the screen as it is, then send the keys
-    T capture-pane -p -t "$sess" > "$tmp/before" 2>/dev/null
-    T send-keys -t "$sess" "$@"
-}
-resize() {  # resize COLS ROWS: as keys, for the window size
-    T capture-pane -p -t "$sess" > "$tmp/before" 2>/dev/null
-    T resize-window -t "$sess" -x "$1" -y "$2"
-}
-check() {  # check NAME TEXT: the screen shows TEXT, and equals the stored screen NAME
-    name=$1
-    if [ -n "$BANKSCOPE_UPDATE_SCREENS" ]; then
-        wait_for "$2" && cp "$tmp/screen" "$screens/$name.txt"
-    fi
-    if wait_for "$2" "$screens/$name.txt"; then
-        pass=$((pass + 1))
-    elif ! grep -qF -- "$2" "$tmp/screen"; then
-        echo "FAIL $name: '$2' never appeared; screen was:"; cat "$tmp/screen"; fail=$((fail + 1))
-    else
-        echo "FAIL $name: screen differs from tests/tui/screens/$name.txt:"
-        diff "$screens/$name.txt" "$tmp/screen" | head -20
-        fail=$((fail + 1))
-    fi
-}
-gone() {  # gone NAME TEXT: wait until TEXT is no longer on the screen
-    i=0
-    while [ $i -lt 200 ]; do
-        T capture-pane -p -t "$sess" > "$tmp/screen" 2>/dev/null
-        grep -qF -- "$2" "$tmp/screen" || { pass=$((pass + 1)); return 0; }
-        i=$((i + 1))
-        sleep 0.05
-    done
-    echo "FAIL $1: '$2' still on the screen:"; cat "$tmp/screen"; fail=$((fail + 1))
-}
-expect() {  # expect NAME TEXT: only wait for TEXT
-    if wait_for "$2"; then pass=$((pass + 1)); else echo "FAIL $1: '$2' missing:"; cat "$tmp/screen"; fail=$((fail + 1)); fi
-}
+. "$(cd "$srcdir/tests/tui" && pwd)/lib.sh"
 
 
 # ---- stored screens of the main journeys ----
@@ -317,6 +266,7 @@ keys e BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSp
 check edit-div-zero-80x24 "division by zero for thread (3,0,0)"
 keys Enter BSpace BSpace BSpace "+3)" Enter # Enter on a refused text keeps it in the prompt
 expect div-zero-fixed "tile[32/(threadIdx.x+3)]"
+expect div-zero-kept "e edit c compare" # the prompt closed (the preview showed the text before)
 keys S BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace "$tmp/div.json" Enter
 expect div-fixed-saved "saved $tmp/div.json"
 "$bin" analyze "$tmp/div.json" > /dev/null 2>&1 && pass=$((pass + 1)) ||
@@ -650,7 +600,7 @@ if printf '%s' "$same" | grep -q '32m' && [ -n "$open" ]; then pass=$((pass + 1)
     echo "FAIL source-measured-marks: line 12 should read 128/128= in green, the atomics' line 8188/4096?:"
     printf '%s\n%s\n' "$same" "$open" | cat -v; fail=$((fail + 1)); fi
 keys G
-expect source-measured-why "measured 8188/4096, excess 4092; pred x blocks 14208"
+expect source-measured-why "measured 8188/4096, excess 4092; pred x blocks 8192"
 # ... where its file is not at hand: the lines the recording carries
 sed 's#"/[^"]*/transpose.cu#"/nonexistent/transpose.cu#g' "$cases/$rec" > "$tmp/moved.json"
 start 80 24 --no-gpu "$tmp/moved.json"

@@ -17,27 +17,19 @@ T() { tmux -L "$sock" -f /dev/null "$@"; }
 trap 'T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 fail=0
 n=0
-w=""
+sess=""
 start() { # start COLS ROWS ARGS...: a new session (before the old one goes: the server stays up)
     cols=$1 rows=$2
     shift 2
-    old=$w
+    old=$sess
     n=$((n + 1))
-    w="w$n"
-    T new-session -d -s "$w" -x "$cols" -y "$rows" \
+    sess="w$n"
+    tui_before="(new session)"
+    T new-session -d -s "$sess" -x "$cols" -y "$rows" \
         "cd '$root' && env LANG=C.UTF-8 TERM=xterm-256color TMPDIR='$tmp' $bin --no-gpu --source $root/tests/gpu/record $*; echo EXIT=\$?; sleep 30"
     [ -n "$old" ] && T kill-session -t "$old" 2>/dev/null
 }
-wait_for() { # wait_for TEXT: up to 10 s for the screen to show TEXT
-    i=0
-    while [ $i -lt 200 ]; do
-        T capture-pane -p -t "$w" > "$tmp/screen" 2>/dev/null
-        grep -qF -- "$1" "$tmp/screen" && return 0
-        i=$((i + 1))
-        sleep 0.05
-    done
-    return 1
-}
+. "$root/tests/tui/lib.sh" # wait_for: polls the screen until TEXT shows
 expect() { # expect NAME TEXT
     if wait_for "$2"; then
         echo "ok: $1"
@@ -49,7 +41,7 @@ expect() { # expect NAME TEXT
 }
 absent() { # absent NAME TEXT: the screen (as last captured, after a short settle) lacks TEXT
     sleep 0.3
-    T capture-pane -p -t "$w" > "$tmp/screen"
+    T capture-pane -p -t "$sess" > "$tmp/screen"
     if grep -qF -- "$2" "$tmp/screen"; then
         echo "FAIL: $1: '$2' still on the screen"
         cat "$tmp/screen"
@@ -58,7 +50,7 @@ absent() { # absent NAME TEXT: the screen (as last captured, after a short settl
         echo "ok: $1"
     fi
 }
-keys() { T send-keys -t "$w" "$@"; }
+keys() { T send-keys -t "$sess" "$@"; }
 
 for size in "80 24" "100 30" "160 48"; do
     start $size "$rec/transpose-naive.json"

@@ -97,7 +97,9 @@ static void test_kernel_matches_model(void **state)
     fprintf(f, "}\n");
     fclose(f);
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "c++ -std=c++17 -O1 -x c++ -o %s.bin %s 2>&1 && %s.bin > %s.out", src, src, src, src);
+    /* -O0: the 4,800 values printed are the same at -O1 (compared when this changed), and the
+     * 1.2 MB of generated code compiles in a sixth of the time. */
+    snprintf(cmd, sizeof cmd, "c++ -std=c++17 -O0 -x c++ -o %s.bin %s 2>&1 && %s.bin > %s.out", src, src, src, src);
     assert_int_equal(system(cmd), 0);
     char out[300];
     snprintf(out, sizeof out, "%s.out", src);

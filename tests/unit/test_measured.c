@@ -243,6 +243,41 @@ static void test_read_all_kept(void **state)
     assert_int_equal(times, 9);
 }
 
+/* Agreement computed again from a line's counts and prediction: never taken from a file; a
+ * product that does not fit 64 bits is refused, not wrapped. */
+static void test_recompute(void **state)
+{
+    (void)state;
+    measured_launch l = {.blocks = 1024, .has_second = true, .invariant = true};
+    measured_counts c = {1048576, 32768, 32768};
+    int64_t excess;
+    uint64_t expected;
+    measured_agree agree;
+    measured_why why;
+    assert_true(measured_recompute(&l, &c, 1024, false, &excess, &expected, &agree, &why));
+    assert_int_equal(expected, 1048576);
+    assert_int_equal(excess, 1015808);
+    assert_int_equal(agree, MEASURED_AGREE_TRUE);
+    assert_true(measured_recompute(&l, &c, 512, false, &excess, &expected, &agree, &why)); /* another model */
+    assert_int_equal(expected, 524288);
+    assert_int_equal(agree, MEASURED_AGREE_FALSE);
+    assert_int_equal(why, MEASURED_WHY_OTHER_BLOCKS);
+    assert_true(measured_recompute(&l, &c, 1024, true, &excess, &expected, &agree, &why));
+    assert_int_equal(why, MEASURED_WHY_NOT_MODELLED);
+    l.invariant = false; /* the second block differs on this line: not established */
+    assert_true(measured_recompute(&l, &c, 1024, false, &excess, &expected, &agree, &why));
+    assert_int_equal(agree, MEASURED_AGREE_NULL);
+    assert_int_equal(why, MEASURED_WHY_BLOCKS_DIFFER);
+    l.has_second = false;
+    assert_true(measured_recompute(&l, &c, 1024, false, &excess, &expected, &agree, &why));
+    assert_int_equal(why, MEASURED_WHY_ONE_BLOCK);
+    l.blocks = 1; /* one block: the recorded one is the launch */
+    assert_true(measured_recompute(&l, &c, 1048576, false, &excess, &expected, &agree, &why));
+    assert_int_equal(agree, MEASURED_AGREE_TRUE);
+    l.blocks = (uint64_t)1 << 40;
+    assert_false(measured_recompute(&l, &c, (uint64_t)1 << 30, false, &excess, &expected, &agree, &why));
+}
+
 static void test_share(void **state)
 {
     (void)state;
@@ -260,7 +295,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_count),      cmocka_unit_test(test_refused),
         cmocka_unit_test(test_lines_transpose), cmocka_unit_test(test_padded_and_histogram),
-        cmocka_unit_test(test_share),           cmocka_unit_test(test_read_all_kept),
+        cmocka_unit_test(test_recompute),       cmocka_unit_test(test_share),
+        cmocka_unit_test(test_read_all_kept),
     };
     return cmocka_run_group_tests_name("measured", tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 
 #include "io/jsontree.h"
 #include "io/save.h"
+#include "io/work.h"
 #include "model/scenario.h"
 #include "test_util.h"
 
@@ -331,16 +332,46 @@ static void test_loop_nest(void **state)
     scenario_free(&c);
 }
 
+/* The work estimate prices what analyze does: a warp-instruction by its expression nodes (the
+ * fixed price below a size), and a loop-invariant access in full once per warp, then at the
+ * price of a repeat, unless the command does not take that shortcut. */
+static void test_work_estimate(void **state)
+{
+    (void)state;
+    const char *json = "{\"block\": [64], \"loop\": {\"var\": \"i\", \"from\": 0, \"to\": 100},"
+                       " \"arrays\": [{\"name\": \"a\", \"type\": \"float\", \"dims\": [4096]}],"
+                       " \"accesses\": [{\"op\": \"load\", \"array\": \"a\", \"index\": \"tid\"},"
+                       " {\"op\": \"load\", \"array\": \"a\", \"index\": \"(tid * 3 + i) % 4096\"}]}";
+    scenario s;
+    io_error err;
+    assert_true(test_load(json, &s, &err));
+    assert_true(scenario_access_loop_invariant(&s, 0));
+    assert_false(scenario_access_loop_invariant(&s, 1));
+    work_estimate full, shortcut;
+    work_estimate_analyze(&s, -1, WORK_OUT_SUMMARY, false, &full);
+    work_estimate_analyze(&s, -1, WORK_OUT_SUMMARY, true, &shortcut);
+    int64_t n1 = scenario_access_nodes(&s.accesses[1]);
+    int64_t each1 = WORK_NS_NODE * n1 > WORK_NS_INSTR ? WORK_NS_NODE * n1 : WORK_NS_INSTR;
+    assert_int_equal(full.instructions, 2 * 2 * 100);
+    assert_int_equal(full.cost_ns, 2 * 100 * (WORK_NS_INSTR + each1));
+    assert_int_equal(shortcut.cost_ns, 2 * (WORK_NS_INSTR + 99 * WORK_NS_REPEAT) + 2 * 100 * each1);
+    work_estimate_repeat(&full, 3);
+    assert_int_equal(full.cost_ns, 3 * 2 * 100 * (WORK_NS_INSTR + each1));
+    char msg[400];
+    assert_true(work_within_limits(&full, "analyze", "--warp N", "--summary", msg, sizeof msg));
+    full.cost_ns = WORK_MAX_NS + 1;
+    assert_false(work_within_limits(&full, "analyze", "--warp N", "--summary", msg, sizeof msg));
+    assert_non_null(strstr(msg, "s of analysis, more than the limit of 20 s"));
+    scenario_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_transpose),
-        cmocka_unit_test(test_trace_column),
-        cmocka_unit_test(test_loop_when_and_states),
-        cmocka_unit_test(test_vector_and_field),
-        cmocka_unit_test(test_errors_with_positions),
-        cmocka_unit_test(test_jsontree),
-        cmocka_unit_test(test_check_eval_budget),
+        cmocka_unit_test(test_work_estimate),    cmocka_unit_test(test_transpose),
+        cmocka_unit_test(test_trace_column),     cmocka_unit_test(test_loop_when_and_states),
+        cmocka_unit_test(test_vector_and_field), cmocka_unit_test(test_errors_with_positions),
+        cmocka_unit_test(test_jsontree),         cmocka_unit_test(test_check_eval_budget),
         cmocka_unit_test(test_loop_nest),
     };
     return cmocka_run_group_tests_name("scenario", tests, NULL, NULL);

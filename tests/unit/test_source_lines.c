@@ -254,7 +254,7 @@ static void test_labels(void **state)
 }
 
 /* A trace of four entries: two on line 3 (one 2-way), one on a header line, one without line
- * info; the recording measured line 3 and disagrees there. */
+ * info; the recording measured line 3 (its forged conclusions are not carried). */
 static void test_recording_rows(void **state)
 {
     (void)state;
@@ -273,7 +273,7 @@ static void test_recording_rows(void **state)
     assert_true(test_load(json, &s, &err));
     const int64_t i3[] = {0, 1}, ih[] = {2}, in[] = {3};
     source_record_line rec[] = {
-        {"t.cu", 3, "  x = s[i];", i3, 2, {true, 700, 200, 200, 300, MEASURED_AGREE_FALSE, "blocks differ"}},
+        {"t.cu", 3, "  x = s[i];", i3, 2, {true, 700, 200, 200, 300, MEASURED_AGREE_FALSE, "forged", true}},
         {"/usr/include/h.h", 40, "  return *p;", ih, 1, {0}},
         {NULL, 0, NULL, in, 1, {0}},
     };
@@ -296,8 +296,11 @@ static void test_recording_rows(void **state)
     assert_int_equal(sl.rows[2].worst, 2);
     assert_true(sl.rows[2].measured.known);
     assert_int_equal(sl.rows[2].measured.wavefronts, 700);
-    assert_int_equal(sl.rows[2].measured.agree, MEASURED_AGREE_FALSE);
-    assert_string_equal(sl.rows[2].measured.why, "blocks differ");
+    /* the file's conclusions are not carried: the caller computes them (measured_recompute) */
+    assert_int_equal(sl.rows[2].measured.agree, MEASURED_AGREE_NULL);
+    assert_null(sl.rows[2].measured.why);
+    assert_int_equal(sl.rows[2].measured.predicted_launch, 0);
+    assert_true(sl.rows[2].measured.second_differs);
     assert_int_equal(sl.nrows, 5); /* the header's line and the entries without line info */
     assert_string_equal(sl.rows[3].file, "/usr/include/h.h");
     assert_int_equal(sl.rows[3].line, 40);

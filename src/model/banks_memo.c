@@ -1,0 +1,63 @@
+/* banks_memo: identical warp-requests answered once (see banks_memo.h). */
+#include "banks_memo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void banks_memo_init(banks_memo *m, int log2_slots)
+{
+    if (log2_slots < 1)
+        log2_slots = 1;
+    if (log2_slots > 16)
+        log2_slots = 16;
+    *m = (banks_memo){.slot = NULL, .mask = (1u << log2_slots) - 1};
+}
+
+void banks_memo_free(banks_memo *m)
+{
+    free(m->slot);
+    m->slot = NULL;
+}
+
+bool banks_request_equal(const banks_request *a, const banks_request *b)
+{
+    if (a->op != b->op || a->width != b->width || a->matrices != b->matrices || a->trans != b->trans ||
+        a->atomic != b->atomic || a->returns != b->returns || a->active != b->active)
+        return false;
+    return memcmp(a->addr, b->addr, sizeof a->addr) == 0;
+}
+
+/* A 64-bit mix of the request (multiply-xorshift per field): equal requests hash equally. */
+static uint64_t request_hash(const banks_profile *p, const banks_request *r)
+{
+    uint64_t h = (uint64_t)(uintptr_t)p * 0x9E3779B97F4A7C15ull;
+    uint64_t head = (uint64_t)r->op | (uint64_t)r->width << 8 | (uint64_t)r->matrices << 16 | (uint64_t)r->trans << 24 |
+                    (uint64_t)r->atomic << 32 | (uint64_t)r->returns << 40;
+    h = (h ^ head) * 0xBF58476D1CE4E5B9ull;
+    h = (h ^ r->active) * 0x94D049BB133111EBull;
+    for (int l = 0; l < BANKS_WARP; l++)
+        h = (h ^ (uint64_t)r->addr[l]) * 0x9E3779B97F4A7C15ull + (h >> 29);
+    return h ^ (h >> 32);
+}
+
+void banks_memo_analyze(banks_memo *m, const banks_profile *p, const banks_request *req, banks_result *out)
+{
+    if (!m->slot) {
+        m->slot = calloc((size_t)m->mask + 1, sizeof *m->slot);
+        if (!m->slot) { /* no table: every request analysed */
+            banks_analyze(p, req, out, NULL);
+            return;
+        }
+    }
+    banks_memo_entry *e = &m->slot[request_hash(p, req) & m->mask];
+    if (e->arch == p && banks_request_equal(&e->req, req)) {
+        m->hits++;
+        *out = e->res;
+        return;
+    }
+    m->misses++;
+    banks_analyze(p, req, out, NULL);
+    e->arch = p;
+    e->req = *req;
+    e->res = *out;
+}

@@ -1,1 +1,0 @@
-analyze ../../data/record/transpose-naive.json --summary --warp 1

@@ -1,0 +1,1 @@
+analyze ../../data/record/transpose-naive.json --summary --warp 0

@@ -1,0 +1,1 @@
+analyze trace-column-32x32.json --warp 1

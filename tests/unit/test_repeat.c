@@ -1,0 +1,249 @@
+/* test_repeat: the shortcuts for work that repeats give exactly the answers of doing it again.
+ * An instruction source hands out the instructions of loop-invariant accesses from a table built
+ * at their first iteration (instr_source_next_ref); banks_memo answers identical requests from
+ * a table. Over every library pattern on every architecture and random scenarios (loops used or
+ * not by each access, 'when', selected warps), each instruction equals scenario_instr_at's (or
+ * scenario_instr_build's for one warp) and each result banks_analyze's. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/instr_source.h"
+#include "io/library.h"
+#include "io/load.h"
+#include "model/banks_memo.h"
+#include "test_util.h"
+
+/* Every field scenario_instr_build writes (padding left out). */
+static void instr_equal(const scenario_instr *a, const scenario_instr *b)
+{
+    assert_int_equal(a->seq, b->seq);
+    assert_int_equal(a->access, b->access);
+    assert_int_equal(a->iteration, b->iteration);
+    assert_int_equal(a->loop_value, b->loop_value);
+    assert_int_equal(a->warp, b->warp);
+    assert_true(banks_request_equal(&a->req, &b->req));
+    for (int l = 0; l < BANKS_WARP; l++) {
+        const scenario_lane *x = &a->lane[l], *y = &b->lane[l];
+        assert_int_equal(x->state, y->state);
+        assert_int_equal(x->tid, y->tid);
+        assert_int_equal(x->tx, y->tx);
+        assert_int_equal(x->ty, y->ty);
+        assert_int_equal(x->tz, y->tz);
+        for (int d = 0; d < SCENARIO_MAX_DIMS; d++)
+            assert_int_equal(x->index[d], y->index[d]);
+        assert_int_equal(x->address, y->address);
+        assert_int_equal(x->bad_dim, y->bad_dim);
+        assert_int_equal(x->eval, y->eval);
+        assert_int_equal(x->eval_pos, y->eval_pos);
+    }
+}
+
+static void result_equal(const banks_result *a, const banks_result *b)
+{
+    assert_int_equal(a->wavefronts, b->wavefronts);
+    assert_int_equal(a->ideal_wavefronts, b->ideal_wavefronts);
+    assert_int_equal(a->bank_conflicts, b->bank_conflicts);
+    assert_int_equal(a->conflict_degree, b->conflict_degree);
+    assert_int_equal(a->active_lanes, b->active_lanes);
+    assert_int_equal(a->broadcast_lanes, b->broadcast_lanes);
+    assert_int_equal(a->paired, b->paired);
+    assert_int_equal(a->not_modelled, b->not_modelled);
+    assert_int_equal(a->nphases, b->nphases);
+    for (int p = 0; p < a->nphases; p++) {
+        assert_int_equal(a->phase[p].lanes, b->phase[p].lanes);
+        assert_int_equal(a->phase[p].sub, b->phase[p].sub);
+        assert_int_equal(a->phase[p].first_row, b->phase[p].first_row);
+        assert_int_equal(a->phase[p].wavefronts, b->phase[p].wavefronts);
+        assert_int_equal(a->phase[p].degree, b->phase[p].degree);
+    }
+    for (int l = 0; l < BANKS_WARP; l++) {
+        assert_int_equal(a->lane[l].phase, b->lane[l].phase);
+        assert_int_equal(a->lane[l].broadcast, b->lane[l].broadcast);
+        assert_int_equal(a->lane[l].wavefront, b->lane[l].wavefront);
+    }
+}
+
+/* The source's instructions of s (all selected warps, then warp w alone) against building each
+ * anew, and the memo's results (a large table and a two-slot one that keeps replacing) against
+ * banks_analyze. Returns the instructions compared. */
+static int64_t compare_all(const scenario *s, int w)
+{
+    int64_t n = 0;
+    banks_memo big, tiny;
+    banks_memo_init(&big, 12);
+    banks_memo_init(&tiny, 1);
+    for (int pass = 0; pass < 2; pass++) {
+        instr_source src;
+        instr_source_scenario(&src, s, pass ? w : -1);
+        scenario_instr buf, want;
+        int64_t slot;
+        const scenario_instr *in;
+        int64_t k = 0;
+        while ((in = instr_source_next_ref(&src, &buf, &slot))) {
+            if (pass == 0 || s->is_trace) {
+                scenario_instr_at(s, k, &want);
+            } else {
+                scenario_instr_build(s, in->access, in->iteration, w, &want);
+                want.seq = in->seq;
+                assert_true(scenario_access_active(s, in->access, in->iteration) || !s->iter_first);
+            }
+            instr_equal(in, &want);
+            banks_result r0, r1, r2;
+            banks_analyze(s->arch, &want.req, &r0, NULL);
+            banks_memo_analyze(&big, s->arch, &in->req, &r1);
+            banks_memo_analyze(&tiny, s->arch, &in->req, &r2);
+            result_equal(&r0, &r1);
+            result_equal(&r0, &r2);
+            k++;
+        }
+        assert_false(src.failed);
+        if (pass == 0)
+            assert_int_equal(k, scenario_instr_count(s));
+        n += k;
+        instr_source_close(&src);
+    }
+    banks_memo_free(&big);
+    banks_memo_free(&tiny);
+    return n;
+}
+
+static void test_library_patterns(void **state)
+{
+    (void)state;
+    int n, np, scenarios = 0;
+    const library_entry *lib = library_patterns(&n);
+    const banks_profile *profiles = banks_profiles(&np);
+    for (int i = 0; i < n; i++) {
+        if (!lib[i].text)
+            continue;
+        for (int k = 0; k < np; k++) {
+            scenario s;
+            io_error err;
+            if (!load_scenario_text(lib[i].text, lib[i].len, lib[i].name, profiles[k].name, &s, &err))
+                continue; /* lessons are not scenarios */
+            compare_all(&s, scenario_warp_count(&s) - 1);
+            scenario_free(&s);
+            scenarios++;
+        }
+    }
+    printf("# %d library scenarios x architectures compared\n", scenarios);
+    assert_true(scenarios > 50);
+}
+
+static unsigned rng_state = 12345;
+static unsigned rnd(unsigned n)
+{
+    rng_state = rng_state * 1103515245u + 12345u;
+    return (rng_state >> 16) % n;
+}
+
+/* A random scenario: 1-2 loops, accesses that read a loop variable or not, some with 'when'. */
+static void random_scenario(char *buf, size_t n, bool nest)
+{
+    static const char *const idx_inv[] = {"tx", "ty * 4 + tx % 4", "lane * 2", "(tid * 3) % 64", "warp + lane"};
+    static const char *const idx_var[] = {"(tx + i) % 64", "(i * 4 + lane) % 64", "(tid + i * 7) % 64",
+                                          "(tx * 2 + i % 3) % 64"};
+    int bx = 1 + (int)rnd(64), by = 1 + (int)rnd(4);
+    int na = 1 + (int)rnd(6);
+    size_t k = (size_t)snprintf(buf, n, "{\"block\": [%d, %d], ", bx, by);
+    if (nest)
+        k += (size_t)snprintf(buf + k, n - k,
+                              "\"loops\": [{\"var\": \"i\", \"from\": 0, \"to\": %d}, {\"var\": \"j\", \"from\": 0, "
+                              "\"to\": %d, \"in\": \"i\"}], ",
+                              2 + (int)rnd(5), 1 + (int)rnd(4));
+    else
+        k +=
+            (size_t)snprintf(buf + k, n - k, "\"loop\": {\"var\": \"i\", \"from\": 0, \"to\": %d}, ", 1 + (int)rnd(40));
+    if (rnd(3) == 0)
+        k += (size_t)snprintf(buf + k, n - k, "\"warps\": [0, %d], ", (bx * by - 1) / 32);
+    k += (size_t)snprintf(
+        buf + k, n - k,
+        "\"arrays\": [{\"name\": \"t\", \"type\": \"%s\", \"dims\": [64], \"pad\": %d}], \"accesses\": [",
+        rnd(2) ? "float" : "double", (int)rnd(3));
+    for (int a = 0; a < na; a++) {
+        bool var = rnd(2);
+        const char *ix = var ? idx_var[rnd(4)] : idx_inv[rnd(5)];
+        k += (size_t)snprintf(buf + k, n - k, "%s{\"op\": \"%s\", \"array\": \"t\", \"index\": \"%s\"", a ? ", " : "",
+                              rnd(2) ? "load" : "store", ix);
+        if (rnd(3) == 0)
+            k += (size_t)snprintf(buf + k, n - k, ", \"when\": \"%s\"", rnd(2) ? "lane % 3 != 1" : "lane < 20 - i");
+        if (nest)
+            k += (size_t)snprintf(buf + k, n - k, ", \"loop\": \"%s\"", rnd(3) == 0 ? "i" : "j");
+        k += (size_t)snprintf(buf + k, n - k, "}");
+    }
+    snprintf(buf + k, n - k, "]}");
+}
+
+static void test_random_scenarios(void **state)
+{
+    (void)state;
+    char text[4096];
+    int loaded = 0, invariant = 0;
+    int64_t instrs = 0;
+    for (int t = 0; t < 300; t++) {
+        random_scenario(text, sizeof text, t % 3 == 2);
+        scenario s;
+        io_error err;
+        if (!load_scenario_text(text, strlen(text), "random.json", NULL, &s, &err)) {
+            /* "lane < 20 - i" reads the loop only where a loop exists: always here */
+            fail_msg("%s: %s", text, err.text);
+        }
+        for (int a = 0; a < s.naccesses; a++)
+            invariant += scenario_access_loop_invariant(&s, a);
+        instrs += compare_all(&s, (int)rnd((unsigned)scenario_warp_count(&s)));
+        scenario_free(&s);
+        loaded++;
+    }
+    printf("# %d random scenarios (%d loop-invariant accesses), %lld instructions compared\n", loaded, invariant,
+           (long long)instrs);
+    assert_true(invariant > 100);
+}
+
+/* An access reads the loop or not: the test that decides which instructions are repeats. */
+static void test_invariance(void **state)
+{
+    (void)state;
+    const char *text = "{\"block\": [32], \"loop\": {\"var\": \"i\", \"from\": 0, \"to\": 4}, \"arrays\": [{\"name\": "
+                       "\"t\", \"type\": \"float\", \"dims\": [64]}], \"accesses\": [{\"op\": \"load\", \"array\": "
+                       "\"t\", \"index\": \"lane\"}, {\"op\": \"load\", \"array\": \"t\", \"index\": \"lane + i\"}, "
+                       "{\"op\": \"load\", \"array\": \"t\", \"index\": \"lane\", \"when\": \"lane > i\"}]}";
+    scenario s;
+    io_error err;
+    assert_true(load_scenario_text(text, strlen(text), "t.json", NULL, &s, &err));
+    assert_true(scenario_access_loop_invariant(&s, 0));
+    assert_false(scenario_access_loop_invariant(&s, 1));
+    assert_false(scenario_access_loop_invariant(&s, 2));
+    instr_source src;
+    instr_source_scenario(&src, &s, -1);
+    scenario_instr buf;
+    int64_t slot, slots[12];
+    int n = 0;
+    const scenario_instr *in;
+    while ((in = instr_source_next_ref(&src, &buf, &slot)))
+        slots[n++] = slot;
+    assert_int_equal(n, 12);
+    for (int it = 0; it < 4; it++) { /* access 0 from its table entry at every iteration */
+        assert_int_equal(slots[it * 3], slots[0]);
+        assert_true(slots[it * 3] >= 0);
+        assert_int_equal(slots[it * 3 + 1], -1);
+        assert_int_equal(slots[it * 3 + 2], -1);
+    }
+    instr_source_close(&src);
+    scenario_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_invariance),
+        cmocka_unit_test(test_library_patterns),
+        cmocka_unit_test(test_random_scenarios),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
