@@ -99,31 +99,31 @@ hides() { grep -qF -- "$2" "$tmp/$1.screen" && { bad "$1: '$2' is on the screen:
 ended() { grep -q "^EXIT=0" "$tmp/$1.after" && ok || { bad "$1: the view did not end (status 0):"; cat "$tmp/$1.after"; }; }
 
 view passwd "$tmp/dl/passwd.json"
-shows passwd "source not opened: /etc/passwd is outside the recording's folder"
+shows passwd "source not opened, outside the recording's folder: /etc/passwd"
 hides passwd "root:"
 ended passwd
 view passwd1 "$tmp/dl/passwd1.json" # its first line quoted: still not the file
 hides passwd1 "daemon:"
-shows passwd1 "source not opened: /etc/passwd is outside the recording's folder"
+shows passwd1 "source not opened, outside the recording's folder: /etc/passwd"
 view environ "$tmp/dl/environ.json"
-shows environ "source not opened: /proc/self/environ is a system file"
+shows environ "source not opened, a system file: /proc/self/environ"
 hides environ "LANG="
 view up "$tmp/dl/up.json"
-shows up "source not opened: ../secret.cu is outside the recording's folder"
+shows up "source not opened, outside the recording's folder: ../secret.cu"
 hides up "hunter2"
 view abs "$tmp/dl/abs.json"
 hides abs "hunter2"
 view link "$tmp/dl/link.json"
-shows link "source not opened: link.cu is outside the recording's folder"
+shows link "source not opened, outside the recording's folder: link.cu"
 hides link "hunter2"
 view kmsg "$tmp/dl/kmsg.json"
-shows kmsg "source not opened: /proc/kmsg is a system file"
+shows kmsg "source not opened, a system file: /proc/kmsg"
 ended kmsg
 view fifo "$tmp/dl/fifo.json"
-shows fifo "source not opened: fifo.cu is not a regular file"
+shows fifo "source not opened, not a regular file: fifo.cu"
 ended fifo
 view tty "$tmp/dl/tty.json"
-shows tty "source not opened: /dev/tty is a system file"
+shows tty "source not opened, a system file: /dev/tty"
 ended tty
 # the user's own file beside the recording is shown; without texts to check it, it is not
 view beside "$tmp/ok/beside.json"

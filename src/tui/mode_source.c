@@ -205,22 +205,20 @@ static void widths(source_state *v)
     }
 }
 
-/* Why a file a recording or scenario names was not opened, after its name. */
+/* Why a file a recording or scenario names was not opened (said before its name). */
 static const char *refusal_words(safe_refusal r, bool recording, bool dir)
 {
     if (r == SAFE_OUTSIDE && dir)
-        return recording ? "is outside the recording's folder and --source"
-                         : "is outside the scenario's folder and --source";
+        return recording ? "outside the recording's folder and --source" : "outside the scenario's folder and --source";
     if (r == SAFE_OUTSIDE)
-        return recording ? "is outside the recording's folder (--source DIR adds one)"
-                         : "is outside the scenario's folder (--source DIR adds one)";
+        return recording ? "outside the recording's folder" : "outside the scenario's folder";
     if (r == SAFE_SPECIAL)
-        return "is a system file";
+        return "a system file";
     if (r == SAFE_NOT_REGULAR)
-        return "is not a regular file";
+        return "not a regular file";
     if (r == SAFE_NOT_SOURCE)
-        return "is not named as a source file";
-    return "was not found";
+        return "not named as a source file";
+    return "not found";
 }
 
 /* Open the source view of the scenario on show (V); says why when it has no source. */
@@ -260,8 +258,9 @@ int source_open(tui_app *a, int key)
         app_set_message(a, false, "%s not found: the lines the %s carries are shown", v->src.sl.file,
                         v->src.is_recording ? "recording" : "scenario");
     else if (!v->src.path && v->src.sl.file)
-        app_set_message(a, true, "source not opened: %s %s", v->src.sl.file,
-                        refusal_words(v->src.refused, v->src.is_recording, v->dir != NULL));
+        app_set_message(a, true, "source not opened, %s: %s%s", /* the reason first: a long path is cut */
+                        refusal_words(v->src.refused, v->src.is_recording, v->dir != NULL), v->src.sl.file,
+                        v->src.refused == SAFE_OUTSIDE && !v->dir ? " (--source DIR adds a folder)" : "");
     return REACT_REDRAW;
 }
 

@@ -604,7 +604,7 @@ expect source-measured-why "measured 8188/4096, excess 4092; pred x blocks 8192"
 # ... where its file is not at hand: the lines the recording carries
 sed 's#"/[^"]*/transpose.cu#"/nonexistent/transpose.cu#g' "$cases/$rec" > "$tmp/moved.json"
 start 80 24 --no-gpu "$tmp/moved.json"
-check source-record-carried-80x24 "source not opened: /nonexistent/transpose.cu is outside the recording's fold"
+check source-record-carried-80x24 "source not opened, outside the recording's folder: /nonexistent/transpose.cu (…"
 
 # ---- the save prompt replaces its proposed name (never appends); Ctrl-A, Ctrl-E, Ctrl-W, Ctrl-U ----
 start 80 24 --no-gpu
