@@ -1,6 +1,6 @@
 #!/bin/sh
-# Long work stops on a signal: analyze --summary of a scenario of 8 million warp-instructions
-# (a minute of work, run with --force) gets SIGTERM, SIGINT or SIGHUP after a moment and must exit
+# Long work stops on a signal: analyze --summary of a scenario of 16 million warp-instructions
+# (above the work limit, run with --force) gets SIGTERM, SIGINT or SIGHUP after a moment and must exit
 # with 128 + the signal's number, say "interrupted (SIGxxx)" on stderr and print no summary. It
 # must be gone within 10 seconds of the signal (a hang check, not a timing). Also: without
 # --force the same work is refused before it starts (exit 2, the bound named).
@@ -13,7 +13,7 @@ idx='(threadIdx.x * 3 + i + (i % 7) * (i % 11) + (threadIdx.x % 13) * (i % 17) +
 {
     echo '{"name": "long", "block": [1024], "loop": {"var": "i", "from": 0, "to": 4096},'
     echo ' "arrays": [{"name": "a", "type": "float", "dims": [8192]}], "accesses": ['
-    for k in $(seq 63); do
+    for k in $(seq 127); do
         echo "  {\"op\": \"load\", \"array\": \"a\", \"index\": \"$idx\"},"
     done
     echo "  {\"op\": \"load\", \"array\": \"a\", \"index\": \"$idx\"}]}"
