@@ -217,7 +217,7 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
         free(m);
         return;
     }
-    w->acc = xrealloc(w->acc, (size_t)(w->nacc + 1) * sizeof *w->acc);
+    w->acc = walk_grow(w->acc, w->nacc, &w->cap_acc, sizeof *w->acc);
     waccess *n = &w->acc[w->nacc++];
     *n = *a;
     n->op = op;
@@ -695,7 +695,7 @@ static void var_declare(W *w, CXCursor d, CXCursor init)
         b.why = b.val ? NULL : walk_strdup(w, w->why);
         memcpy(w->why, saved, sizeof saved);
     }
-    w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
+    w->binds = walk_grow(w->binds, w->nbinds, &w->cap_binds, sizeof *w->binds);
     w->binds[w->nbinds++] = b;
 }
 
@@ -1483,7 +1483,7 @@ static void walk_loop(W *w, CXCursor c)
     }
     int nb0 = w->nbinds;
     loop_vars(w, body, &w->loops[id], true, NULL); /* the variables the body changes, at an iteration's start */
-    w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
+    w->binds = walk_grow(w->binds, w->nbinds, &w->cap_binds, sizeof *w->binds);
     w->binds[w->nbinds++] = b;
     w->lstack[w->nlstack++] = id;
     walk_expr(w, cond);
@@ -1532,14 +1532,14 @@ static void walk_loop(W *w, CXCursor c)
 
 typedef struct stmt_list {
     CXCursor *c;
-    int n;
+    int n, cap;
 } stmt_list;
 
 static enum CXChildVisitResult list_visit(CXCursor c, CXCursor parent, CXClientData d)
 {
     (void)parent;
     stmt_list *l = d;
-    l->c = xrealloc(l->c, (size_t)(l->n + 1) * sizeof *l->c);
+    l->c = walk_grow(l->c, l->n, &l->cap, sizeof *l->c);
     l->c[l->n++] = c;
     return CXChildVisit_Continue;
 }
@@ -1639,7 +1639,7 @@ static void walk_stmt(W *w, CXCursor c)
     }
     switch (k) {
     case CXCursor_CompoundStmt: {
-        stmt_list l = {NULL, 0};
+        stmt_list l = {NULL, 0, 0};
         clang_visitChildren(c, list_visit, &l);
         expr_ref g0 = w->guard;
         const char *gw0 = w->guard_why;
@@ -1808,6 +1808,7 @@ bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o,
         *status = IMPORT_BAD_INPUT;
         walk_pool_free(&w);
         walk_children_release();
+        walk_mod_cache_free();
         return false;
     }
     clang_visitChildren(kernel, shared_visit, &w);
@@ -1862,5 +1863,6 @@ bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o,
     free(kname);
     walk_pool_free(&w);
     walk_children_release();
+    walk_mod_cache_free();
     return ok;
 }
