@@ -1149,6 +1149,82 @@ static bool reset_invariant(W *w, CXCursor c, CXCursor body, const binding *b)
     return false;
 }
 
+/* The initial value of var in a loop's init (its declaration there, or 'var = X'), or null. */
+static CXCursor init_value(CXCursor init, CXCursor var)
+{
+    walk_kids ks = walk_children(init);
+    if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
+        for (int i = 0; i < ks.n; i++)
+            if (clang_equalCursors(ks.c[i], var)) {
+                walk_kids dk = walk_children(var);
+                if (dk.n && clang_isExpression(clang_getCursorKind(dk.c[dk.n - 1])))
+                    return dk.c[dk.n - 1];
+            }
+        return clang_getNullCursor();
+    }
+    const char *op = import_binary_op(init);
+    if (op && !strcmp(op, ",") && ks.n == 2) {
+        CXCursor r = init_value(ks.c[0], var);
+        return clang_Cursor_isNull(r) ? init_value(ks.c[1], var) : r;
+    }
+    if (op && !strcmp(op, "=") && ks.n == 2 && walk_refers_to(ks.c[0], var))
+        return ks.c[1];
+    return clang_getNullCursor();
+}
+
+/* Whether every write to var in the increment inc steps it by a value the same for every
+ * thread (v++, v += k, v -= k, v *= k, ... with k uniform), each one counted in *n. */
+static bool uniform_steps(W *w, CXCursor inc, CXCursor var, int *n)
+{
+    CXCursor e = walk_strip(inc);
+    walk_kids ks = walk_children(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_BinaryOperator) {
+        const char *op = import_binary_op(e);
+        if (op && !strcmp(op, ",") && ks.n == 2)
+            return uniform_steps(w, ks.c[0], var, n) && uniform_steps(w, ks.c[1], var, n);
+        if (op && !strcmp(op, "=") && ks.n == 2 && walk_refers_to(ks.c[0], var))
+            return false; /* 'v = ...': a new value, not a step */
+        return true;
+    }
+    if (k == CXCursor_CompoundAssignOperator && ks.n == 2 && walk_refers_to(ks.c[0], var)) {
+        (*n)++;
+        return walk_uniform(w, ks.c[1]);
+    }
+    if (k == CXCursor_UnaryOperator && ks.n == 1 && walk_refers_to(ks.c[0], var)) {
+        (*n)++;
+        return true;
+    }
+    return true;
+}
+
+/* Whether the condition of loop c is the same for every thread at every iteration: each side
+ * uniform, or a variable the loop's init sets to a uniform value and only its increment steps, by
+ * uniform amounts ('for (int a = aBegin, b = bBegin; a <= aEnd; a += aStep, b += bStep)'). */
+static bool loop_cond_uniform(W *w, CXCursor c, CXCursor init, CXCursor cond, CXCursor inc)
+{
+    if (walk_uniform(w, cond))
+        return true;
+    CXCursor e = walk_strip(cond);
+    walk_kids ks = walk_children(e);
+    const char *op = clang_getCursorKind(e) == CXCursor_BinaryOperator ? import_binary_op(e) : NULL;
+    if (!op || ks.n != 2 || clang_Cursor_isNull(init) || clang_Cursor_isNull(inc))
+        return false;
+    for (int i = 0; i < 2; i++) {
+        if (walk_uniform(w, ks.c[i]))
+            continue;
+        CXCursor side = walk_strip(ks.c[i]);
+        if (clang_getCursorKind(side) != CXCursor_DeclRefExpr)
+            return false;
+        CXCursor var = clang_getCursorReferenced(side), from = init_value(init, var);
+        int steps = 0;
+        if (clang_Cursor_isNull(from) || !walk_uniform(w, from) || !uniform_steps(w, inc, var, &steps) ||
+            walk_mod_count_in(c, var) != steps + (clang_getCursorKind(init) == CXCursor_DeclStmt ? 0 : 1))
+            return false;
+    }
+    return true;
+}
+
 /* A loop bankscope cannot count (why says why): its first iteration is analysed, as every lane
  * that runs the loop runs it: under the loop's condition at the values the variables have when
  * the loop starts (or for every lane when that condition is the same for every thread though not
@@ -1198,7 +1274,7 @@ static void walk_loop_once(W *w, CXCursor c, CXCursor init, CXCursor cond, CXCur
         expr_ref g = once && !w->guard_why ? walk_value(w, cond) : 0;
         if (g)
             w->guard = w->guard ? expr_pool_binary(&w->ep, EXPR_LAND, w->guard, g) : g;
-        else if (once && !walk_uniform(w, cond)) {
+        else if (once && !loop_cond_uniform(w, c, init, cond, inc)) {
             once = false;
             if (strstr(w->why, "depends on data")) { /* the lanes that run it depend on data */
                 free(ctx);
