@@ -1865,7 +1865,68 @@ static void settle_notes(W *w, const char *file)
                 file, counts[k], counts[k] == 1 ? "" : "es", counts[k] == 1 ? "s" : "", names[k], names[k]);
 }
 
+static bool walk_kernel(CXTranslationUnit tu, CXCursor kernel, const import_options *o, const char *broken,
+                        scenario *out, int *status);
+
+/* In a kernel that does not parse, the parser drops what it cannot make sense of, accesses
+ * included: every use of a shared array's name in the kernel's text that is neither its
+ * declaration nor on a line the walk listed for it is listed too, so none is lost silently. */
+static void list_unparsed_uses(W *w, CXCursor kernel, const char *broken)
+{
+    CXToken *toks = NULL;
+    unsigned nt = 0;
+    /* the body's text: the kernel's own extent starts in a macro (__global__) of another file */
+    walk_kids kk = walk_children(kernel);
+    if (!kk.n)
+        return;
+    int nskips0 = w->nskips; /* what the walk listed (each use found here is listed on its own) */
+    clang_tokenize(w->tu, clang_getCursorExtent(kk.c[kk.n - 1]), &toks, &nt);
+    for (unsigned t = 0; t < nt; t++) {
+        if (clang_getTokenKind(toks[t]) != CXToken_Identifier)
+            continue;
+        CXString sp = clang_getTokenSpelling(w->tu, toks[t]);
+        const char *name = clang_getCString(sp);
+        for (int a = 0; a < w->narrays && name; a++) {
+            char *decl_name = walk_spell(w->arrays[a].decl);
+            bool same = strcmp(decl_name, name) == 0;
+            free(decl_name);
+            if (!same)
+                continue;
+            unsigned line = 0, col = 0;
+            clang_getExpansionLocation(clang_getTokenLocation(w->tu, toks[t]), NULL, &line, &col, NULL);
+            int dl, dc;
+            walk_where(w->arrays[a].decl, &dl, &dc, NULL);
+            bool listed = (int)line == dl;
+            char *of = walk_fmt(" of '%s", w->arrays[a].name);
+            for (int i = 0; i < nskips0 && !listed; i++)
+                listed = w->skips[i].line == (int)line && strstr(w->skips[i].text, of);
+            free(of);
+            if (!listed)
+                walk_add_skip(w, (int)line, (int)col,
+                              walk_fmt("%s:%u:%u: skipped use of '%s': not imported: in code that does not parse (%s)",
+                                       w->file_base, line, col, w->arrays[a].name, broken));
+        }
+        clang_disposeString(sp);
+    }
+    if (toks)
+        clang_disposeTokens(w->tu, toks, nt);
+}
+
 bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o, scenario *out, int *status)
+{
+    return walk_kernel(tu, kernel, o, NULL, out, status);
+}
+
+void import_walk_broken(CXTranslationUnit tu, CXCursor kernel, const import_options *o, const char *broken)
+{
+    scenario sc;
+    int status;
+    walk_kernel(tu, kernel, o, broken, &sc, &status);
+}
+
+/* The walk; with broken set, the accesses that would be imported are listed with that reason. */
+static bool walk_kernel(CXTranslationUnit tu, CXCursor kernel, const import_options *o, const char *broken,
+                        scenario *out, int *status)
 {
     W w;
     memset(&w, 0, sizeof w);
@@ -1894,7 +1955,17 @@ bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o,
         walk_stmt(&w, ks.c[ks.n - 1]);
     bool no_access = false;
     char *refused = NULL;
-    bool ok = !w.over && walk_build(&w, kname, out, &no_access, &refused);
+    if (broken && !w.over) { /* a kernel that does not parse: its accesses are listed, not imported */
+        for (int i = 0; i < w.nacc; i++) {
+            const waccess *a = &w.acc[i];
+            walk_add_skip(&w, a->line, a->col,
+                          walk_fmt("%s: skipped %s of '%s%s%s': not imported: the kernel does not parse (%s)", a->label,
+                                   op_name(a->op), w.arrays[a->array].name, a->field ? "." : "",
+                                   a->field ? a->field : "", broken));
+        }
+        list_unparsed_uses(&w, kernel, broken);
+    }
+    bool ok = !w.over && !broken && walk_build(&w, kname, out, &no_access, &refused);
     if (w.over) {
         fprintf(stderr, "%s\n", w.over);
         free(w.over);

@@ -208,6 +208,16 @@ rc=$?
     grep -q "^mmu.cu:11:5: note: the loop is not a simple counted loop (.*kernel parameter 'wA'" "$tmp/mmu.err" && ok ||
     bad "matrixMul without -D wA: exit $rc: $(cat "$tmp/mmu.err")"
 
+# An error in the kernel lists every access (those the parser kept with their op, the uses in
+# what it dropped as uses), never none.
+printf '__global__ void k(float *o)\n{\n    __shared__ float t[64];\n    t[threadIdx.x] = 1;\n    undeclared_fn(3);\n    o[0] = t[threadIdx.x ^ 1] + t[o[1]];\n}\n' >"$tmp/broken.cu"
+(cd "$tmp" && "$bin" import broken.cu --block 32 -o broken.json) 2>"$tmp/br.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "^broken.cu:5:5: error: use of undeclared identifier 'undeclared_fn'" "$tmp/br.err" &&
+    grep -q "^broken.cu:4:5: skipped store of 't': not imported: the kernel does not parse (the error at 5:5)" "$tmp/br.err" &&
+    grep -q "^broken.cu:6:12: skipped use of 't': not imported: in code that does not parse (the error at 5:5)" "$tmp/br.err" &&
+    grep -q "^broken.cu:6:33: skipped use of 't'" "$tmp/br.err" && ok || bad "error in a kernel: exit $rc: $(cat "$tmp/br.err")"
+
 # Hostile sources: exit 2 with a message naming the place.
 expect2() {  # expect2 NAME PATTERN FILE ARGS...
     n=$1 pat=$2
