@@ -51,6 +51,12 @@ refused blocks-not-grid 'd["measured"]["blocks"] = 7' "blocks: 7 is not the laun
 refused sms-zero 'd["measured"]["sms"] = 0' "sms: expected an integer from 1"
 refused ideal-over 'd["lines"][0]["measured"]["ideal_wavefronts"] = 10**15' "ideal_wavefronts is more than wavefronts"
 refused grid-huge 'd["grid"] = [1, 70000, 1]' "grid: expected an integer from 1 to 65535"
+# the per-PC counts the SASS page prints are checked as the lines' are (a recording that keeps them)
+rec="$srcdir/tests/data/record/modern-histogram256.json"
+refused pc-wavefronts-9e18 'd["lines"][0]["pcs"][0]["measured"]["wavefronts"] = 9 * 10**18' "wavefronts: expected an integer from 0 to 1000000000000000"
+refused pc-negative 'd["lines"][0]["pcs"][0]["pc"] = -16' "pc: expected an integer from 0"
+refused pc-ideal-over 'd["lines"][0]["pcs"][0]["measured"]["ideal_wavefronts"] = 10**15' "ideal_wavefronts is more than wavefronts"
+rec="$srcdir/tests/data/measured/rec/h100-naive.record.json"
 # forged conclusions: the file says "yes" and 5 x blocks beside a measurement of 1048576; what
 # is printed is computed from the trace and the measured counts
 variant forged 'l = d["lines"][1]; l["measured"].update(predicted_launch=5, excess=-7); l["agree"] = False; l["agree_why"] = "forged"; d["lines"][0]["measured"]["wavefronts"] = 40000; d["lines"][0]["agree"] = True; d["measured"]["excess_wavefronts"] = 3; d["measured"]["time_share_upper_bound"] = 99.0'

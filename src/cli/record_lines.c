@@ -270,6 +270,31 @@ static void kind_add(lines_kind **list, int *n, const char *sass, const char *wh
                                    count};
 }
 
+/* A PC's "measured" object (its '{' read): the counts the count run made at that PC, checked as
+ * a line's are (the SASS page prints them). */
+static bool read_pc_measured(lines_reader *rd)
+{
+    jsonstream_token t;
+    int64_t w = 0, i = 0;
+    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
+        char key[32];
+        snprintf(key, sizeof key, "%.31s", rd->js.str);
+        t = jsonstream_next(&rd->js);
+        int64_t *dst = strcmp(key, "wavefronts") == 0 ? &w : strcmp(key, "ideal_wavefronts") == 0 ? &i : NULL;
+        int64_t v;
+        if (dst || strcmp(key, "instructions") == 0) {
+            if (!count_value(rd, t, key, 0, RECORD_MAX_COUNT, &v))
+                return false;
+            if (dst)
+                *dst = v;
+        } else if (!skip(rd, t))
+            return false;
+    }
+    if (i > w)
+        return bad(rd, "pcs: measured: ideal_wavefronts is more than wavefronts");
+    return t == JSONSTREAM_OBJECT_END || bad(rd, "");
+}
+
 /* A line's "pcs" (its '[' read): those not modelled into f; whether one fills shared memory
  * asynchronously into *async. */
 static bool read_pcs(lines_reader *rd, lines_file *f, lines_row *r, bool *async)
@@ -289,6 +314,11 @@ static bool read_pcs(lines_reader *rd, lines_file *f, lines_row *r, bool *async)
                 string_value(&rd->js, t, &why);
             else if (strcmp(key, "executions") == 0)
                 ok = count_value(rd, t, key, 0, RECORD_MAX_COUNT, &execs);
+            else if (strcmp(key, "pc") == 0) {
+                int64_t pc;
+                ok = count_value(rd, t, key, 0, RECORD_MAX_COUNT, &pc);
+            } else if (strcmp(key, "measured") == 0 && t == JSONSTREAM_OBJECT)
+                ok = read_pc_measured(rd);
             else if (strcmp(key, "measured_only") == 0 && (t == JSONSTREAM_TRUE || t == JSONSTREAM_FALSE))
                 r->unmodelled_now = r->unmodelled_now || t == JSONSTREAM_TRUE; /* TMA, wgmma: never predicted */
             else
@@ -300,7 +330,8 @@ static bool read_pcs(lines_reader *rd, lines_file *f, lines_row *r, bool *async)
             record_kind_name(sass, r->kind, sizeof r->kind);
         if (ok && why && f)
             kind_add(&f->not_modelled, &f->nnot_modelled, sass, why, execs);
-        if (sass && (strstr(sass, "LDGSTS") || strstr(sass, "UTMALDG") || strstr(sass, "UBLKCP")))
+        const kinds_row *kind = kinds_find_sass_line(sass);
+        if (kind && kind->fills_async)
             *async = true;
         free(sass);
         free(why);

@@ -5,6 +5,7 @@
 
 #include "cli/record_measured.h"
 #include "io/textsafe.h"
+#include "model/kinds.h"
 #include "util.h"
 
 /* What the count pass reports (the CUPTI SASS metric names; units: wavefronts, warp-instructions). */
@@ -12,10 +13,12 @@ static const char measured_source[] =
     "CUPTI SASS metrics over the whole launch, in a run of its own: smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared, "
     "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal, smsp__sass_inst_executed";
 
-/* Whether a SASS text fills shared memory asynchronously (cp.async, TMA, bulk copies). */
+/* Whether a SASS text fills shared memory asynchronously (its kind's row says: cp.async, TMA
+ * loads). */
 static bool is_async_fill(const char *sass)
 {
-    return sass && (strstr(sass, "LDGSTS") || strstr(sass, "UTMALDG") || strstr(sass, "UBLKCP"));
+    const kinds_row *k = kinds_find_sass_line(sass);
+    return k && k->fills_async;
 }
 
 /* The line of book s with the same file and line as l, or NULL. */

@@ -96,20 +96,13 @@ static int line_cmp(const void *x, const void *y)
     return c ? c : (a->line > b->line) - (a->line < b->line);
 }
 
-/* Whether a SASS opcode reaches shared memory where the model has no rule and the patching may
- * give no callback: the TMA copies (checked on an H100, CUDA 13.0: cp.async.bulk, UBLKCP, calls
- * none) and the wgmma operands (not checked). */
+/* Whether a SASS opcode reaches shared memory where the patching gives no callback (its kind's
+ * row says: the TMA copies, checked on an H100, CUDA 13.0: cp.async.bulk, UBLKCP, calls none;
+ * the wgmma operands). */
 static bool invisible_opcode(const char *text)
 {
-    const char *p = text + strspn(text, " \t");
-    if (*p == '@')
-        p += strcspn(p, " \t"), p += strspn(p, " \t");
-    static const char *const ops[] = {"UBLKCP", "UTMALDG", "UTMASTG", "UTMAREDG", "UBLKRED",
-                                      "HGMMA",  "IGMMA",   "QGMMA",   "BGMMA"};
-    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
-        if (strncmp(p, ops[i], strlen(ops[i])) == 0)
-            return true;
-    return false;
+    const kinds_row *k = kinds_find_sass_line(text);
+    return k && k->no_callback;
 }
 
 /* Trace entry t on line l. */

@@ -116,6 +116,7 @@ static const kinds_row rows[] = {
      .counters = {SASS "ldgsts.sum", SASSC "ldgsts.sum", "smsp__sass_inst_executed_op_ldgsts.sum", GROUP_LDGSTS},
      .ptx = "cp.async.ca.shared.global",
      .sass = "LDGSTS",
+     .fills_async = true,
      .source = "[PTX] [H200m] h200_tensor.tsv"},
     {.name = "cp.async.cg",
      .title = "cp.async.cg (global to shared, L1 bypassed)",
@@ -130,6 +131,7 @@ static const kinds_row rows[] = {
      .counters = {SASS "ldgsts.sum", SASSC "ldgsts.sum", "smsp__sass_inst_executed_op_ldgsts.sum", GROUP_LDGSTS},
      .ptx = "cp.async.cg.shared.global",
      .sass = "LDGSTS.E.BYPASS",
+     .fills_async = true,
      .not_modelled = "cp.async.cg bypasses L1: its shared-side wavefronts follow the global source, not the "
                      "banks (measured on an H100: 0 bank conflicts, 2-29 wavefronts)",
      .source = "[PTX] [H200m] [H100m]"},
@@ -162,7 +164,22 @@ static const kinds_row rows[] = {
      .keys = "",
      .since = {{0, 90}},
      .ptx = "cp.async.bulk.shared::cluster.global / cp.async.bulk.tensor",
-     .sass = "UBLKCP|UTMALDG|UTMASTG",
+     .sass = "UBLKCP|UTMALDG",
+     .fills_async = true,
+     .no_callback = true,
+     .not_modelled = "a TMA bulk copy is done by the tensor memory accelerator, not by the lanes of a warp: "
+                     "it has no per-lane addresses for the bank model",
+     .source = "[PTX]; no callback: cp.async.bulk (UBLKCP) recorded on an H100, CUDA 13.0"},
+    {.name = "cp.async.bulk.store",
+     .title = "TMA bulk copy or reduction out of shared memory (cp.async.bulk.tensor, cp.reduce.async.bulk)",
+     .op = -1,
+     .widths = 0,
+     .rule = KINDS_RULE_NOT_MODELLED,
+     .keys = "",
+     .since = {{0, 90}},
+     .ptx = "cp.async.bulk.tensor.global.shared::cta / cp.reduce.async.bulk",
+     .sass = "UTMASTG|UTMAREDG|UBLKRED",
+     .no_callback = true,
      .not_modelled = "a TMA bulk copy is done by the tensor memory accelerator, not by the lanes of a warp: "
                      "it has no per-lane addresses for the bank model",
      .source = "[PTX]"},
@@ -176,6 +193,7 @@ static const kinds_row rows[] = {
      .counters = {NULL, NULL, "smsp__sass_inst_executed_op_shared_gmma.sum", GROUP_NONE},
      .ptx = "wgmma.mma_async",
      .sass = "HGMMA|QGMMA|IGMMA|BGMMA",
+     .no_callback = true,
      .not_modelled = "wgmma reads its A/B operands through matrix descriptors for a warpgroup: the model "
                      "has no rule for how those reads meet the banks",
      .source = "[PTX] TOOLCHAIN.md (SASS metrics on an H100)"},
@@ -323,6 +341,16 @@ const kinds_row *kinds_find_sass(const char *sass)
         }
     }
     return found;
+}
+
+const kinds_row *kinds_find_sass_line(const char *text)
+{
+    if (!text)
+        return NULL;
+    const char *p = text + strspn(text, " \t");
+    if (*p == '@')
+        p += strcspn(p, " \t"), p += strspn(p, " \t");
+    return kinds_find_sass(p);
 }
 
 int kinds_counter_group(const kinds_row *row, const char **names, int max)

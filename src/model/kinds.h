@@ -11,7 +11,8 @@
  * meets them names them and says "not modelled" instead of guessing. Look them up by SASS opcode
  * (kinds_find_sass) or by name (kinds_find). The not-modelled rows, by name:
  *   "cp.async.cg"   LDGSTS.E.BYPASS (files: "op": "cp.async", "cache": "cg"; op BANKS_CP_ASYNC_CG)
- *   "cp.async.bulk" UBLKCP, UTMALDG, UTMASTG (TMA bulk and bulk-tensor copies; no op)
+ *   "cp.async.bulk" UBLKCP, UTMALDG (TMA bulk and bulk-tensor copies into shared memory; no op)
+ *   "cp.async.bulk.store" UTMASTG, UTMAREDG, UBLKRED (TMA copies and reductions out of it; no op)
  *   "wgmma"         HGMMA, QGMMA, IGMMA, BGMMA (operands read from shared memory; no op)
  *   "dsmem"         ld/st/atom/red.shared::cluster (distributed shared memory; no op)
  * A modelled kind can also be selected by a key beside "op": "atomic.popc" (ATOMS.POPC.INC, what
@@ -66,6 +67,12 @@ typedef struct kinds_row {
     bool chain;               /* a dependent chain of it times its latency (loads, ldmatrix) */
     bool cycles;              /* the model predicts its throughput cycles (cp.async: the time
                                  includes the copy from global memory) */
+    bool fills_async;         /* shared memory is filled later, by a copy engine, not by the
+                                 instruction's lanes (cp.async, TMA loads): a line's measured time
+                                 and second-block comparison cannot be read as its own */
+    bool no_callback;         /* the patching API calls no callback for it, so a recording has
+                                 no lanes of it (TMA copies; wgmma operands), only its SASS and
+                                 the count run's numbers */
     unsigned phase_floor;     /* widths at which it takes at least one cycle per phase (KINDS_W
                                  bits; 8-byte atomics), per pass */
     const char *width_text;   /* what a wrong width is told: "width is 1, 2, 4, 8 or 16" */
@@ -119,6 +126,8 @@ const char *kinds_op_text(const kinds_row *row);
 /* The first row one of whose SASS opcodes is the first word of sass ("LDSM.16.M88.4" finds
  * ldmatrix; suffixes after a '.' are ignored), or NULL. */
 const kinds_row *kinds_find_sass(const char *sass);
+/* The row of a SASS line's opcode, its predicate ("@P0 ") and leading blanks skipped, or NULL. */
+const kinds_row *kinds_find_sass_line(const char *text);
 /* The distinct metric names of row's counter group (every row with its counters.group), in table
  * order, into names (at most max); returns how many (0: the row has no counters). */
 int kinds_counter_group(const kinds_row *row, const char **names, int max);

@@ -171,6 +171,20 @@ static void test_rows(void **state)
     assert_ptr_equal(kinds_find_sass("ATOMS.POPC.INC.32"), kinds_of(BANKS_ATOMIC_POPC));
     assert_ptr_equal(kinds_find_sass("ATOMS.ADD"), kinds_of(BANKS_ATOMIC));
     assert_ptr_equal(kinds_find_sass("ATOMS.INC"), kinds_of(BANKS_ATOMIC));
+    /* whole SASS lines, predicate and operands included; what the record host side asks of them */
+    const kinds_row *k = kinds_find_sass_line("  @!P0 LDGSTS.E.BYPASS.128 [R5+0x100], desc[UR4][R2.64]");
+    assert_ptr_equal(k, kinds_of(BANKS_CP_ASYNC_CG));
+    assert_true(k->fills_async && !k->no_callback);
+    k = kinds_find_sass_line("UTMALDG.2D [UR8], [UR4]");
+    assert_true(k->fills_async && k->no_callback);
+    k = kinds_find_sass_line("@P1 UTMASTG.2D [UR4], [UR8]");
+    assert_ptr_equal(k, kinds_find("cp.async.bulk.store"));
+    assert_true(!k->fills_async && k->no_callback);
+    assert_true(kinds_find_sass_line("HGMMA.64x128x16.F32 R24, gdesc[UR4], R24")->no_callback);
+    assert_false(kinds_find_sass_line("LDS R9, [R2]")->no_callback);
+    assert_false(kinds_find_sass_line("LDS R9, [R2]")->fills_async);
+    assert_null(kinds_find_sass_line("FFMA R1, R2, R3, R4"));
+    assert_null(kinds_find_sass_line(NULL));
     /* atomic.popc: "op": "atomic", "form": "popc" */
     assert_ptr_equal(kinds_find_form("atomic", "popc"), kinds_of(BANKS_ATOMIC_POPC));
     assert_null(kinds_find_form("load", "popc"));
