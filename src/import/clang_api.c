@@ -40,6 +40,7 @@ static const char *const names[] = {
     "clang_disposeString",
     "clang_disposeTranslationUnit",
     "clang_equalCursors",
+    "clang_hashCursor",
     "clang_equalLocations",
     "clang_equalTypes",
     "clang_formatDiagnostic",

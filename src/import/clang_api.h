@@ -39,6 +39,7 @@ typedef struct import_clang_api {
     __typeof__(clang_disposeString) *clang_disposeString;
     __typeof__(clang_disposeTranslationUnit) *clang_disposeTranslationUnit;
     __typeof__(clang_equalCursors) *clang_equalCursors;
+    __typeof__(clang_hashCursor) *clang_hashCursor;
     __typeof__(clang_equalLocations) *clang_equalLocations;
     __typeof__(clang_equalTypes) *clang_equalTypes;
     __typeof__(clang_formatDiagnostic) *clang_formatDiagnostic;
@@ -122,6 +123,7 @@ bool import_clang_load(char *err, size_t errlen);
 #define clang_disposeString (*import_clang.clang_disposeString)
 #define clang_disposeTranslationUnit (*import_clang.clang_disposeTranslationUnit)
 #define clang_equalCursors (*import_clang.clang_equalCursors)
+#define clang_hashCursor (*import_clang.clang_hashCursor)
 #define clang_equalLocations (*import_clang.clang_equalLocations)
 #define clang_equalTypes (*import_clang.clang_equalTypes)
 #define clang_formatDiagnostic (*import_clang.clang_formatDiagnostic)

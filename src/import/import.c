@@ -45,8 +45,9 @@ bool import_available(void)
  * Only an error inside the kernel's text stops the import, and each is printed. Errors around it
  * (host code, headers, other kernels: what the prelude or a stand-in header does not declare)
  * are printed as ignored, the first few of them. */
-static bool report_errors(CXTranslationUnit tu, CXCursor kernel)
+static bool report_errors(CXTranslationUnit tu, CXCursor kernel, char *first, size_t nfirst)
 {
+    first[0] = '\0';
     unsigned n = clang_getNumDiagnostics(tu), outside_n = 0, errors = 0;
     unsigned kbegin = 0, kend = 0;
     CXFile kfile = NULL;
@@ -65,8 +66,11 @@ static bool report_errors(CXTranslationUnit tu, CXCursor kernel)
             /* outside the kernel's text: in the host code around it, or in a header */
             bool outside = sev == CXDiagnostic_Error && kfile &&
                            (!f || !clang_File_isEqual(f, kfile) || off < kbegin || off > kend);
-            if (!outside)
-                errors++;
+            if (!outside && errors++ == 0) {
+                unsigned l = 0, c = 0;
+                clang_getExpansionLocation(clang_getDiagnosticLocation(d), NULL, &l, &c, NULL);
+                snprintf(first, nfirst, "the error at %u:%u", l, c);
+            }
             if (!outside || outside_n++ < 5) {
                 CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn);
                 fprintf(stderr, "%s%s\n", clang_getCString(s), outside ? " (outside the kernel: ignored)" : "");
@@ -346,7 +350,10 @@ static int import_child(const import_options *o, char **json)
         }
     }
     /* without one kernel every error counts; with it, those around it are only noted */
-    if (report_errors(tu, kf.matches == 1 ? kf.found : clang_getNullCursor())) {
+    char first[64];
+    if (report_errors(tu, kf.matches == 1 ? kf.found : clang_getNullCursor(), first, sizeof first)) {
+        if (kf.matches == 1) /* every access of the kernel is listed, none lost without a word */
+            import_walk_broken(tu, kf.found, o, first);
     } else if (kf.n == 0)
         fprintf(stderr, "%s: no __global__ function in this file\n", o->file);
     else if (kf.matches == 0)

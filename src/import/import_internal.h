@@ -48,6 +48,9 @@ bool import_value_dependent(CXCursor c);
  * by the model); skipped accesses are printed to stderr, sorted by position. False (out empty,
  * *status the exit status) after a message. */
 bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o, scenario *out, int *status);
+/* The same walk over a kernel with parse errors in its text (broken: "the error at LINE:COL"):
+ * nothing is imported, and every shared access found is listed, with its own reason or broken's. */
+void import_walk_broken(CXTranslationUnit tu, CXCursor kernel, const import_options *o, const char *broken);
 #endif
 
 #endif

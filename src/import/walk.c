@@ -217,7 +217,7 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
         free(m);
         return;
     }
-    w->acc = xrealloc(w->acc, (size_t)(w->nacc + 1) * sizeof *w->acc);
+    w->acc = walk_grow(w->acc, w->nacc, &w->cap_acc, sizeof *w->acc);
     waccess *n = &w->acc[w->nacc++];
     *n = *a;
     n->op = op;
@@ -695,7 +695,7 @@ static void var_declare(W *w, CXCursor d, CXCursor init)
         b.why = b.val ? NULL : walk_strdup(w, w->why);
         memcpy(w->why, saved, sizeof saved);
     }
-    w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
+    w->binds = walk_grow(w->binds, w->nbinds, &w->cap_binds, sizeof *w->binds);
     w->binds[w->nbinds++] = b;
 }
 
@@ -1149,6 +1149,82 @@ static bool reset_invariant(W *w, CXCursor c, CXCursor body, const binding *b)
     return false;
 }
 
+/* The initial value of var in a loop's init (its declaration there, or 'var = X'), or null. */
+static CXCursor init_value(CXCursor init, CXCursor var)
+{
+    walk_kids ks = walk_children(init);
+    if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
+        for (int i = 0; i < ks.n; i++)
+            if (clang_equalCursors(ks.c[i], var)) {
+                walk_kids dk = walk_children(var);
+                if (dk.n && clang_isExpression(clang_getCursorKind(dk.c[dk.n - 1])))
+                    return dk.c[dk.n - 1];
+            }
+        return clang_getNullCursor();
+    }
+    const char *op = import_binary_op(init);
+    if (op && !strcmp(op, ",") && ks.n == 2) {
+        CXCursor r = init_value(ks.c[0], var);
+        return clang_Cursor_isNull(r) ? init_value(ks.c[1], var) : r;
+    }
+    if (op && !strcmp(op, "=") && ks.n == 2 && walk_refers_to(ks.c[0], var))
+        return ks.c[1];
+    return clang_getNullCursor();
+}
+
+/* Whether every write to var in the increment inc steps it by a value the same for every
+ * thread (v++, v += k, v -= k, v *= k, ... with k uniform), each one counted in *n. */
+static bool uniform_steps(W *w, CXCursor inc, CXCursor var, int *n)
+{
+    CXCursor e = walk_strip(inc);
+    walk_kids ks = walk_children(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_BinaryOperator) {
+        const char *op = import_binary_op(e);
+        if (op && !strcmp(op, ",") && ks.n == 2)
+            return uniform_steps(w, ks.c[0], var, n) && uniform_steps(w, ks.c[1], var, n);
+        if (op && !strcmp(op, "=") && ks.n == 2 && walk_refers_to(ks.c[0], var))
+            return false; /* 'v = ...': a new value, not a step */
+        return true;
+    }
+    if (k == CXCursor_CompoundAssignOperator && ks.n == 2 && walk_refers_to(ks.c[0], var)) {
+        (*n)++;
+        return walk_uniform(w, ks.c[1]);
+    }
+    if (k == CXCursor_UnaryOperator && ks.n == 1 && walk_refers_to(ks.c[0], var)) {
+        (*n)++;
+        return true;
+    }
+    return true;
+}
+
+/* Whether the condition of loop c is the same for every thread at every iteration: each side
+ * uniform, or a variable the loop's init sets to a uniform value and only its increment steps, by
+ * uniform amounts ('for (int a = aBegin, b = bBegin; a <= aEnd; a += aStep, b += bStep)'). */
+static bool loop_cond_uniform(W *w, CXCursor c, CXCursor init, CXCursor cond, CXCursor inc)
+{
+    if (walk_uniform(w, cond))
+        return true;
+    CXCursor e = walk_strip(cond);
+    walk_kids ks = walk_children(e);
+    const char *op = clang_getCursorKind(e) == CXCursor_BinaryOperator ? import_binary_op(e) : NULL;
+    if (!op || ks.n != 2 || clang_Cursor_isNull(init) || clang_Cursor_isNull(inc))
+        return false;
+    for (int i = 0; i < 2; i++) {
+        if (walk_uniform(w, ks.c[i]))
+            continue;
+        CXCursor side = walk_strip(ks.c[i]);
+        if (clang_getCursorKind(side) != CXCursor_DeclRefExpr)
+            return false;
+        CXCursor var = clang_getCursorReferenced(side), from = init_value(init, var);
+        int steps = 0;
+        if (clang_Cursor_isNull(from) || !walk_uniform(w, from) || !uniform_steps(w, inc, var, &steps) ||
+            walk_mod_count_in(c, var) != steps + (clang_getCursorKind(init) == CXCursor_DeclStmt ? 0 : 1))
+            return false;
+    }
+    return true;
+}
+
 /* A loop bankscope cannot count (why says why): its first iteration is analysed, as every lane
  * that runs the loop runs it: under the loop's condition at the values the variables have when
  * the loop starts (or for every lane when that condition is the same for every thread though not
@@ -1198,7 +1274,7 @@ static void walk_loop_once(W *w, CXCursor c, CXCursor init, CXCursor cond, CXCur
         expr_ref g = once && !w->guard_why ? walk_value(w, cond) : 0;
         if (g)
             w->guard = w->guard ? expr_pool_binary(&w->ep, EXPR_LAND, w->guard, g) : g;
-        else if (once && !walk_uniform(w, cond)) {
+        else if (once && !loop_cond_uniform(w, c, init, cond, inc)) {
             once = false;
             if (strstr(w->why, "depends on data")) { /* the lanes that run it depend on data */
                 free(ctx);
@@ -1483,7 +1559,7 @@ static void walk_loop(W *w, CXCursor c)
     }
     int nb0 = w->nbinds;
     loop_vars(w, body, &w->loops[id], true, NULL); /* the variables the body changes, at an iteration's start */
-    w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
+    w->binds = walk_grow(w->binds, w->nbinds, &w->cap_binds, sizeof *w->binds);
     w->binds[w->nbinds++] = b;
     w->lstack[w->nlstack++] = id;
     walk_expr(w, cond);
@@ -1532,14 +1608,14 @@ static void walk_loop(W *w, CXCursor c)
 
 typedef struct stmt_list {
     CXCursor *c;
-    int n;
+    int n, cap;
 } stmt_list;
 
 static enum CXChildVisitResult list_visit(CXCursor c, CXCursor parent, CXClientData d)
 {
     (void)parent;
     stmt_list *l = d;
-    l->c = xrealloc(l->c, (size_t)(l->n + 1) * sizeof *l->c);
+    l->c = walk_grow(l->c, l->n, &l->cap, sizeof *l->c);
     l->c[l->n++] = c;
     return CXChildVisit_Continue;
 }
@@ -1639,7 +1715,7 @@ static void walk_stmt(W *w, CXCursor c)
     }
     switch (k) {
     case CXCursor_CompoundStmt: {
-        stmt_list l = {NULL, 0};
+        stmt_list l = {NULL, 0, 0};
         clang_visitChildren(c, list_visit, &l);
         expr_ref g0 = w->guard;
         const char *gw0 = w->guard_why;
@@ -1789,7 +1865,68 @@ static void settle_notes(W *w, const char *file)
                 file, counts[k], counts[k] == 1 ? "" : "es", counts[k] == 1 ? "s" : "", names[k], names[k]);
 }
 
+static bool walk_kernel(CXTranslationUnit tu, CXCursor kernel, const import_options *o, const char *broken,
+                        scenario *out, int *status);
+
+/* In a kernel that does not parse, the parser drops what it cannot make sense of, accesses
+ * included: every use of a shared array's name in the kernel's text that is neither its
+ * declaration nor on a line the walk listed for it is listed too, so none is lost silently. */
+static void list_unparsed_uses(W *w, CXCursor kernel, const char *broken)
+{
+    CXToken *toks = NULL;
+    unsigned nt = 0;
+    /* the body's text: the kernel's own extent starts in a macro (__global__) of another file */
+    walk_kids kk = walk_children(kernel);
+    if (!kk.n)
+        return;
+    int nskips0 = w->nskips; /* what the walk listed (each use found here is listed on its own) */
+    clang_tokenize(w->tu, clang_getCursorExtent(kk.c[kk.n - 1]), &toks, &nt);
+    for (unsigned t = 0; t < nt; t++) {
+        if (clang_getTokenKind(toks[t]) != CXToken_Identifier)
+            continue;
+        CXString sp = clang_getTokenSpelling(w->tu, toks[t]);
+        const char *name = clang_getCString(sp);
+        for (int a = 0; a < w->narrays && name; a++) {
+            char *decl_name = walk_spell(w->arrays[a].decl);
+            bool same = strcmp(decl_name, name) == 0;
+            free(decl_name);
+            if (!same)
+                continue;
+            unsigned line = 0, col = 0;
+            clang_getExpansionLocation(clang_getTokenLocation(w->tu, toks[t]), NULL, &line, &col, NULL);
+            int dl, dc;
+            walk_where(w->arrays[a].decl, &dl, &dc, NULL);
+            bool listed = (int)line == dl;
+            char *of = walk_fmt(" of '%s", w->arrays[a].name);
+            for (int i = 0; i < nskips0 && !listed; i++)
+                listed = w->skips[i].line == (int)line && strstr(w->skips[i].text, of);
+            free(of);
+            if (!listed)
+                walk_add_skip(w, (int)line, (int)col,
+                              walk_fmt("%s:%u:%u: skipped use of '%s': not imported: in code that does not parse (%s)",
+                                       w->file_base, line, col, w->arrays[a].name, broken));
+        }
+        clang_disposeString(sp);
+    }
+    if (toks)
+        clang_disposeTokens(w->tu, toks, nt);
+}
+
 bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o, scenario *out, int *status)
+{
+    return walk_kernel(tu, kernel, o, NULL, out, status);
+}
+
+void import_walk_broken(CXTranslationUnit tu, CXCursor kernel, const import_options *o, const char *broken)
+{
+    scenario sc;
+    int status;
+    walk_kernel(tu, kernel, o, broken, &sc, &status);
+}
+
+/* The walk; with broken set, the accesses that would be imported are listed with that reason. */
+static bool walk_kernel(CXTranslationUnit tu, CXCursor kernel, const import_options *o, const char *broken,
+                        scenario *out, int *status)
 {
     W w;
     memset(&w, 0, sizeof w);
@@ -1808,6 +1945,7 @@ bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o,
         *status = IMPORT_BAD_INPUT;
         walk_pool_free(&w);
         walk_children_release();
+        walk_mod_cache_free();
         return false;
     }
     clang_visitChildren(kernel, shared_visit, &w);
@@ -1817,7 +1955,17 @@ bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o,
         walk_stmt(&w, ks.c[ks.n - 1]);
     bool no_access = false;
     char *refused = NULL;
-    bool ok = !w.over && walk_build(&w, kname, out, &no_access, &refused);
+    if (broken && !w.over) { /* a kernel that does not parse: its accesses are listed, not imported */
+        for (int i = 0; i < w.nacc; i++) {
+            const waccess *a = &w.acc[i];
+            walk_add_skip(&w, a->line, a->col,
+                          walk_fmt("%s: skipped %s of '%s%s%s': not imported: the kernel does not parse (%s)", a->label,
+                                   op_name(a->op), w.arrays[a->array].name, a->field ? "." : "",
+                                   a->field ? a->field : "", broken));
+        }
+        list_unparsed_uses(&w, kernel, broken);
+    }
+    bool ok = !w.over && !broken && walk_build(&w, kname, out, &no_access, &refused);
     if (w.over) {
         fprintf(stderr, "%s\n", w.over);
         free(w.over);
@@ -1862,5 +2010,6 @@ bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o,
     free(kname);
     walk_pool_free(&w);
     walk_children_release();
+    walk_mod_cache_free();
     return ok;
 }

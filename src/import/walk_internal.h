@@ -174,6 +174,7 @@ typedef struct W {
     long steps;                /* statements and expressions walked, inlined calls' included */
     CXCursor top_call;         /* the kernel's call being inlined (null: none) */
     char *over;                /* where the walk passed WALK_MAX_STEPS, and why (NULL: it did not) */
+    int cap_acc, cap_binds, cap_arrays, cap_skips, cap_strs; /* the room of those lists */
 } W;
 
 typedef struct walk_kids { /* every child of a node; the list lives until walk_children_release */
@@ -193,6 +194,10 @@ char *walk_spell(CXCursor c);
 char *walk_type_spell(CXType t);
 /* Set w->why (the first failure wins until cleared), pointing at c; returns 0 (no expression). */
 expr_ref walk_fail(W *w, CXCursor c, const char *f, ...) __attribute__((format(printf, 3, 4)));
+/* p (a list of n elements of elem bytes, room for *cap) with room for one more: the room doubles
+ * and never shrinks, so appending costs the same whatever the list holds, also where realloc
+ * always copies (sanitized builds). */
+void *walk_grow(void *p, int n, int *cap, size_t elem);
 /* Record a skipped access or a note (text owned by the list) for the sorted report. */
 void walk_add_skip(W *w, int line, int col, char *text);
 walk_kids walk_children(CXCursor c);
@@ -239,6 +244,8 @@ bool walk_refers_to(CXCursor e, CXCursor var);
 int walk_mod_count(CXCursor var, CXCursor *first);
 /* How often var is written (or has its address taken) inside scope. */
 int walk_mod_count_in(CXCursor scope, CXCursor var);
+/* Forget the counts walk_mod_count and walk_mod_count_in keep for the walk. */
+void walk_mod_cache_free(void);
 const char *walk_callee_name(CXCursor call, char *buf, size_t n);
 /* The definition of the function a call calls (also a function template named by a call that
  * depends on a template parameter), or a null cursor. */

@@ -487,7 +487,7 @@ static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
         memset(&tmp, 0, sizeof tmp);
         tmp.decl = var;
         tmp.val = expr_pool_var(&w->ep, WALK_VAR_BREAK);
-        w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
+        w->binds = walk_grow(w->binds, w->nbinds, &w->cap_binds, sizeof *w->binds);
         w->binds[w->nbinds++] = tmp;
         w->why[0] = '\0';
         expr_ref cv = walk_value(w, bcond[b]);

@@ -390,7 +390,7 @@ int walk_array_add(W *w, CXCursor decl)
     for (int i = 0; i < w->narrays; i++)
         if (clang_equalCursors(w->arrays[i].decl, decl))
             return i;
-    w->arrays = xrealloc(w->arrays, (size_t)(w->narrays + 1) * sizeof *w->arrays);
+    w->arrays = walk_grow(w->arrays, w->narrays, &w->cap_arrays, sizeof *w->arrays);
     warray *a = &w->arrays[w->narrays];
     memset(a, 0, sizeof *a);
     a->decl = decl;

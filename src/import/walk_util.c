@@ -19,7 +19,7 @@ char *walk_fmt(const char *f, ...)
 
 const char *walk_strdup(W *w, const char *s)
 {
-    w->strs = xrealloc(w->strs, (size_t)(w->nstrs + 1) * sizeof *w->strs);
+    w->strs = walk_grow(w->strs, w->nstrs, &w->cap_strs, sizeof *w->strs);
     return w->strs[w->nstrs++] = xstrdup(s);
 }
 
@@ -29,7 +29,7 @@ void walk_pool_free(W *w)
         free(w->strs[i]);
     free(w->strs);
     w->strs = NULL;
-    w->nstrs = 0;
+    w->nstrs = w->cap_strs = 0;
     expr_pool_free(&w->ep);
 }
 
@@ -79,19 +79,39 @@ expr_ref walk_fail(W *w, CXCursor c, const char *f, ...)
     return 0;
 }
 
+void *walk_grow(void *p, int n, int *cap, size_t elem)
+{
+    if (n + 1 > *cap) {
+        *cap = *cap ? 2 * *cap : 8;
+        if (*cap < n + 1)
+            *cap = n + 1;
+        p = xrealloc(p, (size_t)*cap * elem);
+    }
+    return p;
+}
+
 void walk_add_skip(W *w, int line, int col, char *text)
 {
-    w->skips = xrealloc(w->skips, (size_t)(w->nskips + 1) * sizeof *w->skips);
+    w->skips = walk_grow(w->skips, w->nskips, &w->cap_skips, sizeof *w->skips);
     w->skips[w->nskips++] = (wskip){line, col, text};
 }
 
-/* Children lists live in one arena for the whole walk (walk_children_release frees it): a
- * node keeps every child, however many (an initializer list, a call with many arguments). The
- * importer walks one kernel per process, so the arena is the walk's, not shared. */
+/* Children lists live for the whole walk (walk_children_release frees them): a node keeps every
+ * child, however many (an initializer list, a call with many arguments). Each node's list is
+ * made once and found again by the node (open addressing on clang's cursor hash): a function
+ * inlined at many calls, or a loop body walked again, costs no new memory. The importer walks
+ * one kernel per process, so the table is the walk's, not shared. */
+typedef struct kid_entry {
+    CXCursor of;
+    CXCursor *c; /* NULL when there are none */
+    int n;
+    bool used;
+} kid_entry;
+
 static struct {
-    CXCursor **blocks;
-    int n, cap;
-} kid_arena;
+    kid_entry *e;
+    size_t cap, n;
+} kid_table;
 
 typedef struct kid_list {
     CXCursor *c;
@@ -103,31 +123,49 @@ static enum CXChildVisitResult kid_visit(CXCursor c, CXCursor parent, CXClientDa
     (void)parent;
     kid_list *k = d;
     if (k->n == k->cap) {
-        k->cap = k->cap ? 2 * k->cap : 16;
+        k->cap = k->cap ? 2 * k->cap : 4;
         k->c = xrealloc(k->c, (size_t)k->cap * sizeof *k->c);
     }
     k->c[k->n++] = c;
     return CXChildVisit_Continue;
 }
 
+static size_t kid_slot(CXCursor c)
+{
+    size_t i = clang_hashCursor(c) & (kid_table.cap - 1);
+    while (kid_table.e[i].used && !clang_equalCursors(kid_table.e[i].of, c))
+        i = (i + 1) & (kid_table.cap - 1);
+    return i;
+}
+
 walk_kids walk_children(CXCursor c)
 {
-    kid_list l = {NULL, 0, 0};
-    clang_visitChildren(c, kid_visit, &l);
-    if (kid_arena.n == kid_arena.cap) {
-        kid_arena.cap = kid_arena.cap ? 2 * kid_arena.cap : 256;
-        kid_arena.blocks = xrealloc(kid_arena.blocks, (size_t)kid_arena.cap * sizeof *kid_arena.blocks);
+    if (kid_table.n * 2 >= kid_table.cap) { /* grow (and rehash) at half full */
+        kid_entry *old = kid_table.e;
+        size_t oldcap = kid_table.cap;
+        kid_table.cap = oldcap ? 2 * oldcap : 1024;
+        kid_table.e = xcalloc(kid_table.cap, sizeof *kid_table.e);
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i].used)
+                kid_table.e[kid_slot(old[i].of)] = old[i];
+        free(old);
     }
-    kid_arena.blocks[kid_arena.n++] = l.c; /* NULL when there are none */
-    return (walk_kids){l.c, l.n};
+    size_t i = kid_slot(c);
+    if (!kid_table.e[i].used) {
+        kid_list l = {NULL, 0, 0};
+        clang_visitChildren(c, kid_visit, &l);
+        kid_table.e[i] = (kid_entry){.of = c, .c = l.c, .n = l.n, .used = true};
+        kid_table.n++;
+    }
+    return (walk_kids){kid_table.e[i].c, kid_table.e[i].n};
 }
 
 void walk_children_release(void)
 {
-    for (int i = 0; i < kid_arena.n; i++)
-        free(kid_arena.blocks[i]);
-    free(kid_arena.blocks);
-    memset(&kid_arena, 0, sizeof kid_arena);
+    for (size_t i = 0; i < kid_table.cap; i++)
+        free(kid_table.e[i].c);
+    free(kid_table.e);
+    memset(&kid_table, 0, sizeof kid_table);
 }
 
 /* Parentheses and implicit conversions (libclang shows these as UnexposedExpr). */

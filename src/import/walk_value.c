@@ -31,25 +31,39 @@ bool walk_refers_to(CXCursor e, CXCursor var)
     return clang_getCursorKind(e) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(e), var);
 }
 
-/* Count the writes to (and address-of) var in a function body. */
+typedef struct first_kids { /* the first children of a node, without keeping a list */
+    CXCursor c[2];
+    int n;
+} first_kids;
+
+static enum CXChildVisitResult first_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    first_kids *k = d;
+    if (k->n < 2)
+        k->c[k->n] = c;
+    k->n++;
+    return k->n > 2 ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Count the writes to (and address-of) var in a function body. Called for every node of a
+ * function, so it keeps nothing (the children lists of walk_children live until the walk ends). */
 static enum CXChildVisitResult mod_visit(CXCursor c, CXCursor parent, CXClientData d)
 {
     (void)parent;
     mod_ctx *m = d;
     enum CXCursorKind k = clang_getCursorKind(c);
     bool hit = false;
-    if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
-        const char *op = import_binary_op(c);
-        walk_kids ks = walk_children(c);
-        if (op && strchr(op, '=') && strcmp(op, "==") && strcmp(op, "!=") && strcmp(op, "<=") && strcmp(op, ">=") &&
-            ks.n == 2 && walk_refers_to(ks.c[0], m->var))
-            hit = true;
-    } else if (k == CXCursor_UnaryOperator) {
-        const char *op = import_unary_op(c);
-        walk_kids ks = walk_children(c);
-        if (op && (!strcmp(op, "++") || !strcmp(op, "--") || !strcmp(op, "&")) && ks.n == 1 &&
-            walk_refers_to(ks.c[0], m->var))
-            hit = true;
+    if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator || k == CXCursor_UnaryOperator) {
+        first_kids ks = {.n = 0};
+        clang_visitChildren(c, first_visit, &ks);
+        const char *op = k == CXCursor_UnaryOperator ? import_unary_op(c) : import_binary_op(c);
+        if (k != CXCursor_UnaryOperator)
+            hit = op && strchr(op, '=') && strcmp(op, "==") && strcmp(op, "!=") && strcmp(op, "<=") &&
+                  strcmp(op, ">=") && ks.n == 2 && walk_refers_to(ks.c[0], m->var);
+        else
+            hit = op && (!strcmp(op, "++") || !strcmp(op, "--") || !strcmp(op, "&")) && ks.n == 1 &&
+                  walk_refers_to(ks.c[0], m->var);
     }
     if (hit) {
         if (m->count++ == 0)
@@ -58,22 +72,69 @@ static enum CXChildVisitResult mod_visit(CXCursor c, CXCursor parent, CXClientDa
     return CXChildVisit_Recurse;
 }
 
+/* The counts found so far, by scope and variable: the syntax tree does not change during a walk,
+ * and an access asks again for every variable its index names, so a function is scanned once per
+ * variable, not once per access (open addressing; freed by walk_mod_cache_free). */
+typedef struct mod_entry {
+    CXCursor scope, var, first;
+    int count;
+    bool used;
+} mod_entry;
+
+static struct {
+    mod_entry *e;
+    size_t cap, n;
+} mod_cache;
+
+static size_t mod_slot(CXCursor scope, CXCursor var)
+{
+    size_t h = (size_t)clang_hashCursor(scope) * 31u + clang_hashCursor(var);
+    size_t i = h & (mod_cache.cap - 1);
+    while (mod_cache.e[i].used &&
+           !(clang_equalCursors(mod_cache.e[i].scope, scope) && clang_equalCursors(mod_cache.e[i].var, var)))
+        i = (i + 1) & (mod_cache.cap - 1);
+    return i;
+}
+
+static int mod_count(CXCursor scope, CXCursor var, CXCursor *first)
+{
+    if (mod_cache.n * 2 >= mod_cache.cap) { /* grow (and rehash) at half full */
+        mod_entry *old = mod_cache.e;
+        size_t oldcap = mod_cache.cap;
+        mod_cache.cap = oldcap ? 2 * oldcap : 256;
+        mod_cache.e = xcalloc(mod_cache.cap, sizeof *mod_cache.e);
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i].used)
+                mod_cache.e[mod_slot(old[i].scope, old[i].var)] = old[i];
+        free(old);
+    }
+    size_t i = mod_slot(scope, var);
+    if (!mod_cache.e[i].used) {
+        mod_ctx m = {var, 0, clang_getNullCursor()};
+        clang_visitChildren(scope, mod_visit, &m);
+        mod_cache.e[i] = (mod_entry){.scope = scope, .var = var, .first = m.first, .count = m.count, .used = true};
+        mod_cache.n++;
+    }
+    if (first)
+        *first = mod_cache.e[i].first;
+    return mod_cache.e[i].count;
+}
+
+void walk_mod_cache_free(void)
+{
+    free(mod_cache.e);
+    memset(&mod_cache, 0, sizeof mod_cache);
+}
+
 /* How often var is written in the function that declares it. */
 int walk_mod_count_in(CXCursor scope, CXCursor var)
 {
-    mod_ctx m = {var, 0, clang_getNullCursor()};
-    clang_visitChildren(scope, mod_visit, &m);
-    return m.count;
+    return mod_count(scope, var, NULL);
 }
 
 int walk_mod_count(CXCursor var, CXCursor *first)
 {
-    CXCursor fn = clang_getCursorSemanticParent(var);
-    mod_ctx m = {var, 0, clang_getNullCursor()};
-    clang_visitChildren(fn, mod_visit, &m);
-    if (first)
-        *first = m.first;
-    return m.count;
+    return mod_count(clang_getCursorSemanticParent(var), var, first);
 }
 
 static expr_ref var_init(W *w, CXCursor decl)
@@ -303,7 +364,7 @@ static void bind_template_args(W *w, CXCursor call, CXCursor fn)
         b.val = walk_value(w, rk.c[i]);
         b.why = b.val ? NULL : walk_strdup(w, w->why);
         memcpy(w->why, saved_why, sizeof saved_why);
-        w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
+        w->binds = walk_grow(w->binds, w->nbinds, &w->cap_binds, sizeof *w->binds);
         w->binds[w->nbinds++] = b;
     }
 }
@@ -1215,7 +1276,7 @@ bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
             b.is_var = t.kind >= CXType_Bool && t.kind <= CXType_Int128 && walk_mod_count(parm, NULL) > 0;
         }
         memcpy(w->why, saved_why, sizeof saved_why);
-        w->binds = xrealloc(w->binds, (size_t)(w->nbinds + 1) * sizeof *w->binds);
+        w->binds = walk_grow(w->binds, w->nbinds, &w->cap_binds, sizeof *w->binds);
         w->binds[w->nbinds++] = b;
     }
     return true;

@@ -175,6 +175,49 @@ grep -q "^bound.cu:5:9: skipped store of 's': .*its bound .*kernel parameter 'n'
     (cd "$tmp" && "$bin" import bound.cu --block 32 -D n=64) 2>/dev/null | grep -q '"loop"' && ok ||
     bad "unknown bound: $(cat "$tmp/err")"
 
+# The CUDA samples' matrixMul without -D wA: the loop's two induction variables start from and
+# run to values of wA, the same for every thread, so its first iteration is analysed for every
+# lane and all four accesses import (they used to be listed, nothing imported).
+cat >"$tmp/mmu.cu" <<'CU'
+#define BLOCK_SIZE 32
+__global__ void mm(float *C, float *A, float *B, int wA, int wB)
+{
+    int bx = blockIdx.x, by = blockIdx.y, tx = threadIdx.x, ty = threadIdx.y;
+    int aBegin = wA * BLOCK_SIZE * by;
+    int aEnd = aBegin + wA - 1;
+    int aStep = BLOCK_SIZE;
+    int bBegin = BLOCK_SIZE * bx;
+    int bStep = BLOCK_SIZE * wB;
+    float Csub = 0;
+    for (int a = aBegin, b = bBegin; a <= aEnd; a += aStep, b += bStep) {
+        __shared__ float As[BLOCK_SIZE][BLOCK_SIZE];
+        __shared__ float Bs[BLOCK_SIZE][BLOCK_SIZE];
+        As[ty][tx] = A[a + wA * ty + tx];
+        Bs[ty][tx] = B[b + wB * ty + tx];
+        __syncthreads();
+        for (int k = 0; k < BLOCK_SIZE; ++k)
+            Csub += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[wB * BLOCK_SIZE * by + BLOCK_SIZE * bx + wB * ty + tx] = Csub;
+}
+CU
+(cd "$tmp" && "$bin" import mmu.cu --block 32,32 -o mmu.json) 2>"$tmp/mmu.err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '"op"' "$tmp/mmu.json")" -eq 4 ] && ! grep -q ': skipped ' "$tmp/mmu.err" &&
+    grep -q "^mmu.cu:11:5: note: the loop is not a simple counted loop (.*kernel parameter 'wA'" "$tmp/mmu.err" && ok ||
+    bad "matrixMul without -D wA: exit $rc: $(cat "$tmp/mmu.err")"
+
+# An error in the kernel lists every access (those the parser kept with their op, the uses in
+# what it dropped as uses), never none.
+printf '__global__ void k(float *o)\n{\n    __shared__ float t[64];\n    t[threadIdx.x] = 1;\n    undeclared_fn(3);\n    o[0] = t[threadIdx.x ^ 1] + t[o[1]];\n}\n' >"$tmp/broken.cu"
+(cd "$tmp" && "$bin" import broken.cu --block 32 -o broken.json) 2>"$tmp/br.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "^broken.cu:5:5: error: use of undeclared identifier 'undeclared_fn'" "$tmp/br.err" &&
+    grep -q "^broken.cu:4:5: skipped store of 't': not imported: the kernel does not parse (the error at 5:5)" "$tmp/br.err" &&
+    grep -q "^broken.cu:6:12: skipped use of 't': not imported: in code that does not parse (the error at 5:5)" "$tmp/br.err" &&
+    grep -q "^broken.cu:6:33: skipped use of 't'" "$tmp/br.err" && ok || bad "error in a kernel: exit $rc: $(cat "$tmp/br.err")"
+
 # Hostile sources: exit 2 with a message naming the place.
 expect2() {  # expect2 NAME PATTERN FILE ARGS...
     n=$1 pat=$2
