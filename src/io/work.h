@@ -25,7 +25,8 @@
  *    the request and the bank rule); a node costs 33-36 ns with + and ^ (2543 ns at 70 nodes,
  *    4628 ns at 134) and 54 ns with %, / and * (tests/golden/cases/work-limit-summary.json: 57
  *    nodes, 26.4 s for 8.4 M warp-instructions), so a node is priced at the dearer: the
- *    estimate is an upper bound, at most about 1.6x the time;
+ *    estimate is an upper bound, up to about 1.8x the time (a 64-access scenario of identical
+ *    requests: 13.5 s estimated, 7.5 s taken);
  *  - a loop-invariant access (no index reads a loop variable) is built once per warp and handed
  *    out again at each iteration by `analyze` (instr_source): 61 ns per warp-instruction after
  *    its first, priced WORK_NS_REPEAT. Only analyze takes this shortcut; sweep and export pay
