@@ -179,7 +179,9 @@ void recording_regions_build(const recording *r, const char *path, const char *s
                        (!out->from_cubin ||
                         (r->arrays[i].symbol == NULL && strcmp(r->arrays[i].name, "static shared memory") == 0));
         if (unnamed && ndecl == 1) {
-            snprintf(out->was[i], sizeof out->was[0], "the %s", out->names[i]);
+            char old[sizeof out->names[0]]; /* a copy: snprintf may not read what it writes into */
+            memcpy(old, out->names[i], sizeof old);
+            snprintf(out->was[i], sizeof out->was[0], "the %.59s", old); /* was[] holds 64 bytes */
             snprintf(out->names[i], sizeof out->names[0], "%s", all.first_name);
         }
         decl_find d = {.name = out->names[i], .type = out->types[i], .n = sizeof out->types[0]};
