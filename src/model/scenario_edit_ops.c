@@ -161,10 +161,12 @@ static int presets(int ndims, int64_t last, preset *out)
         return k;
     }
     if (ndims == 1) {
-        /* odd strides (3, 5, 7, 33) are conflict-free on 32 banks: the lesson says so */
-        static const int strides[] = {1, 2, 3, 4, 5, 7, 8, 16, 32, 33};
-        static const char *const names[] = {"stride 1", "stride 2", "stride 3",  "stride 4",  "stride 5",
-                                            "stride 7", "stride 8", "stride 16", "stride 32", "stride 33"};
+        /* odd strides (3, 5, 7, 33) are conflict-free on 32 banks; 6, 12 and 24 are 2-, 4- and
+         * 8-way: the ways follow gcd(stride, 32), not whether the stride is a power of two */
+        static const int strides[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 33};
+        static const char *const names[] = {"stride 1",  "stride 2",  "stride 3", "stride 4",  "stride 5",
+                                            "stride 6",  "stride 7",  "stride 8", "stride 12", "stride 16",
+                                            "stride 24", "stride 32", "stride 33"};
         for (size_t i = 0; i < sizeof strides / sizeof strides[0]; i++, k++) {
             if (strides[i] == 1)
                 snprintf(out[k].idx[0], 96, "tid");

@@ -21,7 +21,13 @@ int structs_move(tui_app *a, int key)
     if (t->n == 0)
         return REACT_NONE;
     int si = st->sel_struct < t->n ? st->sel_struct : 0;
-    if (key == KEY_UP || key == 'k') {
+    if (key == KEY_HOME || key == 'g') { /* the first field of the first struct */
+        st->sel_struct = 0;
+        st->sel_field = 0;
+    } else if (key == KEY_END || key == 'G') { /* the last field of the last struct */
+        st->sel_struct = t->n - 1;
+        st->sel_field = t->structs[t->n - 1].nfields - 1;
+    } else if (key == KEY_UP || key == 'k') {
         if (st->sel_field > 0)
             st->sel_field--;
         else if (si > 0) {
@@ -103,6 +109,7 @@ static void structs_draw(tui_app *a)
 static const tui_action structs_actions[] = {
     /* the struct editor */
     {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "select", "select a field", structs_move, MODE_BIT(MODE_STRUCTS), NULL},
+    {{KEY_HOME, KEY_END, 'g', 'G'}, 2, NULL, "the first / last field", structs_move, MODE_BIT(MODE_STRUCTS), NULL},
     {{'t'}, 1, "type", "change the selected field's type", structs_edit, MODE_BIT(MODE_STRUCTS), NULL},
     {{'+'}, 1, "add", "add a char field after the selected one", structs_edit, MODE_BIT(MODE_STRUCTS), NULL},
     {{'d'}, 1, "delete", "delete the selected field", structs_edit, MODE_BIT(MODE_STRUCTS), NULL},
