@@ -145,6 +145,10 @@ typedef struct edit_state {
     int npending;
 } edit_state;
 
+/* Below this many columns the source view's gutter says "free" for "conflict-free" and the
+ * indentation every shown line shares is left out. */
+#define SOURCE_NARROW 100
+
 typedef enum prompt_kind {
     PROMPT_SAVE,
     PROMPT_SVG,
@@ -231,6 +235,7 @@ typedef struct source_state {
     int n;                     /* pager lines */
     int w_num, w_pred, w_meas; /* gutter column widths */
     int w_wf, w_deg;           /* the predicted column's parts: "1056/64", "32-way" */
+    bool narrow;               /* fewer than SOURCE_NARROW columns: short words, no shared indent */
     tui_pager pager;
     unsigned long mask;         /* mouse events before the view asked for the wheel too */
     const char *hint;           /* the source file the command line names (bankscope FILE.cu), or NULL */
@@ -363,8 +368,11 @@ int actions_keyhints(const tui_app *a, tui_mode_id mode, tui_keyhint *out, int m
 const char *actions_key_name(const tui_crt *c, int key, char *buf, size_t n);
 /* "+/-" from an action's shown keys. */
 void actions_keys_text(const tui_crt *c, const tui_action *act, char *buf, size_t n);
-/* The help lines of a mode ("KEYS  help"), generated from the table; count in *n (malloc'd). */
-char **actions_help_lines(const tui_crt *c, tui_mode_id mode, int *n);
+/* The help lines of a mode ("KEYS  help"), generated from the table; count in *n (malloc'd).
+ * With a, only the keys that act on a's scenario (the others: actions_help_idle). */
+char **actions_help_lines(const tui_crt *c, tui_mode_id mode, const tui_app *a, int *n);
+/* The keys of mode that do nothing for a's scenario, as the key bar writes them ("+/- t"). */
+void actions_help_idle(const tui_app *a, tui_mode_id mode, char *buf, size_t n);
 void actions_help_free(char **lines, int n);
 /* Common handlers modes use directly. */
 int action_close(tui_app *a, int key);

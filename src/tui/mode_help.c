@@ -19,20 +19,32 @@ static char **help_lines(tui_app *a, int w, int *n)
     if (!a->help.why) {
         tui_mode_id m = help_subject(a);
         int k;
-        char **keys = actions_help_lines(&a->crt, m, &k);
-        static const char *const notes[] = {
+        char **keys = actions_help_lines(&a->crt, m, a, &k);
+        char idle[400], idle_line[520];
+        actions_help_idle(a, m, idle, sizeof idle);
+        snprintf(idle_line, sizeof idle_line, "Keys that do nothing here%s: %s.",
+                 a->sc.is_trace ? " (a trace: its addresses were recorded, not computed from a declaration)" : "",
+                 idle);
+        const char *const notes[] = {
             "",
-            "Cells show lanes. Red: the bank serves several words in one phase (a conflict; it wins",
-            "over every other colour). Yellow: lanes sharing one word (broadcast). The selected lane",
-            "is shown reversed on top of its colour. Predicted numbers come from the model; measured",
-            "ones need a GPU.",
+            "Cells show lanes. Red: the bank serves several words in one phase (a conflict; it wins over every "
+            "other colour). Yellow: lanes sharing one word (broadcast). The selected lane is shown reversed on top "
+            "of its colour. Predicted numbers come from the model; measured ones need a GPU.",
         };
-        int nn = m == MODE_MAIN ? 5 : 0;
+        /* the main view's notes on the colours; every view: the keys that do nothing here */
+        const char *note[7];
+        int nn = 0;
+        for (int i = 0; m == MODE_MAIN && i < 2; i++)
+            note[nn++] = notes[i];
+        if (idle[0]) {
+            note[nn++] = "";
+            note[nn++] = idle_line;
+        }
         /* wrapped to the page, continuation lines under the help text: never cut */
         int cap = k + nn + 16, o = 0;
         char **out = xmalloc(sizeof *out * (size_t)cap);
         for (int i = 0; i < k + nn; i++) {
-            const char *line = i < k ? keys[i] : notes[i - k];
+            const char *line = i < k ? keys[i] : note[i - k];
             char **parts;
             int np = draw_wrap(line, i < k ? w - 12 : w, &parts);
             if (np == 0) { /* an empty line stays a line */

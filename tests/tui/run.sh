@@ -192,7 +192,7 @@ expect not-modelled-caption "banks: trace[0] cp.async.cg, 16 B"
 
 start 100 30 --no-gpu lesson-padding
 keys n n n
-check lesson-100x30 "lesson 4/8: Padding"
+check lesson-100x30 "lesson 4/8 │ Padding"
 
 # with the GPU worker on: a machine without a GPU says so, and keys still answer at once
 start 80 24 default
@@ -580,8 +580,8 @@ else
     expect source-import-start "PREDICTED"
     keys V
     check source-import-80x24 "SOURCE │ histogram.cu │ file order"
-    expect source-import-skipped "10            skipped          atomicAdd(&hist[in[i]], 1u);"
-    expect source-import-list "histogram.cu:10:9: skipped atomic of 'hist': depends on …"
+    expect source-import-skipped "10    skipped          atomicAdd(&hist[in[i]], 1u);"
+    expect source-import-list "histogram.cu:10:9: skipped atomic of 'hist': depends on data: re…"
     keys G Enter # the list's entry leads to its line
     expect source-import-list-enter "line 10: the import skipped its access (see below)"
     T capture-pane -e -p -t "$sess" > "$tmp/colour"
@@ -805,7 +805,10 @@ for size in "80 24" "100 30" "160 48" "220 60"; do
         echo "FAIL title-colour-$1x$2: the title line should be on the title colour (cyan):"; cat -v "$tmp/colour"; fail=$((fail + 1)); fi
 done
 start 80 24 --no-gpu lesson-tensor
-expect title-lesson "lesson 1/12: Tensor-core … │ block 128x1 │ warp 0/3 │ k=0 (0/3) │ conflict-free"
+expect title-lesson "lesson 1/12 │ Tensor-core… │ block 128x1 │ warp 0/3 │ k=0 (0/3) │ conflict-free"
+# the step number is never cut, even where a swizzled declaration crowds the line
+keys n n n n n n
+expect title-lesson-swizzle " lesson 7/12 │ Tensor-core tiles │ block 128x1 │ warp 0/3 │ conflict-free"
 start 80 24 --no-gpu aos-vec3
 expect title-verdict " bankscope │ aos-vec3 │ sm_90 │ Vec3 p[32] │ block 32x1 │ warp 0/0 │ 4-way"
 keys c
@@ -851,7 +854,7 @@ expect cells-apart "│  0 ┤ 0+1 2+1 4+1 6+1 8+1 10+ 12+ 14+ 16+ 18+ 20+ 22+ 2
 start 80 24 --no-gpu ../../data/record/histogram.json
 expect sideways-start "one block of one launch"
 keys l
-expect sideways-left "13    2/2 conflict-free  …ins[threadIdx.x] = 0; ADDR_LOG(&bins[threadIdx.x]);"
+expect sideways-left "13    2/2 free   …adIdx.x] = 0; ADDR_LOG(&bins[threadIdx.x]);"
 
 # every recording's source view (220x60) says, line by line, the numbers and the words of the
 # per-line table of `analyze` on the same file: wavefronts/ideal and the worst degree

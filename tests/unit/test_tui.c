@@ -78,7 +78,7 @@ static void test_action_table(void **state)
     assert_true(n > 30);
     for (int m = 0; m < MODE_COUNT; m++) {
         int nh;
-        char **help = actions_help_lines(&crt, (tui_mode_id)m, &nh);
+        char **help = actions_help_lines(&crt, (tui_mode_id)m, NULL, &nh);
         bool closes = false;
         const tui_mode *mode = mode_of((tui_mode_id)m);
         assert_int_equal(mode->id, m);
@@ -114,7 +114,7 @@ static void test_action_table(void **state)
     crt.utf8 = true;
     for (int m = 0; m < MODE_COUNT; m++) {
         int nh;
-        char **help = actions_help_lines(&crt, (tui_mode_id)m, &nh);
+        char **help = actions_help_lines(&crt, (tui_mode_id)m, NULL, &nh);
         for (int k = 0; k < nh; k++) {
             const char *text = NULL;
             const tui_action *r;
