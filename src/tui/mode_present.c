@@ -77,9 +77,16 @@ static void present_draw(tui_app *a)
         snprintf(banner, sizeof banner, "%s%s%s", e.n > 0 ? e.line[0] : "", e.n > 1 ? "; " : "",
                  e.n > 1 ? e.line[1] : "");
         explain_lines_free(&e);
-    } else if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
+    } else if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0 && !(a->modified && !hidden && a->view.valid))
         snprintf(banner, sizeof banner, "%s", a->lesson.les.steps[a->lesson.step].text);
-    else if (!hidden && a->view.valid) {
+    else if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0) {
+        /* the step's edit was made: the step's text spoke of the grid before it, so the banner
+         * says what is on screen now, in the model's words (the reason: stride and gcd) */
+        explain_access(&a->sc, &a->view.in, &a->view.res, &e);
+        snprintf(banner, sizeof banner, "Now: %s%s", e.n > 0 ? e.line[0] : "",
+                 e.n > 0 ? "" : "see the grid");
+        explain_lines_free(&e);
+    } else if (!hidden && a->view.valid) {
         explain_access(&a->sc, &a->view.in, &a->view.res, &e);
         if (e.n > 0)
             snprintf(banner, sizeof banner, "%s", e.line[0]);

@@ -871,5 +871,41 @@ for rec in "$cases"/../../data/record/*.json; do
         diff "$tmp/want" "$tmp/got" | head -10; fail=$((fail + 1)); fi
 done
 
+# ---- the moment of the fix, small screens and the struct explorer ----
+# a lesson on a projector: after the edit the step asks for, the banner says what is on screen
+# now, in the model's words (the gcd sentence), not the step's text about the grid before it
+for size in "80 24" "160 48"; do
+    set -- $size
+    start $1 $2 --no-gpu lesson-padding --present
+    expect present-lesson-$1 "every lane hits bank 0"
+    keys +
+    check present-lesson-fixed-$1x$2 "Now: consecutive lanes are 132 B = 33 words apart; gcd(33, 32) = 1"
+    keys -
+    expect present-lesson-undone-$1 "every lane hits bank 0"
+done
+# help: PgDn scrolls a page (the frame's height less one line), End goes to the last
+start 80 24 --no-gpu
+keys '?'
+expect help-page-start "lines 1-20 of"
+keys NPage
+expect help-page-down "lines 20-39 of"
+keys End
+expect help-page-end "Keys that do nothing here: V f i/I x/X o m."
+# a trace's help lists the keys that act on it and names the others in one line
+start 80 24 --no-gpu ../../data/record/histogram.json
+expect help-trace-source "one block of one launch"
+keys Escape '?'
+expect help-trace-start "keys of the main view"
+if grep -qF "padding of the innermost" "$tmp/screen"; then
+    echo "FAIL help-trace: a trace's help lists padding"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+keys End
+check help-trace-80x24 "Keys that do nothing here (a trace: its addresses were recorded"
+# the struct editor: Home / End select the first / last field
+start 100 30 --no-gpu aos-vec3
+keys o End
+expect struct-end ">    float pad;"
+keys Home
+expect struct-home ">    float x;"
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
