@@ -433,6 +433,8 @@ void kernel_view_free(tui_app *a);
 /* ---- frame.c: per-frame geometry and hit tests ---- */
 /* The presentation mode's grid (mode_present.c), for frame_compute. */
 grid_geom present_geom(const tui_app *a);
+/* The grid of one side (other: the right) of a compare in presentation mode. */
+grid_geom present_compare_geom(const tui_app *a, bool other);
 void frame_compute(tui_app *a);
 int app_mouse(tui_app *a, int y, int x);
 

@@ -188,9 +188,10 @@ static void run_loop(tui_app *a)
             break;
         if (a->step.playing && app_now_ms() - a->step.last_ms >= 400) {
             a->step.last_ms = app_now_ms();
-            if (a->step.shown < a->view.res.wavefronts)
-                key_and_react(a, ' ');
-            else
+            int before = a->step.shown; /* Space goes on while a grid (compare: either) has more */
+            if (!key_and_react(a, ' '))
+                break;
+            if (a->step.shown == before)
                 a->step.playing = false;
             redraw = true;
         }
