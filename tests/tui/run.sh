@@ -907,5 +907,25 @@ expect struct-end ">    float pad;"
 keys Home
 expect struct-home ">    float x;"
 
+# compare on a projector (z): both grids big, each under its declaration and verdict; with step
+# mode each grid steps through its own wavefronts; at 160x48 the 2-column cells of the pinned
+# grid write lanes 10-31 as a-v, so "910111213" never appears
+start 160 48 --no-gpu
+keys + P -
+expect pin-letters "0 1 2 3 4 5 6 7 8 9 a b c d e f g h i j k l m n o p q r s t u v"
+if grep -qF "910111213" "$tmp/screen"; then
+    echo "FAIL pin-letters: lanes run together"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+keys z
+check present-compare-160x48 "= conflict-free  1 wf, ideal 1"
+keys s Space Space Space
+expect present-compare-step "step 1 of 1 wf, done"
+expect present-compare-step-left "step 3 of 32 wf"
+for size in "80 24" "100 30" "220 60"; do
+    set -- $size
+    start $1 $2 --no-gpu
+    keys c z
+    check present-compare-$1x$2 "best padding: float tile[32][32+1]"
+done
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
