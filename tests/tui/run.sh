@@ -927,5 +927,16 @@ for size in "80 24" "100 30" "220 60"; do
     check present-compare-$1x$2 "best padding: float tile[32][32+1]"
 done
 
+# the advisor on a 1-D array of structs: one sentence that padding cannot change the banks (not
+# 65 identical rows), then the layout changes that do: struct of arrays, fields by alignment
+start 100 30 --no-gpu struct-mixed
+keys v
+check advisor-struct-100x30 "or fields by alignment (R in the struct editor), sizeof 64 -> 32"
+start 80 24 --no-gpu aos-vec3
+keys v
+check advisor-aos-80x24 "or struct of arrays (c compares it): 1 wavefront, conflict-free"
+if grep -qF "closest swizzle" "$tmp/screen"; then
+    echo "FAIL advisor-aos: a closest swizzle no better than none"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
