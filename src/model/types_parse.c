@@ -272,7 +272,7 @@ bool types_parse_struct(const char *text, const types_registry *r, types_struct 
     }
     if (!name[0])
         snprintf(name, sizeof name, "%s", tname);
-    if (!punct(&L, ';') && L.err_pos < 0) {
+    if (!punct(&L, ';') && L.err_pos < 0 && (skip_space(&L), L.text[L.pos])) { /* at the end it may go */
         fail(&L, L.pos, "expected ';' after '}'");
         goto done;
     }

@@ -9,7 +9,6 @@
 #include "io/load.h"
 #include "tui/app.h"
 
-
 /* The array the current access reads; -1 for a trace. */
 static int cur_array(const tui_app *a)
 {
@@ -292,11 +291,6 @@ static bool acts_access(const tui_app *a)
     return scenario_access_count(&a->sc) > 1;
 }
 
-static bool acts_structs(const tui_app *a)
-{
-    return a->sc.types.n > 0;
-}
-
 static bool acts_source(const tui_app *a)
 {
     if (a->sc.is_trace) /* a recording's instructions carry their lines */
@@ -376,7 +370,13 @@ static const tui_action table[] = {
     {{'F'}, 1, NULL, "reset: back to the file as opened or last saved (one edit: u undoes it)", act_reset, V, NULL},
     {{'u', 'U', CTRL('r')}, 2, "undo", "undo / redo an edit (Ctrl-R redoes too)", act_undo, V, NULL},
     {{'v'}, 1, "advisor", "advisor: padding sweep, occupancy, swizzle, SoA", advisor_open, V, NULL},
-    {{'o'}, 1, "structs", "struct editor: layout, holes, sizeof", structs_open, V, acts_structs},
+    {{'o'},
+     1,
+     "structs",
+     "struct editor: layout, holes, sizeof; start one or paste a C declaration",
+     structs_open,
+     V,
+     NULL},
     {{'g', 'G'},
      2,
      NULL,

@@ -155,13 +155,16 @@ typedef enum prompt_kind {
     PROMPT_OVERWRITE,
     PROMPT_QUIT,
     PROMPT_OPEN,
-    PROMPT_SWIZZLE /* the array's swizzle (empty: none) */
+    PROMPT_SWIZZLE, /* the array's swizzle (empty: none) */
+    PROMPT_STRUCT   /* a C struct declaration, typed or pasted (the struct editor's i) */
 } prompt_kind;
 typedef struct prompt_state {
     prompt_kind kind;
     bool svg; /* PROMPT_OVERWRITE: the file is an SVG picture */
     int arg;  /* PROMPT_OPEN: direction */
     tui_line line;
+    char err[320]; /* PROMPT_STRUCT: why the declaration was refused, "" when none */
+    int err_col;   /* its column in the line (0-based), -1 when it has none */
 } prompt_state;
 
 typedef struct advisor_state {
@@ -172,6 +175,8 @@ typedef struct advisor_state {
 
 typedef struct structs_state {
     int sel_struct, sel_field;
+    /* d on a field an access reads asks first: the field asked about (-1: none) */
+    int ask_struct, ask_field;
 } structs_state;
 
 typedef struct compare_state {
@@ -398,6 +403,7 @@ int advisor_apply_layout_key(tui_app *a, int key);
 int structs_open(tui_app *a, int key);
 int structs_move(tui_app *a, int key);
 int structs_edit(tui_app *a, int key);
+int structs_declare(tui_app *a, int key);
 int compare_toggle(tui_app *a, int key);
 int compare_pin(tui_app *a, int key);
 int compare_scroll(tui_app *a, int key);
