@@ -966,5 +966,12 @@ keys -l 'typedef struct { float x, y, z; } Vec3'
 keys Enter Escape
 check struct-vec3-12-100x30 "gcd(3, 32) = 1"
 
+# totals and the verdict speak of the same warps and say which: warp 2 of default's char tile
+# [32][33] is 2-way, the file's "warps" total only warp 0
+start 100 30 --no-gpu
+keys t t + w w
+expect totals-other-warp "warp 2 is not in the totals (warp 0)"
+expect totals-other-warp-verdict "2-way conflict"
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
