@@ -65,7 +65,8 @@ __device__ __forceinline__ long long bs_max(long long a, long long b) { return a
 
 #define BS_WIDTH @WIDTH@
 #define BS_STORE @STORE@
-/* The instruction (banks_op): 0 load, 1 store, 2 ldmatrix, 3 stmatrix, 4 atomic, 5 cp.async; for
+/* The instruction (banks_op): 0 load, 1 store, 2 ldmatrix, 3 stmatrix, 4 atomic, 5 cp.async,
+ * 7 atomic.popc (atomicAdd(p, 1) whose result is unused: ATOMS.POPC.INC); for
  * ldmatrix/stmatrix the matrices (1, 2, 4) and .trans; for atomics the operation (0 add, 1 min,
  * 2 max, 3 and, 4 or, 5 xor, 6 exch, 7 cas, 8 inc) and whether it returns (atom) or not (red). */
 #define BS_OP @OP@
@@ -166,6 +167,11 @@ __device__ __forceinline__ void bs_tensor_access(unsigned a, unsigned &v, const 
 #else
     asm volatile("cp.async.ca.shared.global [%0], [%1], 16;" :: "r"(a), "l"(g) : "memory");
 #endif
+    v += 1;
+#elif BS_OP == 7
+    /* atomicAdd(&s[i], 1u) with its result unused, in the PTX nvcc emits for it (atom with the
+     * constant 1, the result dropped): ptxas makes it ATOMS.POPC.INC.32 */
+    asm volatile("{.reg .b32 bs_t; atom.shared.add.u32 bs_t, [%0], 1;}" :: "r"(a) : "memory");
     v += 1;
 #elif BS_OP == 4 && BS_ATOMIC == 6 && BS_WIDTH == 4
     unsigned r;

@@ -5,8 +5,8 @@
 #include "cli/cli.h"
 #include "io/load.h"
 #include "io/textsafe.h"
-#include "io/kernel_text.h"
-#include "io/measure_plan.h"
+#include "core/kernel_text.h"
+#include "core/measure_plan.h"
 
 int cli_kernel(int argc, char **argv)
 {

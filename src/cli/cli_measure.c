@@ -7,7 +7,7 @@
 #include "io/jsonw.h"
 #include "io/load.h"
 #include "io/textsafe.h"
-#include "io/measure_plan.h"
+#include "core/measure_plan.h"
 #include "io/report.h"
 
 /* Text block for one access. */

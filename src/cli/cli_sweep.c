@@ -11,7 +11,7 @@
 #include "io/load.h"
 #include "io/textsafe.h"
 #include "io/work.h"
-#include "io/measure_plan.h"
+#include "core/measure_plan.h"
 #include "io/report.h"
 #include "model/advisor.h"
 

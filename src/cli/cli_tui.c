@@ -2,6 +2,7 @@
  * the options; the view itself is src/tui (which knows nothing of the command line). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "tui/tui.h"
@@ -44,7 +45,14 @@ int cli_tui_named(int argc, char **argv, const char *const *skipped, int nskippe
         case 'b': o.bench_startup = true; break;
         case 's': o.snapshot = true; break;
         case 'k': o.keys = v; break;
-        case 'S': o.source_file = v; break;
+        case 'S': {
+            struct stat st; /* --source FILE names the file; --source DIR a folder of sources */
+            if (stat(v, &st) == 0 && S_ISDIR(st.st_mode))
+                o.source_dir = v;
+            else
+                o.source_file = v;
+            break;
+        }
         default: rc = CLI_USAGE; break;
         }
     }

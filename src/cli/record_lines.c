@@ -19,7 +19,8 @@
 typedef struct lines_row {
     char *file, *text;
     int64_t line, instrs, wavefronts, ideal, degree, unmodelled;
-    int64_t *idx; /* its trace entries ("instructions"), instrs of them */
+    char kind[32]; /* the first not-modelled kind of its PCs ("cp.async.cg"), or "" */
+    int64_t *idx;  /* its trace entries ("instructions"), instrs of them */
     /* what the hardware counted (the line's "measured", "agree", "agree_why") */
     bool measured;
     measured_counts mc;
@@ -209,7 +210,7 @@ static void kind_add(lines_kind **list, int *n, const char *sass, const char *wh
 }
 
 /* A line's "pcs" (its '[' read): those not modelled into f. */
-static bool read_pcs(jsonstream *js, lines_file *f)
+static bool read_pcs(jsonstream *js, lines_file *f, lines_row *r)
 {
     jsonstream_token t;
     while ((t = jsonstream_next(js)) == JSONSTREAM_OBJECT) {
@@ -228,7 +229,9 @@ static bool read_pcs(jsonstream *js, lines_file *f)
             else if (!jsonstream_skip(js, t))
                 break;
         }
-        if (why)
+        if (why && !r->kind[0])
+            record_kind_name(sass, r->kind, sizeof r->kind);
+        if (why && f)
             kind_add(&f->not_modelled, &f->nnot_modelled, sass, why, execs);
         free(sass);
         free(why);
@@ -286,8 +289,8 @@ static bool read_row(jsonstream *js, lines_row *r, lines_file *kinds)
             }
             if (t != JSONSTREAM_ARRAY_END)
                 return false;
-        } else if (strcmp(key, "pcs") == 0 && t == JSONSTREAM_ARRAY && kinds) {
-            if (!read_pcs(js, kinds))
+        } else if (strcmp(key, "pcs") == 0 && t == JSONSTREAM_ARRAY) {
+            if (!read_pcs(js, kinds, r))
                 return false;
         } else if (strcmp(key, "predicted") == 0 && t == JSONSTREAM_OBJECT) {
             if (!read_predicted(js, r))
@@ -306,8 +309,21 @@ static bool read_row(jsonstream *js, lines_row *r, lines_file *kinds)
     return t == JSONSTREAM_OBJECT_END;
 }
 
+const char *record_kind_name(const char *sass, char *buf, size_t n)
+{
+    const char *op = sass ? sass + strspn(sass, " \t") : "";
+    if (*op == '@') /* the predicate */
+        op += strcspn(op, " \t"), op += strspn(op, " \t");
+    const kinds_row *k = kinds_find_sass(op);
+    if (k && k->rule == KINDS_RULE_NOT_MODELLED)
+        snprintf(buf, n, "%s", k->name);
+    else
+        snprintf(buf, n, "%.*s", (int)strcspn(op, " \t"), op);
+    return buf;
+}
+
 void record_row_print(FILE *out, const char *file, int64_t line, const char *text, int64_t instrs, int64_t wavefronts,
-                      int64_t ideal, int64_t degree, int64_t unmodelled)
+                      int64_t ideal, int64_t degree, int64_t unmodelled, const char *kind)
 {
     char where[80], deg[24], t[256];
     record_where(file, line, where, sizeof where);
@@ -315,6 +331,8 @@ void record_row_print(FILE *out, const char *file, int64_t line, const char *tex
         report_degree_text((int)degree, deg, sizeof deg);
     else
         snprintf(deg, sizeof deg, "-");
+    if (instrs && degree <= 0 && unmodelled) /* only kinds the model does not cover: no verdict */
+        snprintf(deg, sizeof deg, "not modelled");
     const char *txt = textsafe(text ? text + strspn(text, " \t") : "", t, sizeof t);
     bool cut = strlen(txt) > 70; /* a long line ends in "...": never cut without saying so */
     int keep = cut ? 67 : 70;
@@ -323,7 +341,8 @@ void record_row_print(FILE *out, const char *file, int64_t line, const char *tex
     fprintf(out, "%-28s %8lld %10lld %10lld %13s  %.*s%s\n", where, (long long)instrs, (long long)wavefronts,
             (long long)ideal, deg, keep, txt, cut ? "..." : "");
     if (unmodelled)
-        fprintf(out, "%-28s %8lld not modelled\n", "", (long long)unmodelled);
+        fprintf(out, "%-28s %8lld not modelled%s%s\n", "", (long long)unmodelled, kind && kind[0] ? ": " : "",
+                kind ? kind : "");
 }
 
 void record_row_header(FILE *out)
@@ -351,7 +370,7 @@ static void lines_predict(const char *path, const banks_profile *prof, lines_row
     trace_stream *ts = NULL;
     io_error err;
     if (trace_stream_open(path, NULL, 0, path, prof->name, &ts, &err) == TRACE_STREAM_OK) {
-        int64_t *sum = xcalloc((size_t)(3 * (n ? n : 1)), sizeof *sum);
+        int64_t *sum = xcalloc((size_t)(4 * (n ? n : 1)), sizeof *sum);
         banks_request r;
         int64_t i = 0;
         int got;
@@ -362,17 +381,23 @@ static void lines_predict(const char *path, const banks_profile *prof, lines_row
             if (row < 0)
                 continue;
             banks_analyze(prof, &r, &res, NULL);
-            if (res.not_modelled)
+            if (res.not_modelled) { /* a kind the model does not cover, named by its SASS (cp.async.cg) */
+                sum[4 * row + 3]++;
+                if (!rows[row].kind[0])
+                    snprintf(rows[row].kind, sizeof rows[row].kind, "%s", kinds_of(r.op)->name);
                 continue;
-            sum[3 * row] += res.wavefronts;
-            sum[3 * row + 1] += res.ideal_wavefronts;
-            if (res.conflict_degree > sum[3 * row + 2])
-                sum[3 * row + 2] = res.conflict_degree;
+            }
+            sum[4 * row] += res.wavefronts;
+            sum[4 * row + 1] += res.ideal_wavefronts;
+            if (res.conflict_degree > sum[4 * row + 2])
+                sum[4 * row + 2] = res.conflict_degree;
         }
         for (int k = 0; got == 0 && k < n; k++) { /* the whole trace read: the new numbers */
-            rows[k].wavefronts = sum[3 * k];
-            rows[k].ideal = sum[3 * k + 1];
-            rows[k].degree = sum[3 * k + 2];
+            rows[k].wavefronts = sum[4 * k];
+            rows[k].ideal = sum[4 * k + 1];
+            rows[k].degree = sum[4 * k + 2];
+            if (sum[4 * k + 3] > rows[k].unmodelled) /* a file written before the kind was named */
+                rows[k].unmodelled = sum[4 * k + 3];
         }
         free(sum);
     }
@@ -396,6 +421,7 @@ static bool lines_read(const char *path, const banks_profile *prof, lines_row **
         return false;
     jsonstream js;
     jsonstream_open_file(&js, f);
+    jsonstream_max_string(&js, 1u << 20); /* a recording's names are kept whole (trace_stream.c) */
     bool is_record = false;
     lines_row *rows = NULL;
     int nrows = 0, cap = 0;
@@ -529,7 +555,8 @@ void record_lines_report(const char *path, const banks_profile *prof, FILE *out)
     record_row_header(out);
     for (int i = 0; i < n; i++) {
         const lines_row *r = &rows[i];
-        record_row_print(out, r->file, r->line, r->text, r->instrs, r->wavefronts, r->ideal, r->degree, r->unmodelled);
+        record_row_print(out, r->file, r->line, r->text, r->instrs, r->wavefronts, r->ideal, r->degree, r->unmodelled,
+                         r->kind);
         tn += r->instrs;
         tw += r->wavefronts;
         ti += r->ideal;

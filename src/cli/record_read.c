@@ -433,10 +433,18 @@ static const char *atomic_from_sass(const char *sass, banks_request *r)
     static const struct {
         const char *prefix;
         banks_atomic a;
-    } kinds[] = {{"ATOMS.ADD", BANKS_ATOM_ADD},     {"ATOMS.MIN", BANKS_ATOM_MIN}, {"ATOMS.MAX", BANKS_ATOM_MAX},
-                 {"ATOMS.AND", BANKS_ATOM_AND},     {"ATOMS.OR", BANKS_ATOM_OR},   {"ATOMS.XOR", BANKS_ATOM_XOR},
-                 {"ATOMS.EXCH", BANKS_ATOM_EXCH},   {"ATOMS.CAS", BANKS_ATOM_CAS}, {"ATOMS.INC", BANKS_ATOM_INC},
-                 {"ATOMS.POPC.INC", BANKS_ATOM_ADD}};
+    } kinds[] = {{"ATOMS.ADD", BANKS_ATOM_ADD},   {"ATOMS.MIN", BANKS_ATOM_MIN}, {"ATOMS.MAX", BANKS_ATOM_MAX},
+                 {"ATOMS.AND", BANKS_ATOM_AND},   {"ATOMS.OR", BANKS_ATOM_OR},   {"ATOMS.XOR", BANKS_ATOM_XOR},
+                 {"ATOMS.EXCH", BANKS_ATOM_EXCH}, {"ATOMS.CAS", BANKS_ATOM_CAS}, {"ATOMS.INC", BANKS_ATOM_INC}};
+    if (strncmp(op, "ATOMS.POPC.INC", 14) == 0) { /* atomicAdd(p, 1), result unused: lanes on a word merge */
+        r->op = BANKS_ATOMIC_POPC;
+        r->atomic = BANKS_ATOM_ADD;
+        r->returns = false;
+        return NULL;
+    }
+    if (strncmp(op, "ATOMS.CAST.SPIN", 15) == 0)
+        return "ATOMS.CAST.SPIN is a compare-and-swap loop (a float atomicAdd, an 8-byte add/min/max): each "
+               "iteration is an instruction whose lanes depend on the others' success";
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
         size_t k = strlen(kinds[i].prefix);
         if (strncmp(op, kinds[i].prefix, k) == 0 && (op[k] == '\0' || op[k] == '.')) {

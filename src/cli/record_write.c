@@ -236,8 +236,9 @@ static void json_entry(jsonw *w, const record_book *b, int64_t i)
     jsonw_begin_object(w, JSONW_INLINE);
     const kinds_row *k = kinds_of(r.op);
     JSONW_KV_STRING(w, "op", k ? kinds_op_text(k) : banks_op_name(r.op));
-    if (k && k->file_op) /* as scenario_kind_json: "op": "cp.async", "cache": "cg" */
-        JSONW_KV_STRING(w, "cache", k->cache);
+    const char *sel = NULL, *key = k ? kinds_select_key(k, &sel) : NULL;
+    if (key) /* as scenario_kind_json: "op": "cp.async", "cache": "cg"; "op": "atomic", "form": "popc" */
+        jsonw_kv_string(w, key, sel);
     JSONW_KV_INT(w, "width", r.width);
     if (r.op == BANKS_LDMATRIX || r.op == BANKS_STMATRIX) {
         JSONW_KV_INT(w, "matrices", r.matrices);
@@ -269,16 +270,19 @@ void record_book_json(const record_book *b, const record_measured *m, const char
     const record_capture *c = b->cap;
     jsonw w;
     jsonw_init(&w, out);
-    char name[4096], desc[8192], src[4200];
-    short_name(c->demangled, name, sizeof name);
-    snprintf(desc, sizeof desc,
-             "Recorded by bankscope record: block (%u,%u,%u) of launch %lld of %s on %s; one block of one launch, for "
-             "this input",
-             c->block[0], c->block[1], c->block[2], (long long)c->launch, c->demangled, c->device);
+    char src[4200];
+    size_t nlen = strlen(c->demangled) + 1; /* names are kept whole, however long */
+    char *name = xmalloc(nlen);
+    short_name(c->demangled, name, nlen);
+    strbuf db = {0};
+    strbuf_addf(&db,
+                "Recorded by bankscope record: block (%u,%u,%u) of launch %lld of %s on %s; one block of one launch, "
+                "for this input",
+                c->block[0], c->block[1], c->block[2], (long long)c->launch, c->demangled, c->device);
     if (c->executed > c->nentries) /* every reader shows the description: say it there too */
-        snprintf(desc + strlen(desc), sizeof desc - strlen(desc),
-                 "; %lld of %lld warp-instructions captured (truncated)", (long long)c->nentries,
-                 (long long)c->executed);
+        strbuf_addf(&db, "; %lld of %lld warp-instructions captured (truncated)", (long long)c->nentries,
+                    (long long)c->executed);
+    const char *desc = strbuf_str(&db);
     jsonw_begin_object(&w, JSONW_LINES);
     JSONW_KV_STRING(&w, "format", "bankscope-record/1");
     JSONW_KV_STRING(&w, "name", name);
@@ -370,15 +374,20 @@ void record_book_json(const record_book *b, const record_measured *m, const char
     jsonw_end_array(&w);
     jsonw_end_object(&w);
     *ok = jsonw_finish(&w, why);
+    free(name);
+    strbuf_free(&db);
 }
 
 void record_book_print(const record_book *b, FILE *out)
 {
     const record_capture *c = b->cap;
     char t[512];
-    fprintf(out, "%s, launch %lld, block (%u,%u,%u) of grid (%u,%u,%u), block %ux%ux%u, on %s (%s)\n",
-            textsafe(c->demangled, t, sizeof t), (long long)c->launch, c->block[0], c->block[1], c->block[2],
-            c->grid[0], c->grid[1], c->grid[2], c->block_dim[0], c->block_dim[1], c->block_dim[2], c->device, b->arch);
+    textsafe(c->demangled, t, sizeof t - 4);
+    if (strlen(t) < strlen(c->demangled)) /* a long name is cut on screen, and says so */
+        strcat(t, "\xe2\x80\xa6");
+    fprintf(out, "%s, launch %lld, block (%u,%u,%u) of grid (%u,%u,%u), block %ux%ux%u, on %s (%s)\n", t,
+            (long long)c->launch, c->block[0], c->block[1], c->block[2], c->grid[0], c->grid[1], c->grid[2],
+            c->block_dim[0], c->block_dim[1], c->block_dim[2], c->device, b->arch);
     fprintf(out, "%lld warp-instructions captured at %d SASS instructions%s\n", (long long)c->nentries, b->npcs,
             c->executed > c->nentries ? "" : "");
     if (c->executed > c->nentries)
@@ -392,8 +401,12 @@ void record_book_print(const record_book *b, FILE *out)
     int64_t tw = 0, ti = 0, tn = 0;
     for (int i = 0; i < b->nlines; i++) {
         const record_line *l = &b->lines[i];
+        char kind[32] = "";
+        for (int k = 0; k < b->npcs && !kind[0]; k++)
+            if (b->pcs[k].line == i && b->pcs[k].problem)
+                record_kind_name(b->pcs[k].sass ? b->pcs[k].sass->text : NULL, kind, sizeof kind);
         record_row_print(out, l->file, l->line, l->text, l->ninstr, l->wavefronts, l->ideal_wavefronts,
-                         l->ninstr ? l->degree : 0, l->unmodelled);
+                         l->ninstr ? l->degree : 0, l->unmodelled, kind);
         tw += l->wavefronts;
         ti += l->ideal_wavefronts;
         tn += l->ninstr;

@@ -5,10 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "io/jsonstream.h"
 #include "io/jsontree.h"
 #include "io/library.h"
+#include "io/safe_open.h"
 
 /* A look at the top-level keys only (jsonstream, skipping the values): no tree is built, so
  * asking this of a large trace costs nothing. */
@@ -47,7 +49,28 @@ static bool fail(const jsontree *t, const char *name, const char *path, const ch
     return false;
 }
 
-bool lesson_load_text(const char *text, size_t len, const char *name, lesson *out, io_error *err)
+/* Where a step's pattern is read: a file of the lesson's folder (dir; safe_named_path: no ".."
+ * or link out of it, no /proc, /dev, /sys, a regular .json file), its real path into real; else a
+ * library name, kept as it is. NULL (with the reason in why) for anything else, so that a lesson
+ * from someone else opens nothing the user did not choose. */
+static const char *step_source(const char *pattern, const char *dir, char *real, size_t n, const char **why)
+{
+    static const char *const json_exts[] = {".json", NULL};
+    safe_refusal r = SAFE_NOT_FOUND;
+    const char *roots[1] = {dir};
+    if (dir && safe_named_path(pattern, roots, 1, json_exts, real, n, &r))
+        return real;
+    if (!strchr(pattern, '/') && library_entry_find(pattern))
+        return pattern;
+    *why = r == SAFE_OUTSIDE       ? (dir ? "outside the lesson's folder" : "not a library pattern")
+           : r == SAFE_SPECIAL     ? "a system file"
+           : r == SAFE_NOT_REGULAR ? "not a regular file"
+           : r == SAFE_NOT_SOURCE  ? "not a .json file"
+                                   : "no such file beside the lesson, nor a library pattern";
+    return NULL;
+}
+
+bool lesson_load_text(const char *text, size_t len, const char *name, const char *dir, lesson *out, io_error *err)
 {
     memset(out, 0, sizeof *out);
     if (len > LOAD_MAX_SCENARIO_BYTES) { /* parsed into a tree: bounded */
@@ -94,8 +117,17 @@ bool lesson_load_text(const char *text, size_t len, const char *name, lesson *ou
             fail(&tree, name, path, "a step needs \"pattern\" and \"text\" strings", err);
             goto done;
         }
+        char real[4096];
+        const char *why = NULL, *where = step_source(pat->valuestring, dir, real, sizeof real, &why);
+        if (!where) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "not opened: %s", why);
+            snprintf(path, sizeof path, "steps[%d].pattern", out->nsteps);
+            fail(&tree, name, path, msg, err);
+            goto done;
+        }
         lesson_step *ls = &out->steps[out->nsteps++];
-        ls->pattern = xstrdup(pat->valuestring);
+        ls->pattern = xstrdup(where);
         ls->text = xstrdup(txt->valuestring);
         /* a pattern named again was checked at its first step: each is loaded once, so the
          * lesson costs what its distinct patterns cost */
@@ -130,7 +162,17 @@ bool lesson_load(const char *source, lesson *out, io_error *err)
     const char *text = load_source_text(source, &len, &owned, err);
     if (!text)
         return false;
-    bool ok = lesson_load_text(text, len, source, out, err);
+    /* the lesson's folder: where its steps' files may be (none for a built-in lesson) */
+    struct stat st;
+    const library_entry *e = stat(source, &st) == 0 ? NULL : library_entry_find(source);
+    const char *file = e ? e->path : source;
+    char dir[4096];
+    const char *slash = file ? strrchr(file, '/') : NULL;
+    if (slash)
+        snprintf(dir, sizeof dir, "%.*s", slash == file ? 1 : (int)(slash - file), file);
+    else
+        snprintf(dir, sizeof dir, ".");
+    bool ok = lesson_load_text(text, len, source, file ? dir : NULL, out, err);
     if (owned)
         free((char *)text);
     return ok;

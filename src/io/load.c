@@ -291,6 +291,15 @@ static bool load_op(loader *L, const cJSON *o, const char *path, banks_request *
     free(op);
     if (!ok)
         return false;
+    const cJSON *form = cJSON_GetObjectItemCaseSensitive(o, "form"); /* atomic.popc is a kind of its own */
+    if (form) {
+        if (!cJSON_IsString(form) || !kinds_find_form("atomic", form->valuestring))
+            return fail_at(L, 0, "form is \"popc\" (an add of 1 whose lanes on one word merge)", "%s.form", path);
+        const kinds_row *k = kinds_find_form(banks_op_name(r->op), form->valuestring);
+        if (!k)
+            return fail_at(L, 0, "only atomics take this key", "%s.form", path);
+        r->op = (banks_op)k->op;
+    }
     const kinds_row *krow = kinds_of(r->op);
     bool matrix = kinds_takes_key(krow, "matrices");
     static const char *const tensor_keys[] = {"matrices", "trans", "atomic", "returns"};
@@ -298,7 +307,10 @@ static bool load_op(loader *L, const cJSON *o, const char *path, banks_request *
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, tensor_keys[k]);
         bool fits = kinds_takes_key(krow, tensor_keys[k]);
         if (v && !fits)
-            return fail_at(L, 0, k < 2 ? "only ldmatrix and stmatrix take this key" : "only atomics take this key",
+            return fail_at(L, 0,
+                           k < 2  ? "only ldmatrix and stmatrix take this key"
+                           : form ? "the popc form adds 1 and returns nothing: it takes no atomic or returns"
+                                  : "only atomics take this key",
                            "%s.%s", path, tensor_keys[k]);
         if (v && (k == 1 || k == 3) && !cJSON_IsBool(v))
             return fail_at(L, 0, "expected true or false", "%s.%s", path, tensor_keys[k]);
@@ -374,8 +386,9 @@ static bool load_access(loader *L, const cJSON *a, int i, scenario *s)
     char path[64], p2[96];
     snprintf(path, sizeof path, "accesses[%d]", i);
     scenario_access *sa = &s->accesses[i];
-    static const char *const keys[] = {"op",    "array",  "index",   "field",  "vector",   "when",  "label", "matrices",
-                                       "trans", "atomic", "returns", "source", "location", "cache", "loop",  NULL};
+    static const char *const keys[] = {"op",       "array",    "index", "field",  "vector",  "when",
+                                       "label",    "matrices", "trans", "atomic", "returns", "source",
+                                       "location", "cache",    "form",  "loop",   NULL};
     if (!cJSON_IsObject(a))
         return fail_at(L, 0, "expected an object", "%s", path);
     banks_request kind = {0};
@@ -518,8 +531,12 @@ static bool load_root(loader *L, const cJSON *root, scenario *s)
     if (arch) {
         s->arch = banks_profile_find(arch);
         free(arch);
-        if (!s->arch)
-            return fail_at(L, 0, "unknown architecture (" LOAD_ARCH_LIST ")", "arch");
+        if (!s->arch) {
+            char names[256], msg[300];
+            banks_profile_names(names, sizeof names);
+            snprintf(msg, sizeof msg, "unknown architecture (%s)", names);
+            return fail_at(L, 0, msg, "arch");
+        }
     }
     if (cJSON_GetObjectItemCaseSensitive(root, "trace")) { /* traces are read by trace_stream */
         static const char *const tkeys[] = {"name", "description", "arch", "trace", NULL};
@@ -616,6 +633,7 @@ static bool load_trace_all(trace_stream *t, scenario *out, io_error *err)
     h->name = h->description = NULL;
     out->arch = h->arch;
     out->is_trace = true;
+    out->recording = h->recording;
     trace_stream_close(t);
     scenario_error se;
     if (rc == 0 && !scenario_finish(out, &se)) {

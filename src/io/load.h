@@ -16,9 +16,6 @@
     (1 << 20) /* instructions of a trace held in memory; `analyze`                                                     \
                  streams traces of any length instead */
 
-/* The architectures named in "unknown architecture" messages. */
-#define LOAD_ARCH_LIST "sm_90, sm_80, sm_86, sm_75, sm_70, sm_60, sm_50, sm_35, sm_35_8byte, sm_13"
-
 typedef struct io_error {
     char text[640]; /* "file:line:col: path: message", one line */
 } io_error;

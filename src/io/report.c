@@ -9,6 +9,7 @@
 #include "io/textsafe.h"
 #include "model/explain.h"
 #include "model/kinds.h"
+#include "util.h"
 
 void report_json_string(strbuf *sb, const char *s)
 {
@@ -360,14 +361,27 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
     c->run_n = 1;
 }
 
+#define HEADER_TEXT_MAX 400 /* bytes of a name or description the text report shows */
+
+/* text, made printable, cut at HEADER_TEXT_MAX bytes (on a character boundary) with an ellipsis:
+ * a recording's demangled kernel name can run to tens of kilobytes (--json keeps it whole). */
+static void header_text(const char *text, FILE *out)
+{
+    size_t len = strlen(text), keep = len > HEADER_TEXT_MAX ? HEADER_TEXT_MAX : len;
+    while (keep < len && keep > 0 && ((unsigned char)text[keep] & 0xC0) == 0x80)
+        keep--;
+    char *cut = xstrdup(text);
+    cut[keep] = '\0';
+    textsafe_fputs(cut, out);
+    free(cut);
+    fputs(keep < len ? "\xe2\x80\xa6\n" : "\n", out);
+}
+
 static void scenario_header(FILE *out, const scenario *s)
 {
-    textsafe_fputs(s->name ? s->name : "(unnamed scenario)", out);
-    fputc('\n', out);
-    if (s->description) {
-        textsafe_fputs(s->description, out);
-        fputc('\n', out);
-    }
+    header_text(s->name ? s->name : "(unnamed scenario)", out);
+    if (s->description)
+        header_text(s->description, out);
     fprintf(out, "architecture %s: %s\n", s->arch->name, s->arch->title);
     if (s->is_trace) {
         fprintf(out, "trace of %d warp-instruction%s\n", s->ntrace, s->ntrace == 1 ? "" : "s");
@@ -635,8 +649,9 @@ void report_json_kind(jsonw *w, const banks_request *r)
         jsonw_kv_string(w, "atomic", banks_atomic_name(r->atomic));
         jsonw_kv_bool(w, "returns", r->returns);
     }
-    if (k->file_op) /* cp.async.cg: "op": "cp.async", "cache": "cg" */
-        jsonw_kv_string(w, "cache", k->cache);
+    const char *sel = NULL, *key = kinds_select_key(k, &sel); /* "cache": "cg", "form": "popc" */
+    if (key)
+        jsonw_kv_string(w, key, sel);
 }
 
 /* A type's C name, "struct " included for structs, "[n]" for field arrays. */

@@ -5,7 +5,9 @@
  *    link, a dangling link gets its target created);
  *  - an existing file keeps its mode and owner; when the owner cannot be given to the new file,
  *    or the file has other hard links, the new content is first written and verified in a
- *    temporary file, then written in place (so the inode, its links, owner and mode stay);
+ *    temporary file, then written in place (so the inode, its links, owner and mode stay),
+ *    with its space reserved first and the old bytes put back when a write fails midway (a
+ *    full disk never leaves half of each);
  *  - character devices and pipes (/dev/null, /dev/stdout, FIFOs) are written in place, never
  *    replaced; directories, block devices and sockets are refused;
  *  - every file is created with O_CREAT|O_EXCL through mkostemp: a random name that no planted
@@ -108,14 +110,22 @@ int save_temp_create(const char *path, char **tmp_out)
     return fd;
 }
 
-/* Open an existing character device or pipe and write data into it. */
+/* Open an existing character device or pipe and write data into it. The open never waits: a
+ * FIFO that no process reads is refused (ENXIO) instead of hanging the caller; once open, the
+ * writes wait for the reader as usual. */
 static bool write_special(const char *path, const char *data, size_t len, char *err, size_t errlen)
 {
-    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        if (errno == ENXIO)
+            snprintf(err, errlen, "%s: no process reads that pipe; nothing was written", path);
+        else
+            snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return false;
     }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
     bool ok = save_write_all(fd, data, len);
     int e = errno;
     if (close(fd) != 0 && ok) {
@@ -146,20 +156,91 @@ static bool verify(int fd, const char *data, size_t len)
     }
 }
 
-/* Overwrite the regular file real with data, keeping its inode (hard links, owner, mode). */
-static bool write_in_place(const char *real, const char *data, size_t len)
+/* pwrite all of buf at off. */
+static bool pwrite_all(int fd, const char *buf, size_t len, off_t off)
 {
-    int fd = open(real, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+    while (len > 0) {
+        ssize_t w = pwrite(fd, buf, len, off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w == 0)
+                errno = ENOSPC;
+            return false;
+        }
+        buf += w;
+        len -= (size_t)w;
+        off += w;
+    }
+    return true;
+}
+
+/* The whole content of the open file fd (size bytes by fstat), or NULL. */
+static char *read_old(int fd, size_t size)
+{
+    char *old = xmalloc(size ? size : 1);
+    size_t got = 0;
+    while (got < size) {
+        ssize_t r = pread(fd, old + got, size - got, (off_t)got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            free(old);
+            return NULL;
+        }
+        got += (size_t)r;
+    }
+    return old;
+}
+
+/* Overwrite the regular file real with data, keeping its inode (hard links, owner, mode), so
+ * that a failure (a full disk, a quota) leaves the old content: the space is reserved first
+ * (fallocate, keeping the size, changes no byte: a full disk is found before anything changes);
+ * then the part beyond the old size is written (undone by truncating back), then the part over
+ * the old bytes; a failure there or at fsync writes the old bytes (read first) back. *restored
+ * says whether the old content is still there after a failure. */
+static bool write_in_place(const char *real, const char *data, size_t len, bool *restored)
+{
+    *restored = true;
+    int fd = open(real, O_RDWR | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
     if (fd < 0)
         return false;
-    bool ok = save_write_all(fd, data, len) && ftruncate(fd, (off_t)len) == 0 && fsync(fd) == 0;
-    int e = errno;
-    if (close(fd) != 0 && ok) {
-        ok = false;
-        e = errno;
+    struct stat st;
+    char *old = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !(old = read_old(fd, (size_t)st.st_size))) {
+        int e = errno ? errno : EIO;
+        close(fd);
+        errno = e;
+        return false;
     }
+    size_t olen = (size_t)st.st_size;
+    int e = 0;
+    if (len > olen) {
+        int r = fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)len);
+        if (r != 0 && errno != EOPNOTSUPP && errno != ENOSYS && errno != EINVAL) {
+            e = errno; /* no space for it: nothing was changed */
+            goto out;
+        }
+        if (!pwrite_all(fd, data + olen, len - olen, (off_t)olen)) {
+            e = errno;
+            if (ftruncate(fd, (off_t)olen) != 0 || fsync(fd) != 0)
+                *restored = false;
+            goto out;
+        }
+    }
+    size_t head = len < olen ? len : olen;
+    if (!pwrite_all(fd, data, head, 0) || ftruncate(fd, (off_t)len) != 0 || fsync(fd) != 0) {
+        e = errno;
+        /* the old bytes go back where they were (blocks the file already had) */
+        *restored = pwrite_all(fd, old, olen, 0) && ftruncate(fd, (off_t)olen) == 0 && fsync(fd) == 0;
+        goto out;
+    }
+out:
+    free(old);
+    if (close(fd) != 0 && e == 0)
+        e = errno;
     errno = e;
-    return ok;
+    return e == 0;
 }
 
 /* Make the rename durable (best effort: some file systems refuse fsync on a folder). */
@@ -241,9 +322,15 @@ static bool save_regular(const char *shown, const char *real, const char *data, 
             return false;
         }
         close(fd);
-        if (!write_in_place(real, data, len)) {
-            snprintf(err, errlen, "%s: %s while writing in place; the complete new content is in %s", real,
-                     strerror(errno), tmp);
+        bool restored;
+        if (!write_in_place(real, data, len, &restored)) {
+            if (restored)
+                snprintf(err, errlen,
+                         "%s: %s while writing in place; the old file is unchanged (the new content is in %s)", real,
+                         strerror(errno), tmp);
+            else
+                snprintf(err, errlen, "%s: %s while writing in place; the complete new content is in %s", real,
+                         strerror(errno), tmp);
             free(tmp);
             return false;
         }

@@ -67,6 +67,10 @@ static void copy_key(const trace_stream *t, char *key, size_t n)
 }
 
 /* A fail at the token just read. */
+/* A string's bound in a trace: a recording's names and descriptions hold demangled C++ names
+ * (CuTe's run to tens of kilobytes) and are kept whole. */
+#define TRACE_MAX_STRING (1u << 20)
+
 #define FAIL_TOK(t, err, msg, ...) failf(t, err, (t)->js.line_tok, (t)->js.col_tok, msg, __VA_ARGS__)
 
 bool trace_stream_record_key(const char *key)
@@ -170,6 +174,7 @@ static int header_member(trace_stream *t, io_error *err)
             return fail_js(t, err);
         if (v != JSONSTREAM_STRING || strcmp(t->js.str, "bankscope-record/1") != 0)
             return FAIL_TOK(t, err, "a trace's format is \"bankscope-record/1\" (a recording)", "%s", "format");
+        t->hdr.recording = true;
         return 0;
     }
     if (strcmp(t->js.str, "lines") == 0) {
@@ -197,8 +202,12 @@ static int header_member(trace_stream *t, io_error *err)
         return FAIL_TOK(t, err, "expected a string", "%s", key);
     if (is_arch) {
         const banks_profile *p = banks_profile_find(t->js.str);
-        if (!p)
-            return FAIL_TOK(t, err, "unknown architecture (" LOAD_ARCH_LIST ")", "arch");
+        if (!p) {
+            char names[256], msg[300];
+            banks_profile_names(names, sizeof names);
+            snprintf(msg, sizeof msg, "unknown architecture (%s)", names);
+            return FAIL_TOK(t, err, msg, "%s", "arch");
+        }
         if (t->piped && t->in_tail && !t->arch_given) /* the instructions were analysed with another */
             return FAIL_TOK(t, err,
                             "a trace read from a pipe gives \"arch\" before \"trace\" (or use --arch NAME): "
@@ -223,11 +232,13 @@ static void look_ahead_arch(trace_stream *t)
     FILE *f = NULL;
     if (t->text) {
         jsonstream_open_mem(&js, t->text, t->len);
+        jsonstream_max_string(&js, TRACE_MAX_STRING);
     } else {
         f = fopen(t->path, "rb");
         if (!f)
             return;
         jsonstream_open_file(&js, f);
+        jsonstream_max_string(&js, TRACE_MAX_STRING);
     }
     if (jsonstream_next(&js) == JSONSTREAM_OBJECT) {
         while (jsonstream_next(&js) == JSONSTREAM_KEY) {
@@ -336,6 +347,7 @@ trace_stream_status trace_stream_open(const char *path, const char *text, size_t
         jsonstream_open_mem(&t->js, text, len);
     else
         jsonstream_open_file(&t->js, f);
+    jsonstream_max_string(&t->js, TRACE_MAX_STRING);
     return start(t, out, err);
 }
 
@@ -350,6 +362,7 @@ trace_stream_status trace_stream_open_pipe(FILE *f, const char *head, size_t n, 
     trace_stream *t = stream_new(f, NULL, NULL, 0, name, arch);
     t->piped = true;
     jsonstream_open_file_head(&t->js, f, head, n);
+    jsonstream_max_string(&t->js, TRACE_MAX_STRING);
     return start(t, out, err);
 }
 
@@ -357,6 +370,7 @@ bool trace_stream_is_trace(const char *text, size_t len)
 {
     jsonstream js;
     jsonstream_open_mem(&js, text, len);
+    jsonstream_max_string(&js, TRACE_MAX_STRING);
     bool is = false, go = jsonstream_next(&js) == JSONSTREAM_OBJECT;
     while (go && jsonstream_next(&js) == JSONSTREAM_KEY) {
         is = strcmp(js.str, "trace") == 0;
@@ -482,6 +496,9 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
     bool have_mat = false, have_trans = false, have_atomic = false, have_returns = false;
     int64_t mline = 0, mcol = 0, oline = 0, ocol = 0, cline = 0, ccol = 0;
     char cache[8] = ""; /* "cache": "ca" or "cg" (cp.async) */
+    char form[8] = "";  /* "form": "popc" (atomic) */
+    char sass[32] = ""; /* a recording's entry: the SASS opcode, which decides the kind */
+    int64_t fline = 0, fcol = 0;
     r->matrices = 0;
     r->trans = false;
     r->atomic = BANKS_ATOM_ADD;
@@ -519,6 +536,14 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
             snprintf(cache, sizeof cache, "%.7s", t->js.str);
             cline = t->js.line_tok;
             ccol = t->js.col_tok;
+        } else if (strcmp(key, "form") == 0) {
+            dup = form[0] != '\0';
+            if (v != JSONSTREAM_STRING || !kinds_find_form("atomic", t->js.str))
+                return FAIL_TOK(t, err, "form is \"popc\" (an add of 1 whose lanes on one word merge)",
+                                "trace[%lld].form", i);
+            snprintf(form, sizeof form, "%.7s", t->js.str);
+            fline = t->js.line_tok;
+            fcol = t->js.col_tok;
         } else if (strcmp(key, "matrices") == 0) {
             dup = have_mat;
             if (v != JSONSTREAM_NUMBER || !t->js.is_int || (t->js.ival != 1 && t->js.ival != 2 && t->js.ival != 4))
@@ -576,6 +601,12 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
                 return FAIL_TOK(t, err, "expected a string or null", "trace[%lld].%s", i, key);
             if (key[1] == 'o' && v == JSONSTREAM_STRING)
                 set_location(t, t->js.str);
+            else if (key[1] == 'a' && v == JSONSTREAM_STRING) { /* the opcode: "@P0 ATOMS.POPC.INC.32 RZ, ..." */
+                const char *op = t->js.str + strspn(t->js.str, " \t");
+                if (*op == '@') /* the predicate */
+                    op += strcspn(op, " \t"), op += strspn(op, " \t");
+                snprintf(sass, sizeof sass, "%.*s", (int)strcspn(op, " \t"), op);
+            }
         } else {
             char msg[96];
             snprintf(msg, sizeof msg, "unknown key '%.60s'", key);
@@ -586,14 +617,22 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
     }
     if (!have_op)
         return failf(t, err, eline, ecol, "missing key 'op'", "trace[%lld]", i);
+    if (form[0]) { /* the kind the form names: atomic.popc is a row of its own */
+        const kinds_row *k = kinds_find_form(banks_op_name(r->op), form);
+        if (!k)
+            return failf(t, err, fline, fcol, "only atomics take this key", "trace[%lld].form", i);
+        r->op = (banks_op)k->op;
+    }
     const kinds_row *krow = kinds_of(r->op); /* the keys each kind takes: the kinds table */
     bool matrix = kinds_takes_key(krow, "matrices"), atomic = kinds_takes_key(krow, "atomic");
     if ((have_mat || have_trans) && !matrix)
         return failf(t, err, mline, mcol, "only ldmatrix and stmatrix take this key", "trace[%lld].%s", i,
                      have_mat ? "matrices" : "trans");
     if ((have_atomic || have_returns) && !atomic)
-        return failf(t, err, eline, ecol, "only atomics take this key", "trace[%lld].%s", i,
-                     have_atomic ? "atomic" : "returns");
+        return failf(t, err, eline, ecol,
+                     form[0] ? "the popc form adds 1 and returns nothing: it takes no atomic or returns"
+                             : "only atomics take this key",
+                     "trace[%lld].%s", i, have_atomic ? "atomic" : "returns");
     if (cache[0]) { /* the kind the cache names: cp.async.cg is a row of its own */
         const kinds_row *k = kinds_find_op(banks_op_name(r->op), cache);
         if (!k)
@@ -602,10 +641,15 @@ static int read_instruction(trace_stream *t, io_error *err, banks_request *r)
     }
     if (atomic && !have_atomic)
         return failf(t, err, eline, ecol, "missing key 'atomic'", "trace[%lld]", i);
+    const kinds_row *by_sass = sass[0] ? kinds_find_sass(sass) : NULL;
+    if (by_sass && by_sass->op >= 0 && strcmp(kinds_op_text(by_sass), kinds_op_text(krow)) == 0)
+        r->op = (banks_op)by_sass->op; /* a recording's entry is the kind its SASS is: ATOMS.POPC.INC */
     if (matrix && !have_mat)
         r->matrices = 4;
     if (matrix && !width)
         width = 16; /* a matrix row */
+    if (form[0] && !width)
+        width = 4; /* atomic.popc: a 4-byte add of 1 */
     if (!width)
         return failf(t, err, eline, ecol, "missing key 'width'", "trace[%lld]", i);
     if (!have_addr)

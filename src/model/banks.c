@@ -229,6 +229,20 @@ const banks_profile *banks_profiles(int *n)
     return profiles;
 }
 
+void banks_profile_names(char *out, size_t n)
+{
+    size_t used = 0;
+    if (n == 0)
+        return;
+    out[0] = '\0';
+    for (int i = 0; i < NPROFILES; i++) {
+        size_t len = strlen(profiles[i].name) + (i ? 2 : 0);
+        if (used + len + 1 > n)
+            return;
+        used += (size_t)snprintf(out + used, n - used, "%s%s", i ? ", " : "", profiles[i].name);
+    }
+}
+
 const banks_profile *banks_profile_default(void)
 {
     return &profiles[0];

@@ -13,6 +13,7 @@
 #define BANKSCOPE_BANKS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define BANKS_WARP 32       /* lanes in a warp, on every architecture covered */
@@ -34,6 +35,7 @@ typedef enum banks_op {
     BANKS_ATOMIC,
     BANKS_CP_ASYNC,
     BANKS_CP_ASYNC_CG,
+    BANKS_ATOMIC_POPC, /* atomicAdd(p, 1) with its result unused: ATOMS.POPC.INC (lanes on a word merge) */
     BANKS_OP_COUNT
 } banks_op;
 
@@ -83,6 +85,10 @@ const banks_profile *banks_profile_find(const char *name);
 const banks_profile *banks_profile_default(void);
 /* All profiles, count in *n, in the order a selector shows them. */
 const banks_profile *banks_profiles(int *n);
+/* The profiles' names as one list for people ("sm_90, sm_89, ..."), written into out (n bytes,
+ * always terminated; cut at a name when too small). Generated from the table, so a new profile is
+ * named everywhere the list is shown. */
+void banks_profile_names(char *out, size_t n);
 
 /* One warp-instruction. Lanes whose bit is clear in active are ignored. */
 typedef struct banks_request {

@@ -259,8 +259,9 @@ static void peers_lines(const banks_profile *p, const scenario_instr *in, const 
     if (same) {
         lanes_phrase(same, &sb);
         strbuf_addf(&sb, " read%s the same word as this lane: %s, no extra wavefront", popcount32(same) == 1 ? "s" : "",
-                    kinds_of(in->req.op)->reads ? "one bank read serves them all (broadcast)"
-                                                : "the writes merge (one lane's value wins)");
+                    kinds_of(in->req.op)->reads   ? "one bank read serves them all (broadcast)"
+                    : kinds_of(in->req.op)->merge ? kinds_of(in->req.op)->merge
+                                                  : "the writes merge (one lane's value wins)");
         push_line(e, &sb);
     }
     if (slot) {
@@ -472,8 +473,9 @@ static void stride_lines(const banks_profile *p, const scenario_instr *in, const
     if (st == 0) {
         add_line(e, "all %d active lanes %s the same address (%lld B): one bank word, %s", r->active_lanes,
                  kinds_of(in->req.op)->reads ? "read" : "write", (long long)in->req.addr[first],
-                 kinds_of(in->req.op)->reads ? "sent to every lane at once (broadcast)"
-                                             : "one write (one lane's value wins)");
+                 kinds_of(in->req.op)->reads   ? "sent to every lane at once (broadcast)"
+                 : kinds_of(in->req.op)->merge ? kinds_of(in->req.op)->merge
+                                               : "one write (one lane's value wins)");
         return;
     }
     int64_t S = st < 0 ? -st : st;
@@ -694,7 +696,9 @@ static void broadcast_line(const scenario_instr *in, const banks_result *r, expl
     lanes_phrase(m, &sb);
     strbuf_addf(&sb, " (%d) %s a word an earlier lane of the same phase %s: %s, no extra wavefront", popcount32(m),
                 kinds_of(in->req.op)->reads ? "read" : "write", kinds_of(in->req.op)->reads ? "reads" : "writes",
-                kinds_of(in->req.op)->reads ? "broadcast" : "the writes merge (one lane's value wins)");
+                kinds_of(in->req.op)->reads   ? "broadcast"
+                : kinds_of(in->req.op)->merge ? kinds_of(in->req.op)->merge
+                                              : "the writes merge (one lane's value wins)");
     push_line(e, &sb);
 }
 

@@ -12,6 +12,10 @@
  * [CUPTI] cuptiProfilerHostGetBaseMetrics for chip GH100 (CUDA 13.0): smsp__inst_executed_op_ldsm
  *        and smsp__inst_executed_op_shared_stsm exist and fit one pass with the op_ld / op_st
  *        counters; smsp__inst_executed_op_shared_ld / _st do not count LDSM / STSM.
+ * [H100p] HARDWARE.md "Shared atomics as compilers emit them" (H100, 2026-11-28), checked again by
+ *        tests/gpu/calib_popc.sh: ATOMS.POPC.INC merges the lanes on one word (a skewed 256-bin
+ *        histogram: 0 excess wavefronts over 131072 instructions); every other ATOMS form counts
+ *        every lane.
  * Opcodes: cuobjdump -sass of kernels/measure.cu and tests/gpu/calib_tensor.cu on sm_90. */
 #include "kinds.h"
 
@@ -129,6 +133,26 @@ static const kinds_row rows[] = {
      .not_modelled = "cp.async.cg bypasses L1: its shared-side wavefronts follow the global source, not the "
                      "banks (measured on an H100: 0 bank conflicts, 2-29 wavefronts)",
      .source = "[PTX] [H200m] [H100m]"},
+    /* [H100p] atomicAdd(&s[i], 1u) whose result is unused: nvcc emits atom.shared.add.u32 with the
+     * constant 1 and ptxas turns it into ATOMS.POPC.INC.32, which counts the lanes of each word
+     * once (a population count) and adds that: lanes on one word merge. Its wavefronts follow the
+     * most distinct words in one bank, as a load's (32 lanes on one word: 1 wavefront). */
+    {.name = "atomic.popc",
+     .title = "shared-memory atomic add of 1, lanes on one word merged (ATOMS.POPC.INC)",
+     .op = BANKS_ATOMIC_POPC,
+     .widths = KINDS_W(4),
+     .rule = KINDS_RULE_WORDS,
+     .cycles = true,
+     .keys = "form",
+     .file_op = "atomic",
+     .form = "popc",
+     .width_text = "atomic.popc is a 4-byte add of 1",
+     .since = {{KINDS_W(4), 12}},
+     .counters = {L1 "atom.sum", L1C "atom.sum", "smsp__inst_executed_op_shared_atom.sum", GROUP_ATOM},
+     .ptx = "atom.shared.add.u32 [a], 1 (result unused)",
+     .sass = "ATOMS.POPC.INC",
+     .merge = "their adds of 1 merge into one add of their count",
+     .source = "[PTX] [H100p]"},
     /* Kinds a recording can meet that the model does not cover. */
     {.name = "cp.async.bulk",
      .title = "TMA bulk copy (cp.async.bulk, cp.async.bulk.tensor)",
@@ -254,6 +278,24 @@ const kinds_row *kinds_find_op(const char *op, const char *cache)
             return k;
     }
     return NULL;
+}
+
+const kinds_row *kinds_find_form(const char *op, const char *form)
+{
+    for (int i = 0; op && form && i < NROWS; i++) {
+        const kinds_row *k = &rows[i];
+        if (k->op >= 0 && k->form && strcmp(kinds_op_text(k), op) == 0 && strcmp(k->form, form) == 0)
+            return k;
+    }
+    return NULL;
+}
+
+const char *kinds_select_key(const kinds_row *row, const char **value)
+{
+    if (!row->file_op)
+        return NULL;
+    *value = row->cache ? row->cache : row->form;
+    return row->cache ? "cache" : "form";
 }
 
 /* Length of the opcode of row r that starts sass and ends there or at a '.' or blank: 0 for none. */

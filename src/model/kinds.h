@@ -14,6 +14,8 @@
  *   "cp.async.bulk" UBLKCP, UTMALDG, UTMASTG (TMA bulk and bulk-tensor copies; no op)
  *   "wgmma"         HGMMA, QGMMA, IGMMA, BGMMA (operands read from shared memory; no op)
  *   "dsmem"         ld/st/atom/red.shared::cluster (distributed shared memory; no op)
+ * A modelled kind can also be selected by a key beside "op": "atomic.popc" (ATOMS.POPC.INC, what
+ * atomicAdd(p, 1) with its result unused compiles to) is "op": "atomic", "form": "popc" in files.
  *
  * Pure: constant data and lookups, no globals written, no I/O, no allocation. */
 #ifndef BANKSCOPE_KINDS_H
@@ -70,11 +72,13 @@ typedef struct kinds_row {
     const char *keys;         /* the keys it takes besides op/width/addresses, space-separated */
     const char *file_op;      /* what files write as "op" when not name ("cp.async" for cp.async.cg) */
     const char *cache;        /* the value of "cache" that selects it ("ca", "cg"); NULL: no key */
+    const char *form;         /* the value of "form" that selects it ("popc"); NULL: no key */
     kinds_since since[3];     /* the first architecture with each width */
     kinds_counters counters;  /* NULL names: no counter known */
     const char *ptx;          /* the PTX instruction */
     const char *sass;         /* its SASS opcode(s), '|'-separated */
     const char *not_modelled; /* rule KINDS_RULE_NOT_MODELLED: why (one line) */
+    const char *merge;        /* what lanes on one word do, when neither a broadcast nor one write wins */
     const char *source;       /* where the row's facts come from */
 } kinds_row;
 
@@ -102,6 +106,11 @@ const kinds_row *kinds_find(const char *name);
  * absent), or NULL: ("cp.async", "cg") is cp.async.cg, ("cp.async", NULL) and ("cp.async", "ca")
  * cp.async, ("load", NULL) load. Only rows with an op are found. */
 const kinds_row *kinds_find_op(const char *op, const char *cache);
+/* The kind a file names by "op" and "form" ("atomic", "popc": atomic.popc), or NULL. */
+const kinds_row *kinds_find_form(const char *op, const char *form);
+/* The key beside "op" that selects row in files ("cache" or "form") and its value, into *value;
+ * NULL when row is named by "op" alone. */
+const char *kinds_select_key(const kinds_row *row, const char **value);
 /* The message for an unknown "op": 'op is "load", "store", ... or "cp.async"' (every value files
  * may write, from the table), into buf, which is returned. */
 const char *kinds_op_message(char *buf, size_t n);

@@ -132,6 +132,7 @@ typedef struct scenario {
     int *warps;  /* owned; NULL: every warp of the block */
     int nwarps;
     bool is_trace;
+    bool recording;       /* a recording of a real program ("format": "bankscope-record/1") */
     banks_request *trace; /* owned, trace mode */
     int ntrace;
     /* owned, NULL: none; else one location per trace entry, unknown where the entry has none

@@ -82,8 +82,9 @@ void scenario_kind_json(const banks_request *r, strbuf *o)
     if (kinds_takes_key(k, "atomic"))
         strbuf_addf(o, ", \"atomic\": \"%s\", \"returns\": %s", banks_atomic_name(r->atomic),
                     r->returns ? "true" : "false");
-    if (k->file_op) /* a kind files spell as op + cache: "cp.async", "cache": "cg" */
-        strbuf_addf(o, ", \"cache\": \"%s\"", k->cache);
+    const char *sel = NULL, *key = kinds_select_key(k, &sel);
+    if (key) /* a kind files spell as op + a key: "cp.async", "cache": "cg"; "atomic", "form": "popc" */
+        strbuf_addf(o, ", \"%s\": \"%s\"", key, sel);
 }
 
 bool scenario_kind_parse(const char *text, banks_request *r)

@@ -173,8 +173,9 @@ static bool holds(const char *line, const char *text)
 }
 
 int source_lines_mismatches(const scenario *s, const source_record_line *rec, int nrec, const char *file_text,
-                            size_t len)
+                            size_t len, int *matched)
 {
+    int good = 0;
     int count = scenario_access_count(s), bad = 0, nl = count_lines(file_text, len);
     where *w = xmalloc(sizeof *w * (size_t)(count > 0 ? count : 1));
     char(*labels)[512] = s->is_trace ? NULL : xmalloc(sizeof *labels * (size_t)(count > 0 ? count : 1));
@@ -202,12 +203,17 @@ int source_lines_mismatches(const scenario *s, const source_record_line *rec, in
             line[e - b] = '\0';
             shown = w[i].line;
         }
-        bad += !holds(line, w[i].text);
+        if (!holds(line, w[i].text))
+            bad++;
+        else if (w[i].text[strspn(w[i].text, " \t\r")])
+            good++; /* a text with something in it: an empty one holds in any line */
     }
     free(line);
     free(start);
     free(w);
     free(labels);
+    if (matched)
+        *matched = good;
     return bad;
 }
 

@@ -94,10 +94,12 @@ bool source_lines_build(const scenario *s, const char *file_text, size_t len, co
  * recording rec names it. Lets the caller find the file before building. */
 const char *source_lines_file(const scenario *s, const source_record_line *rec, int nrec, char *buf, size_t n);
 /* How many located accesses of the file shown carry a text that the same line of file_text does
- * not hold (0: file_text is the file the locations were taken from, as far as they tell). Cheap:
- * nothing is analysed, so a caller can try several candidate files before building. */
+ * not hold (0: file_text is the file the locations were taken from, as far as they tell), and in
+ * *matched (may be NULL) how many carry a non-empty text that it holds: 0 means nothing vouches
+ * for file_text (locations without texts say nothing about a file). Cheap: nothing is analysed,
+ * so a caller can try several candidate files before building. */
 int source_lines_mismatches(const scenario *s, const source_record_line *rec, int nrec, const char *file_text,
-                            size_t len);
+                            size_t len, int *matched);
 void source_lines_free(source_lines *sl);
 
 /* The rows ordered for display: file order (sorted false), or the rows with instructions by cost

@@ -76,9 +76,9 @@ bool record_config_load(record_config *cfg);
  * name equals kernel_exact, else when its demangled name matches kernel_regex (or there is none). */
 bool record_kernel_matches(const record_config *cfg, const char *mangled, const char *demangled);
 
-/* The demangled name of a C++ symbol into buf (size n; the symbol itself when it is not
- * mangled or no demangler is loaded). Returns buf. */
-const char *record_demangle(const char *mangled, char *buf, size_t n);
+/* The demangled name of a C++ symbol, whole however long (a copy of the symbol itself when it is
+ * not mangled or no demangler is loaded), malloc'd; NULL only when out of memory. */
+char *record_demangle(const char *mangled);
 
 /* Open DIR/name for writing (the pass's own file); NULL when it cannot be created. */
 FILE *record_open_output(const record_config *cfg, const char *name);

@@ -88,7 +88,8 @@ static struct {
     uint32_t blocks[2][3]; /* the blocks of slots 0 and 1 */
     record_dev *dev;       /* device memory (never freed: a stale pointer stays harmless) */
     record_entry *staging;
-    char mangled[4096], demangled[4096];
+    char mangled[4096];
+    char *demangled; /* whole, however long (CuTe's names run to tens of kilobytes) */
     record_launch launch;
 } cap;
 
@@ -234,8 +235,9 @@ static void capture_launch_begin(const Sanitizer_LaunchData *ld)
 {
     if (cap.state != CAPTURE_SEARCHING)
         return;
-    char demangled[4096];
-    record_demangle(ld->functionName, demangled, sizeof demangled);
+    char *demangled = record_demangle(ld->functionName);
+    if (!demangled)
+        return;
     bool matches = record_kernel_matches(cap.cfg, ld->functionName, demangled);
     int k = 0;
     while (k < cap.nkernels && strcmp(cap.kernels[k].mangled, ld->functionName) != 0)
@@ -246,8 +248,10 @@ static void capture_launch_begin(const Sanitizer_LaunchData *ld)
         cap.nkernels++;
     }
     int64_t index = k < CAPTURE_MAX_KERNELS ? cap.kernels[k].launches++ : 0;
-    if (!matches || (cap.cfg->launch >= 0 && index != cap.cfg->launch))
+    if (!matches || (cap.cfg->launch >= 0 && index != cap.cfg->launch)) {
+        free(demangled);
         return;
+    }
     const uint32_t *b = cap.cfg->block;
     if (b[0] >= ld->gridDim_x || b[1] >= ld->gridDim_y || b[2] >= ld->gridDim_z) {
         if (cap.cfg->launch < 0) { /* searching: a launch without that block cannot be the one */
@@ -255,6 +259,7 @@ static void capture_launch_begin(const Sanitizer_LaunchData *ld)
             cap.outside_grid[0] = ld->gridDim_x;
             cap.outside_grid[1] = ld->gridDim_y;
             cap.outside_grid[2] = ld->gridDim_z;
+            free(demangled);
             return;
         }
         FILE *f = record_open_output(cap.cfg, "capture.txt");
@@ -268,6 +273,7 @@ static void capture_launch_begin(const Sanitizer_LaunchData *ld)
             fclose(f);
         }
         cap.state = CAPTURE_FAILED;
+        free(demangled);
         return;
     }
     if (!cap.dev) {
@@ -307,7 +313,8 @@ static void capture_launch_begin(const Sanitizer_LaunchData *ld)
     cap.function = ld->function;
     cap.module = ld->module;
     snprintf(cap.mangled, sizeof cap.mangled, "%s", ld->functionName);
-    snprintf(cap.demangled, sizeof cap.demangled, "%s", demangled);
+    free(cap.demangled);
+    cap.demangled = demangled;
     cap.launch = (record_launch){.mangled = cap.mangled,
                                  .demangled = cap.demangled,
                                  .grid = {ld->gridDim_x, ld->gridDim_y, ld->gridDim_z},
@@ -424,11 +431,12 @@ static void capture_stop(void)
                         cap.cfg->block[1], cap.cfg->block[2], cap.outside_grid[0], cap.outside_grid[1],
                         cap.outside_grid[2]);
             for (int k = 0; k < cap.nkernels; k++) {
-                char d[4096];
+                char *d = record_demangle(cap.kernels[k].mangled);
                 fprintf(f, "launched %lld %d ", (long long)cap.kernels[k].launches, cap.kernels[k].matches ? 1 : 0);
                 record_write_word(f, cap.kernels[k].mangled);
                 fputc(' ', f);
-                record_write_word(f, record_demangle(cap.kernels[k].mangled, d, sizeof d));
+                record_write_word(f, d ? d : cap.kernels[k].mangled);
+                free(d);
                 fputc('\n', f);
             }
             fclose(f);

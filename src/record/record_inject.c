@@ -102,7 +102,7 @@ bool record_kernel_matches(const record_config *cfg, const char *mangled, const 
     return regexec(&record_regex, demangled, 0, NULL, 0) == 0 || regexec(&record_regex, mangled, 0, NULL, 0) == 0;
 }
 
-const char *record_demangle(const char *mangled, char *buf, size_t n)
+char *record_demangle(const char *mangled)
 {
     typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
     static demangle_fn fn;
@@ -118,9 +118,10 @@ const char *record_demangle(const char *mangled, char *buf, size_t n)
     }
     int status = -1;
     char *d = fn && strncmp(mangled, "_Z", 2) == 0 ? fn(mangled, NULL, NULL, &status) : NULL;
-    snprintf(buf, n, "%s", d && status == 0 ? d : mangled);
+    if (d && status == 0)
+        return d;
     free(d);
-    return buf;
+    return strdup(mangled);
 }
 
 FILE *record_open_output(const record_config *cfg, const char *name)

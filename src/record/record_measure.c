@@ -187,23 +187,29 @@ static void launch_enter(const CUpti_CallbackData *cb)
 {
     if (g.done || !cb->symbolName)
         return;
-    char demangled[4096];
-    record_demangle(cb->symbolName, demangled, sizeof demangled);
+    char *demangled = record_demangle(cb->symbolName);
     int64_t index = kernel_index(cb->symbolName);
-    if (!record_kernel_matches(g.cfg, cb->symbolName, demangled))
+    bool matches = demangled && record_kernel_matches(g.cfg, cb->symbolName, demangled);
+    if (!matches) {
+        free(demangled);
         return;
+    }
     g.matched++;
-    if (g.cfg->launch >= 0 ? index != g.cfg->launch : g.matched != 1)
+    if (g.cfg->launch >= 0 ? index != g.cfg->launch : g.matched != 1) {
+        free(demangled);
         return;
+    }
     g.active = true;
     g.index = index;
     snprintf(g.name, sizeof g.name, "%s", cb->symbolName);
     if (g.pass == PASS_COUNT && !sass_metrics_begin(g.sm, cb->context, g.why, sizeof g.why)) {
         g.active = false;
         write_file(g.why, 0);
+        free(demangled);
         return;
     }
     record_say(g.cfg, "launch %lld of %s begins", (long long)index, demangled);
+    free(demangled);
 }
 
 /* The outermost launch callback's exit for the chosen launch: collect and write. */

@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #include "gpu/gpu_worker.h"
-#include "io/kernel_text.h"
+#include "core/kernel_text.h"
 #include "io/lesson.h"
 #include "model/advisor.h"
 #include "model/banks.h"
@@ -244,6 +244,7 @@ typedef struct source_state {
     tui_pager pager;
     unsigned long mask;         /* mouse events before the view asked for the wheel too */
     const char *hint;           /* the source file the command line names (bankscope FILE.cu), or NULL */
+    const char *dir;            /* the folder --source names (named files may be opened there), or NULL */
     const char *const *skipped; /* the importer's messages of accesses it skipped (borrowed) */
     int nskipped;
 } source_state;

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "io/measure_plan.h"
+#include "core/measure_plan.h"
 #include "tui/app.h"
 
 /* What the result panel says about the GPU right now. */

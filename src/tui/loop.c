@@ -225,6 +225,7 @@ int tui_main(const tui_options *o)
     if (o->present)
         app_push(a, &mode_present);
     a->srcview.hint = o->source_file;
+    a->srcview.dir = o->source_dir;
     a->srcview.skipped = o->skipped;
     a->srcview.nskipped = o->nskipped;
     int rc = TUI_OK;

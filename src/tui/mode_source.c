@@ -223,6 +223,24 @@ static void widths(source_state *v)
     }
 }
 
+/* Why a file a recording or scenario names was not opened, after its name. */
+static const char *refusal_words(safe_refusal r, bool recording, bool dir)
+{
+    if (r == SAFE_OUTSIDE && dir)
+        return recording ? "is outside the recording's folder and --source"
+                         : "is outside the scenario's folder and --source";
+    if (r == SAFE_OUTSIDE)
+        return recording ? "is outside the recording's folder (--source DIR adds one)"
+                         : "is outside the scenario's folder (--source DIR adds one)";
+    if (r == SAFE_SPECIAL)
+        return "is a system file";
+    if (r == SAFE_NOT_REGULAR)
+        return "is not a regular file";
+    if (r == SAFE_NOT_SOURCE)
+        return "is not named as a source file";
+    return "was not found";
+}
+
 /* Open the source view of the scenario on show (V); says why when it has no source. */
 int source_open(tui_app *a, int key)
 {
@@ -230,7 +248,7 @@ int source_open(tui_app *a, int key)
     source_state *v = &a->srcview;
     source_view_free(a);
     char why[700];
-    if (!source_view_input(&a->sc, a->source, v->hint, v->skipped, v->nskipped, &v->src, why, sizeof why)) {
+    if (!source_view_input(&a->sc, a->source, v->hint, v->dir, v->skipped, v->nskipped, &v->src, why, sizeof why)) {
         app_set_message(a, true, "no source: %s", why);
         return REACT_REDRAW;
     }
@@ -254,9 +272,15 @@ int source_open(tui_app *a, int key)
     if (v->src.differs && !v->src.path)
         app_set_message(a, true, "%s changed since (or is another file): the lines the %s carries are shown",
                         v->src.sl.file ? v->src.sl.file : "the source", v->src.is_recording ? "recording" : "scenario");
-    else if (!v->src.path && v->src.sl.file)
+    else if (!v->src.path && v->src.sl.file && v->src.unchecked)
+        app_set_message(a, true, "source not opened: the %s's lines carry no text to check %s against",
+                        v->src.is_recording ? "recording" : "scenario", v->src.sl.file);
+    else if (!v->src.path && v->src.sl.file && v->src.refused == SAFE_NOT_FOUND)
         app_set_message(a, false, "%s not found: the lines the %s carries are shown", v->src.sl.file,
                         v->src.is_recording ? "recording" : "scenario");
+    else if (!v->src.path && v->src.sl.file)
+        app_set_message(a, true, "source not opened: %s %s", v->src.sl.file,
+                        refusal_words(v->src.refused, v->src.is_recording, v->dir != NULL));
     return REACT_REDRAW;
 }
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "io/measure_plan.h"
+#include "core/measure_plan.h"
 #include "io/report.h"
 #include "model/kinds.h"
 #include "tui/view.h"

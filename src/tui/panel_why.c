@@ -23,6 +23,22 @@ static void add_lines(char ***p, int *n, int *cap, explain_lines *e, const char 
     explain_lines_free(e);
 }
 
+#define WHY_NAME_MAX 400 /* bytes of a recording's description the panel shows */
+
+/* A copy of text cut to at most max bytes on a character boundary, ending in an ellipsis when
+ * cut (the whole text is in the file and in analyze --json). */
+static char *why_shorten(const char *text, size_t max)
+{
+    size_t len = strlen(text);
+    if (len <= max)
+        return xstrdup(text);
+    while (max > 0 && ((unsigned char)text[max] & 0xC0) == 0x80)
+        max--;
+    strbuf sb = {0};
+    strbuf_addf(&sb, "%.*s\xe2\x80\xa6", (int)max, text);
+    return strbuf_take(&sb);
+}
+
 int why_paragraphs(const tui_vctx *ctx, char ***out)
 {
     int n = 0, cap = 8;
@@ -42,7 +58,7 @@ int why_paragraphs(const tui_vctx *ctx, char ***out)
         add_lines(&p, &n, &cap, &e, "");
     }
     const char *d = s->description ? s->description : s->name;
-    if (d && !ctx->modified)
+    if (d && !ctx->modified && !s->recording)
         p[n++] = xstrdup(d);
     /* the explanation of what is on screen now: the access, then the selected lane */
     if (v->valid) {
@@ -53,6 +69,12 @@ int why_paragraphs(const tui_vctx *ctx, char ***out)
             explain_lane(s, &v->in, &v->res, ctx->sel_lane, &e);
             add_lines(&p, &n, &cap, &e, "");
         }
+    }
+    if (d && !ctx->modified && s->recording) { /* a recording's kernel name can run to kilobytes: after the
+                                                  explanation, shortened */
+        if (n == cap)
+            p = xrealloc(p, sizeof *p * (size_t)(cap *= 2));
+        p[n++] = why_shorten(d, WHY_NAME_MAX);
     }
     if (d && ctx->modified) { /* the file's text describes the file, not the edits since */
         if (n == cap)

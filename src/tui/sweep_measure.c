@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "io/measure_plan.h"
+#include "core/measure_plan.h"
 #include "tui/app.h"
 
 /* Request ids of the sweep never meet the edit generations of the normal measurement. */

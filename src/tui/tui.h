@@ -15,6 +15,7 @@ typedef struct tui_options {
     bool snapshot;              /* headless: apply keys, print the state's numbers as JSON, exit */
     const char *keys;           /* keys for the snapshot (as typed) */
     const char *source_file;    /* the source file the scenario's locations point into; NULL: by their names */
+    const char *source_dir;     /* a folder of the user's sources, where the names they carry may be opened */
     const char *const *skipped; /* the importer's "FILE:LINE:COL: skipped ..." messages (borrowed) */
     int nskipped;
     const char *display; /* NULL, or the name the header shows for file (an import's .cu) */

@@ -8,19 +8,10 @@
 #include <sys/stat.h>
 
 #include "io/load.h"
+#include "io/safe_open.h"
 #include "util.h"
 
-#define SOURCE_MAX_BYTES (16 << 20) /* a larger "source file" is not one: its lines are not read */
-
-/* The text of the regular file path (at most SOURCE_MAX_BYTES), or NULL. */
-static char *read_source(const char *path, size_t *len)
-{
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > SOURCE_MAX_BYTES)
-        return NULL;
-    io_error err;
-    return load_read_file(path, len, &err);
-}
+#define SOURCE_MAX_BYTES (16 << 20) /* a larger "source file" is not one: it is not read */
 
 /* The last component of a path. */
 static const char *base_name(const char *p)
@@ -29,33 +20,74 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
-/* Find the file the locations name: the command line's file of that name, the name as written,
- * then beside the scenario file (by the name, then by its last component); the first whose lines
- * hold the texts the locations carry. Its text, and where it was found in *found (owned), or
- * NULL; *differs when a file was there but none of them holds those texts. */
-static char *find_source(const scenario *s, const source_record_line *rec, int nrec, const char *file, const char *path,
-                         const char *hint, size_t *len, char **found, bool *differs)
+/* The text of the file at real when it may be shown for the locations of s: a regular text file
+ * (read without blocking, at most SOURCE_MAX_BYTES) whose lines hold every text the locations
+ * carry, and at least one (need_match: a location without text never vouches for a file).
+ * *differs is set when the file was read but does not hold them, *unchecked when nothing the
+ * locations carry could vouch for it. */
+static char *try_file(const scenario *s, const source_record_line *rec, int nrec, const char *real, bool need_match,
+                      size_t *len, bool *differs, bool *unchecked)
 {
-    char cand[4][4096];
-    int n = 0;
-    if (hint && strcmp(base_name(hint), base_name(file)) == 0)
-        snprintf(cand[n++], sizeof cand[0], "%s", hint);
-    snprintf(cand[n++], sizeof cand[0], "%s", file);
-    const char *slash = path ? strrchr(path, '/') : NULL;
-    if (slash && file[0] != '/') {
-        snprintf(cand[n++], sizeof cand[0], "%.*s/%s", (int)(slash - path), path, file);
-        snprintf(cand[n++], sizeof cand[0], "%.*s/%s", (int)(slash - path), path, base_name(file));
-    }
-    for (int i = 0; i < n; i++) {
-        char *text = read_source(cand[i], len);
-        if (text && source_lines_mismatches(s, rec, nrec, text, *len) == 0) {
-            *found = xstrdup(cand[i]);
+    char why[160];
+    char *text = safe_read_capped(real, SOURCE_MAX_BYTES, len, why, sizeof why);
+    if (!text)
+        return NULL;
+    int matched = 0;
+    if (safe_is_text(text, *len) && source_lines_mismatches(s, rec, nrec, text, *len, &matched) == 0 &&
+        (matched > 0 || !need_match))
+        return text;
+    *differs = *differs || matched > 0 || !need_match; /* another file of that name, or the file since changed */
+    *unchecked = *unchecked || (need_match && matched == 0 && safe_is_text(text, *len));
+    free(text);
+    return NULL;
+}
+
+/* Find the file the locations name, opening only what the user chose: the command line's file
+ * of that name (--source FILE), else the name resolved under the scenario's folder or
+ * --source DIR (safe_named_path: no ".." or symbolic link out, no /proc, /dev, /sys, a source
+ * file's extension), by the name and then by its last component; the first whose lines hold
+ * the texts the locations carry. Its text, and where it was found in *found (owned), or NULL with
+ * the reason the name as written was refused in *refused; *differs when a file was there but
+ * does not hold those texts. */
+static char *find_source(const scenario *s, const source_record_line *rec, int nrec, const char *file, const char *path,
+                         const char *hint, const char *dir, size_t *len, char **found, bool *differs, bool *unchecked,
+                         safe_refusal *refused)
+{
+    *refused = SAFE_NOT_FOUND;
+    if (hint && strcmp(base_name(hint), base_name(file)) == 0) {
+        char *text = try_file(s, rec, nrec, hint, false, len, differs, unchecked);
+        if (text) {
+            *found = xstrdup(hint);
             return text;
         }
-        *differs = *differs || text; /* another file of that name, or the file since changed */
-        free(text);
     }
-    return NULL;
+    struct stat st;
+    char *folder = NULL;
+    if (path && stat(path, &st) == 0 && S_ISREG(st.st_mode)) { /* a file, not a library name */
+        const char *slash = strrchr(path, '/');
+        size_t k = slash ? (slash == path ? 1 : (size_t)(slash - path)) : 1;
+        folder = xmalloc(k + 1);
+        memcpy(folder, slash ? path : ".", k);
+        folder[k] = '\0';
+    }
+    const char *roots[2] = {folder, dir};
+    const char *names[2] = {file, base_name(file)};
+    char *text = NULL;
+    for (int i = 0; i < 2 && !text; i++) {
+        if (i == 1 && strcmp(names[0], names[1]) == 0)
+            break;
+        char real[4096];
+        safe_refusal r;
+        if (safe_named_path(names[i], roots, 2, safe_source_exts, real, sizeof real, &r)) {
+            text = try_file(s, rec, nrec, real, true, len, differs, unchecked);
+            if (text)
+                *found = xstrdup(real);
+        }
+        if (i == 0)
+            *refused = r;
+    }
+    free(folder);
+    return text;
 }
 
 /* The importer's messages about the file shown, parsed (files into bufs, nskipped of them). */
@@ -69,8 +101,8 @@ static int skips_of(const char *file, const char *const *skipped, int nskipped, 
     return k;
 }
 
-bool source_view_input(const scenario *s, const char *path, const char *hint, const char *const *skipped, int nskipped,
-                       tui_source *out, char *why, size_t n)
+bool source_view_input(const scenario *s, const char *path, const char *hint, const char *dir,
+                       const char *const *skipped, int nskipped, tui_source *out, char *why, size_t n)
 {
     memset(out, 0, sizeof *out);
     io_error err;
@@ -87,7 +119,9 @@ bool source_view_input(const scenario *s, const char *path, const char *hint, co
     char name[4096];
     const char *file = source_lines_file(s, rec, nrec, name, sizeof name);
     size_t len = 0;
-    char *text = file ? find_source(s, rec, nrec, file, path, hint, &len, &out->path, &out->differs) : NULL;
+    char *text = file ? find_source(s, rec, nrec, file, path, hint, dir, &len, &out->path, &out->differs,
+                                    &out->unchecked, &out->refused)
+                      : NULL;
     source_skip *sk = xmalloc(sizeof *sk * (size_t)(nskipped > 0 ? nskipped : 1));
     char(*bufs)[1024] = xmalloc(sizeof *bufs * (size_t)(nskipped > 0 ? nskipped : 1));
     int nsk = s->is_trace ? 0 : skips_of(file, skipped, nskipped, sk, bufs);

@@ -59,7 +59,7 @@ int fuzz_load_one(const uint8_t *data, size_t size)
         scenario_free(&s);
     }
     lesson l;
-    if (size < 4096 && lesson_load_text(text, size, "fuzz.json", &l, &err))
+    if (size < 4096 && lesson_load_text(text, size, "fuzz.json", NULL, &l, &err))
         lesson_free(&l);
     return 0;
 }

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "gpu/gpu.h"
-#include "io/measure_plan.h"
+#include "core/measure_plan.h"
 
 /* A crash (seen inside the CUPTI session): the stack, for the report. */
 static void on_crash(int sig)

@@ -521,8 +521,9 @@ expect swizzle-short-rows "│  8  9  1  2  3  4  5  6  7  8  9 10 11 12 13 14 1
 
 # ---- the source view (V) of an imported kernel: each line of the .cu with its accesses'
 # wavefronts / ideal and worst degree (equal to analyze's sums); S sorts by cost; Enter goes to the
-# grid of the line's first access ----
-start 100 30 --no-gpu source-view.json
+# grid of the line's first access; its file (named ../../import/..., outside the scenario's folder)
+# is opened under the folder --source names ----
+start 100 30 --no-gpu source-view.json --source ../../import
 expect source-start "PREDICTED"
 expect source-keybar "V source"
 keys V
@@ -545,7 +546,7 @@ ins = [i for i in d["accesses"] if i["access"] in (1, 2, 3)] # the accesses on l
 print("%d/%d" % (sum(i["wavefronts"] for i in ins), sum(i["ideal_wavefronts"] for i in ins)))' 2>/dev/null)
 [ "$n" = "141/36" ] && pass=$((pass + 1)) || { echo "FAIL source-agree: analyze sums line 12 to '$n', the view to 141/36"; fail=$((fail + 1)); }
 for size in "80 24" "160 48" "220 60"; do
-    start $size --no-gpu source-view.json
+    start $size --no-gpu source-view.json --source ../../import
     expect "source-start-${size% *}" "PREDICTED"
     keys V
     expect "source-${size% *}" "sdata[index] += sdata[index + s];"
@@ -653,7 +654,7 @@ expect source-measured-why "measured 8188 over the launch, predicted x blocks 14
 # ... where its file is not at hand: the lines the recording carries
 sed 's#"/[^"]*/transpose.cu#"/nonexistent/transpose.cu#g' "$cases/$rec" > "$tmp/moved.json"
 start 80 24 --no-gpu "$tmp/moved.json"
-check source-record-carried-80x24 "transpose.cu not found: the lines the recording carries are shown"
+check source-record-carried-80x24 "source not opened: /nonexistent/transpose.cu is outside the recording's fold"
 
 # ---- the save prompt replaces its proposed name (never appends); Ctrl-A, Ctrl-E, Ctrl-W, Ctrl-U ----
 start 80 24 --no-gpu

@@ -396,14 +396,34 @@ static void test_profile_shifts(void **state)
     }
 }
 
+/* The list of names shown in messages holds every profile once, in the table's order, and a
+ * buffer too small for all is cut at a name, never inside one. */
+static void test_profile_names(void **state)
+{
+    (void)state;
+    char all[512], small[12];
+    banks_profile_names(all, sizeof all);
+    int np;
+    const banks_profile *profiles = banks_profiles(&np);
+    const char *at = all;
+    for (int i = 0; i < np; i++) {
+        const char *hit = strstr(at, profiles[i].name);
+        assert_non_null(hit);
+        at = hit + strlen(profiles[i].name);
+    }
+    assert_non_null(strstr(all, "sm_89"));
+    banks_profile_names(small, sizeof small);
+    assert_string_equal(small, "sm_90");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_calibration_h200),    cmocka_unit_test(test_strides_sm90),
-        cmocka_unit_test(test_wide_and_broadcast),  cmocka_unit_test(test_grid_cells),
-        cmocka_unit_test(test_legacy_profiles),     cmocka_unit_test(test_issue_cycles),
-        cmocka_unit_test(test_engine_vs_reference), cmocka_unit_test(test_portable_tensor_kinds),
-        cmocka_unit_test(test_profile_shifts),
+        cmocka_unit_test(test_calibration_h200),      cmocka_unit_test(test_strides_sm90),
+        cmocka_unit_test(test_wide_and_broadcast),    cmocka_unit_test(test_grid_cells),
+        cmocka_unit_test(test_legacy_profiles),       cmocka_unit_test(test_issue_cycles),
+        cmocka_unit_test(test_engine_vs_reference),   cmocka_unit_test(test_profile_names),
+        cmocka_unit_test(test_portable_tensor_kinds), cmocka_unit_test(test_profile_shifts),
     };
     return cmocka_run_group_tests_name("banks", tests, NULL, NULL);
 }

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/kernel_text.h"
+#include "core/kernel_text.h"
 #include "io/lesson.h"
 #include "test_util.h"
 

@@ -168,6 +168,21 @@ static void test_rows(void **state)
     assert_ptr_equal(kinds_find_sass("LDGSTS.E.BYPASS.LTC128B.128"), kinds_of(BANKS_CP_ASYNC_CG));
     assert_ptr_equal(kinds_find_sass("UTMALDG.2D"), kinds_find("cp.async.bulk"));
     assert_ptr_equal(kinds_find_sass("HGMMA.64x128x16.F32"), kinds_find("wgmma"));
+    assert_ptr_equal(kinds_find_sass("ATOMS.POPC.INC.32"), kinds_of(BANKS_ATOMIC_POPC));
+    assert_ptr_equal(kinds_find_sass("ATOMS.ADD"), kinds_of(BANKS_ATOMIC));
+    assert_ptr_equal(kinds_find_sass("ATOMS.INC"), kinds_of(BANKS_ATOMIC));
+    /* atomic.popc: "op": "atomic", "form": "popc" */
+    assert_ptr_equal(kinds_find_form("atomic", "popc"), kinds_of(BANKS_ATOMIC_POPC));
+    assert_null(kinds_find_form("load", "popc"));
+    assert_null(kinds_find_form("atomic", "add"));
+    assert_ptr_equal(kinds_find_op("atomic", NULL), kinds_of(BANKS_ATOMIC));
+    const char *sel = NULL;
+    assert_string_equal(kinds_select_key(kinds_of(BANKS_ATOMIC_POPC), &sel), "form");
+    assert_string_equal(sel, "popc");
+    assert_string_equal(kinds_select_key(kinds_of(BANKS_CP_ASYNC_CG), &sel), "cache");
+    assert_string_equal(sel, "cg");
+    assert_null(kinds_select_key(kinds_of(BANKS_ATOMIC), &sel));
+    assert_false(banks_op_parse("atomic.popc", &op));
     assert_null(kinds_find_sass("LDSMX"));
     assert_null(kinds_find_sass("LD.E"));
 }
@@ -245,6 +260,64 @@ static void test_files(void **state)
     assert_string_equal(err.text, "sc.json:2:25: accesses[0].op: cp.async.cg exists from sm_80, not on sm_75");
 }
 
+/* [H100p] atomic.popc: lanes on one word merge (wavefronts follow the most distinct words in one
+ * bank, like a load); the same addresses as a plain atomic add count every lane. */
+static void test_atomic_popc(void **state)
+{
+    (void)state;
+    const banks_profile *p = banks_profile_default();
+    banks_request req = {.op = BANKS_ATOMIC_POPC, .width = 4, .active = 0xffffffffu};
+    banks_result r;
+    assert_null(banks_request_problem(&req));
+    banks_analyze(p, &req, &r, NULL); /* every lane on word 0 */
+    assert_int_equal(r.wavefronts, 1);
+    assert_int_equal(r.ideal_wavefronts, 1);
+    assert_int_equal(r.conflict_degree, 1);
+    req.op = BANKS_ATOMIC;
+    req.returns = false;
+    banks_analyze(p, &req, &r, NULL);
+    assert_int_equal(r.wavefronts, 32);
+    req.op = BANKS_ATOMIC_POPC; /* lanes 0-15 on word 0, 16-31 on word 32 (bank 0 too): 2 words */
+    for (int l = 16; l < 32; l++)
+        req.addr[l] = 128;
+    banks_analyze(p, &req, &r, NULL);
+    assert_int_equal(r.wavefronts, 2);
+    assert_int_equal(r.conflict_degree, 2);
+    for (int l = 0; l < 32; l++) /* 32 lanes, 8 bins of one bank each 4 lanes apart: 8-way */
+        req.addr[l] = 128 * (l % 8);
+    banks_analyze(p, &req, &r, NULL);
+    assert_int_equal(r.wavefronts, 8);
+    req.width = 8;
+    assert_string_equal(banks_request_problem(&req), "atomic.popc is a 4-byte add of 1");
+    /* files: "op": "atomic", "form": "popc", saved the same way */
+    static const char sc[] =
+        "{ \"block\": [32], \"arrays\": [ { \"name\": \"h\", \"type\": \"unsigned\", \"dims\": [256] } ],\n"
+        "  \"accesses\": [ { \"op\": \"atomic\", \"form\": \"popc\", \"array\": \"h\", "
+        "\"index\": [\"tx % 8 * 32\"] } ] }";
+    scenario s, back;
+    io_error err;
+    assert_true(load_scenario_text(sc, sizeof sc - 1, "sc.json", NULL, &s, &err));
+    assert_int_equal(s.accesses[0].op, BANKS_ATOMIC_POPC);
+    strbuf out = {0};
+    save_scenario_json(&s, &out);
+    assert_non_null(strstr(strbuf_str(&out), "\"op\": \"atomic\", \"form\": \"popc\""));
+    assert_true(load_scenario_text(strbuf_str(&out), out.len, "saved.json", NULL, &back, &err));
+    assert_int_equal(back.accesses[0].op, BANKS_ATOMIC_POPC);
+    scenario_free(&back);
+    strbuf_free(&out);
+    scenario_free(&s);
+    static const char bad[] = "{ \"block\": [32], \"arrays\": [ { \"name\": \"h\", \"type\": \"unsigned\", "
+                              "\"dims\": [256] } ],\n  \"accesses\": [ { \"op\": \"atomic\", \"form\": \"popc\", "
+                              "\"atomic\": \"add\", \"array\": \"h\", \"index\": [\"tx\"] } ] }";
+    assert_false(load_scenario_text(bad, sizeof bad - 1, "bad.json", NULL, &s, &err));
+    assert_non_null(strstr(err.text, "accesses[0].atomic: the popc form adds 1 and returns nothing"));
+    static const char bad2[] = "{ \"block\": [32], \"arrays\": [ { \"name\": \"h\", \"type\": \"unsigned\", "
+                               "\"dims\": [256] } ],\n  \"accesses\": [ { \"op\": \"load\", \"form\": \"popc\", "
+                               "\"array\": \"h\", \"index\": [\"tx\"] } ] }";
+    assert_false(load_scenario_text(bad2, sizeof bad2 - 1, "bad.json", NULL, &s, &err));
+    assert_non_null(strstr(err.text, "accesses[0].form: only atomics take this key"));
+}
+
 /* The counters of each kind: what bankscope measure reads ([CUPTI], README). */
 static void test_counters(void **state)
 {
@@ -267,7 +340,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_as_before), cmocka_unit_test(test_rows),     cmocka_unit_test(test_architectures),
-        cmocka_unit_test(test_not_modelled),   cmocka_unit_test(test_counters), cmocka_unit_test(test_files),
+        cmocka_unit_test(test_not_modelled),   cmocka_unit_test(test_counters), cmocka_unit_test(test_atomic_popc),
+        cmocka_unit_test(test_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

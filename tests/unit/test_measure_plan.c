@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "io/measure_plan.h"
+#include "core/measure_plan.h"
 #include "test_util.h"
 
 /* cp.async: the plan says its cycles are not predicted; a load of the same scenario's kind is. */

@@ -369,8 +369,8 @@ static void test_recording_file(void **state)
     test_path("data/record/transpose-naive.json", path, sizeof path);
     assert_int_equal(recording_read(path, &r, &err), 1);
     assert_true(load_scenario_file(path, NULL, &s, &err));
-    assert_int_equal(source_lines_mismatches(&s, r.rows, r.nrows, text, len), 0);
-    assert_int_equal(source_lines_mismatches(&s, r.rows, r.nrows, "x\ny\n", 4), 64); /* every entry */
+    assert_int_equal(source_lines_mismatches(&s, r.rows, r.nrows, text, len, NULL), 0);
+    assert_int_equal(source_lines_mismatches(&s, r.rows, r.nrows, "x\ny\n", 4, NULL), 64); /* every entry */
     free(text);
     scenario_free(&s);
     recording_free(&r);

@@ -153,6 +153,42 @@ static void test_trace_stream(void **state)
     assert_false(test_load(sb.data, &s, &err));
     assert_string_equal(err.text,
                         "test.json:1:52: trace[0].addresses: expected 32 addresses (null for an inactive lane)");
+    /* the merged atomic: by "form", or by a recording's SASS (files written before the form existed) */
+    strbuf_clear(&sb);
+    strbuf_addf(&sb, "{\"trace\": [{\"op\": \"atomic\", \"form\": \"popc\", \"addresses\": [%s]},\n", A32);
+    strbuf_addf(&sb,
+                "{\"op\": \"atomic\", \"atomic\": \"add\", \"returns\": false, \"width\": 4, \"pc\": 16, "
+                "\"sass\": \"@P0 ATOMS.POPC.INC.32 RZ, [R2+URZ], RZ\", \"addresses\": [%s]},\n",
+                A32);
+    strbuf_addf(&sb,
+                "{\"op\": \"atomic\", \"atomic\": \"add\", \"returns\": false, \"width\": 4, "
+                "\"sass\": \"ATOMS.ADD RZ, [R2], R3\", \"addresses\": [%s]}]}",
+                A32);
+    assert_true(test_load(sb.data, &s, &err));
+    assert_int_equal(s.ntrace, 3);
+    assert_int_equal(s.trace[0].op, BANKS_ATOMIC_POPC);
+    assert_int_equal(s.trace[0].width, 4);
+    assert_int_equal(s.trace[1].op, BANKS_ATOMIC_POPC);
+    assert_int_equal(s.trace[2].op, BANKS_ATOMIC);
+    scenario_free(&s);
+    strbuf_clear(&sb);
+    strbuf_addf(&sb, "{\"trace\": [{\"op\": \"atomic\", \"form\": \"popc\", \"returns\": false, \"addresses\": [%s]}]}",
+                A32);
+    assert_false(test_load(sb.data, &s, &err));
+    assert_non_null(strstr(err.text, "trace[0].returns: the popc form adds 1 and returns nothing"));
+    strbuf_clear(&sb);
+    strbuf_addf(&sb, "{\"trace\": [{\"op\": \"atomic\", \"form\": \"inc\", \"addresses\": [%s]}]}", A32);
+    assert_false(test_load(sb.data, &s, &err));
+    assert_non_null(strstr(err.text, "trace[0].form: form is \"popc\""));
+    /* a recording's names are kept whole, however long (a CuTe kernel's demangled name) */
+    strbuf_clear(&sb);
+    strbuf_addf(&sb, "{\"name\": \"");
+    for (int k = 0; k < 2000; k++)
+        strbuf_addf(&sb, "tuple<C<%d>>", k);
+    strbuf_addf(&sb, "\", \"trace\": [{\"op\": \"load\", \"width\": 4, \"addresses\": [%s]}]}", A32);
+    assert_true(test_load(sb.data, &s, &err));
+    assert_true(strlen(s.name) > 20000);
+    scenario_free(&s);
     strbuf_free(&sb);
 }
 

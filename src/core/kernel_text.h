@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "io/measure_plan.h"
+#include "core/measure_plan.h"
 #include "model/scenario.h"
 
 /* Where one access's section lies in the text, in 0-based line numbers. */

@@ -1,5 +1,5 @@
 /* kernel_text: the sections `bankscope kernel` prints, for the command and the TUI's kernel view. */
-#include "io/kernel_text.h"
+#include "core/kernel_text.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,0 +1,1 @@
+analyze kinds-atomic-popc.json --warp 0

@@ -1,0 +1,1 @@
+analyze ../../data/record/cpasync.json --summary
