@@ -806,10 +806,10 @@ for size in "80 24" "100 30" "160 48" "220 60"; do
         echo "FAIL title-colour-$1x$2: the title line should be on the title colour (cyan):"; cat -v "$tmp/colour"; fail=$((fail + 1)); fi
 done
 start 80 24 --no-gpu lesson-tensor
-expect title-lesson "lesson 1/12 │ Tensor-core… │ block 128x1 │ warp 0/3 │ k=0 (0/3) │ conflict-free"
+expect title-lesson "lesson 1/13 │ Tensor-core… │ block 128x1 │ warp 0/3 │ k=0 (0/3) │ conflict-free"
 # the step number is never cut, even where a swizzled declaration crowds the line
 keys n n n n n n
-expect title-lesson-swizzle " lesson 7/12 │ Tensor-core tiles │ block 128x1 │ warp 0/3 │ conflict-free"
+expect title-lesson-swizzle " lesson 7/13 │ Tensor-core tiles │ block 128x1 │ warp 0/3 │ conflict-free"
 start 80 24 --no-gpu aos-vec3
 expect title-verdict " bankscope │ aos-vec3 │ sm_90 │ Vec3 p[32] │ block 32x1 │ warp 0/0 │ 4-way"
 keys c
