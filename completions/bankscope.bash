@@ -17,7 +17,7 @@ _bankscope() {
     cmd=
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-        analyze | measure | kernel | sweep | export | list | import | record) cmd=${COMP_WORDS[i]}; break ;;
+        analyze | measure | kernel | sweep | export | list | import | record | diff) cmd=${COMP_WORDS[i]}; break ;;
         esac
     done
     # record ... -- PROGRAM ARGS: after "--", the program (a command or a file), then its arguments
@@ -61,7 +61,8 @@ _bankscope() {
     analyze) opts="--json --warp --all --summary --arch --force" ;;
     measure) opts="--json --access --iteration --arch" ;;
     kernel) opts="--ptx --access --iteration --arch" ;;
-    sweep) opts="--json --max-pad --all --measure --arch --force" ;;
+    sweep) opts="--json --max-pad --all --measure --arch --force --source" ;;
+    diff) opts="--json --arch" ;;
     export) opts="--svg --access --warp --iteration --arch --force" ;;
     list) opts="--json --names --archs" ;;
     import) opts="--block --kernel -D -I --smem --loop --timeout -o --force" ;;
@@ -78,7 +79,7 @@ _bankscope() {
     record) COMPREPLY=($(compgen -c -- "$cur") $(compgen -f -- "$cur")); return ;;
     esac
     local words=
-    [ -z "$cmd" ] && words="analyze measure kernel sweep export list import record"
+    [ -z "$cmd" ] && words="analyze measure kernel sweep export list import record diff"
     words="$words $(_bankscope_words "$bin" list --names)"
     COMPREPLY=($(compgen -W "$words" -- "$cur") $(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur"))
     [ -z "$cmd" ] && COMPREPLY+=($(compgen -f -X '!*.cu' -- "$cur"))

@@ -4,12 +4,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_whatif.h"
 #include "config.h"
 
 static const char usage[] =
     "Usage:\n"
     "  bankscope [FILE.json]                 interactive bank grid (default: 32x32 transpose)\n"
-    "            [--no-gpu] [--no-color] [--no-mouse] [--present] [--source FILE]\n"
+    "            [--no-gpu] [--no-color] [--no-mouse] [--present] [--source FILE|DIR]\n"
     "            [--snapshot [--keys KEYS]] [--bench-redraw N] [--bench-startup]\n"
     "  bankscope analyze FILE.json [--json]  analysis of every warp-instruction\n"
     "            [--warp N] [--all] [--summary] [--arch NAME] [--force]\n"
@@ -18,7 +19,9 @@ static const char usage[] =
     "  bankscope kernel FILE.json [--ptx]    the generated CUDA source (or NVRTC's PTX)\n"
     "            [--access N] [--iteration K] [--arch NAME]\n"
     "  bankscope sweep FILE.json [--json]    padding sweep and the cheapest conflict-free\n"
-    "            layout (swizzle or padding) [--max-pad N] [--all] [--measure] [--arch NAME] [--force]\n"
+    "            layout (swizzle or padding) [--max-pad N] [--all] [--measure] [--arch NAME] [--force];\n"
+    "            on a recording: layouts tried on its recorded addresses (what-if) [--source DIR]\n"
+    "  bankscope diff A.json B.json [--json] [--arch NAME]  two recordings line by line\n"
     "  bankscope export FILE.json --svg OUT  bank grid and array map as SVG\n"
     "            [--access N] [--warp W] [--iteration K] [--arch NAME] [--force]\n"
     "  bankscope list [--json | --names | --archs]  the patterns and lessons (built-in,\n"
@@ -63,8 +66,9 @@ int main(int argc, char **argv)
         const char *name;
         int (*fn)(int, char **);
     } commands[] = {
-        {"analyze", cli_analyze}, {"list", cli_list},     {"kernel", cli_kernel}, {"measure", cli_measure},
-        {"sweep", cli_sweep},     {"export", cli_export}, {"import", cli_import}, {"record", cli_record},
+        {"analyze", cli_analyze}, {"list", cli_list},     {"kernel", cli_kernel},
+        {"measure", cli_measure}, {"sweep", cli_sweep},   {"export", cli_export},
+        {"import", cli_import},   {"record", cli_record}, {"diff", cli_diff},
     };
     /* --help and --version anywhere before "--", after a command too (bankscope analyze --help);
      * record answers --help with its own usage */
@@ -90,7 +94,8 @@ int main(int argc, char **argv)
         argv[1] = src;
         return cli_import_tui(argc - 1, argv + 1);
     }
-    static const char *const names[] = {"analyze", "measure", "kernel", "sweep", "export", "list", "import", "record"};
+    static const char *const names[] = {"analyze", "measure", "kernel", "sweep", "export",
+                                        "list",    "import",  "record", "diff"};
     if (argc >= 2 && cli_check_target(argv[1], names, (int)(sizeof names / sizeof names[0])) != CLI_OK)
         return CLI_USAGE;
     return cli_tui(argc - 1, argv + 1);

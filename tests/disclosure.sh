@@ -62,27 +62,32 @@ mk "$tmp/ok/notext.json" transpose.cu -
 mkdir "$tmp/ok/inner"
 cp "$tmp/ok/beside.json" "$tmp/ok/inner/elsewhere.json"
 
-# view NAME FILE [ARGS]: open FILE in the TUI (80x24) in FILE's folder; wait up to 10 s for the
+nview=0
+# view NAME FILE [ARGS]: open FILE in the TUI (80x24) in FILE's folder; wait up to 30 s for the
 # source view; the screen in $tmp/NAME.screen; q quits, and the shell's marker shows the exit
 view() {
     name=$1 file=$2
     shift 2
-    T kill-server 2>/dev/null
-    T new-session -d -s v -x 80 -y 24 \
+    # the new session first: killing the only session ends the server, and a client that
+    # arrives while it shuts down fails
+    old=v$nview
+    nview=$((nview + 1))
+    T new-session -d -s v$nview -x 80 -y 24 \
         "cd '$(dirname "$file")' && env LANG=C.UTF-8 TERM=xterm-256color '$bin' --no-gpu '$file' $* </dev/tty; echo EXIT=\$?; sleep 30"
+    T kill-session -t "$old" 2>/dev/null
     i=0
-    while [ $i -lt 100 ]; do
-        T capture-pane -p -t v > "$tmp/$name.screen" 2>/dev/null
+    while [ $i -lt 300 ]; do
+        T capture-pane -p -t v$nview > "$tmp/$name.screen" 2>/dev/null
         grep -q "one block of one launch" "$tmp/$name.screen" && break
         i=$((i + 1))
         sleep 0.1
     done
     sleep 0.3
-    T capture-pane -p -t v > "$tmp/$name.screen" 2>/dev/null
-    T send-keys -t v q q
+    T capture-pane -p -t v$nview > "$tmp/$name.screen" 2>/dev/null
+    T send-keys -t v$nview q q
     i=0
-    while [ $i -lt 50 ]; do
-        T capture-pane -p -t v > "$tmp/$name.after" 2>/dev/null
+    while [ $i -lt 300 ]; do
+        T capture-pane -p -t v$nview > "$tmp/$name.after" 2>/dev/null
         grep -q "^EXIT=" "$tmp/$name.after" && break
         i=$((i + 1))
         sleep 0.1

@@ -39,6 +39,12 @@ out "measure.default.json" measure default --json || true
 for f in "$srcdir"/tests/data/record/*.json "$srcdir"/tests/data/measured/rec/*.json; do
     [ -e "$f" ] && cp "$f" "$tmp/record.$(basename "$f")"
 done
+# sweep --json of a recording is its what-if; diff --json compares two
+for f in "$srcdir"/tests/data/record/*.json "$srcdir"/tests/data/measured/rec/*.json; do
+    out "sweep.recording-$(basename "$f")" sweep "$f" --json
+done
+out "diff.transpose.json" diff "$srcdir/tests/data/record/whatif-naive.json" "$srcdir/tests/data/record/whatif-padded.json" --json
+out "diff.measured.json" diff "$srcdir/tests/data/measured/rec/h100-naive.record.json" "$srcdir/tests/data/measured/rec/h100-hist.record.json" --json
 # analyze --json of a recording adds its source lines, predicted and measured
 for f in "$srcdir"/tests/data/measured/rec/*.json; do
     out "analyze.recording-$(basename "$f")" analyze "$f" --json --summary
@@ -53,7 +59,7 @@ from jsonschema import Draft202012Validator
 schemas, outs = sys.argv[1], sys.argv[2]
 fail = 0
 count = 0
-for kind in ("analyze", "sweep", "measure", "list", "record"):
+for kind in ("analyze", "sweep", "measure", "list", "record", "diff"):
     path = os.path.join(schemas, "bankscope-%s-1.schema.json" % kind)
     schema = json.load(open(path))
     Draft202012Validator.check_schema(schema)

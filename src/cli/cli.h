@@ -78,6 +78,7 @@ typedef struct cli_common {
     int summary;
     int ptx;
     const char *svg;
+    const char *source; /* --source DIR: where a recording's source file may be read */
     int measure;
     int max_pad;
     int access; /* -1: all */

@@ -88,6 +88,7 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed, cli_c
         {"max-pad", required_argument, NULL, 'P'},
         {"arch", required_argument, NULL, 'r'},
         {"svg", required_argument, NULL, 'g'},
+        {"source", required_argument, NULL, 'S'},
     };
     enum { NALL = sizeof all / sizeof all[0] };
     struct option longopts[NALL + 1];
@@ -122,6 +123,7 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed, cli_c
         case 'P': rc = int_value(cmd, opt, v, 256, &c->max_pad); break;
         case 'r': c->arch = v; break;
         case 'g': c->svg = v; break;
+        case 'S': c->source = v; break;
         default: rc = CLI_USAGE; break;
         }
     }

@@ -79,6 +79,87 @@ static void record_step(const record_opts *o, const char *what, struct timespec 
 
 /* The options (cli_args: GNU style, unique prefixes), then the program and its arguments after
  * "--", untouched (or the operands, when there is no "--" and the program takes no options). */
+/* A bound on what compiling the POSIX extended regex re costs: its positions once every bounded
+ * repetition is expanded (regcomp copies a{n} n times, so nested counts multiply:
+ * '((a{1000}){1000}){1000}' is 10^9 positions, gigabytes and half a minute). Counted by its
+ * spelling, saturating at limit + 1. */
+static long long regex_cost(const char *re, long long limit)
+{
+    long long stack[64], cur = 0, last = 0; /* last: the cost of the atom a repetition applies to */
+    int depth = 0;
+    for (const char *p = re; *p; p++) {
+        long long atom = 1;
+        if (*p == '\\' && p[1]) {
+            p++;
+        } else if (*p == '[') { /* a bracket expression is one position */
+            const char *q = p + 1;
+            if (*q == '^')
+                q++;
+            if (*q == ']')
+                q++;
+            while (*q && *q != ']') {
+                if (*q == '[' && (q[1] == ':' || q[1] == '.' || q[1] == '=')) {
+                    char end = q[1];
+                    for (q += 2; *q && !(q[0] == end && q[1] == ']'); q++)
+                        ;
+                    if (*q)
+                        q++;
+                }
+                if (*q)
+                    q++;
+            }
+            p = *q ? q : q - 1;
+        } else if (*p == '(') {
+            if (depth == 64)
+                return limit + 1;
+            stack[depth++] = cur;
+            cur = 0;
+            continue;
+        } else if (*p == ')' && depth > 0) {
+            atom = cur;
+            cur = stack[--depth];
+        } else if (*p == '*' || *p == '+' || *p == '?') {
+            cur += last; /* the atom once more, roughly */
+            last *= 2;
+            continue;
+        } else if (*p == '{') {
+            long long lo = 0, hi = 0;
+            const char *q = p + 1;
+            while (*q >= '0' && *q <= '9' && lo <= limit)
+                lo = lo * 10 + (*q++ - '0');
+            hi = lo;
+            if (*q == ',') {
+                hi = 0;
+                for (q++; *q >= '0' && *q <= '9' && hi <= limit;)
+                    hi = hi * 10 + (*q++ - '0');
+                if (hi < lo)
+                    hi = lo;
+            }
+            long long times = (hi > 0 ? hi : 1);
+            long long grown = last > 0 && times > (limit + 1) / last ? limit + 1 : last * times;
+            cur += grown - last;
+            last = grown;
+            while (*q && *q != '}')
+                q++;
+            p = *q ? q : q - 1;
+            if (cur > limit)
+                return limit + 1;
+            continue;
+        }
+        cur += atom;
+        last = atom;
+        if (cur > limit)
+            return limit + 1;
+    }
+    while (depth > 0)
+        cur += stack[--depth];
+    return cur > limit ? limit + 1 : cur;
+}
+
+/* What --kernel may cost to compile (positions after expansion; see regex_cost) and be long. */
+#define RECORD_REGEX_COST 10000
+#define RECORD_REGEX_LEN 4096
+
 static int record_parse(int argc, char **argv, record_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -110,9 +191,16 @@ static int record_parse(int argc, char **argv, record_opts *o)
             /* compiled here as the recording library compiles it (POSIX extended), so that a
              * pattern it could not use never reaches it */
             regex_t re;
+            char t[256];
+            if (strlen(v) > RECORD_REGEX_LEN || regex_cost(v, RECORD_REGEX_COST) > RECORD_REGEX_COST) {
+                rc = cli_usage_error("record: --kernel '%s': too costly a pattern (longer than %d bytes, or "
+                                     "repetition counts that multiply past %d positions): give a simpler one",
+                                     textsafe(v, t, sizeof t), RECORD_REGEX_LEN, RECORD_REGEX_COST);
+                break;
+            }
             int e = regcomp(&re, v, REG_EXTENDED | REG_NOSUB);
             if (e != 0) {
-                char msg[256], t[256];
+                char msg[256];
                 regerror(e, &re, msg, sizeof msg);
                 rc = cli_usage_error("record: --kernel '%s': %s", textsafe(v, t, sizeof t), msg);
             } else {
@@ -697,6 +785,26 @@ static int output_allowed(const record_opts *o, const char *path, const char *pr
     return 0;
 }
 
+/* The folder -o writes into must exist before the program runs three times for a recording that
+ * could not be written. 0, or CLI_USAGE after a message. */
+static int output_folder(const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return 0;
+    char dir[PATH_MAX], t[256];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return 0; /* the current folder */
+    snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        char u[256];
+        return cli_usage_error("record: -o %s: %s %s; nothing was run", textsafe(path, t, sizeof t),
+                               textsafe(dir, u, sizeof u), stat(dir, &st) != 0 ? "does not exist" : "is not a folder");
+    }
+    return 0;
+}
+
 /* Write the recording to o->out (or KERNEL.record.json) with save_atomic: the whole file or,
  * on failure, the old one untouched. */
 static int write_recording(const record_opts *o, const record_book *b, const record_measured *m, const char *prog,
@@ -851,6 +959,8 @@ static int record_main(record_opts *op)
     }
     if (o.out && (rc = output_allowed(&o, o.out, prog, NULL)) != 0)
         return rc; /* the source files are known only after the run: checked again then */
+    if (o.out && (rc = output_folder(o.out)) != 0)
+        return rc;
     if (!driver_ready(why, sizeof why)) {
         cli_error("record: %s", why);
         return CLI_NO_GPU;
@@ -929,10 +1039,15 @@ static int record_main(record_opts *op)
         return stopped_by_signal();
     }
     record_book b;
+    cubin_shared shared;
+    char cubin[PATH_MAX + 32];
+    snprintf(cubin, sizeof cubin, "%s/module.cubin", dir);
+    bool have_shared = cubin_shared_read(cubin, c.mangled, &shared);
     if (!record_book_build(&b, &c, &s, why, sizeof why)) {
         cli_error("record: %s", why);
         rc = CLI_FAIL;
     } else {
+        b.shared = have_shared ? &shared : NULL;
         record_measured m;
         measure_build(&paths, &c, &s, &b, counted, mwhy, &m);
         record_step(&o, "lines and predictions", &t0);
@@ -950,6 +1065,7 @@ static int record_main(record_opts *op)
         record_measured_free(&m);
         record_book_free(&b);
     }
+    cubin_shared_free(&shared);
     record_sass_free(&s);
     record_capture_free(&c);
     remove_dir(dir);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_whatif.h"
 #include "model/kinds.h"
 #include "gpu/gpu.h"
 #include "io/jsonw.h"
@@ -418,12 +419,13 @@ int cli_sweep(int argc, char **argv)
     scenario s;
     work_catch_signals();
     work_exit_on_signal(true); /* sweep writes only at the end: a signal ends it at once */
-    int rc0 = cli_open(argc, argv, "sweep", "json max-pad measure arch force all", &c, &s);
+    int rc0 = cli_open(argc, argv, "sweep", "json max-pad measure arch force all source", &c, &s);
     if (rc0)
         return rc0;
-    if (s.is_trace) {
+    if (s.is_trace) { /* a recording: the what-if on its addresses */
+        int rc = cli_sweep_recording(&c, &s);
         scenario_free(&s);
-        return cli_usage_error("sweep: %s is a trace: there is no array to pad", c.file);
+        return rc;
     }
     gpu_device dev;
     char why[300];

@@ -1,10 +1,12 @@
 /* cli_tui: `bankscope [FILE.json] [options]`: the interactive view's command line. It only parses
  * the options; the view itself is src/tui (which knows nothing of the command line). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "io/textsafe.h"
 #include "tui/tui.h"
 
 int cli_tui(int argc, char **argv)
@@ -47,7 +49,10 @@ int cli_tui_named(int argc, char **argv, const char *const *skipped, int nskippe
         case 'k': o.keys = v; break;
         case 'S': {
             struct stat st; /* --source FILE names the file; --source DIR a folder of sources */
-            if (stat(v, &st) == 0 && S_ISDIR(st.st_mode))
+            char t[256];
+            if (stat(v, &st) != 0)
+                rc = cli_usage_error("--source %s: %s", textsafe(v, t, sizeof t), strerror(errno));
+            else if (S_ISDIR(st.st_mode))
                 o.source_dir = v;
             else
                 o.source_file = v;
@@ -56,10 +61,12 @@ int cli_tui_named(int argc, char **argv, const char *const *skipped, int nskippe
         default: rc = CLI_USAGE; break;
         }
     }
-    if (rc == 0 && a.noperands > 1)
-        rc = cli_usage_error("one file only (got '%s' and '%s')", a.operands[0], a.operands[1]);
-    if (rc == 0 && a.noperands == 1)
+    if (rc == 0 && a.noperands > 2)
+        rc = cli_usage_error("two files at most (A.json B.json compares them), got %d", a.noperands);
+    if (rc == 0 && a.noperands >= 1)
         o.file = a.operands[0];
+    if (rc == 0 && a.noperands == 2)
+        o.compare = a.operands[1];
     cli_args_free(&a);
     if (rc)
         return rc;

@@ -4,32 +4,53 @@
 
 #include "cli/record_write.h"
 #include "cli/record_measured.h"
+#include "io/trace_stream.h"
 #include "io/jsonw.h"
+#include "io/safe_open.h"
 #include "io/textsafe.h"
 #include "model/kinds.h"
 #include "model/scenario.h"
 #include "util.h"
 
-/* Text of line ln of file (without its newline), or NULL when it cannot be read. */
+/* Text of line ln of file (without its newline), or NULL when it cannot be read. The file (named
+ * by the program's line info) is opened without blocking, a regular file only, and read no
+ * further than RECORD_SOURCE_MAX bytes; a line longer than the readers accept of a string
+ * (TRACE_MAX_STRING) is cut on a character boundary and ends with an ellipsis. */
 static char *source_text(const char *file, int ln)
 {
-    FILE *f = file ? fopen(file, "r") : NULL;
+    char why[128];
+    FILE *f = file && ln > 0 ? safe_fopen_regular(file, why, sizeof why) : NULL;
     if (!f)
         return NULL;
-    char *line = NULL, *out = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    for (int i = 1; (len = getline(&line, &cap, f)) > 0; i++) {
-        if (i == ln) {
-            while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-                len--;
-            line[len] = '\0';
-            out = xstrdup(line);
-            break;
-        }
+    strbuf sb = {0};
+    size_t total = 0;
+    int c, at = 1;
+    bool found = false; /* line ln has begun */
+    while (at <= ln && total++ <= RECORD_SOURCE_MAX && (c = getc(f)) != EOF) {
+        found = found || at == ln;
+        if (c == '\n')
+            at++;
+        else if (at == ln && sb.len <= TRACE_MAX_STRING) /* what is past the cut is not kept */
+            strbuf_addc(&sb, (char)c);
     }
-    free(line);
     fclose(f);
+    while (sb.len && sb.data[sb.len - 1] == '\r')
+        sb.data[--sb.len] = '\0';
+    char *out = found ? record_cut_text(strbuf_str(&sb)) : NULL;
+    strbuf_free(&sb);
+    return out;
+}
+
+char *record_cut_text(const char *text)
+{
+    static const char ellipsis[] = "\xe2\x80\xa6"; /* U+2026 */
+    size_t n = strlen(text);
+    if (n <= TRACE_MAX_STRING)
+        return xstrdup(text);
+    size_t keep = textsafe_cut(text, TRACE_MAX_STRING - (sizeof ellipsis - 1));
+    char *out = xmalloc(keep + sizeof ellipsis);
+    memcpy(out, text, keep);
+    memcpy(out + keep, ellipsis, sizeof ellipsis);
     return out;
 }
 
@@ -314,6 +335,7 @@ void record_book_json(const record_book *b, const record_measured *m, const char
     JSONW_KV_INT(&w, "captured", c->nentries);
     JSONW_KV_BOOL(&w, "truncated", c->executed > c->nentries);
     JSONW_KV_BOOL(&w, "line_info", b->sass->has_lines);
+    record_arrays_json(&w, b);
     record_measured_json(&w, m);
     JSONW_KEY(&w, "lines");
     jsonw_begin_array(&w, JSONW_LINES);

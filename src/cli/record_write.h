@@ -47,14 +47,27 @@ typedef struct record_book {
     int64_t *trace_index;         /* per capture entry: its trace index, -1 when not modelled */
     record_sass_line **invisible; /* TMA and wgmma instructions of the kernel (no callback) */
     int ninvisible;
+    const struct cubin_shared *shared; /* the kernel's static shared memory from its cubin; NULL:
+                                          not read (no "arrays" in the recording) */
 } record_book;
 
 /* Group the capture by PC and source line and predict every line. false with why when the
  * device has no bank model. */
 bool record_book_build(record_book *b, const record_capture *c, const record_sass *s, char *why, size_t n);
 void record_book_free(record_book *b);
+/* At most how many bytes of a source file are read for the text of one of its lines. */
+#define RECORD_SOURCE_MAX (64 << 20)
+/* A copy of a source line's text that the readers accept: cut on a character boundary to at most
+ * TRACE_MAX_STRING (1 MiB) bytes, ending with an ellipsis ("…") when it was cut. */
+char *record_cut_text(const char *text);
 
 struct record_measured;
+
+/* The recording's "arrays": the static shared variables of the cubin (or its static shared
+ * memory as one region when the names are stripped) and, past them, the dynamic shared memory as
+ * one region reaching the last recorded byte there. */
+struct jsonw;
+void record_arrays_json(struct jsonw *w, const record_book *b);
 
 /* Write the recording to out. argv: the program and its arguments (argc of them); m: what the
  * hardware measured (record_measured.h), NULL when nothing was measured. */

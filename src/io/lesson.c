@@ -58,7 +58,7 @@ static const char *step_source(const char *pattern, const char *dir, char *real,
     static const char *const json_exts[] = {".json", NULL};
     safe_refusal r = SAFE_NOT_FOUND;
     const char *roots[1] = {dir};
-    if (dir && safe_named_path(pattern, roots, 1, json_exts, real, n, &r))
+    if (dir && safe_named_path(pattern, roots, 1, json_exts, real, n, &r, NULL))
         return real;
     if (!strchr(pattern, '/') && library_entry_find(pattern))
         return pattern;
@@ -164,8 +164,9 @@ bool lesson_load(const char *source, lesson *out, io_error *err)
         return false;
     /* the lesson's folder: where its steps' files may be (none for a built-in lesson) */
     struct stat st;
-    const library_entry *e = stat(source, &st) == 0 ? NULL : library_entry_find(source);
-    const char *file = e ? e->path : source;
+    bool is_file = stat(source, &st) == 0;
+    const library_entry *e = is_file ? NULL : library_entry_find(source);
+    const char *file = e ? e->path : is_file ? source : NULL; /* standard input has no folder */
     char dir[4096];
     const char *slash = file ? strrchr(file, '/') : NULL;
     if (slash)

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "io/safe_open.h"
 #include "util.h"
 
 #ifndef BANKSCOPE_PKGDATADIR
@@ -66,7 +67,8 @@ static long small_size(const char *path)
 /* True when the file at path holds exactly the len bytes of text. */
 static bool same_contents(const char *path, const char *text, size_t len)
 {
-    FILE *f = fopen(path, "rb");
+    char why[128];
+    FILE *f = safe_fopen_regular(path, why, sizeof why);
     if (!f)
         return false;
     char buf[65536];

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "io/jsonstream.h"
+#include "io/safe_open.h"
 #include "io/library.h"
 #include "util.h"
 
@@ -86,7 +87,8 @@ static bool scan_entry(const library_entry *e, library_head *h, bool exact)
     if (e->text) {
         jsonstream_open_mem(&js, e->text, e->len);
     } else {
-        f = fopen(e->path, "rb");
+        char why[128];
+        f = safe_fopen_regular(e->path, why, sizeof why); /* never waits on a FIFO put there */
         if (!f) {
             snprintf(h->problem, sizeof h->problem, "%.300s: cannot be read", e->path);
             return false;

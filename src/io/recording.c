@@ -127,6 +127,41 @@ static bool read_launch_measured(jsonstream *js, recording *r)
     return t == JSONSTREAM_OBJECT_END;
 }
 
+/* One entry of "arrays" (its '{' read) into a; false with what when it does not read. */
+static bool read_array(jsonstream *js, recording_array *a, const char **what)
+{
+    jsonstream_token t;
+    bool off = false, bytes = false;
+    *what = "an array needs a name, a kind (static or dynamic), an offset >= 0 and bytes >= 1";
+    while ((t = jsonstream_next(js)) == JSONSTREAM_KEY) {
+        char key[16];
+        snprintf(key, sizeof key, "%.15s", js->str);
+        t = jsonstream_next(js);
+        bool num = t == JSONSTREAM_NUMBER && js->is_int;
+        if ((strcmp(key, "name") == 0 || strcmp(key, "symbol") == 0) && t == JSONSTREAM_STRING) {
+            char **dst = key[0] == 'n' ? &a->name : &a->symbol;
+            free(*dst);
+            *dst = xstrdup(js->str);
+        } else if (strcmp(key, "kind") == 0 && t == JSONSTREAM_STRING) {
+            if (strcmp(js->str, "static") != 0 && strcmp(js->str, "dynamic") != 0)
+                return false;
+            a->dynamic = js->str[0] == 'd';
+        } else if (strcmp(key, "offset") == 0 && num && js->ival >= 0 && js->ival < ((int64_t)1 << 32)) {
+            a->offset = js->ival;
+            off = true;
+        } else if (strcmp(key, "bytes") == 0 && num && js->ival >= 1 && js->ival < ((int64_t)1 << 32)) {
+            a->bytes = js->ival;
+            bytes = true;
+        } else if (strcmp(key, "offset") == 0 || strcmp(key, "bytes") == 0 || strcmp(key, "name") == 0) {
+            return false;
+        } else if (!jsonstream_skip(js, t)) {
+            *what = NULL;
+            return false;
+        }
+    }
+    return t == JSONSTREAM_OBJECT_END && a->name && off && bytes;
+}
+
 /* The members of the top-level object (its '{' read). */
 static int read_members(jsonstream *js, const char *path, recording *r, io_error *err)
 {
@@ -175,6 +210,24 @@ static int read_members(jsonstream *js, const char *path, recording *r, io_error
             }
             if (t != JSONSTREAM_ARRAY_END)
                 return fail(js, path, err, NULL);
+        } else if (strcmp(key, "arrays") == 0 && t == JSONSTREAM_ARRAY && is) { /* (a scenario's are skipped) */
+            int cap = 0;
+            r->has_arrays = true;
+            while ((t = jsonstream_next(js)) == JSONSTREAM_OBJECT) {
+                if (r->narrays == cap)
+                    r->arrays = xrealloc(r->arrays, sizeof *r->arrays * (size_t)(cap = cap ? 2 * cap : 8));
+                recording_array *a = &r->arrays[r->narrays++];
+                memset(a, 0, sizeof *a);
+                const char *what;
+                if (!read_array(js, a, &what))
+                    return fail(js, path, err, what);
+                for (int k = 0; k + 1 < r->narrays; k++)
+                    if (a->offset < r->arrays[k].offset + r->arrays[k].bytes &&
+                        r->arrays[k].offset < a->offset + a->bytes)
+                        return fail(js, path, err, "two arrays of the recording overlap");
+            }
+            if (t != JSONSTREAM_ARRAY_END)
+                return fail(js, path, err, "\"arrays\" holds objects only");
         } else if (!jsonstream_skip_fast(js, t)) {
             return fail(js, path, err, NULL);
         }
@@ -211,6 +264,11 @@ void recording_free(recording *r)
         free(r->rows[i].measured.why);
     }
     free(r->rows);
+    for (int i = 0; i < r->narrays; i++) {
+        free(r->arrays[i].name);
+        free(r->arrays[i].symbol);
+    }
+    free(r->arrays);
     free(r->kernel);
     free(r->device);
     free(r->measured_why);

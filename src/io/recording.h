@@ -14,6 +14,13 @@
 #include "io/load.h"
 #include "model/source_lines.h"
 
+/* One of the kernel's shared variables (the recording's "arrays"; schemas/bankscope-record-1). */
+typedef struct recording_array {
+    char *name, *symbol; /* owned; symbol NULL for an unnamed region */
+    bool dynamic;
+    int64_t offset, bytes;
+} recording_array;
+
 typedef struct recording {
     char *kernel;   /* demangled name; NULL unknown */
     char *device;   /* NULL unknown */
@@ -25,6 +32,9 @@ typedef struct recording {
     char *measured_why;       /* why not measured; NULL when measured or not said */
     source_record_line *rows; /* nrows; strings and arrays owned through this struct */
     int nrows;
+    bool has_arrays;         /* the recording has "arrays" (recordings made before it do not) */
+    recording_array *arrays; /* narrays, by offset */
+    int narrays;
 } recording;
 
 /* Read path's recording members. 1: a recording, 0: not one (a scenario, a plain trace),

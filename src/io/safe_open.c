@@ -128,7 +128,7 @@ static safe_refusal under_root(const char *name, const char *root, const char *c
 }
 
 bool safe_named_path(const char *name, const char *const *roots, int nroots, const char *const *exts, char *out,
-                     size_t n, safe_refusal *why)
+                     size_t n, safe_refusal *why, int *which)
 {
     safe_refusal worst = SAFE_NOT_FOUND;
     if (name && name[0] && !(name[0] == '/' && safe_is_special(name))) {
@@ -139,6 +139,8 @@ bool safe_named_path(const char *name, const char *const *roots, int nroots, con
             if (r == SAFE_OK) {
                 if (why)
                     *why = SAFE_OK;
+                if (which)
+                    *which = i;
                 return true;
             }
             if (r > worst)
@@ -165,19 +167,45 @@ const char *safe_refusal_text(safe_refusal r)
     return "refused";
 }
 
-char *safe_read_capped(const char *path, size_t cap, size_t *len, char *why, size_t n)
+/* path opened without blocking and checked on its descriptor: a regular file outside /proc,
+ * /dev and /sys; -1 with why. */
+static int open_regular(const char *path, char *why, size_t n)
 {
+    char real[PATH_MAX];
+    if (realpath(path, real) && safe_is_special(real)) {
+        snprintf(why, n, "%s", "a system file (/proc, /dev or /sys)");
+        return -1;
+    }
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
         snprintf(why, n, "%s", strerror(errno));
-        return NULL;
+        return -1;
     }
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         snprintf(why, n, "%s", "not a regular file");
         close(fd);
-        return NULL;
+        return -1;
     }
+    return fd;
+}
+
+FILE *safe_fopen_regular(const char *path, char *why, size_t n)
+{
+    int fd = open_regular(path, why, n);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+    if (fd >= 0 && !f) {
+        snprintf(why, n, "%s", strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
+char *safe_read_capped(const char *path, size_t cap, size_t *len, char *why, size_t n)
+{
+    int fd = open_regular(path, why, n);
+    if (fd < 0)
+        return NULL;
     strbuf sb = {0};
     char buf[65536];
     for (;;) {

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Why a named file was not opened, worst last (safe_named_path keeps the worst of its roots'). */
 typedef enum safe_refusal {
@@ -37,10 +38,11 @@ bool safe_is_special(const char *real);
 bool safe_has_ext(const char *path, const char *const *exts);
 /* Where name (taken from a file) may be read: resolved against each of roots (folders, nroots
  * of them; a relative name is joined to the root, an absolute one must lie inside it), the real
- * path into out (n bytes). False with the reason; *why_out gets its words when not NULL. A name
+ * path into out (n bytes) and the root's index into *which (may be NULL). False with the reason
+ * in *why (may be NULL). A name
  * outside every root is decided from its spelling when it can be (nothing outside is touched). */
 bool safe_named_path(const char *name, const char *const *roots, int nroots, const char *const *exts, char *out,
-                     size_t n, safe_refusal *why);
+                     size_t n, safe_refusal *why, int *which);
 /* The words for a refusal, to follow "not opened: " ("outside the recording's folder" is the
  * caller's, who knows what the folder is; this says "outside the folders allowed"). */
 const char *safe_refusal_text(safe_refusal r);
@@ -50,6 +52,10 @@ const char *safe_refusal_text(safe_refusal r);
  * whatever its st_size says; a read that would block (EAGAIN) is an error. NULL with a one-line
  * reason in why (n bytes). */
 char *safe_read_capped(const char *path, size_t cap, size_t *len, char *why, size_t n);
+/* path opened for reading as safe_read_capped opens it (without blocking or taking a terminal, a
+ * regular file only, never under /proc, /dev or /sys), for a caller that reads it in pieces; NULL
+ * with a one-line reason in why. */
+FILE *safe_fopen_regular(const char *path, char *why, size_t n);
 /* True when text (len bytes) looks like text: no NUL byte and no other C0 control but tab,
  * newline, carriage return and form feed. */
 bool safe_is_text(const char *text, size_t len);

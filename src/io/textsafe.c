@@ -6,6 +6,12 @@
 
 #include "io/jsonw.h"
 
+bool textsafe_is_bidi(uint32_t cp)
+{
+    return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e || cp == 0x200f ||
+           cp == 0x061c;
+}
+
 /* Append the safe form of s to sb; xml also escapes the five XML specials; lines keeps newlines
  * and tabs (for multi-line logs such as a compiler's). */
 static void add(strbuf *sb, const char *str, int xml, int lines)
@@ -40,8 +46,9 @@ static void add(strbuf *sb, const char *str, int xml, int lines)
         if (c < 0x80 || k == 0) { /* a control character or a byte that is not UTF-8 */
             strbuf_addf(sb, "\\x%02x", c);
             i++;
-        } else if ((cp >= 0x80 && cp < 0xa0) || (xml && (cp == 0xfffe || cp == 0xffff))) {
-            /* C1 controls (8-bit escape sequences); U+FFFE and U+FFFF, the code points above
+        } else if ((cp >= 0x80 && cp < 0xa0) || textsafe_is_bidi(cp) || (xml && (cp == 0xfffe || cp == 0xffff))) {
+            /* C1 controls (8-bit escape sequences); the bidirectional controls, which reorder
+             * the text around them; U+FFFE and U+FFFF, the code points above
              * U+001F that XML 1.0's Char excludes (surrogates never decode: \xNN) */
             strbuf_addf(sb, "\\u%04x", (unsigned)cp);
             i += (size_t)k;

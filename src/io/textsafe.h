@@ -1,17 +1,24 @@
 /* textsafe: text from a file (names, labels, expressions, error messages quoting them) made safe
  * to show. A scenario must not be able to retitle or clear a terminal, nor break an SVG: control
- * characters (C0, DEL and the C1 range) become visible escapes such as \x1b or \u009b, bytes that
+ * characters (C0, DEL and the C1 range) and the bidirectional controls (U+202A..U+202E overrides
+ * and embeddings, U+2066..U+2069 isolates, U+200E/U+200F marks, U+061C; they reorder what is
+ * shown, so a line could read other than it is) become visible escapes such as \x1b, \u009b or
+ * \u202e, bytes that
  * are not valid UTF-8 become \xNN, in XML also U+FFFE and U+FFFF, which XML 1.0 forbids (\ufffe,
  * \uffff), and cutting to a length never splits a UTF-8 sequence.
  * Pure functions over caller-owned buffers. */
 #ifndef BANKSCOPE_TEXTSAFE_H
 #define BANKSCOPE_TEXTSAFE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "util.h"
 
+/* True for the bidirectional control characters escaped above (cp a code point). */
+bool textsafe_is_bidi(uint32_t cp);
 /* Append s, made safe for a terminal, to sb. */
 void textsafe_add(strbuf *sb, const char *s);
 /* s made safe for a terminal in buf (n > 0 bytes, always NUL-terminated, cut on a character

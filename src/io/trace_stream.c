@@ -66,18 +66,16 @@ static void copy_key(const trace_stream *t, char *key, size_t n)
     key[k] = '\0';
 }
 
-/* A fail at the token just read. */
-/* A string's bound in a trace: a recording's names and descriptions hold demangled C++ names
- * (CuTe's run to tens of kilobytes) and are kept whole. */
-#define TRACE_MAX_STRING (1u << 20)
-
-#define FAIL_TOK(t, err, msg, ...) failf(t, err, (t)->js.line_tok, (t)->js.col_tok, msg, __VA_ARGS__)
+/* A fail at the token just read; when the tokenizer refused it (a string longer than it
+ * accepts), its words ("string longer than 1048576 bytes"), not the caller's expectation. */
+#define FAIL_TOK(t, err, what, ...)                                                                                    \
+    failf(t, err, (t)->js.line_tok, (t)->js.col_tok, (t)->js.msg[0] ? (t)->js.msg : (what), __VA_ARGS__)
 
 bool trace_stream_record_key(const char *key)
 {
     static const char *const keys[] = {"program",   "arguments",   "device",   "kernel",      "launch",    "grid",
                                        "block_dim", "block",       "executed", "captured",    "truncated", "line_info",
-                                       "lines",     "not_visible", "measured", "measured_why"};
+                                       "lines",     "not_visible", "measured", "measured_why", "arrays"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         if (strcmp(key, keys[i]) == 0)
             return true;

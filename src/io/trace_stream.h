@@ -17,6 +17,10 @@
 #include "io/load.h"
 #include "model/scenario.h"
 
+/* A string's bound in a trace: a recording's names and descriptions hold demangled C++ names
+ * (CuTe's run to tens of kilobytes) and are kept whole; `record` cuts a longer line text. */
+#define TRACE_MAX_STRING (1u << 20)
+
 typedef struct trace_stream trace_stream;
 
 typedef enum trace_stream_status {

@@ -66,6 +66,7 @@ void scenario_free(scenario *s)
             scenario_srcloc_free(&s->trace_at[i]);
     free(s->trace_at);
     free(s->trace);
+    free(s->whatif);
     memset(s, 0, sizeof *s);
 }
 

@@ -138,6 +138,9 @@ typedef struct scenario {
     /* owned, NULL: none; else one location per trace entry, unknown where the entry has none
      * (a recording's file, line and the line's text: bankscope record) */
     scenario_srcloc *trace_at;
+    /* owned, NULL: as loaded. A recording's trace with a layout applied as a what-if (its
+     * addresses remapped, model/whatif.h): the layout's name, which every view shows */
+    char *whatif;
     /* derived */
     int64_t loop_values[SCENARIO_MAX_ITERATIONS]; /* loops[0]'s value at each iteration of the nest */
     int iterations;                               /* of the whole nest: the product of its loops */

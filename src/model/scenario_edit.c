@@ -63,6 +63,7 @@ bool scenario_clone(const scenario *src, scenario *dst)
     dst->arch = src->arch;
     memcpy(dst->block, src->block, sizeof dst->block);
     dst->is_trace = src->is_trace;
+    dst->whatif = dup_or_null(src->whatif);
     if (src->is_trace) {
         dst->ntrace = src->ntrace;
         dst->trace = xmalloc(sizeof *dst->trace * (size_t)(src->ntrace ? src->ntrace : 1));

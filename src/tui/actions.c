@@ -159,7 +159,7 @@ static int act_access(tui_app *a, int key)
     a->access = (a->access + (key == 'x' ? 1 : n - 1)) % n;
     a->step.shown = 0;
     int r = REACT_RECOMPUTE | REACT_MEASURE | REACT_REDRAW;
-    if (app_in_mode(a, MODE_COMPARE) && !a->cmp.pinned)
+    if (app_in_mode(a, MODE_COMPARE) && !a->cmp.pinned && !a->cmp.file)
         jobs_start_variant(a);
     return r;
 }
@@ -182,7 +182,9 @@ static int act_save(tui_app *a, int key)
 {
     a->prompt.kind = key == 'E' ? PROMPT_SVG : PROMPT_SAVE;
     char name[LINE_MAX_TEXT];
-    tui_save_default_name(a, key == 'E', name, sizeof name);
+    if (!tui_save_default_name(a, key == 'E', name, sizeof name))
+        app_set_message(a, true, "the file's name is longer than %d bytes: type the name to save as",
+                        LINE_MAX_TEXT - 1);
     line_set(&a->prompt.line, name, true); /* typing replaces the proposed name */
     app_push(a, &mode_prompt);
     return REACT_REDRAW;

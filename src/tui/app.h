@@ -24,6 +24,8 @@
 #include "gpu/gpu_worker.h"
 #include "core/kernel_text.h"
 #include "io/lesson.h"
+#include "io/diff_lines.h"
+#include "io/recording_arrays.h"
 #include "model/advisor.h"
 #include "model/banks.h"
 #include "model/scenario.h"
@@ -48,6 +50,7 @@ typedef enum tui_mode_id {
     MODE_PICKER,
     MODE_KERNEL,
     MODE_SOURCE,
+    MODE_WHATIF,
     MODE_COUNT
 } tui_mode_id;
 #define MODE_BIT(m) (1u << (m))
@@ -63,7 +66,7 @@ typedef enum tui_mode_id {
 #define MODES_CLOSABLE                                                                                                 \
     (MODE_BIT(MODE_HELP) | MODE_BIT(MODE_ADVISOR) | MODE_BIT(MODE_STRUCTS) | MODE_BIT(MODE_COMPARE) |                  \
      MODE_BIT(MODE_STEP) | MODE_BIT(MODE_LESSON) | MODE_BIT(MODE_PRESENT) | MODE_BIT(MODE_QUIZ) |                      \
-     MODE_BIT(MODE_KERNEL) | MODE_BIT(MODE_SOURCE))
+     MODE_BIT(MODE_KERNEL) | MODE_BIT(MODE_SOURCE) | MODE_BIT(MODE_WHATIF))
 
 /* Reaction flags a handler returns; the loop acts on them. */
 enum {
@@ -173,6 +176,26 @@ typedef struct advisor_state {
     unsigned long gen; /* scenario generation the rows belong to */
 } advisor_state;
 
+/* The advisor on a recording (mode_whatif.c): the layouts of its shared variables tried on the
+ * recorded addresses; Enter applies one as a what-if. */
+#define WHATIF_ROWS (4 * (WHATIF_TOP + 3))
+typedef struct whatif_state {
+    recording_regions g; /* the recording's regions (names and types owned here) */
+    whatif_result res[4];
+    int searched[4], nres;
+    int nrows;
+    struct {
+        int k; /* which search */
+        whatif_layout l;
+        whatif_cost c;
+    } rows[WHATIF_ROWS];
+    int cursor, scroll;
+    int64_t threads;
+    char error[200]; /* why there is nothing to show; "" */
+    int lines_for;   /* the row lines[] describes; -1 none yet */
+    char lines[400]; /* that row's effect per source line: "line 25: 1024 -> 32; ..." */
+} whatif_state;
+
 typedef struct structs_state {
     int sel_struct, sel_field;
     /* d on a field an access reads asks first: the field asked about (-1: none) */
@@ -188,6 +211,10 @@ typedef struct compare_state {
     char error[200];
     int access, warp, iteration; /* the pinned selection */
     tui_view view;
+    /* other is a file the command line named (bankscope A.json B.json): it follows the
+     * selection, stays through edits, and diff holds the two files line by line */
+    bool file;
+    diff_result diff;
 } compare_state;
 
 typedef struct step_state {
@@ -280,6 +307,7 @@ struct tui_app {
     edit_state edit;
     prompt_state prompt;
     advisor_state adv;
+    whatif_state *wi; /* owned while the recording's advisor is open */
     structs_state structs;
     compare_state cmp;
     step_state step;
@@ -342,6 +370,7 @@ double app_now_ms(void);
 int app_open_relative(tui_app *a, int delta, bool confirmed);
 
 /* ---- modes (mode_*.c) and the stack (modes.c) ---- */
+extern const tui_mode mode_whatif;
 extern const tui_mode mode_main, mode_help, mode_edit, mode_prompt, mode_advisor, mode_structs, mode_compare, mode_step,
     mode_lesson, mode_present, mode_quiz, mode_picker, mode_kernel, mode_source;
 const tui_mode *app_top(const tui_app *a);
@@ -406,6 +435,12 @@ int structs_move(tui_app *a, int key);
 int structs_edit(tui_app *a, int key);
 int structs_declare(tui_app *a, int key);
 int compare_toggle(tui_app *a, int key);
+/* Compare the file on show with the file at path (bankscope A.json B.json): 0, or -1 with err. */
+int compare_open_file(tui_app *a, const char *path, char *err, size_t n);
+/* The two files' lines where the explanation goes (compare with a file). */
+void compare_diff_draw(tui_app *a, layout_rect r);
+/* The advisor on a trace: a recording's what-if (mode_whatif.c). */
+int whatif_open(tui_app *a, int key);
 int compare_pin(tui_app *a, int key);
 int compare_scroll(tui_app *a, int key);
 int step_toggle(tui_app *a, int key);
@@ -487,6 +522,9 @@ bool sweep_measure_busy(const tui_app *a);
 bool tui_save(tui_app *a, const char *path, bool svg, char *msg, size_t n);
 /* Keep unsaved edits in a new file in $TMPDIR when a signal ends the view; its name in path. */
 bool tui_keep_unsaved(tui_app *a, char *path, size_t n);
-void tui_save_default_name(tui_app *a, bool svg, char *buf, size_t n);
+/* The name S (svg: E) proposes: the file opened (its ".json" added when missing), or for an SVG
+ * its base name with the access and warp. False (buf empty) when it does not fit n bytes: a name
+ * is never cut, which would save into another file. */
+bool tui_save_default_name(tui_app *a, bool svg, char *buf, size_t n);
 
 #endif

@@ -1,5 +1,6 @@
 /* draw: clipped text output for the panels, word wrapping, and the framed panel helper. Every
- * string drawn passes through one sanitiser: control characters (C0, DEL, C1) are shown as '?',
+ * string drawn passes through one sanitiser: control characters (C0, DEL, C1) and the
+ * bidirectional controls (textsafe_is_bidi: they would reorder the line) are shown as '?',
  * invalid UTF-8 as '?', and a character's bytes are never read past the end of its buffer. */
 #include <ctype.h>
 #include <curses.h>
@@ -10,6 +11,7 @@
 #include <wchar.h>
 
 #include "tui/draw.h"
+#include "io/textsafe.h"
 #include "util.h"
 
 /* Length of the valid UTF-8 sequence at s (at most avail bytes); 0 when invalid or cut. */
@@ -36,7 +38,10 @@ static int sanitise(const char *src, char *dst, size_t cap, int maxw)
         const unsigned char *p = (const unsigned char *)src + i;
         int len = utf8_len(p, n - i);
         int w = 1;
-        bool bad = len == 0 || p[0] < 0x20 || p[0] == 0x7f || (len == 2 && p[0] == 0xc2 && p[1] < 0xa0);
+        bool bad = len == 0 || p[0] < 0x20 || p[0] == 0x7f || (len == 2 && p[0] == 0xc2 && p[1] < 0xa0) ||
+                   (len == 2 && textsafe_is_bidi(((uint32_t)(p[0] & 0x1f) << 6) | (p[1] & 0x3f))) ||
+                   (len == 3 &&
+                    textsafe_is_bidi(((uint32_t)(p[0] & 0x0f) << 12) | ((uint32_t)(p[1] & 0x3f) << 6) | (p[2] & 0x3f)));
         if (!bad && len > 1) {
             wchar_t wc;
             mbstate_t st;
@@ -60,6 +65,11 @@ static int sanitise(const char *src, char *dst, size_t cap, int maxw)
     }
     dst[o] = '\0';
     return cells;
+}
+
+int draw_safe(const char *text, char *out, size_t n)
+{
+    return sanitise(text, out, n, 1 << 20);
 }
 
 int draw_width(const char *text)

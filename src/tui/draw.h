@@ -25,6 +25,9 @@ void draw_fill(const tui_crt *c, int y, int x, int w, tui_role role);
 /* A line editor's text at (y, x) in at most maxw cells: selected text reversed, the cursor as a
  * reversed cell (the character end after the text). Returns the cells written. */
 int draw_line(const tui_crt *c, int y, int x, int maxw, tui_role role, const tui_line *l, char end);
+/* text as it is drawn (every character that could act on the terminal or reorder the line as
+ * '?') into out (n bytes); returns its cells. */
+int draw_safe(const char *text, char *out, size_t n);
 /* Cells text takes on screen (after escaping). */
 int draw_width(const char *text);
 /* Word-wrap text into lines of at most w cells; returns the count (lines malloc'd, *out). */

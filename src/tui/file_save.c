@@ -117,19 +117,27 @@ bool tui_save(tui_app *a, const char *path, bool svg, char *msg, size_t n)
     return ok;
 }
 
-void tui_save_default_name(tui_app *a, bool svg, char *buf, size_t n)
+bool tui_save_default_name(tui_app *a, bool svg, char *buf, size_t n)
 {
-    char base[200];
-    snprintf(base, sizeof base, "%s", a->source);
-    char *dot = strstr(base, ".json");
+    strbuf base = {0};
+    strbuf_addf(&base, "%s", a->source ? a->source : "scenario");
+    char *b = base.data;
+    char *dot = strstr(b, ".json");
+    int len;
     if (svg) {
         if (dot)
             *dot = '\0';
-        char *slash = strrchr(base, '/');
-        snprintf(buf, n, "%s-a%d-w%d.svg", slash ? slash + 1 : base, a->access, a->warp);
-        return;
+        char *slash = strrchr(b, '/');
+        len = snprintf(buf, n, "%s-a%d-w%d.svg", slash ? slash + 1 : b, a->access, a->warp);
+    } else {
+        len = snprintf(buf, n, "%s%s", b, dot ? "" : ".json");
     }
-    snprintf(buf, n, "%s%s", base, dot ? "" : ".json");
+    strbuf_free(&base);
+    if (len < 0 || (size_t)len >= n) { /* never a shorter name, which would be another file */
+        buf[0] = '\0';
+        return false;
+    }
+    return true;
 }
 
 /* Unsaved edits when a signal ends the view (SIGTERM, SIGHUP: a closed SSH session): kept in a

@@ -7,12 +7,15 @@
 
 #define CTRL_KEY(c) ((c)&0x1f)
 
-void line_set(tui_line *l, const char *text, bool select)
+bool line_set(tui_line *l, const char *text, bool select)
 {
-    snprintf(l->buf, sizeof l->buf, "%s", text ? text : "");
+    bool fits = snprintf(l->buf, sizeof l->buf, "%s", text ? text : "") < (int)sizeof l->buf;
+    if (!fits)
+        l->buf[0] = '\0';
     l->len = (int)strlen(l->buf);
     l->cur = l->len;
     l->selected = select && l->len > 0;
+    return fits;
 }
 
 /* Remove the characters [from, to). */

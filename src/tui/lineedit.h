@@ -10,7 +10,8 @@
 
 #include <stdbool.h>
 
-#define LINE_MAX_TEXT 256
+/* room for an index expression (EXPR_MAX_LEN, 4096 bytes) or a path (PATH_MAX) whole */
+#define LINE_MAX_TEXT 4097
 
 typedef struct tui_line {
     char buf[LINE_MAX_TEXT];
@@ -21,8 +22,9 @@ typedef struct tui_line {
 /* What a key did: changed the text, only moved the cursor, or was not an editing key. */
 enum { LINE_IGNORED = 0, LINE_MOVED = 1, LINE_CHANGED = 2 };
 
-/* Set the text (cut to fit) with the cursor at its end; select: typing replaces it. */
-void line_set(tui_line *l, const char *text, bool select);
+/* Set the text with the cursor at its end; select: typing replaces it. False (and an empty
+ * line) when text does not fit: it is never cut silently. */
+bool line_set(tui_line *l, const char *text, bool select);
 /* Apply one key (a curses key code); returns LINE_IGNORED, LINE_MOVED or LINE_CHANGED. */
 int line_key(tui_line *l, int key);
 /* True when key is one line_key acts on (printable characters included). */

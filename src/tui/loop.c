@@ -72,6 +72,11 @@ static int snapshot(tui_app *a, const char *keys)
     strbuf_addf(&sb, ", \"arch\": \"%s\", \"mode\": \"%s\", \"modified\": %s, \"declaration\": ", a->sc.arch->name,
                 app_top(a)->name, a->modified ? "true" : "false");
     report_json_string(&sb, decl);
+    strbuf_addf(&sb, ", \"whatif\": ");
+    if (a->sc.whatif)
+        report_json_string(&sb, a->sc.whatif);
+    else
+        strbuf_addf(&sb, "null");
     int64_t seq = app_instr_seq(a); /* null: a warp outside the scenario's "warps" */
     strbuf_addf(&sb, ",\n \"selection\": {\"access\": %d, \"warp\": %d, \"iteration\": %d, \"seq\": ", a->access,
                 a->warp, a->iteration);
@@ -221,6 +226,12 @@ int tui_main(const tui_options *o)
         free(a);
         return TUI_USAGE;
     }
+    if (o->compare && compare_open_file(a, o->compare, err, sizeof err) != 0) {
+        fprintf(stderr, "bankscope: %s\n", err);
+        app_free(a);
+        free(a);
+        return TUI_USAGE;
+    }
     snprintf(a->gpu_status, sizeof a->gpu_status, "no GPU: predicted only\nmeasurement off (--no-gpu)");
     if (o->present)
         app_push(a, &mode_present);
@@ -252,7 +263,7 @@ int tui_main(const tui_options *o)
             a->crt.contrast = true;
         jobs_start_totals(a);
         app_refresh_view(a);
-        if (!o->present)
+        if (!o->present && !o->compare)
             source_open_first(a);
         app_draw(a);
         if (o->bench_startup) { /* the first frame is on screen: report how long it took and leave */

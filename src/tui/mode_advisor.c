@@ -16,10 +16,8 @@
 int advisor_open(tui_app *a, int key)
 {
     (void)key;
-    if (a->sc.is_trace) {
-        app_set_message(a, true, "a trace has no array to pad");
-        return REACT_REDRAW;
-    }
+    if (a->sc.is_trace) /* a recording: its layouts tried on the recorded addresses */
+        return whatif_open(a, key);
     app_push(a, &mode_advisor);
     return REACT_REDRAW;
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "io/load.h"
 #include "tui/app.h"
 
 /* Leave compare mode wherever it is on the stack (the modes above it close too). */
@@ -25,6 +26,59 @@ int compare_toggle(tui_app *a, int key)
     app_push(a, &mode_compare);
     jobs_start_variant(a);
     return REACT_REDRAW | REACT_RECOMPUTE;
+}
+
+int compare_open_file(tui_app *a, const char *path, char *err, size_t n)
+{
+    compare_state *c = &a->cmp;
+    io_error e;
+    scenario other;
+    if (!load_scenario_file(path, NULL, &other, &e)) {
+        snprintf(err, n, "%s", e.text);
+        return -1;
+    }
+    char why[600];
+    if (!diff_lines_files(a->source, path, NULL, &c->diff, why, sizeof why))
+        memset(&c->diff, 0, sizeof c->diff); /* no lines to match: the grids still compare */
+    scenario_free(&c->other);
+    c->other = other;
+    c->ok = c->file = true;
+    c->pinned = c->pending = false;
+    const char *slash = strrchr(path, '/');
+    snprintf(c->label, sizeof c->label, "%s", slash ? slash + 1 : path);
+    app_push(a, &mode_compare);
+    return 0;
+}
+
+/* The two files' lines side by side where the explanation goes: per line A's and B's predicted
+ * (and measured) wavefronts. */
+void compare_diff_draw(tui_app *a, layout_rect r)
+{
+    const diff_result *d = &a->cmp.diff;
+    if (r.h < 1)
+        return;
+    for (int y = r.y; y < r.y + r.h; y++)
+        draw_fill(&a->crt, y, r.x, r.w, ROLE_NORMAL);
+    draw_text_cut(&a->crt, r.y, r.x, r.w, ROLE_KEY, 0,
+                  "diff by line: predicted A -> B (measured over the launch A -> B)");
+    for (int i = 0; i < d->n && i + 1 < r.h; i++) {
+        const diff_row *x = &d->rows[i];
+        const diff_side *s = x->a.present ? &x->a : &x->b;
+        const char *f = s->file && strrchr(s->file, '/') ? strrchr(s->file, '/') + 1 : s->file ? s->file : "?";
+        char pa[32] = "-", pb[32] = "-", meas[80] = "";
+        if (x->a.present)
+            snprintf(pa, sizeof pa, "%lld", (long long)x->a.predicted);
+        if (x->b.present)
+            snprintf(pb, sizeof pb, "%lld", (long long)x->b.predicted);
+        if (x->a.measured_known || x->b.measured_known)
+            snprintf(meas, sizeof meas, " (%s%lld -> %s%lld)", x->a.measured_known ? "" : "-", (long long)x->a.measured,
+                     x->b.measured_known ? "" : "-", (long long)x->b.measured);
+        bool better = x->a.present && x->b.present && x->b.predicted < x->a.predicted;
+        char line[700];
+        snprintf(line, sizeof line, "%s:%d  %s -> %s%s  %.400s", f, s->line, pa, pb, meas,
+                 s->text ? s->text + strspn(s->text, " \t") : "");
+        draw_text_cut(&a->crt, r.y + 1 + i, r.x, r.w, better ? ROLE_OK : ROLE_NORMAL, 0, line);
+    }
 }
 
 int compare_pin(tui_app *a, int key)
@@ -57,7 +111,8 @@ static void compare_leave(tui_app *a)
 {
     jobs_cancel(a, JOB_VARIANT);
     scenario_free(&a->cmp.other);
-    a->cmp.ok = a->cmp.pending = a->cmp.pinned = false;
+    diff_result_free(&a->cmp.diff);
+    a->cmp.ok = a->cmp.pending = a->cmp.pinned = a->cmp.file = false;
 }
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */

@@ -14,6 +14,8 @@
 
 #include "tui/app.h"
 
+_Static_assert(LINE_MAX_TEXT > EXPR_MAX_LEN, "the editor holds a whole expression");
+
 /* Put index dim (-1: 'when') of the current access into the line. */
 static void edit_load_line(tui_app *a, int dim)
 {

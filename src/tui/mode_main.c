@@ -14,7 +14,9 @@ static void grid_caption(const tui_app *a, const scenario *s, const tui_view *v,
     (void)a;
     if (s->is_trace) {
         int k = (int)v->in.seq;
-        snprintf(buf, n, "%sbanks: trace[%d] %s, %d B", prefix, k, banks_op_name(s->trace[k].op), s->trace[k].width);
+        snprintf(buf, n, "%s%s%s%sbanks: trace[%d] %s, %d B", prefix, s->whatif ? "what-if: " : "",
+                 s->whatif ? s->whatif : "", s->whatif ? " | " : "", k, banks_op_name(s->trace[k].op),
+                 s->trace[k].width);
         return;
     }
     const scenario_access *ac = &s->accesses[v->in.access];
@@ -53,7 +55,8 @@ void compare_caption(const tui_app *a, bool other, char *buf, size_t n)
             label[3] = '\0';
         snprintf(buf, n, "%s: %s (%s)", label, decl, s->arch->name);
     } else
-        snprintf(buf, n, "now: %s (%s)", decl, s->arch->name);
+        snprintf(buf, n, "%s%s%s: %s (%s)", s->whatif ? "what-if: " : "now", s->whatif ? s->whatif : "",
+                 s->whatif ? "" : "", decl, s->arch->name);
 }
 
 void view_draw(tui_app *a)
@@ -78,11 +81,14 @@ void view_draw(tui_app *a)
         panel_grid_draw(&v, &f->grid2, &a->cmp.other, &a->cmp.view, cap, false, shown);
         panel_result_draw(&v, &L->result, &a->sc, &a->view, "now", true);
         panel_result_draw(&v, &L->result2, &a->cmp.other, &a->cmp.view, a->cmp.pinned ? "pinned" : a->cmp.label, false);
-        panel_why_draw(&v, &L->why, false);
+        if (a->cmp.file && a->cmp.diff.n)
+            compare_diff_draw(a, L->why);
+        else
+            panel_why_draw(&v, &L->why, false);
     } else {
         grid_caption(a, &a->sc, &a->view, cap, sizeof cap, "");
         panel_grid_draw(&v, &f->grid, &a->sc, &a->view, cap, a->focus == 0, shown);
-        panel_result_draw(&v, &L->result, &a->sc, &a->view, "result", true);
+        panel_result_draw(&v, &L->result, &a->sc, &a->view, a->sc.whatif ? "what-if result" : "result", true);
         panel_why_draw(&v, &L->why, L->side);
         if (L->map.h > 0)
             a->map_scroll = panel_map_draw(&v, &L->map);

@@ -137,7 +137,9 @@ int prompt_open_save(tui_app *a, int key)
     /* save first: the file name prompt replaces the question */
     a->prompt.kind = PROMPT_SAVE;
     char name[LINE_MAX_TEXT];
-    tui_save_default_name(a, false, name, sizeof name);
+    if (!tui_save_default_name(a, false, name, sizeof name))
+        app_set_message(a, true, "the file's name is longer than %d bytes: type the name to save as",
+                        LINE_MAX_TEXT - 1);
     line_set(&a->prompt.line, name, true);
     return REACT_REDRAW;
 }

@@ -450,6 +450,8 @@ static void detail_draw(tui_app *a, int y)
     }
     const source_row *x = &v->src.sl.rows[v->ref[i]];
     strbuf sb = {0};
+    if (a->sc.whatif)
+        strbuf_addf(&sb, " what-if: %s:", a->sc.whatif);
     if (x->line > 0)
         strbuf_addf(&sb, " line %d: ", x->line);
     else
@@ -504,7 +506,14 @@ static void source_draw(tui_app *a)
     char line[1200], scope[600];
     /* the head lines: what does not fit ends in an ellipsis (draw_text_cut); the sort order,
      * which the key bar also says, gives way first */
-    if (v->src.is_recording) { /* what a recording is, before anything else */
+    if (v->src.is_recording && a->sc.whatif) { /* a what-if: its name before anything else */
+        snprintf(line, sizeof line, " SOURCE%s%s%swhat-if: %s (predicted on the remapped addresses)%s%s", sep, base,
+                 sep, a->sc.whatif, sep, order);
+        draw_text_cut(&a->crt, 0, 0, a->cols, ROLE_TITLE, 0, line);
+        snprintf(line, sizeof line, " what-if: wavefronts/ideal, worst degree predicted with %s%s%s", a->sc.whatif,
+                 sl->measured ? "; measured: the recording as it ran" : "", "; u returns to the recording as measured");
+        draw_text_cut(&a->crt, 1, 0, a->cols, ROLE_WARN, 0, line);
+    } else if (v->src.is_recording) { /* what a recording is, before anything else */
         snprintf(line, sizeof line, " SOURCE%s%s%sone block of one launch, for this input%s%s", sep, base, sep, sep,
                  order);
         if (draw_width(line) > a->cols)

@@ -11,7 +11,7 @@ const tui_mode *mode_of(tui_mode_id id)
         [MODE_PROMPT] = &mode_prompt,   [MODE_ADVISOR] = &mode_advisor, [MODE_STRUCTS] = &mode_structs,
         [MODE_COMPARE] = &mode_compare, [MODE_STEP] = &mode_step,       [MODE_LESSON] = &mode_lesson,
         [MODE_PRESENT] = &mode_present, [MODE_QUIZ] = &mode_quiz,       [MODE_PICKER] = &mode_picker,
-        [MODE_KERNEL] = &mode_kernel,   [MODE_SOURCE] = &mode_source};
+        [MODE_KERNEL] = &mode_kernel,   [MODE_SOURCE] = &mode_source,   [MODE_WHATIF] = &mode_whatif};
     return id >= 0 && id < MODE_COUNT && all[id] ? all[id] : &mode_main;
 }
 

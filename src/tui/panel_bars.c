@@ -49,7 +49,7 @@ void panel_title_draw(const tui_vctx *v)
         snprintf(p[n].text, sizeof p[n].text, "%s", v->lesson_title);
     } else
         snprintf(p[n].text, sizeof p[n].text, "%s", v->source);
-    p[n].suffix = v->modified ? " (modified)" : "";
+    p[n].suffix = s->whatif ? " (what-if)" : v->modified ? " (modified)" : "";
     p[n].prio = 1;
     p[n++].shrink = true;
     snprintf(p[n].text, sizeof p[n].text, "%s", s->arch->name); /* also in the result panel */

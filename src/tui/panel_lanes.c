@@ -111,7 +111,8 @@ static void lanes_title(const tui_vctx *ctx, int form, int w, char *buf, size_t 
     const char *part[4] = {k % 3 ? "addresses" : NULL, k % 3 == 2 ? "no word" : NULL,
                            swz && k >= 3 ? "no unswizzled" : NULL, form > 5 ? "elements cut" : NULL};
     for (int first = 0; first < 2; first++) {
-        size_t len = (size_t)snprintf(buf, n, "lanes");
+        size_t len = (size_t)snprintf(buf, n, "%s%s%slanes", s->whatif ? "what-if: " : "", s->whatif ? s->whatif : "",
+                                      s->whatif ? " | " : "");
         int shown = 0;
         for (int i = first; i < 4; i++)
             if (part[i] && len < n)

@@ -174,7 +174,7 @@ void app_react(tui_app *a, int flags)
         a->quiz.answered = false;
         sweep_measure_cancel(a);
         jobs_start_totals(a);
-        if (app_in_mode(a, MODE_COMPARE) && !a->cmp.pinned)
+        if (app_in_mode(a, MODE_COMPARE) && !a->cmp.pinned && !a->cmp.file)
             jobs_start_variant(a);
         if (app_in_mode(a, MODE_ADVISOR))
             jobs_start_advisor(a, a->adv.res ? a->adv.res->array : a->sc.accesses[a->access].array);

@@ -19,6 +19,7 @@ typedef struct tui_options {
     const char *const *skipped; /* the importer's "FILE:LINE:COL: skipped ..." messages (borrowed) */
     int nskipped;
     const char *display; /* NULL, or the name the header shows for file (an import's .cu) */
+    const char *compare; /* NULL, or a second file to compare with, line by line (bankscope A B) */
 } tui_options;
 
 /* Exit status of the TUI (0, 2 for bad input, 128+signal after a signal). */

@@ -78,10 +78,17 @@ static char *find_source(const scenario *s, const source_record_line *rec, int n
             break;
         char real[4096];
         safe_refusal r;
-        if (safe_named_path(names[i], roots, 2, safe_source_exts, real, sizeof real, &r)) {
+        int k = 0;
+        if (safe_named_path(names[i], roots, 2, safe_source_exts, real, sizeof real, &r, &k)) {
             text = try_file(s, rec, nrec, real, true, len, differs, unchecked);
+            strbuf shown = {0}; /* as the user would spell it: the folder they gave, then the name */
+            if (names[i][0] == '/' || strcmp(roots[k], ".") == 0)
+                strbuf_addf(&shown, "%s", names[i]);
+            else
+                strbuf_addf(&shown, "%s/%s", roots[k], names[i]);
             if (text)
-                *found = xstrdup(real);
+                *found = strbuf_take(&shown);
+            strbuf_free(&shown);
         }
         if (i == 0)
             *refused = r;

@@ -51,6 +51,8 @@ sh tests/gpu/random.sh 2000 1 > random.log 2>&1 || failed="$failed random"
 tail -40 random.log
 echo "== recording, measured side: the count pass against ncu's source page, every instruction"
 top_builddir=. check measured sh tests/gpu/measured.sh
+echo "== what-if on a recording: the advised padding recorded again"
+BANKSCOPE=./bankscope check whatif sh tests/gpu/whatif.sh
 echo "== calibration"
 check calibration ./tests/gpu/test_calibration
 if [ -n "$failed" ]; then

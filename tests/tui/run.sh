@@ -861,7 +861,8 @@ expect sideways-left "13    2/2 free   …adIdx.x] = 0; ADDR_LOG(&bins[threadIdx
 # per-line table of `analyze` on the same file: wavefronts/ideal and the worst degree
 for rec in "$cases"/../../data/record/*.json; do
     name=$(basename "$rec" .json)
-    "$bin" analyze "$rec" --summary 2>/dev/null | sed -n '/^line /,/^total/p' | grep -v '^line \|^total' |
+    # the lines' table only (a measured recording's measured table follows it)
+    "$bin" analyze "$rec" --summary 2>/dev/null | sed -n '/^line /,/^total/{p;/^total/q}' | grep -v '^line \|^total' |
         awk '{ sub(/.*:/, "", $1); print $1, $3 "/" $4, $5 }' > "$tmp/want"
     [ -s "$tmp/want" ] || continue
     start 220 60 --no-gpu "'$rec'"

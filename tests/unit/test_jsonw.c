@@ -257,6 +257,19 @@ static void test_textsafe(void **state)
     fclose(f);
     assert_string_equal(log, "line 1\n\tline 2\\x1b[2J");
     free(log);
+    /* the bidirectional controls are escaped like other controls, for terminals and in XML */
+    strbuf_clear(&sb);
+    textsafe_add(&sb, "x\xe2\x80\xae"
+                      "abc\xe2\x80\xac"
+                      "\xe2\x81\xa7"
+                      "\xe2\x80\x8e"
+                      "\xd8\x9c"
+                      "y \xe2\x80\x94");
+    assert_string_equal(strbuf_str(&sb), "x\\u202eabc\\u202c\\u2067\\u200e\\u061cy \xe2\x80\x94");
+    strbuf_clear(&sb);
+    textsafe_xml_add(&sb, "\xe2\x80\xae" "evil");
+    assert_string_equal(strbuf_str(&sb), "\\u202eevil");
+    strbuf_free(&sb);
 }
 
 int main(void)

@@ -13,11 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "io/cubin.h"
 #include "cli/record_read.h"
 #include "cli/record_write.h"
+#include "io/trace_stream.h"
 
 /* text into a temporary file; its path into path. */
 static void write_tmp(const char *text, char *path, size_t n)
@@ -428,11 +430,93 @@ static void test_book(void **state)
     record_sass_free(&s);
 }
 
+/* The texts of a recording's lines are read from the files the line info names without ever
+ * waiting (a FIFO there gives no text, at once) and a line longer than the readers accept is cut
+ * with an ellipsis. */
+static void test_book_texts(void **state)
+{
+    (void)state;
+    record_entry e[2] = {
+        {.pc = 0x190, .kind = RECORD_KIND_SHARED, .size = 4, .flags = 2, .mask = 0xffffffffu},
+        {.pc = 0x460, .kind = RECORD_KIND_SHARED, .size = 4, .flags = 1, .mask = 0xffffffffu},
+    };
+    for (int l = 0; l < 32; l++)
+        e[0].addr[l] = e[1].addr[l] = (uint32_t)(4 * l);
+    record_capture c = {.status = RECORD_CAPTURED,
+                        .device = "NVIDIA H100 80GB HBM3",
+                        .cc_major = 9,
+                        .mangled = "_Z1kPf",
+                        .demangled = "k(float*)",
+                        .grid = {1, 1, 1},
+                        .block_dim = {32, 1, 1},
+                        .entries = e,
+                        .nentries = 2,
+                        .executed = 2,
+                        .complete = true};
+    char dir[] = "/tmp/bankscope-test-texts.XXXXXX", fifo[128], src[128], listing[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(fifo, sizeof fifo, "%s/pipe.cu", dir);
+    snprintf(src, sizeof src, "%s/k.cu", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    FILE *f = fopen(src, "w");
+    assert_non_null(f);
+    fputs("line one\r\n", f);
+    for (size_t k = 0; k < TRACE_MAX_STRING + 100; k++)
+        fputc('x', f);
+    fputs("\nline three\n", f);
+    fclose(f);
+    snprintf(listing, sizeof listing,
+             ".text._Z1kPf:\n\t//## File \"%s\", line 1\n        /*0190*/                   STS [R18], R3 ;\n"
+             "\t//## File \"%s\", line 2\n        /*0460*/                   LDS R15, [R18] ;\n",
+             fifo, src);
+    record_sass s;
+    parse_listing(listing, &s);
+    record_book b;
+    char why[200];
+    assert_true(record_book_build(&b, &c, &s, why, sizeof why));
+    assert_int_equal(b.nlines, 2);
+    int p = strcmp(b.lines[0].file, fifo) == 0 ? 0 : 1; /* the lines are in file order */
+    assert_string_equal(b.lines[p].file, fifo);
+    assert_null(b.lines[p].text); /* the FIFO: not read, not waited on */
+    assert_non_null(b.lines[1 - p].text);
+    size_t len = strlen(b.lines[1 - p].text);
+    assert_true(len <= TRACE_MAX_STRING && len > TRACE_MAX_STRING - 8);
+    assert_string_equal(b.lines[1 - p].text + len - 3, "\xe2\x80\xa6");
+    record_book_free(&b);
+    record_sass_free(&s);
+    unlink(fifo);
+    unlink(src);
+    rmdir(dir);
+}
+
+/* A source line longer than the readers accept of a string is cut when recorded, on a character
+ * boundary, and says so with an ellipsis; a line that fits is kept as it is. */
+static void test_cut_text(void **state)
+{
+    (void)state;
+    char *same = record_cut_text("int x = tile[ty][tx];");
+    assert_string_equal(same, "int x = tile[ty][tx];");
+    free(same);
+    size_t n = 3 * TRACE_MAX_STRING; /* "é" (2 bytes) repeated: a cut may fall inside one */
+    char *line = malloc(n + 1);
+    for (size_t i = 0; i + 1 < n; i += 2)
+        memcpy(line + i, "\xc3\xa9", 2);
+    line[n - (n % 2)] = '\0';
+    char *cut = record_cut_text(line);
+    size_t len = strlen(cut);
+    assert_true(len <= TRACE_MAX_STRING);
+    assert_true(len > TRACE_MAX_STRING - 8);
+    assert_memory_equal(cut + len - 3, "\xe2\x80\xa6", 3); /* ends with U+2026 */
+    assert_memory_equal(cut + len - 5, "\xc3\xa9", 2);     /* after a whole character */
+    free(cut);
+    free(line);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_capture),      cmocka_unit_test(test_entries_file),
-                                       cmocka_unit_test(test_cubin_symbol), cmocka_unit_test(test_sass),
-                                       cmocka_unit_test(test_error_file),   cmocka_unit_test(test_requests),
-                                       cmocka_unit_test(test_book)};
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_capture), cmocka_unit_test(test_entries_file), cmocka_unit_test(test_cubin_symbol),
+        cmocka_unit_test(test_sass),    cmocka_unit_test(test_error_file),   cmocka_unit_test(test_requests),
+        cmocka_unit_test(test_book),    cmocka_unit_test(test_cut_text),     cmocka_unit_test(test_book_texts)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

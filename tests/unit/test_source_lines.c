@@ -369,8 +369,20 @@ static void test_recording_file(void **state)
     test_path("data/record/transpose-naive.json", path, sizeof path);
     assert_int_equal(recording_read(path, &r, &err), 1);
     assert_true(load_scenario_file(path, NULL, &s, &err));
-    assert_int_equal(source_lines_mismatches(&s, r.rows, r.nrows, text, len, NULL), 0);
-    assert_int_equal(source_lines_mismatches(&s, r.rows, r.nrows, "x\ny\n", 4, NULL), 64); /* every entry */
+    int matched = -1;
+    assert_int_equal(source_lines_mismatches(&s, r.rows, r.nrows, text, len, &matched), 0);
+    assert_int_equal(matched, 64); /* every entry's text vouches for the file */
+    assert_int_equal(source_lines_mismatches(&s, r.rows, r.nrows, "x\ny\n", 4, &matched), 64); /* every entry */
+    assert_int_equal(matched, 0);
+    /* lines without texts hold in any file, and vouch for none */
+    for (int i = 0; i < r.nrows; i++) {
+        free((char *)r.rows[i].text);
+        r.rows[i].text = NULL;
+    }
+    scenario_free(&s);
+    assert_true(load_scenario_file(path, NULL, &s, &err));
+    assert_int_equal(source_lines_mismatches(&s, r.rows, r.nrows, "x\ny\n", 4, &matched), 0);
+    assert_int_equal(matched, 0);
     free(text);
     scenario_free(&s);
     recording_free(&r);

@@ -356,9 +356,44 @@ static void test_line_editor(void **state)
     assert_string_equal(l.buf, "");
     assert_int_equal(line_key(&l, KEY_LEFT), LINE_MOVED);
     assert_int_equal(line_key(&l, 'q' | 0x1000), LINE_IGNORED);
-    for (int i = 0; i < 400; i++)
+    for (int i = 0; i < 5000; i++)
         line_key(&l, 'a');
     assert_int_equal(l.len, LINE_MAX_TEXT - 1);
+    /* an expression of the longest length a file may hold is held whole, never cut */
+    char longest[EXPR_MAX_LEN + 1];
+    memset(longest, '1', EXPR_MAX_LEN);
+    longest[EXPR_MAX_LEN] = '\0';
+    assert_true(line_set(&l, longest, false));
+    assert_int_equal(l.len, EXPR_MAX_LEN);
+    assert_string_equal(l.buf, longest);
+    char over[LINE_MAX_TEXT + 1];
+    memset(over, 'x', LINE_MAX_TEXT);
+    over[LINE_MAX_TEXT] = '\0';
+    assert_false(line_set(&l, over, true)); /* refused whole, not cut */
+    assert_int_equal(l.len, 0);
+}
+
+/* The name S proposes is the file's whole name, or none (with a message): never a shorter name,
+ * which would be another file. */
+static void test_save_default_name(void **state)
+{
+    (void)state;
+    tui_app *a = calloc(1, sizeof *a);
+    char path[4000];
+    memset(path, 'd', sizeof path);
+    for (int i = 100; i < (int)sizeof path - 20; i += 100)
+        path[i] = '/';
+    snprintf(path + sizeof path - 20, 20, "/my-file.json");
+    a->source = path;
+    char name[LINE_MAX_TEXT];
+    assert_true(tui_save_default_name(a, false, name, sizeof name));
+    assert_string_equal(name, path);
+    assert_true(tui_save_default_name(a, true, name, sizeof name));
+    assert_string_equal(name, "my-file-a0-w0.svg");
+    char small[300];
+    assert_false(tui_save_default_name(a, false, small, sizeof small));
+    assert_string_equal(small, "");
+    free(a);
 }
 
 /* The one pager: scrolling within the text, a cursor that the view follows, search with wrap. */
@@ -437,6 +472,18 @@ static void test_wrap_and_sanitise(void **state)
     if (setlocale(LC_ALL, "C.UTF-8"))
         assert_int_equal(draw_width("\xe4\xb8\xad"), 2); /* a wide character counts two cells */
     assert_int_equal(draw_width("\xe4\xb8"), 2);         /* a cut sequence: two '?' */
+    /* the bidirectional controls from a file (an override, an isolate, a mark, the Arabic letter
+     * mark) are drawn as '?', so a line never reads reordered */
+    char out[128];
+    draw_safe("a\xe2\x80\xae"
+              "cba\xe2\x81\xa6"
+              "d\xe2\x80\x8f"
+              "e\xd8\x9c"
+              "f\xe2\x81\xa9",
+              out, sizeof out);
+    assert_string_equal(out, "a?cba?d?e?f?");
+    draw_safe("caf\xc3\xa9 \xe2\x80\x94 ok", out, sizeof out); /* other characters stay */
+    assert_string_equal(out, "caf\xc3\xa9 \xe2\x80\x94 ok");
 }
 
 /* Saving then loading gives the same scenario (same JSON again, same analysis). */
@@ -504,6 +551,7 @@ int main(void)
         cmocka_unit_test(test_soa_whole_array),
         cmocka_unit_test(test_stride_preset_dims),
         cmocka_unit_test(test_line_editor),
+        cmocka_unit_test(test_save_default_name),
         cmocka_unit_test(test_pager),
         cmocka_unit_test(test_wrap_and_sanitise),
         cmocka_unit_test(test_save_roundtrip),

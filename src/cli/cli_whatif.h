@@ -1,0 +1,19 @@
+/* cli_whatif: the commands over recordings' what-ifs: `sweep REC.json` (cli_whatif.c) and
+ * `diff A.json B.json` (cli_diff.c). */
+#ifndef BANKSCOPE_CLI_WHATIF_H
+#define BANKSCOPE_CLI_WHATIF_H
+
+#include "cli/cli.h"
+#include "model/scenario.h"
+#include "model/whatif.h"
+
+/* The assumption every what-if rests on, as the output states it. */
+extern const char *cli_whatif_assumption;
+/* `sweep` on a loaded trace: a recording's what-if, or the old message for a plain trace. */
+int cli_sweep_recording(const cli_common *c, scenario *s);
+/* `bankscope diff A.json B.json [--json] [--arch NAME]` (cli_diff.c). */
+int cli_diff(int argc, char **argv);
+/* Search every region with conflicts (at most max), most conflicts first; how many. */
+int cli_whatif_search_all(const whatif_input *in, whatif_result *res, int *searched, int max);
+
+#endif

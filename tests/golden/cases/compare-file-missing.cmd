@@ -1,0 +1,1 @@
+--snapshot ../../data/record/whatif-naive.json nonexistent.json

@@ -1,0 +1,1 @@
+diff ../../data/record/whatif-naive.json ../../data/record/whatif-padded.json

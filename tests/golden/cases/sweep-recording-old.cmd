@@ -1,0 +1,1 @@
+sweep ../../data/record/transpose-naive.json

@@ -1,0 +1,1 @@
+sweep ../../data/record/whatif-naive.json --source ../../gpu/record

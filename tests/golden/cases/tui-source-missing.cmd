@@ -1,0 +1,1 @@
+default --snapshot --source no-such-folder
