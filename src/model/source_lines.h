@@ -65,6 +65,7 @@ typedef struct source_row {
     int64_t idle;              /* of which idle (no lane active: nothing issued) */
     int64_t wavefronts, ideal; /* predicted, summed */
     int worst;                 /* worst conflict degree; 0 when no instruction issued */
+    int64_t not_modelled;      /* warp-instructions of kinds the model does not cover (in no sum) */
     source_measured measured;
     char **skipped; /* owned: the importer's messages for this line */
     int nskipped;

@@ -161,6 +161,8 @@ static void pred_parts(const source_row *x, bool narrow, char *wf, char *deg, si
     else if (x->naccess > 0) {
         snprintf(wf, n, "%lld/%lld", (long long)x->wavefronts, (long long)x->ideal);
         report_degree_text(x->worst, deg, n);
+        if (x->worst <= 0 && x->not_modelled) /* only kinds the model does not cover: analyze's words */
+            snprintf(deg, n, "not modelled");
         if (narrow && x->worst <= 1)
             snprintf(deg, n, "free");
     }

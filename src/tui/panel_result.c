@@ -219,7 +219,7 @@ static int totals_draw(const tui_vctx *ctx, layout_rect in, int y, int room)
             if (draw_width(line) > in.w - 1)
                 snprintf(line, sizeof line, "warp %d is not in the totals (%s)", ctx->warp, scope);
             if (draw_width(line) > in.w - 1)
-                snprintf(line, sizeof line, "totals: %s, not %d", scope, ctx->warp);
+                snprintf(line, sizeof line, "warp %d not in totals", ctx->warp);
         }
         draw_text(ctx->crt, y++, in.x + 1, in.w - 1, warp_covered(ctx) ? ROLE_DIM : ROLE_KEY, "%s", line);
     }

@@ -221,7 +221,7 @@ mode why default y "why (Esc or q closes)"
 mode edit default e "index 1 of 2"
 mode prompt default S "save as: default.json_"
 mode advisor transpose-naive "x v" "smallest conflict-free padding: 1"
-mode structs struct-mixed o "structs: arrows select"
+mode structs struct-mixed o "structs: i declare, t type"
 mode compare default c "COMPARE"
 mode pin default "P +" "pinned: float tile[32][32]"
 mode step default "s Space" "step 1 of 32 wf"
@@ -474,7 +474,7 @@ keys Escape
 expect kernel-closed "row write"
 keys + K Tab
 expect kernel-edited "reinterpret_cast<float (*)[33]>"
-expect kernel-edited-said "access 0: lines 115-125 highlighted"
+expect kernel-edited-said "access 0: lines 116-126 highlighted"
 keys q
 expect kernel-closed2 "float tile[32][32+1]"
 keys x s K
@@ -723,7 +723,7 @@ gone header-undone "(modified)"
 start 80 24 --no-gpu
 expect totals-start "32-way conflict"
 keys w
-expect totals-warps "warp 0: 32 wf, ideal 1"
+expect totals-warps "warp 1 not in totals"
 start 80 24 --no-gpu reduction-sequential
 expect totals-idle "all: 36 wf, 156 idle"
 start 160 48 --no-gpu reduction-sequential
@@ -737,9 +737,9 @@ expect picker-start "32-way conflict"
 keys L
 expect picker-titles "broadcast              Every lane reads the same float"
 keys t r n s p
-expect picker-filtered "pattern library: 6 of"
+expect picker-filtered "pattern library: 7 of"
 keys End
-expect picker-end "> lesson-tensor"
+expect picker-end "> histogram-skewed-popc"
 keys Home
 expect picker-home "> transpose-naive"
 keys Down Enter
@@ -748,7 +748,7 @@ expect picker-opened "transpose-padded │ sm_90"
 start 80 24 --no-gpu
 expect picker-rank-start "32-way conflict"
 keys L s c a n
-expect picker-rank-exact "> scan                 Work-efficient scan (Blelloch up-sweep)…      sm_90"
+expect picker-rank-exact "> scan                  Work-efficient scan (Blelloch up-sweep)…     sm_90"
 keys Enter
 expect picker-rank-opened " scan │ float temp[512] │ block 256x1"
 
@@ -862,7 +862,7 @@ expect sideways-left "13    2/2 free   …adIdx.x] = 0; ADDR_LOG(&bins[threadIdx
 for rec in "$cases"/../../data/record/*.json; do
     name=$(basename "$rec" .json)
     # the lines' table only (a measured recording's measured table follows it)
-    "$bin" analyze "$rec" --summary 2>/dev/null | sed -n '/^line /,/^total/{p;/^total/q}' | grep -v '^line \|^total' |
+    "$bin" analyze "$rec" --summary 2>/dev/null | sed -n '/^line /,/^total/{p;/^total/q}' | grep -v '^line \|^total\|^ ' |
         awk '{ sub(/.*:/, "", $1); print $1, $3 "/" $4, $5 }' > "$tmp/want"
     [ -s "$tmp/want" ] || continue
     start 220 60 --no-gpu "'$rec'"
