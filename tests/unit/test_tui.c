@@ -212,6 +212,33 @@ static void test_edits(void **state)
     assert_string_equal(s.types.structs[0].fields[1].type_name, "short");
     c = (scenario_change){SCENARIO_CHANGE_FIELD_DELETE, .u.field = {0, 7}};
     assert_false(scenario_edit_change(&s, NULL, &c, msg, sizeof msg));
+    /* x is read by access 0: a delete says so and changes nothing; asked again (retarget) it
+     * deletes x and the access reads the first scalar field left */
+    c = (scenario_change){SCENARIO_CHANGE_FIELD_DELETE, .u.field = {0, 0}};
+    assert_false(scenario_edit_change(&s, NULL, &c, msg, sizeof msg));
+    assert_string_equal(msg, "x is read by access 0: d again deletes it and the access reads f1");
+    assert_string_equal(s.types.structs[0].fields[0].name, "x");
+    c.u.field.retarget = true;
+    assert_true(scenario_edit_change(&s, NULL, &c, msg, sizeof msg));
+    assert_string_equal(s.accesses[0].field, "f1");
+    assert_string_equal(s.types.structs[0].fields[0].name, "f1");
+    scenario_free(&s);
+
+    /* a struct declared in C in a scenario that has none: laid out as the compiler does; a
+     * second declaration of the same name replaces it; a mistake names its column */
+    load_lib("default", &s);
+    c = (scenario_change){SCENARIO_CHANGE_STRUCT_DECL, .u.decl = {"struct P { float3 pos; float m; };"}};
+    assert_true(scenario_edit_change(&s, NULL, &c, msg, sizeof msg));
+    assert_string_equal(msg, "struct P added: sizeof 16, alignof 4");
+    assert_int_equal(s.types.n, 1);
+    assert_int_equal(s.types.structs[0].fields[1].offset, 12);
+    c.u.decl.text = "struct P { double d; char c; };";
+    assert_true(scenario_edit_change(&s, NULL, &c, msg, sizeof msg));
+    assert_string_equal(msg, "struct P replaced: sizeof 16, alignof 8");
+    assert_int_equal(s.types.n, 1);
+    c.u.decl.text = "struct P { float3 pos float m; };";
+    assert_false(scenario_edit_change(&s, NULL, &c, msg, sizeof msg));
+    assert_string_equal(msg, "column 23: expected ';' after the field");
     scenario_free(&s);
 }
 
