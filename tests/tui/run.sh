@@ -919,6 +919,10 @@ if grep -qF "910111213" "$tmp/screen"; then
     echo "FAIL pin-letters: lanes run together"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 keys z
 check present-compare-160x48 "= conflict-free  1 wf, ideal 1"
+T capture-pane -p -e -t "$sess" | sed -n 3,7p > "$tmp/colour"
+if grep -q '31m' "$tmp/colour" && grep -q '32m' "$tmp/colour"; then pass=$((pass + 1)); else
+    echo "FAIL present-compare-colour: the big verdicts should be red (32-way) and green (conflict-free):"
+    cat -v "$tmp/colour"; fail=$((fail + 1)); fi
 keys s Space Space Space
 expect present-compare-step "step 1 of 1 wf, done"
 expect present-compare-step-left "step 3 of 32 wf"
