@@ -979,5 +979,16 @@ keys t t + w w
 expect totals-other-warp "warp 2 is not in the totals (warp 0)"
 expect totals-other-warp-verdict "2-way conflict"
 
+# the last step of lesson-tensor contrasts the two forms of a shared atomic add, in the model's
+# numbers: ATOMS.POPC.INC merges the lanes on one word, the other forms do not
+start 100 30 --no-gpu lesson-tensor
+keys n n n n n n n n n n n n
+expect lesson-atomics-last "lesson 13/13"
+keys p
+expect lesson-atomics-adds "Skewed data with that form: 16 lanes on bin 0 cost 16 wavefronts or more"
+keys n
+expect lesson-atomics-popc "12 wavefronts for 8 warps instead of 132"
+expect lesson-atomics-kind "atomic.popc bins["
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
