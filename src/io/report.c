@@ -452,13 +452,14 @@ static const char *warps_covered_text(const scenario *s, const report_options *o
 
 /* The worst degree over every warp of the block (each access, each iteration) and a warp that
  * has it, for totals that cover only some warps; false when the block is too big to go through
- * here (more than 2^20 warp-instructions) or s is a trace. */
+ * here (more than 2^16 warp-instructions: the total stays as fast as the warps it covers) or s is
+ * a trace. */
 static bool worst_all_warps(const scenario *s, int *worst, int *warp)
 {
     int all = s->is_trace ? 0 : scenario_warp_count(s);
     *worst = 0;
     *warp = -1;
-    if (all == 0 || (int64_t)all * s->naccesses * s->iterations > ((int64_t)1 << 20))
+    if (all == 0 || (int64_t)all * s->naccesses * s->iterations > ((int64_t)1 << 16))
         return false;
     scenario_instr in;
     banks_result r;

@@ -200,16 +200,9 @@ static void try_reorder(const scenario *s, int array, advisor_result *out)
          * 2-way): offered only when it takes fewer wavefronts */
         out->reorder = out->reorder_row.valid && now.valid && out->reorder_row.wavefronts < now.wavefronts;
         strbuf sb = {0};
-        types_struct_decl(&c.types, si, false, &sb);
+        types_struct_decl_line(&c.types, si, &sb);
         snprintf(out->reorder_text, sizeof out->reorder_text, "%s", strbuf_str(&sb));
         strbuf_free(&sb);
-        char *o = out->reorder_text; /* one line: each run of white space one space */
-        for (const char *p = out->reorder_text; *p; p++)
-            if (!(*p == ' ' || *p == '\n') || (o > out->reorder_text && o[-1] != ' '))
-                *o++ = *p == '\n' ? ' ' : *p;
-        while (o > out->reorder_text && o[-1] == ' ')
-            o--;
-        *o = '\0';
         out->reorder_size = c.types.structs[si].size;
     }
     scenario_free(&c);

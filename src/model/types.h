@@ -84,5 +84,7 @@ bool types_parse_struct(const char *text, const types_registry *r, types_struct 
 
 /* Append the C declaration of struct i (with offset comments when comments is true). */
 void types_struct_decl(const types_registry *r, int i, bool comments, strbuf *out);
+/* The same on one line ("struct P { float3 pos; float m; };"), for a prompt or a message. */
+void types_struct_decl_line(const types_registry *r, int i, strbuf *out);
 
 #endif

@@ -96,11 +96,17 @@ static int snapshot(tui_app *a, const char *keys)
         }
         strbuf_addf(&sb, "]");
     }
+    if (v->res.not_modelled) /* a kind the model does not cover: no numbers, as analyze --json says */
+        strbuf_addf(&sb, ",\n \"instruction\": {\"wavefronts\": null, \"ideal_wavefronts\": null, "
+                         "\"bank_conflicts\": null, \"conflict_degree\": null, ");
+    else
+        strbuf_addf(&sb,
+                    ",\n \"instruction\": {\"wavefronts\": %d, \"ideal_wavefronts\": %d, \"bank_conflicts\": %d, "
+                    "\"conflict_degree\": %d, ",
+                    v->res.wavefronts, v->res.ideal_wavefronts, v->res.bank_conflicts, v->res.conflict_degree);
     strbuf_addf(&sb,
-                ",\n \"instruction\": {\"wavefronts\": %d, \"ideal_wavefronts\": %d, \"bank_conflicts\": %d, "
-                "\"conflict_degree\": %d, \"active_lanes\": %d, \"excluded_lanes\": {\"misaligned\": %lld, "
+                "\"active_lanes\": %d, \"excluded_lanes\": {\"misaligned\": %lld, "
                 "\"out_of_bounds\": %lld, \"expression_error\": %lld}},\n",
-                v->res.wavefronts, v->res.ideal_wavefronts, v->res.bank_conflicts, v->res.conflict_degree,
                 v->res.active_lanes, (long long)v->excl.misaligned, (long long)v->excl.out_of_bounds,
                 (long long)v->excl.expression_error);
     /* the totals as the result panel shows them ("56 instr. (+8 idle)") and analyze --json names

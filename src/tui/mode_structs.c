@@ -53,17 +53,8 @@ int structs_declare(tui_app *a, int key)
     a->prompt.err[0] = '\0';
     a->prompt.err_col = -1;
     strbuf sb = {0};
-    if (a->sc.types.n > 0) {
-        types_struct_decl(&a->sc.types, a->structs.sel_struct < a->sc.types.n ? a->structs.sel_struct : 0, false, &sb);
-        char *o = sb.data; /* one line: each run of white space one space */
-        for (const char *c = sb.data; c && *c; c++)
-            if (!(*c == ' ' || *c == '\n') || (o > sb.data && o[-1] != ' '))
-                *o++ = *c == '\n' ? ' ' : *c;
-        while (o && o > sb.data && o[-1] == ' ')
-            o--;
-        if (o)
-            *o = '\0';
-    }
+    if (a->sc.types.n > 0)
+        types_struct_decl_line(&a->sc.types, a->structs.sel_struct < a->sc.types.n ? a->structs.sel_struct : 0, &sb);
     line_set(&a->prompt.line, strbuf_str(&sb), true);
     strbuf_free(&sb);
     app_push(a, &mode_prompt);

@@ -118,7 +118,9 @@ void panel_title_draw(const tui_vctx *v)
         /* the name's stages: to 10 cells, then (after the architecture) to one character and
          * the ellipsis; a name already that short stays. The declaration loses what follows its
          * dimensions (" swizzle 32B") before it gives way whole. */
-        int least = p[drop].prio == 1 ? 10 : 2;
+        /* a lesson's title may go down to one character at once: its step number stays whole
+         * beside it, and lessons keep the architecture */
+        int least = p[drop].prio == 1 && !(v->opts & VIEW_LESSON) ? 10 : 2;
         if (drop != 1) {
             char decl[sizeof p[0].text];
             memcpy(decl, p[drop].text, sizeof decl);
