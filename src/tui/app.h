@@ -166,8 +166,9 @@ typedef struct prompt_state {
     bool svg; /* PROMPT_OVERWRITE: the file is an SVG picture */
     int arg;  /* PROMPT_OPEN: direction */
     tui_line line;
-    char err[320]; /* PROMPT_STRUCT: why the declaration was refused, "" when none */
-    int err_col;   /* its column in the line (0-based), -1 when it has none */
+    char err[320];  /* PROMPT_STRUCT: why the declaration was refused, "" when none */
+    int err_col;    /* its column in the line (0-based), -1 when it has none */
+    int line_start; /* PROMPT_STRUCT: where the last line of a paste starts (Enter continues) */
 } prompt_state;
 
 typedef struct advisor_state {

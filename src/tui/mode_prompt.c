@@ -42,7 +42,19 @@ static int prompt_struct_accept(tui_app *a)
     for (const char *c = p->line.buf; *c; c++)
         depth += *c == '{' ? 1 : *c == '}' ? -1 : 0;
     if (depth > 0 || (p->line.len > 0 && !strchr(p->line.buf, '{'))) {
+        /* the pasted line ends here: a // comment on it becomes a block comment, or it would
+         * swallow the lines after it on this one line */
+        char *c = strstr(p->line.buf + (p->line_start <= p->line.len ? p->line_start : p->line.len), "//");
+        if (c && p->line.len + 3 < LINE_MAX_TEXT - 1) {
+            c[1] = '*';
+            p->line.cur = p->line.len;
+            line_key(&p->line, ' ');
+            line_key(&p->line, '*');
+            line_key(&p->line, '/');
+        }
+        p->line.cur = p->line.len;
         line_key(&p->line, ' ');
+        p->line_start = p->line.len;
         return REACT_REDRAW;
     }
     scenario_change c = {SCENARIO_CHANGE_STRUCT_DECL, .u.decl = {p->line.buf}};

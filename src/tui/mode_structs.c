@@ -52,6 +52,7 @@ int structs_declare(tui_app *a, int key)
     a->prompt.kind = PROMPT_STRUCT;
     a->prompt.err[0] = '\0';
     a->prompt.err_col = -1;
+    a->prompt.line_start = 0;
     strbuf sb = {0};
     if (a->sc.types.n > 0)
         types_struct_decl_line(&a->sc.types, a->structs.sel_struct < a->sc.types.n ? a->structs.sel_struct : 0, &sb);

@@ -959,6 +959,15 @@ for size in "80 24" "100 30" "160 48" "220 60"; do
     keys '\;' Enter # the cursor waits on the error's column
     check struct-decl-$1x$2 "struct P added: sizeof 16, alignof 4"
 done
+# a paste of several lines arrives whole (Enter before the closing brace goes on), a // comment
+# on one of its lines ending there
+start 100 30 --no-gpu
+keys o i
+T set-buffer "$(printf 'struct Particle {\n    float3 pos;   // position\n    float  mass;\n    int    id;\n}\\;')"
+T paste-buffer -t "$sess"
+expect struct-paste-line "/* position */     float  mass;     int    id; };"
+keys Enter
+expect struct-paste "struct Particle added: sizeof 20, alignof 4"
 start 100 30 --no-gpu aos-vec3
 keys o d
 expect struct-delete-asks "x is read by access 0: d again deletes it and the access reads y"
