@@ -158,20 +158,6 @@ static void layouts_json(jsonw *w, const scenario *s, const advisor_result *r)
 }
 
 /* The sweep as one JSON document (format bankscope-sweep/1). */
-/* Whether padding cannot change the banks: every padding gives the same wavefronts, ideal and
- * worst degree; then why: "1-D" (padding a one-dimensional array only adds elements after its
- * end) or "same"; NULL when some padding changes them. */
-static const char *padding_no_effect(const scenario *s, const advisor_result *r)
-{
-    for (int i = 0; i < r->nrows; i++) {
-        const advisor_row *a = &r->rows[i], *b = &r->rows[0];
-        if (!a->valid || !b->valid || a->wavefronts != b->wavefronts || a->ideal != b->ideal ||
-            a->worst_degree != b->worst_degree)
-            return NULL;
-    }
-    return s->arrays[r->array].ndims <= 1 ? "1-D" : "same";
-}
-
 static int sweep_json(const scenario *s, const advisor_result *r, const double *measured)
 {
     static jsonw w;
@@ -203,7 +189,7 @@ static int sweep_json(const scenario *s, const advisor_result *r, const double *
     else
         jsonw_kv_null(&w, "smallest_conflict_free_padding");
     jsonw_kv_int(&w, "fewest_wavefronts_padding", r->min_pad);
-    const char *no_effect = padding_no_effect(s, r);
+    const char *no_effect = advisor_padding_no_effect(s, r);
     if (no_effect)
         jsonw_kv_string(&w, "padding_no_effect", no_effect);
     else
@@ -232,6 +218,17 @@ static int sweep_json(const scenario *s, const advisor_result *r, const double *
         row_json(&w, &r->soa_row, -1);
     else
         jsonw_null(&w);
+    jsonw_key(&w, "reorder");
+    if (r->reorder) {
+        jsonw_begin_object(&w, JSONW_INLINE);
+        jsonw_kv_int(&w, "sizeof", r->reorder_size);
+        jsonw_kv_string(&w, "declaration", r->reorder_text);
+        jsonw_key(&w, "row");
+        row_json(&w, &r->reorder_row, -1);
+        jsonw_end_object(&w);
+    } else {
+        jsonw_null(&w);
+    }
     layouts_json(&w, s, r);
     jsonw_key(&w, "layouts_together");
     if (r->together)
@@ -490,8 +487,10 @@ int cli_sweep(int argc, char **argv)
         if (kr->rule == KINDS_RULE_NOT_MODELLED)
             printf("access %d (%s) is not modelled: in none of the sums (%s)\n", k, kr->name, kr->not_modelled);
     }
-    const char *no_effect = padding_no_effect(&s, &r);
-    if (no_effect && !c.all && !c.measure)
+    const char *no_effect = advisor_padding_no_effect(&s, &r);
+    if (c.all || c.measure)
+        no_effect = NULL; /* the table, whole */
+    if (no_effect)
         no_effect_text(&s, &r, no_effect);
     else
         table_text(&r, c.all, measured, predicted, c.measure);
@@ -501,7 +500,7 @@ int cli_sweep(int argc, char **argv)
         printf("\nsmallest conflict-free padding: %d (%+lld B per block, %+.1f %%)\n", r.best_pad,
                (long long)(b->smem_bytes - r0->smem_bytes),
                r0->smem_bytes ? 100.0 * (b->smem_bytes - r0->smem_bytes) / r0->smem_bytes : 0.0);
-    } else {
+    } else if (!no_effect) { /* the one line above already said that padding changes nothing */
         printf("\nno padding up to %d is conflict-free; fewest wavefronts at padding %d\n", c.max_pad, r.min_pad);
     }
     char deg[32];
@@ -516,6 +515,11 @@ int cli_sweep(int argc, char **argv)
     if (r.soa)
         printf("struct of arrays instead: %lld wavefront%s, %s\n", (long long)r.soa_row.wavefronts,
                r.soa_row.wavefronts == 1 ? "" : "s", report_degree_text(r.soa_row.worst_degree, deg, sizeof deg));
+    if (r.reorder)
+        printf("fields by alignment instead (sizeof %d -> %d: %s): %lld wavefront%s, %s\n",
+               s.types.structs[s.arrays[r.array].type.struct_index].size, r.reorder_size, r.reorder_text,
+               (long long)r.reorder_row.wavefronts, r.reorder_row.wavefronts == 1 ? "" : "s",
+               report_degree_text(r.reorder_row.worst_degree, deg, sizeof deg));
     block_text(&r);
     printf("predicted by the %s model%s\n", s.arch->name, c.measure ? "; measured columns from the GPU" : "");
     bool unpredicted = false;

@@ -473,6 +473,35 @@ static const char *warps_covered_text(const scenario *s, const report_options *o
     return buf;
 }
 
+/* The worst degree over every warp of the block (each access, each iteration) and a warp that
+ * has it, for totals that cover only some warps; false when the block is too big to go through
+ * here (more than 2^16 warp-instructions: the total stays as fast as the warps it covers) or s is
+ * a trace. */
+static bool worst_all_warps(const scenario *s, int *worst, int *warp)
+{
+    int all = s->is_trace ? 0 : scenario_warp_count(s);
+    *worst = 0;
+    *warp = -1;
+    if (all == 0 || (int64_t)all * s->naccesses * s->iterations > ((int64_t)1 << 16))
+        return false;
+    scenario_instr in;
+    banks_result r;
+    for (int it = 0; it < s->iterations; it++)
+        for (int a = 0; a < s->naccesses; a++) {
+            if (!scenario_access_active(s, a, it))
+                continue;
+            for (int w = 0; w < all; w++) {
+                scenario_instr_build(s, a, it, w, &in);
+                banks_analyze(s->arch, &in.req, &r, NULL);
+                if (r.conflict_degree > *worst) {
+                    *worst = r.conflict_degree;
+                    *warp = w;
+                }
+            }
+        }
+    return true;
+}
+
 void report_text(FILE *out, const scenario *s, const report_options *o)
 {
     text_ctx c = {.out = out, .o = o, .last_access = -2, .last_iter = -1, .last_heading = -1};
@@ -499,8 +528,16 @@ void report_text(FILE *out, const scenario *s, const report_options *o)
                 (long long)c.t.not_modelled, c.t.not_modelled == 1 ? "" : "s");
     if (c.t.not_modelled == c.t.instructions && c.t.instructions) /* nothing was predicted */
         fprintf(out, "\nworst: none predicted\n");
-    else
-        fprintf(out, "\nworst: %s\n", report_degree_text(c.t.worst_degree, deg, sizeof deg));
+    else {
+        fprintf(out, "\nworst: %s", report_degree_text(c.t.worst_degree, deg, sizeof deg));
+        /* totals over some warps only: a worse warp of the block is named, so "worst" never
+         * hides it (char tile[32][33]: warp 0 conflict-free, warp 2 2-way) */
+        int all_worst, all_warp;
+        if (cover[0] && worst_all_warps(s, &all_worst, &all_warp) && all_worst > c.t.worst_degree)
+            fprintf(out, " in the warps of the total; %s in warp %d of the %d of the block (--warp %d)",
+                    report_degree_text(all_worst, deg, sizeof deg), all_warp, scenario_warp_count(s), all_warp);
+        fputc('\n', out);
+    }
     fprintf(out, "predicted by the %s model%s\n", s->arch->name,
             s->arch->measured ? " (matches H100/H200 hardware counters)" : "");
 }

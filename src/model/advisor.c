@@ -178,6 +178,47 @@ static void try_soa(const scenario *s, int array, advisor_result *out)
     }
 }
 
+/* Reordering the struct's fields by decreasing alignment (which removes holes): a smaller
+ * sizeof changes the stride between the lanes' elements, and so the banks, where padding a 1-D
+ * array cannot. Reported only when it shrinks the struct and takes fewer wavefronts. */
+static void try_reorder(const scenario *s, int array, advisor_result *out)
+{
+    int si = s->arrays[array].type.struct_index;
+    if (si < 0 || s->is_trace)
+        return;
+    scenario c;
+    if (!scenario_clone(s, &c))
+        return;
+    scenario_change ch = {SCENARIO_CHANGE_FIELDS_REORDER, .u.field = {si, 0}};
+    char msg[200];
+    int before = s->types.structs[si].size;
+    advisor_row now = {0};
+    advisor_measure_row(s, &now);
+    if (scenario_change_apply(&c, &ch, msg, sizeof msg) && c.types.structs[si].size < before) {
+        advisor_measure_row(&c, &out->reorder_row);
+        /* a smaller stride is not always better (24 B is conflict-free for 8-byte reads, 16 B
+         * 2-way): offered only when it takes fewer wavefronts */
+        out->reorder = out->reorder_row.valid && now.valid && out->reorder_row.wavefronts < now.wavefronts;
+        strbuf sb = {0};
+        types_struct_decl_line(&c.types, si, &sb);
+        snprintf(out->reorder_text, sizeof out->reorder_text, "%s", strbuf_str(&sb));
+        strbuf_free(&sb);
+        out->reorder_size = c.types.structs[si].size;
+    }
+    scenario_free(&c);
+}
+
+const char *advisor_padding_no_effect(const scenario *s, const advisor_result *r)
+{
+    for (int i = 0; i < r->nrows; i++) {
+        const advisor_row *a = &r->rows[i], *b = &r->rows[0];
+        if (!a->valid || !b->valid || a->wavefronts != b->wavefronts || a->ideal != b->ideal ||
+            a->worst_degree != b->worst_degree)
+            return NULL;
+    }
+    return s->arrays[r->array].ndims <= 1 ? "1-D" : "same";
+}
+
 bool advisor_sweep(scenario *s, int array, int max_pad, advisor_result *out)
 {
     return advisor_sweep_hooked(s, array, max_pad, NULL, out);
@@ -265,6 +306,7 @@ bool advisor_sweep_hooked(scenario *s, int array, int max_pad, const advisor_hoo
     together(s, out);
     legacy_swizzle(s, &out->search[0], out);
     try_soa(s, array, out);
+    try_reorder(s, array, out);
     advisor_block_shape(s, array, &out->block);
     return true;
 }

@@ -127,23 +127,27 @@ void advisor_block_shape(scenario *s, int array, advisor_block *out);
 typedef struct advisor_result {
     int array; /* the array swept */
     int nrows;
-    advisor_row rows[257];  /* pad 0..max (max <= 256) */
-    int best_pad;           /* smallest padding whose wavefronts equal the ideal; -1 none */
-    int min_pad;            /* smallest padding with the fewest wavefronts */
-    bool swizzle;           /* an XOR swizzle applies */
-    char swizzle_text[200]; /* e.g. "tile[r][c ^ (r % 32)]" */
-    char swizzle_tma[64];   /* "128B" when it equals the TMA/wgmma 128B swizzle (rows of
-                               exactly 128 bytes, 16-byte units: CU_TENSOR_MAP_SWIZZLE_128B,
-                               CuTe Swizzle<3,4,3> on byte offsets), else empty */
-    char swizzle_cute[64];  /* the same as CuTe's Swizzle<B,M,S> on element offsets, e.g.
-                               "Swizzle<3,3,3>"; empty when the row length is not a power
-                               of two (then no CuTe swizzle equals it) */
-    advisor_row swizzled;   /* its cost (padding 0) */
-    bool soa;               /* the array holds structs read by field */
-    advisor_row soa_row;    /* the cost with one array per field */
-    advisor_block block;    /* another block shape (advisor_block_shape) */
-    int nsearch;            /* layout searches: [0] the array swept, then the other arrays
-                               with conflicts */
+    advisor_row rows[257];   /* pad 0..max (max <= 256) */
+    int best_pad;            /* smallest padding whose wavefronts equal the ideal; -1 none */
+    int min_pad;             /* smallest padding with the fewest wavefronts */
+    bool swizzle;            /* an XOR swizzle applies */
+    char swizzle_text[200];  /* e.g. "tile[r][c ^ (r % 32)]" */
+    char swizzle_tma[64];    /* "128B" when it equals the TMA/wgmma 128B swizzle (rows of
+                                exactly 128 bytes, 16-byte units: CU_TENSOR_MAP_SWIZZLE_128B,
+                                CuTe Swizzle<3,4,3> on byte offsets), else empty */
+    char swizzle_cute[64];   /* the same as CuTe's Swizzle<B,M,S> on element offsets, e.g.
+                                "Swizzle<3,3,3>"; empty when the row length is not a power
+                                of two (then no CuTe swizzle equals it) */
+    advisor_row swizzled;    /* its cost (padding 0) */
+    bool soa;                /* the array holds structs read by field */
+    advisor_row soa_row;     /* the cost with one array per field */
+    bool reorder;            /* the struct's fields by decreasing alignment make it smaller: */
+    advisor_row reorder_row; /* the cost with them so */
+    int reorder_size;        /* its sizeof then */
+    char reorder_text[400];  /* the struct declared so, on one line */
+    advisor_block block;     /* another block shape (advisor_block_shape) */
+    int nsearch;             /* layout searches: [0] the array swept, then the other arrays
+                                with conflicts */
     advisor_search search[ADVISOR_MAX_SEARCH];
     bool together;            /* more than one search, each found a layout: */
     advisor_row together_row; /* every access with all of them applied at once (a layout that
@@ -161,6 +165,10 @@ int advisor_pick_array(const scenario *s);
 /* Sweep padding 0..max_pad of array (in place, restored) and search its layouts (and those of
  * the other arrays with conflicts). False only for traces (or when h cancels it). */
 bool advisor_sweep(scenario *s, int array, int max_pad, advisor_result *out);
+/* Whether padding cannot change the banks: every padding gives the same wavefronts, ideal and
+ * worst degree; then why: "1-D" (padding a one-dimensional array only adds elements after its
+ * end) or "same"; NULL when some padding changes them. */
+const char *advisor_padding_no_effect(const scenario *s, const advisor_result *r);
 bool advisor_sweep_hooked(scenario *s, int array, int max_pad, const advisor_hooks *h, advisor_result *out);
 
 #endif

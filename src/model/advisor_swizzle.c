@@ -549,7 +549,11 @@ bool advisor_search_layouts(scenario *s, int array, int max_pad, const advisor_h
         } else if (!miss[i]->checked) {
             ok = cand_try(s, array, miss[i], TALLY_ALL, NULL, base_smem, h);
         }
-        cand_describe(s, array, miss[i], &out->near[out->nnear++]);
+        cand_describe(s, array, miss[i], &out->near[out->nnear]);
+        /* a near miss no better than the array as it is teaches nothing: it is left out */
+        const advisor_layout *l = &out->near[out->nnear];
+        if (l->excluded == 0 && l->wavefronts < out->current.wavefronts)
+            out->nnear++;
     }
     qsort(out->near, (size_t)out->nnear, sizeof out->near[0], layout_cmp);
     hook_progress(h, 1.0);

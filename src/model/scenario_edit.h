@@ -62,7 +62,11 @@ typedef enum scenario_change_kind {
     SCENARIO_CHANGE_FIELDS_REORDER,  /* field: fields of .struct_index by decreasing alignment */
     SCENARIO_CHANGE_FIELD_TYPE_NEXT, /* field: the next type of field .field that fits */
     SCENARIO_CHANGE_FIELD_ADD,       /* field: a char field after .field (-1: at the end) */
-    SCENARIO_CHANGE_FIELD_DELETE     /* field: field .field removed */
+    SCENARIO_CHANGE_FIELD_DELETE,    /* field: field .field removed; an access that reads it
+                                        refuses ("x is read by access 0") unless .retarget, which
+                                        moves such accesses to the first scalar field left */
+    SCENARIO_CHANGE_STRUCT_DECL      /* decl: a C struct declaration added (or replacing the
+                                        struct of its name); a parse error says its column */
 } scenario_change_kind;
 
 typedef struct scenario_change {
@@ -100,7 +104,11 @@ typedef struct scenario_change {
         } index;
         struct {
             int struct_index, field;
+            bool retarget;
         } field;
+        struct {
+            const char *text; /* borrowed */
+        } decl;
     } u;
 } scenario_change;
 

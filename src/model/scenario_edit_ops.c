@@ -161,10 +161,12 @@ static int presets(int ndims, int64_t last, preset *out)
         return k;
     }
     if (ndims == 1) {
-        /* odd strides (3, 5, 7, 33) are conflict-free on 32 banks: the lesson says so */
-        static const int strides[] = {1, 2, 3, 4, 5, 7, 8, 16, 32, 33};
-        static const char *const names[] = {"stride 1", "stride 2", "stride 3",  "stride 4",  "stride 5",
-                                            "stride 7", "stride 8", "stride 16", "stride 32", "stride 33"};
+        /* odd strides (3, 5, 7, 33) are conflict-free on 32 banks; 6, 12 and 24 are 2-, 4- and
+         * 8-way: the ways follow gcd(stride, 32), not whether the stride is a power of two */
+        static const int strides[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 33};
+        static const char *const names[] = {"stride 1",  "stride 2",  "stride 3", "stride 4",  "stride 5",
+                                            "stride 6",  "stride 7",  "stride 8", "stride 12", "stride 16",
+                                            "stride 24", "stride 32", "stride 33"};
         for (size_t i = 0; i < sizeof strides / sizeof strides[0]; i++, k++) {
             if (strides[i] == 1)
                 snprintf(out[k].idx[0], 96, "tid");
@@ -449,6 +451,36 @@ static bool op_field_delete(scenario *s, const scenario_change *c, char *msg, si
         snprintf(msg, n, "a struct keeps at least one field");
         return false;
     }
+    /* the accesses that read the field (its first path component, in an array of this struct) */
+    const char *fname = st->fields[c->u.field.field].name;
+    int readers[8], nreaders = 0;
+    for (int i = 0; i < s->naccesses && !s->is_trace; i++) {
+        const scenario_access *a = &s->accesses[i];
+        if (!a->field || a->array < 0 || s->arrays[a->array].type.struct_index != c->u.field.struct_index)
+            continue;
+        size_t k = strcspn(a->field, ".[");
+        if (strlen(fname) == k && strncmp(a->field, fname, k) == 0 && nreaders < 8)
+            readers[nreaders++] = i;
+    }
+    char target[80] = "";
+    for (int f = 0; f < st->nfields && nreaders; f++) { /* what they read instead: a scalar */
+        const types_field *o = &st->fields[f];
+        if (f == c->u.field.field || o->type.struct_index >= 0 || o->type.builtin.components != 1)
+            continue;
+        snprintf(target, sizeof target, "%s%s", o->name, o->count > 1 ? "[0]" : "");
+        break;
+    }
+    if (nreaders && !c->u.field.retarget) {
+        snprintf(msg, n, "%s is read by access %d%s: d again deletes it%s%s", fname, readers[0],
+                 nreaders > 1 ? " and others" : "", target[0] ? " and the access reads " : "", target);
+        return false;
+    }
+    if (nreaders && !target[0]) {
+        snprintf(msg, n, "%s is read by access %d and no other scalar field is left to read", fname, readers[0]);
+        return false;
+    }
+    for (int i = 0; i < nreaders; i++)
+        set_text(&s->accesses[readers[i]].field, target);
     types_field gone = st->fields[c->u.field.field];
     memmove(&st->fields[c->u.field.field], &st->fields[c->u.field.field + 1],
             sizeof *st->fields * (size_t)(st->nfields - c->u.field.field - 1));
@@ -459,7 +491,55 @@ static bool op_field_delete(scenario *s, const scenario_change *c, char *msg, si
     free(gone.type_name);
     if (!refinish(s, msg, n))
         return false;
-    snprintf(msg, n, "removed %s; sizeof %s = %d", name, st->name, st->size);
+    if (nreaders)
+        snprintf(msg, n, "removed %s; access %d reads %s now; sizeof %s = %d", name, readers[0], target, st->name,
+                 st->size);
+    else
+        snprintf(msg, n, "removed %s; sizeof %s = %d", name, st->name, st->size);
+    return true;
+}
+
+/* A struct declared in C: added, or in place of the struct of the same name (whose arrays and
+ * accesses then use the new layout). */
+static bool op_struct_decl(scenario *s, const scenario_change *c, char *msg, size_t n)
+{
+    types_struct st;
+    int pos;
+    char err[200];
+    if (!c->u.decl.text || !types_parse_struct(c->u.decl.text, &s->types, &st, &pos, err, sizeof err)) {
+        snprintf(msg, n, "column %d: %s", c->u.decl.text ? pos + 1 : 1, c->u.decl.text ? err : "no declaration");
+        return false;
+    }
+    int i = types_struct_find(&s->types, st.name);
+    bool replaced = i >= 0;
+    if (i < 0) {
+        if (s->types.n >= 256) {
+            snprintf(msg, n, "at most 256 structs");
+            for (int f = 0; f < st.nfields; f++) {
+                free(st.fields[f].name);
+                free(st.fields[f].type_name);
+            }
+            free(st.fields);
+            free(st.name);
+            return false;
+        }
+        s->types.structs = xrealloc(s->types.structs, sizeof *s->types.structs * (size_t)(s->types.n + 1));
+        i = s->types.n++;
+    } else {
+        types_struct *old = &s->types.structs[i];
+        for (int f = 0; f < old->nfields; f++) {
+            free(old->fields[f].name);
+            free(old->fields[f].type_name);
+        }
+        free(old->fields);
+        free(old->name);
+    }
+    s->types.structs[i] = st;
+    if (!refinish(s, msg, n))
+        return false;
+    const types_struct *d = &s->types.structs[i];
+    snprintf(msg, n, "struct %s %s: sizeof %d, alignof %d", d->name, replaced ? "replaced" : "added", d->size,
+             d->align);
     return true;
 }
 
@@ -569,6 +649,7 @@ bool scenario_change_apply(scenario *s, const scenario_change *c, char *msg, siz
     case SCENARIO_CHANGE_FIELD_TYPE_NEXT: return op_field_type(s, c, msg, n);
     case SCENARIO_CHANGE_FIELD_ADD: return op_field_add(s, c, msg, n);
     case SCENARIO_CHANGE_FIELD_DELETE: return op_field_delete(s, c, msg, n);
+    case SCENARIO_CHANGE_STRUCT_DECL: return op_struct_decl(s, c, msg, n);
     }
     snprintf(msg, n, "unknown change");
     return false;

@@ -362,6 +362,7 @@ static void predict(const scenario *s, source_lines *sl, const int *row_of)
         x->idle += scenario_instr_idle(&in);
         x->wavefronts += r.wavefronts;
         x->ideal += r.ideal_wavefronts;
+        x->not_modelled += r.not_modelled;
         if (r.conflict_degree > x->worst)
             x->worst = r.conflict_degree;
     }

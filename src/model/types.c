@@ -319,3 +319,21 @@ void types_struct_decl(const types_registry *r, int i, bool comments, strbuf *ou
         strbuf_addf(out, "  /* sizeof %d, alignof %d */", s->size, s->align);
     strbuf_addf(out, "\n");
 }
+
+void types_struct_decl_line(const types_registry *r, int i, strbuf *out)
+{
+    strbuf sb = {0};
+    types_struct_decl(r, i, false, &sb);
+    bool space = false; /* each run of white space one space, none at the ends */
+    for (const char *c = strbuf_str(&sb); *c; c++) {
+        if (*c == ' ' || *c == '\n') {
+            space = true;
+            continue;
+        }
+        if (space && out->len > 0)
+            strbuf_addf(out, " ");
+        space = false;
+        strbuf_addf(out, "%c", *c);
+    }
+    strbuf_free(&sb);
+}

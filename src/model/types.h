@@ -75,7 +75,16 @@ bool types_layout(types_registry *r, char *err, size_t errlen);
 bool types_field_path(const types_registry *r, const types_ref *t, const char *path, int *offset, types_ref *out,
                       char *err, size_t errlen);
 
+/* Parse one C struct declaration as a person types or pastes it ("struct P { float3 pos; float m;
+ * };", typedef, __align__(n), comments, "float x, y;", "char tag[3];") into *out (owned; not
+ * laid out), field types resolved against r. False with a message and the byte offset of the
+ * error in *err_pos. */
+bool types_parse_struct(const char *text, const types_registry *r, types_struct *out, int *err_pos, char *err,
+                        size_t errlen);
+
 /* Append the C declaration of struct i (with offset comments when comments is true). */
 void types_struct_decl(const types_registry *r, int i, bool comments, strbuf *out);
+/* The same on one line ("struct P { float3 pos; float m; };"), for a prompt or a message. */
+void types_struct_decl_line(const types_registry *r, int i, strbuf *out);
 
 #endif

@@ -343,11 +343,6 @@ static bool acts_sass(const tui_app *a)
     return a->sc.is_trace && a->sc.trace_at && a->sc.ntrace > 0 && a->sc.trace_at[0].sass;
 }
 
-static bool acts_structs(const tui_app *a)
-{
-    return a->sc.types.n > 0;
-}
-
 static bool acts_source(const tui_app *a)
 {
     if (a->sc.is_trace) /* a recording's instructions carry their lines */
@@ -434,7 +429,6 @@ static const tui_action table[] = {
     {{'F'}, 1, NULL, "reset: back to the file as opened or last saved (one edit: u undoes it)", act_reset, V, NULL},
     {{'u', 'U', CTRL('r')}, 2, "undo", "undo / redo an edit (Ctrl-R redoes too)", act_undo, V, NULL},
     {{'v'}, 1, "advisor", "advisor: padding sweep, occupancy, swizzle, SoA", advisor_open, V, NULL},
-    {{'o'}, 1, "structs", "struct editor: layout, holes, sizeof", structs_open, V, acts_structs},
     {{'g', 'G'},
      2,
      NULL,
@@ -454,6 +448,13 @@ static const tui_action table[] = {
      "kernel",
      "the generated CUDA kernel that measure runs, as `bankscope kernel` prints it (no GPU needed)",
      kernel_open,
+     V,
+     NULL},
+    {{'o'},
+     1,
+     "structs",
+     "struct editor: layout, holes, sizeof; start one or paste a C declaration",
+     structs_open,
      V,
      NULL},
     {{'m'}, 1, NULL, "measure again on the GPU (it measures by itself after each change)", act_measure, V, acts_gpu},

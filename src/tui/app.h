@@ -149,19 +149,27 @@ typedef struct edit_state {
     int npending;
 } edit_state;
 
+/* Below this many columns the source view's gutter says "free" for "conflict-free" and the
+ * indentation every shown line shares is left out. */
+#define SOURCE_NARROW 100
+
 typedef enum prompt_kind {
     PROMPT_SAVE,
     PROMPT_SVG,
     PROMPT_OVERWRITE,
     PROMPT_QUIT,
     PROMPT_OPEN,
-    PROMPT_SWIZZLE /* the array's swizzle (empty: none) */
+    PROMPT_SWIZZLE, /* the array's swizzle (empty: none) */
+    PROMPT_STRUCT   /* a C struct declaration, typed or pasted (the struct editor's i) */
 } prompt_kind;
 typedef struct prompt_state {
     prompt_kind kind;
     bool svg; /* PROMPT_OVERWRITE: the file is an SVG picture */
     int arg;  /* PROMPT_OPEN: direction */
     tui_line line;
+    char err[320];  /* PROMPT_STRUCT: why the declaration was refused, "" when none */
+    int err_col;    /* its column in the line (0-based), -1 when it has none */
+    int line_start; /* PROMPT_STRUCT: where the last line of a paste starts (Enter continues) */
 } prompt_state;
 
 typedef struct advisor_state {
@@ -192,6 +200,8 @@ typedef struct whatif_state {
 
 typedef struct structs_state {
     int sel_struct, sel_field;
+    /* d on a field an access reads asks first: the field asked about (-1: none) */
+    int ask_struct, ask_field;
 } structs_state;
 
 typedef struct compare_state {
@@ -276,6 +286,7 @@ typedef struct source_state {
     int n;                     /* pager lines */
     int w_num, w_pred, w_meas; /* gutter column widths */
     int w_wf, w_deg;           /* the predicted column's parts: "1056/64", "32-way" */
+    bool narrow;               /* fewer than SOURCE_NARROW columns: short words, no shared indent */
     tui_pager pager;
     unsigned long mask;         /* mouse events before the view asked for the wheel too */
     const char *hint;           /* the source file the command line names (bankscope FILE.cu), or NULL */
@@ -422,8 +433,11 @@ int actions_keyhints(const tui_app *a, tui_mode_id mode, tui_keyhint *out, int m
 const char *actions_key_name(const tui_crt *c, int key, char *buf, size_t n);
 /* "+/-" from an action's shown keys. */
 void actions_keys_text(const tui_crt *c, const tui_action *act, char *buf, size_t n);
-/* The help lines of a mode ("KEYS  help"), generated from the table; count in *n (malloc'd). */
-char **actions_help_lines(const tui_crt *c, tui_mode_id mode, int *n);
+/* The help lines of a mode ("KEYS  help"), generated from the table; count in *n (malloc'd).
+ * With a, only the keys that act on a's scenario (the others: actions_help_idle). */
+char **actions_help_lines(const tui_crt *c, tui_mode_id mode, const tui_app *a, int *n);
+/* The keys of mode that do nothing for a's scenario, as the key bar writes them ("+/- t"). */
+void actions_help_idle(const tui_app *a, tui_mode_id mode, char *buf, size_t n);
 void actions_help_free(char **lines, int n);
 /* Common handlers modes use directly. */
 int action_close(tui_app *a, int key);
@@ -449,6 +463,7 @@ int advisor_apply_layout_key(tui_app *a, int key);
 int structs_open(tui_app *a, int key);
 int structs_move(tui_app *a, int key);
 int structs_edit(tui_app *a, int key);
+int structs_declare(tui_app *a, int key);
 int compare_toggle(tui_app *a, int key);
 /* Compare the file on show with the file at path (bankscope A.json B.json): 0, or -1 with err. */
 int compare_open_file(tui_app *a, const char *path, char *err, size_t n);
@@ -493,6 +508,8 @@ void kernel_view_free(tui_app *a);
 /* ---- frame.c: per-frame geometry and hit tests ---- */
 /* The presentation mode's grid (mode_present.c), for frame_compute. */
 grid_geom present_geom(const tui_app *a);
+/* The grid of one side (other: the right) of a compare in presentation mode. */
+grid_geom present_compare_geom(const tui_app *a, bool other);
 void frame_compute(tui_app *a);
 int app_mouse(tui_app *a, int y, int x);
 

@@ -86,7 +86,7 @@ void actions_keys_text(const tui_crt *c, const tui_action *act, char *buf, size_
     }
 }
 
-char **actions_help_lines(const tui_crt *c, tui_mode_id mode, int *count)
+char **actions_help_lines(const tui_crt *c, tui_mode_id mode, const tui_app *a, int *count)
 {
     int n = 0;
     while (actions_row(mode, n))
@@ -95,6 +95,8 @@ char **actions_help_lines(const tui_crt *c, tui_mode_id mode, int *count)
     int k = 0;
     for (int i = 0; i < n; i++) {
         const tui_action *r = actions_row(mode, i);
+        if (a && r->acts && !r->acts(a))
+            continue; /* does nothing for what is on show: actions_help_idle names it */
         char keys[64], line[256];
         actions_keys_text(c, r, keys, sizeof keys);
         /* padded by the cells the keys take, not their bytes: "↑/↓" is 3 cells, 7 bytes */
@@ -104,6 +106,22 @@ char **actions_help_lines(const tui_crt *c, tui_mode_id mode, int *count)
     }
     *count = k;
     return lines;
+}
+
+/* The keys of mode that do nothing for the scenario on show ("+/- t a"), so the help can name
+ * them in one line instead of explaining each; empty when every key acts. */
+void actions_help_idle(const tui_app *a, tui_mode_id mode, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    const tui_action *r;
+    for (int i = 0; (r = actions_row(mode, i)) != NULL; i++) {
+        if (!r->acts || r->acts(a))
+            continue;
+        char keys[64];
+        actions_keys_text(&a->crt, r, keys, sizeof keys);
+        size_t k = strlen(buf);
+        snprintf(buf + k, n - k, "%s%s", k ? " " : "", keys);
+    }
 }
 
 void actions_help_free(char **lines, int n)

@@ -62,9 +62,13 @@ void frame_compute(tui_app *a)
         f->grid = grid_geom_make(&f->lay.grid, &a->view, a->grid_scroll, f->lay.cell_w, f->lay.label_w);
         f->grid.banks = banks;
     }
+    if (cmp && app_in_mode(a, MODE_PRESENT))
+        f->grid = present_compare_geom(a, false);
     int scroll = f->grid.scroll;
     if (cmp) { /* one scroll for both grids, as far as the longer one needs */
-        f->grid2 = grid_geom_make(&f->lay.grid2, &a->cmp.view, a->grid_scroll, f->lay.cell_w, f->lay.label_w);
+        f->grid2 = app_in_mode(a, MODE_PRESENT)
+                       ? present_compare_geom(a, true)
+                       : grid_geom_make(&f->lay.grid2, &a->cmp.view, a->grid_scroll, f->lay.cell_w, f->lay.label_w);
         f->grid2.banks = a->cmp.other.arch->banks;
         scroll = f->grid2.scroll > scroll ? f->grid2.scroll : scroll;
     }

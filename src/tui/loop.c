@@ -96,21 +96,19 @@ static int snapshot(tui_app *a, const char *keys)
         }
         strbuf_addf(&sb, "]");
     }
-    if (v->res.not_modelled) /* a kind without a rule: no numbers, as analyze --json says it */
-        strbuf_addf(&sb,
-                    ",\n \"instruction\": {\"wavefronts\": null, \"ideal_wavefronts\": null, \"bank_conflicts\": null, "
-                    "\"conflict_degree\": null, \"active_lanes\": %d, \"excluded_lanes\": {\"misaligned\": %lld, "
-                    "\"out_of_bounds\": %lld, \"expression_error\": %lld}},\n",
-                    v->res.active_lanes, (long long)v->excl.misaligned, (long long)v->excl.out_of_bounds,
-                    (long long)v->excl.expression_error);
+    if (v->res.not_modelled) /* a kind the model does not cover: no numbers, as analyze --json says */
+        strbuf_addf(&sb, ",\n \"instruction\": {\"wavefronts\": null, \"ideal_wavefronts\": null, "
+                         "\"bank_conflicts\": null, \"conflict_degree\": null, ");
     else
         strbuf_addf(&sb,
                     ",\n \"instruction\": {\"wavefronts\": %d, \"ideal_wavefronts\": %d, \"bank_conflicts\": %d, "
-                    "\"conflict_degree\": %d, \"active_lanes\": %d, \"excluded_lanes\": {\"misaligned\": %lld, "
-                    "\"out_of_bounds\": %lld, \"expression_error\": %lld}},\n",
-                    v->res.wavefronts, v->res.ideal_wavefronts, v->res.bank_conflicts, v->res.conflict_degree,
-                    v->res.active_lanes, (long long)v->excl.misaligned, (long long)v->excl.out_of_bounds,
-                    (long long)v->excl.expression_error);
+                    "\"conflict_degree\": %d, ",
+                    v->res.wavefronts, v->res.ideal_wavefronts, v->res.bank_conflicts, v->res.conflict_degree);
+    strbuf_addf(&sb,
+                "\"active_lanes\": %d, \"excluded_lanes\": {\"misaligned\": %lld, "
+                "\"out_of_bounds\": %lld, \"expression_error\": %lld}},\n",
+                v->res.active_lanes, (long long)v->excl.misaligned, (long long)v->excl.out_of_bounds,
+                (long long)v->excl.expression_error);
     /* the totals as the result panel shows them ("56 instr. (+8 idle)") and analyze --json names
      * them: every instruction, those some lane issues, and the idle ones no lane issues */
     strbuf_addf(&sb,
@@ -201,9 +199,10 @@ static void run_loop(tui_app *a)
             break;
         if (a->step.playing && app_now_ms() - a->step.last_ms >= 400) {
             a->step.last_ms = app_now_ms();
-            if (a->step.shown < a->view.res.wavefronts)
-                key_and_react(a, ' ');
-            else
+            int before = a->step.shown; /* Space goes on while a grid (compare: either) has more */
+            if (!key_and_react(a, ' '))
+                break;
+            if (a->step.shown == before)
                 a->step.playing = false;
             redraw = true;
         }

@@ -127,6 +127,17 @@ static void adv_line(tui_app *a, int y, layout_rect in, tui_role role, const cha
     draw_text_cut(&a->crt, y, in.x, in.w, role, 0, buf);
 }
 
+/* A paragraph wrapped to the panel's width (never cut); returns the next line. */
+static int adv_para(tui_app *a, int y, layout_rect in, tui_role role, const char *text)
+{
+    char **lines;
+    int n = draw_wrap(text, in.w, &lines);
+    for (int i = 0; i < n && y < in.y + in.h; i++)
+        draw_text(&a->crt, y++, in.x, in.w, role, "%s", lines[i]);
+    draw_wrap_free(lines, n);
+    return y;
+}
+
 /* The layout search's answer in three lines: what s applies, then CuTe and TMA, then plain C;
  * or the closest swizzle when none works. Returns the next line. */
 static int draw_search(tui_app *a, const advisor_search *sr, int y, layout_rect in)
@@ -189,6 +200,18 @@ static void advisor_draw(tui_app *a)
     const tui_sweep *sw = &a->sweep;
     bool meas = sw->running || sw->done || sw->nmeasured > 0;
     int y = in.y;
+    const char *no_effect = meas ? NULL : advisor_padding_no_effect(&a->sc, r);
+    if (no_effect) { /* a sentence, not a table of identical rows */
+        char deg[32], text[600];
+        report_degree_text(r->rows[0].worst_degree, deg, sizeof deg);
+        snprintf(text, sizeof text,
+                 "Padding cannot change the banks%s%s%s: every padding 0-%d gives %s, %lld wavefronts (ideal %lld). "
+                 "The layout changes below do change them.",
+                 strcmp(no_effect, "1-D") == 0 ? " (" : "", strcmp(no_effect, "1-D") == 0 ? arr->name : "",
+                 strcmp(no_effect, "1-D") == 0 ? " is 1-D: padding only adds elements after its end)" : "",
+                 r->rows[r->nrows - 1].pad, deg, (long long)r->rows[0].wavefronts, (long long)r->rows[0].ideal);
+        y = adv_para(a, y, in, ROLE_KEY, text) + 1;
+    }
     char head[200]; /* the last heading as long as it fits whole */
     const char *bars[] = {"wavefronts over the whole scenario", "wavefronts, whole scenario", "all wavefronts"};
     for (int i = 0; i < 3; i++) {
@@ -197,7 +220,8 @@ static void advisor_draw(tui_app *a)
         if (draw_width(head) <= in.w)
             break;
     }
-    draw_text_cut(&a->crt, y++, in.x, in.w, ROLE_KEY, 0, head);
+    if (!no_effect)
+        draw_text_cut(&a->crt, y++, in.x, in.w, ROLE_KEY, 0, head);
     int64_t max_wf = 1;
     for (int i = 0; i < r->nrows; i++)
         if (r->rows[i].valid && r->rows[i].wavefronts > max_wf)
@@ -208,6 +232,8 @@ static void advisor_draw(tui_app *a)
     if (a->adv.cursor >= a->adv.scroll + room)
         a->adv.scroll = a->adv.cursor - room + 1;
     const char *block = crt_glyph(&a->crt, "█", "#");
+    if (no_effect)
+        room = 0;
     for (int k = 0; k < room && a->adv.scroll + k < r->nrows; k++) {
         int i = a->adv.scroll + k;
         const advisor_row *row = &r->rows[i];
@@ -241,8 +267,10 @@ static void advisor_draw(tui_app *a)
             draw_text(&a->crt, y, x + b, 1, row->worst_degree > 1 ? ROLE_BIG : ROLE_OK, "%s", block);
         y++;
     }
-    y = in.y + in.h - 6;
-    if (sw->error[0])
+    y = no_effect ? y : in.y + in.h - 6;
+    if (no_effect)
+        ; /* no rows to choose from: nothing to say about them */
+    else if (sw->error[0])
         adv_line(a, y, in, ROLE_ERROR, "%s", sw->error);
     else if (sw->running)
         adv_line(a, y, in, ROLE_HILITE, "measuring padding %d of %d on the GPU %s", r->rows[sw->row].pad,
@@ -253,17 +281,28 @@ static void advisor_draw(tui_app *a)
         adv_line(a, y, in, ROLE_DIM, "no GPU: predicted only; * current padding, > chosen row");
     else
         adv_line(a, y, in, ROLE_DIM, "* current padding, > chosen row; m measures every padding on the GPU");
-    y++;
+    y += !no_effect;
     if (r->best_pad >= 0)
         adv_line(a, y++, in, ROLE_OK, "smallest conflict-free padding: %d (%+lld B per block)", r->best_pad,
                  (long long)(r->rows[r->best_pad].smem_bytes - r->rows[0].smem_bytes));
-    else
+    else if (!no_effect)
         adv_line(a, y++, in, ROLE_ERROR, "no conflict-free padding; fewest wavefronts at padding %d", r->min_pad);
     if (r->nsearch > 0)
         y = draw_search(a, &r->search[0], y, in);
-    if (r->soa)
-        adv_line(a, y++, in, ROLE_NORMAL, "or struct of arrays: %lld wavefront%s", (long long)r->soa_row.wavefronts,
-                 r->soa_row.wavefronts == 1 ? "" : "s");
+    if (r->soa) { /* the layout changes that do change the banks */
+        char deg[32];
+        adv_line(a, y++, in, r->soa_row.worst_degree <= 1 ? ROLE_OK : ROLE_NORMAL,
+                 "or struct of arrays (c compares it): %lld wavefront%s, %s", (long long)r->soa_row.wavefronts,
+                 r->soa_row.wavefronts == 1 ? "" : "s", report_degree_text(r->soa_row.worst_degree, deg, sizeof deg));
+    }
+    if (r->reorder) {
+        char deg[32];
+        adv_line(a, y++, in, ROLE_NORMAL,
+                 "or fields by alignment (R in the struct editor), sizeof %d -> %d: %lld wavefronts, %s",
+                 a->sc.types.structs[arr->type.struct_index].size, r->reorder_size,
+                 (long long)r->reorder_row.wavefronts,
+                 report_degree_text(r->reorder_row.worst_degree, deg, sizeof deg));
+    }
     /* the other arrays with conflicts, one line while there is room (sweep prints them whole) */
     for (int i = 1; i < r->nsearch && y < in.y + in.h; i++) {
         const advisor_search *o = &r->search[i];

@@ -19,20 +19,32 @@ static char **help_lines(tui_app *a, int w, int *n)
     if (!a->help.why) {
         tui_mode_id m = help_subject(a);
         int k;
-        char **keys = actions_help_lines(&a->crt, m, &k);
-        static const char *const notes[] = {
+        char **keys = actions_help_lines(&a->crt, m, a, &k);
+        char idle[400], idle_line[520];
+        actions_help_idle(a, m, idle, sizeof idle);
+        snprintf(idle_line, sizeof idle_line, "Keys that do nothing here%s: %s.",
+                 a->sc.is_trace ? " (a trace: its addresses were recorded, not computed from a declaration)" : "",
+                 idle);
+        const char *const notes[] = {
             "",
-            "Cells show lanes. Red: the bank serves several words in one phase (a conflict; it wins",
-            "over every other colour). Yellow: lanes sharing one word (broadcast). The selected lane",
-            "is shown reversed on top of its colour. Predicted numbers come from the model; measured",
-            "ones need a GPU.",
+            "Cells show lanes. Red: the bank serves several words in one phase (a conflict; it wins over every "
+            "other colour). Yellow: lanes sharing one word (broadcast). The selected lane is shown reversed on top "
+            "of its colour. Predicted numbers come from the model; measured ones need a GPU.",
         };
-        int nn = m == MODE_MAIN ? 5 : 0;
+        /* the main view's notes on the colours; every view: the keys that do nothing here */
+        const char *note[7];
+        int nn = 0;
+        for (int i = 0; m == MODE_MAIN && i < 2; i++)
+            note[nn++] = notes[i];
+        if (idle[0]) {
+            note[nn++] = "";
+            note[nn++] = idle_line;
+        }
         /* wrapped to the page, continuation lines under the help text: never cut */
         int cap = k + nn + 16, o = 0;
         char **out = xmalloc(sizeof *out * (size_t)cap);
         for (int i = 0; i < k + nn; i++) {
-            const char *line = i < k ? keys[i] : notes[i - k];
+            const char *line = i < k ? keys[i] : note[i - k];
             char **parts;
             int np = draw_wrap(line, i < k ? w - 12 : w, &parts);
             if (np == 0) { /* an empty line stays a line */
@@ -95,14 +107,28 @@ static void help_draw(tui_app *a)
     if (n > in.h)
         draw_text(&a->crt, r.y + r.h - 1, r.x + 2, r.w - 4, ROLE_KEY, " lines %d-%d of %d (%s scroll) ",
                   a->help.scroll + 1, a->help.scroll + in.h < n ? a->help.scroll + in.h : n, n,
-                  crt_glyph(&a->crt, "↑↓", "up/down"));
+                  crt_glyph(&a->crt, "↑↓ PgUp/PgDn", "up/down PgUp/PgDn"));
     actions_help_free(lines, n);
     app_bar_draw(a);
 }
 
+/* Scroll by a line, or by a page (the frame's inner height) with PgUp/PgDn/Space/b; Home/End
+ * go to either end (the draw clamps the end to the last page). */
 int help_scroll(tui_app *a, int key)
 {
-    int d = key == KEY_UP || key == 'k' ? -1 : key == KEY_DOWN || key == 'j' ? 1 : key == KEY_PPAGE ? -10 : 10;
+    int page = a->rows - 4 > 1 ? a->rows - 5 : 1; /* one line of the last page stays for context */
+    if (key == KEY_HOME || key == 'g') {
+        a->help.scroll = 0;
+        return REACT_REDRAW;
+    }
+    if (key == KEY_END || key == 'G') {
+        a->help.scroll = 1 << 20;
+        return REACT_REDRAW;
+    }
+    int d = key == KEY_UP || key == 'k'      ? -1
+            : key == KEY_DOWN || key == 'j'  ? 1
+            : key == KEY_PPAGE || key == 'b' ? -page
+                                             : page;
     a->help.scroll = a->help.scroll + d < 0 ? 0 : a->help.scroll + d;
     return REACT_REDRAW;
 }
@@ -115,7 +141,15 @@ static void help_enter(tui_app *a)
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
 static const tui_action help_actions[] = {
     /* help */
-    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE}, 2, "scroll", "scroll", help_scroll, MODE_BIT(MODE_HELP), NULL},
+    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "scroll", "scroll a line", help_scroll, MODE_BIT(MODE_HELP), NULL},
+    {{KEY_PPAGE, KEY_NPAGE, 'b', ' '},
+     2,
+     NULL,
+     "scroll a page (b / Space too)",
+     help_scroll,
+     MODE_BIT(MODE_HELP),
+     NULL},
+    {{KEY_HOME, KEY_END, 'g', 'G'}, 2, NULL, "the first / last page", help_scroll, MODE_BIT(MODE_HELP), NULL},
 };
 
 const tui_mode mode_help = {MODE_HELP, "help", true, help_enter,   NULL,

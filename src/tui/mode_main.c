@@ -76,7 +76,7 @@ void view_draw(tui_app *a)
 {
     /* a mode opened from the presentation (step, quiz, lesson) keeps the presentation's picture:
      * the frame's grid geometry is the presentation's then (frame_compute) */
-    if (app_in_mode(a, MODE_PRESENT) && !app_in_mode(a, MODE_COMPARE)) {
+    if (app_in_mode(a, MODE_PRESENT) && !(app_in_mode(a, MODE_COMPARE) && !a->cmp.ok)) {
         mode_present.draw(a);
         return;
     }

@@ -57,10 +57,74 @@ grid_geom present_geom(const tui_app *a)
     return g;
 }
 
+/* Rows above each grid of a presented compare: its declaration (1), its verdict (5 big, else 1)
+ * and a blank line. */
+static int present_compare_top(const tui_app *a)
+{
+    return 1 + 1 + (a->rows >= 30 ? 5 : 1) + 1;
+}
+
+/* The grid of one side of a presented compare (other: the right one), the widest cells that fit
+ * half the screen; both sides share the scroll. */
+grid_geom present_compare_geom(const tui_app *a, bool other)
+{
+    const tui_view *v = other ? &a->cmp.view : &a->view;
+    int banks = other ? a->cmp.other.arch->banks : a->sc.arch->banks;
+    int half = (a->cols - 1) / 2, x = other ? half + 1 : 0, w = other ? a->cols - half - 1 : half;
+    int most = banks > a->sc.arch->banks ? banks : a->sc.arch->banks; /* one cell width for both */
+    if (a->cmp.other.arch && a->cmp.other.arch->banks > most)
+        most = a->cmp.other.arch->banks;
+    int lw, cw = layout_fit_cells(w, most, 4, &lw);
+    int y = present_compare_top(a);
+    layout_rect gr = {y, x, a->rows - 1 - y, w};
+    grid_geom g = grid_geom_make(&gr, v, a->grid_scroll, cw, lw);
+    g.banks = banks;
+    return g;
+}
+
+/* One side of a presented compare: the declaration, the verdict big (the numbers beside it) and
+ * the grid, so the class reads before and after from the back of the room. */
+static void present_compare_side(tui_app *a, tui_vctx *v, bool other, int shown)
+{
+    const scenario *s = other ? &a->cmp.other : &a->sc;
+    const tui_view *view = other ? &a->cmp.view : &a->view;
+    const grid_geom *g = other ? &a->frame.grid2 : &a->frame.grid;
+    int x = g->frame.x, w = g->frame.w;
+    char cap[300], head[160];
+    compare_caption(a, other, cap, sizeof cap);
+    draw_text(&a->crt, 1, x + 1, w - 2, ROLE_KEY, "%s", cap);
+    tui_role role = headline_text(s, view, head, sizeof head);
+    bool hidden = app_in_mode(a, MODE_QUIZ) && !a->quiz.answered;
+    if (hidden) {
+        draw_text(&a->crt, 2, x + 1, w - 2, ROLE_HILITE, "predict first");
+    } else if (a->rows >= 30 && role != ROLE_WARN && view->valid && view->res.active_lanes > 0) {
+        big_number_draw(&a->crt, 2, x + 2, view->res.conflict_degree, role);
+        int bw = big_number_width(view->res.conflict_degree);
+        draw_text(&a->crt, 2 + 4, x + 3 + bw, w - bw - 4, role, "%s  %d wf, ideal %d",
+                  view->res.conflict_degree > 1 ? "-way conflict" : "= conflict-free", view->res.wavefronts,
+                  view->res.ideal_wavefronts);
+    } else if (view->valid) {
+        draw_text(&a->crt, 2, x + 1, w - 2, role, "%s  (%d wavefront%s, ideal %d)", head, view->res.wavefronts,
+                  view->res.wavefronts == 1 ? "" : "s", view->res.ideal_wavefronts);
+    }
+    panel_grid_draw(v, g, s, view, other ? (a->cmp.pinned ? "pinned" : a->cmp.label) : "now", false,
+                    hidden ? -2 : shown);
+}
+
 static void present_draw(tui_app *a)
 {
-    if (app_in_mode(a, MODE_COMPARE)) { /* two grids side by side: the view draws them (frame_compute) */
+    if (app_in_mode(a, MODE_COMPARE) && !a->cmp.ok) { /* nothing to compare yet: the view says why */
         view_draw(a);
+        return;
+    }
+    if (app_in_mode(a, MODE_COMPARE)) { /* before and after, side by side, each big */
+        tui_vctx v;
+        app_view_context(a, &v);
+        panel_title_draw(&v);
+        int shown = app_in_mode(a, MODE_STEP) ? a->step.shown : -1;
+        present_compare_side(a, &v, false, shown);
+        present_compare_side(a, &v, true, shown);
+        panel_bar_draw(&v);
         return;
     }
     tui_vctx v;
@@ -77,9 +141,15 @@ static void present_draw(tui_app *a)
         snprintf(banner, sizeof banner, "%s%s%s", e.n > 0 ? e.line[0] : "", e.n > 1 ? "; " : "",
                  e.n > 1 ? e.line[1] : "");
         explain_lines_free(&e);
-    } else if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
+    } else if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0 && !(a->modified && !hidden && a->view.valid))
         snprintf(banner, sizeof banner, "%s", a->lesson.les.steps[a->lesson.step].text);
-    else if (!hidden && a->view.valid) {
+    else if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0) {
+        /* the step's edit was made: the step's text spoke of the grid before it, so the banner
+         * says what is on screen now, in the model's words (the reason: stride and gcd) */
+        explain_access(&a->sc, &a->view.in, &a->view.res, &e);
+        snprintf(banner, sizeof banner, "Now: %s%s", e.n > 0 ? e.line[0] : "", e.n > 0 ? "" : "see the grid");
+        explain_lines_free(&e);
+    } else if (!hidden && a->view.valid) {
         explain_access(&a->sc, &a->view.in, &a->view.res, &e);
         if (e.n > 0)
             snprintf(banner, sizeof banner, "%s", e.line[0]);

@@ -24,11 +24,67 @@ static int save_now(tui_app *a, bool svg)
     return REACT_REDRAW;
 }
 
-/* A key for the line editor (file name or swizzle). */
+/* A key for the line editor (file name, swizzle or declaration); an edit clears the error. */
 static int prompt_insert(tui_app *a, int key)
 {
     line_key(&a->prompt.line, key);
+    a->prompt.err[0] = '\0';
     return REACT_REDRAW;
+}
+
+/* Enter on a struct declaration: before its closing brace (a paste of several lines) the line
+ * goes on; after it, the declaration is applied, or the prompt stays open with the error and
+ * the cursor on its column. */
+static int prompt_struct_accept(tui_app *a)
+{
+    prompt_state *p = &a->prompt;
+    int depth = 0;
+    for (const char *c = p->line.buf; *c; c++)
+        depth += *c == '{' ? 1 : *c == '}' ? -1 : 0;
+    if (depth > 0 || (p->line.len > 0 && !strchr(p->line.buf, '{'))) {
+        /* the pasted line ends here: a // comment on it becomes a block comment, or it would
+         * swallow the lines after it on this one line */
+        char *c = strstr(p->line.buf + (p->line_start <= p->line.len ? p->line_start : p->line.len), "//");
+        if (c && p->line.len + 3 < LINE_MAX_TEXT - 1) {
+            c[1] = '*';
+            p->line.cur = p->line.len;
+            line_key(&p->line, ' ');
+            line_key(&p->line, '*');
+            line_key(&p->line, '/');
+        }
+        p->line.cur = p->line.len;
+        line_key(&p->line, ' ');
+        p->line_start = p->line.len;
+        return REACT_REDRAW;
+    }
+    scenario_change c = {SCENARIO_CHANGE_STRUCT_DECL, .u.decl = {p->line.buf}};
+    char msg[300];
+    scenario probe;
+    if (!scenario_clone(&a->sc, &probe)) {
+        app_set_message(a, true, "the scenario cannot be copied");
+        return REACT_REDRAW;
+    }
+    bool ok = scenario_change_apply(&probe, &c, msg, sizeof msg);
+    scenario_free(&probe);
+    if (!ok) { /* "column N: why": the cursor goes there */
+        int col = 0;
+        p->err_col = sscanf(msg, "column %d", &col) == 1 && col >= 1 && col - 1 <= p->line.len ? col - 1 : -1;
+        snprintf(p->err, sizeof p->err, "%s", msg);
+        if (p->err_col >= 0)
+            p->line.cur = p->err_col;
+        return REACT_REDRAW;
+    }
+    app_pop(a);
+    int r = app_change(a, &c, false);
+    if (r & REACT_EDITED) { /* the new struct selected */
+        char name[64];
+        const char *b = strstr(a->prompt.line.buf, "struct");
+        if (b && sscanf(b + 6, " %63[A-Za-z0-9_]", name) == 1 && types_struct_find(&a->sc.types, name) >= 0) {
+            a->structs.sel_struct = types_struct_find(&a->sc.types, name);
+            a->structs.sel_field = 0;
+        }
+    }
+    return r;
 }
 
 int prompt_accept(tui_app *a, int key)
@@ -42,6 +98,8 @@ int prompt_accept(tui_app *a, int key)
         app_pop(a);
         return app_change(a, &c, false);
     }
+    if (p->kind == PROMPT_STRUCT)
+        return prompt_struct_accept(a);
     if (p->line.len == 0)
         return REACT_REDRAW;
     bool svg = p->kind == PROMPT_SVG;
@@ -102,6 +160,8 @@ int prompt_line(tui_app *a, int key)
 {
     if (!prompt_is_question(a))
         line_key(&a->prompt.line, key);
+    if (key != KEY_LEFT && key != KEY_RIGHT && key != KEY_HOME && key != KEY_END)
+        a->prompt.err[0] = '\0';
     return REACT_REDRAW;
 }
 
@@ -132,6 +192,31 @@ static void prompt_draw(tui_app *a)
         draw_text(&a->crt, r->y, x, a->cols - x, ROLE_BAR,
                   p->kind == PROMPT_SWIZZLE ? "  (32B 64B 128B Swizzle<B,M,S>; empty: none; Enter, Esc)"
                                             : "  (Enter save, Esc cancel)");
+        break;
+    }
+    case PROMPT_STRUCT: { /* the line, and above it the error with a caret under its column */
+        int x = draw_text(&a->crt, r->y, 0, a->cols, ROLE_BAR, " C: ");
+        int w = a->cols - x - 1;
+        int first = p->line.cur + 1 > w ? p->line.cur + 1 - w : 0; /* as draw_line scrolls */
+        draw_line(&a->crt, r->y, x, w, ROLE_BAR, &p->line, '_');
+        if (p->err[0] && r->y >= 2) {
+            draw_fill(&a->crt, r->y - 1, 0, a->cols, ROLE_ERROR);
+            int cx = p->err_col >= 0 ? x + p->err_col - first : -1, mw = draw_width(p->err);
+            const char *arrow = crt_glyph(&a->crt, "↓", "v");
+            if (cx < 0 || cx >= a->cols) /* no column on screen: the message alone */
+                draw_text(&a->crt, r->y - 1, 0, a->cols, ROLE_ERROR, " %s", p->err);
+            else if (cx + 2 + mw <= a->cols) /* the arrow over the column, the message after it */
+                draw_text(&a->crt, r->y - 1, cx, a->cols - cx, ROLE_ERROR, "%s %s", arrow, p->err);
+            else { /* the message before the arrow */
+                int mx = cx - 1 - mw > 0 ? cx - 1 - mw : 0;
+                draw_text(&a->crt, r->y - 1, mx, cx - mx, ROLE_ERROR, "%s", p->err);
+                draw_text(&a->crt, r->y - 1, cx, 1, ROLE_ERROR, "%s", arrow);
+            }
+        } else if (r->y >= 2) {
+            draw_fill(&a->crt, r->y - 1, 0, a->cols, ROLE_BAR);
+            draw_text(&a->crt, r->y - 1, 0, a->cols, ROLE_BAR,
+                      " type or paste a struct: struct P { float3 pos; float m; };  (Enter, Esc)");
+        }
         break;
     }
     case PROMPT_OVERWRITE:

@@ -53,8 +53,9 @@ static void push(source_state *v, int *cap, int k, int ref, char *text)
     v->ref[v->n++] = ref;
 }
 
-/* The text of row r: the file's lines as they are, the others after their place. */
-static char *row_text(const source_lines *sl, int r)
+/* The text of row r: the file's lines as they are (less the first cut spaces that every shown
+ * line of the file has), the others after their place. */
+static char *row_text(const source_lines *sl, int r, int cut)
 {
     const source_row *x = &sl->rows[r];
     strbuf sb = {0};
@@ -62,8 +63,27 @@ static char *row_text(const source_lines *sl, int r)
         strbuf_addf(&sb, "%s:%d: ", x->file, x->line);
     else if (r >= sl->nfile)
         strbuf_addf(&sb, "(no line info) ");
-    strbuf_addf(&sb, "%s", x->text ? x->text : "");
+    const char *t = x->text ? x->text : "";
+    if (r < sl->nfile)
+        t += strspn(t, " ") < (size_t)cut ? strspn(t, " ") : (size_t)cut;
+    strbuf_addf(&sb, "%s", t);
     return strbuf_take(&sb);
+}
+
+/* The indentation every non-blank shown line of the file shares: a narrow screen leaves it out,
+ * so the gutter and the code both fit. */
+static int common_indent(const source_state *v)
+{
+    const source_lines *sl = &v->src.sl;
+    int cut = -1;
+    for (int r = 0; r < sl->nfile; r++) {
+        const char *t = sl->rows[r].text;
+        if (!t || !t[strspn(t, " \t")])
+            continue;
+        int sp = (int)strspn(t, " ");
+        cut = cut < 0 || sp < cut ? sp : cut;
+    }
+    return cut < 0 ? 0 : cut;
 }
 
 /* The pager's lines: the file in order (each line's skip messages under it), other files, the
@@ -84,7 +104,7 @@ static void source_rows(tui_app *a)
             continue; /* the file is not at hand: only the lines whose text is known */
         if (!v->sorted && r == sl->nfile && r < sl->nrows)
             push(v, &cap, ROW_HEAD, -1, xstrdup("-- lines of other files --"));
-        push(v, &cap, ROW_LINE, r, row_text(sl, r));
+        push(v, &cap, ROW_LINE, r, row_text(sl, r, v->narrow ? common_indent(v) : 0));
         for (int m = 0; !v->sorted && m < sl->rows[r].nskipped; m++) {
             strbuf sb = {0};
             const char *msg = sl->rows[r].skipped[m], *sk = strstr(msg, ": skipped ");
@@ -128,9 +148,10 @@ static void source_rows(tui_app *a)
 }
 
 /* The two parts of row x's predicted column: "1056/64" and the worst degree in the words of
- * every view (report_degree_text: "32-way", "conflict-free"); a line without accesses says why
- * in deg alone ("skipped", "no access?") or leaves both empty. */
-static void pred_parts(const source_row *x, char *wf, char *deg, size_t n)
+ * every view (report_degree_text: "32-way", "conflict-free"; "free" on a narrow screen, whose
+ * head line says so); a line without accesses says why in deg alone ("skipped", "no access?")
+ * or leaves both empty. */
+static void pred_parts(const source_row *x, bool narrow, char *wf, char *deg, size_t n)
 {
     wf[0] = deg[0] = '\0';
     if (x->naccess == 0 && x->nskipped)
@@ -141,8 +162,11 @@ static void pred_parts(const source_row *x, char *wf, char *deg, size_t n)
         snprintf(wf, n, "%lld/%lld", (long long)x->wavefronts, (long long)x->ideal);
         if (x->worst <= 0 && x->not_modelled && x->kind) /* only kinds without a rule: never a verdict */
             snprintf(deg, n, "not modelled: %s", x->kind);
-        else
+        else {
             report_degree_text(x->worst, deg, n);
+            if (narrow && x->worst <= 1)
+                snprintf(deg, n, "free");
+        }
     }
 }
 
@@ -151,7 +175,7 @@ static void pred_parts(const source_row *x, char *wf, char *deg, size_t n)
 static void pred_text(const source_state *v, const source_row *x, char *buf, size_t n)
 {
     char wf[32], deg[32];
-    pred_parts(x, wf, deg, sizeof wf);
+    pred_parts(x, v->narrow, wf, deg, sizeof wf);
     if (wf[0])
         snprintf(buf, n, "%*s %-*s", v->w_wf, wf, v->w_deg, deg);
     else
@@ -188,7 +212,7 @@ static void widths(source_state *v)
     v->w_pred = v->w_meas = v->w_wf = v->w_deg = 0;
     for (int r = 0; r < sl->nrows; r++) {
         char wf[32], deg[32];
-        pred_parts(&sl->rows[r], wf, deg, sizeof wf);
+        pred_parts(&sl->rows[r], v->narrow, wf, deg, sizeof wf);
         int w = (int)strlen(wf);
         v->w_wf = w > v->w_wf ? w : v->w_wf;
         if (wf[0])
@@ -234,6 +258,7 @@ int source_open(tui_app *a, int key)
     }
     v->open = true;
     v->sorted = false;
+    v->narrow = a->cols < SOURCE_NARROW;
     widths(v);
     source_rows(a);
     /* start on the line of the access on show */
@@ -479,7 +504,7 @@ static void detail_draw(tui_app *a, int y)
         if (x->idle)
             strbuf_addf(&sb, " (%lld idle)", (long long)x->idle);
         char wf[48], deg[48];
-        pred_parts(x, wf, deg, sizeof deg);
+        pred_parts(x, false, wf, deg, sizeof deg); /* words: never the narrow "free" */
         strbuf_addf(&sb, ", %lld wavefronts (ideal %lld), %s%s", (long long)x->wavefronts, (long long)x->ideal,
                     x->worst > 0 ? "worst " : "", deg);
     }
@@ -499,6 +524,13 @@ static void source_draw(tui_app *a)
 {
     source_state *v = &a->srcview;
     const source_lines *sl = &v->src.sl;
+    if (v->narrow != (a->cols < SOURCE_NARROW)) { /* a resize across the width: the gutter again */
+        v->narrow = a->cols < SOURCE_NARROW;
+        int scroll = v->pager.scroll;
+        widths(v);
+        source_rows(a);
+        v->pager.scroll = scroll; /* the same lines in view */
+    }
     int page = source_page(a);
     if (v->center) {
         v->pager.scroll = v->pager.cursor - page / 3;
@@ -527,7 +559,8 @@ static void source_draw(tui_app *a)
             snprintf(line, sizeof line, " SOURCE%s%s%sone block of one launch, for this input", sep, base, sep);
         draw_text_cut(&a->crt, 0, 0, a->cols, ROLE_TITLE, 0, line);
         recording_scope(&v->src.rec, scope, sizeof scope);
-        snprintf(line, sizeof line, " wavefronts/ideal, worst degree%s%s%s%s%s", sl->measured ? sep : "",
+        snprintf(line, sizeof line, " wavefronts/ideal, worst degree%s%s%s%s%s%s",
+                 v->narrow ? " (free: no conflict)" : "", sl->measured ? sep : "",
                  sl->measured ? "measured wavefronts/ideal over the launch: = pred x blocks, " : "",
                  sl->measured ? crt_glyph(&a->crt, "≠ not, ? unknown", "! not, ? unknown") : "", sep, scope);
         int room = a->cols - (v->src.rec.truncated ? 12 : 0);
@@ -540,8 +573,8 @@ static void source_draw(tui_app *a)
         if (draw_width(line) > a->cols)
             snprintf(line, sizeof line, " SOURCE%s%s%s%s", sep, base, sep, where);
         draw_text_cut(&a->crt, 0, 0, a->cols, ROLE_TITLE, 0, line);
-        snprintf(line, sizeof line, " line, wavefronts/ideal, worst degree (every warp-instruction, %s model)%s%s",
-                 a->sc.arch->name, sep, "Enter: grid");
+        snprintf(line, sizeof line, " line, wavefronts/ideal, worst degree%s (every warp-instruction, %s model)%s%s",
+                 v->narrow ? ", free: no conflict" : "", a->sc.arch->name, sep, "Enter: grid");
         if (draw_width(line) > a->cols) /* the key bar says Enter too */
             line[strlen(line) - strlen("Enter: grid") - strlen(sep)] = '\0';
         draw_text_cut(&a->crt, 1, 0, a->cols, ROLE_DIM, 0, line);

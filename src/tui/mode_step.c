@@ -31,6 +31,11 @@ static void step_narrate(tui_app *a)
         app_set_message(a, false, "step: Space reveals wavefront 0, the first of %d", r->wavefronts);
         return;
     }
+    if (k >= r->wavefronts) { /* compare: this grid is done, the other still steps */
+        app_set_message(a, false, "wavefront %d: the left grid is done (%d wavefront%s); the right one goes on", k,
+                        r->wavefronts, r->wavefronts == 1 ? "" : "s");
+        return;
+    }
     explain_lines e; /* the bottom line has its first line; the why panel all of it */
     explain_wavefront(&a->sc, &a->view.in, r, k, &e);
     app_set_message(a, false, "%s", e.n > 0 ? e.line[0] : "");
@@ -40,7 +45,10 @@ static void step_narrate(tui_app *a)
 int step_next(tui_app *a, int key)
 {
     (void)key;
-    if (a->step.shown < a->view.res.wavefronts)
+    int rows = a->view.res.wavefronts; /* beside a compare grid: until both are done */
+    if (app_in_mode(a, MODE_COMPARE) && a->cmp.ok && a->cmp.view.valid && a->cmp.view.res.wavefronts > rows)
+        rows = a->cmp.view.res.wavefronts;
+    if (a->step.shown < rows)
         a->step.shown++;
     step_narrate(a);
     return REACT_REDRAW;

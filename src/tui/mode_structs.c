@@ -10,6 +10,7 @@
 int structs_open(tui_app *a, int key)
 {
     (void)key;
+    a->structs.ask_struct = a->structs.ask_field = -1;
     app_push(a, &mode_structs);
     return REACT_REDRAW;
 }
@@ -21,7 +22,13 @@ int structs_move(tui_app *a, int key)
     if (t->n == 0)
         return REACT_NONE;
     int si = st->sel_struct < t->n ? st->sel_struct : 0;
-    if (key == KEY_UP || key == 'k') {
+    if (key == KEY_HOME || key == 'g') { /* the first field of the first struct */
+        st->sel_struct = 0;
+        st->sel_field = 0;
+    } else if (key == KEY_END || key == 'G') { /* the last field of the last struct */
+        st->sel_struct = t->n - 1;
+        st->sel_field = t->structs[t->n - 1].nfields - 1;
+    } else if (key == KEY_UP || key == 'k') {
         if (st->sel_field > 0)
             st->sel_field--;
         else if (si > 0) {
@@ -37,20 +44,50 @@ int structs_move(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
+/* i: type or paste a C declaration; it is laid out as the compiler does (added, or in place of
+ * the struct of its name). The line starts with the selected struct, one line, to edit. */
+int structs_declare(tui_app *a, int key)
+{
+    (void)key;
+    a->prompt.kind = PROMPT_STRUCT;
+    a->prompt.err[0] = '\0';
+    a->prompt.err_col = -1;
+    a->prompt.line_start = 0;
+    strbuf sb = {0};
+    if (a->sc.types.n > 0)
+        types_struct_decl_line(&a->sc.types, a->structs.sel_struct < a->sc.types.n ? a->structs.sel_struct : 0, &sb);
+    line_set(&a->prompt.line, strbuf_str(&sb), true);
+    strbuf_free(&sb);
+    app_push(a, &mode_prompt);
+    return REACT_REDRAW;
+}
+
 int structs_edit(tui_app *a, int key)
 {
     structs_state *st = &a->structs;
+    if (a->sc.types.n == 0 && key == '+') { /* a first struct to start from */
+        scenario_change c = {SCENARIO_CHANGE_STRUCT_DECL, .u.decl = {"struct S { float x; };"}};
+        st->sel_struct = st->sel_field = 0;
+        return app_change(a, &c, false);
+    }
     if (a->sc.types.n == 0) {
-        app_set_message(a, true, "this scenario uses no struct");
+        app_set_message(a, true, "no struct yet: + starts one, i types or pastes a C declaration");
         return REACT_REDRAW;
     }
     int si = st->sel_struct < a->sc.types.n ? st->sel_struct : 0;
+    /* d on a field an access reads: the first d says so, the second moves the access */
+    bool again = key == 'd' && st->ask_struct == si && st->ask_field == st->sel_field;
     scenario_change c = {key == 't'   ? SCENARIO_CHANGE_FIELD_TYPE_NEXT
                          : key == '+' ? SCENARIO_CHANGE_FIELD_ADD
                          : key == 'd' ? SCENARIO_CHANGE_FIELD_DELETE
                                       : SCENARIO_CHANGE_FIELDS_REORDER,
-                         .u.field = {si, st->sel_field}};
+                         .u.field = {si, st->sel_field, again}};
+    st->ask_struct = st->ask_field = -1;
     int r = app_change(a, &c, false);
+    if (key == 'd' && !(r & REACT_EDITED) && strstr(a->message, " is read by access ")) {
+        st->ask_struct = si;
+        st->ask_field = st->sel_field;
+    }
     st->sel_struct = si;
     if (st->sel_field >= a->sc.types.structs[si].nfields)
         st->sel_field = a->sc.types.structs[si].nfields - 1;
@@ -64,11 +101,20 @@ static void structs_draw(tui_app *a)
     layout_rect box = {1, (a->cols - w) / 2, h, w};
     for (int y = box.y; y < box.y + box.h; y++)
         draw_fill(&a->crt, y, box.x, box.w, ROLE_NORMAL);
-    layout_rect in =
-        panel_frame(&a->crt, &box, "structs: arrows select, t type, + add, d delete, R reorder, Esc", true);
+    layout_rect in = panel_frame(&a->crt, &box, "structs: i declare, t type, + add, d delete, R reorder, Esc", true);
     app_bar_draw(a);
     if (s->types.n == 0) {
-        draw_text(&a->crt, in.y, in.x, in.w, ROLE_DIM, "this scenario uses no struct; see aos-vec3 or struct-mixed");
+        static const char *const lines[] = {
+            "No struct yet.",
+            "",
+            "i  type or paste a C declaration, laid out as the compiler does:",
+            "       struct P { float3 pos; float m; };",
+            "+  start from struct S { float x; } and change it here",
+            "",
+            "aos-vec3 and struct-mixed (L) read arrays of structs.",
+        };
+        for (int i = 0; i < 7 && i < in.h; i++)
+            draw_text(&a->crt, in.y + i, in.x + 1, in.w - 1, i == 0 ? ROLE_KEY : ROLE_NORMAL, "%s", lines[i]);
         return;
     }
     int y = in.y;
@@ -103,9 +149,29 @@ static void structs_draw(tui_app *a)
 static const tui_action structs_actions[] = {
     /* the struct editor */
     {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "select", "select a field", structs_move, MODE_BIT(MODE_STRUCTS), NULL},
+    {{KEY_HOME, KEY_END, 'g', 'G'}, 2, NULL, "the first / last field", structs_move, MODE_BIT(MODE_STRUCTS), NULL},
+    {{'i'},
+     1,
+     "declare",
+     "type or paste a C struct declaration (added, or replacing the struct of its name)",
+     structs_declare,
+     MODE_BIT(MODE_STRUCTS),
+     NULL},
     {{'t'}, 1, "type", "change the selected field's type", structs_edit, MODE_BIT(MODE_STRUCTS), NULL},
-    {{'+'}, 1, "add", "add a char field after the selected one", structs_edit, MODE_BIT(MODE_STRUCTS), NULL},
-    {{'d'}, 1, "delete", "delete the selected field", structs_edit, MODE_BIT(MODE_STRUCTS), NULL},
+    {{'+'},
+     1,
+     "add",
+     "add a char field after the selected one (no struct yet: start struct S)",
+     structs_edit,
+     MODE_BIT(MODE_STRUCTS),
+     NULL},
+    {{'d'},
+     1,
+     "delete",
+     "delete the selected field (one an access reads: d again, and the access reads another field)",
+     structs_edit,
+     MODE_BIT(MODE_STRUCTS),
+     NULL},
     {{'R'},
      1,
      "reorder",

@@ -42,10 +42,12 @@ void panel_title_draw(const tui_vctx *v)
     memset(p, 0, sizeof p);
     snprintf(p[n].text, sizeof p[n].text, "%s", *mode ? mode : "bankscope");
     p[n++].prio = *mode ? 9 : 0;
-    if (v->opts & VIEW_LESSON)
-        snprintf(p[n].text, sizeof p[n].text, "lesson %d/%d: %s", v->lesson_step + 1, v->lesson_nsteps,
-                 v->lesson_title);
-    else
+    if (v->opts & VIEW_LESSON) { /* the step number is a mode of its own: never cut */
+        snprintf(p[0].text, sizeof p[0].text, "%s%slesson %d/%d", mode, *mode ? " " : "", v->lesson_step + 1,
+                 v->lesson_nsteps);
+        p[0].prio = 9;
+        snprintf(p[n].text, sizeof p[n].text, "%s", v->lesson_title);
+    } else
         snprintf(p[n].text, sizeof p[n].text, "%s", v->source);
     p[n].suffix = s->whatif ? " (what-if)" : v->modified ? " (modified)" : "";
     p[n].prio = 1;
@@ -116,7 +118,9 @@ void panel_title_draw(const tui_vctx *v)
         /* the name's stages: to 10 cells, then (after the architecture) to one character and
          * the ellipsis; a name already that short stays. The declaration loses what follows its
          * dimensions (" swizzle 32B") before it gives way whole. */
-        int least = p[drop].prio == 1 ? 10 : 2;
+        /* a lesson's title may go down to one character at once: its step number stays whole
+         * beside it, and lessons keep the architecture */
+        int least = p[drop].prio == 1 && !(v->opts & VIEW_LESSON) ? 10 : 2;
         if (drop != 1) {
             char decl[sizeof p[0].text];
             memcpy(decl, p[drop].text, sizeof decl);

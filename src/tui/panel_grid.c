@@ -34,10 +34,12 @@ static int phase_of_row(const banks_result *res, int row)
  * alone when the whole count does not fit: a count is never cut) for shared words. The marker
  * takes the same width whether it is there or not. joined: the cell to the left has text, so a
  * text that fills the cell would run into it ("8+110+1"): the count then needs a free cell. */
-static void cell_text(int cw, int lane, int nlanes, bool selected, bool joined, char *txt, size_t n)
+static void cell_text(int cw, int lane, int nlanes, bool selected, bool joined, bool letters, char *txt, size_t n)
 {
     if (cw == 1)
         snprintf(txt, n, "%c", nlanes > 1 ? '*' : "0123456789abcdefghijklmnopqrstuv"[lane]);
+    else if (cw == 2 && letters) /* one character and a space: lanes 10-31 as a-v, never run together */
+        snprintf(txt, n, " %c", "0123456789abcdefghijklmnopqrstuv"[lane]);
     else if (cw == 2)
         snprintf(txt, n, "%2d", lane);
     else if (nlanes > 1 && cw == 3)
@@ -101,6 +103,18 @@ void panel_grid_draw(const tui_vctx *ctx, const grid_geom *g, const scenario *s,
     bank_load(&v->res, v->cells, banks, load);
     const char *empty = crt_glyph(ctx->crt, "·", ".");
     bool stepping = shown >= 0;
+    if (stepping && shown > rows) /* beside a grid with more wavefronts: this one is done */
+        shown = rows;
+    /* 2-column cells: where two two-digit lanes would touch ("910111213") only colour would part
+     * them, so the whole grid writes lanes 10-31 as the letters a-v (the footer gives the key) */
+    bool letters = false;
+    for (int i = 0; cw == 2 && !letters && i < g->nvis && g->scroll + i < rows; i++) {
+        int row = g->scroll + i;
+        for (int b = 1; b < banks && !letters; b++) {
+            uint32_t l = v->cells[row * banks + b].lanes, left = v->cells[row * banks + b - 1].lanes;
+            letters = l && left && __builtin_ctz(l) >= 10 && __builtin_ctz(left) >= 10;
+        }
+    }
     for (int i = 0; i < g->nvis && g->scroll + i < rows && shown != -2; i++) {
         int row = g->scroll + i, y = g->y0 + i;
         int ph = phase_of_row(&v->res, row);
@@ -126,7 +140,7 @@ void panel_grid_draw(const tui_vctx *ctx, const grid_geom *g, const scenario *s,
             bool sel = ctx->sel_lane >= 0 && ((c->lanes >> ctx->sel_lane) & 1);
             char txt[16];
             bool joined = b > 0 && v->cells[row * banks + b - 1].lanes && !(stepping && row >= shown);
-            cell_text(cw, lane, n, sel, joined, txt, sizeof txt);
+            cell_text(cw, lane, n, sel, joined, letters, txt, sizeof txt);
             draw_text_mark(ctx->crt, y, x, cw, cell_role(load[ph][b], n, b),
                            alt | (sel ? MARK_SELECT : 0) | (current ? MARK_STEP : 0), "%s", txt);
         }
@@ -145,7 +159,7 @@ void panel_grid_draw(const tui_vctx *ctx, const grid_geom *g, const scenario *s,
     if (shown == -2)
         snprintf(foot, sizeof foot, "hidden until you predict ");
     else if (stepping)
-        snprintf(foot, sizeof foot, "step %d of %d wf ", shown, rows);
+        snprintf(foot, sizeof foot, "step %d of %d wf%s ", shown, rows, shown == rows ? ", done" : "");
     else if (rows > g->nvis)
         snprintf(foot, sizeof foot, "rows %d-%d of %d wf ", g->scroll,
                  g->scroll + g->nvis - 1 < rows - 1 ? g->scroll + g->nvis - 1 : rows - 1, rows);
@@ -154,7 +168,7 @@ void panel_grid_draw(const tui_vctx *ctx, const grid_geom *g, const scenario *s,
     int end = in.x + in.w;
     /* each piece of the footer shows whole or not at all: the key first, then where the rows are,
      * the phases, then the legend */
-    if (cw == 1) /* one character per cell: the letters need their key first */
+    if (cw == 1 || letters) /* one character per lane: the letters need their key first */
         x += foot_piece(ctx, fy, x, end, ROLE_KEY, "a-v=lanes 10-31 ");
     x += foot_piece(ctx, fy, x, end, ROLE_DIM, foot);
     if (v->res.nphases > 1) { /* 8- and 16-byte accesses: each phase's rows start at a ┤ (row labels alternate) */

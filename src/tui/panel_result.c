@@ -237,7 +237,16 @@ static int totals_draw(const tui_vctx *ctx, layout_rect in, int y, int room)
         else if (draw_width(line) > in.w - 1)
             snprintf(line, sizeof line, "%s: %lld wf, ideal %lld", scope, (long long)t->wavefronts,
                      (long long)t->ideal);
-        draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s", line);
+        if (!warp_covered(ctx)) { /* the verdict above is of a warp the totals leave out: say so,
+                                     never a total of other warps under its verdict unnamed */
+            snprintf(line, sizeof line, "warp %d is not in the totals (the file's %s: %lld wf, worst %s)", ctx->warp,
+                     scope, (long long)t->wavefronts, worst);
+            if (draw_width(line) > in.w - 1)
+                snprintf(line, sizeof line, "warp %d is not in the totals (%s)", ctx->warp, scope);
+            if (draw_width(line) > in.w - 1)
+                snprintf(line, sizeof line, "warp %d not in totals", ctx->warp);
+        }
+        draw_text(ctx->crt, y++, in.x + 1, in.w - 1, warp_covered(ctx) ? ROLE_DIM : ROLE_KEY, "%s", line);
     }
     if (ex > 0) {
         char line[120];

@@ -141,7 +141,7 @@ expect not-modelled-caption "banks: trace[0] cp.async.cg, 16 B"
 
 start 100 30 --no-gpu lesson-padding
 keys n n n
-check lesson-100x30 "lesson 4/8: Padding"
+check lesson-100x30 "lesson 4/8 │ Padding"
 
 # with the GPU worker on: a machine without a GPU says so, and keys still answer at once
 start 80 24 default
@@ -170,7 +170,7 @@ mode why default y "why (Esc or q closes)"
 mode edit default e "index 1 of 2"
 mode prompt default S "save as: default.json_"
 mode advisor transpose-naive "x v" "smallest conflict-free padding: 1"
-mode structs struct-mixed o "structs: arrows select"
+mode structs struct-mixed o "structs: i declare, t type"
 mode compare default c "COMPARE"
 mode pin default "P +" "pinned: float tile[32][32]"
 mode step default "s Space" "step 1 of 32 wf"
@@ -531,8 +531,8 @@ else
     expect source-import-start "PREDICTED"
     keys V
     check source-import-80x24 "SOURCE │ histogram.cu │ file order"
-    expect source-import-skipped "10            skipped          atomicAdd(&hist[in[i]], 1u);"
-    expect source-import-list "histogram.cu:10:9: skipped atomic of 'hist': depends on …"
+    expect source-import-skipped "10    skipped          atomicAdd(&hist[in[i]], 1u);"
+    expect source-import-list "histogram.cu:10:9: skipped atomic of 'hist': depends on data: re…"
     keys G Enter # the list's entry leads to its line
     expect source-import-list-enter "line 10: the import skipped its access (see below)"
     T capture-pane -e -p -t "$sess" > "$tmp/colour"
@@ -673,7 +673,7 @@ gone header-undone "(modified)"
 start 80 24 --no-gpu
 expect totals-start "32-way conflict"
 keys w
-expect totals-warps "warp 0: 32 wf, ideal 1"
+expect totals-warps "warp 1 not in totals"
 start 80 24 --no-gpu reduction-sequential
 expect totals-idle "all: 36 wf, 156 idle"
 start 160 48 --no-gpu reduction-sequential
@@ -687,9 +687,9 @@ expect picker-start "32-way conflict"
 keys L
 expect picker-titles "broadcast              Every lane reads the same float"
 keys t r n s p
-expect picker-filtered "pattern library: 6 of"
+expect picker-filtered "pattern library: 7 of"
 keys End
-expect picker-end "> lesson-tensor"
+expect picker-end "> histogram-skewed-popc"
 keys Home
 expect picker-home "> transpose-naive"
 keys Down Enter
@@ -698,7 +698,7 @@ expect picker-opened "transpose-padded │ sm_90"
 start 80 24 --no-gpu
 expect picker-rank-start "32-way conflict"
 keys L s c a n
-expect picker-rank-exact "> scan                 Work-efficient scan (Blelloch up-sweep)…      sm_90"
+expect picker-rank-exact "> scan                  Work-efficient scan (Blelloch up-sweep)…     sm_90"
 keys Enter
 expect picker-rank-opened " scan │ float temp[512] │ block 256x1"
 
@@ -756,7 +756,10 @@ for size in "80 24" "100 30" "160 48" "220 60"; do
         echo "FAIL title-colour-$1x$2: the title line should be on the title colour (cyan):"; cat -v "$tmp/colour"; fail=$((fail + 1)); fi
 done
 start 80 24 --no-gpu lesson-tensor
-expect title-lesson "lesson 1/12: Tensor-core … │ block 128x1 │ warp 0/3 │ k=0 (0/3) │ conflict-free"
+expect title-lesson "lesson 1/13 │ Tensor-core… │ block 128x1 │ warp 0/3 │ k=0 (0/3) │ conflict-free"
+# the step number is never cut, even where a swizzled declaration crowds the line
+keys n n n n n n
+expect title-lesson-swizzle " lesson 7/13 │ Tensor-core tiles │ block 128x1 │ warp 0/3 │ conflict-free"
 start 80 24 --no-gpu aos-vec3
 expect title-verdict " bankscope │ aos-vec3 │ sm_90 │ Vec3 p[32] │ block 32x1 │ warp 0/0 │ 4-way"
 keys c
@@ -802,7 +805,7 @@ expect cells-apart "│  0 ┤ 0+1 2+1 4+1 6+1 8+1 10+ 12+ 14+ 16+ 18+ 20+ 22+ 2
 start 80 24 --no-gpu ../../data/record/histogram.json
 expect sideways-start "one block of one launch"
 keys l
-expect sideways-left "13    2/2 conflict-free  …ins[threadIdx.x] = 0; ADDR_LOG(&bins[threadIdx.x]);"
+expect sideways-left "13    2/2 free   …adIdx.x] = 0; ADDR_LOG(&bins[threadIdx.x]);"
 
 # every recording's source view (220x60) says, line by line, the numbers and the words of the
 # per-line table of `analyze` on the same file: wavefronts/ideal and the worst degree
@@ -836,6 +839,132 @@ start 120 30 --no-gpu ../../data/record/modern-tile_gemm.json
 expect sass-source "SOURCE │ tile_gemm.cu"
 keys Escape D
 expect sass-from-grid "0x130         4             - not modelled: cp.async.cg tile_gemm.cu:17"
+
+# ---- the moment of the fix, small screens and the struct explorer ----
+# a lesson on a projector: after the edit the step asks for, the banner says what is on screen
+# now, in the model's words (the gcd sentence), not the step's text about the grid before it
+for size in "80 24" "160 48"; do
+    set -- $size
+    start $1 $2 --no-gpu lesson-padding --present
+    expect present-lesson-$1 "every lane hits bank 0"
+    keys +
+    check present-lesson-fixed-$1x$2 "Now: consecutive lanes are 132 B = 33 words apart; gcd(33, 32) = 1"
+    keys -
+    expect present-lesson-undone-$1 "every lane hits bank 0"
+done
+# help: PgDn scrolls a page (the frame's height less one line), End goes to the last
+start 80 24 --no-gpu
+keys '?'
+expect help-page-start "lines 1-20 of"
+keys NPage
+expect help-page-down "lines 20-39 of"
+keys End
+expect help-page-end "Keys that do nothing here: V f i/I x/X ]/[ D m."
+# a trace's help lists the keys that act on it and names the others in one line
+start 80 24 --no-gpu ../../data/record/histogram.json
+expect help-trace-source "one block of one launch"
+keys Escape '?'
+expect help-trace-start "keys of the main view"
+if grep -qF "padding of the innermost" "$tmp/screen"; then
+    echo "FAIL help-trace: a trace's help lists padding"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+keys End
+check help-trace-80x24 "Keys that do nothing here (a trace: its addresses were recorded"
+# the struct editor: Home / End select the first / last field
+start 100 30 --no-gpu aos-vec3
+keys o End
+expect struct-end ">    float pad;"
+keys Home
+expect struct-home ">    float x;"
+
+# compare on a projector (z): both grids big, each under its declaration and verdict; with step
+# mode each grid steps through its own wavefronts; at 160x48 the 2-column cells of the pinned
+# grid write lanes 10-31 as a-v, so "910111213" never appears
+start 160 48 --no-gpu
+keys + P -
+expect pin-letters "0 1 2 3 4 5 6 7 8 9 a b c d e f g h i j k l m n o p q r s t u v"
+if grep -qF "910111213" "$tmp/screen"; then
+    echo "FAIL pin-letters: lanes run together"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+keys z
+check present-compare-160x48 "= conflict-free  1 wf, ideal 1"
+T capture-pane -p -e -t "$sess" | sed -n 3,7p > "$tmp/colour"
+if grep -q '31m' "$tmp/colour" && grep -q '32m' "$tmp/colour"; then pass=$((pass + 1)); else
+    echo "FAIL present-compare-colour: the big verdicts should be red (32-way) and green (conflict-free):"
+    cat -v "$tmp/colour"; fail=$((fail + 1)); fi
+keys s Space Space Space
+expect present-compare-step "step 1 of 1 wf, done"
+expect present-compare-step-left "step 3 of 32 wf"
+for size in "80 24" "100 30" "220 60"; do
+    set -- $size
+    start $1 $2 --no-gpu
+    keys c z
+    check present-compare-$1x$2 "best padding: float tile[32][32+1]"
+done
+
+# the advisor on a 1-D array of structs: one sentence that padding cannot change the banks (not
+# 65 identical rows), then the layout changes that do: struct of arrays, fields by alignment
+start 100 30 --no-gpu struct-mixed
+keys v
+check advisor-struct-100x30 "or fields by alignment (R in the struct editor), sizeof 64 -> 32"
+start 80 24 --no-gpu aos-vec3
+keys v
+check advisor-aos-80x24 "or struct of arrays (c compares it): 1 wavefront, conflict-free"
+if grep -qF "closest swizzle" "$tmp/screen"; then
+    echo "FAIL advisor-aos: a closest swizzle no better than none"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+
+# the struct explorer: a struct starts in a scenario that has none, typed or pasted as C and laid
+# out as the compiler does; a mistake puts an arrow over its column; deleting a field an access
+# reads says so and, asked again, moves the access (a 12-byte Vec3: conflict-free, gcd(3, 32) = 1)
+for size in "80 24" "100 30" "160 48" "220 60"; do
+    set -- $size
+    start $1 $2 --no-gpu
+    keys o
+    expect struct-none-$1 "No struct yet."
+    keys i
+    keys -l 'struct P { float3 pos float m; }'
+    keys Enter
+    check struct-decl-error-$1x$2 "column 23: expected ';' after the field"
+    keys '\;' Enter # the cursor waits on the error's column
+    check struct-decl-$1x$2 "struct P added: sizeof 16, alignof 4"
+done
+# a paste of several lines arrives whole (Enter before the closing brace goes on), a // comment
+# on one of its lines ending there
+start 100 30 --no-gpu
+keys o i
+T set-buffer "$(printf 'struct Particle {\n    float3 pos;   // position\n    float  mass;\n    int    id;\n}\\;')"
+T paste-buffer -t "$sess"
+expect struct-paste-line "/* position */     float  mass;     int    id; };"
+keys Enter
+expect struct-paste "struct Particle added: sizeof 20, alignof 4"
+start 100 30 --no-gpu aos-vec3
+keys o d
+expect struct-delete-asks "x is read by access 0: d again deletes it and the access reads y"
+keys d
+expect struct-delete-moved "removed x; access 0 reads y now; sizeof Vec3 = 12"
+keys Escape
+expect struct-delete-grid "load p[tid].y (float, 4 B)"
+start 100 30 --no-gpu aos-vec3
+keys o i
+keys -l 'typedef struct { float x, y, z; } Vec3'
+keys Enter Escape
+check struct-vec3-12-100x30 "gcd(3, 32) = 1"
+
+# totals and the verdict speak of the same warps and say which: warp 2 of default's char tile
+# [32][33] is 2-way, the file's "warps" total only warp 0
+start 100 30 --no-gpu
+keys t t + w w
+expect totals-other-warp "warp 2 is not in the totals (warp 0)"
+expect totals-other-warp-verdict "2-way conflict"
+
+# the last step of lesson-tensor contrasts the two forms of a shared atomic add, in the model's
+# numbers: ATOMS.POPC.INC merges the lanes on one word, the other forms do not
+start 100 30 --no-gpu lesson-tensor
+keys n n n n n n n n n n n n
+expect lesson-atomics-last "lesson 13/13"
+keys p
+expect lesson-atomics-adds "Skewed data with that form: 16 lanes on bin 0 cost 16 wavefronts or more"
+keys n
+expect lesson-atomics-popc "12 wavefronts for 8 warps instead of 132"
+expect lesson-atomics-kind "atomic.popc bins["
 
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "model/types.h"
@@ -134,12 +136,79 @@ static void test_recursive_struct(void **state)
     assert_non_null(strstr(err.text, "contains itself"));
 }
 
+/* A C declaration typed or pasted: laid out as the compiler does (sizeof, offsets), in every
+ * spelling a person uses; a mistake names its byte position. */
+static void test_parse_struct(void **state)
+{
+    (void)state;
+    types_registry r = {0};
+    types_struct st;
+    int pos;
+    char err[200];
+    assert_true(types_parse_struct("struct P { float3 pos; float m; };", &r, &st, &pos, err, sizeof err));
+    r.structs = test_malloc(sizeof *r.structs * 4);
+    r.structs[0] = st;
+    r.n = 1;
+    assert_true(types_layout(&r, err, sizeof err));
+    assert_string_equal(r.structs[0].name, "P");
+    assert_int_equal(r.structs[0].nfields, 2);
+    assert_int_equal(r.structs[0].fields[1].offset, 12); /* float3 aligns as a float */
+    assert_int_equal(r.structs[0].size, 16);
+    assert_int_equal(r.structs[0].align, 4);
+    /* several declarators, arrays, comments, multi-word types, a typedef, an alignment, a
+     * struct of the registry, spread over lines as a paste is */
+    assert_true(types_parse_struct("typedef struct __align__(16) {\n  // a comment\n  char c; /* and another */\n"
+                                   "  unsigned int a, b[3];\n  struct P p;\n} Q;",
+                                   &r, &st, &pos, err, sizeof err));
+    r.structs[1] = st;
+    r.n = 2;
+    assert_true(types_layout(&r, err, sizeof err));
+    assert_string_equal(r.structs[1].name, "Q");
+    assert_int_equal(r.structs[1].nfields, 4);
+    assert_int_equal(r.structs[1].fields[2].count, 3);
+    assert_int_equal(r.structs[1].fields[3].offset, 20);
+    assert_int_equal(r.structs[1].size, 48); /* 36 rounded up to __align__(16) */
+    /* errors and where they are */
+    static const struct {
+        const char *text;
+        int pos;
+        const char *msg;
+    } bad[] = {
+        {"struct P { float3 pos float m; };", 22, "expected ';' after the field"},
+        {"struct P { flot x; };", 11, "unknown type 'flot'"},
+        {"struct { float x; };", 7, "expected the struct's name"},
+        {"struct P { float x; float x; };", 26, "two fields have this name"},
+        {"struct P { float x; ", 20, "expected '}' to close the struct"},
+        {"struct P { float x[0]; };", 19, "expected an array length of 1 to 65536"},
+        {"struct P { float x; } p;", 22, "a variable after the struct: declare only the type"},
+        {"struct P { float x; };  int y;", 24, "one struct at a time: text after ';'"},
+        {"float x;", 0, "expected 'struct NAME { TYPE NAME; ... };'"},
+        {"struct P { float x; /* open", 20, "unclosed comment"},
+        {"struct P { };", 7, "a struct needs at least one field"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_false(types_parse_struct(bad[i].text, &r, &st, &pos, err, sizeof err));
+        if (pos != bad[i].pos || strcmp(err, bad[i].msg) != 0)
+            fail_msg("'%s': %d '%s', expected %d '%s'", bad[i].text, pos, err, bad[i].pos, bad[i].msg);
+    }
+    for (int i = 0; i < r.n; i++) {
+        for (int f = 0; f < r.structs[i].nfields; f++) {
+            free(r.structs[i].fields[f].name);
+            free(r.structs[i].fields[f].type_name);
+        }
+        free(r.structs[i].fields);
+        free(r.structs[i].name);
+    }
+    test_free(r.structs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_builtins),
         cmocka_unit_test(test_layout_matches_compiler),
         cmocka_unit_test(test_recursive_struct),
+        cmocka_unit_test(test_parse_struct),
     };
     return cmocka_run_group_tests_name("types", tests, NULL, NULL);
 }

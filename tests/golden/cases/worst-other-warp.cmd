@@ -1,0 +1,1 @@
+analyze worst-other-warp.json
