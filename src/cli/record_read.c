@@ -385,8 +385,13 @@ void record_sass_parse(FILE *in, const char *mangled, record_sass *s)
         l->text = xmemdup_str(t, len);
         l->chain = sites_dup(chain, nchain);
         l->nchain = nchain;
-        l->file = nchain ? xstrdup(chain[nchain - 1].file) : NULL; /* the outermost: the kernel's own line */
+        l->file = nchain ? xstrdup(chain[nchain - 1].file) : NULL; /* the outermost: the kernel's own file */
         l->line = nchain ? chain[nchain - 1].line : 0;
+        for (int j = 0; j < nchain - 1; j++) /* its innermost line in that file: a helper's own */
+            if (chain[j].file && strcmp(chain[j].file, chain[nchain - 1].file) == 0) {
+                l->line = chain[j].line;
+                break;
+            }
         s->has_lines |= nchain > 0;
     }
     sites_free(chain, nchain);
@@ -414,9 +419,16 @@ void record_sass_inline(record_sass *s, const record_sass *outer)
         sites_free(l->chain, l->nchain);
         l->chain = sites_dup(o->chain, o->nchain);
         l->nchain = o->nchain;
+        /* the innermost frame in the kernel's own file: a helper of that file keeps its own
+           line (a transpose's loads stay on theirs), code inlined from headers or libraries
+           goes to the line of that file that calls it */
+        const record_site *own = NULL;
+        for (int j = 0; j < o->nchain && !own; j++)
+            if (o->chain[j].file && o->file && strcmp(o->chain[j].file, o->file) == 0)
+                own = &o->chain[j];
         free(l->file);
         l->file = xstrdup(o->file);
-        l->line = o->line;
+        l->line = own ? own->line : o->line;
     }
 }
 

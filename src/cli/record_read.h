@@ -86,7 +86,9 @@ void record_sass_parse(FILE *in, const char *mangled, record_sass *s);
  * -g gives device_atomic_functions.hpp). */
 bool record_sass_in_toolkit(const record_sass *s);
 /* Give every instruction the inline chain outer has for the same pc and, as its line, the
- * chain's outermost location: the line of the kernel's own body (outer: the listing of nvdisasm
+ * innermost location of the chain in the kernel's own file (the file of its outermost location):
+ * a helper of that file keeps its line, code inlined from other files (headers, libraries) is on
+ * the line of the kernel's file that calls it (outer: the listing of nvdisasm
  * -gi, whose annotations before an instruction are its chain, innermost first; checked on an H100
  * and an H200 with CUDA 13.0: atomicAdd and a CuTe-style copy() get the kernel's line that calls
  * them). */

@@ -321,6 +321,25 @@ static void test_sass(void **state)
     assert_int_equal(l->nchain, 1);
     assert_int_equal(l->line, 21);
     record_sass_free(&s);
+    /* a helper function of the kernel's own file (tests/gpu/record/transpose.cu: the loads of
+     * transpose<PAD>() on lines 16 and 22, called from the one-line kernel on line 26) keeps its
+     * line; a header inlined into it goes to that helper's line */
+    parse_listing(".text._Z1kPf:\n"
+                  "\t//## File \"/t/transpose.cu\", line 16 inlined at \"/t/transpose.cu\", line 26\n"
+                  "\t//## File \"/t/transpose.cu\", line 26\n"
+                  "        /*0100*/                   STS [R5], R2 ;\n"
+                  "\t//## File \"/t/h.hpp\", line 9 inlined at \"/t/transpose.cu\", line 22\n"
+                  "\t//## File \"/t/transpose.cu\", line 22 inlined at \"/t/transpose.cu\", line 26\n"
+                  "\t//## File \"/t/transpose.cu\", line 26\n"
+                  "        /*0200*/                   LDS R7, [R4] ;\n",
+                  &s);
+    l = record_sass_find(&s, 0x100);
+    assert_string_equal(l->file, "/t/transpose.cu");
+    assert_int_equal(l->line, 16);
+    l = record_sass_find(&s, 0x200);
+    assert_int_equal(l->nchain, 3);
+    assert_int_equal(l->line, 22);
+    record_sass_free(&s);
     /* cuobjdump -sass: no line info */
     parse_listing(
         "\t\tFunction : _Z1kPf\n        /*0460*/                   LDS R15, [R18] ;   /* 0x00000000120f7984 */\n", &s);
