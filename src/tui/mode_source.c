@@ -97,6 +97,7 @@ static void source_rows(tui_app *a)
     int cap = 0;
     int *order = xmalloc(sizeof *order * (size_t)(sl->nrows > 0 ? sl->nrows : 1));
     int k = source_lines_order(sl, v->sorted, order);
+    int indent = v->narrow ? common_indent(v) : 0; /* once: it reads every line */
     for (int i = 0; i < k; i++) {
         int r = order[i];
         const source_row *x = &sl->rows[r];
@@ -104,7 +105,7 @@ static void source_rows(tui_app *a)
             continue; /* the file is not at hand: only the lines whose text is known */
         if (!v->sorted && r == sl->nfile && r < sl->nrows)
             push(v, &cap, ROW_HEAD, -1, xstrdup("-- lines of other files --"));
-        push(v, &cap, ROW_LINE, r, row_text(sl, r, v->narrow ? common_indent(v) : 0));
+        push(v, &cap, ROW_LINE, r, row_text(sl, r, indent));
         for (int m = 0; !v->sorted && m < sl->rows[r].nskipped; m++) {
             strbuf sb = {0};
             const char *msg = sl->rows[r].skipped[m], *sk = strstr(msg, ": skipped ");
