@@ -143,6 +143,16 @@ int draw_text_cut(const tui_crt *c, int y, int x, int maxw, tui_role role, int m
     return w + draw_text_mark(c, y, x + w, 1, role, marks, "%s", crt_glyph(c, "…", "~"));
 }
 
+int draw_textf_cut(const tui_crt *c, int y, int x, int maxw, tui_role role, const char *fmt, ...)
+{
+    char buf[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return draw_text_cut(c, y, x, maxw, role, 0, buf);
+}
+
 void draw_fill(const tui_crt *c, int y, int x, int w, tui_role role)
 {
     attrset(crt_attr(c, role));

@@ -21,6 +21,9 @@ int draw_text_mark(const tui_crt *c, int y, int x, int maxw, tui_role role, int 
 /* text in at most maxw cells; when it does not fit, cut after a whole word (a word longer than the
  * space: on a character boundary outside any number) and end with an ellipsis. Returns the cells. */
 int draw_text_cut(const tui_crt *c, int y, int x, int maxw, tui_role role, int marks, const char *text);
+/* draw_text_cut of a formatted line (at most 1199 bytes), no marks: one line of a panel. */
+int draw_textf_cut(const tui_crt *c, int y, int x, int maxw, tui_role role, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
 void draw_fill(const tui_crt *c, int y, int x, int w, tui_role role);
 /* A line editor's text at (y, x) in at most maxw cells: selected text reversed, the cursor as a
  * reversed cell (the character end after the text). Returns the cells written. */

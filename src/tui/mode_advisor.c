@@ -113,20 +113,6 @@ static bool advisor_can_measure(const tui_app *a)
     return a->worker != NULL;
 }
 
-/* One line of the panel, at most in.w cells; a longer one is cut after a word and ends in an
- * ellipsis, so nothing is cut without saying so. */
-static void adv_line(tui_app *a, int y, layout_rect in, tui_role role, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static void adv_line(tui_app *a, int y, layout_rect in, tui_role role, const char *fmt, ...)
-{
-    char buf[1200];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    draw_text_cut(&a->crt, y, in.x, in.w, role, 0, buf);
-}
-
 /* A paragraph wrapped to the panel's width (never cut); returns the next line. */
 static int adv_para(tui_app *a, int y, layout_rect in, tui_role role, const char *text)
 {
@@ -145,8 +131,9 @@ static int draw_search(tui_app *a, const advisor_search *sr, int y, layout_rect 
     char name[160];
     const advisor_layout *b = &sr->best;
     if (sr->found && b->kind == ADVISOR_LAYOUT_PADDING && b->pad == 0) {
-        adv_line(a, y++, in, ROLE_OK, "every access to %s is conflict-free with no padding and no swizzle",
-                 a->sc.arrays[sr->array].name);
+        draw_textf_cut(&a->crt, y++, in.x, in.w, ROLE_OK,
+                       "every access to %s is conflict-free with no padding and no swizzle",
+                       a->sc.arrays[sr->array].name);
         return y;
     }
     if (sr->found) {
@@ -157,19 +144,20 @@ static int draw_search(tui_app *a, const advisor_search *sr, int y, layout_rect 
         if (draw_width(what) > in.w) /* narrow: the verdict and the cost before the array's name */
             snprintf(what, sizeof what, "s applies %s: conflict-free, %s%lld B", name, b->extra_bytes ? "+" : "",
                      (long long)b->extra_bytes);
-        adv_line(a, y++, in, ROLE_OK, "%s", what);
+        draw_textf_cut(&a->crt, y++, in.x, in.w, ROLE_OK, "%s", what);
         if (b->cute[0])
-            adv_line(a, y++, in, ROLE_NORMAL, "  = CuTe %s on elements%s%s", b->cute, b->tma[0] ? " = " : "", b->tma);
+            draw_textf_cut(&a->crt, y++, in.x, in.w, ROLE_NORMAL, "  = CuTe %s on elements%s%s", b->cute,
+                           b->tma[0] ? " = " : "", b->tma);
         if (b->kind != ADVISOR_LAYOUT_PADDING)
-            adv_line(a, y++, in, ROLE_NORMAL, "  = %s", b->c_text);
+            draw_textf_cut(&a->crt, y++, in.x, in.w, ROLE_NORMAL, "  = %s", b->c_text);
     } else {
-        adv_line(a, y++, in, ROLE_ERROR, "no swizzle%s makes every access to %s conflict-free",
-                 sr->complete ? " or padding" : " found before the search stopped", a->sc.arrays[sr->array].name);
+        draw_textf_cut(&a->crt, y++, in.x, in.w, ROLE_ERROR, "no swizzle%s makes every access to %s conflict-free",
+                       sr->complete ? " or padding" : " found before the search stopped", a->sc.arrays[sr->array].name);
     }
     if ((!sr->found || b->kind == ADVISOR_LAYOUT_PADDING) && sr->nnear > 0) {
         const advisor_layout *n = &sr->near[0];
-        adv_line(a, y++, in, ROLE_DIM, "  closest swizzle %s: %lld wavefronts (ideal %lld)",
-                 advisor_layout_name(n, name, sizeof name), (long long)n->wavefronts, (long long)n->ideal);
+        draw_textf_cut(&a->crt, y++, in.x, in.w, ROLE_DIM, "  closest swizzle %s: %lld wavefronts (ideal %lld)",
+                       advisor_layout_name(n, name, sizeof name), (long long)n->wavefronts, (long long)n->ideal);
     }
     return y;
 }
@@ -271,48 +259,53 @@ static void advisor_draw(tui_app *a)
     if (no_effect)
         ; /* no rows to choose from: nothing to say about them */
     else if (sw->error[0])
-        adv_line(a, y, in, ROLE_ERROR, "%s", sw->error);
+        draw_textf_cut(&a->crt, y, in.x, in.w, ROLE_ERROR, "%s", sw->error);
     else if (sw->running)
-        adv_line(a, y, in, ROLE_HILITE, "measuring padding %d of %d on the GPU %s", r->rows[sw->row].pad,
-                 r->rows[r->nrows - 1].pad, (const char *[]){"|", "/", "-", "\\"}[a->spinner % 4]);
+        draw_textf_cut(&a->crt, y, in.x, in.w, ROLE_HILITE, "measuring padding %d of %d on the GPU %s",
+                       r->rows[sw->row].pad, r->rows[r->nrows - 1].pad,
+                       (const char *[]){"|", "/", "-", "\\"}[a->spinner % 4]);
     else if (sw->done)
-        adv_line(a, y, in, ROLE_DIM, "measured cycles per warp-access per SM beside the model's; m measures again");
+        draw_textf_cut(&a->crt, y, in.x, in.w, ROLE_DIM,
+                       "measured cycles per warp-access per SM beside the model's; m measures again");
     else if (!a->worker || gpu_worker_status(a->worker, (char[300]){0}, 300) == WORKER_NO_GPU)
-        adv_line(a, y, in, ROLE_DIM, "no GPU: predicted only; * current padding, > chosen row");
+        draw_textf_cut(&a->crt, y, in.x, in.w, ROLE_DIM, "no GPU: predicted only; * current padding, > chosen row");
     else
-        adv_line(a, y, in, ROLE_DIM, "* current padding, > chosen row; m measures every padding on the GPU");
+        draw_textf_cut(&a->crt, y, in.x, in.w, ROLE_DIM,
+                       "* current padding, > chosen row; m measures every padding on the GPU");
     y += !no_effect;
     if (r->best_pad >= 0)
-        adv_line(a, y++, in, ROLE_OK, "smallest conflict-free padding: %d (%+lld B per block)", r->best_pad,
-                 (long long)(r->rows[r->best_pad].smem_bytes - r->rows[0].smem_bytes));
+        draw_textf_cut(&a->crt, y++, in.x, in.w, ROLE_OK, "smallest conflict-free padding: %d (%+lld B per block)",
+                       r->best_pad, (long long)(r->rows[r->best_pad].smem_bytes - r->rows[0].smem_bytes));
     else if (!no_effect)
-        adv_line(a, y++, in, ROLE_ERROR, "no conflict-free padding; fewest wavefronts at padding %d", r->min_pad);
+        draw_textf_cut(&a->crt, y++, in.x, in.w, ROLE_ERROR,
+                       "no conflict-free padding; fewest wavefronts at padding %d", r->min_pad);
     if (r->nsearch > 0)
         y = draw_search(a, &r->search[0], y, in);
     if (r->soa) { /* the layout changes that do change the banks */
         char deg[32];
-        adv_line(a, y++, in, r->soa_row.worst_degree <= 1 ? ROLE_OK : ROLE_NORMAL,
-                 "or struct of arrays (c compares it): %lld wavefront%s, %s", (long long)r->soa_row.wavefronts,
-                 r->soa_row.wavefronts == 1 ? "" : "s", report_degree_text(r->soa_row.worst_degree, deg, sizeof deg));
+        draw_textf_cut(&a->crt, y++, in.x, in.w, r->soa_row.worst_degree <= 1 ? ROLE_OK : ROLE_NORMAL,
+                       "or struct of arrays (c compares it): %lld wavefront%s, %s", (long long)r->soa_row.wavefronts,
+                       r->soa_row.wavefronts == 1 ? "" : "s",
+                       report_degree_text(r->soa_row.worst_degree, deg, sizeof deg));
     }
     if (r->reorder) {
         char deg[32];
-        adv_line(a, y++, in, ROLE_NORMAL,
-                 "or fields by alignment (R in the struct editor), sizeof %d -> %d: %lld wavefronts, %s",
-                 a->sc.types.structs[arr->type.struct_index].size, r->reorder_size,
-                 (long long)r->reorder_row.wavefronts,
-                 report_degree_text(r->reorder_row.worst_degree, deg, sizeof deg));
+        draw_textf_cut(&a->crt, y++, in.x, in.w, ROLE_NORMAL,
+                       "or fields by alignment (R in the struct editor), sizeof %d -> %d: %lld wavefronts, %s",
+                       a->sc.types.structs[arr->type.struct_index].size, r->reorder_size,
+                       (long long)r->reorder_row.wavefronts,
+                       report_degree_text(r->reorder_row.worst_degree, deg, sizeof deg));
     }
     /* the other arrays with conflicts, one line while there is room (sweep prints them whole) */
     for (int i = 1; i < r->nsearch && y < in.y + in.h; i++) {
         const advisor_search *o = &r->search[i];
         char name[160];
         if (o->found)
-            adv_line(a, y++, in, ROLE_DIM, "array %s: %s makes its accesses conflict-free", a->sc.arrays[o->array].name,
-                     advisor_layout_name(&o->best, name, sizeof name));
+            draw_textf_cut(&a->crt, y++, in.x, in.w, ROLE_DIM, "array %s: %s makes its accesses conflict-free",
+                           a->sc.arrays[o->array].name, advisor_layout_name(&o->best, name, sizeof name));
         else
-            adv_line(a, y++, in, ROLE_DIM, "array %s: no layout makes its accesses conflict-free",
-                     a->sc.arrays[o->array].name);
+            draw_textf_cut(&a->crt, y++, in.x, in.w, ROLE_DIM, "array %s: no layout makes its accesses conflict-free",
+                           a->sc.arrays[o->array].name);
     }
 }
 

@@ -140,19 +140,6 @@ static int whatif_apply(tui_app *a, int key)
     return rc;
 }
 
-/* One line of the panel, cut with an ellipsis when it does not fit. */
-static void wi_line(tui_app *a, int y, layout_rect in, tui_role role, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static void wi_line(tui_app *a, int y, layout_rect in, tui_role role, const char *fmt, ...)
-{
-    char buf[1200];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    draw_text_cut(&a->crt, y, in.x, in.w, role, 0, buf);
-}
-
 /* The chosen row's effect per source line that changes, and the total, into w->lines (kept
  * until the cursor moves: it predicts every recorded instruction twice). */
 static void row_lines(const tui_app *a, whatif_state *w)
@@ -237,17 +224,17 @@ static void whatif_draw(tui_app *a)
     if (!w || in.h < 5)
         return;
     int y = in.y;
-    wi_line(a, y++, in, ROLE_DIM, "assumption: the kernel's indexing follows the declared layout");
+    draw_textf_cut(&a->crt, y++, in.x, in.w, ROLE_DIM, "assumption: the kernel's indexing follows the declared layout");
     if (w->error[0]) {
-        wi_line(a, y++, in, ROLE_OK, "%s", w->error);
+        draw_textf_cut(&a->crt, y++, in.x, in.w, ROLE_OK, "%s", w->error);
         return;
     }
     for (int k = 0; k < w->nres && y < in.y + 3; k++) {
         const whatif_result *r = &w->res[k];
         char deg[32];
-        wi_line(a, y++, in, ROLE_NORMAL, "%s: now %lld wavefronts (ideal %lld), %s", w->g.regions[r->region].name,
-                (long long)r->current.wavefronts, (long long)r->current.ideal,
-                report_degree_text(r->current.worst, deg, sizeof deg));
+        draw_textf_cut(&a->crt, y++, in.x, in.w, ROLE_NORMAL, "%s: now %lld wavefronts (ideal %lld), %s",
+                       w->g.regions[r->region].name, (long long)r->current.wavefronts, (long long)r->current.ideal,
+                       report_degree_text(r->current.worst, deg, sizeof deg));
     }
     /* the name column takes the width the numbers leave, up to the longest name */
     enum { NUMBERS_W = 1 + 8 + 1 + 6 + 1 + 13 + 1 + 7 + 1 + 5 };
@@ -288,9 +275,9 @@ static void whatif_draw(tui_app *a)
         char decl[400];
         int ri = l->region;
         whatif_layout_decl(l, &w->g.regions[ri], w->g.types[ri][0] ? w->g.types[ri] : NULL, r->elem, decl, sizeof decl);
-        wi_line(a, in.y + in.h - 1, in, ROLE_HILITE, "write: %s", decl);
+        draw_textf_cut(&a->crt, in.y + in.h - 1, in.x, in.w, ROLE_HILITE, "write: %s", decl);
         row_lines(a, w);
-        wi_line(a, in.y + in.h - 2, in, ROLE_NORMAL, "%s", w->lines);
+        draw_textf_cut(&a->crt, in.y + in.h - 2, in.x, in.w, ROLE_NORMAL, "%s", w->lines);
     }
 }
 
