@@ -98,6 +98,11 @@ bool advisor_apply_layout(scenario *s, int array, const advisor_layout *l, char 
 /* How a layout is named for people: the option to write ("swizzle": "128B"), the row XOR's C,
  * "padding 8 (A[64][64 + 8])", or "no padding and no "swizzle""; into buf, which is returned. */
 const char *advisor_layout_name(const advisor_layout *l, char *buf, size_t n);
+/* The column index of a swizzle written on a 2-D array's row r and column c, rows of 2^k
+ * elements, for a swizzle of `bits` bits at element bit me taken from `shift` bits above:
+ * "c ^ (((r >> D) & MASK) << me)" into col (n bytes). False when the swizzle's source bits are
+ * not all in r and its target bits not all in c. */
+bool advisor_swizzle_col_text(int me, int bits, int shift, int k, char *col, size_t n);
 
 /* The block-shape alternative (advisor_block.c): when the swept array is a tile that follows
  * the block (its last two dims are blockDim.x and blockDim.y plus a halo of 0..8, as a stencil's

@@ -420,19 +420,26 @@ static void cand_describe(const scenario *s, int array, const cand *c, advisor_l
     /* on a 2-D array with rows of 2^k elements whose swizzle takes bits of r into bits of c:
      * c ^ (((r >> (M + S - k)) & mask) << M) */
     int k = log2_exact(arr->dims[d - 1]);
-    if (d == 2 && k >= 0 && me + c->bits <= k && me + c->shift >= k) {
-        char rr[48], col[80];
-        int down = me + c->shift - k, mask = (1 << c->bits) - 1;
-        if (down)
-            snprintf(rr, sizeof rr, "((r >> %d) & %d)", down, mask);
-        else
-            snprintf(rr, sizeof rr, "(r & %d)", mask);
-        if (me)
-            snprintf(col, sizeof col, "c ^ (%s << %d)", rr, me);
-        else
-            snprintf(col, sizeof col, "c ^ %s", rr);
+    char col[80];
+    if (d == 2 && k >= 0 && advisor_swizzle_col_text(me, c->bits, c->shift, k, col, sizeof col))
         snprintf(l->c_text, sizeof l->c_text, "%.40s[r][%s]", nm, col);
-    }
+}
+
+bool advisor_swizzle_col_text(int me, int bits, int shift, int k, char *col, size_t n)
+{
+    if (me + bits > k || me + shift < k)
+        return false;
+    char rr[48];
+    int down = me + shift - k, mask = (1 << bits) - 1;
+    if (down)
+        snprintf(rr, sizeof rr, "((r >> %d) & %d)", down, mask);
+    else
+        snprintf(rr, sizeof rr, "(r & %d)", mask);
+    if (me)
+        snprintf(col, n, "c ^ (%s << %d)", rr, me);
+    else
+        snprintf(col, n, "c ^ %s", rr);
+    return true;
 }
 
 /* Sample tallies compare as near misses: no lane excluded first, then fewest extra wavefronts. */

@@ -253,20 +253,9 @@ const char *whatif_swizzle_2d(const whatif_layout *l, const char *name, int64_t 
     int le = log2_exact(elem), k = log2_exact(elem > 0 ? pitch / elem : 0);
     if (l->kind != WHATIF_SWIZZLE || le < 0 || k < 0 || pitch % elem || l->base < le)
         return NULL;
-    int me = l->base - le, mask = (1 << l->bits) - 1;
-    /* the source bits lie in r and the target bits in c */
-    if (me + l->bits > k || me + l->shift < k)
+    char col[96]; /* the source bits lie in r and the target bits in c */
+    if (!advisor_swizzle_col_text(l->base - le, l->bits, l->shift, k, col, sizeof col))
         return NULL;
-    char rr[48], col[96];
-    int down = me + l->shift - k;
-    if (down)
-        snprintf(rr, sizeof rr, "((r >> %d) & %d)", down, mask);
-    else
-        snprintf(rr, sizeof rr, "(r & %d)", mask);
-    if (me)
-        snprintf(col, sizeof col, "c ^ (%s << %d)", rr, me);
-    else
-        snprintf(col, sizeof col, "c ^ %s", rr);
     snprintf(buf, n, "%s[r][%s] (rows of %lld elements)", name, col, (long long)(pitch / elem));
     return buf;
 }
