@@ -69,11 +69,10 @@ static int present_compare_top(const tui_app *a)
 grid_geom present_compare_geom(const tui_app *a, bool other)
 {
     const tui_view *v = other ? &a->cmp.view : &a->view;
-    int banks = other ? a->cmp.other.arch->banks : a->sc.arch->banks;
+    int other_banks = a->cmp.other.arch ? a->cmp.other.arch->banks : a->sc.arch->banks;
+    int banks = other ? other_banks : a->sc.arch->banks;
     int half = (a->cols - 1) / 2, x = other ? half + 1 : 0, w = other ? a->cols - half - 1 : half;
-    int most = banks > a->sc.arch->banks ? banks : a->sc.arch->banks; /* one cell width for both */
-    if (a->cmp.other.arch && a->cmp.other.arch->banks > most)
-        most = a->cmp.other.arch->banks;
+    int most = other_banks > a->sc.arch->banks ? other_banks : a->sc.arch->banks; /* one cell width for both */
     int lw, cw = layout_fit_cells(w, most, 4, &lw);
     int y = present_compare_top(a);
     layout_rect gr = {y, x, a->rows - 1 - y, w};
