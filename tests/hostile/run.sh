@@ -58,7 +58,7 @@ command -v tmux >/dev/null 2>&1 || { echo "tmux not found: the views are not che
 view() {
     i=0
     while [ $i -lt 600 ]; do
-        T capture-pane -p -t h > "$tmp/screen" 2>/dev/null
+        T capture-pane -p -t "$win" > "$tmp/screen" 2>/dev/null
         grep -qF -- "$1" "$tmp/screen" && return 0
         i=$((i + 1))
         sleep 0.1
@@ -66,19 +66,23 @@ view() {
     echo "FAIL view: '$1' never appeared; screen:"; cat "$tmp/screen"; fail=1
     return 1
 }
-T new-session -d -s h -x 120 -y 30 \
+# Each view runs in its own session, the next one started before the last is killed: killing a
+# server's only session makes it exit, and a session started at that moment can find it gone.
+win=h1
+T new-session -d -s h1 -x 120 -y 30 \
     "cd '$tmp' && env LANG=C.UTF-8 TERM=xterm-256color $bin --no-gpu '$tmp/lines.json'; echo EXIT=\$?; sleep 30"
 view "file order (S: by cost)" && echo "source view of 100,000 lines: first frame"
-T send-keys -t h S
+T send-keys -t h1 S
 view "by cost (S: file order)" && echo "source view: S sorted 100,000 rows"
-T kill-session -t h
-T new-session -d -s h -x 160 -y 30 \
+T new-session -d -s h2 -x 160 -y 30 \
     "cd '$tmp' && env LANG=C.UTF-8 TERM=xterm-256color $bin --no-gpu '$tmp/entries.json'; echo EXIT=\$?; sleep 30"
+T kill-session -t h1
+win=h2
 view "file order (S: by cost)"
-T send-keys -t h Escape
+T send-keys -t h2 Escape
 view "q quit"
-T send-keys -t h K
+T send-keys -t h2 K
 view "entries 0-999 of 100000 shown" && echo "kernel view of 100,000 entries: 1000 sections, said"
-T send-keys -t h Escape q
+T send-keys -t h2 Escape q
 view "EXIT=0" && echo "quit cleanly"
 exit $fail
