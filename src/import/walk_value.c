@@ -338,6 +338,14 @@ CXCursor walk_callee(CXCursor call)
     if (clang_Cursor_isNull(r))
         return r;
     CXCursor d = clang_getCursorDefinition(r);
+    if (clang_Cursor_isNull(d)) {
+        /* a specialization named in a template that is never instantiated (ld<4>(...) in a kernel
+         * template): its body is the template's */
+        CXCursor t = clang_getSpecializedCursorTemplate(r);
+        CXCursor td = clang_Cursor_isNull(t) ? t : clang_getCursorDefinition(t);
+        if (!clang_Cursor_isNull(td))
+            return td;
+    }
     return clang_Cursor_isNull(d) ? r : d;
 }
 
@@ -817,6 +825,28 @@ static int returned_pointer(W *w, CXCursor init, CXType t, pbind *p)
     return 0;
 }
 
+int walk_pointer(W *w, CXCursor c, pbind *p);
+
+/* lhs op rhs with one side a pointer into a shared array and the other a count of elements:
+ * 1 and *p, 0 when neither side is such a pointer, -1 when the count cannot be followed. The
+ * pointer side is the left one unless that one is a number (an array whose size depends on a
+ * template parameter has a dependent type in the template). */
+static int pointer_offset(W *w, char op, CXCursor lhs, CXCursor rhs, pbind *p)
+{
+    enum CXTypeKind lk = clang_getCanonicalType(clang_getCursorType(walk_strip(lhs))).kind;
+    bool left = lk == CXType_Pointer || lk == CXType_ConstantArray || lk == CXType_IncompleteArray ||
+                lk == CXType_DependentSizedArray || lk == CXType_Dependent;
+    int r = walk_pointer(w, left ? lhs : rhs, p);
+    if (r != 1)
+        return r;
+    expr_ref n = walk_value(w, left ? rhs : lhs);
+    if (!n || (op == '-' && !left))
+        return -1;
+    n = expr_pool_binary(&w->ep, EXPR_MUL, n, expr_pool_num(&w->ep, p->ratio));
+    p->off = expr_pool_binary(&w->ep, op == '+' ? EXPR_ADD : EXPR_SUB, p->off, n);
+    return 1;
+}
+
 /* Resolve a pointer (or array) expression: 1 and *p when it points into a shared array, 0 when
  * it does not, -1 when it does but cannot be followed (w->why says why). */
 int walk_pointer(W *w, CXCursor c, pbind *p)
@@ -995,21 +1025,16 @@ int walk_pointer(W *w, CXCursor c, pbind *p)
         const char *op = import_binary_op(c);
         if (!op || (strcmp(op, "+") && strcmp(op, "-")) || ks.n != 2)
             break;
-        int pi =
-            clang_getCanonicalType(clang_getCursorType(walk_strip(ks.c[0]))).kind == CXType_Pointer ||
-                    clang_getCanonicalType(clang_getCursorType(walk_strip(ks.c[0]))).kind == CXType_ConstantArray ||
-                    clang_getCanonicalType(clang_getCursorType(walk_strip(ks.c[0]))).kind == CXType_IncompleteArray
-                ? 0
-                : 1;
-        if ((r = walk_pointer(w, ks.c[pi], p)) != 1)
-            break;
-        expr_ref n = walk_value(w, ks.c[1 - pi]);
-        if (!n || (op[0] == '-' && pi == 1)) {
-            r = -1;
-            break;
-        }
-        n = expr_pool_binary(&w->ep, EXPR_MUL, n, expr_pool_num(&w->ep, p->ratio));
-        p->off = expr_pool_binary(&w->ep, op[0] == '+' ? EXPR_ADD : EXPR_SUB, p->off, n);
+        r = pointer_offset(w, op[0], ks.c[0], ks.c[1], p);
+        break;
+    }
+    case CXCursor_CallExpr: {
+        /* in a template, 'As + n' with As of a type that depends on a template parameter is an
+         * unresolved operator call: the operand, the operator's name, the other operand */
+        const char *oop = ks.n == 3 ? import_operator_call_op(c) : NULL;
+        char opc = oop ? oop[0] : 0;
+        if (opc)
+            r = pointer_offset(w, opc, ks.c[0], ks.c[2], p);
         break;
     }
     default: break;
@@ -1222,6 +1247,37 @@ bool walk_calls_itself(CXCursor fn)
     return r.found;
 }
 
+typedef struct shared_mention {
+    W *w;
+    bool found;
+} shared_mention;
+
+static enum CXChildVisitResult shared_mention_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    shared_mention *m = d;
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+        CXCursor v = clang_getCursorReferenced(c);
+        int bi = frame_find(m->w, v);
+        if ((bi >= 0 && (m->w->binds[bi].is_ptr || m->w->binds[bi].ptr_shared)) ||
+            (bi < 0 && clang_getCursorKind(v) == CXCursor_VarDecl && walk_has_attr(v, CXCursor_CUDASharedAttr)))
+            m->found = true;
+    }
+    return m->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether expression c names a shared array or a pointer parameter bound to one: a pointer
+ * argument made from it that walk_pointer cannot resolve is still one into shared memory, so
+ * that the callee's accesses through it are listed, never lost. */
+static bool mentions_shared(W *w, CXCursor c)
+{
+    shared_mention m = {w, false};
+    shared_mention_visit(c, clang_getNullCursor(), &m);
+    if (!m.found)
+        clang_visitChildren(c, shared_mention_visit, &m);
+    return m.found;
+}
+
 /* Bind fn's parameters to the arguments of call; *saved restores the bindings. */
 bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
 {
@@ -1245,6 +1301,10 @@ bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
         w->why[0] = '\0';
         if (t.kind == CXType_Pointer) {
             int r = walk_pointer(w, arg, &b.ptr);
+            if (r == 0 && mentions_shared(w, arg)) {
+                r = -1;
+                walk_fail(w, arg, "a pointer into a shared array made in a way bankscope cannot follow");
+            }
             b.is_ptr = r == 1;
             b.ptr_shared = r < 0;
             b.why = r < 0 ? walk_strdup(w, w->why) : "a pointer that is not into a shared array";

@@ -315,5 +315,13 @@ rc=$?
 [ $rc -eq 2 ] && grep -q 'needs a terminal' "$tmp/err" && [ -s "$tmp/first.json" ] && ok ||
     bad "options before the source: exit $rc: $(head -2 "$tmp/err")"
 
+# a pointer into a shared array that cannot be followed (a ?: of two) is still one: what the
+# callee does through it is listed, never dropped
+printf '__device__ void put(float *t, int i) { t[i] = 1.0f; }\n__global__ void k(float *o)\n{\n    __shared__ float s[128];\n    put(threadIdx.x < 16 ? s : s + 64, threadIdx.x);\n    o[0] = s[threadIdx.x];\n}\n' >"$tmp/pq.cu"
+(cd "$tmp" && "$bin" import pq.cu --block 32 -o pq.json) 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "^pq.cu:1:40: skipped store of 't': 't' is a pointer into a shared array made in a way bankscope cannot follow" "$tmp/err" &&
+    [ "$(grep -c '"op"' "$tmp/pq.json")" -eq 1 ] && ok || bad "unfollowed shared pointer: exit $rc: $(cat "$tmp/err")"
+
 echo "import: $pass passed, $fail failed"
 [ $fail -eq 0 ]
