@@ -1448,6 +1448,74 @@ static bool for_parts(W *w, CXCursor c, walk_kids ks, CXCursor *init, CXCursor *
 
 /* A for, while or do-while loop: a simple counted loop becomes a loop of the scenario (a while
  * loop that steps a variable to a bound too), any other is analysed for its first iteration. */
+static bool leaves(CXCursor branch);
+
+/* The values a loop leaves in the variables it changes under a condition ('if (nf >= i) df = i',
+ * Rodinia's srad reduce), when its iterations are all known (a counted loop of constant start,
+ * bound and step, at most MAX_REPLAY iterations, that no exit leaves): its body is walked once per
+ * iteration, the loop variable a number each time, from the values the variables had before it
+ * (pre, the first nb0 bindings); what it leaves after the last iteration is their value after the
+ * loop. A trial walk: its accesses and messages are undone. Variables it cannot follow stay not
+ * known, as the walk of the loop left them. */
+static void loop_replay(W *w, CXCursor c, CXCursor body, CXCursor var, int id, const expr_ref *pre, int nb0)
+{
+    enum { MAX_REPLAY = 1024 };
+    const wloop *L = &w->loops[id];
+    int open = 0; /* variables the loop changed and that are not known after it */
+    for (int i = 0; i < nb0; i++)
+        open += w->binds[i].is_var && !w->binds[i].val && pre[i] && walk_mod_count_in(c, w->binds[i].decl) > 0;
+    if (!open || w->trial >= MAX_TRIAL_DEPTH || w->ntrials >= MAX_TRIALS)
+        return;
+    int64_t vals[MAX_REPLAY];
+    int n = 0;
+    for (int64_t v = L->from; n <= MAX_REPLAY; n++) {
+        bool in = L->kind == 0 ? (L->step > 0 ? v < L->to : v > L->to) : L->kind == 1 ? v < L->to : v > L->to;
+        if (!in || (L->kind && v == 0))
+            break;
+        if (n == MAX_REPLAY)
+            return;
+        vals[n] = v;
+        v = L->kind == 0 ? v + L->step : L->kind == 1 ? v * L->step : v / L->step;
+    }
+    w->ntrials++;
+    walk_saved sv;
+    state_save(w, &sv);
+    w->trial++;
+    for (int i = 0; i < nb0; i++)
+        if (w->binds[i].is_var && walk_mod_count_in(c, w->binds[i].decl) > 0) {
+            w->binds[i].val = pre[i];
+            w->binds[i].why = pre[i] ? NULL : w->binds[i].why;
+        }
+    binding b;
+    memset(&b, 0, sizeof b);
+    b.decl = var;
+    int nl0 = w->nloops;
+    for (int k = 0; k < n && !w->over; k++) {
+        b.val = expr_pool_num(&w->ep, vals[k]);
+        w->binds = walk_grow(w->binds, w->nbinds, &w->cap_binds, sizeof *w->binds);
+        w->binds[w->nbinds++] = b;
+        walk_stmt(w, body);
+        w->nbinds = nb0;
+    }
+    expr_ref *fin = xmalloc((size_t)nb0 * sizeof *fin);
+    for (int i = 0; i < nb0; i++) {
+        fin[i] = w->binds[i].val;
+        for (int k = nl0; k < w->nloops && fin[i]; k++) /* a loop inside: not a value after this one */
+            if (expr_pool_uses(&w->ep, fin[i], w->loops[k].var))
+                fin[i] = 0;
+        if (fin[i] && expr_pool_uses(&w->ep, fin[i], L->var))
+            fin[i] = 0;
+    }
+    w->trial--;
+    state_restore(w, &sv);
+    for (int i = 0; i < nb0; i++)
+        if (w->binds[i].is_var && !w->binds[i].val && fin[i] && walk_mod_count_in(c, w->binds[i].decl) > 0) {
+            w->binds[i].val = fin[i];
+            w->binds[i].why = NULL;
+        }
+    free(fin);
+}
+
 static void walk_loop(W *w, CXCursor c)
 {
     enum CXCursorKind kind = clang_getCursorKind(c);
@@ -1558,6 +1626,9 @@ static void walk_loop(W *w, CXCursor c)
         }
     }
     int nb0 = w->nbinds;
+    expr_ref *pre = nb0 ? xmalloc((size_t)nb0 * sizeof *pre) : NULL; /* the values before the loop */
+    for (int i = 0; i < nb0; i++)
+        pre[i] = w->binds[i].val;
     loop_vars(w, body, &w->loops[id], true, NULL); /* the variables the body changes, at an iteration's start */
     w->binds = walk_grow(w->binds, w->nbinds, &w->cap_binds, sizeof *w->binds);
     w->binds[w->nbinds++] = b;
@@ -1604,6 +1675,9 @@ static void walk_loop(W *w, CXCursor c)
     }
     free(endv);
     w->guard = g0;
+    if (!L.start && !L.bound_e && !L.start_e && !leaves(body))
+        loop_replay(w, c, body, var, id, pre, nb0);
+    free(pre);
 }
 
 typedef struct stmt_list {

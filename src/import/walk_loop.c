@@ -347,14 +347,16 @@ static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
         int64_t k;
         CXCursor ke = nk.c[1];
         if (!strcmp(bop, "=")) {
-            /* v = v OP k */
+            /* v = v OP k, or k OP v for + and * (Rodinia's 'i = 2 * i') */
             CXCursor rhs = walk_strip(nk.c[1]);
             walk_kids rk = walk_children(rhs);
             const char *rop = import_binary_op(rhs);
-            if (!rop || rk.n != 2 || !walk_refers_to(rk.c[0], var))
+            bool swapped = rop && rk.n == 2 && !walk_refers_to(rk.c[0], var) && walk_refers_to(rk.c[1], var) &&
+                           (!strcmp(rop, "+") || !strcmp(rop, "*"));
+            if (!rop || rk.n != 2 || (!walk_refers_to(rk.c[0], var) && !swapped))
                 return "a loop increment that is not 'v += k', 'v *= k', 'v /= k' or a shift";
             bop = rop;
-            ke = rk.c[1];
+            ke = rk.c[swapped ? 0 : 1];
         }
         if (!uniform(w, ke, &k))
             return loop_reason(w, "its step is not a constant");
