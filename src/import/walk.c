@@ -118,6 +118,7 @@ static bool leaf_path(CXType t, int64_t at, strbuf *out, int64_t *size)
 static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char *atomic);
 static expr_ref path_cond(W *w);
 static const char *context_reason(const W *w, const char *why);
+static bool same_value(W *w, expr_ref a, expr_ref b);
 static int var_binding(W *w, CXCursor ref);
 static void var_assign(W *w, CXCursor c, int bi, const char *op, CXCursor rhs);
 
@@ -662,7 +663,7 @@ static void var_set(W *w, int bi, CXCursor c, expr_ref v, const char *why)
         m = walk_fmt("changed at %d:%d under a condition that cannot be expressed", line, col);
     else if (!v)
         m = walk_fmt("changed at %d:%d to a value that is not known (%s)", line, col, why && *why ? why : "?");
-    else if (cond && !b->val)
+    else if (cond && !b->val && !(b->decl_cond && same_value(w, cond, b->decl_cond)))
         m = walk_fmt("set at %d:%d only under a condition", line, col);
     if (m) {
         b->val = 0;
@@ -670,7 +671,8 @@ static void var_set(W *w, int bi, CXCursor c, expr_ref v, const char *why)
         free(m);
         return;
     }
-    b->val = cond ? expr_pool_cond(&w->ep, cond, v, b->val) : v;
+    /* where the variable is declared under the same condition, it exists only where that holds */
+    b->val = cond && !(b->decl_cond && same_value(w, cond, b->decl_cond)) ? expr_pool_cond(&w->ep, cond, v, b->val) : v;
     b->why = NULL;
 }
 
@@ -687,6 +689,7 @@ static void var_declare(W *w, CXCursor d, CXCursor init)
     b.decl = d;
     b.is_var = true;
     b.why = "not set yet";
+    b.decl_cond = path_cond(w);
     if (!clang_Cursor_isNull(init)) {
         char saved[sizeof w->why];
         memcpy(saved, w->why, sizeof saved);
