@@ -252,6 +252,33 @@ static bool member_reads_memory(W *w, CXCursor base)
     return r;
 }
 
+typedef struct mem_find {
+    W *w;
+    bool found;
+} mem_find;
+
+static enum CXChildVisitResult mem_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    mem_find *f = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_ArraySubscriptExpr || (k == CXCursor_DeclRefExpr && member_reads_memory(f->w, c)) ||
+        (k == CXCursor_UnaryOperator && import_unary_op(c) && !strcmp(import_unary_op(c), "*")))
+        f->found = true;
+    return f->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether expression c reads memory: an element of an array, through a pointer, or a local
+ * variable set once from one of those. */
+static bool reads_memory(W *w, CXCursor c)
+{
+    mem_find f = {w, false};
+    mem_visit(c, clang_getNullCursor(), &f);
+    if (!f.found)
+        clang_visitChildren(c, mem_visit, &f);
+    return f.found;
+}
+
 static expr_ref member_ref(W *w, CXCursor c)
 {
     walk_kids k = walk_children(c);
@@ -580,7 +607,10 @@ expr_ref walk_value(W *w, CXCursor c)
     walk_kids ks = walk_children(c);
     CXType t = clang_getCanonicalType(clang_getCursorType(c));
     if (t.kind == CXType_Float || t.kind == CXType_Double || t.kind == CXType_Half || t.kind == CXType_Float16) {
-        r = walk_fail(w, c, "floating-point value in an index");
+        /* a value read from memory (a comparison of two loaded floats, as a reduction's min)
+         * depends on data, whatever its type */
+        r = reads_memory(w, c) ? walk_fail(w, c, "depends on data: reads memory (bankscope record captures it)")
+                               : walk_fail(w, c, "floating-point value in an index");
         goto out;
     }
     switch (k) {

@@ -323,5 +323,13 @@ rc=$?
 [ $rc -eq 0 ] && grep -q "^pq.cu:1:40: skipped store of 't': 't' is a pointer into a shared array made in a way bankscope cannot follow" "$tmp/err" &&
     [ "$(grep -c '"op"' "$tmp/pq.json")" -eq 1 ] && ok || bad "unfollowed shared pointer: exit $rc: $(cat "$tmp/err")"
 
+# a condition that compares two floats read from shared memory (the clock sample's minimum)
+# depends on data, whatever the values' type
+printf '__global__ void k(const float *in)\n{\n    __shared__ float s[64];\n    s[threadIdx.x] = in[threadIdx.x];\n    float f0 = s[threadIdx.x];\n    float f1 = s[threadIdx.x + 32];\n    if (f1 < f0)\n        s[threadIdx.x] = f1;\n}\n' >"$tmp/fm.cu"
+(cd "$tmp" && "$bin" import fm.cu --block 32 -o fm.json) 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "^fm.cu:8:9: skipped store of 's': .*depends on data: reads memory" "$tmp/err" && ok ||
+    bad "float condition read from memory: exit $rc: $(cat "$tmp/err")"
+
 echo "import: $pass passed, $fail failed"
 [ $fail -eq 0 ]
