@@ -1773,6 +1773,19 @@ static bool walk_if_uniform(W *w, CXCursor c, CXCursor cond, CXCursor then, CXCu
     return true;
 }
 
+/* Whether a return (nargs: whether it has a value) in the counted loop being walked ends that
+ * loop as a break would: the loop is the kernel's last statement, walked in the kernel itself
+ * (walk_simple_for cut the loop at it). */
+static bool return_ends_loop(W *w, int nargs)
+{
+    if (!w->break_ok || nargs || w->ncalls || !w->nlstack || clang_Cursor_isNull(w->last_stmt))
+        return false;
+    unsigned off;
+    int l, cl;
+    walk_where(w->last_stmt, &l, &cl, &off);
+    return w->loops[w->lstack[w->nlstack - 1]].begin == off;
+}
+
 static void walk_stmt(W *w, CXCursor c)
 {
     if (walk_over_budget(w, c))
@@ -1855,7 +1868,7 @@ static void walk_stmt(W *w, CXCursor c)
         walk_kids ks = walk_children(c);
         for (int i = 0; i < ks.n; i++)
             walk_stmt(w, ks.c[i]);
-        note_exit(w, c, k == CXCursor_ReturnStmt);
+        note_exit(w, c, k == CXCursor_ReturnStmt && !return_ends_loop(w, ks.n));
         break;
     }
     case CXCursor_ForStmt:
@@ -2013,6 +2026,7 @@ static bool walk_kernel(CXTranslationUnit tu, CXCursor kernel, const import_opti
     w.kernel = kernel;
     w.stmt_expr = clang_getNullCursor();
     w.top_call = clang_getNullCursor();
+    w.last_stmt = clang_getNullCursor();
     w.file_base = base_name(o->file);
     scenario_init(out);
     walk_launch_scan(&w);
@@ -2028,8 +2042,11 @@ static bool walk_kernel(CXTranslationUnit tu, CXCursor kernel, const import_opti
     clang_visitChildren(kernel, shared_visit, &w);
     walk_kids ks = walk_children(kernel);
     char *kname = walk_spell(kernel);
-    if (ks.n && clang_getCursorKind(ks.c[ks.n - 1]) == CXCursor_CompoundStmt)
+    if (ks.n && clang_getCursorKind(ks.c[ks.n - 1]) == CXCursor_CompoundStmt) {
+        walk_kids bk = walk_children(ks.c[ks.n - 1]);
+        w.last_stmt = bk.n ? bk.c[bk.n - 1] : clang_getNullCursor();
         walk_stmt(&w, ks.c[ks.n - 1]);
+    }
     bool no_access = false;
     char *refused = NULL;
     if (broken && !w.over) { /* a kernel that does not parse: its accesses are listed, not imported */

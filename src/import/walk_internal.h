@@ -174,6 +174,7 @@ typedef struct W {
     size_t src_len;            /* src_text's length */
     long steps;                /* statements and expressions walked, inlined calls' included */
     CXCursor top_call;         /* the kernel's call being inlined (null: none) */
+    CXCursor last_stmt;        /* the kernel body's last statement (a loop there may end by return) */
     char *over;                /* where the walk passed WALK_MAX_STEPS, and why (NULL: it did not) */
     int cap_acc, cap_binds, cap_arrays, cap_skips, cap_strs; /* the room of those lists */
 } W;
