@@ -512,7 +512,7 @@ static void child_reap(child_run *c)
 }
 
 /* Start argv with env (NAME=VALUE strings added); its stdout to out_file when not NULL (its
- * stderr then to /dev/null unless to_stderr), or to bankscope's stderr when to_stderr (the
+ * stdin then from /dev/null, its stderr to /dev/null unless to_stderr), or to bankscope's stderr when to_stderr (the
  * recording goes to stdout). The child dies with bankscope (PR_SET_PDEATHSIG); c stays where it
  * is until child_wait. false with why when it could not be started. */
 static bool child_spawn(char *const *argv, char **env, int nenv, const char *out_file, bool to_stderr, child_run *c,
@@ -547,7 +547,12 @@ static bool child_spawn(char *const *argv, char **env, int nenv, const char *out
         close(pfd[0]);
         for (int i = 0; i < nenv; i++)
             putenv(env[i]);
-        if (out_file) {
+        if (out_file) { /* a run whose output is not shown reads nothing: the capture run has the input */
+            int in = open("/dev/null", O_RDONLY);
+            if (in > 0) {
+                dup2(in, 0);
+                close(in);
+            }
             int fd = open(out_file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
             if (fd >= 0 && fd != 1) {
                 dup2(fd, 1);
