@@ -1310,7 +1310,7 @@ static int record_main(record_opts *op)
         record_measured m;
         measure_build(&paths, &c, &s, &b, counted, mwhy, &m);
         if (o.no_time && m.have)
-            snprintf(m.time_why, sizeof m.time_why, "not timed (recorded with --no-time)");
+            snprintf(m.time_why, sizeof m.time_why, "not timed: recorded with --no-time");
         record_step(&o, "lines and predictions", &t0);
         char out[PATH_MAX] = "";
         rc = write_recording(&o, &b, &m, prog, out, sizeof out);
