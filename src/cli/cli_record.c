@@ -644,6 +644,8 @@ static bool record_start(const record_opts *o, const record_paths *p, int run, c
     if (!child_spawn(o->argv, env, (int)(sizeof env / sizeof *env), out_file, to_stderr, c, why, n))
         return false;
     record_runs[run] = c->pid;
+    if (record_signal) /* it came before pass_on could see this run */
+        kill(c->pid, record_signal);
     return true;
 }
 
@@ -1176,8 +1178,8 @@ static void measure_build(const record_paths *p, const record_capture *c, const 
 static void record_end(const record_opts *o, side_runs *side, const char *dir)
 {
     side_stop(o, side);
-    remove_dir(dir);
     record_stop[0] = '\0';
+    remove_dir(dir);
 }
 
 /* The command once its options are read. */
