@@ -847,6 +847,126 @@ static expr_ref wrap_step(W *w, CXCursor rhs, CXCursor var, expr_ref *mask)
     return c;
 }
 
+typedef struct ref_find {
+    const loop_mods *m;
+    W *w;
+    bool found;
+} ref_find;
+
+static enum CXChildVisitResult ref_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    ref_find *f = d;
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+        int bi = var_binding(f->w, c);
+        if (bi >= 0 && bi < 64 && f->m->count[bi] && f->w->binds[bi].is_var)
+            f->found = true;
+    }
+    return f->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether c names a variable the loop changes (m). */
+static bool refers_to_changed(W *w, const loop_mods *m, CXCursor c)
+{
+    ref_find f = {m, w, false};
+    ref_visit(c, clang_getNullCursor(), &f);
+    if (!f.found)
+        clang_visitChildren(c, ref_visit, &f);
+    return f.found;
+}
+
+/* The update 'v >>= c', 'v = v >> c', 'v <<= c', 'v = v << c', 'v += c', 'v -= c' or v++/v-- of
+ * variable v at s, with c a constant: its operator ('>', '<', '+', '-') and c. */
+static char step_of(W *w, CXCursor s, CXCursor v, int64_t *c)
+{
+    s = walk_strip(s);
+    const char *op = import_binary_op(s), *uop = import_unary_op(s);
+    walk_kids ks = walk_children(s);
+    if (uop && (!strcmp(uop, "++") || !strcmp(uop, "--"))) {
+        *c = 1;
+        return uop[0];
+    }
+    if (!op || ks.n != 2 || !walk_refers_to(ks.c[0], v))
+        return 0;
+    CXCursor k = ks.c[1];
+    char r = 0;
+    if (!strcmp(op, ">>=") || !strcmp(op, "<<=") || !strcmp(op, "+=") || !strcmp(op, "-="))
+        r = op[0];
+    else if (!strcmp(op, "=")) {
+        CXCursor rhs = walk_strip(ks.c[1]);
+        const char *rop = import_binary_op(rhs);
+        walk_kids rk = walk_children(rhs);
+        if (!rop || rk.n != 2 || !walk_refers_to(rk.c[0], v) ||
+            (strcmp(rop, ">>") && strcmp(rop, "<<") && strcmp(rop, "+") && strcmp(rop, "-")))
+            return 0;
+        r = rop[0];
+        k = rk.c[1];
+    }
+    char saved[sizeof w->why];
+    memcpy(saved, w->why, sizeof saved);
+    expr_ref e = r ? walk_value(w, k) : 0;
+    memcpy(w->why, saved, sizeof saved);
+    return e && expr_pool_const(&w->ep, e, c) ? r : 0;
+}
+
+/* A loop body that is, for the variables it changes, 'if (X < v) { ...; v >>= 1; ... }' (dwtHaar1D:
+ * 'if (tid < num_threads)' with num_threads halved inside): every variable the body changes is
+ * changed once, at the top of that if's block, and used nowhere else in the body; v only goes
+ * down and X does not change. A thread that fails the condition once fails it at every later
+ * iteration (its v no longer changes and the others' only go down), so where the condition holds
+ * the variables have the values of every earlier iteration having run the block: the block's
+ * statements are then steps of induction variables. The block, or a null cursor. */
+static CXCursor monotone_block(W *w, CXCursor body, const loop_mods *m)
+{
+    CXCursor none = clang_getNullCursor(), block = none, cond = none;
+    walk_kids bk = walk_children(body);
+    for (int i = 0; i < bk.n; i++) {
+        bool ifs = clang_getCursorKind(bk.c[i]) == CXCursor_IfStmt;
+        walk_kids ik = ifs ? walk_children(bk.c[i]) : (walk_kids){NULL, 0};
+        if (ifs && ik.n == 2 && clang_isExpression(clang_getCursorKind(ik.c[0])) &&
+            clang_getCursorKind(ik.c[1]) == CXCursor_CompoundStmt && refers_to_changed(w, m, ik.c[1])) {
+            if (!clang_Cursor_isNull(block))
+                return none;
+            block = ik.c[1];
+            cond = ik.c[0];
+        } else if (refers_to_changed(w, m, bk.c[i]))
+            return none; /* used or changed outside the block */
+    }
+    if (clang_Cursor_isNull(block))
+        return none;
+    walk_kids tk = walk_children(block);
+    for (int bi = 0; bi < 64 && bi < w->nbinds; bi++) {
+        if (!m->count[bi] || !w->binds[bi].is_var)
+            continue;
+        bool top = false; /* the same statement (compared by position: the cursors come from two walks) */
+        unsigned fo, to;
+        int l, cl;
+        walk_where(m->first[bi], &l, &cl, &fo);
+        for (int i = 0; i < tk.n; i++) {
+            walk_where(walk_strip(tk.c[i]), &l, &cl, &to);
+            top |= to == fo && clang_getCursorKind(walk_strip(tk.c[i])) == clang_getCursorKind(m->first[bi]);
+        }
+        if (m->count[bi] != 1 || !top)
+            return none;
+    }
+    /* the condition: X < v, X <= v, v > X or v >= X, with v going down and X unchanged */
+    CXCursor g = walk_strip(cond);
+    const char *op = import_binary_op(g);
+    walk_kids gk = walk_children(g);
+    if (!op || gk.n != 2)
+        return none;
+    int vi = !strcmp(op, "<") || !strcmp(op, "<=") ? 1 : !strcmp(op, ">") || !strcmp(op, ">=") ? 0 : -1;
+    if (vi < 0 || refers_to_changed(w, m, gk.c[1 - vi]))
+        return none;
+    CXCursor v = walk_strip(gk.c[vi]);
+    int bi = clang_getCursorKind(v) == CXCursor_DeclRefExpr ? var_binding(w, v) : -1;
+    int64_t c = 0;
+    char st = bi >= 0 && bi < 64 && m->count[bi] ? step_of(w, m->first[bi], w->binds[bi].decl, &c) : 0;
+    if (!((st == '>' && c >= 0) || (st == '-' && c >= 0) || (st == '+' && c <= 0)))
+        return none;
+    return block;
+}
+
 /* The followed variables a loop body writes: at the start of an iteration (before) each is no
  * longer known, except a simple induction variable (written once per iteration, v += k with k
  * the same for every lane, at the top of the body), which is v0 + k * (iteration number) of the
@@ -858,6 +978,7 @@ static void loop_vars(W *w, CXCursor body, const wloop *L, bool before, const ch
     memset(&m, 0, sizeof m);
     m.w = w;
     clang_visitChildren(body, loop_mod_visit, &m);
+    CXCursor mblock = L && L->kind == 0 ? monotone_block(w, body, &m) : clang_getNullCursor();
     for (int bi = 0; bi < w->nbinds && bi < 64; bi++) {
         if (!m.count[bi])
             continue;
@@ -872,6 +993,32 @@ static void loop_vars(W *w, CXCursor body, const wloop *L, bool before, const ch
         const char *op = import_binary_op(m.first[bi]);
         const char *uop = import_unary_op(m.first[bi]);
         walk_kids ks = walk_children(m.first[bi]);
+        int64_t sc = 0;
+        char sop = !clang_Cursor_isNull(mblock) && b->val ? step_of(w, m.first[bi], b->decl, &sc) : 0;
+        if (sop && before) {
+            /* a step of the monotone block: the value after every earlier iteration ran it */
+            expr_ref done = expr_pool_binary(
+                &w->ep, EXPR_DIV,
+                expr_pool_binary(&w->ep, EXPR_SUB, expr_pool_var(&w->ep, L->var), expr_pool_num(&w->ep, L->from)),
+                expr_pool_num(&w->ep, L->step));
+            expr_ref k = expr_pool_num(&w->ep, sc);
+            expr_ref by = expr_pool_binary(&w->ep, EXPR_MUL, k, done);
+            b->val = expr_pool_binary(&w->ep,
+                                      sop == '>'   ? EXPR_SHR
+                                      : sop == '<' ? EXPR_SHL
+                                      : sop == '+' ? EXPR_ADD
+                                                   : EXPR_SUB,
+                                      b->val, by);
+            b->why = NULL;
+            continue;
+        }
+        if (sop) { /* after the loop: where each thread stopped is not known */
+            char *why = walk_fmt("changed at %d:%d, inside a loop, under a condition", line, col);
+            b->val = 0;
+            b->why = walk_strdup(w, why);
+            free(why);
+            continue;
+        }
         if (L && L->kind == 0 && m.count[bi] == 1 && top && b->val) {
             if (uop && (!strcmp(uop, "++") || !strcmp(uop, "--")))
                 step = expr_pool_num(&w->ep, uop[0] == '+' ? 1 : -1);

@@ -333,5 +333,11 @@ rc=$?
 [ $rc -eq 0 ] && grep -q "^fm.cu:8:9: skipped store of 's': .*depends on data: reads memory" "$tmp/err" && ok ||
     bad "float condition read from memory: exit $rc: $(cat "$tmp/err")"
 
+# a value changed under a condition that can turn true again (the bound grows) is not followed
+printf '__global__ void k(float *o)\n{\n    __shared__ float s[256];\n    unsigned active = 8;\n    for (unsigned i = 0; i < 4; ++i) {\n        if (threadIdx.x < active) {\n            s[threadIdx.x] = 1;\n            active = active + 4;\n        }\n    }\n}\n' >"$tmp/mg.cu"
+(cd "$tmp" && "$bin" import mg.cu --block 32 -o mg.json) 2>"$tmp/err"
+grep -q "^mg.cu:7:13: skipped store of 's': .*'active' is changed at 8:13, inside a loop" "$tmp/err" && ok ||
+    bad "growing bound under its own condition: $(cat "$tmp/err")"
+
 echo "import: $pass passed, $fail failed"
 [ $fail -eq 0 ]
