@@ -2082,8 +2082,8 @@ static void settle_notes(W *w, const char *file)
             continue;
         g += strlen("(give -D ");
         size_t len = strcspn(g, "=) ");
-        if (!len || len >= sizeof names[0] || strncmp(g + len, "=VALUE)", 7) != 0)
-            continue;
+        if (!len || len >= sizeof names[0] || (strncmp(g + len, "=VALUE)", 7) != 0 && strncmp(g + len, "=N)", 3) != 0))
+            continue; /* a parameter's value, or the grid's size (gridDim.x=N) */
         int k = 0;
         while (k < n && (strncmp(names[k], g, len) || names[k][len]))
             k++;

@@ -339,5 +339,12 @@ printf '__global__ void k(float *o)\n{\n    __shared__ float s[256];\n    unsign
 grep -q "^mg.cu:7:13: skipped store of 's': .*'active' is changed at 8:13, inside a loop" "$tmp/err" && ok ||
     bad "growing bound under its own condition: $(cat "$tmp/err")"
 
+# accesses waiting on the grid's size: one note says which -D settles them
+printf '__global__ void k(float *o)\n{\n    __shared__ float s[64];\n    if (blockIdx.x == gridDim.x - 1)\n        s[threadIdx.x] = 1;\n    else {\n        s[threadIdx.x] = 2;\n        s[threadIdx.x + 32] = 3;\n    }\n}\n' >"$tmp/gd.cu"
+(cd "$tmp" && "$bin" import gd.cu --block 32 -o gd.json) 2>"$tmp/err"
+[ "$(grep -c "note: .* wait on 'gridDim.x'" "$tmp/err")" -eq 1 ] &&
+    grep -q "^gd.cu: note: 2 listed accesses wait on 'gridDim.x', which the file does not give: give -D gridDim.x=VALUE" "$tmp/err" &&
+    ok || bad "grid size note: $(cat "$tmp/err")"
+
 echo "import: $pass passed, $fail failed"
 [ $fail -eq 0 ]
