@@ -201,7 +201,12 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
     expr_ref when = path_cond(w);
     int64_t never;
     if (when && expr_pool_const(&w->ep, when, &never) && never == 0) {
-        skip_access(w, c, op, a, "never reached: every thread has left by then (return or continue before it)");
+        int64_t g = 1;
+        bool branch = w->guard && expr_pool_const(&w->ep, w->guard, &g) && g == 0;
+        skip_access(w, c, op, a,
+                    branch ? "never reached: no thread takes the branch it is in (its condition is false with the "
+                             "values given)"
+                           : "never reached: every thread has left by then (return or continue before it)");
         return;
     }
     /* the scenario's atomic kinds; CUDA's atomicSub is atom.add of the negated value */
