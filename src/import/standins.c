@@ -140,6 +140,44 @@ static const char cuda_pipeline_h[] = "#pragma once\n#ifndef __BS_PIPELINE\n#def
                                       "__device__ void __pipeline_wait_prior(__bs_size_t);\n"
                                       "#endif\n";
 
+/* cuRAND's device API (curand_kernel.h): the generator states and the draws, for any state */
+static const char curand_kernel_h[] =
+    "#pragma once\n#ifndef __BS_CURAND_KERNEL\n#define __BS_CURAND_KERNEL\n"
+    "struct curandStateXORWOW { unsigned int d, v[5]; int boxmuller_flag, boxmuller_flag_double;\n"
+    "  float boxmuller_extra; double boxmuller_extra_double; };\n"
+    "typedef struct curandStateXORWOW curandStateXORWOW_t; typedef struct curandStateXORWOW curandState_t;\n"
+    "typedef struct curandStateXORWOW curandState;\n"
+    "struct curandStatePhilox4_32_10 { unsigned int ctr[4], key[2], output[4]; unsigned int STATE; };\n"
+    "typedef struct curandStatePhilox4_32_10 curandStatePhilox4_32_10_t;\n"
+    "struct curandStateMRG32k3a { double s1[3], s2[3]; }; typedef struct curandStateMRG32k3a "
+    "curandStateMRG32k3a_t;\n"
+    "template <class S> __device__ void curand_init(unsigned long long, unsigned long long, unsigned long long, S "
+    "*);\n"
+    "template <class S> __device__ unsigned int curand(S *);\n"
+    "template <class S> __device__ float curand_uniform(S *); template <class S> __device__ double "
+    "curand_uniform_double(S *);\n"
+    "template <class S> __device__ float curand_normal(S *); template <class S> __device__ double "
+    "curand_normal_double(S *);\n"
+    "template <class S> __device__ float2 curand_normal2(S *); template <class S> __device__ float4 "
+    "curand_uniform4(S *);\n"
+    "template <class S> __device__ float4 curand_normal4(S *);\n"
+    "template <class S> __device__ float curand_log_normal(S *, float, float);\n"
+    "template <class S> __device__ unsigned int curand_poisson(S *, double);\n"
+    "#endif\n";
+
+/* cuRAND's host API (curand.h): only the names host code around a kernel calls */
+static const char curand_h[] = "#pragma once\n#ifndef __BS_CURAND\n#define __BS_CURAND\n"
+                               "typedef struct curandGenerator_st *curandGenerator_t;\n"
+                               "typedef enum { CURAND_STATUS_SUCCESS = 0 } curandStatus_t;\n"
+                               "typedef enum { CURAND_RNG_PSEUDO_DEFAULT = 100, CURAND_RNG_PSEUDO_XORWOW = 101,\n"
+                               "  CURAND_RNG_QUASI_SOBOL32 = 201 } curandRngType_t;\n"
+                               "curandStatus_t curandCreateGenerator(...); curandStatus_t "
+                               "curandDestroyGenerator(...);\n"
+                               "curandStatus_t curandSetPseudoRandomGeneratorSeed(...); curandStatus_t "
+                               "curandGenerateUniform(...);\n"
+                               "curandStatus_t curandGenerateNormal(...); curandStatus_t curandSetStream(...);\n"
+                               "#endif\n";
+
 static const char empty_h[] = "#pragma once\n";
 
 const import_standin import_standins[] = {
@@ -171,8 +209,8 @@ const import_standin import_standins[] = {
     {"cuda_profiler_api.h", cuda_profiler_api_h},
     {"cuda_pipeline.h", cuda_pipeline_h},
     {"cuda_pipeline_primitives.h", cuda_pipeline_h},
-    {"curand.h", empty_h},
-    {"curand_kernel.h", empty_h},
+    {"curand.h", curand_h},
+    {"curand_kernel.h", curand_kernel_h},
     {"cuda_awbarrier.h", empty_h},
     {"nvtx3/nvToolsExt.h", empty_h},
     {"nvToolsExt.h", empty_h},

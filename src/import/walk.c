@@ -465,8 +465,15 @@ static void walk_call(W *w, CXCursor c)
         w->top_call = c;
     w->calls[w->ncalls++] = fn;
     walk_kids k = walk_children(fn);
-    if (k.n && clang_getCursorKind(k.c[k.n - 1]) == CXCursor_CompoundStmt)
+    if (k.n && clang_getCursorKind(k.c[k.n - 1]) == CXCursor_CompoundStmt) {
+        if (w->ncalls == 1) { /* a call in the kernel itself: what its callee does is walked */
+            int l, cl;
+            walk_where(c, &l, &cl, NULL);
+            w->call_lines = walk_grow(w->call_lines, w->ncall_lines, &w->cap_call_lines, sizeof *w->call_lines);
+            w->call_lines[w->ncall_lines++] = l;
+        }
         walk_stmt(w, k.c[k.n - 1]);
+    }
     w->ncalls--;
     if (w->ncalls == 0)
         w->top_call = clang_getNullCursor();
@@ -2139,6 +2146,10 @@ static void list_unparsed_uses(W *w, CXCursor kernel, const char *broken)
             int dl, dc;
             walk_where(w->arrays[a].decl, &dl, &dc, NULL);
             bool listed = (int)line == dl;
+            /* an argument of a call whose callee was walked: its accesses through it are listed
+             * at the callee's lines */
+            for (int i = 0; i < w->ncall_lines && !listed; i++)
+                listed = w->call_lines[i] == (int)line;
             char *of = walk_fmt(" of '%s", w->arrays[a].name);
             for (int i = 0; i < nskips0 && !listed; i++)
                 listed = w->skips[i].line == (int)line && strstr(w->skips[i].text, of);
@@ -2233,6 +2244,7 @@ static bool walk_kernel(CXTranslationUnit tu, CXCursor kernel, const import_opti
         fprintf(stderr, "%s: no shared-memory access of kernel '%s' could be imported\n", o->file, kname);
     free(refused);
     free(w.skips);
+    free(w.call_lines);
     for (int i = 0; i < w.nacc; i++) {
         free(w.acc[i].field);
         free(w.acc[i].vector);

@@ -254,29 +254,86 @@ static bool member_reads_memory(W *w, CXCursor base)
 
 typedef struct mem_find {
     W *w;
+    int depth;
+    long *budget; /* nodes left to look at: past it, the answer is no */
     bool found;
 } mem_find;
+
+static bool reads_memory_at(W *w, CXCursor c, int depth, long *budget);
+
+typedef struct set_find {
+    W *w;
+    CXCursor var;
+    int depth;
+    long *budget;
+    bool found;
+} set_find;
+
+/* An assignment to the variable whose value reads memory. */
+static enum CXChildVisitResult set_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    set_find *f = d;
+    if (--*f->budget < 0)
+        return CXChildVisit_Break;
+    const char *op = import_binary_op(c);
+    walk_kids k =
+        op && op[strlen(op) - 1] == '=' && strcmp(op, "==") && strcmp(op, "<=") && strcmp(op, ">=") && strcmp(op, "!=")
+            ? walk_children(c)
+            : (walk_kids){NULL, 0};
+    if (k.n == 2 && clang_getCursorKind(walk_strip(k.c[0])) == CXCursor_DeclRefExpr &&
+        clang_equalCursors(clang_getCursorReferenced(walk_strip(k.c[0])), f->var) &&
+        reads_memory_at(f->w, k.c[1], f->depth + 1, f->budget))
+        f->found = true;
+    return f->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
 
 static enum CXChildVisitResult mem_visit(CXCursor c, CXCursor parent, CXClientData d)
 {
     (void)parent;
     mem_find *f = d;
+    if (--*f->budget < 0)
+        return CXChildVisit_Break;
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_ArraySubscriptExpr || (k == CXCursor_DeclRefExpr && member_reads_memory(f->w, c)) ||
         (k == CXCursor_UnaryOperator && import_unary_op(c) && !strcmp(import_unary_op(c), "*")))
         f->found = true;
+    else if (k == CXCursor_DeclRefExpr && f->depth < 6) {
+        /* a local variable of the function whose value (its initialiser or an assignment) reads
+         * memory, followed a few steps (srad's c = 1.0 / (1.0 + den), den from qsqr, ...) */
+        CXCursor v = clang_getCursorReferenced(c);
+        CXCursor fn = clang_getCursorSemanticParent(v);
+        enum CXCursorKind fk = clang_getCursorKind(fn);
+        if (clang_getCursorKind(v) == CXCursor_VarDecl &&
+            (fk == CXCursor_FunctionDecl || fk == CXCursor_FunctionTemplate)) {
+            walk_kids vk = walk_children(v);
+            if (vk.n && clang_isExpression(clang_getCursorKind(vk.c[vk.n - 1])) &&
+                reads_memory_at(f->w, vk.c[vk.n - 1], f->depth + 1, f->budget))
+                f->found = true;
+            set_find sf = {f->w, v, f->depth, f->budget, false};
+            if (!f->found && walk_mod_count(v, NULL) > 0)
+                clang_visitChildren(fn, set_visit, &sf);
+            f->found |= sf.found;
+        }
+    }
     return f->found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
-/* Whether expression c reads memory: an element of an array, through a pointer, or a local
- * variable set once from one of those. */
-static bool reads_memory(W *w, CXCursor c)
+static bool reads_memory_at(W *w, CXCursor c, int depth, long *budget)
 {
-    mem_find f = {w, false};
+    mem_find f = {w, depth, budget, false};
     mem_visit(c, clang_getNullCursor(), &f);
     if (!f.found)
         clang_visitChildren(c, mem_visit, &f);
     return f.found;
+}
+
+/* Whether expression c reads memory: an element of an array, through a pointer, or a local
+ * variable whose value comes from one of those. */
+static bool reads_memory(W *w, CXCursor c)
+{
+    long budget = 200000;
+    return reads_memory_at(w, c, 0, &budget);
 }
 
 static expr_ref member_ref(W *w, CXCursor c)

@@ -352,5 +352,25 @@ printf '__global__ void k(float *o, int nf)\n{\n    __shared__ float s[64];\n   
 grep -q "^nb.cu:5:9: skipped store of 's': never reached: no thread takes the branch it is in" "$tmp/err" && ok ||
     bad "branch no thread takes: $(cat "$tmp/err")"
 
+# a kernel that does not parse: what a helper does through the array it is handed is listed at
+# the helper's lines, and the call's argument is not listed again as a 'use'
+printf '__device__ void add(float *t, int i) { t[i] += t[i + 32]; }\n__global__ void k(float *o)\n{\n    __shared__ float s[64];\n    undeclared_t x;\n    add(s, threadIdx.x);\n}\n' >"$tmp/bk.cu"
+(cd "$tmp" && "$bin" import bk.cu --block 32 -o bk.json) 2>"$tmp/err"
+[ "$(grep -c 'skipped' "$tmp/err")" -eq 3 ] && ! grep -q 'skipped use' "$tmp/err" &&
+    grep -q "^bk.cu:1:40: skipped load of 's': not imported: the kernel does not parse" "$tmp/err" && ok ||
+    bad "helper of a kernel that does not parse: $(cat "$tmp/err")"
+# the device side of <curand_kernel.h>: a kernel that draws from a curandState parses
+printf '#include <curand_kernel.h>\n__global__ void k(curandState *st, float *o)\n{\n    __shared__ float s[64];\n    curandState l = st[threadIdx.x];\n    s[threadIdx.x] = curand_normal(&l);\n    o[0] = s[threadIdx.x];\n}\n' >"$tmp/cr.cu"
+(cd "$tmp" && "$bin" import cr.cu --block 32 -o cr.json) 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '"op"' "$tmp/cr.json")" -eq 2 ] && ok || bad "curand: exit $rc: $(cat "$tmp/err")"
+
+# a float computed in steps from values read from memory (srad's diffusion coefficient) decides
+# a condition that depends on data
+printf '__global__ void k(const float *g)\n{\n    __shared__ float t[64];\n    float jc, den, c;\n    t[threadIdx.x] = g[threadIdx.x];\n    jc = t[threadIdx.x];\n    den = (jc - 0.5f) / 2.0f;\n    c = 1.0f / (1.0f + den);\n    if (c < 0)\n        t[threadIdx.x] = 0;\n}\n' >"$tmp/sd.cu"
+(cd "$tmp" && "$bin" import sd.cu --block 32 -o sd.json) 2>"$tmp/err"
+grep -q "^sd.cu:10:9: skipped store of 't': .*depends on data: reads memory" "$tmp/err" && ok ||
+    bad "float computed from memory in steps: $(cat "$tmp/err")"
+
 echo "import: $pass passed, $fail failed"
 [ $fail -eq 0 ]
