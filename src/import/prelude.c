@@ -344,6 +344,10 @@ const char import_prelude_more[] =
 const char import_prelude[] =
     "#pragma clang system_header\n"
     "#define __CUDACC__ 1\n"
+    /* kernels are read as nvcc's device pass reads them, for the scenario's architecture (sm_90):
+     * code under '#if __CUDA_ARCH__ >= 700' is there (-D __CUDA_ARCH__=800 picks another) */
+    "#ifndef __CUDA_ARCH__\n#define __CUDA_ARCH__ 900\n#endif\n"
+    "#ifndef __CUDACC_VER_MAJOR__\n#define __CUDACC_VER_MAJOR__ 13\n#define __CUDACC_VER_MINOR__ 0\n#endif\n"
     "#define __BANKSCOPE_IMPORT__ 1\n"
     "#define __global__ __attribute__((global))\n"
     "#define __device__ __attribute__((device))\n"

@@ -178,6 +178,39 @@ static const char curand_h[] = "#pragma once\n#ifndef __BS_CURAND\n#define __BS_
                                "curandStatus_t curandGenerateNormal(...); curandStatus_t curandSetStream(...);\n"
                                "#endif\n";
 
+/* libcu++'s barrier and pipeline (<cuda/barrier>, <cuda/pipeline>): the names kernels use, as
+ * the CUDA samples and SGEMM's double buffering do */
+static const char cuda_barrier_h[] =
+    "#pragma once\n#ifndef __BS_CUDA_BARRIER\n#define __BS_CUDA_BARRIER\n#include <utility>\n"
+    "namespace cuda {\n"
+    "enum thread_scope { thread_scope_system = 0, thread_scope_device = 1, thread_scope_block = 2,\n"
+    "  thread_scope_thread = 3 };\n"
+    "struct __attribute__((aligned(8))) __bs_barrier_base { unsigned long long __state; };\n"
+    "template <thread_scope S, class F = void> class barrier : public __bs_barrier_base {\n"
+    " public:\n"
+    "  struct arrival_token { unsigned long long __t; };\n"
+    "  barrier() = default;\n"
+    "  __device__ arrival_token arrive(__PTRDIFF_TYPE__ = 1);\n"
+    "  __device__ void wait(arrival_token &&) const;\n"
+    "  __device__ void arrive_and_wait(); __device__ void arrive_and_drop();\n"
+    "};\n"
+    "template <thread_scope S, class F> __device__ void init(barrier<S, F> *, __PTRDIFF_TYPE__);\n"
+    "template <__bs_size_t N> struct aligned_size_t { __bs_size_t value; __host__ __device__ "
+    "aligned_size_t(__bs_size_t v) : value(v) {} };\n"
+    "template <thread_scope S> class pipeline {\n"
+    " public:\n"
+    "  __device__ void producer_acquire(); __device__ void producer_commit();\n"
+    "  __device__ void consumer_wait(); __device__ void consumer_release();\n"
+    "};\n"
+    "template <class G, thread_scope S, __bs_size_t N> struct pipeline_shared_state {};\n"
+    "__device__ pipeline<thread_scope_thread> make_pipeline();\n"
+    "template <class G, class T> __device__ pipeline<thread_scope_block> make_pipeline(const G &, T *);\n"
+    "template <class T, class B> __device__ void memcpy_async(void *, const void *, T, B &);\n"
+    "template <class G, class T, class B> __device__ void memcpy_async(const G &, void *, const void *, T, B &);\n"
+    "template <thread_scope S> __device__ void pipeline_consumer_wait_prior(pipeline<S> &);\n"
+    "}\n"
+    "#endif\n";
+
 static const char empty_h[] = "#pragma once\n";
 
 const import_standin import_standins[] = {
@@ -212,6 +245,9 @@ const import_standin import_standins[] = {
     {"curand.h", curand_h},
     {"curand_kernel.h", curand_kernel_h},
     {"cuda_awbarrier.h", empty_h},
+    {"cuda/barrier", cuda_barrier_h},
+    {"cuda/pipeline", cuda_barrier_h},
+    {"cuda/std/barrier", cuda_barrier_h},
     {"nvtx3/nvToolsExt.h", empty_h},
     {"nvToolsExt.h", empty_h},
     {NULL, NULL},

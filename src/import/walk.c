@@ -130,6 +130,8 @@ static void var_assign(W *w, CXCursor c, int bi, const char *op, CXCursor rhs);
 static int struct_pieces(CXCursor c, const char *field, char **paths, const char **vectors)
 {
     CXType t = clang_getCanonicalType(clang_getCursorType(walk_strip(c)));
+    if (t.kind != CXType_Record) /* (libclang 14 crashes asked the size of a member function's type) */
+        return 0;
     int64_t size = clang_Type_getSizeOf(t), align = clang_Type_getAlignOf(t);
     if (t.kind != CXType_Record || size <= 0 || align <= 0 || (size == align && size <= 16) || size % align != 0 ||
         align > 16)

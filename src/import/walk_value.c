@@ -205,7 +205,14 @@ static expr_ref decl_ref(W *w, CXCursor c)
                 walk_fail(w, c, "the value of '%s' is not known", name);
         }
     } else {
-        r = walk_fail(w, c, "unknown value '%s'", name);
+        /* a template parameter in an instantiation (reduce_block<false>): clang knows its value */
+        CXEvalResult ev = import_value_dependent(c) ? NULL : clang_Cursor_Evaluate(c);
+        if (ev && clang_EvalResult_getKind(ev) == CXEval_Int)
+            r = expr_pool_num(&w->ep, clang_EvalResult_getAsLongLong(ev));
+        if (ev)
+            clang_EvalResult_dispose(ev);
+        if (!r)
+            r = walk_fail(w, c, "unknown value '%s'", name);
     }
     free(name);
     return r;
@@ -1170,6 +1177,20 @@ int walk_element(W *w, CXCursor c, waccess *a)
     walk_kids ks = walk_children(c);
     if (k == CXCursor_MemberRefExpr && ks.n == 1) {
         int r = walk_element(w, ks.c[0], a);
+        enum CXCursorKind mk = clang_getCursorKind(clang_getCursorReferenced(c));
+        if (r != 0 && (mk == CXCursor_CXXMethod || mk == CXCursor_ConversionFunction)) {
+            /* a member function called on a shared object (a cuda::barrier's arrive()): what it
+             * does to the object is not followed */
+            if (r == 1) {
+                free(a->field);
+                free(a->vector);
+                a->field = a->vector = NULL;
+            }
+            char *m = member_name(w, c);
+            walk_fail(w, c, "the member function '%s' called on a shared object, which bankscope does not follow", m);
+            free(m);
+            return -1;
+        }
         if (r != 1) {
             /* p->x through a pointer */
             pbind p;

@@ -372,5 +372,21 @@ printf '__global__ void k(const float *g)\n{\n    __shared__ float t[64];\n    f
 grep -q "^sd.cu:10:9: skipped store of 't': .*depends on data: reads memory" "$tmp/err" && ok ||
     bad "float computed from memory in steps: $(cat "$tmp/err")"
 
+# a member function called on a shared object (a cuda::barrier, a struct with methods) is listed,
+# and never crashes the parser
+printf '#include <cuda/barrier>\nstruct B {\n    unsigned long long st;\n    __device__ void go();\n};\n__global__ void k(float *o)\n{\n    __shared__ cuda::barrier<cuda::thread_scope_block> bar;\n    __shared__ B b;\n    __shared__ float s[64];\n    if (threadIdx.x == 0)\n        init(&bar, blockDim.x);\n    b.go();\n    s[threadIdx.x] = 1;\n    auto t = bar.arrive();\n    bar.wait(std::move(t));\n    o[0] = s[threadIdx.x];\n}\n' >"$tmp/mf.cu"
+(cd "$tmp" && "$bin" import mf.cu --block 32 -o mf.json) 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '"op"' "$tmp/mf.json")" -eq 2 ] &&
+    grep -q "^mf.cu:13:5: skipped load of 'b': the member function 'go' called on a shared object" "$tmp/err" &&
+    grep -q "^mf.cu:15:14: skipped load of 'bar': the member function 'arrive'" "$tmp/err" && ok ||
+    bad "member function of a shared object: exit $rc: $(cat "$tmp/err")"
+# a static shared array of a helper template instantiated twice: two arrays, named apart
+printf 'template <int N>\n__device__ void put(int i)\n{\n    __shared__ float t[64];\n    t[i] = N;\n}\n__global__ void k()\n{\n    put<1>(threadIdx.x);\n    put<2>(threadIdx.x);\n}\n' >"$tmp/ta.cu"
+(cd "$tmp" && "$bin" import ta.cu --block 32 -o ta.json) 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '"name": "t_2"' "$tmp/ta.json" && grep -q "note: 't' is declared again" "$tmp/err" && ok ||
+    bad "a template's static array twice: exit $rc: $(cat "$tmp/err")"
+
 echo "import: $pass passed, $fail failed"
 [ $fail -eq 0 ]
