@@ -65,14 +65,7 @@ bool scenario_clone(const scenario *src, scenario *dst)
     dst->is_trace = src->is_trace;
     dst->whatif = dup_or_null(src->whatif);
     if (src->is_trace) {
-        dst->ntrace = src->ntrace;
-        dst->trace = xmalloc(sizeof *dst->trace * (size_t)(src->ntrace ? src->ntrace : 1));
-        memcpy(dst->trace, src->trace, sizeof *dst->trace * (size_t)src->ntrace);
-        if (src->trace_at) {
-            dst->trace_at = xcalloc((size_t)(src->ntrace ? src->ntrace : 1), sizeof *dst->trace_at);
-            for (int i = 0; i < src->ntrace; i++)
-                scenario_srcloc_copy(&src->trace_at[i], &dst->trace_at[i]);
-        }
+        scenario_table_share(src, dst); /* the instructions are shared, never copied */
     } else {
         clone_types(&src->types, &dst->types);
         dst->narrays = src->narrays;

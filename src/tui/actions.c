@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "io/load.h"
 #include "tui/app.h"
 
 /* The array the current access reads; -1 for a trace. */
@@ -247,14 +246,13 @@ static int act_undo(tui_app *a, int key)
 static int act_reset(tui_app *a, int key)
 {
     (void)key;
-    if (!a->modified || !a->saved_json) {
+    if (!a->modified || !a->saved.arch) {
         app_set_message(a, false, "nothing to reset: the scenario is as its file holds it");
         return REACT_REDRAW;
     }
     scenario s;
-    io_error err;
-    if (!load_scenario_text(a->saved_json, strlen(a->saved_json), a->source, NULL, &s, &err)) {
-        app_set_message(a, true, "%s", err.text);
+    if (!scenario_clone(&a->saved, &s)) { /* a copy of a finished scenario always validates */
+        app_set_message(a, true, "the file as opened does not validate");
         return REACT_REDRAW;
     }
     int r = app_replace(a, &s, "back to the file as opened or saved (u undoes)");

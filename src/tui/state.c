@@ -73,10 +73,8 @@ static void app_take(tui_app *a, scenario *s, const char *source)
     a->modified = false;
     a->quiz.answered = false;
     a->scen_gen++;
-    strbuf sb = {0};
-    save_scenario_json(&a->sc, &sb);
-    free(a->saved_json);
-    a->saved_json = strbuf_take(&sb);
+    scenario_free(&a->saved);
+    scenario_clone(&a->sc, &a->saved); /* the description copied, the trace's table shared */
 }
 
 bool app_open(tui_app *a, const char *source, char *err, size_t errlen)
@@ -135,7 +133,7 @@ void app_free(tui_app *a)
     free(a->rec.path);
     picker_free(a);
     free(a->source);
-    free(a->saved_json);
+    scenario_free(&a->saved);
 }
 
 /* Keep the selection inside the scenario after an edit. */
@@ -185,12 +183,8 @@ void app_react(tui_app *a, int flags)
         if (app_in_mode(a, MODE_ADVISOR))
             jobs_start_advisor(a, a->adv.res ? a->adv.res->array : a->sc.accesses[a->access].array);
         flags |= REACT_MEASURE | REACT_RECOMPUTE;
-        if (a->modified && a->saved_json) { /* back to what the file holds ("+" then "-"): unmodified */
-            strbuf sb = {0};
-            save_scenario_json(&a->sc, &sb);
-            a->modified = strcmp(strbuf_str(&sb), a->saved_json) != 0;
-            strbuf_free(&sb);
-        }
+        if (a->modified && a->saved.arch) /* back to what the file holds ("+" then "-"): unmodified */
+            a->modified = !scenario_same_file(&a->sc, &a->saved);
     }
     if (flags & REACT_MEASURE) {
         sweep_measure_cancel(a);
