@@ -29,13 +29,14 @@ bool scenario_same_file(const scenario *a, const scenario *b);
  * scenario_finish itself to try candidates; the caller validates the result again anyway. */
 typedef bool (*scenario_edit_fn)(scenario *s, void *ctx, char *msg, size_t n);
 
-/* Undo and redo stacks of whole scenarios, newest last. At most SCENARIO_HISTORY_MAX each. */
+/* Undo and redo stacks of scenarios (descriptions, each holding a reference to its trace's table),
+ * newest last. At most SCENARIO_HISTORY_MAX each; the stacks grow as they fill. */
 #define SCENARIO_HISTORY_MAX 64
 typedef struct scenario_history {
     scenario *undo; /* owned */
-    int nundo;
+    int nundo, undo_cap;
     scenario *redo; /* owned */
-    int nredo;
+    int nredo, redo_cap;
 } scenario_history;
 
 /* Apply fn to a clone of *cur; when it succeeds and validates, the clone becomes *cur and the
