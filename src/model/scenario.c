@@ -207,7 +207,8 @@ bool scenario_access_active(const scenario *s, int access, int it)
 
 void scenario_iteration_text(const scenario *s, int access, int it, strbuf *out)
 {
-    int in = access >= 0 && !s->is_trace ? access_loop(s, &s->accesses[access]) : -2;
+    const scenario_access *ac = scenario_access_of(s, access);
+    int in = ac ? access_loop(s, ac) : -2;
     const char *sep = "";
     for (int k = 0; k < s->nloops; k++)
         if (in == -2 || scenario_loop_encloses(s, k, in)) {

@@ -175,6 +175,29 @@ bool scenario_table_same(const scenario *a, const scenario *b);
  * why; -1 when every kind exists. Checks each distinct kind once, not each entry. */
 int scenario_table_arch_problem(const scenario *s, char *why, size_t n);
 
+/* What the front ends ask without asking which kind the scenario is (scenario_doc.c). A trace
+ * has no arrays, accesses, loops or warp selection: those counts are 0 for it. */
+/* Whether s describes a layout (arrays, block, loops, accesses with index expressions) that the
+ * layout edits change; false for a trace, whose addresses were recorded. */
+bool scenario_has_layout(const scenario *s);
+/* Whether s carries the source map of its instructions (a recording's lines). */
+bool scenario_has_source_map(const scenario *s);
+/* The source map's entry of instruction k; NULL without a source map or out of range. */
+const scenario_srcloc *scenario_source_of(const scenario *s, int64_t k);
+/* Access i as described; NULL for a trace (its instructions describe nothing) or out of range. */
+const scenario_access *scenario_access_of(const scenario *s, int i);
+/* The array access i reads; -1 for a trace's instruction or out of range. */
+int scenario_access_array(const scenario *s, int i);
+/* The kind of access i (0 <= i < scenario_access_count) as one request: an access's prototype
+ * (op, width and the tensor-era fields, no lanes), or a trace's instruction as recorded. */
+banks_request scenario_kind_of(const scenario *s, int i);
+/* Access i's warp-instruction at that iteration for that warp; a trace's instruction i (it has
+ * one iteration and one warp). */
+typedef struct scenario_instr scenario_instr;
+void scenario_instr_get(const scenario *s, int i, int iteration, int warp, scenario_instr *out);
+/* What `access` counts, for messages: "instruction(s)" of a trace, "access(es)" of a description. */
+const char *scenario_access_noun(const scenario *s, bool plural);
+
 typedef struct scenario_error {
     char path[96]; /* e.g. "accesses[0].index[1]" */
     int expr_pos;  /* offset inside an expression, -1 when none */
@@ -235,7 +258,7 @@ typedef struct scenario_lane {
     int eval_pos;
 } scenario_lane;
 
-typedef struct scenario_instr {
+struct scenario_instr {
     int64_t seq; /* position in scenario order */
     int access;  /* -1 for trace entries */
     int iteration;
@@ -243,7 +266,7 @@ typedef struct scenario_instr {
     int warp;
     banks_request req;
     scenario_lane lane[BANKS_WARP];
-} scenario_instr;
+};
 
 /* The iteration and access of warp-instruction k (0 <= k < scenario_instr_count). */
 void scenario_instr_locate(const scenario *s, int64_t k, int *iteration, int *access);

@@ -144,7 +144,7 @@ bool scenario_same_file(const scenario *a, const scenario *b)
     if (a->is_trace != b->is_trace || !same_str(a->name, b->name) || !same_str(a->description, b->description) ||
         strcmp(a->arch->name, b->arch->name) != 0)
         return false;
-    if (a->is_trace)
+    if (!scenario_has_layout(a))
         return same_trace(a, b);
     bool nested = is_nest(a);
     if (nested != is_nest(b) || memcmp(a->block, b->block, sizeof a->block) != 0 || !same_types(&a->types, &b->types) ||

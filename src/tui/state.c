@@ -65,8 +65,8 @@ static void app_take(tui_app *a, scenario *s, const char *source)
     free(a->source);
     a->source = src;
     a->access = a->iteration = 0;
-    a->warp = a->sc.is_trace ? 0 : scenario_selected_warp(&a->sc, 0);
-    a->sel_lane = -1; /* no lane selected until one is chosen (arrows, a click) */
+    a->warp = scenario_selected_warp(&a->sc, 0); /* 0 for a trace */
+    a->sel_lane = -1;                            /* no lane selected until one is chosen (arrows, a click) */
     a->grid_scroll = a->map_scroll = 0;
     a->step.shown = 0;
     a->pattern = pattern_index(source);
@@ -145,7 +145,7 @@ static void clamp_selection(tui_app *a)
         a->access = nacc - 1;
     if (a->iteration >= s->iterations)
         a->iteration = s->iterations - 1;
-    if (!s->is_trace && a->warp >= scenario_warp_count(s))
+    if (a->warp >= scenario_warp_count(s)) /* a trace's: 1 */
         a->warp = scenario_warp_count(s) - 1;
 }
 
@@ -164,7 +164,7 @@ void app_refresh_view(tui_app *a)
             acc = scenario_access_count(o) - 1;
         if (it >= o->iterations)
             it = o->iterations - 1;
-        if (!o->is_trace && w >= scenario_warp_count(o))
+        if (w >= scenario_warp_count(o))
             w = scenario_warp_count(o) - 1;
         view_build(o, acc, it, w, &c->view);
     }
@@ -250,7 +250,7 @@ int app_replace(tui_app *a, scenario *next, const char *done)
 int64_t app_instr_seq(const tui_app *a)
 {
     const scenario *s = &a->sc;
-    if (s->is_trace)
+    if (!scenario_has_layout(s))
         return a->access;
     int64_t k = ((int64_t)a->iteration * s->naccesses + a->access) * scenario_selected_warps(s);
     for (int w = 0; w < scenario_selected_warps(s); w++)

@@ -181,6 +181,23 @@ static void check_same_matches_json(scenario *st, int n)
     free(j);
 }
 
+/* The accessors on a description: its accesses, their arrays and kinds, no source map. */
+static void test_accessors_description(void **state)
+{
+    (void)state;
+    scenario s;
+    test_load_pattern("transpose-naive", &s);
+    assert_true(scenario_has_layout(&s));
+    assert_false(scenario_has_source_map(&s));
+    assert_null(scenario_source_of(&s, 0));
+    assert_ptr_equal(scenario_access_of(&s, 0), &s.accesses[0]);
+    assert_null(scenario_access_of(&s, s.naccesses));
+    assert_int_equal(scenario_access_array(&s, 0), s.accesses[0].array);
+    assert_int_equal(scenario_kind_of(&s, 0).width, s.accesses[0].width);
+    assert_string_equal(scenario_access_noun(&s, false), "access");
+    scenario_free(&s);
+}
+
 static void test_same_file_matches_json(void **state)
 {
     (void)state;
@@ -234,6 +251,18 @@ static void test_trace_table_shared(void **state)
     assert_true(load_scenario_file(test_path("data/record/transpose-naive.json", path, sizeof path), NULL, &a, &err));
     assert_true(a.is_trace);
     assert_non_null(a.trace_at);
+    /* what the accessors rely on: a trace describes no arrays, accesses, loops or warps */
+    assert_int_equal(a.narrays + a.naccesses + a.nloops + a.nwarps, 0);
+    assert_null(a.warps);
+    assert_false(scenario_has_layout(&a));
+    assert_true(scenario_has_source_map(&a));
+    assert_null(scenario_access_of(&a, 0));
+    assert_int_equal(scenario_access_array(&a, 0), -1);
+    assert_ptr_equal(scenario_source_of(&a, 1), &a.trace_at[1]);
+    assert_null(scenario_source_of(&a, a.ntrace));
+    assert_int_equal(scenario_kind_of(&a, 1).addr[3], a.trace[1].addr[3]);
+    assert_string_equal(scenario_access_noun(&a, true), "instructions");
+    assert_int_equal(scenario_warp_count(&a), 1);
     assert_true(scenario_clone(&a, &b));
     assert_ptr_equal(a.trace, b.trace);
     assert_ptr_equal(a.trace_at, b.trace_at);
@@ -268,7 +297,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_clone_library),      cmocka_unit_test(test_apply_undo_redo),
         cmocka_unit_test(test_source_location),    cmocka_unit_test(test_same_file_matches_json),
-        cmocka_unit_test(test_trace_table_shared),
+        cmocka_unit_test(test_trace_table_shared), cmocka_unit_test(test_accessors_description),
     };
     return cmocka_run_group_tests_name("scenario_edit", tests, NULL, NULL);
 }
