@@ -16,26 +16,32 @@ typedef struct table_kind {
     int width, first;
 } table_kind;
 
+/* A source map: one location per instruction, shared by the tables of the same instructions at
+ * other addresses (a what-if moves addresses, never where they come from). */
+typedef struct table_map {
+    atomic_int refs;
+    int n;
+    scenario_srcloc *at; /* owned */
+} table_map;
+
 struct scenario_table {
     atomic_int refs;
     int n;
-    banks_request *req;  /* owned */
-    scenario_srcloc *at; /* owned unless map is set; NULL: no source map */
-    scenario_table *map; /* the table whose source map this one shares (a reference held), or NULL */
+    banks_request *req; /* owned */
+    table_map *map;     /* a reference held; NULL: no source map */
     /* the distinct (op, width) pairs and the first entry of each, in entry order; -1: too many */
     int nkinds;
     table_kind kinds[TABLE_MAX_KINDS];
 };
 
-/* A new table of n requests (taken over) with the source map at (taken over, or borrowed from
- * map when map is not NULL), one reference held by the caller. */
-static scenario_table *table_new(banks_request *req, scenario_srcloc *at, scenario_table *map, int n)
+/* A new table of n requests (taken over) with the source map map (one more reference taken;
+ * NULL: none), one reference held by the caller. */
+static scenario_table *table_new(banks_request *req, table_map *map, int n)
 {
     scenario_table *t = xcalloc(1, sizeof *t);
     atomic_init(&t->refs, 1);
     t->n = n;
     t->req = req;
-    t->at = at;
     t->map = map;
     if (map)
         atomic_fetch_add(&map->refs, 1);
@@ -54,17 +60,29 @@ static scenario_table *table_new(banks_request *req, scenario_srcloc *at, scenar
     return t;
 }
 
+/* Free n locations and the array that holds them. */
+static void locations_free(scenario_srcloc *at, int n)
+{
+    if (!at)
+        return;
+    for (int i = 0; i < n; i++)
+        scenario_srcloc_free(&at[i]);
+    free(at);
+}
+
+static void map_release(table_map *m)
+{
+    if (!m || atomic_fetch_sub(&m->refs, 1) != 1)
+        return;
+    locations_free(m->at, m->n);
+    free(m);
+}
+
 static void table_release(scenario_table *t)
 {
     if (!t || atomic_fetch_sub(&t->refs, 1) != 1)
         return;
-    if (t->map)
-        table_release(t->map);
-    else if (t->at) {
-        for (int i = 0; i < t->n; i++)
-            scenario_srcloc_free(&t->at[i]);
-        free(t->at);
-    }
+    map_release(t->map);
     free(t->req);
     free(t);
 }
@@ -73,7 +91,7 @@ static void table_release(scenario_table *t)
 static void table_show(scenario *s)
 {
     s->trace = s->table->req;
-    s->trace_at = s->table->map ? s->table->map->at : s->table->at;
+    s->trace_at = s->table->map ? s->table->map->at : NULL;
     s->ntrace = s->table->n;
 }
 
@@ -81,7 +99,15 @@ void scenario_table_seal(scenario *s)
 {
     if (!s->is_trace || s->table || !s->trace)
         return;
-    s->table = table_new(s->trace, s->trace_at, NULL, s->ntrace);
+    table_map *map = NULL;
+    if (s->trace_at) {
+        map = xcalloc(1, sizeof *map);
+        atomic_init(&map->refs, 1);
+        map->n = s->ntrace;
+        map->at = s->trace_at;
+    }
+    s->table = table_new(s->trace, map, s->ntrace);
+    map_release(map); /* the table holds it now */
     table_show(s);
 }
 
@@ -112,10 +138,7 @@ void scenario_table_drop(scenario *s)
     if (s->table) {
         table_release(s->table);
     } else { /* built but never sealed (a reader that stopped half-way) */
-        if (s->trace_at)
-            for (int i = 0; i < s->ntrace; i++)
-                scenario_srcloc_free(&s->trace_at[i]);
-        free(s->trace_at);
+        locations_free(s->trace_at, s->ntrace);
         free(s->trace);
     }
     s->table = NULL;
@@ -128,8 +151,11 @@ void scenario_table_set_requests(scenario *s, banks_request *req)
 {
     scenario_table_seal(s);
     scenario_table *old = s->table;
-    scenario_table *map = old->map ? old->map : old->at ? old : NULL;
-    s->table = table_new(req, NULL, map, old->n);
+    if (!old) { /* not a trace: nothing to replace */
+        free(req);
+        return;
+    }
+    s->table = table_new(req, old->map, old->n);
     table_release(old);
     table_show(s);
 }
