@@ -213,6 +213,12 @@ static void test_same_file_matches_json(void **state)
         {SCENARIO_CHANGE_FIELD_NEXT, .u.access = {0}},
         {SCENARIO_CHANGE_DIMENSION, .u.dimension = {0, true, true}},
         {SCENARIO_CHANGE_INDEX, .u.index = {0, 0, "threadIdx.x * 2"}},
+        {SCENARIO_CHANGE_INDEX, .u.index = {0, -1, "threadIdx.x < 16"}},
+        {SCENARIO_CHANGE_FIELD_TYPE_NEXT, .u.field = {0, 0, false}},
+        {SCENARIO_CHANGE_FIELD_ADD, .u.field = {0, -1, false}},
+        {SCENARIO_CHANGE_FIELDS_REORDER, .u.field = {0, 0, false}},
+        {SCENARIO_CHANGE_FIELD_DELETE, .u.field = {0, 0, true}},
+        {SCENARIO_CHANGE_STRUCT_DECL, .u.decl = {"struct pt { float x; double y; };"}},
     };
     enum { NSTEPS = sizeof steps / sizeof steps[0] };
     int n;
@@ -238,6 +244,27 @@ static void test_same_file_matches_json(void **state)
         for (int k = 0; k < ns; k++)
             scenario_free(&st[k]);
     }
+    /* loop nests and an access outside them (version 2), each against its edits and the other */
+    scenario nest[NSTEPS + 2];
+    int nn = 0;
+    char path[512];
+    io_error err;
+    static const char *const files[] = {"golden/cases/loop-outside-nest.json", "golden/cases/loop-outside.json"};
+    for (int f = 0; f < 2; f++) {
+        assert_true(load_scenario_file(test_path(files[f], path, sizeof path), NULL, &nest[nn++], &err));
+        for (int k = 0; k < 3; k++) {
+            char msg[300];
+            scenario next;
+            assert_true(scenario_clone(&nest[nn - 1], &next));
+            if (scenario_edit_change(&next, NULL, &steps[k], msg, sizeof msg))
+                nest[nn++] = next;
+            else
+                scenario_free(&next);
+        }
+    }
+    check_same_matches_json(nest, nn);
+    for (int k = 0; k < nn; k++)
+        scenario_free(&nest[k]);
 }
 
 /* A trace's instructions are one table shared by its copies (never copied), freed with the last
