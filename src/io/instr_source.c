@@ -225,14 +225,16 @@ static scenario_instr *rep_build(instr_source *src, int access, int it, int w, i
     *slot = -1;
     if (!src->rep && !src->rep_off)
         rep_setup(src);
+    void (*build)(const scenario *, int, int, int, scenario_instr *) =
+        src->brief ? scenario_instr_build_brief : scenario_instr_build;
     if (src->rep_off || !src->rep_inv[access]) {
-        scenario_instr_build(s, access, it, warp, buf);
+        build(s, access, it, warp, buf);
         return buf;
     }
     int64_t k = (int64_t)access * src->rep_warps + w;
     scenario_instr *in = &src->rep[k];
     if (!src->rep_state[k]) {
-        scenario_instr_build(s, access, it, warp, in);
+        build(s, access, it, warp, in);
         src->rep_state[k] = 1;
     }
     in->iteration = it;

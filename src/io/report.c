@@ -58,10 +58,11 @@ const char *report_excluded_text(const scenario_excluded *e, char *buf, size_t n
     return buf;
 }
 
-/* Iterate the instructions the options select, calling fn for each. */
+/* Iterate the instructions the options select, calling fn for each (brief: fn reads only their
+ * requests and lane states). */
 typedef void (*visit_fn)(void *ctx, const scenario *s, const scenario_instr *in, const banks_result *r);
 
-static void visit(const scenario *s, const report_options *o, visit_fn fn, void *ctx)
+static void visit(const scenario *s, const report_options *o, visit_fn fn, void *ctx, bool brief)
 {
     scenario_instr in;
     banks_result r;
@@ -70,6 +71,7 @@ static void visit(const scenario *s, const report_options *o, visit_fn fn, void 
         instr_source_scenario(&own, s, o->warp);
         src = &own;
     }
+    src->brief = brief; /* fn reads only the request and the lanes' states */
     /* Work that repeats is done once, exactly: an instruction of a loop-invariant access is the
      * one of its first iteration (instr_source), whose result is kept per slot; any other request
      * equal to one answered before comes from the memo. */
@@ -507,7 +509,7 @@ void report_text(FILE *out, const scenario *s, const report_options *o)
     text_ctx c = {.out = out, .o = o, .last_access = -2, .last_iter = -1, .last_heading = -1};
     if (!o->summary)
         scenario_header(out, s);
-    visit(s, o, text_visit, &c);
+    visit(s, o, text_visit, &c, o->summary);
     flush_run(&c, s);
     if (o->summary) /* after the instructions: a streamed trace's count is known only then */
         scenario_header(out, s);
@@ -780,7 +782,7 @@ bool report_json(FILE *out, const scenario *s, const report_options *o, const ch
         json_arrays(&w, s);
     jsonw_key(&w, "accesses");
     jsonw_begin_array(&w, JSONW_LINES);
-    visit(s, o, json_visit, &c);
+    visit(s, o, json_visit, &c, false);
     jsonw_end_array(&w);
     jsonw_key(&w, "summary");
     jsonw_begin_object(&w, JSONW_INLINE);

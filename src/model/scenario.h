@@ -228,6 +228,11 @@ void scenario_instr_locate(const scenario *s, int64_t k, int *iteration, int *ac
 void scenario_instr_at(const scenario *s, int64_t k, scenario_instr *out);
 /* Build the instruction of one access, iteration and warp. */
 void scenario_instr_build(const scenario *s, int access, int iteration, int warp, scenario_instr *out);
+/* The same with only what the bank rule and the totals read: the request and each lane's state
+ * (the other fields of a lane record are left as they were). For a caller that analyses many
+ * instructions and shows none of their lanes (scenario_instr_idle, _threads and _excluded work
+ * on it). */
+void scenario_instr_build_brief(const scenario *s, int access, int iteration, int warp, scenario_instr *out);
 /* Whether access builds the same instruction (all but seq, iteration and loop_value) at every
  * iteration of the nest: no expression of it reads a loop variable. */
 bool scenario_access_loop_invariant(const scenario *s, int access);
