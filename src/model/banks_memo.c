@@ -27,17 +27,23 @@ bool banks_request_equal(const banks_request *a, const banks_request *b)
     return memcmp(a->addr, b->addr, sizeof a->addr) == 0;
 }
 
-/* A 64-bit mix of the request (multiply-xorshift per field): equal requests hash equally. */
+/* A 64-bit mix of the request: each address multiplied by its own odd constant (independent
+ * multiplies, no chain through the lanes), summed, then the head mixed in; equal requests hash
+ * equally. */
 static uint64_t request_hash(const banks_profile *p, const banks_request *r)
 {
+    uint64_t sum[4] = {0, 0, 0, 0};
+    for (int l = 0; l < BANKS_WARP; l += 4)
+        for (int k = 0; k < 4; k++)
+            sum[k] += ((uint64_t)r->addr[l + k] ^ (uint64_t)(l + k) << 56) * (0x9E3779B97F4A7C15ull + 2u * (uint64_t)l);
     uint64_t h = (uint64_t)(uintptr_t)p * 0x9E3779B97F4A7C15ull;
     uint64_t head = (uint64_t)r->op | (uint64_t)r->width << 8 | (uint64_t)r->matrices << 16 | (uint64_t)r->trans << 24 |
                     (uint64_t)r->atomic << 32 | (uint64_t)r->returns << 40;
     h = (h ^ head) * 0xBF58476D1CE4E5B9ull;
     h = (h ^ r->active) * 0x94D049BB133111EBull;
-    for (int l = 0; l < BANKS_WARP; l++)
-        h = (h ^ (uint64_t)r->addr[l]) * 0x9E3779B97F4A7C15ull + (h >> 29);
-    return h ^ (h >> 32);
+    h = (h ^ sum[0]) * 0xBF58476D1CE4E5B9ull;
+    h = (h ^ sum[1] ^ (sum[2] << 17 | sum[2] >> 47) ^ (sum[3] << 39 | sum[3] >> 25)) * 0x94D049BB133111EBull;
+    return h ^ (h >> 31);
 }
 
 void banks_memo_analyze(banks_memo *m, const banks_profile *p, const banks_request *req, banks_result *out)

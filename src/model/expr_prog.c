@@ -749,7 +749,7 @@ void expr_prog_prepare(const expr_prog *p, expr_env *env)
 }
 
 /* A lane variable's index in expr_lanes, or -1 for a per-instruction one. */
-static int lane_var(int v)
+static inline __attribute__((always_inline)) int lane_var(int v)
 {
     switch (v) {
     case EXPR_TX: return 0;
@@ -763,21 +763,95 @@ static int lane_var(int v)
 
 #define WARP_DEPTH 16 /* deepest stack evaluated a warp at a time */
 
+/* Apply one operation to every lane: a loop per operator (no switch inside), which the compiler
+ * turns into vector code. */
+#define EACH_LANE(expr)                                                                                                \
+    do {                                                                                                               \
+        for (int l = 0; l < EXPR_LANES; l++)                                                                           \
+            a[l] = (expr);                                                                                             \
+    } while (0)
+
+/* The signed remainder and quotient by 2^s (s < 63) as C defines them (rounded toward zero),
+ * with shifts only. */
+static inline int64_t mod_pow2(int64_t x, int s)
+{
+    uint64_t bias = (uint64_t)(x >> 63) & (((uint64_t)1 << s) - 1u); /* 2^s - 1 for negative x */
+    return (int64_t)((uint64_t)x - (((uint64_t)x + bias) & ~(((uint64_t)1 << s) - 1u)));
+}
+
+static inline int64_t div_pow2(int64_t x, int s)
+{
+    uint64_t bias = (uint64_t)(x >> 63) & (((uint64_t)1 << s) - 1u);
+    return (int64_t)((uint64_t)x + bias) >> s;
+}
+
 /* k_op over every lane (wrapping; the divisions never trap: k is neither 0 nor, where a lane
  * could hold INT64_MIN, -1 for the lanes that matter, and the others are made harmless). */
-static void k_op_lanes(int op, int64_t *a, int64_t k)
+static inline __attribute__((always_inline)) void k_op_lanes(int op, int64_t *a, int64_t k)
 {
     if ((op == EXPR_DIV || op == EXPR_MOD) && (k == 0 || k == -1)) {
         for (int l = 0; l < EXPR_LANES; l++)
             a[l] = k == 0 ? 0 : op == EXPR_DIV ? (int64_t)(0 - (uint64_t)a[l]) : 0;
         return;
     }
-    for (int l = 0; l < EXPR_LANES; l++)
-        a[l] = k_op(op, a[l], k);
+    const uint64_t u = (uint64_t)k;
+    const int s = k > 0 && (k & (k - 1)) == 0 && k < ((int64_t)1 << 62) ? __builtin_ctzll(u) : -1;
+    switch (op) {
+    case EXPR_ADD: EACH_LANE((int64_t)((uint64_t)a[l] + u)); break;
+    case EXPR_SUB: EACH_LANE((int64_t)((uint64_t)a[l] - u)); break;
+    case EXPR_MUL: EACH_LANE((int64_t)((uint64_t)a[l] * u)); break;
+    case EXPR_DIV:
+        if (s >= 0)
+            EACH_LANE(div_pow2(a[l], s));
+        else
+            EACH_LANE(a[l] / k);
+        break;
+    case EXPR_MOD:
+        if (s >= 0)
+            EACH_LANE(mod_pow2(a[l], s));
+        else
+            EACH_LANE(a[l] % k);
+        break;
+    case EXPR_SHL: EACH_LANE((int64_t)((uint64_t)a[l] << k)); break;
+    case EXPR_SHR: EACH_LANE(a[l] >> k); break;
+    case EXPR_LT: EACH_LANE(a[l] < k); break;
+    case EXPR_LE: EACH_LANE(a[l] <= k); break;
+    case EXPR_GT: EACH_LANE(a[l] > k); break;
+    case EXPR_GE: EACH_LANE(a[l] >= k); break;
+    case EXPR_EQ: EACH_LANE(a[l] == k); break;
+    case EXPR_NE: EACH_LANE(a[l] != k); break;
+    case EXPR_AND: EACH_LANE(a[l] & k); break;
+    case EXPR_XOR: EACH_LANE(a[l] ^ k); break;
+    case EXPR_OR: EACH_LANE(a[l] | k); break;
+    case EXPR_MIN: EACH_LANE(a[l] < k ? a[l] : k); break;
+    case EXPR_MAX: EACH_LANE(a[l] > k ? a[l] : k); break;
+    default: EACH_LANE(0); break;
+    }
 }
 
-uint32_t expr_eval_lanes(const expr *e, const expr_env *env, const expr_lanes *lv, uint32_t mask, int64_t *out,
-                         expr_status *st, int *pos)
+/* A binary operator that cannot fail over every lane (t = t op d); false for the operators
+ * that can, which go lane by lane. */
+static inline __attribute__((always_inline)) bool safe_op_lanes(int op, int64_t *a, const int64_t *d)
+{
+    switch (op) {
+    case EXPR_LT: EACH_LANE(a[l] < d[l]); return true;
+    case EXPR_LE: EACH_LANE(a[l] <= d[l]); return true;
+    case EXPR_GT: EACH_LANE(a[l] > d[l]); return true;
+    case EXPR_GE: EACH_LANE(a[l] >= d[l]); return true;
+    case EXPR_EQ: EACH_LANE(a[l] == d[l]); return true;
+    case EXPR_NE: EACH_LANE(a[l] != d[l]); return true;
+    case EXPR_AND: EACH_LANE(a[l] & d[l]); return true;
+    case EXPR_XOR: EACH_LANE(a[l] ^ d[l]); return true;
+    case EXPR_OR: EACH_LANE(a[l] | d[l]); return true;
+    case EXPR_MIN: EACH_LANE(a[l] < d[l] ? a[l] : d[l]); return true;
+    case EXPR_MAX: EACH_LANE(a[l] > d[l] ? a[l] : d[l]); return true;
+    default: return false;
+    }
+}
+
+__attribute__((target_clones("avx2", "default"))) uint32_t expr_eval_lanes(const expr *e, const expr_env *env,
+                                                                           const expr_lanes *lv, uint32_t mask,
+                                                                           int64_t *out, expr_status *st, int *pos)
 {
     const expr_prog *p = e->fast.ncode ? &e->fast : &e->prog;
     if (p->jumps || p->depth > WARP_DEPTH) { /* lane by lane */
@@ -862,6 +936,11 @@ uint32_t expr_eval_lanes(const expr *e, const expr_env *env, const expr_lanes *l
             sp--;
             t = stk[sp - 1];
             d = stk[sp];
+            if (safe_op_lanes(in->op, t, d)) { /* every lane, dead ones too: they are never read */
+                for (int l = 0; l < EXPR_LANES; l++)
+                    t[l] = (live >> l) & 1 ? t[l] : 0;
+                break;
+            }
             for (int l = 0; l < EXPR_LANES; l++) {
                 int64_t r = 0;
                 if (live >> l & 1) {
