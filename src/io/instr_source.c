@@ -31,6 +31,7 @@ static void take_header(instr_source *src)
     src->own.arch = h->arch;
     src->own.is_trace = true;
     src->own.iterations = 1;
+    src->recording |= h->recording;
 }
 
 /* A trace read from a pipe (or "-", standard input) streams as a file does: its first bytes
@@ -80,6 +81,7 @@ static int open_pipe(instr_source *src, const char *path, const char *arch, io_e
     else
         ok = load_scenario_text(strbuf_str(&sb2), sb2.len, path, arch, &src->own, err);
     strbuf_free(&sb2);
+    src->recording = ok && src->own.recording;
     return ok ? 1 : -1;
 }
 
@@ -103,6 +105,7 @@ bool instr_source_open(instr_source *src, const char *path, const char *arch, bo
             while ((rc = trace_stream_next(ts, &r, err)) > 0)
                 src->counted++;
             src->counted++;
+            src->recording = trace_stream_header(ts)->recording;
             trace_stream_close(ts);
             if (rc < 0 || trace_stream_open(path, NULL, 0, path, arch, &ts, err) != TRACE_STREAM_OK)
                 return false;
@@ -116,7 +119,10 @@ bool instr_source_open(instr_source *src, const char *path, const char *arch, bo
             return true;
         }
     }
-    return load_scenario_file(path, arch, &src->own, err);
+    if (!load_scenario_file(path, arch, &src->own, err))
+        return false;
+    src->recording = src->own.recording;
+    return true;
 }
 
 bool instr_source_streams(const instr_source *src)

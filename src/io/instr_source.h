@@ -24,9 +24,12 @@ typedef struct instr_source {
     int64_t counted;         /* instructions the checking pass found; -1 when none was made */
     const char *progress;    /* when set, progress under this name on a terminal's stderr */
     bool failed;
-    bool brief;   /* a scenario's instructions hold only their request and lane states (set before
-                     the first one: scenario_instr_build_brief) */
-    io_error err; /* why, when failed (also: interrupted by a signal, see work.h) */
+    bool recording; /* the file says "format": "bankscope-record/1"; for a streamed trace known
+                       before its instructions when it says so first, else once read through (the
+                       checking pass, or the end of the stream) */
+    bool brief;     /* a scenario's instructions hold only their request and lane states (set before
+                       the first one: scenario_instr_build_brief) */
+    io_error err;   /* why, when failed (also: interrupted by a signal, see work.h) */
     /* instructions of loop-invariant accesses, built once per (access, warp) and handed out again
      * at every iteration (scenario_access_loop_invariant): rep[access * warps + w] */
     scenario_instr *rep;
