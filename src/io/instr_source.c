@@ -175,7 +175,9 @@ static bool next_streamed(instr_source *src, scenario_instr *in)
     in->loop_value = 0;
     int64_t warp = trace_stream_warp(src->ts); /* a recording's entry: the warp that executed it */
     in->warp = warp >= 0 && warp < INT32_MAX ? (int)warp : 0;
-    for (int l = 0; l < BANKS_WARP; l++) {
+    for (int l = 0; l < BANKS_WARP && src->brief; l++) /* only the states */
+        in->lane[l].state = (in->req.active >> l) & 1 ? SCENARIO_LANE_OK : SCENARIO_LANE_MASKED;
+    for (int l = 0; l < BANKS_WARP && !src->brief; l++) {
         scenario_lane *ln = &in->lane[l];
         ln->state = (in->req.active >> l) & 1 ? SCENARIO_LANE_OK : SCENARIO_LANE_MASKED;
         ln->tid = ln->tx = l;

@@ -27,8 +27,8 @@ typedef struct instr_source {
     bool recording; /* the file says "format": "bankscope-record/1"; for a streamed trace known
                        before its instructions when it says so first, else once read through (the
                        checking pass, or the end of the stream) */
-    bool brief;     /* a scenario's instructions hold only their request and lane states (set before
-                       the first one: scenario_instr_build_brief) */
+    bool brief;     /* the instructions hold only their request and lane states (set before the first
+                       one: scenario_instr_build_brief; a trace's lanes but their states unwritten) */
     io_error err;   /* why, when failed (also: interrupted by a signal, see work.h) */
     /* instructions of loop-invariant accesses, built once per (access, warp) and handed out again
      * at every iteration (scenario_access_loop_invariant): rep[access * warps + w] */

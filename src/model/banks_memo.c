@@ -48,6 +48,16 @@ static uint64_t request_hash(const banks_profile *p, const banks_request *r)
 
 void banks_memo_analyze(banks_memo *m, const banks_profile *p, const banks_request *req, banks_result *out)
 {
+    if (m->bypass > 0) { /* few requests repeated lately */
+        m->bypass--;
+        banks_analyze(p, req, out, NULL);
+        return;
+    }
+    if (++m->window == BANKS_MEMO_WINDOW) { /* a window ends: keep the table if it paid */
+        if (m->window_hits < BANKS_MEMO_WINDOW / BANKS_MEMO_RARE)
+            m->bypass = 7 * BANKS_MEMO_WINDOW;
+        m->window = m->window_hits = 0;
+    }
     if (!m->slot) {
         m->slot = calloc((size_t)m->mask + 1, sizeof *m->slot);
         if (!m->slot) { /* no table: every request analysed */
@@ -58,6 +68,7 @@ void banks_memo_analyze(banks_memo *m, const banks_profile *p, const banks_reque
     banks_memo_entry *e = &m->slot[request_hash(p, req) & m->mask];
     if (e->arch == p && banks_request_equal(&e->req, req)) {
         m->hits++;
+        m->window_hits++;
         *out = e->res;
         return;
     }
