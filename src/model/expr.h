@@ -173,7 +173,8 @@ typedef struct expr_lanes {
 } expr_lanes;
 
 /* expr_eval_fast for the lanes of mask at once (env holds the per-instruction variables and
- * slots, after expr_prepare): out[lane] for the lanes that succeed; returns the lanes that
+ * slots, after expr_prepare): out[lane] for the lanes that succeed, 0 for the others (not in
+ * mask, or failed); returns the lanes that
  * fail, with st[lane] and pos[lane] as expr_eval would give them. Each instruction runs over
  * all lanes in a loop, so the interpreter's cost is shared by the warp. */
 uint32_t expr_eval_lanes(const expr *e, const expr_env *env, const expr_lanes *lv, uint32_t mask, int64_t *out,

@@ -857,6 +857,8 @@ __attribute__((target_clones("avx2", "default"))) uint32_t expr_eval_lanes(const
     if (p->jumps || p->depth > WARP_DEPTH) { /* lane by lane */
         expr_env x = *env;
         uint32_t failed = 0;
+        for (int l = 0; l < EXPR_LANES; l++)
+            out[l] = 0;
         for (uint32_t m = mask; m; m &= m - 1) {
             int l = __builtin_ctz(m);
             x.v[EXPR_TX] = lv->v[0][l];
@@ -865,8 +867,10 @@ __attribute__((target_clones("avx2", "default"))) uint32_t expr_eval_lanes(const
             x.v[EXPR_TID] = lv->v[3][l];
             x.v[EXPR_LANE] = lv->v[4][l];
             st[l] = run(p, 0, p->ncode, &x, &out[l], &pos[l]);
-            if (st[l] != EXPR_OK)
+            if (st[l] != EXPR_OK) {
                 failed |= 1u << l;
+                out[l] = 0;
+            }
         }
         return failed;
     }
@@ -958,9 +962,7 @@ __attribute__((target_clones("avx2", "default"))) uint32_t expr_eval_lanes(const
             break;
         }
     }
-    for (uint32_t m = live; m; m &= m - 1) {
-        int l = __builtin_ctz(m);
-        out[l] = stk[0][l];
-    }
+    for (int l = 0; l < EXPR_LANES; l++) /* a blend, not a loop over the live lanes' bits */
+        out[l] = (live >> l) & 1 ? stk[0][l] : 0;
     return failed;
 }

@@ -586,7 +586,8 @@ typedef struct lane_work {
 } lane_work;
 
 /* Evaluate expression x for the lanes in *pending, all at once (expr_eval_lanes): lanes where
- * it fails leave *pending as expression errors (bad_dim = dim); the values go to val[lane]. */
+ * it fails leave *pending as expression errors (bad_dim = dim); the values go to val[lane] (0 for
+ * the other lanes). */
 static void eval_lanes(const expr *x, expr_env *env, const expr_lanes *lv, lane_work *w, uint32_t *pending, int dim,
                        int64_t *val)
 {
@@ -739,9 +740,9 @@ __attribute__((target_clones("avx2", "default"))) static void build(const scenar
     lane_work w;
     w.thread = warp_lanes(s, warp, &lv);
     w.masked = w.oob = w.misaligned = w.failed = 0;
-    uint32_t pending = w.thread;     /* lanes still taking part */
-    int64_t val[BANKS_WARP] = {0};   /* lanes an evaluation skips keep a defined value */
-    uint64_t elem[BANKS_WARP] = {0}; /* wrapping: only lanes in bounds are used */
+    uint32_t pending = w.thread; /* lanes still taking part */
+    int64_t val[BANKS_WARP];
+    uint64_t elem[BANKS_WARP]; /* wrapping: only lanes in bounds are used */
     if (a->when_text) {
         eval_lanes(&a->when, &env, &lv, &w, &pending, -1, val);
         w.masked = lanes_zero(val) & pending;
@@ -752,7 +753,7 @@ __attribute__((target_clones("avx2", "default"))) static void build(const scenar
         const int64_t ext = arr->extent[d];
         for (int l = 0; l < BANKS_WARP; l++) {
             w.index[d][l] = val[l];
-            elem[l] = elem[l] * (uint64_t)ext + (uint64_t)val[l];
+            elem[l] = (d ? elem[l] * (uint64_t)ext : 0) + (uint64_t)val[l];
         }
         uint32_t out_of = lanes_outside(val, ext) & pending;
         for (uint32_t m = out_of; m; m &= m - 1)
@@ -788,15 +789,12 @@ __attribute__((target_clones("avx2", "default"))) static void build(const scenar
     for (int l = 0; l < BANKS_WARP; l++)
         out->req.addr[l] = (active >> l) & 1 ? w.address[l] : 0;
     out->req.active = active;
-    for (int l = 0; l < BANKS_WARP; l++) { /* the first state that applies, in build order */
-        uint32_t b = 1u << l;
-        out->lane[l].state = !(w.thread & b)      ? SCENARIO_LANE_NO_THREAD
-                             : (w.masked & b)     ? SCENARIO_LANE_MASKED
-                             : (w.failed & b)     ? SCENARIO_LANE_EVAL_ERROR
-                             : (w.oob & b)        ? SCENARIO_LANE_OOB
-                             : (w.misaligned & b) ? SCENARIO_LANE_MISALIGNED
-                                                  : SCENARIO_LANE_OK;
-    }
+    for (int l = 0; l < BANKS_WARP; l++) /* the masks are disjoint: one term at most is not 0 */
+        out->lane[l].state = (scenario_lane_state)((((~w.thread >> l) & 1) * SCENARIO_LANE_NO_THREAD) |
+                                                   (((w.masked >> l) & 1) * SCENARIO_LANE_MASKED) |
+                                                   (((w.failed >> l) & 1) * SCENARIO_LANE_EVAL_ERROR) |
+                                                   (((w.oob >> l) & 1) * SCENARIO_LANE_OOB) |
+                                                   (((w.misaligned >> l) & 1) * SCENARIO_LANE_MISALIGNED));
     if (full)
         fill_lanes(a, warp, &lv, &w, out);
     scenario_tensor_lanes(out); /* ldmatrix/stmatrix: lanes past 8 x matrices give no row */
@@ -1027,15 +1025,14 @@ int scenario_instr_threads(const scenario_instr *in)
 
 void scenario_instr_excluded(const scenario_instr *in, scenario_excluded *out)
 {
-    *out = (scenario_excluded){0};
-    for (int l = 0; l < BANKS_WARP; l++) {
-        switch (in->lane[l].state) {
-        case SCENARIO_LANE_MISALIGNED: out->misaligned++; break;
-        case SCENARIO_LANE_OOB: out->out_of_bounds++; break;
-        case SCENARIO_LANE_EVAL_ERROR: out->expression_error++; break;
-        default: break;
-        }
+    int mis = 0, oob = 0, err = 0;
+    for (int l = 0; l < BANKS_WARP; l++) { /* counted without a branch */
+        scenario_lane_state st = in->lane[l].state;
+        mis += st == SCENARIO_LANE_MISALIGNED;
+        oob += st == SCENARIO_LANE_OOB;
+        err += st == SCENARIO_LANE_EVAL_ERROR;
     }
+    *out = (scenario_excluded){.misaligned = mis, .out_of_bounds = oob, .expression_error = err};
 }
 
 void scenario_excluded_add(scenario_excluded *sum, const scenario_excluded *add)
