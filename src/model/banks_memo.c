@@ -17,7 +17,9 @@ void banks_memo_init(banks_memo *m, int log2_slots)
 void banks_memo_free(banks_memo *m)
 {
     free(m->slot);
+    free(m->key);
     m->slot = NULL;
+    m->key = NULL;
 }
 
 bool banks_request_equal(const banks_request *a, const banks_request *b)
@@ -71,13 +73,18 @@ void banks_memo_analyze(banks_memo *m, const banks_profile *p, const banks_reque
     }
     if (!m->slot) {
         m->slot = calloc((size_t)m->mask + 1, sizeof *m->slot);
-        if (!m->slot) { /* no table: every request analysed */
+        m->key = calloc((size_t)m->mask + 1, sizeof *m->key);
+        if (!m->slot || !m->key) { /* no table: every request analysed */
+            banks_memo_free(m);
             banks_analyze(p, req, out, NULL);
             return;
         }
     }
-    banks_memo_entry *e = &m->slot[request_hash(p, req) & m->mask];
-    if (e->arch == p && banks_request_equal(&e->req, req)) {
+    const uint64_t h = request_hash(p, req);
+    const uint32_t i = (uint32_t)h & m->mask;
+    banks_memo_entry *e = &m->slot[i];
+    /* the hashes first (a small array that stays in the cache), the entry only when they agree */
+    if (m->key[i] == h && e->arch == p && banks_request_equal(&e->req, req)) {
         m->hits++;
         m->window_hits++;
         result_copy(out, &e->res);
@@ -85,6 +92,7 @@ void banks_memo_analyze(banks_memo *m, const banks_profile *p, const banks_reque
     }
     m->misses++;
     banks_analyze(p, req, out, NULL);
+    m->key[i] = h;
     e->arch = p;
     e->req = *req;
     e->res = *out;

@@ -25,6 +25,7 @@ typedef struct banks_memo_entry {
 
 typedef struct banks_memo {
     banks_memo_entry *slot; /* owned; direct-mapped: a new request replaces the one in its slot */
+    uint64_t *key;          /* owned: the hash of each slot's request */
     uint32_t mask;          /* slots - 1 */
     int64_t hits, misses;
     /* requests that rarely repeat (a random trace) skip the table for a while: counts of the

@@ -829,8 +829,8 @@ static inline __attribute__((always_inline)) void k_op_lanes(int op, int64_t *a,
     }
 }
 
-/* A binary operator that cannot fail over every lane (t = t op d); false for the operators
- * that can, which go lane by lane. */
+/* A binary operator over every lane (t = t op d) when no lane can fail; false (t untouched) for
+ * the operators that can fail and for + and - where a lane overflows, which go lane by lane. */
 static inline __attribute__((always_inline)) bool safe_op_lanes(int op, int64_t *a, const int64_t *d)
 {
     switch (op) {
@@ -845,6 +845,22 @@ static inline __attribute__((always_inline)) bool safe_op_lanes(int op, int64_t 
     case EXPR_OR: EACH_LANE(a[l] | d[l]); return true;
     case EXPR_MIN: EACH_LANE(a[l] < d[l] ? a[l] : d[l]); return true;
     case EXPR_MAX: EACH_LANE(a[l] > d[l] ? a[l] : d[l]); return true;
+    case EXPR_ADD:
+    case EXPR_SUB: { /* wrapping, then the lanes whose sign came out wrong overflowed */
+        int64_t r[EXPR_LANES];
+        uint64_t ovf = 0;
+        const bool add = op == EXPR_ADD;
+        for (int l = 0; l < EXPR_LANES; l++) {
+            uint64_t x = (uint64_t)a[l], y = (uint64_t)d[l], s = add ? x + y : x - y;
+            r[l] = (int64_t)s;
+            ovf |= add ? (x ^ s) & (y ^ s) : (x ^ y) & (x ^ s);
+        }
+        if (ovf >> 63) /* some lane overflowed, perhaps a dead one: lane by lane */
+            return false;
+        for (int l = 0; l < EXPR_LANES; l++)
+            a[l] = r[l];
+        return true;
+    }
     default: return false;
     }
 }

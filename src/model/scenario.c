@@ -575,6 +575,9 @@ bool scenario_finish(scenario *s, scenario_error *err)
     return true;
 }
 
+/* The helpers of build are inlined into it, so that they are compiled for each of its targets. */
+#define INLINE static inline __attribute__((always_inline))
+
 /* One warp-instruction worked out a lane vector at a time (build): what every lane record is
  * made of, kept in arrays so that each step is one loop over the 32 lanes. */
 typedef struct lane_work {
@@ -588,7 +591,7 @@ typedef struct lane_work {
 /* Evaluate expression x for the lanes in *pending, all at once (expr_eval_lanes): lanes where
  * it fails leave *pending as expression errors (bad_dim = dim); the values go to val[lane] (0 for
  * the other lanes). */
-static void eval_lanes(const expr *x, expr_env *env, const expr_lanes *lv, lane_work *w, uint32_t *pending, int dim,
+INLINE void eval_lanes(const expr *x, expr_env *env, const expr_lanes *lv, lane_work *w, uint32_t *pending, int dim,
                        int64_t *val)
 {
     expr_prepare(x, env);
@@ -601,7 +604,7 @@ static void eval_lanes(const expr *x, expr_env *env, const expr_lanes *lv, lane_
 
 /* Lane masks of one test over the 32 lanes: loops without branches, which the compiler turns
  * into vector compares. */
-static uint32_t lanes_zero(const int64_t *v)
+INLINE uint32_t lanes_zero(const int64_t *v)
 {
     uint32_t m = 0;
     for (int l = 0; l < BANKS_WARP; l++)
@@ -610,7 +613,7 @@ static uint32_t lanes_zero(const int64_t *v)
 }
 
 /* Lanes whose v is outside 0 .. n - 1. */
-static uint32_t lanes_outside(const int64_t *v, int64_t n)
+INLINE uint32_t lanes_outside(const int64_t *v, int64_t n)
 {
     uint32_t m = 0;
     for (int l = 0; l < BANKS_WARP; l++)
@@ -619,7 +622,7 @@ static uint32_t lanes_outside(const int64_t *v, int64_t n)
 }
 
 /* Lanes whose v is above hi. */
-static uint32_t lanes_above(const int64_t *v, int64_t hi)
+INLINE uint32_t lanes_above(const int64_t *v, int64_t hi)
 {
     uint32_t m = 0;
     for (int l = 0; l < BANKS_WARP; l++)
@@ -628,7 +631,7 @@ static uint32_t lanes_above(const int64_t *v, int64_t hi)
 }
 
 /* Lanes whose v has a bit of mask set. */
-static uint32_t lanes_any(const int64_t *v, int64_t mask)
+INLINE uint32_t lanes_any(const int64_t *v, int64_t mask)
 {
     uint32_t m = 0;
     for (int l = 0; l < BANKS_WARP; l++)
@@ -638,7 +641,7 @@ static uint32_t lanes_any(const int64_t *v, int64_t mask)
 
 /* The per-lane variables of warp (threadIdx.x/y/z, tid, lane) into lv, 0 for lanes without a
  * thread; the lanes with a thread. x runs fastest, as CUDA numbers threads. */
-static uint32_t warp_lanes(const scenario *s, int warp, expr_lanes *lv)
+INLINE uint32_t warp_lanes(const scenario *s, int warp, expr_lanes *lv)
 {
     const int bx = s->block[0], by = s->block[1], tid0 = warp * BANKS_WARP;
     const int n = scenario_threads(s) - tid0;
@@ -674,7 +677,7 @@ static uint32_t warp_lanes(const scenario *s, int warp, expr_lanes *lv)
 }
 
 /* Every lane record of out from w: what each lane reached before it left (or 0). */
-static void fill_lanes(const scenario_access *a, int warp, const expr_lanes *lv, const lane_work *w,
+INLINE void fill_lanes(const scenario_access *a, int warp, const expr_lanes *lv, const lane_work *w,
                        scenario_instr *out)
 {
     for (int l = 0; l < BANKS_WARP; l++) {
