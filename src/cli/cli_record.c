@@ -1,13 +1,19 @@
 /* cli_record: `bankscope record [--kernel REGEX] [--launch N] [--block-index X[,Y[,Z]]]
- * [--max-instructions N] [-o REC.json] [--verbose] -- PROGRAM [ARGS...]`. Runs the user's program
- * with the recording library (src/record/, started through CUDA_INJECTION64_PATH) once per pass
- * (capture, count, time; the disassembler runs beside the last two), reads what each pass wrote
- * into a private folder, and writes the recording (record_write.c).
+ * [--max-instructions N] [-o REC.json] [--verbose] [--sequential] [--no-time] -- PROGRAM [ARGS...]`.
+ * Runs the user's program with the recording library (src/record/, started through
+ * CUDA_INJECTION64_PATH) once per pass (capture, count, time; the disassembler runs beside the
+ * last two), reads what each pass wrote into a private folder, and writes the recording
+ * (record_write.c). The three runs start side by side (src/record/record_sync.c: the count and
+ * time runs wait inside the program for the capture run's choice of launch, the time run's launch
+ * until the other two have ended), so a program's start-up is paid once in wall time;
+ * --sequential, or a GPU in exclusive-process mode, runs them one after another; --no-time
+ * leaves the time run out.
  * Everything that can be checked before the program starts is checked first: no GPU, driver or
  * sanitizer library exits 3, bad options or a program that is not found exit 2. The program's
- * own output passes through untouched; its failure (status or signal) exits 1 and writes
- * nothing. The program is never left running: it dies with bankscope (PR_SET_PDEATHSIG), and
- * SIGTERM/SIGHUP/SIGINT are passed on to it; bankscope then exits 128 + N, writing nothing. */
+ * own output passes through untouched (the capture run's); its failure (status or signal) exits
+ * 1 and writes nothing. The program is never left running: every run dies with bankscope
+ * (PR_SET_PDEATHSIG), a failed capture run ends the others, and SIGTERM/SIGHUP/SIGINT are passed
+ * on to every run; bankscope then exits 128 + N, writing nothing. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -44,15 +50,17 @@ typedef struct record_opts {
     unsigned block[3];
     long long max;
     const char *out;
-    bool force;   /* --force: an existing output file may be replaced */
-    bool verbose; /* --verbose: each run and step with its wall time on stderr */
-    char **argv;  /* owned (the array): the program and its arguments, NULL-terminated */
+    bool force;      /* --force: an existing output file may be replaced */
+    bool verbose;    /* --verbose: each run and step with its wall time on stderr */
+    bool sequential; /* --sequential: the runs one after another, not side by side */
+    bool no_time;    /* --no-time: no time run (the recording says "not timed") */
+    char **argv;     /* owned (the array): the program and its arguments, NULL-terminated */
     int argc;
 } record_opts;
 
 static const char record_usage[] =
     "usage: bankscope record [--kernel REGEX] [--launch N] [--block-index X[,Y[,Z]]] [--max-instructions N]\n"
-    "                        [-o REC.json] [--force] [--verbose] -- PROGRAM [ARGS...]";
+    "                        [-o REC.json] [--force] [--verbose] [--sequential] [--no-time] -- PROGRAM [ARGS...]";
 
 /* A non-negative integer option value; false when it is not one or exceeds max. */
 static bool parse_count(const char *s, long long max, long long *out)
@@ -165,7 +173,7 @@ static int record_parse(int argc, char **argv, record_opts *o)
     memset(o, 0, sizeof *o);
     o->launch = -1;
     o->max = 1 << 20;
-    enum { OPT_KERNEL = 1000, OPT_LAUNCH, OPT_BLOCK, OPT_MAX, OPT_FORCE, OPT_HELP, OPT_VERBOSE };
+    enum { OPT_KERNEL = 1000, OPT_LAUNCH, OPT_BLOCK, OPT_MAX, OPT_FORCE, OPT_HELP, OPT_VERBOSE, OPT_SEQ, OPT_NOTIME };
     static const struct option longopts[] = {{"kernel", required_argument, NULL, OPT_KERNEL},
                                              {"launch", required_argument, NULL, OPT_LAUNCH},
                                              {"block-index", required_argument, NULL, OPT_BLOCK},
@@ -173,6 +181,8 @@ static int record_parse(int argc, char **argv, record_opts *o)
                                              {"output", required_argument, NULL, 'o'},
                                              {"force", no_argument, NULL, OPT_FORCE},
                                              {"verbose", no_argument, NULL, OPT_VERBOSE},
+                                             {"sequential", no_argument, NULL, OPT_SEQ},
+                                             {"no-time", no_argument, NULL, OPT_NOTIME},
                                              {"help", no_argument, NULL, OPT_HELP},
                                              {NULL, 0, NULL, 0}};
     cli_args a;
@@ -237,6 +247,8 @@ static int record_parse(int argc, char **argv, record_opts *o)
         case OPT_FORCE: o->force = true; break;
         case 'v':
         case OPT_VERBOSE: o->verbose = true; break;
+        case OPT_SEQ: o->sequential = true; break;
+        case OPT_NOTIME: o->no_time = true; break;
         }
     }
     if (rc == 0 && a.has_rest && a.noperands > 0)
@@ -363,9 +375,11 @@ static bool find_library(char *lib, char *patch, size_t n)
 }
 
 /* A driver and a GPU, checked without creating a context (the program creates its own): cuInit
- * and cuDeviceGetCount of libcuda.so.1, loaded with dlopen. */
-static bool driver_ready(char *why, size_t n)
+ * and cuDeviceGetCount of libcuda.so.1, loaded with dlopen; *shared false when a GPU takes one
+ * process at a time. */
+static bool driver_ready(char *why, size_t n, bool *shared)
 {
+    *shared = true;
 #ifndef HAVE_CUDA
     gpu_device dev;
     return gpu_open(&dev, why, n); /* says that CUDA support was not built */
@@ -387,16 +401,28 @@ static bool driver_ready(char *why, size_t n)
                  r);
         return false;
     }
+    /* a GPU in exclusive-process mode takes one process at a time: the runs go one after another
+     * (cuda.h: CU_DEVICE_ATTRIBUTE_COMPUTE_MODE 20, CU_COMPUTE_MODE_EXCLUSIVE_PROCESS 3) */
+    int (*get)(int *, int) = (int (*)(int *, int))dlsym(h, "cuDeviceGet");
+    int (*attr)(int *, int, int) = (int (*)(int *, int, int))dlsym(h, "cuDeviceGetAttribute");
+    for (int i = 0; get && attr && i < gpus; i++) {
+        int dev = 0, mode = 0;
+        if (get(&dev, i) == 0 && attr(&mode, 20, dev) == 0 && mode == 3)
+            *shared = false;
+    }
     return true;
 #endif
 }
 
-static volatile sig_atomic_t record_child, record_signal;
+static volatile sig_atomic_t record_signal;
+static volatile sig_atomic_t record_runs[3];  /* the program's runs going on (capture, count, time), 0 when none */
 static volatile sig_atomic_t record_tools[2]; /* the disassembler children running, 0 when none */
+static char record_stop[PATH_MAX + 32];       /* DIR/stop, made on a signal: the waiting runs give up */
 
 /* SIGTERM, SIGHUP or SIGINT to bankscope: remembered (the command then exits 128 + N) and passed
- * on to the program, unless the terminal sent it (Ctrl-C reaches the program's process group
- * by itself: a second one would be too many); the disassembler children are stopped. */
+ * on to every run of the program, unless the terminal sent it (Ctrl-C reaches the program's process
+ * group by itself: a second one would be too many); the runs that wait for each other are told to
+ * stop waiting (DIR/stop); the disassembler children are stopped. */
 static void pass_on(int sig, siginfo_t *info, void *ctx)
 {
     (void)ctx;
@@ -407,8 +433,14 @@ static void pass_on(int sig, siginfo_t *info, void *ctx)
 #else
     (void)info;
 #endif
-    if (record_child > 0 && !from_terminal)
-        kill((pid_t)record_child, sig);
+    if (record_stop[0]) {
+        int fd = open(record_stop, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+        if (fd >= 0)
+            close(fd);
+    }
+    for (int i = 0; i < 3; i++)
+        if (record_runs[i] > 0 && !from_terminal)
+            kill((pid_t)record_runs[i], sig);
     for (int i = 0; i < 2; i++)
         if (record_tools[i] > 0)
             kill((pid_t)record_tools[i], SIGKILL);
@@ -437,26 +469,68 @@ static void signals_release(void)
         sigaction(signals_caught[i], &signals_old[i], NULL);
 }
 
-/* A started child: its pid and the pipe that carries exec's errno (closed on success). */
+/* A started child: its pid, the pipe that carries exec's errno (closed on success), and, once
+ * reaped, its status and when it started and ended. */
 typedef struct child_run {
     pid_t pid;
     int errfd;
+    bool reaped;
+    int status;
+    struct timespec began, ended;
 } child_run;
 
+/* The children started and not yet reaped: several run at once (the program's runs side by side,
+ * the disassemblers), and waitpid(-1) files each one's end here, whichever ends first. */
+#define RECORD_CHILDREN 8
+static child_run *record_started[RECORD_CHILDREN];
+
+/* Wait until c has ended (reaping the others that end before it). */
+static void child_reap(child_run *c)
+{
+    while (!c->reaped) {
+        int st = 0;
+        pid_t pid = waitpid(-1, &st, 0);
+        if (pid < 0 && errno == EINTR)
+            continue;
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        for (int i = 0; i < RECORD_CHILDREN; i++) {
+            child_run *r = record_started[i];
+            if (r && (pid < 0 || r->pid == pid)) { /* pid < 0: no child is left to wait for */
+                *r = (child_run){.pid = r->pid,
+                                 .errfd = r->errfd,
+                                 .reaped = true,
+                                 .status = pid < 0 ? 127 << 8 : st,
+                                 .began = r->began,
+                                 .ended = now};
+                record_started[i] = NULL;
+            }
+        }
+        if (pid < 0)
+            c->reaped = true;
+    }
+}
+
 /* Start argv with env (NAME=VALUE strings added); its stdout to out_file when not NULL (its
- * stderr then to /dev/null unless to_stderr), or to bankscope's stderr when to_stderr (the
- * recording goes to stdout). The child dies with bankscope (PR_SET_PDEATHSIG). false with why
- * when it could not be started. */
+ * stdin then from /dev/null, its stderr to /dev/null unless to_stderr), or to bankscope's stderr when to_stderr (the
+ * recording goes to stdout). The child dies with bankscope (PR_SET_PDEATHSIG); c stays where it
+ * is until child_wait. false with why when it could not be started. */
 static bool child_spawn(char *const *argv, char **env, int nenv, const char *out_file, bool to_stderr, child_run *c,
                         char *why, size_t n)
 {
+    int slot = 0;
+    while (slot < RECORD_CHILDREN && record_started[slot])
+        slot++;
     int pfd[2];
-    if (pipe2(pfd, O_CLOEXEC) != 0) {
-        snprintf(why, n, "cannot start %s: %s", argv[0], strerror(errno));
+    if (slot == RECORD_CHILDREN || pipe2(pfd, O_CLOEXEC) != 0) {
+        snprintf(why, n, "cannot start %s: %s", argv[0],
+                 slot == RECORD_CHILDREN ? "too many children" : strerror(errno));
         return false;
     }
     fflush(stdout);
     fflush(stderr);
+    struct timespec began;
+    clock_gettime(CLOCK_MONOTONIC, &began);
     pid_t parent = getpid(), pid = fork();
     if (pid < 0) {
         snprintf(why, n, "cannot start %s: %s", argv[0], strerror(errno));
@@ -473,7 +547,12 @@ static bool child_spawn(char *const *argv, char **env, int nenv, const char *out
         close(pfd[0]);
         for (int i = 0; i < nenv; i++)
             putenv(env[i]);
-        if (out_file) {
+        if (out_file) { /* a run whose output is not shown reads nothing: the capture run has the input */
+            int in = open("/dev/null", O_RDONLY);
+            if (in > 0) {
+                dup2(in, 0);
+                close(in);
+            }
             int fd = open(out_file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
             if (fd >= 0 && fd != 1) {
                 dup2(fd, 1);
@@ -494,7 +573,8 @@ static bool child_spawn(char *const *argv, char **env, int nenv, const char *out
         _exit(127);
     }
     close(pfd[1]);
-    *c = (child_run){.pid = pid, .errfd = pfd[0]};
+    *c = (child_run){.pid = pid, .errfd = pfd[0], .began = began};
+    record_started[slot] = c;
     return true;
 }
 
@@ -507,29 +587,13 @@ static bool child_wait(child_run *c, const char *name, int *status, char *why, s
     while ((got = read(c->errfd, &e, sizeof e)) < 0 && errno == EINTR)
         ;
     close(c->errfd);
-    while (waitpid(c->pid, status, 0) < 0 && errno == EINTR)
-        ;
+    child_reap(c);
+    *status = c->status;
     if (got == (ssize_t)sizeof e) {
         snprintf(why, n, "cannot run %s: %s", name, strerror(e));
         return false;
     }
     return true;
-}
-
-/* Run argv (child_spawn's arguments) to its end, the signals passed on to it; its status into
- * *status; false with why when it could not be started. */
-static bool run_child(char *const *argv, char **env, int nenv, const char *out_file, bool to_stderr, int *status,
-                      char *why, size_t n)
-{
-    child_run c;
-    if (!child_spawn(argv, env, nenv, out_file, to_stderr, &c, why, n))
-        return false;
-    record_child = c.pid;
-    signals_catch();
-    bool ok = child_wait(&c, argv[0], status, why, n);
-    record_child = 0;
-    signals_release();
-    return ok;
 }
 
 /* A signal stopped the command: say so; the exit status 128 + N. */
@@ -547,16 +611,19 @@ typedef struct record_paths {
 
 static const char *program_failure(const char *prog, int status, char *buf, size_t n);
 
-/* Runs the program with the library running pass (record.h): the selection of o, or the kernel
- * exact (mangled, a previous pass's choice) and launch; block (NULL: o's) is the one captured;
- * its stdout to out_file when not NULL. The status into *status; false with why when it could
- * not be started. */
-static bool record_spawn(const record_opts *o, const record_paths *p, const char *pass, const char *exact,
-                         long long launch, const uint32_t *block, const char *out_file, int *status, char *why,
-                         size_t n)
+/* The runs of the program, by pass: their slot in record_runs. */
+enum { RUN_CAPTURE, RUN_COUNT, RUN_TIME };
+
+/* Starts the program with the library running pass (record.h) in slot run: the selection of o,
+ * or the kernel exact (mangled, a previous pass's choice) and launch; block (NULL: o's) is the
+ * one captured; its stdout to out_file when not NULL; side: beside the other runs
+ * (record_sync.c). false with why when it could not be started. */
+static bool record_start(const record_opts *o, const record_paths *p, int run, const char *pass, const char *exact,
+                         long long launch, const uint32_t *block, const char *out_file, bool side, child_run *c,
+                         char *why, size_t n)
 {
     char e_pass[96], e_dir[PATH_MAX + 32], e_kernel[4096], e_exact[4096], e_launch[64], e_block[96], e_max[64],
-        e_patch[PATH_MAX + 32], e_san[PATH_MAX + 32], e_inj[PATH_MAX + 32], e_verbose[32];
+        e_patch[PATH_MAX + 32], e_san[PATH_MAX + 32], e_inj[PATH_MAX + 32], e_verbose[32], e_sync[32];
     snprintf(e_pass, sizeof e_pass, "BANKSCOPE_RECORD_PASS=%s", pass);
     snprintf(e_dir, sizeof e_dir, "BANKSCOPE_RECORD_DIR=%s", p->dir);
     snprintf(e_kernel, sizeof e_kernel, "BANKSCOPE_RECORD_KERNEL=%s", o->kernel ? o->kernel : "");
@@ -569,22 +636,49 @@ static bool record_spawn(const record_opts *o, const record_paths *p, const char
     snprintf(e_san, sizeof e_san, "BANKSCOPE_RECORD_SANITIZER=%s", p->sanitizer);
     snprintf(e_inj, sizeof e_inj, "CUDA_INJECTION64_PATH=%s", p->lib);
     snprintf(e_verbose, sizeof e_verbose, "BANKSCOPE_RECORD_VERBOSE=%d", o->verbose ? 1 : 0);
-    char *env[] = {e_pass, e_dir, e_kernel, e_exact, e_launch, e_block, e_max, e_patch, e_san, e_inj, e_verbose};
+    snprintf(e_sync, sizeof e_sync, "BANKSCOPE_RECORD_SYNC=%d", side ? 1 : 0);
+    char *env[] = {e_pass, e_dir,   e_kernel, e_exact, e_launch,  e_block,
+                   e_max,  e_patch, e_san,    e_inj,   e_verbose, e_sync};
     /* stdout is the recording's; a measuring run's stderr is shown with --verbose */
     bool to_stderr = out_file ? o->verbose : o->out && strcmp(o->out, "-") == 0;
-    return run_child(o->argv, env, (int)(sizeof env / sizeof *env), out_file, to_stderr, status, why, n);
+    if (!child_spawn(o->argv, env, (int)(sizeof env / sizeof *env), out_file, to_stderr, c, why, n))
+        return false;
+    record_runs[run] = c->pid;
+    if (record_signal) /* it came before pass_on could see this run */
+        kill(c->pid, record_signal);
+    return true;
 }
 
-/* One run of the program with the library running pass, its output passed through. CLI_OK when
- * the program ran and exited 0; else the exit status after a message (its failure: CLI_FAIL,
- * nothing written). */
-static int record_run_pass(const record_opts *o, const record_paths *p, const char *pass, const char *exact,
-                           long long launch)
+/* Wait for run (record_start's), the signals passed on to it; its status into *status; false
+ * with why when it could not be executed. */
+static bool record_wait(const record_opts *o, int run, child_run *c, int *status, char *why, size_t n)
+{
+    bool ok = child_wait(c, o->argv[0], status, why, n);
+    record_runs[run] = 0;
+    return ok;
+}
+
+/* One run of the program, to its end (record_start's arguments, o's selection), the signals
+ * passed on to it. */
+static bool record_spawn(const record_opts *o, const record_paths *p, const char *pass, const char *exact,
+                         long long launch, const uint32_t *block, const char *out_file, int *status, char *why,
+                         size_t n)
+{
+    child_run c;
+    signals_catch();
+    bool ok = record_start(o, p, RUN_CAPTURE, pass, exact, launch, block, out_file, false, &c, why, n) &&
+              record_wait(o, RUN_CAPTURE, &c, status, why, n);
+    signals_release();
+    return ok;
+}
+
+/* How the capture run ended (status, or why it could not run): CLI_OK when the program ran and
+ * exited 0; else the exit status after a message (its failure: CLI_FAIL, nothing written). */
+static int capture_verdict(const record_opts *o, const record_paths *p, bool ran, int status, const char *why_run)
 {
     char why[1024];
-    int status;
-    if (!record_spawn(o, p, pass, exact, launch, NULL, NULL, &status, why, sizeof why)) {
-        cli_error("record: %s", why);
+    if (!ran) {
+        cli_error("record: %s", why_run);
         return CLI_USAGE;
     }
     if (record_signal)
@@ -598,6 +692,18 @@ static int record_run_pass(const record_opts *o, const record_paths *p, const ch
         return CLI_FAIL;
     }
     return CLI_OK;
+}
+
+/* One run of the program with the library running pass, its output passed through. CLI_OK when
+ * the program ran and exited 0; else the exit status after a message (its failure: CLI_FAIL,
+ * nothing written). */
+static int record_run_pass(const record_opts *o, const record_paths *p, const char *pass, const char *exact,
+                           long long launch)
+{
+    char why[1024] = "";
+    int status = 0;
+    bool ran = record_spawn(o, p, pass, exact, launch, NULL, NULL, &status, why, sizeof why);
+    return capture_verdict(o, p, ran, status, why);
 }
 
 /* One line saying how the program ended, or NULL when it exited 0. */
@@ -749,10 +855,23 @@ static void disassembly_finish(const char *dir, const record_capture *c, disasm_
 /* Remove the private folder and what the passes left in it (the second block's folder too). */
 static void remove_dir(const char *dir)
 {
-    static const char *const files[] = {"capture.txt",       "entries.bin",      "module.cubin",  "listing-g.txt",
-                                        "listing-gi.txt",    "listing-sass.txt", "error.txt",     "count.txt",
-                                        "time.txt",          "count.txt.part",   "time.txt.part", "second/capture.txt",
-                                        "second/entries.bin"};
+    static const char *const files[] = {"capture.txt",
+                                        "entries.bin",
+                                        "module.cubin",
+                                        "listing-g.txt",
+                                        "listing-gi.txt",
+                                        "listing-sass.txt",
+                                        "error.txt",
+                                        "count.txt",
+                                        "time.txt",
+                                        "count.txt.part",
+                                        "time.txt.part",
+                                        "second/capture.txt",
+                                        "second/entries.bin",
+                                        "verdicts.txt",
+                                        "capture.done",
+                                        "gpu.free",
+                                        "stop"};
     char p[PATH_MAX + 32];
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         snprintf(p, sizeof p, "%s/%s", dir, files[i]);
@@ -894,16 +1013,137 @@ static bool capture_second(const record_paths *p, const record_capture *c, const
     return ok;
 }
 
+/* The program's runs side by side (record_sync.c): capture, count and time started at once. The
+ * count and time runs wait inside the program for the capture run's verdict on each launch that
+ * could be the recorded one, and the time run's launch until the capture and count runs have
+ * ended (DIR/gpu.free), so the GPU is its own; the command makes the signs they wait for. */
+typedef struct side_runs {
+    bool on;       /* started side by side (else the runs go one after another) */
+    bool going[3]; /* started and not yet waited for, by RUN_ */
+    child_run run[3];
+} side_runs;
+
+/* DIR/name made, empty: a sign to the runs that wait. */
+static void side_sign(const char *dir, const char *name)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        close(fd);
+}
+
+/* --verbose: "record: WHAT: S s", the wall time of a run from its start to its end; *t0 then now. */
+static void record_run_time(const record_opts *o, const char *what, const child_run *c, struct timespec *t0)
+{
+    if (o->verbose)
+        fprintf(stderr, "record: %s: %.2f s\n", what,
+                (double)(c->ended.tv_sec - c->began.tv_sec) + (double)(c->ended.tv_nsec - c->began.tv_nsec) / 1e9);
+    clock_gettime(CLOCK_MONOTONIC, t0);
+}
+
+/* Wait for side run i (its status, false with why when it could not run or failed). */
+static bool side_wait(const record_opts *o, side_runs *r, int i, int *status, char *why, size_t n)
+{
+    r->going[i] = false;
+    return record_wait(o, i, &r->run[i], status, why, n);
+}
+
+/* End the runs still going and wait for them: killed, unless a signal was passed on to them
+ * (they end by it; those waiting inside the program were told to stop by DIR/stop). */
+static void side_stop(const record_opts *o, side_runs *r)
+{
+    if (!r->on)
+        return;
+    for (int i = 0; i < 3; i++) {
+        if (!r->going[i])
+            continue;
+        if (!record_signal)
+            kill(r->run[i].pid, SIGKILL);
+        int status;
+        char why[256];
+        side_wait(o, r, i, &status, why, sizeof why);
+    }
+    r->on = false;
+    signals_release();
+}
+
+/* Start the capture, count and time (unless --no-time) runs at once, each told to choose as the
+ * capture run does; CLI_OK, or the exit status after a message (none left running). */
+static int side_start(const record_opts *o, const record_paths *p, side_runs *r)
+{
+    static const char *const pass[3] = {"capture", "count", "time"};
+    char why[1024];
+    memset(r, 0, sizeof *r);
+    r->on = true;
+    signals_catch();
+    for (int i = 0; i < 3; i++) {
+        if (i == RUN_TIME && o->no_time)
+            continue;
+        if (!record_start(o, p, i, pass[i], NULL, o->launch, NULL, i == RUN_CAPTURE ? NULL : "/dev/null", true,
+                          &r->run[i], why, sizeof why)) {
+            side_stop(o, r);
+            cli_error("record: %s", why);
+            return CLI_USAGE;
+        }
+        r->going[i] = true;
+    }
+    return CLI_OK;
+}
+
+/* The capture run's end, as record_run_pass says it; then no verdict will follow (DIR/capture.done). */
+static int side_capture(const record_opts *o, const record_paths *p, side_runs *r, struct timespec *t0)
+{
+    char why[1024] = "";
+    int status = 0;
+    bool ran = side_wait(o, r, RUN_CAPTURE, &status, why, sizeof why);
+    record_run_time(o, "capture run", &r->run[RUN_CAPTURE], t0);
+    side_sign(p->dir, "capture.done");
+    return capture_verdict(o, p, ran, status, why);
+}
+
+/* The measuring runs' ends when side by side: the count run (false with why when it failed: the
+ * time run is stopped then), then the time run, told that the GPU is its own (a failed one leaves
+ * no time.txt). */
+static bool side_measure(const record_opts *o, const record_paths *p, side_runs *r, char *why, size_t n,
+                         struct timespec *t0)
+{
+    int status = 0;
+    char fail[512];
+    bool counted = side_wait(o, r, RUN_COUNT, &status, why, n);
+    record_run_time(o, "count run", &r->run[RUN_COUNT], t0);
+    if (counted && program_failure(o->argv[0], status, fail, sizeof fail)) {
+        snprintf(why, n, "in the count run, %s", fail);
+        counted = false;
+    }
+    if (!counted || record_signal || !r->going[RUN_TIME]) {
+        side_stop(o, r);
+        return counted;
+    }
+    side_sign(p->dir, "gpu.free");
+    char twhy[1024];
+    bool timed = side_wait(o, r, RUN_TIME, &status, twhy, sizeof twhy) &&
+                 !program_failure(o->argv[0], status, fail, sizeof fail);
+    record_run_time(o, "time run", &r->run[RUN_TIME], t0);
+    if (!timed) {
+        char t[PATH_MAX + 32];
+        snprintf(t, sizeof t, "%s/time.txt", p->dir);
+        unlink(t);
+    }
+    side_stop(o, r);
+    return true;
+}
+
 /* The measuring runs of the recorded launch, each a run of the program of its own: the count
- * run (false with why when it failed: then nothing is measured), then the time run (a failed
- * one leaves no time.txt). */
+ * run (false with why when it failed: then nothing is measured), then the time run unless
+ * --no-time (a failed one leaves no time.txt). */
 static bool measure_runs(const record_opts *o, const record_paths *p, const record_capture *c, char *why, size_t n,
                          struct timespec *t0)
 {
     bool counted = run_pass(o, p, "count", p->dir, c, c->block, why, n);
     record_step(o, "count run", t0);
-    if (!counted || record_signal)
-        return false;
+    if (!counted || record_signal || o->no_time)
+        return counted;
     char twhy[1024];
     bool timed = run_pass(o, p, "time", p->dir, c, c->block, twhy, sizeof twhy);
     record_step(o, "time run", t0);
@@ -934,6 +1174,14 @@ static void measure_build(const record_paths *p, const record_capture *c, const 
     }
 }
 
+/* The end of a recording, whatever it wrote: no run left going, the private folder removed. */
+static void record_end(const record_opts *o, side_runs *side, const char *dir)
+{
+    side_stop(o, side);
+    record_stop[0] = '\0';
+    remove_dir(dir);
+}
+
 /* The command once its options are read. */
 static int record_main(record_opts *o);
 
@@ -961,7 +1209,8 @@ static int record_main(record_opts *op)
         return rc; /* the source files are known only after the run: checked again then */
     if (o.out && (rc = output_folder(o.out)) != 0)
         return rc;
-    if (!driver_ready(why, sizeof why)) {
+    bool shared_gpu = true;
+    if (!driver_ready(why, sizeof why, &shared_gpu)) {
         cli_error("record: %s", why);
         return CLI_NO_GPU;
     }
@@ -985,12 +1234,22 @@ static int record_main(record_opts *op)
         return CLI_FAIL;
     }
     record_paths paths = {.dir = dir, .lib = lib, .patch = patch, .sanitizer = san};
+    snprintf(record_stop, sizeof record_stop, "%s/stop", dir);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    rc = record_run_pass(&o, &paths, "capture", NULL, o.launch);
-    record_step(&o, "capture run", &t0);
+    side_runs side = {.on = false};
+    if (o.verbose && !o.sequential)
+        fprintf(stderr, "record: the runs go %s\n",
+                shared_gpu ? "side by side" : "one after another (a GPU in exclusive-process mode)");
+    if (!o.sequential && shared_gpu) {
+        if ((rc = side_start(&o, &paths, &side)) == CLI_OK)
+            rc = side_capture(&o, &paths, &side, &t0);
+    } else {
+        rc = record_run_pass(&o, &paths, "capture", NULL, o.launch);
+        record_step(&o, "capture run", &t0);
+    }
     if (rc != CLI_OK) {
-        remove_dir(dir);
+        record_end(&o, &side, dir);
         return rc;
     }
     char path[PATH_MAX + 32];
@@ -998,11 +1257,11 @@ static int record_main(record_opts *op)
     record_capture c;
     if (access(path, F_OK) != 0) { /* the library never started: the program made no CUDA call */
         memset(&c, 0, sizeof c);
-        remove_dir(dir);
+        record_end(&o, &side, dir);
         return no_launch(&o, &c);
     }
     if (!record_capture_read(path, &c, why, sizeof why)) {
-        remove_dir(dir);
+        record_end(&o, &side, dir);
         cli_error("record: %s; nothing written", why);
         return CLI_FAIL;
     }
@@ -1021,21 +1280,23 @@ static int record_main(record_opts *op)
     }
     if (rc != CLI_OK || c.status != RECORD_CAPTURED) {
         record_capture_free(&c);
-        remove_dir(dir);
+        record_end(&o, &side, dir);
         return rc;
     }
     /* the disassembler works while the program runs for the counts and the time */
     disasm_job job;
     disassembly_start(dir, &c, &job);
     char mwhy[1024];
-    bool counted = !record_signal && measure_runs(&o, &paths, &c, mwhy, sizeof mwhy, &t0);
+    bool counted = !record_signal && (side.on ? side_measure(&o, &paths, &side, mwhy, sizeof mwhy, &t0)
+                                              : measure_runs(&o, &paths, &c, mwhy, sizeof mwhy, &t0));
+    side_stop(&o, &side);
     record_sass s;
     disassembly_finish(dir, &c, &job, &s);
     record_step(&o, "the rest of the disassembly", &t0);
     if (record_signal) { /* during the measuring runs or the disassembly */
         record_sass_free(&s);
         record_capture_free(&c);
-        remove_dir(dir);
+        record_end(&o, &side, dir);
         return stopped_by_signal();
     }
     record_book b;
@@ -1050,6 +1311,8 @@ static int record_main(record_opts *op)
         b.shared = have_shared ? &shared : NULL;
         record_measured m;
         measure_build(&paths, &c, &s, &b, counted, mwhy, &m);
+        if (o.no_time && m.have)
+            snprintf(m.time_why, sizeof m.time_why, "not timed: recorded with --no-time");
         record_step(&o, "lines and predictions", &t0);
         char out[PATH_MAX] = "";
         rc = write_recording(&o, &b, &m, prog, out, sizeof out);
@@ -1068,6 +1331,6 @@ static int record_main(record_opts *op)
     cubin_shared_free(&shared);
     record_sass_free(&s);
     record_capture_free(&c);
-    remove_dir(dir);
+    record_end(&o, &side, dir);
     return rc;
 }

@@ -37,7 +37,10 @@
  *   BANKSCOPE_RECORD_MAX      most warp-instructions kept per block (default 1048576)
  *   BANKSCOPE_RECORD_PATCH    the device patch file (record_patch.fatbin)
  *   BANKSCOPE_RECORD_SANITIZER  libsanitizer-public.so to dlopen
- *   BANKSCOPE_RECORD_VERBOSE  "1": the pass says on stderr what it does and how long it takes */
+ *   BANKSCOPE_RECORD_VERBOSE  "1": the pass says on stderr what it does and how long it takes
+ *   BANKSCOPE_RECORD_SYNC     "1": the runs go side by side (record_sync.c): the capture pass says
+ *                             its verdict on each launch it examines, the count and time passes
+ *                             wait for it (EXACT is then empty: they choose as the capture does) */
 typedef struct record_config {
     const char *pass;
     const char *dir;
@@ -49,6 +52,7 @@ typedef struct record_config {
     const char *patch_path;
     const char *sanitizer_path;
     bool verbose;
+    bool sync;
 } record_config;
 
 /* A kernel launch as every pass sees it (names are the driver's, valid during the call). */
@@ -90,5 +94,17 @@ void record_say(const record_config *cfg, const char *fmt, ...) __attribute__((f
 /* Write a name or text on one line of an output file, bytes outside printable ASCII, spaces
  * and backslashes escaped as \xHH, so a line is always "key value..." split by spaces. */
 void record_write_word(FILE *f, const char *text);
+
+/* Side by side (cfg->sync; record_sync.c). The capture pass's verdict on a launch it examined
+ * (matching, with the asked index when there is one): chosen (recorded) or passed. Nothing
+ * without sync. */
+void record_sync_verdict(const record_config *cfg, const char *mangled, int64_t index, bool chosen);
+
+/* Whether this launch is the one the capture pass chose: waits for its verdict (false when the
+ * capture run ended, or the command stopped, without one). */
+bool record_sync_chosen(const record_config *cfg, const char *mangled, int64_t index);
+
+/* Waits until the capture and count runs have ended (true), or the command stops (false). */
+bool record_sync_gpu_free(const record_config *cfg);
 
 #endif

@@ -89,7 +89,8 @@ static struct {
     record_dev *dev;       /* device memory (never freed: a stale pointer stays harmless) */
     record_entry *staging;
     char mangled[4096];
-    char *demangled; /* whole, however long (CuTe's names run to tens of kilobytes) */
+    char *armed_name; /* the mangled name whole, for the verdict (record_sync_verdict) */
+    char *demangled;  /* whole, however long (CuTe's names run to tens of kilobytes) */
     record_launch launch;
 } cap;
 
@@ -254,6 +255,7 @@ static void capture_launch_begin(const Sanitizer_LaunchData *ld)
     }
     const uint32_t *b = cap.cfg->block;
     if (b[0] >= ld->gridDim_x || b[1] >= ld->gridDim_y || b[2] >= ld->gridDim_z) {
+        record_sync_verdict(cap.cfg, ld->functionName, index, false);
         if (cap.cfg->launch < 0) { /* searching: a launch without that block cannot be the one */
             cap.outside++;
             cap.outside_grid[0] = ld->gridDim_x;
@@ -313,6 +315,8 @@ static void capture_launch_begin(const Sanitizer_LaunchData *ld)
     cap.function = ld->function;
     cap.module = ld->module;
     snprintf(cap.mangled, sizeof cap.mangled, "%s", ld->functionName);
+    free(cap.armed_name);
+    cap.armed_name = strdup(ld->functionName);
     free(cap.demangled);
     cap.demangled = demangled;
     cap.launch = (record_launch){.mangled = cap.mangled,
@@ -407,6 +411,8 @@ static void capture_callback(void *userdata, Sanitizer_CallbackDomain domain, Sa
         const Sanitizer_LaunchData *ld = cbdata;
         if (cap.state == CAPTURE_ARMED && ld->function == cap.function) {
             cap.state = capture_collect(ld->hStream) ? CAPTURE_DONE : CAPTURE_SEARCHING;
+            record_sync_verdict(cap.cfg, cap.armed_name ? cap.armed_name : cap.mangled, cap.launch.index,
+                                cap.state == CAPTURE_DONE);
             if (cap.state == CAPTURE_DONE) { /* the rest of the run at the program's own speed and memory */
                 for (int i = 0; i < cap.nmodules; i++)
                     cap.unpatch_module(cap.modules[i].module);

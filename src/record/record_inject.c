@@ -89,6 +89,8 @@ bool record_config_load(record_config *cfg)
     cfg->sanitizer_path = getenv("BANKSCOPE_RECORD_SANITIZER");
     const char *v = getenv("BANKSCOPE_RECORD_VERBOSE");
     cfg->verbose = v && strcmp(v, "1") == 0;
+    v = getenv("BANKSCOPE_RECORD_SYNC");
+    cfg->sync = v && strcmp(v, "1") == 0;
     clock_gettime(CLOCK_MONOTONIC, &record_t0);
     return true;
 }

@@ -8,6 +8,9 @@
  * 13.0), and a time taken under either's patching would not be the program's.
  * The launch is chosen as every pass chooses it (record_kernel_matches; the command passes the
  * mangled name and the launch index the capture pass found); with launch -1, the first match.
+ * Side by side with the capture run (cfg->sync, record_sync.c), each launch that could be the
+ * recorded one waits for the capture run's verdict on it, and the time pass's launch also waits
+ * until the capture and count runs have ended, so that it runs alone on the GPU.
  * Output: DIR/count.txt or DIR/time.txt in the bankscope-measured/1 format (src/io/measured_file.h
  * reads it), written beside and renamed, so a file that exists is complete. */
 #include <pthread.h>
@@ -195,7 +198,18 @@ static void launch_enter(const CUpti_CallbackData *cb)
         return;
     }
     g.matched++;
-    if (g.cfg->launch >= 0 ? index != g.cfg->launch : g.matched != 1) {
+    bool chosen;
+    if (g.cfg->launch >= 0 && index != g.cfg->launch)
+        chosen = false;
+    else if (g.cfg->sync) /* side by side: the capture run tells whether this is the launch */
+        chosen = record_sync_chosen(g.cfg, cb->symbolName, index);
+    else
+        chosen = g.cfg->launch >= 0 || g.matched == 1;
+    if (chosen && g.cfg->sync && g.pass == PASS_TIME) { /* timed alone: the other runs gone from the GPU */
+        record_say(g.cfg, "launch %lld is the recorded one: waiting for the other runs to end", (long long)index);
+        chosen = record_sync_gpu_free(g.cfg);
+    }
+    if (!chosen) {
         free(demangled);
         return;
     }

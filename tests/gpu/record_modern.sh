@@ -27,12 +27,16 @@ keep=${RECORD_KEEP:-}
 [ -n "$keep" ] && mkdir -p "$keep"
 fail=0
 bad() { echo "record_modern: $*"; fail=1; }
-nvcc -arch=sm_90a -lineinfo -O3 -o "$tmp/tile_gemm" "$M/tile_gemm.cu" || exit 1
-nvcc -arch=sm_90 -lineinfo -O3 -o "$tmp/histogram256" "$M/histogram256.cu" || exit 1
-nvcc -arch=sm_90 -lineinfo -O3 -o "$tmp/calib_forms" "$M/calib_forms.cu" || exit 1
+nvcc -arch=sm_90a -lineinfo -O3 -o "$tmp/tile_gemm" "$M/tile_gemm.cu" &
+nvcc -arch=sm_90 -lineinfo -O3 -o "$tmp/histogram256" "$M/histogram256.cu" &
+nvcc -arch=sm_90 -lineinfo -O3 -o "$tmp/calib_forms" "$M/calib_forms.cu" &
+wait
+for p in tile_gemm histogram256 calib_forms; do [ -x "$tmp/$p" ] || { echo "record_modern: $p did not build"; exit 1; }; done
 py=0
 python3 -c "import torch, triton" 2>/dev/null && py=1
-# case NAME KERNEL-REGEX PROGRAM...: record, ncu, compare per PC
+# case NAME KERNEL-REGEX PROGRAM...: record, ncu, compare per PC; with SEQ=1 also a recording
+# whose runs went one after another (--sequential), compared with the same ncu page, so that the
+# runs side by side (the default) are shown to count exactly what they count one at a time
 case_run() {
     n=$1 k=$2
     shift 2
@@ -43,19 +47,24 @@ case_run() {
         -o "$tmp/$n" "$@" > "$tmp/$n.ncu.out" 2>&1 || { bad "$n: ncu failed"; return; }
     ncu -i "$tmp/$n.ncu-rep" --page source --csv --print-source sass > "$tmp/$n.ncu.csv" 2>&1
     python3 "$M/compare_pcs.py" "$tmp/$n.json" "$tmp/$n.ncu.csv" "$n" || fail=1
+    if [ "${SEQ:-}" = 1 ]; then
+        "$bin" record --sequential --force --kernel "$k" -o "$tmp/$n.seq.json" -- "$@" > "$tmp/$n.seq.txt" 2>&1 ||
+            bad "$n: record --sequential failed: $(tail -3 "$tmp/$n.seq.txt")"
+        python3 "$M/compare_pcs.py" "$tmp/$n.seq.json" "$tmp/$n.ncu.csv" "$n (--sequential)" || fail=1
+    fi
     "$bin" analyze "$tmp/$n.json" --sass > "$tmp/$n.analyze.txt" 2>&1 || bad "$n: analyze --sass failed"
     "$bin" analyze "$tmp/$n.json" --json > "$tmp/$n.analyze.json" 2>&1 || bad "$n: analyze --json failed"
     if [ -n "$keep" ]; then
         for f in json record.txt ncu.csv analyze.txt; do cp "$tmp/$n.$f" "$keep/$n.$f"; done
     fi
 }
-case_run tile_gemm tile_gemm "$tmp/tile_gemm"
+SEQ=1 case_run tile_gemm tile_gemm "$tmp/tile_gemm"
 case_run histogram256 histogram256 "$tmp/histogram256"
 case_run calib_forms calib_forms "$tmp/calib_forms"
 if [ $py = 1 ]; then
     case_run triton_softmax softmax_kernel python3 "$M/triton_softmax.py"
     case_run triton_matmul matmul_kernel python3 "$M/triton_matmul.py"
-    case_run torch_sort '[Oo]nesweep' python3 "$M/torch_sort.py"
+    SEQ=1 case_run torch_sort '[Oo]nesweep' python3 "$M/torch_sort.py"
 else
     echo "record_modern: no torch/triton: the Python programs are skipped"
 fi
