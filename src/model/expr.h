@@ -156,6 +156,12 @@ typedef struct expr_range {
  * a*lane + b and the like), constants fold, and e->fast.may_fail says whether any value inside
  * r can hit an error. Replaces an earlier specialisation. */
 void expr_specialize(expr *e, const expr_range *r);
+/* Whether the value's code of the program expr_eval_lanes runs for e reads v itself, not only
+ * through the slots expr_prepare computes: when it does not for a loop variable, the values
+ * depend on the loop only through the slots. */
+bool expr_reads_directly(const expr *e, expr_var v);
+/* How many slots expr_prepare computes for e (env->v[EXPR_NVARS ..]). */
+int expr_slot_count(const expr *e);
 /* Compute the per-instruction slots of e's specialised program into env (from its warp, loop
  * and blockDim values); call it before expr_eval_fast whenever those change. */
 void expr_prepare(const expr *e, expr_env *env);

@@ -742,6 +742,26 @@ expr_status expr_prog_run(const expr_prog *p, const expr_env *env, int64_t *out,
     return run(p, 0, p->ncode, env, out, pos);
 }
 
+bool expr_reads_directly(const expr *e, expr_var v)
+{
+    const expr_prog *p = e->fast.ncode ? &e->fast : &e->prog;
+    for (int i = 0; i < p->ncode; i++) {
+        const expr_insn *in = &p->code[i];
+        if (in->op == EXPR_I_VAR && in->arg == (int64_t)v)
+            return true;
+        if (in->op == EXPR_I_LIN)
+            for (int k = 0; k < p->lin[in->arg].nterms; k++)
+                if (p->lin[in->arg].var[k] == (int)v)
+                    return true;
+    }
+    return false;
+}
+
+int expr_slot_count(const expr *e)
+{
+    return e->fast.ncode ? e->fast.nslots : 0;
+}
+
 void expr_prog_prepare(const expr_prog *p, expr_env *env)
 {
     for (int k = 0; k < p->nslots; k++) /* cannot fail: only such parts become slots */

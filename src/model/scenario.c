@@ -575,6 +575,8 @@ bool scenario_finish(scenario *s, scenario_error *err)
     return true;
 }
 
+static void instr_env(const scenario *s, int iteration, int warp, expr_env *env);
+
 /* The helpers of build are inlined into it, so that they are compiled for each of its targets. */
 #define INLINE static inline __attribute__((always_inline))
 
@@ -733,12 +735,7 @@ __attribute__((target_clones("avx2", "default"))) static void build(const scenar
     out->req.width = a->width;
     scenario_tensor_request(a, &out->req);
     expr_env env;
-    env.v[EXPR_BDX] = s->block[0];
-    env.v[EXPR_BDY] = s->block[1];
-    env.v[EXPR_BDZ] = s->block[2];
-    for (int k = 0; k < SCENARIO_MAX_LOOPS; k++)
-        env.v[EXPR_LOOP + k] = k < s->nloops ? scenario_loop_value(s, k, iteration) : 0;
-    env.v[EXPR_WARP] = warp;
+    instr_env(s, iteration, warp, &env);
     expr_lanes lv;
     lane_work w;
     w.thread = warp_lanes(s, warp, &lv);
@@ -885,6 +882,50 @@ bool scenario_access_loop_invariant(const scenario *s, int access)
                 return false;
     }
     return true;
+}
+
+/* The environment of an instruction of (iteration, warp) before its slots: block, loops, warp. */
+static void instr_env(const scenario *s, int iteration, int warp, expr_env *env)
+{
+    env->v[EXPR_BDX] = s->block[0];
+    env->v[EXPR_BDY] = s->block[1];
+    env->v[EXPR_BDZ] = s->block[2];
+    for (int k = 0; k < SCENARIO_MAX_LOOPS; k++)
+        env->v[EXPR_LOOP + k] = k < s->nloops ? scenario_loop_value(s, k, iteration) : 0;
+    env->v[EXPR_WARP] = warp;
+}
+
+/* The instruction reads the loop only through the slots of its expressions (scenario_access_key):
+ * none of their value codes reads a loop variable itself. */
+bool scenario_access_loop_slotted(const scenario *s, int access)
+{
+    const scenario_access *a = &s->accesses[access];
+    for (int k = 0; k < s->nloops; k++) {
+        expr_var v = (expr_var)(EXPR_LOOP + k);
+        if (a->when_text && expr_reads_directly(&a->when, v))
+            return false;
+        for (int d = 0; d < a->nidx; d++)
+            if (expr_reads_directly(&a->index[d], v))
+                return false;
+    }
+    return true;
+}
+
+int scenario_access_key(const scenario *s, int access, int iteration, int warp, int64_t *key)
+{
+    const scenario_access *a = &s->accesses[access];
+    expr_env env;
+    instr_env(s, iteration, warp, &env);
+    int n = 0;
+    for (int d = -1; d < a->nidx; d++) {
+        const expr *x = d < 0 ? &a->when : &a->index[d];
+        if (d < 0 && !a->when_text)
+            continue;
+        expr_prepare(x, &env);
+        for (int k = 0; k < expr_slot_count(x); k++)
+            key[n++] = env.v[EXPR_NVARS + k];
+    }
+    return n;
 }
 
 int64_t scenario_access_nodes(const scenario_access *a)
