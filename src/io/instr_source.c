@@ -261,7 +261,9 @@ static scenario_instr *keyed_build(instr_source *src, int access, int it, int w,
                                    int64_t *slot, void (*build)(const scenario *, int, int, int, scenario_instr *))
 {
     const scenario *s = src->s;
-    struct instr_keyed key = {.access = access, .w = w};
+    struct instr_keyed key; /* no initialiser: only the n values written are read */
+    key.access = access;
+    key.w = w;
     key.n = scenario_access_key(s, access, it, warp, key.v);
     if (!src->keyed_table) {
         src->keyed_table = xcalloc(KEYED_TABLE, sizeof *src->keyed_table);
@@ -288,7 +290,11 @@ static scenario_instr *keyed_build(instr_source *src, int access, int it, int w,
         return buf;
     }
     int e = src->nkeyed++;
-    src->keyed[e] = key;
+    struct instr_keyed *k = &src->keyed[e];
+    k->access = key.access;
+    k->w = key.w;
+    k->n = key.n;
+    memcpy(k->v, key.v, sizeof *key.v * (size_t)key.n);
     src->keyed_table[h] = e + 1;
     scenario_instr *in = &src->keyed_instr[e];
     build(s, access, it, warp, in);
@@ -366,8 +372,23 @@ const scenario_instr *instr_source_next_ref(instr_source *src, scenario_instr *i
         return in;
     }
     int64_t nw = scenario_selected_warps(s);
-    int it, access, w = (int)(src->k % nw);
-    scenario_instr_locate(s, src->k, &it, &access);
+    int it, access, w;
+    if (src->at_k == src->k && src->k > 0) { /* the next of the last: no divisions */
+        it = src->at_it;
+        access = src->at_access;
+        w = src->at_w + 1;
+        if (w == nw) {
+            w = 0;
+            scenario_instr_locate(s, src->k, &it, &access);
+        }
+    } else {
+        w = (int)(src->k % nw);
+        scenario_instr_locate(s, src->k, &it, &access);
+    }
+    src->at_k = src->k + 1;
+    src->at_it = it;
+    src->at_access = access;
+    src->at_w = w;
     out = rep_build(src, access, it, w, scenario_selected_warp(s, w), in, slot);
     out->seq = src->k++;
     return out;

@@ -47,6 +47,9 @@ typedef struct instr_source {
     scenario_instr *keyed_instr;
     int *keyed_table; /* open addressing: entry + 1, 0 empty */
     int nkeyed;
+    /* where the next instruction of the selection is, once one was handed out (at_k: its index) */
+    int64_t at_k;
+    int at_it, at_access, at_w;
 } instr_source;
 
 /* Instructions of a loaded scenario s (borrowed), for one warp (or -1: its selection). */

@@ -175,6 +175,8 @@ bool scenario_loop_encloses(const scenario *s, int k, int inner)
 int64_t scenario_loop_value(const scenario *s, int k, int it)
 {
     const scenario_loop *L = &s->loops[k];
+    if (L->stride == 1 && it < L->count && L->values) /* the innermost loop: no division */
+        return L->values[it];
     return L->values && L->count ? L->values[(it / L->stride) % L->count] : 0;
 }
 
