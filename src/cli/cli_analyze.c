@@ -65,7 +65,7 @@ int cli_analyze(int argc, char **argv)
         instr_source_close(&src);
         return CLI_USAGE;
     }
-    if (!s->is_trace && !c.force) { /* estimate before starting (a trace costs what its file holds) */
+    if (scenario_has_layout(s) && !c.force) { /* estimate before starting (a trace costs what its file holds) */
         work_estimate e;
         work_estimate_analyze(s, c.warp,
                               c.json      ? WORK_OUT_JSON
@@ -85,20 +85,20 @@ int cli_analyze(int argc, char **argv)
      * checking pass; a summary is printed only at the end, so the lines of a trace that says so
      * after its instructions are read then, and a plain trace is read once. */
     record_lines *lines = NULL;
-    int lr = s->is_trace && src.recording ? analyze_lines(&c, s, &lines) : 0;
+    int lr = !scenario_has_layout(s) && src.recording ? analyze_lines(&c, s, &lines) : 0;
     if (lr < 0) {
         instr_source_close(&src);
         return lr == -2 ? work_exit_status() : CLI_USAGE;
     }
-    instr_source_set_warp(&src, s->is_trace ? -1 : c.warp);
+    instr_source_set_warp(&src, !scenario_has_layout(s) ? -1 : c.warp);
     src.progress = "analyze";
     record_lines_ctx lines_ctx = {.path = c.file, .arch = s->arch, .lines = lines};
     report_options o = {.all_lanes = c.all,
                         .summary = c.summary,
-                        .warp = s->is_trace ? -1 : c.warp,
+                        .warp = !scenario_has_layout(s) ? -1 : c.warp,
                         .source = &src,
                         /* a recording: its source lines, predicted and measured */
-                        .json_extra = s->is_trace ? recording_json : NULL,
+                        .json_extra = !scenario_has_layout(s) ? recording_json : NULL,
                         .json_extra_ctx = &lines_ctx};
     /* a summary is printed only once every instruction was read (a streamed trace: found good)
      * and none was skipped (not interrupted) */
@@ -119,7 +119,7 @@ int cli_analyze(int argc, char **argv)
     work_progress_end();
     /* a summary of a trace not known to be a recording before its instructions: one that said so
      * after them, or one that failed before its end (whose lines, when bad, are the error shown) */
-    if (s->is_trace && summary && !lines && !work_cancelled() && (src.recording || src.failed)) {
+    if (!scenario_has_layout(s) && summary && !lines && !work_cancelled() && (src.recording || src.failed)) {
         lr = analyze_lines(&c, s, &lines);
         if (lr < 0) {
             free(buf);
