@@ -2,7 +2,7 @@
 # End-to-end TUI tests: bankscope runs in a detached tmux at a fixed size; keys are sent, the
 # screen is polled (never a fixed sleep, tests/tui/lib.sh) until an expected text shows, then
 # compared with tests/tui/screens/NAME.txt. BANKSCOPE_UPDATE_SCREENS=1 rewrites the stored screens.
-# The journeys run as four parts at once (part1 .. part4 below, each with its own tmux server,
+# The journeys run as seven parts at once (part1 .. part7 below, each with its own tmux server,
 # folder and counts): the test waits on the screen far more than it computes, so the parts
 # overlap their waits; each part's messages are printed in order at the end.
 # Skips (77) without tmux.
@@ -15,7 +15,7 @@ cases="$(cd "$srcdir/tests/golden/cases" && pwd)"
 sock="bankscope-test-$$"
 tmp=$(mktemp -d) || exit 99
 T() { tmux -L "$sock" -f /dev/null "$@"; }
-parts="1 2 3 4"
+parts="1 2 3 4 5 6 7"
 trap 'for k in $parts; do tmux -L "$sock-$k" -f /dev/null kill-server 2>/dev/null; done; rm -rf "$tmp"' EXIT
 pass=0
 fail=0
@@ -172,9 +172,13 @@ keys v m
 expect no-gpu-sweep "no GPU: the sweep is predicted only"
 
 
+
 mode help default '?' "keys of the main view"
 mode why default y "why (Esc or q closes)"
 mode edit default e "index 1 of 2"
+}
+
+part2() {
 mode prompt default S "save as: default.json_"
 mode advisor transpose-naive "x v" "smallest conflict-free padding: 1"
 mode structs struct-mixed o "structs: i declare, t type"
@@ -182,13 +186,16 @@ mode compare default c "COMPARE"
 mode pin default "P +" "pinned: float tile[32][32]"
 }
 
-part2() {
+part3() {
 mode step default "s Space" "step 1 of 32 wf"
 mode lesson lesson-padding "" "lesson 1/8"
 mode present default z "PRESENT"
 mode quiz default Q "predict first"
 mode arch-picker default A "(type to filter, Enter chooses, Esc closes)"
 mode pattern-picker default L "(type to filter, Enter opens, Esc closes)"
+}
+
+part4() {
 
 
 # ---- pinned sm_90 beside a 16-bank cc 1.x at 80x24: the cells fit the 32 banks (banks 17-31 and
@@ -482,7 +489,7 @@ expect swizzle-short-rows "│  8  9  1  2  3  4  5  6  7  8  9 10 11 12 13 14 1
 
 }
 
-part3() {
+part5() {
 # ---- the source view (V) of an imported kernel: each line of the .cu with its accesses'
 # wavefronts / ideal and worst degree (equal to analyze's sums); S sorts by cost; Enter goes to the
 # grid of the line's first access; its file (named ../../import/..., outside the scenario's folder)
@@ -744,7 +751,7 @@ expect picker-rank-opened " scan │ float temp[512] │ block 256x1"
 
 }
 
-part4() {
+part6() {
 # ---- F resets the pattern to its file, as one undoable edit ----
 start 80 24 --no-gpu
 expect reset-start "32-way conflict"
@@ -781,6 +788,9 @@ keys v
 expect bar-advisor "advisor"
 gone bar-advisor-no-measure "m measure"
 
+}
+
+part7() {
 # ---- the title keeps the mode, the block, the warp and the verdict at every size: a long name
 # is shortened with an ellipsis instead; the verdict is the result panel's, in its words; a quiz
 # hides it; the lane table's lines take one form (its title says what it leaves out) ----
