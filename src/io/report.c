@@ -65,6 +65,7 @@ typedef struct lanes_brief {
     bool idle;
 } lanes_brief;
 
+/* The lane counts of in, from its lanes' states. */
 static void lanes_brief_of(const scenario_instr *in, lanes_brief *b)
 {
     scenario_instr_excluded(in, &b->ex);

@@ -519,6 +519,7 @@ fast_avx2(const banks_profile *p, const banks_request *req, const banks_fast_pla
     return fast_kernel(p, req, plan, out);
 }
 
+/* What fast_avx2 was compiled for, asked of the CPU at run time. */
 bool banks_fast_avx2_usable(void)
 {
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&

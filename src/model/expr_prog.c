@@ -742,6 +742,7 @@ expr_status expr_prog_run(const expr_prog *p, const expr_env *env, int64_t *out,
     return run(p, 0, p->ncode, env, out, pos);
 }
 
+/* A scan of the value's code: the variable as an operand, or a term of a linear form. */
 bool expr_reads_directly(const expr *e, expr_var v)
 {
     const expr_prog *p = e->fast.ncode ? &e->fast : &e->prog;

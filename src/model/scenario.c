@@ -912,6 +912,7 @@ bool scenario_access_loop_slotted(const scenario *s, int access)
     return true;
 }
 
+/* The slots expr_prepare computes for each expression of access, in order ('when' first). */
 int scenario_access_key(const scenario *s, int access, int iteration, int warp, int64_t *key)
 {
     const scenario_access *a = &s->accesses[access];
