@@ -6,8 +6,8 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
-#include "cli/record_sass.h"
-#include "cli/record_write.h"
+#include "core/recording_sass.h"
+#include "core/recording_book.h"
 #include "io/instr_source.h"
 #include "io/load.h"
 #include "io/report.h"

@@ -47,7 +47,7 @@ static bool read_name(jsonstream *js, char **dst)
     return t == JSONSTREAM_OBJECT_END;
 }
 
-/* The largest count a recording holds (as analyze, src/cli/record_lines.c): 10^15 wavefronts is
+/* The largest count a recording holds (as analyze, src/core/recording_lines.c): 10^15 wavefronts is
  * an hour of every shared-memory pipe of a 132-SM GPU, for one launch. */
 #define RECORDING_MAX_COUNT 1000000000000000LL
 

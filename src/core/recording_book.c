@@ -1,9 +1,9 @@
-/* record_write: the recording and the summary (record_write.h). */
+/* recording_book: the recording and the summary (recording_book.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/record_write.h"
-#include "cli/record_measured.h"
+#include "core/recording_book.h"
+#include "core/recording_measured.h"
 #include "io/trace_stream.h"
 #include "io/jsonw.h"
 #include "io/safe_open.h"

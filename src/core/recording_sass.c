@@ -1,4 +1,4 @@
-/* record_sass: a recording's SASS page, one row per instruction (PC): its SASS text, the kernel's
+/* recording_sass: a recording's SASS page, one row per instruction (PC): its SASS text, the kernel's
  * line it is on and its inline chain, the warp-instructions of the recorded block that executed
  * it, their prediction (every trace entry at that PC, predicted again with the architecture
  * analyze uses, so the rows' sums are analyze's total), and what the count run measured at that
@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/record_measured.h"
-#include "cli/record_sass.h"
-#include "cli/record_write.h"
+#include "core/recording_measured.h"
+#include "core/recording_sass.h"
+#include "core/recording_book.h"
 #include "io/jsonstream.h"
 #include "io/jsonw.h"
 #include "io/report.h"

@@ -1,7 +1,7 @@
-/* record_sass: the SASS page of a recording, one row per instruction (record_sass.c says what a
+/* recording_sass: the SASS page of a recording, one row per instruction (recording_sass.c says what a
  * row holds): `analyze REC --sass` prints it, `analyze REC --json` holds it as "sass". */
-#ifndef BANKSCOPE_RECORD_SASS_H
-#define BANKSCOPE_RECORD_SASS_H
+#ifndef BANKSCOPE_CORE_RECORDING_SASS_H
+#define BANKSCOPE_CORE_RECORDING_SASS_H
 
 #include <stdio.h>
 

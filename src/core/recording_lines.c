@@ -1,4 +1,4 @@
-/* record_lines: the per-source-line table `analyze` adds for a recording (bankscope record): read
+/* recording_lines: the per-source-line table `analyze` adds for a recording (bankscope record): read
  * from the file's "lines" with the streaming tokenizer, then each line predicted again from its
  * trace entries (trace_stream, one at a time) with the model analyze used, so a recording of any
  * size costs its lines' trace indexes here. Its total is the analysis' total: the lines partition
@@ -15,8 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/record_measured.h"
-#include "cli/record_write.h"
+#include "core/recording_measured.h"
+#include "core/recording_book.h"
 #include "io/jsonstream.h"
 #include "io/report.h"
 #include "io/trace_stream.h"

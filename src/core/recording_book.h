@@ -1,0 +1,116 @@
+/* recording_book: a capture and its kernel's disassembly -> the recording, a trace file with
+ * source lines ("format": "bankscope-record/1", schemas/bankscope-record-1.schema.json), and the
+ * per-line summary `bankscope record` prints. Every number comes from banks_analyze on the
+ * captured addresses; nothing is measured here. */
+#ifndef BANKSCOPE_CORE_RECORDING_BOOK_H
+#define BANKSCOPE_CORE_RECORDING_BOOK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/recording_capture.h"
+
+/* One source line of the recorded kernel (file NULL: the PCs without line info). */
+typedef struct record_line {
+    const char *file; /* owned by the record_sass */
+    int line;
+    char *text; /* owned; NULL when the source file cannot be read */
+    int64_t *instr;
+    int64_t ninstr, room; /* trace entries of the line */
+    int64_t wavefronts, ideal_wavefronts;
+    int degree;         /* worst conflict degree */
+    int64_t unmodelled; /* captured warp-instructions of kinds the model does not cover */
+} record_line;
+
+/* A SASS instruction of the kernel and what was captured at it. */
+typedef struct record_pc {
+    uint64_t pc;
+    const record_sass_line *sass; /* NULL: not in the listing */
+    int line;                     /* index into lines */
+    int64_t executions;
+    const char *problem; /* NULL: modelled; else why not (static text) */
+    bool traced;         /* with a problem: kept in the trace all the same (a kind files name,
+                            cp.async.cg), where analyze counts it as not modelled */
+    bool measured_only;  /* no callback came (wgmma operands, TMA): no execution recorded, the
+                            count pass measures it on its line */
+} record_pc;
+
+typedef struct record_book {
+    const record_capture *cap;
+    const record_sass *sass;
+    const char *arch; /* the profile the prediction uses */
+    record_line *lines;
+    int nlines;
+    record_pc *pcs;
+    int npcs;
+    int64_t ntrace;               /* entries that became trace entries */
+    int64_t *trace_index;         /* per capture entry: its trace index, -1 when not modelled */
+    record_sass_line **invisible; /* TMA and wgmma instructions of the kernel (no callback) */
+    int ninvisible;
+    const struct cubin_shared *shared; /* the kernel's static shared memory from its cubin; NULL:
+                                          not read (no "arrays" in the recording) */
+} record_book;
+
+/* Group the capture by PC and source line and predict every line. false with why when the
+ * device has no bank model. */
+bool record_book_build(record_book *b, const record_capture *c, const record_sass *s, char *why, size_t n);
+void record_book_free(record_book *b);
+/* At most how many bytes of a source file are read for the text of one of its lines. */
+#define RECORD_SOURCE_MAX (64 << 20)
+/* A copy of a source line's text that the readers accept: cut on a character boundary to at most
+ * TRACE_MAX_STRING (1 MiB) bytes, ending with an ellipsis ("…") when it was cut. */
+char *record_cut_text(const char *text);
+
+struct record_measured;
+
+/* The recording's "arrays": the static shared variables of the cubin (or its static shared
+ * memory as one region when the names are stripped) and, past them, the dynamic shared memory as
+ * one region reaching the last recorded byte there. */
+struct jsonw;
+void record_arrays_json(struct jsonw *w, const record_book *b);
+
+/* Write the recording to out. argv: the program and its arguments (argc of them); m: what the
+ * hardware measured (recording_measured.h), NULL when nothing was measured. */
+void record_book_json(const record_book *b, const struct record_measured *m, const char *const *argv, int argc,
+                      FILE *out, bool *ok, const char **why);
+
+/* For analyze: a recording's lines, checked and predicted again with the model analyze uses
+ * (recording_lines.c). */
+typedef struct record_lines record_lines;
+/* Read the recording at path and check it against its trace: its counts bounded, its lines a
+ * partition of the trace; each line predicted with arch and every derived number (predicted x
+ * blocks, excess, agreement, time share) computed, never read. 1 a recording (*out owned,
+ * record_lines_free), 0 not one, -1 a recording that breaks a rule ("PATH:LINE:COL: why" in err),
+ * -2 stopped by a signal (work_cancelled). */
+int record_lines_load(const char *path, const banks_profile *arch, record_lines **out, char *err, size_t n);
+void record_lines_free(record_lines *l);
+/* A loud line when it was truncated, the kinds it did not model or record, and its lines as a
+ * table ending with their total, then what was measured beside the computed numbers. */
+void record_lines_print(const record_lines *l, FILE *out);
+/* What analyze --json's recording members read (record_lines_json, record_sass_json). */
+typedef struct record_lines_ctx {
+    const char *path;          /* the file analyzed */
+    const banks_profile *arch; /* the model analyze used: each line is predicted again with it */
+    const record_lines *lines; /* its lines, checked (record_lines_load); NULL: not a recording */
+} record_lines_ctx;
+/* For analyze --json (ctx: a record_lines_ctx): the members "capture" (executed,
+ * captured, truncated and its warning), "not_modelled_kinds" and "not_recorded_kinds" (kind,
+ * count, why), "source_lines" (each line predicted, and measured), "measured" and "measured_why".
+ * The signature of report_options.json_extra. */
+struct jsonw;
+void record_lines_json(struct jsonw *w, void *ctx);
+/* One row of that table and of record's summary (file NULL: the PCs without line info), and the
+ * header above the rows. */
+void record_row_print(FILE *out, const char *file, int64_t line, const char *text, int64_t instrs, int64_t wavefronts,
+                      int64_t ideal, int64_t degree, int64_t unmodelled, const char *kind);
+/* The name of the kind a not-modelled instruction is, from its SASS: the kinds table's name
+ * ("cp.async.cg", "wgmma") or else the opcode ("ATOMS.CAST.SPIN"), into buf. */
+const char *record_kind_name(const char *sass, char *buf, size_t n);
+void record_row_header(FILE *out);
+
+/* The summary on stdout: the launch, one row per source line, what was not modelled. */
+void record_book_print(const record_book *b, FILE *out);
+
+#endif
