@@ -4,7 +4,7 @@
  * the streaming tokenizer; the trace itself is skipped (the loader reads it as a trace).
  *
  * Ownership: a recording owns every string and array it points to (recording_free); rows[] view
- * its lines for source_lines_build and borrow from them. */
+ * its lines for source_lines_layout and borrow from them. */
 #ifndef BANKSCOPE_IO_RECORDING_H
 #define BANKSCOPE_IO_RECORDING_H
 

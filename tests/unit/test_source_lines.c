@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "io/recording.h"
+#include "core/line_sums.h"
 #include "model/source_lines.h"
 #include "test_util.h"
 
@@ -58,7 +59,7 @@ static void test_import_rows(void **state)
     assert_true(test_load(kscen, &s, &err));
     source_lines sl;
     char why[200];
-    assert_true(source_lines_build(&s, kfile, strlen(kfile), NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_true(line_sums_source(&s, kfile, strlen(kfile), NULL, 0, NULL, 0, &sl, why, sizeof why));
     assert_string_equal(sl.file, "k.cu");
     assert_int_equal(sl.nfile, 9);
     assert_int_equal(sl.nrows, 9);
@@ -104,7 +105,7 @@ static void test_carried_text(void **state)
     source_lines sl;
     char why[200];
     /* the file is not at hand: the texts the locations carry, the rest unknown */
-    assert_true(source_lines_build(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_true(line_sums_source(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
     assert_int_equal(sl.nfile, 7);
     assert_string_equal(sl.rows[4].text, "    tile[threadIdx.y][threadIdx.x] = 1.0f;");
     assert_string_equal(sl.rows[6].text, "o[0] = tile[threadIdx.x][threadIdx.y]"); /* the access's source */
@@ -113,12 +114,12 @@ static void test_carried_text(void **state)
     source_lines_free(&sl);
     /* a file whose line 5 is no longer the access's: stale, so the caller can say so */
     const char *changed = "a\nb\nc\nd\n    tile[0][0] = 2.0f;\nf\n    o[0] = tile[threadIdx.x][threadIdx.y] + 1;\n";
-    assert_true(source_lines_build(&s, changed, strlen(changed), NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_true(line_sums_source(&s, changed, strlen(changed), NULL, 0, NULL, 0, &sl, why, sizeof why));
     assert_int_equal(sl.stale, 1);
     assert_true(sl.rows[4].stale);
     assert_false(sl.rows[6].stale); /* line 7 still holds the load's statement */
     source_lines_free(&sl);
-    assert_true(source_lines_build(&s, kfile, strlen(kfile), NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_true(line_sums_source(&s, kfile, strlen(kfile), NULL, 0, NULL, 0, &sl, why, sizeof why));
     assert_int_equal(sl.stale, 0);
     source_lines_free(&sl);
     scenario_free(&s);
@@ -139,13 +140,13 @@ static void test_far_line(void **state)
     assert_true(test_load(far, &s, &err));
     source_lines sl;
     char why[200];
-    assert_true(source_lines_build(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_true(line_sums_source(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
     assert_int_equal(sl.nfile, 2);
     assert_int_equal(sl.nrows, 3);
     assert_int_equal(sl.rows[2].line, 999999999);
     source_lines_free(&sl);
     const char *text = "a\nb\nc\n";
-    assert_true(source_lines_build(&s, text, strlen(text), NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_true(line_sums_source(&s, text, strlen(text), NULL, 0, NULL, 0, &sl, why, sizeof why));
     assert_int_equal(sl.nfile, 3);
     assert_int_equal(sl.nrows, 4);
     source_lines_free(&sl);
@@ -160,7 +161,7 @@ static void test_order(void **state)
     assert_true(test_load(kscen, &s, &err));
     source_lines sl;
     char why[200];
-    assert_true(source_lines_build(&s, kfile, strlen(kfile), NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_true(line_sums_source(&s, kfile, strlen(kfile), NULL, 0, NULL, 0, &sl, why, sizeof why));
     int order[16];
     assert_int_equal(source_lines_order(&sl, false, order), 9);
     assert_int_equal(order[0], 0);
@@ -191,14 +192,14 @@ static void test_skips_and_names(void **state)
     assert_true(test_load(scen, &s, &err));
     source_lines sl;
     char why[200];
-    assert_true(source_lines_build(&s, src, strlen(src), NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_true(line_sums_source(&s, src, strlen(src), NULL, 0, NULL, 0, &sl, why, sizeof why));
     assert_true(sl.rows[3].names_array); /* names hist between the accesses, none imported */
     assert_false(sl.rows[2].names_array);
     assert_false(sl.rows[1].names_array); /* the declaration */
     source_lines_free(&sl);
     source_skip sk[] = {{"dir/h.cu", 4, 5, "h.cu:4:5: skipped atomic of 'hist': depends on data"},
                         {"other.cu", 9, 1, "other.cu:9:1: skipped load of 'x': why"}};
-    assert_true(source_lines_build(&s, src, strlen(src), NULL, 0, sk, 2, &sl, why, sizeof why));
+    assert_true(line_sums_source(&s, src, strlen(src), NULL, 0, sk, 2, &sl, why, sizeof why));
     assert_int_equal(sl.rows[3].nskipped, 1);
     assert_string_equal(sl.rows[3].skipped[0], sk[0].message);
     assert_false(sl.rows[3].names_array);     /* the importer said, no guess */
@@ -216,7 +217,7 @@ static void test_no_location(void **state)
     test_load_pattern("transpose-naive", &s);
     source_lines sl;
     char why[200];
-    assert_false(source_lines_build(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_false(line_sums_source(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
     assert_non_null(strstr(why, "do not say where"));
     char buf[100];
     assert_null(source_lines_file(&s, NULL, 0, buf, sizeof buf));
@@ -281,7 +282,7 @@ static void test_recording_rows(void **state)
     source_lines sl;
     char why[200], f[64];
     assert_string_equal(source_lines_file(&s, rec, 3, f, sizeof f), "t.cu");
-    assert_true(source_lines_build(&s, text, strlen(text), rec, 3, NULL, 0, &sl, why, sizeof why));
+    assert_true(line_sums_source(&s, text, strlen(text), rec, 3, NULL, 0, &sl, why, sizeof why));
     assert_true(sl.recording);
     /* the .cu file is shown before a header, though the header holds more entries */
     const int64_t three[] = {0, 1, 2}, one[] = {3};
@@ -315,7 +316,7 @@ static void test_recording_rows(void **state)
     assert_int_equal(sl.rows[2].wavefronts + sl.rows[3].wavefronts + sl.rows[4].wavefronts, wf);
     source_lines_free(&sl);
     /* a trace without the recording's lines has no source */
-    assert_false(source_lines_build(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_false(line_sums_source(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
     assert_non_null(strstr(why, "bankscope record"));
     scenario_free(&s);
 }
@@ -344,8 +345,8 @@ static void test_recording_file(void **state)
     assert_true(load_scenario_file(path, NULL, &s, &err));
     source_lines a, b;
     char why[200];
-    assert_true(source_lines_build(&s, NULL, 0, r.rows, r.nrows, NULL, 0, &a, why, sizeof why));
-    assert_true(source_lines_build(&s, NULL, 0, NULL, 0, NULL, 0, &b, why, sizeof why)); /* trace_at */
+    assert_true(line_sums_source(&s, NULL, 0, r.rows, r.nrows, NULL, 0, &a, why, sizeof why));
+    assert_true(line_sums_source(&s, NULL, 0, NULL, 0, NULL, 0, &b, why, sizeof why)); /* trace_at */
     assert_int_equal(a.nrows, b.nrows);
     for (int i = 0; i < a.nrows; i++) {
         assert_int_equal(a.rows[i].naccess, b.rows[i].naccess);
