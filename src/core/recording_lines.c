@@ -15,8 +15,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/recording_measured.h"
+#include "core/recording_lines.h"
+
 #include "core/recording_book.h"
+#include "core/recording_measured.h"
 #include "io/jsonstream.h"
 #include "io/report.h"
 #include "io/trace_stream.h"
@@ -28,36 +30,6 @@
 /* The largest count a recording holds: 10^15 wavefronts is an hour of every shared-memory pipe of
  * a 132-SM GPU at 2 GHz, for one launch; anything larger was not measured. */
 #define RECORD_MAX_COUNT 1000000000000000LL
-
-typedef struct lines_row {
-    char *file, *text;
-    int64_t line, instrs, wavefronts, ideal, degree, unmodelled;
-    char kind[32]; /* the first not-modelled kind of its PCs ("cp.async.cg"), or "" */
-    int64_t *idx;  /* its trace entries ("instructions"), instrs of them */
-    /* what the hardware counted (the line's "measured", "agree", "agree_why") */
-    bool measured;
-    measured_counts mc;
-    int64_t excess, expected; /* computed (record_lines_load), never read */
-    measured_agree agree;
-    measured_why why;
-    bool unmodelled_now; /* an instruction of the line is not modelled by the model in use, or is
-                            measured only (TMA, wgmma: no addresses recorded) */
-    bool second_differs; /* the second recorded block predicts differently on this line (its trace is
-                            not in the recording: the one fact of agreement taken from the file) */
-} lines_row;
-
-/* The recording's top-level "measured" (or "measured_why"), read before its lines. */
-typedef struct lines_measured {
-    bool present, null;
-    int64_t blocks, sms, clock_khz, duration_ns;
-    int64_t excess; /* computed: the lines' excess and the unrecorded instructions' */
-    int64_t unrecorded_excess;
-    bool has_duration, has_second;
-    double share; /* computed */
-    char *invariance, *why, *duration_why;
-    int64_t blocks_line, blocks_col; /* where "blocks" is, for messages */
-    int64_t grid_blocks;             /* the recording's grid, multiplied; 0 not given */
-} lines_measured;
 
 /* Reading state: the path for messages and the first error, at its position. */
 typedef struct lines_reader {
@@ -111,7 +83,7 @@ static bool skip(lines_reader *rd, jsonstream_token t)
 
 /* A line's "measured" object (its '{' read): the three counts the hardware made. Its "excess"
  * and "predicted_launch" are conclusions, computed again, so they are not read. */
-static bool read_line_measured(lines_reader *rd, lines_row *r)
+static bool read_line_measured(lines_reader *rd, record_lines_row *r)
 {
     jsonstream_token t;
     r->measured = true;
@@ -138,7 +110,7 @@ static bool read_line_measured(lines_reader *rd, lines_row *r)
 
 /* "unrecorded" (its '[' read): the shared instructions no line holds; their excess adds to the
  * launch's. */
-static bool read_unrecorded(lines_reader *rd, lines_measured *m)
+static bool read_unrecorded(lines_reader *rd, record_lines_launch *m)
 {
     jsonstream_token t;
     while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_OBJECT) {
@@ -162,7 +134,7 @@ static bool read_unrecorded(lines_reader *rd, lines_measured *m)
 
 /* The top-level "measured" object (its '{' read): the launch's measurements. Its excess and time
  * share are computed again, so they are not read. */
-static bool read_top_measured(lines_reader *rd, lines_measured *m)
+static bool read_top_measured(lines_reader *rd, record_lines_launch *m)
 {
     jsonstream_token t;
     m->present = true;
@@ -197,7 +169,8 @@ static bool read_top_measured(lines_reader *rd, lines_measured *m)
 
 /* The table of what the hardware measured, after the predicted one; every number but the
  * measured counts computed (record_lines_load). */
-static void print_measured(FILE *out, const lines_measured *m, const lines_row *rows, int n, const char *arch)
+static void print_measured(FILE *out, const record_lines_launch *m, const record_lines_row *rows, int n,
+                           const char *arch)
 {
     char t[600];
     if (m->null || !m->present) {
@@ -231,24 +204,8 @@ static void print_measured(FILE *out, const lines_measured *m, const lines_row *
                          m->duration_why);
 }
 
-/* A name and how many times it was met (the kinds a recording did not record or model). */
-typedef struct lines_kind {
-    char *name, *why;
-    int64_t count;
-} lines_kind;
-
-/* What the file says besides its lines: how much of the block was captured, the kinds not
- * modelled (the lines' PCs with "not_modelled": executions) and not recorded ("not_visible":
- * SASS instructions), each named by its row of the kinds table (kinds.h). */
-typedef struct lines_file {
-    int64_t executed, captured;
-    bool truncated;
-    lines_kind *not_modelled, *not_recorded;
-    int nnot_modelled, nnot_recorded;
-} lines_file;
-
 /* Count n more of the kind of SASS text sass (its kinds row, or its opcode) in *list. */
-static void kind_add(lines_kind **list, int *n, const char *sass, const char *why, int64_t count)
+static void kind_add(record_lines_kind **list, int *n, const char *sass, const char *why, int64_t count)
 {
     char op[64];
     const char *p = sass ? sass + strspn(sass, " \t") : "";
@@ -263,78 +220,111 @@ static void kind_add(lines_kind **list, int *n, const char *sass, const char *wh
             return;
         }
     *list = xrealloc(*list, (size_t)(*n + 1) * sizeof **list);
-    (*list)[(*n)++] = (lines_kind){xstrdup(name),
-                                   xstrdup(k && k->not_modelled ? k->not_modelled
-                                           : why                ? why
-                                                                : ""),
-                                   count};
+    (*list)[(*n)++] = (record_lines_kind){xstrdup(name),
+                                          xstrdup(k && k->not_modelled ? k->not_modelled
+                                                  : why                ? why
+                                                                       : ""),
+                                          count};
 }
 
-/* A PC's "measured" object (its '{' read): the counts the count run made at that PC, checked as
- * a line's are (the SASS page prints them). */
-static bool read_pc_measured(lines_reader *rd)
+/* A PC's "measured" object (its '{' read) into p: the counts the count run made at that PC,
+ * checked as a line's are (the SASS page prints them). */
+static bool read_pc_measured(lines_reader *rd, record_lines_pc *p)
 {
     jsonstream_token t;
-    int64_t w = 0, i = 0;
+    p->has_measured = true;
     while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
         char key[32];
         snprintf(key, sizeof key, "%.31s", rd->js.str);
         t = jsonstream_next(&rd->js);
-        int64_t *dst = strcmp(key, "wavefronts") == 0 ? &w : strcmp(key, "ideal_wavefronts") == 0 ? &i : NULL;
+        uint64_t *dst = strcmp(key, "wavefronts") == 0         ? &p->m.wavefronts
+                        : strcmp(key, "ideal_wavefronts") == 0 ? &p->m.ideal_wavefronts
+                        : strcmp(key, "instructions") == 0     ? &p->m.instructions
+                                                               : NULL;
         int64_t v;
-        if (dst || strcmp(key, "instructions") == 0) {
+        if (dst) {
             if (!count_value(rd, t, key, 0, RECORD_MAX_COUNT, &v))
                 return false;
-            if (dst)
-                *dst = v;
+            *dst = (uint64_t)v;
         } else if (!skip(rd, t))
             return false;
     }
-    if (i > w)
+    if (p->m.ideal_wavefronts > p->m.wavefronts)
         return bad(rd, "pcs: measured: ideal_wavefronts is more than wavefronts");
     return t == JSONSTREAM_OBJECT_END || bad(rd, "");
 }
 
-/* A line's "pcs" (its '[' read): those not modelled into f; whether one fills shared memory
- * asynchronously into *async. */
-static bool read_pcs(lines_reader *rd, lines_file *f, lines_row *r, bool *async)
+/* A PC's "chain" (its '[' read): its inline chain, innermost first, into p. */
+static bool read_chain(lines_reader *rd, record_lines_pc *p)
 {
     jsonstream_token t;
     while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_OBJECT) {
-        char *sass = NULL, *why = NULL;
-        int64_t execs = 0;
+        p->chain = xrealloc(p->chain, (size_t)(p->nchain + 1) * sizeof *p->chain);
+        record_lines_site *site = &p->chain[p->nchain++];
+        *site = (record_lines_site){0};
+        while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
+            char key[8];
+            snprintf(key, sizeof key, "%.7s", rd->js.str);
+            t = jsonstream_next(&rd->js);
+            if ((strcmp(key, "file") == 0 || strcmp(key, "text") == 0) && t == JSONSTREAM_STRING)
+                string_value(&rd->js, t, key[0] == 'f' ? &site->file : &site->text);
+            else if (strcmp(key, "line") == 0 && t == JSONSTREAM_NUMBER && rd->js.is_int)
+                site->line = rd->js.ival;
+            else if (!skip(rd, t))
+                return false;
+        }
+        if (t != JSONSTREAM_OBJECT_END)
+            return bad(rd, "");
+    }
+    return t == JSONSTREAM_ARRAY_END || bad(rd, "");
+}
+
+/* A line's "pcs" (its '[' read), the line being row `row` of L: each PC appended to L's, those
+ * not modelled counted in L's kinds; whether one fills shared memory asynchronously into *async. */
+static bool read_pcs(lines_reader *rd, record_lines *L, int row, int *pcroom, bool *async)
+{
+    record_lines_row *r = &L->rows[row];
+    jsonstream_token t;
+    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_OBJECT) {
+        if (L->npcs == INT32_MAX - 1)
+            return bad(rd, "pcs: too many");
+        if (L->npcs == *pcroom)
+            L->pcs = xrealloc(L->pcs, (size_t)(*pcroom = *pcroom ? 2 * *pcroom : 64) * sizeof *L->pcs);
+        record_lines_pc *p = &L->pcs[L->npcs++]; /* kept even when it fails: freed with the others */
+        *p = (record_lines_pc){.pc = -1, .row = row};
         bool ok = true;
         while (ok && (t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
             char key[32];
             snprintf(key, sizeof key, "%.31s", rd->js.str);
             t = jsonstream_next(&rd->js);
             if (strcmp(key, "sass") == 0 && t == JSONSTREAM_STRING)
-                string_value(&rd->js, t, &sass);
+                string_value(&rd->js, t, &p->sass);
             else if (strcmp(key, "not_modelled") == 0 && t == JSONSTREAM_STRING)
-                string_value(&rd->js, t, &why);
+                string_value(&rd->js, t, &p->not_modelled);
             else if (strcmp(key, "executions") == 0)
-                ok = count_value(rd, t, key, 0, RECORD_MAX_COUNT, &execs);
-            else if (strcmp(key, "pc") == 0) {
-                int64_t pc;
-                ok = count_value(rd, t, key, 0, RECORD_MAX_COUNT, &pc);
-            } else if (strcmp(key, "measured") == 0 && t == JSONSTREAM_OBJECT)
-                ok = read_pc_measured(rd);
-            else if (strcmp(key, "measured_only") == 0 && (t == JSONSTREAM_TRUE || t == JSONSTREAM_FALSE))
-                r->unmodelled_now = r->unmodelled_now || t == JSONSTREAM_TRUE; /* TMA, wgmma: never predicted */
-            else
+                ok = count_value(rd, t, key, 0, RECORD_MAX_COUNT, &p->executions);
+            else if (strcmp(key, "pc") == 0)
+                ok = count_value(rd, t, key, 0, RECORD_MAX_COUNT, &p->pc);
+            else if (strcmp(key, "measured") == 0 && t == JSONSTREAM_OBJECT)
+                ok = read_pc_measured(rd, p);
+            else if (strcmp(key, "chain") == 0 && t == JSONSTREAM_ARRAY)
+                ok = read_chain(rd, p);
+            else if (strcmp(key, "measured_only") == 0 && (t == JSONSTREAM_TRUE || t == JSONSTREAM_FALSE)) {
+                p->measured_only = t == JSONSTREAM_TRUE;
+                r->unmodelled_now = r->unmodelled_now || p->measured_only; /* TMA, wgmma: never predicted */
+            } else
                 ok = skip(rd, t);
         }
+        const char *why = p->not_modelled;
         if (ok && why) /* a kind the model does not cover: no agreement can be claimed */
             r->unmodelled_now = true;
         if (ok && why && !r->kind[0])
-            record_kind_name(sass, r->kind, sizeof r->kind);
-        if (ok && why && f)
-            kind_add(&f->not_modelled, &f->nnot_modelled, sass, why, execs);
-        const kinds_row *kind = kinds_find_sass_line(sass);
+            record_kind_name(p->sass, r->kind, sizeof r->kind);
+        if (ok && why)
+            kind_add(&L->lf.not_modelled, &L->lf.nnot_modelled, p->sass, why, p->executions);
+        const kinds_row *kind = kinds_find_sass_line(p->sass);
         if (kind && kind->fills_async)
             *async = true;
-        free(sass);
-        free(why);
         if (!ok || t != JSONSTREAM_OBJECT_END)
             return ok ? bad(rd, "") : false;
     }
@@ -342,7 +332,7 @@ static bool read_pcs(lines_reader *rd, lines_file *f, lines_row *r, bool *async)
 }
 
 /* "not_visible" (its '[' read) into f. */
-static bool read_not_visible(lines_reader *rd, lines_file *f)
+static bool read_not_visible(lines_reader *rd, record_lines_file *f)
 {
     jsonstream_token t;
     while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_OBJECT) {
@@ -376,9 +366,10 @@ typedef struct lines_indexes {
     size_t n, cap;
 } lines_indexes;
 
-/* One line object (its '{' read) into r, row number `row`; its trace indexes into ix. */
-static bool read_row(lines_reader *rd, lines_row *r, int row, lines_file *kinds, lines_indexes *ix, bool *async)
+/* One line object (its '{' read) into row `row` of L, its PCs after L's; its trace indexes into ix. */
+static bool read_row(lines_reader *rd, record_lines *L, int row, int *pcroom, lines_indexes *ix, bool *async)
 {
+    record_lines_row *r = &L->rows[row];
     memset(r, 0, sizeof *r);
     jsonstream_token t;
     while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
@@ -407,7 +398,7 @@ static bool read_row(lines_reader *rd, lines_row *r, int row, lines_file *kinds,
             }
             ok = ok && (t == JSONSTREAM_ARRAY_END || bad(rd, "instructions: expected trace indexes"));
         } else if (strcmp(key, "pcs") == 0 && t == JSONSTREAM_ARRAY) {
-            ok = read_pcs(rd, kinds, r, async);
+            ok = read_pcs(rd, L, row, pcroom, async);
         } else if (strcmp(key, "measured") == 0 && t == JSONSTREAM_OBJECT) {
             ok = read_line_measured(rd, r);
         } else if (strcmp(key, "agree_why") == 0 && t == JSONSTREAM_STRING) {
@@ -482,14 +473,84 @@ static bool bad_index(lines_reader *rd, const lines_index *x, const char *what)
     return false;
 }
 
-/* Each line's prediction again, from its trace entries, with prof (the architecture analyze
- * used, which may not be the one the file was written with): the same engine call as the
- * analysis' total (report.c), so the lines still add up to it. Not-modelled entries add to no
- * sum. The indexes (sorted here) must partition the trace: an entry in two lines, an index past
- * the trace's end, or (when the lines give indexes at all) an entry in no line is an error at its
- * position. Memory: the indexes, never the largest index. A signal stops it (false, no error). */
-static bool lines_predict(lines_reader *rd, const banks_profile *prof, lines_row *rows, int n, lines_indexes *ix)
+/* The trace's entries, one at a time, for line_sums_walk: each on the line whose indexes hold it
+ * (checked as it goes: the lines partition the trace) and on the PC of its own "pc". */
+typedef struct lines_walk {
+    lines_reader *rd;
+    trace_stream *ts;
+    io_error err;
+    const lines_indexes *ix;
+    const record_lines *L;
+    int64_t i;      /* the next entry */
+    size_t at;      /* the next index in entry order */
+    int got;        /* trace_stream_next's last answer */
+    bool checked;   /* stopped by a broken rule (rd has the error) */
+    bool pcs_match; /* every entry so far at a PC of some line */
+} lines_walk;
+
+/* The PC row of pc in L's PCs (sorted by pc), or -1. */
+static int pc_row(const record_lines *L, int64_t pc)
 {
+    int lo = 0, hi = L->npcs - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (L->pcs[mid].pc == pc)
+            return mid;
+        if (L->pcs[mid].pc < pc)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+static int lines_next(void *ctx, line_sums_instr *in)
+{
+    lines_walk *w = ctx;
+    const lines_indexes *ix = w->ix;
+    if ((w->i & 1023) == 0 && work_cancelled())
+        return -1;
+    if ((w->got = trace_stream_next(w->ts, &in->req, &w->err)) != 1)
+        return w->got < 0 ? -1 : 0;
+    int row = -1;
+    if (w->at < ix->n && ix->v[w->at].entry == w->i)
+        row = ix->v[w->at++].row;
+    else if (ix->n > 0) {
+        char m[200];
+        snprintf(m, sizeof m, "trace entry %lld is in no line of the recording (lines must cover the trace)",
+                 (long long)w->i);
+        bad_index(w->rd, w->at < ix->n ? &ix->v[w->at] : &ix->v[ix->n - 1], m);
+        w->checked = true;
+        return -1;
+    }
+    int pc = pc_row(w->L, trace_stream_pc(w->ts));
+    w->pcs_match = w->pcs_match && pc >= 0;
+    in->unmodelled = NULL;
+    in->access = w->i++;
+    in->line = row;
+    in->pc = pc;
+    in->idle = false;
+    return 1;
+}
+
+static int pc_cmp(const void *x, const void *y)
+{
+    const record_lines_pc *a = x, *b = y;
+    return (a->pc > b->pc) - (a->pc < b->pc);
+}
+
+/* Each line's and each PC's prediction again, from their trace entries, with prof (the
+ * architecture analyze used, which may not be the one the file was written with), in one walk
+ * (line_sums.h): the same engine call as the analysis' total (report.c), so the lines and the
+ * PCs still add up to it. Not-modelled entries add to no sum. The indexes (sorted here) must
+ * partition the trace: an entry in two lines, an index past the trace's end, or (when the lines
+ * give indexes at all) an entry in no line is an error at its position. An entry at a PC no line
+ * holds leaves the lines alone and the SASS page says so (pcs_match). Memory: the indexes, never
+ * the largest index. A signal stops it (false, no error). */
+static bool lines_predict(lines_reader *rd, const banks_profile *prof, record_lines *L, lines_indexes *ix)
+{
+    record_lines_row *rows = L->rows;
+    int n = L->n;
     if (ix->n > 1) /* (no indexes: no array at all) */
         qsort(ix->v, ix->n, sizeof *ix->v, index_cmp);
     for (size_t k = 1; k < ix->n; k++)
@@ -499,89 +560,66 @@ static bool lines_predict(lines_reader *rd, const banks_profile *prof, lines_row
                      (long long)ix->v[k].entry, ix->v[k - 1].row + 1);
             return bad_index(rd, &ix->v[k], m);
         }
-    trace_stream *ts = NULL;
-    io_error err;
-    if (trace_stream_open(rd->path, NULL, 0, rd->path, prof->name, &ts, &err) != TRACE_STREAM_OK) {
-        if (ts)
-            trace_stream_close(ts);
-        snprintf(rd->err, sizeof rd->err, "%s", err.text);
+    qsort(L->pcs, (size_t)L->npcs, sizeof *L->pcs, pc_cmp);
+    lines_walk w = {.rd = rd, .ix = ix, .L = L, .got = 1, .pcs_match = true};
+    if (trace_stream_open(rd->path, NULL, 0, rd->path, prof->name, &w.ts, &w.err) != TRACE_STREAM_OK) {
+        if (w.ts)
+            trace_stream_close(w.ts);
+        snprintf(rd->err, sizeof rd->err, "%s", w.err.text);
         rd->failed = true;
         return false;
     }
-    int64_t *sum = xcalloc((size_t)(4 * (n ? n : 1)), sizeof *sum);
-    banks_request r;
-    int64_t i = 0;
-    size_t at = 0; /* the next index in entry order */
-    int got;
-    bool ok = true;
-    while ((got = trace_stream_next(ts, &r, &err)) == 1) {
-        if ((i & 1023) == 0 && work_cancelled())
-            break;
-        int row = -1;
-        if (at < ix->n && ix->v[at].entry == i)
-            row = ix->v[at++].row;
-        else if (ix->n > 0) {
-            char m[200];
-            snprintf(m, sizeof m, "trace entry %lld is in no line of the recording (lines must cover the trace)",
-                     (long long)i);
-            ok = bad_index(rd, at < ix->n ? &ix->v[at] : &ix->v[ix->n - 1], m);
-            break;
-        }
-        i++;
-        banks_result res;
-        if (row < 0)
-            continue;
-        banks_analyze(prof, &r, &res, NULL);
-        if (res.not_modelled) { /* a kind the model does not cover, named by its SASS (cp.async.cg) */
-            rows[row].unmodelled_now = true;
-            sum[4 * row + 3]++;
-            if (!rows[row].kind[0])
-                snprintf(rows[row].kind, sizeof rows[row].kind, "%s", kinds_of(r.op)->name);
-            continue;
-        }
-        sum[4 * row] += res.wavefronts; /* at most 32 x 2^31 entries per line: no overflow */
-        sum[4 * row + 1] += res.ideal_wavefronts;
-        if (res.conflict_degree > sum[4 * row + 2])
-            sum[4 * row + 2] = res.conflict_degree;
-    }
-    if (ok && got < 0) {
-        snprintf(rd->err, sizeof rd->err, "%s", err.text);
+    line_sums sums = {.arch = prof,
+                      .per_line = xcalloc((size_t)(n ? n : 1), sizeof *sums.per_line),
+                      .nlines = n,
+                      .per_pc = xcalloc((size_t)(L->npcs ? L->npcs : 1), sizeof *sums.per_pc),
+                      .npcs = L->npcs};
+    line_sums_walk(&sums, lines_next, &w);
+    bool ok = !w.checked;
+    if (ok && w.got < 0) {
+        snprintf(rd->err, sizeof rd->err, "%s", w.err.text);
         rd->failed = true;
         ok = false;
-    } else if (ok && got == 0 && at < ix->n) {
+    } else if (ok && w.got == 0 && w.at < ix->n) {
         char m[200];
         snprintf(m, sizeof m, "trace entry %lld is past the trace's end (it has %lld entries)",
-                 (long long)ix->v[at].entry, (long long)i);
-        ok = bad_index(rd, &ix->v[at], m);
+                 (long long)ix->v[w.at].entry, (long long)w.i);
+        ok = bad_index(rd, &ix->v[w.at], m);
     }
-    ok = ok && got == 0; /* else stopped by a signal */
+    ok = ok && w.got == 0; /* else stopped by a signal */
     for (int k = 0; ok && k < n; k++) {
-        rows[k].wavefronts = sum[4 * k];
-        rows[k].ideal = sum[4 * k + 1];
-        rows[k].degree = sum[4 * k + 2];
-        if (sum[4 * k + 3] > rows[k].unmodelled) /* a file written before the kind was named */
-            rows[k].unmodelled = sum[4 * k + 3];
+        const line_sum *x = &sums.per_line[k];
+        rows[k].wavefronts = x->wavefronts;
+        rows[k].ideal = x->ideal;
+        rows[k].degree = x->worst;
+        if (x->not_modelled) /* a kind the model does not cover, named by its SASS (cp.async.cg) */
+            rows[k].unmodelled_now = true;
+        if (!rows[k].kind[0] && x->kind)
+            snprintf(rows[k].kind, sizeof rows[k].kind, "%s", x->kind);
+        if (x->not_modelled > rows[k].unmodelled) /* a file written before the kind was named */
+            rows[k].unmodelled = x->not_modelled;
     }
-    free(sum);
-    trace_stream_close(ts);
+    L->pcs_match = w.pcs_match;
+    for (int k = 0; ok && k < L->npcs; k++) {
+        record_lines_pc *p = &L->pcs[k];
+        p->sums = sums.per_pc[k];
+        if (p->sums.not_modelled && p->sums.kind) /* the kinds of what the trace does not hold, by SASS */
+            snprintf(p->kind, sizeof p->kind, "%s", p->sums.kind);
+        else if (p->not_modelled || p->measured_only)
+            record_kind_name(p->sass, p->kind, sizeof p->kind);
+    }
+    free(sums.per_line);
+    free(sums.per_pc);
+    trace_stream_close(w.ts);
     return ok;
 }
-
-/* What analyze holds of a recording: its lines, launch-level measurements and kinds. */
-struct record_lines {
-    lines_row *rows;
-    int n;
-    lines_measured lm;
-    lines_file lf;
-    const char *arch; /* the model that predicted the lines */
-};
 
 /* The derived numbers of every measured line and of the launch, from the measured counts and the
  * lines' predictions with the model in use; the sums checked (an error at the launch's "blocks"
  * when they do not fit). */
 static bool lines_derive(lines_reader *rd, record_lines *L, bool async)
 {
-    lines_measured *m = &L->lm;
+    record_lines_launch *m = &L->lm;
     if (!m->present || m->null)
         return true;
     char msg[300];
@@ -597,7 +635,7 @@ static bool lines_derive(lines_reader *rd, record_lines *L, bool async)
     int64_t excess = m->unrecorded_excess;
     uint64_t tw = 0, ti = 0;
     for (int i = 0; i < L->n; i++) {
-        lines_row *r = &L->rows[i];
+        record_lines_row *r = &L->rows[i];
         uint64_t expected;
         launch.invariant = m->has_second && !r->second_differs;
         bool fits = !r->measured ||
@@ -627,8 +665,21 @@ static bool lines_derive(lines_reader *rd, record_lines *L, bool async)
 }
 
 /* Frees the rows and members of a recording's lines. */
-static void lines_free(lines_row *rows, int n, lines_measured *lm, lines_file *lf)
+static void lines_free(record_lines *L)
 {
+    record_lines_row *rows = L->rows;
+    int n = L->n;
+    record_lines_launch *lm = &L->lm;
+    record_lines_file *lf = &L->lf;
+    for (int i = 0; i < L->npcs; i++) {
+        record_lines_pc *p = &L->pcs[i];
+        free(p->sass);
+        free(p->not_modelled);
+        for (int k = 0; k < p->nchain; k++)
+            free(p->chain[k].file), free(p->chain[k].text);
+        free(p->chain);
+    }
+    free(L->pcs);
     for (int k = 0; k < lf->nnot_modelled; k++)
         free(lf->not_modelled[k].name), free(lf->not_modelled[k].why);
     for (int k = 0; k < lf->nnot_recorded; k++)
@@ -650,7 +701,7 @@ void record_lines_free(record_lines *L)
 {
     if (!L)
         return;
-    lines_free(L->rows, L->n, &L->lm, &L->lf);
+    lines_free(L);
     free(L);
 }
 
@@ -675,9 +726,9 @@ static bool read_grid(lines_reader *rd, int64_t *blocks)
 /* The members of the recording (its '{' read) into L and ix; false at the first error. */
 static bool lines_members(lines_reader *rd, record_lines *L, lines_indexes *ix, bool *is_record, bool *async)
 {
-    int cap = 0;
-    lines_measured *lm = &L->lm;
-    lines_file *lf = &L->lf;
+    int cap = 0, pcroom = 0;
+    record_lines_launch *lm = &L->lm;
+    record_lines_file *lf = &L->lf;
     jsonstream_token t;
     while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
         char key[32];
@@ -710,13 +761,13 @@ static bool lines_members(lines_reader *rd, record_lines *L, lines_indexes *ix, 
         } else if (strcmp(key, "measured_why") == 0 && t == JSONSTREAM_STRING) {
             string_value(&rd->js, t, &lm->why);
         } else if (strcmp(key, "lines") == 0 && t == JSONSTREAM_ARRAY) {
+            L->has_lines = true;
             while (ok && (t = jsonstream_next(&rd->js)) == JSONSTREAM_OBJECT) {
                 if (L->n == INT32_MAX - 1 || work_cancelled())
                     return L->n == INT32_MAX - 1 ? bad(rd, "lines: too many") : false;
                 if (L->n == cap)
                     L->rows = xrealloc(L->rows, (size_t)(cap = cap ? 2 * cap : 16) * sizeof *L->rows);
-                lines_row *r = &L->rows[L->n];
-                ok = read_row(rd, r, L->n, lf, ix, async);
+                ok = read_row(rd, L, L->n, &pcroom, ix, async);
                 L->n++; /* kept even when it failed: freed with the others */
             }
             ok = ok && (t == JSONSTREAM_ARRAY_END || bad(rd, ""));
@@ -751,7 +802,7 @@ int record_lines_load(const char *path, const banks_profile *prof, record_lines 
     bool ok = jsonstream_next(&rd.js) == JSONSTREAM_OBJECT && lines_members(&rd, L, &ix, &is_record, &async);
     jsonstream_close(&rd.js);
     fclose(f);
-    ok = ok && is_record && lines_predict(&rd, prof, L->rows, L->n, &ix) && lines_derive(&rd, L, async);
+    ok = ok && is_record && lines_predict(&rd, prof, L, &ix) && lines_derive(&rd, L, async);
     free(ix.v);
     if (ok) {
         *out = L;
@@ -766,7 +817,7 @@ int record_lines_load(const char *path, const banks_profile *prof, record_lines 
 }
 
 /* "10 of 64 warp-instructions captured (truncated)" into buf, or NULL when all were. */
-static const char *truncation(const lines_file *lf, char *buf, size_t n)
+static const char *truncation(const record_lines_file *lf, char *buf, size_t n)
 {
     if (!lf->truncated && !(lf->executed > lf->captured))
         return NULL;
@@ -776,7 +827,7 @@ static const char *truncation(const lines_file *lf, char *buf, size_t n)
 }
 
 /* The kinds of a list, one line each: "PREFIX: N x KIND (UNIT): why". */
-static void print_kinds(FILE *out, const char *prefix, const char *unit, const lines_kind *k, int n)
+static void print_kinds(FILE *out, const char *prefix, const char *unit, const record_lines_kind *k, int n)
 {
     char t[256], u[400];
     for (int i = 0; i < n; i++)
@@ -787,7 +838,7 @@ static void print_kinds(FILE *out, const char *prefix, const char *unit, const l
 void record_lines_print(const record_lines *L, FILE *out)
 {
     char tr[128];
-    const lines_file *lf = &L->lf;
+    const record_lines_file *lf = &L->lf;
     if (truncation(lf, tr, sizeof tr)) /* right under the verdict, which covers only these */
         fprintf(out,
                 "\nTRUNCATED: %s: the totals and the verdict above cover only those; record again with a "
@@ -804,7 +855,7 @@ void record_lines_print(const record_lines *L, FILE *out)
             L->arch);
     record_row_header(out);
     for (int i = 0; i < L->n; i++) {
-        const lines_row *r = &L->rows[i];
+        const record_lines_row *r = &L->rows[i];
         record_row_print(out, r->file, r->line, r->text, r->instrs, r->wavefronts, r->ideal, r->degree, r->unmodelled,
                          r->kind);
         tn += r->instrs; /* bounded by the trace's length and its entries' wavefronts */
@@ -820,10 +871,10 @@ void record_lines_json(jsonw *w, void *ctx)
     const record_lines *L = ((const record_lines_ctx *)ctx)->lines;
     if (!L)
         return;
-    const lines_row *rows = L->rows;
+    const record_lines_row *rows = L->rows;
     int n = L->n;
-    const lines_measured lm = L->lm;
-    const lines_file lf = L->lf;
+    const record_lines_launch lm = L->lm;
+    const record_lines_file lf = L->lf;
     char tr[128];
     JSONW_KEY(w, "capture");
     jsonw_begin_object(w, JSONW_INLINE);
@@ -833,7 +884,7 @@ void record_lines_json(jsonw *w, void *ctx)
     JSONW_KV_STRING(w, "warning", truncation(&lf, tr, sizeof tr));
     jsonw_end_object(w);
     const char *keys[2] = {"not_modelled_kinds", "not_recorded_kinds"};
-    const lines_kind *lists[2] = {lf.not_modelled, lf.not_recorded};
+    const record_lines_kind *lists[2] = {lf.not_modelled, lf.not_recorded};
     int counts[2] = {lf.nnot_modelled, lf.nnot_recorded};
     for (int l = 0; l < 2; l++) {
         jsonw_key(w, keys[l]);
@@ -850,7 +901,7 @@ void record_lines_json(jsonw *w, void *ctx)
     JSONW_KEY(w, "source_lines");
     jsonw_begin_array(w, JSONW_LINES);
     for (int i = 0; i < n; i++) {
-        const lines_row *r = &rows[i];
+        const record_lines_row *r = &rows[i];
         jsonw_begin_object(w, JSONW_INLINE);
         JSONW_KV_STRING(w, "file", r->file);
         if (r->file)

@@ -5,13 +5,13 @@
 
 #include <stdio.h>
 
-#include "model/banks.h"
+#include "core/recording_lines.h"
 
 struct jsonw;
 
-/* When the file at path is a recording, its SASS page predicted with arch (the model analyze
- * used) as a table ending with the rows' totals; nothing otherwise. */
-void record_sass_report(const char *path, const banks_profile *arch, FILE *out);
+/* A recording's SASS page (L read and predicted by record_lines_load, with the model analyze
+ * used) as a table ending with the rows' totals; nothing when L is NULL (not a recording). */
+void record_sass_report(const record_lines *L, FILE *out);
 /* For analyze --json (ctx: a record_lines_ctx): the member "sass" when the file is a recording. */
 void record_sass_json(struct jsonw *w, void *ctx);
 
