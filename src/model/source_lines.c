@@ -74,7 +74,7 @@ static void locate(const scenario *s, const source_record_line *rec, int nrec, w
 {
     for (int i = 0; i < count; i++)
         w[i] = (where){NULL, -1, NULL};
-    if (s->is_trace && nrec == 0 && s->trace_at) { /* a recording's entries located by the loader */
+    if (nrec == 0 && scenario_has_source_map(s)) { /* a recording's entries located by the loader */
         for (int i = 0; i < count; i++) {
             const scenario_srcloc *at = &s->trace_at[i];
             if (at->file && at->line > 0)
@@ -82,7 +82,7 @@ static void locate(const scenario *s, const source_record_line *rec, int nrec, w
         }
         return;
     }
-    if (s->is_trace) {
+    if (!scenario_has_layout(s)) {
         for (int r = 0; r < nrec; r++)
             for (int k = 0; k < rec[r].ninstructions; k++) {
                 int64_t e = rec[r].instructions[k];
@@ -149,7 +149,7 @@ const char *source_lines_file(const scenario *s, const source_record_line *rec, 
 {
     int count = scenario_access_count(s);
     where *w = xmalloc(sizeof *w * (size_t)(count > 0 ? count : 1));
-    char(*labels)[512] = s->is_trace ? NULL : xmalloc(sizeof *labels * (size_t)(count > 0 ? count : 1));
+    char(*labels)[512] = !scenario_has_layout(s) ? NULL : xmalloc(sizeof *labels * (size_t)(count > 0 ? count : 1));
     locate(s, rec, nrec, w, count, labels);
     const char *f = main_file(w, count);
     if (f)
@@ -178,7 +178,7 @@ int source_lines_mismatches(const scenario *s, const source_record_line *rec, in
     int good = 0;
     int count = scenario_access_count(s), bad = 0, nl = count_lines(file_text, len);
     where *w = xmalloc(sizeof *w * (size_t)(count > 0 ? count : 1));
-    char(*labels)[512] = s->is_trace ? NULL : xmalloc(sizeof *labels * (size_t)(count > 0 ? count : 1));
+    char(*labels)[512] = !scenario_has_layout(s) ? NULL : xmalloc(sizeof *labels * (size_t)(count > 0 ? count : 1));
     locate(s, rec, nrec, w, count, labels);
     const char *file = main_file(w, count);
     size_t *start = xmalloc(sizeof *start * (size_t)(nl + 1)), k = 0;
@@ -363,7 +363,7 @@ bool source_lines_layout(const scenario *s, const char *file_text, size_t len, c
     memset(out, 0, sizeof *out);
     int count = scenario_access_count(s);
     where *w = xmalloc(sizeof *w * (size_t)(count > 0 ? count : 1));
-    char(*labels)[512] = s->is_trace ? NULL : xmalloc(sizeof *labels * (size_t)(count > 0 ? count : 1));
+    char(*labels)[512] = !scenario_has_layout(s) ? NULL : xmalloc(sizeof *labels * (size_t)(count > 0 ? count : 1));
     locate(s, rec, nrec, w, count, labels);
     const char *file = main_file(w, count);
     bool any = file != NULL;
@@ -371,14 +371,15 @@ bool source_lines_layout(const scenario *s, const char *file_text, size_t len, c
         any = w[i].line == 0; /* a recording without line info still has its rows */
     if (!any) {
         snprintf(why, n, "%s",
-                 s->is_trace ? (nrec ? "the recording's lines hold no instruction"
-                                     : "a trace carries no source lines (a recording of bankscope record does)")
-                             : "the accesses do not say where they come from (bankscope FILE.cu does)");
+                 !scenario_has_layout(s)
+                     ? (nrec ? "the recording's lines hold no instruction"
+                             : "a trace carries no source lines (a recording of bankscope record does)")
+                     : "the accesses do not say where they come from (bankscope FILE.cu does)");
         free(w);
         free(labels);
         return false;
     }
-    out->recording = s->is_trace;
+    out->recording = !scenario_has_layout(s);
     out->file = file ? xstrdup(file) : NULL;
     int maxline = 0;
     int flines = file_text ? count_lines(file_text, len) : 0;
@@ -420,7 +421,7 @@ bool source_lines_layout(const scenario *s, const char *file_text, size_t len, c
         }
         row_add(&out->rows[row_of[i]], i);
     }
-    for (int r = 0; s->is_trace && r < nrec; r++) { /* a line's measured numbers, on its row */
+    for (int r = 0; !scenario_has_layout(s) && r < nrec; r++) { /* a line's measured numbers, on its row */
         int row = -1;
         for (int k = 0; k < rec[r].ninstructions && row < 0; k++)
             if (rec[r].instructions[k] >= 0 && rec[r].instructions[k] < count)
@@ -439,7 +440,7 @@ bool source_lines_layout(const scenario *s, const char *file_text, size_t len, c
         x->skipped = xrealloc(x->skipped, sizeof *x->skipped * (size_t)(x->nskipped + 1));
         x->skipped[x->nskipped++] = xstrdup(sk->message ? sk->message : "skipped");
     }
-    if (!s->is_trace && !skips) /* the importer's messages are not at hand: say where one may be missing */
+    if (scenario_has_layout(s) && !skips) /* the importer's messages are not at hand: say where one may be missing */
         mark_names(s, out);
     out->row_of = row_of;
     out->naccess = count;
