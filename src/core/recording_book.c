@@ -7,6 +7,7 @@
 #include "core/recording_measured.h"
 #include "io/trace_stream.h"
 #include "io/jsonw.h"
+#include "io/recording.h"
 #include "io/safe_open.h"
 #include "io/textsafe.h"
 #include "model/kinds.h"
@@ -489,7 +490,7 @@ void record_book_print(const record_book *b, FILE *out)
         char kind[32] = "";
         for (int k = 0; k < b->npcs && !kind[0]; k++)
             if (b->pcs[k].line == i && b->pcs[k].problem)
-                record_kind_name(b->pcs[k].sass ? b->pcs[k].sass->text : NULL, kind, sizeof kind);
+                recording_kind_name(b->pcs[k].sass ? b->pcs[k].sass->text : NULL, kind, sizeof kind);
         record_row_print(out, l->file, l->line, l->text, l->ninstr, l->wavefronts, l->ideal_wavefronts,
                          l->ninstr ? l->degree : 0, l->unmodelled, kind);
         tw += l->wavefronts;

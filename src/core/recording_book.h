@@ -80,9 +80,6 @@ void record_book_json(const record_book *b, const struct record_measured *m, con
  * info), and the header above the rows. */
 void record_row_print(FILE *out, const char *file, int64_t line, const char *text, int64_t instrs, int64_t wavefronts,
                       int64_t ideal, int64_t degree, int64_t unmodelled, const char *kind);
-/* The name of the kind a not-modelled instruction is, from its SASS: the kinds table's name
- * ("cp.async.cg", "wgmma") or else the opcode ("ATOMS.CAST.SPIN"), into buf. */
-const char *record_kind_name(const char *sass, char *buf, size_t n);
 void record_row_header(FILE *out);
 
 /* The summary on stdout: the launch, one row per source line, what was not modelled. */

@@ -20,15 +20,16 @@
 #include <stdio.h>
 
 #include "core/line_sums.h"
+#include "io/recording.h"
 #include "model/banks.h"
 #include "model/measured.h"
 
-/* One source line of the recording. */
+/* One source line of the recording and what is computed of it (the strings borrowed from the
+ * recording). */
 typedef struct record_lines_row {
-    char *file, *text; /* file NULL: the PCs without line info */
+    const char *file, *text; /* file NULL: the PCs without line info */
     int64_t line, instrs, wavefronts, ideal, degree, unmodelled;
     char kind[32]; /* the first not-modelled kind of its PCs ("cp.async.cg"), or "" */
-    int64_t *idx;  /* its trace entries ("instructions"), instrs of them */
     /* what the hardware counted (the line's "measured", "agree", "agree_why") */
     bool measured;
     measured_counts mc;
@@ -41,66 +42,22 @@ typedef struct record_lines_row {
                             not in the recording: the one fact of agreement taken from the file) */
 } record_lines_row;
 
-/* One location of a PC's inline chain. */
-typedef struct record_lines_site {
-    char *file, *text;
-    int64_t line;
-} record_lines_site;
-
-/* One SASS instruction of the recording (a line's "pcs"). */
+/* One SASS instruction of the recording (a line's "pcs") and its prediction. */
 typedef struct record_lines_pc {
-    int64_t pc;
-    char *sass;
-    int row;                  /* its line (index into rows) */
-    record_lines_site *chain; /* innermost first; nchain > 1 only for inlined code */
-    int nchain;
-    int64_t executions; /* the file's: warp-instructions of the recorded block */
-    bool measured_only; /* no callback (TMA, wgmma operands): no trace entry, measured only */
-    char *not_modelled; /* the file's reason, or NULL */
-    bool has_measured;
-    measured_counts m; /* what the count run measured at the PC over the whole launch */
-    line_sum sums;     /* predicted again from its trace entries */
-    char kind[32];     /* the kind it is when not predicted, or "" */
+    const recording_pc *src; /* as the recording says it (the file's executions, measured counts) */
+    line_sum sums;           /* predicted again from its trace entries */
+    char kind[32];           /* the kind it is when not predicted, or "" */
 } record_lines_pc;
 
-/* The recording's top-level "measured" (or "measured_why"). */
-typedef struct record_lines_launch {
-    bool present, null;
-    int64_t blocks, sms, clock_khz, duration_ns;
-    int64_t excess; /* computed: the lines' excess and the unrecorded instructions' */
-    int64_t unrecorded_excess;
-    bool has_duration, has_second;
-    double share; /* computed */
-    char *invariance, *why, *duration_why;
-    int64_t blocks_line, blocks_col; /* where "blocks" is, for messages */
-    int64_t grid_blocks;             /* the recording's grid, multiplied; 0 not given */
-} record_lines_launch;
-
-/* A name and how many times it was met (the kinds a recording did not record or model). */
-typedef struct record_lines_kind {
-    char *name, *why;
-    int64_t count;
-} record_lines_kind;
-
-/* What the file says besides its lines: how much of the block was captured, the kinds not
- * modelled (the lines' PCs with "not_modelled": executions) and not recorded ("not_visible":
- * SASS instructions), each named by its row of the kinds table (kinds.h). */
-typedef struct record_lines_file {
-    int64_t executed, captured;
-    bool truncated;
-    record_lines_kind *not_modelled, *not_recorded;
-    int nnot_modelled, nnot_recorded;
-} record_lines_file;
-
 typedef struct record_lines {
-    record_lines_row *rows;
+    recording rec;          /* the recording as read (io/recording.h), once */
+    record_lines_row *rows; /* parallel to rec.rows */
     int n;
     record_lines_pc *pcs; /* every line's PCs, by pc */
     int npcs;
-    bool has_lines; /* the file has "lines" (the SASS page has rows to show) */
-    bool pcs_match; /* every trace entry is at a PC some line holds (else the SASS page says so) */
-    record_lines_launch lm;
-    record_lines_file lf;
+    bool pcs_match;   /* every trace entry is at a PC some line holds (else the SASS page says so) */
+    int64_t excess;   /* computed: the lines' measured excess and the unrecorded instructions' */
+    double share;     /* computed: the time share the excess can explain, -1 unknown */
     const char *arch; /* the model that predicted the lines */
 } record_lines;
 
