@@ -18,6 +18,12 @@ static void sum_add(line_sum *x, const line_sums_instr *in, const banks_result *
             x->kind = kinds_of(in->req.op)->name;
         return;
     }
+    int excess = r->wavefronts - r->ideal_wavefronts;
+    if (!x->has_costliest || excess > x->costliest_excess) { /* the first of the costliest */
+        x->has_costliest = true;
+        x->costliest = in->access;
+        x->costliest_excess = excess;
+    }
     x->wavefronts += r->wavefronts; /* at most 32 x 2^31 instructions per sum: no overflow */
     x->ideal += r->ideal_wavefronts;
     if (r->conflict_degree > x->worst)

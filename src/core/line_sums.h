@@ -30,6 +30,9 @@ typedef struct line_sum {
     int worst;                 /* worst conflict degree; 0 when none was analysed */
     int64_t not_modelled;      /* of kinds the model does not cover (in no other sum) */
     const char *kind;          /* the first such kind's name (static), NULL: none or not named */
+    bool has_costliest;        /* an instruction was analysed: */
+    int64_t costliest;         /* the access of the first one with the most wavefronts beyond ideal */
+    int costliest_excess;      /* and those wavefronts */
 } line_sum;
 
 /* One warp-instruction of a walk and where it belongs. */
