@@ -1,7 +1,7 @@
 /* line_sums: the one walk over warp-instructions that gives their predicted sums per access, per
  * source line and per PC (and in total), whatever they come from: a recording's captured entries
  * (record's book), a recording's trace read back (analyze's lines and SASS page) or a scenario's
- * instructions (the source view, diff). Each warp-instruction is analysed once by the engine
+ * instructions (the source view, the TUI's SASS view, diff). Each warp-instruction is analysed once by the engine
  * `analyze` uses (banks_analyze) and added to its access, its line and its PC by one rule, so the
  * sums of every view of a recording are the same numbers.
  *

@@ -1,7 +1,8 @@
 /* recording_book: a capture and its kernel's disassembly -> the recording, a trace file with
  * source lines ("format": "bankscope-record/1", schemas/bankscope-record-1.schema.json), and the
- * per-line summary `bankscope record` prints. Every number comes from banks_analyze on the
- * captured addresses; nothing is measured here. */
+ * per-line summary `bankscope record` prints. Every number comes from the one walk over the
+ * captured warp-instructions (core/line_sums.h: banks_analyze on the captured addresses); nothing
+ * is measured here. */
 #ifndef BANKSCOPE_CORE_RECORDING_BOOK_H
 #define BANKSCOPE_CORE_RECORDING_BOOK_H
 
