@@ -71,11 +71,17 @@ static int scenario_next(void *ctx, line_sums_instr *out)
     int64_t acc = w->in.access >= 0 ? w->in.access : w->k;
     *out = (line_sums_instr){.req = w->in.req,
                              .access = acc,
-                             .line = acc < w->naccess ? w->row_of[acc] : -1,
+                             .line = w->row_of && acc < w->naccess ? w->row_of[acc] : -1,
                              .pc = -1,
                              .idle = scenario_instr_idle(&w->in)};
     w->k++;
     return 1;
+}
+
+void line_sums_scenario(line_sums *sums, const scenario *s, const int *line_of, int64_t naccess)
+{
+    scenario_walk w = {.s = s, .n = scenario_instr_count(s), .row_of = line_of, .naccess = naccess};
+    line_sums_walk(sums, scenario_next, &w);
 }
 
 bool line_sums_source(const scenario *s, const char *file_text, size_t len, const source_record_line *rec, int nrec,
@@ -86,8 +92,7 @@ bool line_sums_source(const scenario *s, const char *file_text, size_t len, cons
     line_sums sums = {.arch = s->arch,
                       .per_line = xcalloc((size_t)(out->nrows ? out->nrows : 1), sizeof *sums.per_line),
                       .nlines = out->nrows};
-    scenario_walk w = {.s = s, .n = scenario_instr_count(s), .row_of = out->row_of, .naccess = out->naccess};
-    line_sums_walk(&sums, scenario_next, &w);
+    line_sums_scenario(&sums, s, out->row_of, out->naccess);
     out->instructions = sums.total.instructions;
     out->wavefronts = sums.total.wavefronts;
     out->ideal = sums.total.ideal;

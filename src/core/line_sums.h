@@ -66,6 +66,10 @@ typedef struct line_sums {
  * Returns 0 at the end, -1 when next stopped it. */
 int line_sums_walk(line_sums *s, line_sums_next next, void *ctx);
 
+/* Walk every warp-instruction of scenario s (a trace entry is its own access) into sums; line_of
+ * (naccess entries, NULL: none) gives each access its line. */
+void line_sums_scenario(line_sums *sums, const scenario *s, const int *line_of, int64_t naccess);
+
 /* The source view's rows of scenario s (source_lines_layout's, model/source_lines.h) with their
  * predicted sums, from one walk over s's instructions with s's architecture. The arguments are
  * source_lines_layout's. */
