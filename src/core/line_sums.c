@@ -2,7 +2,6 @@
 #include "core/line_sums.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "model/kinds.h"
 #include "util.h"

@@ -136,9 +136,9 @@ static int pc_row(const record_lines *L, int64_t pc)
     int lo = 0, hi = L->npcs - 1;
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
-        if (L->pcs[mid].src->pc == pc)
+        if (L->pcs[mid]->pc == pc)
             return mid;
-        if (L->pcs[mid].src->pc < pc)
+        if (L->pcs[mid]->pc < pc)
             lo = mid + 1;
         else
             hi = mid - 1;
@@ -177,8 +177,8 @@ static int lines_next(void *ctx, line_sums_instr *in)
 
 static int pc_cmp(const void *x, const void *y)
 {
-    const record_lines_pc *a = x, *b = y;
-    return (a->src->pc > b->src->pc) - (a->src->pc < b->src->pc);
+    const recording_pc *a = *(const recording_pc *const *)x, *b = *(const recording_pc *const *)y;
+    return (a->pc > b->pc) - (a->pc < b->pc);
 }
 
 /* Each line's and each PC's prediction again, from their trace entries, with prof (the
@@ -205,8 +205,9 @@ static bool lines_predict(lines_checker *rd, const banks_profile *prof, record_l
         }
     L->pcs = xcalloc((size_t)(ix->npcs ? ix->npcs : 1), sizeof *L->pcs);
     for (int k = 0; k < ix->npcs; k++)
-        L->pcs[k].src = &ix->pcs[k];
+        L->pcs[k] = &ix->pcs[k];
     L->npcs = ix->npcs;
+    L->pc_sums = xcalloc((size_t)(L->npcs ? L->npcs : 1), sizeof *L->pc_sums);
     qsort(L->pcs, (size_t)L->npcs, sizeof *L->pcs, pc_cmp);
     lines_walk w = {.rd = rd, .ix = ix, .L = L, .got = 1, .pcs_match = true};
     if (trace_stream_open(rd->path, NULL, 0, rd->path, prof->name, &w.ts, &w.err) != TRACE_STREAM_OK) {
@@ -219,7 +220,7 @@ static bool lines_predict(lines_checker *rd, const banks_profile *prof, record_l
     line_sums sums = {.arch = prof,
                       .per_line = xcalloc((size_t)(n ? n : 1), sizeof *sums.per_line),
                       .nlines = n,
-                      .per_pc = xcalloc((size_t)(L->npcs ? L->npcs : 1), sizeof *sums.per_pc),
+                      .per_pc = L->pc_sums,
                       .npcs = L->npcs};
     line_sums_walk(&sums, lines_next, &w);
     bool ok = !w.checked;
@@ -247,16 +248,7 @@ static bool lines_predict(lines_checker *rd, const banks_profile *prof, record_l
             rows[k].unmodelled = x->not_modelled;
     }
     L->pcs_match = w.pcs_match;
-    for (int k = 0; ok && k < L->npcs; k++) {
-        record_lines_pc *p = &L->pcs[k];
-        p->sums = sums.per_pc[k];
-        if (p->sums.not_modelled && p->sums.kind) /* the kinds of what the trace does not hold, by SASS */
-            snprintf(p->kind, sizeof p->kind, "%s", p->sums.kind);
-        else if (p->src->not_modelled || p->src->measured_only)
-            recording_kind_name(p->src->sass, p->kind, sizeof p->kind);
-    }
     free(sums.per_line);
-    free(sums.per_pc);
     trace_stream_close(w.ts);
     return ok;
 }
@@ -344,7 +336,22 @@ void record_lines_free(record_lines *L)
     recording_free(&L->rec);
     free(L->rows);
     free(L->pcs);
+    free(L->pc_sums);
     free(L);
+}
+
+const char *record_lines_pc_kind(const record_lines *L, int i, char *buf, size_t n)
+{
+    const line_sum *x = &L->pc_sums[i];
+    const recording_pc *p = L->pcs[i];
+    buf[0] = '\0';
+    if (x->instructions > x->not_modelled)
+        return buf;                 /* predicted */
+    if (x->not_modelled && x->kind) /* the kinds of what the trace does not hold, by SASS */
+        snprintf(buf, n, "%s", x->kind);
+    else if (p->not_modelled || p->measured_only)
+        recording_kind_name(p->sass, buf, n);
+    return buf;
 }
 
 int record_lines_load(const char *path, const banks_profile *prof, record_lines **out, char *err, size_t n)

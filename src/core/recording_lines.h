@@ -42,18 +42,12 @@ typedef struct record_lines_row {
                             not in the recording: the one fact of agreement taken from the file) */
 } record_lines_row;
 
-/* One SASS instruction of the recording (a line's "pcs") and its prediction. */
-typedef struct record_lines_pc {
-    const recording_pc *src; /* as the recording says it (the file's executions, measured counts) */
-    line_sum sums;           /* predicted again from its trace entries */
-    char kind[32];           /* the kind it is when not predicted, or "" */
-} record_lines_pc;
-
 typedef struct record_lines {
     recording rec;          /* the recording as read (io/recording.h), once */
     record_lines_row *rows; /* parallel to rec.rows */
     int n;
-    record_lines_pc *pcs; /* every line's PCs, by pc */
+    const recording_pc **pcs; /* every line's PCs (rec's), by pc */
+    line_sum *pc_sums;        /* each one's prediction again, from its trace entries */
     int npcs;
     bool pcs_match;   /* every trace entry is at a PC some line holds (else the SASS page says so) */
     int64_t excess;   /* computed: the lines' measured excess and the unrecorded instructions' */
@@ -68,6 +62,9 @@ typedef struct record_lines {
  * in err), -2 stopped by a signal (work_cancelled). */
 int record_lines_load(const char *path, const banks_profile *arch, record_lines **out, char *err, size_t n);
 void record_lines_free(record_lines *l);
+/* The kind PC i of L is when it is not predicted (a kind the model does not cover, or measured
+ * only), into buf; "" when it is predicted or has no such kind. */
+const char *record_lines_pc_kind(const record_lines *L, int i, char *buf, size_t n);
 /* A loud line when it was truncated, the kinds it did not model or record, and its lines as a
  * table ending with their total, then what was measured beside the computed numbers. */
 void record_lines_print(const record_lines *l, FILE *out);

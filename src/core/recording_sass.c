@@ -16,9 +16,9 @@
 #include "util.h"
 
 /* Whether the row has a prediction (some entry of a modelled kind). */
-static bool predicted(const record_lines_pc *r)
+static bool predicted(const line_sum *x)
 {
-    return r->sums.instructions > r->sums.not_modelled;
+    return x->instructions > x->not_modelled;
 }
 
 /* "file:line" of a site, the file's base name. */
@@ -46,46 +46,48 @@ void record_sass_report(const record_lines *L, FILE *out)
     uint64_t mw = 0, mi = 0, mx = 0;
     bool any_measured = false;
     for (int i = 0; i < L->npcs; i++) {
-        const record_lines_pc *r = &L->pcs[i];
-        const record_lines_row *line = &L->rows[r->src->row];
+        const recording_pc *r = L->pcs[i];
+        const line_sum *x = &L->pc_sums[i];
+        char kind[32];
+        record_lines_pc_kind(L, i, kind, sizeof kind);
+        const record_lines_row *line = &L->rows[r->row];
         char pc[16], where[64], deg[32], m1[24] = "-", m2[24] = "-", m3[24] = "-", w[24] = "-", id[24] = "-", t[512];
-        snprintf(pc, sizeof pc, "0x%llx", (unsigned long long)r->src->pc);
+        snprintf(pc, sizeof pc, "0x%llx", (unsigned long long)r->pc);
         if (line->file)
             site_text(line->file, line->line, where, sizeof where);
         else
             snprintf(where, sizeof where, "(no line info)");
-        if (predicted(r)) {
-            snprintf(w, sizeof w, "%lld", (long long)r->sums.wavefronts);
-            snprintf(id, sizeof id, "%lld", (long long)r->sums.ideal);
-            report_degree_text(r->sums.worst, deg, sizeof deg);
+        if (predicted(x)) {
+            snprintf(w, sizeof w, "%lld", (long long)x->wavefronts);
+            snprintf(id, sizeof id, "%lld", (long long)x->ideal);
+            report_degree_text(x->worst, deg, sizeof deg);
         } else
-            snprintf(deg, sizeof deg, "%s", r->src->measured_only ? "measured only" : "not modelled");
-        if (r->src->has_measured) {
-            snprintf(m1, sizeof m1, "%llu", (unsigned long long)r->src->m.wavefronts);
-            snprintf(m2, sizeof m2, "%llu", (unsigned long long)r->src->m.ideal_wavefronts);
-            snprintf(m3, sizeof m3, "%llu", (unsigned long long)r->src->m.instructions);
-            mw += r->src->m.wavefronts;
-            mi += r->src->m.ideal_wavefronts;
-            mx += r->src->m.instructions;
+            snprintf(deg, sizeof deg, "%s", r->measured_only ? "measured only" : "not modelled");
+        if (r->has_measured) {
+            snprintf(m1, sizeof m1, "%llu", (unsigned long long)r->m.wavefronts);
+            snprintf(m2, sizeof m2, "%llu", (unsigned long long)r->m.ideal_wavefronts);
+            snprintf(m3, sizeof m3, "%llu", (unsigned long long)r->m.instructions);
+            mw += r->m.wavefronts;
+            mi += r->m.ideal_wavefronts;
+            mx += r->m.instructions;
             any_measured = true;
         }
-        fprintf(out, "%-8s %6lld %10s %8s %13s %10s %10s %8s  %-24s %s\n", pc, (long long)r->src->executions, w, id,
-                deg, m1, m2, m3, where, textsafe(r->src->sass ? r->src->sass : "?", t, sizeof t));
-        if (!predicted(r) && r->kind[0])
-            fprintf(out, "%-8s %s: %s\n", "", r->src->measured_only ? "measured only" : "not modelled", r->kind);
-        if (r->src->nchain > 1) { /* the inline chain, innermost first */
+        fprintf(out, "%-8s %6lld %10s %8s %13s %10s %10s %8s  %-24s %s\n", pc, (long long)r->executions, w, id, deg, m1,
+                m2, m3, where, textsafe(r->sass ? r->sass : "?", t, sizeof t));
+        if (!predicted(x) && kind[0])
+            fprintf(out, "%-8s %s: %s\n", "", r->measured_only ? "measured only" : "not modelled", kind);
+        if (r->nchain > 1) { /* the inline chain, innermost first */
             strbuf sb = {0};
-            for (int k = 0; k < r->src->nchain; k++) {
+            for (int k = 0; k < r->nchain; k++) {
                 char s[64];
-                strbuf_addf(&sb, "%s%s", k ? " <- " : "",
-                            site_text(r->src->chain[k].file, r->src->chain[k].line, s, sizeof s));
+                strbuf_addf(&sb, "%s%s", k ? " <- " : "", site_text(r->chain[k].file, r->chain[k].line, s, sizeof s));
             }
             fprintf(out, "%-8s inlined: %s\n", "", textsafe(strbuf_str(&sb), t, sizeof t));
             strbuf_free(&sb);
         }
-        tw += r->sums.wavefronts;
-        ti += r->sums.ideal;
-        tx += r->src->executions;
+        tw += x->wavefronts;
+        ti += x->ideal;
+        tx += r->executions;
     }
     char m1[24] = "-", m2[24] = "-", m3[24] = "-";
     if (any_measured) {
@@ -108,11 +110,14 @@ void record_sass_json(jsonw *w, void *ctx)
     JSONW_KEY(w, "sass");
     jsonw_begin_array(w, JSONW_LINES);
     for (int i = 0; i < L->npcs; i++) {
-        const record_lines_pc *r = &L->pcs[i];
-        const record_lines_row *line = &L->rows[r->src->row];
+        const recording_pc *r = L->pcs[i];
+        const line_sum *x = &L->pc_sums[i];
+        char kind[32];
+        record_lines_pc_kind(L, i, kind, sizeof kind);
+        const record_lines_row *line = &L->rows[r->row];
         jsonw_begin_object(w, JSONW_INLINE);
-        JSONW_KV_INT(w, "pc", r->src->pc);
-        JSONW_KV_STRING(w, "sass", r->src->sass);
+        JSONW_KV_INT(w, "pc", r->pc);
+        JSONW_KV_STRING(w, "sass", r->sass);
         JSONW_KV_STRING(w, "file", line->file);
         if (line->file)
             JSONW_KV_INT(w, "line", line->line);
@@ -120,36 +125,36 @@ void record_sass_json(jsonw *w, void *ctx)
             JSONW_KV_NULL(w, "line");
         JSONW_KEY(w, "chain");
         jsonw_begin_array(w, JSONW_INLINE);
-        for (int k = 0; k < r->src->nchain; k++) {
+        for (int k = 0; k < r->nchain; k++) {
             jsonw_begin_object(w, JSONW_INLINE);
-            JSONW_KV_STRING(w, "file", r->src->chain[k].file);
-            JSONW_KV_INT(w, "line", r->src->chain[k].line);
-            JSONW_KV_STRING(w, "text", r->src->chain[k].text);
+            JSONW_KV_STRING(w, "file", r->chain[k].file);
+            JSONW_KV_INT(w, "line", r->chain[k].line);
+            JSONW_KV_STRING(w, "text", r->chain[k].text);
             jsonw_end_object(w);
         }
         jsonw_end_array(w);
-        JSONW_KV_INT(w, "executions", r->src->executions);
-        if (predicted(r)) {
+        JSONW_KV_INT(w, "executions", r->executions);
+        if (predicted(x)) {
             JSONW_KEY(w, "predicted");
             jsonw_begin_object(w, JSONW_INLINE);
-            JSONW_KV_INT(w, "wavefronts", r->sums.wavefronts);
-            JSONW_KV_INT(w, "ideal_wavefronts", r->sums.ideal);
-            JSONW_KV_INT(w, "conflict_degree", r->sums.worst);
+            JSONW_KV_INT(w, "wavefronts", x->wavefronts);
+            JSONW_KV_INT(w, "ideal_wavefronts", x->ideal);
+            JSONW_KV_INT(w, "conflict_degree", x->worst);
             jsonw_end_object(w);
         } else
             JSONW_KV_NULL(w, "predicted");
-        if (r->src->has_measured) {
+        if (r->has_measured) {
             JSONW_KEY(w, "measured");
             jsonw_begin_object(w, JSONW_INLINE);
-            JSONW_KV_INT(w, "wavefronts", (int64_t)r->src->m.wavefronts);
-            JSONW_KV_INT(w, "ideal_wavefronts", (int64_t)r->src->m.ideal_wavefronts);
-            JSONW_KV_INT(w, "instructions", (int64_t)r->src->m.instructions);
+            JSONW_KV_INT(w, "wavefronts", (int64_t)r->m.wavefronts);
+            JSONW_KV_INT(w, "ideal_wavefronts", (int64_t)r->m.ideal_wavefronts);
+            JSONW_KV_INT(w, "instructions", (int64_t)r->m.instructions);
             jsonw_end_object(w);
         } else
             JSONW_KV_NULL(w, "measured");
-        JSONW_KV_BOOL(w, "measured_only", r->src->measured_only);
-        if (!predicted(r) && r->kind[0])
-            JSONW_KV_STRING(w, "kind", r->kind);
+        JSONW_KV_BOOL(w, "measured_only", r->measured_only);
+        if (!predicted(x) && kind[0])
+            JSONW_KV_STRING(w, "kind", kind);
         else
             JSONW_KV_NULL(w, "kind");
         jsonw_end_object(w);
