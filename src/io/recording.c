@@ -14,11 +14,12 @@
 
 /* Reading state: the path for messages, the first error at its position, the growing arrays. */
 typedef struct reader {
-    jsonstream js;
+    jsonstream *js;
     const char *path;
     io_error *err;
     bool failed;
-    bool indexes; /* keep every trace index with its position */
+    bool indexes;   /* keep every trace index with its position */
+    bool locations; /* of each line only its file, line and text (the rest skipped exactly) */
     recording *r;
     int rowcap, pccap;
     size_t indexcap;
@@ -29,11 +30,11 @@ typedef struct reader {
 static bool bad(reader *rd, const char *what)
 {
     if (!rd->failed)
-        snprintf(rd->err->text, sizeof rd->err->text, "%s:%lld:%lld: %s", rd->path, (long long)rd->js.line_tok,
-                 (long long)rd->js.col_tok,
-                 what && what[0] ? what
-                 : rd->js.msg[0] ? rd->js.msg
-                                 : "unexpected value");
+        snprintf(rd->err->text, sizeof rd->err->text, "%s:%lld:%lld: %s", rd->path, (long long)rd->js->line_tok,
+                 (long long)rd->js->col_tok,
+                 rd->js->msg[0]    ? rd->js->msg /* the tokenizer's: the file does not read there */
+                 : what && what[0] ? what
+                                   : "unexpected value");
     rd->failed = true;
     return false;
 }
@@ -42,12 +43,12 @@ static bool bad(reader *rd, const char *what)
  * its position naming the member. */
 static bool count_value(reader *rd, jsonstream_token t, const char *key, int64_t lo, int64_t hi, int64_t *v)
 {
-    if (t != JSONSTREAM_NUMBER || !rd->js.is_int || rd->js.ival < lo || rd->js.ival > hi) {
+    if (t != JSONSTREAM_NUMBER || !rd->js->is_int || rd->js->ival < lo || rd->js->ival > hi) {
         char m[200];
         snprintf(m, sizeof m, "%s: expected an integer from %lld to %lld", key, (long long)lo, (long long)hi);
         return bad(rd, m);
     }
-    *v = rd->js.ival;
+    *v = rd->js->ival;
     return true;
 }
 
@@ -64,13 +65,13 @@ static bool string_value(const jsonstream *js, jsonstream_token t, char **dst)
 /* Skip a member's value; false (an error at its position) when the file does not read. */
 static bool skip(reader *rd, jsonstream_token t)
 {
-    return (t != JSONSTREAM_ERROR && jsonstream_skip(&rd->js, t)) || bad(rd, "");
+    return (t != JSONSTREAM_ERROR && jsonstream_skip(rd->js, t)) || bad(rd, "");
 }
 
 /* Skip a large member's value (the trace) without looking at its strings. */
 static bool skip_fast(reader *rd, jsonstream_token t)
 {
-    return (t != JSONSTREAM_ERROR && jsonstream_skip_fast(&rd->js, t)) || bad(rd, "");
+    return (t != JSONSTREAM_ERROR && jsonstream_skip_fast(rd->js, t)) || bad(rd, "");
 }
 
 /* Three integers of an array (its '[' read) into v; false when it holds anything else. */
@@ -78,9 +79,9 @@ static bool read_triple(reader *rd, int64_t *v)
 {
     jsonstream_token t;
     int k = 0;
-    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_NUMBER)
+    while ((t = jsonstream_next(rd->js)) == JSONSTREAM_NUMBER)
         if (k < 3)
-            v[k++] = rd->js.is_int ? rd->js.ival : 0;
+            v[k++] = rd->js->is_int ? rd->js->ival : 0;
     return t == JSONSTREAM_ARRAY_END || bad(rd, "expected three integers");
 }
 
@@ -89,10 +90,10 @@ static bool read_triple(reader *rd, int64_t *v)
 static bool read_grid(reader *rd, recording *r)
 {
     static const int64_t max[3] = {INT32_MAX, 65535, 65535};
-    int64_t v, p = 1;
+    int64_t v = 0, p = 1;
     int k = 0;
     jsonstream_token t;
-    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_NUMBER && k < 3) {
+    while ((t = jsonstream_next(rd->js)) == JSONSTREAM_NUMBER && k < 3) {
         if (!count_value(rd, t, "grid", 1, max[k], &v))
             return false;
         r->grid[k++] = v;
@@ -108,10 +109,10 @@ static bool read_grid(reader *rd, recording *r)
 static bool read_name(reader *rd, char **dst)
 {
     jsonstream_token t;
-    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
-        bool name = strcmp(rd->js.str, "name") == 0;
-        t = jsonstream_next(&rd->js);
-        if (!(name && string_value(&rd->js, t, dst)) && !skip(rd, t))
+    while ((t = jsonstream_next(rd->js)) == JSONSTREAM_KEY) {
+        bool name = strcmp(rd->js->str, "name") == 0;
+        t = jsonstream_next(rd->js);
+        if (!(name && string_value(rd->js, t, dst)) && !skip(rd, t))
             return false;
     }
     return t == JSONSTREAM_OBJECT_END || bad(rd, "");
@@ -123,15 +124,15 @@ static bool read_name(reader *rd, char **dst)
 static bool read_counts(reader *rd, measured_counts *c, const char *what)
 {
     jsonstream_token t;
-    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
+    while ((t = jsonstream_next(rd->js)) == JSONSTREAM_KEY) {
         char key[32];
-        snprintf(key, sizeof key, "%.31s", rd->js.str);
-        t = jsonstream_next(&rd->js);
+        snprintf(key, sizeof key, "%.31s", rd->js->str);
+        t = jsonstream_next(rd->js);
         uint64_t *dst = strcmp(key, "wavefronts") == 0         ? &c->wavefronts
                         : strcmp(key, "ideal_wavefronts") == 0 ? &c->ideal_wavefronts
                         : strcmp(key, "instructions") == 0     ? &c->instructions
                                                                : NULL;
-        int64_t v;
+        int64_t v = 0;
         if (dst && !count_value(rd, t, key, 0, RECORDING_MAX_COUNT, &v))
             return false;
         if (dst)
@@ -149,11 +150,11 @@ static bool read_counts(reader *rd, measured_counts *c, const char *what)
 static bool read_unrecorded(reader *rd, recording *r)
 {
     jsonstream_token t;
-    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_OBJECT) {
+    while ((t = jsonstream_next(rd->js)) == JSONSTREAM_OBJECT) {
         int64_t w = 0, i = 0;
-        while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
-            bool wf = strcmp(rd->js.str, "wavefronts") == 0, id = strcmp(rd->js.str, "ideal_wavefronts") == 0;
-            t = jsonstream_next(&rd->js);
+        while ((t = jsonstream_next(rd->js)) == JSONSTREAM_KEY) {
+            bool wf = strcmp(rd->js->str, "wavefronts") == 0, id = strcmp(rd->js->str, "ideal_wavefronts") == 0;
+            t = jsonstream_next(rd->js);
             if ((wf || id) &&
                 !count_value(rd, t, wf ? "wavefronts" : "ideal_wavefronts", 0, RECORDING_MAX_COUNT, wf ? &w : &i))
                 return false;
@@ -174,13 +175,13 @@ static bool read_launch_measured(reader *rd, recording *r)
 {
     jsonstream_token t;
     r->measured = true;
-    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
+    while ((t = jsonstream_next(rd->js)) == JSONSTREAM_KEY) {
         char key[32];
-        snprintf(key, sizeof key, "%.31s", rd->js.str);
-        t = jsonstream_next(&rd->js);
+        snprintf(key, sizeof key, "%.31s", rd->js->str);
+        t = jsonstream_next(rd->js);
         bool ok = true;
         if (strcmp(key, "blocks") == 0) {
-            r->blocks_at[0] = rd->js.line_tok, r->blocks_at[1] = rd->js.col_tok;
+            r->blocks_at[0] = rd->js->line_tok, r->blocks_at[1] = rd->js->col_tok;
             ok = count_value(rd, t, key, 1, RECORDING_MAX_COUNT, &r->blocks);
         } else if (strcmp(key, "sms") == 0) {
             ok = count_value(rd, t, key, 1, 100000, &r->sms);
@@ -193,8 +194,8 @@ static bool read_launch_measured(reader *rd, recording *r)
             ok = skip(rd, t);
         } else if (strcmp(key, "unrecorded") == 0 && t == JSONSTREAM_ARRAY) {
             ok = read_unrecorded(rd, r);
-        } else if (!(strcmp(key, "block_invariance") == 0 && string_value(&rd->js, t, &r->invariance)) &&
-                   !(strcmp(key, "duration_why") == 0 && string_value(&rd->js, t, &r->duration_why))) {
+        } else if (!(strcmp(key, "block_invariance") == 0 && string_value(rd->js, t, &r->invariance)) &&
+                   !(strcmp(key, "duration_why") == 0 && string_value(rd->js, t, &r->duration_why))) {
             ok = skip(rd, t);
         }
         if (!ok)
@@ -243,18 +244,18 @@ const char *recording_kind_name(const char *sass, char *buf, size_t n)
 static bool read_chain(reader *rd, recording_pc *p)
 {
     jsonstream_token t;
-    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_OBJECT) {
+    while ((t = jsonstream_next(rd->js)) == JSONSTREAM_OBJECT) {
         p->chain = xrealloc(p->chain, (size_t)(p->nchain + 1) * sizeof *p->chain);
         recording_site *site = &p->chain[p->nchain++];
         *site = (recording_site){0};
-        while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
+        while ((t = jsonstream_next(rd->js)) == JSONSTREAM_KEY) {
             char key[8];
-            snprintf(key, sizeof key, "%.7s", rd->js.str);
-            t = jsonstream_next(&rd->js);
+            snprintf(key, sizeof key, "%.7s", rd->js->str);
+            t = jsonstream_next(rd->js);
             if ((strcmp(key, "file") == 0 || strcmp(key, "text") == 0) && t == JSONSTREAM_STRING)
-                string_value(&rd->js, t, key[0] == 'f' ? &site->file : &site->text);
-            else if (strcmp(key, "line") == 0 && t == JSONSTREAM_NUMBER && rd->js.is_int)
-                site->line = rd->js.ival;
+                string_value(rd->js, t, key[0] == 'f' ? &site->file : &site->text);
+            else if (strcmp(key, "line") == 0 && t == JSONSTREAM_NUMBER && rd->js->is_int)
+                site->line = rd->js->ival;
             else if (!skip(rd, t))
                 return false;
         }
@@ -271,7 +272,7 @@ static bool read_pcs(reader *rd, int row)
     recording *r = rd->r;
     recording_line *l = &r->lines[row];
     jsonstream_token t;
-    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_OBJECT) {
+    while ((t = jsonstream_next(rd->js)) == JSONSTREAM_OBJECT) {
         if (r->npcs == INT32_MAX - 1)
             return bad(rd, "pcs: too many");
         if (r->npcs == rd->pccap)
@@ -279,14 +280,14 @@ static bool read_pcs(reader *rd, int row)
         recording_pc *p = &r->pcs[r->npcs++]; /* kept even when it fails: freed with the others */
         *p = (recording_pc){.pc = -1, .row = row};
         bool ok = true;
-        while (ok && (t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
+        while (ok && (t = jsonstream_next(rd->js)) == JSONSTREAM_KEY) {
             char key[32];
-            snprintf(key, sizeof key, "%.31s", rd->js.str);
-            t = jsonstream_next(&rd->js);
+            snprintf(key, sizeof key, "%.31s", rd->js->str);
+            t = jsonstream_next(rd->js);
             if (strcmp(key, "sass") == 0 && t == JSONSTREAM_STRING)
-                string_value(&rd->js, t, &p->sass);
+                string_value(rd->js, t, &p->sass);
             else if (strcmp(key, "not_modelled") == 0 && t == JSONSTREAM_STRING)
-                string_value(&rd->js, t, &p->not_modelled);
+                string_value(rd->js, t, &p->not_modelled);
             else if (strcmp(key, "executions") == 0)
                 ok = count_value(rd, t, key, 0, RECORDING_MAX_COUNT, &p->executions);
             else if (strcmp(key, "pc") == 0)
@@ -319,13 +320,13 @@ static bool read_not_visible(reader *rd)
 {
     recording *r = rd->r;
     jsonstream_token t;
-    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_OBJECT) {
+    while ((t = jsonstream_next(rd->js)) == JSONSTREAM_OBJECT) {
         char *sass = NULL;
-        while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
-            bool is_sass = strcmp(rd->js.str, "sass") == 0;
-            t = jsonstream_next(&rd->js);
+        while ((t = jsonstream_next(rd->js)) == JSONSTREAM_KEY) {
+            bool is_sass = strcmp(rd->js->str, "sass") == 0;
+            t = jsonstream_next(rd->js);
             if (is_sass && t == JSONSTREAM_STRING)
-                string_value(&rd->js, t, &sass);
+                string_value(rd->js, t, &sass);
             else if (!skip(rd, t))
                 break;
         }
@@ -343,11 +344,11 @@ static bool read_not_visible(reader *rd)
 static bool read_indexes(reader *rd, source_record_line *l, int row)
 {
     recording *r = rd->r;
-    int64_t *ins = (int64_t *)l->instructions, v;
+    int64_t *ins = (int64_t *)l->instructions, v = 0;
     int cap = 0;
     jsonstream_token t;
     bool ok = true;
-    while (ok && (t = jsonstream_next(&rd->js)) == JSONSTREAM_NUMBER) {
+    while (ok && (t = jsonstream_next(rd->js)) == JSONSTREAM_NUMBER) {
         if (!(ok = count_value(rd, t, "instructions", 0, INT32_MAX - 1, &v)))
             break;
         if (l->ninstructions == cap)
@@ -357,10 +358,21 @@ static bool read_indexes(reader *rd, source_record_line *l, int row)
             continue;
         if (r->nindex == rd->indexcap)
             r->index = xrealloc(r->index, (rd->indexcap = rd->indexcap ? 2 * rd->indexcap : 64) * sizeof *r->index);
-        r->index[r->nindex++] = (recording_index){v, row, rd->js.line_tok, rd->js.col_tok};
+        r->index[r->nindex++] = (recording_index){v, row, rd->js->line_tok, rd->js->col_tok};
     }
     l->instructions = ins;
     return ok && (t == JSONSTREAM_ARRAY_END || bad(rd, "instructions: expected trace indexes"));
+}
+
+/* An error in member key of line row: "lines[ROW].KEY: WHAT" (or the tokenizer's message). */
+static bool line_bad(reader *rd, int row, const char *key, const char *what)
+{
+    if (!rd->failed)
+        snprintf(rd->err->text, sizeof rd->err->text, "%s:%lld:%lld: lines[%d].%s: %s", rd->path,
+                 (long long)rd->js->line_tok, (long long)rd->js->col_tok, row, key,
+                 rd->js->msg[0] ? rd->js->msg : what);
+    rd->failed = true;
+    return false;
 }
 
 /* One entry of "lines" (its '{' read) into row `row`: its source_record_line, the rest of it,
@@ -370,21 +382,28 @@ static bool read_line(reader *rd, int row)
     recording *r = rd->r;
     source_record_line *l = &r->rows[row];
     jsonstream_token t;
-    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
+    while ((t = jsonstream_next(rd->js)) == JSONSTREAM_KEY) {
         char key[32];
-        snprintf(key, sizeof key, "%.31s", rd->js.str);
-        t = jsonstream_next(&rd->js);
+        snprintf(key, sizeof key, "%.31s", rd->js->str);
+        t = jsonstream_next(rd->js);
         bool ok = true;
-        int64_t v;
-        if ((strcmp(key, "file") == 0 || strcmp(key, "text") == 0) && t == JSONSTREAM_STRING) {
-            string_value(&rd->js, t, (char **)(key[0] == 'f' ? &l->file : &l->text));
+        bool file = strcmp(key, "file") == 0, text = strcmp(key, "text") == 0;
+        if ((file || text) && t == JSONSTREAM_STRING) {
+            string_value(rd->js, t, (char **)(file ? &l->file : &l->text));
+        } else if ((file || text) && t != JSONSTREAM_NULL) {
+            return line_bad(rd, row, key, "expected a string or null");
         } else if (strcmp(key, "line") == 0 && t != JSONSTREAM_NULL) {
-            ok = count_value(rd, t, key, 1, INT32_MAX, &v);
-            l->line = ok ? (int)v : 0;
+            if (t != JSONSTREAM_NUMBER || !rd->js->is_int || rd->js->ival < 1 || rd->js->ival > INT32_MAX)
+                return line_bad(rd, row, key, "expected a line number or null");
+            l->line = (int)rd->js->ival;
+        } else if (file || text) {
+            ; /* null: not known */
+        } else if (rd->locations) {
+            ok = skip(rd, t);
         } else if (strcmp(key, "not_modelled") == 0) {
             ok = count_value(rd, t, key, 0, RECORDING_MAX_COUNT, &r->lines[row].not_modelled);
         } else if (strcmp(key, "instructions") == 0 && t == JSONSTREAM_ARRAY) {
-            r->at[row][0] = rd->js.line_tok, r->at[row][1] = rd->js.col_tok;
+            r->at[row][0] = rd->js->line_tok, r->at[row][1] = rd->js->col_tok;
             ok = read_indexes(rd, l, row);
         } else if (strcmp(key, "pcs") == 0 && t == JSONSTREAM_ARRAY) {
             ok = read_pcs(rd, row);
@@ -397,7 +416,7 @@ static bool read_line(reader *rd, int row)
             l->measured.instructions = c.instructions;
         } else if (strcmp(key, "agree_why") == 0 && t == JSONSTREAM_STRING) {
             /* the one fact of agreement the trace cannot give: the second block's prediction */
-            l->measured.second_differs = strcmp(rd->js.str, measured_why_text(MEASURED_WHY_BLOCKS_DIFFER)) == 0;
+            l->measured.second_differs = strcmp(rd->js->str, measured_why_text(MEASURED_WHY_BLOCKS_DIFFER)) == 0;
         } else { /* "predicted", "agree": conclusions, computed again */
             ok = skip(rd, t);
         }
@@ -414,7 +433,7 @@ static bool read_lines(reader *rd)
     uint64_t sum[3] = {0, 0, 0}; /* the launch's counts */
     jsonstream_token t;
     r->has_lines = true;
-    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_OBJECT) {
+    while ((t = jsonstream_next(rd->js)) == JSONSTREAM_OBJECT) {
         if (r->nrows == INT32_MAX - 1)
             return bad(rd, "lines: too many");
         if (work_cancelled())
@@ -447,11 +466,11 @@ static bool read_array(reader *rd, recording_array *a)
     static const char need[] = "an array needs a name, a kind (static or dynamic), an offset >= 0 and bytes >= 1";
     jsonstream_token t;
     bool off = false, bytes = false;
-    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
+    while ((t = jsonstream_next(rd->js)) == JSONSTREAM_KEY) {
         char key[16];
-        snprintf(key, sizeof key, "%.15s", rd->js.str);
-        t = jsonstream_next(&rd->js);
-        const jsonstream *js = &rd->js;
+        snprintf(key, sizeof key, "%.15s", rd->js->str);
+        t = jsonstream_next(rd->js);
+        const jsonstream *js = rd->js;
         bool num = t == JSONSTREAM_NUMBER && js->is_int;
         if ((strcmp(key, "name") == 0 || strcmp(key, "symbol") == 0) && t == JSONSTREAM_STRING) {
             string_value(js, t, key[0] == 'n' ? &a->name : &a->symbol);
@@ -481,7 +500,7 @@ static bool read_arrays(reader *rd)
     int cap = 0;
     jsonstream_token t;
     r->has_arrays = true;
-    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_OBJECT) {
+    while ((t = jsonstream_next(rd->js)) == JSONSTREAM_OBJECT) {
         if (r->narrays == cap)
             r->arrays = xrealloc(r->arrays, sizeof *r->arrays * (size_t)(cap = cap ? 2 * cap : 8));
         recording_array *a = &r->arrays[r->narrays++];
@@ -501,18 +520,18 @@ static bool read_members(reader *rd, bool *is)
 {
     recording *r = rd->r;
     jsonstream_token t;
-    while ((t = jsonstream_next(&rd->js)) == JSONSTREAM_KEY) {
+    while ((t = jsonstream_next(rd->js)) == JSONSTREAM_KEY) {
         char key[32];
-        snprintf(key, sizeof key, "%.31s", rd->js.str);
+        snprintf(key, sizeof key, "%.31s", rd->js->str);
         if (strcmp(key, "trace") == 0 && *is && r->rows)
             return true; /* the lines and what they need come before the trace */
-        t = jsonstream_next(&rd->js);
+        t = jsonstream_next(rd->js);
         if (work_cancelled())
             return false;
         if (t == JSONSTREAM_ERROR)
             return bad(rd, "");
         if (strcmp(key, "format") == 0) {
-            *is = t == JSONSTREAM_STRING && strcmp(rd->js.str, "bankscope-record/1") == 0;
+            *is = t == JSONSTREAM_STRING && strcmp(rd->js->str, "bankscope-record/1") == 0;
             if (!*is)
                 return true;
             continue;
@@ -524,8 +543,8 @@ static bool read_members(reader *rd, bool *is)
             ok = read_name(rd, &r->kernel);
         else if (strcmp(key, "device") == 0 && t == JSONSTREAM_OBJECT)
             ok = read_name(rd, &r->device);
-        else if (strcmp(key, "launch") == 0 && t == JSONSTREAM_NUMBER && rd->js.is_int) {
-            r->launch = rd->js.ival;
+        else if (strcmp(key, "launch") == 0 && t == JSONSTREAM_NUMBER && rd->js->is_int) {
+            r->launch = rd->js->ival;
             ok = true;
         } else if (strcmp(key, "grid") == 0 && t == JSONSTREAM_ARRAY)
             ok = read_grid(rd, r);
@@ -540,7 +559,7 @@ static bool read_members(reader *rd, bool *is)
         } else if (strcmp(key, "measured") == 0 && t == JSONSTREAM_OBJECT)
             ok = read_launch_measured(rd, r);
         else if (strcmp(key, "measured_why") == 0 && t == JSONSTREAM_STRING)
-            ok = string_value(&rd->js, t, &r->measured_why);
+            ok = string_value(rd->js, t, &r->measured_why);
         else if (strcmp(key, "lines") == 0 && t == JSONSTREAM_ARRAY)
             ok = read_lines(rd);
         else if (strcmp(key, "not_visible") == 0 && t == JSONSTREAM_ARRAY)
@@ -565,12 +584,13 @@ static int read_file(const char *path, recording *r, bool indexes, io_error *err
     FILE *f = fopen(path, "rb");
     if (!f)
         return 0; /* the loader says why */
-    reader rd = {.path = path, .err = err, .indexes = indexes, .r = r};
-    jsonstream_open_file(&rd.js, f);
-    jsonstream_max_string(&rd.js, 1 << 20); /* a recording's names and lines are kept whole */
+    jsonstream js;
+    reader rd = {.js = &js, .path = path, .err = err, .indexes = indexes, .r = r};
+    jsonstream_open_file(&js, f);
+    jsonstream_max_string(&js, 1 << 20); /* a recording's names and lines are kept whole */
     bool is = false;
-    bool ok = jsonstream_next(&rd.js) == JSONSTREAM_OBJECT && read_members(&rd, &is);
-    jsonstream_close(&rd.js);
+    bool ok = jsonstream_next(&js) == JSONSTREAM_OBJECT && read_members(&rd, &is);
+    jsonstream_close(&js);
     fclose(f);
     int rc = !is ? 0 : ok ? 1 : rd.failed ? -1 : work_cancelled() ? -2 : -1;
     if (rc == -1 && !rd.failed)
@@ -684,4 +704,14 @@ void recording_scope(const recording *r, char *buf, size_t n)
 {
     snprintf(buf, n, "block (%lld,%lld,%lld) of launch %lld of %s", (long long)r->block[0], (long long)r->block[1],
              (long long)r->block[2], (long long)r->launch, r->kernel ? r->kernel : "the kernel");
+}
+
+bool recording_read_locations(jsonstream *js, const char *path, recording *r, io_error *err)
+{
+    reader rd = {.js = js, .path = path, .err = err, .r = r, .locations = true};
+    if (read_lines(&rd))
+        return true;
+    if (!rd.failed) /* a signal */
+        bad(&rd, "stopped by a signal");
+    return false;
 }

@@ -119,6 +119,12 @@ int recording_read(const char *path, recording *r, io_error *err);
 /* The same, keeping every trace index with its position (index, nindex) for a check against the
  * trace as it streams (analyze). */
 int recording_read_indexes(const char *path, recording *r, io_error *err);
+/* A recording's "lines" (the '[' just read from js, a stream of the caller's: the trace stream
+ * meets them on its way to the trace) into r (zeroed; recording_free): of each line only its
+ * file, line and text (rows[]), read and checked as recording_read reads them, the rest skipped.
+ * False with "PATH:LINE:COL: why" in err. */
+struct jsonstream;
+bool recording_read_locations(struct jsonstream *js, const char *path, recording *r, io_error *err);
 /* Whether the lines' trace indexes partition a trace of ntrace entries (each entry in exactly
  * one line, none past the end; lines that give no indexes at all are located by the entries'
  * sources instead); false with "PATH:LINE:COL: why" at the line that breaks it. */
