@@ -1,2 +1,0 @@
-/* The recording's host side lives in the core (core/recording_measured.h); this name is kept for the record command. */
-#include "core/recording_measured.h"
