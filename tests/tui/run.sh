@@ -966,5 +966,14 @@ keys n
 expect lesson-atomics-popc "12 wavefronts for 8 warps instead of 132"
 expect lesson-atomics-kind "atomic.popc bins["
 
+# a presented compare at 80x24 has half the screen per side: the verdict's numbers go short
+# rather than being cut silently ("32-way conflict  (32 wavefronts, ideal" lost the 1)
+start 80 24 --no-gpu
+keys + c z
+expect present-compare-short-80x24 "32-way conflict  (32 wf, ideal 1)"
+start 80 24 --no-gpu aos-vec3
+keys c z
+expect present-compare-aos-80x24 "4-way conflict  (4 wf, ideal 1)"
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
