@@ -975,5 +975,14 @@ start 80 24 --no-gpu aos-vec3
 keys c z
 expect present-compare-aos-80x24 "4-way conflict  (4 wf, ideal 1)"
 
+# a struct declaration naming a field with a reserved word is refused at its column, the message
+# cut with an ellipsis where the line is short (it said "structs[0].fields[1]: reserved in CUDA
+# code (a C/C++ keyword, a CUDA built-in, type or macro, or a" and stopped)
+start 80 24 --no-gpu
+keys o i C-u
+keys -l 'struct B { float yy; int int; };'
+keys Enter
+expect struct-reserved-80x24 "column 26: 'int' is reserved in CUDA code (a keyword, a built-in, or a bs_ or…"
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
