@@ -984,5 +984,12 @@ keys -l 'struct B { float yy; int int; };'
 keys Enter
 expect struct-reserved-80x24 "column 26: 'int' is reserved in CUDA code (a keyword, a built-in, or a bs_ or…"
 
+# an instruction the model does not cover (cp.async.cg) has active lanes: the empty grid says it is
+# not modelled, not "no active lane" above a lane table that lists them
+start 80 24 --no-gpu ../../data/record/modern-tile_gemm.json
+expect gemm-source-80x24 "tile::copy(&sB[t], &B[t]);"
+keys j Enter
+expect gemm-not-modelled-80x24 "not modelled: no wavefronts predicted, the lanes are listed"
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
