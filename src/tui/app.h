@@ -271,7 +271,8 @@ typedef struct sass_state {
     char **text;         /* owned: one line per row, in the order shown */
     int *order;          /* owned: row index of each shown line */
     int n;
-    bool sorted; /* by cost (excess wavefronts), else by pc */
+    bool sorted;        /* by cost (excess wavefronts), else by pc */
+    int w_deg, w_where; /* widths of the worst-degree and line columns: their widest cell */
     tui_pager pager;
 } sass_state;
 

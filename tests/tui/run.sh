@@ -991,5 +991,26 @@ expect gemm-source-80x24 "tile::copy(&sB[t], &B[t]);"
 keys j Enter
 expect gemm-not-modelled-80x24 "not modelled: no wavefronts predicted, the lanes are listed"
 
+# the SASS view's column names stay over their columns when h/l scroll the rows sideways (they
+# stayed put, so at 80 columns "sass" was over the line numbers); ? lists its keys, and those
+# of the advisor on a recording
+start 80 24 --no-gpu ../../data/record/modern-triton_matmul.json
+expect sass80-source "SOURCE │ triton_matmul.py"
+keys Escape D
+expect sass80-open "    pc        execs      wf/ideal worst"
+keys l l l l l l l l
+expect sass80-scrolled "LDGSTS.E.BYPASS.128 [R17], desc[UR16][R18.64], P0"
+head_col=$(sed -n 2p "$tmp/screen" | awk '{ print index($0, "sass   (Enter") }')
+row_col=$(sed -n 3p "$tmp/screen" | awk '{ print index($0, "LDGSTS") }')
+if [ "$head_col" -gt 0 ] && [ "$head_col" = "$row_col" ]; then pass=$((pass + 1)); else
+    echo "FAIL sass80-head-aligned: 'sass' at $head_col, the SASS text at $row_col:"; cat "$tmp/screen"
+    fail=$((fail + 1)); fi
+keys '?'
+expect sass80-help "keys of the SASS view"
+keys Escape Escape v
+expect whatif80-open "advisor on the recording"
+keys '?'
+expect whatif80-help "keys of the advisor on a recording"
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
