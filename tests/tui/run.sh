@@ -1012,5 +1012,14 @@ expect whatif80-open "advisor on the recording"
 keys '?'
 expect whatif80-help "keys of the advisor on a recording"
 
+# a recording without line info (PyTorch's sort): the measured numbers of its instructions without
+# a line are not said to be "line 0"'s; at 80 columns the numbers come before the label
+start 160 48 --no-gpu ../../data/record/modern-torch_sort.json
+keys S Enter
+expect sort-measured-160x48 "no line info, 196 blocks:"
+start 80 24 --no-gpu ../../data/record/modern-torch_sort.json
+keys S Enter
+expect sort-measured-80x24 "881724/518382 wf, 196…"
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
