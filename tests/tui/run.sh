@@ -1021,5 +1021,12 @@ start 80 24 --no-gpu ../../data/record/modern-torch_sort.json
 keys S Enter
 expect sort-measured-80x24 "881724/518382 wf, 196…"
 
+# the index editor's message ends in an ellipsis or is shown whole, never cut silently ("integer
+# literal too larg"): a long text leaves room for it
+start 80 24 --no-gpu
+keys e C-u
+keys -l 'threadIdx.x * 99999999999999999999'
+expect edit-long-literal-80x24 "  integer literal too large"
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
