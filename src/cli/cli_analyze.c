@@ -50,7 +50,7 @@ int cli_analyze(int argc, char **argv)
         instr_source_close(&src);
         return CLI_USAGE;
     }
-    if (!s->is_trace && !c.force) { /* estimate before starting (a trace costs what its file holds) */
+    if (scenario_has_layout(s) && !c.force) { /* estimate before starting (a trace costs what its file holds) */
         work_estimate e;
         work_estimate_analyze(s, c.warp,
                               c.json      ? WORK_OUT_JSON
@@ -66,7 +66,7 @@ int cli_analyze(int argc, char **argv)
         }
     }
     record_lines *lines = NULL; /* a recording: its lines, checked against the trace before any output */
-    if (s->is_trace) {
+    if (!scenario_has_layout(s)) {
         char msg[800];
         work_exit_on_signal(true); /* reading writes nothing: a signal may end it at once */
         int lr = record_lines_load(c.file, s->arch, &lines, msg, sizeof msg);
@@ -81,15 +81,15 @@ int cli_analyze(int argc, char **argv)
             return CLI_USAGE;
         }
     }
-    instr_source_set_warp(&src, s->is_trace ? -1 : c.warp);
+    instr_source_set_warp(&src, !scenario_has_layout(s) ? -1 : c.warp);
     src.progress = "analyze";
     record_lines_ctx lines_ctx = {.path = c.file, .arch = s->arch, .lines = lines};
     report_options o = {.all_lanes = c.all,
                         .summary = c.summary,
-                        .warp = s->is_trace ? -1 : c.warp,
+                        .warp = !scenario_has_layout(s) ? -1 : c.warp,
                         .source = &src,
                         /* a recording: its source lines, predicted and measured */
-                        .json_extra = s->is_trace ? recording_json : NULL,
+                        .json_extra = !scenario_has_layout(s) ? recording_json : NULL,
                         .json_extra_ctx = &lines_ctx};
     /* a summary is printed only once every instruction was read (a streamed trace: found good)
      * and none was skipped (not interrupted) */

@@ -160,17 +160,16 @@ static int index_value(const char *cmd, const char *opt, const char *v, int64_t 
 
 int cli_check_indexes(cli_common *c, const scenario *s, const char *cmd)
 {
-    const char *what = s->is_trace ? "the trace" : "the scenario";
-    if (c->warp_arg && s->is_trace) /* each entry carries its warp: said, never silently ignored */
+    const char *what = !scenario_has_layout(s) ? "the trace" : "the scenario";
+    if (c->warp_arg && !scenario_has_layout(s)) /* each entry carries its warp: said, never silently ignored */
         return cli_usage_error("%s: --warp %.40s: a trace's entries each carry their own warp (a recording holds the "
                                "warps of one block as they ran), so --warp does not apply to a trace; leave it out",
                                cmd, c->warp_arg);
     if (c->warp_arg &&
         index_value(cmd, "--warp", c->warp_arg, scenario_warp_count(s), "the block", "warp", "warps", &c->warp))
         return CLI_USAGE;
-    if (c->access_arg &&
-        index_value(cmd, "--access", c->access_arg, scenario_access_count(s), what,
-                    s->is_trace ? "instruction" : "access", s->is_trace ? "instructions" : "accesses", &c->access))
+    if (c->access_arg && index_value(cmd, "--access", c->access_arg, scenario_access_count(s), what,
+                                     scenario_access_noun(s, false), scenario_access_noun(s, true), &c->access))
         return CLI_USAGE;
     if (c->iteration_arg && index_value(cmd, "--iteration", c->iteration_arg, s->iterations, what, "iteration",
                                         "iterations", &c->iteration))

@@ -22,7 +22,7 @@ int cli_export(int argc, char **argv)
         return cli_usage_error("export: give --svg OUT.svg");
     }
     int64_t k;
-    if (s.is_trace) {
+    if (!scenario_has_layout(&s)) {
         k = c.access >= 0 ? c.access : svg_worst_instr(&s);
         if (k >= s.ntrace) {
             scenario_free(&s);

@@ -28,8 +28,8 @@ int cli_kernel(int argc, char **argv)
         strbuf_free(&out);
         if (ok && all > end)
             printf("// ==== the first %d of %d %s shown (at most %d at once): --access N prints the kernel of %s N\n",
-                   end - first, all, s.is_trace ? "trace entries" : "accesses", KERNEL_TEXT_MAX_SECTIONS,
-                   s.is_trace ? "entry" : "access");
+                   end - first, all, !scenario_has_layout(&s) ? "trace entries" : "accesses", KERNEL_TEXT_MAX_SECTIONS,
+                   !scenario_has_layout(&s) ? "entry" : "access");
         if (!ok) {
             cli_error("%s: %s", c.file, msg);
             rc = CLI_USAGE;

@@ -14,7 +14,7 @@
 static void print_text(const scenario *s, const measure_plan *p, const gpu_measurement *m)
 {
     char kt[32];
-    if (s->is_trace)
+    if (!scenario_has_layout(s))
         printf("\ntrace[%d]: %s, %d B per lane\n", p->access, scenario_kind_text(&s->trace[p->access], kt, sizeof kt),
                s->trace[p->access].width);
     else {

@@ -422,7 +422,7 @@ int cli_sweep(int argc, char **argv)
     int rc0 = cli_open(argc, argv, "sweep", "json max-pad measure arch force all source", &c, &s);
     if (rc0)
         return rc0;
-    if (s.is_trace) { /* a recording: the what-if on its addresses */
+    if (!scenario_has_layout(&s)) { /* a recording: the what-if on its addresses */
         int rc = cli_sweep_recording(&c, &s);
         scenario_free(&s);
         return rc;

@@ -11,8 +11,8 @@ void kernel_text_header(const scenario *s, const char *name, const measure_plan 
 {
     char f[600];
     strbuf_addf(out, "// ==== %s, %s %d, %zu bytes of shared memory, block %dx%dx%d%s\n", textsafe(name, f, sizeof f),
-                s->is_trace ? "trace entry" : "access", p->access, p->rq.smem_bytes, p->rq.block[0], p->rq.block[1],
-                p->rq.block[2], s->nloops ? ", loop value passed as bs_loop" : "");
+                scenario_has_layout(s) ? "access" : "trace entry", p->access, p->rq.smem_bytes, p->rq.block[0],
+                p->rq.block[1], p->rq.block[2], s->nloops ? ", loop value passed as bs_loop" : "");
 }
 
 /* Lines in text[0, len). */

@@ -66,26 +66,26 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
     q->smem_bytes = (size_t)kernelgen_smem_bytes(s);
     q->counters = true;
     q->latency_warp = -1;
-    if (s->is_trace) {
+    banks_request kind = scenario_kind_of(s, access); /* a trace's: the instruction as recorded */
+    bool trace = !scenario_has_layout(s);
+    q->store = is_store(kind.op);
+    if (trace) {
         q->block[0] = 32;
         q->block[1] = q->block[2] = 1;
-        q->store = is_store(s->trace[access].op);
         q->has_table = true;
         for (int l = 0; l < BANKS_WARP; l++)
             q->table[l] = (s->trace[access].active >> l) & 1 ? (int)s->trace[access].addr[l] : -1;
     } else {
         memcpy(q->block, s->block, sizeof q->block);
         q->loop_value = s->loop_values[iteration];
-        q->store = is_store(s->accesses[access].op);
     }
-    banks_request kind = s->is_trace ? s->trace[access] : scenario_access_kind(&s->accesses[access]);
     p->kind = kind;
     const kinds_row *row = kinds_of(kind.op); /* its counters: the kinds table */
     q->counter_set.wavefronts = row->counters.wavefronts;
     q->counter_set.conflicts = row->counters.conflicts;
     q->counter_set.instructions = row->counters.instructions;
     q->counter_set.ngroup = kinds_counter_group(row, q->counter_set.group, GPU_COUNTER_GROUP_MAX);
-    p->warps = s->is_trace ? 1 : scenario_warp_count(s);
+    p->warps = scenario_warp_count(s); /* a trace's: 1 */
     p->expect = xmalloc(sizeof *p->expect * (size_t)p->warps * BANKS_WARP);
     q->expect = p->expect;
     q->nexpect = p->warps * BANKS_WARP;
@@ -93,10 +93,7 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
     banks_result r;
     double cycles = 0, data_cycles = 0;
     for (int w = 0; w < p->warps; w++) {
-        if (s->is_trace)
-            scenario_instr_at(s, access, &in);
-        else
-            scenario_instr_build(s, access, iteration, w, &in);
+        scenario_instr_get(s, access, iteration, w, &in);
         for (int l = 0; l < BANKS_WARP; l++)
             if (in.lane[l].state == SCENARIO_LANE_EVAL_ERROR || in.lane[l].state == SCENARIO_LANE_MISALIGNED) {
                 snprintf(err, n, "warp %d lane %d: %s: the kernel would not do what the model shows", w, l,
@@ -132,7 +129,7 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
         q->latency_warp = -1;
     memcpy(q->tp_block, q->block, sizeof q->block);
     q->active_warps = p->active_warps;
-    if (s->is_trace && p->active_warps) {
+    if (trace && p->active_warps) {
         /* A trace is one warp-instruction: 32 warps of a block replay it so the SM stays full,
          * each on its own copy of the region (128-byte multiples apart: the same banks) when
          * shared memory allows, so that warps never store to one address together. */

@@ -33,7 +33,7 @@ static bool load_sides(const char *path, const char *arch, side_list *out, char 
         return false;
     }
     recording rec;
-    int rc = s.is_trace ? recording_read(path, &rec, &e) : 0;
+    int rc = !scenario_has_layout(&s) ? recording_read(path, &rec, &e) : 0;
     if (rc < 0) {
         snprintf(err, n, "%s", e.text);
         scenario_free(&s);

@@ -218,7 +218,7 @@ static void lane_table(FILE *out, const scenario *s, const scenario_instr *in, c
     for (int l = 0; l < BANKS_WARP; l++) {
         const scenario_lane *ln = &in->lane[l];
         char thr[32];
-        if (s->is_trace)
+        if (!scenario_has_layout(s))
             snprintf(thr, sizeof thr, "-");
         else
             snprintf(thr, sizeof thr, "(%d,%d,%d)", ln->tx, ln->ty, ln->tz);
@@ -238,8 +238,9 @@ static void lane_table(FILE *out, const scenario *s, const scenario_instr *in, c
         }
         char banks[16], moved[96] = "";
         report_banks_text(s->arch, ln->address, in->req.width, banks, sizeof banks);
-        if (!s->is_trace && s->arrays[s->accesses[in->access].array].swz_bits) { /* where the element was */
-            const scenario_array *arr = &s->arrays[s->accesses[in->access].array];
+        int ai = scenario_access_array(s, in->access);
+        if (ai >= 0 && s->arrays[ai].swz_bits) { /* where the element was */
+            const scenario_array *arr = &s->arrays[ai];
             int64_t was = arr->start + scenario_lane_offset(s, in->access, ln);
             if (was == ln->address)
                 snprintf(moved, sizeof moved, "  %s swizzle: in place", arr->swizzle);
@@ -281,13 +282,13 @@ static void flush_run(text_ctx *c, const scenario *s)
 {
     if (c->run_n == 0)
         return;
-    if (s->is_trace)
+    if (!scenario_has_layout(s))
         fprintf(c->out, "  trace[%d%s", c->run_first, c->run_n > 1 ? ".." : "");
     else
         fprintf(c->out, "  warp%s %d%s", c->run_n > 1 ? "s" : "", c->run_first, c->run_n > 1 ? ".." : "");
     if (c->run_n > 1)
         fprintf(c->out, "%d", c->run_last);
-    fprintf(c->out, "%s ", s->is_trace ? "]:" : ":");
+    fprintf(c->out, "%s ", !scenario_has_layout(s) ? "]:" : ":");
     summary_line(c->out, c->run_op, &c->run, c->run_cycles, &c->run_excluded);
     c->run_n = 0;
 }
@@ -335,8 +336,8 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
     scenario_excluded_add(&c->excluded, &ex);
     if (c->o->summary)
         return;
-    int key = s->is_trace ? (int)in->seq : in->warp;
-    if (!s->is_trace && (in->access != c->last_access || in->iteration != c->last_iter)) {
+    int key = !scenario_has_layout(s) ? (int)in->seq : in->warp;
+    if (scenario_has_layout(s) && (in->access != c->last_access || in->iteration != c->last_iter)) {
         flush_run(c, s);
         int heading = s->nloops ? loop_heading(s, in->access, in->iteration) : -1;
         if (heading != c->last_heading && heading < -1) {
@@ -358,7 +359,7 @@ static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, c
         c->printed_table[slot] = true;
         flush_run(c, s);
         char kt[32];
-        if (s->is_trace)
+        if (!scenario_has_layout(s))
             fprintf(c->out, "\ntrace[%lld]: %s, %d B per lane: ", (long long)in->seq,
                     scenario_kind_text(&in->req, kt, sizeof kt), in->req.width);
         else
@@ -406,7 +407,7 @@ static void scenario_header(FILE *out, const scenario *s)
     if (s->description)
         header_text(s->description, out);
     fprintf(out, "architecture %s: %s\n", s->arch->name, s->arch->title);
-    if (s->is_trace) {
+    if (!scenario_has_layout(s)) {
         fprintf(out, "trace of %d warp-instruction%s\n", s->ntrace, s->ntrace == 1 ? "" : "s");
         return;
     }
@@ -453,8 +454,8 @@ static void scenario_header(FILE *out, const scenario *s)
 static const char *warps_covered_text(const scenario *s, const report_options *o, char *buf, size_t n)
 {
     buf[0] = '\0';
-    int all = s->is_trace ? 0 : scenario_warp_count(s);
-    if (s->is_trace)
+    int all = !scenario_has_layout(s) ? 0 : scenario_warp_count(s);
+    if (!scenario_has_layout(s))
         return buf;
     if (o->warp >= 0) {
         if (all > 1)
@@ -479,7 +480,7 @@ static const char *warps_covered_text(const scenario *s, const report_options *o
  * a trace. */
 static bool worst_all_warps(const scenario *s, int *worst, int *warp)
 {
-    int all = s->is_trace ? 0 : scenario_warp_count(s);
+    int all = !scenario_has_layout(s) ? 0 : scenario_warp_count(s);
     *worst = 0;
     *warp = -1;
     if (all == 0 || (int64_t)all * s->naccesses * s->iterations > ((int64_t)1 << 16))
@@ -576,9 +577,9 @@ static void json_visit(void *ctx, const scenario *s, const scenario_instr *in, c
         JSONW_KV_NULL(w, "access");
     JSONW_KV_INT(w, "warp", in->warp);
     JSONW_KV_INT(w, "iteration", in->iteration);
-    if (s->nloops && !s->is_trace)
+    if (s->nloops) /* a trace has none */
         JSONW_KV_INT(w, "loop_value", in->loop_value);
-    if (s->nloops > 1 && !s->is_trace) { /* a nest: every loop's value, in the order of "loops" */
+    if (s->nloops > 1) { /* a nest: every loop's value, in the order of "loops" */
         JSONW_KEY(w, "loop_values");
         jsonw_begin_array(w, JSONW_INLINE);
         for (int k = 0; k < s->nloops; k++)
@@ -624,7 +625,8 @@ static void json_visit(void *ctx, const scenario *s, const scenario_instr *in, c
     }
     JSONW_KEY(w, "lanes");
     jsonw_begin_array(w, JSONW_INLINE);
-    int nidx = s->is_trace ? 0 : s->accesses[in->access].nidx;
+    const scenario_access *ac = scenario_access_of(s, in->access); /* NULL for a trace's entry */
+    int nidx = ac ? ac->nidx : 0, ai = scenario_access_array(s, in->access);
     for (int l = 0; l < BANKS_WARP; l++) {
         const scenario_lane *ln = &in->lane[l];
         bool act = ln->state == SCENARIO_LANE_OK;
@@ -639,15 +641,14 @@ static void json_visit(void *ctx, const scenario *s, const scenario_instr *in, c
                 JSONW_KV_NULL(w, "wavefront");
             else
                 JSONW_KV_INT(w, "wavefront", r->lane[l].wavefront);
-            if (!s->is_trace && s->arrays[s->accesses[in->access].array].swz_bits)
-                JSONW_KV_INT(w, "unswizzled_address",
-                             s->arrays[s->accesses[in->access].array].start + scenario_lane_offset(s, in->access, ln));
+            if (ai >= 0 && s->arrays[ai].swz_bits)
+                JSONW_KV_INT(w, "unswizzled_address", s->arrays[ai].start + scenario_lane_offset(s, in->access, ln));
         } else {
             JSONW_KV_NULL(w, "address");
             JSONW_KV_NULL(w, "bank");
             JSONW_KV_STRING(w, "state", scenario_lane_state_text(ln->state));
         }
-        if (!s->is_trace && ln->state != SCENARIO_LANE_NO_THREAD && ln->state != SCENARIO_LANE_EVAL_ERROR &&
+        if (scenario_has_layout(s) && ln->state != SCENARIO_LANE_NO_THREAD && ln->state != SCENARIO_LANE_EVAL_ERROR &&
             ln->state != SCENARIO_LANE_MASKED) {
             JSONW_KEY(w, "index");
             jsonw_begin_array(w, JSONW_INLINE);
@@ -764,8 +765,8 @@ bool report_json(FILE *out, const scenario *s, const report_options *o, const ch
     jsonw_kv_string(&w, "name", s->name ? s->name : "");
     jsonw_kv_string(&w, "arch", s->arch->name);
     jsonw_kv_bool(&w, "predicted", true);
-    jsonw_kv_string(&w, "kind", s->is_trace ? "trace" : "scenario");
-    if (!s->is_trace) {
+    jsonw_kv_string(&w, "kind", !scenario_has_layout(s) ? "trace" : "scenario");
+    if (scenario_has_layout(s)) {
         jsonw_key(&w, "block");
         jsonw_begin_array(&w, JSONW_INLINE);
         for (int d = 0; d < 3; d++)
@@ -776,7 +777,7 @@ bool report_json(FILE *out, const scenario *s, const report_options *o, const ch
         jsonw_kv_int(&w, "shared_bytes", s->smem_bytes);
     }
     json_structs(&w, s);
-    if (!s->is_trace)
+    if (scenario_has_layout(s))
         json_arrays(&w, s);
     jsonw_key(&w, "accesses");
     jsonw_begin_array(&w, JSONW_LINES);
@@ -787,7 +788,7 @@ bool report_json(FILE *out, const scenario *s, const report_options *o, const ch
     jsonw_kv_int(&w, "instructions", c.t.instructions);
     jsonw_kv_int(&w, "issued_instructions", c.t.instructions - c.t.idle);
     jsonw_kv_int(&w, "idle_instructions", c.t.idle);
-    if (!s->is_trace) {
+    if (scenario_has_layout(s)) {
         jsonw_key(&w, "warps_covered");
         jsonw_begin_array(&w, JSONW_INLINE);
         if (o->warp >= 0)

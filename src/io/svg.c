@@ -157,7 +157,7 @@ void svg_render(const scenario *s, int64_t k, strbuf *o)
     snprintf(buf, sizeof buf, "%.*s%s", (int)cut, name, name[cut] ? "..." : "");
     text(&body, LEFT, 24, "start", "font-size=\"18\" font-weight=\"bold\"", buf);
     strbuf line = {0};
-    if (s->is_trace) {
+    if (!scenario_has_layout(s)) {
         char kt[32];
         strbuf_addf(&line, "trace[%lld]: %s, %d B per lane", (long long)k, scenario_kind_text(&in.req, kt, sizeof kt),
                     in.req.width);
@@ -228,13 +228,13 @@ void svg_render(const scenario *s, int64_t k, strbuf *o)
         }
     }
     y += rows * CH + 40;
-    if (!s->is_trace)
+    if (scenario_has_layout(s))
         y = draw_map(s, &in, y, &body) + 20;
     text(&body, LEFT, y, "start", "font-size=\"11\" fill=\"#555\"",
          "rows: wavefronts; cells: lanes served (red: the bank serves several words in one phase; yellow: lanes "
          "sharing one word)");
     int width = LEFT + (banks > 40 ? banks : 40) * CW + 20, height = y + 20;
-    if (!s->is_trace) { /* room for the "+N columns" mark of a map cut on the right */
+    if (scenario_has_layout(s)) { /* room for the "+N columns" mark of a map cut on the right */
         int64_t mr, mc;
         scenario_map_shape(&s->arrays[s->accesses[in.access].array], &mr, &mc);
         if (mc > MAP_MAX_COLS && LEFT + MAP_MAX_COLS * CW + 100 > width)

@@ -24,7 +24,7 @@ static int64_t instr_ns(const scenario *s, int a)
 void work_estimate_analyze(const scenario *s, int warp, work_output out, bool repeats, work_estimate *e)
 {
     memset(e, 0, sizeof *e);
-    if (s->is_trace) {
+    if (!scenario_has_layout(s)) {
         e->instructions = s->ntrace;
         e->cost_ns = (int64_t)s->ntrace * WORK_NS_INSTR;
     } else {
@@ -42,7 +42,7 @@ void work_estimate_analyze(const scenario *s, int warp, work_output out, bool re
                 }
         free(seen);
     }
-    int64_t accesses = s->is_trace ? 1 : s->naccesses;
+    int64_t accesses = !scenario_has_layout(s) ? 1 : s->naccesses;
     switch (out) {
     case WORK_OUT_SUMMARY: e->output_bytes = 1024; break;
     case WORK_OUT_TEXT: e->output_bytes = accesses * BYTES_TABLE + e->instructions * BYTES_LINE; break;

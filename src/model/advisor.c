@@ -184,7 +184,7 @@ static void try_soa(const scenario *s, int array, advisor_result *out)
 static void try_reorder(const scenario *s, int array, advisor_result *out)
 {
     int si = s->arrays[array].type.struct_index;
-    if (si < 0 || s->is_trace)
+    if (si < 0)
         return;
     scenario c;
     if (!scenario_clone(s, &c))
@@ -247,7 +247,7 @@ bool advisor_sweep_hooked(scenario *s, int array, int max_pad, const advisor_hoo
 {
     memset(out, 0, sizeof *out);
     out->best_pad = out->min_pad = -1;
-    if (s->is_trace || array < 0 || array >= s->narrays)
+    if (array < 0 || array >= s->narrays) /* a trace has no array */
         return false;
     if (max_pad > 256)
         max_pad = 256;

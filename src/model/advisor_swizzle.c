@@ -504,7 +504,7 @@ bool advisor_search_layouts(scenario *s, int array, int max_pad, const advisor_h
 {
     memset(out, 0, sizeof *out);
     out->array = array;
-    if (s->is_trace || array < 0 || array >= s->narrays)
+    if (array < 0 || array >= s->narrays) /* a trace has no array */
         return false;
     if (max_pad > 256)
         max_pad = 256;
@@ -573,7 +573,7 @@ bool advisor_search_layouts(scenario *s, int array, int max_pad, const advisor_h
 
 bool advisor_apply_layout(scenario *s, int array, const advisor_layout *l, char *msg, size_t n)
 {
-    if (s->is_trace || array < 0 || array >= s->narrays) {
+    if (array < 0 || array >= s->narrays) {
         snprintf(msg, n, "a trace has no array to lay out");
         return false;
     }

@@ -15,7 +15,7 @@ bool kernelgen_name_ok(const char *name)
 
 int64_t kernelgen_smem_bytes(const scenario *s)
 {
-    if (!s->is_trace)
+    if (scenario_has_layout(s))
         return s->smem_bytes > 0 ? s->smem_bytes : 16;
     int64_t hi = 16;
     for (int i = 0; i < s->ntrace; i++)
@@ -122,7 +122,7 @@ static bool emit_swizzled(const scenario_access *a, const scenario_array *arr, s
 
 static bool emit_body(const scenario *s, int access, strbuf *o, char *err, size_t n)
 {
-    if (s->is_trace) {
+    if (!scenario_has_layout(s)) {
         /* bs_table[32]: bytes between the copies of the region that replaying warps use */
         strbuf_addf(o, "    const int bs_a = bs_table[bs_lane];\n    *bs_active = bs_a >= 0;\n"
                        "    return (unsigned)__cvta_generic_to_shared(bs_smem) + (unsigned)(bs_a < 0 ? 0 : bs_a)\n"
@@ -211,14 +211,14 @@ static void fill(const char *tmpl, const char *const keys[], const char *const v
 bool kernelgen_source(const scenario *s, int access, const char *tmpl, strbuf *out, char *err, size_t n)
 {
     /* the kernel template passes one loop value (bs_loop): a nest's other loops have no slot */
-    if (!s->is_trace && s->nloops > 1) {
+    if (s->nloops > 1) {
         snprintf(err, n, "a scenario with %d nested or sibling loops cannot be measured yet (one loop can)", s->nloops);
         return false;
     }
     /* no kernel for a kind the model does not cover, nor for one the architecture lacks */
-    const banks_request kind0 = s->is_trace ? s->trace[access] : scenario_access_kind(&s->accesses[access]);
+    const banks_request kind0 = scenario_kind_of(s, access);
     const kinds_row *row = kinds_of(kind0.op);
-    int width = s->is_trace ? s->trace[access].width : s->accesses[access].width;
+    int width = kind0.width;
     char why[160];
     if (row->rule == KINDS_RULE_NOT_MODELLED) {
         snprintf(err, n, "%s is not modelled (%s): no measurement kernel", row->name, row->not_modelled);
@@ -238,11 +238,10 @@ bool kernelgen_source(const scenario *s, int access, const char *tmpl, strbuf *o
     bool ok = emit_body(s, access, &body, err, n);
     if (ok) {
         char width[8], store[8];
-        const banks_request *tr = s->is_trace ? &s->trace[access] : NULL;
-        snprintf(width, sizeof width, "%d", tr ? tr->width : s->accesses[access].width);
+        snprintf(width, sizeof width, "%d", kind0.width);
         snprintf(store, sizeof store, "%d", row->rule == KINDS_RULE_WORDS && !row->reads); /* st.shared */
         /* the instruction: op, matrices, trans, atomic operation, returns (kernels/measure.cu) */
-        banks_request kind = tr ? *tr : scenario_access_kind(&s->accesses[access]);
+        banks_request kind = kind0;
         char op[8], mats[8], trans[8], atomic[8], returns[8];
         snprintf(op, sizeof op, "%d", (int)kind.op);
         snprintf(mats, sizeof mats, "%d", kind.matrices);

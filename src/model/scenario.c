@@ -61,11 +61,7 @@ void scenario_free(scenario *s)
     }
     free(s->iter_first);
     free(s->warps);
-    if (s->trace_at)
-        for (int i = 0; i < s->ntrace; i++)
-            scenario_srcloc_free(&s->trace_at[i]);
-    free(s->trace_at);
-    free(s->trace);
+    scenario_table_drop(s);
     free(s->whatif);
     memset(s, 0, sizeof *s);
 }
@@ -211,7 +207,8 @@ bool scenario_access_active(const scenario *s, int access, int it)
 
 void scenario_iteration_text(const scenario *s, int access, int it, strbuf *out)
 {
-    int in = access >= 0 && !s->is_trace ? access_loop(s, &s->accesses[access]) : -2;
+    const scenario_access *ac = scenario_access_of(s, access);
+    int in = ac ? access_loop(s, ac) : -2;
     const char *sep = "";
     for (int k = 0; k < s->nloops; k++)
         if (in == -2 || scenario_loop_encloses(s, k, in)) {
@@ -524,10 +521,12 @@ bool scenario_finish(scenario *s, scenario_error *err)
     if (s->is_trace) {
         if (s->ntrace < 1)
             return fail(err, -1, "a trace needs at least one instruction", "trace");
+        scenario_table_seal(s);
         char why[160];
-        for (int i = 0; i < s->ntrace; i++) /* as for accesses: the kind must exist on the arch */
-            if (kinds_arch_problem(kinds_of(s->trace[i].op), s->trace[i].width, s->arch, why, sizeof why))
-                return fail(err, -1, why, "trace[%d].op", i);
+        int bad =
+            scenario_table_arch_problem(s, why, sizeof why); /* as for accesses: the kind must exist on the arch */
+        if (bad >= 0)
+            return fail(err, -1, why, "trace[%d].op", bad);
         s->iterations = 1;
         return true;
     }

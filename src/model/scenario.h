@@ -136,12 +136,16 @@ typedef struct scenario {
     int *warps;  /* owned; NULL: every warp of the block */
     int nwarps;
     bool is_trace;
-    bool recording;       /* a recording of a real program ("format": "bankscope-record/1") */
-    banks_request *trace; /* owned, trace mode */
+    bool recording; /* a recording of a real program ("format": "bankscope-record/1") */
+    /* trace mode: the instructions. A reader builds trace and trace_at (owned) and
+     * scenario_finish seals them into table; from then on they point into the table, which is
+     * immutable and shared by every copy (scenario_table_*), never written again */
+    banks_request *trace;
     int ntrace;
-    /* owned, NULL: none; else one location per trace entry, unknown where the entry has none
-     * (a recording's file, line and the line's text: bankscope record) */
+    /* NULL: none; else one location per trace entry, unknown where the entry has none (a
+     * recording's file, line and the line's text: bankscope record) */
     scenario_srcloc *trace_at;
+    struct scenario_table *table; /* a reference held; NULL until sealed */
     /* owned, NULL: as loaded. A recording's trace with a layout applied as a what-if (its
      * addresses remapped, model/whatif.h): the layout's name, which every view shows */
     char *whatif;
@@ -151,6 +155,48 @@ typedef struct scenario {
     int *iter_first; /* owned: active (access, iteration) pairs before iteration it; iterations + 1 */
     int64_t smem_bytes;
 } scenario;
+
+/* The shared instruction table of a trace (scenario_table.c): its requests and source map,
+ * immutable once sealed, reference-counted (atomically: job threads hold copies). */
+typedef struct scenario_table scenario_table;
+/* Make s's trace and trace_at (built by a reader, owned by s) its shared table; nothing when s
+ * is not a trace or already has one. scenario_finish calls it. */
+void scenario_table_seal(scenario *s);
+/* Give dst (whose own trace is dropped) src's table: one more reference, nothing copied. */
+void scenario_table_share(const scenario *src, scenario *dst);
+/* Let go of s's trace (the table's reference, or what a reader built) and empty the fields. */
+void scenario_table_drop(scenario *s);
+/* Replace s's requests by req (ntrace of them, taken over) keeping its source map (shared, not
+ * copied): a layout applied to a recording changes addresses, never where they come from. */
+void scenario_table_set_requests(scenario *s, banks_request *req);
+/* True when a and b hold the same table (so the same instructions). */
+bool scenario_table_same(const scenario *a, const scenario *b);
+/* The first trace entry whose kind (op and width) s's architecture lacks, with the reason in
+ * why; -1 when every kind exists. Checks each distinct kind once, not each entry. */
+int scenario_table_arch_problem(const scenario *s, char *why, size_t n);
+
+/* What the front ends ask without asking which kind the scenario is (scenario_doc.c). A trace
+ * has no arrays, accesses, loops or warp selection: those counts are 0 for it. */
+/* Whether s describes a layout (arrays, block, loops, accesses with index expressions) that the
+ * layout edits change; false for a trace, whose addresses were recorded. */
+bool scenario_has_layout(const scenario *s);
+/* Whether s carries the source map of its instructions (a recording's lines). */
+bool scenario_has_source_map(const scenario *s);
+/* The source map's entry of instruction k; NULL without a source map or out of range. */
+const scenario_srcloc *scenario_source_of(const scenario *s, int64_t k);
+/* Access i as described; NULL for a trace (its instructions describe nothing) or out of range. */
+const scenario_access *scenario_access_of(const scenario *s, int i);
+/* The array access i reads; -1 for a trace's instruction or out of range. */
+int scenario_access_array(const scenario *s, int i);
+/* The kind of access i (0 <= i < scenario_access_count) as one request: an access's prototype
+ * (op, width and the tensor-era fields, no lanes), or a trace's instruction as recorded. */
+banks_request scenario_kind_of(const scenario *s, int i);
+/* Access i's warp-instruction at that iteration for that warp; a trace's instruction i (it has
+ * one iteration and one warp). */
+typedef struct scenario_instr scenario_instr;
+void scenario_instr_get(const scenario *s, int i, int iteration, int warp, scenario_instr *out);
+/* What `access` counts, for messages: "instruction(s)" of a trace, "access(es)" of a description. */
+const char *scenario_access_noun(const scenario *s, bool plural);
 
 typedef struct scenario_error {
     char path[96]; /* e.g. "accesses[0].index[1]" */
@@ -212,7 +258,7 @@ typedef struct scenario_lane {
     int eval_pos;
 } scenario_lane;
 
-typedef struct scenario_instr {
+struct scenario_instr {
     int64_t seq; /* position in scenario order */
     int access;  /* -1 for trace entries */
     int iteration;
@@ -220,7 +266,7 @@ typedef struct scenario_instr {
     int warp;
     banks_request req;
     scenario_lane lane[BANKS_WARP];
-} scenario_instr;
+};
 
 /* The iteration and access of warp-instruction k (0 <= k < scenario_instr_count). */
 void scenario_instr_locate(const scenario *s, int64_t k, int *iteration, int *access);

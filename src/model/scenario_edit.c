@@ -65,14 +65,7 @@ bool scenario_clone(const scenario *src, scenario *dst)
     dst->is_trace = src->is_trace;
     dst->whatif = dup_or_null(src->whatif);
     if (src->is_trace) {
-        dst->ntrace = src->ntrace;
-        dst->trace = xmalloc(sizeof *dst->trace * (size_t)(src->ntrace ? src->ntrace : 1));
-        memcpy(dst->trace, src->trace, sizeof *dst->trace * (size_t)src->ntrace);
-        if (src->trace_at) {
-            dst->trace_at = xcalloc((size_t)(src->ntrace ? src->ntrace : 1), sizeof *dst->trace_at);
-            for (int i = 0; i < src->ntrace; i++)
-                scenario_srcloc_copy(&src->trace_at[i], &dst->trace_at[i]);
-        }
+        scenario_table_share(src, dst); /* the instructions are shared, never copied */
     } else {
         clone_types(&src->types, &dst->types);
         dst->narrays = src->narrays;
@@ -113,16 +106,20 @@ bool scenario_clone(const scenario *src, scenario *dst)
     return false;
 }
 
-/* Push s (taken over) on a bounded stack, dropping the oldest entry when full. */
-static void stack_push(scenario **stack, int *n, scenario *s)
+/* Push s (taken over) on a bounded stack, dropping the oldest entry when full; the stack grows
+ * by doubling, so an edit never pays for slots it does not use. */
+static void stack_push(scenario **stack, int *n, int *cap, scenario *s)
 {
     if (*n == SCENARIO_HISTORY_MAX) {
         scenario_free(&(*stack)[0]);
         memmove(&(*stack)[0], &(*stack)[1], sizeof **stack * (size_t)(*n - 1));
         (*n)--;
     }
-    if (!*stack)
-        *stack = xmalloc(sizeof **stack * SCENARIO_HISTORY_MAX);
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 2;
+        *cap = *cap > SCENARIO_HISTORY_MAX ? SCENARIO_HISTORY_MAX : *cap;
+        *stack = xrealloc(*stack, sizeof **stack * (size_t)*cap);
+    }
     (*stack)[(*n)++] = *s;
     memset(s, 0, sizeof *s);
 }
@@ -137,7 +134,7 @@ static void stack_clear(scenario *stack, int *n)
 void scenario_edit_replace(scenario *cur, scenario_history *h, scenario *next)
 {
     if (h) {
-        stack_push(&h->undo, &h->nundo, cur);
+        stack_push(&h->undo, &h->nundo, &h->undo_cap, cur);
         stack_clear(h->redo, &h->nredo);
     } else {
         scenario_free(cur);
@@ -173,7 +170,7 @@ bool scenario_edit_undo(scenario *cur, scenario_history *h)
 {
     if (!h || h->nundo == 0)
         return false;
-    stack_push(&h->redo, &h->nredo, cur);
+    stack_push(&h->redo, &h->nredo, &h->redo_cap, cur);
     *cur = h->undo[--h->nundo];
     return true;
 }
@@ -182,7 +179,7 @@ bool scenario_edit_redo(scenario *cur, scenario_history *h)
 {
     if (!h || h->nredo == 0)
         return false;
-    stack_push(&h->undo, &h->nundo, cur);
+    stack_push(&h->undo, &h->nundo, &h->undo_cap, cur);
     *cur = h->redo[--h->nredo];
     return true;
 }

@@ -1,11 +1,13 @@
 /* scenario_edit: changing a scenario without ever mutating the one on show.
  *
- * scenario_clone makes an independent deep copy (every user-set field copied, every derived field
- * recomputed by scenario_finish), so a copy can be edited, analysed in another thread or kept as a
- * pinned state. An edit is a function applied to a clone; the clone replaces the current scenario
- * only when the function succeeds and the result validates (scenario_finish). The history keeps
- * the replaced scenarios as undo and redo stacks of whole copies (bounded). Pure: no I/O, no
- * globals; every scenario here owns its memory. */
+ * scenario_clone makes an independent copy of the description (every user-set field copied,
+ * every derived field recomputed by scenario_finish) that shares a trace's instruction table
+ * (immutable, reference-counted: scenario_table_*), so a copy costs what the description does,
+ * whatever the trace's length; it can be edited, analysed in another thread or kept as a pinned
+ * state. An edit is a function applied to a clone; the clone replaces the current scenario only
+ * when the function succeeds and the result validates (scenario_finish). The history keeps the
+ * replaced scenarios as undo and redo stacks of such copies (bounded). Pure: no I/O, no globals;
+ * every scenario here owns its description and holds a reference to its table. */
 #ifndef BANKSCOPE_SCENARIO_EDIT_H
 #define BANKSCOPE_SCENARIO_EDIT_H
 
@@ -14,21 +16,27 @@
 
 #include "model/scenario.h"
 
-/* Deep copy of src (which must have been finished) into *dst; false (and *dst empty) only when
+/* Copy of src (which must have been finished) into *dst, sharing its trace table; false (and *dst empty) only when
  * the copy does not validate, which cannot happen for a finished src. */
 bool scenario_clone(const scenario *src, scenario *dst);
+
+/* True when a and b would be saved as the same file (io/save.c writes the same JSON for both),
+ * decided on the structs without writing anything: the "modified" mark's question. Two traces
+ * sharing one table are compared without looking at their entries. */
+bool scenario_same_file(const scenario *a, const scenario *b);
 
 /* An edit: change *s (a private copy) and return true, or false with a reason in msg. It may call
  * scenario_finish itself to try candidates; the caller validates the result again anyway. */
 typedef bool (*scenario_edit_fn)(scenario *s, void *ctx, char *msg, size_t n);
 
-/* Undo and redo stacks of whole scenarios, newest last. At most SCENARIO_HISTORY_MAX each. */
+/* Undo and redo stacks of scenarios (descriptions, each holding a reference to its trace's table),
+ * newest last. At most SCENARIO_HISTORY_MAX each; the stacks grow as they fill. */
 #define SCENARIO_HISTORY_MAX 64
 typedef struct scenario_history {
     scenario *undo; /* owned */
-    int nundo;
+    int nundo, undo_cap;
     scenario *redo; /* owned */
-    int nredo;
+    int nredo, redo_cap;
 } scenario_history;
 
 /* Apply fn to a clone of *cur; when it succeeds and validates, the clone becomes *cur and the

@@ -28,7 +28,7 @@ static void set_text(char **slot, const char *val)
 
 static bool op_padding(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
-    if (s->is_trace || c->u.pad.array < 0) {
+    if (c->u.pad.array < 0 || c->u.pad.array >= s->narrays) { /* a trace has none */
         snprintf(msg, n, "a trace has no array to pad");
         return false;
     }
@@ -44,7 +44,7 @@ static bool op_padding(scenario *s, const scenario_change *c, char *msg, size_t 
 
 static bool op_set_swizzle(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
-    if (s->is_trace || c->u.swizzle.array < 0) {
+    if (c->u.swizzle.array < 0 || c->u.swizzle.array >= s->narrays) {
         snprintf(msg, n, "a trace has no array to swizzle");
         return false;
     }
@@ -59,7 +59,7 @@ static bool op_set_swizzle(scenario *s, const scenario_change *c, char *msg, siz
 static bool op_cycle_swizzle(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
     static const char *const modes[] = {NULL, "32B", "64B", "128B"};
-    if (s->is_trace || c->u.swizzle.array < 0) {
+    if (c->u.swizzle.array < 0 || c->u.swizzle.array >= s->narrays) {
         snprintf(msg, n, "a trace has no array to swizzle");
         return false;
     }
@@ -100,7 +100,7 @@ static int type_index(const char *const *list, int n, const char *name)
 
 static bool op_cycle_type(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
-    if (s->is_trace || c->u.array.array < 0) {
+    if (c->u.array.array < 0 || c->u.array.array >= s->narrays) {
         snprintf(msg, n, "a trace has no element type");
         return false;
     }
@@ -206,7 +206,7 @@ static bool apply_preset(scenario *s, int ai, const preset *p, const int64_t *di
 
 static bool op_cycle_pattern(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
-    if (s->is_trace) {
+    if (!scenario_has_layout(s)) {
         snprintf(msg, n, "a trace has fixed addresses");
         return false;
     }
@@ -240,7 +240,7 @@ static bool op_cycle_block(scenario *s, const scenario_change *c, char *msg, siz
     static const int blocks[][3] = {{32, 32, 1}, {32, 8, 1},   {16, 16, 1}, {32, 1, 1}, {64, 1, 1},
                                     {256, 1, 1}, {1024, 1, 1}, {8, 8, 4},   {16, 8, 8}};
     enum { NB = sizeof blocks / sizeof blocks[0] };
-    if (s->is_trace) {
+    if (!scenario_has_layout(s)) {
         snprintf(msg, n, "a trace has no block");
         return false;
     }
@@ -305,7 +305,7 @@ static bool op_set_arch(scenario *s, const scenario_change *c, char *msg, size_t
 
 static bool op_cycle_field(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
-    if (s->is_trace) {
+    if (!scenario_has_layout(s)) {
         snprintf(msg, n, "a trace has no fields");
         return false;
     }
@@ -367,7 +367,7 @@ static bool op_reorder_fields(scenario *s, const scenario_change *c, char *msg, 
 
 static bool op_dimension(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
-    if (s->is_trace || c->u.dimension.array < 0) {
+    if (c->u.dimension.array < 0 || c->u.dimension.array >= s->narrays) {
         snprintf(msg, n, "a trace has no array shape");
         return false;
     }
@@ -454,7 +454,7 @@ static bool op_field_delete(scenario *s, const scenario_change *c, char *msg, si
     /* the accesses that read the field (its first path component, in an array of this struct) */
     const char *fname = st->fields[c->u.field.field].name;
     int readers[8], nreaders = 0;
-    for (int i = 0; i < s->naccesses && !s->is_trace; i++) {
+    for (int i = 0; i < s->naccesses; i++) {
         const scenario_access *a = &s->accesses[i];
         if (!a->field || a->array < 0 || s->arrays[a->array].type.struct_index != c->u.field.struct_index)
             continue;
@@ -557,7 +557,7 @@ static void ident_of(const char *path, char *out, size_t n)
 
 bool scenario_edit_soa(const scenario *s, scenario *out, char *label, size_t n)
 {
-    if (s->is_trace || !scenario_clone(s, out)) {
+    if (!scenario_has_layout(s) || !scenario_clone(s, out)) {
         snprintf(label, n, "no struct-of-arrays form for a trace");
         return false;
     }

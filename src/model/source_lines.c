@@ -75,7 +75,7 @@ static void locate(const scenario *s, const source_record_line *rec, int nrec, w
 {
     for (int i = 0; i < count; i++)
         w[i] = (where){NULL, -1, NULL};
-    if (s->is_trace && nrec == 0 && s->trace_at) { /* a recording's entries located by the loader */
+    if (nrec == 0 && scenario_has_source_map(s)) { /* a recording's entries located by the loader */
         for (int i = 0; i < count; i++) {
             const scenario_srcloc *at = &s->trace_at[i];
             if (at->file && at->line > 0)
@@ -83,7 +83,7 @@ static void locate(const scenario *s, const source_record_line *rec, int nrec, w
         }
         return;
     }
-    if (s->is_trace) {
+    if (!scenario_has_layout(s)) {
         for (int r = 0; r < nrec; r++)
             for (int k = 0; k < rec[r].ninstructions; k++) {
                 int64_t e = rec[r].instructions[k];
@@ -150,7 +150,7 @@ const char *source_lines_file(const scenario *s, const source_record_line *rec, 
 {
     int count = scenario_access_count(s);
     where *w = xmalloc(sizeof *w * (size_t)(count > 0 ? count : 1));
-    char(*labels)[512] = s->is_trace ? NULL : xmalloc(sizeof *labels * (size_t)(count > 0 ? count : 1));
+    char(*labels)[512] = !scenario_has_layout(s) ? NULL : xmalloc(sizeof *labels * (size_t)(count > 0 ? count : 1));
     locate(s, rec, nrec, w, count, labels);
     const char *f = main_file(w, count);
     if (f)
@@ -179,7 +179,7 @@ int source_lines_mismatches(const scenario *s, const source_record_line *rec, in
     int good = 0;
     int count = scenario_access_count(s), bad = 0, nl = count_lines(file_text, len);
     where *w = xmalloc(sizeof *w * (size_t)(count > 0 ? count : 1));
-    char(*labels)[512] = s->is_trace ? NULL : xmalloc(sizeof *labels * (size_t)(count > 0 ? count : 1));
+    char(*labels)[512] = !scenario_has_layout(s) ? NULL : xmalloc(sizeof *labels * (size_t)(count > 0 ? count : 1));
     locate(s, rec, nrec, w, count, labels);
     const char *file = main_file(w, count);
     size_t *start = xmalloc(sizeof *start * (size_t)(nl + 1)), k = 0;
@@ -345,7 +345,7 @@ static void predict(const scenario *s, source_lines *sl, const int *row_of)
     banks_result r;
     for (int64_t k = 0; k < n; k++) {
         scenario_instr_at(s, k, &in);
-        int acc = s->is_trace ? (int)k : in.access;
+        int acc = in.access >= 0 ? in.access : (int)k; /* a trace's entry: its own index */
         banks_analyze(s->arch, &in.req, &r, NULL);
         sl->instructions++;
         sl->wavefronts += r.wavefronts;
@@ -395,7 +395,7 @@ bool source_lines_build(const scenario *s, const char *file_text, size_t len, co
     memset(out, 0, sizeof *out);
     int count = scenario_access_count(s);
     where *w = xmalloc(sizeof *w * (size_t)(count > 0 ? count : 1));
-    char(*labels)[512] = s->is_trace ? NULL : xmalloc(sizeof *labels * (size_t)(count > 0 ? count : 1));
+    char(*labels)[512] = !scenario_has_layout(s) ? NULL : xmalloc(sizeof *labels * (size_t)(count > 0 ? count : 1));
     locate(s, rec, nrec, w, count, labels);
     const char *file = main_file(w, count);
     bool any = file != NULL;
@@ -403,14 +403,15 @@ bool source_lines_build(const scenario *s, const char *file_text, size_t len, co
         any = w[i].line == 0; /* a recording without line info still has its rows */
     if (!any) {
         snprintf(why, n, "%s",
-                 s->is_trace ? (nrec ? "the recording's lines hold no instruction"
-                                     : "a trace carries no source lines (a recording of bankscope record does)")
-                             : "the accesses do not say where they come from (bankscope FILE.cu does)");
+                 !scenario_has_layout(s)
+                     ? (nrec ? "the recording's lines hold no instruction"
+                             : "a trace carries no source lines (a recording of bankscope record does)")
+                     : "the accesses do not say where they come from (bankscope FILE.cu does)");
         free(w);
         free(labels);
         return false;
     }
-    out->recording = s->is_trace;
+    out->recording = !scenario_has_layout(s);
     out->file = file ? xstrdup(file) : NULL;
     int maxline = 0;
     int flines = file_text ? count_lines(file_text, len) : 0;
@@ -452,7 +453,7 @@ bool source_lines_build(const scenario *s, const char *file_text, size_t len, co
         }
         row_add(&out->rows[row_of[i]], i);
     }
-    for (int r = 0; s->is_trace && r < nrec; r++) { /* a line's measured numbers, on its row */
+    for (int r = 0; !scenario_has_layout(s) && r < nrec; r++) { /* a line's measured numbers, on its row */
         int row = -1;
         for (int k = 0; k < rec[r].ninstructions && row < 0; k++)
             if (rec[r].instructions[k] >= 0 && rec[r].instructions[k] < count)
@@ -472,7 +473,7 @@ bool source_lines_build(const scenario *s, const char *file_text, size_t len, co
         x->skipped[x->nskipped++] = xstrdup(sk->message ? sk->message : "skipped");
     }
     predict(s, out, row_of);
-    if (!s->is_trace && !skips) /* the importer's messages are not at hand: say where one may be missing */
+    if (scenario_has_layout(s) && !skips) /* the importer's messages are not at hand: say where one may be missing */
         mark_names(s, out);
     free(ix.slot);
     free(row_of);

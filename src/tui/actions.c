@@ -6,13 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "io/load.h"
 #include "tui/app.h"
 
 /* The array the current access reads; -1 for a trace. */
 static int cur_array(const tui_app *a)
 {
-    return a->sc.is_trace ? -1 : a->sc.accesses[a->access].array;
+    return scenario_access_array(&a->sc, a->access);
 }
 
 static int act_quit(tui_app *a, int key)
@@ -61,7 +60,7 @@ static int act_swizzle(tui_app *a, int key)
         scenario_change c = {SCENARIO_CHANGE_SWIZZLE_NEXT, .u.swizzle = {cur_array(a), NULL}};
         return app_change(a, &c, false);
     }
-    if (a->sc.is_trace || cur_array(a) < 0) {
+    if (cur_array(a) < 0) {
         app_set_message(a, true, "a trace has no array to swizzle");
         return REACT_REDRAW;
     }
@@ -82,7 +81,7 @@ static int act_type(tui_app *a, int key)
 static int act_pattern(tui_app *a, int key)
 {
     (void)key;
-    if (a->sc.is_trace)
+    if (!scenario_has_layout(&a->sc))
         return app_change(a, &(scenario_change){SCENARIO_CHANGE_PATTERN_NEXT, .u.pattern = {a->access, NULL}}, false);
     /* the user's dimensions: a stride preset grows the array only while it is shown */
     int ai = cur_array(a);
@@ -137,7 +136,7 @@ static int act_arch(tui_app *a, int key)
 
 static int act_warp(tui_app *a, int key)
 {
-    if (a->sc.is_trace)
+    if (!scenario_has_layout(&a->sc))
         return REACT_REDRAW;
     int n = scenario_warp_count(&a->sc);
     a->warp = (a->warp + (key == 'w' ? 1 : n - 1)) % n;
@@ -176,7 +175,7 @@ static bool same_line(const scenario *s, int i, int j)
 static int act_line_instr(tui_app *a, int key)
 {
     const scenario *s = &a->sc;
-    if (!s->is_trace || !s->trace_at || s->ntrace < 2 || a->access < 0 || a->access >= s->ntrace) {
+    if (!scenario_has_source_map(s) || s->ntrace < 2 || a->access < 0 || a->access >= s->ntrace) {
         app_set_message(a, true, "[ and ] step through a recording's instructions of one source line");
         return REACT_REDRAW;
     }
@@ -247,14 +246,13 @@ static int act_undo(tui_app *a, int key)
 static int act_reset(tui_app *a, int key)
 {
     (void)key;
-    if (!a->modified || !a->saved_json) {
+    if (!a->modified || !a->saved.arch) {
         app_set_message(a, false, "nothing to reset: the scenario is as its file holds it");
         return REACT_REDRAW;
     }
     scenario s;
-    io_error err;
-    if (!load_scenario_text(a->saved_json, strlen(a->saved_json), a->source, NULL, &s, &err)) {
-        app_set_message(a, true, "%s", err.text);
+    if (!scenario_clone(&a->saved, &s)) { /* a copy of a finished scenario always validates */
+        app_set_message(a, true, "the file as opened does not validate");
         return REACT_REDRAW;
     }
     int r = app_replace(a, &s, "back to the file as opened or saved (u undoes)");
@@ -310,17 +308,18 @@ static int act_redraw(tui_app *a, int key)
 /* Whether an action does something for the scenario on show (the key bar shows only those). */
 static bool acts_array(const tui_app *a)
 {
-    return !a->sc.is_trace;
+    return scenario_has_layout(&a->sc);
 }
 
 static bool acts_field(const tui_app *a)
 {
-    return !a->sc.is_trace && a->sc.arrays[a->sc.accesses[a->access].array].type.struct_index >= 0;
+    int ai = cur_array(a);
+    return ai >= 0 && a->sc.arrays[ai].type.struct_index >= 0;
 }
 
 static bool acts_warp(const tui_app *a)
 {
-    return !a->sc.is_trace && scenario_warp_count(&a->sc) > 1;
+    return scenario_warp_count(&a->sc) > 1; /* a trace's instructions carry their own warps: 1 */
 }
 
 static bool acts_iteration(const tui_app *a)
@@ -335,18 +334,19 @@ static bool acts_access(const tui_app *a)
 
 static bool acts_line(const tui_app *a)
 {
-    return a->sc.is_trace && a->sc.trace_at && a->sc.ntrace > 1;
+    return scenario_has_source_map(&a->sc) && a->sc.ntrace > 1;
 }
 
 static bool acts_sass(const tui_app *a)
 {
-    return a->sc.is_trace && a->sc.trace_at && a->sc.ntrace > 0 && a->sc.trace_at[0].sass;
+    const scenario_srcloc *at = scenario_source_of(&a->sc, 0);
+    return at && at->sass;
 }
 
 static bool acts_source(const tui_app *a)
 {
-    if (a->sc.is_trace) /* a recording's instructions carry their lines */
-        return a->sc.trace_at != NULL;
+    if (!scenario_has_layout(&a->sc)) /* a recording's instructions carry their lines */
+        return scenario_has_source_map(&a->sc);
     for (int i = 0; i < a->sc.naccesses; i++) { /* an import's: a location, or FILE:LINE:COL */
         const scenario_access *ac = &a->sc.accesses[i];
         char file[1024];

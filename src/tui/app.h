@@ -306,10 +306,10 @@ typedef struct quiz_state {
 struct tui_app {
     scenario sc; /* the scenario on show (never mutated in place) */
     scenario_history hist;
-    bool modified;                       /* edits since the last open or save */
-    char *saved_json;                    /* the scenario as opened or last saved (save_scenario_json), owned */
-    unsigned long scen_gen;              /* bumped by every scenario change */
-    char *source;                        /* file or library name it came from */
+    bool modified;          /* edits since the last open or save */
+    scenario saved;         /* the scenario as opened or last saved (a copy sharing the trace table); arch NULL: none */
+    unsigned long scen_gen; /* bumped by every scenario change */
+    char *source;           /* file or library name it came from */
     const char *shown_file, *shown_name; /* the header shows shown_name while source is shown_file */
     int pattern;                         /* index in the library for n/p; -1 unknown */
     int access, warp, iteration, sel_lane;

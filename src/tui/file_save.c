@@ -23,12 +23,12 @@ static const char *reason_of(const char *err)
 /* The name and description to save: the file's own while the scenario is as opened (or last
  * saved); after edits they described the scenario before them, so the name says "(edited)" and
  * the description is marked as the one of the state before the edits (kept, never lost). */
-static void edited_texts(const tui_app *a, const char *json, char **name, char **desc)
+static void edited_texts(const tui_app *a, char **name, char **desc)
 {
     const scenario *s = &a->sc;
     *name = s->name ? xstrdup(s->name) : NULL;
     *desc = s->description ? xstrdup(s->description) : NULL;
-    if (!a->saved_json || strcmp(json, a->saved_json) == 0)
+    if (!a->saved.arch || scenario_same_file(s, &a->saved))
         return;
     static const char mark[] = " (edited)", before[] = "Before the edits saved here: ";
     size_t ln = s->name ? strlen(s->name) : 0;
@@ -67,12 +67,10 @@ bool tui_save(tui_app *a, const char *path, bool svg, char *msg, size_t n)
             return false;
         }
     } else {
-        save_scenario_json(&a->sc, &sb);
-        edited_texts(a, strbuf_str(&sb), &name, &desc);
+        edited_texts(a, &name, &desc);
         scenario shown = a->sc; /* a shallow copy that only lends the texts to the writer */
         shown.name = name;
         shown.description = desc;
-        strbuf_free(&sb);
         save_scenario_json(&shown, &sb);
         scenario back;
         io_error e;
@@ -104,8 +102,8 @@ bool tui_save(tui_app *a, const char *path, bool svg, char *msg, size_t n)
         a->sc.name = name;
         a->sc.description = desc;
         name = desc = NULL;
-        free(a->saved_json);
-        a->saved_json = strbuf_take(&sb);
+        scenario_free(&a->saved);
+        scenario_clone(&a->sc, &a->saved); /* as the file now holds it (the trace's table shared) */
     }
     strbuf_free(&sb);
     free(name);

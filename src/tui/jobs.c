@@ -246,7 +246,7 @@ void jobs_start_variant(tui_app *a)
     c->ok = false;
     c->pinned = false;
     c->error[0] = '\0';
-    if (a->sc.is_trace) {
+    if (!scenario_has_layout(&a->sc)) {
         jobs_cancel(a, JOB_VARIANT);
         c->pending = false;
         snprintf(c->error, sizeof c->error, "no variant for a trace (P pins a state to compare with)");

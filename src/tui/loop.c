@@ -86,13 +86,14 @@ static int snapshot(tui_app *a, const char *keys)
         strbuf_addf(&sb, "%lld},\n", (long long)seq);
     strbuf_addf(&sb, " \"headline\": ");
     report_json_string(&sb, head);
-    if (!a->sc.is_trace && a->sc.accesses[a->access].label) {
+    const scenario_access *ac = scenario_access_of(&a->sc, a->access);
+    if (ac && ac->label) {
         strbuf_addf(&sb, ", \"label\": ");
-        report_json_string(&sb, a->sc.accesses[a->access].label);
+        report_json_string(&sb, ac->label);
         strbuf_addf(&sb, ", \"index\": [");
-        for (int d = 0; d < a->sc.accesses[a->access].nidx; d++) {
+        for (int d = 0; d < ac->nidx; d++) {
             strbuf_addf(&sb, "%s", d ? ", " : "");
-            report_json_string(&sb, a->sc.accesses[a->access].index_text[d]);
+            report_json_string(&sb, ac->index_text[d]);
         }
         strbuf_addf(&sb, "]");
     }

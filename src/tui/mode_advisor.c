@@ -16,7 +16,7 @@
 int advisor_open(tui_app *a, int key)
 {
     (void)key;
-    if (a->sc.is_trace) /* a recording: its layouts tried on the recorded addresses */
+    if (!scenario_has_layout(&a->sc)) /* a recording: its layouts tried on the recorded addresses */
         return whatif_open(a, key);
     app_push(a, &mode_advisor);
     return REACT_REDRAW;

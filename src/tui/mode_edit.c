@@ -31,7 +31,7 @@ static void edit_load_line(tui_app *a, int dim)
 int edit_begin_key(tui_app *a, int key)
 {
     (void)key;
-    if (a->sc.is_trace) {
+    if (!scenario_has_layout(&a->sc)) {
         app_set_message(a, true, "a trace has no expressions");
         return REACT_REDRAW;
     }

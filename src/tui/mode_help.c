@@ -23,7 +23,9 @@ static char **help_lines(tui_app *a, int w, int *n)
         char idle[400], idle_line[520];
         actions_help_idle(a, m, idle, sizeof idle);
         snprintf(idle_line, sizeof idle_line, "Keys that do nothing here%s: %s.",
-                 a->sc.is_trace ? " (a trace: its addresses were recorded, not computed from a declaration)" : "",
+                 !scenario_has_layout(&a->sc)
+                     ? " (a trace: its addresses were recorded, not computed from a declaration)"
+                     : "",
                  idle);
         const char *const notes[] = {
             "",

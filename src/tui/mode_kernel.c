@@ -184,10 +184,11 @@ static void kernel_draw(tui_app *a)
     draw_text(&a->crt, 0, 0, a->cols, ROLE_TITLE,
               " KERNEL%sthe CUDA kernel that `measure` runs%sviewing it needs no GPU", sep, sep);
     const kernel_text_span *sp = kernel_current(a);
+    bool trace = !scenario_has_layout(&a->sc); /* its sections are entries, its addresses a table */
     char what[300] = "";
     if (sp && sp->body_end > sp->body_first)
-        snprintf(what, sizeof what, "%s %d: lines %d-%d highlighted (Tab)", a->sc.is_trace ? "entry" : "access",
-                 a->access, sp->body_first + 1, sp->body_end);
+        snprintf(what, sizeof what, "%s %d: lines %d-%d highlighted (Tab)", trace ? "entry" : "access", a->access,
+                 sp->body_first + 1, sp->body_end);
     char as[400]; /* the command that prints this text: only the file on disk, unedited, is the same */
     if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
         snprintf(as, sizeof as, "as `bankscope kernel` prints it for lesson step %d's scenario%s", a->lesson.step + 1,
@@ -198,16 +199,16 @@ static void kernel_draw(tui_app *a)
         snprintf(as, sizeof as, "as `bankscope kernel %s` prints it", a->source);
     if (k->total > KERNEL_TEXT_MAX_SECTIONS) /* a window of the sections: say which */
         snprintf(as, sizeof as, "%s %d-%d of %d shown (at most %d at once, around the current one)",
-                 a->sc.is_trace ? "entries" : "accesses", k->first, k->first + KERNEL_TEXT_MAX_SECTIONS - 1, k->total,
+                 trace ? "entries" : "accesses", k->first, k->first + KERNEL_TEXT_MAX_SECTIONS - 1, k->total,
                  KERNEL_TEXT_MAX_SECTIONS);
     char head[1200]; /* too long: "(Tab)" goes first, then the line is cut after a word */
-    snprintf(head, sizeof head, " %s%s%s%s", a->sc.is_trace ? "a trace: lane addresses come in bs_table; " : "", what,
+    snprintf(head, sizeof head, " %s%s%s%s", trace ? "a trace: lane addresses come in bs_table; " : "", what,
              *what ? sep : "", as);
     char *tab = strstr(what, " (Tab)");
     if (draw_width(head) > a->cols && tab) {
         *tab = '\0';
-        snprintf(head, sizeof head, " %s%s%s%s", a->sc.is_trace ? "a trace: lane addresses come in bs_table; " : "",
-                 what, sep, as);
+        snprintf(head, sizeof head, " %s%s%s%s", trace ? "a trace: lane addresses come in bs_table; " : "", what, sep,
+                 as);
     }
     draw_text_cut(&a->crt, 1, 0, a->cols, ROLE_DIM, 0, head);
     int page = kernel_page(a);

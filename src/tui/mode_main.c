@@ -12,7 +12,7 @@ static void grid_caption(const tui_app *a, const scenario *s, const tui_view *v,
                          const char *prefix)
 {
     (void)a;
-    if (s->is_trace) {
+    if (!scenario_has_layout(s)) {
         int k = (int)v->in.seq;
         const char *wi = s->whatif ? s->whatif : "", *sep = s->whatif ? " | " : "";
         const char *wl = s->whatif ? "what-if: " : "";
@@ -21,8 +21,8 @@ static void grid_caption(const tui_app *a, const scenario *s, const tui_view *v,
             const char *file = at->file ? strrchr(at->file, '/') : NULL;
             file = file ? file + 1 : at->file ? at->file : "(no line info)";
             if (at->line > 0)
-                snprintf(buf, n, "%s%s%s%sbanks: trace[%d] %s:%d, warp %d: %s", prefix, wl, wi, sep, k, file,
-                         at->line, at->warp, at->sass);
+                snprintf(buf, n, "%s%s%s%sbanks: trace[%d] %s:%d, warp %d: %s", prefix, wl, wi, sep, k, file, at->line,
+                         at->warp, at->sass);
             else
                 snprintf(buf, n, "%s%s%s%sbanks: trace[%d] %s, warp %d: %s", prefix, wl, wi, sep, k, file, at->warp,
                          at->sass);

@@ -200,8 +200,8 @@ static void present_draw(tui_app *a)
     const grid_geom *g = &a->frame.grid; /* computed for this frame by frame_compute */
     char cap[300], kind[32];
     view_declaration(&a->sc, a->access, cap, sizeof cap);
-    if (!a->sc.is_trace && a->view.valid) { /* which instruction the grid is: the warp, its kind, its label */
-        const scenario_access *ac = &a->sc.accesses[a->view.in.access];
+    const scenario_access *ac = scenario_access_of(&a->sc, a->view.in.access);
+    if (ac && a->view.valid) { /* which instruction the grid is: the warp, its kind, its label */
         size_t k = strlen(cap);
         snprintf(cap + k, sizeof cap - k, ": warp %d %s (%s, %d B)%s%s", a->view.in.warp,
                  scenario_kind_text(&a->view.in.req, kind, sizeof kind), ac->type_text, ac->width,

@@ -94,7 +94,7 @@ int prompt_accept(tui_app *a, int key)
         return prompt_yes(a, key);
     if (p->kind == PROMPT_SWIZZLE) { /* an edit like any other: undo takes it back */
         scenario_change c = {SCENARIO_CHANGE_SWIZZLE,
-                             .u.swizzle = {a->sc.is_trace ? -1 : a->sc.accesses[a->access].array, p->line.buf}};
+                             .u.swizzle = {scenario_access_array(&a->sc, a->access), p->line.buf}};
         app_pop(a);
         return app_change(a, &c, false);
     }

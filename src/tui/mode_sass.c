@@ -144,7 +144,8 @@ static void sass_text(tui_app *a)
 int sass_open(tui_app *a, int key)
 {
     (void)key;
-    if (!a->sc.is_trace || !a->sc.trace_at || a->sc.ntrace == 0 || !a->sc.trace_at[0].sass) {
+    const scenario_srcloc *first = scenario_source_of(&a->sc, 0);
+    if (!first || !first->sass) {
         app_set_message(a, true, "the SASS view is a recording's (bankscope record)");
         return REACT_REDRAW;
     }

@@ -299,7 +299,7 @@ void source_open_first(tui_app *a)
         sass_open(a, 0);
         return;
     }
-    if (a->sc.is_trace && a->sc.trace_at && lines)
+    if (scenario_has_source_map(&a->sc) && lines)
         source_open(a, 'V');
 }
 
@@ -353,7 +353,7 @@ static int source_enter(tui_app *a)
         app_set_message(a, true, "no access on this line");
         return REACT_REDRAW;
     }
-    bool worst = a->sc.is_trace && a->sc.trace_at; /* a recording: where the line costs most */
+    bool worst = scenario_has_source_map(&a->sc); /* a recording: where the line costs most */
     int acc = worst ? worst_instruction(a, x->access, x->naccess) : x->access[0], line = x->line,
         nacc = x->naccess;                /* x is freed with the view */
     while (app_top(a)->id == MODE_SOURCE) /* back to the view it was opened from */
@@ -362,7 +362,7 @@ static int source_enter(tui_app *a)
     a->step.shown = 0;
     if (line > 0)
         app_set_message(a, false, "line %d: %s %d, the %s of %d on the line%s", line,
-                        a->sc.is_trace ? "instruction" : "access", acc, worst ? "costliest" : "first", nacc,
+                        scenario_access_noun(&a->sc, false), acc, worst ? "costliest" : "first", nacc,
                         worst && nacc > 1 ? " ([ / ] the previous / next of the line)" : "");
     return REACT_RECOMPUTE | REACT_MEASURE | REACT_REDRAW;
 }

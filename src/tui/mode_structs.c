@@ -137,12 +137,10 @@ static void structs_draw(tui_app *a)
         strbuf_free(&sb);
         y++;
     }
-    if (!s->is_trace) {
-        const scenario_access *ac = &s->accesses[a->access];
-        if (ac->field && y < in.y + in.h)
-            draw_text(&a->crt, y, in.x + 1, in.w - 1, ROLE_DIM, "access %d reads field %s (offset %d, %d B) of %s",
-                      a->access, ac->field, ac->offset, ac->width, s->arrays[ac->array].name);
-    }
+    const scenario_access *ac = scenario_access_of(s, a->access);
+    if (ac && ac->field && y < in.y + in.h)
+        draw_text(&a->crt, y, in.x + 1, in.w - 1, ROLE_DIM, "access %d reads field %s (offset %d, %d B) of %s",
+                  a->access, ac->field, ac->offset, ac->width, s->arrays[ac->array].name);
 }
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */

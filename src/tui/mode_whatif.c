@@ -92,7 +92,8 @@ static int whatif_move(tui_app *a, int key)
 }
 
 /* The edit that applies a what-if to the clone app_edit makes: each trace entry's addresses
- * remapped with the layout, the layout's name kept on the scenario. */
+ * remapped with the layout into a new table (the clone shares the old one with the undo
+ * history), the layout's name kept on the scenario. */
 typedef struct whatif_edit {
     const whatif_state *w;
     const whatif_layout *l;
@@ -108,12 +109,13 @@ static bool edit_whatif(scenario *s, void *ctx, char *msg, size_t n)
                        .regions = e->w->g.regions,
                        .nregions = e->w->g.n,
                        .threads = (int)e->w->threads};
-    for (int i = 0; i < s->ntrace; i++) {
-        banks_request m;
-        if (!whatif_remap_request(&in, e->l, &s->trace[i], &m, msg, n))
+    banks_request *moved = xmalloc(sizeof *moved * (size_t)(s->ntrace ? s->ntrace : 1));
+    for (int i = 0; i < s->ntrace; i++)
+        if (!whatif_remap_request(&in, e->l, &s->trace[i], &moved[i], msg, n)) {
+            free(moved);
             return false;
-        s->trace[i] = m;
-    }
+        }
+    scenario_table_set_requests(s, moved); /* new addresses, the same source map (shared) */
     free(s->whatif);
     s->whatif = xstrdup(e->label);
     return true;

@@ -54,7 +54,7 @@ void panel_title_draw(const tui_vctx *v)
     p[n++].shrink = true;
     snprintf(p[n].text, sizeof p[n].text, "%s", s->arch->name); /* also in the result panel */
     p[n++].prio = 2;
-    if (s->is_trace) {
+    if (!scenario_has_layout(s)) {
         snprintf(p[n].text, sizeof p[n].text, "trace[%d/%d]", v->access, s->ntrace - 1);
         p[n++].prio = 9;
     } else {

@@ -44,7 +44,7 @@ static void lane_tail(const tui_vctx *ctx, const tui_view *v, int l, int form, b
     report_banks_text(s->arch, ln->address, v->in.req.width, banks, sizeof banks);
     long long word = (long long)banks_word_of(s->arch, ln->address);
     const char *shared = v->res.lane[l].broadcast ? " (shared word)" : "";
-    if (s->is_trace) {
+    if (!scenario_has_layout(s)) {
         snprintf(tail, n, "%lld B %s word %lld %s bank %s%s", (long long)ln->address, arrow, word, arrow, banks,
                  shared);
         return;
@@ -106,7 +106,8 @@ static int common_form(const tui_vctx *ctx, const tui_view *v, const lane_texts 
 static void lanes_title(const tui_vctx *ctx, int form, int w, char *buf, size_t n)
 {
     const scenario *s = ctx->sc;
-    bool swz = !s->is_trace && s->arrays[s->accesses[ctx->view->in.access].array].swz_bits;
+    int ai = scenario_access_array(s, ctx->view->in.access);
+    bool swz = ai >= 0 && s->arrays[ai].swz_bits;
     int k = form > 5 ? 5 : form;
     const char *part[4] = {k % 3 ? "addresses" : NULL, k % 3 == 2 ? "no word" : NULL,
                            swz && k >= 3 ? "no unswizzled" : NULL, form > 5 ? "elements cut" : NULL};
@@ -140,12 +141,12 @@ void panel_lanes_draw(const tui_vctx *ctx, const lanes_geom *g)
     for (int l = 0; l < BANKS_WARP; l++) {
         const scenario_lane *ln = &v->in.lane[l];
         t->served[l] = ln->state == SCENARIO_LANE_OK && !ctx->quiz_hidden;
-        if (ln->state == SCENARIO_LANE_OK ? !s->is_trace
+        if (ln->state == SCENARIO_LANE_OK ? scenario_has_layout(s)
                                           : ln->state == SCENARIO_LANE_OOB || ln->state == SCENARIO_LANE_MISALIGNED)
             scenario_lane_element(s, v->in.access, ln, &t->el[l]);
     }
     int elem_w = 0, form = 0;
-    if (!s->is_trace) /* a trace's lines have one form (no element, no offset); fit_line cuts a long one */
+    if (scenario_has_layout(s)) /* a trace's lines have one form (no element, no offset); fit_line cuts a long one */
         form = common_form(ctx, v, t, w, &elem_w);
     char title[120];
     lanes_title(ctx, form, ctx->frame->lay.lanes.w - 6, title, sizeof title);

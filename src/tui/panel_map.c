@@ -12,7 +12,7 @@ int panel_map_draw(const tui_vctx *ctx, const layout_rect *r)
 {
     const scenario *s = ctx->sc;
     const tui_view *v = ctx->view;
-    if (s->is_trace || !v->valid) {
+    if (!scenario_has_layout(s) || !v->valid) {
         layout_rect in = panel_frame(ctx->crt, r, "array map", ctx->focus == 2);
         if (in.h > 0)
             draw_text(ctx->crt, in.y, in.x, in.w, ROLE_DIM, "a trace has no array to draw");

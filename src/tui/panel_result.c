@@ -190,7 +190,7 @@ static void measured_draw(const tui_vctx *ctx, layout_rect in, int y)
 static bool warp_covered(const tui_vctx *ctx)
 {
     const scenario *s = ctx->sc;
-    if (s->is_trace || s->nwarps == 0)
+    if (s->nwarps == 0) /* every warp (a trace: its instructions carry their own) */
         return true;
     for (int i = 0; i < s->nwarps; i++)
         if (s->warps[i] == ctx->warp)
@@ -224,7 +224,7 @@ static int totals_draw(const tui_vctx *ctx, layout_rect in, int y, int room)
         const scenario *s = ctx->sc;
         char scope[48], idle[48] = "", line[200], worst[32];
         report_degree_text(t->worst, worst, sizeof worst); /* analyze's "worst:" words */
-        if (s->is_trace || s->nwarps == 0)
+        if (s->nwarps == 0)
             snprintf(scope, sizeof scope, "all");
         else if (s->nwarps == 1)
             snprintf(scope, sizeof scope, "warp %d", s->warps[0]);

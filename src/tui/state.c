@@ -65,18 +65,16 @@ static void app_take(tui_app *a, scenario *s, const char *source)
     free(a->source);
     a->source = src;
     a->access = a->iteration = 0;
-    a->warp = a->sc.is_trace ? 0 : scenario_selected_warp(&a->sc, 0);
-    a->sel_lane = -1; /* no lane selected until one is chosen (arrows, a click) */
+    a->warp = scenario_selected_warp(&a->sc, 0); /* 0 for a trace */
+    a->sel_lane = -1;                            /* no lane selected until one is chosen (arrows, a click) */
     a->grid_scroll = a->map_scroll = 0;
     a->step.shown = 0;
     a->pattern = pattern_index(source);
     a->modified = false;
     a->quiz.answered = false;
     a->scen_gen++;
-    strbuf sb = {0};
-    save_scenario_json(&a->sc, &sb);
-    free(a->saved_json);
-    a->saved_json = strbuf_take(&sb);
+    scenario_free(&a->saved);
+    scenario_clone(&a->sc, &a->saved); /* the description copied, the trace's table shared */
 }
 
 bool app_open(tui_app *a, const char *source, char *err, size_t errlen)
@@ -135,7 +133,7 @@ void app_free(tui_app *a)
     free(a->rec.path);
     picker_free(a);
     free(a->source);
-    free(a->saved_json);
+    scenario_free(&a->saved);
 }
 
 /* Keep the selection inside the scenario after an edit. */
@@ -147,7 +145,7 @@ static void clamp_selection(tui_app *a)
         a->access = nacc - 1;
     if (a->iteration >= s->iterations)
         a->iteration = s->iterations - 1;
-    if (!s->is_trace && a->warp >= scenario_warp_count(s))
+    if (a->warp >= scenario_warp_count(s)) /* a trace's: 1 */
         a->warp = scenario_warp_count(s) - 1;
 }
 
@@ -166,7 +164,7 @@ void app_refresh_view(tui_app *a)
             acc = scenario_access_count(o) - 1;
         if (it >= o->iterations)
             it = o->iterations - 1;
-        if (!o->is_trace && w >= scenario_warp_count(o))
+        if (w >= scenario_warp_count(o))
             w = scenario_warp_count(o) - 1;
         view_build(o, acc, it, w, &c->view);
     }
@@ -185,12 +183,8 @@ void app_react(tui_app *a, int flags)
         if (app_in_mode(a, MODE_ADVISOR))
             jobs_start_advisor(a, a->adv.res ? a->adv.res->array : a->sc.accesses[a->access].array);
         flags |= REACT_MEASURE | REACT_RECOMPUTE;
-        if (a->modified && a->saved_json) { /* back to what the file holds ("+" then "-"): unmodified */
-            strbuf sb = {0};
-            save_scenario_json(&a->sc, &sb);
-            a->modified = strcmp(strbuf_str(&sb), a->saved_json) != 0;
-            strbuf_free(&sb);
-        }
+        if (a->modified && a->saved.arch) /* back to what the file holds ("+" then "-"): unmodified */
+            a->modified = !scenario_same_file(&a->sc, &a->saved);
     }
     if (flags & REACT_MEASURE) {
         sweep_measure_cancel(a);
@@ -256,7 +250,7 @@ int app_replace(tui_app *a, scenario *next, const char *done)
 int64_t app_instr_seq(const tui_app *a)
 {
     const scenario *s = &a->sc;
-    if (s->is_trace)
+    if (!scenario_has_layout(s))
         return a->access;
     int64_t k = ((int64_t)a->iteration * s->naccesses + a->access) * scenario_selected_warps(s);
     for (int w = 0; w < scenario_selected_warps(s); w++)

@@ -74,7 +74,7 @@ bool sweep_measure_start(tui_app *a)
         snprintf(sw->error, sizeof sw->error, "the GPU is still opening: press m again in a moment");
     else if (st == WORKER_NO_GPU)
         snprintf(sw->error, sizeof sw->error, "no GPU: the sweep is predicted only");
-    else if (a->sc.is_trace)
+    else if (!scenario_has_layout(&a->sc))
         snprintf(sw->error, sizeof sw->error, "no array to pad in a trace");
     else if (!a->adv.res) { /* started by jobs.c when the predicted sweep arrives */
         sw->queued = true;

@@ -8,10 +8,7 @@
 
 void view_build(const scenario *s, int access, int iteration, int warp, tui_view *v)
 {
-    if (s->is_trace)
-        scenario_instr_at(s, access, &v->in);
-    else
-        scenario_instr_build(s, access, iteration, warp, &v->in);
+    scenario_instr_get(s, access, iteration, warp, &v->in);
     banks_analyze(s->arch, &v->in.req, &v->res, v->cells);
     scenario_instr_excluded(&v->in, &v->excl);
     v->valid = true;
@@ -19,7 +16,7 @@ void view_build(const scenario *s, int access, int iteration, int warp, tui_view
 
 void view_declaration(const scenario *s, int access, char *buf, size_t n)
 {
-    if (s->is_trace) {
+    if (!scenario_has_layout(s)) {
         snprintf(buf, n, "trace of %d instruction%s", s->ntrace, s->ntrace == 1 ? "" : "s");
         return;
     }

@@ -140,7 +140,7 @@ bool source_view_input(const scenario *s, const char *path, const char *hint, co
 {
     memset(out, 0, sizeof *out);
     io_error err;
-    if (s->is_trace && path) {
+    if (!scenario_has_layout(s) && path) {
         int rc = recording_read(path, &out->rec, &err);
         if (rc > 0 && !recording_check(&out->rec, path, scenario_access_count(s), &err))
             rc = -1; /* the lines must partition the trace */
@@ -160,7 +160,7 @@ bool source_view_input(const scenario *s, const char *path, const char *hint, co
                       : NULL;
     source_skip *sk = xmalloc(sizeof *sk * (size_t)(nskipped > 0 ? nskipped : 1));
     char(*bufs)[1024] = xmalloc(sizeof *bufs * (size_t)(nskipped > 0 ? nskipped : 1));
-    int nsk = s->is_trace ? 0 : skips_of(file, skipped, nskipped, sk, bufs);
+    int nsk = !scenario_has_layout(s) ? 0 : skips_of(file, skipped, nskipped, sk, bufs);
     const source_skip *known = skipped ? sk : NULL; /* the importer's messages are at hand */
     bool ok = source_lines_build(s, text, len, rec, nrec, known, nsk, &out->sl, why, n);
     if (ok && out->is_recording)

@@ -649,6 +649,32 @@ expect lesson-edit-start "lesson 1/8"
 keys + n
 expect lesson-edit-next "lesson 2/8"
 
+# ---- a trace: the mark follows the file, not the history: r then R, or r then u, is the file
+# again; saved, the new file is the reference (u past the save is modified, F comes back to it) ----
+sh "$srcdir/tests/bench/gen_trace.sh" 40 > "$tmp/mark-trace.json"
+start 120 30 --no-gpu "'$tmp/mark-trace.json'"
+expect trace-mark-start "trace[0/39]"
+keys r
+expect trace-mark-set "mark-trace.json (modified)"
+keys R
+gone trace-mark-back "(modified)"
+keys r
+expect trace-mark-again "(modified) │ sm_89"
+keys u
+gone trace-mark-undone "(modified)"
+keys r S Enter
+expect trace-mark-overwrite "exists: overwrite?"
+keys y
+expect trace-mark-saved "saved $tmp/mark-trace.json"
+gone trace-mark-saved-clean "(modified)"
+keys u
+expect trace-mark-before-save "(modified) │ sm_90"
+keys U
+gone trace-mark-redone "(modified)"
+keys u F
+expect trace-mark-reset "back to the file as opened or saved"
+expect trace-mark-reset-arch "mark-trace.json │ sm_89"
+
 # ---- the quiz hides the lane table's banks (only the byte addresses show) until the answer ----
 start 80 24 --no-gpu
 expect quiz-start "32-way conflict"

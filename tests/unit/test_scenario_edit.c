@@ -1,5 +1,6 @@
-/* test_scenario_edit: deep copies (every library pattern clones to the same JSON and analysis,
- * and a copy shares no memory with its source), edits that only replace the scenario when they
+/* test_scenario_edit: copies (every library pattern clones to the same JSON and analysis, a
+ * copy shares no description memory with its source, a trace's table is shared), the "same file"
+ * question against the writer, edits that only replace the scenario when they
  * validate, and the bounded undo/redo stacks. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +11,7 @@
 #include "io/lesson.h"
 #include "io/library.h"
 #include "io/save.h"
+#include "model/scenario.h"
 #include "model/scenario_edit.h"
 #include "test_util.h"
 
@@ -160,12 +162,169 @@ static void test_apply_undo_redo(void **state)
     scenario_free(&s);
 }
 
+/* Every pair of states a run of edits passes through: the structs say "same file" exactly when
+ * the writer writes the same JSON (the TUI's modified mark asks the first, never the second). */
+static void check_same_matches_json(scenario *st, int n)
+{
+    strbuf *j = calloc((size_t)n, sizeof *j);
+    for (int i = 0; i < n; i++)
+        save_scenario_json(&st[i], &j[i]);
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < n; k++) {
+            bool json_same = strcmp(strbuf_str(&j[i]), strbuf_str(&j[k])) == 0;
+            if (scenario_same_file(&st[i], &st[k]) != json_same)
+                fail_msg("states %d and %d: same_file %d, JSON %d\n%s\n%s", i, k, !json_same, json_same,
+                         strbuf_str(&j[i]), strbuf_str(&j[k]));
+        }
+    for (int i = 0; i < n; i++)
+        strbuf_free(&j[i]);
+    free(j);
+}
+
+/* The accessors on a description: its accesses, their arrays and kinds, no source map. */
+static void test_accessors_description(void **state)
+{
+    (void)state;
+    scenario s;
+    test_load_pattern("transpose-naive", &s);
+    assert_true(scenario_has_layout(&s));
+    assert_false(scenario_has_source_map(&s));
+    assert_null(scenario_source_of(&s, 0));
+    assert_ptr_equal(scenario_access_of(&s, 0), &s.accesses[0]);
+    assert_null(scenario_access_of(&s, s.naccesses));
+    assert_int_equal(scenario_access_array(&s, 0), s.accesses[0].array);
+    assert_int_equal(scenario_kind_of(&s, 0).width, s.accesses[0].width);
+    assert_string_equal(scenario_access_noun(&s, false), "access");
+    scenario_free(&s);
+}
+
+static void test_same_file_matches_json(void **state)
+{
+    (void)state;
+    static const scenario_change steps[] = {
+        {SCENARIO_CHANGE_PAD, .u.pad = {0, 1}},
+        {SCENARIO_CHANGE_PAD, .u.pad = {0, -1}},
+        {SCENARIO_CHANGE_TYPE_NEXT, .u.array = {0}},
+        {SCENARIO_CHANGE_ARCH_STEP, .u.arch = {1, 0}},
+        {SCENARIO_CHANGE_ARCH_STEP, .u.arch = {-1, 0}},
+        {SCENARIO_CHANGE_BLOCK_NEXT, .u.arch = {0, 0}},
+        {SCENARIO_CHANGE_SWIZZLE_NEXT, .u.swizzle = {0, NULL}},
+        {SCENARIO_CHANGE_PATTERN_NEXT, .u.pattern = {0, NULL}},
+        {SCENARIO_CHANGE_FIELD_NEXT, .u.access = {0}},
+        {SCENARIO_CHANGE_DIMENSION, .u.dimension = {0, true, true}},
+        {SCENARIO_CHANGE_INDEX, .u.index = {0, 0, "threadIdx.x * 2"}},
+        {SCENARIO_CHANGE_INDEX, .u.index = {0, -1, "threadIdx.x < 16"}},
+        {SCENARIO_CHANGE_FIELD_TYPE_NEXT, .u.field = {0, 0, false}},
+        {SCENARIO_CHANGE_FIELD_ADD, .u.field = {0, -1, false}},
+        {SCENARIO_CHANGE_FIELDS_REORDER, .u.field = {0, 0, false}},
+        {SCENARIO_CHANGE_FIELD_DELETE, .u.field = {0, 0, true}},
+        {SCENARIO_CHANGE_STRUCT_DECL, .u.decl = {"struct pt { float x; double y; };"}},
+    };
+    enum { NSTEPS = sizeof steps / sizeof steps[0] };
+    int n;
+    const library_entry *e = library_patterns(&n);
+    for (int i = 0; i < n; i++) {
+        if (!e[i].text || lesson_is(e[i].text, e[i].len))
+            continue;
+        scenario st[NSTEPS + 2];
+        int ns = 0;
+        io_error err;
+        assert_true(load_scenario_text(e[i].text, e[i].len, e[i].name, NULL, &st[ns++], &err));
+        assert_true(load_scenario_text(e[i].text, e[i].len, e[i].name, NULL, &st[ns++], &err)); /* loaded twice */
+        for (int k = 0; k < NSTEPS; k++) {
+            char msg[300];
+            scenario next;
+            assert_true(scenario_clone(&st[ns - 1], &next));
+            if (scenario_edit_change(&next, NULL, &steps[k], msg, sizeof msg))
+                st[ns++] = next;
+            else
+                scenario_free(&next);
+        }
+        check_same_matches_json(st, ns);
+        for (int k = 0; k < ns; k++)
+            scenario_free(&st[k]);
+    }
+    /* loop nests and an access outside them (version 2), each against its edits and the other */
+    scenario nest[NSTEPS + 2];
+    int nn = 0;
+    char path[512];
+    io_error err;
+    static const char *const files[] = {"golden/cases/loop-outside-nest.json", "golden/cases/loop-outside.json"};
+    for (int f = 0; f < 2; f++) {
+        assert_true(load_scenario_file(test_path(files[f], path, sizeof path), NULL, &nest[nn++], &err));
+        for (int k = 0; k < 3; k++) {
+            char msg[300];
+            scenario next;
+            assert_true(scenario_clone(&nest[nn - 1], &next));
+            if (scenario_edit_change(&next, NULL, &steps[k], msg, sizeof msg))
+                nest[nn++] = next;
+            else
+                scenario_free(&next);
+        }
+    }
+    check_same_matches_json(nest, nn);
+    for (int k = 0; k < nn; k++)
+        scenario_free(&nest[k]);
+}
+
+/* A trace's instructions are one table shared by its copies (never copied), freed with the last
+ * of them; new addresses make a new table that keeps the same source map. */
+static void test_trace_table_shared(void **state)
+{
+    (void)state;
+    char path[512];
+    scenario a, b, c, d;
+    io_error err;
+    assert_true(load_scenario_file(test_path("data/record/transpose-naive.json", path, sizeof path), NULL, &a, &err));
+    assert_true(a.is_trace);
+    assert_non_null(a.trace_at);
+    /* what the accessors rely on: a trace describes no arrays, accesses, loops or warps */
+    assert_int_equal(a.narrays + a.naccesses + a.nloops + a.nwarps, 0);
+    assert_null(a.warps);
+    assert_false(scenario_has_layout(&a));
+    assert_true(scenario_has_source_map(&a));
+    assert_null(scenario_access_of(&a, 0));
+    assert_int_equal(scenario_access_array(&a, 0), -1);
+    assert_ptr_equal(scenario_source_of(&a, 1), &a.trace_at[1]);
+    assert_null(scenario_source_of(&a, a.ntrace));
+    assert_int_equal(scenario_kind_of(&a, 1).addr[3], a.trace[1].addr[3]);
+    assert_string_equal(scenario_access_noun(&a, true), "instructions");
+    assert_int_equal(scenario_warp_count(&a), 1);
+    assert_true(scenario_clone(&a, &b));
+    assert_ptr_equal(a.trace, b.trace);
+    assert_ptr_equal(a.trace_at, b.trace_at);
+    assert_true(scenario_same_file(&a, &b));
+    scenario_free(&a); /* the copy outlives its source */
+    assert_true(scenario_clone(&b, &c));
+    banks_request *moved = malloc(sizeof *moved * (size_t)c.ntrace);
+    memcpy(moved, c.trace, sizeof *moved * (size_t)c.ntrace);
+    scenario_table_set_requests(&c, moved);
+    assert_ptr_not_equal(c.trace, b.trace);
+    assert_ptr_equal(c.trace_at, b.trace_at);
+    assert_true(scenario_same_file(&b, &c)); /* equal entries in two tables: the same file */
+    int l = 0;
+    while (!((c.trace[0].active >> l) & 1))
+        l++;
+    assert_true(scenario_clone(&c, &d));
+    banks_request *other = malloc(sizeof *other * (size_t)d.ntrace);
+    memcpy(other, d.trace, sizeof *other * (size_t)d.ntrace);
+    other[0].addr[l] += 4;
+    scenario_table_set_requests(&d, other);
+    assert_false(scenario_same_file(&c, &d));
+    scenario scen[3] = {b, c, d};
+    check_same_matches_json(scen, 3);
+    scenario_free(&b);
+    scenario_free(&c); /* the source map outlives the table it came with */
+    assert_non_null(d.trace_at[0].file);
+    scenario_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_clone_library),
-        cmocka_unit_test(test_apply_undo_redo),
-        cmocka_unit_test(test_source_location),
+        cmocka_unit_test(test_clone_library),      cmocka_unit_test(test_apply_undo_redo),
+        cmocka_unit_test(test_source_location),    cmocka_unit_test(test_same_file_matches_json),
+        cmocka_unit_test(test_trace_table_shared), cmocka_unit_test(test_accessors_description),
     };
     return cmocka_run_group_tests_name("scenario_edit", tests, NULL, NULL);
 }

@@ -1,0 +1,1 @@
+../../data/record/whatif-naive.json --snapshot --keys 'rR'
