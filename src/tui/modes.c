@@ -72,7 +72,34 @@ static void draw_too_small(const tui_app *a)
         draw_text_cut(&a->crt, y++, 0, a->cols, ROLE_NORMAL, 0, (int)strlen(need) <= a->cols ? need : min);
         draw_text_cut(&a->crt, y++, 0, a->cols, ROLE_NORMAL, 0, now);
     }
-    draw_text_cut(&a->crt, y, 0, a->cols, ROLE_DIM, 0, "q quits");
+    bool asking = app_top(a) == &mode_prompt && a->prompt.kind == PROMPT_QUIT;
+    draw_text_cut(&a->crt, y, 0, a->cols, asking ? ROLE_KEY : ROLE_DIM, 0,
+                  asking ? "quit without saving? (y/n)" : "q quits");
+}
+
+/* Below the minimum size the screen shows none of the view: a key that changed it would change
+ * it unseen. Only q acts (it quits, or asks first when there are edits, the question drawn on the
+ * small screen), y, n or Esc answer that question, and Ctrl-L redraws; the rest wait for a size
+ * that shows what they do. False when the key goes on to the view as usual. */
+static bool too_small_key(tui_app *a, int key, int *react)
+{
+    if (!a->frame.lay.too_small || key == KEY_RESIZE)
+        return false;
+    bool asking = app_top(a) == &mode_prompt && a->prompt.kind == PROMPT_QUIT;
+    *react = REACT_REDRAW;
+    if (asking)
+        return !(key == 'y' || key == 'Y' || key == 'n' || key == 'N' || key == KEY_ESC);
+    if (key == CTRL('l'))
+        return false;
+    if (key == 'q') {
+        if (!a->modified) {
+            *react = REACT_QUIT;
+            return true;
+        }
+        a->prompt.kind = PROMPT_QUIT;
+        app_push(a, &mode_prompt);
+    }
+    return true;
 }
 
 void app_draw(tui_app *a)
@@ -104,6 +131,9 @@ int app_key(tui_app *a, int key)
         clear();
         return REACT_REDRAW;
     }
+    int small = 0;
+    if (too_small_key(a, key, &small))
+        return small;
     const tui_mode *m = app_top(a);
     int r = m->key ? m->key(a, key) : actions_dispatch(a, m->id, key);
     return r;

@@ -1054,5 +1054,24 @@ keys e C-u
 keys -l 'threadIdx.x * 99999999999999999999'
 expect edit-long-literal-80x24 "  integer literal too large"
 
+# below the minimum size no key changes the view unseen: '+' and 't' wait, q with edits asks on
+# the small screen and y quits (keys acted invisibly, and "q quits" asked a question not shown)
+start 80 24 --no-gpu
+keys +
+expect small-edited "(modified)"
+resize 30 8
+expect small-q-quits "q quits"
+keys t t y
+keys q
+expect small-asks "quit without saving? (y/n)"
+keys n
+expect small-cancelled "q quits"
+resize 80 24
+expect small-unchanged "float tile[32][32+1]"
+resize 30 8
+expect small-again "q quits"
+keys q y
+expect small-quit "EXIT=0"
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
