@@ -1073,5 +1073,14 @@ expect small-again "q quits"
 keys q y
 expect small-quit "EXIT=0"
 
+# a header whose parts that are never shortened still do not fit ends in an ellipsis (it was cut
+# at the edge, "vs 16 lan")
+start 80 24 --no-gpu
+keys e C-u
+keys -l 'threadIdx.x * 2'
+expect header-long-edit "16 lanes left out"
+keys Enter z c
+expect header-long-80x24 "│ warp 0/31 │ 16 lanes left out vs 16…"
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
