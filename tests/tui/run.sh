@@ -1082,5 +1082,15 @@ expect header-long-edit "16 lanes left out"
 keys Enter z c
 expect header-long-80x24 "│ warp 0/31 │ 16 lanes left out vs 16…"
 
+# R reorders the fields: the selection follows its field (it stayed on the index, so d then
+# deleted x, not the y it was on)
+start 80 24 --no-gpu aos-vec3
+keys o Down t
+expect struct-reorder-type "Vec3.y is now double"
+keys R
+expect struct-reorder "fields by alignment, sizeof 24 -> 24"
+keys d
+expect struct-reorder-delete "removed y; sizeof Vec3 = 12"
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
