@@ -199,7 +199,10 @@ static void present_draw(tui_app *a)
                   a->quiz.guess == a->view.res.conflict_degree ? "right" : "not quite");
     const grid_geom *g = &a->frame.grid; /* computed for this frame by frame_compute */
     char cap[300], kind[32];
-    view_declaration(&a->sc, a->access, cap, sizeof cap);
+    if (a->sc.is_trace && a->view.valid) /* a trace: the instruction (a recording's line, warp, SASS) */
+        grid_caption(a, &a->sc, &a->view, cap, sizeof cap, "");
+    else
+        view_declaration(&a->sc, a->access, cap, sizeof cap);
     const scenario_access *ac = scenario_access_of(&a->sc, a->view.in.access);
     if (ac && a->view.valid) { /* which instruction the grid is: the warp, its kind, its label */
         size_t k = strlen(cap);

@@ -1092,5 +1092,12 @@ expect struct-reorder "fields by alignment, sizeof 24 -> 24"
 keys d
 expect struct-reorder-delete "removed y; sizeof Vec3 = 12"
 
+# a recording presented: the grid is captioned with the instruction (its line, warp and SASS), as
+# in the main view, not "trace of 64 instructions"
+start 80 24 --no-gpu --present ../../data/record/transpose-naive.json
+expect present-trace-caption "─ banks: trace[0] transpose.cu:16, warp 4: STS [R18], R3 ─"
+keys x
+expect present-trace-next "─ banks: trace[1] transpose.cu:16, warp 7: STS [R18], R3 ─"
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
