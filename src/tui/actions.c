@@ -441,7 +441,7 @@ static const tui_action table[] = {
      "sass",
      "a recording: its SASS instructions, by pc or by cost (Enter: one's grid)",
      sass_open,
-     V,
+     V | M(SOURCE),
      acts_sass},
     {{'K'},
      1,

@@ -149,6 +149,8 @@ int sass_open(tui_app *a, int key)
         app_set_message(a, true, "the SASS view is a recording's (bankscope record)");
         return REACT_REDRAW;
     }
+    while (app_top(a)->id == MODE_SOURCE) /* from the source view: the SASS view takes its place */
+        app_pop(a);
     app_push(a, &mode_sass);
     return REACT_REDRAW;
 }

@@ -1099,5 +1099,16 @@ expect present-trace-caption "─ banks: trace[0] transpose.cu:16, warp 4: STS [
 keys x
 expect present-trace-next "─ banks: trace[1] transpose.cu:16, warp 7: STS [R18], R3 ─"
 
+# D opens the SASS view from the source view a recording opens on (it did nothing there); Esc
+# then goes to the grid, and the source view's help lists D
+start 80 24 --no-gpu ../../data/record/modern-tile_gemm.json
+expect sass-from-source-open "SOURCE │ tile_gemm.cu"
+keys D
+expect sass-from-source "SASS │ 5 instructions of the recorded block"
+keys Escape
+expect sass-from-source-back "banks: trace[0] tile_gemm.cu:17"
+keys V '?'
+expect sass-from-source-help "D           a recording: its SASS instructions"
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
