@@ -1110,5 +1110,19 @@ expect sass-from-source-back "banks: trace[0] tile_gemm.cu:17"
 keys V '?'
 expect sass-from-source-help "D           a recording: its SASS instructions"
 
+# side by side at 72 columns the grids did not fit their halves (banks 30-31 cut, the right box
+# drawn over): the compare says the size it needs, and Esc closes it
+start 72 20 --no-gpu
+expect cmp72-open "32-way"
+keys c
+expect cmp72-small "bankscope needs 79x20 (now 72x20)"
+expect cmp72-esc "Esc closes the compare"
+keys +
+keys Escape
+expect cmp72-closed "float tile[32][32] │ block 32x32"
+resize 79 20
+keys c
+expect cmp79 "│  0 ┤0123456789abcdefghijklmnopqrstuv│"
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
