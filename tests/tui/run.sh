@@ -1124,5 +1124,12 @@ resize 79 20
 keys c
 expect cmp79 "│  0 ┤0123456789abcdefghijklmnopqrstuv│"
 
+# the advisor on a recording at 72 columns: the layout names give way, the numbers stay (the
+# occupancy column was cut off silently)
+start 72 20 --no-gpu ../../data/record/modern-histogram256.json
+expect whatif72-source "SOURCE │ histogram256.cu"
+keys Escape v
+expect whatif72-rows "> Swizzle<1,5,4>            959    793 4-way              +0  100%"
+
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]
