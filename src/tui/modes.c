@@ -94,6 +94,11 @@ static bool too_small_key(tui_app *a, int key, int *react)
 {
     if (!a->frame.lay.too_small || key == KEY_RESIZE)
         return false;
+    /* the terminal may already be large again, its KEY_RESIZE not read yet (a key typed right
+     * after the resize): the key acts, as it will on the screen drawn next */
+    int rows, cols;
+    if (crt_terminal_size(&rows, &cols) && cols >= a->frame.lay.need_cols && rows >= a->frame.lay.need_rows)
+        return false;
     bool asking = app_top(a) == &mode_prompt && a->prompt.kind == PROMPT_QUIT;
     *react = REACT_REDRAW;
     if (asking)
