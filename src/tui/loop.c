@@ -244,8 +244,8 @@ int tui_main(const tui_options *o)
         app_push(a, &mode_present);
     a->srcview.hint = o->source_file;
     a->srcview.dir = o->source_dir;
-    a->srcview.skipped = o->skipped;
-    a->srcview.nskipped = o->nskipped;
+    a->srcview.skips = o->skips;
+    a->srcview.nskips = o->nskips;
     int rc = TUI_OK;
     if (o->snapshot) {
         rc = snapshot(a, o->keys);
