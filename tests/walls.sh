@@ -3,7 +3,7 @@
 # below it:
 #   model  (pure rules)                  uses nothing of ours
 #   io     (codecs, files)               model
-#   gpu    (CUDA, toolkit discovery)     io, model
+#   gpu    (CUDA, toolkit discovery)     model (its disk cache is given by the core)
 #   import (libclang)                    io, model
 #   core   (document, analysis, plans)   gpu, import, io, model
 #   cli, tui (front ends)                everything below; never each other
@@ -23,7 +23,7 @@ src, build = sys.argv[1], sys.argv[2]
 ALLOWED = {
     'model': set(),
     'io': {'model'},
-    'gpu': {'io', 'model'},
+    'gpu': {'model'},
     'import': {'io', 'model'},
     'record': {'io', 'model'},
     'core': {'gpu', 'import', 'io', 'model', 'record'},
