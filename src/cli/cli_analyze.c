@@ -29,6 +29,21 @@ static void recording_json(struct jsonw *w, void *ctx)
     record_sass_json(w, ctx);
 }
 
+/* Read the lines of the recording c->file (record_lines_load) into *lines: 1 read, 0 not a
+ * recording, -1 an error and -2 interrupted, both said on stderr. */
+static int analyze_lines(const cli_common *c, const scenario *s, record_lines **lines)
+{
+    char msg[800];
+    work_exit_on_signal(true); /* reading writes nothing: a signal may end it at once */
+    int lr = record_lines_load(c->file, s->arch, lines, msg, sizeof msg);
+    work_exit_on_signal(false);
+    if (lr == -2)
+        fprintf(stderr, "bankscope: analyze: interrupted (%s)\n", work_signal_name());
+    else if (lr < 0)
+        load_error(msg);
+    return lr;
+}
+
 int cli_analyze(int argc, char **argv)
 {
     cli_common c;
@@ -65,21 +80,15 @@ int cli_analyze(int argc, char **argv)
             return cli_usage_error("%s", msg);
         }
     }
-    record_lines *lines = NULL; /* a recording: its lines, checked against the trace before any output */
-    if (!scenario_has_layout(s)) {
-        char msg[800];
-        work_exit_on_signal(true); /* reading writes nothing: a signal may end it at once */
-        int lr = record_lines_load(c.file, s->arch, &lines, msg, sizeof msg);
-        work_exit_on_signal(false);
-        if (lr < 0) {
-            instr_source_close(&src);
-            if (lr == -2) {
-                fprintf(stderr, "bankscope: analyze: interrupted (%s)\n", work_signal_name());
-                return work_exit_status();
-            }
-            load_error(msg);
-            return CLI_USAGE;
-        }
+    /* A recording: its lines, checked against the trace before any output. Whether a trace is one
+     * is known before its instructions when it says so first (as `record` writes it), or after the
+     * checking pass; a summary is printed only at the end, so the lines of a trace that says so
+     * after its instructions are read then, and a plain trace is read once. */
+    record_lines *lines = NULL;
+    int lr = !scenario_has_layout(s) && src.recording ? analyze_lines(&c, s, &lines) : 0;
+    if (lr < 0) {
+        instr_source_close(&src);
+        return lr == -2 ? work_exit_status() : CLI_USAGE;
     }
     instr_source_set_warp(&src, !scenario_has_layout(s) ? -1 : c.warp);
     src.progress = "analyze";
@@ -108,6 +117,16 @@ int cli_analyze(int argc, char **argv)
     if (out != stdout)
         fclose(out);
     work_progress_end();
+    /* a summary of a trace not known to be a recording before its instructions: one that said so
+     * after them, or one that failed before its end (whose lines, when bad, are the error shown) */
+    if (!scenario_has_layout(s) && summary && !lines && !work_cancelled() && (src.recording || src.failed)) {
+        lr = analyze_lines(&c, s, &lines);
+        if (lr < 0) {
+            free(buf);
+            instr_source_close(&src);
+            return lr == -2 ? work_exit_status() : CLI_USAGE;
+        }
+    }
     if (work_cancelled()) { /* stopped by a signal: the summary is dropped, the exit says why */
         fprintf(stderr, "bankscope: analyze: interrupted (%s)\n", work_signal_name());
         rc = work_exit_status();

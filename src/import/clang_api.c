@@ -24,6 +24,7 @@ static const char *const names[] = {
     "clang_getNumOverloadedDecls",
     "clang_Cursor_isBitField",
     "clang_Cursor_isNull",
+    "clang_Cursor_getStorageClass",
     "clang_EvalResult_dispose",
     "clang_EvalResult_getAsLongLong",
     "clang_EvalResult_getAsUnsigned",

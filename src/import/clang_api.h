@@ -23,6 +23,7 @@ typedef struct import_clang_api {
     __typeof__(clang_getNumOverloadedDecls) *clang_getNumOverloadedDecls;
     __typeof__(clang_Cursor_isBitField) *clang_Cursor_isBitField;
     __typeof__(clang_Cursor_isNull) *clang_Cursor_isNull;
+    __typeof__(clang_Cursor_getStorageClass) *clang_Cursor_getStorageClass;
     __typeof__(clang_EvalResult_dispose) *clang_EvalResult_dispose;
     __typeof__(clang_EvalResult_getAsLongLong) *clang_EvalResult_getAsLongLong;
     __typeof__(clang_EvalResult_getAsUnsigned) *clang_EvalResult_getAsUnsigned;
@@ -107,6 +108,7 @@ bool import_clang_load(char *err, size_t errlen);
 #define clang_getNumOverloadedDecls (*import_clang.clang_getNumOverloadedDecls)
 #define clang_Cursor_isBitField (*import_clang.clang_Cursor_isBitField)
 #define clang_Cursor_isNull (*import_clang.clang_Cursor_isNull)
+#define clang_Cursor_getStorageClass (*import_clang.clang_Cursor_getStorageClass)
 #define clang_EvalResult_dispose (*import_clang.clang_EvalResult_dispose)
 #define clang_EvalResult_getAsLongLong (*import_clang.clang_EvalResult_getAsLongLong)
 #define clang_EvalResult_getAsUnsigned (*import_clang.clang_EvalResult_getAsUnsigned)

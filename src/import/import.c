@@ -240,7 +240,9 @@ static enum CXChildVisitResult decl_visit(CXCursor c, CXCursor parent, CXClientD
     (void)parent;
     decl_find *f = d;
     enum CXCursorKind k = clang_getCursorKind(c);
-    if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+    /* the file and the headers of the user's it includes (a kernel in a header its host file
+     * includes), not the prelude or the toolkit's stand-ins */
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
         return CXChildVisit_Continue;
     if (k == CXCursor_VarDecl || k == CXCursor_ParmDecl || k == CXCursor_NonTypeTemplateParameter ||
         k == CXCursor_TemplateTypeParameter) {
@@ -251,7 +253,8 @@ static enum CXChildVisitResult decl_visit(CXCursor c, CXCursor parent, CXClientD
     return f->found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
-/* Whether the main file declares a variable, parameter or template parameter called name. */
+/* Whether the file or a header of the user's it includes declares a variable, parameter or
+ * template parameter called name. */
 static bool declares(CXTranslationUnit tu, const char *name)
 {
     decl_find f = {name, false};

@@ -33,6 +33,9 @@ extern const import_standin import_standins[]; /* ends with a NULL name */
 const char *import_binary_op(CXCursor c);
 /* The spelling of a unary operator cursor ("-", "!", "++", "&", "*"); NULL when c is not one. */
 const char *import_unary_op(CXCursor c);
+/* "+" or "-" for an overloaded-operator call of that operator with two operands (pointer
+ * arithmetic on an array whose type depends on a template parameter); NULL otherwise. */
+const char *import_operator_call_op(CXCursor c);
 /* Whether an expression depends on a template parameter (clang cannot evaluate it). */
 bool import_value_dependent(CXCursor c);
 

@@ -7,6 +7,7 @@
 #include "import_internal.h"
 
 #include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
 
 using namespace clang;
 
@@ -84,4 +85,20 @@ extern "C" bool import_value_dependent(CXCursor c)
 {
     const Expr *e = cursor_expr(c);
     return !e || e->isValueDependent() || e->isTypeDependent();
+}
+
+/* The operator of an overloaded-operator call ('a + n' in a template where a's type depends
+ * on a template parameter, which clang keeps as an unresolved operator call): "+" or "-", else
+ * NULL. */
+extern "C" const char *import_operator_call_op(CXCursor c)
+{
+    const Expr *e = cursor_expr(c);
+    const auto *o = e ? llvm::dyn_cast<CXXOperatorCallExpr>(e) : nullptr;
+    if (!o || o->getNumArgs() != 2)
+        return nullptr;
+    switch (o->getOperator()) {
+    case OO_Plus: return "+";
+    case OO_Minus: return "-";
+    default: return nullptr;
+    }
 }

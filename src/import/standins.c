@@ -100,6 +100,19 @@ static const char cublas_v2_h[] =
     "typedef enum { CUBLAS_GEMM_DEFAULT = -1, CUBLAS_GEMM_DEFAULT_TENSOR_OP = 99 } cublasGemmAlgo_t;\n"
     "typedef enum { CUDA_R_32F = 0, CUDA_R_64F = 1, CUDA_R_16F = 2, CUDA_R_16BF = 14 } cudaDataType;\n"
     "typedef cudaDataType cudaDataType_t;\n"
+    "typedef struct cublasLtContext *cublasLtHandle_t; typedef struct cublasLtMatmulDescOpaque_t "
+    "*cublasLtMatmulDesc_t;\n"
+    "typedef struct cublasLtMatrixLayoutOpaque_t *cublasLtMatrixLayout_t;\n"
+    "typedef struct cublasLtMatmulPreferenceOpaque_t *cublasLtMatmulPreference_t;\n"
+    "typedef struct { int algo[16]; __bs_size_t workspaceSize; int state; float wavesCount; int reserved[4]; }\n"
+    "  cublasLtMatmulHeuristicResult_t;\n"
+    "cublasStatus_t cublasLtCreate(...); cublasStatus_t cublasLtDestroy(...); cublasStatus_t cublasLtMatmul(...);\n"
+    "cublasStatus_t cublasLtMatmulDescCreate(...); cublasStatus_t cublasLtMatmulDescSetAttribute(...);\n"
+    "cublasStatus_t cublasLtMatmulDescDestroy(...); cublasStatus_t cublasLtMatrixLayoutCreate(...);\n"
+    "cublasStatus_t cublasLtMatrixLayoutDestroy(...); cublasStatus_t cublasLtMatmulPreferenceCreate(...);\n"
+    "cublasStatus_t cublasLtMatmulPreferenceSetAttribute(...); cublasStatus_t "
+    "cublasLtMatmulPreferenceDestroy(...);\n"
+    "cublasStatus_t cublasLtMatmulAlgoGetHeuristic(...);\n"
     "cublasStatus_t cublasCreate(cublasHandle_t *); cublasStatus_t cublasDestroy(cublasHandle_t);\n"
     "cublasStatus_t cublasSetMathMode(cublasHandle_t, cublasMath_t);\n"
     "cublasStatus_t cublasSetStream(cublasHandle_t, cudaStream_t);\n"
@@ -126,6 +139,77 @@ static const char cuda_pipeline_h[] = "#pragma once\n#ifndef __BS_PIPELINE\n#def
                                       "__device__ void __pipeline_commit(void);\n"
                                       "__device__ void __pipeline_wait_prior(__bs_size_t);\n"
                                       "#endif\n";
+
+/* cuRAND's device API (curand_kernel.h): the generator states and the draws, for any state */
+static const char curand_kernel_h[] =
+    "#pragma once\n#ifndef __BS_CURAND_KERNEL\n#define __BS_CURAND_KERNEL\n"
+    "struct curandStateXORWOW { unsigned int d, v[5]; int boxmuller_flag, boxmuller_flag_double;\n"
+    "  float boxmuller_extra; double boxmuller_extra_double; };\n"
+    "typedef struct curandStateXORWOW curandStateXORWOW_t; typedef struct curandStateXORWOW curandState_t;\n"
+    "typedef struct curandStateXORWOW curandState;\n"
+    "struct curandStatePhilox4_32_10 { unsigned int ctr[4], key[2], output[4]; unsigned int STATE; };\n"
+    "typedef struct curandStatePhilox4_32_10 curandStatePhilox4_32_10_t;\n"
+    "struct curandStateMRG32k3a { double s1[3], s2[3]; }; typedef struct curandStateMRG32k3a "
+    "curandStateMRG32k3a_t;\n"
+    "template <class S> __device__ void curand_init(unsigned long long, unsigned long long, unsigned long long, S "
+    "*);\n"
+    "template <class S> __device__ unsigned int curand(S *);\n"
+    "template <class S> __device__ float curand_uniform(S *); template <class S> __device__ double "
+    "curand_uniform_double(S *);\n"
+    "template <class S> __device__ float curand_normal(S *); template <class S> __device__ double "
+    "curand_normal_double(S *);\n"
+    "template <class S> __device__ float2 curand_normal2(S *); template <class S> __device__ float4 "
+    "curand_uniform4(S *);\n"
+    "template <class S> __device__ float4 curand_normal4(S *);\n"
+    "template <class S> __device__ float curand_log_normal(S *, float, float);\n"
+    "template <class S> __device__ unsigned int curand_poisson(S *, double);\n"
+    "#endif\n";
+
+/* cuRAND's host API (curand.h): only the names host code around a kernel calls */
+static const char curand_h[] = "#pragma once\n#ifndef __BS_CURAND\n#define __BS_CURAND\n"
+                               "typedef struct curandGenerator_st *curandGenerator_t;\n"
+                               "typedef enum { CURAND_STATUS_SUCCESS = 0 } curandStatus_t;\n"
+                               "typedef enum { CURAND_RNG_PSEUDO_DEFAULT = 100, CURAND_RNG_PSEUDO_XORWOW = 101,\n"
+                               "  CURAND_RNG_QUASI_SOBOL32 = 201 } curandRngType_t;\n"
+                               "curandStatus_t curandCreateGenerator(...); curandStatus_t "
+                               "curandDestroyGenerator(...);\n"
+                               "curandStatus_t curandSetPseudoRandomGeneratorSeed(...); curandStatus_t "
+                               "curandGenerateUniform(...);\n"
+                               "curandStatus_t curandGenerateNormal(...); curandStatus_t curandSetStream(...);\n"
+                               "#endif\n";
+
+/* libcu++'s barrier and pipeline (<cuda/barrier>, <cuda/pipeline>): the names kernels use, as
+ * the CUDA samples and SGEMM's double buffering do */
+static const char cuda_barrier_h[] =
+    "#pragma once\n#ifndef __BS_CUDA_BARRIER\n#define __BS_CUDA_BARRIER\n#include <utility>\n"
+    "namespace cuda {\n"
+    "enum thread_scope { thread_scope_system = 0, thread_scope_device = 1, thread_scope_block = 2,\n"
+    "  thread_scope_thread = 3 };\n"
+    "struct __attribute__((aligned(8))) __bs_barrier_base { unsigned long long __state; };\n"
+    "template <thread_scope S, class F = void> class barrier : public __bs_barrier_base {\n"
+    " public:\n"
+    "  struct arrival_token { unsigned long long __t; };\n"
+    "  barrier() = default;\n"
+    "  __device__ arrival_token arrive(__PTRDIFF_TYPE__ = 1);\n"
+    "  __device__ void wait(arrival_token &&) const;\n"
+    "  __device__ void arrive_and_wait(); __device__ void arrive_and_drop();\n"
+    "};\n"
+    "template <thread_scope S, class F> __device__ void init(barrier<S, F> *, __PTRDIFF_TYPE__);\n"
+    "template <__bs_size_t N> struct aligned_size_t { __bs_size_t value; __host__ __device__ "
+    "aligned_size_t(__bs_size_t v) : value(v) {} };\n"
+    "template <thread_scope S> class pipeline {\n"
+    " public:\n"
+    "  __device__ void producer_acquire(); __device__ void producer_commit();\n"
+    "  __device__ void consumer_wait(); __device__ void consumer_release();\n"
+    "};\n"
+    "template <class G, thread_scope S, __bs_size_t N> struct pipeline_shared_state {};\n"
+    "__device__ pipeline<thread_scope_thread> make_pipeline();\n"
+    "template <class G, class T> __device__ pipeline<thread_scope_block> make_pipeline(const G &, T *);\n"
+    "template <class T, class B> __device__ void memcpy_async(void *, const void *, T, B &);\n"
+    "template <class G, class T, class B> __device__ void memcpy_async(const G &, void *, const void *, T, B &);\n"
+    "template <thread_scope S> __device__ void pipeline_consumer_wait_prior(pipeline<S> &);\n"
+    "}\n"
+    "#endif\n";
 
 static const char empty_h[] = "#pragma once\n";
 
@@ -158,9 +242,12 @@ const import_standin import_standins[] = {
     {"cuda_profiler_api.h", cuda_profiler_api_h},
     {"cuda_pipeline.h", cuda_pipeline_h},
     {"cuda_pipeline_primitives.h", cuda_pipeline_h},
-    {"curand.h", empty_h},
-    {"curand_kernel.h", empty_h},
+    {"curand.h", curand_h},
+    {"curand_kernel.h", curand_kernel_h},
     {"cuda_awbarrier.h", empty_h},
+    {"cuda/barrier", cuda_barrier_h},
+    {"cuda/pipeline", cuda_barrier_h},
+    {"cuda/std/barrier", cuda_barrier_h},
     {"nvtx3/nvToolsExt.h", empty_h},
     {"nvToolsExt.h", empty_h},
     {NULL, NULL},

@@ -118,6 +118,7 @@ static bool leaf_path(CXType t, int64_t at, strbuf *out, int64_t *size)
 static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char *atomic);
 static expr_ref path_cond(W *w);
 static const char *context_reason(const W *w, const char *why);
+static bool same_value(W *w, expr_ref a, expr_ref b);
 static int var_binding(W *w, CXCursor ref);
 static void var_assign(W *w, CXCursor c, int bi, const char *op, CXCursor rhs);
 
@@ -129,6 +130,8 @@ static void var_assign(W *w, CXCursor c, int bi, const char *op, CXCursor rhs);
 static int struct_pieces(CXCursor c, const char *field, char **paths, const char **vectors)
 {
     CXType t = clang_getCanonicalType(clang_getCursorType(walk_strip(c)));
+    if (t.kind != CXType_Record) /* (libclang 14 crashes asked the size of a member function's type) */
+        return 0;
     int64_t size = clang_Type_getSizeOf(t), align = clang_Type_getAlignOf(t);
     if (t.kind != CXType_Record || size <= 0 || align <= 0 || (size == align && size <= 16) || size % align != 0 ||
         align > 16)
@@ -200,7 +203,12 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
     expr_ref when = path_cond(w);
     int64_t never;
     if (when && expr_pool_const(&w->ep, when, &never) && never == 0) {
-        skip_access(w, c, op, a, "never reached: every thread has left by then (return or continue before it)");
+        int64_t g = 1;
+        bool branch = w->guard && expr_pool_const(&w->ep, w->guard, &g) && g == 0;
+        skip_access(w, c, op, a,
+                    branch ? "never reached: no thread takes the branch it is in (its condition is false with the "
+                             "values given)"
+                           : "never reached: every thread has left by then (return or continue before it)");
         return;
     }
     /* the scenario's atomic kinds; CUDA's atomicSub is atom.add of the negated value */
@@ -459,8 +467,15 @@ static void walk_call(W *w, CXCursor c)
         w->top_call = c;
     w->calls[w->ncalls++] = fn;
     walk_kids k = walk_children(fn);
-    if (k.n && clang_getCursorKind(k.c[k.n - 1]) == CXCursor_CompoundStmt)
+    if (k.n && clang_getCursorKind(k.c[k.n - 1]) == CXCursor_CompoundStmt) {
+        if (w->ncalls == 1) { /* a call in the kernel itself: what its callee does is walked */
+            int l, cl;
+            walk_where(c, &l, &cl, NULL);
+            w->call_lines = walk_grow(w->call_lines, w->ncall_lines, &w->cap_call_lines, sizeof *w->call_lines);
+            w->call_lines[w->ncall_lines++] = l;
+        }
         walk_stmt(w, k.c[k.n - 1]);
+    }
     w->ncalls--;
     if (w->ncalls == 0)
         w->top_call = clang_getNullCursor();
@@ -662,7 +677,7 @@ static void var_set(W *w, int bi, CXCursor c, expr_ref v, const char *why)
         m = walk_fmt("changed at %d:%d under a condition that cannot be expressed", line, col);
     else if (!v)
         m = walk_fmt("changed at %d:%d to a value that is not known (%s)", line, col, why && *why ? why : "?");
-    else if (cond && !b->val)
+    else if (cond && !b->val && !(b->decl_cond && same_value(w, cond, b->decl_cond)))
         m = walk_fmt("set at %d:%d only under a condition", line, col);
     if (m) {
         b->val = 0;
@@ -670,7 +685,8 @@ static void var_set(W *w, int bi, CXCursor c, expr_ref v, const char *why)
         free(m);
         return;
     }
-    b->val = cond ? expr_pool_cond(&w->ep, cond, v, b->val) : v;
+    /* where the variable is declared under the same condition, it exists only where that holds */
+    b->val = cond && !(b->decl_cond && same_value(w, cond, b->decl_cond)) ? expr_pool_cond(&w->ep, cond, v, b->val) : v;
     b->why = NULL;
 }
 
@@ -687,6 +703,7 @@ static void var_declare(W *w, CXCursor d, CXCursor init)
     b.decl = d;
     b.is_var = true;
     b.why = "not set yet";
+    b.decl_cond = path_cond(w);
     if (!clang_Cursor_isNull(init)) {
         char saved[sizeof w->why];
         memcpy(saved, w->why, sizeof saved);
@@ -844,6 +861,126 @@ static expr_ref wrap_step(W *w, CXCursor rhs, CXCursor var, expr_ref *mask)
     return c;
 }
 
+typedef struct ref_find {
+    const loop_mods *m;
+    W *w;
+    bool found;
+} ref_find;
+
+static enum CXChildVisitResult ref_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    ref_find *f = d;
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+        int bi = var_binding(f->w, c);
+        if (bi >= 0 && bi < 64 && f->m->count[bi] && f->w->binds[bi].is_var)
+            f->found = true;
+    }
+    return f->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether c names a variable the loop changes (m). */
+static bool refers_to_changed(W *w, const loop_mods *m, CXCursor c)
+{
+    ref_find f = {m, w, false};
+    ref_visit(c, clang_getNullCursor(), &f);
+    if (!f.found)
+        clang_visitChildren(c, ref_visit, &f);
+    return f.found;
+}
+
+/* The update 'v >>= c', 'v = v >> c', 'v <<= c', 'v = v << c', 'v += c', 'v -= c' or v++/v-- of
+ * variable v at s, with c a constant: its operator ('>', '<', '+', '-') and c. */
+static char step_of(W *w, CXCursor s, CXCursor v, int64_t *c)
+{
+    s = walk_strip(s);
+    const char *op = import_binary_op(s), *uop = import_unary_op(s);
+    walk_kids ks = walk_children(s);
+    if (uop && (!strcmp(uop, "++") || !strcmp(uop, "--"))) {
+        *c = 1;
+        return uop[0];
+    }
+    if (!op || ks.n != 2 || !walk_refers_to(ks.c[0], v))
+        return 0;
+    CXCursor k = ks.c[1];
+    char r = 0;
+    if (!strcmp(op, ">>=") || !strcmp(op, "<<=") || !strcmp(op, "+=") || !strcmp(op, "-="))
+        r = op[0];
+    else if (!strcmp(op, "=")) {
+        CXCursor rhs = walk_strip(ks.c[1]);
+        const char *rop = import_binary_op(rhs);
+        walk_kids rk = walk_children(rhs);
+        if (!rop || rk.n != 2 || !walk_refers_to(rk.c[0], v) ||
+            (strcmp(rop, ">>") && strcmp(rop, "<<") && strcmp(rop, "+") && strcmp(rop, "-")))
+            return 0;
+        r = rop[0];
+        k = rk.c[1];
+    }
+    char saved[sizeof w->why];
+    memcpy(saved, w->why, sizeof saved);
+    expr_ref e = r ? walk_value(w, k) : 0;
+    memcpy(w->why, saved, sizeof saved);
+    return e && expr_pool_const(&w->ep, e, c) ? r : 0;
+}
+
+/* A loop body that is, for the variables it changes, 'if (X < v) { ...; v >>= 1; ... }' (dwtHaar1D:
+ * 'if (tid < num_threads)' with num_threads halved inside): every variable the body changes is
+ * changed once, at the top of that if's block, and used nowhere else in the body; v only goes
+ * down and X does not change. A thread that fails the condition once fails it at every later
+ * iteration (its v no longer changes and the others' only go down), so where the condition holds
+ * the variables have the values of every earlier iteration having run the block: the block's
+ * statements are then steps of induction variables. The block, or a null cursor. */
+static CXCursor monotone_block(W *w, CXCursor body, const loop_mods *m)
+{
+    CXCursor none = clang_getNullCursor(), block = none, cond = none;
+    walk_kids bk = walk_children(body);
+    for (int i = 0; i < bk.n; i++) {
+        bool ifs = clang_getCursorKind(bk.c[i]) == CXCursor_IfStmt;
+        walk_kids ik = ifs ? walk_children(bk.c[i]) : (walk_kids){NULL, 0};
+        if (ifs && ik.n == 2 && clang_isExpression(clang_getCursorKind(ik.c[0])) &&
+            clang_getCursorKind(ik.c[1]) == CXCursor_CompoundStmt && refers_to_changed(w, m, ik.c[1])) {
+            if (!clang_Cursor_isNull(block))
+                return none;
+            block = ik.c[1];
+            cond = ik.c[0];
+        } else if (refers_to_changed(w, m, bk.c[i]))
+            return none; /* used or changed outside the block */
+    }
+    if (clang_Cursor_isNull(block))
+        return none;
+    walk_kids tk = walk_children(block);
+    for (int bi = 0; bi < 64 && bi < w->nbinds; bi++) {
+        if (!m->count[bi] || !w->binds[bi].is_var)
+            continue;
+        bool top = false; /* the same statement (compared by position: the cursors come from two walks) */
+        unsigned fo, to;
+        int l, cl;
+        walk_where(m->first[bi], &l, &cl, &fo);
+        for (int i = 0; i < tk.n; i++) {
+            walk_where(walk_strip(tk.c[i]), &l, &cl, &to);
+            top |= to == fo && clang_getCursorKind(walk_strip(tk.c[i])) == clang_getCursorKind(m->first[bi]);
+        }
+        if (m->count[bi] != 1 || !top)
+            return none;
+    }
+    /* the condition: X < v, X <= v, v > X or v >= X, with v going down and X unchanged */
+    CXCursor g = walk_strip(cond);
+    const char *op = import_binary_op(g);
+    walk_kids gk = walk_children(g);
+    if (!op || gk.n != 2)
+        return none;
+    int vi = !strcmp(op, "<") || !strcmp(op, "<=") ? 1 : !strcmp(op, ">") || !strcmp(op, ">=") ? 0 : -1;
+    if (vi < 0 || refers_to_changed(w, m, gk.c[1 - vi]))
+        return none;
+    CXCursor v = walk_strip(gk.c[vi]);
+    int bi = clang_getCursorKind(v) == CXCursor_DeclRefExpr ? var_binding(w, v) : -1;
+    int64_t c = 0;
+    char st = bi >= 0 && bi < 64 && m->count[bi] ? step_of(w, m->first[bi], w->binds[bi].decl, &c) : 0;
+    if (!((st == '>' && c >= 0) || (st == '-' && c >= 0) || (st == '+' && c <= 0)))
+        return none;
+    return block;
+}
+
 /* The followed variables a loop body writes: at the start of an iteration (before) each is no
  * longer known, except a simple induction variable (written once per iteration, v += k with k
  * the same for every lane, at the top of the body), which is v0 + k * (iteration number) of the
@@ -855,6 +992,7 @@ static void loop_vars(W *w, CXCursor body, const wloop *L, bool before, const ch
     memset(&m, 0, sizeof m);
     m.w = w;
     clang_visitChildren(body, loop_mod_visit, &m);
+    CXCursor mblock = L && L->kind == 0 ? monotone_block(w, body, &m) : clang_getNullCursor();
     for (int bi = 0; bi < w->nbinds && bi < 64; bi++) {
         if (!m.count[bi])
             continue;
@@ -869,6 +1007,32 @@ static void loop_vars(W *w, CXCursor body, const wloop *L, bool before, const ch
         const char *op = import_binary_op(m.first[bi]);
         const char *uop = import_unary_op(m.first[bi]);
         walk_kids ks = walk_children(m.first[bi]);
+        int64_t sc = 0;
+        char sop = !clang_Cursor_isNull(mblock) && b->val ? step_of(w, m.first[bi], b->decl, &sc) : 0;
+        if (sop && before) {
+            /* a step of the monotone block: the value after every earlier iteration ran it */
+            expr_ref done = expr_pool_binary(
+                &w->ep, EXPR_DIV,
+                expr_pool_binary(&w->ep, EXPR_SUB, expr_pool_var(&w->ep, L->var), expr_pool_num(&w->ep, L->from)),
+                expr_pool_num(&w->ep, L->step));
+            expr_ref k = expr_pool_num(&w->ep, sc);
+            expr_ref by = expr_pool_binary(&w->ep, EXPR_MUL, k, done);
+            b->val = expr_pool_binary(&w->ep,
+                                      sop == '>'   ? EXPR_SHR
+                                      : sop == '<' ? EXPR_SHL
+                                      : sop == '+' ? EXPR_ADD
+                                                   : EXPR_SUB,
+                                      b->val, by);
+            b->why = NULL;
+            continue;
+        }
+        if (sop) { /* after the loop: where each thread stopped is not known */
+            char *why = walk_fmt("changed at %d:%d, inside a loop, under a condition", line, col);
+            b->val = 0;
+            b->why = walk_strdup(w, why);
+            free(why);
+            continue;
+        }
         if (L && L->kind == 0 && m.count[bi] == 1 && top && b->val) {
             if (uop && (!strcmp(uop, "++") || !strcmp(uop, "--")))
                 step = expr_pool_num(&w->ep, uop[0] == '+' ? 1 : -1);
@@ -1448,6 +1612,74 @@ static bool for_parts(W *w, CXCursor c, walk_kids ks, CXCursor *init, CXCursor *
 
 /* A for, while or do-while loop: a simple counted loop becomes a loop of the scenario (a while
  * loop that steps a variable to a bound too), any other is analysed for its first iteration. */
+static bool leaves(CXCursor branch);
+
+/* The values a loop leaves in the variables it changes under a condition ('if (nf >= i) df = i',
+ * Rodinia's srad reduce), when its iterations are all known (a counted loop of constant start,
+ * bound and step, at most MAX_REPLAY iterations, that no exit leaves): its body is walked once per
+ * iteration, the loop variable a number each time, from the values the variables had before it
+ * (pre, the first nb0 bindings); what it leaves after the last iteration is their value after the
+ * loop. A trial walk: its accesses and messages are undone. Variables it cannot follow stay not
+ * known, as the walk of the loop left them. */
+static void loop_replay(W *w, CXCursor c, CXCursor body, CXCursor var, int id, const expr_ref *pre, int nb0)
+{
+    enum { MAX_REPLAY = 1024 };
+    const wloop *L = &w->loops[id];
+    int open = 0; /* variables the loop changed and that are not known after it */
+    for (int i = 0; i < nb0; i++)
+        open += w->binds[i].is_var && !w->binds[i].val && pre[i] && walk_mod_count_in(c, w->binds[i].decl) > 0;
+    if (!open || w->trial >= MAX_TRIAL_DEPTH || w->ntrials >= MAX_TRIALS)
+        return;
+    int64_t vals[MAX_REPLAY];
+    int n = 0;
+    for (int64_t v = L->from; n <= MAX_REPLAY; n++) {
+        bool in = L->kind == 0 ? (L->step > 0 ? v < L->to : v > L->to) : L->kind == 1 ? v < L->to : v > L->to;
+        if (!in || (L->kind && v == 0))
+            break;
+        if (n == MAX_REPLAY)
+            return;
+        vals[n] = v;
+        v = L->kind == 0 ? v + L->step : L->kind == 1 ? v * L->step : v / L->step;
+    }
+    w->ntrials++;
+    walk_saved sv;
+    state_save(w, &sv);
+    w->trial++;
+    for (int i = 0; i < nb0; i++)
+        if (w->binds[i].is_var && walk_mod_count_in(c, w->binds[i].decl) > 0) {
+            w->binds[i].val = pre[i];
+            w->binds[i].why = pre[i] ? NULL : w->binds[i].why;
+        }
+    binding b;
+    memset(&b, 0, sizeof b);
+    b.decl = var;
+    int nl0 = w->nloops;
+    for (int k = 0; k < n && !w->over; k++) {
+        b.val = expr_pool_num(&w->ep, vals[k]);
+        w->binds = walk_grow(w->binds, w->nbinds, &w->cap_binds, sizeof *w->binds);
+        w->binds[w->nbinds++] = b;
+        walk_stmt(w, body);
+        w->nbinds = nb0;
+    }
+    expr_ref *fin = xmalloc((size_t)nb0 * sizeof *fin);
+    for (int i = 0; i < nb0; i++) {
+        fin[i] = w->binds[i].val;
+        for (int k = nl0; k < w->nloops && fin[i]; k++) /* a loop inside: not a value after this one */
+            if (expr_pool_uses(&w->ep, fin[i], w->loops[k].var))
+                fin[i] = 0;
+        if (fin[i] && expr_pool_uses(&w->ep, fin[i], L->var))
+            fin[i] = 0;
+    }
+    w->trial--;
+    state_restore(w, &sv);
+    for (int i = 0; i < nb0; i++)
+        if (w->binds[i].is_var && !w->binds[i].val && fin[i] && walk_mod_count_in(c, w->binds[i].decl) > 0) {
+            w->binds[i].val = fin[i];
+            w->binds[i].why = NULL;
+        }
+    free(fin);
+}
+
 static void walk_loop(W *w, CXCursor c)
 {
     enum CXCursorKind kind = clang_getCursorKind(c);
@@ -1558,6 +1790,9 @@ static void walk_loop(W *w, CXCursor c)
         }
     }
     int nb0 = w->nbinds;
+    expr_ref *pre = nb0 ? xmalloc((size_t)nb0 * sizeof *pre) : NULL; /* the values before the loop */
+    for (int i = 0; i < nb0; i++)
+        pre[i] = w->binds[i].val;
     loop_vars(w, body, &w->loops[id], true, NULL); /* the variables the body changes, at an iteration's start */
     w->binds = walk_grow(w->binds, w->nbinds, &w->cap_binds, sizeof *w->binds);
     w->binds[w->nbinds++] = b;
@@ -1604,6 +1839,9 @@ static void walk_loop(W *w, CXCursor c)
     }
     free(endv);
     w->guard = g0;
+    if (!L.start && !L.bound_e && !L.start_e && !leaves(body))
+        loop_replay(w, c, body, var, id, pre, nb0);
+    free(pre);
 }
 
 typedef struct stmt_list {
@@ -1696,6 +1934,19 @@ static bool walk_if_uniform(W *w, CXCursor c, CXCursor cond, CXCursor then, CXCu
     return true;
 }
 
+/* Whether a return (nargs: whether it has a value) in the counted loop being walked ends that
+ * loop as a break would: the loop is the kernel's last statement, walked in the kernel itself
+ * (walk_simple_for cut the loop at it). */
+static bool return_ends_loop(W *w, int nargs)
+{
+    if (!w->break_ok || nargs || w->ncalls || !w->nlstack || clang_Cursor_isNull(w->last_stmt))
+        return false;
+    unsigned off;
+    int l, cl;
+    walk_where(w->last_stmt, &l, &cl, &off);
+    return w->loops[w->lstack[w->nlstack - 1]].begin == off;
+}
+
 static void walk_stmt(W *w, CXCursor c)
 {
     if (walk_over_budget(w, c))
@@ -1778,7 +2029,7 @@ static void walk_stmt(W *w, CXCursor c)
         walk_kids ks = walk_children(c);
         for (int i = 0; i < ks.n; i++)
             walk_stmt(w, ks.c[i]);
-        note_exit(w, c, k == CXCursor_ReturnStmt);
+        note_exit(w, c, k == CXCursor_ReturnStmt && !return_ends_loop(w, ks.n));
         break;
     }
     case CXCursor_ForStmt:
@@ -1845,8 +2096,8 @@ static void settle_notes(W *w, const char *file)
             continue;
         g += strlen("(give -D ");
         size_t len = strcspn(g, "=) ");
-        if (!len || len >= sizeof names[0] || strncmp(g + len, "=VALUE)", 7) != 0)
-            continue;
+        if (!len || len >= sizeof names[0] || (strncmp(g + len, "=VALUE)", 7) != 0 && strncmp(g + len, "=N)", 3) != 0))
+            continue; /* a parameter's value, or the grid's size (gridDim.x=N) */
         int k = 0;
         while (k < n && (strncmp(names[k], g, len) || names[k][len]))
             k++;
@@ -1897,6 +2148,10 @@ static void list_unparsed_uses(W *w, CXCursor kernel, const char *broken)
             int dl, dc;
             walk_where(w->arrays[a].decl, &dl, &dc, NULL);
             bool listed = (int)line == dl;
+            /* an argument of a call whose callee was walked: its accesses through it are listed
+             * at the callee's lines */
+            for (int i = 0; i < w->ncall_lines && !listed; i++)
+                listed = w->call_lines[i] == (int)line;
             char *of = walk_fmt(" of '%s", w->arrays[a].name);
             for (int i = 0; i < nskips0 && !listed; i++)
                 listed = w->skips[i].line == (int)line && strstr(w->skips[i].text, of);
@@ -1938,6 +2193,7 @@ static bool walk_kernel(CXTranslationUnit tu, CXCursor kernel, const import_opti
     w.kernel = kernel;
     w.stmt_expr = clang_getNullCursor();
     w.top_call = clang_getNullCursor();
+    w.last_stmt = clang_getNullCursor();
     w.file_base = base_name(o->file);
     scenario_init(out);
     walk_launch_scan(&w);
@@ -1953,8 +2209,11 @@ static bool walk_kernel(CXTranslationUnit tu, CXCursor kernel, const import_opti
     clang_visitChildren(kernel, shared_visit, &w);
     walk_kids ks = walk_children(kernel);
     char *kname = walk_spell(kernel);
-    if (ks.n && clang_getCursorKind(ks.c[ks.n - 1]) == CXCursor_CompoundStmt)
+    if (ks.n && clang_getCursorKind(ks.c[ks.n - 1]) == CXCursor_CompoundStmt) {
+        walk_kids bk = walk_children(ks.c[ks.n - 1]);
+        w.last_stmt = bk.n ? bk.c[bk.n - 1] : clang_getNullCursor();
         walk_stmt(&w, ks.c[ks.n - 1]);
+    }
     bool no_access = false;
     char *refused = NULL;
     if (broken && !w.over) { /* a kernel that does not parse: its accesses are listed, not imported */
@@ -1991,6 +2250,7 @@ static bool walk_kernel(CXTranslationUnit tu, CXCursor kernel, const import_opti
         fprintf(stderr, "%s: no shared-memory access of kernel '%s' could be imported\n", o->file, kname);
     free(refused);
     free(w.skips);
+    free(w.call_lines);
     for (int i = 0; i < w.nacc; i++) {
         free(w.acc[i].field);
         free(w.acc[i].vector);

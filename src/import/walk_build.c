@@ -151,13 +151,13 @@ static void add_access(build *b, int ai, const int slot[MAX_LOOPS], const bool k
     expr_ref idx[3], when = a->when;
     for (int d = 0; d < a->nidx; d++)
         idx[d] = a->idx[d];
-    for (int id = 0; id < w->nloops; id++)
-        if (keep[id]) {
-            expr_ref v = expr_pool_var(&w->ep, EXPR_LOOP + slot[id]);
-            for (int d = 0; d < a->nidx; d++)
-                idx[d] = expr_pool_subst(&w->ep, idx[d], w->loops[id].var, v);
-            when = expr_pool_subst(&w->ep, when, w->loops[id].var, v);
-        }
+    for (int id = 0; id < w->nloops; id++) {
+        /* a loop kept: its scenario variable; one left out: its first iteration */
+        expr_ref v = keep[id] ? expr_pool_var(&w->ep, EXPR_LOOP + slot[id]) : expr_pool_num(&w->ep, w->loops[id].from);
+        for (int d = 0; d < a->nidx; d++)
+            idx[d] = expr_pool_subst(&w->ep, idx[d], w->loops[id].var, v);
+        when = expr_pool_subst(&w->ep, when, w->loops[id].var, v);
+    }
     const char *names[SCENARIO_MAX_LOOPS];
     for (int k = 0; k < s->nloops; k++)
         names[k] = s->loops[k].var;
@@ -212,18 +212,17 @@ static void add_accesses(build *b, const bool keep[MAX_LOOPS], const int slot[MA
                 inner = slot[a->loops[j]];
                 continue;
             }
-            if (access_uses(w, a, a->when, M)) {
-                snprintf(buf, sizeof buf,
-                         "uses '%s' of the loop at line %d, which is left out of the scenario's loop nest (at most %d "
-                         "loops and %d iterations in all; choose one with --loop LINE)",
-                         M->user, M->line, SCENARIO_MAX_LOOPS, SCENARIO_MAX_ITERATIONS);
-                why = buf;
-            } else if (!noted[a->loops[j]]) {
+            if (!noted[a->loops[j]]) {
+                /* the accesses that use it are analysed at its first iteration, as those of a loop
+                 * that cannot be counted are */
                 noted[a->loops[j]] = true;
                 walk_add_skip(w, M->line, 1,
-                              walk_fmt("%s:%d: note: the loop over '%s' is left out of the scenario's loop nest: the "
-                                       "accesses inside it are counted once",
-                                       w->file_base, M->line, M->user));
+                              walk_fmt("%s:%d: note: the loop over '%s' is left out of the scenario's loop nest (at "
+                                       "most %d loops and %d iterations in all): the accesses inside it are counted "
+                                       "once, at its first iteration where they use it ('%s' = %lld; choose the loop "
+                                       "with --loop %d)",
+                                       w->file_base, M->line, M->user, SCENARIO_MAX_LOOPS, SCENARIO_MAX_ITERATIONS,
+                                       M->user, (long long)M->from, M->line));
             }
         }
         bool kept = false;

@@ -48,6 +48,7 @@ typedef struct binding { /* a parameter of an inlined function, or a loop variab
     expr_ref ref_idx[3];
     const char *ref_field, *ref_vector; /* in the arena */
     CXCursor arg;                       /* a parameter: the argument it is bound to (null: none) */
+    expr_ref decl_cond;                 /* a local: the path condition where it is declared (0: none) */
 } binding;
 
 typedef struct warray {
@@ -164,16 +165,18 @@ typedef struct W {
     int depth;
     const char *file_base;
     CXCursor kernel;
-    CXCursor stmt_expr;        /* the expression statement being walked */
-    bool piece;                /* emitting one piece of a struct copy */
-    int ignore_exits;          /* walking a branch the analysis does not take: its exits do not count */
-    int trial;                 /* trial walks (undone after) open around the code being walked */
-    int ntrials;               /* trial walks made */
-    char *src_path, *src_text; /* the last source file read for walk_source_line */
-    size_t src_len;            /* src_text's length */
-    long steps;                /* statements and expressions walked, inlined calls' included */
-    CXCursor top_call;         /* the kernel's call being inlined (null: none) */
-    char *over;                /* where the walk passed WALK_MAX_STEPS, and why (NULL: it did not) */
+    CXCursor stmt_expr; /* the expression statement being walked */
+    bool piece;         /* emitting one piece of a struct copy */
+    int ignore_exits;   /* walking a branch the analysis does not take: its exits do not count */
+    int trial;          /* trial walks (undone after) open around the code being walked */
+    int ntrials;        /* trial walks made */
+    int *call_lines, ncall_lines, cap_call_lines; /* lines of the kernel's calls whose body was walked */
+    char *src_path, *src_text;                    /* the last source file read for walk_source_line */
+    size_t src_len;                               /* src_text's length */
+    long steps;                                   /* statements and expressions walked, inlined calls' included */
+    CXCursor top_call;                            /* the kernel's call being inlined (null: none) */
+    CXCursor last_stmt; /* the kernel body's last statement (a loop there may end by return) */
+    char *over;         /* where the walk passed WALK_MAX_STEPS, and why (NULL: it did not) */
     int cap_acc, cap_binds, cap_arrays, cap_skips, cap_strs; /* the room of those lists */
 } W;
 

@@ -39,7 +39,7 @@ static const char *loop_reason(W *w, const char *what)
 /* The breaks of a loop body that an if directly in the body guards (if (C) { ...; break; }),
  * with their conditions; false when the body leaves the loop another way (a return, a goto, a
  * break elsewhere). */
-static bool body_breaks(CXCursor body, CXCursor *brk, CXCursor *cond, int *n, int max)
+static bool body_breaks(CXCursor body, CXCursor *brk, CXCursor *cond, int *n, int max, bool ret_ok)
 {
     CXCursor exit = clang_getNullCursor();
     clang_visitChildren(body, find_exit, &exit);
@@ -58,15 +58,17 @@ static bool body_breaks(CXCursor body, CXCursor *brk, CXCursor *cond, int *n, in
         if (clang_Cursor_isNull(e))
             continue;
         walk_kids tk = walk_children(then);
-        bool direct = clang_getCursorKind(then) == CXCursor_BreakStmt ||
-                      (clang_getCursorKind(then) == CXCursor_CompoundStmt && tk.n &&
-                       clang_getCursorKind(tk.c[tk.n - 1]) == CXCursor_BreakStmt);
+        /* a return ends the loop as a break does when nothing follows the loop (its value: none) */
+        CXCursor last = clang_getCursorKind(then) == CXCursor_CompoundStmt && tk.n ? tk.c[tk.n - 1] : then;
+        walk_kids rk = walk_children(last);
+        bool direct = clang_getCursorKind(last) == CXCursor_BreakStmt ||
+                      (ret_ok && clang_getCursorKind(last) == CXCursor_ReturnStmt && rk.n == 0);
         CXCursor inner = clang_getNullCursor();
         for (int j = 0; j + 1 < tk.n; j++) /* nothing else leaves the loop in that branch */
             clang_visitChildren(tk.c[j], find_exit, &inner);
         if (!direct || !clang_Cursor_isNull(inner) || *n == max)
             return false;
-        brk[*n] = clang_getCursorKind(then) == CXCursor_BreakStmt ? then : tk.c[tk.n - 1];
+        brk[*n] = last;
         cond[(*n)++] = ik.c[0];
         total++;
     }
@@ -347,14 +349,16 @@ static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
         int64_t k;
         CXCursor ke = nk.c[1];
         if (!strcmp(bop, "=")) {
-            /* v = v OP k */
+            /* v = v OP k, or k OP v for + and * (Rodinia's 'i = 2 * i') */
             CXCursor rhs = walk_strip(nk.c[1]);
             walk_kids rk = walk_children(rhs);
             const char *rop = import_binary_op(rhs);
-            if (!rop || rk.n != 2 || !walk_refers_to(rk.c[0], var))
+            bool swapped = rop && rk.n == 2 && !walk_refers_to(rk.c[0], var) && walk_refers_to(rk.c[1], var) &&
+                           (!strcmp(rop, "+") || !strcmp(rop, "*"));
+            if (!rop || rk.n != 2 || (!walk_refers_to(rk.c[0], var) && !swapped))
                 return "a loop increment that is not 'v += k', 'v *= k', 'v /= k' or a shift";
             bop = rop;
-            ke = rk.c[1];
+            ke = rk.c[swapped ? 0 : 1];
         }
         if (!uniform(w, ke, &k))
             return loop_reason(w, "its step is not a constant");
@@ -430,7 +434,10 @@ static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
         return "the loop variable also changes inside the loop";
     CXCursor exit = clang_getNullCursor(), brk[4], bcond[4];
     int nbrk = 0;
-    if (!body_breaks(lp->body, brk, bcond, &nbrk, 4))
+    /* the kernel's last statement, walked in the kernel itself: a 'return' in it ends the loop and
+     * the kernel, as a break would */
+    bool ret_ok = w->ncalls == 0 && !clang_Cursor_isNull(w->last_stmt) && clang_equalCursors(c, w->last_stmt);
+    if (!body_breaks(lp->body, brk, bcond, &nbrk, 4, ret_ok))
         clang_visitChildren(lp->body, find_exit, &exit);
     if (!clang_Cursor_isNull(exit)) {
         int l, cl;

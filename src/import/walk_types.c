@@ -390,11 +390,37 @@ int walk_array_add(W *w, CXCursor decl)
     for (int i = 0; i < w->narrays; i++)
         if (clang_equalCursors(w->arrays[i].decl, decl))
             return i;
+    /* the same 'extern __shared__' declaration in two instantiations of a function template: one
+     * array, the block's dynamic shared memory */
+    CXSourceLocation at = clang_getCursorLocation(decl);
+    bool ext = clang_Cursor_getStorageClass(decl) == CX_SC_Extern;
+    for (int i = 0; i < w->narrays && ext; i++)
+        if (clang_Cursor_getStorageClass(w->arrays[i].decl) == CX_SC_Extern &&
+            clang_equalLocations(clang_getCursorLocation(w->arrays[i].decl), at))
+            return i;
     w->arrays = walk_grow(w->arrays, w->narrays, &w->cap_arrays, sizeof *w->arrays);
     warray *a = &w->arrays[w->narrays];
     memset(a, 0, sizeof *a);
     a->decl = decl;
     a->name = walk_spell(decl);
+    /* a static one there is an array of each instantiation: named apart (tmp, tmp_2), with a note */
+    for (int k = 2, again = 1; again && k < 100; k++) {
+        again = 0;
+        for (int i = 0; i < w->narrays && !again; i++)
+            again = !strcmp(w->arrays[i].name, a->name);
+        if (again) {
+            char *base = walk_spell(decl);
+            int l, cl;
+            walk_where(decl, &l, &cl, NULL);
+            free(a->name);
+            a->name = walk_fmt("%s_%d", base, k);
+            walk_add_skip(w, l, cl,
+                          walk_fmt("%s:%d:%d: note: '%s' is declared again (another instantiation of its function "
+                                   "template, or another function): this one is named '%s'",
+                                   walk_file_of(w, decl), l, cl, base, a->name));
+            free(base);
+        }
+    }
     CXType t = clang_getCursorType(decl);
     int nd = 0;
     bool dependent = false, incomplete = false;

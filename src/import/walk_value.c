@@ -205,7 +205,14 @@ static expr_ref decl_ref(W *w, CXCursor c)
                 walk_fail(w, c, "the value of '%s' is not known", name);
         }
     } else {
-        r = walk_fail(w, c, "unknown value '%s'", name);
+        /* a template parameter in an instantiation (reduce_block<false>): clang knows its value */
+        CXEvalResult ev = import_value_dependent(c) ? NULL : clang_Cursor_Evaluate(c);
+        if (ev && clang_EvalResult_getKind(ev) == CXEval_Int)
+            r = expr_pool_num(&w->ep, clang_EvalResult_getAsLongLong(ev));
+        if (ev)
+            clang_EvalResult_dispose(ev);
+        if (!r)
+            r = walk_fail(w, c, "unknown value '%s'", name);
     }
     free(name);
     return r;
@@ -250,6 +257,90 @@ static bool member_reads_memory(W *w, CXCursor base)
     bool r = member_reads_memory(w, init);
     w->depth--;
     return r;
+}
+
+typedef struct mem_find {
+    W *w;
+    int depth;
+    long *budget; /* nodes left to look at: past it, the answer is no */
+    bool found;
+} mem_find;
+
+static bool reads_memory_at(W *w, CXCursor c, int depth, long *budget);
+
+typedef struct set_find {
+    W *w;
+    CXCursor var;
+    int depth;
+    long *budget;
+    bool found;
+} set_find;
+
+/* An assignment to the variable whose value reads memory. */
+static enum CXChildVisitResult set_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    set_find *f = d;
+    if (--*f->budget < 0)
+        return CXChildVisit_Break;
+    const char *op = import_binary_op(c);
+    walk_kids k =
+        op && op[strlen(op) - 1] == '=' && strcmp(op, "==") && strcmp(op, "<=") && strcmp(op, ">=") && strcmp(op, "!=")
+            ? walk_children(c)
+            : (walk_kids){NULL, 0};
+    if (k.n == 2 && clang_getCursorKind(walk_strip(k.c[0])) == CXCursor_DeclRefExpr &&
+        clang_equalCursors(clang_getCursorReferenced(walk_strip(k.c[0])), f->var) &&
+        reads_memory_at(f->w, k.c[1], f->depth + 1, f->budget))
+        f->found = true;
+    return f->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult mem_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    mem_find *f = d;
+    if (--*f->budget < 0)
+        return CXChildVisit_Break;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_ArraySubscriptExpr || (k == CXCursor_DeclRefExpr && member_reads_memory(f->w, c)) ||
+        (k == CXCursor_UnaryOperator && import_unary_op(c) && !strcmp(import_unary_op(c), "*")))
+        f->found = true;
+    else if (k == CXCursor_DeclRefExpr && f->depth < 6) {
+        /* a local variable of the function whose value (its initialiser or an assignment) reads
+         * memory, followed a few steps (srad's c = 1.0 / (1.0 + den), den from qsqr, ...) */
+        CXCursor v = clang_getCursorReferenced(c);
+        CXCursor fn = clang_getCursorSemanticParent(v);
+        enum CXCursorKind fk = clang_getCursorKind(fn);
+        if (clang_getCursorKind(v) == CXCursor_VarDecl &&
+            (fk == CXCursor_FunctionDecl || fk == CXCursor_FunctionTemplate)) {
+            walk_kids vk = walk_children(v);
+            if (vk.n && clang_isExpression(clang_getCursorKind(vk.c[vk.n - 1])) &&
+                reads_memory_at(f->w, vk.c[vk.n - 1], f->depth + 1, f->budget))
+                f->found = true;
+            set_find sf = {f->w, v, f->depth, f->budget, false};
+            if (!f->found && walk_mod_count(v, NULL) > 0)
+                clang_visitChildren(fn, set_visit, &sf);
+            f->found |= sf.found;
+        }
+    }
+    return f->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static bool reads_memory_at(W *w, CXCursor c, int depth, long *budget)
+{
+    mem_find f = {w, depth, budget, false};
+    mem_visit(c, clang_getNullCursor(), &f);
+    if (!f.found)
+        clang_visitChildren(c, mem_visit, &f);
+    return f.found;
+}
+
+/* Whether expression c reads memory: an element of an array, through a pointer, or a local
+ * variable whose value comes from one of those. */
+static bool reads_memory(W *w, CXCursor c)
+{
+    long budget = 200000;
+    return reads_memory_at(w, c, 0, &budget);
 }
 
 static expr_ref member_ref(W *w, CXCursor c)
@@ -338,6 +429,14 @@ CXCursor walk_callee(CXCursor call)
     if (clang_Cursor_isNull(r))
         return r;
     CXCursor d = clang_getCursorDefinition(r);
+    if (clang_Cursor_isNull(d)) {
+        /* a specialization named in a template that is never instantiated (ld<4>(...) in a kernel
+         * template): its body is the template's */
+        CXCursor t = clang_getSpecializedCursorTemplate(r);
+        CXCursor td = clang_Cursor_isNull(t) ? t : clang_getCursorDefinition(t);
+        if (!clang_Cursor_isNull(td))
+            return td;
+    }
     return clang_Cursor_isNull(d) ? r : d;
 }
 
@@ -572,7 +671,10 @@ expr_ref walk_value(W *w, CXCursor c)
     walk_kids ks = walk_children(c);
     CXType t = clang_getCanonicalType(clang_getCursorType(c));
     if (t.kind == CXType_Float || t.kind == CXType_Double || t.kind == CXType_Half || t.kind == CXType_Float16) {
-        r = walk_fail(w, c, "floating-point value in an index");
+        /* a value read from memory (a comparison of two loaded floats, as a reduction's min)
+         * depends on data, whatever its type */
+        r = reads_memory(w, c) ? walk_fail(w, c, "depends on data: reads memory (bankscope record captures it)")
+                               : walk_fail(w, c, "floating-point value in an index");
         goto out;
     }
     switch (k) {
@@ -817,6 +919,28 @@ static int returned_pointer(W *w, CXCursor init, CXType t, pbind *p)
     return 0;
 }
 
+int walk_pointer(W *w, CXCursor c, pbind *p);
+
+/* lhs op rhs with one side a pointer into a shared array and the other a count of elements:
+ * 1 and *p, 0 when neither side is such a pointer, -1 when the count cannot be followed. The
+ * pointer side is the left one unless that one is a number (an array whose size depends on a
+ * template parameter has a dependent type in the template). */
+static int pointer_offset(W *w, char op, CXCursor lhs, CXCursor rhs, pbind *p)
+{
+    enum CXTypeKind lk = clang_getCanonicalType(clang_getCursorType(walk_strip(lhs))).kind;
+    bool left = lk == CXType_Pointer || lk == CXType_ConstantArray || lk == CXType_IncompleteArray ||
+                lk == CXType_DependentSizedArray || lk == CXType_Dependent;
+    int r = walk_pointer(w, left ? lhs : rhs, p);
+    if (r != 1)
+        return r;
+    expr_ref n = walk_value(w, left ? rhs : lhs);
+    if (!n || (op == '-' && !left))
+        return -1;
+    n = expr_pool_binary(&w->ep, EXPR_MUL, n, expr_pool_num(&w->ep, p->ratio));
+    p->off = expr_pool_binary(&w->ep, op == '+' ? EXPR_ADD : EXPR_SUB, p->off, n);
+    return 1;
+}
+
 /* Resolve a pointer (or array) expression: 1 and *p when it points into a shared array, 0 when
  * it does not, -1 when it does but cannot be followed (w->why says why). */
 int walk_pointer(W *w, CXCursor c, pbind *p)
@@ -995,21 +1119,16 @@ int walk_pointer(W *w, CXCursor c, pbind *p)
         const char *op = import_binary_op(c);
         if (!op || (strcmp(op, "+") && strcmp(op, "-")) || ks.n != 2)
             break;
-        int pi =
-            clang_getCanonicalType(clang_getCursorType(walk_strip(ks.c[0]))).kind == CXType_Pointer ||
-                    clang_getCanonicalType(clang_getCursorType(walk_strip(ks.c[0]))).kind == CXType_ConstantArray ||
-                    clang_getCanonicalType(clang_getCursorType(walk_strip(ks.c[0]))).kind == CXType_IncompleteArray
-                ? 0
-                : 1;
-        if ((r = walk_pointer(w, ks.c[pi], p)) != 1)
-            break;
-        expr_ref n = walk_value(w, ks.c[1 - pi]);
-        if (!n || (op[0] == '-' && pi == 1)) {
-            r = -1;
-            break;
-        }
-        n = expr_pool_binary(&w->ep, EXPR_MUL, n, expr_pool_num(&w->ep, p->ratio));
-        p->off = expr_pool_binary(&w->ep, op[0] == '+' ? EXPR_ADD : EXPR_SUB, p->off, n);
+        r = pointer_offset(w, op[0], ks.c[0], ks.c[1], p);
+        break;
+    }
+    case CXCursor_CallExpr: {
+        /* in a template, 'As + n' with As of a type that depends on a template parameter is an
+         * unresolved operator call: the operand, the operator's name, the other operand */
+        const char *oop = ks.n == 3 ? import_operator_call_op(c) : NULL;
+        char opc = oop ? oop[0] : 0;
+        if (opc)
+            r = pointer_offset(w, opc, ks.c[0], ks.c[2], p);
         break;
     }
     default: break;
@@ -1058,6 +1177,20 @@ int walk_element(W *w, CXCursor c, waccess *a)
     walk_kids ks = walk_children(c);
     if (k == CXCursor_MemberRefExpr && ks.n == 1) {
         int r = walk_element(w, ks.c[0], a);
+        enum CXCursorKind mk = clang_getCursorKind(clang_getCursorReferenced(c));
+        if (r != 0 && (mk == CXCursor_CXXMethod || mk == CXCursor_ConversionFunction)) {
+            /* a member function called on a shared object (a cuda::barrier's arrive()): what it
+             * does to the object is not followed */
+            if (r == 1) {
+                free(a->field);
+                free(a->vector);
+                a->field = a->vector = NULL;
+            }
+            char *m = member_name(w, c);
+            walk_fail(w, c, "the member function '%s' called on a shared object, which bankscope does not follow", m);
+            free(m);
+            return -1;
+        }
         if (r != 1) {
             /* p->x through a pointer */
             pbind p;
@@ -1222,6 +1355,37 @@ bool walk_calls_itself(CXCursor fn)
     return r.found;
 }
 
+typedef struct shared_mention {
+    W *w;
+    bool found;
+} shared_mention;
+
+static enum CXChildVisitResult shared_mention_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    shared_mention *m = d;
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+        CXCursor v = clang_getCursorReferenced(c);
+        int bi = frame_find(m->w, v);
+        if ((bi >= 0 && (m->w->binds[bi].is_ptr || m->w->binds[bi].ptr_shared)) ||
+            (bi < 0 && clang_getCursorKind(v) == CXCursor_VarDecl && walk_has_attr(v, CXCursor_CUDASharedAttr)))
+            m->found = true;
+    }
+    return m->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether expression c names a shared array or a pointer parameter bound to one: a pointer
+ * argument made from it that walk_pointer cannot resolve is still one into shared memory, so
+ * that the callee's accesses through it are listed, never lost. */
+static bool mentions_shared(W *w, CXCursor c)
+{
+    shared_mention m = {w, false};
+    shared_mention_visit(c, clang_getNullCursor(), &m);
+    if (!m.found)
+        clang_visitChildren(c, shared_mention_visit, &m);
+    return m.found;
+}
+
 /* Bind fn's parameters to the arguments of call; *saved restores the bindings. */
 bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
 {
@@ -1245,6 +1409,10 @@ bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
         w->why[0] = '\0';
         if (t.kind == CXType_Pointer) {
             int r = walk_pointer(w, arg, &b.ptr);
+            if (r == 0 && mentions_shared(w, arg)) {
+                r = -1;
+                walk_fail(w, arg, "a pointer into a shared array made in a way bankscope cannot follow");
+            }
             b.is_ptr = r == 1;
             b.ptr_shared = r < 0;
             b.why = r < 0 ? walk_strdup(w, w->why) : "a pointer that is not into a shared array";

@@ -31,6 +31,7 @@ static void take_header(instr_source *src)
     src->own.arch = h->arch;
     src->own.is_trace = true;
     src->own.iterations = 1;
+    src->recording |= h->recording;
 }
 
 /* A trace read from a pipe (or "-", standard input) streams as a file does: its first bytes
@@ -80,6 +81,7 @@ static int open_pipe(instr_source *src, const char *path, const char *arch, io_e
     else
         ok = load_scenario_text(strbuf_str(&sb2), sb2.len, path, arch, &src->own, err);
     strbuf_free(&sb2);
+    src->recording = ok && src->own.recording;
     return ok ? 1 : -1;
 }
 
@@ -103,6 +105,7 @@ bool instr_source_open(instr_source *src, const char *path, const char *arch, bo
             while ((rc = trace_stream_next(ts, &r, err)) > 0)
                 src->counted++;
             src->counted++;
+            src->recording = trace_stream_header(ts)->recording;
             trace_stream_close(ts);
             if (rc < 0 || trace_stream_open(path, NULL, 0, path, arch, &ts, err) != TRACE_STREAM_OK)
                 return false;
@@ -116,7 +119,10 @@ bool instr_source_open(instr_source *src, const char *path, const char *arch, bo
             return true;
         }
     }
-    return load_scenario_file(path, arch, &src->own, err);
+    if (!load_scenario_file(path, arch, &src->own, err))
+        return false;
+    src->recording = src->own.recording;
+    return true;
 }
 
 bool instr_source_streams(const instr_source *src)
@@ -124,22 +130,32 @@ bool instr_source_streams(const instr_source *src)
     return src->ts != NULL;
 }
 
-/* The table of repeated instructions, emptied (it depends on the warps handed out). */
+/* The tables of repeated instructions, emptied (they depend on the warps handed out). */
 static void rep_drop(instr_source *src)
 {
     free(src->rep);
     free(src->rep_state);
     free(src->rep_inv);
+    free(src->rep_keyed_access);
+    free(src->keyed);
+    free(src->keyed_instr);
+    free(src->keyed_table);
     src->rep = NULL;
     src->rep_state = NULL;
     src->rep_inv = NULL;
+    src->rep_keyed_access = NULL;
+    src->keyed = NULL;
+    src->keyed_instr = NULL;
+    src->keyed_table = NULL;
+    src->nkeyed = 0;
     src->rep_slots = 0;
     src->rep_off = false;
+    src->rep_ready = false;
 }
 
 int64_t instr_source_slots(const instr_source *src)
 {
-    return src->rep_slots;
+    return src->rep_slots + (src->rep_keyed_access ? INSTR_SOURCE_KEYED : 0);
 }
 
 void instr_source_set_warp(instr_source *src, int warp)
@@ -169,7 +185,9 @@ static bool next_streamed(instr_source *src, scenario_instr *in)
     in->loop_value = 0;
     int64_t warp = trace_stream_warp(src->ts); /* a recording's entry: the warp that executed it */
     in->warp = warp >= 0 && warp < INT32_MAX ? (int)warp : 0;
-    for (int l = 0; l < BANKS_WARP; l++) {
+    for (int l = 0; l < BANKS_WARP && src->brief; l++) /* only the states */
+        in->lane[l].state = (in->req.active >> l) & 1 ? SCENARIO_LANE_OK : SCENARIO_LANE_MASKED;
+    for (int l = 0; l < BANKS_WARP && !src->brief; l++) {
         scenario_lane *ln = &in->lane[l];
         ln->state = (in->req.active >> l) & 1 ? SCENARIO_LANE_OK : SCENARIO_LANE_MASKED;
         ln->tid = ln->tx = l;
@@ -186,12 +204,19 @@ static bool next_streamed(instr_source *src, scenario_instr *in)
 }
 
 /* 2.3 KiB each: 256 accesses x 32 warps, the most a scenario has, keep at most 19 MiB */
-enum { REP_MAX_SLOTS = SCENARIO_MAX_ACCESSES * 32 };
+enum { REP_MAX_SLOTS = SCENARIO_MAX_ACCESSES * 32, KEYED_TABLE = 2 * INSTR_SOURCE_KEYED };
 
-/* Set up the table of repeated instructions for src's scenario, or turn it off. */
+/* The key of a keyed instruction: its access, warp (index in the selection) and slot values. */
+struct instr_keyed {
+    int access, w, n;
+    int64_t v[SCENARIO_KEY_MAX];
+};
+
+/* Set up the tables of repeated instructions for src's scenario, or turn them off. */
 static void rep_setup(instr_source *src)
 {
     const scenario *s = src->s;
+    src->rep_ready = true;
     src->rep_off = true;
     if (s->is_trace || src->ts || s->iterations < 2 || s->naccesses < 1)
         return;
@@ -200,39 +225,106 @@ static void rep_setup(instr_source *src)
     if (nw < 1 || slots > REP_MAX_SLOTS)
         return;
     src->rep_inv = xcalloc((size_t)s->naccesses, 1);
-    bool any = false;
-    for (int a = 0; a < s->naccesses; a++)
+    src->rep_keyed_access = xcalloc((size_t)s->naccesses, 1);
+    bool any = false, keyed = false;
+    for (int a = 0; a < s->naccesses; a++) {
         any |= (src->rep_inv[a] = (signed char)scenario_access_loop_invariant(s, a)) != 0;
-    if (!any) {
-        free(src->rep_inv);
-        src->rep_inv = NULL;
-        return;
+        keyed |=
+            (src->rep_keyed_access[a] = (signed char)(!src->rep_inv[a] && scenario_access_loop_slotted(s, a))) != 0;
     }
-    src->rep = xcalloc((size_t)slots, sizeof *src->rep);
-    src->rep_state = xcalloc((size_t)slots, 1);
+    if (!keyed) {
+        free(src->rep_keyed_access);
+        src->rep_keyed_access = NULL;
+    }
     src->rep_warps = nw;
-    src->rep_slots = slots;
-    src->rep_off = false;
+    if (any) {
+        src->rep = xcalloc((size_t)slots, sizeof *src->rep);
+        src->rep_state = xcalloc((size_t)slots, 1);
+        src->rep_slots = slots;
+    }
+    src->rep_off = !any && !keyed;
+}
+
+/* A hash of a key (multiply-xorshift over its values). */
+static uint32_t key_hash(const struct instr_keyed *k)
+{
+    uint64_t h = ((uint64_t)k->access * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)k->w << 32);
+    for (int i = 0; i < k->n; i++)
+        h = (h ^ (uint64_t)k->v[i]) * 0xBF58476D1CE4E5B9ull;
+    return (uint32_t)(h ^ (h >> 29));
+}
+
+/* The instruction of a keyed access (access, iteration, warp): the one built for an equal key
+ * (its slot in *slot), else built now and kept while there is room (else built into buf, slot
+ * -1). Entries are never replaced, so a slot always names the same instruction. */
+static scenario_instr *keyed_build(instr_source *src, int access, int it, int w, int warp, scenario_instr *buf,
+                                   int64_t *slot, void (*build)(const scenario *, int, int, int, scenario_instr *))
+{
+    const scenario *s = src->s;
+    struct instr_keyed key; /* no initialiser: only the n values written are read */
+    key.access = access;
+    key.w = w;
+    key.n = scenario_access_key(s, access, it, warp, key.v);
+    if (!src->keyed_table) {
+        src->keyed_table = xcalloc(KEYED_TABLE, sizeof *src->keyed_table);
+        src->keyed = xcalloc(INSTR_SOURCE_KEYED, sizeof *src->keyed);
+        src->keyed_instr = xcalloc(INSTR_SOURCE_KEYED, sizeof *src->keyed_instr);
+    }
+    uint32_t h = key_hash(&key) & (KEYED_TABLE - 1);
+    for (;; h = (h + 1) & (KEYED_TABLE - 1)) { /* never full: at most half the table is used */
+        int e = src->keyed_table[h] - 1;
+        if (e < 0)
+            break;
+        const struct instr_keyed *k = &src->keyed[e];
+        if (k->access == access && k->w == w && k->n == key.n &&
+            memcmp(k->v, key.v, sizeof *key.v * (size_t)key.n) == 0) {
+            scenario_instr *in = &src->keyed_instr[e];
+            in->iteration = it;
+            in->loop_value = s->loop_values[it];
+            *slot = src->rep_slots + e;
+            return in;
+        }
+    }
+    if (src->nkeyed == INSTR_SOURCE_KEYED) { /* full: built anew */
+        build(s, access, it, warp, buf);
+        return buf;
+    }
+    int e = src->nkeyed++;
+    struct instr_keyed *k = &src->keyed[e];
+    k->access = key.access;
+    k->w = key.w;
+    k->n = key.n;
+    memcpy(k->v, key.v, sizeof *key.v * (size_t)key.n);
+    src->keyed_table[h] = e + 1;
+    scenario_instr *in = &src->keyed_instr[e];
+    build(s, access, it, warp, in);
+    *slot = src->rep_slots + e;
+    return in;
 }
 
 /* The instruction of (access, iteration, warp), warp being the w-th of the selection: built into
  * buf, or, when the access reads no loop variable, the one built at its first iteration (its
- * slot in *slot, else -1) with the iteration's fields set. */
+ * slot in *slot, else -1) with the iteration's fields set; when it reads the loops only through
+ * slots, the one built for the same slot values (keyed_build). */
 static scenario_instr *rep_build(instr_source *src, int access, int it, int w, int warp, scenario_instr *buf,
                                  int64_t *slot)
 {
     const scenario *s = src->s;
     *slot = -1;
-    if (!src->rep && !src->rep_off)
+    if (!src->rep_ready)
         rep_setup(src);
+    void (*build)(const scenario *, int, int, int, scenario_instr *) =
+        src->brief ? scenario_instr_build_brief : scenario_instr_build;
+    if (!src->rep_off && src->rep_keyed_access && src->rep_keyed_access[access])
+        return keyed_build(src, access, it, w, warp, buf, slot, build);
     if (src->rep_off || !src->rep_inv[access]) {
-        scenario_instr_build(s, access, it, warp, buf);
+        build(s, access, it, warp, buf);
         return buf;
     }
     int64_t k = (int64_t)access * src->rep_warps + w;
     scenario_instr *in = &src->rep[k];
     if (!src->rep_state[k]) {
-        scenario_instr_build(s, access, it, warp, in);
+        build(s, access, it, warp, in);
         src->rep_state[k] = 1;
     }
     in->iteration = it;
@@ -280,8 +372,23 @@ const scenario_instr *instr_source_next_ref(instr_source *src, scenario_instr *i
         return in;
     }
     int64_t nw = scenario_selected_warps(s);
-    int it, access, w = (int)(src->k % nw);
-    scenario_instr_locate(s, src->k, &it, &access);
+    int it, access, w;
+    if (src->at_k == src->k && src->k > 0) { /* the next of the last: no divisions */
+        it = src->at_it;
+        access = src->at_access;
+        w = src->at_w + 1;
+        if (w == nw) {
+            w = 0;
+            scenario_instr_locate(s, src->k, &it, &access);
+        }
+    } else {
+        w = (int)(src->k % nw);
+        scenario_instr_locate(s, src->k, &it, &access);
+    }
+    src->at_k = src->k + 1;
+    src->at_it = it;
+    src->at_access = access;
+    src->at_w = w;
     out = rep_build(src, access, it, w, scenario_selected_warp(s, w), in, slot);
     out->seq = src->k++;
     return out;

@@ -24,7 +24,12 @@ typedef struct instr_source {
     int64_t counted;         /* instructions the checking pass found; -1 when none was made */
     const char *progress;    /* when set, progress under this name on a terminal's stderr */
     bool failed;
-    io_error err; /* why, when failed (also: interrupted by a signal, see work.h) */
+    bool recording; /* the file says "format": "bankscope-record/1"; for a streamed trace known
+                       before its instructions when it says so first, else once read through (the
+                       checking pass, or the end of the stream) */
+    bool brief;     /* the instructions hold only their request and lane states (set before the first
+                       one: scenario_instr_build_brief; a trace's lanes but their states unwritten) */
+    io_error err;   /* why, when failed (also: interrupted by a signal, see work.h) */
     /* instructions of loop-invariant accesses, built once per (access, warp) and handed out again
      * at every iteration (scenario_access_loop_invariant): rep[access * warps + w] */
     scenario_instr *rep;
@@ -32,7 +37,19 @@ typedef struct instr_source {
     signed char *rep_inv;
     int rep_warps;
     int64_t rep_slots;
-    bool rep_off; /* no repeats to serve (a trace, a single iteration, too many slots) */
+    bool rep_off;   /* no repeats to serve (a trace, a single iteration, too many slots) */
+    bool rep_ready; /* the tables were set up (or turned off) */
+    /* instructions of accesses that read the loops only through the slots of their expressions
+     * (scenario_access_loop_slotted), built once per (access, warp, key) and handed out again at
+     * every iteration with that key: up to INSTR_SOURCE_KEYED of them, slots rep_slots and up */
+    signed char *rep_keyed_access; /* per access: 1 keyed */
+    struct instr_keyed *keyed;     /* the keys, then the instructions */
+    scenario_instr *keyed_instr;
+    int *keyed_table; /* open addressing: entry + 1, 0 empty */
+    int nkeyed;
+    /* where the next instruction of the selection is, once one was handed out (at_k: its index) */
+    int64_t at_k;
+    int at_it, at_access, at_w;
 } instr_source;
 
 /* Instructions of a loaded scenario s (borrowed), for one warp (or -1: its selection). */
@@ -55,7 +72,9 @@ bool instr_source_next(instr_source *src, scenario_instr *in);
  * failure. *slot: the table entry (the same for every iteration of that access and warp), or -1
  * for an instruction built anew. */
 const scenario_instr *instr_source_next_ref(instr_source *src, scenario_instr *in, int64_t *slot);
-/* Entries of the table of loop-invariant instructions (slots are below it; 0 before the first). */
+#define INSTR_SOURCE_KEYED 4096 /* keyed instructions kept at most (2.3 KiB each) */
+
+/* Entries of the tables of repeated instructions (slots are below it; 0 before the first). */
 int64_t instr_source_slots(const instr_source *src);
 /* Fraction of the work done, 0..1 (for progress). */
 double instr_source_progress(const instr_source *src);

@@ -492,15 +492,21 @@ static inline bool fast_int(jsonstream *js)
 
 int jsonstream_ints(jsonstream *js, int64_t *vals, int64_t *cols, int max)
 {
+    /* the state is kept in locals and written back once: the loop reads and writes no field */
+    const bool in_array = js->depth > 0 && js->stack[js->depth - 1] == 'a';
+    if (js->state == ST_AFTER ? !in_array : js->state != ST_VALUE_OR_END || js->depth == 0)
+        return 0;
+    const char *const buf = js->buf;
+    const int64_t col0 = js->base - js->line_start - js->cont + 1; /* col_here at buf[0] */
+    size_t pos = js->pos;
+    bool after = js->state == ST_AFTER;
     int n = 0;
-    while (n < max && js->len - js->pos >= 48) {
-        const char *p = js->buf + js->pos, *lim = js->buf + js->len - 17, *q;
-        if (js->state == ST_AFTER) {
-            if (*p != ',' || js->depth == 0 || js->stack[js->depth - 1] != 'a')
+    while (n < max && js->len - pos >= 48) {
+        const char *p = buf + pos, *lim = buf + js->len - 17, *q;
+        if (after) {
+            if (*p != ',' || !in_array)
                 break;
             p++;
-        } else if (js->state != ST_VALUE_OR_END || js->depth == 0) {
-            break;
         }
         while (*p == ' ' && p < lim)
             p++;
@@ -509,7 +515,7 @@ int jsonstream_ints(jsonstream *js, int64_t *vals, int64_t *cols, int max)
             v = -1;
             q = p + 4;
         } else {
-            for (q = p; *q >= '0' && *q <= '9' && q - p < 16; q++)
+            for (q = p; (unsigned)(*q - '0') < 10u && q - p < 16; q++)
                 v = v * 10 + (*q - '0');
             if (q == p || q - p > 15 || (*p == '0' && q - p > 1))
                 break;
@@ -517,12 +523,15 @@ int jsonstream_ints(jsonstream *js, int64_t *vals, int64_t *cols, int max)
         char c = *q;
         if (!(c == ',' || c == ']' || c == ' ' || c == '\n' || c == '}' || c == '\r' || c == '\t'))
             break;
-        js->pos = (size_t)(p - js->buf);
-        js->line_tok = js->line;
-        js->col_tok = col_here(js);
-        cols[n] = js->col_tok;
+        cols[n] = col0 + (p - buf);
         vals[n++] = v;
-        js->pos = (size_t)(q - js->buf);
+        pos = (size_t)(q - buf);
+        after = true;
+    }
+    if (n > 0) {
+        js->pos = pos;
+        js->line_tok = js->line;
+        js->col_tok = cols[n - 1];
         js->state = ST_AFTER;
     }
     return n;

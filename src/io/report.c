@@ -58,52 +58,77 @@ const char *report_excluded_text(const scenario_excluded *e, char *buf, size_t n
     return buf;
 }
 
-/* Iterate the instructions the options select, calling fn for each. */
-typedef void (*visit_fn)(void *ctx, const scenario *s, const scenario_instr *in, const banks_result *r);
+/* What the totals read of one instruction's lanes: its excluded lanes and whether it is idle
+ * (worked out once per table slot for instructions that repeat). */
+typedef struct lanes_brief {
+    scenario_excluded ex;
+    bool idle;
+} lanes_brief;
 
-static void visit(const scenario *s, const report_options *o, visit_fn fn, void *ctx)
+/* The lane counts of in, from its lanes' states. */
+static void lanes_brief_of(const scenario_instr *in, lanes_brief *b)
+{
+    scenario_instr_excluded(in, &b->ex);
+    b->idle = scenario_instr_idle(in);
+}
+
+/* Iterate the instructions the options select, calling fn for each (brief: fn reads only their
+ * requests and lane states). */
+typedef void (*visit_fn)(void *ctx, const scenario *s, const scenario_instr *in, const banks_result *r,
+                         const lanes_brief *b);
+
+static void visit(const scenario *s, const report_options *o, visit_fn fn, void *ctx, bool brief)
 {
     scenario_instr in;
     banks_result r;
+    lanes_brief lb;
     instr_source own, *src = o->source;
     if (!src) {
         instr_source_scenario(&own, s, o->warp);
         src = &own;
     }
-    /* Work that repeats is done once, exactly: an instruction of a loop-invariant access is the
-     * one of its first iteration (instr_source), whose result is kept per slot; any other request
-     * equal to one answered before comes from the memo. */
+    src->brief = brief; /* fn reads only the request and the lanes' states */
+    /* Work that repeats is done once, exactly: an instruction of a loop-invariant access (or of
+     * one that reads the loops only through slots) is the one kept in its table slot, whose
+     * result and lane counts are kept per slot; any other request equal to one answered before
+     * comes from the memo. */
     banks_memo memo;
     banks_memo_init(&memo, 12);
     banks_result *slot_res = NULL;
+    lanes_brief *slot_lanes = NULL;
     int64_t slot;
     const scenario_instr *ip;
     while ((ip = instr_source_next_ref(src, &in, &slot))) {
         if (slot < 0) {
             banks_memo_analyze(&memo, s->arch, &ip->req, &r);
-            fn(ctx, s, ip, &r);
+            lanes_brief_of(ip, &lb);
+            fn(ctx, s, ip, &r, &lb);
             continue;
         }
         if (!slot_res) {
             int64_t n = instr_source_slots(src);
             slot_res = xcalloc((size_t)n, sizeof *slot_res);
+            slot_lanes = xcalloc((size_t)n, sizeof *slot_lanes);
             for (int64_t k = 0; k < n; k++)
                 slot_res[k].conflict_degree = -1; /* not analysed yet (a result's degree is >= 0) */
         }
-        if (slot_res[slot].conflict_degree < 0)
+        if (slot_res[slot].conflict_degree < 0) {
             banks_memo_analyze(&memo, s->arch, &ip->req, &slot_res[slot]);
-        fn(ctx, s, ip, &slot_res[slot]);
+            lanes_brief_of(ip, &slot_lanes[slot]);
+        }
+        fn(ctx, s, ip, &slot_res[slot], &slot_lanes[slot]);
     }
     free(slot_res);
+    free(slot_lanes);
     banks_memo_free(&memo);
     if (src == &own)
         instr_source_close(&own);
 }
 
-static void totals_add(report_totals *t, const scenario_instr *in, const banks_result *r)
+static void totals_add(report_totals *t, const scenario_instr *in, const banks_result *r, bool idle)
 {
     t->instructions++;
-    t->idle += scenario_instr_idle(in);
+    t->idle += idle;
     t->not_modelled += r->not_modelled; /* counted, but nothing of them in the sums */
     t->wavefronts += r->wavefronts;
     t->ideal += r->ideal_wavefronts;
@@ -327,12 +352,12 @@ static void outside_heading(FILE *out, const scenario *s, int a)
 
 /* Print the first warp-instruction of each access in full, then group the following ones
  * (consecutive warps or trace entries with identical results) into one line each. */
-static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, const banks_result *r)
+static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, const banks_result *r,
+                       const lanes_brief *b)
 {
     text_ctx *c = ctx;
-    totals_add(&c->t, in, r);
-    scenario_excluded ex;
-    scenario_instr_excluded(in, &ex);
+    totals_add(&c->t, in, r, b->idle);
+    scenario_excluded ex = b->ex;
     scenario_excluded_add(&c->excluded, &ex);
     if (c->o->summary)
         return;
@@ -508,7 +533,7 @@ void report_text(FILE *out, const scenario *s, const report_options *o)
     text_ctx c = {.out = out, .o = o, .last_access = -2, .last_iter = -1, .last_heading = -1};
     if (!o->summary)
         scenario_header(out, s);
-    visit(s, o, text_visit, &c);
+    visit(s, o, text_visit, &c, o->summary);
     flush_run(&c, s);
     if (o->summary) /* after the instructions: a streamed trace's count is known only then */
         scenario_header(out, s);
@@ -561,14 +586,14 @@ static void json_excluded(jsonw *w, const scenario_excluded *e)
     jsonw_end_object(w);
 }
 
-static void json_visit(void *ctx, const scenario *s, const scenario_instr *in, const banks_result *r)
+static void json_visit(void *ctx, const scenario *s, const scenario_instr *in, const banks_result *r,
+                       const lanes_brief *b)
 {
     json_ctx *c = ctx;
     jsonw *w = c->w;
-    scenario_excluded ex;
-    scenario_instr_excluded(in, &ex);
+    scenario_excluded ex = b->ex;
     scenario_excluded_add(&c->excluded, &ex);
-    totals_add(&c->t, in, r);
+    totals_add(&c->t, in, r, b->idle);
     jsonw_begin_object(w, JSONW_INLINE);
     JSONW_KV_INT(w, "seq", in->seq);
     if (in->access >= 0)
@@ -781,7 +806,7 @@ bool report_json(FILE *out, const scenario *s, const report_options *o, const ch
         json_arrays(&w, s);
     jsonw_key(&w, "accesses");
     jsonw_begin_array(&w, JSONW_LINES);
-    visit(s, o, json_visit, &c);
+    visit(s, o, json_visit, &c, false);
     jsonw_end_array(&w);
     jsonw_key(&w, "summary");
     jsonw_begin_object(&w, JSONW_INLINE);

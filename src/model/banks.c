@@ -426,8 +426,8 @@ static bool fast_plan(const banks_profile *p, const banks_request *req, banks_fa
  * within BANKS_WINDOW / 2 of the first active lane's. One byte per unit holds the phase that last
  * touched it (3 bits, 1-based) and its rank there (5 bits): every lane is a few branch-free
  * operations. */
-static bool fast_portable(const banks_profile *p, const banks_request *req, const banks_fast_plan *plan,
-                          banks_result *out)
+static inline __attribute__((always_inline)) bool fast_kernel(const banks_profile *p, const banks_request *req,
+                                                              const banks_fast_plan *plan, banks_result *out)
 {
     _Static_assert(sizeof(banks_lane) == 4, "banks_lane is written as four bytes");
     (void)p;
@@ -502,6 +502,41 @@ static bool fast_portable(const banks_profile *p, const banks_request *req, cons
     return true;
 }
 
+/* The portable kernel as every CPU runs it. */
+static bool fast_portable(const banks_profile *p, const banks_request *req, const banks_fast_plan *plan,
+                          banks_result *out)
+{
+    return fast_kernel(p, req, plan, out);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* The same kernel compiled for AVX2 with BMI1/2, POPCNT and LZCNT (every x86-64 server since
+ * 2013): the lane loop's bit operations become single instructions (tzcnt, blsr, shlx, popcnt)
+ * and its copies vector moves. Called only where the CPU has them (banks_fast_avx2_usable). */
+__attribute__((target("avx2,bmi,bmi2,popcnt,lzcnt"))) static bool
+fast_avx2(const banks_profile *p, const banks_request *req, const banks_fast_plan *plan, banks_result *out)
+{
+    return fast_kernel(p, req, plan, out);
+}
+
+/* What fast_avx2 was compiled for, asked of the CPU at run time. */
+bool banks_fast_avx2_usable(void)
+{
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+           __builtin_cpu_supports("popcnt");
+}
+#else
+static bool fast_avx2(const banks_profile *p, const banks_request *req, const banks_fast_plan *plan, banks_result *out)
+{
+    return fast_kernel(p, req, plan, out);
+}
+
+bool banks_fast_avx2_usable(void)
+{
+    return false;
+}
+#endif
+
 /* Serve one half-warp request the cc 1.x way ([PG] 1.x): each step broadcasts the word of the
  * lowest waiting lane to every lane reading it, and every other bank serves one waiting lane. */
 static int phase_legacy(const banks_profile *p, const banks_request *req, int width, int sub, banks_phase *ph,
@@ -543,14 +578,19 @@ static int phase_legacy(const banks_profile *p, const banks_request *req, int wi
     return steps;
 }
 
-/* banks_analyze, with the AVX-512 kernel when simd is true. */
-static void analyze(const banks_profile *p, const banks_request *req, banks_result *out, banks_cell *cells, bool simd)
+/* Which search-free kernel analyze tries first: the portable one always follows. */
+typedef enum kernel { KERNEL_PORTABLE, KERNEL_AVX2, KERNEL_AVX512 } kernel;
+
+/* banks_analyze, with the kernel k (and the portable one where k cannot take the request). */
+static void analyze(const banks_profile *p, const banks_request *req, banks_result *out, banks_cell *cells, kernel k)
 {
     /* Every field is written below, phase entries past nphases excepted: no clearing. */
     banks_fast_plan plan;
     if (!cells && !banks_tensor_op(req->op) && req->active && p->same_slot_words == 1 && !p->single_broadcast &&
         !(p->split_wide && req->width > p->bank_bytes) &&
-        ((simd && banks_fast_simd(p, req, out)) || (fast_plan(p, req, &plan) && fast_portable(p, req, &plan, out))))
+        ((k == KERNEL_AVX512 && banks_fast_simd(p, req, out)) ||
+         (fast_plan(p, req, &plan) &&
+          (k == KERNEL_AVX2 ? fast_avx2(p, req, &plan, out) : fast_portable(p, req, &plan, out)))))
         return;
     if (cells)
         memset(cells, 0, sizeof *cells * BANKS_MAX_ROWS * (size_t)p->banks);
@@ -609,10 +649,18 @@ static void analyze(const banks_profile *p, const banks_request *req, banks_resu
 
 void banks_analyze(const banks_profile *p, const banks_request *req, banks_result *out, banks_cell *cells)
 {
-    analyze(p, req, out, cells, banks_fast_simd_usable());
+    analyze(p, req, out, cells,
+            banks_fast_simd_usable()   ? KERNEL_AVX512
+            : banks_fast_avx2_usable() ? KERNEL_AVX2
+                                       : KERNEL_PORTABLE);
 }
 
 void banks_analyze_portable(const banks_profile *p, const banks_request *req, banks_result *out, banks_cell *cells)
 {
-    analyze(p, req, out, cells, false);
+    analyze(p, req, out, cells, KERNEL_PORTABLE);
+}
+
+void banks_analyze_avx2(const banks_profile *p, const banks_request *req, banks_result *out, banks_cell *cells)
+{
+    analyze(p, req, out, cells, banks_fast_avx2_usable() ? KERNEL_AVX2 : KERNEL_PORTABLE);
 }

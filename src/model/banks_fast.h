@@ -3,7 +3,7 @@
  * sm_35_8byte), each lane in one phase, no grid, every active lane aligned to its width. Internal
  * to the model: everything else goes through banks.h. Pure: no globals, no I/O, no allocation.
  *
- * Both kernels give exactly what the general path of banks.c gives (tests/unit/test_banks.c
+ * Every kernel gives exactly what the general path of banks.c gives (tests/unit/test_banks.c
  * compares them with the original engine on a million random requests); a kernel that cannot
  * take a request returns false before the caller relies on anything it wrote. */
 #ifndef BANKSCOPE_BANKS_FAST_H
@@ -29,7 +29,14 @@ bool banks_fast_simd_usable(void);
  * or more from the first active lane's. */
 bool banks_fast_simd(const banks_profile *p, const banks_request *req, banks_result *out);
 
-/* banks_analyze without the AVX-512 kernel (the portable path on every CPU), for the tests. */
+/* True when this CPU runs the portable kernel compiled for AVX2 with BMI1/2 and POPCNT (banks.c),
+ * what banks_analyze runs where the CPU has those but not the AVX-512 extensions. */
+bool banks_fast_avx2_usable(void);
+
+/* banks_analyze without the AVX-512 kernel and the AVX2 build of the portable one (the portable
+ * path as every CPU runs it), and with the AVX2 build only (the portable path where the CPU has
+ * no AVX2), for the tests. */
 void banks_analyze_portable(const banks_profile *p, const banks_request *req, banks_result *out, banks_cell *cells);
+void banks_analyze_avx2(const banks_profile *p, const banks_request *req, banks_result *out, banks_cell *cells);
 
 #endif

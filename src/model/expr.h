@@ -156,6 +156,12 @@ typedef struct expr_range {
  * a*lane + b and the like), constants fold, and e->fast.may_fail says whether any value inside
  * r can hit an error. Replaces an earlier specialisation. */
 void expr_specialize(expr *e, const expr_range *r);
+/* Whether the value's code of the program expr_eval_lanes runs for e reads v itself, not only
+ * through the slots expr_prepare computes: when it does not for a loop variable, the values
+ * depend on the loop only through the slots. */
+bool expr_reads_directly(const expr *e, expr_var v);
+/* How many slots expr_prepare computes for e (env->v[EXPR_NVARS ..]). */
+int expr_slot_count(const expr *e);
 /* Compute the per-instruction slots of e's specialised program into env (from its warp, loop
  * and blockDim values); call it before expr_eval_fast whenever those change. */
 void expr_prepare(const expr *e, expr_env *env);
@@ -173,7 +179,8 @@ typedef struct expr_lanes {
 } expr_lanes;
 
 /* expr_eval_fast for the lanes of mask at once (env holds the per-instruction variables and
- * slots, after expr_prepare): out[lane] for the lanes that succeed; returns the lanes that
+ * slots, after expr_prepare): out[lane] for the lanes that succeed, 0 for the others (not in
+ * mask, or failed); returns the lanes that
  * fail, with st[lane] and pos[lane] as expr_eval would give them. Each instruction runs over
  * all lanes in a loop, so the interpreter's cost is shared by the warp. */
 uint32_t expr_eval_lanes(const expr *e, const expr_env *env, const expr_lanes *lv, uint32_t mask, int64_t *out,

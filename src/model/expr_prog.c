@@ -742,6 +742,27 @@ expr_status expr_prog_run(const expr_prog *p, const expr_env *env, int64_t *out,
     return run(p, 0, p->ncode, env, out, pos);
 }
 
+/* A scan of the value's code: the variable as an operand, or a term of a linear form. */
+bool expr_reads_directly(const expr *e, expr_var v)
+{
+    const expr_prog *p = e->fast.ncode ? &e->fast : &e->prog;
+    for (int i = 0; i < p->ncode; i++) {
+        const expr_insn *in = &p->code[i];
+        if (in->op == EXPR_I_VAR && in->arg == (int64_t)v)
+            return true;
+        if (in->op == EXPR_I_LIN)
+            for (int k = 0; k < p->lin[in->arg].nterms; k++)
+                if (p->lin[in->arg].var[k] == (int)v)
+                    return true;
+    }
+    return false;
+}
+
+int expr_slot_count(const expr *e)
+{
+    return e->fast.ncode ? e->fast.nslots : 0;
+}
+
 void expr_prog_prepare(const expr_prog *p, expr_env *env)
 {
     for (int k = 0; k < p->nslots; k++) /* cannot fail: only such parts become slots */
@@ -749,7 +770,7 @@ void expr_prog_prepare(const expr_prog *p, expr_env *env)
 }
 
 /* A lane variable's index in expr_lanes, or -1 for a per-instruction one. */
-static int lane_var(int v)
+static inline __attribute__((always_inline)) int lane_var(int v)
 {
     switch (v) {
     case EXPR_TX: return 0;
@@ -763,26 +784,118 @@ static int lane_var(int v)
 
 #define WARP_DEPTH 16 /* deepest stack evaluated a warp at a time */
 
+/* Apply one operation to every lane: a loop per operator (no switch inside), which the compiler
+ * turns into vector code. */
+#define EACH_LANE(expr)                                                                                                \
+    do {                                                                                                               \
+        for (int l = 0; l < EXPR_LANES; l++)                                                                           \
+            a[l] = (expr);                                                                                             \
+    } while (0)
+
+/* The signed remainder and quotient by 2^s (s < 63) as C defines them (rounded toward zero),
+ * with shifts only. */
+static inline int64_t mod_pow2(int64_t x, int s)
+{
+    uint64_t bias = (uint64_t)(x >> 63) & (((uint64_t)1 << s) - 1u); /* 2^s - 1 for negative x */
+    return (int64_t)((uint64_t)x - (((uint64_t)x + bias) & ~(((uint64_t)1 << s) - 1u)));
+}
+
+static inline int64_t div_pow2(int64_t x, int s)
+{
+    uint64_t bias = (uint64_t)(x >> 63) & (((uint64_t)1 << s) - 1u);
+    return (int64_t)((uint64_t)x + bias) >> s;
+}
+
 /* k_op over every lane (wrapping; the divisions never trap: k is neither 0 nor, where a lane
  * could hold INT64_MIN, -1 for the lanes that matter, and the others are made harmless). */
-static void k_op_lanes(int op, int64_t *a, int64_t k)
+static inline __attribute__((always_inline)) void k_op_lanes(int op, int64_t *a, int64_t k)
 {
     if ((op == EXPR_DIV || op == EXPR_MOD) && (k == 0 || k == -1)) {
         for (int l = 0; l < EXPR_LANES; l++)
             a[l] = k == 0 ? 0 : op == EXPR_DIV ? (int64_t)(0 - (uint64_t)a[l]) : 0;
         return;
     }
-    for (int l = 0; l < EXPR_LANES; l++)
-        a[l] = k_op(op, a[l], k);
+    const uint64_t u = (uint64_t)k;
+    const int s = k > 0 && (k & (k - 1)) == 0 && k < ((int64_t)1 << 62) ? __builtin_ctzll(u) : -1;
+    switch (op) {
+    case EXPR_ADD: EACH_LANE((int64_t)((uint64_t)a[l] + u)); break;
+    case EXPR_SUB: EACH_LANE((int64_t)((uint64_t)a[l] - u)); break;
+    case EXPR_MUL: EACH_LANE((int64_t)((uint64_t)a[l] * u)); break;
+    case EXPR_DIV:
+        if (s >= 0)
+            EACH_LANE(div_pow2(a[l], s));
+        else
+            EACH_LANE(a[l] / k);
+        break;
+    case EXPR_MOD:
+        if (s >= 0)
+            EACH_LANE(mod_pow2(a[l], s));
+        else
+            EACH_LANE(a[l] % k);
+        break;
+    case EXPR_SHL: EACH_LANE((int64_t)((uint64_t)a[l] << k)); break;
+    case EXPR_SHR: EACH_LANE(a[l] >> k); break;
+    case EXPR_LT: EACH_LANE(a[l] < k); break;
+    case EXPR_LE: EACH_LANE(a[l] <= k); break;
+    case EXPR_GT: EACH_LANE(a[l] > k); break;
+    case EXPR_GE: EACH_LANE(a[l] >= k); break;
+    case EXPR_EQ: EACH_LANE(a[l] == k); break;
+    case EXPR_NE: EACH_LANE(a[l] != k); break;
+    case EXPR_AND: EACH_LANE(a[l] & k); break;
+    case EXPR_XOR: EACH_LANE(a[l] ^ k); break;
+    case EXPR_OR: EACH_LANE(a[l] | k); break;
+    case EXPR_MIN: EACH_LANE(a[l] < k ? a[l] : k); break;
+    case EXPR_MAX: EACH_LANE(a[l] > k ? a[l] : k); break;
+    default: EACH_LANE(0); break;
+    }
 }
 
-uint32_t expr_eval_lanes(const expr *e, const expr_env *env, const expr_lanes *lv, uint32_t mask, int64_t *out,
-                         expr_status *st, int *pos)
+/* A binary operator over every lane (t = t op d) when no lane can fail; false (t untouched) for
+ * the operators that can fail and for + and - where a lane overflows, which go lane by lane. */
+static inline __attribute__((always_inline)) bool safe_op_lanes(int op, int64_t *a, const int64_t *d)
+{
+    switch (op) {
+    case EXPR_LT: EACH_LANE(a[l] < d[l]); return true;
+    case EXPR_LE: EACH_LANE(a[l] <= d[l]); return true;
+    case EXPR_GT: EACH_LANE(a[l] > d[l]); return true;
+    case EXPR_GE: EACH_LANE(a[l] >= d[l]); return true;
+    case EXPR_EQ: EACH_LANE(a[l] == d[l]); return true;
+    case EXPR_NE: EACH_LANE(a[l] != d[l]); return true;
+    case EXPR_AND: EACH_LANE(a[l] & d[l]); return true;
+    case EXPR_XOR: EACH_LANE(a[l] ^ d[l]); return true;
+    case EXPR_OR: EACH_LANE(a[l] | d[l]); return true;
+    case EXPR_MIN: EACH_LANE(a[l] < d[l] ? a[l] : d[l]); return true;
+    case EXPR_MAX: EACH_LANE(a[l] > d[l] ? a[l] : d[l]); return true;
+    case EXPR_ADD:
+    case EXPR_SUB: { /* wrapping, then the lanes whose sign came out wrong overflowed */
+        int64_t r[EXPR_LANES];
+        uint64_t ovf = 0;
+        const bool add = op == EXPR_ADD;
+        for (int l = 0; l < EXPR_LANES; l++) {
+            uint64_t x = (uint64_t)a[l], y = (uint64_t)d[l], s = add ? x + y : x - y;
+            r[l] = (int64_t)s;
+            ovf |= add ? (x ^ s) & (y ^ s) : (x ^ y) & (x ^ s);
+        }
+        if (ovf >> 63) /* some lane overflowed, perhaps a dead one: lane by lane */
+            return false;
+        for (int l = 0; l < EXPR_LANES; l++)
+            a[l] = r[l];
+        return true;
+    }
+    default: return false;
+    }
+}
+
+__attribute__((target_clones("avx2", "default"))) uint32_t expr_eval_lanes(const expr *e, const expr_env *env,
+                                                                           const expr_lanes *lv, uint32_t mask,
+                                                                           int64_t *out, expr_status *st, int *pos)
 {
     const expr_prog *p = e->fast.ncode ? &e->fast : &e->prog;
     if (p->jumps || p->depth > WARP_DEPTH) { /* lane by lane */
         expr_env x = *env;
         uint32_t failed = 0;
+        for (int l = 0; l < EXPR_LANES; l++)
+            out[l] = 0;
         for (uint32_t m = mask; m; m &= m - 1) {
             int l = __builtin_ctz(m);
             x.v[EXPR_TX] = lv->v[0][l];
@@ -791,8 +904,10 @@ uint32_t expr_eval_lanes(const expr *e, const expr_env *env, const expr_lanes *l
             x.v[EXPR_TID] = lv->v[3][l];
             x.v[EXPR_LANE] = lv->v[4][l];
             st[l] = run(p, 0, p->ncode, &x, &out[l], &pos[l]);
-            if (st[l] != EXPR_OK)
+            if (st[l] != EXPR_OK) {
                 failed |= 1u << l;
+                out[l] = 0;
+            }
         }
         return failed;
     }
@@ -862,6 +977,11 @@ uint32_t expr_eval_lanes(const expr *e, const expr_env *env, const expr_lanes *l
             sp--;
             t = stk[sp - 1];
             d = stk[sp];
+            if (safe_op_lanes(in->op, t, d)) { /* every lane, dead ones too: they are never read */
+                for (int l = 0; l < EXPR_LANES; l++)
+                    t[l] = (live >> l) & 1 ? t[l] : 0;
+                break;
+            }
             for (int l = 0; l < EXPR_LANES; l++) {
                 int64_t r = 0;
                 if (live >> l & 1) {
@@ -879,9 +999,7 @@ uint32_t expr_eval_lanes(const expr *e, const expr_env *env, const expr_lanes *l
             break;
         }
     }
-    for (uint32_t m = live; m; m &= m - 1) {
-        int l = __builtin_ctz(m);
-        out[l] = stk[0][l];
-    }
+    for (int l = 0; l < EXPR_LANES; l++) /* a blend, not a loop over the live lanes' bits */
+        out[l] = (live >> l) & 1 ? stk[0][l] : 0;
     return failed;
 }

@@ -171,6 +171,8 @@ bool scenario_loop_encloses(const scenario *s, int k, int inner)
 int64_t scenario_loop_value(const scenario *s, int k, int it)
 {
     const scenario_loop *L = &s->loops[k];
+    if (L->stride == 1 && it < L->count && L->values) /* the innermost loop: no division */
+        return L->values[it];
     return L->values && L->count ? L->values[(it / L->stride) % L->count] : 0;
 }
 
@@ -574,29 +576,155 @@ bool scenario_finish(scenario *s, scenario_error *err)
     return true;
 }
 
+static void instr_env(const scenario *s, int iteration, int warp, expr_env *env);
+
+/* The helpers of build are inlined into it, so that they are compiled for each of its targets. */
+#define INLINE static inline __attribute__((always_inline))
+
+/* One warp-instruction worked out a lane vector at a time (build): what every lane record is
+ * made of, kept in arrays so that each step is one loop over the 32 lanes. */
+typedef struct lane_work {
+    uint32_t thread, masked, oob, misaligned, failed; /* lanes in each state (the rest: OK) */
+    int64_t index[SCENARIO_MAX_DIMS][BANKS_WARP];     /* written up to the dimension a lane left at */
+    int64_t address[BANKS_WARP];                      /* for lanes in bounds */
+    expr_status eval[BANKS_WARP];                     /* failed lanes: the error and where */
+    int eval_pos[BANKS_WARP], bad_dim[BANKS_WARP];
+} lane_work;
+
 /* Evaluate expression x for the lanes in *pending, all at once (expr_eval_lanes): lanes where
- * it fails leave *pending as expression errors (bad_dim = dim); the values go to val[lane]. */
-static void eval_lanes(const expr *x, expr_env *env, const expr_lanes *lv, scenario_instr *out, uint32_t *pending,
-                       int dim, int64_t *val)
+ * it fails leave *pending as expression errors (bad_dim = dim); the values go to val[lane] (0 for
+ * the other lanes). */
+INLINE void eval_lanes(const expr *x, expr_env *env, const expr_lanes *lv, lane_work *w, uint32_t *pending, int dim,
+                       int64_t *val)
 {
     expr_prepare(x, env);
-    expr_status st[BANKS_WARP];
-    int pos[BANKS_WARP];
-    uint32_t failed = expr_eval_lanes(x, env, lv, *pending, val, st, pos);
-    for (uint32_t m = failed; m; m &= m - 1) {
-        int ln = __builtin_ctz(m);
-        scenario_lane *l = &out->lane[ln];
-        l->state = SCENARIO_LANE_EVAL_ERROR;
-        l->eval = st[ln];
-        l->eval_pos = pos[ln];
-        l->bad_dim = dim;
-    }
+    uint32_t failed = expr_eval_lanes(x, env, lv, *pending, val, w->eval, w->eval_pos);
+    for (uint32_t m = failed; m; m &= m - 1)
+        w->bad_dim[__builtin_ctz(m)] = dim;
+    w->failed |= failed;
     *pending &= ~failed;
 }
 
-void scenario_instr_build(const scenario *s, int access, int iteration, int warp, scenario_instr *out)
+/* Lane masks of one test over the 32 lanes: loops without branches, which the compiler turns
+ * into vector compares. */
+INLINE uint32_t lanes_zero(const int64_t *v)
 {
-    /* every field is written below (no clearing of the whole instruction) */
+    uint32_t m = 0;
+    for (int l = 0; l < BANKS_WARP; l++)
+        m |= (uint32_t)(v[l] == 0) << l;
+    return m;
+}
+
+/* Lanes whose v is outside 0 .. n - 1. */
+INLINE uint32_t lanes_outside(const int64_t *v, int64_t n)
+{
+    uint32_t m = 0;
+    for (int l = 0; l < BANKS_WARP; l++)
+        m |= (uint32_t)((v[l] < 0) | (v[l] >= n)) << l;
+    return m;
+}
+
+/* Lanes whose v is above hi. */
+INLINE uint32_t lanes_above(const int64_t *v, int64_t hi)
+{
+    uint32_t m = 0;
+    for (int l = 0; l < BANKS_WARP; l++)
+        m |= (uint32_t)(v[l] > hi) << l;
+    return m;
+}
+
+/* Lanes whose v has a bit of mask set. */
+INLINE uint32_t lanes_any(const int64_t *v, int64_t mask)
+{
+    uint32_t m = 0;
+    for (int l = 0; l < BANKS_WARP; l++)
+        m |= (uint32_t)((v[l] & mask) != 0) << l;
+    return m;
+}
+
+/* The per-lane variables of warp (threadIdx.x/y/z, tid, lane) into lv, 0 for lanes without a
+ * thread; the lanes with a thread. x runs fastest, as CUDA numbers threads. */
+INLINE uint32_t warp_lanes(const scenario *s, int warp, expr_lanes *lv)
+{
+    const int bx = s->block[0], by = s->block[1], tid0 = warp * BANKS_WARP;
+    const int n = scenario_threads(s) - tid0;
+    const uint32_t thread = n >= BANKS_WARP ? 0xffffffffu : n <= 0 ? 0 : (1u << n) - 1u;
+    if (bx % BANKS_WARP == 0) { /* the usual block: a warp is one run of x */
+        const int64_t tx = tid0 % bx, ty = (tid0 / bx) % by, tz = tid0 / (bx * by);
+        for (int l = 0; l < BANKS_WARP; l++) {
+            lv->v[0][l] = tx + l;
+            lv->v[1][l] = ty;
+            lv->v[2][l] = tz;
+            lv->v[3][l] = tid0 + l;
+            lv->v[4][l] = l;
+        }
+        return thread;
+    }
+    int tx = tid0 % bx, ty = (tid0 / bx) % by, tz = tid0 / (bx * by);
+    for (int l = 0; l < BANKS_WARP; l++) {
+        bool has = (thread >> l) & 1;
+        lv->v[0][l] = has ? tx : 0;
+        lv->v[1][l] = has ? ty : 0;
+        lv->v[2][l] = has ? tz : 0;
+        lv->v[3][l] = has ? tid0 + l : 0;
+        lv->v[4][l] = has ? l : 0;
+        if (++tx == bx) {
+            tx = 0;
+            if (++ty == by) {
+                ty = 0;
+                tz++;
+            }
+        }
+    }
+    return thread;
+}
+
+/* Every lane record of out from w: what each lane reached before it left (or 0). */
+INLINE void fill_lanes(const scenario_access *a, int warp, const expr_lanes *lv, const lane_work *w,
+                       scenario_instr *out)
+{
+    for (int l = 0; l < BANKS_WARP; l++) {
+        scenario_lane *ln = &out->lane[l];
+        uint32_t b = 1u << l;
+        bool has = w->thread & b;
+        ln->tid = warp * BANKS_WARP + l;
+        ln->tx = has ? (int)lv->v[0][l] : 0;
+        ln->ty = has ? (int)lv->v[1][l] : 0;
+        ln->tz = has ? (int)lv->v[2][l] : 0;
+        ln->bad_dim = -1;
+        ln->eval = EXPR_OK;
+        ln->eval_pos = 0;
+        ln->address = 0;
+        int reached = 0; /* index dimensions the lane evaluated */
+        if (has && !(w->masked & b) && !(w->failed & b && w->bad_dim[l] < 0)) {
+            if (w->failed & b) {
+                reached = w->bad_dim[l];
+                ln->bad_dim = w->bad_dim[l];
+                ln->eval = w->eval[l];
+                ln->eval_pos = w->eval_pos[l];
+            } else if (w->oob & b) { /* its index d is outside (past the end: d = nidx - 1) */
+                reached = w->bad_dim[l] + 1;
+                ln->bad_dim = w->bad_dim[l];
+            } else {
+                reached = a->nidx;
+                ln->address = w->address[l];
+            }
+        } else if (has && (w->failed & b)) { /* 'when' failed */
+            ln->bad_dim = -1;
+            ln->eval = w->eval[l];
+            ln->eval_pos = w->eval_pos[l];
+        }
+        for (int d = 0; d < SCENARIO_MAX_DIMS; d++)
+            ln->index[d] = d < reached ? w->index[d][l] : 0;
+    }
+}
+
+/* Build the instruction of (access, iteration, warp) into out: the request always; every lane
+ * record when full, else only each lane's state (what the bank rule and the totals read). The
+ * lanes are worked out as vectors (lane_work), the records written once at the end. */
+__attribute__((target_clones("avx2", "default"))) static void build(const scenario *s, int access, int iteration,
+                                                                    int warp, scenario_instr *out, bool full)
+{
     out->seq = 0;
     out->access = access;
     out->iteration = iteration;
@@ -606,101 +734,81 @@ void scenario_instr_build(const scenario *s, int access, int iteration, int warp
     const scenario_array *arr = &s->arrays[a->array];
     out->req.op = a->op;
     out->req.width = a->width;
-    out->req.active = 0;
     scenario_tensor_request(a, &out->req);
     expr_env env;
-    env.v[EXPR_BDX] = s->block[0];
-    env.v[EXPR_BDY] = s->block[1];
-    env.v[EXPR_BDZ] = s->block[2];
-    for (int k = 0; k < SCENARIO_MAX_LOOPS; k++)
-        env.v[EXPR_LOOP + k] = k < s->nloops ? scenario_loop_value(s, k, iteration) : 0;
-    env.v[EXPR_WARP] = warp;
-    int threads = scenario_threads(s);
-    uint32_t pending = 0; /* lanes still taking part */
+    instr_env(s, iteration, warp, &env);
     expr_lanes lv;
-    int tid = warp * BANKS_WARP;
-    int tx = tid % s->block[0], ty = (tid / s->block[0]) % s->block[1], tz = tid / (s->block[0] * s->block[1]);
-    for (int ln = 0; ln < BANKS_WARP; ln++, tid++) {
-        scenario_lane *l = &out->lane[ln];
-        l->tid = tid;
-        l->tx = l->ty = l->tz = 0;
-        l->index[0] = l->index[1] = l->index[2] = 0;
-        l->address = 0;
-        l->bad_dim = -1;
-        l->eval = EXPR_OK;
-        l->eval_pos = 0;
-        out->req.addr[ln] = 0;
-        if (tid >= threads) {
-            l->state = SCENARIO_LANE_NO_THREAD;
-            for (int k = 0; k < 5; k++) /* in range, as expr_eval_lanes requires; never used */
-                lv.v[k][ln] = 0;
-            continue;
-        }
-        l->tx = tx;
-        l->ty = ty;
-        l->tz = tz;
-        lv.v[0][ln] = tx;
-        lv.v[1][ln] = ty;
-        lv.v[2][ln] = tz;
-        lv.v[3][ln] = tid;
-        lv.v[4][ln] = ln;
-        pending |= 1u << ln;
-        if (++tx == s->block[0]) { /* tid advances one thread: x fastest, as CUDA numbers them */
-            tx = 0;
-            if (++ty == s->block[1]) {
-                ty = 0;
-                tz++;
-            }
-        }
-    }
-    int64_t val[BANKS_WARP], elem[BANKS_WARP] = {0};
+    lane_work w;
+    w.thread = warp_lanes(s, warp, &lv);
+    w.masked = w.oob = w.misaligned = w.failed = 0;
+    uint32_t pending = w.thread; /* lanes still taking part */
+    int64_t val[BANKS_WARP];
+    uint64_t elem[BANKS_WARP]; /* wrapping: only lanes in bounds are used */
     if (a->when_text) {
-        eval_lanes(&a->when, &env, &lv, out, &pending, -1, val);
-        for (uint32_t m = pending; m; m &= m - 1) {
-            int ln = __builtin_ctz(m);
-            if (!val[ln]) {
-                out->lane[ln].state = SCENARIO_LANE_MASKED;
-                pending &= ~(1u << ln);
-            }
-        }
+        eval_lanes(&a->when, &env, &lv, &w, &pending, -1, val);
+        w.masked = lanes_zero(val) & pending;
+        pending &= ~w.masked;
     }
     for (int d = 0; d < a->nidx; d++) {
-        eval_lanes(&a->index[d], &env, &lv, out, &pending, d, val);
+        eval_lanes(&a->index[d], &env, &lv, &w, &pending, d, val);
+        const int64_t ext = arr->extent[d];
+        for (int l = 0; l < BANKS_WARP; l++) {
+            w.index[d][l] = val[l];
+            elem[l] = (d ? elem[l] * (uint64_t)ext : 0) + (uint64_t)val[l];
+        }
+        uint32_t out_of = lanes_outside(val, ext) & pending;
+        for (uint32_t m = out_of; m; m &= m - 1)
+            w.bad_dim[__builtin_ctz(m)] = d;
+        w.oob |= out_of;
+        pending &= ~out_of;
+    }
+    /* the byte each lane moves first: element, field, then the swizzle; a vector wider than the
+     * element may reach past the end (before or after the swizzle) */
+    const int64_t esize = arr->elem_size, off = a->offset, bytes = arr->bytes - a->width, start = arr->start;
+    const int64_t amask = a->align - 1; /* alignments are powers of two */
+    uint32_t past = 0;
+    if (arr->swz_bits == 0) {
+        for (int l = 0; l < BANKS_WARP; l++)
+            w.address[l] = (int64_t)(elem[l] * (uint64_t)esize + (uint64_t)off);
+        past = lanes_above(w.address, bytes) & pending;
+    } else {
         for (uint32_t m = pending; m; m &= m - 1) {
-            int ln = __builtin_ctz(m);
-            scenario_lane *l = &out->lane[ln];
-            l->index[d] = val[ln];
-            if (val[ln] < 0 || val[ln] >= arr->extent[d]) {
-                l->state = SCENARIO_LANE_OOB;
-                l->bad_dim = d;
-                pending &= ~(1u << ln);
-            } else
-                elem[ln] = elem[ln] * arr->extent[d] + val[ln];
+            int l = __builtin_ctz(m);
+            int64_t at = (int64_t)(elem[l] * (uint64_t)esize + (uint64_t)off), to = scenario_swizzle_offset(arr, at);
+            past |= (uint32_t)((at > bytes) | (to > bytes)) << l;
+            w.address[l] = to;
         }
     }
-    uint32_t active = 0;
-    for (uint32_t m = pending; m; m &= m - 1) {
-        int ln = __builtin_ctz(m);
-        scenario_lane *l = &out->lane[ln];
-        int64_t at = elem[ln] * arr->elem_size + a->offset; /* bytes into the array */
-        int64_t to = scenario_swizzle_offset(arr, at);      /* where that byte is stored */
-        /* a vector wider than the element reads past the end (before or after the swizzle) */
-        if (at + a->width > arr->bytes || to + a->width > arr->bytes) {
-            l->state = SCENARIO_LANE_OOB;
-            l->bad_dim = a->nidx - 1;
-            continue;
-        }
-        l->address = arr->start + to;
-        if ((l->address & (a->align - 1)) != 0) { /* alignments are powers of two */
-            l->state = SCENARIO_LANE_MISALIGNED;
-            continue;
-        }
-        l->state = SCENARIO_LANE_OK;
-        active |= 1u << ln;
-        out->req.addr[ln] = l->address;
-    }
+    for (uint32_t m = past; m; m &= m - 1)
+        w.bad_dim[__builtin_ctz(m)] = a->nidx - 1;
+    w.oob |= past;
+    pending &= ~past;
+    for (int l = 0; l < BANKS_WARP; l++)
+        w.address[l] = (int64_t)((uint64_t)w.address[l] + (uint64_t)start);
+    w.misaligned = lanes_any(w.address, amask) & pending;
+    uint32_t active = pending & ~w.misaligned;
+    for (int l = 0; l < BANKS_WARP; l++)
+        out->req.addr[l] = (active >> l) & 1 ? w.address[l] : 0;
     out->req.active = active;
-    scenario_tensor_lanes(out);
+    for (int l = 0; l < BANKS_WARP; l++) /* the masks are disjoint: one term at most is not 0 */
+        out->lane[l].state = (scenario_lane_state)((((~w.thread >> l) & 1) * SCENARIO_LANE_NO_THREAD) |
+                                                   (((w.masked >> l) & 1) * SCENARIO_LANE_MASKED) |
+                                                   (((w.failed >> l) & 1) * SCENARIO_LANE_EVAL_ERROR) |
+                                                   (((w.oob >> l) & 1) * SCENARIO_LANE_OOB) |
+                                                   (((w.misaligned >> l) & 1) * SCENARIO_LANE_MISALIGNED));
+    if (full)
+        fill_lanes(a, warp, &lv, &w, out);
+    scenario_tensor_lanes(out); /* ldmatrix/stmatrix: lanes past 8 x matrices give no row */
+}
+
+void scenario_instr_build(const scenario *s, int access, int iteration, int warp, scenario_instr *out)
+{
+    build(s, access, iteration, warp, out, true);
+}
+
+void scenario_instr_build_brief(const scenario *s, int access, int iteration, int warp, scenario_instr *out)
+{
+    build(s, access, iteration, warp, out, false);
 }
 
 void scenario_instr_at(const scenario *s, int64_t k, scenario_instr *out)
@@ -775,6 +883,51 @@ bool scenario_access_loop_invariant(const scenario *s, int access)
                 return false;
     }
     return true;
+}
+
+/* The environment of an instruction of (iteration, warp) before its slots: block, loops, warp. */
+static void instr_env(const scenario *s, int iteration, int warp, expr_env *env)
+{
+    env->v[EXPR_BDX] = s->block[0];
+    env->v[EXPR_BDY] = s->block[1];
+    env->v[EXPR_BDZ] = s->block[2];
+    for (int k = 0; k < SCENARIO_MAX_LOOPS; k++)
+        env->v[EXPR_LOOP + k] = k < s->nloops ? scenario_loop_value(s, k, iteration) : 0;
+    env->v[EXPR_WARP] = warp;
+}
+
+/* The instruction reads the loop only through the slots of its expressions (scenario_access_key):
+ * none of their value codes reads a loop variable itself. */
+bool scenario_access_loop_slotted(const scenario *s, int access)
+{
+    const scenario_access *a = &s->accesses[access];
+    for (int k = 0; k < s->nloops; k++) {
+        expr_var v = (expr_var)(EXPR_LOOP + k);
+        if (a->when_text && expr_reads_directly(&a->when, v))
+            return false;
+        for (int d = 0; d < a->nidx; d++)
+            if (expr_reads_directly(&a->index[d], v))
+                return false;
+    }
+    return true;
+}
+
+/* The slots expr_prepare computes for each expression of access, in order ('when' first). */
+int scenario_access_key(const scenario *s, int access, int iteration, int warp, int64_t *key)
+{
+    const scenario_access *a = &s->accesses[access];
+    expr_env env;
+    instr_env(s, iteration, warp, &env);
+    int n = 0;
+    for (int d = -1; d < a->nidx; d++) {
+        const expr *x = d < 0 ? &a->when : &a->index[d];
+        if (d < 0 && !a->when_text)
+            continue;
+        expr_prepare(x, &env);
+        for (int k = 0; k < expr_slot_count(x); k++)
+            key[n++] = env.v[EXPR_NVARS + k];
+    }
+    return n;
 }
 
 int64_t scenario_access_nodes(const scenario_access *a)
@@ -918,15 +1071,14 @@ int scenario_instr_threads(const scenario_instr *in)
 
 void scenario_instr_excluded(const scenario_instr *in, scenario_excluded *out)
 {
-    *out = (scenario_excluded){0};
-    for (int l = 0; l < BANKS_WARP; l++) {
-        switch (in->lane[l].state) {
-        case SCENARIO_LANE_MISALIGNED: out->misaligned++; break;
-        case SCENARIO_LANE_OOB: out->out_of_bounds++; break;
-        case SCENARIO_LANE_EVAL_ERROR: out->expression_error++; break;
-        default: break;
-        }
+    int mis = 0, oob = 0, err = 0;
+    for (int l = 0; l < BANKS_WARP; l++) { /* counted without a branch */
+        scenario_lane_state st = in->lane[l].state;
+        mis += st == SCENARIO_LANE_MISALIGNED;
+        oob += st == SCENARIO_LANE_OOB;
+        err += st == SCENARIO_LANE_EVAL_ERROR;
     }
+    *out = (scenario_excluded){.misaligned = mis, .out_of_bounds = oob, .expression_error = err};
 }
 
 void scenario_excluded_add(scenario_excluded *sum, const scenario_excluded *add)

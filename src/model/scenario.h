@@ -274,9 +274,23 @@ void scenario_instr_locate(const scenario *s, int64_t k, int *iteration, int *ac
 void scenario_instr_at(const scenario *s, int64_t k, scenario_instr *out);
 /* Build the instruction of one access, iteration and warp. */
 void scenario_instr_build(const scenario *s, int access, int iteration, int warp, scenario_instr *out);
+/* The same with only what the bank rule and the totals read: the request and each lane's state
+ * (the other fields of a lane record are left as they were). For a caller that analyses many
+ * instructions and shows none of their lanes (scenario_instr_idle, _threads and _excluded work
+ * on it). */
+void scenario_instr_build_brief(const scenario *s, int access, int iteration, int warp, scenario_instr *out);
 /* Whether access builds the same instruction (all but seq, iteration and loop_value) at every
  * iteration of the nest: no expression of it reads a loop variable. */
 bool scenario_access_loop_invariant(const scenario *s, int access);
+/* Whether access builds an instruction that depends on the iteration only through the slots of
+ * its expressions (the parts that read only the loops, the warp and blockDim, computed once per
+ * instruction: "i % 32" in "threadIdx.x + i % 32"): equal keys (scenario_access_key) of one
+ * warp give the same instruction, all but seq, iteration and loop_value. */
+bool scenario_access_loop_slotted(const scenario *s, int access);
+#define SCENARIO_KEY_MAX ((SCENARIO_MAX_DIMS + 1) * EXPR_MAX_SLOTS) /* values of a key at most */
+/* The slots of access's expressions at (iteration, warp) into key (at most SCENARIO_KEY_MAX
+ * values); returns how many. */
+int scenario_access_key(const scenario *s, int access, int iteration, int warp, int64_t *key);
 /* True unless every index and 'when' expression of access was proven free of errors (division
  * by zero, overflow, bad shift) for every lane and iteration of s. */
 bool scenario_access_may_fail(const scenario *s, int access);

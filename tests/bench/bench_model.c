@@ -1,7 +1,8 @@
 /* bench_model: warp-instructions analysed per second by the model alone (no file parsing, no
  * output): random traces of all widths through the bank engine as it runs on this CPU (its
  * AVX-512 kernel where the CPU has AVX-512 F, CD, VPOPCNTDQ and VBMI with GFNI), through its
- * portable path (what every other CPU runs) and through the original engine
+ * portable kernel built for AVX2 (what x86-64 CPUs without those run), its portable path (every other CPU) and
+ * through the original engine
  * (tests/unit/banks_reference.c) side by side, and a 1024-thread block with a 32-step loop. Times
  * are the process's CPU time (one core), so a busy machine slows the figures less; pin it
  * (`taskset -c 1`) and run it several times. Build with `make tests/bench/bench_model`; prints
@@ -66,20 +67,27 @@ int main(void)
     long sum = 0, port_sum = 0, ref_sum = 0;
     double fast = engine_rate(banks_analyze, p, reqs, N, 5, &sum);
     double port = engine_rate(banks_analyze_portable, p, reqs, N, 5, &port_sum);
+    long avx2_sum = 0;
+    double avx2 = engine_rate(banks_analyze_avx2, p, reqs, N, 5, &avx2_sum);
     double ref = engine_rate(banks_reference_analyze, p, reqs, N, 5, &ref_sum);
     printf("bank engine: %d random warp-instructions (widths 1-16, sm_90): %.2f million per second "
-           "(AVX-512 kernel: %s), portable path %.2f million per second "
-           "(original engine: %.2f million per second, %.1fx and %.1fx; checksums %ld %ld %ld)\n",
-           5 * N, fast, banks_fast_simd_usable() ? "yes" : "no, the portable path", port, ref, fast / ref, port / ref,
-           sum, port_sum, ref_sum);
+           "(AVX-512 kernel: %s), portable kernel built for AVX2 %.2f million per second (%s), portable path %.2f million per second "
+           "(original engine: %.2f million per second, %.1fx, %.1fx and %.1fx; checksums %ld %ld %ld %ld)\n",
+           5 * N, fast,
+           banks_fast_simd_usable()   ? "yes"
+           : banks_fast_avx2_usable() ? "no, the portable kernel built for AVX2"
+                                      : "no, the portable path",
+           avx2, banks_fast_avx2_usable() ? "this CPU has AVX2" : "no AVX2 here: the portable path", port, ref,
+           fast / ref, avx2 / ref, port / ref, sum, avx2_sum, port_sum, ref_sum);
     /* the same engine on requests that stay in the cache, as when a caller builds each request
      * just before analysing it (the 28 MB above are read from memory) */
     long hot_sum = 0;
     double hot = engine_rate(banks_analyze, p, reqs, 1000, 500, &hot_sum);
+    double hot_avx2 = engine_rate(banks_analyze_avx2, p, reqs, 1000, 500, &hot_sum);
     double hot_port = engine_rate(banks_analyze_portable, p, reqs, 1000, 500, &hot_sum);
     printf("bank engine on the first 1000 of them repeated (in the cache): %.2f million per second, "
-           "portable path %.2f million per second\n",
-           hot, hot_port);
+           "portable kernel built for AVX2 %.2f million per second, portable path %.2f million per second\n",
+           hot, hot_avx2, hot_port);
 
     const char *json =
         "{\"block\": [32, 32], \"loop\": {\"var\": \"i\", \"from\": 0, \"to\": 32},"

@@ -1,11 +1,15 @@
-/* bench_trace_ref: the one-pass reference for `analyze --summary` of a trace: reads a trace file
+/* bench_trace_ref: the one-pass reference for `analyze --summary` of a trace: maps a trace file
  * written by tests/bench/bench_trace.sh (that exact layout, no JSON checks), parses each
  * instruction's op, width and 32 addresses, calls banks_analyze and sums the totals. What
  * bankscope's streaming reader is compared with; prints the totals (they must equal
  * `analyze --summary`'s) and asserts nothing. Usage: bench_trace_ref FILE [ARCH] */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "model/banks.h"
 
@@ -13,12 +17,17 @@ int main(int argc, char **argv)
 {
     if (argc < 2)
         return 2;
-    FILE *f = fopen(argv[1], "rb");
-    if (!f)
+    int fd = open(argv[1], O_RDONLY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || st.st_size == 0)
         return 1;
+    const size_t len = (size_t)st.st_size;
+    const char *buf = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (buf == MAP_FAILED)
+        return 1;
+    madvise((void *)buf, len, MADV_SEQUENTIAL);
     const banks_profile *arch = banks_profile_find(argc > 2 ? argv[2] : "sm_90");
-    static char buf[1 << 16];
-    size_t len = 0, pos = 0;
+    size_t pos = 0;
     long long n = 0, wavefronts = 0, ideal = 0, conflicts = 0;
     int worst = 0, lane = -1;
     banks_request req = {0};
@@ -29,13 +38,7 @@ int main(int argc, char **argv)
     long long num = 0;
     int in_num = 0, quote = 0, first = 0;
     char key = 0;
-    for (;;) {
-        if (pos == len) {
-            len = fread(buf, 1, sizeof buf, f);
-            pos = 0;
-            if (len == 0)
-                break;
-        }
+    while (pos < len) {
         char c = buf[pos++];
         if (quote) { /* the first letter of a string names the key, or is the op */
             if (first) {
@@ -88,7 +91,8 @@ int main(int argc, char **argv)
                 worst = r.conflict_degree;
         }
     }
-    fclose(f);
+    munmap((void *)buf, len);
+    close(fd);
     printf("total: %lld warp-instructions, %lld wavefronts (ideal %lld), %lld bank conflicts, worst %d-way\n", n,
            wavefronts, ideal, conflicts, worst);
     return 0;

@@ -14,8 +14,12 @@ sock="bankscope-hostile-$$"
 T() { tmux -L "$sock" -f /dev/null "$@"; }
 trap 'T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 fail=0
-sh "$gen" lines 100000 "$tmp/lines.json" && sh "$gen" files 100000 "$tmp/files.json" &&
-    sh "$gen" entries 100000 "$tmp/entries.json" && sh "$gen" lines 200000 "$tmp/big.json" || exit 99
+# the four files made at once (each by one awk), every one checked
+sh "$gen" lines 100000 "$tmp/lines.json" & g1=$!
+sh "$gen" files 100000 "$tmp/files.json" & g2=$!
+sh "$gen" entries 100000 "$tmp/entries.json" & g3=$!
+sh "$gen" lines 200000 "$tmp/big.json" & g4=$!
+for g in $g1 $g2 $g3 $g4; do wait $g || exit 99; done
 # done WHAT CMD...: the command completes (exit 0) within the guard, its output in $tmp/out
 done_ok() {
     what=$1

@@ -1,12 +1,12 @@
 # Shared helpers of the tmux-driven TUI tests (sourced; needs T, $sess and $tmp from the caller).
-# A screen is polled, never waited for with a fixed sleep: every 20 ms until the expected text
-# (or stored screen) shows, with a hang guard of 500 polls (10 s of sleeps, more with the
+# A screen is polled, never waited for with a fixed sleep: every 10 ms until the expected text
+# (or stored screen) shows, with a hang guard of 2000 polls (20 s of sleeps, more with the
 # captures). Screens are compared in the shell, so a poll costs one tmux client and no other
 # process. A captured screen keeps its trailing blank lines (the "." sentinel), so "equals the
 # stored screen" means every row.
-tui_poll_s=0.02
+tui_poll_s=0.01
 tui_settle_s=0.05 # a screen matched on its text alone stays the same this long
-tui_guard=500
+tui_guard=2000
 
 # tui_capture: the current screen of $sess, sentinel included, in $tui_screen
 tui_capture() { tui_screen=$(T capture-pane -p -t "$sess" 2>/dev/null; echo .); }

@@ -2,6 +2,9 @@
 # End-to-end TUI tests: bankscope runs in a detached tmux at a fixed size; keys are sent, the
 # screen is polled (never a fixed sleep, tests/tui/lib.sh) until an expected text shows, then
 # compared with tests/tui/screens/NAME.txt. BANKSCOPE_UPDATE_SCREENS=1 rewrites the stored screens.
+# The journeys run as seven parts at once (part1 .. part7 below, each with its own tmux server,
+# folder and counts): the test waits on the screen far more than it computes, so the parts
+# overlap their waits; each part's messages are printed in order at the end.
 # Skips (77) without tmux.
 command -v tmux >/dev/null 2>&1 || { echo "tmux not found: skipped"; exit 77; }
 srcdir=${srcdir:-.}
@@ -12,7 +15,8 @@ cases="$(cd "$srcdir/tests/golden/cases" && pwd)"
 sock="bankscope-test-$$"
 tmp=$(mktemp -d) || exit 99
 T() { tmux -L "$sock" -f /dev/null "$@"; }
-trap 'T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+parts="1 2 3 4 5 6 7"
+trap 'for k in $parts; do tmux -L "$sock-$k" -f /dev/null kill-server 2>/dev/null; done; rm -rf "$tmp"' EXIT
 pass=0
 fail=0
 sess=""
@@ -34,6 +38,22 @@ start() {  # start COLS ROWS ARGS...: a fresh session running bankscope, then an
 . "$(cd "$srcdir/tests/tui" && pwd)/lib.sh"
 
 
+# ---- every mode at four sizes: it opens, survives a resize, and Esc (or q) closes it ----
+mode() {  # mode NAME SOURCE KEYS TEXT: open SOURCE, press KEYS, expect TEXT at each size
+    name=$1 src=$2 k=$3 text=$4
+    for size in 80x24 100x30 160x48 220x60; do
+        start ${size%x*} ${size#*x} --no-gpu $src
+        expect "$name-start-$size" "PREDICTED"
+        [ -n "$k" ] && keys $k
+        expect "$name-$size" "$text"
+        if [ $size = 80x24 ]; then resize 100 30; else resize 80 24; fi
+        expect "$name-resized-$size" "$text"
+        keys Escape
+        gone "$name-closed-$size" "$text"
+    done
+}
+
+part1() {
 # ---- stored screens of the main journeys ----
 start 80 24 --no-gpu
 check default-80x24 "32-way conflict"
@@ -151,34 +171,32 @@ expect no-gpu-keys "conflict-free"
 keys v m
 expect no-gpu-sweep "no GPU: the sweep is predicted only"
 
-# ---- every mode at four sizes: it opens, survives a resize, and Esc (or q) closes it ----
-mode() {  # mode NAME SOURCE KEYS TEXT: open SOURCE, press KEYS, expect TEXT at each size
-    name=$1 src=$2 k=$3 text=$4
-    for size in 80x24 100x30 160x48 220x60; do
-        start ${size%x*} ${size#*x} --no-gpu $src
-        expect "$name-start-$size" "PREDICTED"
-        [ -n "$k" ] && keys $k
-        expect "$name-$size" "$text"
-        if [ $size = 80x24 ]; then resize 100 30; else resize 80 24; fi
-        expect "$name-resized-$size" "$text"
-        keys Escape
-        gone "$name-closed-$size" "$text"
-    done
-}
+
+
 mode help default '?' "keys of the main view"
 mode why default y "why (Esc or q closes)"
 mode edit default e "index 1 of 2"
+}
+
+part2() {
 mode prompt default S "save as: default.json_"
 mode advisor transpose-naive "x v" "smallest conflict-free padding: 1"
 mode structs struct-mixed o "structs: i declare, t type"
 mode compare default c "COMPARE"
 mode pin default "P +" "pinned: float tile[32][32]"
+}
+
+part3() {
 mode step default "s Space" "step 1 of 32 wf"
 mode lesson lesson-padding "" "lesson 1/8"
 mode present default z "PRESENT"
 mode quiz default Q "predict first"
 mode arch-picker default A "(type to filter, Enter chooses, Esc closes)"
 mode pattern-picker default L "(type to filter, Enter opens, Esc closes)"
+}
+
+part4() {
+
 
 # ---- pinned sm_90 beside a 16-bank cc 1.x at 80x24: the cells fit the 32 banks (banks 17-31 and
 # the frame were cut off) ----
@@ -469,6 +487,9 @@ expect swizzle-short-start "rows are 64 B"
 keys Tab Tab j j j j j j j j
 expect swizzle-short-rows "│  8  9  1  2  3  4  5  6  7  8  9 10 11 12 13 14 15"
 
+}
+
+part5() {
 # ---- the source view (V) of an imported kernel: each line of the .cu with its accesses'
 # wavefronts / ideal and worst degree (equal to analyze's sums); S sorts by cost; Enter goes to the
 # grid of the line's first access; its file (named ../../import/..., outside the scenario's folder)
@@ -728,6 +749,9 @@ expect picker-rank-exact "> scan                  Work-efficient scan (Blelloch 
 keys Enter
 expect picker-rank-opened " scan │ float temp[512] │ block 256x1"
 
+}
+
+part6() {
 # ---- F resets the pattern to its file, as one undoable edit ----
 start 80 24 --no-gpu
 expect reset-start "32-way conflict"
@@ -764,6 +788,9 @@ keys v
 expect bar-advisor "advisor"
 gone bar-advisor-no-measure "m measure"
 
+}
+
+part7() {
 # ---- the title keeps the mode, the block, the warp and the verdict at every size: a long name
 # is shortened with an ellipsis instead; the verdict is the result panel's, in its words; a quiz
 # hides it; the lane table's lines take one form (its title says what it leaves out) ----
@@ -992,5 +1019,32 @@ keys n
 expect lesson-atomics-popc "12 wavefronts for 8 warps instead of 132"
 expect lesson-atomics-kind "atomic.popc bins["
 
+}
+
+# each part in a subshell of its own: its server ($sock-K), folder ($tmp/pK), sessions and counts
+# (tui_part: a name no journey uses)
+top=$tmp
+for tui_part in $parts; do
+    (
+        sock="$sock-$tui_part" tmp="$top/p$tui_part" sess="" n_sess=0 pass=0 fail=0
+        trap 'T kill-server 2>/dev/null' EXIT # its own server only (not the test's folder)
+        mkdir -p "$tmp" || exit 99
+        "part$tui_part"
+        echo "$pass $fail" > "$top/result$tui_part"
+    ) > "$top/out$tui_part" 2>&1 &
+done
+wait
+pass=0
+fail=0
+for tui_part in $parts; do
+    cat "$top/out$tui_part"
+    if [ -s "$top/result$tui_part" ]; then
+        read -r p f < "$top/result$tui_part"
+        pass=$((pass + p)) fail=$((fail + f))
+    else
+        echo "FAIL part $tui_part ended early"; fail=$((fail + 1))
+    fi
+done
+tmp=$top
 echo "tui: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -16,6 +16,26 @@ T() { tmux -L "$sock" -f /dev/null "$@"; }
 trap 'T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 rc=0
 old=""
+# send_storm SESSION KEYS: every key of KEYS (one a line: KEY:NAME, RESIZE:X:Y or a literal) in
+# order, each by its own send-keys (or resize-window) command, the commands between two resizes
+# given to one tmux client (commands joined by ';'), so that 600 keys cost 25 clients, not 600
+send_storm() {
+    ss=$1
+    ks=$2
+    set --
+    for k in $ks; do
+        case $k in
+            RESIZE:*)
+                [ $# -gt 0 ] && T "$@"
+                set --
+                x=$(echo "$k" | cut -d: -f2); y=$(echo "$k" | cut -d: -f3)
+                T resize-window -t "$ss" -x "$x" -y "$y" ;;
+            KEY:*) [ $# -gt 0 ] && set -- "$@" ';'; set -- "$@" send-keys -t "$ss" "${k#KEY:}" ;;
+            *) [ $# -gt 0 ] && set -- "$@" ';'; set -- "$@" send-keys -t "$ss" -l "$k" ;;
+        esac
+    done
+    if [ $# -gt 0 ]; then T "$@"; fi
+}
 for start in default struct-mixed lesson-padding reduction-strided; do
     # Each start gets its own session, made before the last one is killed: killing the only
     # session ends the tmux server, and a client arriving while it shuts down fails.
@@ -32,13 +52,7 @@ for start in default struct-mixed lesson-padding reduction-strided; do
             if (rand() < 0.3) printf "KEY:%s\n", S[1 + int(rand() * 14)]; else printf "%s\n", K[1 + int(rand() * n)];
         }
     }')
-    for k in $keys; do
-        case $k in
-            RESIZE:*) x=$(echo "$k" | cut -d: -f2); y=$(echo "$k" | cut -d: -f3); T resize-window -t "$s" -x "$x" -y "$y" ;;
-            KEY:*) T send-keys -t "$s" "${k#KEY:}" ;;
-            *) T send-keys -t "$s" -l "$k" ;;
-        esac
-    done
+    send_storm "$s" "$keys"
     T resize-window -t "$s" -x 80 -y 24
     T send-keys -t "$s" Escape Escape Escape
     sleep 0.3
@@ -112,12 +126,7 @@ for seed in 1 2 3 4 5 6 7 8; do # storms over the pickers and what they open
         for (i = 1; i <= 200; i++)
             if (rand() < 0.45) printf "KEY:%s\n", S[1 + int(rand() * 10)]; else printf "%s\n", K[1 + int(rand() * n)];
     }')
-    for k in $keys; do
-        case $k in
-            KEY:*) T send-keys -t "$s" "${k#KEY:}" ;;
-            *) T send-keys -t "$s" -l "$k" ;;
-        esac
-    done
+    send_storm "$s" "$keys"
     if quit_clean "$s"; then
         echo "picker storm $seed: survived 200 keys, quit cleanly"
     else

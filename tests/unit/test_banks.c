@@ -309,8 +309,9 @@ static void expect_same_result(const banks_result *a, const banks_result *b)
 }
 
 /* The fast engine against the original one (tests/unit/banks_reference.c) on 1.2 million
- * seeded random requests: every profile, width, op and mask; the grid cells on every 64th. Both
- * the engine as it runs here (the AVX-512 kernel where the CPU has it) and its portable path. */
+ * seeded random requests: every profile, width, op and mask; the grid cells on every 64th. The
+ * engine as it runs here (the AVX-512 kernel where the CPU has it), its portable path and its
+ * AVX2 kernel (where the CPU has AVX2: every x86-64 machine the tests run on). */
 static void test_engine_vs_reference(void **state)
 {
     (void)state;
@@ -335,6 +336,9 @@ static void test_engine_vs_reference(void **state)
                 if (cells)
                     assert_memory_equal(cells_a, cells_b, sizeof *cells_a * BANKS_MAX_ROWS * (size_t)p->banks);
                 banks_analyze_portable(p, &r, &c, NULL);
+                expect_same_result(&c, &b);
+                memset(&c, 0x3c, sizeof c);
+                banks_analyze_avx2(p, &r, &c, NULL);
                 expect_same_result(&c, &b);
             }
         }

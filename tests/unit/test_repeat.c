@@ -1,9 +1,11 @@
 /* test_repeat: the shortcuts for work that repeats give exactly the answers of doing it again.
  * An instruction source hands out the instructions of loop-invariant accesses from a table built
  * at their first iteration (instr_source_next_ref); banks_memo answers identical requests from
- * a table. Over every library pattern on every architecture and random scenarios (loops used or
- * not by each access, 'when', selected warps), each instruction equals scenario_instr_at's (or
- * scenario_instr_build's for one warp) and each result banks_analyze's. */
+ * a table. An access that reads the loops only through the slots of its expressions ("i % 3")
+ * is built once per warp and slot values and handed out from a table too. Over every library
+ * pattern on every architecture and random scenarios (loops used or not by each access, 'when',
+ * selected warps), each instruction equals scenario_instr_at's (or scenario_instr_build's for one
+ * warp), a table slot always names the same request, and each result is banks_analyze's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -69,6 +71,8 @@ static void result_equal(const banks_result *a, const banks_result *b)
     }
 }
 
+static int64_t served_from_slot; /* instructions handed out from a table, over all the tests */
+
 /* The source's instructions of s (all selected warps, then warp w alone) against building each
  * anew, and the memo's results (a large table and a two-slot one that keeps replacing) against
  * banks_analyze. Returns the instructions compared. */
@@ -85,7 +89,25 @@ static int64_t compare_all(const scenario *s, int w)
         int64_t slot;
         const scenario_instr *in;
         int64_t k = 0;
+        /* the request first handed out under each slot: a slot names one request (the report
+         * keeps one result per slot) */
+        banks_request *by_slot = NULL;
+        int64_t nslots = 0;
         while ((in = instr_source_next_ref(&src, &buf, &slot))) {
+            if (slot >= 0) {
+                if (!by_slot) {
+                    nslots = instr_source_slots(&src);
+                    by_slot = calloc((size_t)nslots, sizeof *by_slot);
+                    for (int64_t i = 0; i < nslots; i++)
+                        by_slot[i].width = 0; /* no request yet */
+                }
+                assert_true(slot < nslots);
+                if (by_slot[slot].width == 0)
+                    by_slot[slot] = in->req;
+                else
+                    assert_true(banks_request_equal(&by_slot[slot], &in->req));
+                served_from_slot++;
+            }
             if (pass == 0 || s->is_trace) {
                 scenario_instr_at(s, k, &want);
             } else {
@@ -102,6 +124,7 @@ static int64_t compare_all(const scenario *s, int w)
             result_equal(&r0, &r2);
             k++;
         }
+        free(by_slot);
         assert_false(src.failed);
         if (pass == 0)
             assert_int_equal(k, scenario_instr_count(s));
@@ -184,7 +207,7 @@ static void test_random_scenarios(void **state)
 {
     (void)state;
     char text[4096];
-    int loaded = 0, invariant = 0;
+    int loaded = 0, invariant = 0, slotted = 0;
     int64_t instrs = 0;
     for (int t = 0; t < 300; t++) {
         random_scenario(text, sizeof text, t % 3 == 2);
@@ -194,15 +217,19 @@ static void test_random_scenarios(void **state)
             /* "lane < 20 - i" reads the loop only where a loop exists: always here */
             fail_msg("%s: %s", text, err.text);
         }
-        for (int a = 0; a < s.naccesses; a++)
+        for (int a = 0; a < s.naccesses; a++) {
             invariant += scenario_access_loop_invariant(&s, a);
+            slotted += !scenario_access_loop_invariant(&s, a) && scenario_access_loop_slotted(&s, a);
+        }
         instrs += compare_all(&s, (int)rnd((unsigned)scenario_warp_count(&s)));
         scenario_free(&s);
         loaded++;
     }
-    printf("# %d random scenarios (%d loop-invariant accesses), %lld instructions compared\n", loaded, invariant,
-           (long long)instrs);
+    printf("# %d random scenarios (%d loop-invariant accesses, %d that read the loop only through slots), %lld "
+           "instructions compared, %lld of them handed out from a table\n",
+           loaded, invariant, slotted, (long long)instrs, (long long)served_from_slot);
     assert_true(invariant > 100);
+    assert_true(slotted > 50);
 }
 
 /* An access reads the loop or not: the test that decides which instructions are repeats. */

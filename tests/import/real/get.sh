@@ -11,8 +11,9 @@
 # SOURCES.tsv rows: DEST REPO COMMIT PATH. A PATH ending in '/' copies every header (*.h, *.cuh,
 # *.hpp) directly in that folder to DEST/. --no-held-out leaves out the files of the held-out
 # kernels (MANIFEST.tsv) and what only they include, for developing an importer without them.
-# Exit 0 when every file asked for is in place, 1 otherwise.
-dir=$(cd "$(dirname "$0")" && pwd)
+# BANKSCOPE_CORPUS_DIR names another corpus folder with its own SOURCES.tsv and MANIFEST.tsv
+# (tests/import/outside/get.sh uses it). Exit 0 when every file asked for is in place, 1 otherwise.
+dir=$(cd "${BANKSCOPE_CORPUS_DIR:-$(dirname "$0")}" && pwd)
 dev=0
 if [ "${1:-}" = "--no-held-out" ]; then
     dev=1
