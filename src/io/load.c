@@ -771,7 +771,7 @@ bool load_check_limits(const scenario *s, scenario_error *se)
     if (!limit_str(&c, s->name, "", "name") || !limit_str(&c, s->description, "", "description"))
         return false;
     for (int d = 0; d < 3; d++) {
-        char p[16];
+        char p[24];
         snprintf(p, sizeof p, "block[%d]", d);
         if (!limit_int(&c, s->block[d], 1, LIMIT_BLOCK, p))
             return false;
