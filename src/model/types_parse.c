@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
 #include "types.h"
 
 typedef struct lexer {
@@ -49,6 +50,16 @@ static bool fail(lexer *L, size_t pos, const char *what)
     L->err_pos = (int)pos;
     snprintf(L->err, L->errlen, "%s", what);
     return false;
+}
+
+/* A name the generated CUDA code could not use (a keyword, a built-in, a bs_ or __ name) is
+ * refused where it is typed, with its column, rather than later by the scenario's check, which
+ * knows only the field's index. */
+static bool reserved_name(lexer *L, size_t pos, const char *name)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg, "'%s' is reserved in CUDA code (a keyword, a built-in, or a bs_ or __ name)", name);
+    return fail(L, pos, msg);
 }
 
 /* An identifier at the cursor into buf (n bytes); false when there is none. */
@@ -196,6 +207,8 @@ static bool member(lexer *L, const types_registry *r, const char *self, types_st
             if (!punct(L, ']'))
                 return L->err_pos >= 0 ? false : fail(L, L->pos, "expected ']'");
         }
+        if (!names_ok_in_cuda(last))
+            return reserved_name(L, name_at, last);
         for (int f = 0; f < st->nfields; f++)
             if (strcmp(st->fields[f].name, last) == 0)
                 return fail(L, name_at, "two fields have this name");
@@ -272,6 +285,12 @@ bool types_parse_struct(const char *text, const types_registry *r, types_struct 
     }
     if (!name[0])
         snprintf(name, sizeof name, "%s", tname);
+    else
+        tname_at = name_at;
+    if (!names_ok_in_cuda(name)) {
+        reserved_name(&L, tname_at, name);
+        goto done;
+    }
     if (!punct(&L, ';') && L.err_pos < 0 && (skip_space(&L), L.text[L.pos])) { /* at the end it may go */
         fail(&L, L.pos, "expected ';' after '}'");
         goto done;

@@ -364,7 +364,7 @@ static bool acts_gpu(const tui_app *a)
 
 #define V MODES_VIEW
 #define M(x) MODE_BIT(MODE_##x)
-#define NAV (V | M(HELP) | M(ADVISOR) | M(STRUCTS) | M(PICKER) | M(KERNEL) | M(SOURCE))
+#define NAV (V | M(HELP) | M(ADVISOR) | M(STRUCTS) | M(PICKER) | M(KERNEL) | M(SOURCE) | M(SASS) | M(WHATIF))
 
 static const tui_action table[] = {
     /* the views */
@@ -441,7 +441,7 @@ static const tui_action table[] = {
      "sass",
      "a recording: its SASS instructions, by pc or by cost (Enter: one's grid)",
      sass_open,
-     V,
+     V | M(SOURCE),
      acts_sass},
     {{'K'},
      1,

@@ -24,7 +24,7 @@
 #include "gpu/gpu_worker.h"
 #include "core/kernel_text.h"
 #include "io/lesson.h"
-#include "io/diff_lines.h"
+#include "core/diff_lines.h"
 #include "io/recording_arrays.h"
 #include "model/advisor.h"
 #include "model/banks.h"
@@ -271,7 +271,8 @@ typedef struct sass_state {
     char **text;         /* owned: one line per row, in the order shown */
     int *order;          /* owned: row index of each shown line */
     int n;
-    bool sorted; /* by cost (excess wavefronts), else by pc */
+    bool sorted;        /* by cost (excess wavefronts), else by pc */
+    int w_deg, w_where; /* widths of the worst-degree and line columns: their widest cell */
     tui_pager pager;
 } sass_state;
 
@@ -541,6 +542,9 @@ void app_view_context(tui_app *a, tui_vctx *v);
 void app_bar_draw(tui_app *a);
 /* The "label: declaration" caption of a compare side. */
 void compare_caption(const tui_app *a, bool other, char *buf, size_t n);
+/* The caption of the grid of view v of s: which warp-instruction it shows (a recording's: its
+ * line, warp and SASS), after prefix. */
+void grid_caption(const tui_app *a, const scenario *s, const tui_view *v, char *buf, size_t n, const char *prefix);
 
 /* ---- gpu.c / sweep_measure.c ---- */
 bool app_gpu_tick(tui_app *a);

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "tui/crt.h"
@@ -91,6 +92,16 @@ void crt_init(tui_crt *c, bool want_color, bool want_mouse)
     c->mouse = want_mouse;
     if (want_mouse)
         mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+}
+
+bool crt_terminal_size(int *rows, int *cols)
+{
+    struct winsize ws;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 || ws.ws_col == 0)
+        return false;
+    *rows = ws.ws_row;
+    *cols = ws.ws_col;
+    return true;
 }
 
 void crt_done(void)

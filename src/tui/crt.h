@@ -41,6 +41,8 @@ void crt_init(tui_crt *c, bool want_color, bool want_mouse);
 unsigned long crt_mouse_wheel(const tui_crt *c);
 void crt_mouse_restore(const tui_crt *c, unsigned long mask);
 void crt_done(void);
+/* The terminal's size now, which curses learns only when it reads the resize; false when unknown. */
+bool crt_terminal_size(int *rows, int *cols);
 int crt_attr(const tui_crt *c, tui_role r);
 /* Attribute of role with modifiers (selection, alternate bank, step) added on top. */
 int crt_attr_mark(const tui_crt *c, tui_role r, int marks);

@@ -24,8 +24,10 @@ int layout_fit_cells(int width, int banks, int max_cw, int *label_w)
 
 layout layout_compute(int cols, int rows, int banks, bool compare)
 {
-    layout L = {0};
-    if (cols < LAYOUT_MIN_COLS || rows < LAYOUT_MIN_ROWS) {
+    layout L = {.need_cols = LAYOUT_MIN_COLS, .need_rows = LAYOUT_MIN_ROWS};
+    if (compare && 2 * grid_width(banks, 1) + 1 > L.need_cols) /* each half holds a grid of 1-cell banks */
+        L.need_cols = 2 * grid_width(banks, 1) + 1;
+    if (cols < L.need_cols || rows < L.need_rows) {
         L.too_small = true;
         return L;
     }

@@ -14,9 +14,10 @@ typedef struct layout_rect {
 
 typedef struct layout {
     bool too_small;
-    int cell_w;  /* characters per bank cell in the grid: 1 to 4 */
-    int label_w; /* columns of the grid's row labels: 5 ("%3d" and a phase mark) or 2 (compact) */
-    bool side;   /* result and lanes beside the grid (wide terminals) */
+    int need_cols, need_rows; /* the size this view needs (side by side grids need more columns) */
+    int cell_w;               /* characters per bank cell in the grid: 1 to 4 */
+    int label_w;              /* columns of the grid's row labels: 5 ("%3d" and a phase mark) or 2 (compact) */
+    bool side;                /* result and lanes beside the grid (wide terminals) */
     layout_rect title, grid, grid2, result, result2, lanes, map, why, bar;
 } layout;
 

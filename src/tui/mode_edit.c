@@ -227,15 +227,20 @@ static void edit_draw(tui_app *a)
     else
         snprintf(label, sizeof label, " %s index %d of %d: ", a->sc.arrays[ac->array].name, e->dim + 1, ac->nidx);
     int x0 = r->x + draw_text(&a->crt, r->y, r->x, r->w, ROLE_KEY, "%s", label);
-    int x = x0 + draw_line(&a->crt, r->y, x0, r->x + r->w - x0, ROLE_NORMAL, &e->line, ' ');
-    if (e->err_pos >= 0 && e->err_pos < e->line.len && x0 + e->err_pos < r->x + r->w)
-        draw_text(&a->crt, r->y, x0 + e->err_pos, 1, ROLE_CONFLICT, "%c", e->line.buf[e->err_pos]);
-    if (e->parse_error)
-        draw_text(&a->crt, r->y, x + 1, r->x + r->w - x - 1, ROLE_ERROR, "%s", e->msg);
-    else if (e->checking)
-        draw_text(&a->crt, r->y, x + 1, r->x + r->w - x - 1, ROLE_DIM, "checking every lane...");
-    else
-        draw_text(&a->crt, r->y, x + 1, r->x + r->w - x - 1, ROLE_DIM, "Enter keep  Esc undo  Tab next index");
+    const char *msg = e->parse_error ? e->msg
+                      : e->checking  ? "checking every lane..."
+                                     : "Enter keep  Esc undo  Tab next index";
+    tui_role mrole = e->parse_error ? ROLE_ERROR : ROLE_DIM;
+    /* a long text leaves room for the message (at least half the line is the text's), and the
+     * message that still does not fit ends in an ellipsis */
+    int end = r->x + r->w, avail = end - x0, need = draw_width(msg) + 1, tw = avail;
+    if (e->line.len + 1 + need > avail)
+        tw = avail - need > avail / 2 ? avail - need : avail / 2;
+    int first = e->line.cur + 1 > tw ? e->line.cur + 1 - tw : 0; /* as draw_line scrolls */
+    int x = x0 + draw_line(&a->crt, r->y, x0, tw, ROLE_NORMAL, &e->line, ' ');
+    if (e->err_pos >= first && e->err_pos < e->line.len && e->err_pos - first < tw)
+        draw_text(&a->crt, r->y, x0 + e->err_pos - first, 1, ROLE_CONFLICT, "%c", e->line.buf[e->err_pos]);
+    draw_text_cut(&a->crt, r->y, x + 1, end - x - 1, mrole, 0, msg);
 }
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */

@@ -8,8 +8,7 @@
 #include "tui/app.h"
 
 /* Caption of a grid: which warp-instruction it shows. */
-static void grid_caption(const tui_app *a, const scenario *s, const tui_view *v, char *buf, size_t n,
-                         const char *prefix)
+void grid_caption(const tui_app *a, const scenario *s, const tui_view *v, char *buf, size_t n, const char *prefix)
 {
     (void)a;
     if (!scenario_has_layout(s)) {

@@ -81,6 +81,19 @@ grid_geom present_compare_geom(const tui_app *a, bool other)
     return g;
 }
 
+/* The verdict with its numbers on one line of width w: the numbers in short when the long form
+ * does not fit (half the screen at 80 columns), and cut with an ellipsis past that, so a number
+ * is never cut silently. */
+static void present_verdict_line(tui_app *a, int y, int x, int w, tui_role role, const char *head, const tui_view *view)
+{
+    char line[400];
+    snprintf(line, sizeof line, "%s  (%d wavefront%s, ideal %d)", head, view->res.wavefronts,
+             view->res.wavefronts == 1 ? "" : "s", view->res.ideal_wavefronts);
+    if (draw_width(line) > w)
+        snprintf(line, sizeof line, "%s  (%d wf, ideal %d)", head, view->res.wavefronts, view->res.ideal_wavefronts);
+    draw_text_cut(&a->crt, y, x, w, role, 0, line);
+}
+
 /* One side of a presented compare: the declaration, the verdict big (the numbers beside it) and
  * the grid, so the class reads before and after from the back of the room. */
 static void present_compare_side(tui_app *a, tui_vctx *v, bool other, int shown)
@@ -91,7 +104,7 @@ static void present_compare_side(tui_app *a, tui_vctx *v, bool other, int shown)
     int x = g->frame.x, w = g->frame.w;
     char cap[300], head[160];
     compare_caption(a, other, cap, sizeof cap);
-    draw_text(&a->crt, 1, x + 1, w - 2, ROLE_KEY, "%s", cap);
+    draw_text_cut(&a->crt, 1, x + 1, w - 2, ROLE_KEY, 0, cap);
     tui_role role = headline_text(s, view, head, sizeof head);
     bool hidden = app_in_mode(a, MODE_QUIZ) && !a->quiz.answered;
     if (hidden) {
@@ -103,8 +116,7 @@ static void present_compare_side(tui_app *a, tui_vctx *v, bool other, int shown)
                   view->res.conflict_degree > 1 ? "-way conflict" : "= conflict-free", view->res.wavefronts,
                   view->res.ideal_wavefronts);
     } else if (view->valid) {
-        draw_text(&a->crt, 2, x + 1, w - 2, role, "%s  (%d wavefront%s, ideal %d)", head, view->res.wavefronts,
-                  view->res.wavefronts == 1 ? "" : "s", view->res.ideal_wavefronts);
+        present_verdict_line(a, 2, x + 1, w - 2, role, head, view);
     }
     panel_grid_draw(v, g, s, view, other ? (a->cmp.pinned ? "pinned" : a->cmp.label) : "now", false,
                     hidden ? -2 : shown);
@@ -171,8 +183,7 @@ static void present_draw(tui_app *a)
         draw_text(&a->crt, vy, 1, cols - 2, ROLE_HILITE, "predict first: conflict degree? %s_", a->quiz.buf);
         y += 2;
     } else if (role == ROLE_WARN || rows < 30 || a->view.res.active_lanes == 0) {
-        draw_text(&a->crt, vy, 1, cols - 2, role, "%s  (%d wavefront%s, ideal %d)", head, a->view.res.wavefronts,
-                  a->view.res.wavefronts == 1 ? "" : "s", a->view.res.ideal_wavefronts);
+        present_verdict_line(a, vy, 1, cols - 2, role, head, &a->view);
         y += 2;
     } else {
         big_number_draw(&a->crt, vy, 2, a->view.res.conflict_degree, role);
@@ -188,7 +199,10 @@ static void present_draw(tui_app *a)
                   a->quiz.guess == a->view.res.conflict_degree ? "right" : "not quite");
     const grid_geom *g = &a->frame.grid; /* computed for this frame by frame_compute */
     char cap[300], kind[32];
-    view_declaration(&a->sc, a->access, cap, sizeof cap);
+    if (a->sc.is_trace && a->view.valid) /* a trace: the instruction (a recording's line, warp, SASS) */
+        grid_caption(a, &a->sc, &a->view, cap, sizeof cap, "");
+    else
+        view_declaration(&a->sc, a->access, cap, sizeof cap);
     const scenario_access *ac = scenario_access_of(&a->sc, a->view.in.access);
     if (ac && a->view.valid) { /* which instruction the grid is: the warp, its kind, its label */
         size_t k = strlen(cap);

@@ -203,13 +203,14 @@ static void prompt_draw(tui_app *a)
             draw_fill(&a->crt, r->y - 1, 0, a->cols, ROLE_ERROR);
             int cx = p->err_col >= 0 ? x + p->err_col - first : -1, mw = draw_width(p->err);
             const char *arrow = crt_glyph(&a->crt, "↓", "v");
-            if (cx < 0 || cx >= a->cols) /* no column on screen: the message alone */
-                draw_text(&a->crt, r->y - 1, 0, a->cols, ROLE_ERROR, " %s", p->err);
-            else if (cx + 2 + mw <= a->cols) /* the arrow over the column, the message after it */
+            if (cx < 0 || cx >= a->cols || (cx + 2 + mw > a->cols && mw + 1 > cx)) {
+                /* no column on screen, or no room beside the arrow: the message alone, which
+                 * names the column (the cursor is on it), cut with an ellipsis */
+                draw_textf_cut(&a->crt, r->y - 1, 1, a->cols - 1, ROLE_ERROR, "%s", p->err);
+            } else if (cx + 2 + mw <= a->cols) { /* the arrow over the column, the message after it */
                 draw_text(&a->crt, r->y - 1, cx, a->cols - cx, ROLE_ERROR, "%s %s", arrow, p->err);
-            else { /* the message before the arrow */
-                int mx = cx - 1 - mw > 0 ? cx - 1 - mw : 0;
-                draw_text(&a->crt, r->y - 1, mx, cx - mx, ROLE_ERROR, "%s", p->err);
+            } else { /* the message before the arrow */
+                draw_text(&a->crt, r->y - 1, cx - 1 - mw, mw, ROLE_ERROR, "%s", p->err);
                 draw_text(&a->crt, r->y - 1, cx, 1, ROLE_ERROR, "%s", arrow);
             }
         } else if (r->y >= 2) {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/line_sums.h"
 #include "io/report.h"
 #include "model/kinds.h"
 #include "tui/app.h"
@@ -42,41 +43,60 @@ static int pc_cmp(const void *x, const void *y, void *ctx)
     return a < b ? -1 : a > b ? 1 : *(const int *)x - *(const int *)y;
 }
 
-/* The rows from the trace: entries grouped by pc, each predicted with the architecture on show. */
+/* The trace's entries in pc order, for line_sums_walk: each on its row. */
+typedef struct sass_walk {
+    const scenario *s;
+    const int *idx, *row; /* the entries in pc order and the row of each */
+    int i;
+} sass_walk;
+
+static int sass_next(void *ctx, line_sums_instr *in)
+{
+    sass_walk *w = ctx;
+    if (w->i >= w->s->ntrace)
+        return 0;
+    int k = w->idx[w->i];
+    *in = (line_sums_instr){.req = w->s->trace[k], .access = k, .line = -1, .pc = w->row[w->i]};
+    w->i++;
+    return 1;
+}
+
+/* The rows from the trace: entries grouped by pc, each predicted with the architecture on show
+ * in one walk (core/line_sums.h, as analyze's SASS page), its costliest execution kept. */
 static void sass_rows(tui_app *a)
 {
     sass_state *v = &a->sass;
     const scenario *s = &a->sc;
-    int *idx = xmalloc(sizeof *idx * (size_t)(s->ntrace ? s->ntrace : 1));
+    size_t n = (size_t)(s->ntrace ? s->ntrace : 1);
+    int *idx = xmalloc(sizeof *idx * n), *row = xmalloc(sizeof *row * n);
     for (int k = 0; k < s->ntrace; k++)
         idx[k] = k;
     qsort_r(idx, (size_t)s->ntrace, sizeof *idx, pc_cmp, s->trace_at);
-    v->rows = xmalloc(sizeof *v->rows * (size_t)(s->ntrace ? s->ntrace : 1));
+    v->rows = xmalloc(sizeof *v->rows * n);
     v->n = 0;
     for (int i = 0; i < s->ntrace; i++) {
         int k = idx[i];
         if (v->n == 0 || v->rows[v->n - 1].pc != s->trace_at[k].pc)
-            v->rows[v->n++] = (sass_row_view){.pc = s->trace_at[k].pc, .worst_entry = k, .excess = -1};
-        sass_row_view *r = &v->rows[v->n - 1];
-        banks_result res;
-        banks_analyze(s->arch, &s->trace[k], &res, NULL);
-        r->executions++;
-        if (res.not_modelled) {
-            r->not_modelled++;
-            continue;
-        }
-        r->wavefronts += res.wavefronts;
-        r->ideal += res.ideal_wavefronts;
-        int x = res.wavefronts - res.ideal_wavefronts;
-        banks_result w;
-        banks_analyze(s->arch, &s->trace[r->worst_entry], &w, NULL);
-        if (w.not_modelled || x > w.wavefronts - w.ideal_wavefronts)
-            r->worst_entry = k;
-        if (res.conflict_degree > r->degree)
-            r->degree = res.conflict_degree;
+            v->rows[v->n++] = (sass_row_view){.pc = s->trace_at[k].pc, .worst_entry = k};
+        row[i] = v->n - 1;
     }
-    for (int i = 0; i < v->n; i++)
-        v->rows[i].excess = v->rows[i].wavefronts - v->rows[i].ideal;
+    line_sums sums = {.arch = s->arch, .per_pc = xcalloc((size_t)(v->n ? v->n : 1), sizeof *sums.per_pc), .npcs = v->n};
+    sass_walk w = {.s = s, .idx = idx, .row = row};
+    line_sums_walk(&sums, sass_next, &w);
+    for (int i = 0; i < v->n; i++) {
+        sass_row_view *r = &v->rows[i];
+        const line_sum *x = &sums.per_pc[i];
+        r->executions = (int)x->instructions;
+        r->not_modelled = (int)x->not_modelled;
+        r->wavefronts = x->wavefronts;
+        r->ideal = x->ideal;
+        r->degree = x->worst;
+        r->excess = x->wavefronts - x->ideal;
+        if (x->has_costliest) /* else the first: none predicted */
+            r->worst_entry = (int)x->costliest;
+    }
+    free(sums.per_pc);
+    free(row);
     free(idx);
 }
 
@@ -104,27 +124,40 @@ static void sass_text(tui_app *a)
         v->order[i] = i;
     if (v->sorted)
         qsort_r(v->order, (size_t)v->n, sizeof *v->order, cost_cmp, v->rows);
+    typedef struct {
+        char deg[48], wf[48], where[80];
+    } cells;
+    cells *c = xmalloc(sizeof *c * (size_t)(v->n ? v->n : 1));
+    v->w_deg = 5;   /* "worst" */
+    v->w_where = 4; /* "line" */
     for (int i = 0; i < v->n; i++) {
         const sass_row_view *r = &v->rows[v->order[i]];
         const scenario_srcloc *at = &a->sc.trace_at[r->worst_entry];
-        char deg[48], wf[48], where[80];
         if (r->not_modelled == r->executions) {
-            snprintf(wf, sizeof wf, "-");
-            snprintf(deg, sizeof deg, "not modelled: %s", kinds_of(a->sc.trace[r->worst_entry].op)->name);
+            snprintf(c[i].wf, sizeof c[i].wf, "-");
+            snprintf(c[i].deg, sizeof c[i].deg, "not modelled: %s", kinds_of(a->sc.trace[r->worst_entry].op)->name);
         } else {
-            snprintf(wf, sizeof wf, "%lld/%lld", (long long)r->wavefronts, (long long)r->ideal);
-            report_degree_text(r->degree, deg, sizeof deg);
+            snprintf(c[i].wf, sizeof c[i].wf, "%lld/%lld", (long long)r->wavefronts, (long long)r->ideal);
+            report_degree_text(r->degree, c[i].deg, sizeof c[i].deg);
         }
         const char *base = at->file ? strrchr(at->file, '/') : NULL;
         if (at->file)
-            snprintf(where, sizeof where, "%s:%d", base ? base + 1 : at->file, at->line);
+            snprintf(c[i].where, sizeof c[i].where, "%s:%d", base ? base + 1 : at->file, at->line);
         else
-            snprintf(where, sizeof where, "(no line info)");
+            snprintf(c[i].where, sizeof c[i].where, "(no line info)");
+        int wd = draw_width(c[i].deg), ww = draw_width(c[i].where);
+        v->w_deg = wd > v->w_deg ? wd : v->w_deg;
+        v->w_where = ww > v->w_where ? ww : v->w_where;
+    }
+    for (int i = 0; i < v->n; i++) { /* the columns as wide as their widest cell, so the head fits them */
+        const sass_row_view *r = &v->rows[v->order[i]];
+        const scenario_srcloc *at = &a->sc.trace_at[r->worst_entry];
         strbuf sb = {0};
-        strbuf_addf(&sb, "0x%-6llx %6d %13s %-24s %-22s %s", (unsigned long long)r->pc, r->executions, wf, deg, where,
-                    at->sass ? at->sass : "?");
+        strbuf_addf(&sb, "0x%-6llx %6d %13s %-*s %-*s %s", (unsigned long long)r->pc, r->executions, c[i].wf, v->w_deg,
+                    c[i].deg, v->w_where, c[i].where, at->sass ? at->sass : "?");
         v->text[i] = strbuf_take(&sb);
     }
+    free(c);
     pager_set(&v->pager, (const char *const *)v->text, v->n, true);
 }
 
@@ -136,6 +169,8 @@ int sass_open(tui_app *a, int key)
         app_set_message(a, true, "the SASS view is a recording's (bankscope record)");
         return REACT_REDRAW;
     }
+    while (app_top(a)->id == MODE_SOURCE) /* from the source view: the SASS view takes its place */
+        app_pop(a);
     app_push(a, &mode_sass);
     return REACT_REDRAW;
 }
@@ -214,10 +249,11 @@ static void sass_draw(tui_app *a)
     draw_fill(&a->crt, 0, 0, a->cols, ROLE_TITLE);
     draw_text(&a->crt, 0, 0, a->cols, ROLE_TITLE, " SASS%s%d instructions of the recorded block%s%s", sep, v->n, sep,
               v->sorted ? "by cost (S: by pc)" : "by pc (S: by cost)");
-    draw_text_cut(&a->crt, 1, 0, a->cols, ROLE_DIM, 0,
-                  " pc        execs  wf/ideal     worst                    line                   sass   (Enter: the "
-                  "costliest execution's grid; analyze --sass adds the measured numbers)");
     layout_rect text = {2, 0, page, a->cols};
+    char head[300]; /* the rows' own format, over their columns and scrolled with them */
+    snprintf(head, sizeof head, "%-8s %6s %13s %-*s %-*s %s", "pc", "execs", "wf/ideal", v->w_deg, "worst", v->w_where,
+             "line", "sass   (Enter: the costliest execution's grid; analyze --sass adds the measured numbers)");
+    pager_head_draw(&a->crt, &v->pager, 1, &text, sass_style, a, ROLE_DIM, head);
     pager_draw(&a->crt, &v->pager, &text, sass_style, a);
     pager_status_draw(&a->crt, &v->pager, a->rows - 2, a->cols, page);
     app_bar_draw(a);

@@ -83,7 +83,13 @@ int structs_edit(tui_app *a, int key)
                                       : SCENARIO_CHANGE_FIELDS_REORDER,
                          .u.field = {si, st->sel_field, again}};
     st->ask_struct = st->ask_field = -1;
+    char sel_name[64] = ""; /* R moves the fields: the selection follows its field */
+    if (key == 'R' && st->sel_field >= 0 && st->sel_field < a->sc.types.structs[si].nfields)
+        snprintf(sel_name, sizeof sel_name, "%s", a->sc.types.structs[si].fields[st->sel_field].name);
     int r = app_change(a, &c, false);
+    for (int f = 0; sel_name[0] && si < a->sc.types.n && f < a->sc.types.structs[si].nfields; f++)
+        if (strcmp(a->sc.types.structs[si].fields[f].name, sel_name) == 0)
+            st->sel_field = f;
     if (key == 'd' && !(r & REACT_EDITED) && strstr(a->message, " is read by access ")) {
         st->ask_struct = si;
         st->ask_field = st->sel_field;

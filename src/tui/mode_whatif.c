@@ -246,8 +246,8 @@ static void whatif_draw(tui_app *a)
         int nw = draw_width(row_name(w, i, name));
         namew = nw > namew ? nw : namew;
     }
-    if (namew > in.w - 2 - NUMBERS_W)
-        namew = in.w - 2 - NUMBERS_W > 26 ? in.w - 2 - NUMBERS_W : 26;
+    if (namew > in.w - 2 - NUMBERS_W) /* a narrow box shortens the names, not the numbers */
+        namew = in.w - 2 - NUMBERS_W > 12 ? in.w - 2 - NUMBERS_W : 12;
     char head[300];
     snprintf(head, sizeof head, "  %-*s %8s %6s %-13s %7s %5s", namew, "layout", "wavefr.", "ideal", "worst", "extra B",
              "occ.");
@@ -266,10 +266,12 @@ static void whatif_draw(tui_app *a)
         row_name(w, i, name);
         fit_name(&a->crt, name, namew);
         bool chosen = i == w->cursor;
-        draw_text_mark(&a->crt, y++, in.x, in.w, c->wavefronts == c->ideal ? ROLE_OK : ROLE_NORMAL,
-                       chosen ? MARK_SELECT : 0, "%c %s %8lld %6lld %-13s %+7lld %4.0f%%", chosen ? '>' : ' ', name,
-                       (long long)c->wavefronts, (long long)c->ideal, report_degree_text(c->worst, deg, sizeof deg),
-                       (long long)l->extra_bytes, 100 * c->occupancy);
+        char row[400];
+        snprintf(row, sizeof row, "%c %s %8lld %6lld %-13s %+7lld %4.0f%%", chosen ? '>' : ' ', name,
+                 (long long)c->wavefronts, (long long)c->ideal, report_degree_text(c->worst, deg, sizeof deg),
+                 (long long)l->extra_bytes, 100 * c->occupancy);
+        draw_text_cut(&a->crt, y++, in.x, in.w, c->wavefronts == c->ideal ? ROLE_OK : ROLE_NORMAL,
+                      chosen ? MARK_SELECT : 0, row);
     }
     if (w->nrows > 0) {
         const whatif_layout *l = &w->rows[w->cursor].l;

@@ -55,12 +55,19 @@ void app_pop_all(tui_app *a)
         app_pop(a);
 }
 
+/* The terminal is big enough for one grid but not for two side by side: Esc closes the compare. */
+static bool compare_too_wide(const tui_app *a)
+{
+    return a->frame.lay.need_cols > LAYOUT_MIN_COLS && a->cols >= LAYOUT_MIN_COLS && a->rows >= LAYOUT_MIN_ROWS &&
+           app_in_mode(a, MODE_COMPARE);
+}
+
 /* The screen below the minimum size: the sizes on their own lines when the sentence does not fit
  * (a very narrow terminal still reads both numbers), every line cut with an ellipsis. */
 static void draw_too_small(const tui_app *a)
 {
     char min[32], need[48], now[48], both[160];
-    snprintf(min, sizeof min, "%dx%d", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+    snprintf(min, sizeof min, "%dx%d", a->frame.lay.need_cols, a->frame.lay.need_rows);
     snprintf(need, sizeof need, "needs %s", min);
     snprintf(now, sizeof now, "now %dx%d", a->cols, a->rows);
     snprintf(both, sizeof both, "bankscope %s (%s)", need, now);
@@ -72,7 +79,41 @@ static void draw_too_small(const tui_app *a)
         draw_text_cut(&a->crt, y++, 0, a->cols, ROLE_NORMAL, 0, (int)strlen(need) <= a->cols ? need : min);
         draw_text_cut(&a->crt, y++, 0, a->cols, ROLE_NORMAL, 0, now);
     }
-    draw_text_cut(&a->crt, y, 0, a->cols, ROLE_DIM, 0, "q quits");
+    bool asking = app_top(a) == &mode_prompt && a->prompt.kind == PROMPT_QUIT;
+    if (!asking && compare_too_wide(a))
+        draw_text_cut(&a->crt, y++, 0, a->cols, ROLE_DIM, 0, "Esc closes the compare");
+    draw_text_cut(&a->crt, y, 0, a->cols, asking ? ROLE_KEY : ROLE_DIM, 0,
+                  asking ? "quit without saving? (y/n)" : "q quits");
+}
+
+/* Below the minimum size the screen shows none of the view: a key that changed it would change
+ * it unseen. Only q acts (it quits, or asks first when there are edits, the question drawn on the
+ * small screen), y, n or Esc answer that question, and Ctrl-L redraws; the rest wait for a size
+ * that shows what they do. False when the key goes on to the view as usual. */
+static bool too_small_key(tui_app *a, int key, int *react)
+{
+    if (!a->frame.lay.too_small || key == KEY_RESIZE)
+        return false;
+    /* the terminal may already be large again, its KEY_RESIZE not read yet (a key typed right
+     * after the resize): the key acts, as it will on the screen drawn next */
+    int rows, cols;
+    if (crt_terminal_size(&rows, &cols) && cols >= a->frame.lay.need_cols && rows >= a->frame.lay.need_rows)
+        return false;
+    bool asking = app_top(a) == &mode_prompt && a->prompt.kind == PROMPT_QUIT;
+    *react = REACT_REDRAW;
+    if (asking)
+        return !(key == 'y' || key == 'Y' || key == 'n' || key == 'N' || key == KEY_ESC);
+    if (key == CTRL('l') || (key == KEY_ESC && compare_too_wide(a)))
+        return false;
+    if (key == 'q') {
+        if (!a->modified) {
+            *react = REACT_QUIT;
+            return true;
+        }
+        a->prompt.kind = PROMPT_QUIT;
+        app_push(a, &mode_prompt);
+    }
+    return true;
 }
 
 void app_draw(tui_app *a)
@@ -104,6 +145,9 @@ int app_key(tui_app *a, int key)
         clear();
         return REACT_REDRAW;
     }
+    int small = 0;
+    if (too_small_key(a, key, &small))
+        return small;
     const tui_mode *m = app_top(a);
     int r = m->key ? m->key(a, key) : actions_dispatch(a, m->id, key);
     return r;

@@ -162,11 +162,12 @@ static int extra_width(const tui_pager_line *st)
     return draw_width(st->extra[0].text) + draw_width(st->extra[1].text);
 }
 
-void pager_draw(const tui_crt *c, const tui_pager *p, const layout_rect *r, pager_style_fn style, void *ctx)
+/* Cells the gutter takes on the page shown in r: as wide as its widest text there. */
+static int gutter_width(const tui_pager *p, const layout_rect *r, pager_style_fn style, void *ctx)
 {
     int gut = digits(p->nlines) + 1;
     tui_pager_line st[1];
-    if (style) { /* the gutter is as wide as its widest text on this page */
+    if (style) {
         for (int i = 0; i < r->h && p->scroll + i < p->nlines; i++) {
             memset(st, 0, sizeof st);
             style(ctx, p->scroll + i, st);
@@ -174,6 +175,43 @@ void pager_draw(const tui_crt *c, const tui_pager *p, const layout_rect *r, page
             gut = w > gut ? w : gut;
         }
     }
+    return gut;
+}
+
+/* One line of text from byte hscroll on, at (y, tx) in tw cells, with an ellipsis on each side
+ * where it goes on (h/l scroll). */
+static void scrolled_text(const tui_crt *c, const tui_pager *p, int y, int tx, int tw, tui_role role, int marks,
+                          const char *text)
+{
+    size_t len = strlen(text), off = (size_t)p->hscroll;
+    while (off < len && ((unsigned char)text[off] & 0xC0) == 0x80) /* never inside a character */
+        off++;
+    bool before = off > 0 && off < len;
+    if (before) { /* the ellipsis takes the first character's cell */
+        draw_text(c, y, tx++, 1, ROLE_DIM, "%s", crt_glyph(c, "…", "~"));
+        tw--;
+        do
+            off++;
+        while (off < len && ((unsigned char)text[off] & 0xC0) == 0x80);
+    }
+    bool more = off < len && draw_width(text + off) > tw;
+    if (off < len)
+        draw_text_mark(c, y, tx, tw - (more ? 1 : 0), role, marks, "%s", text + off);
+    if (more)
+        draw_text(c, y, tx + tw - 1, 1, ROLE_DIM, "%s", crt_glyph(c, "…", "~"));
+}
+
+void pager_head_draw(const tui_crt *c, const tui_pager *p, int y, const layout_rect *r, pager_style_fn style, void *ctx,
+                     tui_role role, const char *head)
+{
+    int gut = gutter_width(p, r, style, ctx);
+    scrolled_text(c, p, y, r->x + gut + 1, r->w - gut - 1, role, 0, head);
+}
+
+void pager_draw(const tui_crt *c, const tui_pager *p, const layout_rect *r, pager_style_fn style, void *ctx)
+{
+    int gut = gutter_width(p, r, style, ctx);
+    tui_pager_line st[1];
     for (int i = 0; i < r->h && p->scroll + i < p->nlines; i++) {
         int l = p->scroll + i, y = r->y + i;
         memset(st, 0, sizeof st);
@@ -191,25 +229,8 @@ void pager_draw(const tui_crt *c, const tui_pager *p, const layout_rect *r, page
         draw_text_mark(c, y, r->x, gut - ew, st->gutter_role, cur ? MARK_SELECT : 0, "%*s", gut - 1 - ew, st->gutter);
         for (int k = 0; k < 2; k++)
             x += draw_text(c, y, x, r->x + gut - 1 - x, st->extra[k].role, "%s", st->extra[k].text);
-        const char *text = p->lines[l];
-        size_t len = strlen(text), off = (size_t)p->hscroll;
-        while (off < len && ((unsigned char)text[off] & 0xC0) == 0x80) /* never inside a character */
-            off++;
         /* a line that goes on past either side says so with an ellipsis there (h/l scroll) */
-        int tw = r->w - gut - 1, tx = r->x + gut + 1;
-        bool before = off > 0 && off < len;
-        if (before) { /* the ellipsis takes the first character's cell */
-            draw_text(c, y, tx++, 1, ROLE_DIM, "%s", crt_glyph(c, "…", "~"));
-            tw--;
-            do
-                off++;
-            while (off < len && ((unsigned char)text[off] & 0xC0) == 0x80);
-        }
-        bool more = off < len && draw_width(text + off) > tw;
-        if (off < len)
-            draw_text_mark(c, y, tx, tw - (more ? 1 : 0), role, cur ? MARK_STEP : 0, "%s", text + off);
-        if (more)
-            draw_text(c, y, r->x + r->w - 1, 1, ROLE_DIM, "%s", crt_glyph(c, "…", "~"));
+        scrolled_text(c, p, y, r->x + gut + 1, r->w - gut - 1, role, cur ? MARK_STEP : 0, p->lines[l]);
     }
 }
 

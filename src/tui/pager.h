@@ -57,6 +57,10 @@ int pager_search_key(tui_pager *p, int key, int page);
 int pager_find_next(tui_pager *p, int dir, int page, bool *wrapped);
 /* Draw the lines into r, each styled by style(ctx, line) (NULL: line numbers, plain text). */
 void pager_draw(const tui_crt *c, const tui_pager *p, const layout_rect *r, pager_style_fn style, void *ctx);
+/* A head line at y over the text columns of the page pager_draw shows in r (the same style), scrolled
+ * sideways with them, so that column names stay over their columns. */
+void pager_head_draw(const tui_crt *c, const tui_pager *p, int y, const layout_rect *r, pager_style_fn style, void *ctx,
+                     tui_role role, const char *head);
 /* The status line at y: the search being typed, or "lines a-b of n (end)". */
 void pager_status_draw(const tui_crt *c, const tui_pager *p, int y, int cols, int page);
 

@@ -152,7 +152,7 @@ void panel_title_draw(const tui_vctx *v)
             snprintf(line + k, sizeof line - k, "%s%s%s", shown++ ? sep : "", p[i].text,
                      p[i].suffix ? p[i].suffix : "");
         }
-    draw_text(v->crt, r->y, r->x, r->w, ROLE_TITLE, "%s", line);
+    draw_text_cut(v->crt, r->y, r->x, r->w, ROLE_TITLE, 0, line); /* even those parts: never cut silently */
 }
 
 /* The key hints that fit: the essential ones (help, quit, close) at the right end, the others

@@ -149,7 +149,10 @@ void panel_grid_draw(const tui_vctx *ctx, const grid_geom *g, const scenario *s,
     char foot[200];
     int fy = in.y + in.h - 1, x = in.x;
     if (rows == 0) {
-        draw_text(ctx->crt, fy, x, in.w, ROLE_DIM, "no active lane: nothing to serve");
+        /* a kind the model does not cover has active lanes (the lane table lists them) */
+        draw_text_cut(ctx->crt, fy, x, in.w, ROLE_DIM, 0,
+                      v->res.not_modelled ? "not modelled: no wavefronts predicted, the lanes are listed"
+                                          : "no active lane: nothing to serve");
         return;
     }
     if (shown == -2) { /* predict first: not even the count of rows */

@@ -122,18 +122,26 @@ static void measured_draw(const tui_vctx *ctx, layout_rect in, int y)
     if (!fresh && g->rec_line) { /* a recording: what the hardware counted for this line, whole launch */
         const source_record_line *l = g->rec_line;
         const source_measured *m = &l->measured;
+        char where[48]; /* line 0 holds every instruction without line info (PyTorch's own kernels) */
+        if (l->line > 0)
+            snprintf(where, sizeof where, "line %d", l->line);
+        else
+            snprintf(where, sizeof where, "no line info");
         if (y == end - 1) { /* one line left: the counted numbers, not only the heading that names them */
             char line[200];
-            snprintf(line, sizeof line, "line %d: %llu/%llu wf, %lld blocks", l->line,
-                     (unsigned long long)m->wavefronts, (unsigned long long)m->ideal_wavefronts,
-                     (long long)g->rec_blocks);
+            if (l->line > 0)
+                snprintf(line, sizeof line, "%s: %llu/%llu wf, %lld blocks", where, (unsigned long long)m->wavefronts,
+                         (unsigned long long)m->ideal_wavefronts, (long long)g->rec_blocks);
+            else /* the numbers first: the label is what the cut may take */
+                snprintf(line, sizeof line, "%llu/%llu wf, %lld blocks, %s", (unsigned long long)m->wavefronts,
+                         (unsigned long long)m->ideal_wavefronts, (long long)g->rec_blocks, where);
             draw_text_cut(ctx->crt, y, in.x + 1, in.w - 1,
                           m->wavefronts > m->ideal_wavefronts ? ROLE_CONFLICT : ROLE_OK, 0, line);
             return;
         }
         if (y < end)
-            draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_DIM, "line %d, %lld blocks:", l->line,
-                      (long long)g->rec_blocks);
+            draw_textf_cut(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s, %lld blocks:", where,
+                           (long long)g->rec_blocks);
         if (y < end)
             draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%llu wavefronts (ideal %llu)",
                       (unsigned long long)m->wavefronts, (unsigned long long)m->ideal_wavefronts);

@@ -2,7 +2,7 @@
 # End-to-end TUI tests: bankscope runs in a detached tmux at a fixed size; keys are sent, the
 # screen is polled (never a fixed sleep, tests/tui/lib.sh) until an expected text shows, then
 # compared with tests/tui/screens/NAME.txt. BANKSCOPE_UPDATE_SCREENS=1 rewrites the stored screens.
-# The journeys run as seven parts at once (part1 .. part7 below, each with its own tmux server,
+# The journeys run as eight parts at once (part1 .. part8 below, each with its own tmux server,
 # folder and counts): the test waits on the screen far more than it computes, so the parts
 # overlap their waits; each part's messages are printed in order at the end.
 # Skips (77) without tmux.
@@ -15,7 +15,7 @@ cases="$(cd "$srcdir/tests/golden/cases" && pwd)"
 sock="bankscope-test-$$"
 tmp=$(mktemp -d) || exit 99
 T() { tmux -L "$sock" -f /dev/null "$@"; }
-parts="1 2 3 4 5 6 7"
+parts="1 2 3 4 5 6 7 8"
 trap 'for k in $parts; do tmux -L "$sock-$k" -f /dev/null kill-server 2>/dev/null; done; rm -rf "$tmp"' EXIT
 pass=0
 fail=0
@@ -861,7 +861,9 @@ keys l
 expect sideways-left "13    2/2 free   …adIdx.x] = 0; ADDR_LOG(&bins[threadIdx.x]);"
 
 # every recording's source view (220x60) says, line by line, the numbers and the words of the
-# per-line table of `analyze` on the same file: wavefronts/ideal and the worst degree
+# per-line table of `analyze` on the same file: wavefronts/ideal and the worst degree. Both take
+# their sums from the one walk (core/line_sums.h) over the one reader's lines (io/recording.h), so
+# this is a regression check of the view's columns, not the glue between two copies
 for rec in "$cases"/../../data/record/*.json; do
     name=$(basename "$rec" .json)
     grep -q '"line_info": false' "$rec" && continue # no line info: it opens on the grid
@@ -1019,6 +1021,148 @@ keys n
 expect lesson-atomics-popc "12 wavefronts for 8 warps instead of 132"
 expect lesson-atomics-kind "atomic.popc bins["
 
+}
+
+# ---- what a user found, size by size (each with the screen it had before its fix) ----
+part8() {
+# a presented compare at 80x24 has half the screen per side: the verdict's numbers go short
+# rather than being cut silently ("32-way conflict  (32 wavefronts, ideal" lost the 1)
+start 80 24 --no-gpu
+keys + c z
+expect present-compare-short-80x24 "32-way conflict  (32 wf, ideal 1)"
+start 80 24 --no-gpu aos-vec3
+keys c z
+expect present-compare-aos-80x24 "4-way conflict  (4 wf, ideal 1)"
+
+# a struct declaration naming a field with a reserved word is refused at its column, the message
+# cut with an ellipsis where the line is short (it said "structs[0].fields[1]: reserved in CUDA
+# code (a C/C++ keyword, a CUDA built-in, type or macro, or a" and stopped)
+start 80 24 --no-gpu
+keys o i C-u
+keys -l 'struct B { float yy; int int; };'
+keys Enter
+expect struct-reserved-80x24 "column 26: 'int' is reserved in CUDA code (a keyword, a built-in, or a bs_ or…"
+
+# an instruction the model does not cover (cp.async.cg) has active lanes: the empty grid says it is
+# not modelled, not "no active lane" above a lane table that lists them
+start 80 24 --no-gpu ../../data/record/modern-tile_gemm.json
+expect gemm-source-80x24 "tile::copy(&sB[t], &B[t]);"
+keys j Enter
+expect gemm-not-modelled-80x24 "not modelled: no wavefronts predicted, the lanes are listed"
+
+# the SASS view's column names stay over their columns when h/l scroll the rows sideways (they
+# stayed put, so at 80 columns "sass" was over the line numbers); ? lists its keys, and those
+# of the advisor on a recording
+start 80 24 --no-gpu ../../data/record/modern-triton_matmul.json
+expect sass80-source "SOURCE │ triton_matmul.py"
+keys Escape D
+expect sass80-open "    pc        execs      wf/ideal worst"
+keys l l l l l l l l
+expect sass80-scrolled "LDGSTS.E.BYPASS.128 [R17], desc[UR16][R18.64], P0"
+head_col=$(sed -n 2p "$tmp/screen" | awk '{ print index($0, "sass   (Enter") }')
+row_col=$(sed -n 3p "$tmp/screen" | awk '{ print index($0, "LDGSTS") }')
+if [ "$head_col" -gt 0 ] && [ "$head_col" = "$row_col" ]; then pass=$((pass + 1)); else
+    echo "FAIL sass80-head-aligned: 'sass' at $head_col, the SASS text at $row_col:"; cat "$tmp/screen"
+    fail=$((fail + 1)); fi
+keys '?'
+expect sass80-help "keys of the SASS view"
+keys Escape Escape v
+expect whatif80-open "advisor on the recording"
+keys '?'
+expect whatif80-help "keys of the advisor on a recording"
+
+# a recording without line info (PyTorch's sort): the measured numbers of its instructions without
+# a line are not said to be "line 0"'s; at 80 columns the numbers come before the label
+start 160 48 --no-gpu ../../data/record/modern-torch_sort.json
+keys S Enter
+expect sort-measured-160x48 "no line info, 196 blocks:"
+start 80 24 --no-gpu ../../data/record/modern-torch_sort.json
+keys S Enter
+expect sort-measured-80x24 "881724/518382 wf, 196…"
+
+# the index editor's message ends in an ellipsis or is shown whole, never cut silently ("integer
+# literal too larg"): a long text leaves room for it
+start 80 24 --no-gpu
+keys e C-u
+keys -l 'threadIdx.x * 99999999999999999999'
+expect edit-long-literal-80x24 "  integer literal too large"
+
+# below the minimum size no key changes the view unseen: '+' and 't' wait, q with edits asks on
+# the small screen and y quits (keys acted invisibly, and "q quits" asked a question not shown)
+start 80 24 --no-gpu
+keys +
+expect small-edited "(modified)"
+resize 30 8
+expect small-q-quits "q quits"
+keys t t y
+keys q
+expect small-asks "quit without saving? (y/n)"
+keys n
+expect small-cancelled "q quits"
+resize 80 24
+expect small-unchanged "float tile[32][32+1]"
+resize 30 8
+expect small-again "q quits"
+keys q y
+expect small-quit "EXIT=0"
+
+# a header whose parts that are never shortened still do not fit ends in an ellipsis (it was cut
+# at the edge, "vs 16 lan")
+start 80 24 --no-gpu
+keys e C-u
+keys -l 'threadIdx.x * 2'
+expect header-long-edit "16 lanes left out"
+keys Enter z c
+expect header-long-80x24 "│ warp 0/31 │ 16 lanes left out vs 16…"
+
+# R reorders the fields: the selection follows its field (it stayed on the index, so d then
+# deleted x, not the y it was on)
+start 80 24 --no-gpu aos-vec3
+keys o Down t
+expect struct-reorder-type "Vec3.y is now double"
+keys R
+expect struct-reorder "fields by alignment, sizeof 24 -> 24"
+keys d
+expect struct-reorder-delete "removed y; sizeof Vec3 = 12"
+
+# a recording presented: the grid is captioned with the instruction (its line, warp and SASS), as
+# in the main view, not "trace of 64 instructions"
+start 80 24 --no-gpu --present ../../data/record/transpose-naive.json
+expect present-trace-caption "─ banks: trace[0] transpose.cu:16, warp 4: STS [R18], R3 ─"
+keys x
+expect present-trace-next "─ banks: trace[1] transpose.cu:16, warp 7: STS [R18], R3 ─"
+
+# D opens the SASS view from the source view a recording opens on (it did nothing there); Esc
+# then goes to the grid, and the source view's help lists D
+start 80 24 --no-gpu ../../data/record/modern-tile_gemm.json
+expect sass-from-source-open "SOURCE │ tile_gemm.cu"
+keys D
+expect sass-from-source "SASS │ 5 instructions of the recorded block"
+keys Escape
+expect sass-from-source-back "banks: trace[0] tile_gemm.cu:17"
+keys V '?'
+expect sass-from-source-help "D           a recording: its SASS instructions"
+
+# side by side at 72 columns the grids did not fit their halves (banks 30-31 cut, the right box
+# drawn over): the compare says the size it needs, and Esc closes it
+start 72 20 --no-gpu
+expect cmp72-open "32-way"
+keys c
+expect cmp72-small "bankscope needs 79x20 (now 72x20)"
+expect cmp72-esc "Esc closes the compare"
+keys +
+keys Escape
+expect cmp72-closed "float tile[32][32] │ block 32x32"
+resize 79 20
+keys c
+expect cmp79 "│  0 ┤0123456789abcdefghijklmnopqrstuv│"
+
+# the advisor on a recording at 72 columns: the layout names give way, the numbers stay (the
+# occupancy column was cut off silently)
+start 72 20 --no-gpu ../../data/record/modern-histogram256.json
+expect whatif72-source "SOURCE │ histogram256.cu"
+keys Escape v
+expect whatif72-rows "> Swizzle<1,5,4>            959    793 4-way              +0  100%"
 }
 
 # each part in a subshell of its own: its server ($sock-K), folder ($tmp/pK), sessions and counts

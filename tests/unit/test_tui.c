@@ -40,8 +40,11 @@ static void test_layout_sizes(void **state)
             for (int cmp = 0; cmp <= 1; cmp++)
                 for (int banks = 16; banks <= 32; banks += 16) {
                     layout L = layout_compute(cols, rows, banks, cmp);
-                    if (cols < LAYOUT_MIN_COLS || rows < LAYOUT_MIN_ROWS) {
+                    int need = cmp ? 2 * (7 + banks) + 1 : LAYOUT_MIN_COLS; /* two grids of 1-cell banks */
+                    need = need > LAYOUT_MIN_COLS ? need : LAYOUT_MIN_COLS;
+                    if (cols < need || rows < LAYOUT_MIN_ROWS) {
                         assert_true(L.too_small);
+                        assert_int_equal(L.need_cols, need);
                         continue;
                     }
                     assert_false(L.too_small);
@@ -55,7 +58,9 @@ static void test_layout_sizes(void **state)
                     assert_true(L.why.h >= 1);
                     assert_true(L.cell_w >= 1 && L.cell_w <= 4);
                     assert_true(L.label_w == 5 || L.label_w == 2);
-                    assert_true(2 + L.label_w + banks * L.cell_w <= L.grid.w || (cmp && L.cell_w == 1));
+                    assert_true(2 + L.label_w + banks * L.cell_w <= L.grid.w);
+                    if (cmp)
+                        assert_true(2 + L.label_w + banks * L.cell_w <= L.grid2.w);
                     assert_true(L.grid.h >= 8);
                 }
     layout L = layout_compute(100, 30, 32, false); /* 3-column cells with compact row labels */

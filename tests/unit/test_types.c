@@ -185,6 +185,13 @@ static void test_parse_struct(void **state)
         {"float x;", 0, "expected 'struct NAME { TYPE NAME; ... };'"},
         {"struct P { float x; /* open", 20, "unclosed comment"},
         {"struct P { };", 7, "a struct needs at least one field"},
+        {"struct P { int int; };", 15, "'int' is reserved in CUDA code (a keyword, a built-in, or a bs_ or __ name)"},
+        {"struct P { float x, __y; };", 20,
+         "'__y' is reserved in CUDA code (a keyword, a built-in, or a bs_ or __ name)"},
+        {"struct float4 { float x; };", 7,
+         "'float4' is reserved in CUDA code (a keyword, a built-in, or a bs_ or __ name)"},
+        {"typedef struct { float x; } bs_q;", 28,
+         "'bs_q' is reserved in CUDA code (a keyword, a built-in, or a bs_ or __ name)"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_false(types_parse_struct(bad[i].text, &r, &st, &pos, err, sizeof err));
