@@ -24,7 +24,7 @@
 #include "gpu/gpu_worker.h"
 #include "core/kernel_text.h"
 #include "io/lesson.h"
-#include "io/diff_lines.h"
+#include "core/diff_lines.h"
 #include "io/recording_arrays.h"
 #include "model/advisor.h"
 #include "model/banks.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/line_sums.h"
 #include "io/load.h"
 #include "io/safe_open.h"
 #include "util.h"
@@ -162,7 +163,7 @@ bool source_view_input(const scenario *s, const char *path, const char *hint, co
     char(*bufs)[1024] = xmalloc(sizeof *bufs * (size_t)(nskipped > 0 ? nskipped : 1));
     int nsk = !scenario_has_layout(s) ? 0 : skips_of(file, skipped, nskipped, sk, bufs);
     const source_skip *known = skipped ? sk : NULL; /* the importer's messages are at hand */
-    bool ok = source_lines_build(s, text, len, rec, nrec, known, nsk, &out->sl, why, n);
+    bool ok = line_sums_source(s, text, len, rec, nrec, known, nsk, &out->sl, why, n);
     if (ok && out->is_recording)
         agreement(&out->rec, &out->sl);
     free(text);
