@@ -1114,8 +1114,8 @@ static void note_exit(W *w, CXCursor c, bool is_return)
     const char *what = is_return ? "return" : "continue";
     bool in_loop = w->nlstack > w->fn_nlstack || w->loop_why != w->fn_loop_why;
     if (w->guard_why || (is_return && in_loop)) {
-        char *m = walk_fmt("after the %s at %d:%d, %s", what, line, col,
-                           w->guard_why ? "whose condition cannot be expressed" : "inside a loop");
+        /* the condition's own reason names what is unknown (and the -D that settles it) */
+        char *m = walk_fmt("after the %s at %d:%d, %s", what, line, col, w->guard_why ? w->guard_why : "inside a loop");
         *gone_why = walk_strdup(w, m);
         free(m);
         return;
