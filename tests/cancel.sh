@@ -9,7 +9,7 @@ top_builddir=${top_builddir:-.}
 bin="$top_builddir/bankscope"
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
-idx='(threadIdx.x * 3 + i + (i % 7) * (i % 11) + (threadIdx.x % 13) * (i % 17) + (i / 3) % 5) % 8192'
+idx='(threadIdx.x * 3 + i + (i % 7) * (i % 11) + (threadIdx.x % 13) * (i % 17) + (i / 3) % 5 + (threadIdx.x % 19) * (i % 23) + (threadIdx.x % 29) * (i % 31) + (threadIdx.x % 37) * (i % 41)) % 8192'
 {
     echo '{"name": "long", "block": [1024], "loop": {"var": "i", "from": 0, "to": 4096},'
     echo ' "arrays": [{"name": "a", "type": "float", "dims": [8192]}], "accesses": ['

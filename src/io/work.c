@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "io/instr_source.h"
 #include "util.h"
 
 /* Bytes printed per warp-instruction, measured on the library's patterns: a JSON object with
@@ -17,8 +18,45 @@ enum { BYTES_JSON = 3600, BYTES_TABLE = 2600, BYTES_LINE = 100 };
 /* One warp-instruction of access a, built and analysed in full (work.h's prices). */
 static int64_t instr_ns(const scenario *s, int a)
 {
-    int64_t by_nodes = (int64_t)WORK_NS_NODE * scenario_access_nodes(&s->accesses[a]);
-    return by_nodes > WORK_NS_INSTR ? by_nodes : WORK_NS_INSTR;
+    return WORK_NS_INSTR + WORK_NS_NODE * scenario_access_nodes(&s->accesses[a]);
+}
+
+/* Iterations of the nest at which access a runs. */
+static int64_t active_iterations(const scenario *s, int a)
+{
+    if (!s->iter_first)
+        return s->iterations;
+    int64_t n = 0;
+    for (int it = 0; it < s->iterations; it++)
+        n += scenario_access_active(s, a, it);
+    return n;
+}
+
+enum { KEYS_TABLE = 2 * INSTR_SOURCE_KEYED };
+
+/* Distinct keys (scenario_access_key) of access a over its iterations at warp, counted up to
+ * limit (limit + 1: more): a hash of each key in an open-addressing set. */
+static int64_t distinct_keys(const scenario *s, int a, int warp, int64_t limit, uint64_t *set)
+{
+    memset(set, 0, sizeof *set * KEYS_TABLE);
+    int64_t n = 0, key[SCENARIO_KEY_MAX];
+    for (int it = 0; it < s->iterations && n <= limit; it++) {
+        if (s->iter_first && !scenario_access_active(s, a, it))
+            continue;
+        int k = scenario_access_key(s, a, it, warp, key);
+        uint64_t h = 0x9E3779B97F4A7C15ull;
+        for (int i = 0; i < k; i++)
+            h = (h ^ (uint64_t)key[i]) * 0xBF58476D1CE4E5B9ull;
+        h = (h ^ (h >> 29)) | 1; /* 0 marks an empty entry */
+        uint32_t at = (uint32_t)h & (KEYS_TABLE - 1);
+        while (set[at] && set[at] != h)
+            at = (at + 1) & (KEYS_TABLE - 1);
+        if (!set[at]) {
+            set[at] = h;
+            n++;
+        }
+    }
+    return n;
 }
 
 void work_estimate_analyze(const scenario *s, int warp, work_output out, bool repeats, work_estimate *e)
@@ -28,19 +66,40 @@ void work_estimate_analyze(const scenario *s, int warp, work_output out, bool re
         e->instructions = s->ntrace;
         e->cost_ns = (int64_t)s->ntrace * WORK_NS_INSTR;
     } else {
-        /* every (iteration, access) pair of the loop nest that runs, for each warp; a
-           loop-invariant access costs in full once, then WORK_NS_REPEAT each time */
+        /* every (iteration, access) pair of the loop nest that runs, for each warp. With repeats,
+           as instr_source hands them out: a loop-invariant access costs in full once per warp,
+           then WORK_NS_REPEAT each time; a per-slot access in full once per warp and distinct
+           key (counted on the first and last warps of the selection, the larger), then
+           WORK_NS_REPEAT, while all the keys fit in its table (else in full every time) */
         int64_t warps = warp >= 0 ? 1 : scenario_selected_warps(s);
-        bool *seen = xcalloc((size_t)(s->naccesses > 0 ? s->naccesses : 1), sizeof *seen);
-        for (int it = 0; it < s->iterations; it++)
-            for (int a = 0; a < s->naccesses; a++)
-                if (!s->iter_first || scenario_access_active(s, a, it)) {
-                    bool again = repeats && seen[a] && scenario_access_loop_invariant(s, a);
-                    e->cost_ns += warps * (again ? WORK_NS_REPEAT : instr_ns(s, a));
-                    e->instructions += warps;
-                    seen[a] = true;
+        bool shortcut = repeats && s->iterations >= 2 && warps >= 1 &&
+                        (int64_t)s->naccesses * warps <= (int64_t)SCENARIO_MAX_ACCESSES * 32;
+        uint64_t *set = NULL;
+        int64_t keyed = 0; /* keys of the per-slot accesses priced so far */
+        for (int a = 0; a < s->naccesses; a++) {
+            int64_t n = active_iterations(s, a), built = n;
+            if (shortcut && n > 0 && scenario_access_loop_invariant(s, a))
+                built = 1;
+            else if (shortcut && n > 0 && scenario_access_loop_slotted(s, a)) {
+                if (!set)
+                    set = xmalloc(sizeof *set * KEYS_TABLE);
+                int w0 = warp >= 0 ? warp : scenario_selected_warp(s, 0);
+                int w1 = warp >= 0 ? warp : scenario_selected_warp(s, (int)warps - 1);
+                int64_t room = (INSTR_SOURCE_KEYED - keyed) / warps;
+                int64_t k = distinct_keys(s, a, w0, room, set);
+                if (k <= room && w1 != w0) {
+                    int64_t k1 = distinct_keys(s, a, w1, room, set);
+                    k = k1 > k ? k1 : k;
                 }
-        free(seen);
+                if (k <= room) {
+                    built = k;
+                    keyed += k * warps;
+                }
+            }
+            e->cost_ns += warps * (built * instr_ns(s, a) + (n - built) * WORK_NS_REPEAT);
+            e->instructions += warps * n;
+        }
+        free(set);
     }
     int64_t accesses = !scenario_has_layout(s) ? 1 : s->naccesses;
     switch (out) {
@@ -49,6 +108,21 @@ void work_estimate_analyze(const scenario *s, int warp, work_output out, bool re
     case WORK_OUT_ALL: e->output_bytes = e->instructions * BYTES_TABLE; break;
     case WORK_OUT_JSON: e->output_bytes = e->instructions * BYTES_JSON; break;
     }
+}
+
+void work_estimate_sweep(const scenario *s, int max_pad, int64_t layouts, work_estimate *e)
+{
+    work_estimate_analyze(s, -1, WORK_OUT_SUMMARY, false, e);
+    e->cost_ns = 0;
+    int64_t warps = scenario_selected_warps(s);
+    for (int a = 0; a < s->naccesses; a++) {
+        int64_t nodes = scenario_access_nodes(&s->accesses[a]);
+        e->cost_ns += warps * active_iterations(s, a) *
+                      ((int64_t)(max_pad + 3) * (WORK_NS_SWEEP_PAD + WORK_NS_SWEEP_PAD_NODE * nodes) +
+                       WORK_NS_SWEEP_SEARCH + WORK_NS_SWEEP_SEARCH_NODE * nodes);
+    }
+    e->instructions *= layouts;
+    e->output_bytes = 1024 + (int64_t)(max_pad + 1) * 200;
 }
 
 void work_estimate_repeat(work_estimate *e, int64_t times)

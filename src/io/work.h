@@ -17,24 +17,38 @@
 #include "model/scenario.h"
 
 /* Above these a command asks for --force: 20 s of analysis on one core and a gigabyte of output.
- * The analysis is priced in nanoseconds of one core, from tests/bench/bench_cost.sh and
- * tests/bench/bench_repeat.sh (2-core AMD EPYC of the development machine, 2026-11-28; the same
- * figures within 10 % over repeated runs):
- *  - a warp-instruction whose indexes hold n expression nodes costs max(WORK_NS_INSTR,
- *    WORK_NS_NODE x n): 610 ns at 6 nodes and 585 ns at 22 (the fixed part dominates: building
- *    the request and the bank rule); a node costs 33-36 ns with + and ^ (2543 ns at 70 nodes,
- *    4628 ns at 134) and 54 ns with %, / and * (tests/golden/cases/work-limit-summary.json: 57
- *    nodes, 26.4 s for 8.4 M warp-instructions), so a node is priced at the dearer: the
- *    estimate is an upper bound, up to about 1.8x the time (a 64-access scenario of identical
- *    requests: 13.5 s estimated, 7.5 s taken);
- *  - a loop-invariant access (no index reads a loop variable) is built once per warp and handed
- *    out again at each iteration by `analyze` (instr_source): 61 ns per warp-instruction after
- *    its first, priced WORK_NS_REPEAT. Only analyze takes this shortcut; sweep and export pay
- *    the full price for every instruction. */
+ * The analysis is priced in nanoseconds of one core, an upper bound fitted to
+ * `tests/bench/bench_cost.sh ./bankscope` (2-core AMD EPYC of the development machine, load
+ * average 5-8, 2026-11-28, best of 3 CPU times; a run at load 2.5 measured 0.65-0.8x these):
+ *  - a warp-instruction whose indexes hold n expression nodes costs WORK_NS_INSTR + WORK_NS_NODE
+ *    x n: 356, 509, 1475 and 2391 ns at 6, 22, 70 and 134 nodes of + and ^ (least squares: 232 ns
+ *    + 16.4 ns per node), and 1528 ns at 57 nodes with %, / and * (analyze --summary --force of
+ *    tests/golden/cases/work-limit-summary.json with its first 64 accesses: 12.8 s for 8.4 M
+ *    warp-instructions), so a node is priced at the dearer: estimates 1.0-1.5x the time;
+ *  - analyze builds a loop-invariant access (no index reads a loop variable) once per warp, and a
+ *    per-slot one (it reads the loops only through per-instruction values such as "i % 32") once
+ *    per warp and value, and hands them out again (instr_source): a repeat costs 66 ns (the
+ *    script's per-slot scenario: 3,072 built, 3.1 M repeats, 0.21 s), priced WORK_NS_REPEAT;
+ *    export and sweep take no shortcut;
+ *  - sweep analyses the scenario once per padding, 0 to --max-pad and a few more (max_pad + 3
+ *    times WORK_NS_SWEEP_PAD + WORK_NS_SWEEP_PAD_NODE x n per warp-instruction: 443 ns at 6 nodes,
+ *    1534 ns at 70, from --max-pad 64 against 8: MAX_PAD=8 SWEEP_LAYOUTS=38 before the
+ *    script), and searches layouts once (WORK_NS_SWEEP_SEARCH
+ *    + WORK_NS_SWEEP_SEARCH_NODE x n: 76 us at 6 nodes, 165 us at 70): the script's sweep of
+ *    24,576 warp-instructions takes 2.0-2.6 s, estimated 2.9 s: these prices are about 1.1x the
+ *    highest measured.
+ * A job the limit admits thus takes at most about 20 s: the largest admitted of the tests,
+ * tests/golden/cases/bad-work-maxima.json with its first 4 accesses (the largest expressions, 524,288
+ * warp-instructions), is estimated 18.1 s and takes 10.0 s; work-limit-summary.json with 64
+ * accesses 13.1 s and 12.8 s. */
 #define WORK_MAX_NS ((int64_t)20000000000)
-#define WORK_NS_INSTR 600
-#define WORK_NS_NODE 55
-#define WORK_NS_REPEAT 100
+#define WORK_NS_INSTR 250
+#define WORK_NS_NODE 23
+#define WORK_NS_REPEAT 80
+#define WORK_NS_SWEEP_PAD 380
+#define WORK_NS_SWEEP_PAD_NODE 19
+#define WORK_NS_SWEEP_SEARCH 75000
+#define WORK_NS_SWEEP_SEARCH_NODE 1550
 #define WORK_MAX_OUTPUT_BYTES ((int64_t)1 << 30)
 
 typedef enum work_output {
@@ -54,7 +68,10 @@ typedef struct work_estimate {
  * analysis hands loop-invariant instructions out again, as analyze does). Traces cost what their
  * file holds and are estimated from ntrace. */
 void work_estimate_analyze(const scenario *s, int warp, work_output out, bool repeats, work_estimate *e);
-/* e repeated times times (a sweep analyses the scenario once per padding). */
+/* What `sweep` of s costs: an analysis per padding up to max_pad, and the layout search;
+ * instructions counts layouts analyses of the scenario. */
+void work_estimate_sweep(const scenario *s, int max_pad, int64_t layouts, work_estimate *e);
+/* e repeated times times. */
 void work_estimate_repeat(work_estimate *e, int64_t times);
 /* True when e is within the limits; otherwise false and a message "CMD: what it would cost,
  * bound it with HOW, or --force" (how_work: the options that bound this command's work,

@@ -332,36 +332,60 @@ static void test_loop_nest(void **state)
     scenario_free(&c);
 }
 
-/* The work estimate prices what analyze does: a warp-instruction by its expression nodes (the
- * fixed price below a size), and a loop-invariant access in full once per warp, then at the
- * price of a repeat, unless the command does not take that shortcut. */
+/* The work estimate prices what analyze does: a warp-instruction by its expression nodes (a
+ * fixed price plus one per node), a loop-invariant access in full once per warp, then at the
+ * price of a repeat, and a per-slot access in full once per warp and key, then as a repeat
+ * (unless its keys overflow the table: in full every time), unless the command does not take
+ * that shortcut; and what sweep does: an analysis per padding and the layout search. */
 static void test_work_estimate(void **state)
 {
     (void)state;
     const char *json = "{\"block\": [64], \"loop\": {\"var\": \"i\", \"from\": 0, \"to\": 100},"
                        " \"arrays\": [{\"name\": \"a\", \"type\": \"float\", \"dims\": [4096]}],"
                        " \"accesses\": [{\"op\": \"load\", \"array\": \"a\", \"index\": \"tid\"},"
-                       " {\"op\": \"load\", \"array\": \"a\", \"index\": \"(tid * 3 + i) % 4096\"}]}";
+                       " {\"op\": \"load\", \"array\": \"a\", \"index\": \"(tid * 3 + i) % 4096\"},"
+                       " {\"op\": \"load\", \"array\": \"a\", \"index\": \"(tid + i % 4) % 4096\"}]}";
     scenario s;
     io_error err;
     assert_true(test_load(json, &s, &err));
     assert_true(scenario_access_loop_invariant(&s, 0));
     assert_false(scenario_access_loop_invariant(&s, 1));
-    work_estimate full, shortcut;
+    assert_false(scenario_access_loop_slotted(&s, 1));
+    assert_true(scenario_access_loop_slotted(&s, 2));
+    work_estimate full, shortcut, sweep;
     work_estimate_analyze(&s, -1, WORK_OUT_SUMMARY, false, &full);
     work_estimate_analyze(&s, -1, WORK_OUT_SUMMARY, true, &shortcut);
-    int64_t n1 = scenario_access_nodes(&s.accesses[1]);
-    int64_t each1 = WORK_NS_NODE * n1 > WORK_NS_INSTR ? WORK_NS_NODE * n1 : WORK_NS_INSTR;
-    assert_int_equal(full.instructions, 2 * 2 * 100);
-    assert_int_equal(full.cost_ns, 2 * 100 * (WORK_NS_INSTR + each1));
-    assert_int_equal(shortcut.cost_ns, 2 * (WORK_NS_INSTR + 99 * WORK_NS_REPEAT) + 2 * 100 * each1);
+    int64_t n[3], each[3], sweep_each = 0;
+    for (int a = 0; a < 3; a++) {
+        n[a] = scenario_access_nodes(&s.accesses[a]);
+        each[a] = WORK_NS_INSTR + WORK_NS_NODE * n[a];
+        sweep_each += 11 * (WORK_NS_SWEEP_PAD + WORK_NS_SWEEP_PAD_NODE * n[a]) + WORK_NS_SWEEP_SEARCH +
+                      WORK_NS_SWEEP_SEARCH_NODE * n[a];
+    }
+    assert_int_equal(full.instructions, 3 * 2 * 100);
+    assert_int_equal(full.cost_ns, 2 * 100 * (each[0] + each[1] + each[2]));
+    assert_int_equal(shortcut.cost_ns,
+                     2 * (each[0] + 99 * WORK_NS_REPEAT) + 2 * 100 * each[1] + 2 * (4 * each[2] + 96 * WORK_NS_REPEAT));
+    work_estimate_sweep(&s, 8, 10, &sweep);
+    assert_int_equal(sweep.instructions, 10 * 3 * 2 * 100);
+    assert_int_equal(sweep.cost_ns, 2 * 100 * sweep_each);
     work_estimate_repeat(&full, 3);
-    assert_int_equal(full.cost_ns, 3 * 2 * 100 * (WORK_NS_INSTR + each1));
+    assert_int_equal(full.cost_ns, 3 * 2 * 100 * (each[0] + each[1] + each[2]));
     char msg[400];
     assert_true(work_within_limits(&full, "analyze", "--warp N", "--summary", msg, sizeof msg));
     full.cost_ns = WORK_MAX_NS + 1;
     assert_false(work_within_limits(&full, "analyze", "--warp N", "--summary", msg, sizeof msg));
     assert_non_null(strstr(msg, "s of analysis, more than the limit of 20 s"));
+    scenario_free(&s);
+    /* 3000 keys per warp, two warps: more than the table holds, every instruction in full */
+    const char *many = "{\"block\": [64], \"loop\": {\"var\": \"i\", \"from\": 0, \"to\": 4000},"
+                       " \"arrays\": [{\"name\": \"a\", \"type\": \"float\", \"dims\": [4096]}],"
+                       " \"accesses\": [{\"op\": \"load\", \"array\": \"a\", \"index\": \"(tid + i % 3000) % 4096\"}]}";
+    assert_true(test_load(many, &s, &err));
+    assert_true(scenario_access_loop_slotted(&s, 0));
+    work_estimate_analyze(&s, -1, WORK_OUT_SUMMARY, true, &shortcut);
+    assert_int_equal(shortcut.cost_ns,
+                     2 * 4000 * (WORK_NS_INSTR + WORK_NS_NODE * scenario_access_nodes(&s.accesses[0])));
     scenario_free(&s);
 }
 
