@@ -103,6 +103,11 @@ typedef struct tui_mode {
     void (*draw)(tui_app *a);
     void (*resize)(tui_app *a);
     void (*leave)(tui_app *a);
+    /* the mode's own state: state_size zeroed bytes allocated when the mode is pushed (before
+     * enter), handed to release (after leave; NULL: nothing inside it is owned) and freed when it
+     * is popped or the app ends; app_mode_state finds it. 0: the mode has no state of its own */
+    size_t state_size;
+    void (*release)(void *state);
     /* the mode's own rows of the action table (keys, key bar, help): dispatch, the key bar and
      * the help screen take them first, then the shared rows (actions.c) that apply to the mode */
     const tui_action *actions;
@@ -246,19 +251,6 @@ typedef struct picker_state {
     int nshown;
 } picker_state;
 
-/* The kernel view (mode_kernel.c): the text `bankscope kernel` prints for the scenario on show. */
-typedef struct kernel_state {
-    strbuf text;  /* owned */
-    char **lines; /* owned array; the lines point into text (NUL-terminated there) */
-    int nlines;
-    kernel_text_span *spans; /* owned; one per access (trace entry) from first made before any error */
-    int nspans, first;
-    int total;       /* accesses of the scenario (more than made: the view holds a window around the current) */
-    char error[700]; /* why the kernel of an access could not be made; "" when all were */
-    tui_pager pager;
-    unsigned long mask; /* mouse events before the view asked for the wheel too */
-} kernel_state;
-
 /* The SASS view of a recording (mode_sass.c): one row per SASS instruction of the trace. */
 typedef struct sass_row_view {
     int64_t pc;
@@ -322,6 +314,7 @@ struct tui_app {
     char message[256];
     bool message_error;
     const tui_mode *stack[8];
+    void *stack_state[8]; /* owned: each stacked mode's own state (tui_mode.state_size), or NULL */
     int depth;
     /* mode states */
     edit_state edit;
@@ -335,7 +328,6 @@ struct tui_app {
     help_state help;
     picker_state picker;
     quiz_state quiz;
-    kernel_state kernel;
     source_state srcview;
     sass_state sass;
     /* a recording's lines with their measured numbers, for the result panel (view_ctx.c): read
@@ -409,6 +401,11 @@ const tui_mode *app_top(const tui_app *a);
 const tui_mode *mode_of(tui_mode_id id);
 bool app_in_mode(const tui_app *a, tui_mode_id id);
 void app_push(tui_app *a, const tui_mode *m);
+/* The state of the topmost mode id on the stack (tui_mode.state_size bytes), NULL when the mode
+ * is not open or has no state. */
+void *app_mode_state(const tui_app *a, tui_mode_id id);
+/* Pop every mode, the main one too, and free their states (the app's end). */
+void app_modes_free(tui_app *a);
 /* Pop the top mode (never the main one). */
 void app_pop(tui_app *a);
 /* Close every mode above the main view. */
@@ -503,8 +500,6 @@ int source_mouse(tui_app *a, int key);
 void source_open_first(tui_app *a);
 /* Free the source view's text (leaving the view, and at exit). */
 void source_view_free(tui_app *a);
-/* Free the kernel view's text (leaving the view, and at exit). */
-void kernel_view_free(tui_app *a);
 
 /* ---- frame.c: per-frame geometry and hit tests ---- */
 /* The presentation mode's grid (mode_present.c), for frame_compute. */

@@ -337,5 +337,12 @@ static const tui_action advisor_actions[] = {
 };
 
 const tui_mode mode_advisor = {
-    MODE_ADVISOR, "advisor", true,          advisor_enter,   NULL,
-    advisor_draw, NULL,      advisor_leave, advisor_actions, (int)(sizeof advisor_actions / sizeof advisor_actions[0])};
+    .id = MODE_ADVISOR,
+    .name = "advisor",
+    .overlay = true,
+    .enter = advisor_enter,
+    .draw = advisor_draw,
+    .leave = advisor_leave,
+    .actions = advisor_actions,
+    .nactions = (int)(sizeof advisor_actions / sizeof advisor_actions[0]),
+};

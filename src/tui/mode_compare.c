@@ -126,13 +126,11 @@ static const tui_action compare_actions[] = {
      NULL},
 };
 
-const tui_mode mode_compare = {MODE_COMPARE,
-                               "compare view",
-                               false,
-                               NULL,
-                               NULL,
-                               view_draw,
-                               NULL,
-                               compare_leave,
-                               compare_actions,
-                               (int)(sizeof compare_actions / sizeof compare_actions[0])};
+const tui_mode mode_compare = {
+    .id = MODE_COMPARE,
+    .name = "compare view",
+    .draw = view_draw,
+    .leave = compare_leave,
+    .actions = compare_actions,
+    .nactions = (int)(sizeof compare_actions / sizeof compare_actions[0]),
+};

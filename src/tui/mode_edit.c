@@ -272,5 +272,12 @@ static const tui_action edit_actions[] = {
 };
 
 const tui_mode mode_edit = {
-    MODE_EDIT, "index editor", true,       NULL,         edit_key,
-    edit_draw, NULL,           edit_leave, edit_actions, (int)(sizeof edit_actions / sizeof edit_actions[0])};
+    .id = MODE_EDIT,
+    .name = "index editor",
+    .overlay = true,
+    .key = edit_key,
+    .draw = edit_draw,
+    .leave = edit_leave,
+    .actions = edit_actions,
+    .nactions = (int)(sizeof edit_actions / sizeof edit_actions[0]),
+};

@@ -154,5 +154,12 @@ static const tui_action help_actions[] = {
     {{KEY_HOME, KEY_END, 'g', 'G'}, 2, NULL, "the first / last page", help_scroll, MODE_BIT(MODE_HELP), NULL},
 };
 
-const tui_mode mode_help = {MODE_HELP, "help", true, help_enter,   NULL,
-                            help_draw, NULL,   NULL, help_actions, (int)(sizeof help_actions / sizeof help_actions[0])};
+const tui_mode mode_help = {
+    .id = MODE_HELP,
+    .name = "help",
+    .overlay = true,
+    .enter = help_enter,
+    .draw = help_draw,
+    .actions = help_actions,
+    .nactions = (int)(sizeof help_actions / sizeof help_actions[0]),
+};

@@ -285,5 +285,12 @@ static const tui_action picker_actions[] = {
 };
 
 const tui_mode mode_picker = {
-    MODE_PICKER, "picker", true,         NULL,           picker_key,
-    picker_draw, NULL,     picker_leave, picker_actions, (int)(sizeof picker_actions / sizeof picker_actions[0])};
+    .id = MODE_PICKER,
+    .name = "picker",
+    .overlay = true,
+    .key = picker_key,
+    .draw = picker_draw,
+    .leave = picker_leave,
+    .actions = picker_actions,
+    .nactions = (int)(sizeof picker_actions / sizeof picker_actions[0]),
+};

@@ -253,5 +253,11 @@ static const tui_action prompt_actions[] = {
 };
 
 const tui_mode mode_prompt = {
-    MODE_PROMPT, "prompt", true, NULL,           prompt_key,
-    prompt_draw, NULL,     NULL, prompt_actions, (int)(sizeof prompt_actions / sizeof prompt_actions[0])};
+    .id = MODE_PROMPT,
+    .name = "prompt",
+    .overlay = true,
+    .key = prompt_key,
+    .draw = prompt_draw,
+    .actions = prompt_actions,
+    .nactions = (int)(sizeof prompt_actions / sizeof prompt_actions[0]),
+};

@@ -79,5 +79,11 @@ static const tui_action quiz_actions[] = {
 };
 
 const tui_mode mode_quiz = {
-    MODE_QUIZ, "quiz", false,      quiz_enter_mode, NULL,
-    view_draw, NULL,   quiz_leave, quiz_actions,    (int)(sizeof quiz_actions / sizeof quiz_actions[0])};
+    .id = MODE_QUIZ,
+    .name = "quiz",
+    .enter = quiz_enter_mode,
+    .draw = view_draw,
+    .leave = quiz_leave,
+    .actions = quiz_actions,
+    .nactions = (int)(sizeof quiz_actions / sizeof quiz_actions[0]),
+};

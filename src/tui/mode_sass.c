@@ -261,5 +261,12 @@ static const tui_action sass_actions[] = {
 };
 
 const tui_mode mode_sass = {
-    MODE_SASS, "SASS view", false,      sass_enter_mode, sass_key,
-    sass_draw, NULL,        sass_leave, sass_actions,    (int)(sizeof sass_actions / sizeof sass_actions[0])};
+    .id = MODE_SASS,
+    .name = "SASS view",
+    .enter = sass_enter_mode,
+    .key = sass_key,
+    .draw = sass_draw,
+    .leave = sass_leave,
+    .actions = sass_actions,
+    .nactions = (int)(sizeof sass_actions / sizeof sass_actions[0]),
+};

@@ -639,13 +639,13 @@ static const tui_action source_actions[] = {
      NULL},
 };
 
-const tui_mode mode_source = {MODE_SOURCE,
-                              "source view",
-                              false,
-                              source_enter_mode,
-                              source_mode_key,
-                              source_draw,
-                              NULL,
-                              source_leave,
-                              source_actions,
-                              (int)(sizeof source_actions / sizeof source_actions[0])};
+const tui_mode mode_source = {
+    .id = MODE_SOURCE,
+    .name = "source view",
+    .enter = source_enter_mode,
+    .key = source_mode_key,
+    .draw = source_draw,
+    .leave = source_leave,
+    .actions = source_actions,
+    .nactions = (int)(sizeof source_actions / sizeof source_actions[0]),
+};

@@ -82,5 +82,11 @@ static const tui_action step_actions[] = {
 };
 
 const tui_mode mode_step = {
-    MODE_STEP, "step mode", false,      step_enter,   NULL,
-    view_draw, NULL,        step_leave, step_actions, (int)(sizeof step_actions / sizeof step_actions[0])};
+    .id = MODE_STEP,
+    .name = "step mode",
+    .enter = step_enter,
+    .draw = view_draw,
+    .leave = step_leave,
+    .actions = step_actions,
+    .nactions = (int)(sizeof step_actions / sizeof step_actions[0]),
+};

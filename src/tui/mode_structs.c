@@ -185,13 +185,11 @@ static const tui_action structs_actions[] = {
      NULL},
 };
 
-const tui_mode mode_structs = {MODE_STRUCTS,
-                               "struct editor",
-                               true,
-                               NULL,
-                               NULL,
-                               structs_draw,
-                               NULL,
-                               NULL,
-                               structs_actions,
-                               (int)(sizeof structs_actions / sizeof structs_actions[0])};
+const tui_mode mode_structs = {
+    .id = MODE_STRUCTS,
+    .name = "struct editor",
+    .overlay = true,
+    .draw = structs_draw,
+    .actions = structs_actions,
+    .nactions = (int)(sizeof structs_actions / sizeof structs_actions[0]),
+};

@@ -303,8 +303,12 @@ static const tui_action whatif_actions[] = {
      NULL},
 };
 
-const tui_mode mode_whatif = {MODE_WHATIF,    "advisor on a recording",
-                              true,           NULL,
-                              NULL,           whatif_draw,
-                              NULL,           whatif_leave,
-                              whatif_actions, (int)(sizeof whatif_actions / sizeof whatif_actions[0])};
+const tui_mode mode_whatif = {
+    .id = MODE_WHATIF,
+    .name = "advisor on a recording",
+    .overlay = true,
+    .draw = whatif_draw,
+    .leave = whatif_leave,
+    .actions = whatif_actions,
+    .nactions = (int)(sizeof whatif_actions / sizeof whatif_actions[0]),
+};

@@ -112,6 +112,7 @@ bool app_open(tui_app *a, const char *source, char *err, size_t errlen)
 
 void app_free(tui_app *a)
 {
+    app_modes_free(a); /* the open modes' own states */
     jobs_free(a);
     if (a->adv.res)
         free(a->adv.res);
@@ -125,7 +126,6 @@ void app_free(tui_app *a)
     free(a->edit.pending);
     scenario_free(&a->sc);
     scenario_free(&a->cmp.other);
-    kernel_view_free(a); /* when the view ends with the kernel view open */
     source_view_free(a);
     sass_view_free(a);
     if (a->rec.ok)
