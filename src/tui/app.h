@@ -240,33 +240,6 @@ typedef struct help_state {
     bool why; /* the page shows the whole why text, not the keys */
 } help_state;
 
-typedef enum picker_kind { PICK_PATTERN, PICK_ARCH } picker_kind;
-typedef struct picker_state {
-    picker_kind kind;
-    int cursor, scroll;           /* in the shown entries */
-    int n;                        /* entries */
-    char **name, **title, **arch; /* owned, one per entry (title, arch: NULL when unknown) */
-    tui_line filter;              /* typed: entries whose text holds its letters in order */
-    int *shown;                   /* owned: the entries that match, in library order */
-    int nshown;
-} picker_state;
-
-/* The SASS view of a recording (mode_sass.c): one row per SASS instruction of the trace. */
-typedef struct sass_row_view {
-    int64_t pc;
-    int executions, worst_entry; /* the trace entry of its costliest execution */
-    int64_t wavefronts, ideal, excess;
-    int degree, not_modelled;
-} sass_row_view;
-typedef struct sass_state {
-    sass_row_view *rows; /* owned */
-    char **text;         /* owned: one line per row, in the order shown */
-    int *order;          /* owned: row index of each shown line */
-    int n;
-    bool sorted;        /* by cost (excess wavefronts), else by pc */
-    int w_deg, w_where; /* widths of the worst-degree and line columns: their widest cell */
-    tui_pager pager;
-} sass_state;
 
 /* The source view (mode_source.c, on view_source.c's input): the rows on show and the pager. */
 typedef struct source_state {
@@ -326,10 +299,8 @@ struct tui_app {
     step_state step;
     lesson_state lesson;
     help_state help;
-    picker_state picker;
     quiz_state quiz;
     source_state srcview;
-    sass_state sass;
     /* a recording's lines with their measured numbers, for the result panel (view_ctx.c): read
      * once per file; line the row of the instruction on show (-1 none) */
     struct {
@@ -344,8 +315,9 @@ struct tui_app {
         int array;         /* the array the dimensions belong to */
         unsigned long gen; /* scen_gen of the preset's edit: any later edit makes dims the user's */
         int64_t dims[SCENARIO_MAX_DIMS];
-    } preset;     /* the user's dimensions while `a` presets are shown */
-    bool quiz_on; /* predict first: verdicts hidden until a guess */
+    } preset;         /* the user's dimensions while `a` presets are shown */
+    bool quiz_on;     /* predict first: verdicts hidden until a guess */
+    bool sass_sorted; /* the SASS view's order (by cost), kept from one opening to the next */
     /* background work */
     tui_job *jobs[JOB_KINDS];
     tui_job *abandoned; /* cancelled jobs still finishing (joined when they do) */
@@ -483,13 +455,10 @@ int picker_move(tui_app *a, int key);
 int picker_choose(tui_app *a, int key);
 int picker_close(tui_app *a, int key);
 int picker_type(tui_app *a, int key);
-/* Free the picker's list (leaving it, and at exit). */
-void picker_free(tui_app *a);
 int why_open(tui_app *a, int key);
 int kernel_open(tui_app *a, int key);
 /* The SASS view of a recording (mode_sass.c). */
 int sass_open(tui_app *a, int key);
-void sass_view_free(tui_app *a);
 int kernel_scroll(tui_app *a, int key);
 int kernel_search(tui_app *a, int key);
 int kernel_mouse(tui_app *a, int key);

@@ -13,9 +13,27 @@
 #include "io/library.h"
 #include "tui/app.h"
 
-void picker_free(tui_app *a)
+typedef enum picker_kind { PICK_PATTERN, PICK_ARCH } picker_kind;
+typedef struct picker_state {
+    picker_kind kind;
+    int cursor, scroll;           /* in the shown entries */
+    int n;                        /* entries */
+    char **name, **title, **arch; /* owned, one per entry (title, arch: NULL when unknown) */
+    tui_line filter;              /* typed: entries whose text holds its letters in order */
+    int *shown;                   /* owned: the entries that match, in library order */
+    int nshown;
+} picker_state;
+
+/* The picker's state, while it is open. */
+static picker_state *pst(const tui_app *a)
 {
-    picker_state *p = &a->picker;
+    return app_mode_state(a, MODE_PICKER);
+}
+
+/* Free the list (the picker is popped). */
+static void picker_release(void *st)
+{
+    picker_state *p = st;
     for (int i = 0; i < p->n && p->name; i++) {
         free(p->name[i]);
         free(p->title[i]);
@@ -106,8 +124,8 @@ static void picker_filter(picker_state *p)
 
 int picker_open(tui_app *a, int key)
 {
-    picker_state *p = &a->picker;
-    picker_free(a);
+    app_push(a, &mode_picker); /* its state, filled here */
+    picker_state *p = pst(a);
     p->kind = key == 'A' ? PICK_ARCH : PICK_PATTERN;
     int np, start = 0;
     const banks_profile *ps = banks_profiles(&np);
@@ -149,13 +167,12 @@ int picker_open(tui_app *a, int key)
     p->nshown = 0;
     picker_filter(p);
     p->cursor = start >= 0 && start < p->nshown ? start : 0;
-    app_push(a, &mode_picker);
     return REACT_REDRAW;
 }
 
 int picker_move(tui_app *a, int key)
 {
-    picker_state *p = &a->picker;
+    picker_state *p = pst(a);
     int d = key == KEY_UP ? -1 : key == KEY_DOWN ? 1 : key == KEY_PPAGE ? -10 : key == KEY_NPAGE ? 10 : 0;
     int c = key == KEY_HOME ? 0 : key == KEY_END ? p->nshown - 1 : p->cursor + d;
     p->cursor = c >= p->nshown ? p->nshown - 1 : c; /* an empty list: -1, then 0 below */
@@ -165,7 +182,7 @@ int picker_move(tui_app *a, int key)
 
 int picker_type(tui_app *a, int key)
 {
-    picker_state *p = &a->picker;
+    picker_state *p = pst(a);
     if (line_key(&p->filter, key) == LINE_CHANGED)
         picker_filter(p);
     return REACT_REDRAW;
@@ -181,7 +198,7 @@ int picker_close(tui_app *a, int key)
 int picker_choose(tui_app *a, int key)
 {
     (void)key;
-    picker_state *p = &a->picker;
+    picker_state *p = pst(a);
     if (p->nshown == 0 || p->cursor < 0 || p->cursor >= p->nshown) {
         app_set_message(a, true, "nothing matches '%s' (Backspace edits the filter)", p->filter.buf);
         return REACT_REDRAW;
@@ -210,7 +227,7 @@ static int picker_key(tui_app *a, int key)
 
 static void picker_draw(tui_app *a)
 {
-    picker_state *p = &a->picker;
+    picker_state *p = pst(a);
     int w = a->cols - 4 < 120 ? a->cols - 4 : 120, h = a->rows - 2;
     layout_rect box = {1, (a->cols - w) / 2, h, w};
     for (int y = box.y; y < box.y + box.h; y++)
@@ -258,11 +275,6 @@ static void picker_draw(tui_app *a)
     }
 }
 
-static void picker_leave(tui_app *a)
-{
-    picker_free(a);
-}
-
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
 static const tui_action picker_actions[] = {
     /* pickers */
@@ -290,7 +302,8 @@ const tui_mode mode_picker = {
     .overlay = true,
     .key = picker_key,
     .draw = picker_draw,
-    .leave = picker_leave,
+    .state_size = sizeof(picker_state),
+    .release = picker_release,
     .actions = picker_actions,
     .nactions = (int)(sizeof picker_actions / sizeof picker_actions[0]),
 };

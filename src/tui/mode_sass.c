@@ -13,9 +13,33 @@
 #include "model/kinds.h"
 #include "tui/app.h"
 
-void sass_view_free(tui_app *a)
+/* The SASS view of a recording (mode_sass.c): one row per SASS instruction of the trace. */
+typedef struct sass_row_view {
+    int64_t pc;
+    int executions, worst_entry; /* the trace entry of its costliest execution */
+    int64_t wavefronts, ideal, excess;
+    int degree, not_modelled;
+} sass_row_view;
+typedef struct sass_state {
+    sass_row_view *rows; /* owned */
+    char **text;         /* owned: one line per row, in the order shown */
+    int *order;          /* owned: row index of each shown line */
+    int n;
+    bool sorted;        /* by cost (excess wavefronts), else by pc */
+    int w_deg, w_where; /* widths of the worst-degree and line columns: their widest cell */
+    tui_pager pager;
+} sass_state;
+
+/* The SASS view's state, while it is open. */
+static sass_state *sst(const tui_app *a)
 {
-    sass_state *v = &a->sass;
+    return app_mode_state(a, MODE_SASS);
+}
+
+/* Free the rows and their text (the view is popped). */
+static void sass_release(void *st)
+{
+    sass_state *v = st;
     for (int i = 0; i < v->n; i++)
         free(v->text[i]);
     free(v->text);
@@ -45,7 +69,7 @@ static int pc_cmp(const void *x, const void *y, void *ctx)
 /* The rows from the trace: entries grouped by pc, each predicted with the architecture on show. */
 static void sass_rows(tui_app *a)
 {
-    sass_state *v = &a->sass;
+    sass_state *v = sst(a);
     const scenario *s = &a->sc;
     int *idx = xmalloc(sizeof *idx * (size_t)(s->ntrace ? s->ntrace : 1));
     for (int k = 0; k < s->ntrace; k++)
@@ -93,7 +117,7 @@ static int cost_cmp(const void *x, const void *y, void *ctx)
 /* The shown lines, in pc order or by cost. */
 static void sass_text(tui_app *a)
 {
-    sass_state *v = &a->sass;
+    sass_state *v = sst(a);
     for (int i = 0; i < v->n && v->text; i++)
         free(v->text[i]);
     free(v->text);
@@ -157,8 +181,8 @@ int sass_open(tui_app *a, int key)
 
 static void sass_enter_mode(tui_app *a)
 {
-    sass_state *v = &a->sass;
-    sass_view_free(a);
+    sass_state *v = sst(a);
+    v->sorted = a->sass_sorted;
     sass_rows(a);
     sass_text(a);
     for (int i = 0; i < v->n; i++) /* start on the instruction on show */
@@ -167,18 +191,13 @@ static void sass_enter_mode(tui_app *a)
     pager_clamp(&v->pager, sass_page(a));
 }
 
-static void sass_leave(tui_app *a)
-{
-    sass_view_free(a);
-}
-
 /* Scroll, sort, and Enter: the grid of the chosen instruction's costliest execution. */
 static int sass_key_action(tui_app *a, int key)
 {
-    sass_state *v = &a->sass;
+    sass_state *v = sst(a);
     int page = sass_page(a);
     if (key == 'S') {
-        v->sorted = !v->sorted;
+        v->sorted = a->sass_sorted = !v->sorted;
         sass_text(a);
         v->pager.cursor = 0;
         pager_clamp(&v->pager, page);
@@ -214,7 +233,7 @@ static int sass_key(tui_app *a, int key)
 static void sass_style(void *ctx, int l, tui_pager_line *out)
 {
     const tui_app *a = ctx;
-    const sass_row_view *r = &a->sass.rows[a->sass.order[l]];
+    const sass_row_view *r = &sst(a)->rows[sst(a)->order[l]];
     out->role = r->excess > 0 ? ROLE_CONFLICT : ROLE_NORMAL;
     out->fill = false;
     snprintf(out->gutter, sizeof out->gutter, "%d", l + 1);
@@ -222,7 +241,7 @@ static void sass_style(void *ctx, int l, tui_pager_line *out)
 
 static void sass_draw(tui_app *a)
 {
-    sass_state *v = &a->sass;
+    sass_state *v = sst(a);
     int page = sass_page(a);
     pager_clamp(&v->pager, page);
     const char *sep = crt_glyph(&a->crt, " │ ", " | ");
@@ -266,7 +285,8 @@ const tui_mode mode_sass = {
     .enter = sass_enter_mode,
     .key = sass_key,
     .draw = sass_draw,
-    .leave = sass_leave,
+    .state_size = sizeof(sass_state),
+    .release = sass_release,
     .actions = sass_actions,
     .nactions = (int)(sizeof sass_actions / sizeof sass_actions[0]),
 };

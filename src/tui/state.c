@@ -127,11 +127,9 @@ void app_free(tui_app *a)
     scenario_free(&a->sc);
     scenario_free(&a->cmp.other);
     source_view_free(a);
-    sass_view_free(a);
     if (a->rec.ok)
         recording_free(&a->rec.r);
     free(a->rec.path);
-    picker_free(a);
     free(a->source);
     scenario_free(&a->saved);
 }
