@@ -67,7 +67,7 @@ predicts "whatif: naive -> padded" "$tmp/s.json" "$rec/whatif-padded.json"
 # without the source at hand: no type, no name from it
 "$bin" sweep "$rec/whatif-naive.json" > "$tmp/s2.txt"
 has "no source: the region's name" "$tmp/s2.txt" "static shared memory: 4096 bytes at 1024, 4-byte elements"
-has "no source: T" "$tmp/s2.txt" "__shared__ T static shared memory[32][33]"
+has "no source: T" "$tmp/s2.txt" "__shared__ T smem[32][33]"
 # -G: the cubin names the tile
 "$bin" sweep "$rec/whatif-naive-G.json" > "$tmp/g.txt"
 has "-G arrays" "$tmp/g.txt" "arrays (the recording's, from the cubin): tile (4096 B at 1024)"

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
-#include "cli/record_sass.h"
-#include "cli/record_write.h"
+#include "core/recording_lines.h"
+#include "core/recording_sass.h"
 #include "io/instr_source.h"
 #include "io/load.h"
 #include "io/report.h"
@@ -92,7 +92,7 @@ int cli_analyze(int argc, char **argv)
     }
     instr_source_set_warp(&src, !scenario_has_layout(s) ? -1 : c.warp);
     src.progress = "analyze";
-    record_lines_ctx lines_ctx = {.path = c.file, .arch = s->arch, .lines = lines};
+    record_lines_ctx lines_ctx = {.lines = lines};
     report_options o = {.all_lanes = c.all,
                         .summary = c.summary,
                         .warp = !scenario_has_layout(s) ? -1 : c.warp,
@@ -141,7 +141,7 @@ int cli_analyze(int argc, char **argv)
         if (!c.json && lines)
             record_lines_print(lines, stdout); /* a recording: its source lines */
         if (!c.json && c.sass)
-            record_sass_report(c.file, s->arch, stdout); /* and its SASS instructions */
+            record_sass_report(lines, stdout); /* and its SASS instructions */
         rc = cli_finish_stdout("analyze");
     }
     free(buf);

@@ -8,7 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_whatif.h"
-#include "io/diff_lines.h"
+#include "core/diff_lines.h"
 #include "io/jsonw.h"
 #include "io/textsafe.h"
 

@@ -3,7 +3,7 @@
  * Runs the user's program with the recording library (src/record/, started through
  * CUDA_INJECTION64_PATH) once per pass (capture, count, time; the disassembler runs beside the
  * last two), reads what each pass wrote into a private folder, and writes the recording
- * (record_write.c). The three runs start side by side (src/record/record_sync.c: the count and
+ * (core/recording_book.c). The three runs start side by side (src/record/record_sync.c: the count and
  * time runs wait inside the program for the capture run's choice of launch, the time run's launch
  * until the other two have ended), so a program's start-up is paid once in wall time;
  * --sequential, or a GPU in exclusive-process mode, runs them one after another; --no-time
@@ -32,10 +32,10 @@
 #endif
 
 #include "cli/cli.h"
-#include "cli/record_measured.h"
-#include "cli/record_read.h"
-#include "cli/record_write.h"
 #include "config.h"
+#include "core/recording_book.h"
+#include "core/recording_capture.h"
+#include "core/recording_measured.h"
 #include "gpu/gpu.h"
 #include "io/cubin.h"
 #include "io/save.h"

@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_whatif.h"
+#include "core/line_sums.h"
 #include "io/jsonw.h"
 #include "io/recording.h"
 #include "io/recording_arrays.h"
@@ -342,16 +343,10 @@ int cli_sweep_recording(const cli_common *c, scenario *s)
     }
     printf("assumption: %s\n", cli_whatif_assumption);
     if (n == 0) {
-        banks_result br;
-        int64_t wf = 0, ideal = 0;
-        for (int i = 0; i < s->ntrace; i++) {
-            banks_analyze(s->arch, &s->trace[i], &br, NULL);
-            wf += br.wavefronts;
-            ideal += br.ideal_wavefronts;
-        }
+        line_sums t = {.arch = s->arch};
+        line_sums_scenario(&t, s, NULL, 0);
         printf("\nnothing to gain: no recorded instruction has a bank conflict (%lld wavefronts = ideal)\n",
-               (long long)wf);
-        (void)ideal;
+               (long long)t.total.wavefronts);
     }
     for (int k = 0; k < n; k++)
         region_text(&in, s, &g, searched[k], &res[k]);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "io/jsonstream.h"
+#include "io/recording.h"
 #include "model/kinds.h"
 
 /* A line of a recording in the index that finds an entry's line. */
@@ -92,51 +93,27 @@ bool trace_stream_record_key(const char *key)
     return false;
 }
 
-/* A recording's "lines" (its '[' just read): each line's file, line and text are kept for the
- * locations of the instructions; the rest of each line is skipped. 0, or -1 with err. */
+/* A recording's "lines" (its '[' just read), read by the recording's one reader (io/recording.h):
+ * each line's file, line and text are kept for the locations of the instructions. 0, or -1 with
+ * err. */
 static int read_lines(trace_stream *t, io_error *err)
 {
-    jsonstream_token v;
-    while ((v = jsonstream_next(&t->js)) == JSONSTREAM_OBJECT) {
-        scenario_srcloc l = {0};
-        int k = t->nlines;
-        while ((v = jsonstream_next(&t->js)) == JSONSTREAM_KEY) {
-            char key[8];
-            copy_key(t, key, sizeof key);
-            bool file = strcmp(t->js.str, "file") == 0, text = strcmp(t->js.str, "text") == 0,
-                 line = strcmp(t->js.str, "line") == 0;
-            v = jsonstream_next(&t->js);
-            if ((file || text) && v != JSONSTREAM_STRING && v != JSONSTREAM_NULL) {
-                scenario_srcloc_free(&l);
-                return FAIL_TOK(t, err, "expected a string or null", "lines[%d].%s", k, key);
-            }
-            if (line && v != JSONSTREAM_NULL &&
-                (v != JSONSTREAM_NUMBER || !t->js.is_int || t->js.ival < 1 || t->js.ival > INT32_MAX)) {
-                scenario_srcloc_free(&l);
-                return FAIL_TOK(t, err, "expected a line number or null", "lines[%d].line", k);
-            }
-            if (file && v == JSONSTREAM_STRING)
-                scenario_srcloc_set(&l, t->js.str, l.line, 0, l.text);
-            else if (text && v == JSONSTREAM_STRING)
-                scenario_srcloc_set(&l, l.file, l.line, 0, t->js.str);
-            else if (line && v == JSONSTREAM_NUMBER)
-                l.line = (int)t->js.ival;
-            else if (v == JSONSTREAM_ERROR || !jsonstream_skip(&t->js, v)) {
-                scenario_srcloc_free(&l);
-                return fail_js(t, err);
-            }
-        }
-        if (v != JSONSTREAM_OBJECT_END) {
-            scenario_srcloc_free(&l);
-            return v == JSONSTREAM_ERROR ? fail_js(t, err) : FAIL_TOK(t, err, "expected a line object", "lines[%d]", k);
-        }
-        if (t->nlines == t->caplines)
-            t->lines =
-                xrealloc(t->lines, (size_t)(t->caplines = t->caplines ? 2 * t->caplines : 16) * sizeof *t->lines);
-        t->lines[t->nlines++] = l;
+    recording r;
+    memset(&r, 0, sizeof r);
+    if (!recording_read_locations(&t->js, t->name, &r, err)) {
+        recording_free(&r);
+        t->done = true;
+        return -1;
     }
-    if (v != JSONSTREAM_ARRAY_END)
-        return v == JSONSTREAM_ERROR ? fail_js(t, err) : FAIL_TOK(t, err, "expected a line object", "%s", "lines");
+    t->lines = xrealloc(t->lines, (size_t)(t->nlines + r.nrows + 1) * sizeof *t->lines);
+    t->caplines = t->nlines + r.nrows + 1;
+    for (int i = 0; i < r.nrows; i++) { /* the strings taken over, not copied */
+        source_record_line *x = &r.rows[i];
+        t->lines[t->nlines++] = (scenario_srcloc){
+            .file = (char *)x->file, .line = x->line > 0 ? x->line : 0, .text = (char *)x->text, .warp = -1, .pc = -1};
+        x->file = x->text = NULL;
+    }
+    recording_free(&r);
     return 0;
 }
 

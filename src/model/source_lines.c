@@ -1,6 +1,6 @@
 /* source_lines: builds the per-line rows of the source view from a scenario (see
- * source_lines.h): where each access comes from, the rows of the file and the extra rows, the
- * predicted sums from the engine, a recording's measured numbers and an import's skips. */
+ * source_lines.h): where each access comes from, the rows of the file and the extra rows, a
+ * recording's measured numbers and an import's skips. */
 #include "source_lines.h"
 
 #include <ctype.h>
@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/kinds.h"
 #include "util.h"
 
 static int count_lines(const char *text, size_t len);
@@ -337,37 +336,6 @@ static void add_measured(source_row *x, const source_measured *m)
     d->second_differs = d->second_differs || m->second_differs; /* agreement: computed by the caller */
 }
 
-/* Sum every warp-instruction into the row of its access, as analyze sums them. */
-static void predict(const scenario *s, source_lines *sl, const int *row_of)
-{
-    int64_t n = scenario_instr_count(s);
-    scenario_instr in;
-    banks_result r;
-    for (int64_t k = 0; k < n; k++) {
-        scenario_instr_at(s, k, &in);
-        int acc = in.access >= 0 ? in.access : (int)k; /* a trace's entry: its own index */
-        banks_analyze(s->arch, &in.req, &r, NULL);
-        sl->instructions++;
-        sl->wavefronts += r.wavefronts;
-        sl->ideal += r.ideal_wavefronts;
-        if (acc < 0 || row_of[acc] < 0)
-            continue;
-        source_row *x = &sl->rows[row_of[acc]];
-        x->instructions++;
-        if (r.not_modelled) { /* no verdict: the view says "not modelled: KIND" */
-            x->not_modelled++;
-            if (!x->kind)
-                x->kind = kinds_of(in.req.op)->name;
-        }
-        x->idle += scenario_instr_idle(&in);
-        x->wavefronts += r.wavefronts;
-        x->ideal += r.ideal_wavefronts;
-        x->not_modelled += r.not_modelled;
-        if (r.conflict_degree > x->worst)
-            x->worst = r.conflict_degree;
-    }
-}
-
 /* Whether a (possibly longer) path and the shown file name the same file: equal, or one is
  * the other's last components ("dir/k.cu" and "k.cu"). */
 static bool same_file(const char *a, const char *b)
@@ -389,8 +357,8 @@ static bool same_file(const char *a, const char *b)
  * 99999999 costs one row, not a hundred million. */
 #define SOURCE_LINES_MAX_FILE (1 << 20)
 
-bool source_lines_build(const scenario *s, const char *file_text, size_t len, const source_record_line *rec, int nrec,
-                        const source_skip *skips, int nskips, source_lines *out, char *why, size_t n)
+bool source_lines_layout(const scenario *s, const char *file_text, size_t len, const source_record_line *rec, int nrec,
+                         const source_skip *skips, int nskips, source_lines *out, char *why, size_t n)
 {
     memset(out, 0, sizeof *out);
     int count = scenario_access_count(s);
@@ -472,11 +440,11 @@ bool source_lines_build(const scenario *s, const char *file_text, size_t len, co
         x->skipped = xrealloc(x->skipped, sizeof *x->skipped * (size_t)(x->nskipped + 1));
         x->skipped[x->nskipped++] = xstrdup(sk->message ? sk->message : "skipped");
     }
-    predict(s, out, row_of);
     if (scenario_has_layout(s) && !skips) /* the importer's messages are not at hand: say where one may be missing */
         mark_names(s, out);
+    out->row_of = row_of;
+    out->naccess = count;
     free(ix.slot);
-    free(row_of);
     free(w);
     free(labels);
     return true;
@@ -496,6 +464,7 @@ void source_lines_free(source_lines *sl)
     }
     free(sl->rows);
     free(sl->file);
+    free(sl->row_of);
     memset(sl, 0, sizeof *sl);
 }
 

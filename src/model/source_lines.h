@@ -10,9 +10,10 @@
  * The file shown is the one most accesses come from; the lines of other files, and the entries
  * without line info, come after its lines as extra rows.
  *
- * Each row's predicted numbers are summed over every warp-instruction of its accesses by the
- * same engine call `analyze` uses (banks_analyze on scenario_instr_at), so the rows' sums are
- * analyze's totals. A recording's measured numbers (whole launch) are carried as it gives them.
+ * The layout places every access on its row (row_of); the rows' predicted numbers are summed
+ * over every warp-instruction of their accesses by core/line_sums.h (line_sums_source: the one
+ * walk every view of per-line numbers takes), so the rows' sums are analyze's totals. A
+ * recording's measured numbers (whole launch) are carried as it gives them.
  *
  * Ownership: a source_lines owns every string and array it points to (source_lines_free).
  * Invariants: rows[0 .. nfile) are the file's lines 1 .. nfile in order (row i is line i + 1);
@@ -83,16 +84,18 @@ typedef struct source_lines {
     int stale;      /* rows whose file text differs from what the locations carry (the file changed) */
     bool recording; /* built from a recording's lines */
     bool measured;  /* some row carries measured numbers */
-    int64_t wavefronts, ideal, instructions; /* totals over every row (analyze's) */
+    int64_t wavefronts, ideal, instructions; /* totals over every instruction (analyze's) */
+    int *row_of;                             /* owned: per access, its row (-1: not located) */
+    int naccess;
 } source_lines;
 
-/* The rows of s. file_text (len bytes, may be NULL) is the file's content when the caller could
- * read it; otherwise the texts the locations carry stand in. rec (nrec, may be NULL): a
- * recording's lines, which locate a trace's entries. skips (nskips): what the import
- * skipped; NULL when that is not known (then the lines that name an array of s but hold no
- * access are marked names_array instead). False with why when nothing of s says where it comes from. */
-bool source_lines_build(const scenario *s, const char *file_text, size_t len, const source_record_line *rec, int nrec,
-                        const source_skip *skips, int nskips, source_lines *out, char *why, size_t n);
+/* The rows of s, their predicted numbers zero (line_sums_source fills them). file_text (len bytes, may be NULL) is the
+ * file's content when the caller could read it; otherwise the texts the locations carry stand in. rec (nrec, may be
+ * NULL): a recording's lines, which locate a trace's entries. skips (nskips): what the import skipped; NULL when that
+ * is not known (then the lines that name an array of s but hold no access are marked names_array instead). False with
+ * why when nothing of s says where it comes from. */
+bool source_lines_layout(const scenario *s, const char *file_text, size_t len, const source_record_line *rec, int nrec,
+                         const source_skip *skips, int nskips, source_lines *out, char *why, size_t n);
 /* The file the locations of s name (the one with the most accesses), or NULL; owned by s. For a
  * recording rec names it. Lets the caller find the file before building. */
 const char *source_lines_file(const scenario *s, const source_record_line *rec, int nrec, char *buf, size_t n);

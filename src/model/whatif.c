@@ -1,6 +1,7 @@
 /* whatif: remapping a recording's addresses to another layout of one region, and the cost of the
  * whole recording with it (whatif.h). */
 #include "model/whatif.h"
+#include <ctype.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,6 +202,14 @@ static int log2_exact(int64_t v)
     return __builtin_ctzll((uint64_t)v);
 }
 
+const char *whatif_c_name(const char *name)
+{
+    bool ok = name && (isalpha((unsigned char)name[0]) || name[0] == '_');
+    for (const char *p = name; ok && *p; p++)
+        ok = isalnum((unsigned char)*p) || *p == '_';
+    return ok ? name : "smem";
+}
+
 const char *whatif_layout_decl(const whatif_layout *l, const whatif_region *r, const char *elem_type, int64_t elem,
                                char *buf, size_t n)
 {
@@ -208,8 +217,8 @@ const char *whatif_layout_decl(const whatif_layout *l, const whatif_region *r, c
     switch (l->kind) {
     case WHATIF_PAD:
         if (elem > 0 && l->pitch % elem == 0 && l->pad % elem == 0 && r->bytes % l->pitch == 0)
-            snprintf(buf, n, "__shared__ %s %s[%lld][%lld]", t, r->name, (long long)(r->bytes / l->pitch),
-                     (long long)((l->pitch + l->pad) / elem));
+            snprintf(buf, n, "__shared__ %s %s[%lld][%lld]", t, whatif_c_name(r->name),
+                     (long long)(r->bytes / l->pitch), (long long)((l->pitch + l->pad) / elem));
         else
             snprintf(buf, n, "%s: rows of %lld bytes each followed by %d bytes", r->name, (long long)l->pitch, l->pad);
         break;
@@ -256,7 +265,7 @@ const char *whatif_swizzle_2d(const whatif_layout *l, const char *name, int64_t 
     char col[96]; /* the source bits lie in r and the target bits in c */
     if (!advisor_swizzle_col_text(l->base - le, l->bits, l->shift, k, col, sizeof col))
         return NULL;
-    snprintf(buf, n, "%s[r][%s] (rows of %lld elements)", name, col, (long long)(pitch / elem));
+    snprintf(buf, n, "%s[r][%s] (rows of %lld elements)", whatif_c_name(name), col, (long long)(pitch / elem));
     return buf;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/line_sums.h"
 #include "io/report.h"
 #include "model/kinds.h"
 #include "tui/app.h"
@@ -66,41 +67,60 @@ static int pc_cmp(const void *x, const void *y, void *ctx)
     return a < b ? -1 : a > b ? 1 : *(const int *)x - *(const int *)y;
 }
 
-/* The rows from the trace: entries grouped by pc, each predicted with the architecture on show. */
+/* The trace's entries in pc order, for line_sums_walk: each on its row. */
+typedef struct sass_walk {
+    const scenario *s;
+    const int *idx, *row; /* the entries in pc order and the row of each */
+    int i;
+} sass_walk;
+
+static int sass_next(void *ctx, line_sums_instr *in)
+{
+    sass_walk *w = ctx;
+    if (w->i >= w->s->ntrace)
+        return 0;
+    int k = w->idx[w->i];
+    *in = (line_sums_instr){.req = w->s->trace[k], .access = k, .line = -1, .pc = w->row[w->i]};
+    w->i++;
+    return 1;
+}
+
+/* The rows from the trace: entries grouped by pc, each predicted with the architecture on show
+ * in one walk (core/line_sums.h, as analyze's SASS page), its costliest execution kept. */
 static void sass_rows(tui_app *a)
 {
     sass_state *v = sst(a);
     const scenario *s = &a->sc;
-    int *idx = xmalloc(sizeof *idx * (size_t)(s->ntrace ? s->ntrace : 1));
+    size_t n = (size_t)(s->ntrace ? s->ntrace : 1);
+    int *idx = xmalloc(sizeof *idx * n), *row = xmalloc(sizeof *row * n);
     for (int k = 0; k < s->ntrace; k++)
         idx[k] = k;
     qsort_r(idx, (size_t)s->ntrace, sizeof *idx, pc_cmp, s->trace_at);
-    v->rows = xmalloc(sizeof *v->rows * (size_t)(s->ntrace ? s->ntrace : 1));
+    v->rows = xmalloc(sizeof *v->rows * n);
     v->n = 0;
     for (int i = 0; i < s->ntrace; i++) {
         int k = idx[i];
         if (v->n == 0 || v->rows[v->n - 1].pc != s->trace_at[k].pc)
-            v->rows[v->n++] = (sass_row_view){.pc = s->trace_at[k].pc, .worst_entry = k, .excess = -1};
-        sass_row_view *r = &v->rows[v->n - 1];
-        banks_result res;
-        banks_analyze(s->arch, &s->trace[k], &res, NULL);
-        r->executions++;
-        if (res.not_modelled) {
-            r->not_modelled++;
-            continue;
-        }
-        r->wavefronts += res.wavefronts;
-        r->ideal += res.ideal_wavefronts;
-        int x = res.wavefronts - res.ideal_wavefronts;
-        banks_result w;
-        banks_analyze(s->arch, &s->trace[r->worst_entry], &w, NULL);
-        if (w.not_modelled || x > w.wavefronts - w.ideal_wavefronts)
-            r->worst_entry = k;
-        if (res.conflict_degree > r->degree)
-            r->degree = res.conflict_degree;
+            v->rows[v->n++] = (sass_row_view){.pc = s->trace_at[k].pc, .worst_entry = k};
+        row[i] = v->n - 1;
     }
-    for (int i = 0; i < v->n; i++)
-        v->rows[i].excess = v->rows[i].wavefronts - v->rows[i].ideal;
+    line_sums sums = {.arch = s->arch, .per_pc = xcalloc((size_t)(v->n ? v->n : 1), sizeof *sums.per_pc), .npcs = v->n};
+    sass_walk w = {.s = s, .idx = idx, .row = row};
+    line_sums_walk(&sums, sass_next, &w);
+    for (int i = 0; i < v->n; i++) {
+        sass_row_view *r = &v->rows[i];
+        const line_sum *x = &sums.per_pc[i];
+        r->executions = (int)x->instructions;
+        r->not_modelled = (int)x->not_modelled;
+        r->wavefronts = x->wavefronts;
+        r->ideal = x->ideal;
+        r->degree = x->worst;
+        r->excess = x->wavefronts - x->ideal;
+        if (x->has_costliest) /* else the first: none predicted */
+            r->worst_entry = (int)x->costliest;
+    }
+    free(sums.per_pc);
+    free(row);
     free(idx);
 }
 

@@ -861,7 +861,9 @@ keys l
 expect sideways-left "13    2/2 free   …adIdx.x] = 0; ADDR_LOG(&bins[threadIdx.x]);"
 
 # every recording's source view (220x60) says, line by line, the numbers and the words of the
-# per-line table of `analyze` on the same file: wavefronts/ideal and the worst degree
+# per-line table of `analyze` on the same file: wavefronts/ideal and the worst degree. Both take
+# their sums from the one walk (core/line_sums.h) over the one reader's lines (io/recording.h), so
+# this is a regression check of the view's columns, not the glue between two copies
 for rec in "$cases"/../../data/record/*.json; do
     name=$(basename "$rec" .json)
     grep -q '"line_info": false' "$rec" && continue # no line info: it opens on the grid

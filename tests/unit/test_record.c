@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "io/cubin.h"
-#include "cli/record_read.h"
-#include "cli/record_write.h"
+#include "core/recording_capture.h"
+#include "core/recording_book.h"
 #include "io/trace_stream.h"
 
 /* text into a temporary file; its path into path. */

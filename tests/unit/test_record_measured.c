@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/record_measured.h"
+#include "core/recording_measured.h"
 #include "test_util.h"
 
 /* A book of the naive transpose (tests/gpu/record/transpose.cu) as the capture builds it:

@@ -9,7 +9,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <unistd.h>
+
 #include "io/recording.h"
+#include "core/line_sums.h"
 #include "model/source_lines.h"
 #include "test_util.h"
 
@@ -58,7 +62,7 @@ static void test_import_rows(void **state)
     assert_true(test_load(kscen, &s, &err));
     source_lines sl;
     char why[200];
-    assert_true(source_lines_build(&s, kfile, strlen(kfile), NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_true(line_sums_source(&s, kfile, strlen(kfile), NULL, 0, NULL, 0, &sl, why, sizeof why));
     assert_string_equal(sl.file, "k.cu");
     assert_int_equal(sl.nfile, 9);
     assert_int_equal(sl.nrows, 9);
@@ -104,7 +108,7 @@ static void test_carried_text(void **state)
     source_lines sl;
     char why[200];
     /* the file is not at hand: the texts the locations carry, the rest unknown */
-    assert_true(source_lines_build(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_true(line_sums_source(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
     assert_int_equal(sl.nfile, 7);
     assert_string_equal(sl.rows[4].text, "    tile[threadIdx.y][threadIdx.x] = 1.0f;");
     assert_string_equal(sl.rows[6].text, "o[0] = tile[threadIdx.x][threadIdx.y]"); /* the access's source */
@@ -113,12 +117,12 @@ static void test_carried_text(void **state)
     source_lines_free(&sl);
     /* a file whose line 5 is no longer the access's: stale, so the caller can say so */
     const char *changed = "a\nb\nc\nd\n    tile[0][0] = 2.0f;\nf\n    o[0] = tile[threadIdx.x][threadIdx.y] + 1;\n";
-    assert_true(source_lines_build(&s, changed, strlen(changed), NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_true(line_sums_source(&s, changed, strlen(changed), NULL, 0, NULL, 0, &sl, why, sizeof why));
     assert_int_equal(sl.stale, 1);
     assert_true(sl.rows[4].stale);
     assert_false(sl.rows[6].stale); /* line 7 still holds the load's statement */
     source_lines_free(&sl);
-    assert_true(source_lines_build(&s, kfile, strlen(kfile), NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_true(line_sums_source(&s, kfile, strlen(kfile), NULL, 0, NULL, 0, &sl, why, sizeof why));
     assert_int_equal(sl.stale, 0);
     source_lines_free(&sl);
     scenario_free(&s);
@@ -139,13 +143,13 @@ static void test_far_line(void **state)
     assert_true(test_load(far, &s, &err));
     source_lines sl;
     char why[200];
-    assert_true(source_lines_build(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_true(line_sums_source(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
     assert_int_equal(sl.nfile, 2);
     assert_int_equal(sl.nrows, 3);
     assert_int_equal(sl.rows[2].line, 999999999);
     source_lines_free(&sl);
     const char *text = "a\nb\nc\n";
-    assert_true(source_lines_build(&s, text, strlen(text), NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_true(line_sums_source(&s, text, strlen(text), NULL, 0, NULL, 0, &sl, why, sizeof why));
     assert_int_equal(sl.nfile, 3);
     assert_int_equal(sl.nrows, 4);
     source_lines_free(&sl);
@@ -160,7 +164,7 @@ static void test_order(void **state)
     assert_true(test_load(kscen, &s, &err));
     source_lines sl;
     char why[200];
-    assert_true(source_lines_build(&s, kfile, strlen(kfile), NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_true(line_sums_source(&s, kfile, strlen(kfile), NULL, 0, NULL, 0, &sl, why, sizeof why));
     int order[16];
     assert_int_equal(source_lines_order(&sl, false, order), 9);
     assert_int_equal(order[0], 0);
@@ -191,14 +195,14 @@ static void test_skips_and_names(void **state)
     assert_true(test_load(scen, &s, &err));
     source_lines sl;
     char why[200];
-    assert_true(source_lines_build(&s, src, strlen(src), NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_true(line_sums_source(&s, src, strlen(src), NULL, 0, NULL, 0, &sl, why, sizeof why));
     assert_true(sl.rows[3].names_array); /* names hist between the accesses, none imported */
     assert_false(sl.rows[2].names_array);
     assert_false(sl.rows[1].names_array); /* the declaration */
     source_lines_free(&sl);
     source_skip sk[] = {{"dir/h.cu", 4, 5, "h.cu:4:5: skipped atomic of 'hist': depends on data"},
                         {"other.cu", 9, 1, "other.cu:9:1: skipped load of 'x': why"}};
-    assert_true(source_lines_build(&s, src, strlen(src), NULL, 0, sk, 2, &sl, why, sizeof why));
+    assert_true(line_sums_source(&s, src, strlen(src), NULL, 0, sk, 2, &sl, why, sizeof why));
     assert_int_equal(sl.rows[3].nskipped, 1);
     assert_string_equal(sl.rows[3].skipped[0], sk[0].message);
     assert_false(sl.rows[3].names_array);     /* the importer said, no guess */
@@ -216,7 +220,7 @@ static void test_no_location(void **state)
     test_load_pattern("transpose-naive", &s);
     source_lines sl;
     char why[200];
-    assert_false(source_lines_build(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_false(line_sums_source(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
     assert_non_null(strstr(why, "do not say where"));
     char buf[100];
     assert_null(source_lines_file(&s, NULL, 0, buf, sizeof buf));
@@ -281,7 +285,7 @@ static void test_recording_rows(void **state)
     source_lines sl;
     char why[200], f[64];
     assert_string_equal(source_lines_file(&s, rec, 3, f, sizeof f), "t.cu");
-    assert_true(source_lines_build(&s, text, strlen(text), rec, 3, NULL, 0, &sl, why, sizeof why));
+    assert_true(line_sums_source(&s, text, strlen(text), rec, 3, NULL, 0, &sl, why, sizeof why));
     assert_true(sl.recording);
     /* the .cu file is shown before a header, though the header holds more entries */
     const int64_t three[] = {0, 1, 2}, one[] = {3};
@@ -315,7 +319,7 @@ static void test_recording_rows(void **state)
     assert_int_equal(sl.rows[2].wavefronts + sl.rows[3].wavefronts + sl.rows[4].wavefronts, wf);
     source_lines_free(&sl);
     /* a trace without the recording's lines has no source */
-    assert_false(source_lines_build(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
+    assert_false(line_sums_source(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
     assert_non_null(strstr(why, "bankscope record"));
     scenario_free(&s);
 }
@@ -344,8 +348,8 @@ static void test_recording_file(void **state)
     assert_true(load_scenario_file(path, NULL, &s, &err));
     source_lines a, b;
     char why[200];
-    assert_true(source_lines_build(&s, NULL, 0, r.rows, r.nrows, NULL, 0, &a, why, sizeof why));
-    assert_true(source_lines_build(&s, NULL, 0, NULL, 0, NULL, 0, &b, why, sizeof why)); /* trace_at */
+    assert_true(line_sums_source(&s, NULL, 0, r.rows, r.nrows, NULL, 0, &a, why, sizeof why));
+    assert_true(line_sums_source(&s, NULL, 0, NULL, 0, NULL, 0, &b, why, sizeof why)); /* trace_at */
     assert_int_equal(a.nrows, b.nrows);
     for (int i = 0; i < a.nrows; i++) {
         assert_int_equal(a.rows[i].naccess, b.rows[i].naccess);
@@ -393,12 +397,119 @@ static void test_recording_file(void **state)
     assert_int_equal(recording_read(test_path("tui/many-instructions.json", path, sizeof path), &r, &err), 0);
 }
 
+/* The one reader of a recording gives each line's SASS instructions with their inline chains and
+ * what the count run measured at each (the SASS page's rows), and places an error exactly even
+ * after members it does not use (a recording rewritten with one value a line). */
+static void test_recording_pcs(void **state)
+{
+    (void)state;
+    char path[600];
+    test_path("data/record/modern-histogram256.json", path, sizeof path);
+    recording r;
+    io_error err;
+    assert_int_equal(recording_read(path, &r, &err), 1);
+    assert_int_equal(r.nrows, 6);
+    assert_int_equal(r.npcs, 22);
+    const recording_pc *p = NULL;
+    for (int i = 0; i < r.npcs && !p; i++)
+        if (r.pcs[i].pc == 368)
+            p = &r.pcs[i];
+    assert_non_null(p);
+    assert_int_equal(r.rows[p->row].line, 21);
+    assert_string_equal(p->sass, "ATOMS.POPC.INC.32 RZ, [R7+URZ]");
+    assert_int_equal(p->executions, 8);
+    assert_int_equal(p->nchain, 2);
+    assert_int_equal(p->chain[0].line, 112);
+    assert_string_equal(p->chain[1].text, "        atomicAdd(&bins[v], 1u);");
+    assert_true(p->has_measured);
+    assert_int_equal(p->m.wavefronts, 1188);
+    assert_int_equal(p->m.ideal_wavefronts, 512);
+    assert_true(r.measured);
+    assert_null(r.index); /* only recording_read_indexes keeps them */
+    recording_free(&r);
+    /* a count out of bounds, after a member spread over many lines: its own line and column */
+    char bad[64];
+    snprintf(bad, sizeof bad, "/tmp/bankscope-test-rec-%d.json", (int)getpid());
+    FILE *f = fopen(bad, "w");
+    assert_non_null(f);
+    fputs("{\"format\": \"bankscope-record/1\",\n \"arguments\": [\n  \"a\",\n  \"b\"\n ],\n"
+          " \"measured\": {\"blocks\": -3},\n \"lines\": [],\n \"trace\": []\n}\n",
+          f);
+    fclose(f);
+    assert_int_equal(recording_read(bad, &r, &err), -1);
+    char want[200];
+    snprintf(want, sizeof want, "%s:6:25: blocks: expected an integer from 1 to 1000000000000000", bad);
+    assert_string_equal(err.text, want);
+    unlink(bad);
+}
+
+/* The one walk's rule: a not-modelled instruction counts once and in no other sum, the worst
+ * degree is the largest, the costliest access is the first with the most wavefronts beyond ideal,
+ * and an instruction is added to its access, line and PC alike. */
+typedef struct walk_list {
+    const line_sums_instr *v;
+    int n, i;
+} walk_list;
+
+static int list_next(void *ctx, line_sums_instr *in)
+{
+    walk_list *w = ctx;
+    if (w->i == w->n)
+        return 0;
+    *in = w->v[w->i++];
+    return 1;
+}
+
+static void test_line_sums_rule(void **state)
+{
+    (void)state;
+    banks_request conflict = {.op = BANKS_LOAD, .width = 4, .active = 0xffffffffu}, free_ = conflict;
+    for (int l = 0; l < 32; l++) {
+        conflict.addr[l] = (uint64_t)l * 128; /* one bank: 32-way */
+        free_.addr[l] = (uint64_t)l * 4;
+    }
+    line_sums_instr v[] = {
+        {.req = free_, .access = 0, .line = 0, .pc = 1},
+        {.req = conflict, .access = 1, .line = 0, .pc = 0},
+        {.req = conflict, .access = 2, .line = 0, .pc = 0},
+        {.unmodelled = "a kind the model does not cover", .access = 3, .line = 1, .pc = 0},
+    };
+    line_sum per_line[2] = {0}, per_pc[2] = {0}, per_access[4] = {0};
+    line_sums s = {.arch = banks_profile_find("sm_90"),
+                   .per_access = per_access,
+                   .naccess = 4,
+                   .per_line = per_line,
+                   .nlines = 2,
+                   .per_pc = per_pc,
+                   .npcs = 2};
+    walk_list w = {v, 4, 0};
+    assert_int_equal(line_sums_walk(&s, list_next, &w), 0);
+    assert_int_equal(s.total.instructions, 4);
+    assert_int_equal(s.total.not_modelled, 1);
+    assert_int_equal(s.total.wavefronts, 1 + 32 + 32);
+    assert_int_equal(s.total.ideal, 3);
+    assert_int_equal(s.total.worst, 32);
+    assert_int_equal(per_line[0].instructions, 3);
+    assert_int_equal(per_line[1].not_modelled, 1);
+    assert_int_equal(per_line[1].wavefronts, 0);
+    assert_int_equal(per_line[1].worst, 0);
+    assert_false(per_line[1].has_costliest);
+    assert_int_equal(per_pc[0].instructions, 3);
+    assert_int_equal(per_pc[0].costliest, 1); /* the first of the two 32-way ones */
+    assert_int_equal(per_pc[1].wavefronts, 1);
+    assert_int_equal(per_access[2].wavefronts, 32);
+    assert_int_equal(s.total.costliest, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_import_rows),     cmocka_unit_test(test_carried_text),   cmocka_unit_test(test_order),
-        cmocka_unit_test(test_skips_and_names), cmocka_unit_test(test_no_location),    cmocka_unit_test(test_labels),
-        cmocka_unit_test(test_recording_rows),  cmocka_unit_test(test_recording_file), cmocka_unit_test(test_far_line),
+        cmocka_unit_test(test_recording_pcs),  cmocka_unit_test(test_line_sums_rule),
+        cmocka_unit_test(test_import_rows),    cmocka_unit_test(test_carried_text),
+        cmocka_unit_test(test_order),          cmocka_unit_test(test_skips_and_names),
+        cmocka_unit_test(test_no_location),    cmocka_unit_test(test_labels),
+        cmocka_unit_test(test_recording_rows), cmocka_unit_test(test_recording_file),
+        cmocka_unit_test(test_far_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,4 @@
-/* record_measured: the measured side of `bankscope record`: what the hardware counted over the
+/* recording_measured: the measured side of `bankscope record`: what the hardware counted over the
  * whole chosen launch, per source line of the recording, beside the prediction from the captured
  * block. The command runs the program twice more after the capture, with the recording library's
  * "count" pass (CUPTI SASS metrics per instruction: L1 wavefronts shared, ideal, executions) and its
@@ -9,14 +9,14 @@
  *
  * Ownership: record_measured owns its files and arrays (record_measured_free); it borrows the books.
  * A recording without measured numbers has have == false and why saying so in one line. */
-#ifndef BANKSCOPE_RECORD_MEASURED_H
-#define BANKSCOPE_RECORD_MEASURED_H
+#ifndef BANKSCOPE_CORE_RECORDING_MEASURED_H
+#define BANKSCOPE_CORE_RECORDING_MEASURED_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli/record_write.h"
+#include "core/recording_book.h"
 #include "io/jsonw.h"
 #include "io/measured_file.h"
 #include "model/measured.h"
@@ -71,7 +71,7 @@ void record_measured_print(const record_measured *m, const record_book *b, FILE 
  * "(no line info)". */
 void record_where(const char *file, int64_t line, char *buf, size_t n);
 
-/* Pieces of that summary, shared with analyze's table of a recording (record_lines.c): the
+/* Pieces of that summary, shared with analyze's table of a recording (recording_lines.c): the
  * header, one line's row, a disagreeing line's reason, and the kernel time with the share the
  * excess can explain (duration_ns NULL: none, time_why says why). */
 void record_measured_header(FILE *out, uint64_t blocks);

@@ -1,11 +1,13 @@
-/* record_write: the recording and the summary (record_write.h). */
+/* recording_book: the recording and the summary (recording_book.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/record_write.h"
-#include "cli/record_measured.h"
+#include "core/recording_book.h"
+#include "core/line_sums.h"
+#include "core/recording_measured.h"
 #include "io/trace_stream.h"
 #include "io/jsonw.h"
+#include "io/recording.h"
 #include "io/safe_open.h"
 #include "io/textsafe.h"
 #include "model/kinds.h"
@@ -115,6 +117,31 @@ static void line_add(record_line *l, int64_t t)
     l->instr[l->ninstr++] = t;
 }
 
+/* The captured entries, one at a time, for line_sums_walk: an entry at a PC with a problem is
+ * not analysed (a kind the model does not cover, kept in the trace or not). */
+typedef struct book_walk {
+    const record_book *b;
+    int64_t i;
+} book_walk;
+
+static int book_next(void *ctx, line_sums_instr *in)
+{
+    book_walk *w = ctx;
+    const record_book *b = w->b;
+    if (w->i >= b->cap->nentries)
+        return 0;
+    const record_entry *e = &b->cap->entries[w->i];
+    int pi = pc_of((record_book *)b, e->pc); /* known: no PC is added */
+    const record_pc *p = &b->pcs[pi];
+    *in = (line_sums_instr){.access = w->i, .line = p->line, .pc = pi};
+    if (b->trace_index[w->i] < 0 || p->problem)
+        in->unmodelled = p->problem ? p->problem : "not modelled";
+    else
+        record_entry_request(e, p->sass ? p->sass->text : NULL, &in->req);
+    w->i++;
+    return 1;
+}
+
 bool record_book_build(record_book *b, const record_capture *c, const record_sass *s, char *why, size_t n)
 {
     memset(b, 0, sizeof *b);
@@ -172,26 +199,22 @@ bool record_book_build(record_book *b, const record_capture *c, const record_sas
     for (int i = 0; i < b->npcs; i++)
         b->pcs[i].line = old_to_new[b->pcs[i].line];
     free(old_to_new);
-    for (int64_t i = 0; i < c->nentries; i++) {
-        const record_entry *e = &c->entries[i];
-        int pi = pc_of(b, e->pc);
-        record_line *l = &b->lines[b->pcs[pi].line];
-        if (b->trace_index[i] < 0 || b->pcs[pi].problem) {
-            l->unmodelled++;
-            if (b->trace_index[i] >= 0) /* in the trace: on its line, with no prediction */
-                line_add(l, b->trace_index[i]);
-            continue;
-        }
-        banks_request r;
-        record_entry_request(e, b->pcs[pi].sass ? b->pcs[pi].sass->text : NULL, &r);
-        banks_result res;
-        banks_analyze(prof, &r, &res, NULL);
-        l->wavefronts += res.wavefronts;
-        l->ideal_wavefronts += res.ideal_wavefronts;
-        if (res.conflict_degree > l->degree)
-            l->degree = res.conflict_degree;
-        line_add(l, b->trace_index[i]);
+    for (int64_t i = 0; i < c->nentries; i++) /* every trace entry on its line (a problem's too) */
+        if (b->trace_index[i] >= 0)
+            line_add(&b->lines[b->pcs[pc_of(b, c->entries[i].pc)].line], b->trace_index[i]);
+    line_sums sums = {.arch = prof,
+                      .per_line = xcalloc((size_t)(b->nlines ? b->nlines : 1), sizeof *sums.per_line),
+                      .nlines = b->nlines};
+    book_walk w = {.b = b};
+    line_sums_walk(&sums, book_next, &w);
+    for (int i = 0; i < b->nlines; i++) {
+        record_line *l = &b->lines[i];
+        l->wavefronts = sums.per_line[i].wavefronts;
+        l->ideal_wavefronts = sums.per_line[i].ideal;
+        l->degree = sums.per_line[i].worst;
+        l->unmodelled = sums.per_line[i].not_modelled;
     }
+    free(sums.per_line);
     return true;
 }
 
@@ -255,7 +278,7 @@ static void json_entry(jsonw *w, const record_book *b, int64_t i)
     const kinds_row *k = kinds_of(r.op);
     JSONW_KV_STRING(w, "op", k ? kinds_op_text(k) : banks_op_name(r.op));
     const char *sel = NULL, *key = k ? kinds_select_key(k, &sel) : NULL;
-    if (key) /* as scenario_kind_json: "op": "cp.async", "cache": "cg"; "op": "atomic", "form": "popc" */
+    if (key) /* as save.c's save_kind: "op": "cp.async", "cache": "cg"; "op": "atomic", "form": "popc" */
         jsonw_kv_string(w, key, sel);
     JSONW_KV_INT(w, "width", r.width);
     if (r.op == BANKS_LDMATRIX || r.op == BANKS_STMATRIX) {
@@ -467,7 +490,7 @@ void record_book_print(const record_book *b, FILE *out)
         char kind[32] = "";
         for (int k = 0; k < b->npcs && !kind[0]; k++)
             if (b->pcs[k].line == i && b->pcs[k].problem)
-                record_kind_name(b->pcs[k].sass ? b->pcs[k].sass->text : NULL, kind, sizeof kind);
+                recording_kind_name(b->pcs[k].sass ? b->pcs[k].sass->text : NULL, kind, sizeof kind);
         record_row_print(out, l->file, l->line, l->text, l->ninstr, l->wavefronts, l->ideal_wavefronts,
                          l->ninstr ? l->degree : 0, l->unmodelled, kind);
         tw += l->wavefronts;

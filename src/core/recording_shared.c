@@ -1,8 +1,8 @@
-/* record_arrays: the "arrays" of a recording: which shared variable each recorded address belongs
- * to, from the kernel's cubin (io/cubin.h) and the recorded addresses (record_write.h). */
+/* recording_shared: the "arrays" of a recording: which shared variable each recorded address belongs
+ * to, from the kernel's cubin (io/cubin.h) and the recorded addresses (recording_book.h). */
 #include <stdint.h>
 
-#include "cli/record_write.h"
+#include "core/recording_book.h"
 #include "io/cubin.h"
 #include "io/jsonw.h"
 

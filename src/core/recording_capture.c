@@ -1,12 +1,12 @@
-/* record_read: capture.txt, the kernel's disassembly, and captured warp-instructions as trace
- * entries (record_read.h). */
+/* recording_capture: capture.txt, the kernel's disassembly, and captured warp-instructions as trace
+ * entries (recording_capture.h). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/record_read.h"
+#include "core/recording_capture.h"
 #include "io/textsafe.h"
 #include "model/kinds.h"
 #include "util.h"

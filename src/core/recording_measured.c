@@ -1,9 +1,9 @@
-/* record_measured: reading the count and time passes' files, joining them to a recording's lines
+/* recording_measured: reading the count and time passes' files, joining them to a recording's lines
  * (model/measured.c decides agreement), and their JSON and text. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/record_measured.h"
+#include "core/recording_measured.h"
 #include "io/textsafe.h"
 #include "model/kinds.h"
 #include "util.h"

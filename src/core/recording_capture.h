@@ -1,4 +1,4 @@
-/* record_read: what `bankscope record` reads back after a run of the program: the capture pass's
+/* recording_capture: what `bankscope record` reads back after a run of the program: the capture pass's
  * capture.txt and the entries.bin beside it (src/record/record_capture.c says their contents) and
  * the disassembly of the recorded kernel (nvdisasm -g, with -gi for inlined toolkit code, or
  * cuobjdump -sass without line info), and how one captured
@@ -6,8 +6,8 @@
  *
  * Ownership: a record_capture and a record_sass own every string and array they point to
  * (freed by their _free). Units: PCs are byte offsets from the start of the kernel's code. */
-#ifndef BANKSCOPE_RECORD_READ_H
-#define BANKSCOPE_RECORD_READ_H
+#ifndef BANKSCOPE_CORE_RECORDING_CAPTURE_H
+#define BANKSCOPE_CORE_RECORDING_CAPTURE_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* diff_lines: two files' source rows matched line by line (diff_lines.h). */
-#include "io/diff_lines.h"
+#include "core/diff_lines.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +7,7 @@
 
 #include "io/load.h"
 #include "io/recording.h"
+#include "core/line_sums.h"
 #include "model/source_lines.h"
 #include "util.h"
 
@@ -41,8 +42,8 @@ static bool load_sides(const char *path, const char *arch, side_list *out, char 
     }
     source_lines sl;
     char why[300];
-    bool ok = source_lines_build(&s, NULL, 0, rc > 0 ? rec.rows : NULL, rc > 0 ? rec.nrows : 0, NULL, 0, &sl, why,
-                                 sizeof why);
+    bool ok =
+        line_sums_source(&s, NULL, 0, rc > 0 ? rec.rows : NULL, rc > 0 ? rec.nrows : 0, NULL, 0, &sl, why, sizeof why);
     if (!ok) {
         snprintf(err, n, "%s: %s", path, why);
     } else {

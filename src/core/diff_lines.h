@@ -1,12 +1,12 @@
 /* diff_lines: two recordings (or two scenarios imported from source) line by line, for `bankscope
- * diff` and the interactive view's diff. Each file's lines are its source rows (model/
- * source_lines.h: predicted with the model, a recording's measured numbers beside them); a line of
+ * diff` and the interactive view's diff. Each file's lines are its source rows (core/
+ * line_sums.h: predicted with the model, a recording's measured numbers beside them); a line of
  * A is matched with the line of B of the same file (by its last component) and text (spaces at
  * the ends ignored), else of the same file and line number; what is left shows on one side only.
  *
  * Ownership: a diff_result owns its rows and their strings (diff_result_free). */
-#ifndef BANKSCOPE_IO_DIFF_LINES_H
-#define BANKSCOPE_IO_DIFF_LINES_H
+#ifndef BANKSCOPE_CORE_DIFF_LINES_H
+#define BANKSCOPE_CORE_DIFF_LINES_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,16 +1,17 @@
-/* record_write: a capture and its kernel's disassembly -> the recording, a trace file with
+/* recording_book: a capture and its kernel's disassembly -> the recording, a trace file with
  * source lines ("format": "bankscope-record/1", schemas/bankscope-record-1.schema.json), and the
- * per-line summary `bankscope record` prints. Every number comes from banks_analyze on the
- * captured addresses; nothing is measured here. */
-#ifndef BANKSCOPE_RECORD_WRITE_H
-#define BANKSCOPE_RECORD_WRITE_H
+ * per-line summary `bankscope record` prints. Every number comes from the one walk over the
+ * captured warp-instructions (core/line_sums.h: banks_analyze on the captured addresses); nothing
+ * is measured here. */
+#ifndef BANKSCOPE_CORE_RECORDING_BOOK_H
+#define BANKSCOPE_CORE_RECORDING_BOOK_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli/record_read.h"
+#include "core/recording_capture.h"
 
 /* One source line of the recorded kernel (file NULL: the PCs without line info). */
 typedef struct record_line {
@@ -72,42 +73,14 @@ struct jsonw;
 void record_arrays_json(struct jsonw *w, const record_book *b);
 
 /* Write the recording to out. argv: the program and its arguments (argc of them); m: what the
- * hardware measured (record_measured.h), NULL when nothing was measured. */
+ * hardware measured (recording_measured.h), NULL when nothing was measured. */
 void record_book_json(const record_book *b, const struct record_measured *m, const char *const *argv, int argc,
                       FILE *out, bool *ok, const char **why);
 
-/* For analyze: a recording's lines, checked and predicted again with the model analyze uses
- * (record_lines.c). */
-typedef struct record_lines record_lines;
-/* Read the recording at path and check it against its trace: its counts bounded, its lines a
- * partition of the trace; each line predicted with arch and every derived number (predicted x
- * blocks, excess, agreement, time share) computed, never read. 1 a recording (*out owned,
- * record_lines_free), 0 not one, -1 a recording that breaks a rule ("PATH:LINE:COL: why" in err),
- * -2 stopped by a signal (work_cancelled). */
-int record_lines_load(const char *path, const banks_profile *arch, record_lines **out, char *err, size_t n);
-void record_lines_free(record_lines *l);
-/* A loud line when it was truncated, the kinds it did not model or record, and its lines as a
- * table ending with their total, then what was measured beside the computed numbers. */
-void record_lines_print(const record_lines *l, FILE *out);
-/* What analyze --json's recording members read (record_lines_json, record_sass_json). */
-typedef struct record_lines_ctx {
-    const char *path;          /* the file analyzed */
-    const banks_profile *arch; /* the model analyze used: each line is predicted again with it */
-    const record_lines *lines; /* its lines, checked (record_lines_load); NULL: not a recording */
-} record_lines_ctx;
-/* For analyze --json (ctx: a record_lines_ctx): the members "capture" (executed,
- * captured, truncated and its warning), "not_modelled_kinds" and "not_recorded_kinds" (kind,
- * count, why), "source_lines" (each line predicted, and measured), "measured" and "measured_why".
- * The signature of report_options.json_extra. */
-struct jsonw;
-void record_lines_json(struct jsonw *w, void *ctx);
-/* One row of that table and of record's summary (file NULL: the PCs without line info), and the
- * header above the rows. */
+/* One row of analyze's per-line table (recording_lines.h) and of record's summary (file NULL: the PCs without line
+ * info), and the header above the rows. */
 void record_row_print(FILE *out, const char *file, int64_t line, const char *text, int64_t instrs, int64_t wavefronts,
                       int64_t ideal, int64_t degree, int64_t unmodelled, const char *kind);
-/* The name of the kind a not-modelled instruction is, from its SASS: the kinds table's name
- * ("cp.async.cg", "wgmma") or else the opcode ("ATOMS.CAST.SPIN"), into buf. */
-const char *record_kind_name(const char *sass, char *buf, size_t n);
 void record_row_header(FILE *out);
 
 /* The summary on stdout: the launch, one row per source line, what was not modelled. */
