@@ -35,16 +35,14 @@ int action_close(tui_app *a, int key)
 static int act_help(tui_app *a, int key)
 {
     (void)key;
-    a->help.why = false;
-    app_push(a, &mode_help);
+    help_open(a, false);
     return REACT_REDRAW;
 }
 
 int why_open(tui_app *a, int key)
 {
     (void)key;
-    a->help.why = true;
-    app_push(a, &mode_help);
+    help_open(a, true);
     return REACT_REDRAW;
 }
 

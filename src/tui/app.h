@@ -183,26 +183,6 @@ typedef struct advisor_state {
     unsigned long gen; /* scenario generation the rows belong to */
 } advisor_state;
 
-/* The advisor on a recording (mode_whatif.c): the layouts of its shared variables tried on the
- * recorded addresses; Enter applies one as a what-if. */
-#define WHATIF_ROWS (4 * (WHATIF_TOP + 3))
-typedef struct whatif_state {
-    recording_regions g; /* the recording's regions (names and types owned here) */
-    whatif_result res[4];
-    int searched[4], nres;
-    int nrows;
-    struct {
-        int k; /* which search */
-        whatif_layout l;
-        whatif_cost c;
-    } rows[WHATIF_ROWS];
-    int cursor, scroll;
-    int64_t threads;
-    char error[200]; /* why there is nothing to show; "" */
-    int lines_for;   /* the row lines[] describes; -1 none yet */
-    char lines[400]; /* that row's effect per source line: "line 25: 1024 -> 32; ..." */
-} whatif_state;
-
 typedef struct structs_state {
     int sel_struct, sel_field;
     /* d on a field an access reads asks first: the field asked about (-1: none) */
@@ -234,12 +214,6 @@ typedef struct lesson_state {
     lesson les; /* les.nsteps > 0: a lesson is open */
     int step;
 } lesson_state;
-
-typedef struct help_state {
-    int scroll;
-    bool why; /* the page shows the whole why text, not the keys */
-} help_state;
-
 
 /* The source view (mode_source.c, on view_source.c's input): the rows on show and the pager. */
 typedef struct source_state {
@@ -293,12 +267,10 @@ struct tui_app {
     edit_state edit;
     prompt_state prompt;
     advisor_state adv;
-    whatif_state *wi; /* owned while the recording's advisor is open */
     structs_state structs;
     compare_state cmp;
     step_state step;
     lesson_state lesson;
-    help_state help;
     quiz_state quiz;
     source_state srcview;
     /* a recording's lines with their measured numbers, for the result panel (view_ctx.c): read
@@ -372,7 +344,8 @@ const tui_mode *app_top(const tui_app *a);
 /* The mode of id (every mode, for dispatch and help by id). */
 const tui_mode *mode_of(tui_mode_id id);
 bool app_in_mode(const tui_app *a, tui_mode_id id);
-void app_push(tui_app *a, const tui_mode *m);
+/* Push mode m (its state allocated, then its enter run); false when the stack is full. */
+bool app_push(tui_app *a, const tui_mode *m);
 /* The state of the topmost mode id on the stack (tui_mode.state_size bytes), NULL when the mode
  * is not open or has no state. */
 void *app_mode_state(const tui_app *a, tui_mode_id id);
@@ -456,6 +429,8 @@ int picker_choose(tui_app *a, int key);
 int picker_close(tui_app *a, int key);
 int picker_type(tui_app *a, int key);
 int why_open(tui_app *a, int key);
+/* Open the help screen: the keys of the mode below it, or (why) the whole why text. */
+void help_open(tui_app *a, bool why);
 int kernel_open(tui_app *a, int key);
 /* The SASS view of a recording (mode_sass.c). */
 int sass_open(tui_app *a, int key);

@@ -124,7 +124,8 @@ static void picker_filter(picker_state *p)
 
 int picker_open(tui_app *a, int key)
 {
-    app_push(a, &mode_picker); /* its state, filled here */
+    if (!app_push(a, &mode_picker)) /* its state, filled here */
+        return REACT_REDRAW;
     picker_state *p = pst(a);
     p->kind = key == 'A' ? PICK_ARCH : PICK_PATTERN;
     int np, start = 0;

@@ -41,14 +41,15 @@ void *app_mode_state(const tui_app *a, tui_mode_id id)
 }
 
 /* A mode's state is allocated before its enter runs, so enter and every later hook find it. */
-void app_push(tui_app *a, const tui_mode *m)
+bool app_push(tui_app *a, const tui_mode *m)
 {
     if (a->depth == (int)(sizeof a->stack / sizeof a->stack[0]))
-        return;
+        return false;
     a->stack_state[a->depth] = m->state_size > 0 ? xcalloc(1, m->state_size) : NULL;
     a->stack[a->depth++] = m;
     if (m->enter)
         m->enter(a);
+    return true;
 }
 
 /* leave runs while the state is still found (it may read it); the state is freed after it. */

@@ -116,8 +116,6 @@ void app_free(tui_app *a)
     jobs_free(a);
     if (a->adv.res)
         free(a->adv.res);
-    free(a->wi); /* the what-if list, when the view ends with it open */
-    a->wi = NULL;
     lesson_free(&a->lesson.les);
     scenario_history_free(&a->hist);
     scenario_free(&a->edit.good);
