@@ -25,7 +25,7 @@ static int act_quit(tui_app *a, int key)
     return REACT_QUIT;
 }
 
-int action_close(tui_app *a, int key)
+static int action_close(tui_app *a, int key)
 {
     (void)key;
     app_pop(a);
@@ -39,7 +39,7 @@ static int act_help(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int why_open(tui_app *a, int key)
+static int why_open(tui_app *a, int key)
 {
     (void)key;
     help_open(a, true);

@@ -383,30 +383,12 @@ char **actions_help_lines(const tui_crt *c, tui_mode_id mode, const tui_app *a, 
 void actions_help_idle(const tui_app *a, tui_mode_id mode, char *buf, size_t n);
 void actions_help_free(char **lines, int n);
 /* Common handlers modes use directly. */
-int action_close(tui_app *a, int key);
 
-/* Handlers of the modes' own actions (in their mode_*.c files), listed in the action table. */
-int help_scroll(tui_app *a, int key);
+/* Each mode is opened through one function in its mode_*.c (the shared action rows name most of
+ * them); the handlers of a mode's own rows are static there. */
 int edit_begin_key(tui_app *a, int key);
-int edit_keep(tui_app *a, int key);
-int edit_cancel(tui_app *a, int key);
-int edit_next_index(tui_app *a, int key);
-int edit_line(tui_app *a, int key);
-int prompt_accept(tui_app *a, int key);
-int prompt_cancel(tui_app *a, int key);
-int prompt_line(tui_app *a, int key);
-int prompt_yes(tui_app *a, int key);
-int prompt_no(tui_app *a, int key);
-int prompt_open_save(tui_app *a, int key);
 int advisor_open(tui_app *a, int key);
-int advisor_move(tui_app *a, int key);
-int advisor_apply(tui_app *a, int key);
-int advisor_measure(tui_app *a, int key);
-int advisor_apply_layout_key(tui_app *a, int key);
 int structs_open(tui_app *a, int key);
-int structs_move(tui_app *a, int key);
-int structs_edit(tui_app *a, int key);
-int structs_declare(tui_app *a, int key);
 int compare_toggle(tui_app *a, int key);
 /* Compare the file on show with the file at path (bankscope A.json B.json): 0, or -1 with err. */
 int compare_open_file(tui_app *a, const char *path, char *err, size_t n);
@@ -415,31 +397,16 @@ void compare_diff_draw(tui_app *a, layout_rect r);
 /* The advisor on a trace: a recording's what-if (mode_whatif.c). */
 int whatif_open(tui_app *a, int key);
 int compare_pin(tui_app *a, int key);
-int compare_scroll(tui_app *a, int key);
 int step_toggle(tui_app *a, int key);
-int step_next(tui_app *a, int key);
-int step_play(tui_app *a, int key);
 int present_toggle(tui_app *a, int key);
 int quiz_toggle(tui_app *a, int key);
-int quiz_digit(tui_app *a, int key);
-int quiz_enter(tui_app *a, int key);
 int picker_open(tui_app *a, int key);
-int picker_move(tui_app *a, int key);
-int picker_choose(tui_app *a, int key);
-int picker_close(tui_app *a, int key);
-int picker_type(tui_app *a, int key);
-int why_open(tui_app *a, int key);
 /* Open the help screen: the keys of the mode below it, or (why) the whole why text. */
 void help_open(tui_app *a, bool why);
 int kernel_open(tui_app *a, int key);
 /* The SASS view of a recording (mode_sass.c). */
 int sass_open(tui_app *a, int key);
-int kernel_scroll(tui_app *a, int key);
-int kernel_search(tui_app *a, int key);
-int kernel_mouse(tui_app *a, int key);
 int source_open(tui_app *a, int key);
-int source_key(tui_app *a, int key);
-int source_mouse(tui_app *a, int key);
 /* Open the source view at startup when the file on show is a recording (it opens there). */
 void source_open_first(tui_app *a);
 /* Free the source view's text (leaving the view, and at exit). */

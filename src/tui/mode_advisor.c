@@ -35,7 +35,7 @@ static void advisor_leave(tui_app *a)
     jobs_cancel(a, JOB_ADVISOR);
 }
 
-int advisor_move(tui_app *a, int key)
+static int advisor_move(tui_app *a, int key)
 {
     const advisor_result *r = a->adv.res;
     if (!r)
@@ -46,7 +46,7 @@ int advisor_move(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int advisor_apply(tui_app *a, int key)
+static int advisor_apply(tui_app *a, int key)
 {
     (void)key;
     const advisor_result *r = a->adv.res;
@@ -75,7 +75,7 @@ static bool edit_layout(scenario *s, void *ctx, char *msg, size_t n)
     return advisor_apply_layout(s, e->array, &e->l, msg, n);
 }
 
-int advisor_apply_layout_key(tui_app *a, int key)
+static int advisor_apply_layout_key(tui_app *a, int key)
 {
     (void)key;
     const advisor_result *r = a->adv.res;
@@ -99,7 +99,7 @@ int advisor_apply_layout_key(tui_app *a, int key)
     return app_edit(a, edit_layout, &e, done);
 }
 
-int advisor_measure(tui_app *a, int key)
+static int advisor_measure(tui_app *a, int key)
 {
     (void)key;
     if (!sweep_measure_start(a) && a->sweep.error[0]) /* say why nothing is measured */

@@ -100,7 +100,7 @@ int compare_pin(tui_app *a, int key)
     return REACT_REDRAW | REACT_RECOMPUTE;
 }
 
-int compare_scroll(tui_app *a, int key)
+static int compare_scroll(tui_app *a, int key)
 {
     int d = key == KEY_UP || key == 'k' ? -1 : key == KEY_DOWN || key == 'j' ? 1 : key == KEY_PPAGE ? -8 : 8;
     a->grid_scroll = a->grid_scroll + d < 0 ? 0 : a->grid_scroll + d; /* one scroll for both grids */

@@ -149,7 +149,7 @@ int edit_check_done(tui_app *a, unsigned long serial, bool ok, const scenario_er
     return REACT_EDITED | REACT_REDRAW;
 }
 
-int edit_keep(tui_app *a, int key)
+static int edit_keep(tui_app *a, int key)
 {
     (void)key;
     if (a->edit.parse_error) { /* refused: the text and its message stay to be fixed (Esc undoes) */
@@ -164,7 +164,7 @@ int edit_keep(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int edit_cancel(tui_app *a, int key)
+static int edit_cancel(tui_app *a, int key)
 {
     (void)key;
     int r = REACT_REDRAW;
@@ -179,7 +179,7 @@ int edit_cancel(tui_app *a, int key)
     return r;
 }
 
-int edit_next_index(tui_app *a, int key)
+static int edit_next_index(tui_app *a, int key)
 {
     (void)key;
     if (a->edit.parse_error && a->edit.err_on_line) { /* the line's text is not taken: say so first */
@@ -191,7 +191,7 @@ int edit_next_index(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int edit_line(tui_app *a, int key)
+static int edit_line(tui_app *a, int key)
 {
     int r = line_key(&a->edit.line, key);
     if (r == LINE_CHANGED)

@@ -127,7 +127,7 @@ static void help_draw(tui_app *a)
 
 /* Scroll by a line, or by a page (the frame's inner height) with PgUp/PgDn/Space/b; Home/End
  * go to either end (the draw clamps the end to the last page). */
-int help_scroll(tui_app *a, int key)
+static int help_scroll(tui_app *a, int key)
 {
     int page = a->rows - 4 > 1 ? a->rows - 5 : 1; /* one line of the last page stays for context */
     if (key == KEY_HOME || key == 'g') {

@@ -117,7 +117,7 @@ static void kernel_leave(tui_app *a)
     crt_mouse_restore(&a->crt, kst(a)->mask);
 }
 
-int kernel_scroll(tui_app *a, int key)
+static int kernel_scroll(tui_app *a, int key)
 {
     kernel_state *k = kst(a);
     int page = kernel_page(a);
@@ -144,7 +144,7 @@ static void kernel_found(tui_app *a, int r, bool wrapped)
         app_set_message(a, true, "'%s' is not in the kernel", p->query.buf);
 }
 
-int kernel_search(tui_app *a, int key)
+static int kernel_search(tui_app *a, int key)
 {
     kernel_state *k = kst(a);
     if (key == '/') {
@@ -156,7 +156,7 @@ int kernel_search(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int kernel_mouse(tui_app *a, int key)
+static int kernel_mouse(tui_app *a, int key)
 {
     (void)key;
     MEVENT ev;

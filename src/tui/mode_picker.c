@@ -171,7 +171,7 @@ int picker_open(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int picker_move(tui_app *a, int key)
+static int picker_move(tui_app *a, int key)
 {
     picker_state *p = pst(a);
     int d = key == KEY_UP ? -1 : key == KEY_DOWN ? 1 : key == KEY_PPAGE ? -10 : key == KEY_NPAGE ? 10 : 0;
@@ -181,7 +181,7 @@ int picker_move(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int picker_type(tui_app *a, int key)
+static int picker_type(tui_app *a, int key)
 {
     picker_state *p = pst(a);
     if (line_key(&p->filter, key) == LINE_CHANGED)
@@ -189,14 +189,14 @@ int picker_type(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int picker_close(tui_app *a, int key)
+static int picker_close(tui_app *a, int key)
 {
     (void)key;
     app_pop(a);
     return REACT_REDRAW;
 }
 
-int picker_choose(tui_app *a, int key)
+static int picker_choose(tui_app *a, int key)
 {
     (void)key;
     picker_state *p = pst(a);

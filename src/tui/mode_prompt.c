@@ -87,7 +87,9 @@ static int prompt_struct_accept(tui_app *a)
     return r;
 }
 
-int prompt_accept(tui_app *a, int key)
+static int prompt_yes(tui_app *a, int key);
+
+static int prompt_accept(tui_app *a, int key)
 {
     prompt_state *p = &a->prompt;
     if (prompt_is_question(a))
@@ -112,7 +114,7 @@ int prompt_accept(tui_app *a, int key)
     return save_now(a, svg);
 }
 
-int prompt_cancel(tui_app *a, int key)
+static int prompt_cancel(tui_app *a, int key)
 {
     (void)key;
     bool save = a->prompt.kind == PROMPT_SAVE || a->prompt.kind == PROMPT_SVG || a->prompt.kind == PROMPT_OVERWRITE;
@@ -121,7 +123,7 @@ int prompt_cancel(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int prompt_yes(tui_app *a, int key)
+static int prompt_yes(tui_app *a, int key)
 {
     prompt_state *p = &a->prompt;
     if (!prompt_is_question(a))
@@ -135,14 +137,14 @@ int prompt_yes(tui_app *a, int key)
     return app_open_relative(a, p->arg, true);
 }
 
-int prompt_no(tui_app *a, int key)
+static int prompt_no(tui_app *a, int key)
 {
     if (!prompt_is_question(a))
         return prompt_insert(a, key);
     return prompt_cancel(a, key);
 }
 
-int prompt_open_save(tui_app *a, int key)
+static int prompt_open_save(tui_app *a, int key)
 {
     if (!prompt_is_question(a) || a->prompt.kind == PROMPT_OVERWRITE)
         return prompt_insert(a, key);
@@ -156,7 +158,7 @@ int prompt_open_save(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int prompt_line(tui_app *a, int key)
+static int prompt_line(tui_app *a, int key)
 {
     if (!prompt_is_question(a))
         line_key(&a->prompt.line, key);

@@ -19,7 +19,7 @@ int quiz_toggle(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int quiz_digit(tui_app *a, int key)
+static int quiz_digit(tui_app *a, int key)
 {
     quiz_state *q = &a->quiz;
     if (key == KEY_BACKSPACE || key == 127) {
@@ -33,7 +33,7 @@ int quiz_digit(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int quiz_enter(tui_app *a, int key)
+static int quiz_enter(tui_app *a, int key)
 {
     (void)key;
     quiz_state *q = &a->quiz;

@@ -368,7 +368,7 @@ static int source_enter(tui_app *a)
 }
 
 /* Scroll, sort, search and go to the grid. */
-int source_key(tui_app *a, int key)
+static int source_key(tui_app *a, int key)
 {
     source_state *v = &a->srcview;
     int page = source_page(a);
@@ -404,7 +404,7 @@ int source_key(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int source_mouse(tui_app *a, int key)
+static int source_mouse(tui_app *a, int key)
 {
     (void)key;
     MEVENT ev;

@@ -42,7 +42,7 @@ static void step_narrate(tui_app *a)
     explain_lines_free(&e);
 }
 
-int step_next(tui_app *a, int key)
+static int step_next(tui_app *a, int key)
 {
     (void)key;
     int rows = a->view.res.wavefronts; /* beside a compare grid: until both are done */
@@ -54,7 +54,7 @@ int step_next(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int step_play(tui_app *a, int key)
+static int step_play(tui_app *a, int key)
 {
     (void)key;
     a->step.playing = !a->step.playing;

@@ -15,7 +15,7 @@ int structs_open(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int structs_move(tui_app *a, int key)
+static int structs_move(tui_app *a, int key)
 {
     structs_state *st = &a->structs;
     const types_registry *t = &a->sc.types;
@@ -46,7 +46,7 @@ int structs_move(tui_app *a, int key)
 
 /* i: type or paste a C declaration; it is laid out as the compiler does (added, or in place of
  * the struct of its name). The line starts with the selected struct, one line, to edit. */
-int structs_declare(tui_app *a, int key)
+static int structs_declare(tui_app *a, int key)
 {
     (void)key;
     a->prompt.kind = PROMPT_STRUCT;
@@ -62,7 +62,7 @@ int structs_declare(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int structs_edit(tui_app *a, int key)
+static int structs_edit(tui_app *a, int key)
 {
     structs_state *st = &a->structs;
     if (a->sc.types.n == 0 && key == '+') { /* a first struct to start from */
