@@ -117,13 +117,11 @@ static void compare_leave(tui_app *a)
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
 static const tui_action compare_actions[] = {
-    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE},
-     2,
-     NULL,
-     "scroll both grids",
-     compare_scroll,
-     MODE_BIT(MODE_COMPARE),
-     NULL},
+    {.keys = {KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE},
+     .nshow = 2,
+     .help = "scroll both grids",
+     .handler = compare_scroll,
+     .modes = MODE_BIT(MODE_COMPARE)},
 };
 
 const tui_mode mode_compare = {

@@ -155,15 +155,22 @@ void help_open(tui_app *a, bool why)
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
 static const tui_action help_actions[] = {
     /* help */
-    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "scroll", "scroll a line", help_scroll, MODE_BIT(MODE_HELP), NULL},
-    {{KEY_PPAGE, KEY_NPAGE, 'b', ' '},
-     2,
-     NULL,
-     "scroll a page (b / Space too)",
-     help_scroll,
-     MODE_BIT(MODE_HELP),
-     NULL},
-    {{KEY_HOME, KEY_END, 'g', 'G'}, 2, NULL, "the first / last page", help_scroll, MODE_BIT(MODE_HELP), NULL},
+    {.keys = {KEY_UP, KEY_DOWN, 'k', 'j'},
+     .nshow = 2,
+     .label = "scroll",
+     .help = "scroll a line",
+     .handler = help_scroll,
+     .modes = MODE_BIT(MODE_HELP)},
+    {.keys = {KEY_PPAGE, KEY_NPAGE, 'b', ' '},
+     .nshow = 2,
+     .help = "scroll a page (b / Space too)",
+     .handler = help_scroll,
+     .modes = MODE_BIT(MODE_HELP)},
+    {.keys = {KEY_HOME, KEY_END, 'g', 'G'},
+     .nshow = 2,
+     .help = "the first / last page",
+     .handler = help_scroll,
+     .modes = MODE_BIT(MODE_HELP)},
 };
 
 const tui_mode mode_help = {

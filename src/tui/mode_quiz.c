@@ -62,20 +62,17 @@ static void quiz_leave(tui_app *a)
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
 static const tui_action quiz_actions[] = {
     /* the quiz */
-    {{'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', KEY_BACKSPACE},
-     -1,
-     NULL,
-     "type your predicted conflict degree (Backspace deletes)",
-     quiz_digit,
-     MODE_BIT(MODE_QUIZ),
-     NULL},
-    {{'\r', '\n', KEY_ENTER},
-     1,
-     "reveal",
-     "reveal the verdict after your prediction",
-     quiz_enter,
-     MODE_BIT(MODE_QUIZ),
-     NULL},
+    {.keys = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', KEY_BACKSPACE},
+     .nshow = -1,
+     .help = "type your predicted conflict degree (Backspace deletes)",
+     .handler = quiz_digit,
+     .modes = MODE_BIT(MODE_QUIZ)},
+    {.keys = {'\r', '\n', KEY_ENTER},
+     .nshow = 1,
+     .label = "reveal",
+     .help = "reveal the verdict after your prediction",
+     .handler = quiz_enter,
+     .modes = MODE_BIT(MODE_QUIZ)},
 };
 
 const tui_mode mode_quiz = {

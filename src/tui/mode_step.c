@@ -77,8 +77,18 @@ static void step_leave(tui_app *a)
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
 static const tui_action step_actions[] = {
-    {{' '}, 1, "next wf", "reveal the next wavefront", step_next, MODE_BIT(MODE_STEP), NULL},
-    {{'\r', '\n', KEY_ENTER}, 1, "play", "play / pause the replay", step_play, MODE_BIT(MODE_STEP), NULL},
+    {.keys = {' '},
+     .nshow = 1,
+     .label = "next wf",
+     .help = "reveal the next wavefront",
+     .handler = step_next,
+     .modes = MODE_BIT(MODE_STEP)},
+    {.keys = {'\r', '\n', KEY_ENTER},
+     .nshow = 1,
+     .label = "play",
+     .help = "play / pause the replay",
+     .handler = step_play,
+     .modes = MODE_BIT(MODE_STEP)},
 };
 
 const tui_mode mode_step = {

@@ -307,20 +307,18 @@ static void whatif_draw(tui_app *a)
 
 /* This mode's own rows of the action table. */
 static const tui_action whatif_actions[] = {
-    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE},
-     2,
-     "choose",
-     "choose a layout",
-     whatif_move,
-     MODE_BIT(MODE_WHATIF),
-     NULL},
-    {{'\r', '\n', KEY_ENTER},
-     1,
-     "what-if",
-     "apply the chosen layout to the recorded addresses as a what-if (u returns)",
-     whatif_apply,
-     MODE_BIT(MODE_WHATIF),
-     NULL},
+    {.keys = {KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE},
+     .nshow = 2,
+     .label = "choose",
+     .help = "choose a layout",
+     .handler = whatif_move,
+     .modes = MODE_BIT(MODE_WHATIF)},
+    {.keys = {'\r', '\n', KEY_ENTER},
+     .nshow = 1,
+     .label = "what-if",
+     .help = "apply the chosen layout to the recorded addresses as a what-if (u returns)",
+     .handler = whatif_apply,
+     .modes = MODE_BIT(MODE_WHATIF)},
 };
 
 const tui_mode mode_whatif = {
