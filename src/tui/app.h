@@ -215,26 +215,6 @@ typedef struct lesson_state {
     int step;
 } lesson_state;
 
-/* The source view (mode_source.c, on view_source.c's input): the rows on show and the pager. */
-typedef struct source_state {
-    tui_source src;
-    bool open;                 /* src holds the input */
-    bool sorted;               /* by cost, not in file order */
-    bool center;               /* the next frame scrolls the cursor to a third of the page */
-    int *kind, *ref;           /* owned, per pager line: what it shows (mode_source.c) and its row */
-    char **texts;              /* owned, per pager line */
-    int n;                     /* pager lines */
-    int w_num, w_pred, w_meas; /* gutter column widths */
-    int w_wf, w_deg;           /* the predicted column's parts: "1056/64", "32-way" */
-    bool narrow;               /* fewer than SOURCE_NARROW columns: short words, no shared indent */
-    tui_pager pager;
-    unsigned long mask;       /* mouse events before the view asked for the wheel too */
-    const char *hint;         /* the source file the command line names (bankscope FILE.cu), or NULL */
-    const char *dir;          /* the folder --source names (named files may be opened there), or NULL */
-    const source_skip *skips; /* the accesses the importer skipped (borrowed); NULL: not known */
-    int nskips;
-} source_state;
-
 typedef struct quiz_state {
     bool answered;
     char buf[8];
@@ -272,7 +252,13 @@ struct tui_app {
     step_state step;
     lesson_state lesson;
     quiz_state quiz;
-    source_state srcview;
+    /* where the source view finds the source (the command line's): the view itself owns its state */
+    struct {
+        const char *hint;         /* the source file the command line names (bankscope FILE.cu), or NULL */
+        const char *dir;          /* the folder --source names (named files may be opened there), or NULL */
+        const source_skip *skips; /* the accesses the importer skipped (borrowed); NULL: not known */
+        int nskips;
+    } srcopt;
     /* a recording's lines with their measured numbers, for the result panel (view_ctx.c): read
      * once per file; line the row of the instruction on show (-1 none) */
     struct {
@@ -409,8 +395,6 @@ int sass_open(tui_app *a, int key);
 int source_open(tui_app *a, int key);
 /* Open the source view at startup when the file on show is a recording (it opens there). */
 void source_open_first(tui_app *a);
-/* Free the source view's text (leaving the view, and at exit). */
-void source_view_free(tui_app *a);
 
 /* ---- frame.c: per-frame geometry and hit tests ---- */
 /* The presentation mode's grid (mode_present.c), for frame_compute. */

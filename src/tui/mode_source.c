@@ -16,6 +16,27 @@
 #include "io/report.h"
 #include "tui/app.h"
 
+/* The source view (mode_source.c, on view_source.c's input): the rows on show and the pager. */
+typedef struct source_state {
+    tui_source src;
+    bool sorted;               /* by cost, not in file order */
+    bool center;               /* the next frame scrolls the cursor to a third of the page */
+    int *kind, *ref;           /* owned, per pager line: what it shows (mode_source.c) and its row */
+    char **texts;              /* owned, per pager line */
+    int n;                     /* pager lines */
+    int w_num, w_pred, w_meas; /* gutter column widths */
+    int w_wf, w_deg;           /* the predicted column's parts: "1056/64", "32-way" */
+    bool narrow;               /* fewer than SOURCE_NARROW columns: short words, no shared indent */
+    tui_pager pager;
+    unsigned long mask; /* mouse events before the view asked for the wheel too */
+} source_state;
+
+/* The source view's state, while it is open. */
+static source_state *srst(const tui_app *a)
+{
+    return app_mode_state(a, MODE_SOURCE);
+}
+
 /* What a pager line shows. */
 enum { ROW_LINE, ROW_NOTE, ROW_HEAD, ROW_LIST };
 
@@ -90,7 +111,7 @@ static int common_indent(const source_state *v)
  * list; or the lines with accesses, hottest first. */
 static void source_rows(tui_app *a)
 {
-    source_state *v = &a->srcview;
+    source_state *v = srst(a);
     const source_lines *sl = &v->src.sl;
     int cursor_row = v->n && v->pager.cursor >= 0 && v->pager.cursor < v->n ? v->ref[v->pager.cursor] : -1;
     rows_free(v);
@@ -250,14 +271,17 @@ static const char *refusal_words(safe_refusal r, bool recording, bool dir)
 int source_open(tui_app *a, int key)
 {
     (void)key;
-    source_state *v = &a->srcview;
-    source_view_free(a);
+    if (!app_push(a, &mode_source)) /* its state, filled here (popped again when there is no source) */
+        return REACT_REDRAW;
+    source_state *v = srst(a);
+    const char *dir = a->srcopt.dir;
     char why[700];
-    if (!source_view_input(&a->sc, a->source, v->hint, v->dir, v->skips, v->nskips, &v->src, why, sizeof why)) {
+    if (!source_view_input(&a->sc, a->source, a->srcopt.hint, dir, a->srcopt.skips, a->srcopt.nskips, &v->src, why,
+                           sizeof why)) {
+        app_pop(a);
         app_set_message(a, true, "no source: %s", why);
         return REACT_REDRAW;
     }
-    v->open = true;
     v->sorted = false;
     v->narrow = a->cols < SOURCE_NARROW;
     widths(v);
@@ -273,7 +297,6 @@ int source_open(tui_app *a, int key)
             }
     }
     v->center = true; /* the first frame shows the lines before it too */
-    app_push(a, &mode_source);
     if (v->src.differs && !v->src.path)
         app_set_message(a, true, "%s changed since (or is another file): the lines the %s carries are shown",
                         v->src.sl.file ? v->src.sl.file : "the source", v->src.is_recording ? "recording" : "scenario");
@@ -285,8 +308,8 @@ int source_open(tui_app *a, int key)
                         v->src.is_recording ? "recording" : "scenario");
     else if (!v->src.path && v->src.sl.file)
         app_set_message(a, true, "source not opened, %s: %s%s", /* the reason first: a long path is cut */
-                        refusal_words(v->src.refused, v->src.is_recording, v->dir != NULL), v->src.sl.file,
-                        v->src.refused == SAFE_OUTSIDE && !v->dir ? " (--source DIR adds a folder)" : "");
+                        refusal_words(v->src.refused, v->src.is_recording, dir != NULL), v->src.sl.file,
+                        v->src.refused == SAFE_OUTSIDE && !dir ? " (--source DIR adds a folder)" : "");
     return REACT_REDRAW;
 }
 
@@ -303,13 +326,12 @@ void source_open_first(tui_app *a)
         source_open(a, 'V');
 }
 
-void source_view_free(tui_app *a)
+/* Free the rows and the input (the view is popped). */
+static void source_release(void *st)
 {
-    source_state *v = &a->srcview;
+    source_state *v = st;
     rows_free(v);
     source_view_input_free(&v->src);
-    v->open = false;
-    pager_set(&v->pager, NULL, 0, false);
 }
 
 /* The costliest of a recording's instructions on a line (trace entries acc[0..n-1]): the most
@@ -336,7 +358,7 @@ static int worst_instruction(const tui_app *a, const int *acc, int n)
  * listed line in the file. */
 static int source_enter(tui_app *a)
 {
-    source_state *v = &a->srcview;
+    source_state *v = srst(a);
     int i = v->pager.cursor;
     if (i < 0 || i >= v->n || v->ref[i] < 0)
         return REACT_REDRAW;
@@ -370,7 +392,7 @@ static int source_enter(tui_app *a)
 /* Scroll, sort, search and go to the grid. */
 static int source_key(tui_app *a, int key)
 {
-    source_state *v = &a->srcview;
+    source_state *v = srst(a);
     int page = source_page(a);
     if (key == 'S') {
         v->sorted = !v->sorted;
@@ -411,13 +433,13 @@ static int source_mouse(tui_app *a, int key)
     if (getmouse(&ev) != OK)
         return REACT_NONE;
     if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
-        pager_scroll_by(&a->srcview.pager, ev.bstate & BUTTON4_PRESSED ? -3 : 3, source_page(a));
+        pager_scroll_by(&srst(a)->pager, ev.bstate & BUTTON4_PRESSED ? -3 : 3, source_page(a));
         return REACT_REDRAW;
     }
     int row = ev.y - 2; /* a click chooses the line */
     if (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED) && row >= 0 && row < source_page(a) &&
-        a->srcview.pager.scroll + row < a->srcview.n) {
-        a->srcview.pager.cursor = a->srcview.pager.scroll + row;
+        srst(a)->pager.scroll + row < srst(a)->n) {
+        srst(a)->pager.cursor = srst(a)->pager.scroll + row;
         return REACT_REDRAW;
     }
     return REACT_NONE;
@@ -428,7 +450,7 @@ static int source_mouse(tui_app *a, int key)
 static void source_style(void *ctx, int i, tui_pager_line *out)
 {
     tui_app *a = ctx;
-    const source_state *v = &a->srcview;
+    const source_state *v = srst(a);
     const source_lines *sl = &v->src.sl;
     out->gutter_role = ROLE_DIM;
     if (v->kind[i] != ROW_LINE) {
@@ -466,7 +488,7 @@ static void source_style(void *ctx, int i, tui_pager_line *out)
 
 static int source_mode_key(tui_app *a, int key)
 {
-    source_state *v = &a->srcview;
+    source_state *v = srst(a);
     if (!v->pager.searching)
         return actions_dispatch(a, MODE_SOURCE, key);
     int r = pager_search_key(&v->pager, key, source_page(a));
@@ -478,7 +500,7 @@ static int source_mode_key(tui_app *a, int key)
 /* The line below the text: the cursor line's numbers in words (what the gutter abbreviates). */
 static void detail_draw(tui_app *a, int y)
 {
-    const source_state *v = &a->srcview;
+    const source_state *v = srst(a);
     draw_fill(&a->crt, y, 0, a->cols, ROLE_NORMAL);
     int i = v->pager.cursor;
     if (i < 0 || i >= v->n || v->ref[i] < 0) {
@@ -523,7 +545,7 @@ static void detail_draw(tui_app *a, int y)
 
 static void source_draw(tui_app *a)
 {
-    source_state *v = &a->srcview;
+    source_state *v = srst(a);
     const source_lines *sl = &v->src.sl;
     if (v->narrow != (a->cols < SOURCE_NARROW)) { /* a resize across the width: the gutter again */
         v->narrow = a->cols < SOURCE_NARROW;
@@ -591,14 +613,13 @@ static void source_draw(tui_app *a)
 
 static void source_enter_mode(tui_app *a)
 {
-    source_state *v = &a->srcview;
+    source_state *v = srst(a);
     v->mask = crt_mouse_wheel(&a->crt); /* the wheel too, while the view is open */
 }
 
 static void source_leave(tui_app *a)
 {
-    crt_mouse_restore(&a->crt, a->srcview.mask);
-    source_view_free(a);
+    crt_mouse_restore(&a->crt, srst(a)->mask);
 }
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
@@ -664,6 +685,8 @@ const tui_mode mode_source = {
     .key = source_mode_key,
     .draw = source_draw,
     .leave = source_leave,
+    .state_size = sizeof(source_state),
+    .release = source_release,
     .actions = source_actions,
     .nactions = (int)(sizeof source_actions / sizeof source_actions[0]),
 };

@@ -83,7 +83,7 @@ int whatif_open(tui_app *a, int key)
         return REACT_REDRAW;
     }
     whatif_state *w = wst(a);
-    recording_regions_build(&rec, a->source, a->srcview.dir ? a->srcview.dir : a->srcview.hint, &a->sc, &w->g);
+    recording_regions_build(&rec, a->source, a->srcopt.dir ? a->srcopt.dir : a->srcopt.hint, &a->sc, &w->g);
     whatif_input in = recording_whatif_input(&a->sc, &rec, &w->g);
     w->threads = in.threads;
     recording_free(&rec);

@@ -124,7 +124,6 @@ void app_free(tui_app *a)
     free(a->edit.pending);
     scenario_free(&a->sc);
     scenario_free(&a->cmp.other);
-    source_view_free(a);
     if (a->rec.ok)
         recording_free(&a->rec.r);
     free(a->rec.path);
