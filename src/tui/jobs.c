@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/analysis.h"
 #include "io/load.h"
 #include "tui/app.h"
 
@@ -34,31 +35,19 @@ struct tui_job {
     tui_job *next; /* in the abandoned list */
 };
 
-/* Sum every warp-instruction of s as `analyze` does; stops early when cancel is set. */
+/* The totals of every warp-instruction of s from the core's analysis (the walk `analyze`'s
+ * report takes); stops early when cancel is set. */
 static void totals_run(const scenario *s, tui_totals *t, atomic_int *cancel, atomic_llong *done)
 {
-    memset(t, 0, sizeof *t);
-    scenario_instr in;
-    banks_result r;
-    scenario_excluded ex;
-    int64_t n = scenario_instr_count(s);
-    for (int64_t k = 0; k < n; k++) {
-        if (cancel && (k & 255) == 0 && atomic_load(cancel))
-            return;
-        scenario_instr_at(s, k, &in);
-        banks_analyze(s->arch, &in.req, &r, NULL);
-        t->instructions++;
-        t->idle += scenario_instr_idle(&in);
-        t->wavefronts += r.wavefronts;
-        t->ideal += r.ideal_wavefronts;
-        t->conflicts += r.bank_conflicts;
-        if (r.conflict_degree > t->worst)
-            t->worst = r.conflict_degree;
-        scenario_instr_excluded(&in, &ex);
-        scenario_excluded_add(&t->excl, &ex);
-        if (done)
-            atomic_store(done, k + 1);
-    }
+    report_totals rt;
+    analysis_totals(s, &rt, &(analysis_progress){.cancel = cancel, .done = done});
+    *t = (tui_totals){.instructions = rt.instructions,
+                      .wavefronts = rt.wavefronts,
+                      .ideal = rt.ideal,
+                      .conflicts = rt.conflicts,
+                      .idle = rt.idle,
+                      .worst = rt.worst_degree,
+                      .excl = rt.excluded};
 }
 
 void totals_compute(const scenario *s, tui_totals *t)
