@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "io/instr_source.h"
+#include "io/svg.h"
 #include "model/banks_memo.h"
 #include "util.h"
 
@@ -125,6 +126,47 @@ bool analysis_worst_all_warps(const scenario *s, int *worst, int *warp)
             }
         }
     return true;
+}
+
+int64_t analysis_worst_instr(const scenario *s)
+{
+    int64_t n = scenario_instr_count(s), best = 0;
+    int worst = -1;
+    scenario_instr in;
+    banks_result r;
+    for (int64_t k = 0; k < n; k++) {
+        scenario_instr_at(s, k, &in);
+        banks_analyze(s->arch, &in.req, &r, NULL);
+        if (r.conflict_degree > worst) {
+            worst = r.conflict_degree;
+            best = k;
+        }
+    }
+    return best;
+}
+
+void analysis_svg(const scenario *s, int64_t k, strbuf *out)
+{
+    scenario_instr in;
+    banks_result r;
+    static banks_cell cells[BANKS_MAX_ROWS * BANKS_MAX_BANKS];
+    scenario_instr_at(s, k, &in);
+    banks_analyze(s->arch, &in.req, &r, cells);
+    svg_render(s, &in, &r, cells, out);
+}
+
+int64_t analysis_access_wavefronts(const scenario *s, int access, const analysis_progress *p)
+{
+    int64_t sum = 0;
+    scenario_instr in;
+    banks_result r;
+    for (int it = 0; it < s->iterations && !(p && p->cancel && atomic_load(p->cancel)); it++)
+        for (int w = 0; w < scenario_selected_warps(s) && scenario_access_active(s, access, it); w++) {
+            scenario_instr_build(s, access, it, scenario_selected_warp(s, w), &in);
+            banks_analyze(s->arch, &in.req, &r, NULL);
+            sum += r.wavefronts;
+        }
+    return sum;
 }
 
 /* The report's walk: analysis_walk without progress (`analyze` shows its own, io/work.h). */

@@ -36,4 +36,15 @@ bool analysis_totals(const scenario *s, report_totals *t, const analysis_progres
  * a trace. */
 bool analysis_worst_all_warps(const scenario *s, int *worst, int *warp);
 
+/* The warp-instruction of s (an index for scenario_instr_at) with the highest conflict degree;
+ * the first one on ties. */
+int64_t analysis_worst_instr(const scenario *s);
+
+/* Instruction k of s (see scenario_instr_at) analysed and rendered as an SVG picture (svg.h). */
+void analysis_svg(const scenario *s, int64_t k, strbuf *out);
+
+/* The wavefronts of one access summed over every selected warp and iteration of s; stops early
+ * (a partial sum) when p's cancel is set. */
+int64_t analysis_access_wavefronts(const scenario *s, int access, const analysis_progress *p);
+
 #endif

@@ -55,21 +55,6 @@ void totals_compute(const scenario *s, tui_totals *t)
     totals_run(s, t, NULL, NULL);
 }
 
-/* Total wavefronts of one access over all selected warps and iterations. */
-static int64_t access_wavefronts(const scenario *s, int access, atomic_int *cancel)
-{
-    int64_t sum = 0;
-    scenario_instr in;
-    banks_result r;
-    for (int it = 0; it < s->iterations && !atomic_load(cancel); it++)
-        for (int w = 0; w < scenario_selected_warps(s) && scenario_access_active(s, access, it); w++) {
-            scenario_instr_build(s, access, it, scenario_selected_warp(s, w), &in);
-            banks_analyze(s->arch, &in.req, &r, NULL);
-            sum += r.wavefronts;
-        }
-    return sum;
-}
-
 /* The compare variant: the struct-of-arrays form when the access reads a struct field, else the
  * smallest padding (0..32) with the fewest wavefronts for this access; when the current padding
  * is already that good, the contrast is no padding at all. */
@@ -84,14 +69,14 @@ static void variant_run(tui_job *j)
     scenario_array *arr = &s->arrays[ac->array];
     int last = arr->ndims - 1;
     int64_t start = arr->pad[last], best_pad = -1, best = INT64_MAX;
-    int64_t now = access_wavefronts(s, j->access, &j->cancel);
+    int64_t now = analysis_access_wavefronts(s, j->access, &(analysis_progress){.cancel = &j->cancel});
     scenario_error e;
     for (int64_t p = 0; p <= 32 && !atomic_load(&j->cancel); p++) {
         atomic_store(&j->done, p);
         arr->pad[last] = p;
         if (p == start || !scenario_finish(s, &e))
             continue;
-        int64_t w = access_wavefronts(s, j->access, &j->cancel);
+        int64_t w = analysis_access_wavefronts(s, j->access, &(analysis_progress){.cancel = &j->cancel});
         if (w < best) {
             best = w;
             best_pad = p;

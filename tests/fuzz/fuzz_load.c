@@ -51,7 +51,7 @@ int fuzz_load_one(const uint8_t *data, size_t size)
             free(json);
             strbuf svg = {0};
             if (n > 0)
-                svg_render(&s, 0, &svg);
+                analysis_svg(&s, 0, &svg);
             strbuf_free(&svg);
         }
         scenario copy;
