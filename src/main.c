@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_whatif.h"
+#include "core/image_cache.h"
 #include "config.h"
 
 static const char usage[] =
@@ -70,6 +71,7 @@ int main(int argc, char **argv)
         {"measure", cli_measure}, {"sweep", cli_sweep},   {"export", cli_export},
         {"import", cli_import},   {"record", cli_record}, {"diff", cli_diff},
     };
+    image_cache_install(); /* compiled kernels are kept on disk between runs */
     /* --help and --version anywhere before "--", after a command too (bankscope analyze --help);
      * record answers --help with its own usage */
     bool own_help = argc >= 2 && strcmp(argv[1], "record") == 0;

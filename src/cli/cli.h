@@ -39,10 +39,10 @@ int cli_measure(int argc, char **argv);
 int cli_sweep(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_tui(int argc, char **argv);
-/* The same, with the importer's "skipped" messages for the source view to list (borrowed). */
-int cli_tui_skipped(int argc, char **argv, const char *const *skipped, int nskipped);
-/* The view with display as the name its header shows for the file (NULL: the file's own). */
-int cli_tui_named(int argc, char **argv, const char *const *skipped, int nskipped, const char *display);
+/* The view with the importer's skipped accesses for the source view to list (borrowed; NULL:
+ * not known) and display as the name its header shows for the file (NULL: the file's own). */
+typedef struct source_skip source_skip;
+int cli_tui_named(int argc, char **argv, const source_skip *skips, int nskips, const char *display);
 int cli_import(int argc, char **argv);
 /* `bankscope record ... -- PROGRAM [ARGS...]` (cli_record.c). */
 int cli_record(int argc, char **argv);

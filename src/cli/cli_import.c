@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "import/import.h"
 #include "io/save.h"
+#include "model/source_lines.h"
 
 /* Parse "X[,Y[,Z]]" into block; 0 or CLI_USAGE. */
 static int parse_block(const char *v, int block[3])
@@ -206,8 +207,11 @@ int cli_import(int argc, char **argv)
     bool force;
     if (parse_args(argc, argv, &o, &out, &force, NULL, NULL))
         return CLI_USAGE;
-    char *json = NULL;
-    int st = import_run(&o, &json);
+    import_result res;
+    int st = import_run(&o, &res);
+    char *json = res.json;
+    res.json = NULL;
+    import_result_free(&res); /* the messages were printed as they came */
     if (st != IMPORT_OK)
         return st;
     size_t len = strlen(json);
@@ -237,44 +241,18 @@ int cli_is_cuda_source(const char *arg)
     return n > 3 && (strcmp(arg + n - 3, ".cu") == 0 || (n > 4 && strcmp(arg + n - 4, ".cuh") == 0));
 }
 
-static void free_lines(char **lines, int n)
+/* The accesses r says were skipped, as the source view lists them (borrowing r's texts). */
+static source_skip *view_skips(const import_result *r, int *n)
 {
-    for (int i = 0; i < n; i++)
-        free(lines[i]);
-    free(lines);
-}
-
-/* import_run, its messages (printed to stderr as they come) also kept: the lines that say an
- * access was skipped, for the source view to list. */
-static int import_captured(const import_options *o, char **json, char ***skipped, int *n)
-{
-    FILE *cap = tmpfile();
-    int saved = cap ? dup(STDERR_FILENO) : -1;
-    fflush(stderr);
-    if (saved < 0 || dup2(fileno(cap), STDERR_FILENO) < 0) { /* no capture: the messages only */
-        if (saved >= 0)
-            close(saved);
-        if (cap)
-            fclose(cap);
-        return import_run(o, json);
-    }
-    *skipped = xmalloc(sizeof **skipped); /* the messages are known, even when there are none */
-    int st = import_run(o, json);
-    fflush(stderr);
-    dup2(saved, STDERR_FILENO);
-    close(saved);
-    rewind(cap);
-    char line[4096];
-    while (fgets(line, sizeof line, cap)) {
-        fputs(line, stderr);
-        line[strcspn(line, "\n")] = '\0';
-        if (strstr(line, ": skipped ")) {
-            *skipped = xrealloc(*skipped, sizeof **skipped * (size_t)(*n + 1));
-            (*skipped)[(*n)++] = xstrdup(line);
-        }
-    }
-    fclose(cap);
-    return st;
+    source_skip *v = xmalloc(sizeof *v * (size_t)(r->nskips > 0 ? r->nskips : 1));
+    *n = 0;
+    for (int i = 0; i < r->nskips; i++)
+        if (r->skips[i].skipped)
+            v[(*n)++] = (source_skip){.file = r->skips[i].file,
+                                      .line = r->skips[i].line,
+                                      .column = r->skips[i].col,
+                                      .message = r->skips[i].text};
+    return v;
 }
 
 int cli_import_tui(int argc, char **argv)
@@ -288,15 +266,14 @@ int cli_import_tui(int argc, char **argv)
         free(tui_argv);
         return CLI_USAGE;
     }
-    char *json = NULL;
-    int nskipped = 0;
-    char **skipped = NULL;
-    int st = import_captured(&o, &json, &skipped, &nskipped);
+    import_result res;
+    int st = import_run(&o, &res);
     if (st != IMPORT_OK) {
         free(tui_argv);
-        free_lines(skipped, nskipped);
+        import_result_free(&res);
         return st;
     }
+    const char *json = res.json;
     /* the view edits and saves a file: the import's (-o), or a new one in the temporary folder,
      * kept after the view closes so that nothing saved there is lost */
     char path[4096];
@@ -318,17 +295,19 @@ int cli_import_tui(int argc, char **argv)
         fprintf(stderr, "bankscope: %s\n", err);
         rc = CLI_FAIL;
     }
-    free(json);
     if (rc == CLI_OK) {
         tui_argv[0] = path;
         tui_argv[tui_argc++] = "--source"; /* the source view reads the .cu itself */
         tui_argv[tui_argc++] = (char *)o.file;
         /* the header names the .cu (its last path component), not the temporary file */
         const char *cu = o.file && strrchr(o.file, '/') ? strrchr(o.file, '/') + 1 : o.file;
-        rc = cli_tui_named(tui_argc, tui_argv, (const char *const *)skipped, nskipped, out ? NULL : cu);
+        int nskips;
+        source_skip *skips = view_skips(&res, &nskips);
+        rc = cli_tui_named(tui_argc, tui_argv, skips, nskips, out ? NULL : cu);
+        free(skips);
         fprintf(stderr, "bankscope: the imported scenario is %s\n", path);
     }
     free(tui_argv);
-    free_lines(skipped, nskipped);
+    import_result_free(&res);
     return rc;
 }

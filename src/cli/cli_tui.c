@@ -11,18 +11,12 @@
 
 int cli_tui(int argc, char **argv)
 {
-    return cli_tui_skipped(argc, argv, NULL, 0);
+    return cli_tui_named(argc, argv, NULL, 0, NULL);
 }
 
-int cli_tui_skipped(int argc, char **argv, const char *const *skipped, int nskipped)
+int cli_tui_named(int argc, char **argv, const source_skip *skips, int nskips, const char *display)
 {
-    return cli_tui_named(argc, argv, skipped, nskipped, NULL);
-}
-
-int cli_tui_named(int argc, char **argv, const char *const *skipped, int nskipped, const char *display)
-{
-    tui_options o = {
-        .color = true, .mouse = true, .gpu = true, .skipped = skipped, .nskipped = nskipped, .display = display};
+    tui_options o = {.color = true, .mouse = true, .gpu = true, .skips = skips, .nskips = nskips, .display = display};
     static const struct option opts[] = {{"no-color", no_argument, NULL, 'c'},
                                          {"no-mouse", no_argument, NULL, 'm'},
                                          {"no-gpu", no_argument, NULL, 'g'},

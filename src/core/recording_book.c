@@ -278,7 +278,7 @@ static void json_entry(jsonw *w, const record_book *b, int64_t i)
     const kinds_row *k = kinds_of(r.op);
     JSONW_KV_STRING(w, "op", k ? kinds_op_text(k) : banks_op_name(r.op));
     const char *sel = NULL, *key = k ? kinds_select_key(k, &sel) : NULL;
-    if (key) /* as scenario_kind_json: "op": "cp.async", "cache": "cg"; "op": "atomic", "form": "popc" */
+    if (key) /* as save.c's save_kind: "op": "cp.async", "cache": "cg"; "op": "atomic", "form": "popc" */
         jsonw_kv_string(w, key, sel);
     JSONW_KV_INT(w, "width", r.width);
     if (r.op == BANKS_LDMATRIX || r.op == BANKS_STMATRIX) {

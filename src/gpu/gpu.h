@@ -81,6 +81,20 @@ typedef struct gpu_measurement {
     double compile_ms, throughput_ms, latency_ms, counters_ms, total_ms;
 } gpu_measurement;
 
+/* Where compiled kernel images are kept between runs: given by gpu's user (the core hands it
+ * io's verified disk cache), so that gpu/ reads and writes no files of its own. Without one,
+ * images are kept in memory only. Functions are called from the measuring thread. */
+typedef struct gpu_image_store {
+    /* the image stored for key (malloc'd, *size set), or NULL */
+    void *(*get)(const char *key, size_t keylen, size_t *size);
+    void (*put)(const char *key, size_t keylen, const void *image, size_t size);
+    /* "" or, once, why the store is off or refused an entry, into note (n bytes) */
+    void (*note)(char *note, size_t n);
+} gpu_image_store;
+/* Use store (static storage; NULL: none) for the compiles that follow. */
+void gpu_set_image_store(const gpu_image_store *store);
+const gpu_image_store *gpu_image_store_current(void);
+
 /* Compile (or fetch from cache), run and time. False with a one-line message. */
 bool gpu_measure(const gpu_request *rq, gpu_measurement *out, char *err, size_t n);
 /* Release what gpu_measure keeps between calls (the profiling session). */

@@ -1,14 +1,13 @@
 /* gpu_nvrtc: CUDA source -> CUBIN (for the device's real sm_XY) or PTX (compute_90) through
- * NVRTC loaded at run time (gpu_libs.c), with a
- * cache in memory and on disk (io/cache.c: checked, digested, capped) keyed by source, options,
- * NVRTC version and compute capability. */
+ * NVRTC loaded at run time (gpu_libs.c), with a cache in memory and the store of images its user
+ * gives (gpu_set_image_store: on disk, checked, digested and capped by io/cache.c) keyed by
+ * source, options, NVRTC version and compute capability. */
 #include <nvrtc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpu/gpu_internal.h"
-#include "io/cache.h"
 
 /* NVRTC's entry points, resolved from the library at run time (gpu_libs.c); the types come
  * from nvrtc.h. */
@@ -107,28 +106,6 @@ bool gpu_compile_ptx(const char *source, strbuf *ptx, char *err, size_t n)
     return true;
 }
 
-static cache disk;
-static int disk_state; /* 0 not opened yet, 1 opened (on or off) */
-
-/* The disk cache, opened on first use; its note (why it is off) is reported once. */
-static cache *disk_cache(char *note, size_t n)
-{
-    if (!disk_state) {
-        disk_state = 1;
-        char dir[512];
-        disk.dirfd = -1;
-        if (!cache_default_dir(dir, sizeof dir))
-            snprintf(disk.note, sizeof disk.note, "kernel cache off: neither XDG_CACHE_HOME nor HOME is set");
-        else
-            cache_open(&disk, dir, CACHE_MAX_BYTES);
-    }
-    if (disk.note[0] && note && n) {
-        snprintf(note, n, "%s", disk.note);
-        disk.note[0] = '\0';
-    }
-    return &disk;
-}
-
 void *gpu_nvrtc_cubin(const char *source, int cc_major, int cc_minor, size_t *size, bool *cached, char *note,
                       size_t note_n, char *err, size_t n)
 {
@@ -152,7 +129,8 @@ void *gpu_nvrtc_cubin(const char *source, int cc_major, int cc_minor, size_t *si
             strbuf_free(&key);
             return copy;
         }
-    void *img = cache_get(disk_cache(note, note_n), key.data, key.len, size);
+    const gpu_image_store *store = gpu_image_store_current();
+    void *img = store ? store->get(key.data, key.len, size) : NULL;
     if (!img) {
         *cached = false;
         nvrtcProgram prog = compile(source, arch, err, n);
@@ -164,9 +142,11 @@ void *gpu_nvrtc_cubin(const char *source, int cc_major, int cc_minor, size_t *si
         img = xmalloc(*size);
         nv.nvrtcGetCUBIN(prog, img);
         nv.nvrtcDestroyProgram(&prog);
-        cache_put(&disk, key.data, key.len, img, *size);
+        if (store)
+            store->put(key.data, key.len, img, *size);
     }
-    disk_cache(note, note_n); /* a refusal or failure of get or put */
+    if (store) /* why it is off, or a refusal or failure of get or put */
+        store->note(note, note_n);
     cache_entry *e = &mem_cache[mem_next];
     mem_next = (mem_next + 1) % 64;
     free(e->key);

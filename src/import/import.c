@@ -264,8 +264,9 @@ static bool declares(CXTranslationUnit tu, const char *name)
 
 /* The whole import, in the child: parse, find the kernel, walk (which builds and checks the
  * scenario), save. */
-static int import_child(const import_options *o, char **json)
+static int import_child(const import_options *o, import_result *res)
 {
+    char **json = &res->json;
     *json = NULL;
     char lerr[256];
     if (!import_clang_load(lerr, sizeof lerr)) {
@@ -356,7 +357,7 @@ static int import_child(const import_options *o, char **json)
     char first[64];
     if (report_errors(tu, kf.matches == 1 ? kf.found : clang_getNullCursor(), first, sizeof first)) {
         if (kf.matches == 1) /* every access of the kernel is listed, none lost without a word */
-            import_walk_broken(tu, kf.found, o, first);
+            import_walk_broken(tu, kf.found, o, first, res);
     } else if (kf.n == 0)
         fprintf(stderr, "%s: no __global__ function in this file\n", o->file);
     else if (kf.matches == 0)
@@ -365,7 +366,7 @@ static int import_child(const import_options *o, char **json)
         fprintf(stderr, "%s: %d kernels (%s): choose one with --kernel NAME\n", o->file, kf.n, strbuf_str(&kf.names));
     else {
         scenario sc;
-        if (import_walk(tu, kf.found, o, &sc, &status)) {
+        if (import_walk(tu, kf.found, o, &sc, &status, res)) {
             /* the model's own saved form: the file looks like every other scenario */
             strbuf sb = {0};
             save_scenario_json(&sc, &sb);
@@ -382,6 +383,127 @@ done:
         clang_disposeTranslationUnit(tu);
     clang_disposeIndex(idx);
     return *json ? IMPORT_OK : status;
+}
+
+/* ---- what the parser child sends back: its messages as records, then the document ---- */
+
+/* One record's head on the pipe, followed by file_len bytes of file and text_len of text. The
+ * child and the parent are one program, so the struct is written as it is in memory. */
+typedef struct import_wire {
+    uint32_t kind; /* IMPORT_WIRE_SKIP, _NOTE, or _DOC (the scenario's text; the last record) */
+    int32_t line, col;
+    uint32_t file_len, text_len;
+} import_wire;
+enum { IMPORT_WIRE_SKIP = 1, IMPORT_WIRE_NOTE, IMPORT_WIRE_DOC };
+
+/* The n bytes at s as a string of their own. */
+static char *dup_n(const char *s, size_t n)
+{
+    char *d = xmalloc(n + 1);
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+void import_result_add(import_result *res, int line, int col, const char *text)
+{
+    /* the walk writes "FILE:LINE:COL: ..." (a note about a line: "FILE:LINE: ..."); its place is
+     * known, so the file is what comes before it */
+    char with_col[48], line_only[32];
+    snprintf(with_col, sizeof with_col, ":%d:%d: ", line, col);
+    snprintf(line_only, sizeof line_only, ":%d: ", line);
+    const char *at = strstr(text, with_col), *rest;
+    if (at)
+        rest = at + strlen(with_col);
+    else if ((at = strstr(text, line_only)) != NULL) {
+        rest = at + strlen(line_only);
+        col = 0;
+    } else { /* no place in the text: the message alone */
+        at = text;
+        rest = text;
+        col = 0;
+    }
+    res->skips = xrealloc(res->skips, sizeof *res->skips * (size_t)(res->nskips + 1));
+    res->skips[res->nskips++] = (import_skip){.file = dup_n(text, (size_t)(at - text)),
+                                              .line = line,
+                                              .col = col,
+                                              .skipped = strncmp(rest, "skipped ", 8) == 0,
+                                              .text = xstrdup(text)};
+}
+
+void import_result_free(import_result *r)
+{
+    for (int i = 0; i < r->nskips; i++) {
+        free(r->skips[i].file);
+        free(r->skips[i].text);
+    }
+    free(r->skips);
+    free(r->json);
+    *r = (import_result){0};
+}
+
+/* Write n bytes to fd (a pipe), however many writes it takes. */
+static bool write_all(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n > 0) {
+        ssize_t k = write(fd, c, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return false;
+        c += k;
+        n -= (size_t)k;
+    }
+    return true;
+}
+
+static bool wire_put(int fd, uint32_t kind, int line, int col, const char *file, const char *text)
+{
+    size_t fl = file ? strlen(file) : 0, tl = text ? strlen(text) : 0;
+    import_wire h = {.kind = kind, .line = line, .col = col, .file_len = (uint32_t)fl, .text_len = (uint32_t)tl};
+    return write_all(fd, &h, sizeof h) && write_all(fd, file, fl) && write_all(fd, text, tl);
+}
+
+/* The child's side: every message, then the document when there is one. */
+static void wire_send(int fd, const import_result *r)
+{
+    bool ok = true;
+    for (int i = 0; ok && i < r->nskips; i++) {
+        const import_skip *k = &r->skips[i];
+        ok = wire_put(fd, k->skipped ? IMPORT_WIRE_SKIP : IMPORT_WIRE_NOTE, k->line, k->col, k->file, k->text);
+    }
+    if (ok && r->json)
+        wire_put(fd, IMPORT_WIRE_DOC, 0, 0, NULL, r->json);
+}
+
+/* The parent's side: the records of buf (len bytes) into r; false when they are cut short. */
+static bool wire_read(const char *buf, size_t len, import_result *r)
+{
+    size_t at = 0;
+    while (at < len) {
+        import_wire h;
+        if (len - at < sizeof h)
+            return false;
+        memcpy(&h, buf + at, sizeof h);
+        at += sizeof h;
+        if ((size_t)h.file_len > len - at || (size_t)h.text_len > len - at - h.file_len)
+            return false;
+        const char *file = buf + at, *text = file + h.file_len;
+        at += (size_t)h.file_len + h.text_len;
+        if (h.kind == IMPORT_WIRE_DOC) {
+            free(r->json);
+            r->json = dup_n(text, h.text_len);
+            continue;
+        }
+        r->skips = xrealloc(r->skips, sizeof *r->skips * (size_t)(r->nskips + 1));
+        r->skips[r->nskips++] = (import_skip){.file = dup_n(file, h.file_len),
+                                              .line = h.line,
+                                              .col = h.col,
+                                              .skipped = h.kind == IMPORT_WIRE_SKIP,
+                                              .text = dup_n(text, h.text_len)};
+    }
+    return true;
 }
 
 /* The resident memory of process pid in bytes (Linux's /proc/PID/statm); 0 when unknown. */
@@ -403,7 +525,7 @@ static unsigned long long resident_bytes(pid_t pid)
 /* Read everything from fd until EOF or the deadline; NULL on timeout. The child pid is watched
  * meanwhile: past IMPORT_MEMORY_LIMIT of resident memory it is killed and *too_big set (the
  * limit that holds in sanitizer builds too, where an address-space limit cannot be set). */
-static char *read_all(int fd, time_t deadline, bool *timed_out, pid_t pid, bool *too_big)
+static char *read_all(int fd, time_t deadline, bool *timed_out, pid_t pid, bool *too_big, size_t *len)
 {
     strbuf sb = {0};
     char buf[4096];
@@ -435,6 +557,7 @@ static char *read_all(int fd, time_t deadline, bool *timed_out, pid_t pid, bool 
             break;
         strbuf_add(&sb, buf, (size_t)n);
     }
+    *len = sb.len;
     return strbuf_take(&sb);
 }
 
@@ -517,9 +640,9 @@ static long count_lines(const char *path)
     return n + (last != '\n');
 }
 
-int import_run(const import_options *o, char **json)
+int import_run(const import_options *o, import_result *r)
 {
-    *json = NULL;
+    *r = (import_result){.skips = xmalloc(sizeof *r->skips)}; /* known, even when there are none */
     struct stat st;
     if (stat(o->file, &st) != 0) {
         fprintf(stderr, "%s: %s\n", o->file, strerror(errno));
@@ -567,18 +690,10 @@ int import_run(const import_options *o, char **json)
         struct rlimit rl = {IMPORT_MEMORY_LIMIT, IMPORT_MEMORY_LIMIT};
         setrlimit(RLIMIT_AS, &rl);
 #endif
-        char *out = NULL;
+        import_result out = {0};
         int st2 = import_child(o, &out);
-        if (out) {
-            size_t len = strlen(out), done = 0;
-            while (done < len) {
-                ssize_t n = write(fds[1], out + done, len - done);
-                if (n <= 0)
-                    break;
-                done += (size_t)n;
-            }
-            free(out);
-        }
+        wire_send(fds[1], &out);
+        import_result_free(&out);
         close(fds[1]);
         fflush(stderr);
         _exit(st2);
@@ -586,7 +701,8 @@ int import_run(const import_options *o, char **json)
     guarded_child = pid;
     close(fds[1]);
     bool timed_out, too_big;
-    char *text = read_all(fds[0], time(NULL) + timeout_s, &timed_out, pid, &too_big);
+    size_t len = 0;
+    char *text = read_all(fds[0], time(NULL) + timeout_s, &timed_out, pid, &too_big, &len);
     close(fds[0]);
     if (timed_out)
         kill(pid, SIGKILL);
@@ -614,10 +730,13 @@ int import_run(const import_options *o, char **json)
         return IMPORT_BAD_INPUT;
     }
     int status = WIFEXITED(wst) ? WEXITSTATUS(wst) : IMPORT_FAIL;
-    if (status != IMPORT_OK || !*text) {
-        free(text);
-        return status != IMPORT_OK ? status : IMPORT_FAIL;
+    bool whole = wire_read(text, len, r);
+    free(text);
+    if (status == IMPORT_OK && (!whole || !r->json || !*r->json))
+        status = IMPORT_FAIL;
+    if (status != IMPORT_OK) {
+        free(r->json);
+        r->json = NULL;
     }
-    *json = text;
-    return IMPORT_OK;
+    return status;
 }

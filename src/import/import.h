@@ -43,9 +43,26 @@ enum { IMPORT_OK = 0, IMPORT_FAIL = 1, IMPORT_BAD_INPUT = 2 };
 /* Whether this build can import (libclang was found at configure time). */
 bool import_available(void);
 
-/* Import o->file. On IMPORT_OK *json is the scenario text (owned by the caller); skipped
- * accesses and notes have been printed to stderr as "file:line:col: skipped ...: reason".
- * Otherwise a message has been printed to stderr and *json is NULL. */
-int import_run(const import_options *o, char **json);
+/* One message of the walk about the source: an access (or array) it did not import, or a note
+ * (a loop left out, a name the file does not give). */
+typedef struct import_skip {
+    char *file;    /* as the message names it: the source's base name, or a header's */
+    int line, col; /* col 0: the message names a line only */
+    bool skipped;  /* something was not imported; false: a note */
+    char *text;    /* the whole message, "FILE:LINE:COL: skipped OP of 'ARRAY': REASON" */
+} import_skip;
+
+/* What an import gives back: the scenario (in its file form, as every scenario is saved) and
+ * the walk's messages in the order of their places. All owned. */
+typedef struct import_result {
+    char *json;         /* NULL unless the import succeeded */
+    import_skip *skips; /* never NULL after import_run */
+    int nskips;
+} import_result;
+
+/* Import o->file into *r. The messages (r->skips among them) have also been printed to stderr
+ * as they came. On IMPORT_OK r->json is the scenario text; otherwise it is NULL. */
+int import_run(const import_options *o, import_result *r);
+void import_result_free(import_result *r);
 
 #endif

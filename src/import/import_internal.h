@@ -48,12 +48,16 @@ bool import_value_dependent(CXCursor c);
 #include "model/scenario.h"
 
 /* Walk kernel (a __global__ function) of tu and build the scenario into *out (finished: checked
- * by the model); skipped accesses are printed to stderr, sorted by position. False (out empty,
- * *status the exit status) after a message. */
-bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o, scenario *out, int *status);
+ * by the model); skipped accesses are printed to stderr, sorted by position, and added to
+ * res's skips. False (out empty, *status the exit status) after a message. */
+bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o, scenario *out, int *status,
+                 import_result *res);
 /* The same walk over a kernel with parse errors in its text (broken: "the error at LINE:COL"):
  * nothing is imported, and every shared access found is listed, with its own reason or broken's. */
-void import_walk_broken(CXTranslationUnit tu, CXCursor kernel, const import_options *o, const char *broken);
+void import_walk_broken(CXTranslationUnit tu, CXCursor kernel, const import_options *o, const char *broken,
+                        import_result *res);
+/* Add the walk's message text (its place line:col) to res's skips. */
+void import_result_add(import_result *res, int line, int col, const char *text);
 #endif
 
 #endif

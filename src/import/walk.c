@@ -1114,8 +1114,8 @@ static void note_exit(W *w, CXCursor c, bool is_return)
     const char *what = is_return ? "return" : "continue";
     bool in_loop = w->nlstack > w->fn_nlstack || w->loop_why != w->fn_loop_why;
     if (w->guard_why || (is_return && in_loop)) {
-        char *m = walk_fmt("after the %s at %d:%d, %s", what, line, col,
-                           w->guard_why ? "whose condition cannot be expressed" : "inside a loop");
+        /* the condition's own reason names what is unknown (and the -D that settles it) */
+        char *m = walk_fmt("after the %s at %d:%d, %s", what, line, col, w->guard_why ? w->guard_why : "inside a loop");
         *gone_why = walk_strdup(w, m);
         free(m);
         return;
@@ -2117,7 +2117,7 @@ static void settle_notes(W *w, const char *file)
 }
 
 static bool walk_kernel(CXTranslationUnit tu, CXCursor kernel, const import_options *o, const char *broken,
-                        scenario *out, int *status);
+                        scenario *out, int *status, import_result *res);
 
 /* In a kernel that does not parse, the parser drops what it cannot make sense of, accesses
  * included: every use of a shared array's name in the kernel's text that is neither its
@@ -2167,21 +2167,23 @@ static void list_unparsed_uses(W *w, CXCursor kernel, const char *broken)
         clang_disposeTokens(w->tu, toks, nt);
 }
 
-bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o, scenario *out, int *status)
+bool import_walk(CXTranslationUnit tu, CXCursor kernel, const import_options *o, scenario *out, int *status,
+                 import_result *res)
 {
-    return walk_kernel(tu, kernel, o, NULL, out, status);
+    return walk_kernel(tu, kernel, o, NULL, out, status, res);
 }
 
-void import_walk_broken(CXTranslationUnit tu, CXCursor kernel, const import_options *o, const char *broken)
+void import_walk_broken(CXTranslationUnit tu, CXCursor kernel, const import_options *o, const char *broken,
+                        import_result *res)
 {
     scenario sc;
     int status;
-    walk_kernel(tu, kernel, o, broken, &sc, &status);
+    walk_kernel(tu, kernel, o, broken, &sc, &status, res);
 }
 
 /* The walk; with broken set, the accesses that would be imported are listed with that reason. */
 static bool walk_kernel(CXTranslationUnit tu, CXCursor kernel, const import_options *o, const char *broken,
-                        scenario *out, int *status)
+                        scenario *out, int *status, import_result *res)
 {
     W w;
     memset(&w, 0, sizeof w);
@@ -2235,8 +2237,10 @@ static bool walk_kernel(CXTranslationUnit tu, CXCursor kernel, const import_opti
     *status = ok ? IMPORT_OK : IMPORT_BAD_INPUT;
     if (w.nskips > 1)
         qsort(w.skips, (size_t)w.nskips, sizeof *w.skips, skip_cmp);
-    for (int i = 0; i < w.nskips; i++)
+    for (int i = 0; i < w.nskips; i++) {
         fprintf(stderr, "%s\n", w.skips[i].text);
+        import_result_add(res, w.skips[i].line, w.skips[i].col, w.skips[i].text);
+    }
     settle_notes(&w, o->file);
     for (int i = 0; i < w.nskips; i++)
         free(w.skips[i].text);

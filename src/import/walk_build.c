@@ -9,7 +9,6 @@
 
 #include "import/walk_internal.h"
 #include "io/load.h"
-#include "io/save.h"
 #include "model/kernelgen.h"
 #include "model/kinds.h"
 #include "model/names.h"
@@ -364,33 +363,6 @@ static char *refusal_place(const build *b, const char *path)
     return l > 0 ? walk_fmt("%s:%d:%d: ", w->file_base, l, c) : walk_fmt("%s: ", w->file_base);
 }
 
-/* Whether s, saved, opens as every scenario file does (the file format's own limits: the
- * length of names and strings, the ranges of numbers); false with the loader's path and message
- * in *se. */
-static bool loads_back(const build *b, scenario_error *se)
-{
-    strbuf sb = {0};
-    save_scenario_json(b->s, &sb);
-    scenario t;
-    io_error err;
-    bool ok = load_scenario_text(strbuf_str(&sb), sb.len, "-", NULL, &t, &err);
-    scenario_free(&t);
-    strbuf_free(&sb);
-    if (ok)
-        return true;
-    /* "-:LINE:COL: PATH: MSG", or "-:LINE:COL: MSG" for the document itself */
-    const char *m = strstr(err.text, ": ");
-    m = m ? m + 2 : err.text;
-    const char *sep = strstr(m, ": ");
-    size_t plen = sep ? (size_t)(sep - m) : 0;
-    if (!sep || memchr(m, ' ', plen) || plen >= sizeof se->path)
-        plen = 0;
-    snprintf(se->path, sizeof se->path, "%.*s", (int)plen, m);
-    snprintf(se->msg, sizeof se->msg, "%.*s", (int)sizeof se->msg - 1, plen ? sep + 2 : m);
-    se->expr_pos = -1;
-    return false;
-}
-
 /* Check s as the loader would (scenario_finish, the evaluation check, then the file format's
  * limits): an access refused is listed as skipped at its place and dropped, and the check runs
  * again. False when no access is left (*no_access) or when something else is refused
@@ -405,7 +377,7 @@ static bool validate(build *b, bool *no_access, char **refused)
             return false;
         }
         scenario_error se;
-        if (scenario_finish(s, &se) && load_check_eval(s, &se) && loads_back(b, &se))
+        if (scenario_finish(s, &se) && load_check_eval(s, &se) && load_check_limits(s, &se))
             return true;
         int i;
         if (sscanf(se.path, "accesses[%d", &i) != 1 || i < 0 || i >= s->naccesses) {

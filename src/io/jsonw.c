@@ -10,15 +10,33 @@
 void jsonw_init(jsonw *w, FILE *out)
 {
     w->out = out;
+    w->str = NULL;
+    w->brk = -1;
     w->len = 0;
     w->depth = 0;
     w->write_error = w->misuse = w->done = w->want_value = false;
     w->err = 0;
 }
 
-/* Hand the buffered bytes to the FILE; the first failure is remembered and later output dropped. */
+void jsonw_init_string(jsonw *w, strbuf *str)
+{
+    jsonw_init(w, NULL);
+    w->str = str;
+}
+
+void jsonw_break(jsonw *w, int spaces)
+{
+    w->brk = spaces;
+}
+
+/* Hand the buffered bytes to the sink; the first failure is remembered and later output dropped. */
 static void flush_buf(jsonw *w)
 {
+    if (w->str) {
+        strbuf_add(w->str, w->buf, w->len);
+        w->len = 0;
+        return;
+    }
     if (w->len && !w->write_error && fwrite(w->buf, 1, w->len, w->out) != w->len) {
         w->write_error = true;
         w->err = errno;
@@ -31,7 +49,9 @@ static inline void put(jsonw *w, const char *s, size_t n)
     if (w->len + n > JSONW_BUF) {
         flush_buf(w);
         if (n > JSONW_BUF) {
-            if (!w->write_error && fwrite(s, 1, n, w->out) != n) {
+            if (w->str)
+                strbuf_add(w->str, s, n);
+            else if (!w->write_error && fwrite(s, 1, n, w->out) != n) {
                 w->write_error = true;
                 w->err = errno;
             }
@@ -71,8 +91,13 @@ static void separate(jsonw *w)
         putc1(w, ',');
     if (t->lines)
         indent(w, w->depth);
-    else if (t->has_member)
+    else if (t->has_member && w->brk >= 0) {
+        putc1(w, '\n');
+        for (int i = 0; i < w->brk; i++)
+            putc1(w, ' ');
+    } else if (t->has_member || t->spaced)
         putc1(w, ' ');
+    w->brk = -1;
     t->has_member = true;
 }
 
@@ -115,6 +140,7 @@ static void begin(jsonw *w, bool object, jsonw_layout layout)
     putc1(w, object ? '{' : '[');
     w->stack[w->depth].object = object;
     w->stack[w->depth].lines = layout == JSONW_LINES;
+    w->stack[w->depth].spaced = layout == JSONW_SPACED;
     w->stack[w->depth].has_member = false;
     w->depth++;
 }
@@ -128,6 +154,8 @@ static void end(jsonw *w, bool object)
     w->depth--;
     if (w->stack[w->depth].lines && w->stack[w->depth].has_member)
         indent(w, w->depth);
+    else if (w->stack[w->depth].spaced)
+        putc1(w, ' ');
     putc1(w, object ? '}' : ']');
     value_end(w);
 }
@@ -286,7 +314,7 @@ void jsonw_key(jsonw *w, const char *key)
     }
     w->want_value = true;
     struct jsonw_level *t = &w->stack[w->depth - 1];
-    if (t->lines) {
+    if (t->lines || t->spaced || w->brk >= 0) {
         separate(w);
         put_string(w, key, strlen(key));
         put(w, ": ", 2);
@@ -449,6 +477,11 @@ bool jsonw_finish(jsonw *w, const char **why)
         w->misuse = true;
     putc1(w, '\n');
     flush_buf(w);
+    if (w->str) {
+        if (why)
+            *why = w->misuse ? "internal error: the JSON document is not well nested" : NULL;
+        return !w->misuse;
+    }
     if (!w->write_error && fflush(w->out) != 0) {
         w->write_error = true;
         w->err = errno;

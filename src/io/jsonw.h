@@ -5,9 +5,15 @@
  * JSON cannot carry, become null). Nesting is checked: a key outside an object, a value without
  * its key, a mismatched end or a second top-level value marks the writer broken.
  *
+ * Two sinks: a FILE (jsonw_init), or a string buffer (jsonw_init_string) for a document kept
+ * in memory (a scenario file's text, the headless snapshot).
+ *
  * Layout: a container opened with JSONW_LINES puts each member on its own line, indented two
- * spaces per level; JSONW_INLINE keeps members on one line separated by ", ". Keys are followed
- * by ": ". The caller owns the FILE; jsonw_finish flushes and reports any write error. */
+ * spaces per level; JSONW_INLINE keeps members on one line separated by ", "; JSONW_SPACED is
+ * JSONW_INLINE with a space inside the brackets ("{ "a": 1 }", as scenario files write their
+ * rows). jsonw_break puts the next member of an inline container on a new line. Keys are
+ * followed by ": ". The caller owns the FILE or buffer; jsonw_finish flushes and reports any
+ * write error. */
 #ifndef BANKSCOPE_JSONW_H
 #define BANKSCOPE_JSONW_H
 
@@ -16,13 +22,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../util.h"
+
 enum { JSONW_MAX_DEPTH = 32, JSONW_BUF = 65536 };
 
-typedef enum jsonw_layout { JSONW_INLINE, JSONW_LINES } jsonw_layout;
+typedef enum jsonw_layout { JSONW_INLINE, JSONW_LINES, JSONW_SPACED } jsonw_layout;
 
 typedef struct jsonw {
-    FILE *out;
+    FILE *out; /* the sink: out, or else str */
+    strbuf *str;
     size_t len;       /* bytes waiting in buf */
+    int brk;          /* >= 0: the next member of an inline container starts a line with brk spaces */
     int depth;        /* open containers */
     bool write_error; /* a write to out failed (errno kept in err) */
     bool misuse;      /* nesting broken: the output is not a valid document */
@@ -30,13 +40,17 @@ typedef struct jsonw {
     bool want_value;  /* a key was written; its value comes next */
     int err;          /* errno of the first failed write */
     struct jsonw_level {
-        bool object, lines, has_member;
+        bool object, lines, spaced, has_member;
     } stack[JSONW_MAX_DEPTH];
     char buf[JSONW_BUF];
 } jsonw;
 
 /* Start a document written to out. */
 void jsonw_init(jsonw *w, FILE *out);
+/* Start a document appended to str. */
+void jsonw_init_string(jsonw *w, strbuf *str);
+/* The next member of the innermost (inline) container goes on a new line after spaces spaces. */
+void jsonw_break(jsonw *w, int spaces);
 void jsonw_begin_object(jsonw *w, jsonw_layout layout);
 void jsonw_end_object(jsonw *w);
 void jsonw_begin_array(jsonw *w, jsonw_layout layout);
@@ -59,13 +73,14 @@ void jsonw_null(jsonw *w);
 static inline void jsonw_key_lit(jsonw *w, const char *key, size_t n)
 {
     struct jsonw_level *t = w->depth ? &w->stack[w->depth - 1] : 0;
-    if (!t || !t->object || t->lines || w->want_value || n > 64 || JSONW_BUF - w->len < 72) {
+    if (!t || !t->object || t->lines || w->brk >= 0 || w->want_value || n > 64 || JSONW_BUF - w->len < 72) {
         jsonw_key(w, key); /* checks and reports misuse, flushes, indents */
         return;
     }
     char *o = w->buf + w->len;
-    if (t->has_member) {
-        *o++ = ',';
+    if (t->has_member || t->spaced) { /* ", " between members; "{ " before the first of a spaced one */
+        *o = t->has_member ? ',' : ' ';
+        o += t->has_member;
         *o++ = ' ';
     }
     t->has_member = true;

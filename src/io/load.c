@@ -57,6 +57,33 @@ static bool only_keys(loader *L, const cJSON *obj, const char *const keys[], con
     return true;
 }
 
+/* The file format's limits, each written once: the loader checks them at a value's place in the
+ * text, load_check_limits on a scenario in memory. */
+#define LOAD_MAX_STRING 4096
+static const char msg_long_string[] = "string longer than 4096 characters";
+static const int64_t loop_big = (int64_t)1 << 40; /* loop bounds and steps */
+enum { LIMIT_DIM = 1 << 20, LIMIT_PAD = 4096, LIMIT_BASE = 1 << 24, LIMIT_FACTOR = 1 << 20, LIMIT_BLOCK = 1024 };
+
+static void range_message(char *msg, size_t n, int64_t lo, int64_t hi)
+{
+    snprintf(msg, n, "out of range: must be %lld..%lld", (long long)lo, (long long)hi);
+}
+
+/* Why s cannot be a name at path (NULL: it can): names reach generated CUDA code, so they are
+ * strictly checked; the loop variable does not (it becomes bs_loop). */
+static const char *ident_problem(const char *s, const char *path)
+{
+    bool ok =
+        s && *s && strlen(s) < 64 && (s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z'));
+    for (const char *p = s; ok && *p; p++)
+        ok = *p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9');
+    if (!ok)
+        return "must be a C identifier (letters, digits, _; at most 63)";
+    if (strcmp(path, "loop.var") != 0 && !kernelgen_name_ok(s))
+        return "is a C/CUDA keyword, a type name or reserved (bs_...)";
+    return NULL;
+}
+
 /* An integer in [lo, hi] at path; items that are not whole numbers are errors, and so are whole
  * numbers outside the range, however large (compared as doubles before any conversion). */
 static bool get_int(loader *L, const cJSON *v, int64_t lo, int64_t hi, int64_t *out, const char *path)
@@ -65,7 +92,7 @@ static bool get_int(loader *L, const cJSON *v, int64_t lo, int64_t hi, int64_t *
         return fail_at(L, 0, "expected a whole number", "%s", path);
     if (v->valuedouble < (double)lo || v->valuedouble > (double)hi) {
         char msg[96];
-        snprintf(msg, sizeof msg, "out of range: must be %lld..%lld", (long long)lo, (long long)hi);
+        range_message(msg, sizeof msg, lo, hi);
         return fail_at(L, 0, msg, "%s", path);
     }
     *out = (int64_t)v->valuedouble;
@@ -85,8 +112,8 @@ static bool get_str(loader *L, const cJSON *obj, const char *key, bool optional,
     }
     if (!cJSON_IsString(v))
         return fail_at(L, 0, "expected a string", "%s%s%s", path, *path ? "." : "", key);
-    if (strlen(v->valuestring) > 4096)
-        return fail_at(L, 0, "string longer than 4096 characters", "%s%s%s", path, *path ? "." : "", key);
+    if (strlen(v->valuestring) > LOAD_MAX_STRING)
+        return fail_at(L, 0, msg_long_string, "%s%s%s", path, *path ? "." : "", key);
     free(*out);
     *out = xstrdup(v->valuestring);
     return true;
@@ -95,16 +122,8 @@ static bool get_str(loader *L, const cJSON *obj, const char *key, bool optional,
 /* An identifier-like name (used in generated CUDA code, so strictly checked). */
 static bool check_ident(loader *L, const char *s, const char *path)
 {
-    bool ok =
-        s && *s && strlen(s) < 64 && (s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z'));
-    for (const char *p = s; ok && *p; p++)
-        ok = *p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9');
-    if (!ok)
-        return fail_at(L, 0, "must be a C identifier (letters, digits, _; at most 63)", "%s", path);
-    /* names that reach generated CUDA code; the loop variable does not (it becomes bs_loop) */
-    if (strcmp(path, "loop.var") != 0 && !kernelgen_name_ok(s))
-        return fail_at(L, 0, "is a C/CUDA keyword, a type name or reserved (bs_...)", "%s", path);
-    return true;
+    const char *why = ident_problem(s, path);
+    return why ? fail_at(L, 0, why, "%s", path) : true;
 }
 
 /* Parse "float x", "char tag[3]" into type, name and count. */
@@ -251,17 +270,17 @@ static bool load_arrays(loader *L, const cJSON *arr, scenario *s)
         const cJSON *d = cJSON_GetObjectItemCaseSensitive(a, "dims");
         if (!d)
             return fail_at(L, 0, "missing key 'dims'", "%s", path);
-        sa->ndims = load_int_list(L, d, 1, 1 << 20, sa->dims, p2);
+        sa->ndims = load_int_list(L, d, 1, LIMIT_DIM, sa->dims, p2);
         if (sa->ndims < 0)
             return false;
         const cJSON *pd = cJSON_GetObjectItemCaseSensitive(a, "pad");
         snprintf(p2, sizeof p2, "%s.pad", path);
         if (cJSON_IsNumber(pd)) {
-            if (!get_int(L, pd, 0, 4096, &sa->pad[sa->ndims - 1], p2))
+            if (!get_int(L, pd, 0, LIMIT_PAD, &sa->pad[sa->ndims - 1], p2))
                 return false;
         } else if (pd) {
             int64_t pads[3] = {0};
-            int n = load_int_list(L, pd, 0, 4096, pads, p2);
+            int n = load_int_list(L, pd, 0, LIMIT_PAD, pads, p2);
             if (n < 0)
                 return false;
             if (n != sa->ndims)
@@ -270,7 +289,7 @@ static bool load_arrays(loader *L, const cJSON *arr, scenario *s)
         }
         const cJSON *b = cJSON_GetObjectItemCaseSensitive(a, "base");
         snprintf(p2, sizeof p2, "%s.base", path);
-        if (b && !get_int(L, b, 0, 1 << 24, &sa->base, p2))
+        if (b && !get_int(L, b, 0, LIMIT_BASE, &sa->base, p2))
             return false;
         if (!get_str(L, a, "swizzle", true, &sa->swizzle, path)) /* checked by scenario_finish */
             return false;
@@ -435,7 +454,7 @@ static bool load_loop(loader *L, const cJSON *lp, scenario *s, int k, const char
     if (!only_keys(L, lp, s->nested ? keys : keys1, path) || !get_str(L, lp, "var", false, &sl->var, path) ||
         !check_ident(L, sl->var, p2))
         return false;
-    const int64_t big = (int64_t)1 << 40;
+    const int64_t big = loop_big;
     const cJSON *from = cJSON_GetObjectItemCaseSensitive(lp, "from");
     const cJSON *to = cJSON_GetObjectItemCaseSensitive(lp, "to");
     if (!from || !to)
@@ -465,7 +484,7 @@ static bool load_loop(loader *L, const cJSON *lp, scenario *s, int k, const char
     if (st)
         return get_int(L, st, -big, big, &sl->step, ps);
     if (mul || dv)
-        return get_int(L, mul ? mul : dv, 2, 1 << 20, &sl->step, ps);
+        return get_int(L, mul ? mul : dv, 2, LIMIT_FACTOR, &sl->step, ps);
     return true;
 }
 
@@ -545,7 +564,7 @@ static bool load_root(loader *L, const cJSON *root, scenario *s)
     const cJSON *bl = cJSON_GetObjectItemCaseSensitive(root, "block");
     if (bl) {
         int64_t b[3] = {1, 1, 1};
-        if (load_int_list(L, bl, 1, 1024, b, "block") < 0)
+        if (load_int_list(L, bl, 1, LIMIT_BLOCK, b, "block") < 0)
             return false;
         for (int d = 0; d < 3; d++)
             s->block[d] = (int)b[d];
@@ -589,6 +608,183 @@ static bool load_root(loader *L, const cJSON *root, scenario *s)
                 return false;
             s->warps[s->nwarps++] = (int)v;
         }
+    }
+    return true;
+}
+
+/* ---- the same limits on a scenario in memory ---- */
+
+typedef struct limits {
+    scenario_error *se;
+} limits;
+
+static bool limit_fail(limits *c, const char *msg, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Report msg at the printf-formatted path (as the loader names it); always false. */
+static bool limit_fail(limits *c, const char *msg, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->se->path, sizeof c->se->path, fmt, ap);
+    va_end(ap);
+    snprintf(c->se->msg, sizeof c->se->msg, "%s", msg);
+    c->se->expr_pos = -1;
+    return false;
+}
+
+/* An optional string at path.key: at most LOAD_MAX_STRING bytes. */
+static bool limit_str(limits *c, const char *v, const char *path, const char *key)
+{
+    return !v || strlen(v) <= LOAD_MAX_STRING || limit_fail(c, msg_long_string, "%s%s%s", path, *path ? "." : "", key);
+}
+
+static bool limit_int(limits *c, int64_t v, int64_t lo, int64_t hi, const char *path)
+{
+    char msg[96];
+    if (v >= lo && v <= hi)
+        return true;
+    range_message(msg, sizeof msg, lo, hi);
+    return limit_fail(c, msg, "%s", path);
+}
+
+static bool limit_ident(limits *c, const char *v, const char *path)
+{
+    const char *why = ident_problem(v, path);
+    return !why || limit_fail(c, why, "%s", path);
+}
+
+/* Whether s is written as a nest ("loops"): save.c's rule, which names the loader's paths. */
+static bool limit_nested(const scenario *s)
+{
+    bool nest = s->nloops > 1;
+    for (int i = 0; s->nloops == 1 && i < s->naccesses; i++)
+        nest |= s->accesses[i].loop != 0;
+    return nest;
+}
+
+static bool limit_structs(limits *c, const scenario *s)
+{
+    if (s->types.n > 256)
+        return limit_fail(c, "at most 256 structs", "structs");
+    for (int i = 0; i < s->types.n; i++) {
+        const types_struct *st = &s->types.structs[i];
+        char path[64], p2[96];
+        snprintf(path, sizeof path, "structs[%d]", i);
+        snprintf(p2, sizeof p2, "%s.name", path);
+        if (!limit_str(c, st->name, path, "name") || !limit_ident(c, st->name, p2))
+            return false;
+        snprintf(p2, sizeof p2, "%s.align", path);
+        if (st->force_align && !limit_int(c, st->force_align, 1, 256, p2))
+            return false;
+        if (st->nfields < 1 || st->nfields > 256)
+            return limit_fail(c, "expected 1..256 fields", "%s.fields", path);
+        for (int f = 0; f < st->nfields; f++) { /* written as "TYPE NAME[COUNT]" */
+            snprintf(p2, sizeof p2, "%s.fields[%d]", path, f);
+            if (st->fields[f].count < 1 || st->fields[f].count > 65536)
+                return limit_fail(c, "array field must look like 'float v[4]'", "%s", p2);
+            if (!limit_ident(c, st->fields[f].name, p2))
+                return false;
+        }
+    }
+    return true;
+}
+
+static bool limit_loops(limits *c, const scenario *s)
+{
+    static const char *const step_key[] = {"step", "mul", "div"};
+    bool nest = limit_nested(s);
+    for (int k = 0; k < s->nloops; k++) {
+        const scenario_loop *L = &s->loops[k];
+        char path[24], p2[48];
+        if (nest)
+            snprintf(path, sizeof path, "loops[%d]", k);
+        else
+            snprintf(path, sizeof path, "loop");
+        snprintf(p2, sizeof p2, "%s.var", path);
+        if (!limit_str(c, L->var, path, "var") || !limit_ident(c, L->var, p2))
+            return false;
+        snprintf(p2, sizeof p2, "%s.from", path);
+        if (!limit_int(c, L->from, -loop_big, loop_big, p2))
+            return false;
+        snprintf(p2, sizeof p2, "%s.to", path);
+        if (!limit_int(c, L->to, -loop_big, loop_big, p2))
+            return false;
+        snprintf(p2, sizeof p2, "%s.%s", path, step_key[L->kind]);
+        if (L->kind == SCENARIO_LOOP_ADD ? !limit_int(c, L->step, -loop_big, loop_big, p2)
+                                         : !limit_int(c, L->step, 2, LIMIT_FACTOR, p2))
+            return false;
+    }
+    return true;
+}
+
+static bool limit_arrays(limits *c, const scenario *s)
+{
+    if (s->narrays < 1 || s->narrays > SCENARIO_MAX_ARRAYS)
+        return limit_fail(c, "expected an array of 1..64 arrays", "arrays");
+    for (int i = 0; i < s->narrays; i++) {
+        const scenario_array *a = &s->arrays[i];
+        char path[64], p2[96];
+        snprintf(path, sizeof path, "arrays[%d]", i);
+        snprintf(p2, sizeof p2, "%s.name", path);
+        if (!limit_str(c, a->name, path, "name") || !limit_str(c, a->type_name, path, "type") ||
+            !limit_ident(c, a->name, p2))
+            return false;
+        for (int d = 0; d < a->ndims; d++) {
+            snprintf(p2, sizeof p2, "%s.dims[%d]", path, d);
+            if (!limit_int(c, a->dims[d], 1, LIMIT_DIM, p2))
+                return false;
+        }
+        for (int d = 0; d < a->ndims; d++) {
+            snprintf(p2, sizeof p2, "%s.pad[%d]", path, d);
+            if (!limit_int(c, a->pad[d], 0, LIMIT_PAD, p2))
+                return false;
+        }
+        snprintf(p2, sizeof p2, "%s.base", path);
+        if ((a->base >= 0 && !limit_int(c, a->base, 0, LIMIT_BASE, p2)) || !limit_str(c, a->swizzle, path, "swizzle"))
+            return false;
+    }
+    return true;
+}
+
+static bool limit_accesses(limits *c, const scenario *s)
+{
+    if (s->naccesses < 1 || s->naccesses > SCENARIO_MAX_ACCESSES)
+        return limit_fail(c, "expected an array of 1..256 accesses", "accesses");
+    for (int i = 0; i < s->naccesses; i++) {
+        const scenario_access *a = &s->accesses[i];
+        char path[64], p2[96];
+        snprintf(path, sizeof path, "accesses[%d]", i);
+        snprintf(p2, sizeof p2, "%s.location", path);
+        if (!limit_str(c, a->array_name, path, "array") || !limit_str(c, a->field, path, "field") ||
+            !limit_str(c, a->vector, path, "vector") || !limit_str(c, a->when_text, path, "when") ||
+            !limit_str(c, a->label, path, "label") || !limit_str(c, a->source, path, "source") ||
+            !limit_str(c, a->at.file, p2, "file") || !limit_str(c, a->at.text, p2, "text"))
+            return false;
+    }
+    return true;
+}
+
+bool load_check_limits(const scenario *s, scenario_error *se)
+{
+    limits c = {.se = se};
+    if (s->is_trace)
+        return true;
+    if (!limit_str(&c, s->name, "", "name") || !limit_str(&c, s->description, "", "description"))
+        return false;
+    for (int d = 0; d < 3; d++) {
+        char p[24];
+        snprintf(p, sizeof p, "block[%d]", d);
+        if (!limit_int(&c, s->block[d], 1, LIMIT_BLOCK, p))
+            return false;
+    }
+    if (!limit_structs(&c, s) || !limit_loops(&c, s) || !limit_arrays(&c, s) || !limit_accesses(&c, s))
+        return false;
+    if (s->warps && (s->nwarps < 1 || s->nwarps > 32))
+        return limit_fail(&c, "expected an array of 1..32 warp numbers", "warps");
+    for (int k = 0; s->warps && k < s->nwarps; k++) {
+        char p[32];
+        snprintf(p, sizeof p, "warps[%d]", k);
+        if (!limit_int(&c, s->warps[k], 0, 31, p))
+            return false;
     }
     return true;
 }

@@ -31,6 +31,11 @@ typedef struct io_error {
  * load_check_eval_job on its own copy of the scenario, which stops when *cancel is set. */
 bool load_check_eval(const scenario *s, scenario_error *se);
 scenario_check load_check_eval_job(const scenario *s, const atomic_int *cancel, scenario_error *se);
+/* The file format's own limits (names of at most 63 characters and not reserved, strings of at
+ * most 4096, loop bounds within 2^40, dims, padding, base, block and warps in range) on a
+ * scenario in memory, as the loader would refuse its saved form; false with the path the loader
+ * would name and its message (expr_pos -1). Traces are not checked. */
+bool load_check_limits(const scenario *s, scenario_error *se);
 /* Load and finish a scenario from JSON text; name is used in messages. */
 /* arch, when not NULL, replaces the file's architecture (before validation). */
 bool load_scenario_text(const char *text, size_t len, const char *name, const char *arch, scenario *out, io_error *err);

@@ -6,33 +6,51 @@
 #include <string.h>
 
 #include "io/load.h"
-#include "io/report.h"
+#include "io/jsonw.h"
+#include "model/kinds.h"
 
-static void key_str(strbuf *o, const char *indent, const char *key, const char *val, bool comma)
+/* The keys that go with an instruction's kind, after its "op": "matrices" and "trans" for
+ * ldmatrix/stmatrix, "atomic" and "returns" for atomics, and the key a kind is spelled with
+ * beside its op ("cp.async" + "cache": "cg", "atomic" + "form": "popc"); from the table of kinds. */
+static void save_kind(jsonw *w, const banks_request *r)
 {
-    strbuf_addf(o, "%s\"%s\": ", indent, key);
-    report_json_string(o, val);
-    strbuf_addf(o, "%s", comma ? ",\n" : "\n");
+    const kinds_row *k = kinds_of(r->op);
+    if (!k)
+        return;
+    if (kinds_takes_key(k, "matrices")) {
+        JSONW_KV_INT(w, "matrices", r->matrices);
+        JSONW_KV_BOOL(w, "trans", r->trans);
+    }
+    if (kinds_takes_key(k, "atomic")) {
+        JSONW_KV_STRING(w, "atomic", banks_atomic_name(r->atomic));
+        JSONW_KV_BOOL(w, "returns", r->returns);
+    }
+    const char *sel = NULL, *key = kinds_select_key(k, &sel);
+    if (key)
+        jsonw_kv_string(w, key, sel);
 }
 
-static void int_list(strbuf *o, const int64_t *v, int n)
+static void int_list(jsonw *w, const char *key, const int64_t *v, int n)
 {
-    strbuf_addc(o, '[');
+    jsonw_key(w, key);
+    jsonw_begin_array(w, JSONW_INLINE);
     for (int i = 0; i < n; i++)
-        strbuf_addf(o, "%s%lld", i ? ", " : "", (long long)v[i]);
-    strbuf_addc(o, ']');
+        jsonw_int(w, v[i]);
+    jsonw_end_array(w);
 }
 
-static void save_structs(const scenario *s, strbuf *o)
+static void save_structs(const scenario *s, jsonw *w)
 {
-    strbuf_addf(o, "  \"structs\": [\n");
+    JSONW_KEY(w, "structs");
+    jsonw_begin_array(w, JSONW_LINES);
     for (int i = 0; i < s->types.n; i++) {
         const types_struct *st = &s->types.structs[i];
-        strbuf_addf(o, "    { \"name\": ");
-        report_json_string(o, st->name);
+        jsonw_begin_object(w, JSONW_SPACED);
+        JSONW_KV_STRING(w, "name", st->name);
         if (st->force_align)
-            strbuf_addf(o, ", \"align\": %d", st->force_align);
-        strbuf_addf(o, ", \"fields\": [");
+            JSONW_KV_INT(w, "align", st->force_align);
+        JSONW_KEY(w, "fields");
+        jsonw_begin_array(w, JSONW_INLINE);
         for (int f = 0; f < st->nfields; f++) {
             char decl[160];
             if (st->fields[f].count > 1)
@@ -40,58 +58,54 @@ static void save_structs(const scenario *s, strbuf *o)
                          st->fields[f].count);
             else
                 snprintf(decl, sizeof decl, "%s %s", st->fields[f].type_name, st->fields[f].name);
-            strbuf_addf(o, "%s", f ? ", " : "");
-            report_json_string(o, decl);
+            jsonw_string(w, decl);
         }
-        strbuf_addf(o, "] }%s\n", i + 1 < s->types.n ? "," : "");
+        jsonw_end_array(w);
+        jsonw_end_object(w);
     }
-    strbuf_addf(o, "  ],\n");
+    jsonw_end_array(w);
 }
 
-static void save_trace(const scenario *s, strbuf *o)
+static void save_trace(const scenario *s, jsonw *w)
 {
-    strbuf_addf(o, "  \"trace\": [\n");
+    JSONW_KEY(w, "trace");
+    jsonw_begin_array(w, JSONW_LINES);
     for (int i = 0; i < s->ntrace; i++) {
         const banks_request *r = &s->trace[i];
-        strbuf_addf(o, "    { \"op\": \"%s\"", scenario_op_text(r->op));
-        scenario_kind_json(r, o);
-        strbuf_addf(o, ", \"width\": %d, \"addresses\": [", r->width);
+        jsonw_begin_object(w, JSONW_SPACED);
+        JSONW_KV_STRING(w, "op", scenario_op_text(r->op));
+        save_kind(w, r);
+        JSONW_KV_INT(w, "width", r->width);
+        JSONW_KEY(w, "addresses");
+        jsonw_begin_array(w, JSONW_INLINE);
         for (int l = 0; l < BANKS_WARP; l++) {
             if ((r->active >> l) & 1)
-                strbuf_addf(o, "%s%lld", l ? ", " : "", (long long)r->addr[l]);
+                jsonw_int(w, r->addr[l]);
             else
-                strbuf_addf(o, "%snull", l ? ", " : "");
+                jsonw_null(w);
         }
-        strbuf_addf(o, "] }%s\n", i + 1 < s->ntrace ? "," : "");
+        jsonw_end_array(w);
+        jsonw_end_object(w);
     }
-    strbuf_addf(o, "  ]\n}\n");
+    jsonw_end_array(w);
 }
 
 /* An access's "location" object (the known fields only); nothing when nothing is known. */
-static void save_location(strbuf *o, const scenario_srcloc *at)
+static void save_location(jsonw *w, const scenario_srcloc *at)
 {
     if (!scenario_srcloc_known(at))
         return;
-    const char *sep = "";
-    strbuf_addf(o, ", \"location\": { ");
-    if (at->file) {
-        strbuf_addf(o, "\"file\": ");
-        report_json_string(o, at->file);
-        sep = ", ";
-    }
-    if (at->line > 0) {
-        strbuf_addf(o, "%s\"line\": %d", sep, at->line);
-        sep = ", ";
-    }
-    if (at->column > 0) {
-        strbuf_addf(o, "%s\"column\": %d", sep, at->column);
-        sep = ", ";
-    }
-    if (at->text) {
-        strbuf_addf(o, "%s\"text\": ", sep);
-        report_json_string(o, at->text);
-    }
-    strbuf_addf(o, " }");
+    JSONW_KEY(w, "location");
+    jsonw_begin_object(w, JSONW_SPACED);
+    if (at->file)
+        JSONW_KV_STRING(w, "file", at->file);
+    if (at->line > 0)
+        JSONW_KV_INT(w, "line", at->line);
+    if (at->column > 0)
+        JSONW_KV_INT(w, "column", at->column);
+    if (at->text)
+        JSONW_KV_STRING(w, "text", at->text);
+    jsonw_end_object(w);
 }
 
 /* Whether s needs the version 2 format: a nest, or an access outside the one loop. */
@@ -105,95 +119,120 @@ static bool save_is_nest(const scenario *s)
     return false;
 }
 
-void save_scenario_json(const scenario *s, strbuf *o)
+static void save_arrays(const scenario *s, jsonw *w)
 {
-    strbuf_addf(o, "{\n");
-    if (!s->is_trace && save_is_nest(s))
-        strbuf_addf(o, "  \"version\": 2,\n"); /* without it: version 1 (one loop around every access) */
-    if (s->name)
-        key_str(o, "  ", "name", s->name, true);
-    if (s->description)
-        key_str(o, "  ", "description", s->description, true);
-    key_str(o, "  ", "arch", s->arch->name, true);
-    if (s->is_trace) {
-        save_trace(s, o);
-        return;
-    }
-    strbuf_addf(o, "  \"block\": [%d, %d, %d],\n", s->block[0], s->block[1], s->block[2]);
-    if (s->types.n)
-        save_structs(s, o);
-    strbuf_addf(o, "  \"arrays\": [\n");
+    JSONW_KEY(w, "arrays");
+    jsonw_begin_array(w, JSONW_LINES);
     for (int i = 0; i < s->narrays; i++) {
         const scenario_array *a = &s->arrays[i];
-        strbuf_addf(o, "    { \"name\": ");
-        report_json_string(o, a->name);
-        strbuf_addf(o, ", \"type\": ");
-        report_json_string(o, a->type_name);
-        strbuf_addf(o, ", \"dims\": ");
-        int_list(o, a->dims, a->ndims);
-        strbuf_addf(o, ", \"pad\": ");
-        int_list(o, a->pad, a->ndims);
+        jsonw_begin_object(w, JSONW_SPACED);
+        JSONW_KV_STRING(w, "name", a->name);
+        JSONW_KV_STRING(w, "type", a->type_name);
+        int_list(w, "dims", a->dims, a->ndims);
+        int_list(w, "pad", a->pad, a->ndims);
         if (a->base >= 0)
-            strbuf_addf(o, ", \"base\": %lld", (long long)a->base);
-        if (a->swizzle) {
-            strbuf_addf(o, ", \"swizzle\": ");
-            report_json_string(o, a->swizzle);
-        }
-        strbuf_addf(o, " }%s\n", i + 1 < s->narrays ? "," : "");
+            JSONW_KV_INT(w, "base", a->base);
+        if (a->swizzle)
+            JSONW_KV_STRING(w, "swizzle", a->swizzle);
+        jsonw_end_object(w);
     }
-    strbuf_addf(o, "  ],\n");
+    jsonw_end_array(w);
+}
+
+/* One loop ("loop" of version 1, or a member of version 2's "loops"). */
+static void save_loop(const scenario *s, const scenario_loop *L, jsonw *w)
+{
     static const char *const kind[] = {"step", "mul", "div"};
-    bool nested = save_is_nest(s);
-    for (int k = 0; k < s->nloops; k++) {
-        const scenario_loop *L = &s->loops[k];
-        strbuf_addf(o, "%s{ \"var\": ", !nested ? "  \"loop\": " : k ? ",\n    " : "  \"loops\": [\n    ");
-        report_json_string(o, L->var);
-        strbuf_addf(o, ", \"from\": %lld, \"to\": %lld, \"%s\": %lld", (long long)L->from, (long long)L->to,
-                    kind[L->kind], (long long)L->step);
-        if (L->parent >= 0) {
-            strbuf_addf(o, ", \"in\": ");
-            report_json_string(o, s->loops[L->parent].var);
-        }
-        strbuf_addf(o, " }%s", nested ? "" : ",\n");
-    }
+    jsonw_begin_object(w, JSONW_SPACED);
+    JSONW_KV_STRING(w, "var", L->var);
+    JSONW_KV_INT(w, "from", L->from);
+    JSONW_KV_INT(w, "to", L->to);
+    jsonw_kv_int(w, kind[L->kind], L->step);
+    if (L->parent >= 0)
+        JSONW_KV_STRING(w, "in", s->loops[L->parent].var);
+    jsonw_end_object(w);
+}
+
+static void save_access(const scenario *s, const scenario_access *a, bool nested, jsonw *w)
+{
+    jsonw_begin_object(w, JSONW_SPACED);
+    JSONW_KV_STRING(w, "op", scenario_op_text(a->op));
+    banks_request kind = scenario_access_kind(a);
+    save_kind(w, &kind);
+    JSONW_KV_STRING(w, "array", a->array_name);
+    JSONW_KEY(w, "index");
+    jsonw_begin_array(w, JSONW_INLINE);
+    for (int d = 0; d < a->nidx; d++)
+        jsonw_string(w, a->index_text[d]);
+    jsonw_end_array(w);
+    const char *opt[] = {"field",      a->field, "vector", a->vector, "when",
+                         a->when_text, "label",  a->label, "source",  a->source};
+    for (int k = 0; k < 10; k += 2)
+        if (opt[k + 1])
+            jsonw_kv_string(w, opt[k], opt[k + 1]);
+    save_location(w, &a->at);
+    if (nested && a->loop >= 0 && a->loop < s->nloops)
+        JSONW_KV_STRING(w, "loop", s->loops[a->loop].var);
+    jsonw_end_object(w);
+}
+
+/* The document, through the JSON printer. */
+static void save_doc(const scenario *s, jsonw *w)
+{
+    jsonw_begin_object(w, JSONW_LINES);
+    bool nested = !s->is_trace && save_is_nest(s);
     if (nested)
-        strbuf_addf(o, "\n  ],\n");
-    strbuf_addf(o, "  \"accesses\": [\n");
-    for (int i = 0; i < s->naccesses; i++) {
-        const scenario_access *a = &s->accesses[i];
-        strbuf_addf(o, "    { \"op\": \"%s\"", scenario_op_text(a->op));
-        banks_request kind = scenario_access_kind(a);
-        scenario_kind_json(&kind, o);
-        strbuf_addf(o, ", \"array\": ");
-        report_json_string(o, a->array_name);
-        strbuf_addf(o, ", \"index\": [");
-        for (int d = 0; d < a->nidx; d++) {
-            strbuf_addf(o, "%s", d ? ", " : "");
-            report_json_string(o, a->index_text[d]);
-        }
-        strbuf_addc(o, ']');
-        const char *opt[] = {"field",      a->field, "vector", a->vector, "when",
-                             a->when_text, "label",  a->label, "source",  a->source};
-        for (int k = 0; k < 10; k += 2)
-            if (opt[k + 1]) {
-                strbuf_addf(o, ", \"%s\": ", opt[k]);
-                report_json_string(o, opt[k + 1]);
-            }
-        save_location(o, &a->at);
-        if (nested && a->loop >= 0 && a->loop < s->nloops) {
-            strbuf_addf(o, ", \"loop\": ");
-            report_json_string(o, s->loops[a->loop].var);
-        }
-        strbuf_addf(o, " }%s\n", i + 1 < s->naccesses ? "," : "");
+        JSONW_KV_INT(w, "version", 2); /* without it: version 1 (one loop around every access) */
+    if (s->name)
+        JSONW_KV_STRING(w, "name", s->name);
+    if (s->description)
+        JSONW_KV_STRING(w, "description", s->description);
+    JSONW_KV_STRING(w, "arch", s->arch->name);
+    if (s->is_trace) {
+        save_trace(s, w);
+        jsonw_end_object(w);
+        return;
     }
-    strbuf_addf(o, "  ]");
+    JSONW_KEY(w, "block");
+    jsonw_begin_array(w, JSONW_INLINE);
+    for (int d = 0; d < 3; d++)
+        jsonw_int(w, s->block[d]);
+    jsonw_end_array(w);
+    if (s->types.n)
+        save_structs(s, w);
+    save_arrays(s, w);
+    if (!nested && s->nloops) {
+        JSONW_KEY(w, "loop");
+        save_loop(s, &s->loops[0], w);
+    } else if (nested) {
+        JSONW_KEY(w, "loops");
+        jsonw_begin_array(w, JSONW_LINES);
+        for (int k = 0; k < s->nloops; k++)
+            save_loop(s, &s->loops[k], w);
+        jsonw_end_array(w);
+    }
+    JSONW_KEY(w, "accesses");
+    jsonw_begin_array(w, JSONW_LINES);
+    for (int i = 0; i < s->naccesses; i++)
+        save_access(s, &s->accesses[i], nested, w);
+    jsonw_end_array(w);
     if (s->warps) {
-        strbuf_addf(o, ",\n  \"warps\": [");
+        JSONW_KEY(w, "warps");
+        jsonw_begin_array(w, JSONW_INLINE);
         for (int k = 0; k < s->nwarps; k++)
-            strbuf_addf(o, "%s%d", k ? ", " : "", s->warps[k]);
-        strbuf_addc(o, ']');
+            jsonw_int(w, s->warps[k]);
+        jsonw_end_array(w);
     }
-    strbuf_addf(o, "\n}\n");
+    jsonw_end_object(w);
+}
+
+void save_scenario_json(const scenario *s, strbuf *o)
+{
+    jsonw *w = xmalloc(sizeof *w); /* its buffer is 64 KiB: not on the stack of a worker thread */
+    jsonw_init_string(w, o);
+    save_doc(s, w);
+    jsonw_finish(w, NULL);
+    free(w);
 }
 
 bool save_clone(const scenario *src, scenario *dst)

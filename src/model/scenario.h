@@ -396,9 +396,6 @@ const char *scenario_kind_text(const banks_request *r, char *buf, size_t n);
 /* The inverse of scenario_kind_text (also "ld" and "st", as the calibration tables write loads
  * and stores): op, matrices, trans, atomic and returns into *r; false for an unknown text. */
 bool scenario_kind_parse(const char *text, banks_request *r);
-/* The JSON keys that go with the op: ', "matrices": 4, "trans": false' for ldmatrix/stmatrix,
- * ', "atomic": "add", "returns": true' for atomics, nothing otherwise. */
-void scenario_kind_json(const banks_request *r, strbuf *o);
 /* Lanes past 8 x matrices of an ldmatrix/stmatrix give no address: mark them inactive (not
  * excluded), whatever their index expressions say. */
 void scenario_tensor_lanes(scenario_instr *in);

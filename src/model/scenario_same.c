@@ -13,7 +13,7 @@ static bool same_str(const char *a, const char *b)
     return a == b || (a && b && strcmp(a, b) == 0);
 }
 
-/* As save.c's scenario_kind_json writes the kind: op, and the fields that go with the op. */
+/* As save.c's save_kind writes the kind: op, and the fields that go with the op. */
 static bool same_kind(const banks_request *a, const banks_request *b)
 {
     if (a->op != b->op)

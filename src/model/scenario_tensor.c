@@ -72,21 +72,6 @@ const char *scenario_kind_text(const banks_request *r, char *buf, size_t n)
     return buf;
 }
 
-void scenario_kind_json(const banks_request *r, strbuf *o)
-{
-    const kinds_row *k = kinds_of(r->op);
-    if (!k)
-        return;
-    if (kinds_takes_key(k, "matrices"))
-        strbuf_addf(o, ", \"matrices\": %d, \"trans\": %s", r->matrices, r->trans ? "true" : "false");
-    if (kinds_takes_key(k, "atomic"))
-        strbuf_addf(o, ", \"atomic\": \"%s\", \"returns\": %s", banks_atomic_name(r->atomic),
-                    r->returns ? "true" : "false");
-    const char *sel = NULL, *key = kinds_select_key(k, &sel);
-    if (key) /* a kind files spell as op + a key: "cp.async", "cache": "cg"; "atomic", "form": "popc" */
-        strbuf_addf(o, ", \"%s\": \"%s\"", key, sel);
-}
-
 bool scenario_kind_parse(const char *text, banks_request *r)
 {
     r->matrices = 0;

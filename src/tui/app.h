@@ -289,11 +289,11 @@ typedef struct source_state {
     int w_wf, w_deg;           /* the predicted column's parts: "1056/64", "32-way" */
     bool narrow;               /* fewer than SOURCE_NARROW columns: short words, no shared indent */
     tui_pager pager;
-    unsigned long mask;         /* mouse events before the view asked for the wheel too */
-    const char *hint;           /* the source file the command line names (bankscope FILE.cu), or NULL */
-    const char *dir;            /* the folder --source names (named files may be opened there), or NULL */
-    const char *const *skipped; /* the importer's messages of accesses it skipped (borrowed) */
-    int nskipped;
+    unsigned long mask;       /* mouse events before the view asked for the wheel too */
+    const char *hint;         /* the source file the command line names (bankscope FILE.cu), or NULL */
+    const char *dir;          /* the folder --source names (named files may be opened there), or NULL */
+    const source_skip *skips; /* the accesses the importer skipped (borrowed); NULL: not known */
+    int nskips;
 } source_state;
 
 typedef struct quiz_state {

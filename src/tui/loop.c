@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "io/report.h"
+#include "io/jsonw.h"
 #include "tui/app.h"
 
 static volatile sig_atomic_t got_signal;
@@ -48,6 +48,17 @@ static int next_key(const char **p)
 
 /* Print the numbers the screen shows for the current state as JSON (the headline instruction
  * and the totals), after applying keys; every job is waited for. */
+/* The lanes left out of an instruction or of the totals, as the snapshot's "excluded_lanes". */
+static void snapshot_excluded(jsonw *w, const scenario_excluded *x)
+{
+    JSONW_KEY(w, "excluded_lanes");
+    jsonw_begin_object(w, JSONW_INLINE);
+    JSONW_KV_INT(w, "misaligned", x->misaligned);
+    JSONW_KV_INT(w, "out_of_bounds", x->out_of_bounds);
+    JSONW_KV_INT(w, "expression_error", x->expression_error);
+    jsonw_end_object(w);
+}
+
 static int snapshot(tui_app *a, const char *keys)
 {
     const char *p = keys ? keys : "";
@@ -67,62 +78,70 @@ static int snapshot(tui_app *a, const char *keys)
     char head[200], decl[200];
     headline_text(&a->sc, v, head, sizeof head);
     view_declaration(&a->sc, a->access, decl, sizeof decl);
-    strbuf_addf(&sb, "{\"source\": ");
-    report_json_string(&sb, a->source);
-    strbuf_addf(&sb, ", \"arch\": \"%s\", \"mode\": \"%s\", \"modified\": %s, \"declaration\": ", a->sc.arch->name,
-                app_top(a)->name, a->modified ? "true" : "false");
-    report_json_string(&sb, decl);
-    strbuf_addf(&sb, ", \"whatif\": ");
-    if (a->sc.whatif)
-        report_json_string(&sb, a->sc.whatif);
-    else
-        strbuf_addf(&sb, "null");
-    int64_t seq = app_instr_seq(a); /* null: a warp outside the scenario's "warps" */
-    strbuf_addf(&sb, ",\n \"selection\": {\"access\": %d, \"warp\": %d, \"iteration\": %d, \"seq\": ", a->access,
-                a->warp, a->iteration);
+    jsonw *w = xmalloc(sizeof *w);
+    jsonw_init_string(w, &sb);
+    jsonw_begin_object(w, JSONW_INLINE);
+    JSONW_KV_STRING(w, "source", a->source);
+    JSONW_KV_STRING(w, "arch", a->sc.arch->name);
+    JSONW_KV_STRING(w, "mode", app_top(a)->name);
+    JSONW_KV_BOOL(w, "modified", a->modified);
+    JSONW_KV_STRING(w, "declaration", decl);
+    JSONW_KV_STRING(w, "whatif", a->sc.whatif); /* NULL: null */
+    int64_t seq = app_instr_seq(a);             /* null: a warp outside the scenario's "warps" */
+    jsonw_break(w, 1);
+    JSONW_KEY(w, "selection");
+    jsonw_begin_object(w, JSONW_INLINE);
+    JSONW_KV_INT(w, "access", a->access);
+    JSONW_KV_INT(w, "warp", a->warp);
+    JSONW_KV_INT(w, "iteration", a->iteration);
     if (seq < 0)
-        strbuf_addf(&sb, "null},\n");
+        JSONW_KV_NULL(w, "seq");
     else
-        strbuf_addf(&sb, "%lld},\n", (long long)seq);
-    strbuf_addf(&sb, " \"headline\": ");
-    report_json_string(&sb, head);
+        JSONW_KV_INT(w, "seq", seq);
+    jsonw_end_object(w);
+    jsonw_break(w, 1);
+    JSONW_KV_STRING(w, "headline", head);
     const scenario_access *ac = scenario_access_of(&a->sc, a->access);
     if (ac && ac->label) {
-        strbuf_addf(&sb, ", \"label\": ");
-        report_json_string(&sb, ac->label);
-        strbuf_addf(&sb, ", \"index\": [");
-        for (int d = 0; d < ac->nidx; d++) {
-            strbuf_addf(&sb, "%s", d ? ", " : "");
-            report_json_string(&sb, ac->index_text[d]);
-        }
-        strbuf_addf(&sb, "]");
+        JSONW_KV_STRING(w, "label", ac->label);
+        JSONW_KEY(w, "index");
+        jsonw_begin_array(w, JSONW_INLINE);
+        for (int d = 0; d < ac->nidx; d++)
+            jsonw_string(w, ac->index_text[d]);
+        jsonw_end_array(w);
     }
-    if (v->res.not_modelled) /* a kind the model does not cover: no numbers, as analyze --json says */
-        strbuf_addf(&sb, ",\n \"instruction\": {\"wavefronts\": null, \"ideal_wavefronts\": null, "
-                         "\"bank_conflicts\": null, \"conflict_degree\": null, ");
-    else
-        strbuf_addf(&sb,
-                    ",\n \"instruction\": {\"wavefronts\": %d, \"ideal_wavefronts\": %d, \"bank_conflicts\": %d, "
-                    "\"conflict_degree\": %d, ",
-                    v->res.wavefronts, v->res.ideal_wavefronts, v->res.bank_conflicts, v->res.conflict_degree);
-    strbuf_addf(&sb,
-                "\"active_lanes\": %d, \"excluded_lanes\": {\"misaligned\": %lld, "
-                "\"out_of_bounds\": %lld, \"expression_error\": %lld}},\n",
-                v->res.active_lanes, (long long)v->excl.misaligned, (long long)v->excl.out_of_bounds,
-                (long long)v->excl.expression_error);
+    jsonw_break(w, 1);
+    JSONW_KEY(w, "instruction");
+    jsonw_begin_object(w, JSONW_INLINE);
+    static const char *const counts[] = {"wavefronts", "ideal_wavefronts", "bank_conflicts", "conflict_degree"};
+    const int values[] = {v->res.wavefronts, v->res.ideal_wavefronts, v->res.bank_conflicts, v->res.conflict_degree};
+    for (int k = 0; k < 4; k++) /* a kind the model does not cover: no numbers, as analyze --json says */
+        if (v->res.not_modelled)
+            jsonw_kv_null(w, counts[k]);
+        else
+            jsonw_kv_int(w, counts[k], values[k]);
+    JSONW_KV_INT(w, "active_lanes", v->res.active_lanes);
+    snapshot_excluded(w, &v->excl);
+    jsonw_end_object(w);
     /* the totals as the result panel shows them ("56 instr. (+8 idle)") and analyze --json names
      * them: every instruction, those some lane issues, and the idle ones no lane issues */
-    strbuf_addf(&sb,
-                " \"totals\": {\"instructions\": %lld, \"issued_instructions\": %lld, \"idle_instructions\": %lld, "
-                "\"wavefronts\": %lld, \"ideal_wavefronts\": %lld, \"bank_conflicts\": %lld, "
-                "\"worst_conflict_degree\": %d, \"excluded_lanes\": {\"misaligned\": %lld, \"out_of_bounds\": %lld, "
-                "\"expression_error\": %lld}},\n",
-                (long long)t->instructions, (long long)(t->instructions - t->idle), (long long)t->idle,
-                (long long)t->wavefronts, (long long)t->ideal, (long long)t->conflicts, t->worst,
-                (long long)t->excl.misaligned, (long long)t->excl.out_of_bounds, (long long)t->excl.expression_error);
-    strbuf_addf(&sb, " \"message\": ");
-    report_json_string(&sb, a->message);
-    strbuf_addf(&sb, "}\n");
+    jsonw_break(w, 1);
+    JSONW_KEY(w, "totals");
+    jsonw_begin_object(w, JSONW_INLINE);
+    JSONW_KV_INT(w, "instructions", t->instructions);
+    JSONW_KV_INT(w, "issued_instructions", t->instructions - t->idle);
+    JSONW_KV_INT(w, "idle_instructions", t->idle);
+    JSONW_KV_INT(w, "wavefronts", t->wavefronts);
+    JSONW_KV_INT(w, "ideal_wavefronts", t->ideal);
+    JSONW_KV_INT(w, "bank_conflicts", t->conflicts);
+    JSONW_KV_INT(w, "worst_conflict_degree", t->worst);
+    snapshot_excluded(w, &t->excl);
+    jsonw_end_object(w);
+    jsonw_break(w, 1);
+    JSONW_KV_STRING(w, "message", a->message);
+    jsonw_end_object(w);
+    jsonw_finish(w, NULL);
+    free(w);
     errno = 0;
     bool ok = fwrite(sb.data, 1, sb.len, stdout) == sb.len && fflush(stdout) == 0;
     strbuf_free(&sb);
@@ -244,8 +263,8 @@ int tui_main(const tui_options *o)
         app_push(a, &mode_present);
     a->srcview.hint = o->source_file;
     a->srcview.dir = o->source_dir;
-    a->srcview.skipped = o->skipped;
-    a->srcview.nskipped = o->nskipped;
+    a->srcview.skips = o->skips;
+    a->srcview.nskips = o->nskips;
     int rc = TUI_OK;
     if (o->snapshot) {
         rc = snapshot(a, o->keys);

@@ -254,7 +254,7 @@ int source_open(tui_app *a, int key)
     source_state *v = &a->srcview;
     source_view_free(a);
     char why[700];
-    if (!source_view_input(&a->sc, a->source, v->hint, v->dir, v->skipped, v->nskipped, &v->src, why, sizeof why)) {
+    if (!source_view_input(&a->sc, a->source, v->hint, v->dir, v->skips, v->nskips, &v->src, why, sizeof why)) {
         app_set_message(a, true, "no source: %s", why);
         return REACT_REDRAW;
     }

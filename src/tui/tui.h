@@ -9,15 +9,15 @@
 typedef struct tui_options {
     const char *file; /* scenario, trace, lesson or library name; NULL: the default demo */
     bool color, mouse, gpu;
-    bool present;               /* start in presentation mode */
-    int bench_redraw;           /* > 0: time this many redraws offscreen and exit */
-    bool bench_startup;         /* report the time to the first frame and exit */
-    bool snapshot;              /* headless: apply keys, print the state's numbers as JSON, exit */
-    const char *keys;           /* keys for the snapshot (as typed) */
-    const char *source_file;    /* the source file the scenario's locations point into; NULL: by their names */
-    const char *source_dir;     /* a folder of the user's sources, where the names they carry may be opened */
-    const char *const *skipped; /* the importer's "FILE:LINE:COL: skipped ..." messages (borrowed) */
-    int nskipped;
+    bool present;                    /* start in presentation mode */
+    int bench_redraw;                /* > 0: time this many redraws offscreen and exit */
+    bool bench_startup;              /* report the time to the first frame and exit */
+    bool snapshot;                   /* headless: apply keys, print the state's numbers as JSON, exit */
+    const char *keys;                /* keys for the snapshot (as typed) */
+    const char *source_file;         /* the source file the scenario's locations point into; NULL: by their names */
+    const char *source_dir;          /* a folder of the user's sources, where the names they carry may be opened */
+    const struct source_skip *skips; /* the accesses the importer skipped (borrowed); NULL: not known */
+    int nskips;
     const char *display; /* NULL, or the name the header shows for file (an import's .cu) */
     const char *compare; /* NULL, or a second file to compare with, line by line (bankscope A B) */
 } tui_options;

@@ -98,14 +98,13 @@ static char *find_source(const scenario *s, const source_record_line *rec, int n
     return text;
 }
 
-/* The importer's messages about the file shown, parsed (files into bufs, nskipped of them). */
-static int skips_of(const char *file, const char *const *skipped, int nskipped, source_skip *out, char (*bufs)[1024])
+/* The importer's skipped accesses in the file shown (copied into out). */
+static int skips_of(const char *file, const source_skip *skips, int nskips, source_skip *out)
 {
     int k = 0;
-    for (int i = 0; file && i < nskipped; i++)
-        if (source_lines_parse_skip(skipped[i], bufs[k], sizeof bufs[k], &out[k]) &&
-            strcmp(base_name(out[k].file), base_name(file)) == 0)
-            k++;
+    for (int i = 0; file && i < nskips; i++)
+        if (strcmp(base_name(skips[i].file), base_name(file)) == 0)
+            out[k++] = skips[i];
     return k;
 }
 
@@ -136,8 +135,8 @@ static void agreement(const recording *rec, source_lines *sl)
     }
 }
 
-bool source_view_input(const scenario *s, const char *path, const char *hint, const char *dir,
-                       const char *const *skipped, int nskipped, tui_source *out, char *why, size_t n)
+bool source_view_input(const scenario *s, const char *path, const char *hint, const char *dir, const source_skip *skips,
+                       int nskips, tui_source *out, char *why, size_t n)
 {
     memset(out, 0, sizeof *out);
     io_error err;
@@ -159,16 +158,14 @@ bool source_view_input(const scenario *s, const char *path, const char *hint, co
     char *text = file ? find_source(s, rec, nrec, file, path, hint, dir, &len, &out->path, &out->differs,
                                     &out->unchecked, &out->refused)
                       : NULL;
-    source_skip *sk = xmalloc(sizeof *sk * (size_t)(nskipped > 0 ? nskipped : 1));
-    char(*bufs)[1024] = xmalloc(sizeof *bufs * (size_t)(nskipped > 0 ? nskipped : 1));
-    int nsk = !scenario_has_layout(s) ? 0 : skips_of(file, skipped, nskipped, sk, bufs);
-    const source_skip *known = skipped ? sk : NULL; /* the importer's messages are at hand */
+    source_skip *sk = xmalloc(sizeof *sk * (size_t)(nskips > 0 ? nskips : 1));
+    int nsk = !scenario_has_layout(s) ? 0 : skips_of(file, skips, nskips, sk);
+    const source_skip *known = skips ? sk : NULL; /* the importer's messages are at hand */
     bool ok = line_sums_source(s, text, len, rec, nrec, known, nsk, &out->sl, why, n);
     if (ok && out->is_recording)
         agreement(&out->rec, &out->sl);
     free(text);
     free(sk);
-    free(bufs);
     if (!ok)
         source_view_input_free(out);
     return ok;

@@ -30,11 +30,11 @@ typedef struct tui_source {
 
 /* The source view's input for s, opened from path (a scenario or a recording file; may be a
  * library name); hint, when not NULL, is the source file the command line names, dir a folder
- * it names (--source DIR), where named files may be opened too; skipped (n
- * of them) the importer's "FILE:LINE:COL: skipped ..." messages, those of the file shown kept.
+ * it names (--source DIR), where named files may be opened too; skips (nskips of them, NULL: not
+ * known) the accesses the importer skipped, those of the file shown kept.
  * False with why when nothing of s says where it comes from. */
-bool source_view_input(const scenario *s, const char *path, const char *hint, const char *dir,
-                       const char *const *skipped, int nskipped, tui_source *out, char *why, size_t n);
+bool source_view_input(const scenario *s, const char *path, const char *hint, const char *dir, const source_skip *skips,
+                       int nskips, tui_source *out, char *why, size_t n);
 void source_view_input_free(tui_source *src);
 
 #endif

@@ -91,5 +91,11 @@ rm "$c/01-k.cu"
 run --check
 [ $? -eq 77 ] && grep -q 'get.sh' "$tmp/out" && ok || bad "absent sources: $(cat "$tmp/out")"
 
+# a corpus that is all held out, with no source in place: skipped too, not a vacuous pass
+head -1 "$c/MANIFEST.tsv" >"$tmp/m" && printf '01-k.cu\tk\t--kernel k --block 64\t4\t1\tyes\t-\t-\t-\t-\n' >>"$tmp/m"
+mv "$tmp/m" "$c/MANIFEST.tsv"
+run --check
+[ $? -eq 77 ] && grep -q 'get.sh' "$tmp/out" && ok || bad "all held out, absent sources: $(cat "$tmp/out")"
+
 echo "coverage self-test: $pass passed, $fail failed"
 [ $fail -eq 0 ]

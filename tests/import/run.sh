@@ -70,6 +70,15 @@ printf '__global__ void k(float *o, int n)\n{\n    __shared__ float s[64];\n    
 grep -q "^fl.cu:11:16: skipped load of 's': under the condition at 10:9, which cannot be expressed: 'done' is changed at 6:9, inside the loop at 5:5, whose iterations are not counted: .*'n' (give -D n=VALUE)" "$tmp/fl.err" &&
     grep -q "^fl.cu: note: 1 listed access waits on 'n'" "$tmp/fl.err" && ok || bad "flag after a loop: $(cat "$tmp/fl.err")"
 
+# A return under a condition on the grid's size: what follows it is listed with that condition's
+# reason, naming gridDim.x and the -D that settles it; with it, everything imports.
+printf '__global__ void k(float *o)\n{\n    __shared__ float s[40];\n    int i = threadIdx.x + blockDim.x * blockIdx.x;\n    s[threadIdx.x] = 1;\n    if (i >= gridDim.x * blockDim.x - 4)\n        return;\n    o[i] = s[threadIdx.x + 1];\n}\n' >"$tmp/rg.cu"
+(cd "$tmp" && "$bin" import rg.cu --block 32 -o rg.json) 2>"$tmp/rg.err"
+grep -q "^rg.cu:8:12: skipped load of 's': after the return at 7:9, under the condition at 6:9, which cannot be expressed: .*gridDim.x.*(give -D gridDim.x=N)" "$tmp/rg.err" &&
+    ok || bad "return under a grid condition: $(cat "$tmp/rg.err")"
+(cd "$tmp" && "$bin" import rg.cu --block 32 -D gridDim.x=4 -o rg2.json) 2>"$tmp/rg2.err"
+[ "$(grep -c '"op"' "$tmp/rg2.json")" -eq 2 ] && ok || bad "return under a grid condition, -D gridDim.x: $(cat "$tmp/rg2.err")"
+
 # A loop left by a break is listed with the break's position; a recursive function's accesses are
 # listed, never inlined one level; an index that reads memory says record captures it.
 (cd "$dir" && "$bin" import loop-continue.cu --block 32) 2>"$tmp/lc.err" >/dev/null

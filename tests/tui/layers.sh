@@ -43,7 +43,7 @@ for n in sorted(graph):
 # symbols: what each object defines and uses
 objs = {}
 for f in sorted(os.listdir(build)):
-    m = re.match(r'^libbankscope_a-(\w+)\.o$', f)
+    m = re.match(r'^libbstui_a-(\w+)\.o$', f)
     if m:
         objs[m.group(1)] = os.path.join(build, f)
 if not objs:

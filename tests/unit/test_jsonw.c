@@ -267,9 +267,85 @@ static void test_textsafe(void **state)
                       "y \xe2\x80\x94");
     assert_string_equal(strbuf_str(&sb), "x\\u202eabc\\u202c\\u2067\\u200e\\u061cy \xe2\x80\x94");
     strbuf_clear(&sb);
-    textsafe_xml_add(&sb, "\xe2\x80\xae" "evil");
+    textsafe_xml_add(&sb, "\xe2\x80\xae"
+                          "evil");
     assert_string_equal(strbuf_str(&sb), "\\u202eevil");
     strbuf_free(&sb);
+}
+
+/* The string sink gets what the FILE sink gets, byte for byte, past the buffer's size too; the
+ * spaced layout and a line break between inline members are as scenario files and the snapshot
+ * write them. */
+static void test_string_sink(void **state)
+{
+    (void)state;
+    strbuf sb = {0};
+    jsonw *w = malloc(sizeof *w);
+    jsonw_init_string(w, &sb);
+    jsonw_begin_object(w, JSONW_LINES);
+    JSONW_KEY(w, "rows");
+    jsonw_begin_array(w, JSONW_LINES);
+    for (int i = 0; i < 2; i++) {
+        jsonw_begin_object(w, JSONW_SPACED);
+        JSONW_KV_STRING(w, "op", "load");
+        jsonw_kv_int(w, "width", 4 * i);
+        JSONW_KEY(w, "at");
+        jsonw_begin_array(w, JSONW_INLINE);
+        jsonw_int(w, i);
+        jsonw_null(w);
+        jsonw_end_array(w);
+        jsonw_end_object(w);
+    }
+    jsonw_end_array(w);
+    JSONW_KEY(w, "snap");
+    jsonw_begin_object(w, JSONW_INLINE);
+    JSONW_KV_INT(w, "a", 1);
+    jsonw_break(w, 1);
+    jsonw_kv_string(w, "b", "x\"y");
+    jsonw_break(w, 1);
+    JSONW_KEY(w, "c");
+    jsonw_begin_object(w, JSONW_INLINE);
+    JSONW_KV_BOOL(w, "d", true);
+    jsonw_end_object(w);
+    jsonw_end_object(w);
+    jsonw_end_object(w);
+    assert_true(jsonw_finish(w, NULL));
+    assert_string_equal(strbuf_str(&sb), "{\n"
+                                         "  \"rows\": [\n"
+                                         "    { \"op\": \"load\", \"width\": 0, \"at\": [0, null] },\n"
+                                         "    { \"op\": \"load\", \"width\": 4, \"at\": [1, null] }\n"
+                                         "  ],\n"
+                                         "  \"snap\": {\"a\": 1,\n \"b\": \"x\\\"y\",\n \"c\": {\"d\": true}}\n"
+                                         "}\n");
+    /* a document larger than the buffer, into both sinks */
+    strbuf big = {0};
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    for (int sink = 0; sink < 2; sink++) {
+        if (sink)
+            jsonw_init(w, f);
+        else
+            jsonw_init_string(w, &big);
+        jsonw_begin_array(w, JSONW_LINES);
+        for (int i = 0; i < 20000; i++) {
+            jsonw_begin_object(w, JSONW_SPACED);
+            JSONW_KV_INT(w, "i", i);
+            jsonw_end_object(w);
+        }
+        jsonw_end_array(w);
+        assert_true(jsonw_finish(w, NULL));
+    }
+    long n = ftell(f);
+    assert_int_equal((size_t)n, big.len);
+    char *back = malloc((size_t)n);
+    rewind(f);
+    assert_int_equal(fread(back, 1, (size_t)n, f), (size_t)n);
+    assert_memory_equal(back, big.data, (size_t)n);
+    free(back);
+    fclose(f);
+    strbuf_free(&big);
+    strbuf_free(&sb);
+    free(w);
 }
 
 int main(void)
@@ -277,7 +353,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strings),   cmocka_unit_test(test_numbers),     cmocka_unit_test(test_nesting),
         cmocka_unit_test(test_streaming), cmocka_unit_test(test_write_error), cmocka_unit_test(test_textsafe),
-        cmocka_unit_test(test_long_utf8),
+        cmocka_unit_test(test_long_utf8), cmocka_unit_test(test_string_sink),
     };
     return cmocka_run_group_tests_name("jsonw", tests, NULL, NULL);
 }
