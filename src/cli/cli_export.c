@@ -8,7 +8,6 @@
 #include "core/analysis.h"
 #include "io/load.h"
 #include "io/save.h"
-#include "io/svg.h"
 #include "io/work.h"
 
 int cli_export(int argc, char **argv)

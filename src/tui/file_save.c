@@ -11,7 +11,6 @@
 #include "io/load.h"
 #include "model/scenario_edit.h"
 #include "io/save.h"
-#include "io/svg.h"
 #include "tui/app.h"
 
 /* The reason at the end of an error text ("...: No such file or directory"). */
