@@ -40,8 +40,9 @@ mkdir "$tmp/lib" "$tmp/s" "$tmp/t"
 : > "$tmp/lib/libbankscope-record.so"
 : > "$tmp/lib/bankscope-record-patch.fatbin"
 # The stand-in program: notes that its run started (and with which sync), waits as told, notes
-# the signals it gets. The capture run waits (up to 3 s) for the other runs to start and notes
-# which had; then fails, goes on forever, or writes a capture that chose no launch.
+# the signals it gets. The capture run waits (up to STUB_WINDOW tenths of a second, 30 unless
+# told) for the other runs to start (the count run only with STUB_NOTIME) and notes which had;
+# then fails, goes on forever, or writes a capture that chose no launch.
 cat > "$tmp/prog" << 'EOF'
 #!/bin/sh
 s=$STUB p=$BANKSCOPE_RECORD_PASS
@@ -49,7 +50,7 @@ echo "$BANKSCOPE_RECORD_SYNC" > "$s/started-$p"
 for sig in TERM INT HUP; do trap "touch '$s/got-$p-$sig'; exit 0" $sig; done
 if [ "$p" = capture ]; then
     n=0
-    while [ $n -lt 30 ] && ! { [ -e "$s/started-count" ] && [ -e "$s/started-time" ]; }; do
+    while [ $n -lt "${STUB_WINDOW:-30}" ] && ! { [ -e "$s/started-count" ] && { [ -n "$STUB_NOTIME" ] || [ -e "$s/started-time" ]; }; }; do
         sleep 0.1
         n=$((n + 1))
     done
@@ -83,7 +84,11 @@ finish() {
     kill -0 "$pid" 2> /dev/null && { kill -9 "$pid"; check "$1" 1 "still running 20 s on"; }
     wait "$pid"
     rc=$?
-    sleep 0.3
+    n=0 # the runs' last moments (polled, at most 0.3 s)
+    while pgrep -f "$tmp/prog" > /dev/null && [ $n -lt 3 ]; do
+        sleep 0.1
+        n=$((n + 1))
+    done
     ! pgrep -f "$tmp/prog" > /dev/null
     check "$1: no run left" $? "$(pgrep -af "$tmp/prog")"
     [ -z "$(ls "$tmp/t")" ]
@@ -113,12 +118,12 @@ finish "--no-time"
 check "--no-time: no time run" $? "$(ls "$tmp/s")"
 
 # --sequential and an exclusive-process GPU: one after another; the capture chose no launch, so
-# no other run ever starts
-rec --sequential -v
+# no other run ever starts (the capture run gives them 1 s, where side by side they start at once)
+STUB_WINDOW=10 rec --sequential -v
 finish "--sequential"
 [ $rc -eq 1 ] && [ "$(cat "$tmp/s/seen")" = "started-capture " ] && [ "$(cat "$tmp/s/started-capture")" = 0 ]
 check "--sequential: one run at a time" $? "exit $rc, the capture run saw: $(cat "$tmp/s/seen")"
-STANDIN_COMPUTE_MODE=3 rec -v
+STUB_WINDOW=10 STANDIN_COMPUTE_MODE=3 rec -v
 finish "exclusive-process"
 [ $rc -eq 1 ] && [ "$(cat "$tmp/s/seen")" = "started-capture " ] && grep -q "one after another (a GPU in exclusive-process mode)" "$tmp/err"
 check "exclusive-process: one run at a time" $? "exit $rc, the capture run saw: $(cat "$tmp/s/seen"); $(cat "$tmp/err")"

@@ -7,6 +7,7 @@
 #include "io/textsafe.h"
 #include "core/kernel_text.h"
 #include "core/measure_plan.h"
+#include "model/kernelgen.h"
 
 int cli_kernel(int argc, char **argv)
 {
@@ -35,10 +36,11 @@ int cli_kernel(int argc, char **argv)
             rc = CLI_USAGE;
         }
     }
+    int64_t smem = c.ptx && rc == CLI_OK ? kernelgen_smem_bytes(&s) : 0; /* once for every entry */
     for (int a = first; c.ptx && a < end && rc == CLI_OK; a++) {
         measure_plan p;
         char msg[600];
-        if (!measure_plan_make(&s, a, c.iteration, &p, msg, sizeof msg)) {
+        if (!measure_plan_make_sized(&s, a, c.iteration, smem, &p, msg, sizeof msg)) {
             cli_error("%s: access %d: %s", c.file, a, msg);
             rc = CLI_USAGE;
             break;

@@ -9,6 +9,7 @@
 #include "io/textsafe.h"
 #include "core/measure_plan.h"
 #include "io/report.h"
+#include "model/kernelgen.h"
 
 /* Text block for one access. */
 static void print_text(const scenario *s, const measure_plan *p, const gpu_measurement *m)
@@ -194,11 +195,12 @@ int cli_measure(int argc, char **argv)
     if (!c.json && arch_note[0])
         printf("note: %s\n", arch_note);
     int rc = CLI_OK;
+    int64_t smem = kernelgen_smem_bytes(&s); /* once: a trace's reads every entry */
     for (int a = first; a < end; a++) {
         measure_plan p;
         gpu_measurement m;
         char msg[600];
-        if (!measure_plan_make(&s, a, c.iteration, &p, msg, sizeof msg)) {
+        if (!measure_plan_make_sized(&s, a, c.iteration, smem, &p, msg, sizeof msg)) {
             cli_error("%s: access %d: %s", c.file, a, msg);
             rc = CLI_USAGE;
             break;

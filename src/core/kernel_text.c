@@ -28,10 +28,11 @@ bool kernel_text(const scenario *s, const char *name, int first, int end, int it
                  kernel_text_span *spans, char *err, size_t n)
 {
     int lines = count_lines(strbuf_str(out), out->len); /* kept running: each section counts only itself */
+    int64_t smem = kernelgen_smem_bytes(s);             /* once: a trace's reads every entry */
     for (int a = first; a < end; a++) {
         measure_plan p;
         char msg[600];
-        if (!measure_plan_make(s, a, iteration, &p, msg, sizeof msg)) {
+        if (!measure_plan_make_sized(s, a, iteration, smem, &p, msg, sizeof msg)) {
             snprintf(err, n, "access %d: %s", a, msg);
             return false;
         }

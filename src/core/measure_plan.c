@@ -36,6 +36,12 @@ static bool is_store(banks_op op)
 
 bool measure_plan_make(const scenario *s, int access, int iteration, measure_plan *p, char *err, size_t n)
 {
+    return measure_plan_make_sized(s, access, iteration, kernelgen_smem_bytes(s), p, err, n);
+}
+
+bool measure_plan_make_sized(const scenario *s, int access, int iteration, int64_t smem_bytes, measure_plan *p,
+                             char *err, size_t n)
+{
     memset(p, 0, sizeof *p);
     p->access = access;
     p->iteration = iteration;
@@ -63,7 +69,7 @@ bool measure_plan_make(const scenario *s, int access, int iteration, measure_pla
         return false;
     gpu_request *q = &p->rq;
     q->source = strbuf_str(&p->source);
-    q->smem_bytes = (size_t)kernelgen_smem_bytes(s);
+    q->smem_bytes = (size_t)smem_bytes;
     q->counters = true;
     q->latency_warp = -1;
     banks_request kind = scenario_kind_of(s, access); /* a trace's: the instruction as recorded */

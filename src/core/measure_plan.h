@@ -33,6 +33,10 @@ typedef struct measure_plan {
 
 /* Build the plan for access (trace entry) at iteration; false with a message. */
 bool measure_plan_make(const scenario *s, int access, int iteration, measure_plan *p, char *err, size_t n);
+/* The same with the kernel's shared memory given (kernelgen_smem_bytes(s), which reads every
+ * entry of a trace): callers that plan many accesses of one scenario work it out once. */
+bool measure_plan_make_sized(const scenario *s, int access, int iteration, int64_t smem_bytes, measure_plan *p,
+                             char *err, size_t n);
 /* The plan of access at iteration 0 with the innermost padding of array set to pad, as the
  * padding sweeps measure it; s is put back as it was. False with a message. */
 bool measure_plan_padded(scenario *s, int array, int pad, int access, measure_plan *p, char *err, size_t n);

@@ -8,7 +8,8 @@
 # instruction, CPU per warp-instruction): the intercept is the fixed cost, the slope the cost of
 # one lane-node (one lane evaluating one node, 32 per node of one warp-instruction).
 # Each point also prints what work.h's estimate prices it at, max(WORK_NS_INSTR, WORK_NS_NODE x
-# nodes): an honest estimate is at or above the measured time, never far below.
+# nodes), and the ratio of the two: an honest estimate is at or above the measured time, never
+# far below, and the ratio the same for every point.
 #   tests/bench/bench_cost.sh [./bankscope]
 bin=${1:-./bankscope}
 iter=${ITER:-4096}
@@ -41,8 +42,9 @@ JSON
     nodes=$((6 + 4 * m))
     echo "$m $nodes $best" >> "$tmp/points"
     est=$((55 * nodes)); [ $est -lt 600 ] && est=600
-    printf '%2d extra terms: %3d nodes per instruction, best of %d: %.2f s CPU, %4.0f ns per warp-instruction; the estimate prices it at %d ns\n' \
-        "$m" "$nodes" "$runs" "$best" "$(echo "$best / (3 * 32 * $iter) * 1000000000" | bc -l)" "$est"
+    ns=$(echo "$best / (3 * 32 * $iter) * 1000000000" | bc -l)
+    printf '%2d extra terms: %3d nodes per instruction, best of %d: %.2f s CPU, %4.0f ns per warp-instruction; the estimate prices it at %d ns (%.2fx)\n' \
+        "$m" "$nodes" "$runs" "$best" "$ns" "$est" "$(echo "$est / $ns" | bc -l)"
 done
 instr=$((3 * 32 * iter))
 awk -v n="$instr" '{ x[NR] = $2; y[NR] = $3 / n * 1e9; sx += x[NR]; sy += y[NR] }

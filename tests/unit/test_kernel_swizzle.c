@@ -59,26 +59,31 @@ static void check_scenario(const scenario *s, const char *what)
     cut(structs + 3, "", "/* BS_ARITH_END */", f);
     cut(t, "__device__ __forceinline__ unsigned bs_address", "\n}\n", f);
     strbuf_free(&k);
-    fprintf(f,
-            "alignas(1024) static unsigned char smem[%lld];\n"
-            "int main() {\n    bs_base = smem;\n    blockDim.x = %d; blockDim.y = %d; blockDim.z = %d;\n",
-            (long long)(s->smem_bytes + 16), s->block[0], s->block[1], s->block[2]);
+    /* the lanes as a table walked by one loop (a statement per lane made the compile slow) */
+    fprintf(f, "alignas(1024) static unsigned char smem[%lld];\nstatic const long long bs_lanes[][4] = {\n",
+            (long long)(s->smem_bytes + 16));
     int64_t n = scenario_instr_count(s);
     scenario_instr in;
+    int rows = 0;
     for (int64_t i = 0; i < n; i++) {
         scenario_instr_at(s, i, &in);
         for (int l = 0; l < BANKS_WARP; l++) {
             const scenario_lane *ln = &in.lane[l];
             if (ln->state == SCENARIO_LANE_NO_THREAD)
                 continue;
-            fprintf(f,
-                    "    { threadIdx.x = %d; threadIdx.y = %d; threadIdx.z = %d; bool a = false;\n"
-                    "      unsigned v = bs_address(smem, %lldLL, nullptr, &a); printf(\"%%d %%u\\n\", a ? 1 : 0, a ? v "
-                    ": 0u); }\n",
-                    ln->tx, ln->ty, ln->tz, (long long)in.loop_value);
+            fprintf(f, "    {%d, %d, %d, %lldLL},\n", ln->tx, ln->ty, ln->tz, (long long)in.loop_value);
+            rows++;
         }
     }
-    fprintf(f, "    return 0;\n}\n");
+    fprintf(f,
+            "    {0, 0, 0, 0}};\n"
+            "int main() {\n    bs_base = smem;\n    blockDim.x = %d; blockDim.y = %d; blockDim.z = %d;\n"
+            "    for (int r = 0; r < %d; r++) {\n"
+            "        const long long *q = bs_lanes[r];\n"
+            "        threadIdx.x = (int)q[0]; threadIdx.y = (int)q[1]; threadIdx.z = (int)q[2]; bool a = false;\n"
+            "        unsigned v = bs_address(smem, q[3], nullptr, &a); printf(\"%%d %%u\\n\", a ? 1 : 0, a ? v : 0u);\n"
+            "    }\n    return 0;\n}\n",
+            s->block[0], s->block[1], s->block[2], rows);
     fclose(f);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "c++ -std=c++17 -O1 -w -x c++ -o %s.bin %s 2>&1 && %s.bin > %s.out", src, src, src, src);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "io/lesson.h"
@@ -25,8 +26,9 @@ static const char *cuda_inc(void)
     return NULL;
 }
 
-/* Compile and run a program printing each struct's layout; compare with s. */
-static void check_scenario(const scenario *s, const char *inc)
+/* Compile and run one program printing each struct's layout for the n scenarios (each in a
+ * namespace of its own: one compile of the CUDA headers for all); compare with each. */
+static void check_scenarios(const scenario *const *sc, int n, const char *inc)
 {
     char src[] = "/tmp/bankscope-layout-XXXXXX";
     int fd = mkstemp(src);
@@ -34,19 +36,24 @@ static void check_scenario(const scenario *s, const char *inc)
     FILE *f = fdopen(fd, "w");
     fprintf(f, "#include <vector_types.h>\n#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n#include "
                "<cuda_fp8.h>\n#include <cstddef>\n#include <cstdio>\n");
-    for (int i = 0; i < s->types.n; i++) {
-        strbuf sb = {0};
-        types_struct_decl(&s->types, i, false, &sb);
-        fputs(sb.data, f);
-        strbuf_free(&sb);
+    for (int j = 0; j < n; j++) {
+        fprintf(f, "namespace bs%d {\n", j);
+        for (int i = 0; i < sc[j]->types.n; i++) {
+            strbuf sb = {0};
+            types_struct_decl(&sc[j]->types, i, false, &sb);
+            fputs(sb.data, f);
+            strbuf_free(&sb);
+        }
+        fprintf(f, "}\n");
     }
     fprintf(f, "int main() {\n");
-    for (int i = 0; i < s->types.n; i++) {
-        const types_struct *st = &s->types.structs[i];
-        fprintf(f, "  printf(\"%%zu %%zu\\n\", sizeof(%s), alignof(%s));\n", st->name, st->name);
-        for (int k = 0; k < st->nfields; k++)
-            fprintf(f, "  printf(\"%%zu\\n\", offsetof(%s, %s));\n", st->name, st->fields[k].name);
-    }
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < sc[j]->types.n; i++) {
+            const types_struct *st = &sc[j]->types.structs[i];
+            fprintf(f, "  printf(\"%%zu %%zu\\n\", sizeof(bs%d::%s), alignof(bs%d::%s));\n", j, st->name, j, st->name);
+            for (int k = 0; k < st->nfields; k++)
+                fprintf(f, "  printf(\"%%zu\\n\", offsetof(bs%d::%s, %s));\n", j, st->name, st->fields[k].name);
+        }
     fprintf(f, "}\n");
     fclose(f);
     char cmd[1024];
@@ -58,18 +65,19 @@ static void check_scenario(const scenario *s, const char *inc)
     snprintf(out, sizeof out, "%s.out", src);
     f = fopen(out, "r");
     assert_non_null(f);
-    for (int i = 0; i < s->types.n; i++) {
-        const types_struct *st = &s->types.structs[i];
-        size_t size, align, off;
-        assert_int_equal(fscanf(f, "%zu %zu", &size, &align), 2);
-        assert_int_equal(size, st->size);
-        assert_int_equal(align, st->align);
-        for (int k = 0; k < st->nfields; k++) {
-            assert_int_equal(fscanf(f, "%zu", &off), 1);
-            if ((int)off != st->fields[k].offset)
-                fail_msg("%s.%s: compiler %zu, model %d", st->name, st->fields[k].name, off, st->fields[k].offset);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < sc[j]->types.n; i++) {
+            const types_struct *st = &sc[j]->types.structs[i];
+            size_t size, align, off;
+            assert_int_equal(fscanf(f, "%zu %zu", &size, &align), 2);
+            assert_int_equal(size, st->size);
+            assert_int_equal(align, st->align);
+            for (int k = 0; k < st->nfields; k++) {
+                assert_int_equal(fscanf(f, "%zu", &off), 1);
+                if ((int)off != st->fields[k].offset)
+                    fail_msg("%s.%s: compiler %zu, model %d", st->name, st->fields[k].name, off, st->fields[k].offset);
+            }
         }
-    }
     fclose(f);
     snprintf(cmd, sizeof cmd, "rm -f %s %s.bin %s.out", src, src, src);
     assert_int_equal(system(cmd), 0);
@@ -83,19 +91,25 @@ static void test_library_structs(void **state)
         skip();
     int n, checked = 0;
     const library_entry *e = library_patterns(&n);
+    scenario *all = calloc((size_t)n, sizeof *all);
+    const scenario **with = calloc((size_t)n, sizeof *with);
+    assert_true(all && with);
     for (int i = 0; i < n; i++) {
-        scenario s;
         io_error err;
         if (!e[i].text || lesson_is(e[i].text, e[i].len) ||
-            !load_scenario_text(e[i].text, e[i].len, e[i].name, NULL, &s, &err))
+            !load_scenario_text(e[i].text, e[i].len, e[i].name, NULL, &all[i], &err)) {
+            memset(&all[i], 0, sizeof all[i]);
             continue;
-        if (s.types.n > 0) {
-            check_scenario(&s, inc);
-            checked++;
         }
-        scenario_free(&s);
+        if (all[i].types.n > 0)
+            with[checked++] = &all[i];
     }
     assert_true(checked >= 2);
+    check_scenarios(with, checked, inc);
+    for (int i = 0; i < n; i++)
+        scenario_free(&all[i]);
+    free(with);
+    free(all);
 }
 
 static void test_harder_structs(void **state)
@@ -118,7 +132,8 @@ static void test_harder_structs(void **state)
     io_error err;
     if (!test_load(json, &s, &err))
         fail_msg("%s", err.text);
-    check_scenario(&s, inc);
+    const scenario *one = &s;
+    check_scenarios(&one, 1, inc);
     scenario_free(&s);
 }
 

@@ -1,0 +1,1 @@
+kernel kernel-trace-entries.json
