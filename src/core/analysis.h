@@ -13,7 +13,7 @@
 
 /* Progress and cancellation of a walk run off the key path (either may be NULL). */
 typedef struct analysis_progress {
-    atomic_int *cancel; /* set: the walk stops at its next instruction (the totals so far kept) */
+    atomic_int *cancel; /* set: the walk stops within 256 instructions (the totals so far kept) */
     atomic_llong *done; /* instructions walked so far */
 } analysis_progress;
 
