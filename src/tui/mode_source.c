@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/line_sums.h"
 #include "io/report.h"
 #include "tui/app.h"
 
@@ -334,26 +335,6 @@ static void source_release(void *st)
     source_view_input_free(&v->src);
 }
 
-/* The costliest of a recording's instructions on a line (trace entries acc[0..n-1]): the most
- * wavefronts beyond ideal, then the most wavefronts; the first on a tie. */
-static int worst_instruction(const tui_app *a, const int *acc, int n)
-{
-    int best = acc[0], bx = -1, bw = -1;
-    for (int k = 0; k < n; k++) {
-        if (acc[k] < 0 || acc[k] >= a->sc.ntrace)
-            continue;
-        banks_result r;
-        banks_analyze(a->sc.arch, &a->sc.trace[acc[k]], &r, NULL);
-        int x = r.wavefronts - r.ideal_wavefronts;
-        if (x > bx || (x == bx && r.wavefronts > bw)) {
-            best = acc[k];
-            bx = x;
-            bw = r.wavefronts;
-        }
-    }
-    return best;
-}
-
 /* Enter: the grid view of the line's worst instruction (a recording) or first access, or the
  * listed line in the file. */
 static int source_enter(tui_app *a)
@@ -376,7 +357,7 @@ static int source_enter(tui_app *a)
         return REACT_REDRAW;
     }
     bool worst = scenario_has_source_map(&a->sc); /* a recording: where the line costs most */
-    int acc = worst ? worst_instruction(a, x->access, x->naccess) : x->access[0], line = x->line,
+    int acc = worst ? line_sums_costliest_entry(&a->sc, x->access, x->naccess) : x->access[0], line = x->line,
         nacc = x->naccess;                /* x is freed with the view */
     while (app_top(a)->id == MODE_SOURCE) /* back to the view it was opened from */
         app_pop(a);
