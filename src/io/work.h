@@ -19,31 +19,33 @@
 /* Above these a command asks for --force: 20 s of analysis on one core and a gigabyte of output.
  * The analysis is priced in nanoseconds of one core, an upper bound fitted to
  * `tests/bench/bench_cost.sh ./bankscope` (2-core AMD EPYC of the development machine, load
- * average 5-8, 2026-11-28, best of 3 CPU times; a run at load 2.5 measured 0.65-0.8x these):
+ * average 3-8, 2026-11-28, best of 3 CPU times, 4 runs; a run at load 2.5 measured 0.65-0.8x
+ * these):
  *  - a warp-instruction whose indexes hold n expression nodes costs WORK_NS_INSTR + WORK_NS_NODE
- *    x n: 356, 509, 1475 and 2391 ns at 6, 22, 70 and 134 nodes of + and ^ (least squares: 232 ns
- *    + 16.4 ns per node), and 1528 ns at 57 nodes with %, / and * (analyze --summary --force of
+ *    x n: 356-483, 458-509, 1424-1551 and 1907-2441 ns at 6, 22, 70 and 134 nodes of + and ^
+ *    (least squares 232-396 ns + 12.2-16.4 ns per node; the fixed part is the noisiest), and
+ *    1528 ns at 57 nodes with %, / and * (analyze --summary --force of
  *    tests/golden/cases/work-limit-summary.json with its first 64 accesses: 12.8 s for 8.4 M
- *    warp-instructions), so a node is priced at the dearer: estimates 1.0-1.5x the time;
+ *    warp-instructions), so a node is priced at the dearer and the fixed part at the highest
+ *    measured: estimates 1.05-1.8x the time;
  *  - analyze builds a loop-invariant access (no index reads a loop variable) once per warp, and a
  *    per-slot one (it reads the loops only through per-instruction values such as "i % 32") once
- *    per warp and value, and hands them out again (instr_source): a repeat costs 66 ns (the
- *    script's per-slot scenario: 3,072 built, 3.1 M repeats, 0.21 s), priced WORK_NS_REPEAT;
- *    export and sweep take no shortcut;
+ *    per warp and value, and hands them out again (instr_source): a repeat costs 60-66 ns (the
+ *    script's per-slot scenario: 3,072 built, 3.1 M repeats, 0.19-0.21 s), priced
+ *    WORK_NS_REPEAT; export and sweep take no shortcut;
  *  - sweep analyses the scenario once per padding, 0 to --max-pad and a few more (max_pad + 3
- *    times WORK_NS_SWEEP_PAD + WORK_NS_SWEEP_PAD_NODE x n per warp-instruction: 443 ns at 6 nodes,
- *    1534 ns at 70, from --max-pad 64 against 8: MAX_PAD=8 SWEEP_LAYOUTS=38 before the
- *    script), and searches layouts once (WORK_NS_SWEEP_SEARCH
- *    + WORK_NS_SWEEP_SEARCH_NODE x n: 76 us at 6 nodes, 165 us at 70): the script's sweep of
- *    24,576 warp-instructions takes 2.0-2.6 s, estimated 2.9 s: these prices are about 1.1x the
- *    highest measured.
+ *    times WORK_NS_SWEEP_PAD + WORK_NS_SWEEP_PAD_NODE x n per warp-instruction: 443 ns at 6
+ *    nodes, 1534 ns at 70, from --max-pad 64 against 8: MAX_PAD=8 SWEEP_LAYOUTS=38 before the
+ *    script), and searches layouts once (WORK_NS_SWEEP_SEARCH + WORK_NS_SWEEP_SEARCH_NODE x n
+ *    per warp-instruction: 76 us at 6 nodes, 165 us at 70): the script's sweep of 24,576
+ *    warp-instructions takes 2.0-2.6 s, estimated 2.9 s (1.1-1.5x).
  * A job the limit admits thus takes at most about 20 s: the largest admitted of the tests,
- * tests/golden/cases/bad-work-maxima.json with its first 4 accesses (the largest expressions, 524,288
- * warp-instructions), is estimated 18.1 s and takes 10.0 s; work-limit-summary.json with 64
- * accesses 13.1 s and 12.8 s. */
+ * tests/golden/cases/bad-work-maxima.json with its first 4 accesses (the largest expressions,
+ * 524,288 warp-instructions), is estimated 17.4 s and takes 10.0 s; work-limit-summary.json with
+ * 64 accesses 13.5 s and 12.8 s. */
 #define WORK_MAX_NS ((int64_t)20000000000)
-#define WORK_NS_INSTR 250
-#define WORK_NS_NODE 23
+#define WORK_NS_INSTR 350
+#define WORK_NS_NODE 22
 #define WORK_NS_REPEAT 80
 #define WORK_NS_SWEEP_PAD 380
 #define WORK_NS_SWEEP_PAD_NODE 19
