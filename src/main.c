@@ -67,9 +67,11 @@ int main(int argc, char **argv)
         const char *name;
         int (*fn)(int, char **);
     } commands[] = {
-        {"analyze", cli_analyze}, {"list", cli_list},     {"kernel", cli_kernel},
-        {"measure", cli_measure}, {"sweep", cli_sweep},   {"export", cli_export},
-        {"import", cli_import},   {"record", cli_record}, {"diff", cli_diff},
+        {.name = "analyze", .fn = cli_analyze}, {.name = "list", .fn = cli_list},
+        {.name = "kernel", .fn = cli_kernel},   {.name = "measure", .fn = cli_measure},
+        {.name = "sweep", .fn = cli_sweep},     {.name = "export", .fn = cli_export},
+        {.name = "import", .fn = cli_import},   {.name = "record", .fn = cli_record},
+        {.name = "diff", .fn = cli_diff},
     };
     image_cache_install(); /* compiled kernels are kept on disk between runs */
     /* --help and --version anywhere before "--", after a command too (bankscope analyze --help);

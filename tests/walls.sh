@@ -17,6 +17,9 @@
 # the program links them (libbsmodel.a ... libbscli.a), where io and gpu use nothing of each
 # other, and libbsmodel.a needs only the C library and libm (and the compiler's own runtime:
 # libgcc, the sanitizers). Skips (77) without python3 or nm, or when the objects are not built.
+# One analysis: the model's engine (banks_analyze, banks_memo_analyze) is called only by the model,
+# the core's walks (core/analysis, core/line_sums, and the measurement plan of one access) and the
+# TUI's view of the one instruction on show; every other number comes from the core's analysis.
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
 command -v nm >/dev/null 2>&1 || { echo "nm not found: skipped"; exit 77; }
 srcdir=${srcdir:-.}
@@ -81,6 +84,12 @@ for (layer, f), syms in sorted(undefined.items()):
         owner = defined.get(s)
         if owner and owner != layer and owner not in ALLOWED[layer] and (stem(f), owner) not in EXCEPTIONS:
             fail.append('%s/%s uses %s, defined in %s/' % (layer, f, s, owner))
+ENGINE = {'banks_analyze', 'banks_memo_analyze'}
+ENGINE_CALLERS = {('core', 'analysis'), ('core', 'line_sums'), ('core', 'measure_plan'), ('tui', 'view')}
+for (layer, f), syms in sorted(undefined.items()):
+    if layer != 'model' and (layer, stem(f)) not in ENGINE_CALLERS:
+        for s in sorted(syms & ENGINE):
+            fail.append('%s/%s calls %s: take the numbers from core/analysis.h or core/line_sums.h' % (layer, f, s))
 # library level
 LIBS = {'model': 'libbsmodel.a', 'io': 'libbsio.a', 'gpu': 'libbsgpu.a', 'core': 'libbscore.a',
         'import': 'libbsimport.a', 'tui': 'libbstui.a', 'cli': 'libbscli.a'}

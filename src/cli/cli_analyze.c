@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "core/analysis.h"
 #include "core/recording_lines.h"
 #include "core/recording_sass.h"
 #include "io/instr_source.h"
@@ -93,7 +94,8 @@ int cli_analyze(int argc, char **argv)
     instr_source_set_warp(&src, !scenario_has_layout(s) ? -1 : c.warp);
     src.progress = "analyze";
     record_lines_ctx lines_ctx = {.lines = lines};
-    report_options o = {.all_lanes = c.all,
+    report_options o = {.engine = &analysis_engine,
+                        .all_lanes = c.all,
                         .summary = c.summary,
                         .warp = !scenario_has_layout(s) ? -1 : c.warp,
                         .source = &src,

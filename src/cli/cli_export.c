@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/analysis.h"
 #include "io/load.h"
 #include "io/save.h"
-#include "io/svg.h"
 #include "io/work.h"
 
 int cli_export(int argc, char **argv)
@@ -23,7 +23,7 @@ int cli_export(int argc, char **argv)
     }
     int64_t k;
     if (!scenario_has_layout(&s)) {
-        k = c.access >= 0 ? c.access : svg_worst_instr(&s);
+        k = c.access >= 0 ? c.access : analysis_worst_instr(&s);
         if (k >= s.ntrace) {
             scenario_free(&s);
             return cli_usage_error("export: the trace has %d instruction(s)", s.ntrace);
@@ -51,11 +51,11 @@ int cli_export(int argc, char **argv)
         }
         work_catch_signals();
         work_exit_on_signal(true); /* nothing is written before the search ends: a signal ends it at once */
-        k = svg_worst_instr(&s);
+        k = analysis_worst_instr(&s);
         work_exit_on_signal(false);
     }
     strbuf out = {0};
-    svg_render(&s, k, &out);
+    analysis_svg(&s, k, &out);
     char msg[400];
     bool ok = save_atomic(c.svg, out.data, out.len, msg, sizeof msg);
     if (!ok)

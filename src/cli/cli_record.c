@@ -14,7 +14,6 @@
  * 1 and writes nothing. The program is never left running: every run dies with bankscope
  * (PR_SET_PDEATHSIG), a failed capture run ends the others, and SIGTERM/SIGHUP/SIGINT are passed
  * on to every run; bankscope then exits 128 + N, writing nothing. */
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -37,6 +36,7 @@
 #include "core/recording_capture.h"
 #include "core/recording_measured.h"
 #include "gpu/gpu.h"
+#include "gpu/gpu_toolkit.h"
 #include "io/cubin.h"
 #include "io/save.h"
 #include "io/textsafe.h"
@@ -262,156 +262,6 @@ static int record_parse(int argc, char **argv, record_opts *o)
     }
     cli_args_free(&a);
     return rc;
-}
-
-/* dir/name into buf when it exists (X_OK when exec); true then. */
-static bool find_in(const char *dir, const char *name, char *buf, size_t n, bool exec)
-{
-    if (!dir || !*dir || (size_t)snprintf(buf, n, "%s/%s", dir, name) >= n)
-        return false;
-    struct stat st;
-    return stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, exec ? X_OK : R_OK) == 0;
-}
-
-/* A program name as execvp would find it; false when nowhere. */
-static bool find_program(const char *name, char *buf, size_t n)
-{
-    if (strchr(name, '/'))
-        return (size_t)snprintf(buf, n, "%s", name) < n && access(name, X_OK) == 0;
-    const char *path = getenv("PATH");
-    char *copy = xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL;
-    bool found = false;
-    for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save))
-        found = find_in(d, name, buf, n, true);
-    free(copy);
-    return found;
-}
-
-/* The CUDA toolkit folders to look in for the sanitizer library and the disassemblers. */
-static int toolkit_dirs(const char *dirs[6], char *from_path, size_t n)
-{
-    int k = 0;
-    const char *env = getenv("CUDA_HOME");
-    if (env && *env)
-        dirs[k++] = env;
-    env = getenv("CUDA_PATH");
-    if (env && *env)
-        dirs[k++] = env;
-#ifdef BANKSCOPE_CUDA_DIR
-    dirs[k++] = BANKSCOPE_CUDA_DIR;
-#endif
-    char nvcc[PATH_MAX];
-    if (find_program("nvcc", nvcc, sizeof nvcc)) {
-        char *s = strrchr(nvcc, '/');
-        if (s) {
-            *s = '\0';
-            s = strrchr(nvcc, '/');
-            if (s) {
-                *s = '\0';
-                snprintf(from_path, n, "%s", nvcc);
-                dirs[k++] = from_path;
-            }
-        }
-    }
-    dirs[k++] = "/usr/local/cuda";
-    return k;
-}
-
-/* libsanitizer-public.so: $BANKSCOPE_SANITIZER_LIB, else TOOLKIT/compute-sanitizer/. */
-static bool find_sanitizer(char *buf, size_t n)
-{
-    const char *env = getenv("BANKSCOPE_SANITIZER_LIB");
-    if (env && *env)
-        return (size_t)snprintf(buf, n, "%s", env) < n && access(env, R_OK) == 0;
-    const char *dirs[6];
-    char from_path[PATH_MAX], d[PATH_MAX + 32];
-    int k = toolkit_dirs(dirs, from_path, sizeof from_path);
-    for (int i = 0; i < k; i++) {
-        snprintf(d, sizeof d, "%s/compute-sanitizer", dirs[i]);
-        if (find_in(d, "libsanitizer-public.so", buf, n, false))
-            return true;
-    }
-    return false;
-}
-
-/* A toolkit program (nvdisasm, cuobjdump): PATH, else TOOLKIT/bin. */
-static bool find_tool(const char *name, char *buf, size_t n)
-{
-    if (find_program(name, buf, n))
-        return true;
-    const char *dirs[6];
-    char from_path[PATH_MAX], d[PATH_MAX + 32];
-    int k = toolkit_dirs(dirs, from_path, sizeof from_path);
-    for (int i = 0; i < k; i++) {
-        snprintf(d, sizeof d, "%s/bin", dirs[i]);
-        if (find_in(d, name, buf, n, true))
-            return true;
-    }
-    return false;
-}
-
-/* The recording library and its patches: $BANKSCOPE_RECORD_LIBDIR, beside the running binary
- * (a build tree), or where they are installed. */
-static bool find_library(char *lib, char *patch, size_t n)
-{
-    char self[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    self[len > 0 ? len : 0] = '\0';
-    char *slash = strrchr(self, '/');
-    if (slash)
-        *slash = '\0';
-    const char *dirs[] = {getenv("BANKSCOPE_RECORD_LIBDIR"), len > 0 ? self : NULL,
-#ifdef BANKSCOPE_RECORD_PKGLIBDIR
-                          BANKSCOPE_RECORD_PKGLIBDIR
-#else
-                          NULL
-#endif
-    };
-    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
-        if (find_in(dirs[i], "libbankscope-record.so", lib, n, false) &&
-            find_in(dirs[i], "bankscope-record-patch.fatbin", patch, n, false))
-            return true;
-    return false;
-}
-
-/* A driver and a GPU, checked without creating a context (the program creates its own): cuInit
- * and cuDeviceGetCount of libcuda.so.1, loaded with dlopen; *shared false when a GPU takes one
- * process at a time. */
-static bool driver_ready(char *why, size_t n, bool *shared)
-{
-    *shared = true;
-#ifndef HAVE_CUDA
-    gpu_device dev;
-    return gpu_open(&dev, why, n); /* says that CUDA support was not built */
-#else
-    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        snprintf(why, n, "no NVIDIA driver (libcuda.so.1 not found)");
-        return false;
-    }
-    int (*init)(unsigned) = (int (*)(unsigned))dlsym(h, "cuInit");
-    int (*count)(int *) = (int (*)(int *))dlsym(h, "cuDeviceGetCount");
-    int r = init ? init(0) : -1, gpus = 0;
-    if (r == 0 && count)
-        r = count(&gpus);
-    if (r != 0 || gpus < 1) {
-        snprintf(why, n,
-                 r ? "the NVIDIA driver found no usable GPU (cuInit or cuDeviceGetCount: error %d)"
-                   : "the NVIDIA driver found no GPU",
-                 r);
-        return false;
-    }
-    /* a GPU in exclusive-process mode takes one process at a time: the runs go one after another
-     * (cuda.h: CU_DEVICE_ATTRIBUTE_COMPUTE_MODE 20, CU_COMPUTE_MODE_EXCLUSIVE_PROCESS 3) */
-    int (*get)(int *, int) = (int (*)(int *, int))dlsym(h, "cuDeviceGet");
-    int (*attr)(int *, int, int) = (int (*)(int *, int, int))dlsym(h, "cuDeviceGetAttribute");
-    for (int i = 0; get && attr && i < gpus; i++) {
-        int dev = 0, mode = 0;
-        if (get(&dev, i) == 0 && attr(&mode, 20, dev) == 0 && mode == 3)
-            *shared = false;
-    }
-    return true;
-#endif
 }
 
 static volatile sig_atomic_t record_signal;
@@ -819,7 +669,7 @@ static void disassembly_start(const char *dir, const record_capture *c, disasm_j
     snprintf(cubin, sizeof cubin, "%s/module.cubin", dir);
     j->sym = cubin_symbol_index(cubin, c->mangled);
     signals_catch();
-    bool have = find_tool("nvdisasm", j->tool, sizeof j->tool);
+    bool have = gpu_toolkit_tool("nvdisasm", j->tool, sizeof j->tool);
     for (int i = 0; have && i < 2; i++)
         if (listing_start(dir, j->tool, option[i], j->sym, &j->run[i]))
             record_tools[i] = j->run[i].pid;
@@ -842,7 +692,7 @@ static void disassembly_finish(const char *dir, const record_capture *c, disasm_
     if (!inner) {
         record_sass_free(s);
         child_run run;
-        if (!record_signal && find_tool("cuobjdump", j->tool, sizeof j->tool) &&
+        if (!record_signal && gpu_toolkit_tool("cuobjdump", j->tool, sizeof j->tool) &&
             listing_start(dir, j->tool, "-sass", -1, &run)) {
             record_tools[0] = run.pid;
             listing_finish(&run, dir, "-sass", c, s);
@@ -1199,9 +1049,9 @@ static int record_main(record_opts *op)
 {
     record_opts o = *op;
     int rc;
-    char why[1024], lib[PATH_MAX], patch[PATH_MAX], san[PATH_MAX], prog[PATH_MAX], t[256];
+    char why[1024], prog[PATH_MAX], t[256];
     /* the user's mistakes first (exit 2), then what the machine lacks (exit 3) */
-    if (!find_program(o.argv[0], prog, sizeof prog)) {
+    if (!gpu_toolkit_program(o.argv[0], prog, sizeof prog)) {
         cli_error("record: %s: program not found", textsafe(o.argv[0], t, sizeof t));
         return CLI_USAGE;
     }
@@ -1209,21 +1059,12 @@ static int record_main(record_opts *op)
         return rc; /* the source files are known only after the run: checked again then */
     if (o.out && (rc = output_folder(o.out)) != 0)
         return rc;
-    bool shared_gpu = true;
-    if (!driver_ready(why, sizeof why, &shared_gpu)) {
+    gpu_toolkit kit;
+    if (!gpu_toolkit_find(&kit, why, sizeof why)) {
         cli_error("record: %s", why);
         return CLI_NO_GPU;
     }
-    if (!find_sanitizer(san, sizeof san)) {
-        cli_error("record: no libsanitizer-public.so (the CUDA toolkit's compute-sanitizer folder; set CUDA_HOME or "
-                  "BANKSCOPE_SANITIZER_LIB)");
-        return CLI_NO_GPU;
-    }
-    if (!find_library(lib, patch, sizeof lib)) {
-        cli_error("record: the recording library (libbankscope-record.so, bankscope-record-patch.fatbin) is not "
-                  "installed beside bankscope; set BANKSCOPE_RECORD_LIBDIR");
-        return CLI_NO_GPU;
-    }
+    bool shared_gpu = kit.shared;
 
     char tmpl[] = "/tmp/bankscope-record.XXXXXX";
     const char *tdir = getenv("TMPDIR");
@@ -1233,7 +1074,7 @@ static int record_main(record_opts *op)
         cli_error("record: cannot create a temporary folder: %s", strerror(errno));
         return CLI_FAIL;
     }
-    record_paths paths = {.dir = dir, .lib = lib, .patch = patch, .sanitizer = san};
+    record_paths paths = {.dir = dir, .lib = kit.library, .patch = kit.patch, .sanitizer = kit.sanitizer};
     snprintf(record_stop, sizeof record_stop, "%s/stop", dir);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -83,6 +83,47 @@ void line_sums_scenario(line_sums *sums, const scenario *s, const int *line_of, 
     line_sums_walk(sums, scenario_next, &w);
 }
 
+/* Trace entries of a list, one at a time, each its own access (its index in the list). */
+typedef struct entries_walk {
+    const scenario *s;
+    const int *entries;
+    int k, n;
+} entries_walk;
+
+/* line_sums_next over a list of trace entries (those out of range are skipped). */
+static int entries_next(void *ctx, line_sums_instr *out)
+{
+    entries_walk *w = ctx;
+    while (w->k < w->n && (w->entries[w->k] < 0 || w->entries[w->k] >= w->s->ntrace))
+        w->k++;
+    if (w->k >= w->n)
+        return 0;
+    *out = (line_sums_instr){.req = w->s->trace[w->entries[w->k]], .access = w->k, .line = -1, .pc = -1};
+    w->k++;
+    return 1;
+}
+
+int line_sums_costliest_entry(const scenario *s, const int *entries, int n)
+{
+    line_sums sums = {
+        .arch = s->arch, .per_access = xcalloc((size_t)(n > 0 ? n : 1), sizeof *sums.per_access), .naccess = n};
+    entries_walk w = {.s = s, .entries = entries, .n = n};
+    line_sums_walk(&sums, entries_next, &w);
+    int best = entries[0];
+    int64_t bx = -1, bw = -1;
+    for (int k = 0; k < n; k++) {
+        const line_sum *x = &sums.per_access[k];
+        int64_t ex = x->wavefronts - x->ideal;
+        if (x->instructions == 0 || ex < bx || (ex == bx && x->wavefronts <= bw))
+            continue;
+        best = entries[k];
+        bx = ex;
+        bw = x->wavefronts;
+    }
+    free(sums.per_access);
+    return best;
+}
+
 bool line_sums_source(const scenario *s, const char *file_text, size_t len, const source_record_line *rec, int nrec,
                       const source_skip *skips, int nskips, source_lines *out, char *why, size_t n)
 {

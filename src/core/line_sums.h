@@ -70,6 +70,11 @@ int line_sums_walk(line_sums *s, line_sums_next next, void *ctx);
  * (naccess entries, NULL: none) gives each access its line. */
 void line_sums_scenario(line_sums *sums, const scenario *s, const int *line_of, int64_t naccess);
 
+/* The costliest of trace entries entries[0..n-1] of s (a recording's instructions on one line),
+ * summed one by one by the walk: the most wavefronts beyond ideal, then the most wavefronts; the
+ * first on a tie (entries[0] when none is in range). */
+int line_sums_costliest_entry(const scenario *s, const int *entries, int n);
+
 /* The source view's rows of scenario s (source_lines_layout's, model/source_lines.h) with their
  * predicted sums, from one walk over s's instructions with s's architecture. The arguments are
  * source_lines_layout's. */

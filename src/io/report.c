@@ -7,7 +7,6 @@
 #include "io/instr_source.h"
 #include "io/jsonw.h"
 #include "io/textsafe.h"
-#include "model/banks_memo.h"
 #include "model/explain.h"
 #include "model/kinds.h"
 #include "util.h"
@@ -58,93 +57,11 @@ const char *report_excluded_text(const scenario_excluded *e, char *buf, size_t n
     return buf;
 }
 
-/* What the totals read of one instruction's lanes: its excluded lanes and whether it is idle
- * (worked out once per table slot for instructions that repeat). */
-typedef struct lanes_brief {
-    scenario_excluded ex;
-    bool idle;
-} lanes_brief;
-
-/* The lane counts of in, from its lanes' states. */
-static void lanes_brief_of(const scenario_instr *in, lanes_brief *b)
-{
-    scenario_instr_excluded(in, &b->ex);
-    b->idle = scenario_instr_idle(in);
-}
-
-/* Iterate the instructions the options select, calling fn for each (brief: fn reads only their
- * requests and lane states). */
-typedef void (*visit_fn)(void *ctx, const scenario *s, const scenario_instr *in, const banks_result *r,
-                         const lanes_brief *b);
-
-static void visit(const scenario *s, const report_options *o, visit_fn fn, void *ctx, bool brief)
-{
-    scenario_instr in;
-    banks_result r;
-    lanes_brief lb;
-    instr_source own, *src = o->source;
-    if (!src) {
-        instr_source_scenario(&own, s, o->warp);
-        src = &own;
-    }
-    src->brief = brief; /* fn reads only the request and the lanes' states */
-    /* Work that repeats is done once, exactly: an instruction of a loop-invariant access (or of
-     * one that reads the loops only through slots) is the one kept in its table slot, whose
-     * result and lane counts are kept per slot; any other request equal to one answered before
-     * comes from the memo. */
-    banks_memo memo;
-    banks_memo_init(&memo, 12);
-    banks_result *slot_res = NULL;
-    lanes_brief *slot_lanes = NULL;
-    int64_t slot;
-    const scenario_instr *ip;
-    while ((ip = instr_source_next_ref(src, &in, &slot))) {
-        if (slot < 0) {
-            banks_memo_analyze(&memo, s->arch, &ip->req, &r);
-            lanes_brief_of(ip, &lb);
-            fn(ctx, s, ip, &r, &lb);
-            continue;
-        }
-        if (!slot_res) {
-            int64_t n = instr_source_slots(src);
-            slot_res = xcalloc((size_t)n, sizeof *slot_res);
-            slot_lanes = xcalloc((size_t)n, sizeof *slot_lanes);
-            for (int64_t k = 0; k < n; k++)
-                slot_res[k].conflict_degree = -1; /* not analysed yet (a result's degree is >= 0) */
-        }
-        if (slot_res[slot].conflict_degree < 0) {
-            banks_memo_analyze(&memo, s->arch, &ip->req, &slot_res[slot]);
-            lanes_brief_of(ip, &slot_lanes[slot]);
-        }
-        fn(ctx, s, ip, &slot_res[slot], &slot_lanes[slot]);
-    }
-    free(slot_res);
-    free(slot_lanes);
-    banks_memo_free(&memo);
-    if (src == &own)
-        instr_source_close(&own);
-}
-
-static void totals_add(report_totals *t, const scenario_instr *in, const banks_result *r, bool idle)
-{
-    t->instructions++;
-    t->idle += idle;
-    t->not_modelled += r->not_modelled; /* counted, but nothing of them in the sums */
-    t->wavefronts += r->wavefronts;
-    t->ideal += r->ideal_wavefronts;
-    t->conflicts += r->bank_conflicts;
-    if (r->conflict_degree > t->worst_degree) {
-        t->worst_degree = r->conflict_degree;
-        t->worst_seq = in->seq;
-    }
-}
-
 /* ---- text ---- */
 
 typedef struct text_ctx {
     FILE *out;
     const report_options *o;
-    report_totals t;
     int last_access, last_iter;
     int last_heading; /* the iteration (or loop_heading's code) whose heading was printed last */
     /* the run of warps (or trace entries) with identical results being grouped */
@@ -152,7 +69,6 @@ typedef struct text_ctx {
     banks_result run;
     banks_op run_op;
     scenario_excluded run_excluded;
-    scenario_excluded excluded; /* totals of the lanes left out */
     bool printed_table[256];
 } text_ctx;
 
@@ -353,12 +269,10 @@ static void outside_heading(FILE *out, const scenario *s, int a)
 /* Print the first warp-instruction of each access in full, then group the following ones
  * (consecutive warps or trace entries with identical results) into one line each. */
 static void text_visit(void *ctx, const scenario *s, const scenario_instr *in, const banks_result *r,
-                       const lanes_brief *b)
+                       const report_lanes *b)
 {
     text_ctx *c = ctx;
-    totals_add(&c->t, in, r, b->idle);
     scenario_excluded ex = b->ex;
-    scenario_excluded_add(&c->excluded, &ex);
     if (c->o->summary)
         return;
     int key = !scenario_has_layout(s) ? (int)in->seq : in->warp;
@@ -499,67 +413,38 @@ static const char *warps_covered_text(const scenario *s, const report_options *o
     return buf;
 }
 
-/* The worst degree over every warp of the block (each access, each iteration) and a warp that
- * has it, for totals that cover only some warps; false when the block is too big to go through
- * here (more than 2^16 warp-instructions: the total stays as fast as the warps it covers) or s is
- * a trace. */
-static bool worst_all_warps(const scenario *s, int *worst, int *warp)
-{
-    int all = !scenario_has_layout(s) ? 0 : scenario_warp_count(s);
-    *worst = 0;
-    *warp = -1;
-    if (all == 0 || (int64_t)all * s->naccesses * s->iterations > ((int64_t)1 << 16))
-        return false;
-    scenario_instr in;
-    banks_result r;
-    for (int it = 0; it < s->iterations; it++)
-        for (int a = 0; a < s->naccesses; a++) {
-            if (!scenario_access_active(s, a, it))
-                continue;
-            for (int w = 0; w < all; w++) {
-                scenario_instr_build(s, a, it, w, &in);
-                banks_analyze(s->arch, &in.req, &r, NULL);
-                if (r.conflict_degree > *worst) {
-                    *worst = r.conflict_degree;
-                    *warp = w;
-                }
-            }
-        }
-    return true;
-}
-
 void report_text(FILE *out, const scenario *s, const report_options *o)
 {
     text_ctx c = {.out = out, .o = o, .last_access = -2, .last_iter = -1, .last_heading = -1};
     if (!o->summary)
         scenario_header(out, s);
-    visit(s, o, text_visit, &c, o->summary);
+    report_totals t;
+    o->engine->walk(s, o, o->summary, text_visit, &c, &t);
     flush_run(&c, s);
     if (o->summary) /* after the instructions: a streamed trace's count is known only then */
         scenario_header(out, s);
     char deg[32], cover[160];
-    int64_t issued = c.t.instructions - c.t.idle;
+    int64_t issued = t.instructions - t.idle;
     fprintf(out, "\ntotal%s: %lld warp-instruction%s", warps_covered_text(s, o, cover, sizeof cover), (long long)issued,
             issued == 1 ? "" : "s");
-    if (c.t.idle)
-        fprintf(out, " issued (+%lld of idle warps: no active lane, nothing issued)", (long long)c.t.idle);
-    fprintf(out, ", %lld wavefront%s (ideal %lld), %lld bank conflict%s", (long long)c.t.wavefronts,
-            c.t.wavefronts == 1 ? "" : "s", (long long)c.t.ideal, (long long)c.t.conflicts,
-            c.t.conflicts == 1 ? "" : "s");
-    if (c.t.wavefronts)
-        fprintf(out, ", efficiency %.1f %%", 100.0 * (double)c.t.ideal / (double)c.t.wavefronts);
-    excluded_note(out, "; ", &c.excluded);
-    if (c.t.not_modelled)
+    if (t.idle)
+        fprintf(out, " issued (+%lld of idle warps: no active lane, nothing issued)", (long long)t.idle);
+    fprintf(out, ", %lld wavefront%s (ideal %lld), %lld bank conflict%s", (long long)t.wavefronts,
+            t.wavefronts == 1 ? "" : "s", (long long)t.ideal, (long long)t.conflicts, t.conflicts == 1 ? "" : "s");
+    if (t.wavefronts)
+        fprintf(out, ", efficiency %.1f %%", 100.0 * (double)t.ideal / (double)t.wavefronts);
+    excluded_note(out, "; ", &t.excluded);
+    if (t.not_modelled)
         fprintf(out, "\nnot modelled: %lld warp-instruction%s (counted in none of the sums above)",
-                (long long)c.t.not_modelled, c.t.not_modelled == 1 ? "" : "s");
-    if (c.t.not_modelled == c.t.instructions && c.t.instructions) /* nothing was predicted */
+                (long long)t.not_modelled, t.not_modelled == 1 ? "" : "s");
+    if (t.not_modelled == t.instructions && t.instructions) /* nothing was predicted */
         fprintf(out, "\nworst: none predicted\n");
     else {
-        fprintf(out, "\nworst: %s", report_degree_text(c.t.worst_degree, deg, sizeof deg));
+        fprintf(out, "\nworst: %s", report_degree_text(t.worst_degree, deg, sizeof deg));
         /* totals over some warps only: a worse warp of the block is named, so "worst" never
          * hides it (char tile[32][33]: warp 0 conflict-free, warp 2 2-way) */
         int all_worst, all_warp;
-        if (cover[0] && worst_all_warps(s, &all_worst, &all_warp) && all_worst > c.t.worst_degree)
+        if (cover[0] && o->engine->worst_all_warps(s, &all_worst, &all_warp) && all_worst > t.worst_degree)
             fprintf(out, " in the warps of the total; %s in warp %d of the %d of the block (--warp %d)",
                     report_degree_text(all_worst, deg, sizeof deg), all_warp, scenario_warp_count(s), all_warp);
         fputc('\n', out);
@@ -572,8 +457,6 @@ void report_text(FILE *out, const scenario *s, const report_options *o)
 
 typedef struct json_ctx {
     jsonw *w;
-    report_totals t;
-    scenario_excluded excluded;
     bool explained[256]; /* "why" written for this access (as the text output's first table) */
 } json_ctx;
 
@@ -587,13 +470,11 @@ static void json_excluded(jsonw *w, const scenario_excluded *e)
 }
 
 static void json_visit(void *ctx, const scenario *s, const scenario_instr *in, const banks_result *r,
-                       const lanes_brief *b)
+                       const report_lanes *b)
 {
     json_ctx *c = ctx;
     jsonw *w = c->w;
     scenario_excluded ex = b->ex;
-    scenario_excluded_add(&c->excluded, &ex);
-    totals_add(&c->t, in, r, b->idle);
     jsonw_begin_object(w, JSONW_INLINE);
     JSONW_KV_INT(w, "seq", in->seq);
     if (in->access >= 0)
@@ -806,13 +687,14 @@ bool report_json(FILE *out, const scenario *s, const report_options *o, const ch
         json_arrays(&w, s);
     jsonw_key(&w, "accesses");
     jsonw_begin_array(&w, JSONW_LINES);
-    visit(s, o, json_visit, &c, false);
+    report_totals t;
+    o->engine->walk(s, o, false, json_visit, &c, &t);
     jsonw_end_array(&w);
     jsonw_key(&w, "summary");
     jsonw_begin_object(&w, JSONW_INLINE);
-    jsonw_kv_int(&w, "instructions", c.t.instructions);
-    jsonw_kv_int(&w, "issued_instructions", c.t.instructions - c.t.idle);
-    jsonw_kv_int(&w, "idle_instructions", c.t.idle);
+    jsonw_kv_int(&w, "instructions", t.instructions);
+    jsonw_kv_int(&w, "issued_instructions", t.instructions - t.idle);
+    jsonw_kv_int(&w, "idle_instructions", t.idle);
     if (scenario_has_layout(s)) {
         jsonw_key(&w, "warps_covered");
         jsonw_begin_array(&w, JSONW_INLINE);
@@ -823,15 +705,15 @@ bool report_json(FILE *out, const scenario *s, const report_options *o, const ch
                 jsonw_int(&w, scenario_selected_warp(s, i));
         jsonw_end_array(&w);
     }
-    jsonw_kv_int(&w, "wavefronts", c.t.wavefronts);
-    jsonw_kv_int(&w, "ideal_wavefronts", c.t.ideal);
-    jsonw_kv_int(&w, "bank_conflicts", c.t.conflicts);
-    jsonw_kv_int(&w, "worst_conflict_degree", c.t.worst_degree);
-    jsonw_kv_double(&w, "efficiency", c.t.wavefronts ? (double)c.t.ideal / (double)c.t.wavefronts : 1.0);
+    jsonw_kv_int(&w, "wavefronts", t.wavefronts);
+    jsonw_kv_int(&w, "ideal_wavefronts", t.ideal);
+    jsonw_kv_int(&w, "bank_conflicts", t.conflicts);
+    jsonw_kv_int(&w, "worst_conflict_degree", t.worst_degree);
+    jsonw_kv_double(&w, "efficiency", t.wavefronts ? (double)t.ideal / (double)t.wavefronts : 1.0);
     jsonw_key(&w, "excluded_lanes");
-    json_excluded(&w, &c.excluded);
-    if (c.t.not_modelled) /* in "instructions", in none of the sums */
-        jsonw_kv_int(&w, "not_modelled", c.t.not_modelled);
+    json_excluded(&w, &t.excluded);
+    if (t.not_modelled) /* in "instructions", in none of the sums */
+        jsonw_kv_int(&w, "not_modelled", t.not_modelled);
     jsonw_end_object(&w);
     if (o->json_extra)
         o->json_extra(&w, o->json_extra_ctx);

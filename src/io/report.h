@@ -10,7 +10,42 @@
 #include "io/jsonw.h"
 #include "model/scenario.h"
 
+struct report_options;
+
+/* Totals over a scenario's warp-instructions (added up by the core's analysis, core/analysis.h). */
+typedef struct report_totals {
+    int64_t instructions; /* every warp-instruction built, idle ones included */
+    int64_t idle;         /* of those, the ones no lane issues (scenario_instr_idle) */
+    int64_t wavefronts, ideal, conflicts;
+    int64_t not_modelled; /* instructions of a kind the model does not cover (in instructions only) */
+    int worst_degree;
+    int64_t worst_seq;
+    scenario_excluded excluded; /* the lanes left out */
+} report_totals;
+
+/* What a report reads of one instruction's lanes: its excluded lanes and whether it is idle. */
+typedef struct report_lanes {
+    scenario_excluded ex;
+    bool idle;
+} report_lanes;
+
+/* Called with each warp-instruction of a walk, its predicted result and its lanes. */
+typedef void (*report_visit_fn)(void *ctx, const scenario *s, const scenario_instr *in, const banks_result *r,
+                                const report_lanes *b);
+
+/* The analysis a report prints (the core's, core/analysis.h: io does not analyse). */
+typedef struct report_engine {
+    /* Walk the instructions o selects, calling fn with each one's result and adding it to *t
+     * (zeroed first); brief: fn reads only the requests and the lanes' states. */
+    void (*walk)(const scenario *s, const struct report_options *o, bool brief, report_visit_fn fn, void *ctx,
+                 report_totals *t);
+    /* The worst degree over every warp of the block and a warp that has it; false when the block
+     * is too big to go through or s is a trace. */
+    bool (*worst_all_warps)(const scenario *s, int *worst, int *warp);
+} report_engine;
+
 typedef struct report_options {
+    const report_engine *engine; /* the analysis (required) */
     bool all_lanes;              /* text: a lane table for every warp-instruction, not only the first */
     int warp;                    /* -1: the scenario's selection; else only this warp */
     bool summary;                /* text: totals only */
@@ -21,16 +56,6 @@ typedef struct report_options {
     void (*json_extra)(struct jsonw *w, void *ctx);
     void *json_extra_ctx;
 } report_options;
-
-/* Totals over a scenario's warp-instructions. */
-typedef struct report_totals {
-    int64_t instructions; /* every warp-instruction built, idle ones included */
-    int64_t idle;         /* of those, the ones no lane issues (scenario_instr_idle) */
-    int64_t wavefronts, ideal, conflicts;
-    int64_t not_modelled; /* instructions of a kind the model does not cover (in instructions only) */
-    int worst_degree;
-    int64_t worst_seq;
-} report_totals;
 
 /* The format tag of `analyze --json` (fields are only ever added within a version). */
 #define REPORT_ANALYZE_FORMAT "bankscope-analyze/1"

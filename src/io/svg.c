@@ -10,23 +10,6 @@
 
 enum { CW = 26, CH = 20, LEFT = 60, TOP = 70 };
 
-int64_t svg_worst_instr(const scenario *s)
-{
-    int64_t n = scenario_instr_count(s), best = 0;
-    int worst = -1;
-    scenario_instr in;
-    banks_result r;
-    for (int64_t k = 0; k < n; k++) {
-        scenario_instr_at(s, k, &in);
-        banks_analyze(s->arch, &in.req, &r, NULL);
-        if (r.conflict_degree > worst) {
-            worst = r.conflict_degree;
-            best = k;
-        }
-    }
-    return best;
-}
-
 static void text(strbuf *o, int x, int y, const char *anchor, const char *style, const char *t)
 {
     strbuf_addf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\" %s>", x, y, anchor, style);
@@ -141,14 +124,9 @@ static int draw_map(const scenario *s, const scenario_instr *in, int y0, strbuf 
     return y + 20;
 }
 
-void svg_render(const scenario *s, int64_t k, strbuf *o)
+void svg_render(const scenario *s, const scenario_instr *in, const banks_result *r, const banks_cell *cells, strbuf *o)
 {
-    scenario_instr in;
-    banks_result r;
-    static banks_cell cells[BANKS_MAX_ROWS * BANKS_MAX_BANKS];
-    scenario_instr_at(s, k, &in);
-    banks_analyze(s->arch, &in.req, &r, cells);
-    int banks = s->arch->banks, rows = r.wavefronts;
+    int banks = s->arch->banks, rows = r->wavefronts;
     strbuf body = {0};
     char buf[512], deg[32];
     /* title: a long name is cut on a character boundary */
@@ -159,18 +137,18 @@ void svg_render(const scenario *s, int64_t k, strbuf *o)
     strbuf line = {0};
     if (!scenario_has_layout(s)) {
         char kt[32];
-        strbuf_addf(&line, "trace[%lld]: %s, %d B per lane", (long long)k, scenario_kind_text(&in.req, kt, sizeof kt),
-                    in.req.width);
+        strbuf_addf(&line, "trace[%lld]: %s, %d B per lane", (long long)in->seq,
+                    scenario_kind_text(&in->req, kt, sizeof kt), in->req.width);
     } else {
-        const scenario_access *a = &s->accesses[in.access];
+        const scenario_access *a = &s->accesses[in->access];
         char kt[32];
-        strbuf_addf(&line, "warp %d", in.warp);
+        strbuf_addf(&line, "warp %d", in->warp);
         strbuf it = {0}; /* the loops' values: which iteration the grid is */
-        scenario_iteration_text(s, in.access, in.iteration, &it);
+        scenario_iteration_text(s, in->access, in->iteration, &it);
         if (it.len)
             strbuf_addf(&line, ", %s", strbuf_str(&it));
         strbuf_free(&it);
-        strbuf_addf(&line, ": %s %s", scenario_kind_text(&in.req, kt, sizeof kt), s->arrays[a->array].name);
+        strbuf_addf(&line, ": %s %s", scenario_kind_text(&in->req, kt, sizeof kt), s->arrays[a->array].name);
         for (int d = 0; d < a->nidx; d++)
             strbuf_addf(&line, "[%s]", a->index_text[d]);
         if (a->field)
@@ -181,20 +159,20 @@ void svg_render(const scenario *s, int64_t k, strbuf *o)
     text(&body, LEFT, 44, "start", "font-size=\"13\"", strbuf_str(&line));
     strbuf_clear(&line);
     scenario_excluded ex;
-    scenario_instr_excluded(&in, &ex);
+    scenario_instr_excluded(in, &ex);
     int64_t nex = scenario_excluded_total(&ex);
     if (nex) { /* lanes left out are said first, never a bare "conflict-free" (as analyze) */
         char why[160];
         strbuf_addf(&line, "%lld of %d lanes left out (%s)%s; the %d remaining: ", (long long)nex,
-                    scenario_instr_threads(&in), report_excluded_text(&ex, why, sizeof why),
-                    ex.misaligned ? ": this access faults" : "", r.active_lanes);
+                    scenario_instr_threads(in), report_excluded_text(&ex, why, sizeof why),
+                    ex.misaligned ? ": this access faults" : "", r->active_lanes);
     }
     strbuf_addf(&line, "%s: %d wavefront%s (ideal %d), %d bank conflict%s - predicted, %s",
-                report_degree_text(r.conflict_degree, deg, sizeof deg), r.wavefronts, r.wavefronts == 1 ? "" : "s",
-                r.ideal_wavefronts, r.bank_conflicts, r.bank_conflicts == 1 ? "" : "s", s->arch->name);
+                report_degree_text(r->conflict_degree, deg, sizeof deg), r->wavefronts, r->wavefronts == 1 ? "" : "s",
+                r->ideal_wavefronts, r->bank_conflicts, r->bank_conflicts == 1 ? "" : "s", s->arch->name);
     text(&body, LEFT, 62, "start",
-         r.conflict_degree > 1 || nex ? "font-size=\"13\" fill=\"#c00\" font-weight=\"bold\""
-                                      : "font-size=\"13\" fill=\"#070\" font-weight=\"bold\"",
+         r->conflict_degree > 1 || nex ? "font-size=\"13\" fill=\"#c00\" font-weight=\"bold\""
+                                       : "font-size=\"13\" fill=\"#070\" font-weight=\"bold\"",
          strbuf_str(&line));
     strbuf_free(&line);
     /* bank header and grid */
@@ -206,8 +184,8 @@ void svg_render(const scenario *s, int64_t k, strbuf *o)
     int y = TOP + 18;
     for (int row = 0; row < rows && row < BANKS_MAX_ROWS; row++) {
         int ph = 0;
-        for (int p = 0; p < r.nphases; p++)
-            if (row >= r.phase[p].first_row && row < r.phase[p].first_row + r.phase[p].wavefronts)
+        for (int p = 0; p < r->nphases; p++)
+            if (row >= r->phase[p].first_row && row < r->phase[p].first_row + r->phase[p].wavefronts)
                 ph = p;
         snprintf(buf, sizeof buf, "%d", row);
         text(&body, LEFT - 6, y + row * CH + 14, "end", "font-size=\"11\" fill=\"#555\"", buf);
@@ -219,7 +197,7 @@ void svg_render(const scenario *s, int64_t k, strbuf *o)
                 continue;
             }
             int load = 0;
-            for (int rr = r.phase[ph].first_row; rr < r.phase[ph].first_row + r.phase[ph].wavefronts; rr++)
+            for (int rr = r->phase[ph].first_row; rr < r->phase[ph].first_row + r->phase[ph].wavefronts; rr++)
                 load += cells[rr * banks + b].lanes != 0;
             int n = __builtin_popcount(c->lanes);
             rect(&body, x, yy, CW, CH, n > 1 ? "#ffe066" : load > 1 ? "#f08080" : "#9be39b");
@@ -229,14 +207,14 @@ void svg_render(const scenario *s, int64_t k, strbuf *o)
     }
     y += rows * CH + 40;
     if (scenario_has_layout(s))
-        y = draw_map(s, &in, y, &body) + 20;
+        y = draw_map(s, in, y, &body) + 20;
     text(&body, LEFT, y, "start", "font-size=\"11\" fill=\"#555\"",
          "rows: wavefronts; cells: lanes served (red: the bank serves several words in one phase; yellow: lanes "
          "sharing one word)");
     int width = LEFT + (banks > 40 ? banks : 40) * CW + 20, height = y + 20;
     if (scenario_has_layout(s)) { /* room for the "+N columns" mark of a map cut on the right */
         int64_t mr, mc;
-        scenario_map_shape(&s->arrays[s->accesses[in.access].array], &mr, &mc);
+        scenario_map_shape(&s->arrays[s->accesses[in->access].array], &mr, &mc);
         if (mc > MAP_MAX_COLS && LEFT + MAP_MAX_COLS * CW + 100 > width)
             width = LEFT + MAP_MAX_COLS * CW + 100;
     }

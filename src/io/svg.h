@@ -5,9 +5,9 @@
 
 #include "model/scenario.h"
 
-/* The warp-instruction with the highest conflict degree (the first one on ties). */
-int64_t svg_worst_instr(const scenario *s);
-/* Render instruction k of s (see scenario_instr_at). */
-void svg_render(const scenario *s, int64_t k, strbuf *out);
+/* Render warp-instruction in of s with its result r and cells (banks_analyze's: the core
+ * analyses, core/analysis.h analysis_svg). */
+void svg_render(const scenario *s, const scenario_instr *in, const banks_result *r, const banks_cell *cells,
+                strbuf *out);
 
 #endif

@@ -329,5 +329,5 @@ static void measure_stop(void)
     write_file(why, 0);
 }
 
-const record_pass record_count_pass = {"count", count_start, measure_stop};
-const record_pass record_time_pass = {"time", time_start, measure_stop};
+const record_pass record_count_pass = {.name = "count", .start = count_start, .stop = measure_stop};
+const record_pass record_time_pass = {.name = "time", .start = time_start, .stop = measure_stop};

@@ -103,6 +103,11 @@ typedef struct tui_mode {
     void (*draw)(tui_app *a);
     void (*resize)(tui_app *a);
     void (*leave)(tui_app *a);
+    /* the mode's own state: state_size zeroed bytes allocated when the mode is pushed (before
+     * enter), handed to release (after leave; NULL: nothing inside it is owned) and freed when it
+     * is popped or the app ends; app_mode_state finds it. 0: the mode has no state of its own */
+    size_t state_size;
+    void (*release)(void *state);
     /* the mode's own rows of the action table (keys, key bar, help): dispatch, the key bar and
      * the help screen take them first, then the shared rows (actions.c) that apply to the mode */
     const tui_action *actions;
@@ -178,26 +183,6 @@ typedef struct advisor_state {
     unsigned long gen; /* scenario generation the rows belong to */
 } advisor_state;
 
-/* The advisor on a recording (mode_whatif.c): the layouts of its shared variables tried on the
- * recorded addresses; Enter applies one as a what-if. */
-#define WHATIF_ROWS (4 * (WHATIF_TOP + 3))
-typedef struct whatif_state {
-    recording_regions g; /* the recording's regions (names and types owned here) */
-    whatif_result res[4];
-    int searched[4], nres;
-    int nrows;
-    struct {
-        int k; /* which search */
-        whatif_layout l;
-        whatif_cost c;
-    } rows[WHATIF_ROWS];
-    int cursor, scroll;
-    int64_t threads;
-    char error[200]; /* why there is nothing to show; "" */
-    int lines_for;   /* the row lines[] describes; -1 none yet */
-    char lines[400]; /* that row's effect per source line: "line 25: 1024 -> 32; ..." */
-} whatif_state;
-
 typedef struct structs_state {
     int sel_struct, sel_field;
     /* d on a field an access reads asks first: the field asked about (-1: none) */
@@ -230,72 +215,6 @@ typedef struct lesson_state {
     int step;
 } lesson_state;
 
-typedef struct help_state {
-    int scroll;
-    bool why; /* the page shows the whole why text, not the keys */
-} help_state;
-
-typedef enum picker_kind { PICK_PATTERN, PICK_ARCH } picker_kind;
-typedef struct picker_state {
-    picker_kind kind;
-    int cursor, scroll;           /* in the shown entries */
-    int n;                        /* entries */
-    char **name, **title, **arch; /* owned, one per entry (title, arch: NULL when unknown) */
-    tui_line filter;              /* typed: entries whose text holds its letters in order */
-    int *shown;                   /* owned: the entries that match, in library order */
-    int nshown;
-} picker_state;
-
-/* The kernel view (mode_kernel.c): the text `bankscope kernel` prints for the scenario on show. */
-typedef struct kernel_state {
-    strbuf text;  /* owned */
-    char **lines; /* owned array; the lines point into text (NUL-terminated there) */
-    int nlines;
-    kernel_text_span *spans; /* owned; one per access (trace entry) from first made before any error */
-    int nspans, first;
-    int total;       /* accesses of the scenario (more than made: the view holds a window around the current) */
-    char error[700]; /* why the kernel of an access could not be made; "" when all were */
-    tui_pager pager;
-    unsigned long mask; /* mouse events before the view asked for the wheel too */
-} kernel_state;
-
-/* The SASS view of a recording (mode_sass.c): one row per SASS instruction of the trace. */
-typedef struct sass_row_view {
-    int64_t pc;
-    int executions, worst_entry; /* the trace entry of its costliest execution */
-    int64_t wavefronts, ideal, excess;
-    int degree, not_modelled;
-} sass_row_view;
-typedef struct sass_state {
-    sass_row_view *rows; /* owned */
-    char **text;         /* owned: one line per row, in the order shown */
-    int *order;          /* owned: row index of each shown line */
-    int n;
-    bool sorted;        /* by cost (excess wavefronts), else by pc */
-    int w_deg, w_where; /* widths of the worst-degree and line columns: their widest cell */
-    tui_pager pager;
-} sass_state;
-
-/* The source view (mode_source.c, on view_source.c's input): the rows on show and the pager. */
-typedef struct source_state {
-    tui_source src;
-    bool open;                 /* src holds the input */
-    bool sorted;               /* by cost, not in file order */
-    bool center;               /* the next frame scrolls the cursor to a third of the page */
-    int *kind, *ref;           /* owned, per pager line: what it shows (mode_source.c) and its row */
-    char **texts;              /* owned, per pager line */
-    int n;                     /* pager lines */
-    int w_num, w_pred, w_meas; /* gutter column widths */
-    int w_wf, w_deg;           /* the predicted column's parts: "1056/64", "32-way" */
-    bool narrow;               /* fewer than SOURCE_NARROW columns: short words, no shared indent */
-    tui_pager pager;
-    unsigned long mask;       /* mouse events before the view asked for the wheel too */
-    const char *hint;         /* the source file the command line names (bankscope FILE.cu), or NULL */
-    const char *dir;          /* the folder --source names (named files may be opened there), or NULL */
-    const source_skip *skips; /* the accesses the importer skipped (borrowed); NULL: not known */
-    int nskips;
-} source_state;
-
 typedef struct quiz_state {
     bool answered;
     char buf[8];
@@ -322,22 +241,24 @@ struct tui_app {
     char message[256];
     bool message_error;
     const tui_mode *stack[8];
+    void *stack_state[8]; /* owned: each stacked mode's own state (tui_mode.state_size), or NULL */
     int depth;
     /* mode states */
     edit_state edit;
     prompt_state prompt;
     advisor_state adv;
-    whatif_state *wi; /* owned while the recording's advisor is open */
     structs_state structs;
     compare_state cmp;
     step_state step;
     lesson_state lesson;
-    help_state help;
-    picker_state picker;
     quiz_state quiz;
-    kernel_state kernel;
-    source_state srcview;
-    sass_state sass;
+    /* where the source view finds the source (the command line's): the view itself owns its state */
+    struct {
+        const char *hint;         /* the source file the command line names (bankscope FILE.cu), or NULL */
+        const char *dir;          /* the folder --source names (named files may be opened there), or NULL */
+        const source_skip *skips; /* the accesses the importer skipped (borrowed); NULL: not known */
+        int nskips;
+    } srcopt;
     /* a recording's lines with their measured numbers, for the result panel (view_ctx.c): read
      * once per file; line the row of the instruction on show (-1 none) */
     struct {
@@ -352,8 +273,9 @@ struct tui_app {
         int array;         /* the array the dimensions belong to */
         unsigned long gen; /* scen_gen of the preset's edit: any later edit makes dims the user's */
         int64_t dims[SCENARIO_MAX_DIMS];
-    } preset;     /* the user's dimensions while `a` presets are shown */
-    bool quiz_on; /* predict first: verdicts hidden until a guess */
+    } preset;         /* the user's dimensions while `a` presets are shown */
+    bool quiz_on;     /* predict first: verdicts hidden until a guess */
+    bool sass_sorted; /* the SASS view's order (by cost), kept from one opening to the next */
     /* background work */
     tui_job *jobs[JOB_KINDS];
     tui_job *abandoned; /* cancelled jobs still finishing (joined when they do) */
@@ -408,7 +330,13 @@ const tui_mode *app_top(const tui_app *a);
 /* The mode of id (every mode, for dispatch and help by id). */
 const tui_mode *mode_of(tui_mode_id id);
 bool app_in_mode(const tui_app *a, tui_mode_id id);
-void app_push(tui_app *a, const tui_mode *m);
+/* Push mode m (its state allocated, then its enter run); false when the stack is full. */
+bool app_push(tui_app *a, const tui_mode *m);
+/* The state of the topmost mode id on the stack (tui_mode.state_size bytes), NULL when the mode
+ * is not open or has no state. */
+void *app_mode_state(const tui_app *a, tui_mode_id id);
+/* Pop every mode, the main one too, and free their states (the app's end). */
+void app_modes_free(tui_app *a);
 /* Pop the top mode (never the main one). */
 void app_pop(tui_app *a);
 /* Close every mode above the main view. */
@@ -441,30 +369,12 @@ char **actions_help_lines(const tui_crt *c, tui_mode_id mode, const tui_app *a, 
 void actions_help_idle(const tui_app *a, tui_mode_id mode, char *buf, size_t n);
 void actions_help_free(char **lines, int n);
 /* Common handlers modes use directly. */
-int action_close(tui_app *a, int key);
 
-/* Handlers of the modes' own actions (in their mode_*.c files), listed in the action table. */
-int help_scroll(tui_app *a, int key);
+/* Each mode is opened through one function in its mode_*.c (the shared action rows name most of
+ * them); the handlers of a mode's own rows are static there. */
 int edit_begin_key(tui_app *a, int key);
-int edit_keep(tui_app *a, int key);
-int edit_cancel(tui_app *a, int key);
-int edit_next_index(tui_app *a, int key);
-int edit_line(tui_app *a, int key);
-int prompt_accept(tui_app *a, int key);
-int prompt_cancel(tui_app *a, int key);
-int prompt_line(tui_app *a, int key);
-int prompt_yes(tui_app *a, int key);
-int prompt_no(tui_app *a, int key);
-int prompt_open_save(tui_app *a, int key);
 int advisor_open(tui_app *a, int key);
-int advisor_move(tui_app *a, int key);
-int advisor_apply(tui_app *a, int key);
-int advisor_measure(tui_app *a, int key);
-int advisor_apply_layout_key(tui_app *a, int key);
 int structs_open(tui_app *a, int key);
-int structs_move(tui_app *a, int key);
-int structs_edit(tui_app *a, int key);
-int structs_declare(tui_app *a, int key);
 int compare_toggle(tui_app *a, int key);
 /* Compare the file on show with the file at path (bankscope A.json B.json): 0, or -1 with err. */
 int compare_open_file(tui_app *a, const char *path, char *err, size_t n);
@@ -473,38 +383,18 @@ void compare_diff_draw(tui_app *a, layout_rect r);
 /* The advisor on a trace: a recording's what-if (mode_whatif.c). */
 int whatif_open(tui_app *a, int key);
 int compare_pin(tui_app *a, int key);
-int compare_scroll(tui_app *a, int key);
 int step_toggle(tui_app *a, int key);
-int step_next(tui_app *a, int key);
-int step_play(tui_app *a, int key);
 int present_toggle(tui_app *a, int key);
 int quiz_toggle(tui_app *a, int key);
-int quiz_digit(tui_app *a, int key);
-int quiz_enter(tui_app *a, int key);
 int picker_open(tui_app *a, int key);
-int picker_move(tui_app *a, int key);
-int picker_choose(tui_app *a, int key);
-int picker_close(tui_app *a, int key);
-int picker_type(tui_app *a, int key);
-/* Free the picker's list (leaving it, and at exit). */
-void picker_free(tui_app *a);
-int why_open(tui_app *a, int key);
+/* Open the help screen: the keys of the mode below it, or (why) the whole why text. */
+void help_open(tui_app *a, bool why);
 int kernel_open(tui_app *a, int key);
 /* The SASS view of a recording (mode_sass.c). */
 int sass_open(tui_app *a, int key);
-void sass_view_free(tui_app *a);
-int kernel_scroll(tui_app *a, int key);
-int kernel_search(tui_app *a, int key);
-int kernel_mouse(tui_app *a, int key);
 int source_open(tui_app *a, int key);
-int source_key(tui_app *a, int key);
-int source_mouse(tui_app *a, int key);
 /* Open the source view at startup when the file on show is a recording (it opens there). */
 void source_open_first(tui_app *a);
-/* Free the source view's text (leaving the view, and at exit). */
-void source_view_free(tui_app *a);
-/* Free the kernel view's text (leaving the view, and at exit). */
-void kernel_view_free(tui_app *a);
 
 /* ---- frame.c: per-frame geometry and hit tests ---- */
 /* The presentation mode's grid (mode_present.c), for frame_compute. */

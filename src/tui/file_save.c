@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/analysis.h"
 #include "io/load.h"
 #include "model/scenario_edit.h"
 #include "io/save.h"
-#include "io/svg.h"
 #include "tui/app.h"
 
 /* The reason at the end of an error text ("...: No such file or directory"). */
@@ -58,10 +58,10 @@ bool tui_save(tui_app *a, const char *path, bool svg, char *msg, size_t n)
             one.nwarps = 1;
             scenario_error se;
             if (scenario_finish(&one, &se))
-                svg_render(&one, (int64_t)a->iteration * one.naccesses + a->access, &sb);
+                analysis_svg(&one, (int64_t)a->iteration * one.naccesses + a->access, &sb);
             scenario_free(&one);
         } else
-            svg_render(&a->sc, k < 0 ? 0 : k, &sb);
+            analysis_svg(&a->sc, k < 0 ? 0 : k, &sb);
         if (sb.len == 0) {
             snprintf(msg, n, "not saved: warp %d could not be drawn", a->warp);
             return false;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/analysis.h"
 #include "io/load.h"
 #include "tui/app.h"
 
@@ -34,51 +35,24 @@ struct tui_job {
     tui_job *next; /* in the abandoned list */
 };
 
-/* Sum every warp-instruction of s as `analyze` does; stops early when cancel is set. */
+/* The totals of every warp-instruction of s from the core's analysis (the walk `analyze`'s
+ * report takes); stops early when cancel is set. */
 static void totals_run(const scenario *s, tui_totals *t, atomic_int *cancel, atomic_llong *done)
 {
-    memset(t, 0, sizeof *t);
-    scenario_instr in;
-    banks_result r;
-    scenario_excluded ex;
-    int64_t n = scenario_instr_count(s);
-    for (int64_t k = 0; k < n; k++) {
-        if (cancel && (k & 255) == 0 && atomic_load(cancel))
-            return;
-        scenario_instr_at(s, k, &in);
-        banks_analyze(s->arch, &in.req, &r, NULL);
-        t->instructions++;
-        t->idle += scenario_instr_idle(&in);
-        t->wavefronts += r.wavefronts;
-        t->ideal += r.ideal_wavefronts;
-        t->conflicts += r.bank_conflicts;
-        if (r.conflict_degree > t->worst)
-            t->worst = r.conflict_degree;
-        scenario_instr_excluded(&in, &ex);
-        scenario_excluded_add(&t->excl, &ex);
-        if (done)
-            atomic_store(done, k + 1);
-    }
+    report_totals rt;
+    analysis_totals(s, &rt, &(analysis_progress){.cancel = cancel, .done = done});
+    *t = (tui_totals){.instructions = rt.instructions,
+                      .wavefronts = rt.wavefronts,
+                      .ideal = rt.ideal,
+                      .conflicts = rt.conflicts,
+                      .idle = rt.idle,
+                      .worst = rt.worst_degree,
+                      .excl = rt.excluded};
 }
 
 void totals_compute(const scenario *s, tui_totals *t)
 {
     totals_run(s, t, NULL, NULL);
-}
-
-/* Total wavefronts of one access over all selected warps and iterations. */
-static int64_t access_wavefronts(const scenario *s, int access, atomic_int *cancel)
-{
-    int64_t sum = 0;
-    scenario_instr in;
-    banks_result r;
-    for (int it = 0; it < s->iterations && !atomic_load(cancel); it++)
-        for (int w = 0; w < scenario_selected_warps(s) && scenario_access_active(s, access, it); w++) {
-            scenario_instr_build(s, access, it, scenario_selected_warp(s, w), &in);
-            banks_analyze(s->arch, &in.req, &r, NULL);
-            sum += r.wavefronts;
-        }
-    return sum;
 }
 
 /* The compare variant: the struct-of-arrays form when the access reads a struct field, else the
@@ -95,14 +69,14 @@ static void variant_run(tui_job *j)
     scenario_array *arr = &s->arrays[ac->array];
     int last = arr->ndims - 1;
     int64_t start = arr->pad[last], best_pad = -1, best = INT64_MAX;
-    int64_t now = access_wavefronts(s, j->access, &j->cancel);
+    int64_t now = analysis_access_wavefronts(s, j->access, &(analysis_progress){.cancel = &j->cancel});
     scenario_error e;
     for (int64_t p = 0; p <= 32 && !atomic_load(&j->cancel); p++) {
         atomic_store(&j->done, p);
         arr->pad[last] = p;
         if (p == start || !scenario_finish(s, &e))
             continue;
-        int64_t w = access_wavefronts(s, j->access, &j->cancel);
+        int64_t w = analysis_access_wavefronts(s, j->access, &(analysis_progress){.cancel = &j->cancel});
         if (w < best) {
             best = w;
             best_pad = p;

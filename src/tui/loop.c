@@ -261,10 +261,10 @@ int tui_main(const tui_options *o)
     snprintf(a->gpu_status, sizeof a->gpu_status, "no GPU: predicted only\nmeasurement off (--no-gpu)");
     if (o->present)
         app_push(a, &mode_present);
-    a->srcview.hint = o->source_file;
-    a->srcview.dir = o->source_dir;
-    a->srcview.skips = o->skips;
-    a->srcview.nskips = o->nskips;
+    a->srcopt.hint = o->source_file;
+    a->srcopt.dir = o->source_dir;
+    a->srcopt.skips = o->skips;
+    a->srcopt.nskips = o->nskips;
     int rc = TUI_OK;
     if (o->snapshot) {
         rc = snapshot(a, o->keys);

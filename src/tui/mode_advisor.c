@@ -35,7 +35,7 @@ static void advisor_leave(tui_app *a)
     jobs_cancel(a, JOB_ADVISOR);
 }
 
-int advisor_move(tui_app *a, int key)
+static int advisor_move(tui_app *a, int key)
 {
     const advisor_result *r = a->adv.res;
     if (!r)
@@ -46,7 +46,7 @@ int advisor_move(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int advisor_apply(tui_app *a, int key)
+static int advisor_apply(tui_app *a, int key)
 {
     (void)key;
     const advisor_result *r = a->adv.res;
@@ -75,7 +75,7 @@ static bool edit_layout(scenario *s, void *ctx, char *msg, size_t n)
     return advisor_apply_layout(s, e->array, &e->l, msg, n);
 }
 
-int advisor_apply_layout_key(tui_app *a, int key)
+static int advisor_apply_layout_key(tui_app *a, int key)
 {
     (void)key;
     const advisor_result *r = a->adv.res;
@@ -99,7 +99,7 @@ int advisor_apply_layout_key(tui_app *a, int key)
     return app_edit(a, edit_layout, &e, done);
 }
 
-int advisor_measure(tui_app *a, int key)
+static int advisor_measure(tui_app *a, int key)
 {
     (void)key;
     if (!sweep_measure_start(a) && a->sweep.error[0]) /* say why nothing is measured */
@@ -312,30 +312,40 @@ static void advisor_draw(tui_app *a)
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
 static const tui_action advisor_actions[] = {
     /* the advisor */
-    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE},
-     2,
-     "choose",
-     "choose a padding row",
-     advisor_move,
-     MODE_BIT(MODE_ADVISOR),
-     NULL},
-    {{'\r', '\n', KEY_ENTER}, 1, "apply", "apply the chosen padding", advisor_apply, MODE_BIT(MODE_ADVISOR), NULL},
-    {{'s'},
-     1,
-     "layout",
-     "apply the cheapest layout that makes every access conflict-free (its swizzle or padding)",
-     advisor_apply_layout_key,
-     MODE_BIT(MODE_ADVISOR),
-     NULL},
-    {{'m'},
-     1,
-     "measure",
-     "measure every padding on the GPU",
-     advisor_measure,
-     MODE_BIT(MODE_ADVISOR),
-     advisor_can_measure},
+    {.keys = {KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE},
+     .nshow = 2,
+     .label = "choose",
+     .help = "choose a padding row",
+     .handler = advisor_move,
+     .modes = MODE_BIT(MODE_ADVISOR)},
+    {.keys = {'\r', '\n', KEY_ENTER},
+     .nshow = 1,
+     .label = "apply",
+     .help = "apply the chosen padding",
+     .handler = advisor_apply,
+     .modes = MODE_BIT(MODE_ADVISOR)},
+    {.keys = {'s'},
+     .nshow = 1,
+     .label = "layout",
+     .help = "apply the cheapest layout that makes every access conflict-free (its swizzle or padding)",
+     .handler = advisor_apply_layout_key,
+     .modes = MODE_BIT(MODE_ADVISOR)},
+    {.keys = {'m'},
+     .nshow = 1,
+     .label = "measure",
+     .help = "measure every padding on the GPU",
+     .handler = advisor_measure,
+     .modes = MODE_BIT(MODE_ADVISOR),
+     .acts = advisor_can_measure},
 };
 
 const tui_mode mode_advisor = {
-    MODE_ADVISOR, "advisor", true,          advisor_enter,   NULL,
-    advisor_draw, NULL,      advisor_leave, advisor_actions, (int)(sizeof advisor_actions / sizeof advisor_actions[0])};
+    .id = MODE_ADVISOR,
+    .name = "advisor",
+    .overlay = true,
+    .enter = advisor_enter,
+    .draw = advisor_draw,
+    .leave = advisor_leave,
+    .actions = advisor_actions,
+    .nactions = (int)(sizeof advisor_actions / sizeof advisor_actions[0]),
+};

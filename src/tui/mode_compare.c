@@ -100,7 +100,7 @@ int compare_pin(tui_app *a, int key)
     return REACT_REDRAW | REACT_RECOMPUTE;
 }
 
-int compare_scroll(tui_app *a, int key)
+static int compare_scroll(tui_app *a, int key)
 {
     int d = key == KEY_UP || key == 'k' ? -1 : key == KEY_DOWN || key == 'j' ? 1 : key == KEY_PPAGE ? -8 : 8;
     a->grid_scroll = a->grid_scroll + d < 0 ? 0 : a->grid_scroll + d; /* one scroll for both grids */
@@ -117,22 +117,18 @@ static void compare_leave(tui_app *a)
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
 static const tui_action compare_actions[] = {
-    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE},
-     2,
-     NULL,
-     "scroll both grids",
-     compare_scroll,
-     MODE_BIT(MODE_COMPARE),
-     NULL},
+    {.keys = {KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE},
+     .nshow = 2,
+     .help = "scroll both grids",
+     .handler = compare_scroll,
+     .modes = MODE_BIT(MODE_COMPARE)},
 };
 
-const tui_mode mode_compare = {MODE_COMPARE,
-                               "compare view",
-                               false,
-                               NULL,
-                               NULL,
-                               view_draw,
-                               NULL,
-                               compare_leave,
-                               compare_actions,
-                               (int)(sizeof compare_actions / sizeof compare_actions[0])};
+const tui_mode mode_compare = {
+    .id = MODE_COMPARE,
+    .name = "compare view",
+    .draw = view_draw,
+    .leave = compare_leave,
+    .actions = compare_actions,
+    .nactions = (int)(sizeof compare_actions / sizeof compare_actions[0]),
+};

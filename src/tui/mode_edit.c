@@ -149,7 +149,7 @@ int edit_check_done(tui_app *a, unsigned long serial, bool ok, const scenario_er
     return REACT_EDITED | REACT_REDRAW;
 }
 
-int edit_keep(tui_app *a, int key)
+static int edit_keep(tui_app *a, int key)
 {
     (void)key;
     if (a->edit.parse_error) { /* refused: the text and its message stay to be fixed (Esc undoes) */
@@ -164,7 +164,7 @@ int edit_keep(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int edit_cancel(tui_app *a, int key)
+static int edit_cancel(tui_app *a, int key)
 {
     (void)key;
     int r = REACT_REDRAW;
@@ -179,7 +179,7 @@ int edit_cancel(tui_app *a, int key)
     return r;
 }
 
-int edit_next_index(tui_app *a, int key)
+static int edit_next_index(tui_app *a, int key)
 {
     (void)key;
     if (a->edit.parse_error && a->edit.err_on_line) { /* the line's text is not taken: say so first */
@@ -191,7 +191,7 @@ int edit_next_index(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int edit_line(tui_app *a, int key)
+static int edit_line(tui_app *a, int key)
 {
     int r = line_key(&a->edit.line, key);
     if (r == LINE_CHANGED)
@@ -246,31 +246,39 @@ static void edit_draw(tui_app *a)
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
 static const tui_action edit_actions[] = {
     /* the index editor */
-    {{'\r', '\n', KEY_ENTER},
-     1,
-     "keep",
-     "keep the expression (the last valid one if it has an error)",
-     edit_keep,
-     MODE_BIT(MODE_EDIT),
-     NULL},
-    {{KEY_ESC}, 1, "undo", "undo the edit", edit_cancel, MODE_BIT(MODE_EDIT), NULL},
-    {{KEY_TAB},
-     1,
-     "next index",
-     "edit the next index expression (then 'when')",
-     edit_next_index,
-     MODE_BIT(MODE_EDIT),
-     NULL},
-    {{KEY_BACKSPACE, KEY_DC, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, CTRL('a'), CTRL('e'), CTRL('u'), CTRL('k'),
-      CTRL('w'), 127},
-     1,
-     NULL,
-     "edit the line: arrows, Home/End (Ctrl-A/E) move; Ctrl-U/Ctrl-K erase to the start/end, Ctrl-W a word",
-     edit_line,
-     MODE_BIT(MODE_EDIT),
-     NULL},
+    {.keys = {'\r', '\n', KEY_ENTER},
+     .nshow = 1,
+     .label = "keep",
+     .help = "keep the expression (the last valid one if it has an error)",
+     .handler = edit_keep,
+     .modes = MODE_BIT(MODE_EDIT)},
+    {.keys = {KEY_ESC},
+     .nshow = 1,
+     .label = "undo",
+     .help = "undo the edit",
+     .handler = edit_cancel,
+     .modes = MODE_BIT(MODE_EDIT)},
+    {.keys = {KEY_TAB},
+     .nshow = 1,
+     .label = "next index",
+     .help = "edit the next index expression (then 'when')",
+     .handler = edit_next_index,
+     .modes = MODE_BIT(MODE_EDIT)},
+    {.keys = {KEY_BACKSPACE, KEY_DC, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, CTRL('a'), CTRL('e'), CTRL('u'), CTRL('k'),
+              CTRL('w'), 127},
+     .nshow = 1,
+     .help = "edit the line: arrows, Home/End (Ctrl-A/E) move; Ctrl-U/Ctrl-K erase to the start/end, Ctrl-W a word",
+     .handler = edit_line,
+     .modes = MODE_BIT(MODE_EDIT)},
 };
 
 const tui_mode mode_edit = {
-    MODE_EDIT, "index editor", true,       NULL,         edit_key,
-    edit_draw, NULL,           edit_leave, edit_actions, (int)(sizeof edit_actions / sizeof edit_actions[0])};
+    .id = MODE_EDIT,
+    .name = "index editor",
+    .overlay = true,
+    .key = edit_key,
+    .draw = edit_draw,
+    .leave = edit_leave,
+    .actions = edit_actions,
+    .nactions = (int)(sizeof edit_actions / sizeof edit_actions[0]),
+};

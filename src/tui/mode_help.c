@@ -7,6 +7,17 @@
 
 #include "tui/app.h"
 
+typedef struct help_state {
+    int scroll;
+    bool why; /* the page shows the whole why text, not the keys */
+} help_state;
+
+/* The help screen's state, while it is open. */
+static help_state *hst(const tui_app *a)
+{
+    return app_mode_state(a, MODE_HELP);
+}
+
 /* The mode whose keys the help shows: the one under the help. */
 static tui_mode_id help_subject(const tui_app *a)
 {
@@ -16,7 +27,7 @@ static tui_mode_id help_subject(const tui_app *a)
 /* The lines on the page (malloc'd); width w for wrapping the why text. */
 static char **help_lines(tui_app *a, int w, int *n)
 {
-    if (!a->help.why) {
+    if (!hst(a)->why) {
         tui_mode_id m = help_subject(a);
         int k;
         char **keys = actions_help_lines(&a->crt, m, a, &k);
@@ -94,7 +105,7 @@ static void help_draw(tui_app *a)
     for (int y = r.y; y < r.y + r.h; y++)
         draw_fill(&a->crt, y, r.x, r.w, ROLE_NORMAL);
     char title[96];
-    if (a->help.why)
+    if (hst(a)->why)
         snprintf(title, sizeof title, "why (Esc or q closes)");
     else
         snprintf(title, sizeof title, "keys of the %s (Esc or q closes)",
@@ -102,13 +113,13 @@ static void help_draw(tui_app *a)
     layout_rect in = panel_frame(&a->crt, &r, title, true);
     int n;
     char **lines = help_lines(a, in.w - 2, &n);
-    if (a->help.scroll > n - in.h)
-        a->help.scroll = n - in.h > 0 ? n - in.h : 0;
-    for (int i = 0; i < in.h && a->help.scroll + i < n; i++)
-        draw_text(&a->crt, in.y + i, in.x + 1, in.w - 1, ROLE_NORMAL, "%s", lines[a->help.scroll + i]);
+    if (hst(a)->scroll > n - in.h)
+        hst(a)->scroll = n - in.h > 0 ? n - in.h : 0;
+    for (int i = 0; i < in.h && hst(a)->scroll + i < n; i++)
+        draw_text(&a->crt, in.y + i, in.x + 1, in.w - 1, ROLE_NORMAL, "%s", lines[hst(a)->scroll + i]);
     if (n > in.h)
         draw_text(&a->crt, r.y + r.h - 1, r.x + 2, r.w - 4, ROLE_KEY, " lines %d-%d of %d (%s scroll) ",
-                  a->help.scroll + 1, a->help.scroll + in.h < n ? a->help.scroll + in.h : n, n,
+                  hst(a)->scroll + 1, hst(a)->scroll + in.h < n ? hst(a)->scroll + in.h : n, n,
                   crt_glyph(&a->crt, "↑↓ PgUp/PgDn", "up/down PgUp/PgDn"));
     actions_help_free(lines, n);
     app_bar_draw(a);
@@ -116,43 +127,58 @@ static void help_draw(tui_app *a)
 
 /* Scroll by a line, or by a page (the frame's inner height) with PgUp/PgDn/Space/b; Home/End
  * go to either end (the draw clamps the end to the last page). */
-int help_scroll(tui_app *a, int key)
+static int help_scroll(tui_app *a, int key)
 {
     int page = a->rows - 4 > 1 ? a->rows - 5 : 1; /* one line of the last page stays for context */
     if (key == KEY_HOME || key == 'g') {
-        a->help.scroll = 0;
+        hst(a)->scroll = 0;
         return REACT_REDRAW;
     }
     if (key == KEY_END || key == 'G') {
-        a->help.scroll = 1 << 20;
+        hst(a)->scroll = 1 << 20;
         return REACT_REDRAW;
     }
     int d = key == KEY_UP || key == 'k'      ? -1
             : key == KEY_DOWN || key == 'j'  ? 1
             : key == KEY_PPAGE || key == 'b' ? -page
                                              : page;
-    a->help.scroll = a->help.scroll + d < 0 ? 0 : a->help.scroll + d;
+    hst(a)->scroll = hst(a)->scroll + d < 0 ? 0 : hst(a)->scroll + d;
     return REACT_REDRAW;
 }
 
-static void help_enter(tui_app *a)
+void help_open(tui_app *a, bool why)
 {
-    a->help.scroll = 0;
+    if (app_push(a, &mode_help))
+        hst(a)->why = why;
 }
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
 static const tui_action help_actions[] = {
     /* help */
-    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "scroll", "scroll a line", help_scroll, MODE_BIT(MODE_HELP), NULL},
-    {{KEY_PPAGE, KEY_NPAGE, 'b', ' '},
-     2,
-     NULL,
-     "scroll a page (b / Space too)",
-     help_scroll,
-     MODE_BIT(MODE_HELP),
-     NULL},
-    {{KEY_HOME, KEY_END, 'g', 'G'}, 2, NULL, "the first / last page", help_scroll, MODE_BIT(MODE_HELP), NULL},
+    {.keys = {KEY_UP, KEY_DOWN, 'k', 'j'},
+     .nshow = 2,
+     .label = "scroll",
+     .help = "scroll a line",
+     .handler = help_scroll,
+     .modes = MODE_BIT(MODE_HELP)},
+    {.keys = {KEY_PPAGE, KEY_NPAGE, 'b', ' '},
+     .nshow = 2,
+     .help = "scroll a page (b / Space too)",
+     .handler = help_scroll,
+     .modes = MODE_BIT(MODE_HELP)},
+    {.keys = {KEY_HOME, KEY_END, 'g', 'G'},
+     .nshow = 2,
+     .help = "the first / last page",
+     .handler = help_scroll,
+     .modes = MODE_BIT(MODE_HELP)},
 };
 
-const tui_mode mode_help = {MODE_HELP, "help", true, help_enter,   NULL,
-                            help_draw, NULL,   NULL, help_actions, (int)(sizeof help_actions / sizeof help_actions[0])};
+const tui_mode mode_help = {
+    .id = MODE_HELP,
+    .name = "help",
+    .overlay = true,
+    .state_size = sizeof(help_state),
+    .draw = help_draw,
+    .actions = help_actions,
+    .nactions = (int)(sizeof help_actions / sizeof help_actions[0]),
+};

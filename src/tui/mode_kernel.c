@@ -11,9 +11,29 @@
 
 #include "tui/app.h"
 
-void kernel_view_free(tui_app *a)
+/* The kernel view (mode_kernel.c): the text `bankscope kernel` prints for the scenario on show. */
+typedef struct kernel_state {
+    strbuf text;  /* owned */
+    char **lines; /* owned array; the lines point into text (NUL-terminated there) */
+    int nlines;
+    kernel_text_span *spans; /* owned; one per access (trace entry) from first made before any error */
+    int nspans, first;
+    int total;       /* accesses of the scenario (more than made: the view holds a window around the current) */
+    char error[700]; /* why the kernel of an access could not be made; "" when all were */
+    tui_pager pager;
+    unsigned long mask; /* mouse events before the view asked for the wheel too */
+} kernel_state;
+
+/* The kernel view's state, while it is open. */
+static kernel_state *kst(const tui_app *a)
 {
-    kernel_state *k = &a->kernel;
+    return app_mode_state(a, MODE_KERNEL);
+}
+
+/* Free the text (before it is made again, and when the view is popped). */
+static void kernel_release(void *st)
+{
+    kernel_state *k = st;
     strbuf_free(&k->text);
     free(k->lines);
     free(k->spans);
@@ -28,8 +48,8 @@ void kernel_view_free(tui_app *a)
  * million entries opens at once (the title says which are shown). */
 static void kernel_build(tui_app *a)
 {
-    kernel_state *k = &a->kernel;
-    kernel_view_free(a);
+    kernel_state *k = kst(a);
+    kernel_release(k);
     int total = scenario_access_count(&a->sc), n = total, first = 0;
     if (n > KERNEL_TEXT_MAX_SECTIONS) {
         first = a->access - KERNEL_TEXT_MAX_SECTIONS / 2;
@@ -70,8 +90,8 @@ static int kernel_page(const tui_app *a)
 /* The section of the current access, NULL when it was not made. */
 static const kernel_text_span *kernel_current(const tui_app *a)
 {
-    int i = a->access - a->kernel.first;
-    return i >= 0 && i < a->kernel.nspans ? &a->kernel.spans[i] : NULL;
+    int i = a->access - kst(a)->first;
+    return i >= 0 && i < kst(a)->nspans ? &kst(a)->spans[i] : NULL;
 }
 
 int kernel_open(tui_app *a, int key)
@@ -83,7 +103,7 @@ int kernel_open(tui_app *a, int key)
 
 static void kernel_enter(tui_app *a)
 {
-    kernel_state *k = &a->kernel;
+    kernel_state *k = kst(a);
     kernel_build(a);
     pager_set(&k->pager, (const char *const *)k->lines, k->nlines, false);
     const kernel_text_span *sp = kernel_current(a);
@@ -94,13 +114,12 @@ static void kernel_enter(tui_app *a)
 
 static void kernel_leave(tui_app *a)
 {
-    crt_mouse_restore(&a->crt, a->kernel.mask);
-    kernel_view_free(a);
+    crt_mouse_restore(&a->crt, kst(a)->mask);
 }
 
-int kernel_scroll(tui_app *a, int key)
+static int kernel_scroll(tui_app *a, int key)
 {
-    kernel_state *k = &a->kernel;
+    kernel_state *k = kst(a);
     int page = kernel_page(a);
     if (key == '\t') { /* to the current access's own lines */
         const kernel_text_span *sp = kernel_current(a);
@@ -116,7 +135,7 @@ int kernel_scroll(tui_app *a, int key)
 /* Say where the search landed (or that it found nothing). */
 static void kernel_found(tui_app *a, int r, bool wrapped)
 {
-    const tui_pager *p = &a->kernel.pager;
+    const tui_pager *p = &kst(a)->pager;
     if (!p->query.buf[0] || p->nlines == 0)
         app_set_message(a, false, "%s", p->query.buf[0] ? "the kernel view is empty" : "no search yet: / starts one");
     else if (r == PAGER_FOUND)
@@ -125,9 +144,9 @@ static void kernel_found(tui_app *a, int r, bool wrapped)
         app_set_message(a, true, "'%s' is not in the kernel", p->query.buf);
 }
 
-int kernel_search(tui_app *a, int key)
+static int kernel_search(tui_app *a, int key)
 {
-    kernel_state *k = &a->kernel;
+    kernel_state *k = kst(a);
     if (key == '/') {
         pager_search_begin(&k->pager);
         return REACT_REDRAW;
@@ -137,16 +156,16 @@ int kernel_search(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int kernel_mouse(tui_app *a, int key)
+static int kernel_mouse(tui_app *a, int key)
 {
     (void)key;
     MEVENT ev;
     if (getmouse(&ev) != OK)
         return REACT_NONE;
     if (ev.bstate & BUTTON4_PRESSED)
-        pager_scroll_by(&a->kernel.pager, -3, kernel_page(a));
+        pager_scroll_by(&kst(a)->pager, -3, kernel_page(a));
     else if (ev.bstate & BUTTON5_PRESSED)
-        pager_scroll_by(&a->kernel.pager, 3, kernel_page(a));
+        pager_scroll_by(&kst(a)->pager, 3, kernel_page(a));
     else
         return REACT_NONE;
     return REACT_REDRAW;
@@ -155,7 +174,7 @@ int kernel_mouse(tui_app *a, int key)
 /* Keys while a search text is typed; the rest go through the action table. */
 static int kernel_key(tui_app *a, int key)
 {
-    kernel_state *k = &a->kernel;
+    kernel_state *k = kst(a);
     if (!k->pager.searching)
         return actions_dispatch(a, MODE_KERNEL, key);
     int r = pager_search_key(&k->pager, key, kernel_page(a));
@@ -170,14 +189,14 @@ static void kernel_style(void *ctx, int l, tui_pager_line *out)
     const tui_app *a = ctx;
     const kernel_text_span *sp = kernel_current(a);
     bool own = sp && l >= sp->body_first && l < sp->body_end;
-    bool head = strncmp(a->kernel.lines[l], "// ==== ", 8) == 0;
+    bool head = strncmp(kst(a)->lines[l], "// ==== ", 8) == 0;
     out->role = own ? ROLE_HILITE : head ? ROLE_KEY : ROLE_NORMAL;
     out->fill = own;
 }
 
 static void kernel_draw(tui_app *a)
 {
-    kernel_state *k = &a->kernel;
+    kernel_state *k = kst(a);
     pager_clamp(&k->pager, kernel_page(a));
     const char *sep = crt_glyph(&a->crt, " │ ", " | ");
     draw_fill(&a->crt, 0, 0, a->cols, ROLE_TITLE);
@@ -226,40 +245,62 @@ static void kernel_draw(tui_app *a)
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
 static const tui_action kernel_actions[] = {
     /* the kernel view */
-    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "scroll", "scroll a line", kernel_scroll, MODE_BIT(MODE_KERNEL), NULL},
-    {{KEY_PPAGE, KEY_NPAGE, 'b', ' '},
-     2,
-     NULL,
-     "scroll a page (b / Space too)",
-     kernel_scroll,
-     MODE_BIT(MODE_KERNEL),
-     NULL},
-    {{KEY_HOME, KEY_END, 'g', 'G'},
-     2,
-     "ends",
-     "the first / last line (g / G too)",
-     kernel_scroll,
-     MODE_BIT(MODE_KERNEL),
-     NULL},
-    {{KEY_LEFT, KEY_RIGHT, 'h', 'l'},
-     2,
-     NULL,
-     "scroll sideways (long lines)",
-     kernel_scroll,
-     MODE_BIT(MODE_KERNEL),
-     NULL},
-    {{KEY_TAB},
-     1,
-     "access",
-     "go to the highlighted lines: the ones generated from the current access",
-     kernel_scroll,
-     MODE_BIT(MODE_KERNEL),
-     NULL},
-    {{'/'}, 1, "search", "search the text (Enter finds, Esc cancels)", kernel_search, MODE_BIT(MODE_KERNEL), NULL},
-    {{'n', 'N'}, 2, "match", "next / previous match of the search", kernel_search, MODE_BIT(MODE_KERNEL), NULL},
-    {{KEY_MOUSE}, 1, NULL, "mouse wheel: scroll", kernel_mouse, MODE_BIT(MODE_KERNEL), NULL},
+    {.keys = {KEY_UP, KEY_DOWN, 'k', 'j'},
+     .nshow = 2,
+     .label = "scroll",
+     .help = "scroll a line",
+     .handler = kernel_scroll,
+     .modes = MODE_BIT(MODE_KERNEL)},
+    {.keys = {KEY_PPAGE, KEY_NPAGE, 'b', ' '},
+     .nshow = 2,
+     .help = "scroll a page (b / Space too)",
+     .handler = kernel_scroll,
+     .modes = MODE_BIT(MODE_KERNEL)},
+    {.keys = {KEY_HOME, KEY_END, 'g', 'G'},
+     .nshow = 2,
+     .label = "ends",
+     .help = "the first / last line (g / G too)",
+     .handler = kernel_scroll,
+     .modes = MODE_BIT(MODE_KERNEL)},
+    {.keys = {KEY_LEFT, KEY_RIGHT, 'h', 'l'},
+     .nshow = 2,
+     .help = "scroll sideways (long lines)",
+     .handler = kernel_scroll,
+     .modes = MODE_BIT(MODE_KERNEL)},
+    {.keys = {KEY_TAB},
+     .nshow = 1,
+     .label = "access",
+     .help = "go to the highlighted lines: the ones generated from the current access",
+     .handler = kernel_scroll,
+     .modes = MODE_BIT(MODE_KERNEL)},
+    {.keys = {'/'},
+     .nshow = 1,
+     .label = "search",
+     .help = "search the text (Enter finds, Esc cancels)",
+     .handler = kernel_search,
+     .modes = MODE_BIT(MODE_KERNEL)},
+    {.keys = {'n', 'N'},
+     .nshow = 2,
+     .label = "match",
+     .help = "next / previous match of the search",
+     .handler = kernel_search,
+     .modes = MODE_BIT(MODE_KERNEL)},
+    {.keys = {KEY_MOUSE},
+     .nshow = 1,
+     .help = "mouse wheel: scroll",
+     .handler = kernel_mouse,
+     .modes = MODE_BIT(MODE_KERNEL)},
 };
 
 const tui_mode mode_kernel = {
-    MODE_KERNEL, "kernel view", false,        kernel_enter,   kernel_key,
-    kernel_draw, NULL,          kernel_leave, kernel_actions, (int)(sizeof kernel_actions / sizeof kernel_actions[0])};
+    .id = MODE_KERNEL,
+    .name = "kernel view",
+    .enter = kernel_enter,
+    .key = kernel_key,
+    .draw = kernel_draw,
+    .leave = kernel_leave,
+    .state_size = sizeof(kernel_state),
+    .release = kernel_release,
+    .actions = kernel_actions,
+    .nactions = (int)(sizeof kernel_actions / sizeof kernel_actions[0]),
+};

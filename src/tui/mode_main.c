@@ -131,6 +131,15 @@ static void lesson_leave(tui_app *a)
     app_set_message(a, false, "left the lesson; n/p move through the library");
 }
 
-const tui_mode mode_main = {MODE_MAIN, "main view", false, NULL, NULL, view_draw, NULL, NULL, NULL, 0};
-const tui_mode mode_lesson = {MODE_LESSON, "lesson", false,        NULL, lesson_leave_key,
-                              view_draw,   NULL,     lesson_leave, NULL, 0};
+const tui_mode mode_main = {
+    .id = MODE_MAIN,
+    .name = "main view",
+    .draw = view_draw,
+};
+const tui_mode mode_lesson = {
+    .id = MODE_LESSON,
+    .name = "lesson",
+    .key = lesson_leave_key,
+    .draw = view_draw,
+    .leave = lesson_leave,
+};

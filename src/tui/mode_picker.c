@@ -13,9 +13,27 @@
 #include "io/library.h"
 #include "tui/app.h"
 
-void picker_free(tui_app *a)
+typedef enum picker_kind { PICK_PATTERN, PICK_ARCH } picker_kind;
+typedef struct picker_state {
+    picker_kind kind;
+    int cursor, scroll;           /* in the shown entries */
+    int n;                        /* entries */
+    char **name, **title, **arch; /* owned, one per entry (title, arch: NULL when unknown) */
+    tui_line filter;              /* typed: entries whose text holds its letters in order */
+    int *shown;                   /* owned: the entries that match, in library order */
+    int nshown;
+} picker_state;
+
+/* The picker's state, while it is open. */
+static picker_state *pst(const tui_app *a)
 {
-    picker_state *p = &a->picker;
+    return app_mode_state(a, MODE_PICKER);
+}
+
+/* Free the list (the picker is popped). */
+static void picker_release(void *st)
+{
+    picker_state *p = st;
     for (int i = 0; i < p->n && p->name; i++) {
         free(p->name[i]);
         free(p->title[i]);
@@ -106,8 +124,9 @@ static void picker_filter(picker_state *p)
 
 int picker_open(tui_app *a, int key)
 {
-    picker_state *p = &a->picker;
-    picker_free(a);
+    if (!app_push(a, &mode_picker)) /* its state, filled here */
+        return REACT_REDRAW;
+    picker_state *p = pst(a);
     p->kind = key == 'A' ? PICK_ARCH : PICK_PATTERN;
     int np, start = 0;
     const banks_profile *ps = banks_profiles(&np);
@@ -149,13 +168,12 @@ int picker_open(tui_app *a, int key)
     p->nshown = 0;
     picker_filter(p);
     p->cursor = start >= 0 && start < p->nshown ? start : 0;
-    app_push(a, &mode_picker);
     return REACT_REDRAW;
 }
 
-int picker_move(tui_app *a, int key)
+static int picker_move(tui_app *a, int key)
 {
-    picker_state *p = &a->picker;
+    picker_state *p = pst(a);
     int d = key == KEY_UP ? -1 : key == KEY_DOWN ? 1 : key == KEY_PPAGE ? -10 : key == KEY_NPAGE ? 10 : 0;
     int c = key == KEY_HOME ? 0 : key == KEY_END ? p->nshown - 1 : p->cursor + d;
     p->cursor = c >= p->nshown ? p->nshown - 1 : c; /* an empty list: -1, then 0 below */
@@ -163,25 +181,25 @@ int picker_move(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int picker_type(tui_app *a, int key)
+static int picker_type(tui_app *a, int key)
 {
-    picker_state *p = &a->picker;
+    picker_state *p = pst(a);
     if (line_key(&p->filter, key) == LINE_CHANGED)
         picker_filter(p);
     return REACT_REDRAW;
 }
 
-int picker_close(tui_app *a, int key)
+static int picker_close(tui_app *a, int key)
 {
     (void)key;
     app_pop(a);
     return REACT_REDRAW;
 }
 
-int picker_choose(tui_app *a, int key)
+static int picker_choose(tui_app *a, int key)
 {
     (void)key;
-    picker_state *p = &a->picker;
+    picker_state *p = pst(a);
     if (p->nshown == 0 || p->cursor < 0 || p->cursor >= p->nshown) {
         app_set_message(a, true, "nothing matches '%s' (Backspace edits the filter)", p->filter.buf);
         return REACT_REDRAW;
@@ -210,7 +228,7 @@ static int picker_key(tui_app *a, int key)
 
 static void picker_draw(tui_app *a)
 {
-    picker_state *p = &a->picker;
+    picker_state *p = pst(a);
     int w = a->cols - 4 < 120 ? a->cols - 4 : 120, h = a->rows - 2;
     layout_rect box = {1, (a->cols - w) / 2, h, w};
     for (int y = box.y; y < box.y + box.h; y++)
@@ -258,32 +276,42 @@ static void picker_draw(tui_app *a)
     }
 }
 
-static void picker_leave(tui_app *a)
-{
-    picker_free(a);
-}
-
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
 static const tui_action picker_actions[] = {
     /* pickers */
-    {{KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END},
-     2,
-     "move",
-     "move in the list (PgUp/PgDn a page, Home/End the ends)",
-     picker_move,
-     MODE_BIT(MODE_PICKER),
-     NULL},
-    {{'\r', '\n', KEY_ENTER}, 1, "choose", "open the chosen entry", picker_choose, MODE_BIT(MODE_PICKER), NULL},
-    {{KEY_BACKSPACE, 127, CTRL('u')},
-     1,
-     NULL,
-     "type to filter: the entries whose name, title or arch hold the letters in that order (fuzzy)",
-     picker_type,
-     MODE_BIT(MODE_PICKER),
-     NULL},
-    {{KEY_ESC}, 1, "close", "close the list", picker_close, MODE_BIT(MODE_PICKER), NULL},
+    {.keys = {KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END},
+     .nshow = 2,
+     .label = "move",
+     .help = "move in the list (PgUp/PgDn a page, Home/End the ends)",
+     .handler = picker_move,
+     .modes = MODE_BIT(MODE_PICKER)},
+    {.keys = {'\r', '\n', KEY_ENTER},
+     .nshow = 1,
+     .label = "choose",
+     .help = "open the chosen entry",
+     .handler = picker_choose,
+     .modes = MODE_BIT(MODE_PICKER)},
+    {.keys = {KEY_BACKSPACE, 127, CTRL('u')},
+     .nshow = 1,
+     .help = "type to filter: the entries whose name, title or arch hold the letters in that order (fuzzy)",
+     .handler = picker_type,
+     .modes = MODE_BIT(MODE_PICKER)},
+    {.keys = {KEY_ESC},
+     .nshow = 1,
+     .label = "close",
+     .help = "close the list",
+     .handler = picker_close,
+     .modes = MODE_BIT(MODE_PICKER)},
 };
 
 const tui_mode mode_picker = {
-    MODE_PICKER, "picker", true,         NULL,           picker_key,
-    picker_draw, NULL,     picker_leave, picker_actions, (int)(sizeof picker_actions / sizeof picker_actions[0])};
+    .id = MODE_PICKER,
+    .name = "picker",
+    .overlay = true,
+    .key = picker_key,
+    .draw = picker_draw,
+    .state_size = sizeof(picker_state),
+    .release = picker_release,
+    .actions = picker_actions,
+    .nactions = (int)(sizeof picker_actions / sizeof picker_actions[0]),
+};

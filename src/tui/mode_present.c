@@ -214,5 +214,10 @@ static void present_draw(tui_app *a)
     panel_bar_draw(&v);
 }
 
-const tui_mode mode_present = {MODE_PRESENT, "presentation", false,         present_enter, NULL,
-                               present_draw, NULL,           present_leave, NULL,          0};
+const tui_mode mode_present = {
+    .id = MODE_PRESENT,
+    .name = "presentation",
+    .enter = present_enter,
+    .draw = present_draw,
+    .leave = present_leave,
+};

@@ -87,7 +87,9 @@ static int prompt_struct_accept(tui_app *a)
     return r;
 }
 
-int prompt_accept(tui_app *a, int key)
+static int prompt_yes(tui_app *a, int key);
+
+static int prompt_accept(tui_app *a, int key)
 {
     prompt_state *p = &a->prompt;
     if (prompt_is_question(a))
@@ -112,7 +114,7 @@ int prompt_accept(tui_app *a, int key)
     return save_now(a, svg);
 }
 
-int prompt_cancel(tui_app *a, int key)
+static int prompt_cancel(tui_app *a, int key)
 {
     (void)key;
     bool save = a->prompt.kind == PROMPT_SAVE || a->prompt.kind == PROMPT_SVG || a->prompt.kind == PROMPT_OVERWRITE;
@@ -121,7 +123,7 @@ int prompt_cancel(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int prompt_yes(tui_app *a, int key)
+static int prompt_yes(tui_app *a, int key)
 {
     prompt_state *p = &a->prompt;
     if (!prompt_is_question(a))
@@ -135,14 +137,14 @@ int prompt_yes(tui_app *a, int key)
     return app_open_relative(a, p->arg, true);
 }
 
-int prompt_no(tui_app *a, int key)
+static int prompt_no(tui_app *a, int key)
 {
     if (!prompt_is_question(a))
         return prompt_insert(a, key);
     return prompt_cancel(a, key);
 }
 
-int prompt_open_save(tui_app *a, int key)
+static int prompt_open_save(tui_app *a, int key)
 {
     if (!prompt_is_question(a) || a->prompt.kind == PROMPT_OVERWRITE)
         return prompt_insert(a, key);
@@ -156,7 +158,7 @@ int prompt_open_save(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int prompt_line(tui_app *a, int key)
+static int prompt_line(tui_app *a, int key)
 {
     if (!prompt_is_question(a))
         line_key(&a->prompt.line, key);
@@ -237,21 +239,50 @@ static void prompt_draw(tui_app *a)
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
 static const tui_action prompt_actions[] = {
     /* prompts */
-    {{'\r', '\n', KEY_ENTER}, 1, "ok", "confirm", prompt_accept, MODE_BIT(MODE_PROMPT), NULL},
-    {{KEY_ESC}, 1, "cancel", "cancel", prompt_cancel, MODE_BIT(MODE_PROMPT), NULL},
-    {{'y', 'Y'}, 1, "yes", "yes (questions only)", prompt_yes, MODE_BIT(MODE_PROMPT), NULL},
-    {{'n', 'N'}, 1, "no", "no (questions only)", prompt_no, MODE_BIT(MODE_PROMPT), NULL},
-    {{'S'}, 1, "save first", "save first (questions only)", prompt_open_save, MODE_BIT(MODE_PROMPT), NULL},
-    {{KEY_BACKSPACE, KEY_DC, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, CTRL('a'), CTRL('e'), CTRL('u'), CTRL('k'),
-      CTRL('w'), 127},
-     1,
-     NULL,
-     "edit the line: arrows, Home/End (Ctrl-A/E) move; Ctrl-U/Ctrl-K erase to the start/end, Ctrl-W a word",
-     prompt_line,
-     MODE_BIT(MODE_PROMPT),
-     NULL},
+    {.keys = {'\r', '\n', KEY_ENTER},
+     .nshow = 1,
+     .label = "ok",
+     .help = "confirm",
+     .handler = prompt_accept,
+     .modes = MODE_BIT(MODE_PROMPT)},
+    {.keys = {KEY_ESC},
+     .nshow = 1,
+     .label = "cancel",
+     .help = "cancel",
+     .handler = prompt_cancel,
+     .modes = MODE_BIT(MODE_PROMPT)},
+    {.keys = {'y', 'Y'},
+     .nshow = 1,
+     .label = "yes",
+     .help = "yes (questions only)",
+     .handler = prompt_yes,
+     .modes = MODE_BIT(MODE_PROMPT)},
+    {.keys = {'n', 'N'},
+     .nshow = 1,
+     .label = "no",
+     .help = "no (questions only)",
+     .handler = prompt_no,
+     .modes = MODE_BIT(MODE_PROMPT)},
+    {.keys = {'S'},
+     .nshow = 1,
+     .label = "save first",
+     .help = "save first (questions only)",
+     .handler = prompt_open_save,
+     .modes = MODE_BIT(MODE_PROMPT)},
+    {.keys = {KEY_BACKSPACE, KEY_DC, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, CTRL('a'), CTRL('e'), CTRL('u'), CTRL('k'),
+              CTRL('w'), 127},
+     .nshow = 1,
+     .help = "edit the line: arrows, Home/End (Ctrl-A/E) move; Ctrl-U/Ctrl-K erase to the start/end, Ctrl-W a word",
+     .handler = prompt_line,
+     .modes = MODE_BIT(MODE_PROMPT)},
 };
 
 const tui_mode mode_prompt = {
-    MODE_PROMPT, "prompt", true, NULL,           prompt_key,
-    prompt_draw, NULL,     NULL, prompt_actions, (int)(sizeof prompt_actions / sizeof prompt_actions[0])};
+    .id = MODE_PROMPT,
+    .name = "prompt",
+    .overlay = true,
+    .key = prompt_key,
+    .draw = prompt_draw,
+    .actions = prompt_actions,
+    .nactions = (int)(sizeof prompt_actions / sizeof prompt_actions[0]),
+};

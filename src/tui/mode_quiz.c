@@ -19,7 +19,7 @@ int quiz_toggle(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int quiz_digit(tui_app *a, int key)
+static int quiz_digit(tui_app *a, int key)
 {
     quiz_state *q = &a->quiz;
     if (key == KEY_BACKSPACE || key == 127) {
@@ -33,7 +33,7 @@ int quiz_digit(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int quiz_enter(tui_app *a, int key)
+static int quiz_enter(tui_app *a, int key)
 {
     (void)key;
     quiz_state *q = &a->quiz;
@@ -62,22 +62,25 @@ static void quiz_leave(tui_app *a)
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
 static const tui_action quiz_actions[] = {
     /* the quiz */
-    {{'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', KEY_BACKSPACE},
-     -1,
-     NULL,
-     "type your predicted conflict degree (Backspace deletes)",
-     quiz_digit,
-     MODE_BIT(MODE_QUIZ),
-     NULL},
-    {{'\r', '\n', KEY_ENTER},
-     1,
-     "reveal",
-     "reveal the verdict after your prediction",
-     quiz_enter,
-     MODE_BIT(MODE_QUIZ),
-     NULL},
+    {.keys = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', KEY_BACKSPACE},
+     .nshow = -1,
+     .help = "type your predicted conflict degree (Backspace deletes)",
+     .handler = quiz_digit,
+     .modes = MODE_BIT(MODE_QUIZ)},
+    {.keys = {'\r', '\n', KEY_ENTER},
+     .nshow = 1,
+     .label = "reveal",
+     .help = "reveal the verdict after your prediction",
+     .handler = quiz_enter,
+     .modes = MODE_BIT(MODE_QUIZ)},
 };
 
 const tui_mode mode_quiz = {
-    MODE_QUIZ, "quiz", false,      quiz_enter_mode, NULL,
-    view_draw, NULL,   quiz_leave, quiz_actions,    (int)(sizeof quiz_actions / sizeof quiz_actions[0])};
+    .id = MODE_QUIZ,
+    .name = "quiz",
+    .enter = quiz_enter_mode,
+    .draw = view_draw,
+    .leave = quiz_leave,
+    .actions = quiz_actions,
+    .nactions = (int)(sizeof quiz_actions / sizeof quiz_actions[0]),
+};

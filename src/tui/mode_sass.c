@@ -14,9 +14,33 @@
 #include "model/kinds.h"
 #include "tui/app.h"
 
-void sass_view_free(tui_app *a)
+/* The SASS view of a recording (mode_sass.c): one row per SASS instruction of the trace. */
+typedef struct sass_row_view {
+    int64_t pc;
+    int executions, worst_entry; /* the trace entry of its costliest execution */
+    int64_t wavefronts, ideal, excess;
+    int degree, not_modelled;
+} sass_row_view;
+typedef struct sass_state {
+    sass_row_view *rows; /* owned */
+    char **text;         /* owned: one line per row, in the order shown */
+    int *order;          /* owned: row index of each shown line */
+    int n;
+    bool sorted;        /* by cost (excess wavefronts), else by pc */
+    int w_deg, w_where; /* widths of the worst-degree and line columns: their widest cell */
+    tui_pager pager;
+} sass_state;
+
+/* The SASS view's state, while it is open. */
+static sass_state *sst(const tui_app *a)
 {
-    sass_state *v = &a->sass;
+    return app_mode_state(a, MODE_SASS);
+}
+
+/* Free the rows and their text (the view is popped). */
+static void sass_release(void *st)
+{
+    sass_state *v = st;
     for (int i = 0; i < v->n; i++)
         free(v->text[i]);
     free(v->text);
@@ -65,7 +89,7 @@ static int sass_next(void *ctx, line_sums_instr *in)
  * in one walk (core/line_sums.h, as analyze's SASS page), its costliest execution kept. */
 static void sass_rows(tui_app *a)
 {
-    sass_state *v = &a->sass;
+    sass_state *v = sst(a);
     const scenario *s = &a->sc;
     size_t n = (size_t)(s->ntrace ? s->ntrace : 1);
     int *idx = xmalloc(sizeof *idx * n), *row = xmalloc(sizeof *row * n);
@@ -113,7 +137,7 @@ static int cost_cmp(const void *x, const void *y, void *ctx)
 /* The shown lines, in pc order or by cost. */
 static void sass_text(tui_app *a)
 {
-    sass_state *v = &a->sass;
+    sass_state *v = sst(a);
     for (int i = 0; i < v->n && v->text; i++)
         free(v->text[i]);
     free(v->text);
@@ -177,8 +201,8 @@ int sass_open(tui_app *a, int key)
 
 static void sass_enter_mode(tui_app *a)
 {
-    sass_state *v = &a->sass;
-    sass_view_free(a);
+    sass_state *v = sst(a);
+    v->sorted = a->sass_sorted;
     sass_rows(a);
     sass_text(a);
     for (int i = 0; i < v->n; i++) /* start on the instruction on show */
@@ -187,18 +211,13 @@ static void sass_enter_mode(tui_app *a)
     pager_clamp(&v->pager, sass_page(a));
 }
 
-static void sass_leave(tui_app *a)
-{
-    sass_view_free(a);
-}
-
 /* Scroll, sort, and Enter: the grid of the chosen instruction's costliest execution. */
 static int sass_key_action(tui_app *a, int key)
 {
-    sass_state *v = &a->sass;
+    sass_state *v = sst(a);
     int page = sass_page(a);
     if (key == 'S') {
-        v->sorted = !v->sorted;
+        v->sorted = a->sass_sorted = !v->sorted;
         sass_text(a);
         v->pager.cursor = 0;
         pager_clamp(&v->pager, page);
@@ -234,7 +253,7 @@ static int sass_key(tui_app *a, int key)
 static void sass_style(void *ctx, int l, tui_pager_line *out)
 {
     const tui_app *a = ctx;
-    const sass_row_view *r = &a->sass.rows[a->sass.order[l]];
+    const sass_row_view *r = &sst(a)->rows[sst(a)->order[l]];
     out->role = r->excess > 0 ? ROLE_CONFLICT : ROLE_NORMAL;
     out->fill = false;
     snprintf(out->gutter, sizeof out->gutter, "%d", l + 1);
@@ -242,7 +261,7 @@ static void sass_style(void *ctx, int l, tui_pager_line *out)
 
 static void sass_draw(tui_app *a)
 {
-    sass_state *v = &a->sass;
+    sass_state *v = sst(a);
     int page = sass_page(a);
     pager_clamp(&v->pager, page);
     const char *sep = crt_glyph(&a->crt, " │ ", " | ");
@@ -260,26 +279,50 @@ static void sass_draw(tui_app *a)
 }
 
 static const tui_action sass_actions[] = {
-    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "instr", "choose an instruction", sass_key_action, MODE_BIT(MODE_SASS), NULL},
-    {{KEY_PPAGE, KEY_NPAGE, 'b', ' '}, 2, NULL, "a page (b / Space too)", sass_key_action, MODE_BIT(MODE_SASS), NULL},
-    {{KEY_HOME, KEY_END, 'g', 'G'},
-     2,
-     "ends",
-     "the first / last instruction",
-     sass_key_action,
-     MODE_BIT(MODE_SASS),
-     NULL},
-    {{KEY_LEFT, KEY_RIGHT, 'h', 'l'}, 2, NULL, "scroll sideways", sass_key_action, MODE_BIT(MODE_SASS), NULL},
-    {{'\r', '\n', KEY_ENTER},
-     1,
-     "grid",
-     "the grid of the instruction's costliest execution",
-     sass_key_action,
-     MODE_BIT(MODE_SASS),
-     NULL},
-    {{'S'}, 1, "sort", "by cost (wavefronts beyond ideal) / by pc", sass_key_action, MODE_BIT(MODE_SASS), NULL},
+    {.keys = {KEY_UP, KEY_DOWN, 'k', 'j'},
+     .nshow = 2,
+     .label = "instr",
+     .help = "choose an instruction",
+     .handler = sass_key_action,
+     .modes = MODE_BIT(MODE_SASS)},
+    {.keys = {KEY_PPAGE, KEY_NPAGE, 'b', ' '},
+     .nshow = 2,
+     .help = "a page (b / Space too)",
+     .handler = sass_key_action,
+     .modes = MODE_BIT(MODE_SASS)},
+    {.keys = {KEY_HOME, KEY_END, 'g', 'G'},
+     .nshow = 2,
+     .label = "ends",
+     .help = "the first / last instruction",
+     .handler = sass_key_action,
+     .modes = MODE_BIT(MODE_SASS)},
+    {.keys = {KEY_LEFT, KEY_RIGHT, 'h', 'l'},
+     .nshow = 2,
+     .help = "scroll sideways",
+     .handler = sass_key_action,
+     .modes = MODE_BIT(MODE_SASS)},
+    {.keys = {'\r', '\n', KEY_ENTER},
+     .nshow = 1,
+     .label = "grid",
+     .help = "the grid of the instruction's costliest execution",
+     .handler = sass_key_action,
+     .modes = MODE_BIT(MODE_SASS)},
+    {.keys = {'S'},
+     .nshow = 1,
+     .label = "sort",
+     .help = "by cost (wavefronts beyond ideal) / by pc",
+     .handler = sass_key_action,
+     .modes = MODE_BIT(MODE_SASS)},
 };
 
 const tui_mode mode_sass = {
-    MODE_SASS, "SASS view", false,      sass_enter_mode, sass_key,
-    sass_draw, NULL,        sass_leave, sass_actions,    (int)(sizeof sass_actions / sizeof sass_actions[0])};
+    .id = MODE_SASS,
+    .name = "SASS view",
+    .enter = sass_enter_mode,
+    .key = sass_key,
+    .draw = sass_draw,
+    .state_size = sizeof(sass_state),
+    .release = sass_release,
+    .actions = sass_actions,
+    .nactions = (int)(sizeof sass_actions / sizeof sass_actions[0]),
+};

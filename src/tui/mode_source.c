@@ -13,8 +13,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/line_sums.h"
 #include "io/report.h"
 #include "tui/app.h"
+
+/* The source view (mode_source.c, on view_source.c's input): the rows on show and the pager. */
+typedef struct source_state {
+    tui_source src;
+    bool sorted;               /* by cost, not in file order */
+    bool center;               /* the next frame scrolls the cursor to a third of the page */
+    int *kind, *ref;           /* owned, per pager line: what it shows (mode_source.c) and its row */
+    char **texts;              /* owned, per pager line */
+    int n;                     /* pager lines */
+    int w_num, w_pred, w_meas; /* gutter column widths */
+    int w_wf, w_deg;           /* the predicted column's parts: "1056/64", "32-way" */
+    bool narrow;               /* fewer than SOURCE_NARROW columns: short words, no shared indent */
+    tui_pager pager;
+    unsigned long mask; /* mouse events before the view asked for the wheel too */
+} source_state;
+
+/* The source view's state, while it is open. */
+static source_state *srst(const tui_app *a)
+{
+    return app_mode_state(a, MODE_SOURCE);
+}
 
 /* What a pager line shows. */
 enum { ROW_LINE, ROW_NOTE, ROW_HEAD, ROW_LIST };
@@ -90,7 +112,7 @@ static int common_indent(const source_state *v)
  * list; or the lines with accesses, hottest first. */
 static void source_rows(tui_app *a)
 {
-    source_state *v = &a->srcview;
+    source_state *v = srst(a);
     const source_lines *sl = &v->src.sl;
     int cursor_row = v->n && v->pager.cursor >= 0 && v->pager.cursor < v->n ? v->ref[v->pager.cursor] : -1;
     rows_free(v);
@@ -250,14 +272,17 @@ static const char *refusal_words(safe_refusal r, bool recording, bool dir)
 int source_open(tui_app *a, int key)
 {
     (void)key;
-    source_state *v = &a->srcview;
-    source_view_free(a);
+    if (!app_push(a, &mode_source)) /* its state, filled here (popped again when there is no source) */
+        return REACT_REDRAW;
+    source_state *v = srst(a);
+    const char *dir = a->srcopt.dir;
     char why[700];
-    if (!source_view_input(&a->sc, a->source, v->hint, v->dir, v->skips, v->nskips, &v->src, why, sizeof why)) {
+    if (!source_view_input(&a->sc, a->source, a->srcopt.hint, dir, a->srcopt.skips, a->srcopt.nskips, &v->src, why,
+                           sizeof why)) {
+        app_pop(a);
         app_set_message(a, true, "no source: %s", why);
         return REACT_REDRAW;
     }
-    v->open = true;
     v->sorted = false;
     v->narrow = a->cols < SOURCE_NARROW;
     widths(v);
@@ -273,7 +298,6 @@ int source_open(tui_app *a, int key)
             }
     }
     v->center = true; /* the first frame shows the lines before it too */
-    app_push(a, &mode_source);
     if (v->src.differs && !v->src.path)
         app_set_message(a, true, "%s changed since (or is another file): the lines the %s carries are shown",
                         v->src.sl.file ? v->src.sl.file : "the source", v->src.is_recording ? "recording" : "scenario");
@@ -285,8 +309,8 @@ int source_open(tui_app *a, int key)
                         v->src.is_recording ? "recording" : "scenario");
     else if (!v->src.path && v->src.sl.file)
         app_set_message(a, true, "source not opened, %s: %s%s", /* the reason first: a long path is cut */
-                        refusal_words(v->src.refused, v->src.is_recording, v->dir != NULL), v->src.sl.file,
-                        v->src.refused == SAFE_OUTSIDE && !v->dir ? " (--source DIR adds a folder)" : "");
+                        refusal_words(v->src.refused, v->src.is_recording, dir != NULL), v->src.sl.file,
+                        v->src.refused == SAFE_OUTSIDE && !dir ? " (--source DIR adds a folder)" : "");
     return REACT_REDRAW;
 }
 
@@ -303,40 +327,19 @@ void source_open_first(tui_app *a)
         source_open(a, 'V');
 }
 
-void source_view_free(tui_app *a)
+/* Free the rows and the input (the view is popped). */
+static void source_release(void *st)
 {
-    source_state *v = &a->srcview;
+    source_state *v = st;
     rows_free(v);
     source_view_input_free(&v->src);
-    v->open = false;
-    pager_set(&v->pager, NULL, 0, false);
-}
-
-/* The costliest of a recording's instructions on a line (trace entries acc[0..n-1]): the most
- * wavefronts beyond ideal, then the most wavefronts; the first on a tie. */
-static int worst_instruction(const tui_app *a, const int *acc, int n)
-{
-    int best = acc[0], bx = -1, bw = -1;
-    for (int k = 0; k < n; k++) {
-        if (acc[k] < 0 || acc[k] >= a->sc.ntrace)
-            continue;
-        banks_result r;
-        banks_analyze(a->sc.arch, &a->sc.trace[acc[k]], &r, NULL);
-        int x = r.wavefronts - r.ideal_wavefronts;
-        if (x > bx || (x == bx && r.wavefronts > bw)) {
-            best = acc[k];
-            bx = x;
-            bw = r.wavefronts;
-        }
-    }
-    return best;
 }
 
 /* Enter: the grid view of the line's worst instruction (a recording) or first access, or the
  * listed line in the file. */
 static int source_enter(tui_app *a)
 {
-    source_state *v = &a->srcview;
+    source_state *v = srst(a);
     int i = v->pager.cursor;
     if (i < 0 || i >= v->n || v->ref[i] < 0)
         return REACT_REDRAW;
@@ -354,7 +357,7 @@ static int source_enter(tui_app *a)
         return REACT_REDRAW;
     }
     bool worst = scenario_has_source_map(&a->sc); /* a recording: where the line costs most */
-    int acc = worst ? worst_instruction(a, x->access, x->naccess) : x->access[0], line = x->line,
+    int acc = worst ? line_sums_costliest_entry(&a->sc, x->access, x->naccess) : x->access[0], line = x->line,
         nacc = x->naccess;                /* x is freed with the view */
     while (app_top(a)->id == MODE_SOURCE) /* back to the view it was opened from */
         app_pop(a);
@@ -368,9 +371,9 @@ static int source_enter(tui_app *a)
 }
 
 /* Scroll, sort, search and go to the grid. */
-int source_key(tui_app *a, int key)
+static int source_key(tui_app *a, int key)
 {
-    source_state *v = &a->srcview;
+    source_state *v = srst(a);
     int page = source_page(a);
     if (key == 'S') {
         v->sorted = !v->sorted;
@@ -404,20 +407,20 @@ int source_key(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int source_mouse(tui_app *a, int key)
+static int source_mouse(tui_app *a, int key)
 {
     (void)key;
     MEVENT ev;
     if (getmouse(&ev) != OK)
         return REACT_NONE;
     if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
-        pager_scroll_by(&a->srcview.pager, ev.bstate & BUTTON4_PRESSED ? -3 : 3, source_page(a));
+        pager_scroll_by(&srst(a)->pager, ev.bstate & BUTTON4_PRESSED ? -3 : 3, source_page(a));
         return REACT_REDRAW;
     }
     int row = ev.y - 2; /* a click chooses the line */
     if (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED) && row >= 0 && row < source_page(a) &&
-        a->srcview.pager.scroll + row < a->srcview.n) {
-        a->srcview.pager.cursor = a->srcview.pager.scroll + row;
+        srst(a)->pager.scroll + row < srst(a)->n) {
+        srst(a)->pager.cursor = srst(a)->pager.scroll + row;
         return REACT_REDRAW;
     }
     return REACT_NONE;
@@ -428,7 +431,7 @@ int source_mouse(tui_app *a, int key)
 static void source_style(void *ctx, int i, tui_pager_line *out)
 {
     tui_app *a = ctx;
-    const source_state *v = &a->srcview;
+    const source_state *v = srst(a);
     const source_lines *sl = &v->src.sl;
     out->gutter_role = ROLE_DIM;
     if (v->kind[i] != ROW_LINE) {
@@ -466,7 +469,7 @@ static void source_style(void *ctx, int i, tui_pager_line *out)
 
 static int source_mode_key(tui_app *a, int key)
 {
-    source_state *v = &a->srcview;
+    source_state *v = srst(a);
     if (!v->pager.searching)
         return actions_dispatch(a, MODE_SOURCE, key);
     int r = pager_search_key(&v->pager, key, source_page(a));
@@ -478,7 +481,7 @@ static int source_mode_key(tui_app *a, int key)
 /* The line below the text: the cursor line's numbers in words (what the gutter abbreviates). */
 static void detail_draw(tui_app *a, int y)
 {
-    const source_state *v = &a->srcview;
+    const source_state *v = srst(a);
     draw_fill(&a->crt, y, 0, a->cols, ROLE_NORMAL);
     int i = v->pager.cursor;
     if (i < 0 || i >= v->n || v->ref[i] < 0) {
@@ -523,7 +526,7 @@ static void detail_draw(tui_app *a, int y)
 
 static void source_draw(tui_app *a)
 {
-    source_state *v = &a->srcview;
+    source_state *v = srst(a);
     const source_lines *sl = &v->src.sl;
     if (v->narrow != (a->cols < SOURCE_NARROW)) { /* a resize across the width: the gutter again */
         v->narrow = a->cols < SOURCE_NARROW;
@@ -591,61 +594,80 @@ static void source_draw(tui_app *a)
 
 static void source_enter_mode(tui_app *a)
 {
-    source_state *v = &a->srcview;
+    source_state *v = srst(a);
     v->mask = crt_mouse_wheel(&a->crt); /* the wheel too, while the view is open */
 }
 
 static void source_leave(tui_app *a)
 {
-    crt_mouse_restore(&a->crt, a->srcview.mask);
-    source_view_free(a);
+    crt_mouse_restore(&a->crt, srst(a)->mask);
 }
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
 static const tui_action source_actions[] = {
     /* the source view */
-    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "line", "choose a line", source_key, MODE_BIT(MODE_SOURCE), NULL},
-    {{KEY_PPAGE, KEY_NPAGE, 'b', ' '}, 2, NULL, "a page (b / Space too)", source_key, MODE_BIT(MODE_SOURCE), NULL},
-    {{KEY_HOME, KEY_END, 'g', 'G'},
-     2,
-     "ends",
-     "the first / last line (g / G too)",
-     source_key,
-     MODE_BIT(MODE_SOURCE),
-     NULL},
-    {{KEY_LEFT, KEY_RIGHT, 'h', 'l'}, 2, NULL, "scroll sideways (long lines)", source_key, MODE_BIT(MODE_SOURCE), NULL},
-    {{'\r', '\n', KEY_ENTER},
-     1,
-     "grid",
-     "the grid view of the line's first access (a recording: its costliest instruction)",
-     source_key,
-     MODE_BIT(MODE_SOURCE),
-     NULL},
-    {{'S'},
-     1,
-     "sort",
-     "lines by cost (wavefronts beyond ideal) / in file order",
-     source_key,
-     MODE_BIT(MODE_SOURCE),
-     NULL},
-    {{'/'}, 1, "search", "search the text (Enter finds, Esc cancels)", source_key, MODE_BIT(MODE_SOURCE), NULL},
-    {{'n', 'N'}, 2, "match", "next / previous match of the search", source_key, MODE_BIT(MODE_SOURCE), NULL},
-    {{KEY_MOUSE},
-     1,
-     NULL,
-     "mouse: the wheel scrolls, a click chooses a line",
-     source_mouse,
-     MODE_BIT(MODE_SOURCE),
-     NULL},
+    {.keys = {KEY_UP, KEY_DOWN, 'k', 'j'},
+     .nshow = 2,
+     .label = "line",
+     .help = "choose a line",
+     .handler = source_key,
+     .modes = MODE_BIT(MODE_SOURCE)},
+    {.keys = {KEY_PPAGE, KEY_NPAGE, 'b', ' '},
+     .nshow = 2,
+     .help = "a page (b / Space too)",
+     .handler = source_key,
+     .modes = MODE_BIT(MODE_SOURCE)},
+    {.keys = {KEY_HOME, KEY_END, 'g', 'G'},
+     .nshow = 2,
+     .label = "ends",
+     .help = "the first / last line (g / G too)",
+     .handler = source_key,
+     .modes = MODE_BIT(MODE_SOURCE)},
+    {.keys = {KEY_LEFT, KEY_RIGHT, 'h', 'l'},
+     .nshow = 2,
+     .help = "scroll sideways (long lines)",
+     .handler = source_key,
+     .modes = MODE_BIT(MODE_SOURCE)},
+    {.keys = {'\r', '\n', KEY_ENTER},
+     .nshow = 1,
+     .label = "grid",
+     .help = "the grid view of the line's first access (a recording: its costliest instruction)",
+     .handler = source_key,
+     .modes = MODE_BIT(MODE_SOURCE)},
+    {.keys = {'S'},
+     .nshow = 1,
+     .label = "sort",
+     .help = "lines by cost (wavefronts beyond ideal) / in file order",
+     .handler = source_key,
+     .modes = MODE_BIT(MODE_SOURCE)},
+    {.keys = {'/'},
+     .nshow = 1,
+     .label = "search",
+     .help = "search the text (Enter finds, Esc cancels)",
+     .handler = source_key,
+     .modes = MODE_BIT(MODE_SOURCE)},
+    {.keys = {'n', 'N'},
+     .nshow = 2,
+     .label = "match",
+     .help = "next / previous match of the search",
+     .handler = source_key,
+     .modes = MODE_BIT(MODE_SOURCE)},
+    {.keys = {KEY_MOUSE},
+     .nshow = 1,
+     .help = "mouse: the wheel scrolls, a click chooses a line",
+     .handler = source_mouse,
+     .modes = MODE_BIT(MODE_SOURCE)},
 };
 
-const tui_mode mode_source = {MODE_SOURCE,
-                              "source view",
-                              false,
-                              source_enter_mode,
-                              source_mode_key,
-                              source_draw,
-                              NULL,
-                              source_leave,
-                              source_actions,
-                              (int)(sizeof source_actions / sizeof source_actions[0])};
+const tui_mode mode_source = {
+    .id = MODE_SOURCE,
+    .name = "source view",
+    .enter = source_enter_mode,
+    .key = source_mode_key,
+    .draw = source_draw,
+    .leave = source_leave,
+    .state_size = sizeof(source_state),
+    .release = source_release,
+    .actions = source_actions,
+    .nactions = (int)(sizeof source_actions / sizeof source_actions[0]),
+};

@@ -42,7 +42,7 @@ static void step_narrate(tui_app *a)
     explain_lines_free(&e);
 }
 
-int step_next(tui_app *a, int key)
+static int step_next(tui_app *a, int key)
 {
     (void)key;
     int rows = a->view.res.wavefronts; /* beside a compare grid: until both are done */
@@ -54,7 +54,7 @@ int step_next(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int step_play(tui_app *a, int key)
+static int step_play(tui_app *a, int key)
 {
     (void)key;
     a->step.playing = !a->step.playing;
@@ -77,10 +77,26 @@ static void step_leave(tui_app *a)
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
 static const tui_action step_actions[] = {
-    {{' '}, 1, "next wf", "reveal the next wavefront", step_next, MODE_BIT(MODE_STEP), NULL},
-    {{'\r', '\n', KEY_ENTER}, 1, "play", "play / pause the replay", step_play, MODE_BIT(MODE_STEP), NULL},
+    {.keys = {' '},
+     .nshow = 1,
+     .label = "next wf",
+     .help = "reveal the next wavefront",
+     .handler = step_next,
+     .modes = MODE_BIT(MODE_STEP)},
+    {.keys = {'\r', '\n', KEY_ENTER},
+     .nshow = 1,
+     .label = "play",
+     .help = "play / pause the replay",
+     .handler = step_play,
+     .modes = MODE_BIT(MODE_STEP)},
 };
 
 const tui_mode mode_step = {
-    MODE_STEP, "step mode", false,      step_enter,   NULL,
-    view_draw, NULL,        step_leave, step_actions, (int)(sizeof step_actions / sizeof step_actions[0])};
+    .id = MODE_STEP,
+    .name = "step mode",
+    .enter = step_enter,
+    .draw = view_draw,
+    .leave = step_leave,
+    .actions = step_actions,
+    .nactions = (int)(sizeof step_actions / sizeof step_actions[0]),
+};

@@ -15,7 +15,7 @@ int structs_open(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int structs_move(tui_app *a, int key)
+static int structs_move(tui_app *a, int key)
 {
     structs_state *st = &a->structs;
     const types_registry *t = &a->sc.types;
@@ -46,7 +46,7 @@ int structs_move(tui_app *a, int key)
 
 /* i: type or paste a C declaration; it is laid out as the compiler does (added, or in place of
  * the struct of its name). The line starts with the selected struct, one line, to edit. */
-int structs_declare(tui_app *a, int key)
+static int structs_declare(tui_app *a, int key)
 {
     (void)key;
     a->prompt.kind = PROMPT_STRUCT;
@@ -62,7 +62,7 @@ int structs_declare(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
-int structs_edit(tui_app *a, int key)
+static int structs_edit(tui_app *a, int key)
 {
     structs_state *st = &a->structs;
     if (a->sc.types.n == 0 && key == '+') { /* a first struct to start from */
@@ -152,46 +152,54 @@ static void structs_draw(tui_app *a)
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
 static const tui_action structs_actions[] = {
     /* the struct editor */
-    {{KEY_UP, KEY_DOWN, 'k', 'j'}, 2, "select", "select a field", structs_move, MODE_BIT(MODE_STRUCTS), NULL},
-    {{KEY_HOME, KEY_END, 'g', 'G'}, 2, NULL, "the first / last field", structs_move, MODE_BIT(MODE_STRUCTS), NULL},
-    {{'i'},
-     1,
-     "declare",
-     "type or paste a C struct declaration (added, or replacing the struct of its name)",
-     structs_declare,
-     MODE_BIT(MODE_STRUCTS),
-     NULL},
-    {{'t'}, 1, "type", "change the selected field's type", structs_edit, MODE_BIT(MODE_STRUCTS), NULL},
-    {{'+'},
-     1,
-     "add",
-     "add a char field after the selected one (no struct yet: start struct S)",
-     structs_edit,
-     MODE_BIT(MODE_STRUCTS),
-     NULL},
-    {{'d'},
-     1,
-     "delete",
-     "delete the selected field (one an access reads: d again, and the access reads another field)",
-     structs_edit,
-     MODE_BIT(MODE_STRUCTS),
-     NULL},
-    {{'R'},
-     1,
-     "reorder",
-     "reorder the fields by alignment (removes holes)",
-     structs_edit,
-     MODE_BIT(MODE_STRUCTS),
-     NULL},
+    {.keys = {KEY_UP, KEY_DOWN, 'k', 'j'},
+     .nshow = 2,
+     .label = "select",
+     .help = "select a field",
+     .handler = structs_move,
+     .modes = MODE_BIT(MODE_STRUCTS)},
+    {.keys = {KEY_HOME, KEY_END, 'g', 'G'},
+     .nshow = 2,
+     .help = "the first / last field",
+     .handler = structs_move,
+     .modes = MODE_BIT(MODE_STRUCTS)},
+    {.keys = {'i'},
+     .nshow = 1,
+     .label = "declare",
+     .help = "type or paste a C struct declaration (added, or replacing the struct of its name)",
+     .handler = structs_declare,
+     .modes = MODE_BIT(MODE_STRUCTS)},
+    {.keys = {'t'},
+     .nshow = 1,
+     .label = "type",
+     .help = "change the selected field's type",
+     .handler = structs_edit,
+     .modes = MODE_BIT(MODE_STRUCTS)},
+    {.keys = {'+'},
+     .nshow = 1,
+     .label = "add",
+     .help = "add a char field after the selected one (no struct yet: start struct S)",
+     .handler = structs_edit,
+     .modes = MODE_BIT(MODE_STRUCTS)},
+    {.keys = {'d'},
+     .nshow = 1,
+     .label = "delete",
+     .help = "delete the selected field (one an access reads: d again, and the access reads another field)",
+     .handler = structs_edit,
+     .modes = MODE_BIT(MODE_STRUCTS)},
+    {.keys = {'R'},
+     .nshow = 1,
+     .label = "reorder",
+     .help = "reorder the fields by alignment (removes holes)",
+     .handler = structs_edit,
+     .modes = MODE_BIT(MODE_STRUCTS)},
 };
 
-const tui_mode mode_structs = {MODE_STRUCTS,
-                               "struct editor",
-                               true,
-                               NULL,
-                               NULL,
-                               structs_draw,
-                               NULL,
-                               NULL,
-                               structs_actions,
-                               (int)(sizeof structs_actions / sizeof structs_actions[0])};
+const tui_mode mode_structs = {
+    .id = MODE_STRUCTS,
+    .name = "struct editor",
+    .overlay = true,
+    .draw = structs_draw,
+    .actions = structs_actions,
+    .nactions = (int)(sizeof structs_actions / sizeof structs_actions[0]),
+};

@@ -10,6 +10,32 @@
 
 #include "io/report.h"
 #include "tui/app.h"
+
+/* The advisor on a recording (mode_whatif.c): the layouts of its shared variables tried on the
+ * recorded addresses; Enter applies one as a what-if. */
+#define WHATIF_ROWS (4 * (WHATIF_TOP + 3))
+typedef struct whatif_state {
+    recording_regions g; /* the recording's regions (names and types owned here) */
+    whatif_result res[4];
+    int searched[4], nres;
+    int nrows;
+    struct {
+        int k; /* which search */
+        whatif_layout l;
+        whatif_cost c;
+    } rows[WHATIF_ROWS];
+    int cursor, scroll;
+    int64_t threads;
+    char error[200]; /* why there is nothing to show; "" */
+    int lines_for;   /* the row lines[] describes; -1 none yet */
+    char lines[400]; /* that row's effect per source line: "line 25: 1024 -> 32; ..." */
+} whatif_state;
+
+/* The what-if list's state, while it is open. */
+static whatif_state *wst(const tui_app *a)
+{
+    return app_mode_state(a, MODE_WHATIF);
+}
 #include "util.h"
 
 /* Fill the rows: every search's shown layouts, the ranked ones first, then the best of each kind
@@ -52,8 +78,12 @@ int whatif_open(tui_app *a, int key)
         app_set_message(a, true, "%s", rc < 0 ? err.text : "a trace has no array to pad (a recording does)");
         return REACT_REDRAW;
     }
-    whatif_state *w = xcalloc(1, sizeof *w);
-    recording_regions_build(&rec, a->source, a->srcview.dir ? a->srcview.dir : a->srcview.hint, &a->sc, &w->g);
+    if (!app_push(a, &mode_whatif)) { /* its state, filled here */
+        recording_free(&rec);
+        return REACT_REDRAW;
+    }
+    whatif_state *w = wst(a);
+    recording_regions_build(&rec, a->source, a->srcopt.dir ? a->srcopt.dir : a->srcopt.hint, &a->sc, &w->g);
     whatif_input in = recording_whatif_input(&a->sc, &rec, &w->g);
     w->threads = in.threads;
     recording_free(&rec);
@@ -66,23 +96,13 @@ int whatif_open(tui_app *a, int key)
     else if (w->nrows == 0)
         snprintf(w->error, sizeof w->error, "nothing to gain: no layout tried does better than the recording");
     w->lines_for = -1;
-    free(a->wi);
-    a->wi = w;
-    app_push(a, &mode_whatif);
     return REACT_REDRAW;
-}
-
-/* Leaving the mode frees its state (the search runs again on the next v). */
-static void whatif_leave(tui_app *a)
-{
-    free(a->wi);
-    a->wi = NULL;
 }
 
 /* Arrows and pages move the chosen row. */
 static int whatif_move(tui_app *a, int key)
 {
-    whatif_state *w = a->wi;
+    whatif_state *w = wst(a);
     if (!w || w->nrows == 0)
         return REACT_NONE;
     int d = key == KEY_UP || key == 'k' ? -1 : key == KEY_DOWN || key == 'j' ? 1 : key == KEY_PPAGE ? -10 : 10;
@@ -125,7 +145,7 @@ static bool edit_whatif(scenario *s, void *ctx, char *msg, size_t n)
 static int whatif_apply(tui_app *a, int key)
 {
     (void)key;
-    whatif_state *w = a->wi;
+    whatif_state *w = wst(a);
     if (!w || w->cursor < 0 || w->cursor >= w->nrows) {
         app_set_message(a, true, "%s", w && w->error[0] ? w->error : "choose a layout first");
         return REACT_REDRAW;
@@ -215,7 +235,7 @@ static char *row_name(const whatif_state *w, int i, char name[static 160])
  * its declaration. */
 static void whatif_draw(tui_app *a)
 {
-    whatif_state *w = a->wi;
+    whatif_state *w = wst(a);
     int width = a->cols - 4 < 110 ? a->cols - 4 : 110, h = a->rows - 2;
     layout_rect box = {1, (a->cols - width) / 2, h, width};
     for (int y = box.y; y < box.y + box.h; y++)
@@ -287,24 +307,26 @@ static void whatif_draw(tui_app *a)
 
 /* This mode's own rows of the action table. */
 static const tui_action whatif_actions[] = {
-    {{KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE},
-     2,
-     "choose",
-     "choose a layout",
-     whatif_move,
-     MODE_BIT(MODE_WHATIF),
-     NULL},
-    {{'\r', '\n', KEY_ENTER},
-     1,
-     "what-if",
-     "apply the chosen layout to the recorded addresses as a what-if (u returns)",
-     whatif_apply,
-     MODE_BIT(MODE_WHATIF),
-     NULL},
+    {.keys = {KEY_UP, KEY_DOWN, 'k', 'j', KEY_PPAGE, KEY_NPAGE},
+     .nshow = 2,
+     .label = "choose",
+     .help = "choose a layout",
+     .handler = whatif_move,
+     .modes = MODE_BIT(MODE_WHATIF)},
+    {.keys = {'\r', '\n', KEY_ENTER},
+     .nshow = 1,
+     .label = "what-if",
+     .help = "apply the chosen layout to the recorded addresses as a what-if (u returns)",
+     .handler = whatif_apply,
+     .modes = MODE_BIT(MODE_WHATIF)},
 };
 
-const tui_mode mode_whatif = {MODE_WHATIF,    "advisor on a recording",
-                              true,           NULL,
-                              NULL,           whatif_draw,
-                              NULL,           whatif_leave,
-                              whatif_actions, (int)(sizeof whatif_actions / sizeof whatif_actions[0])};
+const tui_mode mode_whatif = {
+    .id = MODE_WHATIF,
+    .name = "advisor on a recording",
+    .overlay = true,
+    .draw = whatif_draw,
+    .state_size = sizeof(whatif_state), /* freed when popped: the search runs again on the next v */
+    .actions = whatif_actions,
+    .nactions = (int)(sizeof whatif_actions / sizeof whatif_actions[0]),
+};

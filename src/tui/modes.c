@@ -2,6 +2,7 @@
  * adds the overlays above it; a resize reaches every mode and closes none. */
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tui/app.h"
@@ -31,22 +32,52 @@ bool app_in_mode(const tui_app *a, tui_mode_id id)
     return false;
 }
 
-void app_push(tui_app *a, const tui_mode *m)
+void *app_mode_state(const tui_app *a, tui_mode_id id)
+{
+    for (int i = a->depth - 1; i >= 0; i--)
+        if (a->stack[i]->id == id)
+            return a->stack_state[i];
+    return NULL;
+}
+
+/* A mode's state is allocated before its enter runs, so enter and every later hook find it. */
+bool app_push(tui_app *a, const tui_mode *m)
 {
     if (a->depth == (int)(sizeof a->stack / sizeof a->stack[0]))
-        return;
+        return false;
+    a->stack_state[a->depth] = m->state_size > 0 ? xcalloc(1, m->state_size) : NULL;
     a->stack[a->depth++] = m;
     if (m->enter)
         m->enter(a);
+    return true;
+}
+
+/* leave runs while the state is still found (it may read it); the state is freed after it. */
+static void pop_one(tui_app *a, bool leave)
+{
+    const tui_mode *m = a->stack[a->depth - 1];
+    if (leave && m->leave)
+        m->leave(a);
+    void *st = a->stack_state[--a->depth];
+    a->stack_state[a->depth] = NULL;
+    if (st && m->release)
+        m->release(st);
+    free(st);
 }
 
 void app_pop(tui_app *a)
 {
     if (a->depth <= 1)
         return;
-    const tui_mode *m = a->stack[--a->depth];
-    if (m->leave)
-        m->leave(a);
+    pop_one(a, true);
+}
+
+/* At the app's end the terminal may be gone: the modes' states are released, their leave (which
+ * may talk to the terminal) is not run. */
+void app_modes_free(tui_app *a)
+{
+    while (a->depth > 0)
+        pop_one(a, false);
 }
 
 void app_pop_all(tui_app *a)

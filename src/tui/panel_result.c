@@ -119,6 +119,28 @@ static void measured_draw(const tui_vctx *ctx, layout_rect in, int y)
     }
     if (y < end)
         draw_text(ctx->crt, y++, in.x, in.w, ROLE_KEY, "MEASURED");
+    if (!fresh && g->rec_pc_counts) { /* no line info: what the hardware counted at this PC */
+        const measured_counts *m = g->rec_pc_counts;
+        int role = m->wavefronts > m->ideal_wavefronts ? ROLE_CONFLICT : ROLE_OK;
+        if (y == end - 1) { /* one line left: the numbers first, the label is what the cut may take */
+            char line[200];
+            snprintf(line, sizeof line, "%llu/%llu wf, %lld blocks, pc 0x%llx", (unsigned long long)m->wavefronts,
+                     (unsigned long long)m->ideal_wavefronts, (long long)g->rec_blocks, (unsigned long long)g->rec_pc);
+            draw_text_cut(ctx->crt, y, in.x + 1, in.w - 1, role, 0, line);
+            return;
+        }
+        if (y < end)
+            draw_textf_cut(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_DIM,
+                           "pc 0x%llx, %lld blocks:", (unsigned long long)g->rec_pc, (long long)g->rec_blocks);
+        if (y < end)
+            draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%llu wavefronts (ideal %llu)",
+                      (unsigned long long)m->wavefronts, (unsigned long long)m->ideal_wavefronts);
+        if (y < end)
+            draw_text(
+                ctx->crt, y++, in.x + 1, in.w - 1, role, "excess %llu",
+                (unsigned long long)(m->wavefronts > m->ideal_wavefronts ? m->wavefronts - m->ideal_wavefronts : 0));
+        return;
+    }
     if (!fresh && g->rec_line) { /* a recording: what the hardware counted for this line, whole launch */
         const source_record_line *l = g->rec_line;
         const source_measured *m = &l->measured;

@@ -112,11 +112,10 @@ bool app_open(tui_app *a, const char *source, char *err, size_t errlen)
 
 void app_free(tui_app *a)
 {
+    app_modes_free(a); /* the open modes' own states */
     jobs_free(a);
     if (a->adv.res)
         free(a->adv.res);
-    free(a->wi); /* the what-if list, when the view ends with it open */
-    a->wi = NULL;
     lesson_free(&a->lesson.les);
     scenario_history_free(&a->hist);
     scenario_free(&a->edit.good);
@@ -125,13 +124,9 @@ void app_free(tui_app *a)
     free(a->edit.pending);
     scenario_free(&a->sc);
     scenario_free(&a->cmp.other);
-    kernel_view_free(a); /* when the view ends with the kernel view open */
-    source_view_free(a);
-    sass_view_free(a);
     if (a->rec.ok)
         recording_free(&a->rec.r);
     free(a->rec.path);
-    picker_free(a);
     free(a->source);
     scenario_free(&a->saved);
 }

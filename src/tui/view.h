@@ -15,6 +15,7 @@
 
 #include "gpu/gpu_worker.h"
 #include "model/banks.h"
+#include "model/measured.h"
 #include "model/scenario.h"
 #include "tui/draw.h"
 
@@ -70,6 +71,10 @@ typedef struct tui_measured {
     /* a recording: its measured numbers for the line of the instruction on show (NULL: none) */
     const struct source_record_line *rec_line;
     int64_t rec_blocks;
+    /* without line info (rec_line's line 0 lumps every instruction): the instruction's own PC
+     * and what the count run measured there (NULL: not measured at that PC) */
+    int64_t rec_pc;
+    const measured_counts *rec_pc_counts;
 } tui_measured;
 
 /* One key of the key bar: its keys as shown ("+/-") and its word. */

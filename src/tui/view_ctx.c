@@ -62,6 +62,19 @@ static const source_record_line *recorded_line(tui_app *a)
     return l && l->measured.known ? l : NULL;
 }
 
+/* The recording's PC of the instruction on show, when the count run measured it there (NULL:
+ * no PC, or not measured at it). */
+static const recording_pc *recorded_pc(const tui_app *a)
+{
+    if (a->access < 0 || a->access >= a->sc.ntrace || !a->sc.trace_at)
+        return NULL;
+    int64_t pc = a->sc.trace_at[a->access].pc;
+    for (int i = 0; pc >= 0 && i < a->rec.r.npcs; i++)
+        if (a->rec.r.pcs[i].pc == pc)
+            return a->rec.r.pcs[i].has_measured ? &a->rec.r.pcs[i] : NULL;
+    return NULL;
+}
+
 void app_view_context(tui_app *a, tui_vctx *v)
 {
     memset(v, 0, sizeof *v);
@@ -104,7 +117,10 @@ void app_view_context(tui_app *a, tui_vctx *v)
     v->totals = a->totals_valid ? &a->totals : NULL;
     v->totals_progress = jobs_progress(a, JOB_TOTALS);
     const source_record_line *rl = recorded_line(a);
+    const recording_pc *rp = rl && rl->line <= 0 ? recorded_pc(a) : NULL;
     v->measured = (tui_measured){.rec_line = rl,
+                                 .rec_pc = rp ? rp->pc : -1,
+                                 .rec_pc_counts = rp ? &rp->m : NULL,
                                  .rec_blocks = rl ? a->rec.r.blocks : 0,
                                  .fresh = a->have_meas && a->meas.id == a->gen && a->meas.ok,
                                  .meas = &a->meas,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analysis.h"
 #include "io/report.h"
 #include "io/svg.h"
 
@@ -36,7 +37,7 @@ int fuzz_load_one(const uint8_t *data, size_t size)
             char *json = NULL;
             size_t len = 0;
             FILE *f = open_memstream(&json, &len);
-            report_options o = {.warp = -1};
+            report_options o = {.engine = &analysis_engine, .warp = -1};
             const char *why;
             if (f && report_json(f, &s, &o, &why)) {
                 fclose(f);
@@ -50,7 +51,7 @@ int fuzz_load_one(const uint8_t *data, size_t size)
             free(json);
             strbuf svg = {0};
             if (n > 0)
-                svg_render(&s, 0, &svg);
+                analysis_svg(&s, 0, &svg);
             strbuf_free(&svg);
         }
         scenario copy;

@@ -4,7 +4,8 @@
 # equal what `bankscope analyze --json` prints: wavefronts, ideal, conflicts, degree, and the
 # summary over every warp-instruction, the idle ones (no lane issues) counted apart as the
 # result panel shows them. The recordings of tests/data/record are checked too. Lessons are
-# skipped (analyze takes scenarios).
+# skipped (analyze takes scenarios). Both take their totals from the core's one walk
+# (core/analysis.c): a regression check of the two front ends' paths to it.
 # Runs without a terminal.
 srcdir=${srcdir:-.}
 top_builddir=${top_builddir:-.}

@@ -1071,14 +1071,16 @@ expect whatif80-open "advisor on the recording"
 keys '?'
 expect whatif80-help "keys of the advisor on a recording"
 
-# a recording without line info (PyTorch's sort): the measured numbers of its instructions without
-# a line are not said to be "line 0"'s; at 80 columns the numbers come before the label
+# a recording without line info (PyTorch's sort): the result panel shows what was measured at the
+# instruction's own PC (analyze --sass: pc 0x8840, 14420 measured, ideal 4704), not the lump of
+# every instruction without a line; at 80 columns the numbers come before the label
 start 160 48 --no-gpu ../../data/record/modern-torch_sort.json
 keys S Enter
-expect sort-measured-160x48 "no line info, 196 blocks:"
+expect sort-measured-160x48 "pc 0x8840, 196 blocks:"
+expect sort-measured-pc-160x48 "14420 wavefronts (ideal 4704)"
 start 80 24 --no-gpu ../../data/record/modern-torch_sort.json
 keys S Enter
-expect sort-measured-80x24 "881724/518382 wf, 196…"
+expect sort-measured-80x24 "14420/4704 wf, 196…"
 
 # the index editor's message ends in an ellipsis or is shown whole, never cut silently ("integer
 # literal too larg"): a long text leaves room for it

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "io/recording.h"
+#include "core/analysis.h"
 #include "core/line_sums.h"
 #include "model/source_lines.h"
 #include "test_util.h"
@@ -501,15 +502,75 @@ static void test_line_sums_rule(void **state)
     assert_int_equal(s.total.costliest, 1);
 }
 
+/* The costliest of a line's instructions (what Enter in the source view opens): the most
+ * wavefronts beyond ideal, then the most wavefronts, the first on a tie; entries out of range are
+ * skipped. Entry 0: 4 B per lane at a stride of 2 words; entry 1: 8 B per lane, the second half
+ * at a stride of 4 words; both one wavefront beyond ideal, entry 1 with more wavefronts. */
+static void test_costliest_entry(void **state)
+{
+    (void)state;
+    char json[4096];
+    int n = snprintf(json, sizeof json, "{ \"arch\": \"sm_90\", \"trace\": [");
+    for (int e = 0; e < 3; e++) {
+        n += snprintf(json + n, sizeof json - (size_t)n, "%s{ \"op\": \"load\", \"width\": %d, \"addresses\": [",
+                      e ? ", " : "", e == 1 ? 8 : 4);
+        for (int l = 0; l < 32; l++)
+            n += snprintf(json + n, sizeof json - (size_t)n, "%s%d", l ? ", " : "",
+                          e == 0   ? l * 8
+                          : e == 1 ? (l < 16 ? l * 8 : 1024 + (l - 16) * 16)
+                                   : l * 4);
+        n += snprintf(json + n, sizeof json - (size_t)n, "] }");
+    }
+    snprintf(json + n, sizeof json - (size_t)n, "] }");
+    scenario s;
+    io_error err;
+    assert_true(test_load(json, &s, &err));
+    banks_result r0, r1;
+    banks_analyze(s.arch, &s.trace[0], &r0, NULL);
+    banks_analyze(s.arch, &s.trace[1], &r1, NULL);
+    assert_int_equal(r0.wavefronts - r0.ideal_wavefronts, r1.wavefronts - r1.ideal_wavefronts);
+    assert_true(r1.wavefronts > r0.wavefronts);
+    const int both[] = {0, 1}, back[] = {1, 0}, free_first[] = {2, 0}, bad[] = {-1, 7, 2};
+    assert_int_equal(line_sums_costliest_entry(&s, both, 2), 1); /* more wavefronts wins the tie */
+    assert_int_equal(line_sums_costliest_entry(&s, back, 2), 1);
+    assert_int_equal(line_sums_costliest_entry(&s, free_first, 2), 0); /* beyond ideal first */
+    assert_int_equal(line_sums_costliest_entry(&s, bad, 3), 2);        /* out of range: skipped */
+    scenario_free(&s);
+}
+
+/* The core's totals are the engine's sum over every warp-instruction; a set cancel stops the walk
+ * before its first instruction. */
+static void test_analysis_totals(void **state)
+{
+    (void)state;
+    scenario s;
+    io_error err;
+    assert_true(test_load(kscen, &s, &err));
+    report_totals t;
+    assert_true(analysis_totals(&s, &t, NULL));
+    int64_t wf, ideal;
+    engine_totals(&s, &wf, &ideal);
+    assert_int_equal(t.instructions, scenario_instr_count(&s));
+    assert_int_equal(t.wavefronts, wf);
+    assert_int_equal(t.ideal, ideal);
+    atomic_int cancel = 1;
+    atomic_llong done = 0;
+    assert_false(analysis_totals(&s, &t, &(analysis_progress){.cancel = &cancel, .done = &done}));
+    assert_int_equal(t.instructions, 0);
+    assert_int_equal(atomic_load(&done), 0);
+    scenario_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_recording_pcs),  cmocka_unit_test(test_line_sums_rule),
-        cmocka_unit_test(test_import_rows),    cmocka_unit_test(test_carried_text),
-        cmocka_unit_test(test_order),          cmocka_unit_test(test_skips_and_names),
-        cmocka_unit_test(test_no_location),    cmocka_unit_test(test_labels),
-        cmocka_unit_test(test_recording_rows), cmocka_unit_test(test_recording_file),
-        cmocka_unit_test(test_far_line),
+        cmocka_unit_test(test_recording_pcs),   cmocka_unit_test(test_line_sums_rule),
+        cmocka_unit_test(test_import_rows),     cmocka_unit_test(test_carried_text),
+        cmocka_unit_test(test_order),           cmocka_unit_test(test_skips_and_names),
+        cmocka_unit_test(test_no_location),     cmocka_unit_test(test_labels),
+        cmocka_unit_test(test_recording_rows),  cmocka_unit_test(test_recording_file),
+        cmocka_unit_test(test_far_line),        cmocka_unit_test(test_costliest_entry),
+        cmocka_unit_test(test_analysis_totals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include <locale.h>
 #include <unistd.h>
 
+#include "core/analysis.h"
 #include "io/lesson.h"
 #include "io/library.h"
 #include "io/save.h"
@@ -558,10 +559,10 @@ static void test_svg(void **state)
     (void)state;
     scenario s;
     load_lib("transpose-naive", &s);
-    int64_t k = svg_worst_instr(&s);
+    int64_t k = analysis_worst_instr(&s);
     assert_int_equal(k, 32); /* access 1 (read), warp 0 */
     strbuf sb = {0};
-    svg_render(&s, k, &sb);
+    analysis_svg(&s, k, &sb);
     assert_non_null(strstr(sb.data, "<svg"));
     assert_non_null(strstr(sb.data, "32-way: 32 wavefronts"));
     int red = 0;
