@@ -62,6 +62,7 @@ mk "$tmp/ok/notext.json" transpose.cu -
 mkdir "$tmp/ok/inner"
 cp "$tmp/ok/beside.json" "$tmp/ok/inner/elsewhere.json"
 
+# shellcheck source=tests/tui/lib.sh
 . "$srcdir/tests/tui/lib.sh"
 nview=0
 # view NAME FILE [ARGS]: open FILE in the TUI (80x24) in FILE's folder; poll (lib.sh) for the
