@@ -62,8 +62,10 @@ mk "$tmp/ok/notext.json" transpose.cu -
 mkdir "$tmp/ok/inner"
 cp "$tmp/ok/beside.json" "$tmp/ok/inner/elsewhere.json"
 
+# shellcheck source=tests/tui/lib.sh
+. "$srcdir/tests/tui/lib.sh"
 nview=0
-# view NAME FILE [ARGS]: open FILE in the TUI (80x24) in FILE's folder; wait up to 30 s for the
+# view NAME FILE [ARGS]: open FILE in the TUI (80x24) in FILE's folder; poll (lib.sh) for the
 # source view; the screen in $tmp/NAME.screen; q quits, and the shell's marker shows the exit
 view() {
     name=$1 file=$2
@@ -75,22 +77,17 @@ view() {
     T new-session -d -s v$nview -x 80 -y 24 \
         "cd '$(dirname "$file")' && env LANG=C.UTF-8 TERM=xterm-256color '$bin' --no-gpu '$file' $* </dev/tty; echo EXIT=\$?; sleep 30"
     T kill-session -t "$old" 2>/dev/null
-    i=0
-    while [ $i -lt 300 ]; do
-        T capture-pane -p -t v$nview > "$tmp/$name.screen" 2>/dev/null
-        grep -q "one block of one launch" "$tmp/$name.screen" && break
-        i=$((i + 1))
-        sleep 0.1
-    done
-    sleep 0.3
-    T capture-pane -p -t v$nview > "$tmp/$name.screen" 2>/dev/null
+    sess=v$nview
+    tui_before=""
+    wait_for "one block of one launch" # and the frame settled: its message line drawn
+    cp "$tmp/screen" "$tmp/$name.screen"
     T send-keys -t v$nview q q
     i=0
-    while [ $i -lt 300 ]; do
+    while [ $i -lt $tui_guard ]; do
         T capture-pane -p -t v$nview > "$tmp/$name.after" 2>/dev/null
         grep -q "^EXIT=" "$tmp/$name.after" && break
         i=$((i + 1))
-        sleep 0.1
+        sleep $tui_poll_s
     done
 }
 # shows NAME TEXT: the screen of NAME has TEXT; hides NAME TEXT: it has not

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The command-line paths under valgrind: no invalid access, no leak. Skips (77) without valgrind
-# or when the build uses AddressSanitizer (the two do not mix).
+# or when the build uses AddressSanitizer (the two do not mix). Inlined frames are left out of the
+# stack traces (--read-inline-info=no): the same errors and leaks found, valgrind starts faster.
 command -v valgrind >/dev/null 2>&1 || { echo "valgrind not found: skipped"; exit 77; }
 top_builddir=${top_builddir:-.}
 srcdir=${srcdir:-.}
@@ -14,7 +15,8 @@ pass=0
 while read -r args; do
     [ -n "$args" ] || continue
     # shellcheck disable=SC2086
-    valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
+    valgrind -q --read-inline-info=no --leak-check=full --show-leak-kinds=definite,indirect \
+        --errors-for-leak-kinds=definite,indirect \
         --error-exitcode=99 "$bin" $args > /dev/null 2> "$out/log"
     if [ $? -eq 99 ]; then
         echo "FAIL valgrind: bankscope $args"; head -30 "$out/log"; fail=$((fail + 1))

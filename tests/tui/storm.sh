@@ -36,6 +36,12 @@ send_storm() {
     done
     if [ $# -gt 0 ]; then T "$@"; fi
 }
+# on_main SESSION: poll (every 10 ms) until the main view is on top (only its bar offers "q quit"),
+# for at most 30 polls (no less than the 0.3 s the Escapes were given before)
+on_main() {
+    j=0
+    while [ $j -lt 30 ] && ! T capture-pane -p -t "$1" | grep -q "q quit"; do j=$((j + 1)); sleep 0.01; done
+}
 for start in default struct-mixed lesson-padding reduction-strided; do
     # Each start gets its own session, made before the last one is killed: killing the only
     # session ends the tmux server, and a client arriving while it shuts down fails.
@@ -57,19 +63,19 @@ for start in default struct-mixed lesson-padding reduction-strided; do
     # keys typed below the minimum size do nothing, Esc included, so more views may be open
     # than a storm where every key acted: Esc until the main view
     T send-keys -t "$s" Escape Escape Escape Escape Escape Escape
-    sleep 0.3
+    on_main "$s"
     T send-keys -t "$s" Escape Escape Escape Escape
     T send-keys -t "$s" q
     # after edits q asks "quit without saving? (y/n)": poll (a sanitizer build is slow to draw)
     # for the question or the exit, answering y once
     i=0
     answered=""
-    while [ $i -lt 200 ] && ! T capture-pane -p -t "$s" | grep -q "EXIT="; do
+    while [ $i -lt 2000 ] && ! T capture-pane -p -t "$s" | grep -q "EXIT="; do
         if [ -z "$answered" ] && T capture-pane -p -t "$s" | grep -q "quit without saving"; then
             T send-keys -t "$s" y
             answered=1
         fi
-        i=$((i + 1)); sleep 0.1
+        i=$((i + 1)); sleep 0.01
     done
     if T capture-pane -p -t "$s" | grep -q "EXIT=0"; then
         echo "storm $start: survived 600 keys and 24 resizes, quit cleanly"
@@ -83,16 +89,16 @@ done
 # quit: Escape until the main view, q, y when asked; "ok" when the program exited 0
 quit_clean() {
     T send-keys -t "$1" Escape Escape Escape
-    sleep 0.3
+    on_main "$1"
     T send-keys -t "$1" Escape q
     i=0
     answered=""
-    while [ $i -lt 200 ] && ! T capture-pane -p -t "$1" | grep -q "EXIT="; do
+    while [ $i -lt 2000 ] && ! T capture-pane -p -t "$1" | grep -q "EXIT="; do
         if [ -z "$answered" ] && T capture-pane -p -t "$1" | grep -q "quit without saving"; then
             T send-keys -t "$1" y
             answered=1
         fi
-        i=$((i + 1)); sleep 0.1
+        i=$((i + 1)); sleep 0.01
     done
     T capture-pane -p -t "$1" | grep -q "EXIT=0"
 }
@@ -101,14 +107,14 @@ for picker in A L; do # an empty list, then every key that moves or chooses
     T new-session -d -s "$s" -x 100 -y 30 \
         "cd '$tmp' && env LANG=C.UTF-8 TERM=xterm-256color TMPDIR='$tmp' $bin --no-gpu; echo EXIT=\$?; sleep 30"
     i=0 # the first frame before the first key (a sanitized build starts slowly)
-    while [ $i -lt 200 ] && ! T capture-pane -p -t "$s" | grep -q "q quit"; do i=$((i + 1)); sleep 0.1; done
+    while [ $i -lt 2000 ] && ! T capture-pane -p -t "$s" | grep -q "q quit"; do i=$((i + 1)); sleep 0.01; done
     T send-keys -t "$s" "$picker"
     i=0
-    while [ $i -lt 100 ] && ! T capture-pane -p -t "$s" | grep -q "filter:"; do i=$((i + 1)); sleep 0.1; done
+    while [ $i -lt 1000 ] && ! T capture-pane -p -t "$s" | grep -q "filter:"; do i=$((i + 1)); sleep 0.01; done
     T send-keys -t "$s" -l "zqzqzq"
     T send-keys -t "$s" Down PageDown End Up PageUp Home Enter Down Enter
     i=0
-    while [ $i -lt 100 ] && ! T capture-pane -p -t "$s" | grep -q "nothing matches"; do i=$((i + 1)); sleep 0.1; done
+    while [ $i -lt 1000 ] && ! T capture-pane -p -t "$s" | grep -q "nothing matches"; do i=$((i + 1)); sleep 0.01; done
     if T capture-pane -p -t "$s" | grep -q "nothing matches" && quit_clean "$s"; then
         echo "picker $picker: a filter matching nothing, then moves and Enter: still running, quit cleanly"
     else
