@@ -1,6 +1,6 @@
 /* cli_whatif: `bankscope sweep REC.json [--json]` on a recording: per shared variable with
  * conflicts, the layouts the what-if model (model/whatif.h) finds on the recorded addresses,
- * ranked, each with its declaration and its effect per source line. */
+ * ranked, each with its declaration and its effect per source line (printed by io/whatif_report). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,293 +8,10 @@
 #include "cli/cli.h"
 #include "cli/cli_whatif.h"
 #include "core/line_sums.h"
-#include "io/jsonw.h"
 #include "io/recording.h"
 #include "io/recording_arrays.h"
-#include "io/report.h"
+#include "io/whatif_report.h"
 #include "io/textsafe.h"
-
-#define SHOW_MAX (WHATIF_TOP + 3)
-
-const char *cli_whatif_assumption = "the kernel's indexing follows the declared layout (a pointer cast that flattens "
-                                    "the array does not change with it)";
-
-/* The last component of a path. */
-static const char *base_name(const char *p)
-{
-    const char *s = p ? strrchr(p, '/') : NULL;
-    return s ? s + 1 : p;
-}
-
-/* The layouts to show for a search: the ranked top, then the best of each kind the top left out. */
-static int shown_layouts(const whatif_result *r, const whatif_layout **l, const whatif_cost **c)
-{
-    int n = 0;
-    for (int i = 0; i < r->ntop; i++) {
-        l[n] = &r->top[i];
-        c[n++] = &r->top_cost[i];
-    }
-    for (int k = WHATIF_PAD; k <= WHATIF_SOA; k++) {
-        bool in = false;
-        for (int i = 0; i < r->ntop; i++)
-            in = in || r->top[i].kind == (whatif_kind)k;
-        if (r->has[k] && !in && n < SHOW_MAX) {
-            l[n] = &r->best_of[k];
-            c[n++] = &r->best_of_cost[k];
-        }
-    }
-    return n;
-}
-
-/* The element's C type for declarations: the source's, else none (the declaration says T). */
-static const char *elem_type(const recording_regions *g, int i)
-{
-    return g->types[i][0] ? g->types[i] : NULL;
-}
-
-/* The per-line table of one layout: line, before -> after, text. */
-static void lines_text(const whatif_input *in, const scenario *s, const whatif_layout *l)
-{
-    whatif_line *v;
-    int n = whatif_lines(in, s->trace_at, l, &v);
-    if (n < 0)
-        return;
-    printf("    %-28s %21s  %s\n", "line", "wavefronts before -> after", "source");
-    int64_t b = 0, a = 0;
-    for (int i = 0; i < n; i++) {
-        char where[64], t[200], arrow[48];
-        if (v[i].file)
-            snprintf(where, sizeof where, "%.50s:%d", base_name(v[i].file), v[i].line);
-        else
-            snprintf(where, sizeof where, "(no line info)");
-        snprintf(arrow, sizeof arrow, "%lld -> %lld", (long long)v[i].before, (long long)v[i].after);
-        printf("    %-28s %21s%s  %.70s\n", where, arrow, v[i].before != v[i].after ? " *" : "  ",
-               v[i].text ? textsafe(v[i].text + strspn(v[i].text, " \t"), t, sizeof t) : "");
-        b += v[i].before;
-        a += v[i].after;
-    }
-    char arrow[48];
-    snprintf(arrow, sizeof arrow, "%lld -> %lld", (long long)b, (long long)a);
-    printf("    %-28s %21s\n", "total", arrow);
-    free(v);
-}
-
-/* One region's search as text. */
-static void region_text(const whatif_input *in, const scenario *s, const recording_regions *g, int i,
-                        const whatif_result *r)
-{
-    const whatif_region *rg = &g->regions[i];
-    char deg[32], buf[400], what[200] = "";
-    if (g->was[i][0])
-        snprintf(what, sizeof what, " (%s: the source declares this one __shared__ array)", g->was[i]);
-    printf("\n%s%s: %lld bytes at %lld", rg->name, what, (long long)rg->bytes, (long long)rg->start);
-    if (r->elem)
-        printf(", %lld-byte %s", (long long)r->elem, g->types[i][0] ? g->types[i] : "elements");
-    printf("\n  now: %lld wavefronts (ideal %lld), %s, over %lld warp-instructions (%lld touch it)\n",
-           (long long)r->current.wavefronts, (long long)r->current.ideal,
-           report_degree_text(r->current.worst, deg, sizeof deg), (long long)in->ntrace, (long long)r->current.touched);
-    if (r->current.wavefronts == r->current.ideal) {
-        printf("  nothing to gain: every recorded instruction is conflict-free\n");
-        return;
-    }
-    printf("  %d layouts tried: ", r->tried);
-    if (r->npitches) {
-        printf("paddings of the row pitches");
-        for (int k = 0; k < r->npitches; k++)
-            printf(" %lld", (long long)r->pitches[k]);
-        printf(" B by %d..%d B, ", WHATIF_PAD_MIN, WHATIF_PAD_MAX);
-    } else {
-        printf("no padding (no recorded stride between lanes is a row pitch), ");
-    }
-    printf("CuTe swizzles%s\n", r->soa ? ", the struct-of-arrays split" : "");
-    if (r->sample)
-        printf("  each costed on %lld of the %lld warp-instructions first; the %d best checked on every one\n",
-               (long long)r->sample, (long long)in->ntrace, r->checked);
-    const whatif_layout *l[SHOW_MAX];
-    const whatif_cost *c[SHOW_MAX];
-    int n = shown_layouts(r, l, c);
-    if (n == 0) {
-        printf("  nothing to gain: no layout tried does better than now\n");
-        return;
-    }
-    char name[SHOW_MAX][120];
-    int namew = 26; /* the widest name sets the column: a long region name must not push the numbers out */
-    for (int k = 0; k < n; k++) {
-        whatif_layout_short(l[k], rg, name[k], sizeof name[k]);
-        int w = (int)strlen(name[k]);
-        namew = w > namew ? w : namew;
-    }
-    printf("  %4s  %-*s %10s %7s %-13s %8s %9s %6s %9s\n", "rank", namew, "layout", "wavefronts", "ideal", "worst",
-           "extra B", "shared B", "blk/SM", "occupancy");
-    for (int k = 0; k < n; k++) {
-        char rank[8];
-        snprintf(rank, sizeof rank, k < r->ntop ? "%d" : "", k + 1);
-        printf("  %4s  %-*s %10lld %7lld %-13s %+8lld %9lld %6d %7.0f %%\n", k < r->ntop ? rank : "-", namew, name[k],
-               (long long)c[k]->wavefronts, (long long)c[k]->ideal, report_degree_text(c[k]->worst, deg, sizeof deg),
-               (long long)l[k]->extra_bytes, (long long)c[k]->smem_bytes, c[k]->blocks_per_sm, 100 * c[k]->occupancy);
-    }
-    printf("  best: %s\n", whatif_layout_decl(l[0], rg, elem_type(g, i), r->elem, buf, sizeof buf));
-    for (int p = r->npitches - 1; p >= 0; p--) /* the widest recorded row that the swizzle rewrites */
-        if (whatif_swizzle_2d(l[0], rg->name, r->elem, r->pitches[p], buf, sizeof buf)) {
-            printf("        = %s\n", buf);
-            break;
-        }
-    lines_text(in, s, l[0]);
-    if (l[0]->kind != WHATIF_PAD && r->has[WHATIF_PAD]) {
-        const whatif_layout *p = &r->best_of[WHATIF_PAD];
-        printf("  cheapest padding: %s (%+lld B)\n",
-               whatif_layout_decl(p, rg, elem_type(g, i), r->elem, buf, sizeof buf), (long long)p->extra_bytes);
-        lines_text(in, s, p);
-    }
-}
-
-/* The layout as a JSON object, with its lines. */
-static void layout_json(jsonw *w, const whatif_input *in, const scenario *s, const recording_regions *g, int i,
-                        const whatif_result *r, const whatif_layout *l, const whatif_cost *c, int rank)
-{
-    static const char *const kinds[] = {"as_is", "padding", "swizzle", "soa"};
-    char buf[400];
-    const whatif_region *rg = &g->regions[i];
-    jsonw_begin_object(w, JSONW_LINES);
-    if (rank > 0)
-        JSONW_KV_INT(w, "rank", rank);
-    else
-        JSONW_KV_NULL(w, "rank");
-    JSONW_KV_STRING(w, "kind", kinds[l->kind]);
-    if (l->kind == WHATIF_PAD) {
-        JSONW_KV_INT(w, "pitch", l->pitch);
-        JSONW_KV_INT(w, "pad", l->pad);
-    }
-    if (l->kind == WHATIF_SWIZZLE) {
-        snprintf(buf, sizeof buf, "Swizzle<%d,%d,%d>", l->bits, l->base, l->shift);
-        JSONW_KV_STRING(w, "swizzle_bytes", buf);
-        int le = r->elem > 0 && (r->elem & (r->elem - 1)) == 0 ? __builtin_ctzll((unsigned long long)r->elem) : -1;
-        if (le >= 0 && l->base >= le) {
-            snprintf(buf, sizeof buf, "Swizzle<%d,%d,%d>", l->bits, l->base - le, l->shift);
-            JSONW_KV_STRING(w, "cute", buf);
-        } else {
-            JSONW_KV_NULL(w, "cute");
-        }
-    }
-    if (l->kind == WHATIF_SOA) {
-        JSONW_KV_INT(w, "struct_bytes", l->elem);
-        JSONW_KEY(w, "fields");
-        jsonw_begin_array(w, JSONW_INLINE);
-        for (int f = 0; f < l->nfields; f++) {
-            jsonw_begin_object(w, JSONW_INLINE);
-            JSONW_KV_INT(w, "offset", l->field_off[f]);
-            JSONW_KV_INT(w, "bytes", l->field_width[f]);
-            jsonw_end_object(w);
-        }
-        jsonw_end_array(w);
-    }
-    JSONW_KV_STRING(w, "declaration", whatif_layout_decl(l, rg, elem_type(g, i), r->elem, buf, sizeof buf));
-    JSONW_KV_INT(w, "extra_bytes", l->extra_bytes);
-    JSONW_KV_INT(w, "wavefronts", c->wavefronts);
-    JSONW_KV_INT(w, "ideal_wavefronts", c->ideal);
-    JSONW_KV_INT(w, "worst_conflict_degree", c->worst);
-    JSONW_KV_INT(w, "shared_bytes", c->smem_bytes);
-    JSONW_KV_INT(w, "blocks_per_sm", c->blocks_per_sm);
-    jsonw_kv_double(w, "occupancy", c->occupancy);
-    JSONW_KEY(w, "lines");
-    jsonw_begin_array(w, JSONW_LINES);
-    whatif_line *v;
-    int n = whatif_lines(in, s->trace_at, l, &v);
-    for (int k = 0; k < n; k++) {
-        jsonw_begin_object(w, JSONW_INLINE);
-        if (v[k].file)
-            JSONW_KV_STRING(w, "file", v[k].file);
-        else
-            JSONW_KV_NULL(w, "file");
-        JSONW_KV_INT(w, "line", v[k].line);
-        if (v[k].text)
-            JSONW_KV_STRING(w, "text", v[k].text);
-        else
-            JSONW_KV_NULL(w, "text");
-        JSONW_KV_INT(w, "instructions", v[k].instructions);
-        JSONW_KV_INT(w, "before", v[k].before);
-        JSONW_KV_INT(w, "before_ideal", v[k].before_ideal);
-        JSONW_KV_INT(w, "after", v[k].after);
-        JSONW_KV_INT(w, "after_ideal", v[k].after_ideal);
-        jsonw_end_object(w);
-    }
-    if (n > 0)
-        free(v);
-    jsonw_end_array(w);
-    jsonw_end_object(w);
-}
-
-/* A cost of the whole recording as a JSON object. */
-static void cost_json(jsonw *w, const whatif_cost *c)
-{
-    jsonw_begin_object(w, JSONW_INLINE);
-    JSONW_KV_INT(w, "wavefronts", c->wavefronts);
-    JSONW_KV_INT(w, "ideal_wavefronts", c->ideal);
-    JSONW_KV_INT(w, "worst_conflict_degree", c->worst);
-    JSONW_KV_INT(w, "instructions_touching", c->touched);
-    JSONW_KV_INT(w, "shared_bytes", c->smem_bytes);
-    JSONW_KV_INT(w, "blocks_per_sm", c->blocks_per_sm);
-    jsonw_kv_double(w, "occupancy", c->occupancy);
-    jsonw_end_object(w);
-}
-
-/* The whole answer as JSON (bankscope-sweep/1, "recording": true). */
-static int recording_json(const scenario *s, const whatif_input *in, const recording_regions *g,
-                          const whatif_result *res, const int *searched, int nsearched)
-{
-    static jsonw w;
-    jsonw_init(&w, stdout);
-    jsonw_begin_object(&w, JSONW_LINES);
-    JSONW_KV_STRING(&w, "format", "bankscope-sweep/1");
-    JSONW_KV_STRING(&w, "name", s->name ? s->name : "");
-    JSONW_KV_STRING(&w, "arch", s->arch->name);
-    JSONW_KV_BOOL(&w, "recording", true);
-    JSONW_KV_BOOL(&w, "predicted", true);
-    JSONW_KV_STRING(&w, "assumption", cli_whatif_assumption);
-    JSONW_KV_STRING(&w, "arrays_from", g->from_cubin ? "recording" : "recorded window");
-    JSONW_KEY(&w, "recording_layouts");
-    jsonw_begin_array(&w, JSONW_LINES);
-    for (int k = 0; k < nsearched; k++) {
-        int i = searched[k];
-        const whatif_result *r = &res[k];
-        const whatif_region *rg = &g->regions[i];
-        jsonw_begin_object(&w, JSONW_LINES);
-        JSONW_KV_STRING(&w, "array", rg->name);
-        if (g->was[i][0])
-            JSONW_KV_STRING(&w, "named_from_source", g->was[i]);
-        JSONW_KV_INT(&w, "offset", rg->start);
-        JSONW_KV_INT(&w, "bytes", rg->bytes);
-        JSONW_KV_INT(&w, "element_bytes", r->elem);
-        if (g->types[i][0])
-            JSONW_KV_STRING(&w, "element_type", g->types[i]);
-        else
-            JSONW_KV_NULL(&w, "element_type");
-        JSONW_KEY(&w, "current");
-        cost_json(&w, &r->current);
-        JSONW_KV_INT(&w, "tried", r->tried);
-        JSONW_KV_INT(&w, "sample_instructions", r->sample ? r->sample : in->ntrace);
-        JSONW_KV_INT(&w, "checked", r->sample ? r->checked : r->tried);
-        JSONW_KEY(&w, "pitches");
-        jsonw_begin_array(&w, JSONW_INLINE);
-        for (int p = 0; p < r->npitches; p++)
-            jsonw_int(&w, r->pitches[p]);
-        jsonw_end_array(&w);
-        const whatif_layout *l[SHOW_MAX];
-        const whatif_cost *c[SHOW_MAX];
-        int n = shown_layouts(r, l, c);
-        JSONW_KV_BOOL(&w, "nothing_to_gain", n == 0);
-        JSONW_KEY(&w, "layouts");
-        jsonw_begin_array(&w, JSONW_LINES);
-        for (int j = 0; j < n; j++)
-            layout_json(&w, in, s, g, i, r, l[j], c[j], j < r->ntop ? j + 1 : 0);
-        jsonw_end_array(&w);
-        jsonw_end_object(&w);
-    }
-    jsonw_end_array(&w);
-    jsonw_end_object(&w);
-    const char *why;
-    return jsonw_finish(&w, &why) ? CLI_OK : cli_write_error("sweep", why);
-}
 
 int cli_whatif_search_all(const whatif_input *in, whatif_result *res, int *searched, int max)
 {
@@ -323,34 +40,20 @@ int cli_sweep_recording(const cli_common *c, scenario *s)
     static whatif_result res[4];
     int searched[4];
     int n = cli_whatif_search_all(&in, res, searched, 4);
+    whatif_report rep = {
+        .s = s, .in = &in, .g = &g, .rec = &rec, .file = c->file, .res = res, .searched = searched, .nsearched = n};
     if (c->json) {
-        rc = recording_json(s, &in, &g, res, searched, n);
+        const char *why;
+        rc = whatif_report_json(&rep, stdout, &why) ? CLI_OK : cli_write_error("sweep", why);
         recording_free(&rec);
         return rc;
     }
-    char scope[600], t[600];
-    recording_scope(&rec, scope, sizeof scope);
-    printf("what-if on the recording %s: %s, %lld warp-instructions\n", textsafe(c->file, t, sizeof t),
-           textsafe(scope, scope, sizeof scope), (long long)s->ntrace);
-    if (g.from_cubin) {
-        printf("arrays (the recording's, from the cubin):");
-        for (int i = 0; i < rec.narrays; i++)
-            printf("%s %s (%lld B at %lld)", i ? "," : "", textsafe(rec.arrays[i].name, t, sizeof t),
-                   (long long)rec.arrays[i].bytes, (long long)rec.arrays[i].offset);
-        printf("\n");
-    } else {
-        printf("arrays: none in the recording: the recorded window is one region\n");
-    }
-    printf("assumption: %s\n", cli_whatif_assumption);
-    if (n == 0) {
+    if (n == 0) { /* the recording's total, which the text states */
         line_sums t = {.arch = s->arch};
         line_sums_scenario(&t, s, NULL, 0);
-        printf("\nnothing to gain: no recorded instruction has a bank conflict (%lld wavefronts = ideal)\n",
-               (long long)t.total.wavefronts);
+        rep.wavefronts = t.total.wavefronts;
     }
-    for (int k = 0; k < n; k++)
-        region_text(&in, s, &g, searched[k], &res[k]);
-    printf("predicted by the %s model on the recorded addresses, remapped; '*': the line changes\n", s->arch->name);
+    whatif_report_text(&rep, stdout);
     recording_free(&rec);
     return cli_finish_stdout("sweep");
 }

@@ -7,8 +7,6 @@
 #include "model/scenario.h"
 #include "model/whatif.h"
 
-/* The assumption every what-if rests on, as the output states it. */
-extern const char *cli_whatif_assumption;
 /* `sweep` on a loaded trace: a recording's what-if, or the old message for a plain trace. */
 int cli_sweep_recording(const cli_common *c, scenario *s);
 /* `bankscope diff A.json B.json [--json] [--arch NAME]` (cli_diff.c). */
