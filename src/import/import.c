@@ -405,6 +405,17 @@ static char *dup_n(const char *s, size_t n)
     return d;
 }
 
+/* Room for one more skip record: doubled when full, so that 100,000 messages cost linear time
+ * (a realloc per record copies the whole list where realloc always moves, as in ASan builds). */
+static import_skip *skip_slot(import_result *r)
+{
+    if (r->nskips >= r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 16;
+        r->skips = xrealloc(r->skips, sizeof *r->skips * (size_t)r->cap);
+    }
+    return &r->skips[r->nskips++];
+}
+
 void import_result_add(import_result *res, int line, int col, const char *text)
 {
     /* the walk writes "FILE:LINE:COL: ..." (a note about a line: "FILE:LINE: ..."); its place is
@@ -423,12 +434,11 @@ void import_result_add(import_result *res, int line, int col, const char *text)
         rest = text;
         col = 0;
     }
-    res->skips = xrealloc(res->skips, sizeof *res->skips * (size_t)(res->nskips + 1));
-    res->skips[res->nskips++] = (import_skip){.file = dup_n(text, (size_t)(at - text)),
-                                              .line = line,
-                                              .col = col,
-                                              .skipped = strncmp(rest, "skipped ", 8) == 0,
-                                              .text = xstrdup(text)};
+    *skip_slot(res) = (import_skip){.file = dup_n(text, (size_t)(at - text)),
+                                    .line = line,
+                                    .col = col,
+                                    .skipped = strncmp(rest, "skipped ", 8) == 0,
+                                    .text = xstrdup(text)};
 }
 
 void import_result_free(import_result *r)
@@ -496,12 +506,11 @@ static bool wire_read(const char *buf, size_t len, import_result *r)
             r->json = dup_n(text, h.text_len);
             continue;
         }
-        r->skips = xrealloc(r->skips, sizeof *r->skips * (size_t)(r->nskips + 1));
-        r->skips[r->nskips++] = (import_skip){.file = dup_n(file, h.file_len),
-                                              .line = h.line,
-                                              .col = h.col,
-                                              .skipped = h.kind == IMPORT_WIRE_SKIP,
-                                              .text = dup_n(text, h.text_len)};
+        *skip_slot(r) = (import_skip){.file = dup_n(file, h.file_len),
+                                      .line = h.line,
+                                      .col = h.col,
+                                      .skipped = h.kind == IMPORT_WIRE_SKIP,
+                                      .text = dup_n(text, h.text_len)};
     }
     return true;
 }

@@ -57,7 +57,7 @@ typedef struct import_skip {
 typedef struct import_result {
     char *json;         /* NULL unless the import succeeded */
     import_skip *skips; /* never NULL after import_run */
-    int nskips;
+    int nskips, cap;    /* cap: room in skips, which grows by doubling */
 } import_result;
 
 /* Import o->file into *r. The messages (r->skips among them) have also been printed to stderr

@@ -133,8 +133,7 @@ static int struct_pieces(CXCursor c, const char *field, char **paths, const char
     if (t.kind != CXType_Record) /* (libclang 14 crashes asked the size of a member function's type) */
         return 0;
     int64_t size = clang_Type_getSizeOf(t), align = clang_Type_getAlignOf(t);
-    if (t.kind != CXType_Record || size <= 0 || align <= 0 || (size == align && size <= 16) || size % align != 0 ||
-        align > 16)
+    if (size <= 0 || align <= 0 || (size == align && size <= 16) || size % align != 0 || align > 16)
         return 0;
     static const char *const wide[] = {NULL, "char", "short", NULL, "int", NULL, NULL, NULL,  "int2",
                                        NULL, NULL,   NULL,    NULL, NULL,  NULL, NULL, "int4"};

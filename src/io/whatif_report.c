@@ -123,8 +123,9 @@ static void region_text(FILE *f, const whatif_input *in, const scenario *s, cons
     fprintf(f, "  %4s  %-*s %10s %7s %-13s %8s %9s %6s %9s\n", "rank", namew, "layout", "wavefronts", "ideal", "worst",
             "extra B", "shared B", "blk/SM", "occupancy");
     for (int k = 0; k < n; k++) {
-        char rank[8];
-        snprintf(rank, sizeof rank, k < r->ntop ? "%d" : "", k + 1);
+        char rank[12] = "";
+        if (k < r->ntop)
+            snprintf(rank, sizeof rank, "%d", k + 1);
         fprintf(f, "  %4s  %-*s %10lld %7lld %-13s %+8lld %9lld %6d %7.0f %%\n", k < r->ntop ? rank : "-", namew,
                 name[k], (long long)c[k]->wavefronts, (long long)c[k]->ideal,
                 report_degree_text(c[k]->worst, deg, sizeof deg), (long long)l[k]->extra_bytes,

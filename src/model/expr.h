@@ -170,6 +170,14 @@ void expr_prepare(const expr *e, expr_env *env);
  * specialisation this is expr_eval). Same results, errors and positions as expr_eval. */
 expr_status expr_eval_fast(const expr *e, const expr_env *env, int64_t *out, int *pos);
 #define EXPR_LANES 32 /* lanes evaluated together by expr_eval_lanes */
+/* An AVX2 copy and a portable one, chosen at run time. GCC names the resolver after the function;
+ * clang 14 names it otherwise, so callers in other files do not link: a clang build (the
+ * fuzzers') keeps the portable copy only. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define EXPR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define EXPR_CLONES
+#endif
 
 /* The per-lane variables of one warp-instruction: v[0..4][lane] = threadIdx.x, .y, .z, tid,
  * lane. Every entry must lie in the ranges given to expr_specialize (lanes without a thread

@@ -796,13 +796,13 @@ static inline __attribute__((always_inline)) int lane_var(int v)
  * with shifts only. */
 static inline int64_t mod_pow2(int64_t x, int s)
 {
-    uint64_t bias = (uint64_t)(x >> 63) & (((uint64_t)1 << s) - 1u); /* 2^s - 1 for negative x */
+    uint64_t bias = (x < 0 ? ~(uint64_t)0 : 0) & (((uint64_t)1 << s) - 1u); /* 2^s - 1 for negative x */
     return (int64_t)((uint64_t)x - (((uint64_t)x + bias) & ~(((uint64_t)1 << s) - 1u)));
 }
 
 static inline int64_t div_pow2(int64_t x, int s)
 {
-    uint64_t bias = (uint64_t)(x >> 63) & (((uint64_t)1 << s) - 1u);
+    uint64_t bias = (x < 0 ? ~(uint64_t)0 : 0) & (((uint64_t)1 << s) - 1u);
     return (int64_t)((uint64_t)x + bias) >> s;
 }
 
@@ -886,9 +886,8 @@ static inline __attribute__((always_inline)) bool safe_op_lanes(int op, int64_t 
     }
 }
 
-__attribute__((target_clones("avx2", "default"))) uint32_t expr_eval_lanes(const expr *e, const expr_env *env,
-                                                                           const expr_lanes *lv, uint32_t mask,
-                                                                           int64_t *out, expr_status *st, int *pos)
+EXPR_CLONES uint32_t expr_eval_lanes(const expr *e, const expr_env *env, const expr_lanes *lv, uint32_t mask,
+                                     int64_t *out, expr_status *st, int *pos)
 {
     const expr_prog *p = e->fast.ncode ? &e->fast : &e->prog;
     if (p->jumps || p->depth > WARP_DEPTH) { /* lane by lane */

@@ -722,8 +722,7 @@ INLINE void fill_lanes(const scenario_access *a, int warp, const expr_lanes *lv,
 /* Build the instruction of (access, iteration, warp) into out: the request always; every lane
  * record when full, else only each lane's state (what the bank rule and the totals read). The
  * lanes are worked out as vectors (lane_work), the records written once at the end. */
-__attribute__((target_clones("avx2", "default"))) static void build(const scenario *s, int access, int iteration,
-                                                                    int warp, scenario_instr *out, bool full)
+EXPR_CLONES static void build(const scenario *s, int access, int iteration, int warp, scenario_instr *out, bool full)
 {
     out->seq = 0;
     out->access = access;

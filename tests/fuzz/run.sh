@@ -13,8 +13,8 @@ out=build-fuzz
 mkdir -p "$out/corpus-load" "$out/corpus-expr" "$out/crashes"
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_GNU_SOURCE -Isrc -I. $(pkg-config --cflags libcjson ncursesw)"
 libs="$(pkg-config --libs libcjson ncursesw) -lpthread -lm"
-# every model and I/O source (the program's library without the TUI, the CLI and the GPU)
-srcs="src/util.c $(ls src/model/*.c src/io/*.c | grep -v -e cache.c) src/embedded_patterns.c src/embedded_kernels.c"
+# every model and I/O source and the core's analysis (the program without the TUI, the CLI and the GPU)
+srcs="src/util.c src/core/analysis.c $(ls src/model/*.c src/io/*.c | grep -v -e cache.c) src/embedded_patterns.c src/embedded_kernels.c"
 for h in load expr; do
     clang $flags -o "$out/fuzz_$h" tests/fuzz/fuzz_$h.c $srcs $libs || exit 1
 done

@@ -1120,7 +1120,10 @@ expect header-long-80x24 "│ warp 0/31 │ 16 lanes left out vs 16…"
 # R reorders the fields: the selection follows its field (it stayed on the index, so d then
 # deleted x, not the y it was on)
 start 80 24 --no-gpu aos-vec3
-keys o Down t
+expect struct-reorder-main "aos-vec3"
+keys o
+expect struct-reorder-open "sizeof 16"
+keys Down t
 expect struct-reorder-type "Vec3.y is now double"
 keys R
 expect struct-reorder "fields by alignment, sizeof 24 -> 24"
