@@ -31,9 +31,15 @@ start() {  # start COLS ROWS ARGS...: a fresh session running bankscope, then an
     tui_before="(new session)"
     # The new session first: killing the only session ends the server, and a client that
     # arrives while it shuts down fails ("server exited unexpectedly").
-    T new-session -d -s "$sess" -x "$cols" -y "$rows" \
-        "cd '$cases' && env LANG=C.UTF-8 TERM=xterm-256color NCURSES_NO_UTF8_ACS=1 TMPDIR='$tmp' $bin $*; echo EXIT=\$?; sleep 30"
-    [ -n "$old" ] && T kill-session -t "$old" 2>/dev/null
+    # A server whose last session has just ended may be shutting down as the new session asks
+    # for it: the session is then missing, and is asked for again.
+    for try in 1 2 3; do
+        T new-session -d -s "$sess" -x "$cols" -y "$rows" \
+            "cd '$cases' && env LANG=C.UTF-8 TERM=xterm-256color NCURSES_NO_UTF8_ACS=1 TMPDIR='$tmp' $bin $*; echo EXIT=\$?; sleep 60" &&
+            T has-session -t "=$sess" 2>/dev/null && break
+        sleep 0.2
+    done
+    [ -n "$old" ] && T kill-session -t "=$old" 2>/dev/null
 }
 . "$(cd "$srcdir/tests/tui" && pwd)/lib.sh"
 
