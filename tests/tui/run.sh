@@ -40,6 +40,15 @@ start() {  # start COLS ROWS ARGS...: a fresh session running bankscope, then an
         sleep 0.2
     done
     [ -n "$old" ] && T kill-session -t "=$old" 2>/dev/null
+    # keys go to a program that has drawn its first frame: a key read before it knows the
+    # terminal's size is taken on a too-small screen, where only q acts (slow sanitized starts)
+    i=0
+    while [ $i -lt 500 ]; do
+        tui_capture
+        case $tui_screen in *│* | *EXIT=*) break ;; esac
+        i=$((i + 1))
+        sleep $tui_poll_s
+    done
 }
 . "$(cd "$srcdir/tests/tui" && pwd)/lib.sh"
 
