@@ -40,6 +40,10 @@ done
 
 grep -q '"source": "out\[y \* n + x\] = tile\[threadIdx.x\]\[threadIdx.y\];"' "$tmp/transpose-naive.json" && ok || bad "transpose-naive: source line"
 
+# Kernels in an extern "C" block are found too (libclang names the block an unexposed declaration).
+(cd "$dir" && "$bin" import extern-c.cu --block 64) 2>"$tmp/ec.err" >/dev/null
+grep -q '^extern-c.cu: 2 kernels (reverse, stride2): choose one with --kernel NAME' "$tmp/ec.err" && ok || bad "extern C block: $(cat "$tmp/ec.err")"
+
 # The label reaches the SVG too.
 "$bin" export "$tmp/transpose-naive.json" --svg "$tmp/t.svg" --access 1 2>/dev/null
 grep -q '(transpose-naive.cu:13:22)' "$tmp/t.svg" && ok || bad "svg: no source position"
