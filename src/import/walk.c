@@ -1652,6 +1652,8 @@ static void loop_replay(W *w, CXCursor c, CXCursor body, CXCursor var, int id, c
     binding b;
     memset(&b, 0, sizeof b);
     b.decl = var;
+    /* a do-while's step may come first in its body: what follows it sees the stepped value */
+    b.is_var = clang_getCursorKind(c) == CXCursor_DoStmt;
     int nl0 = w->nloops;
     for (int k = 0; k < n && !w->over; k++) {
         b.val = expr_pool_num(&w->ep, vals[k]);
@@ -1677,6 +1679,157 @@ static void loop_replay(W *w, CXCursor c, CXCursor body, CXCursor var, int id, c
             w->binds[i].why = NULL;
         }
     free(fin);
+}
+
+/* The values, at each iteration's start, of the variables a counted loop changes that no rule
+ * follows (a double buffer's 'write ^= 1' under 'if (k < K)', a scan's 'pout = 1 - pout' in a
+ * loop over 'offset *= 2', a counter stepped under a condition): the loop's iterations are walked
+ * in turn (a trial walk, undone after), each from what the one before left, its variable a number
+ * each time. A variable whose start values are the same for every thread and numbers that follow
+ * a + d * i (i the iteration),
+ * or that alternate (the same value at every even and at every odd iteration), is given that
+ * value; one of a loop of at most MAX_TABLE iterations is given the value of each iteration
+ * ('v == v0 ? x0 : v == v1 ? x1 : ...'); the others stay not known. Only for loops of constant
+ * start, bound and step, at most MAX_FORMS iterations, that no exit leaves. */
+static void loop_forms(W *w, CXCursor c, CXCursor body, CXCursor inc, CXCursor var, int id, const expr_ref *pre,
+                       int nb0)
+{
+    enum { MAX_FORMS = 1024, MAX_TABLE = 32 };
+    const wloop L = w->loops[id];
+    if (L.start || L.bound_e || L.start_e || w->trial >= MAX_TRIAL_DEPTH || w->ntrials >= MAX_TRIALS || leaves(body))
+        return;
+    int64_t vals[MAX_FORMS];
+    int n = 0;
+    for (int64_t v = L.from;; n++) {
+        bool in = L.kind == 0 ? (L.step > 0 ? v < L.to : v > L.to) : L.kind == 1 ? v < L.to : v > L.to;
+        if (!in || (L.kind && v == 0))
+            break;
+        if (n == MAX_FORMS)
+            return;
+        vals[n] = v;
+        v = L.kind == 0 ? v + L.step : L.kind == 1 ? v * L.step : v / L.step;
+    }
+    bool *open = xcalloc((size_t)nb0 + 1, sizeof *open);
+    int nopen = 0;
+    for (int i = 0; i < nb0; i++) {
+        open[i] = w->binds[i].is_var && !w->binds[i].val && pre[i] && walk_mod_count_in(c, w->binds[i].decl) > 0;
+        nopen += open[i];
+    }
+    if (!nopen || n < 1) {
+        free(open);
+        return;
+    }
+    int nt = n <= MAX_TABLE ? n : 0;
+    expr_ref *table = xcalloc((size_t)(nt ? nt : 1) * (size_t)nb0, sizeof *table);
+    expr_ref *first = xcalloc((size_t)nb0, sizeof *first), *second = xcalloc((size_t)nb0, sizeof *second);
+    int64_t *d = xcalloc((size_t)nb0, sizeof *d);
+    bool *arith = xcalloc((size_t)nb0, sizeof *arith), *alt = xcalloc((size_t)nb0, sizeof *alt);
+    bool *tab = xcalloc((size_t)nb0, sizeof *tab);
+    for (int i = 0; i < nb0; i++) {
+        arith[i] = alt[i] = open[i] && L.kind == 0;
+        tab[i] = open[i] && nt > 0;
+    }
+    w->ntrials++;
+    walk_saved sv;
+    state_save(w, &sv);
+    w->trial++;
+    int nl0 = w->nloops;
+    for (int i = 0; i < nb0; i++)
+        if (open[i]) {
+            w->binds[i].val = pre[i];
+            w->binds[i].why = NULL;
+        }
+    binding b;
+    memset(&b, 0, sizeof b);
+    b.decl = var;
+    /* a do-while's step may come first in its body: what follows it sees the stepped value */
+    b.is_var = clang_getCursorKind(c) == CXCursor_DoStmt;
+    for (int k = 0; k < n && !w->over; k++) {
+        bool any = false;
+        for (int i = 0; i < nb0; i++) {
+            if (!arith[i] && !alt[i] && !tab[i])
+                continue;
+            expr_ref x = w->binds[i].val;
+            for (int l = nl0; l < w->nloops && x; l++) /* a variable of a loop inside: not a value here */
+                if (expr_pool_uses(&w->ep, x, w->loops[l].var))
+                    x = 0;
+            if (x && expr_pool_uses_thread(&w->ep, x)) /* one value for the block, not one per thread */
+                x = 0;
+            if (!x) {
+                arith[i] = alt[i] = tab[i] = false;
+                continue;
+            }
+            if (k == 0)
+                first[i] = x;
+            else if (k == 1)
+                second[i] = x;
+            if (tab[i])
+                table[k * nb0 + i] = x;
+            int64_t xv, f0;
+            if (arith[i]) {
+                if (!expr_pool_const(&w->ep, x, &xv) || !expr_pool_const(&w->ep, first[i], &f0))
+                    arith[i] = false;
+                else if (k == 1)
+                    d[i] = xv - f0;
+                else if (k > 1 && xv != f0 + d[i] * k)
+                    arith[i] = false;
+            }
+            if (alt[i] && k > 1 && !same_value(w, x, k % 2 ? second[i] : first[i]))
+                alt[i] = false;
+            any |= arith[i] || alt[i] || tab[i];
+        }
+        if (!any)
+            break;
+        b.val = expr_pool_num(&w->ep, vals[k]);
+        w->binds = walk_grow(w->binds, w->nbinds, &w->cap_binds, sizeof *w->binds);
+        w->binds[w->nbinds++] = b;
+        walk_stmt(w, body);
+        if (!clang_Cursor_isNull(inc))
+            walk_expr(w, inc);
+        w->nbinds = nb0;
+    }
+    bool over = w->over;
+    w->trial--;
+    state_restore(w, &sv);
+    expr_ref lv = expr_pool_var(&w->ep, L.var);
+    /* i, the iteration: (v - from) / step, v the loop's variable */
+    expr_ref it =
+        expr_pool_binary(&w->ep, EXPR_DIV, expr_pool_binary(&w->ep, EXPR_SUB, lv, expr_pool_num(&w->ep, L.from)),
+                         expr_pool_num(&w->ep, L.step));
+    for (int i = 0; i < nb0 && !over; i++) {
+        expr_ref f = 0;
+        if (!open[i])
+            continue;
+        if (n == 1 && (arith[i] || alt[i] || tab[i]))
+            f = first[i];
+        else if (arith[i])
+            f = expr_pool_binary(&w->ep, EXPR_ADD, first[i],
+                                 expr_pool_binary(&w->ep, EXPR_MUL, expr_pool_num(&w->ep, d[i]), it));
+        else if (alt[i])
+            f = expr_pool_cond(&w->ep,
+                               expr_pool_binary(&w->ep, EXPR_EQ,
+                                                expr_pool_binary(&w->ep, EXPR_MOD, it, expr_pool_num(&w->ep, 2)),
+                                                expr_pool_num(&w->ep, 0)),
+                               first[i], second[i]);
+        else if (tab[i]) {
+            f = table[(n - 1) * nb0 + i];
+            for (int k = n - 2; k >= 0; k--)
+                f = expr_pool_cond(&w->ep, expr_pool_binary(&w->ep, EXPR_EQ, lv, expr_pool_num(&w->ep, vals[k])),
+                                   table[k * nb0 + i], f);
+        }
+        if (f) {
+            w->binds[i].val = f;
+            w->binds[i].why = NULL;
+        }
+    }
+    free(open);
+    free(table);
+    free(first);
+    free(second);
+    free(d);
+    free(arith);
+    free(alt);
+    free(tab);
 }
 
 static void walk_loop(W *w, CXCursor c)
@@ -1713,10 +1866,17 @@ static void walk_loop(W *w, CXCursor c)
         }
     } else {
         parts = ks.n == 2;
-        why = "a do-while loop";
+        why = "a do-while loop that does not step a variable to a bound";
         if (parts) {
             body = ks.c[0];
             cond = ks.c[1];
+            /* do { ...; v += k; } while (v < bound) with v followed */
+            int bi = cond_var(w, cond);
+            if (bi >= 0) {
+                var = w->binds[bi].decl;
+                why = w->nloops < MAX_LOOPS && w->nlstack < 8 ? walk_simple_do(w, c, var, w->binds[bi].val, &L)
+                                                              : "too many loops";
+            }
         }
     }
     if (why) {
@@ -1765,6 +1925,8 @@ static void walk_loop(W *w, CXCursor c)
     binding b;
     memset(&b, 0, sizeof b);
     b.decl = var;
+    /* a do-while's step may come first in its body: what follows it sees the stepped value */
+    b.is_var = clang_getCursorKind(c) == CXCursor_DoStmt;
     b.val = expr_pool_var(&w->ep, L.var);
     expr_ref g0 = w->guard;
     if (L.start) {
@@ -1793,10 +1955,12 @@ static void walk_loop(W *w, CXCursor c)
     for (int i = 0; i < nb0; i++)
         pre[i] = w->binds[i].val;
     loop_vars(w, body, &w->loops[id], true, NULL); /* the variables the body changes, at an iteration's start */
+    loop_forms(w, c, body, inc, var, id, pre, nb0);
     w->binds = walk_grow(w->binds, w->nbinds, &w->cap_binds, sizeof *w->binds);
     w->binds[w->nbinds++] = b;
     w->lstack[w->nlstack++] = id;
-    walk_expr(w, cond);
+    if (kind != CXCursor_DoStmt)
+        walk_expr(w, cond);
     expr_ref sk0 = w->skipped;
     const char *skw0 = w->skipped_why;
     w->skipped = 0; /* a continue ends one iteration: the next starts with every lane */
@@ -1807,6 +1971,8 @@ static void walk_loop(W *w, CXCursor c)
     w->break_ok = bo0;
     w->skipped = sk0;
     w->skipped_why = skw0;
+    if (kind == CXCursor_DoStmt) /* after the body, with the values it leaves */
+        walk_expr(w, cond);
     expr_ref *endv = nb0 ? xmalloc((size_t)nb0 * sizeof *endv) : NULL;
     for (int i = 0; i < nb0; i++)
         endv[i] = w->binds[i].val;

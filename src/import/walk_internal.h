@@ -296,6 +296,10 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
 const char *walk_simple_while(W *w, CXCursor c, CXCursor var, expr_ref from, wloop *L);
 /* Read 'for (; cond; inc) body' as a simple loop of var, whose value when the loop starts is
  * from: NULL and *L filled, or the reason it is not one. */
+/* A do-while loop as a simple loop: do { ...; v += k; ... } while (v OP bound), v stepped once,
+ * by a statement of the body's own (not under a condition): the same iterations as the while
+ * loop of that condition when v's start meets it. */
+const char *walk_simple_do(W *w, CXCursor c, CXCursor var, expr_ref from, wloop *L);
 const char *walk_simple_noinit(W *w, CXCursor c, CXCursor var, expr_ref from, CXCursor cond, CXCursor inc,
                                CXCursor body, wloop *L);
 /* A break, return or goto in a loop body that leaves that loop (not an inner one), or null. */

@@ -631,6 +631,41 @@ const char *walk_simple_while(W *w, CXCursor c, CXCursor var, expr_ref from, wlo
     return simple_loop(w, c, &lp, L);
 }
 
+/* Whether statement s itself (not a part of it) writes var: v = .., v op= .., ++v, v--. */
+static bool writes_var(CXCursor s, CXCursor var)
+{
+    walk_kids ks = walk_children(s);
+    const char *bop = import_binary_op(s), *uop = import_unary_op(s);
+    if (bop)
+        return strchr(bop, '=') && strcmp(bop, "==") && strcmp(bop, "!=") && strcmp(bop, "<=") && strcmp(bop, ">=") &&
+               ks.n == 2 && walk_refers_to(ks.c[0], var);
+    return uop && (!strcmp(uop, "++") || !strcmp(uop, "--")) && ks.n == 1 && walk_refers_to(ks.c[0], var);
+}
+
+const char *walk_simple_do(W *w, CXCursor c, CXCursor var, expr_ref from, wloop *L)
+{
+    walk_kids ks = walk_children(c);
+    if (ks.n != 2 || clang_getCursorKind(ks.c[0]) != CXCursor_CompoundStmt)
+        return "a do-while loop whose body is not a block";
+    walk_kids bk = walk_children(ks.c[0]);
+    CXCursor step = clang_getNullCursor();
+    for (int i = 0; i < bk.n; i++) {
+        if (walk_mod_count_in(bk.c[i], var) == 0 && !writes_var(walk_strip(bk.c[i]), var))
+            continue;
+        if (!clang_Cursor_isNull(step) || !clang_isExpression(clang_getCursorKind(bk.c[i])))
+            return "a do-while loop whose variable is not stepped once by a statement of its own";
+        step = bk.c[i];
+    }
+    if (clang_Cursor_isNull(step))
+        return "a do-while loop that does not step the variable its condition compares";
+    loop_parts lp = {var, clang_getNullCursor(), from, ks.c[1], step, ks.c[0], 0};
+    const char *why = simple_loop(w, c, &lp, L);
+    /* a start that fails the condition: the body runs once, which the walk of one iteration covers */
+    return why && !strcmp(why, "the loop never runs")
+               ? "a do-while loop whose condition is false after its first iteration"
+               : why;
+}
+
 const char *walk_simple_noinit(W *w, CXCursor c, CXCursor var, expr_ref from, CXCursor cond, CXCursor inc,
                                CXCursor body, wloop *L)
 {
