@@ -202,13 +202,20 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
     expr_ref when = path_cond(w);
     int64_t never;
     if (when && expr_pool_const(&w->ep, when, &never) && never == 0) {
+        /* an access the values given make dead (a template's 'if (blockSize >= 512)'): the
+         * source's access all the same, imported with 'when' false, which no lane takes */
         int64_t g = 1;
         bool branch = w->guard && expr_pool_const(&w->ep, w->guard, &g) && g == 0;
-        skip_access(w, c, op, a,
-                    branch ? "never reached: no thread takes the branch it is in (its condition is false with the "
-                             "values given)"
-                           : "never reached: every thread has left by then (return or continue before it)");
-        return;
+        int line, col;
+        walk_where(c, &line, &col, NULL);
+        const char *name = w->arrays[a->array].name;
+        walk_add_skip(w, line, col,
+                      walk_fmt("%s:%d:%d: note: %s of '%s%s%s' never runs with the values given (%s): imported with "
+                               "no active lane",
+                               walk_file_of(w, c), line, col, op_name(op), name, w->piece && a->field ? "." : "",
+                               w->piece && a->field ? a->field : "",
+                               branch ? "no thread takes the branch it is in"
+                                      : "every thread has left by then: a return or continue before it"));
     }
     /* the scenario's atomic kinds; CUDA's atomicSub is atom.add of the negated value */
     static const char *const atomics[][2] = {
