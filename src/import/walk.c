@@ -388,6 +388,73 @@ static bool walk_lvalue(W *w, CXCursor c, int ops)
 static const char *atomic_names[] = {"atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicAnd",
                                      "atomicOr",  "atomicXor", "atomicCAS",  "atomicInc", "atomicDec", NULL};
 
+/* A call of a function bankscope has no body of (the toolkit's): an asynchronous copy into
+ * shared memory of one thread (__pipeline_memcpy_async(dst, src, n), libcu++'s
+ * memcpy_async(dst, src, n, pipe)) is the cp.async of n bytes at dst (n 4, 8 or 16); any other
+ * that is handed a pointer into a shared array is listed as a use of it (what the function does
+ * there is not known), never dropped. True when the call was handled (its arguments walked). */
+static bool opaque_call(W *w, CXCursor c, const char *name, int nargs)
+{
+    bool async = (!strcmp(name, "__pipeline_memcpy_async") && nargs >= 3) ||
+                 (!strcmp(name, "memcpy_async") && nargs == 4 &&
+                  clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(c, 0))).kind == CXType_Pointer);
+    int first = -1;
+    pbind p;
+    char why[sizeof w->why] = "";
+    for (int i = 0; i < nargs && first < 0; i++) {
+        w->why[0] = '\0';
+        int r = walk_pointer(w, clang_Cursor_getArgument(c, (unsigned)i), &p);
+        memcpy(why, w->why, sizeof why);
+        if (r != 0)
+            first = i;
+        if (r < 0)
+            p.array = -1;
+    }
+    if (first < 0)
+        return false;
+    for (int i = 0; i < nargs; i++)
+        walk_expr(w, clang_Cursor_getArgument(c, (unsigned)i));
+    CXCursor arg = clang_Cursor_getArgument(c, (unsigned)first);
+    char *arr = shared_name(w, arg);
+    int64_t n = 0;
+    bool sized = false;
+    if (async && first == 0) {
+        w->why[0] = '\0';
+        expr_ref nv = walk_value(w, clang_Cursor_getArgument(c, 2));
+        sized = nv && expr_pool_const(&w->ep, nv, &n) && (n == 4 || n == 8 || n == 16);
+    }
+    if (async && first == 0 && p.array >= 0 && sized && !p.vector) {
+        static const char *const widths[] = {NULL, "float", "float2", NULL, "float4"};
+        waccess a;
+        memset(&a, 0, sizeof a);
+        a.array = p.array;
+        a.nidx = p.nfixed + 1;
+        for (int d = 0; d < p.nfixed; d++)
+            a.idx[d] = p.fixed[d];
+        a.idx[p.nfixed] = p.off;
+        int64_t esz = clang_Type_getSizeOf(clang_getPointeeType(clang_getCanonicalType(clang_getCursorType(arg))));
+        a.vector = n == esz ? NULL : (char *)widths[n / 4];
+        emit(w, c, BANKS_CP_ASYNC, &a, NULL);
+    } else if (async && first == 0)
+        skip_at(w, c, BANKS_CP_ASYNC, arr,
+                p.array < 0 ? context_reason(w, why)
+                            : "an asynchronous copy whose size is not a constant 4, 8 or 16 bytes, or through a "
+                              "reinterpreted pointer");
+    else {
+        char *m = !strcmp(name, "__cvta_generic_to_shared")
+                      ? walk_fmt("its shared address is taken for inline PTX (ldmatrix, cp.async, ld.shared or "
+                                 "st.shared), which bankscope does not follow")
+                      : walk_fmt("its address is handed to '%s', which bankscope does not follow", name);
+        int line, col;
+        walk_where(c, &line, &col, NULL);
+        walk_add_skip(w, line, col,
+                      walk_fmt("%s:%d:%d: skipped use of '%s': %s", walk_file_of(w, c), line, col, arr, m));
+        free(m);
+    }
+    free(arr);
+    return true;
+}
+
 static void walk_call(W *w, CXCursor c)
 {
     char name[64];
@@ -420,6 +487,8 @@ static void walk_call(W *w, CXCursor c)
             return;
         }
     CXCursor fn = walk_callee(c);
+    if ((clang_Cursor_isNull(fn) || !walk_is_device_fn(fn)) && opaque_call(w, c, name, nargs))
+        return;
     for (int i = 0; i < nargs; i++) {
         /* an element passed by reference is not read here: the callee reads or writes it */
         CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);

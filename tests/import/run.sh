@@ -44,6 +44,13 @@ grep -q '"source": "out\[y \* n + x\] = tile\[threadIdx.x\]\[threadIdx.y\];"' "$
 (cd "$dir" && "$bin" import extern-c.cu --block 64) 2>"$tmp/ec.err" >/dev/null
 grep -q '^extern-c.cu: 2 kernels (reverse, stride2): choose one with --kernel NAME' "$tmp/ec.err" && ok || bad "extern C block: $(cat "$tmp/ec.err")"
 
+# A shared address handed to a function bankscope has no body of (inline PTX through
+# __cvta_generic_to_shared, or any other) is listed as a use, never dropped.
+printf '__global__ void k(const float *g, float *o)\n{\n    __shared__ float s[256];\n    unsigned a = (unsigned)__cvta_generic_to_shared(&s[threadIdx.x * 4]);\n    asm volatile("cp.async.ca.shared.global [%%0], [%%1], 16;" ::"r"(a), "l"(g));\n    o[threadIdx.x] = s[threadIdx.x];\n}\n' >"$tmp/cv.cu"
+(cd "$tmp" && "$bin" import cv.cu --block 64 -o cv.json) 2>"$tmp/cv.err"
+grep -q "^cv.cu:4:28: skipped use of 's': its shared address is taken for inline PTX" "$tmp/cv.err" &&
+    [ "$(grep -c '"op"' "$tmp/cv.json")" -eq 1 ] && ok || bad "address for inline PTX: $(cat "$tmp/cv.err")"
+
 # The label reaches the SVG too.
 "$bin" export "$tmp/transpose-naive.json" --svg "$tmp/t.svg" --access 1 2>/dev/null
 grep -q '(transpose-naive.cu:13:22)' "$tmp/t.svg" && ok || bad "svg: no source position"
