@@ -48,6 +48,8 @@ typedef struct binding { /* a parameter of an inlined function, or a loop variab
     expr_ref ref_idx[3];
     const char *ref_field, *ref_vector; /* in the arena */
     CXCursor arg;                       /* a parameter: the argument it is bound to (null: none) */
+    const char *tname;                  /* a type template parameter of an inlined function: the bankscope name of its
+                                           type at the call (decl is the parameter), in the arena */
     expr_ref decl_cond;                 /* a local: the path condition where it is declared (0: none) */
 } binding;
 

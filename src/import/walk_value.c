@@ -440,10 +440,121 @@ CXCursor walk_callee(CXCursor call)
     return clang_Cursor_isNull(d) ? r : d;
 }
 
+/* The text of the k-th explicit template argument of the call (Name<float, 128>(...)): into buf,
+ * false when it has none. */
+static bool template_arg_text(W *w, CXCursor ref, int k, char *buf, size_t n)
+{
+    CXToken *t = NULL;
+    unsigned nt = 0;
+    clang_tokenize(w->tu, clang_getCursorExtent(ref), &t, &nt);
+    int depth = 0, arg = 0;
+    size_t len = 0;
+    bool found = false;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < nt && !found; i++) {
+        CXString sp = clang_getTokenSpelling(w->tu, t[i]);
+        const char *x = clang_getCString(sp);
+        if (!strcmp(x, "<") && depth++ == 0) {
+            clang_disposeString(sp);
+            continue;
+        }
+        if (depth == 1 && (!strcmp(x, ",") || !strcmp(x, ">"))) {
+            found = arg == k && len > 0;
+            arg++;
+            len = found ? len : 0;
+            buf[len] = '\0';
+        } else if (depth >= 1 && arg == k && len + strlen(x) + 2 < n)
+            len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? " " : "", x);
+        if (!strcmp(x, ">")) /* a '<' inside an argument was counted above */
+            depth--;
+        clang_disposeString(sp);
+    }
+    clang_disposeTokens(w->tu, t, nt);
+    return found;
+}
+
+/* Bind the callee's type template parameters (template <typename T> ... T s[..] in a helper) to
+ * the type of the call: its explicit template argument (f<float>(...)), or the type of the
+ * argument of a parameter declared T, T &, const T & or T * (deduced), when bankscope knows it. */
+static void bind_template_types(W *w, CXCursor call, CXCursor fn)
+{
+    walk_kids fk = walk_children(fn);
+    CXCursor ref = callee_ref(call);
+    int pos = 0;
+    for (int j = 0; j < fk.n; j++) {
+        enum CXCursorKind kk = clang_getCursorKind(fk.c[j]);
+        if (kk != CXCursor_TemplateTypeParameter && kk != CXCursor_NonTypeTemplateParameter &&
+            kk != CXCursor_TemplateTemplateParameter)
+            continue;
+        int k = pos++;
+        if (kk != CXCursor_TemplateTypeParameter)
+            continue;
+        char *pname = walk_spell(fk.c[j]);
+        char text[64], buf[64];
+        const char *tn = NULL;
+        int64_t sz;
+        if (template_arg_text(w, ref, k, text, sizeof text)) {
+            types_builtin b;
+            const char *dv = walk_define(w, text);
+            if (types_builtin_find(text, &b))
+                tn = b.name;
+            else if (dv && types_builtin_find(dv, &b))
+                tn = b.name;
+            else {
+                for (int i = w->nbinds - 1; i >= 0 && !tn; i--) /* an outer function's parameter */
+                    if (w->binds[i].tname) {
+                        char *o = walk_spell(w->binds[i].decl);
+                        if (!strcmp(o, text))
+                            tn = w->binds[i].tname;
+                        free(o);
+                    }
+                if (!tn && (dv = walk_launch_type(w, text)) && types_builtin_find(dv, &b))
+                    tn = b.name;
+            }
+        } else { /* deduced from an argument whose parameter is declared with it */
+            int na = clang_Cursor_getNumArguments(call);
+            walk_kids pk = fk;
+            int pi = 0;
+            for (int i = 0; i < pk.n && !tn; i++) {
+                if (clang_getCursorKind(pk.c[i]) != CXCursor_ParmDecl)
+                    continue;
+                int ai = pi++;
+                if (ai >= na)
+                    break;
+                CXType pt = clang_getCursorType(pk.c[i]);
+                if (pt.kind == CXType_LValueReference || pt.kind == CXType_Pointer)
+                    pt = clang_getPointeeType(pt);
+                char *ps = walk_type_spell(pt);
+                const char *q = ps;
+                while (!strncmp(q, "const ", 6) || !strncmp(q, "volatile ", 9))
+                    q += q[0] == 'c' ? 6 : 9;
+                if (!strcmp(q, pname)) {
+                    CXType at = clang_getCursorType(clang_Cursor_getArgument(call, (unsigned)ai));
+                    if (clang_getCursorType(pk.c[i]).kind == CXType_Pointer)
+                        at = clang_getPointeeType(clang_getCanonicalType(at));
+                    tn = walk_type_name(w, at, buf, sizeof buf, &sz);
+                }
+                free(ps);
+            }
+        }
+        free(pname);
+        if (!tn)
+            continue;
+        binding b;
+        memset(&b, 0, sizeof b);
+        b.decl = fk.c[j];
+        b.why = "a type";
+        b.tname = walk_strdup(w, tn);
+        w->binds = walk_grow(w->binds, w->nbinds, &w->cap_binds, sizeof *w->binds);
+        w->binds[w->nbinds++] = b;
+    }
+}
+
 /* Bind the callee's non-type template parameters to the call's explicit template arguments
  * (pick<D>(...)), in order. */
 static void bind_template_args(W *w, CXCursor call, CXCursor fn)
 {
+    bind_template_types(w, call, fn);
     CXCursor ref = callee_ref(call);
     walk_kids rk = walk_children(ref), fk = walk_children(fn);
     int j = 0;
