@@ -214,7 +214,7 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
                                "no active lane",
                                walk_file_of(w, c), line, col, op_name(op), name, w->piece && a->field ? "." : "",
                                w->piece && a->field ? a->field : "",
-                               branch ? "no thread takes the branch it is in"
+                               branch ? "no thread takes the branch or loop it is in"
                                       : "every thread has left by then: a return or continue before it"));
     }
     /* the scenario's atomic kinds; CUDA's atomicSub is atom.add of the negated value */

@@ -370,7 +370,7 @@ printf '__global__ void k(float *o)\n{\n    __shared__ float s[64];\n    if (blo
 # (not that the threads have left)
 printf '__global__ void k(float *o, int nf)\n{\n    __shared__ float s[64];\n    if (nf == 512)\n        s[threadIdx.x] = 1;\n    s[threadIdx.x + 1] = 2;\n}\n' >"$tmp/nb.cu"
 (cd "$tmp" && "$bin" import nb.cu --block 32 -D nf=28 -o nb.json) 2>"$tmp/err"
-grep -q "^nb.cu:5:9: note: store of 's' never runs with the values given (no thread takes the branch it is in): imported with no active lane" "$tmp/err" &&
+grep -q "^nb.cu:5:9: note: store of 's' never runs with the values given (no thread takes the branch or loop it is in): imported with no active lane" "$tmp/err" &&
     ! grep -q skipped "$tmp/err" && grep -q '"when": "0", "label": "nb.cu:5:9"' "$tmp/nb.json" && ok ||
     bad "branch no thread takes: $(cat "$tmp/err")"
 
