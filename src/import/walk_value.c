@@ -1090,7 +1090,14 @@ int walk_pointer(W *w, CXCursor c, pbind *p)
         if (p->vector ? tn && strcmp(tn, p->vector) == 0
                       : clang_equalTypes(pt, arr->elem) || (tn && !arr->is_struct && !strcmp(tn, arr->type)))
             break;
-        if (!tn || size < arr->elem_size || size % arr->elem_size != 0 || arr->is_struct || p->vector) {
+        if (p->vector && tn && !arr->is_struct && !strcmp(tn, arr->type)) { /* a view back to the element */
+            p->vector = NULL;
+            p->ratio = 1;
+            break;
+        }
+        /* a view of a view (an int * made from &f[n], f a float view of a char buffer): the offset
+         * counts the array's elements, so any type of whole elements is a view of its own */
+        if (!tn || size < arr->elem_size || size % arr->elem_size != 0 || arr->is_struct) {
             char *ts = walk_type_spell(pt);
             walk_fail(w, c, "reinterprets '%s' as '%s' (only as a wider scalar or vector type)", arr->name, ts);
             free(ts);
@@ -1210,20 +1217,31 @@ int walk_pointer(W *w, CXCursor c, pbind *p)
         r = walk_element(w, ks.c[0], &a);
         if (r != 1)
             break;
-        if (a.field || a.vector) {
+        types_builtin vb;
+        if (a.field || (a.vector && !types_builtin_find(a.vector, &vb))) {
             walk_fail(w, c, "a pointer to a struct field or through a reinterpretation");
             free(a.field);
             free(a.vector);
             r = -1;
             break;
         }
+        const char *view = a.vector ? walk_strdup(w, a.vector) : NULL;
+        free(a.vector);
         memset(p, 0, sizeof *p);
+        p->ratio = 1;
+        if (view && w->arrays[a.array].elem_size > 0 && vb.size % w->arrays[a.array].elem_size == 0) {
+            p->vector = view; /* &f[n] of a view: a pointer of that view, at the element's offset */
+            p->ratio = (int)(vb.size / w->arrays[a.array].elem_size);
+        } else if (view) {
+            walk_fail(w, c, "a pointer to a struct field or through a reinterpretation");
+            r = -1;
+            break;
+        }
         p->array = a.array;
         p->nfixed = a.nidx - 1;
         for (int i = 0; i < a.nidx - 1; i++)
             p->fixed[i] = a.idx[i];
         p->off = a.idx[a.nidx - 1];
-        p->ratio = 1;
         break;
     }
     case CXCursor_BinaryOperator: {
