@@ -1770,7 +1770,9 @@ static void loop_replay(W *w, CXCursor c, CXCursor body, CXCursor var, int id, c
 static void loop_forms(W *w, CXCursor c, CXCursor body, CXCursor inc, CXCursor var, int id, const expr_ref *pre,
                        int nb0)
 {
-    enum { MAX_FORMS = 1024, MAX_TABLE = 32 };
+    /* the replay's walk is bounded on its own (MAX_FORM_STEPS) and does not count towards the
+     * walk's budget: past it the variables stay not known, as without the replay */
+    enum { MAX_FORMS = 1024, MAX_TABLE = 32, MAX_FORM_STEPS = 300000 };
     const wloop L = w->loops[id];
     if (L.start || L.bound_e || L.start_e || w->trial >= MAX_TRIAL_DEPTH || w->ntrials >= MAX_TRIALS || leaves(body))
         return;
@@ -1810,6 +1812,8 @@ static void loop_forms(W *w, CXCursor c, CXCursor body, CXCursor inc, CXCursor v
     state_save(w, &sv);
     w->trial++;
     int nl0 = w->nloops;
+    long steps0 = w->steps;
+    bool over0 = w->over != NULL, spent = false, outermost = w->trial == 1;
     for (int i = 0; i < nb0; i++)
         if (open[i]) {
             w->binds[i].val = pre[i];
@@ -1822,6 +1826,10 @@ static void loop_forms(W *w, CXCursor c, CXCursor body, CXCursor inc, CXCursor v
     b.is_var = clang_getCursorKind(c) == CXCursor_DoStmt;
     for (int k = 0; k < n && !w->over; k++) {
         bool any = false;
+        if (w->steps - steps0 > MAX_FORM_STEPS) {
+            spent = true;
+            break;
+        }
         for (int i = 0; i < nb0; i++) {
             if (!arith[i] && !alt[i] && !tab[i])
                 continue;
@@ -1864,7 +1872,13 @@ static void loop_forms(W *w, CXCursor c, CXCursor body, CXCursor inc, CXCursor v
             walk_expr(w, inc);
         w->nbinds = nb0;
     }
-    bool over = w->over;
+    bool over = spent || (w->over && !over0);
+    if (w->over && !over0) { /* the replay's own walk went past the budget: undone with it */
+        free(w->over);
+        w->over = NULL;
+    }
+    if (outermost) /* a replay inside another counts towards that one's bound */
+        w->steps = steps0;
     w->trial--;
     state_restore(w, &sv);
     expr_ref lv = expr_pool_var(&w->ep, L.var);
