@@ -428,7 +428,24 @@ static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
         bound += opb[0] == '<' ? 1 : -1;
     if ((up && opb[0] != '<' && strcmp(opb, "!=")) || (!up && opb[0] != '>' && strcmp(opb, "!=")))
         return "a loop whose condition and step go different ways";
-    if (!strcmp(opb, "!=") && (kind != 0 || (bound - from) % step != 0))
+    if (!strcmp(opb, "!=") && kind != 0) {
+        /* while (i != 0) { ...; i /= 2; }: a bound the steps reach exactly is the bound of '>'
+         * (or '<' for a growing variable), passed nowhere before it */
+        bool hit = false;
+        int64_t v = from;
+        for (int it = 0; it <= MAX_ITER && !hit; it++) {
+            hit = v == bound;
+            int64_t nv;
+            if (kind == 1 ? __builtin_mul_overflow(v, step, &nv) : (nv = v / step, false))
+                break;
+            if (nv == v)
+                break;
+            v = nv;
+        }
+        if (!hit)
+            return "a '!=' loop condition that the step does not reach exactly";
+        snprintf(opb, sizeof opb, "%s", kind == 1 ? "<" : ">");
+    } else if (!strcmp(opb, "!=") && (bound - from) % step != 0)
         return "a '!=' loop condition that the step does not reach exactly";
     if (walk_mod_count_in(c, var) != writes) /* in this statement: a variable declared before it */
         return "the loop variable also changes inside the loop";
