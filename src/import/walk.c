@@ -1969,6 +1969,21 @@ static void walk_loop(W *w, CXCursor c)
             }
         }
     }
+    if (why && parts && !clang_Cursor_isNull(body) && !strcmp(why, "the loop never runs")) {
+        /* no iteration runs: its accesses are dead, at the values the variables start with */
+        if (!clang_Cursor_isNull(init)) {
+            if (clang_isExpression(clang_getCursorKind(init)))
+                walk_expr(w, init);
+            else
+                walk_stmt(w, init);
+        }
+        expr_ref g0 = w->guard;
+        w->guard = expr_pool_num(&w->ep, 0);
+        walk_expr(w, cond);
+        walk_stmt(w, body);
+        w->guard = g0;
+        return;
+    }
     if (why) {
         walk_loop_once(w, c, init, cond, inc, body, parts, why);
         return;
