@@ -184,6 +184,15 @@ static void skip_access(W *w, CXCursor c, banks_op op, const waccess *a, const c
     free(piece);
 }
 
+/* Whether e reads where a shared array starts (an address taken as a number). */
+static bool uses_base(W *w, expr_ref e)
+{
+    for (int k = 0; k < w->narrays && k < WALK_MAX_BASES && e; k++)
+        if (expr_pool_uses(&w->ep, e, WALK_VAR_BASE(k)))
+            return true;
+    return false;
+}
+
 /* Record one access at c, or skip it when its context cannot be expressed. */
 static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char *atomic)
 {
@@ -199,6 +208,11 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
         skip_access(w, c, op, a, ctx);
         return;
     }
+    for (int d = 0; d < a->nidx; d++)
+        if (uses_base(w, a->idx[d])) {
+            skip_access(w, c, op, a, "an index computed from a shared address taken as a number");
+            return;
+        }
     expr_ref when = path_cond(w);
     int64_t never;
     if (when && expr_pool_const(&w->ep, when, &never) && never == 0) {
@@ -395,6 +409,8 @@ static const char *atomic_names[] = {"atomicAdd", "atomicSub", "atomicExch", "at
  * there is not known), never dropped. True when the call was handled (its arguments walked). */
 static bool opaque_call(W *w, CXCursor c, const char *name, int nargs)
 {
+    if (!strcmp(name, "__cvta_generic_to_shared"))
+        return false; /* a number the inline PTX that uses it is read against (walk_asm) */
     bool async = (!strcmp(name, "__pipeline_memcpy_async") && nargs >= 3) ||
                  (!strcmp(name, "memcpy_async") && nargs == 4 &&
                   clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(c, 0))).kind == CXType_Pointer);
@@ -441,10 +457,7 @@ static bool opaque_call(W *w, CXCursor c, const char *name, int nargs)
                             : "an asynchronous copy whose size is not a constant 4, 8 or 16 bytes, or through a "
                               "reinterpreted pointer");
     else {
-        char *m = !strcmp(name, "__cvta_generic_to_shared")
-                      ? walk_fmt("its shared address is taken for inline PTX (ldmatrix, cp.async, ld.shared or "
-                                 "st.shared), which bankscope does not follow")
-                      : walk_fmt("its address is handed to '%s', which bankscope does not follow", name);
+        char *m = walk_fmt("its address is handed to '%s', which bankscope does not follow", name);
         int line, col;
         walk_where(c, &line, &col, NULL);
         walk_add_skip(w, line, col,
@@ -2217,6 +2230,208 @@ static bool return_ends_loop(W *w, int nargs)
     return w->loops[w->lstack[w->nlstack - 1]].begin == off;
 }
 
+/* The text of an asm statement's instructions: its string literals joined, escapes read. */
+static char *asm_text(W *w, CXCursor c)
+{
+    CXToken *t = NULL;
+    unsigned nt = 0;
+    clang_tokenize(w->tu, clang_getCursorExtent(c), &t, &nt);
+    strbuf sb = {0};
+    for (unsigned i = 0; i < nt; i++) {
+        CXString sp = clang_getTokenSpelling(w->tu, t[i]);
+        const char *x = clang_getCString(sp);
+        bool stop = !strcmp(x, ":") || (!strcmp(x, ")") && sb.len);
+        if (!stop && clang_getTokenKind(t[i]) == CXToken_Literal && x[0] == '"')
+            for (const char *q = x + 1; *q && *q != '"'; q++) {
+                char ch = *q;
+                if (ch == '\\' && q[1]) {
+                    q++;
+                    ch = *q == 'n' ? '\n' : *q == 't' ? ' ' : *q;
+                }
+                strbuf_add(&sb, &ch, 1);
+            }
+        clang_disposeString(sp);
+        if (stop)
+            break;
+    }
+    clang_disposeTokens(w->tu, t, nt);
+    return strbuf_take(&sb);
+}
+
+/* Whether node i of the pool is variable var plus or minus terms that do not read it (var + x,
+ * x + var, var - x, nested). */
+static bool base_plus(const expr_pool *p, int i, int var, int depth)
+{
+    if (i < 0 || depth > 64)
+        return false;
+    const expr_node *n = &p->nodes[i];
+    if (n->kind == EXPR_VAR)
+        return n->op == var;
+    if (n->kind != EXPR_BINARY || (n->op != EXPR_ADD && n->op != EXPR_SUB))
+        return false;
+    bool ua = expr_pool_uses(p, n->a + 1, var), ub = expr_pool_uses(p, n->b + 1, var);
+    if (ua && !ub)
+        return base_plus(p, n->a, var, depth + 1);
+    return n->op == EXPR_ADD && ub && !ua && base_plus(p, n->b, var, depth + 1);
+}
+
+/* List an access of inline PTX at c that cannot be followed. */
+static void asm_skip(W *w, CXCursor c, const char *op, const char *why)
+{
+    int line, col;
+    walk_where(c, &line, &col, NULL);
+    walk_add_skip(w, line, col,
+                  walk_fmt("%s:%d:%d: skipped %s of 'shared memory': inline PTX whose address %s", walk_file_of(w, c),
+                           line, col, op, why));
+}
+
+/* One instruction of inline PTX that reads or writes shared memory (ldmatrix, stmatrix,
+ * cp.async, ld.shared, st.shared): the access at its [%N + imm] operand, whose value is a shared
+ * array's start (__cvta_generic_to_shared) plus a byte offset; listed when it cannot be read. */
+static void asm_insn(W *w, CXCursor c, walk_kids ops, const char *ins)
+{
+    char mn[64];
+    size_t ml = strcspn(ins, " \t");
+    if (ml == 0 || ml >= sizeof mn)
+        return;
+    memcpy(mn, ins, ml);
+    mn[ml] = '\0';
+    bool shared = strstr(mn, ".shared") != NULL;
+    banks_op op;
+    int width = 0;
+    if (!strncmp(mn, "ldmatrix", 8))
+        op = BANKS_LDMATRIX;
+    else if (!strncmp(mn, "stmatrix", 8))
+        op = BANKS_STMATRIX;
+    else if (!strncmp(mn, "cp.async.", 9) && shared && strncmp(mn, "cp.async.bulk", 13))
+        op = strstr(mn, ".cg") ? BANKS_CP_ASYNC_CG : BANKS_CP_ASYNC;
+    else if (!strncmp(mn, "ld.", 3) && shared)
+        op = BANKS_LOAD;
+    else if (!strncmp(mn, "st.", 3) && shared)
+        op = BANKS_STORE;
+    else {
+        if (shared)
+            asm_skip(w, c, "use",
+                     "bankscope does not read (an instruction other than ld, st, ldmatrix, stmatrix or cp.async)");
+        return;
+    }
+    const char *opname = op == BANKS_LOAD || op == BANKS_LDMATRIX ? "load" : "store";
+    if (op == BANKS_LOAD || op == BANKS_STORE) { /* .v2/.v4 and the type's bits */
+        int vec = strstr(mn, ".v4") ? 4 : strstr(mn, ".v2") ? 2 : 1;
+        const char *ty = strrchr(mn, '.');
+        int bits = ty ? atoi(ty + 2) : 0;
+        width = bits >= 8 ? vec * bits / 8 : 0;
+    }
+    const char *br = strchr(ins + ml, '[');
+    int n = -1;
+    long imm = 0;
+    if (br) {
+        const char *q = br + 1;
+        while (*q == ' ')
+            q++;
+        if (*q == '%' && q[1] >= '0' && q[1] <= '9') {
+            n = (int)strtol(q + 1, (char **)&q, 10);
+            while (*q == ' ')
+                q++;
+            if (*q == '+' || *q == '-') {
+                char sign = *q++;
+                imm = strtol(q, (char **)&q, 0);
+                imm = sign == '-' ? -imm : imm;
+            }
+            while (*q == ' ')
+                q++;
+            if (*q != ']')
+                n = -1;
+        }
+    }
+    if (n < 0 || n >= ops.n) {
+        asm_skip(w, c, opname, "is not a plain [%N] or [%N + number] operand");
+        return;
+    }
+    if (op == BANKS_CP_ASYNC || op == BANKS_CP_ASYNC_CG) { /* [dst], [src], size */
+        const char *q = strchr(br, ']');
+        q = q ? strchr(q + 1, ']') : NULL;
+        q = q ? strchr(q + 1, ',') : NULL;
+        while (q && (*q == ',' || *q == ' '))
+            q++;
+        width = q && *q >= '0' && *q <= '9' ? atoi(q) : 0;
+        if (q && *q == '%' && atoi(q + 1) < ops.n) {
+            int64_t v;
+            w->why[0] = '\0';
+            expr_ref sv = walk_value(w, ops.c[atoi(q + 1)]);
+            width = sv && expr_pool_const(&w->ep, sv, &v) ? (int)v : 0;
+        }
+    }
+    w->why[0] = '\0';
+    expr_ref e = walk_value(w, ops.c[n]);
+    int base = -1, nb = 0;
+    for (int k = 0; e && k < w->narrays && k < WALK_MAX_BASES; k++)
+        if (expr_pool_uses(&w->ep, e, WALK_VAR_BASE(k))) {
+            base = k;
+            nb++;
+        }
+    if (!e || nb != 1) {
+        char *m = !e ? walk_fmt("cannot be followed: %s", w->why)
+                     : walk_fmt("is not an address of one shared array (__cvta_generic_to_shared of an element)");
+        asm_skip(w, c, opname, m);
+        free(m);
+        return;
+    }
+    /* the address is the array's start plus bytes: the start added once, never scaled */
+    expr_ref off = expr_pool_subst(&w->ep, e, WALK_VAR_BASE(base), expr_pool_num(&w->ep, 0));
+    const warray *arr = &w->arrays[base];
+    if (!base_plus(&w->ep, e - 1, WALK_VAR_BASE(base), 0) || arr->elem_size <= 0) {
+        asm_skip(w, c, opname, "is not the start of a shared array plus an offset");
+        return;
+    }
+    off = expr_pool_binary(&w->ep, EXPR_ADD, off, expr_pool_num(&w->ep, imm));
+    expr_ref flat = expr_pool_binary(&w->ep, EXPR_DIV, off, expr_pool_num(&w->ep, arr->elem_size));
+    waccess a;
+    memset(&a, 0, sizeof a);
+    a.array = base;
+    a.nidx = arr->ndims;
+    for (int d = arr->ndims - 1; d >= 0; d--) { /* the flat element back to the array's indexes */
+        a.idx[d] = d ? expr_pool_binary(&w->ep, EXPR_MOD, flat, expr_pool_num(&w->ep, arr->dims[d])) : flat;
+        if (d)
+            flat = expr_pool_binary(&w->ep, EXPR_DIV, flat, expr_pool_num(&w->ep, arr->dims[d]));
+    }
+    if (op == BANKS_LDMATRIX || op == BANKS_STMATRIX) {
+        a.matrices = strstr(mn, ".x1") ? 1 : strstr(mn, ".x2") ? 2 : 4;
+        a.trans = strstr(mn, ".trans") != NULL;
+    } else {
+        static const char *const names[] = {NULL, "char", "short", NULL, "float", NULL, NULL, NULL,    "float2",
+                                            NULL, NULL,   NULL,    NULL, NULL,    NULL, NULL, "float4"};
+        if (width <= 0 || width > 16 || !names[width] || width % arr->elem_size != 0 || arr->is_struct) {
+            asm_skip(w, c, opname, "has a width bankscope does not take (1, 2, 4, 8 or 16 bytes of whole elements)");
+            return;
+        }
+        a.vector = width == arr->elem_size ? NULL : (char *)names[width];
+    }
+    emit(w, c, op, &a, NULL);
+}
+
+/* Inline PTX (asm volatile("ldmatrix... [%4];" : ... : "r"(addr))): its operands are walked as
+ * the expressions they are, and each instruction that reads or writes shared memory is the
+ * access at its address operand. */
+static void walk_asm(W *w, CXCursor c)
+{
+    walk_kids ks = walk_children(c);
+    for (int i = 0; i < ks.n; i++)
+        walk_expr(w, ks.c[i]);
+    char *text = asm_text(w, c);
+    for (char *p = text, *q; p && *p; p = q) {
+        q = p + strcspn(p, ";\n");
+        char end = *q;
+        *q = '\0';
+        while (*p == ' ' || *p == '{' || *p == '}')
+            p++;
+        if (*p && *p != '.' && strncmp(p, "//", 2))
+            asm_insn(w, c, ks, p);
+        q = end ? q + 1 : q;
+    }
+    free(text);
+}
+
 static void walk_stmt(W *w, CXCursor c)
 {
     if (walk_over_budget(w, c))
@@ -2305,6 +2520,7 @@ static void walk_stmt(W *w, CXCursor c)
     case CXCursor_ForStmt:
     case CXCursor_WhileStmt:
     case CXCursor_DoStmt: walk_loop(w, c); break;
+    case CXCursor_GCCAsmStmt: walk_asm(w, c); break;
     case CXCursor_SwitchStmt: {
         const char *gsaved = w->guard_why;
         int line, col;

@@ -69,6 +69,10 @@ typedef struct warray {
  * value, and loop n of w->loops. */
 #define WALK_VAR_BREAK EXPR_LOOP
 #define WALK_VAR_LOOP(n) (EXPR_LOOP + 1 + (n))
+/* The address (a number) where shared array a starts, as __cvta_generic_to_shared gives it:
+ * what inline PTX's [%N] operands are read against; it never reaches a scenario. */
+#define WALK_MAX_BASES 64
+#define WALK_VAR_BASE(a) WALK_VAR_LOOP(MAX_LOOPS + 128 + (a))
 
 typedef struct wloop {
     int var;    /* WALK_VAR_LOOP(its index) */
@@ -103,6 +107,8 @@ typedef struct waccess {
     char *text;   /* that line as written */
     char *file;   /* the file it is in (a header, for an inlined function) */
     bool returns; /* atomic: the old value is used */
+    int matrices; /* ldmatrix/stmatrix: 1, 2 or 4 */
+    bool trans;   /* ldmatrix/stmatrix .trans */
     int line, col;
     unsigned offset;
     int loops[8];

@@ -708,6 +708,25 @@ static expr_ref call_value(W *w, CXCursor c)
                  b = a ? walk_value(w, clang_Cursor_getArgument(c, 1)) : 0;
         return a && b ? expr_pool_binary(&w->ep, EXPR_MUL, a, b) : 0;
     }
+    if (!strcmp(name, "__cvta_generic_to_shared") && nargs == 1) {
+        /* the shared address as a number: where the array starts plus the element's bytes */
+        pbind p;
+        CXCursor arg = clang_Cursor_getArgument(c, 0);
+        int r = walk_pointer(w, arg, &p);
+        if (r != 1 || p.array >= WALK_MAX_BASES || p.nfixed != w->arrays[p.array].ndims - 1)
+            return r == -1 ? 0 : walk_fail(w, c, "a shared address bankscope cannot follow");
+        const warray *arr = &w->arrays[p.array];
+        expr_ref flat = p.nfixed ? p.fixed[0] : expr_pool_num(&w->ep, 0);
+        for (int d = 1; d < p.nfixed; d++)
+            flat = expr_pool_binary(&w->ep, EXPR_ADD,
+                                    expr_pool_binary(&w->ep, EXPR_MUL, flat, expr_pool_num(&w->ep, arr->dims[d])),
+                                    p.fixed[d]);
+        if (p.nfixed)
+            flat = expr_pool_binary(&w->ep, EXPR_MUL, flat, expr_pool_num(&w->ep, arr->dims[arr->ndims - 1]));
+        flat = expr_pool_binary(&w->ep, EXPR_ADD, flat, p.off);
+        return expr_pool_binary(&w->ep, EXPR_ADD, expr_pool_var(&w->ep, WALK_VAR_BASE(p.array)),
+                                expr_pool_binary(&w->ep, EXPR_MUL, flat, expr_pool_num(&w->ep, arr->elem_size)));
+    }
     CXCursor fn = walk_callee(c);
     if (clang_Cursor_isNull(fn) && clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_CXXMethod)
         fn = clang_getCursorReferenced(c); /* a method: obj.f() */
