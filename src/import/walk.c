@@ -2416,8 +2416,21 @@ static void asm_insn(W *w, CXCursor c, walk_kids ops, const char *ins)
 static void walk_asm(W *w, CXCursor c)
 {
     walk_kids ks = walk_children(c);
-    for (int i = 0; i < ks.n; i++)
+    for (int i = 0; i < ks.n; i++) {
         walk_expr(w, ks.c[i]);
+        pbind p;
+        w->why[0] = '\0';
+        if (walk_pointer(w, ks.c[i], &p) != 0) { /* a generic pointer into shared memory */
+            char *arr = shared_name(w, ks.c[i]);
+            int line, col;
+            walk_where(c, &line, &col, NULL);
+            walk_add_skip(w, line, col,
+                          walk_fmt("%s:%d:%d: skipped use of '%s': a pointer into it is handed to inline PTX, which "
+                                   "bankscope reads only on addresses from __cvta_generic_to_shared",
+                                   walk_file_of(w, c), line, col, arr));
+            free(arr);
+        }
+    }
     char *text = asm_text(w, c);
     for (char *p = text, *q; p && *p; p = q) {
         q = p + strcspn(p, ";\n");

@@ -51,6 +51,10 @@ printf '__device__ void keep(float *);\n__global__ void k(const float *g, float 
 grep -q "^cv.cu:5:5: skipped use of 's': its address is handed to 'keep', which bankscope does not follow" "$tmp/cv.err" &&
     grep -q "^cv.cu:7:5: skipped store of 'shared memory': inline PTX whose address is not the start of a shared array plus an offset" "$tmp/cv.err" &&
     [ "$(grep -c '"op"' "$tmp/cv.json")" -eq 1 ] && ok || bad "shared address handed on: $(cat "$tmp/cv.err")"
+printf '__global__ void k(float *o)\n{\n    __shared__ float s[64];\n    float x;\n    asm volatile("ld.volatile.f32 %%0, [%%1];" : "=f"(x) : "l"(&s[threadIdx.x]));\n    o[threadIdx.x] = x + s[0];\n}\n' >"$tmp/gp.cu"
+(cd "$tmp" && "$bin" import gp.cu --block 32 -o gp.json) 2>"$tmp/gp.err"
+grep -q "^gp.cu:5:5: skipped use of 's': a pointer into it is handed to inline PTX" "$tmp/gp.err" && ok ||
+    bad "generic shared pointer in inline PTX: $(cat "$tmp/gp.err")"
 
 # The label reaches the SVG too.
 "$bin" export "$tmp/transpose-naive.json" --svg "$tmp/t.svg" --access 1 2>/dev/null
