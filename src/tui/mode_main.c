@@ -112,8 +112,17 @@ void view_draw(tui_app *a)
             double p = jobs_progress(a, JOB_VARIANT);
             draw_text(&a->crt, L->why.y, L->why.x, L->why.w, ROLE_HILITE,
                       "compare: computing the variant (%.0f %% of the paddings)", p < 0 ? 0.0 : 100 * p);
-        } else if (app_in_mode(a, MODE_COMPARE)) { /* compare asked for but not possible: say why */
-            draw_text(&a->crt, L->why.y, L->why.x, L->why.w, ROLE_ERROR, "compare: %s", a->cmp.error);
+        } else if (app_in_mode(a, MODE_COMPARE)) { /* compare asked for but not possible: say why, wrapped
+                                                       over the top of the why panel (never cut) */
+            char text[400], **lines;
+            snprintf(text, sizeof text, "compare: %s", a->cmp.error);
+            int n = draw_wrap(text, L->why.w, &lines);
+            for (int i = 0; i < n && i < L->why.h; i++) {
+                if (n > 1)
+                    draw_fill(&a->crt, L->why.y + i, L->why.x, L->why.w, ROLE_NORMAL);
+                draw_text(&a->crt, L->why.y + i, L->why.x, L->why.w, ROLE_ERROR, "%s", lines[i]);
+            }
+            draw_wrap_free(lines, n);
         }
     }
     panel_bar_draw(&v);
