@@ -18,8 +18,7 @@ static int act_quit(tui_app *a, int key)
 {
     (void)key;
     if (a->modified) {
-        a->prompt.kind = PROMPT_QUIT;
-        app_push(a, &mode_prompt);
+        prompt_open(a, PROMPT_QUIT, NULL, 0);
         return REACT_REDRAW;
     }
     return REACT_QUIT;
@@ -63,9 +62,7 @@ static int act_swizzle(tui_app *a, int key)
         return REACT_REDRAW;
     }
     const char *cur = a->sc.arrays[cur_array(a)].swizzle;
-    a->prompt.kind = PROMPT_SWIZZLE;
-    line_set(&a->prompt.line, cur ? cur : "", true);
-    app_push(a, &mode_prompt);
+    prompt_open(a, PROMPT_SWIZZLE, cur, 0);
     return REACT_REDRAW;
 }
 
@@ -217,13 +214,11 @@ static int act_open(tui_app *a, int key)
 
 static int act_save(tui_app *a, int key)
 {
-    a->prompt.kind = key == 'E' ? PROMPT_SVG : PROMPT_SAVE;
     char name[LINE_MAX_TEXT];
     if (!tui_save_default_name(a, key == 'E', name, sizeof name))
         app_set_message(a, true, "the file's name is longer than %d bytes: type the name to save as",
                         LINE_MAX_TEXT - 1);
-    line_set(&a->prompt.line, name, true); /* typing replaces the proposed name */
-    app_push(a, &mode_prompt);
+    prompt_open(a, key == 'E' ? PROMPT_SVG : PROMPT_SAVE, name, 0); /* typing replaces the proposed name */
     return REACT_REDRAW;
 }
 

@@ -167,27 +167,12 @@ typedef enum prompt_kind {
     PROMPT_SWIZZLE, /* the array's swizzle (empty: none) */
     PROMPT_STRUCT   /* a C struct declaration, typed or pasted (the struct editor's i) */
 } prompt_kind;
-typedef struct prompt_state {
-    prompt_kind kind;
-    bool svg; /* PROMPT_OVERWRITE: the file is an SVG picture */
-    int arg;  /* PROMPT_OPEN: direction */
-    tui_line line;
-    char err[320];  /* PROMPT_STRUCT: why the declaration was refused, "" when none */
-    int err_col;    /* its column in the line (0-based), -1 when it has none */
-    int line_start; /* PROMPT_STRUCT: where the last line of a paste starts (Enter continues) */
-} prompt_state;
 
 typedef struct advisor_state {
     advisor_result *res; /* owned; NULL while the sweep runs */
     int cursor, scroll;
     unsigned long gen; /* scenario generation the rows belong to */
 } advisor_state;
-
-typedef struct structs_state {
-    int sel_struct, sel_field;
-    /* d on a field an access reads asks first: the field asked about (-1: none) */
-    int ask_struct, ask_field;
-} structs_state;
 
 typedef struct compare_state {
     bool pinned;    /* pinned state vs now; else the best padding / SoA variant */
@@ -245,9 +230,7 @@ struct tui_app {
     int depth;
     /* mode states */
     edit_state edit;
-    prompt_state prompt;
     advisor_state adv;
-    structs_state structs;
     compare_state cmp;
     step_state step;
     lesson_state lesson;
@@ -373,6 +356,13 @@ void actions_help_free(char **lines, int n);
 /* Each mode is opened through one function in its mode_*.c (the shared action rows name most of
  * them); the handlers of a mode's own rows are static there. */
 int edit_begin_key(tui_app *a, int key);
+/* Open the bottom-line prompt of kind: its line starts with text (NULL: empty; selected, so
+ * typing replaces it); arg is PROMPT_OPEN's direction. */
+void prompt_open(tui_app *a, prompt_kind kind, const char *text, int arg);
+/* True when the top mode is the "quit without saving?" question. */
+bool prompt_asks_quit(const tui_app *a);
+/* Select the struct named name in the struct editor, when it is open. */
+void structs_select(tui_app *a, const char *name);
 int advisor_open(tui_app *a, int key);
 int structs_open(tui_app *a, int key);
 int compare_toggle(tui_app *a, int key);

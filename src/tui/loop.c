@@ -194,14 +194,12 @@ static bool interrupt_asks(tui_app *a)
 {
     if (got_signal != SIGINT || !a->modified)
         return false;
-    bool asking = app_top(a) == &mode_prompt && a->prompt.kind == PROMPT_QUIT;
-    if (asking)
+    if (prompt_asks_quit(a))
         return false;
     got_signal = 0;
     if (app_top(a) == &mode_prompt) /* a file name being typed: that prompt gives way */
         app_pop(a);
-    a->prompt.kind = PROMPT_QUIT;
-    app_push(a, &mode_prompt);
+    prompt_open(a, PROMPT_QUIT, NULL, 0);
     app_draw(a);
     return true;
 }

@@ -279,9 +279,7 @@ int app_open_relative(tui_app *a, int delta, bool confirmed)
      * work to keep, so moving between steps does not ask (S still saves them first) */
     bool lesson = app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0;
     if (a->modified && !confirmed && !lesson) {
-        a->prompt.kind = PROMPT_OPEN;
-        a->prompt.arg = delta;
-        app_push(a, &mode_prompt);
+        prompt_open(a, PROMPT_OPEN, NULL, delta);
         return REACT_REDRAW;
     }
     if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
