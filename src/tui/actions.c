@@ -135,7 +135,7 @@ static int act_warp(tui_app *a, int key)
         return REACT_REDRAW;
     int n = scenario_warp_count(&a->sc);
     a->warp = (a->warp + (key == 'w' ? 1 : n - 1)) % n;
-    a->step.shown = 0;
+    step_restart(a);
     return REACT_RECOMPUTE | REACT_REDRAW;
 }
 
@@ -143,7 +143,7 @@ static int act_iteration(tui_app *a, int key)
 {
     int n = a->sc.iterations;
     a->iteration = (a->iteration + (key == 'i' ? 1 : n - 1)) % n;
-    a->step.shown = 0;
+    step_restart(a);
     return REACT_RECOMPUTE | REACT_MEASURE | REACT_REDRAW;
 }
 
@@ -151,7 +151,7 @@ static int act_access(tui_app *a, int key)
 {
     int n = scenario_access_count(&a->sc);
     a->access = (a->access + (key == 'x' ? 1 : n - 1)) % n;
-    a->step.shown = 0;
+    step_restart(a);
     int r = REACT_RECOMPUTE | REACT_MEASURE | REACT_REDRAW;
     if (app_in_mode(a, MODE_COMPARE) && !a->cmp.pinned && !a->cmp.file)
         jobs_start_variant(a);
@@ -191,7 +191,7 @@ static int act_line_instr(tui_app *a, int key)
         return REACT_REDRAW;
     }
     a->access = next;
-    a->step.shown = 0;
+    step_restart(a);
     k = key == ']' ? (k % total) + 1 : (k + total - 2) % total + 1;
     app_set_message(a, false, "instruction %d: %d of %d on %s:%d", next, k, total,
                     s->trace_at[next].file ? s->trace_at[next].file : "(no line info)", s->trace_at[next].line);

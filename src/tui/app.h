@@ -189,6 +189,7 @@ typedef struct compare_state {
     diff_result diff;
 } compare_state;
 
+/* The step mode's state (mode_step.c; the views read it through app_mode_state). */
 typedef struct step_state {
     int shown; /* wavefronts revealed */
     bool playing;
@@ -200,6 +201,7 @@ typedef struct lesson_state {
     int step;
 } lesson_state;
 
+/* The quiz's state (mode_quiz.c; the views read it through app_mode_state). */
 typedef struct quiz_state {
     bool answered;
     char buf[8];
@@ -232,9 +234,7 @@ struct tui_app {
     edit_state edit;
     advisor_state adv;
     compare_state cmp;
-    step_state step;
     lesson_state lesson;
-    quiz_state quiz;
     /* where the source view finds the source (the command line's): the view itself owns its state */
     struct {
         const char *hint;         /* the source file the command line names (bankscope FILE.cu), or NULL */
@@ -257,7 +257,6 @@ struct tui_app {
         unsigned long gen; /* scen_gen of the preset's edit: any later edit makes dims the user's */
         int64_t dims[SCENARIO_MAX_DIMS];
     } preset;         /* the user's dimensions while `a` presets are shown */
-    bool quiz_on;     /* predict first: verdicts hidden until a guess */
     bool sass_sorted; /* the SASS view's order (by cost), kept from one opening to the next */
     /* background work */
     tui_job *jobs[JOB_KINDS];
@@ -374,8 +373,18 @@ void compare_diff_draw(tui_app *a, layout_rect r);
 int whatif_open(tui_app *a, int key);
 int compare_pin(tui_app *a, int key);
 int step_toggle(tui_app *a, int key);
+/* Wavefronts the step mode has revealed; -1 when it is not open. */
+int step_shown(const tui_app *a);
+/* The selection or the scenario changed: the replay starts again (when the step mode is open). */
+void step_restart(tui_app *a);
+/* Reveal no more than the wavefronts the instruction on show has. */
+void step_clamp(tui_app *a, int wavefronts);
 int present_toggle(tui_app *a, int key);
 int quiz_toggle(tui_app *a, int key);
+/* True while the quiz waits for a prediction (verdict and cells hidden). */
+bool quiz_hidden(const tui_app *a);
+/* The scenario changed: the quiz asks again (when it is open). */
+void quiz_restart(tui_app *a);
 int picker_open(tui_app *a, int key);
 /* Open the help screen: the keys of the mode below it, or (why) the whole why text. */
 void help_open(tui_app *a, bool why);

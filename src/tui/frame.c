@@ -31,7 +31,7 @@ void frame_compute(tui_app *a)
     /* narrow layouts: rows the grid does not need go to the why text under it (not in a quiz
      * before the answer: the grid's height would tell the wavefront count) */
     layout *L = &f->lay;
-    bool hidden = app_in_mode(a, MODE_QUIZ) && !a->quiz.answered;
+    bool hidden = quiz_hidden(a);
     if (!L->side && !cmp && a->view.valid && !hidden) {
         int head = L->cell_w >= 3 ? 1 : 2;
         int need = a->view.res.wavefronts + head + 3, min_h = 8;
@@ -52,9 +52,9 @@ void frame_compute(tui_app *a)
         L->label_w = 5;
     }
     /* step mode: scroll to the wavefront just revealed */
-    if (app_in_mode(a, MODE_STEP) && a->step.shown > 0) {
+    if (step_shown(a) > 0) {
         grid_geom probe = grid_geom_make(&f->lay.grid, &a->view, a->grid_scroll, f->lay.cell_w, f->lay.label_w);
-        a->grid_scroll = scroll_to(probe.scroll, a->step.shown - 1, probe.nvis);
+        a->grid_scroll = scroll_to(probe.scroll, step_shown(a) - 1, probe.nvis);
     }
     if (app_in_mode(a, MODE_PRESENT) && !app_in_mode(a, MODE_COMPARE)) {
         f->grid = present_geom(a);

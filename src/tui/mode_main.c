@@ -48,11 +48,7 @@ void grid_caption(const tui_app *a, const scenario *s, const tui_view *v, char *
 /* Wavefronts the grid reveals: all (-1), the step so far, or none while a prediction is due (-2). */
 static int grid_shown(const tui_app *a)
 {
-    if (app_in_mode(a, MODE_QUIZ) && !a->quiz.answered)
-        return -2;
-    if (app_in_mode(a, MODE_STEP))
-        return a->step.shown;
-    return -1;
+    return quiz_hidden(a) ? -2 : step_shown(a);
 }
 
 void compare_caption(const tui_app *a, bool other, char *buf, size_t n)

@@ -68,10 +68,10 @@ static void app_take(tui_app *a, scenario *s, const char *source)
     a->warp = scenario_selected_warp(&a->sc, 0); /* 0 for a trace */
     a->sel_lane = -1;                            /* no lane selected until one is chosen (arrows, a click) */
     a->grid_scroll = a->map_scroll = 0;
-    a->step.shown = 0;
+    step_restart(a);
     a->pattern = pattern_index(source);
     a->modified = false;
-    a->quiz.answered = false;
+    quiz_restart(a);
     a->scen_gen++;
     scenario_free(&a->saved);
     scenario_clone(&a->sc, &a->saved); /* the description copied, the trace's table shared */
@@ -148,8 +148,7 @@ void app_refresh_view(tui_app *a)
 {
     clamp_selection(a);
     view_build(&a->sc, a->access, a->iteration, a->warp, &a->view);
-    if (a->step.shown > a->view.res.wavefronts)
-        a->step.shown = a->view.res.wavefronts;
+    step_clamp(a, a->view.res.wavefronts);
     compare_state *c = &a->cmp;
     if (c->ok) {
         const scenario *o = &c->other;
@@ -169,8 +168,8 @@ void app_react(tui_app *a, int flags)
 {
     if (flags & REACT_EDITED) {
         a->scen_gen++;
-        a->step.shown = 0;
-        a->quiz.answered = false;
+        step_restart(a);
+        quiz_restart(a);
         sweep_measure_cancel(a);
         jobs_start_totals(a);
         if (app_in_mode(a, MODE_COMPARE) && !a->cmp.pinned && !a->cmp.file)

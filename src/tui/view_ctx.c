@@ -104,10 +104,11 @@ void app_view_context(tui_app *a, tui_vctx *v)
     if (app_in_mode(a, MODE_PRESENT))
         v->opts |= VIEW_PRESENT;
     v->mode_title = mode_title(a);
-    v->step_shown = a->step.shown;
-    v->quiz_hidden = (v->opts & VIEW_QUIZ) && !a->quiz.answered;
-    v->quiz_guess = a->quiz.guess;
-    v->quiz_typed = a->quiz.buf;
+    const quiz_state *q = app_mode_state(a, MODE_QUIZ);
+    v->step_shown = step_shown(a);
+    v->quiz_hidden = quiz_hidden(a);
+    v->quiz_guess = q ? q->guess : 0;
+    v->quiz_typed = q ? q->buf : "";
     if (v->opts & VIEW_LESSON) {
         v->lesson_step = a->lesson.step;
         v->lesson_nsteps = a->lesson.les.nsteps;
