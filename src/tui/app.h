@@ -168,10 +168,12 @@ typedef enum prompt_kind {
     PROMPT_STRUCT   /* a C struct declaration, typed or pasted (the struct editor's i) */
 } prompt_kind;
 
+/* The advisor's state (mode_advisor.c; its jobs and the GPU sweep reach it through
+ * app_mode_state): the GPU sweep stops when the advisor closes (its rows go with it). */
 typedef struct advisor_state {
     advisor_result *res; /* owned; NULL while the sweep runs */
     int cursor, scroll;
-    unsigned long gen; /* scenario generation the rows belong to */
+    tui_sweep sweep; /* the padding sweep measured on the GPU (sweep_measure.c) */
 } advisor_state;
 
 typedef struct compare_state {
@@ -232,7 +234,6 @@ struct tui_app {
     int depth;
     /* mode states */
     edit_state edit;
-    advisor_state adv;
     compare_state cmp;
     lesson_state lesson;
     /* where the source view finds the source (the command line's): the view itself owns its state */
@@ -275,7 +276,6 @@ struct tui_app {
     const banks_profile *pred_arch; /* the model the measurement is compared with: the GPU's
                                        own, which after `r` may not be the view's (sc.arch) */
     bool pred_no_model;             /* bankscope has no model of the GPU: pred_arch stands in */
-    tui_sweep sweep;
     int spinner;
     char gpu_status[300];
     bool quit;

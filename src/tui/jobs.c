@@ -206,10 +206,14 @@ void jobs_start_totals(tui_app *a)
     job_start(a, JOB_TOTALS, 0, 0);
 }
 
+/* The advisor's sweep (its rows replaced when they arrive); only while the advisor is open. */
 void jobs_start_advisor(tui_app *a, int array)
 {
-    free(a->adv.res);
-    a->adv.res = NULL;
+    advisor_state *ad = app_mode_state(a, MODE_ADVISOR);
+    if (!ad)
+        return;
+    free(ad->res);
+    ad->res = NULL;
     job_start(a, JOB_ADVISOR, a->access, array);
 }
 
@@ -239,17 +243,19 @@ static bool job_take(tui_app *a, tui_job *j)
         a->totals = j->totals;
         a->totals_valid = true;
         return true;
-    case JOB_ADVISOR:
-        free(a->adv.res);
-        a->adv.res = j->adv;
+    case JOB_ADVISOR: {
+        advisor_state *ad = app_mode_state(a, MODE_ADVISOR);
+        if (!ad) /* closed since: the rows are dropped with the job */
+            return false;
+        free(ad->res);
+        ad->res = j->adv;
         j->adv = NULL;
-        if (a->adv.cursor < 0) /* the chosen row starts on the best padding */
-            a->adv.cursor = a->adv.res->best_pad >= 0  ? a->adv.res->best_pad
-                            : a->adv.res->min_pad >= 0 ? a->adv.res->min_pad
-                                                       : 0;
-        if (a->sweep.queued) /* m was pressed while this sweep was computed */
+        if (ad->cursor < 0) /* the chosen row starts on the best padding */
+            ad->cursor = ad->res->best_pad >= 0 ? ad->res->best_pad : ad->res->min_pad >= 0 ? ad->res->min_pad : 0;
+        if (ad->sweep.queued) /* m was pressed while this sweep was computed */
             sweep_measure_start(a);
         return true;
+    }
     case JOB_CHECK: app_react(a, edit_check_done(a, j->serial, j->check_ok, &j->check_err)); return true;
     case JOB_VARIANT: {
         compare_state *c = &a->cmp;

@@ -114,8 +114,6 @@ void app_free(tui_app *a)
 {
     app_modes_free(a); /* the open modes' own states */
     jobs_free(a);
-    if (a->adv.res)
-        free(a->adv.res);
     lesson_free(&a->lesson.les);
     scenario_history_free(&a->hist);
     scenario_free(&a->edit.good);
@@ -174,8 +172,9 @@ void app_react(tui_app *a, int flags)
         jobs_start_totals(a);
         if (app_in_mode(a, MODE_COMPARE) && !a->cmp.pinned && !a->cmp.file)
             jobs_start_variant(a);
-        if (app_in_mode(a, MODE_ADVISOR))
-            jobs_start_advisor(a, a->adv.res ? a->adv.res->array : a->sc.accesses[a->access].array);
+        const advisor_state *ad = app_mode_state(a, MODE_ADVISOR);
+        if (ad)
+            jobs_start_advisor(a, ad->res ? ad->res->array : a->sc.accesses[a->access].array);
         flags |= REACT_MEASURE | REACT_RECOMPUTE;
         if (a->modified && a->saved.arch) /* back to what the file holds ("+" then "-"): unmodified */
             a->modified = !scenario_same_file(&a->sc, &a->saved);
