@@ -136,23 +136,6 @@ typedef struct tui_sweep {
 } tui_sweep;
 
 /* ---- per-mode state ---- */
-typedef struct edit_state {
-    int dim; /* index expression edited; -1: 'when' */
-    tui_line line;
-    char msg[200];
-    int err_pos;          /* -1 when the text validates */
-    bool changed;         /* a live edit was applied (undo restores the text before) */
-    bool parse_error;     /* the text does not parse or validate (err_pos, msg say where, why) */
-    bool err_on_line;     /* the error is about the text on the line (not another index's) */
-    bool checking;        /* the scenario on show holds texts whose lanes a job is checking */
-    bool keep_when_done;  /* Enter came while checking: close when the check passes */
-    unsigned long serial; /* of the newest check (older results are dropped) */
-    scenario good;        /* owned: the last state whose every lane passed */
-    scenario *pending;    /* owned: states that parsed since, oldest first; the newest is on show
-                             and checked; when its check fails, the one before is shown and
-                             checked, down to good: the view ends on the newest that passes */
-    int npending;
-} edit_state;
 
 /* Below this many columns the source view's gutter says "free" for "conflict-free" and the
  * indentation every shown line shares is left out. */
@@ -233,7 +216,6 @@ struct tui_app {
     void *stack_state[8]; /* owned: each stacked mode's own state (tui_mode.state_size), or NULL */
     int depth;
     /* mode states */
-    edit_state edit;
     compare_state cmp;
     lesson_state lesson;
     /* where the source view finds the source (the command line's): the view itself owns its state */

@@ -116,10 +116,6 @@ void app_free(tui_app *a)
     jobs_free(a);
     lesson_free(&a->lesson.les);
     scenario_history_free(&a->hist);
-    scenario_free(&a->edit.good);
-    for (int i = 0; i < a->edit.npending; i++)
-        scenario_free(&a->edit.pending[i]);
-    free(a->edit.pending);
     scenario_free(&a->sc);
     scenario_free(&a->cmp.other);
     if (a->rec.ok)
