@@ -149,11 +149,12 @@ static int act_iteration(tui_app *a, int key)
 
 static int act_access(tui_app *a, int key)
 {
+    compare_state *cs = app_mode_state(a, MODE_COMPARE);
     int n = scenario_access_count(&a->sc);
     a->access = (a->access + (key == 'x' ? 1 : n - 1)) % n;
     step_restart(a);
     int r = REACT_RECOMPUTE | REACT_MEASURE | REACT_REDRAW;
-    if (app_in_mode(a, MODE_COMPARE) && !a->cmp.pinned && !a->cmp.file)
+    if (cs && !cs->pinned && !cs->file)
         jobs_start_variant(a);
     return r;
 }

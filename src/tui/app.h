@@ -159,6 +159,8 @@ typedef struct advisor_state {
     tui_sweep sweep; /* the padding sweep measured on the GPU (sweep_measure.c) */
 } advisor_state;
 
+/* The compare view's state (mode_compare.c; the views read it through app_mode_state). The
+ * pinned state lives here: closing the compare forgets it, as it always did. */
 typedef struct compare_state {
     bool pinned;    /* pinned state vs now; else the best padding / SoA variant */
     scenario other; /* owned (valid when ok) */
@@ -216,7 +218,6 @@ struct tui_app {
     void *stack_state[8]; /* owned: each stacked mode's own state (tui_mode.state_size), or NULL */
     int depth;
     /* mode states */
-    compare_state cmp;
     lesson_state lesson;
     /* where the source view finds the source (the command line's): the view itself owns its state */
     struct {

@@ -219,7 +219,9 @@ void jobs_start_advisor(tui_app *a, int array)
 
 void jobs_start_variant(tui_app *a)
 {
-    compare_state *c = &a->cmp;
+    compare_state *c = app_mode_state(a, MODE_COMPARE);
+    if (!c) /* only for an open compare */
+        return;
     scenario_free(&c->other);
     c->ok = false;
     c->pinned = false;
@@ -258,9 +260,11 @@ static bool job_take(tui_app *a, tui_job *j)
     }
     case JOB_CHECK: app_react(a, edit_check_done(a, j->serial, j->check_ok, &j->check_err)); return true;
     case JOB_VARIANT: {
-        compare_state *c = &a->cmp;
+        compare_state *c = app_mode_state(a, MODE_COMPARE);
+        if (!c) /* closed since: the variant is dropped with the job */
+            return false;
         c->pending = false;
-        if (!app_in_mode(a, MODE_COMPARE) || c->pinned)
+        if (c->pinned)
             return false;
         scenario_free(&c->other);
         c->ok = j->variant_ok;

@@ -68,8 +68,9 @@ static int present_compare_top(const tui_app *a)
  * half the screen; both sides share the scroll. */
 grid_geom present_compare_geom(const tui_app *a, bool other)
 {
-    const tui_view *v = other ? &a->cmp.view : &a->view;
-    int other_banks = a->cmp.other.arch ? a->cmp.other.arch->banks : a->sc.arch->banks;
+    const compare_state *cs = app_mode_state(a, MODE_COMPARE);
+    const tui_view *v = other ? &cs->view : &a->view;
+    int other_banks = cs && cs->other.arch ? cs->other.arch->banks : a->sc.arch->banks;
     int banks = other ? other_banks : a->sc.arch->banks;
     int half = (a->cols - 1) / 2, x = other ? half + 1 : 0, w = other ? a->cols - half - 1 : half;
     int most = other_banks > a->sc.arch->banks ? other_banks : a->sc.arch->banks; /* one cell width for both */
@@ -98,8 +99,9 @@ static void present_verdict_line(tui_app *a, int y, int x, int w, tui_role role,
  * the grid, so the class reads before and after from the back of the room. */
 static void present_compare_side(tui_app *a, tui_vctx *v, bool other, int shown)
 {
-    const scenario *s = other ? &a->cmp.other : &a->sc;
-    const tui_view *view = other ? &a->cmp.view : &a->view;
+    compare_state *cs = app_mode_state(a, MODE_COMPARE);
+    const scenario *s = other ? &cs->other : &a->sc;
+    const tui_view *view = other ? &cs->view : &a->view;
     const grid_geom *g = other ? &a->frame.grid2 : &a->frame.grid;
     int x = g->frame.x, w = g->frame.w;
     char cap[300], head[160];
@@ -118,13 +120,13 @@ static void present_compare_side(tui_app *a, tui_vctx *v, bool other, int shown)
     } else if (view->valid) {
         present_verdict_line(a, 2, x + 1, w - 2, role, head, view);
     }
-    panel_grid_draw(v, g, s, view, other ? (a->cmp.pinned ? "pinned" : a->cmp.label) : "now", false,
-                    hidden ? -2 : shown);
+    panel_grid_draw(v, g, s, view, other ? (cs->pinned ? "pinned" : cs->label) : "now", false, hidden ? -2 : shown);
 }
 
 static void present_draw(tui_app *a)
 {
-    if (app_in_mode(a, MODE_COMPARE) && !a->cmp.ok) { /* nothing to compare yet: the view says why */
+    compare_state *cs = app_mode_state(a, MODE_COMPARE);
+    if (cs && !cs->ok) { /* nothing to compare yet: the view says why */
         view_draw(a);
         return;
     }

@@ -65,9 +65,10 @@ static void step_narrate(tui_app *a)
 static int step_next(tui_app *a, int key)
 {
     (void)key;
+    compare_state *cs = app_mode_state(a, MODE_COMPARE);
     int rows = a->view.res.wavefronts; /* beside a compare grid: until both are done */
-    if (app_in_mode(a, MODE_COMPARE) && a->cmp.ok && a->cmp.view.valid && a->cmp.view.res.wavefronts > rows)
-        rows = a->cmp.view.res.wavefronts;
+    if (cs && cs->ok && cs->view.valid && cs->view.res.wavefronts > rows)
+        rows = cs->view.res.wavefronts;
     step_state *st = app_mode_state(a, MODE_STEP);
     if (st->shown < rows)
         st->shown++;

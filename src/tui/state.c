@@ -117,7 +117,6 @@ void app_free(tui_app *a)
     lesson_free(&a->lesson.les);
     scenario_history_free(&a->hist);
     scenario_free(&a->sc);
-    scenario_free(&a->cmp.other);
     if (a->rec.ok)
         recording_free(&a->rec.r);
     free(a->rec.path);
@@ -143,8 +142,8 @@ void app_refresh_view(tui_app *a)
     clamp_selection(a);
     view_build(&a->sc, a->access, a->iteration, a->warp, &a->view);
     step_clamp(a, a->view.res.wavefronts);
-    compare_state *c = &a->cmp;
-    if (c->ok) {
+    compare_state *c = app_mode_state(a, MODE_COMPARE);
+    if (c && c->ok) {
         const scenario *o = &c->other;
         int acc = c->pinned ? c->access : a->access, it = c->pinned ? c->iteration : a->iteration;
         int w = c->pinned ? c->warp : a->warp;
@@ -160,13 +159,14 @@ void app_refresh_view(tui_app *a)
 
 void app_react(tui_app *a, int flags)
 {
+    compare_state *cs = app_mode_state(a, MODE_COMPARE);
     if (flags & REACT_EDITED) {
         a->scen_gen++;
         step_restart(a);
         quiz_restart(a);
         sweep_measure_cancel(a);
         jobs_start_totals(a);
-        if (app_in_mode(a, MODE_COMPARE) && !a->cmp.pinned && !a->cmp.file)
+        if (cs && !cs->pinned && !cs->file)
             jobs_start_variant(a);
         const advisor_state *ad = app_mode_state(a, MODE_ADVISOR);
         if (ad)

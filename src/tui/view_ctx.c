@@ -11,14 +11,15 @@
 /* The title's first word for the top view mode, "" for the main view. */
 static const char *mode_title(const tui_app *a)
 {
+    const compare_state *cs = app_mode_state(a, MODE_COMPARE);
     switch (app_top(a)->id) {
-    case MODE_COMPARE: return a->cmp.ok ? "COMPARE" : "";
+    case MODE_COMPARE: return cs && cs->ok ? "COMPARE" : "";
     case MODE_STEP: return "STEP";
     case MODE_QUIZ: return "QUIZ";
     case MODE_PRESENT: return "PRESENT";
     default: break;
     }
-    if (app_in_mode(a, MODE_COMPARE) && a->cmp.ok) /* never the title without the comparison */
+    if (cs && cs->ok) /* never the title without the comparison */
         return "COMPARE";
     return "";
 }
@@ -77,6 +78,7 @@ static const recording_pc *recorded_pc(const tui_app *a)
 
 void app_view_context(tui_app *a, tui_vctx *v)
 {
+    compare_state *cs = app_mode_state(a, MODE_COMPARE);
     memset(v, 0, sizeof *v);
     v->crt = &a->crt;
     v->cols = a->cols;
@@ -84,7 +86,7 @@ void app_view_context(tui_app *a, tui_vctx *v)
     v->frame = &a->frame;
     v->sc = &a->sc;
     v->view = &a->view;
-    v->other = app_in_mode(a, MODE_COMPARE) && a->cmp.ok && a->cmp.view.valid ? &a->cmp.view : NULL;
+    v->other = cs && cs->ok && cs->view.valid ? &cs->view : NULL;
     v->source = a->shown_name && a->source && !strcmp(a->source, a->shown_file) ? a->shown_name : a->source;
     v->modified = a->modified;
     v->access = a->access;
