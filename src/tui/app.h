@@ -183,6 +183,8 @@ typedef struct step_state {
     double last_ms;
 } step_state;
 
+/* The lesson mode's state (mode_main.c; the views read it through app_mode_state): the lesson
+ * is open exactly while the mode is on the stack. */
 typedef struct lesson_state {
     lesson les; /* les.nsteps > 0: a lesson is open */
     int step;
@@ -218,7 +220,6 @@ struct tui_app {
     void *stack_state[8]; /* owned: each stacked mode's own state (tui_mode.state_size), or NULL */
     int depth;
     /* mode states */
-    lesson_state lesson;
     /* where the source view finds the source (the command line's): the view itself owns its state */
     struct {
         const char *hint;         /* the source file the command line names (bankscope FILE.cu), or NULL */
@@ -369,6 +370,8 @@ bool quiz_hidden(const tui_app *a);
 /* The scenario changed: the quiz asks again (when it is open). */
 void quiz_restart(tui_app *a);
 int picker_open(tui_app *a, int key);
+/* Open lesson l (taken over) in the lesson mode, in place of one already open. */
+void lesson_open(tui_app *a, lesson *l);
 /* Open the help screen: the keys of the mode below it, or (why) the whole why text. */
 void help_open(tui_app *a, bool why);
 int kernel_open(tui_app *a, int key);

@@ -124,9 +124,27 @@ static int lesson_leave_key(tui_app *a, int key)
 
 static void lesson_leave(tui_app *a)
 {
-    lesson_free(&a->lesson.les);
-    a->lesson.step = 0;
     app_set_message(a, false, "left the lesson; n/p move through the library");
+}
+
+static void lesson_release(void *st)
+{
+    lesson_state *ls = st;
+    lesson_free(&ls->les);
+}
+
+/* A lesson opened while one is open replaces it in place (one lesson mode on the stack). */
+void lesson_open(tui_app *a, lesson *l)
+{
+    lesson_state *ls = app_mode_state(a, MODE_LESSON);
+    if (!ls && app_push(a, &mode_lesson))
+        ls = app_mode_state(a, MODE_LESSON);
+    if (!ls) {
+        lesson_free(l);
+        return;
+    }
+    lesson_free(&ls->les);
+    *ls = (lesson_state){.les = *l};
 }
 
 const tui_mode mode_main = {
@@ -140,4 +158,6 @@ const tui_mode mode_lesson = {
     .key = lesson_leave_key,
     .draw = view_draw,
     .leave = lesson_leave,
+    .state_size = sizeof(lesson_state),
+    .release = lesson_release,
 };

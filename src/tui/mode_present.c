@@ -146,6 +146,7 @@ static void present_draw(tui_app *a)
     int cols = a->cols, rows = a->rows;
     /* the banner: the lesson's text, else the first line of the explanation (the reason, e.g. the
      * stride and gcd), at most two lines with the rest one key (y) away; hidden in a quiz */
+    const lesson_state *ls = app_mode_state(a, MODE_LESSON);
     const quiz_state *quiz = app_mode_state(a, MODE_QUIZ);
     bool hidden = quiz_hidden(a);
     char banner[600] = "";
@@ -155,9 +156,9 @@ static void present_draw(tui_app *a)
         snprintf(banner, sizeof banner, "%s%s%s", e.n > 0 ? e.line[0] : "", e.n > 1 ? "; " : "",
                  e.n > 1 ? e.line[1] : "");
         explain_lines_free(&e);
-    } else if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0 && !(a->modified && !hidden && a->view.valid))
-        snprintf(banner, sizeof banner, "%s", a->lesson.les.steps[a->lesson.step].text);
-    else if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0) {
+    } else if (ls && !(a->modified && !hidden && a->view.valid))
+        snprintf(banner, sizeof banner, "%s", ls->les.steps[ls->step].text);
+    else if (ls) {
         /* the step's edit was made: the step's text spoke of the grid before it, so the banner
          * says what is on screen now, in the model's words (the reason: stride and gcd) */
         explain_access(&a->sc, &a->view.in, &a->view.res, &e);

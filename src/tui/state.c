@@ -93,11 +93,7 @@ bool app_open(tui_app *a, const char *source, char *err, size_t errlen)
             return false;
         }
         app_take(a, &s, l.steps[0].pattern);
-        lesson_free(&a->lesson.les);
-        a->lesson.les = l;
-        a->lesson.step = 0;
-        if (a->depth > 0 && !app_in_mode(a, MODE_LESSON))
-            app_push(a, &mode_lesson);
+        lesson_open(a, &l);
         return true;
     }
     scenario s;
@@ -114,7 +110,6 @@ void app_free(tui_app *a)
 {
     app_modes_free(a); /* the open modes' own states */
     jobs_free(a);
-    lesson_free(&a->lesson.les);
     scenario_history_free(&a->hist);
     scenario_free(&a->sc);
     if (a->rec.ok)
@@ -249,21 +244,21 @@ int64_t app_instr_seq(const tui_app *a)
 }
 
 /* Step an open lesson forwards or back (stopping at its ends). */
-static int lesson_move(tui_app *a, int delta)
+static int lesson_move(tui_app *a, lesson_state *ls, int delta)
 {
-    int k = a->lesson.step + delta;
-    if (k < 0 || k >= a->lesson.les.nsteps) {
+    int k = ls->step + delta;
+    if (k < 0 || k >= ls->les.nsteps) {
         app_set_message(a, false, "%s of the lesson (Esc leaves it)", k < 0 ? "start" : "end");
         return REACT_REDRAW;
     }
     scenario s;
     io_error e;
-    if (!load_scenario_file(a->lesson.les.steps[k].pattern, NULL, &s, &e)) {
+    if (!load_scenario_file(ls->les.steps[k].pattern, NULL, &s, &e)) {
         app_set_message(a, true, "%s", e.text);
         return REACT_REDRAW;
     }
-    app_take(a, &s, a->lesson.les.steps[k].pattern);
-    a->lesson.step = k;
+    app_take(a, &s, ls->les.steps[k].pattern);
+    ls->step = k;
     return REACT_EDITED | REACT_REDRAW;
 }
 
@@ -271,13 +266,13 @@ int app_open_relative(tui_app *a, int delta, bool confirmed)
 {
     /* a lesson's steps show library patterns: the edits a step asks for are the exercise, not
      * work to keep, so moving between steps does not ask (S still saves them first) */
-    bool lesson = app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0;
-    if (a->modified && !confirmed && !lesson) {
+    lesson_state *ls = app_mode_state(a, MODE_LESSON);
+    if (a->modified && !confirmed && !ls) {
         prompt_open(a, PROMPT_OPEN, NULL, delta);
         return REACT_REDRAW;
     }
-    if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
-        return lesson_move(a, delta);
+    if (ls)
+        return lesson_move(a, ls, delta);
     int n;
     const library_entry *e = library_patterns(&n);
     int k = a->pattern < 0 ? 0 : ((a->pattern + delta) % n + n) % n;

@@ -101,7 +101,8 @@ void app_view_context(tui_app *a, tui_vctx *v)
         v->opts |= VIEW_STEP;
     if (app_in_mode(a, MODE_QUIZ))
         v->opts |= VIEW_QUIZ;
-    if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
+    const lesson_state *ls = app_mode_state(a, MODE_LESSON);
+    if (ls)
         v->opts |= VIEW_LESSON;
     if (app_in_mode(a, MODE_PRESENT))
         v->opts |= VIEW_PRESENT;
@@ -112,10 +113,10 @@ void app_view_context(tui_app *a, tui_vctx *v)
     v->quiz_guess = q ? q->guess : 0;
     v->quiz_typed = q ? q->buf : "";
     if (v->opts & VIEW_LESSON) {
-        v->lesson_step = a->lesson.step;
-        v->lesson_nsteps = a->lesson.les.nsteps;
-        v->lesson_title = a->lesson.les.title;
-        v->lesson_text = a->lesson.les.steps[a->lesson.step].text;
+        v->lesson_step = ls->step;
+        v->lesson_nsteps = ls->les.nsteps;
+        v->lesson_title = ls->les.title;
+        v->lesson_text = ls->les.steps[ls->step].text;
     }
     v->totals = a->totals_valid ? &a->totals : NULL;
     v->totals_progress = jobs_progress(a, JOB_TOTALS);

@@ -403,9 +403,8 @@ static void test_narrow_cells_apart(void **state)
 static void test_lesson(void **state)
 {
     (void)state;
-    tui_app *a = open_app("lesson-padding", 80, 24, false);
-    app_push(a, &mode_lesson);
-    app_draw(a);
+    tui_app *a = open_app("lesson-padding", 80, 24, false); /* a lesson opens in the lesson mode */
+    assert_true(app_in_mode(a, MODE_LESSON));
     assert_true(on_screen("lesson 1/8"));
     assert_true(on_screen("| sm_90 |"));
     key(a, 'y');
