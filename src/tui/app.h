@@ -1,10 +1,13 @@
 /* app: the TUI's internal shape, shared by its files (tui.h is the public entry).
  *
- * - tui_app (state.c) owns the scenario on show, its undo/redo history, the analysed views and
- *   one small state record per mode. The scenario is never mutated in place: every edit goes
- *   through scenario_edit_apply (a validated copy replaces it).
+ * - tui_app (state.c) owns the scenario on show, its undo/redo history, the selection and the
+ *   analysed views: what every view shares. The scenario is never mutated in place: every edit
+ *   goes through scenario_edit_apply (a validated copy replaces it).
  * - Modes (mode_*.c) are structs of functions {enter, key, draw, resize, leave} kept on a stack;
- *   the top mode gets the keys, a resize is passed to every mode and never closes one.
+ *   the top mode gets the keys, a resize is passed to every mode and never closes one. Each mode
+ *   owns its state (tui_mode.state_size bytes, allocated when it is pushed, released when it is
+ *   popped), is opened through one function in its file, and is read from elsewhere only through
+ *   app_mode_state (NULL when the mode is not open).
  * - One action table {keys, label, help, handler, modes, acts} drives dispatch, the help screen
  *   and the key bar (dispatch.c generates them): each mode owns its rows (tui_mode.actions, in its
  *   mode file); the rows the views share are in actions.c.
@@ -135,7 +138,8 @@ typedef struct tui_sweep {
     char error[320];
 } tui_sweep;
 
-/* ---- per-mode state ---- */
+/* ---- the states of the modes other files read (through app_mode_state); every other mode keeps
+ * its state private to its file ---- */
 
 /* Below this many columns the source view's gutter says "free" for "conflict-free" and the
  * indentation every shown line shares is left out. */
@@ -219,7 +223,7 @@ struct tui_app {
     const tui_mode *stack[8];
     void *stack_state[8]; /* owned: each stacked mode's own state (tui_mode.state_size), or NULL */
     int depth;
-    /* mode states */
+    /* The state below outlives every mode; the modes' own states are in stack_state. */
     /* where the source view finds the source (the command line's): the view itself owns its state */
     struct {
         const char *hint;         /* the source file the command line names (bankscope FILE.cu), or NULL */
@@ -241,8 +245,11 @@ struct tui_app {
         int array;         /* the array the dimensions belong to */
         unsigned long gen; /* scen_gen of the preset's edit: any later edit makes dims the user's */
         int64_t dims[SCENARIO_MAX_DIMS];
-    } preset;         /* the user's dimensions while `a` presets are shown */
-    bool sass_sorted; /* the SASS view's order (by cost), kept from one opening to the next */
+    } preset; /* the user's dimensions while `a` presets are shown: `a` acts in every view (main,
+                 compare, step...), and the dimensions must survive moving between them */
+    /* the SASS view's order (by cost): kept from one opening of the view to the next, so it
+     * outlives the view's own state */
+    bool sass_sorted;
     /* background work */
     tui_job *jobs[JOB_KINDS];
     tui_job *abandoned; /* cancelled jobs still finishing (joined when they do) */
