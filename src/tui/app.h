@@ -312,8 +312,6 @@ void *app_mode_state(const tui_app *a, tui_mode_id id);
 void app_modes_free(tui_app *a);
 /* Pop the top mode (never the main one). */
 void app_pop(tui_app *a);
-/* Close every mode above the main view. */
-void app_pop_all(tui_app *a);
 /* Draw the screen: the topmost view, then the overlays above it. */
 void app_draw(tui_app *a);
 /* Hand one key to the top mode; returns reaction flags. */
@@ -331,8 +329,6 @@ const tui_action *actions_row(tui_mode_id mode, int k);
 int actions_dispatch(tui_app *a, tui_mode_id mode, int key);
 /* The key hints of mode for the key bar (the table's labelled actions, in table order); count. */
 int actions_keyhints(const tui_app *a, tui_mode_id mode, tui_keyhint *out, int max);
-/* Name of a key for the bar and help ("+", "Esc", "↑"). */
-const char *actions_key_name(const tui_crt *c, int key, char *buf, size_t n);
 /* "+/-" from an action's shown keys. */
 void actions_keys_text(const tui_crt *c, const tui_action *act, char *buf, size_t n);
 /* The help lines of a mode ("KEYS  help"), generated from the table; count in *n (malloc'd).
@@ -414,8 +410,6 @@ double jobs_progress(const tui_app *a, tui_job_kind k);
 /* Wait for every job (headless use and exit). */
 void jobs_wait_all(tui_app *a);
 void jobs_free(tui_app *a);
-/* Totals computed here and now (headless snapshot, tests). */
-void totals_compute(const scenario *s, tui_totals *t);
 
 /* ---- view_ctx.c, mode_main.c ---- */
 /* The view context of this frame (what the panels draw). */

@@ -50,11 +50,6 @@ static void totals_run(const scenario *s, tui_totals *t, atomic_int *cancel, ato
                       .excl = rt.excluded};
 }
 
-void totals_compute(const scenario *s, tui_totals *t)
-{
-    totals_run(s, t, NULL, NULL);
-}
-
 /* The compare variant: the struct-of-arrays form when the access reads a struct field, else the
  * smallest padding (0..32) with the fewest wavefronts for this access; when the current padding
  * is already that good, the contrast is no padding at all. */
@@ -128,7 +123,8 @@ static void *job_main(void *arg)
     case JOB_TOTALS: totals_run(&j->sc, &j->totals, &j->cancel, &j->done); break;
     case JOB_ADVISOR:
         j->adv = xmalloc(sizeof *j->adv);
-        advisor_sweep_hooked(&j->sc, j->array, 32, &(advisor_hooks){job_cancelled, job_progress, j}, j->adv);
+        advisor_sweep_hooked(&j->sc, j->array, 32,
+                             &(advisor_hooks){.cancelled = job_cancelled, .progress = job_progress, .ctx = j}, j->adv);
         break;
     case JOB_VARIANT: variant_run(j); break;
     case JOB_CHECK: /* a newer edit sets cancel: the check stops, and its answer is never read */

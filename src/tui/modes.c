@@ -80,12 +80,6 @@ void app_modes_free(tui_app *a)
         pop_one(a, false);
 }
 
-void app_pop_all(tui_app *a)
-{
-    while (a->depth > 1)
-        app_pop(a);
-}
-
 /* The terminal is big enough for one grid but not for two side by side: Esc closes the compare. */
 static bool compare_too_wide(const tui_app *a)
 {
