@@ -47,14 +47,15 @@ static int why_open(tui_app *a, int key)
 
 static int act_pad(tui_app *a, int key)
 {
-    scenario_change c = {SCENARIO_CHANGE_PAD, .u.pad = {cur_array(a), key == '+' || key == '=' ? 1 : -1}};
+    scenario_change c = {.kind = SCENARIO_CHANGE_PAD,
+                         .u.pad = {.array = cur_array(a), .delta = key == '+' || key == '=' ? 1 : -1}};
     return app_change(a, &c, false);
 }
 
 static int act_swizzle(tui_app *a, int key)
 {
     if (key == 'g') {
-        scenario_change c = {SCENARIO_CHANGE_SWIZZLE_NEXT, .u.swizzle = {cur_array(a), NULL}};
+        scenario_change c = {.kind = SCENARIO_CHANGE_SWIZZLE_NEXT, .u.swizzle = {.array = cur_array(a), .text = NULL}};
         return app_change(a, &c, false);
     }
     if (cur_array(a) < 0) {
@@ -69,7 +70,7 @@ static int act_swizzle(tui_app *a, int key)
 static int act_type(tui_app *a, int key)
 {
     (void)key;
-    scenario_change c = {SCENARIO_CHANGE_TYPE_NEXT, .u.array = {cur_array(a)}};
+    scenario_change c = {.kind = SCENARIO_CHANGE_TYPE_NEXT, .u.array = {.array = cur_array(a)}};
     return app_change(a, &c, false);
 }
 
@@ -77,7 +78,10 @@ static int act_pattern(tui_app *a, int key)
 {
     (void)key;
     if (!scenario_has_layout(&a->sc))
-        return app_change(a, &(scenario_change){SCENARIO_CHANGE_PATTERN_NEXT, .u.pattern = {a->access, NULL}}, false);
+        return app_change(a,
+                          &(scenario_change){.kind = SCENARIO_CHANGE_PATTERN_NEXT,
+                                             .u.pattern = {.access = a->access, .user_dims = NULL}},
+                          false);
     /* the user's dimensions: a stride preset grows the array only while it is shown */
     int ai = cur_array(a);
     const scenario_array *arr = &a->sc.arrays[ai];
@@ -85,7 +89,8 @@ static int act_pattern(tui_app *a, int key)
         a->preset.array = ai;
         memcpy(a->preset.dims, arr->dims, sizeof a->preset.dims);
     }
-    scenario_change c = {SCENARIO_CHANGE_PATTERN_NEXT, .u.pattern = {a->access, a->preset.dims}};
+    scenario_change c = {.kind = SCENARIO_CHANGE_PATTERN_NEXT,
+                         .u.pattern = {.access = a->access, .user_dims = a->preset.dims}};
     int r = app_change(a, &c, false);
     if (!(r & REACT_EDITED))
         return r;
@@ -105,27 +110,28 @@ static int act_pattern(tui_app *a, int key)
 static int act_field(tui_app *a, int key)
 {
     (void)key;
-    scenario_change c = {SCENARIO_CHANGE_FIELD_NEXT, .u.access = {a->access}};
+    scenario_change c = {.kind = SCENARIO_CHANGE_FIELD_NEXT, .u.access = {.access = a->access}};
     return app_change(a, &c, false);
 }
 
 static int act_block(tui_app *a, int key)
 {
     (void)key;
-    scenario_change c = {SCENARIO_CHANGE_BLOCK_NEXT, .u.array = {0}};
+    scenario_change c = {.kind = SCENARIO_CHANGE_BLOCK_NEXT, .u.array = {.array = 0}};
     return app_change(a, &c, true); /* a block can make an index fail for some lane: refused */
 }
 
 static int act_dims(tui_app *a, int key)
 {
-    scenario_change c = {SCENARIO_CHANGE_DIMENSION,
-                         .u.dimension = {cur_array(a), key == '<' || key == '>', key == '>' || key == '}'}};
+    scenario_change c = {
+        .kind = SCENARIO_CHANGE_DIMENSION,
+        .u.dimension = {.array = cur_array(a), .inner = key == '<' || key == '>', .grow = key == '>' || key == '}'}};
     return app_change(a, &c, false);
 }
 
 static int act_arch(tui_app *a, int key)
 {
-    scenario_change c = {SCENARIO_CHANGE_ARCH_STEP, .u.arch = {key == 'R' ? -1 : 1, 0}};
+    scenario_change c = {.kind = SCENARIO_CHANGE_ARCH_STEP, .u.arch = {.step = key == 'R' ? -1 : 1, .index = 0}};
     return app_change(a, &c, false);
 }
 

@@ -66,7 +66,8 @@ static int advisor_apply(tui_app *a, int key)
     }
     const scenario_array *arr = &a->sc.arrays[r->array];
     int pad = r->rows[ad->cursor].pad;
-    scenario_change c = {SCENARIO_CHANGE_PAD, .u.pad = {r->array, pad - (int)arr->pad[arr->ndims - 1]}};
+    scenario_change c = {.kind = SCENARIO_CHANGE_PAD,
+                         .u.pad = {.array = r->array, .delta = pad - (int)arr->pad[arr->ndims - 1]}};
     char done[96];
     snprintf(done, sizeof done, "padding %d applied", pad);
     app_pop(a);

@@ -111,7 +111,8 @@ static int edit_try(tui_app *a)
     scenario copy;
     if (!scenario_clone(&a->sc, &copy))
         return REACT_REDRAW;
-    scenario_change c = {SCENARIO_CHANGE_INDEX, .u.index = {a->access, e->dim, e->line.buf}};
+    scenario_change c = {.kind = SCENARIO_CHANGE_INDEX,
+                         .u.index = {.access = a->access, .dim = e->dim, .text = e->line.buf}};
     char msg[300];
     if (!scenario_change_apply(&copy, &c, msg, sizeof msg)) {
         scenario_error err = {.expr_pos = -1}; /* where in the expression it fails */

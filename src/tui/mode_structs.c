@@ -82,7 +82,7 @@ static int structs_edit(tui_app *a, int key)
 {
     structs_state *st = sst(a);
     if (a->sc.types.n == 0 && key == '+') { /* a first struct to start from */
-        scenario_change c = {SCENARIO_CHANGE_STRUCT_DECL, .u.decl = {"struct S { float x; };"}};
+        scenario_change c = {.kind = SCENARIO_CHANGE_STRUCT_DECL, .u.decl = {.text = "struct S { float x; };"}};
         st->sel_struct = st->sel_field = 0;
         return app_change(a, &c, false);
     }
@@ -93,11 +93,11 @@ static int structs_edit(tui_app *a, int key)
     int si = st->sel_struct < a->sc.types.n ? st->sel_struct : 0;
     /* d on a field an access reads: the first d says so, the second moves the access */
     bool again = key == 'd' && st->ask_struct == si && st->ask_field == st->sel_field;
-    scenario_change c = {key == 't'   ? SCENARIO_CHANGE_FIELD_TYPE_NEXT
-                         : key == '+' ? SCENARIO_CHANGE_FIELD_ADD
-                         : key == 'd' ? SCENARIO_CHANGE_FIELD_DELETE
-                                      : SCENARIO_CHANGE_FIELDS_REORDER,
-                         .u.field = {si, st->sel_field, again}};
+    scenario_change c = {.kind = key == 't'   ? SCENARIO_CHANGE_FIELD_TYPE_NEXT
+                                 : key == '+' ? SCENARIO_CHANGE_FIELD_ADD
+                                 : key == 'd' ? SCENARIO_CHANGE_FIELD_DELETE
+                                              : SCENARIO_CHANGE_FIELDS_REORDER,
+                         .u.field = {.struct_index = si, .field = st->sel_field, .retarget = again}};
     st->ask_struct = st->ask_field = -1;
     char sel_name[64] = ""; /* R moves the fields: the selection follows its field */
     if (key == 'R' && st->sel_field >= 0 && st->sel_field < a->sc.types.structs[si].nfields)
