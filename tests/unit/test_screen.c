@@ -487,6 +487,54 @@ static void test_block_checked(void **state)
     close_app(a);
 }
 
+/* Each mode owns its state: it exists from the key that opens the mode until the key that closes
+ * it, and a mode left open when the view ends is released with it (the sanitizer build checks
+ * that nothing leaks). */
+static void test_mode_states(void **state)
+{
+    (void)state;
+    tui_app *a = open_app("default", 100, 30, false);
+    static const struct {
+        int open, close;
+        tui_mode_id id;
+    } modes[] = {
+        {.open = 'e', .close = 27, .id = MODE_EDIT},    {.open = 'S', .close = 27, .id = MODE_PROMPT},
+        {.open = 'v', .close = 27, .id = MODE_ADVISOR}, {.open = 'o', .close = 27, .id = MODE_STRUCTS},
+        {.open = 'c', .close = 27, .id = MODE_COMPARE}, {.open = 'P', .close = 27, .id = MODE_COMPARE},
+        {.open = 's', .close = 27, .id = MODE_STEP},    {.open = 'Q', .close = 27, .id = MODE_QUIZ},
+    };
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        assert_null(app_mode_state(a, modes[i].id));
+        key(a, modes[i].open);
+        assert_non_null(app_mode_state(a, modes[i].id));
+        key(a, modes[i].close);
+        assert_null(app_mode_state(a, modes[i].id));
+        assert_true(app_top(a) == &mode_main);
+    }
+    /* the views read the states through their accessors: none while the modes are closed */
+    assert_int_equal(step_shown(a), -1);
+    assert_false(quiz_hidden(a));
+    key(a, 's');
+    key(a, ' ');
+    assert_int_equal(step_shown(a), 1);
+    key(a, 'Q'); /* over the step mode: both open */
+    assert_true(quiz_hidden(a));
+    key(a, 'c');
+    key(a, 'v'); /* left open: app_free releases them */
+    assert_non_null(app_mode_state(a, MODE_ADVISOR));
+    close_app(a);
+    /* a lesson is open exactly while its mode is; leaving it frees it */
+    a = open_app("lesson-padding", 100, 30, false);
+    const lesson_state *ls = app_mode_state(a, MODE_LESSON);
+    assert_non_null(ls);
+    assert_int_equal(ls->les.nsteps, 8);
+    key(a, 'n');
+    assert_int_equal(((const lesson_state *)app_mode_state(a, MODE_LESSON))->step, 1);
+    key(a, 27);
+    assert_null(app_mode_state(a, MODE_LESSON));
+    close_app(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -507,6 +555,7 @@ int main(void)
         cmocka_unit_test(test_quiz_and_undo),
         cmocka_unit_test(test_save_error),
         cmocka_unit_test(test_block_checked),
+        cmocka_unit_test(test_mode_states),
     };
     return cmocka_run_group_tests_name("screen", tests, setup, teardown);
 }
