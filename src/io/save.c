@@ -1,4 +1,5 @@
-/* save: scenario -> JSON and clone (the careful file writing is in save_file.c). */
+/* save: scenario -> JSON and clone (the careful file writing is in save_file.c). Every key written
+ * here is compared by model/scenario_same.c, which decides the "modified" mark without writing. */
 #include "save.h"
 
 #include <stdio.h>

@@ -1,7 +1,9 @@
 /* scenario_same: whether two scenarios would be saved as the same file, decided on the structs,
  * never by writing them out: what the TUI's "modified" mark asks after every key. It compares
- * exactly what io/save.c writes (the two are kept in step, and tests/unit/test_scenario_same.c
- * holds them equal): a field the file does not hold never makes a scenario modified. */
+ * exactly what io/save.c writes (the two are kept in step by hand; tests/unit/test_scenario_edit.c
+ * changes each value of written files one at a time and fails where the two disagree, or where a
+ * key the writer writes is never seen to change the file): a field the file does not hold never
+ * makes a scenario modified. */
 #include <stdio.h>
 #include <string.h>
 
