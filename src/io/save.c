@@ -54,11 +54,7 @@ static void save_structs(const scenario *s, jsonw *w)
         jsonw_begin_array(w, JSONW_INLINE);
         for (int f = 0; f < st->nfields; f++) {
             char decl[160];
-            if (st->fields[f].count > 1)
-                snprintf(decl, sizeof decl, "%s %s[%d]", st->fields[f].type_name, st->fields[f].name,
-                         st->fields[f].count);
-            else
-                snprintf(decl, sizeof decl, "%s %s", st->fields[f].type_name, st->fields[f].name);
+            types_field_decl(&st->fields[f], decl, sizeof decl);
             jsonw_string(w, decl);
         }
         jsonw_end_array(w);
@@ -107,17 +103,6 @@ static void save_location(jsonw *w, const scenario_srcloc *at)
     if (at->text)
         JSONW_KV_STRING(w, "text", at->text);
     jsonw_end_object(w);
-}
-
-/* Whether s needs the version 2 format: a nest, or an access outside the one loop. */
-static bool save_is_nest(const scenario *s)
-{
-    if (s->nloops > 1)
-        return true;
-    for (int i = 0; s->nloops == 1 && i < s->naccesses; i++)
-        if (s->accesses[i].loop != 0)
-            return true;
-    return false;
 }
 
 static void save_arrays(const scenario *s, jsonw *w)
@@ -181,7 +166,7 @@ static void save_access(const scenario *s, const scenario_access *a, bool nested
 static void save_doc(const scenario *s, jsonw *w)
 {
     jsonw_begin_object(w, JSONW_LINES);
-    bool nested = !s->is_trace && save_is_nest(s);
+    bool nested = !s->is_trace && scenario_is_nest(s);
     if (nested)
         JSONW_KV_INT(w, "version", 2); /* without it: version 1 (one loop around every access) */
     if (s->name)

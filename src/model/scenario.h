@@ -180,6 +180,9 @@ int scenario_table_arch_problem(const scenario *s, char *why, size_t n);
 /* Whether s describes a layout (arrays, block, loops, accesses with index expressions) that the
  * layout edits change; false for a trace, whose addresses were recorded. */
 bool scenario_has_layout(const scenario *s);
+/* Whether s is a loop nest as files hold it (version 2): more than one loop, or an access
+ * outside the one loop. */
+bool scenario_is_nest(const scenario *s);
 /* Whether s carries the source map of its instructions (a recording's lines). */
 bool scenario_has_source_map(const scenario *s);
 /* The source map's entry of instruction k; NULL without a source map or out of range. */
