@@ -26,11 +26,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
 #include "cli/cli.h"
+#include "cli/cli_child.h"
 #include "config.h"
 #include "core/recording_book.h"
 #include "core/recording_capture.h"
@@ -319,133 +317,6 @@ static void signals_release(void)
         sigaction(signals_caught[i], &signals_old[i], NULL);
 }
 
-/* A started child: its pid, the pipe that carries exec's errno (closed on success), and, once
- * reaped, its status and when it started and ended. */
-typedef struct child_run {
-    pid_t pid;
-    int errfd;
-    bool reaped;
-    int status;
-    struct timespec began, ended;
-} child_run;
-
-/* The children started and not yet reaped: several run at once (the program's runs side by side,
- * the disassemblers), and waitpid(-1) files each one's end here, whichever ends first. */
-#define RECORD_CHILDREN 8
-static child_run *record_started[RECORD_CHILDREN];
-
-/* Wait until c has ended (reaping the others that end before it). */
-static void child_reap(child_run *c)
-{
-    while (!c->reaped) {
-        int st = 0;
-        pid_t pid = waitpid(-1, &st, 0);
-        if (pid < 0 && errno == EINTR)
-            continue;
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        for (int i = 0; i < RECORD_CHILDREN; i++) {
-            child_run *r = record_started[i];
-            if (r && (pid < 0 || r->pid == pid)) { /* pid < 0: no child is left to wait for */
-                *r = (child_run){.pid = r->pid,
-                                 .errfd = r->errfd,
-                                 .reaped = true,
-                                 .status = pid < 0 ? 127 << 8 : st,
-                                 .began = r->began,
-                                 .ended = now};
-                record_started[i] = NULL;
-            }
-        }
-        if (pid < 0)
-            c->reaped = true;
-    }
-}
-
-/* Start argv with env (NAME=VALUE strings added); its stdout to out_file when not NULL (its
- * stdin then from /dev/null, its stderr to /dev/null unless to_stderr), or to bankscope's stderr when to_stderr (the
- * recording goes to stdout). The child dies with bankscope (PR_SET_PDEATHSIG); c stays where it
- * is until child_wait. false with why when it could not be started. */
-static bool child_spawn(char *const *argv, char **env, int nenv, const char *out_file, bool to_stderr, child_run *c,
-                        char *why, size_t n)
-{
-    int slot = 0;
-    while (slot < RECORD_CHILDREN && record_started[slot])
-        slot++;
-    int pfd[2];
-    if (slot == RECORD_CHILDREN || pipe2(pfd, O_CLOEXEC) != 0) {
-        snprintf(why, n, "cannot start %s: %s", argv[0],
-                 slot == RECORD_CHILDREN ? "too many children" : strerror(errno));
-        return false;
-    }
-    fflush(stdout);
-    fflush(stderr);
-    struct timespec began;
-    clock_gettime(CLOCK_MONOTONIC, &began);
-    pid_t parent = getpid(), pid = fork();
-    if (pid < 0) {
-        snprintf(why, n, "cannot start %s: %s", argv[0], strerror(errno));
-        close(pfd[0]);
-        close(pfd[1]);
-        return false;
-    }
-    if (pid == 0) {
-#ifdef __linux__
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-#endif
-        if (getppid() != parent) /* bankscope died before the line above */
-            _exit(127);
-        close(pfd[0]);
-        for (int i = 0; i < nenv; i++)
-            putenv(env[i]);
-        if (out_file) { /* a run whose output is not shown reads nothing: the capture run has the input */
-            int in = open("/dev/null", O_RDONLY);
-            if (in > 0) {
-                dup2(in, 0);
-                close(in);
-            }
-            int fd = open(out_file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-            if (fd >= 0 && fd != 1) {
-                dup2(fd, 1);
-                close(fd);
-            }
-            int nul = to_stderr ? -1 : open("/dev/null", O_WRONLY); /* to_stderr: stderr stays (--verbose) */
-            if (nul >= 0 && nul != 2) {
-                dup2(nul, 2);
-                close(nul);
-            }
-        } else if (to_stderr) {
-            dup2(2, 1);
-        }
-        execvp(argv[0], argv);
-        int e = errno;
-        if (write(pfd[1], &e, sizeof e) < 0)
-            _exit(127);
-        _exit(127);
-    }
-    close(pfd[1]);
-    *c = (child_run){.pid = pid, .errfd = pfd[0], .began = began};
-    record_started[slot] = c;
-    return true;
-}
-
-/* Wait for a started child: its exit status into *status (waitpid's); false with why when it
- * could not be executed. */
-static bool child_wait(child_run *c, const char *name, int *status, char *why, size_t n)
-{
-    int e = 0;
-    ssize_t got;
-    while ((got = read(c->errfd, &e, sizeof e)) < 0 && errno == EINTR)
-        ;
-    close(c->errfd);
-    child_reap(c);
-    *status = c->status;
-    if (got == (ssize_t)sizeof e) {
-        snprintf(why, n, "cannot run %s: %s", name, strerror(e));
-        return false;
-    }
-    return true;
-}
-
 /* A signal stopped the command: say so; the exit status 128 + N. */
 static int stopped_by_signal(void)
 {
@@ -469,7 +340,7 @@ enum { RUN_CAPTURE, RUN_COUNT, RUN_TIME };
  * one captured; its stdout to out_file when not NULL; side: beside the other runs
  * (record_sync.c). false with why when it could not be started. */
 static bool record_start(const record_opts *o, const record_paths *p, int run, const char *pass, const char *exact,
-                         long long launch, const uint32_t *block, const char *out_file, bool side, child_run *c,
+                         long long launch, const uint32_t *block, const char *out_file, bool side, cli_child *c,
                          char *why, size_t n)
 {
     char e_pass[96], e_dir[PATH_MAX + 32], e_kernel[4096], e_exact[4096], e_launch[64], e_block[96], e_max[64],
@@ -491,7 +362,7 @@ static bool record_start(const record_opts *o, const record_paths *p, int run, c
                    e_max,  e_patch, e_san,    e_inj,   e_verbose, e_sync};
     /* stdout is the recording's; a measuring run's stderr is shown with --verbose */
     bool to_stderr = out_file ? o->verbose : o->out && strcmp(o->out, "-") == 0;
-    if (!child_spawn(o->argv, env, (int)(sizeof env / sizeof *env), out_file, to_stderr, c, why, n))
+    if (!cli_child_spawn(o->argv, env, (int)(sizeof env / sizeof *env), out_file, to_stderr, c, why, n))
         return false;
     record_runs[run] = c->pid;
     if (record_signal) /* it came before pass_on could see this run */
@@ -501,9 +372,9 @@ static bool record_start(const record_opts *o, const record_paths *p, int run, c
 
 /* Wait for run (record_start's), the signals passed on to it; its status into *status; false
  * with why when it could not be executed. */
-static bool record_wait(const record_opts *o, int run, child_run *c, int *status, char *why, size_t n)
+static bool record_wait(const record_opts *o, int run, cli_child *c, int *status, char *why, size_t n)
 {
-    bool ok = child_wait(c, o->argv[0], status, why, n);
+    bool ok = cli_child_wait(c, o->argv[0], status, why, n);
     record_runs[run] = 0;
     return ok;
 }
@@ -514,7 +385,7 @@ static bool record_spawn(const record_opts *o, const record_paths *p, const char
                          long long launch, const uint32_t *block, const char *out_file, int *status, char *why,
                          size_t n)
 {
-    child_run c;
+    cli_child c;
     signals_catch();
     bool ok = record_start(o, p, RUN_CAPTURE, pass, exact, launch, block, out_file, false, &c, why, n) &&
               record_wait(o, RUN_CAPTURE, &c, status, why, n);
@@ -616,7 +487,7 @@ static int no_launch(const record_opts *o, const record_capture *c)
  * kernel alone when told its symbol index (-fun), the whole module else. The children are stopped by a signal to
  * bankscope. */
 typedef struct disasm_job {
-    child_run run[2]; /* -g, -gi; pid 0: not started */
+    cli_child run[2]; /* -g, -gi; pid 0: not started */
     char tool[PATH_MAX];
     long sym; /* the kernel's symbol index in the cubin, -1 when not found */
 } disasm_job;
@@ -629,7 +500,7 @@ static void listing_path(const char *dir, const char *option, char *buf, size_t 
 
 /* Start tool on DIR/module.cubin with option ("-g", "-gi": nvdisasm; "-sass": cuobjdump), its
  * output into the listing file; false when it cannot start. */
-static bool listing_start(const char *dir, const char *tool, const char *option, long sym, child_run *c)
+static bool listing_start(const char *dir, const char *tool, const char *option, long sym, cli_child *c)
 {
     char cubin[PATH_MAX + 32], out[PATH_MAX + 32], idx[32], why[256];
     snprintf(cubin, sizeof cubin, "%s/module.cubin", dir);
@@ -640,16 +511,16 @@ static bool listing_start(const char *dir, const char *tool, const char *option,
         argv[2] = cubin;
         argv[3] = NULL;
     }
-    return child_spawn(argv, NULL, 0, out, false, c, why, sizeof why);
+    return cli_child_spawn(argv, NULL, 0, out, false, c, why, sizeof why);
 }
 
 /* Wait for a listing child and parse its output into s (the instructions of the captured
  * kernel); false when it failed. */
-static bool listing_finish(child_run *c, const char *dir, const char *option, const record_capture *cap, record_sass *s)
+static bool listing_finish(cli_child *c, const char *dir, const char *option, const record_capture *cap, record_sass *s)
 {
     int status = 0;
     char why[256], out[PATH_MAX + 32];
-    bool ran = child_wait(c, option, &status, why, sizeof why);
+    bool ran = cli_child_wait(c, option, &status, why, sizeof why);
     listing_path(dir, option, out, sizeof out);
     FILE *f = ran && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? fopen(out, "r") : NULL;
     if (f) {
@@ -691,7 +562,7 @@ static void disassembly_finish(const char *dir, const record_capture *c, disasm_
     record_sass_free(&outer);
     if (!inner) {
         record_sass_free(s);
-        child_run run;
+        cli_child run;
         if (!record_signal && gpu_toolkit_tool("cuobjdump", j->tool, sizeof j->tool) &&
             listing_start(dir, j->tool, "-sass", -1, &run)) {
             record_tools[0] = run.pid;
@@ -870,7 +741,7 @@ static bool capture_second(const record_paths *p, const record_capture *c, const
 typedef struct side_runs {
     bool on;       /* started side by side (else the runs go one after another) */
     bool going[3]; /* started and not yet waited for, by RUN_ */
-    child_run run[3];
+    cli_child run[3];
 } side_runs;
 
 /* DIR/name made, empty: a sign to the runs that wait. */
@@ -884,7 +755,7 @@ static void side_sign(const char *dir, const char *name)
 }
 
 /* --verbose: "record: WHAT: S s", the wall time of a run from its start to its end; *t0 then now. */
-static void record_run_time(const record_opts *o, const char *what, const child_run *c, struct timespec *t0)
+static void record_run_time(const record_opts *o, const char *what, const cli_child *c, struct timespec *t0)
 {
     if (o->verbose)
         fprintf(stderr, "record: %s: %.2f s\n", what,
