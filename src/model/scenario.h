@@ -223,6 +223,8 @@ bool scenario_parse_access(const scenario *s, scenario_access *a, int ai, scenar
 void scenario_expr_ranges(const scenario *s, expr_range *r);
 
 int scenario_threads(const scenario *s);
+/* The innermost loop around access a, or -1. */
+int scenario_access_loop(const scenario *s, const scenario_access *a);
 /* Accesses of a scenario, or instructions of a trace (what `access` indexes everywhere). */
 int scenario_access_count(const scenario *s);
 int scenario_warp_count(const scenario *s);
