@@ -11,16 +11,6 @@
 #include "model/kinds.h"
 #include "util.h"
 
-void report_json_string(strbuf *sb, const char *s)
-{
-    size_t n = strlen(s);
-    char *tmp = xmalloc(6 * n + 1);
-    strbuf_addc(sb, '"');
-    strbuf_add(sb, tmp, jsonw_escape(s, n, tmp));
-    strbuf_addc(sb, '"');
-    free(tmp);
-}
-
 void report_banks_text(const banks_profile *p, int64_t addr, int width, char *buf, size_t n)
 {
     int b0 = banks_bank_of(p, addr), b1 = banks_bank_of(p, addr + width - 1);

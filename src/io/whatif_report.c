@@ -11,7 +11,8 @@
 
 #define SHOW_MAX (WHATIF_TOP + 3)
 
-const char *const whatif_report_assumption =
+/* The assumption every what-if rests on, as the output states it. */
+static const char *const whatif_report_assumption =
     "the kernel's indexing follows the declared layout (a pointer cast that flattens "
     "the array does not change with it)";
 

@@ -122,7 +122,11 @@ bool expr_is_builtin_name(const char *name)
     return false;
 }
 
-int64_t expr_swizzle_mask(int b, int m, int s)
+/* CuTe's Swizzle<b,m,s> (0 <= b <= 16, 0 <= m <= 32, |s| >= b, m + |s| + b <= 62): the bits of
+ * x it reads (b bits from bit m + s for s >= 0, from bit m for s < 0), and x with those bits
+ * XOR-ed into the b bits |s| lower (s >= 0) or higher (s < 0). The expression function
+ * swizzle(B, M, S, x) and the array option "swizzle" are both this arithmetic. */
+static int64_t expr_swizzle_mask(int b, int m, int s)
 {
     int at = m + (s > 0 ? s : 0); /* unsigned: bits shifted past bit 63 simply leave */
     return at > 63 ? 0 : (int64_t)((((uint64_t)1 << b) - 1) << at);

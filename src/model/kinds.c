@@ -391,7 +391,9 @@ bool kinds_takes_key(const kinds_row *row, const char *key)
     return false;
 }
 
-int kinds_since_cc(const kinds_row *row, int width)
+/* The architecture (cc x 10) from which row exists with width bytes per lane; 0 when it never
+ * does at this width. */
+static int kinds_since_cc(const kinds_row *row, int width)
 {
     for (int i = 0; i < 3 && row->since[i].widths; i++)
         if (width > 0 && width < 32 && (row->since[i].widths & KINDS_W(width)))

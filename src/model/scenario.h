@@ -218,10 +218,6 @@ bool scenario_finish(scenario *s, scenario_error *err);
 /* Parse every expression of access a (index, when) given the loop variable. */
 bool scenario_parse_access(const scenario *s, scenario_access *a, int ai, scenario_error *err);
 
-/* The values each expression variable takes in s (block, warps, loop values): what the
- * expressions of a finished scenario are specialised for. */
-void scenario_expr_ranges(const scenario *s, expr_range *r);
-
 int scenario_threads(const scenario *s);
 /* The innermost loop around access a, or -1. */
 int scenario_access_loop(const scenario *s, const scenario_access *a);

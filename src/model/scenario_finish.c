@@ -210,7 +210,9 @@ static bool arrays_place(scenario *s, scenario_error *err)
     return true;
 }
 
-void scenario_expr_ranges(const scenario *s, expr_range *r)
+/* The values each expression variable takes in s (block, warps, loop values): what the
+ * expressions of a finished scenario are specialised for. */
+static void scenario_expr_ranges(const scenario *s, expr_range *r)
 {
     int threads = scenario_threads(s);
     for (int d = 0; d < 3; d++) {
