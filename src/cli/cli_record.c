@@ -166,6 +166,8 @@ static long long regex_cost(const char *re, long long limit)
 #define RECORD_REGEX_COST 10000
 #define RECORD_REGEX_LEN 4096
 
+/* Read record's options and the program after them into o; CLI_OK, or the exit status after a
+ * usage message. */
 static int record_parse(int argc, char **argv, record_opts *o)
 {
     memset(o, 0, sizeof *o);

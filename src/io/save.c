@@ -40,6 +40,7 @@ static void int_list(jsonw *w, const char *key, const int64_t *v, int n)
     jsonw_end_array(w);
 }
 
+/* The struct declarations, each field as one declaration text. */
 static void save_structs(const scenario *s, jsonw *w)
 {
     JSONW_KEY(w, "structs");
@@ -63,6 +64,7 @@ static void save_structs(const scenario *s, jsonw *w)
     jsonw_end_array(w);
 }
 
+/* A trace's entries: kind, width, and the address of each lane (null for an inactive one). */
 static void save_trace(const scenario *s, jsonw *w)
 {
     JSONW_KEY(w, "trace");
@@ -105,6 +107,7 @@ static void save_location(jsonw *w, const scenario_srcloc *at)
     jsonw_end_object(w);
 }
 
+/* The arrays: name, type, dims and pad, and base and swizzle when set. */
 static void save_arrays(const scenario *s, jsonw *w)
 {
     JSONW_KEY(w, "arrays");
@@ -139,6 +142,8 @@ static void save_loop(const scenario *s, const scenario_loop *L, jsonw *w)
     jsonw_end_object(w);
 }
 
+/* One access: its kind, array and index, the optional keys it has, its location and (in a nest)
+ * the loop it is in. */
 static void save_access(const scenario *s, const scenario_access *a, bool nested, jsonw *w)
 {
     jsonw_begin_object(w, JSONW_SPACED);

@@ -16,6 +16,7 @@ static bool block_cheaper(const advisor_result *r)
     return r->block.found && (r->best_pad < 0 || r->block.row.smem_bytes < r->rows[r->best_pad].smem_bytes);
 }
 
+/* One padding's row as a JSON object (why, for a padding that does not validate). */
 static void row_json(jsonw *w, const advisor_row *r, double measured)
 {
     jsonw_begin_object(w, JSONW_INLINE);
@@ -220,6 +221,8 @@ static void block_text(FILE *f, const advisor_result *r)
     fprintf(f, "\n");
 }
 
+/* One padding's row of the table, with a bar of its wavefronts and, with --measure, the
+ * measured / predicted cycles. */
 static void row_text(FILE *f, const advisor_row *r, int64_t max_wf, double measured, double per_instr)
 {
     char deg[32];

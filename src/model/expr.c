@@ -73,6 +73,8 @@ static bool accept(parser *p, const char *tok)
 
 static int parse_expr(parser *p);
 
+/* A decimal or 0x hexadecimal literal; the node's index, or -1 after an error (a bad digit, a
+ * value past int64). */
 static int parse_number(parser *p)
 {
     int start = p->pos;
@@ -204,6 +206,8 @@ static int parse_swizzle(parser *p, int start)
     return node_new(p, EXPR_BINARY, EXPR_XOR, x2, moved, start);
 }
 
+/* A word: a thread or block variable, the loop variable, a function call or a constant; the
+ * node's index, or -1 after an error (an unknown name). */
 static int parse_identifier(parser *p)
 {
     int start = p->pos;
@@ -253,6 +257,8 @@ static int parse_identifier(parser *p)
     return -1;
 }
 
+/* A unary operator, a parenthesised expression or an operand; the node's index, or -1 after an
+ * error (nesting past EXPR_MAX_DEPTH included). */
 static int parse_unary(parser *p)
 {
     skip_ws(p);
@@ -309,6 +315,8 @@ static const struct {
 };
 #define NLEVELS ((int)(sizeof levels / sizeof levels[0]))
 
+/* The left-associative binary operators of precedence level and tighter; the node's index, or -1
+ * after an error. */
 static int parse_level(parser *p, int level)
 {
     if (level == NLEVELS)

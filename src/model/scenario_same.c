@@ -45,6 +45,7 @@ static bool same_trace(const scenario *a, const scenario *b)
     return true;
 }
 
+/* The structs as save.c writes them: name, forced alignment, and each field's declaration. */
 static bool same_types(const types_registry *a, const types_registry *b)
 {
     if (a->n != b->n)
@@ -91,6 +92,8 @@ static const char *access_loop_var(const scenario *s, const scenario_access *a)
     return a->loop >= 0 && a->loop < s->nloops ? s->loops[a->loop].var : NULL;
 }
 
+/* An access as save.c writes it: kind, array, index, the optional keys, location and (in a nest)
+ * its loop. */
 static bool same_access(const scenario *sa, const scenario_access *x, const scenario *sb, const scenario_access *y,
                         bool nested)
 {
@@ -106,6 +109,7 @@ static bool same_access(const scenario *sa, const scenario_access *x, const scen
     return !nested || same_str(access_loop_var(sa, x), access_loop_var(sb, y));
 }
 
+/* The loops as save.c writes them: variable, bounds, step kind and size, and the loop each is in. */
 static bool same_loops(const scenario *a, const scenario *b)
 {
     if (a->nloops != b->nloops)
