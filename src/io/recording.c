@@ -514,6 +514,48 @@ static bool read_arrays(reader *rd)
     return t == JSONSTREAM_ARRAY_END || bad(rd, "\"arrays\" holds objects only");
 }
 
+/* One top-level member of a recording (its key, the first token t of its value just read), read
+ * when it is one the recording holds, else skipped exactly (the positions of what follows stay
+ * exact); false at the first error (or a signal). */
+static bool read_member(reader *rd, const char *key, jsonstream_token t)
+{
+    recording *r = rd->r;
+    if (t == JSONSTREAM_ERROR)
+        return bad(rd, "");
+    if (strcmp(key, "kernel") == 0 && t == JSONSTREAM_OBJECT)
+        return read_name(rd, &r->kernel);
+    if (strcmp(key, "device") == 0 && t == JSONSTREAM_OBJECT)
+        return read_name(rd, &r->device);
+    if (strcmp(key, "launch") == 0 && t == JSONSTREAM_NUMBER && rd->js->is_int) {
+        r->launch = rd->js->ival;
+        return true;
+    }
+    if (strcmp(key, "grid") == 0 && t == JSONSTREAM_ARRAY)
+        return read_grid(rd, r);
+    if ((strcmp(key, "block_dim") == 0 || strcmp(key, "block") == 0) && t == JSONSTREAM_ARRAY)
+        return read_triple(rd, key[5] ? r->block_dim : r->block);
+    if (strcmp(key, "executed") == 0 || strcmp(key, "captured") == 0)
+        return count_value(rd, t, key, 0, RECORDING_MAX_COUNT, key[0] == 'e' ? &r->executed : &r->captured);
+    if ((strcmp(key, "truncated") == 0 || strcmp(key, "line_info") == 0) &&
+        (t == JSONSTREAM_TRUE || t == JSONSTREAM_FALSE)) {
+        *(key[0] == 't' ? &r->truncated : &r->line_info) = t == JSONSTREAM_TRUE;
+        return true;
+    }
+    if (strcmp(key, "measured") == 0 && t == JSONSTREAM_OBJECT)
+        return read_launch_measured(rd, r);
+    if (strcmp(key, "measured_why") == 0 && t == JSONSTREAM_STRING)
+        return string_value(rd->js, t, &r->measured_why);
+    if (strcmp(key, "lines") == 0 && t == JSONSTREAM_ARRAY)
+        return read_lines(rd);
+    if (strcmp(key, "not_visible") == 0 && t == JSONSTREAM_ARRAY)
+        return read_not_visible(rd);
+    if (strcmp(key, "arrays") == 0 && t == JSONSTREAM_ARRAY)
+        return read_arrays(rd);
+    if (strcmp(key, "trace") == 0) /* (lines before it: not one) */
+        return skip_fast(rd, t);
+    return skip(rd, t); /* exactly: the positions of what follows stay exact */
+}
+
 /* The members of the top-level object (its '{' read); *is: the file is a recording. False at the
  * first error (or a signal). */
 static bool read_members(reader *rd, bool *is)
@@ -536,41 +578,7 @@ static bool read_members(reader *rd, bool *is)
                 return true;
             continue;
         }
-        bool ok;
-        if (!*is)
-            ok = skip_fast(rd, t);
-        else if (strcmp(key, "kernel") == 0 && t == JSONSTREAM_OBJECT)
-            ok = read_name(rd, &r->kernel);
-        else if (strcmp(key, "device") == 0 && t == JSONSTREAM_OBJECT)
-            ok = read_name(rd, &r->device);
-        else if (strcmp(key, "launch") == 0 && t == JSONSTREAM_NUMBER && rd->js->is_int) {
-            r->launch = rd->js->ival;
-            ok = true;
-        } else if (strcmp(key, "grid") == 0 && t == JSONSTREAM_ARRAY)
-            ok = read_grid(rd, r);
-        else if ((strcmp(key, "block_dim") == 0 || strcmp(key, "block") == 0) && t == JSONSTREAM_ARRAY)
-            ok = read_triple(rd, key[5] ? r->block_dim : r->block);
-        else if (strcmp(key, "executed") == 0 || strcmp(key, "captured") == 0)
-            ok = count_value(rd, t, key, 0, RECORDING_MAX_COUNT, key[0] == 'e' ? &r->executed : &r->captured);
-        else if ((strcmp(key, "truncated") == 0 || strcmp(key, "line_info") == 0) &&
-                 (t == JSONSTREAM_TRUE || t == JSONSTREAM_FALSE)) {
-            *(key[0] == 't' ? &r->truncated : &r->line_info) = t == JSONSTREAM_TRUE;
-            ok = true;
-        } else if (strcmp(key, "measured") == 0 && t == JSONSTREAM_OBJECT)
-            ok = read_launch_measured(rd, r);
-        else if (strcmp(key, "measured_why") == 0 && t == JSONSTREAM_STRING)
-            ok = string_value(rd->js, t, &r->measured_why);
-        else if (strcmp(key, "lines") == 0 && t == JSONSTREAM_ARRAY)
-            ok = read_lines(rd);
-        else if (strcmp(key, "not_visible") == 0 && t == JSONSTREAM_ARRAY)
-            ok = read_not_visible(rd);
-        else if (strcmp(key, "arrays") == 0 && t == JSONSTREAM_ARRAY)
-            ok = read_arrays(rd);
-        else if (strcmp(key, "trace") == 0) /* (lines before it: not one) */
-            ok = skip_fast(rd, t);
-        else /* exactly: the positions of what follows stay exact */
-            ok = skip(rd, t);
-        if (!ok)
+        if (!(*is ? read_member(rd, key, t) : skip_fast(rd, t)))
             return false;
     }
     return t == JSONSTREAM_OBJECT_END || bad(rd, "");
@@ -581,7 +589,7 @@ static int read_file(const char *path, recording *r, bool indexes, io_error *err
 {
     memset(r, 0, sizeof *r);
     r->launch = -1;
-    FILE *f = fopen(path, "rb");
+    FILE *f = load_fopen(path);
     if (!f)
         return 0; /* the loader says why */
     jsonstream js;
@@ -700,10 +708,100 @@ void recording_free(recording *r)
     memset(r, 0, sizeof *r);
 }
 
+recording_doc *recording_doc_new(int rc, recording *r, const io_error *err)
+{
+    recording_doc *d = xcalloc(1, sizeof *d);
+    atomic_init(&d->refs, 1);
+    d->rc = rc;
+    if (rc == 1) {
+        d->r = *r;
+        memset(r, 0, sizeof *r);
+    } else if (err) {
+        d->err = *err;
+    }
+    return d;
+}
+
+recording_doc *recording_doc_hold(recording_doc *d)
+{
+    if (d)
+        atomic_fetch_add(&d->refs, 1);
+    return d;
+}
+
+void recording_doc_drop(recording_doc *d)
+{
+    if (!d || atomic_fetch_sub(&d->refs, 1) != 1)
+        return;
+    recording_free(&d->r);
+    free(d);
+}
+
 void recording_scope(const recording *r, char *buf, size_t n)
 {
     snprintf(buf, n, "block (%lld,%lld,%lld) of launch %lld of %s", (long long)r->block[0], (long long)r->block[1],
              (long long)r->block[2], (long long)r->launch, r->kernel ? r->kernel : "the kernel");
+}
+
+/* A recording read member by member from a stream of the caller's (recording.h). */
+struct recording_reader {
+    reader rd;
+    recording r;
+    io_error err;
+    char *path;
+};
+
+recording_reader *recording_reader_new(const char *path, bool indexes)
+{
+    recording_reader *rr = xcalloc(1, sizeof *rr);
+    rr->path = xstrdup(path);
+    rr->r.launch = -1;
+    rr->rd = (reader){.path = rr->path, .err = &rr->err, .indexes = indexes, .r = &rr->r};
+    return rr;
+}
+
+bool recording_reader_member(recording_reader *rr, jsonstream *js, const char *key, int t)
+{
+    if (rr->rd.failed || work_cancelled())
+        return false;
+    rr->rd.js = js;
+    char k[32];
+    snprintf(k, sizeof k, "%.31s", key);
+    return read_member(&rr->rd, k, (jsonstream_token)t);
+}
+
+bool recording_reader_has_lines(const recording_reader *rr)
+{
+    return rr->r.rows != NULL;
+}
+
+int recording_reader_finish(recording_reader *rr, recording *r, io_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->launch = -1;
+    int rc = rr->rd.failed ? -1 : work_cancelled() ? -2 : 1;
+    if (rc == 1) {
+        *r = rr->r;
+        memset(&rr->r, 0, sizeof rr->r);
+    } else if (rc == -1) {
+        *err = rr->err;
+    }
+    recording_reader_free(rr);
+    return rc;
+}
+
+const recording *recording_reader_peek(const recording_reader *rr)
+{
+    return &rr->r;
+}
+
+void recording_reader_free(recording_reader *rr)
+{
+    if (!rr)
+        return;
+    recording_free(&rr->r);
+    free(rr->path);
+    free(rr);
 }
 
 bool recording_read_locations(jsonstream *js, const char *path, recording *r, io_error *err)
