@@ -40,19 +40,20 @@ void line_sums_add(line_sums *s, const line_sums_instr *in, const banks_result *
         sum_add(&s->per_pc[in->pc], in, res);
 }
 
+void line_sums_step(line_sums *s, const line_sums_instr *in)
+{
+    banks_result r;
+    if (!in->unmodelled)
+        banks_analyze(s->arch, &in->req, &r, NULL);
+    line_sums_add(s, in, in->unmodelled ? NULL : &r);
+}
+
 int line_sums_walk(line_sums *s, line_sums_next next, void *ctx)
 {
     line_sums_instr in;
-    banks_result r;
     int got;
-    while ((got = next(ctx, &in)) == 1) {
-        const banks_result *res = NULL;
-        if (!in.unmodelled) {
-            banks_analyze(s->arch, &in.req, &r, NULL);
-            res = &r;
-        }
-        line_sums_add(s, &in, res);
-    }
+    while ((got = next(ctx, &in)) == 1)
+        line_sums_step(s, &in);
     return got < 0 ? -1 : 0;
 }
 

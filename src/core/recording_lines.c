@@ -162,7 +162,10 @@ void record_lines_feed(record_lines *L, int64_t pc, const banks_request *req, co
     int pcr = pc_row(L, pc);
     w->pcs_match = w->pcs_match && pcr >= 0;
     line_sums_instr in = {.req = *req, .access = w->i++, .line = row, .pc = pcr};
-    line_sums_add(&w->sums, &in, res);
+    if (res)
+        line_sums_add(&w->sums, &in, res);
+    else
+        line_sums_step(&w->sums, &in); /* predicted here */
 }
 
 static int pc_cmp(const void *x, const void *y)
@@ -374,8 +377,9 @@ const char *record_lines_error(const record_lines *L)
 void record_lines_on_check(void *ctx, trace_stream *ts, int64_t k, const banks_request *r)
 {
     record_lines_pass *p = ctx;
-    const banks_profile *prof = trace_stream_header(ts)->arch;
-    if (k < 0) { /* the stream is open: the recording, when its lines came first */
+    if (k < 0) {
+        const banks_profile *prof =
+            trace_stream_header(ts)->arch; /* the stream is open: the recording, when its lines came first */
         recording rec;
         io_error e;
         p->rc = trace_stream_take_recording(ts, &rec, &e);
@@ -387,9 +391,7 @@ void record_lines_on_check(void *ctx, trace_stream *ts, int64_t k, const banks_r
     }
     if (!p->predict || !p->lines || record_lines_error(p->lines))
         return;
-    banks_result res;
-    banks_analyze(prof, r, &res, NULL);
-    record_lines_feed(p->lines, trace_stream_pc(ts), r, &res);
+    record_lines_feed(p->lines, trace_stream_pc(ts), r, NULL);
 }
 
 void record_lines_observe(void *ctx, const scenario *s, const scenario_instr *in, const banks_result *r,
@@ -426,7 +428,6 @@ int record_lines_load(const char *path, const banks_profile *prof, record_lines 
         return -1;
     }
     banks_request req;
-    banks_result res;
     int got = 1;
     for (int64_t i = 0; !record_lines_error(L); i++) {
         if ((i & 1023) == 0 && work_cancelled()) {
@@ -435,8 +436,7 @@ int record_lines_load(const char *path, const banks_profile *prof, record_lines 
         }
         if ((got = trace_stream_next(ts, &req, &e)) != 1)
             break;
-        banks_analyze(prof, &req, &res, NULL);
-        record_lines_feed(L, trace_stream_pc(ts), &req, &res);
+        record_lines_feed(L, trace_stream_pc(ts), &req, NULL);
     }
     trace_stream_close(ts);
     if (record_lines_error(L)) {

@@ -67,9 +67,9 @@ void record_lines_free(record_lines *l);
  * stream): record_lines_begin takes over rec (read with its trace indexes: TRACE_KEEP_INDEXES),
  * checks that no entry is in two lines and readies the sums (1, or -1 with "PATH:LINE:COL: why"
  * and nothing in *out); record_lines_feed adds the trace's next entry (its "pc", its request and
- * its result by the engine analyze uses), checking that it is in a line; record_lines_end, at the
- * trace's end, checks that no index is past it and computes every derived number (1, or -1 with
- * err). record_lines_error: the first broken rule so far, NULL: none. */
+ * its result by the engine analyze uses, or NULL: predicted here), checking that it is in a line; record_lines_end, at
+ * the trace's end, checks that no index is past it and computes every derived number (1, or -1 with err).
+ * record_lines_error: the first broken rule so far, NULL: none. */
 int record_lines_begin(recording *rec, const char *path, const banks_profile *arch, record_lines **out, char *err,
                        size_t n);
 void record_lines_feed(record_lines *L, int64_t pc, const banks_request *req, const banks_result *res);

@@ -790,6 +790,11 @@ int recording_reader_finish(recording_reader *rr, recording *r, io_error *err)
     return rc;
 }
 
+const char *recording_reader_error(const recording_reader *rr)
+{
+    return rr->rd.failed ? rr->err.text : NULL;
+}
+
 const recording *recording_reader_peek(const recording_reader *rr)
 {
     return &rr->r;

@@ -138,6 +138,8 @@ recording_reader *recording_reader_new(const char *path, bool indexes);
 bool recording_reader_member(recording_reader *rr, struct jsonstream *js, const char *key, int t);
 /* Whether lines were read (they come before the trace in a file `record` wrote). */
 bool recording_reader_has_lines(const recording_reader *rr);
+/* The first broken rule ("PATH:LINE:COL: why"), NULL: none. */
+const char *recording_reader_error(const recording_reader *rr);
 /* What was read so far (its rows for the locations of the trace's entries). */
 const recording *recording_reader_peek(const recording_reader *rr);
 /* The recording read: 1 (*r taken over), -1 (err: the first broken rule), -2 (a signal); frees

@@ -125,8 +125,14 @@ static int record_member(trace_stream *t, const char *key, io_error *err)
         return fail_js(t, err);
     int before = recording_reader_peek(t->rr)->nrows;
     if (!recording_reader_member(t->rr, &t->js, key, v)) {
-        if (t->js.msg[0]) /* the tokenizer's: the file does not read */
-            return fail_js(t, err);
+        if (t->js.msg[0]) { /* the tokenizer's: the file does not read (said as the reader says it) */
+            const char *why = recording_reader_error(t->rr);
+            if (!why)
+                return fail_js(t, err);
+            snprintf(err->text, sizeof err->text, "%s", why);
+            t->done = true;
+            return -1;
+        }
         t->rec_failed = true;
         while (t->js.depth > 1) /* the rest of the member */
             if (jsonstream_next(&t->js) == JSONSTREAM_ERROR)
