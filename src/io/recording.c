@@ -18,8 +18,14 @@ typedef struct reader {
     const char *path;
     io_error *err;
     bool failed;
-    bool indexes;   /* keep every trace index with its position */
-    bool locations; /* of each line only its file, line and text (the rest skipped exactly) */
+    bool indexes;    /* keep every trace index with its position */
+    bool locations;  /* of each line only its file, line and text (the rest skipped exactly) */
+    bool keep_going; /* a line that breaks a rule of the recording (not of its location) is kept as
+                        the recording's first error (kept_err) and the lines are read on for their
+                        locations: the stream the reader is in reads the trace on */
+    bool loc_failed; /* the error is one of the lines' locations (the stream stops there) */
+    bool kept;
+    io_error kept_err;
     recording *r;
     int rowcap, pccap;
     size_t indexcap;
@@ -37,6 +43,14 @@ static bool bad(reader *rd, const char *what)
                                    : "unexpected value");
     rd->failed = true;
     return false;
+}
+
+/* An error of the lines' locations (file, line, text, the lines' own shape): the one error that
+ * also stops a stream reading only the locations; returns false. */
+static bool loc_bad(reader *rd, const char *what)
+{
+    rd->loc_failed = true;
+    return bad(rd, what);
 }
 
 /* A count of the file (the token just read) into *v: an integer from lo to hi, else an error at
@@ -367,6 +381,7 @@ static bool read_indexes(reader *rd, source_record_line *l, int row)
 /* An error in member key of line row: "lines[ROW].KEY: WHAT" (or the tokenizer's message). */
 static bool line_bad(reader *rd, int row, const char *key, const char *what)
 {
+    rd->loc_failed = true;
     if (!rd->failed)
         snprintf(rd->err->text, sizeof rd->err->text, "%s:%lld:%lld: lines[%d].%s: %s", rd->path,
                  (long long)rd->js->line_tok, (long long)rd->js->col_tok, row, key,
@@ -423,7 +438,27 @@ static bool read_line(reader *rd, int row)
         if (!ok)
             return false;
     }
-    return t == JSONSTREAM_OBJECT_END || bad(rd, "");
+    return t == JSONSTREAM_OBJECT_END || loc_bad(rd, "");
+}
+
+/* After an error in a line that breaks a rule of the recording, not of the lines' locations: when
+ * the reader goes on (keep_going), the first such error kept, the rest of the member where it was
+ * skipped back to depth (inside the line, or the lines' array), and only the locations read from
+ * there on. False when it stops there. */
+static bool go_on(reader *rd, int depth)
+{
+    if (!rd->keep_going || rd->loc_failed || rd->js->msg[0] || work_cancelled())
+        return false;
+    if (!rd->kept) {
+        rd->kept_err = *rd->err;
+        rd->kept = true;
+    }
+    rd->failed = false;
+    rd->locations = true;
+    while (rd->js->depth > depth)
+        if (jsonstream_next(rd->js) == JSONSTREAM_ERROR)
+            return bad(rd, "");
+    return rd->js->depth == depth;
 }
 
 /* "lines" (its '[' read): every line, their measured counts checked as they add up. */
@@ -435,7 +470,7 @@ static bool read_lines(reader *rd)
     r->has_lines = true;
     while ((t = jsonstream_next(rd->js)) == JSONSTREAM_OBJECT) {
         if (r->nrows == INT32_MAX - 1)
-            return bad(rd, "lines: too many");
+            return loc_bad(rd, "lines: too many");
         if (work_cancelled())
             return false;
         if (r->nrows == rd->rowcap) {
@@ -448,16 +483,25 @@ static bool read_lines(reader *rd)
         memset(&r->rows[row], 0, sizeof r->rows[row]);
         memset(&r->lines[row], 0, sizeof r->lines[row]);
         r->at[row][0] = r->at[row][1] = 0;
-        if (!read_line(rd, row))
+        int depth = rd->js->depth; /* inside the line */
+        if (!read_line(rd, row) && !(go_on(rd, depth) && read_line(rd, row)))
             return false;
         const source_measured *m = &r->rows[row].measured;
         sum[0] += m->wavefronts; /* each at most 10^15: no overflow before the check */
         sum[1] += m->ideal_wavefronts;
         sum[2] += m->instructions;
-        if (sum[0] > RECORDING_MAX_COUNT || sum[1] > RECORDING_MAX_COUNT || sum[2] > RECORDING_MAX_COUNT)
-            return bad(rd, "measured: the lines' counts add up to more than 1000000000000000");
+        if ((sum[0] > RECORDING_MAX_COUNT || sum[1] > RECORDING_MAX_COUNT || sum[2] > RECORDING_MAX_COUNT) &&
+            !bad(rd, "measured: the lines' counts add up to more than 1000000000000000") && !go_on(rd, depth - 1))
+            return false;
     }
-    return t == JSONSTREAM_ARRAY_END || bad(rd, "");
+    if (t != JSONSTREAM_ARRAY_END)
+        return loc_bad(rd, "");
+    if (rd->kept) { /* the first error, once the locations are read */
+        *rd->err = rd->kept_err;
+        rd->failed = true;
+        return false;
+    }
+    return true;
 }
 
 /* One entry of "arrays" (its '{' read) into a; false with an error when it does not read. */
@@ -756,7 +800,7 @@ recording_reader *recording_reader_new(const char *path, bool indexes)
     recording_reader *rr = xcalloc(1, sizeof *rr);
     rr->path = xstrdup(path);
     rr->r.launch = -1;
-    rr->rd = (reader){.path = rr->path, .err = &rr->err, .indexes = indexes, .r = &rr->r};
+    rr->rd = (reader){.path = rr->path, .err = &rr->err, .indexes = indexes, .keep_going = true, .r = &rr->r};
     return rr;
 }
 
@@ -793,6 +837,11 @@ int recording_reader_finish(recording_reader *rr, recording *r, io_error *err)
 const char *recording_reader_error(const recording_reader *rr)
 {
     return rr->rd.failed ? rr->err.text : NULL;
+}
+
+bool recording_reader_stops(const recording_reader *rr)
+{
+    return rr->rd.failed && rr->rd.loc_failed;
 }
 
 const recording *recording_reader_peek(const recording_reader *rr)

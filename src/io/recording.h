@@ -140,6 +140,10 @@ bool recording_reader_member(recording_reader *rr, struct jsonstream *js, const 
 bool recording_reader_has_lines(const recording_reader *rr);
 /* The first broken rule ("PATH:LINE:COL: why"), NULL: none. */
 const char *recording_reader_error(const recording_reader *rr);
+/* Whether the error is one of the lines' locations (file, line, text), which stops the stream the
+ * reader is in as it stops a stream that reads only them; any other broken rule is the
+ * recording's, the lines being read on for their locations. */
+bool recording_reader_stops(const recording_reader *rr);
 /* What was read so far (its rows for the locations of the trace's entries). */
 const recording *recording_reader_peek(const recording_reader *rr);
 /* The recording read: 1 (*r taken over), -1 (err: the first broken rule), -2 (a signal); frees

@@ -125,7 +125,8 @@ static int record_member(trace_stream *t, const char *key, io_error *err)
         return fail_js(t, err);
     int before = recording_reader_peek(t->rr)->nrows;
     if (!recording_reader_member(t->rr, &t->js, key, v)) {
-        if (t->js.msg[0]) { /* the tokenizer's: the file does not read (said as the reader says it) */
+        if (t->js.msg[0] || recording_reader_stops(t->rr)) { /* the file does not read, or a location
+                                                                does not: said as the reader says it */
             const char *why = recording_reader_error(t->rr);
             if (!why)
                 return fail_js(t, err);
