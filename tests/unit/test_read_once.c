@@ -2,8 +2,8 @@
  * load_fopen, which counts (load_opens): `analyze --summary` of a recording opens it once (its
  * members, its trace, the report and the per-line table from one stream), `analyze` and
  * `analyze --json` twice (the checking pass every trace gets, which reads the recording and
- * predicts its lines, and the report's pass), `diff` once per file; the TUI opening a recording
- * and visiting its source view, its result panel's measured numbers and its what-if list once. */
+ * predicts its lines, and the report's pass), `diff` once per file, `sweep` (a recording's what-if) once; the TUI
+ * opening a recording and visiting its source view, its result panel's measured numbers and its what-if list once. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -59,6 +59,10 @@ static void test_analyze_once(void **state)
     test_path("data/record/twice-0.json", path, sizeof path);
     char *diff[] = {path, other};
     assert_int_equal(opens_of(cli_diff, 2, diff, &rc), 2);
+    assert_int_equal(rc, 0);
+    test_path("data/record/whatif-naive.json", path, sizeof path);
+    char *sweep[] = {path};
+    assert_int_equal(opens_of(cli_sweep, 1, sweep, &rc), 1);
     assert_int_equal(rc, 0);
 }
 
