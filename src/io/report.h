@@ -55,6 +55,10 @@ typedef struct report_options {
      * lines), NULL: none */
     void (*json_extra)(struct jsonw *w, void *ctx);
     void *json_extra_ctx;
+    /* called with every instruction walked, after the report's own visit, so that the same walk
+     * adds it up elsewhere too (a recording's lines); NULL: none */
+    report_visit_fn observe;
+    void *observe_ctx;
 } report_options;
 
 /* The format tag of `analyze --json` (fields are only ever added within a version). */
@@ -66,8 +70,6 @@ bool report_json(FILE *out, const scenario *s, const report_options *o, const ch
 /* The kind of r as analyze --json and measure --json write it: "op", then "matrices"/"trans",
  * "atomic"/"returns" or "cache" as the kind takes them (kinds.h). */
 void report_json_kind(jsonw *w, const banks_request *r);
-/* Append s as a JSON string literal (quotes included) to sb. */
-void report_json_string(strbuf *sb, const char *s);
 /* Text for a lane's banks: "5" or "4-7" for wide accesses. */
 void report_banks_text(const banks_profile *p, int64_t addr, int width, char *buf, size_t n);
 /* "24 misaligned, 2 out of bounds" for the non-zero counts of e ("" when none). */

@@ -2,7 +2,10 @@
  * scenario (scenario_clone), so the TUI never waits for it and never shares a mutable scenario:
  * the totals over every warp-instruction (what `analyze` sums), the advisor's padding sweep, and
  * the compare variant's padding search. Progress is read from atomics; a new edit cancels the
- * running job (it stops at its next instruction, or its result is dropped) and starts another. */
+ * running job (it stops at its next instruction, or its result is dropped) and starts another.
+ * A job is estimated first as the command that does the same work is (io/work.h): one over the
+ * work limit is not started, and the panel says what it would cost and that ! (or --force)
+ * starts it anyway. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -12,6 +15,7 @@
 
 #include "core/analysis.h"
 #include "io/load.h"
+#include "io/work.h"
 #include "tui/app.h"
 
 struct tui_job {
@@ -48,11 +52,6 @@ static void totals_run(const scenario *s, tui_totals *t, atomic_int *cancel, ato
                       .idle = rt.idle,
                       .worst = rt.worst_degree,
                       .excl = rt.excluded};
-}
-
-void totals_compute(const scenario *s, tui_totals *t)
-{
-    totals_run(s, t, NULL, NULL);
 }
 
 /* The compare variant: the struct-of-arrays form when the access reads a struct field, else the
@@ -128,7 +127,8 @@ static void *job_main(void *arg)
     case JOB_TOTALS: totals_run(&j->sc, &j->totals, &j->cancel, &j->done); break;
     case JOB_ADVISOR:
         j->adv = xmalloc(sizeof *j->adv);
-        advisor_sweep_hooked(&j->sc, j->array, 32, &(advisor_hooks){job_cancelled, job_progress, j}, j->adv);
+        advisor_sweep_hooked(&j->sc, j->array, 32,
+                             &(advisor_hooks){.cancelled = job_cancelled, .progress = job_progress, .ctx = j}, j->adv);
         break;
     case JOB_VARIANT: variant_run(j); break;
     case JOB_CHECK: /* a newer edit sets cancel: the check stops, and its answer is never read */
@@ -160,11 +160,29 @@ void jobs_cancel(tui_app *a, tui_job_kind k)
     a->jobs[k] = NULL;
 }
 
+/* Whether a job of kind k on access may start (the work limit, unless forced); when not, why
+ * goes to a->job_refused[k]. */
+static bool job_admitted(tui_app *a, tui_job_kind k, int access)
+{
+    a->job_refused[k][0] = '\0';
+    if (k != JOB_TOTALS && k != JOB_ADVISOR && k != JOB_VARIANT)
+        return true;
+    work_job w = k == JOB_TOTALS ? WORK_JOB_TOTALS : k == JOB_ADVISOR ? WORK_JOB_SWEEP : WORK_JOB_VARIANT;
+    work_estimate e;
+    if (work_job_admitted(&a->sc, w, access, a->jobs_force, &e))
+        return true;
+    work_cost_text(&e, a->job_refused[k], sizeof a->job_refused[k]);
+    return false;
+}
+
 /* Start a job of kind k on a copy of the scenario, or on own (taken over) when not NULL; the
- * previous job of that kind is cancelled. */
+ * previous job of that kind is cancelled. NULL when it did not start (over the work limit:
+ * jobs_refused says so; or no copy or thread). */
 static tui_job *job_start_on(tui_app *a, tui_job_kind k, int access, int array, scenario *own)
 {
     jobs_cancel(a, k);
+    if (!job_admitted(a, k, access))
+        return NULL;
     tui_job *j = xmalloc(sizeof *j);
     memset(j, 0, sizeof *j);
     j->kind = k;
@@ -206,16 +224,22 @@ void jobs_start_totals(tui_app *a)
     job_start(a, JOB_TOTALS, 0, 0);
 }
 
+/* The advisor's sweep (its rows replaced when they arrive); only while the advisor is open. */
 void jobs_start_advisor(tui_app *a, int array)
 {
-    free(a->adv.res);
-    a->adv.res = NULL;
+    advisor_state *ad = app_mode_state(a, MODE_ADVISOR);
+    if (!ad)
+        return;
+    free(ad->res);
+    ad->res = NULL;
     job_start(a, JOB_ADVISOR, a->access, array);
 }
 
 void jobs_start_variant(tui_app *a)
 {
-    compare_state *c = &a->cmp;
+    compare_state *c = app_mode_state(a, MODE_COMPARE);
+    if (!c) /* only for an open compare */
+        return;
     scenario_free(&c->other);
     c->ok = false;
     c->pinned = false;
@@ -227,6 +251,31 @@ void jobs_start_variant(tui_app *a)
         return;
     }
     c->pending = job_start(a, JOB_VARIANT, a->access, 0) != NULL;
+    if (jobs_refused(a, JOB_VARIANT))
+        snprintf(c->error, sizeof c->error, "the variant was not computed: %s: ! computes it anyway (or --force)",
+                 jobs_refused(a, JOB_VARIANT));
+}
+
+const char *jobs_refused(const tui_app *a, tui_job_kind k)
+{
+    return a->job_refused[k][0] ? a->job_refused[k] : NULL;
+}
+
+int jobs_force_key(tui_app *a, int key)
+{
+    (void)key;
+    a->jobs_force = true;
+    app_set_message(a, false, "background work now starts above the work limit, as with --force");
+    if (jobs_refused(a, JOB_TOTALS))
+        jobs_start_totals(a);
+    if (jobs_refused(a, JOB_ADVISOR) && app_in_mode(a, MODE_ADVISOR))
+        jobs_start_advisor(a, a->sc.accesses[a->access].array);
+    const compare_state *c = app_mode_state(a, MODE_COMPARE);
+    if (jobs_refused(a, JOB_VARIANT) && c && !c->pinned && !c->file)
+        jobs_start_variant(a);
+    for (int k = 0; k < JOB_KINDS; k++)
+        a->job_refused[k][0] = '\0';
+    return REACT_REDRAW;
 }
 
 /* Take the results of a finished job into the app, when they still describe its scenario. */
@@ -239,22 +288,26 @@ static bool job_take(tui_app *a, tui_job *j)
         a->totals = j->totals;
         a->totals_valid = true;
         return true;
-    case JOB_ADVISOR:
-        free(a->adv.res);
-        a->adv.res = j->adv;
+    case JOB_ADVISOR: {
+        advisor_state *ad = app_mode_state(a, MODE_ADVISOR);
+        if (!ad) /* closed since: the rows are dropped with the job */
+            return false;
+        free(ad->res);
+        ad->res = j->adv;
         j->adv = NULL;
-        if (a->adv.cursor < 0) /* the chosen row starts on the best padding */
-            a->adv.cursor = a->adv.res->best_pad >= 0  ? a->adv.res->best_pad
-                            : a->adv.res->min_pad >= 0 ? a->adv.res->min_pad
-                                                       : 0;
-        if (a->sweep.queued) /* m was pressed while this sweep was computed */
+        if (ad->cursor < 0) /* the chosen row starts on the best padding */
+            ad->cursor = ad->res->best_pad >= 0 ? ad->res->best_pad : ad->res->min_pad >= 0 ? ad->res->min_pad : 0;
+        if (ad->sweep.queued) /* m was pressed while this sweep was computed */
             sweep_measure_start(a);
         return true;
+    }
     case JOB_CHECK: app_react(a, edit_check_done(a, j->serial, j->check_ok, &j->check_err)); return true;
     case JOB_VARIANT: {
-        compare_state *c = &a->cmp;
+        compare_state *c = app_mode_state(a, MODE_COMPARE);
+        if (!c) /* closed since: the variant is dropped with the job */
+            return false;
         c->pending = false;
-        if (!app_in_mode(a, MODE_COMPARE) || c->pinned)
+        if (c->pinned)
             return false;
         scenario_free(&c->other);
         c->ok = j->variant_ok;

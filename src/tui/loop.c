@@ -72,6 +72,7 @@ static int snapshot(tui_app *a, const char *keys)
     jobs_start_totals(a);
     jobs_wait_all(a);
     app_refresh_view(a);
+    const char *refused = jobs_refused(a, JOB_TOTALS);
     const tui_view *v = &a->view;
     const tui_totals *t = &a->totals;
     strbuf sb = {0};
@@ -127,16 +128,21 @@ static int snapshot(tui_app *a, const char *keys)
      * them: every instruction, those some lane issues, and the idle ones no lane issues */
     jsonw_break(w, 1);
     JSONW_KEY(w, "totals");
-    jsonw_begin_object(w, JSONW_INLINE);
-    JSONW_KV_INT(w, "instructions", t->instructions);
-    JSONW_KV_INT(w, "issued_instructions", t->instructions - t->idle);
-    JSONW_KV_INT(w, "idle_instructions", t->idle);
-    JSONW_KV_INT(w, "wavefronts", t->wavefronts);
-    JSONW_KV_INT(w, "ideal_wavefronts", t->ideal);
-    JSONW_KV_INT(w, "bank_conflicts", t->conflicts);
-    JSONW_KV_INT(w, "worst_conflict_degree", t->worst);
-    snapshot_excluded(w, &t->excl);
-    jsonw_end_object(w);
+    if (refused) { /* over the work limit (--force computes them): null, and why */
+        jsonw_null(w);
+        JSONW_KV_STRING(w, "totals_refused", refused);
+    } else {
+        jsonw_begin_object(w, JSONW_INLINE);
+        JSONW_KV_INT(w, "instructions", t->instructions);
+        JSONW_KV_INT(w, "issued_instructions", t->instructions - t->idle);
+        JSONW_KV_INT(w, "idle_instructions", t->idle);
+        JSONW_KV_INT(w, "wavefronts", t->wavefronts);
+        JSONW_KV_INT(w, "ideal_wavefronts", t->ideal);
+        JSONW_KV_INT(w, "bank_conflicts", t->conflicts);
+        JSONW_KV_INT(w, "worst_conflict_degree", t->worst);
+        snapshot_excluded(w, &t->excl);
+        jsonw_end_object(w);
+    }
     jsonw_break(w, 1);
     JSONW_KV_STRING(w, "message", a->message);
     jsonw_end_object(w);
@@ -194,14 +200,12 @@ static bool interrupt_asks(tui_app *a)
 {
     if (got_signal != SIGINT || !a->modified)
         return false;
-    bool asking = app_top(a) == &mode_prompt && a->prompt.kind == PROMPT_QUIT;
-    if (asking)
+    if (prompt_asks_quit(a))
         return false;
     got_signal = 0;
     if (app_top(a) == &mode_prompt) /* a file name being typed: that prompt gives way */
         app_pop(a);
-    a->prompt.kind = PROMPT_QUIT;
-    app_push(a, &mode_prompt);
+    prompt_open(a, PROMPT_QUIT, NULL, 0);
     app_draw(a);
     return true;
 }
@@ -211,19 +215,22 @@ static void run_loop(tui_app *a)
 {
     while (!a->quit && (!got_signal || interrupt_asks(a))) {
         bool gpu_wait = a->worker && (gpu_worker_busy(a->worker) || a->submitted != a->gen);
-        bool busy = a->step.playing || gpu_wait || jobs_busy(a) || sweep_measure_busy(a);
+        step_state *st = app_mode_state(a, MODE_STEP);
+        bool busy = (st && st->playing) || gpu_wait || jobs_busy(a) || sweep_measure_busy(a);
         timeout(busy ? 50 : -1);
         int key = getch();
         bool redraw = key != ERR;
         if (key != ERR && !key_and_react(a, key))
             break;
-        if (a->step.playing && app_now_ms() - a->step.last_ms >= 400) {
-            a->step.last_ms = app_now_ms();
-            int before = a->step.shown; /* Space goes on while a grid (compare: either) has more */
+        st = app_mode_state(a, MODE_STEP); /* the key may have closed the step mode */
+        if (st && st->playing && app_now_ms() - st->last_ms >= 400) {
+            st->last_ms = app_now_ms();
+            int before = st->shown; /* Space goes on while a grid (compare: either) has more */
             if (!key_and_react(a, ' '))
                 break;
-            if (a->step.shown == before)
-                a->step.playing = false;
+            st = app_mode_state(a, MODE_STEP);
+            if (st && st->shown == before)
+                st->playing = false;
             redraw = true;
         }
         redraw |= jobs_poll(a);
@@ -259,6 +266,7 @@ int tui_main(const tui_options *o)
         return TUI_USAGE;
     }
     snprintf(a->gpu_status, sizeof a->gpu_status, "no GPU: predicted only\nmeasurement off (--no-gpu)");
+    a->jobs_force = o->force;
     if (o->present)
         app_push(a, &mode_present);
     a->srcopt.hint = o->source_file;

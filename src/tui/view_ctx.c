@@ -11,14 +11,15 @@
 /* The title's first word for the top view mode, "" for the main view. */
 static const char *mode_title(const tui_app *a)
 {
+    const compare_state *cs = app_mode_state(a, MODE_COMPARE);
     switch (app_top(a)->id) {
-    case MODE_COMPARE: return a->cmp.ok ? "COMPARE" : "";
+    case MODE_COMPARE: return cs && cs->ok ? "COMPARE" : "";
     case MODE_STEP: return "STEP";
     case MODE_QUIZ: return "QUIZ";
     case MODE_PRESENT: return "PRESENT";
     default: break;
     }
-    if (app_in_mode(a, MODE_COMPARE) && a->cmp.ok) /* never the title without the comparison */
+    if (cs && cs->ok) /* never the title without the comparison */
         return "COMPARE";
     return "";
 }
@@ -30,35 +31,24 @@ void app_bar_draw(tui_app *a)
     panel_bar_draw(&v);
 }
 
-/* A recording's line of the instruction on show, with its measured numbers, or NULL: the
- * recording's lines are read once per file (a file opened since is read again). */
+/* A recording's line of the instruction on show, with its measured numbers, or NULL: from the
+ * recording read when the file was opened (app_open). */
 static const source_record_line *recorded_line(tui_app *a)
 {
-    if (!a->sc.recording || !a->source)
-        return NULL;
-    if (!a->rec.tried || !a->rec.path || strcmp(a->rec.path, a->source) != 0) {
-        if (a->rec.ok)
-            recording_free(&a->rec.r);
-        free(a->rec.path);
-        io_error err;
-        a->rec.path = xstrdup(a->source);
-        a->rec.ok = recording_read(a->source, &a->rec.r, &err) == 1;
-        a->rec.tried = true;
-        a->rec.access = -1;
-    }
-    if (!a->rec.ok || !a->rec.r.measured)
+    const recording_doc *d = a->rec.doc;
+    if (!a->sc.recording || !d || d->rc != 1 || !d->r.measured)
         return NULL;
     if (a->rec.access != a->access) { /* the row holding the instruction on show */
         a->rec.access = a->access;
         a->rec.line = -1;
-        for (int i = 0; i < a->rec.r.nrows && a->rec.line < 0; i++)
-            for (int k = 0; k < a->rec.r.rows[i].ninstructions; k++)
-                if (a->rec.r.rows[i].instructions[k] == a->access) {
+        for (int i = 0; i < d->r.nrows && a->rec.line < 0; i++)
+            for (int k = 0; k < d->r.rows[i].ninstructions; k++)
+                if (d->r.rows[i].instructions[k] == a->access) {
                     a->rec.line = i;
                     break;
                 }
     }
-    const source_record_line *l = a->rec.line >= 0 ? &a->rec.r.rows[a->rec.line] : NULL;
+    const source_record_line *l = a->rec.line >= 0 ? &d->r.rows[a->rec.line] : NULL;
     return l && l->measured.known ? l : NULL;
 }
 
@@ -69,14 +59,16 @@ static const recording_pc *recorded_pc(const tui_app *a)
     if (a->access < 0 || a->access >= a->sc.ntrace || !a->sc.trace_at)
         return NULL;
     int64_t pc = a->sc.trace_at[a->access].pc;
-    for (int i = 0; pc >= 0 && i < a->rec.r.npcs; i++)
-        if (a->rec.r.pcs[i].pc == pc)
-            return a->rec.r.pcs[i].has_measured ? &a->rec.r.pcs[i] : NULL;
+    const recording *r = &a->rec.doc->r; /* (a recorded line was found: the recording was read) */
+    for (int i = 0; pc >= 0 && i < r->npcs; i++)
+        if (r->pcs[i].pc == pc)
+            return r->pcs[i].has_measured ? &r->pcs[i] : NULL;
     return NULL;
 }
 
 void app_view_context(tui_app *a, tui_vctx *v)
 {
+    compare_state *cs = app_mode_state(a, MODE_COMPARE);
     memset(v, 0, sizeof *v);
     v->crt = &a->crt;
     v->cols = a->cols;
@@ -84,7 +76,7 @@ void app_view_context(tui_app *a, tui_vctx *v)
     v->frame = &a->frame;
     v->sc = &a->sc;
     v->view = &a->view;
-    v->other = app_in_mode(a, MODE_COMPARE) && a->cmp.ok && a->cmp.view.valid ? &a->cmp.view : NULL;
+    v->other = cs && cs->ok && cs->view.valid ? &cs->view : NULL;
     v->source = a->shown_name && a->source && !strcmp(a->source, a->shown_file) ? a->shown_name : a->source;
     v->modified = a->modified;
     v->access = a->access;
@@ -99,29 +91,32 @@ void app_view_context(tui_app *a, tui_vctx *v)
         v->opts |= VIEW_STEP;
     if (app_in_mode(a, MODE_QUIZ))
         v->opts |= VIEW_QUIZ;
-    if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
+    const lesson_state *ls = app_mode_state(a, MODE_LESSON);
+    if (ls)
         v->opts |= VIEW_LESSON;
     if (app_in_mode(a, MODE_PRESENT))
         v->opts |= VIEW_PRESENT;
     v->mode_title = mode_title(a);
-    v->step_shown = a->step.shown;
-    v->quiz_hidden = (v->opts & VIEW_QUIZ) && !a->quiz.answered;
-    v->quiz_guess = a->quiz.guess;
-    v->quiz_typed = a->quiz.buf;
+    const quiz_state *q = app_mode_state(a, MODE_QUIZ);
+    v->step_shown = step_shown(a);
+    v->quiz_hidden = quiz_hidden(a);
+    v->quiz_guess = q ? q->guess : 0;
+    v->quiz_typed = q ? q->buf : "";
     if (v->opts & VIEW_LESSON) {
-        v->lesson_step = a->lesson.step;
-        v->lesson_nsteps = a->lesson.les.nsteps;
-        v->lesson_title = a->lesson.les.title;
-        v->lesson_text = a->lesson.les.steps[a->lesson.step].text;
+        v->lesson_step = ls->step;
+        v->lesson_nsteps = ls->les.nsteps;
+        v->lesson_title = ls->les.title;
+        v->lesson_text = ls->les.steps[ls->step].text;
     }
     v->totals = a->totals_valid ? &a->totals : NULL;
     v->totals_progress = jobs_progress(a, JOB_TOTALS);
+    v->totals_refused = jobs_refused(a, JOB_TOTALS);
     const source_record_line *rl = recorded_line(a);
     const recording_pc *rp = rl && rl->line <= 0 ? recorded_pc(a) : NULL;
     v->measured = (tui_measured){.rec_line = rl,
                                  .rec_pc = rp ? rp->pc : -1,
                                  .rec_pc_counts = rp ? &rp->m : NULL,
-                                 .rec_blocks = rl ? a->rec.r.blocks : 0,
+                                 .rec_blocks = rl ? a->rec.doc->r.blocks : 0,
                                  .fresh = a->have_meas && a->meas.id == a->gen && a->meas.ok,
                                  .meas = &a->meas,
                                  .pred_cycles = a->pred_cycles,
