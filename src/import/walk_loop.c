@@ -442,7 +442,9 @@ static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
                 break;
             v = nv;
         }
-        if (!hit)
+        /* the '>' (halving) or '<' (doubling) that stands for it holds only from the bound's
+         * side the steps come from (a negative start halving up to 0 does not count down) */
+        if (!hit || (kind == 2 ? from < bound : from > bound))
             return "a '!=' loop condition that the step does not reach exactly";
         snprintf(opb, sizeof opb, "%s", kind == 1 ? "<" : ">");
     } else if (!strcmp(opb, "!=") && (bound - from) % step != 0)

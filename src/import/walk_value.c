@@ -465,9 +465,12 @@ static bool template_arg_text(W *w, CXCursor ref, int k, char *buf, size_t n)
             buf[len] = '\0';
         } else if (depth >= 1 && arg == k && len + strlen(x) + 2 < n)
             len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? " " : "", x);
+        bool closed = false;
         if (!strcmp(x, ">")) /* a '<' inside an argument was counted above */
-            depth--;
+            closed = --depth == 0;
         clang_disposeString(sp);
+        if (closed) /* the list ends: what follows is the call's arguments */
+            break;
     }
     clang_disposeTokens(w->tu, t, nt);
     return found;

@@ -56,6 +56,12 @@ printf '__global__ void k(float *o)\n{\n    __shared__ float s[64];\n    float x
 grep -q "^gp.cu:5:5: skipped use of 's': a pointer into it is handed to inline PTX" "$tmp/gp.err" && ok ||
     bad "generic shared pointer in inline PTX: $(cat "$tmp/gp.err")"
 
+# a '!=' bound that a halving variable reaches from below (a negative start) is not counted as
+# its '>' (which would run no iteration): the loop's accesses are listed
+printf '__global__ void k(float *o, int m)\n{\n    __shared__ float s[64];\n    int i = -m;\n    while (i != 0) {\n        s[threadIdx.x - i] = 1;\n        i /= 2;\n    }\n}\n' >"$tmp/ng.cu"
+(cd "$tmp" && "$bin" import ng.cu --block 32 -D m=8 -o ng.json) 2>"$tmp/ng.err"
+grep -q "^ng.cu:6:9: skipped store of 's': 'i' is changed at 7:9" "$tmp/ng.err" && ok || bad "negative halving: $(cat "$tmp/ng.err")"
+
 # The label reaches the SVG too.
 "$bin" export "$tmp/transpose-naive.json" --svg "$tmp/t.svg" --access 1 2>/dev/null
 grep -q '(transpose-naive.cu:13:22)' "$tmp/t.svg" && ok || bad "svg: no source position"
