@@ -181,6 +181,8 @@ static void pred_parts(const source_row *x, bool narrow, char *wf, char *deg, si
         snprintf(deg, n, "skipped");
     else if (x->naccess == 0 && x->names_array)
         snprintf(deg, n, "no access?");
+    else if (x->naccess == 0 && x->measured.known) /* no trace entry: the hardware's count alone */
+        snprintf(deg, n, "measured only");
     else if (x->naccess > 0) {
         snprintf(wf, n, "%lld/%lld", (long long)x->wavefronts, (long long)x->ideal);
         if (x->worst <= 0 && x->not_modelled && x->kind) /* only kinds without a rule: never a verdict */
@@ -353,7 +355,8 @@ static int source_enter(tui_app *a)
         return REACT_REDRAW;
     }
     if (x->naccess == 0) {
-        app_set_message(a, true, "no access on this line");
+        app_set_message(a, true,
+                        x->measured.known ? "measured only: no recorded lanes on this line" : "no access on this line");
         return REACT_REDRAW;
     }
     bool worst = scenario_has_source_map(&a->sc); /* a recording: where the line costs most */
@@ -500,7 +503,9 @@ static void detail_draw(tui_app *a, int y)
         strbuf_addf(&sb, "%s",
                     x->nskipped      ? "the import skipped its access (see below)"
                     : x->names_array ? "names a shared array; no access imported"
-                                     : "no access");
+                    : x->measured.known
+                        ? "measured only (its instructions pass no callback: no recorded lanes to predict)"
+                        : "no access");
     else {
         if (!v->src.sl.recording) /* a recording's entries are its warp-instructions */
             strbuf_addf(&sb, "%d access%s, ", x->naccess, x->naccess == 1 ? "" : "es");
