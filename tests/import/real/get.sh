@@ -49,7 +49,7 @@ skipped() {
 # git_of REPO: the git directory of OWNER/NAME under $gitdir, or nothing.
 git_of() {
     d="$gitdir/$(echo "$1" | tr / +)"
-    for g in "$d/repo" "$d/.git" "$d"; do
+    for g in "$d/repo" "$d/repo/.git" "$d/.git" "$d"; do
         git --git-dir="$g" rev-parse --git-dir >/dev/null 2>&1 && { echo "$g"; return; }
     done
 }
