@@ -108,12 +108,17 @@ void view_draw(tui_app *a)
             a->map_scroll = panel_map_draw(&v, &L->lanes); /* narrow: the map takes the lanes' place while focused */
         else
             panel_lanes_draw(&v, &f->lanes);
-        if (app_in_mode(a, MODE_COMPARE) && a->cmp.pending) { /* the variant is on its way: how far */
+        /* the compare's line takes the why panel's first line (inside its frame where it has one),
+         * the whole line: nothing of the why shows through after it */
+        layout_rect in = L->side ? (layout_rect){L->why.y + 1, L->why.x + 1, L->why.h - 2, L->why.w - 2} : L->why;
+        if (app_in_mode(a, MODE_COMPARE) && in.h > 0 && in.w > 0)
+            draw_fill(&a->crt, in.y, in.x, in.w, ROLE_NORMAL);
+        if (app_in_mode(a, MODE_COMPARE) && a->cmp.pending && in.h > 0) { /* the variant is on its way: how far */
             double p = jobs_progress(a, JOB_VARIANT);
-            draw_text(&a->crt, L->why.y, L->why.x, L->why.w, ROLE_HILITE,
+            draw_text(&a->crt, in.y, in.x, in.w, ROLE_HILITE,
                       "compare: computing the variant (%.0f %% of the paddings)", p < 0 ? 0.0 : 100 * p);
-        } else if (app_in_mode(a, MODE_COMPARE)) { /* compare asked for but not possible: say why */
-            draw_text(&a->crt, L->why.y, L->why.x, L->why.w, ROLE_ERROR, "compare: %s", a->cmp.error);
+        } else if (app_in_mode(a, MODE_COMPARE) && in.h > 0) { /* compare asked for but not possible: say why */
+            draw_text(&a->crt, in.y, in.x, in.w, ROLE_ERROR, "compare: %s", a->cmp.error);
         }
     }
     panel_bar_draw(&v);
