@@ -67,5 +67,14 @@ for size in "80 24" "100 30" "160 48" "220 60"; do
         { echo "FAIL the why panel lost its frame ($size)"; fail=$((fail + 1)); }
 done
 
+# an engineer opens two recordings side by side: the line diff shows its largest change at
+# every size (at 80x24 and 100x30 it showed its head line and no line under it)
+rec="$root/tests/data/record"
+for size in "80 24" "100 30" "160 48"; do
+    start $size "$rec/transpose-naive.json" "$rec/transpose-padded.json"
+    expect "two recordings in compare ($size)" "COMPARE"
+    expect "the diff's largest change ($size)" "transpose.cu:22  1024 -> 32"
+done
+
 echo "user_screens: $pass checks passed, $fail failed"
 [ $fail -eq 0 ]
