@@ -106,6 +106,9 @@ static void sass_recorded_pcs(tui_app *a)
 {
     sass_state *v = sst(a);
     io_error err;
+    if (v->has_rec) /* opened again: read again (the file on show may be another) */
+        recording_free(&v->rec);
+    v->has_rec = v->measured = false;
     if (!a->sc.recording || !a->source || recording_read(a->source, &v->rec, &err) != 1)
         return;
     v->has_rec = true;
