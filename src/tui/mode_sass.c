@@ -32,6 +32,7 @@ typedef struct sass_state {
     recording rec;              /* owned: the recording's lines and pcs (has_rec), for the pcs with no trace entry */
     bool has_rec, measured;     /* measured: a pc of it carries the launch's measured numbers */
     int w_deg, w_where, w_meas; /* widths of the worst-degree, line and measured columns: their widest cell */
+    int w_exec, w_wf;           /* and of the executions and wavefronts/ideal columns (the SASS fits sooner) */
     tui_pager pager;
 } sass_state;
 
@@ -211,6 +212,8 @@ static void sass_text(tui_app *a)
     v->w_deg = 5;   /* "worst" */
     v->w_where = 4; /* "line" */
     v->w_meas = 8;  /* "measured" */
+    v->w_exec = 5;  /* "execs" */
+    v->w_wf = 8;    /* "wf/ideal" */
     for (int i = 0; i < v->n; i++) {
         const sass_row_view *r = &v->rows[v->order[i]];
         const recording_pc *p = r->rec_pc >= 0 ? &v->rec.pcs[r->rec_pc] : NULL;
@@ -238,6 +241,10 @@ static void sass_text(tui_app *a)
                      (unsigned long long)p->m.ideal_wavefronts);
         else
             snprintf(c[i].meas, sizeof c[i].meas, "-");
+        char ex[24];
+        int wx = snprintf(ex, sizeof ex, "%d", r->executions), wf = draw_width(c[i].wf);
+        v->w_exec = wx > v->w_exec ? wx : v->w_exec;
+        v->w_wf = wf > v->w_wf ? wf : v->w_wf;
         int wm = draw_width(c[i].meas);
         v->w_meas = wm > v->w_meas ? wm : v->w_meas;
         const char *base = file ? strrchr(file, '/') : NULL;
@@ -252,8 +259,8 @@ static void sass_text(tui_app *a)
     for (int i = 0; i < v->n; i++) { /* the columns as wide as their widest cell, so the head fits them */
         const sass_row_view *r = &v->rows[v->order[i]];
         strbuf sb = {0};
-        strbuf_addf(&sb, "0x%-6llx %6d %13s %-*s ", (unsigned long long)r->pc, r->executions, c[i].wf, v->w_deg,
-                    c[i].deg);
+        strbuf_addf(&sb, "0x%-6llx %*d %*s %-*s ", (unsigned long long)r->pc, v->w_exec, r->executions, v->w_wf,
+                    c[i].wf, v->w_deg, c[i].deg);
         if (v->measured)
             strbuf_addf(&sb, "%*s ", v->w_meas, c[i].meas);
         strbuf_addf(&sb, "%-*s %s", v->w_where, c[i].where, c[i].sass ? c[i].sass : "?");
@@ -357,8 +364,8 @@ static void sass_draw(tui_app *a)
     char meas[48] = "";
     if (v->measured) /* the launch's, beside the recorded block's prediction */
         snprintf(meas, sizeof meas, "%*s ", v->w_meas, "measured");
-    snprintf(head, sizeof head, "%-8s %6s %13s %-*s %s%-*s %s", "pc", "execs", "wf/ideal", v->w_deg, "worst", meas,
-             v->w_where, "line",
+    snprintf(head, sizeof head, "%-8s %*s %*s %-*s %s%-*s %s", "pc", v->w_exec, "execs", v->w_wf, "wf/ideal", v->w_deg,
+             "worst", meas, v->w_where, "line",
              v->measured
                  ? "sass   (measured: the whole launch's wavefronts/ideal; Enter: the costliest execution's grid)"
                  : "sass   (Enter: the costliest execution's grid)");

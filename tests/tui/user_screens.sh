@@ -76,5 +76,13 @@ for size in "80 24" "100 30" "160 48"; do
     expect "the diff's largest change ($size)" "transpose.cu:22  1024 -> 32"
 done
 
+# an engineer at 80x24 reads the SASS view: the instruction's text is on screen without scrolling
+# sideways (the wavefront columns were 13 cells wide for "2/2", and pushed it off)
+start 80 24 "$rec/histogram.json"
+expect "histogram opens on its source" " SOURCE │"
+keys D
+expect "the SASS view at 80x24" " SASS │"
+line_is "the SASS of pc 0xa0 shows at 80x24" "0xa0 " 'histogram.cu:13 STS \[R2\], RZ'
+
 echo "user_screens: $pass checks passed, $fail failed"
 [ $fail -eq 0 ]
