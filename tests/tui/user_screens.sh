@@ -84,5 +84,11 @@ keys D
 expect "the SASS view at 80x24" " SASS │"
 line_is "the SASS of pc 0xa0 shows at 80x24" "0xa0 " 'histogram.cu:13 STS \[R2\], RZ'
 
+# the result panel of a one-block launch says "1 block" (it said "1 blocks")
+start 160 48 "$rec/modern-calib_forms.json"
+expect "calib_forms opens on its source" " SOURCE │"
+keys Escape
+expect "the line's measured numbers, one block" "line 35, 1 block:"
+
 echo "user_screens: $pass checks passed, $fail failed"
 [ $fail -eq 0 ]
