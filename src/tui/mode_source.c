@@ -454,8 +454,8 @@ static void source_style(void *ctx, int i, tui_pager_line *out)
     pred_text(v, x, buf, sizeof buf);
     snprintf(out->extra[0].text, sizeof out->extra[0].text, " %*.40s", v->w_pred < 40 ? v->w_pred : 40, buf);
     out->extra[0].role = x->naccess == 0 ? ROLE_DIM : x->worst > 1 ? ROLE_CONFLICT : ROLE_OK;
-    if (x->naccess == 0 && (x->names_array || x->nskipped))
-        out->extra[0].role = ROLE_KEY; /* not a verdict: an access the model does not see */
+    if ((x->naccess == 0 && (x->names_array || x->nskipped)) || (x->worst <= 0 && x->not_modelled && x->kind))
+        out->extra[0].role = ROLE_KEY; /* not a verdict: an access the model does not see (or has no rule for) */
     if (sl->measured) {
         tui_role mr = ROLE_DIM;
         meas_text(x, buf, sizeof buf);

@@ -90,5 +90,20 @@ expect "calib_forms opens on its source" " SOURCE │"
 keys Escape
 expect "the line's measured numbers, one block" "line 35, 1 block:"
 
+# colour never says more than the words: a line the model has no rule for (cp.async.cg) is not
+# drawn in the conflict-free green (it was), as skipped accesses are not
+start 100 30 "$rec/modern-tile_gemm.json"
+expect "tile_gemm opens on its source" "not modelled: cp.async.cg"
+T capture-pane -p -e -t "$sess" > "$tmp/colours"
+if grep -a "not modelled: cp.async.cg" "$tmp/colours" | grep -aq "$(printf '\033')\[32m *0/0 not modelled"; then
+    echo "FAIL a line not modelled is green (conflict-free's colour):"
+    grep -a "not modelled" "$tmp/colours" | head -2 | cat -v
+    fail=$((fail + 1))
+else
+    pass=$((pass + 1))
+fi
+grep -a "16/16 conflict-free" "$tmp/colours" | grep -aq "$(printf '\033')\[32m 16/16 conflict-free" &&
+    pass=$((pass + 1)) || { echo "FAIL the conflict-free line 25 is not green"; fail=$((fail + 1)); }
+
 echo "user_screens: $pass checks passed, $fail failed"
 [ $fail -eq 0 ]
