@@ -357,8 +357,11 @@ static void sass_draw(tui_app *a)
     pager_clamp(&v->pager, page);
     const char *sep = crt_glyph(&a->crt, " │ ", " | ");
     draw_fill(&a->crt, 0, 0, a->cols, ROLE_TITLE);
-    draw_text(&a->crt, 0, 0, a->cols, ROLE_TITLE, " SASS%s%d instructions of the recorded block%s%s", sep, v->n, sep,
-              v->sorted ? "by cost (S: by pc)" : "by pc (S: by cost)");
+    char whatif[200] = ""; /* a what-if's rows are predicted on the remapped addresses: said first */
+    if (a->sc.whatif)
+        snprintf(whatif, sizeof whatif, "what-if: %s (predicted on the remapped addresses)%s", a->sc.whatif, sep);
+    draw_textf_cut(&a->crt, 0, 0, a->cols, ROLE_TITLE, " SASS%s%s%d instructions of the recorded block%s%s", sep,
+                   whatif, v->n, sep, v->sorted ? "by cost (S: by pc)" : "by pc (S: by cost)");
     layout_rect text = {2, 0, page, a->cols};
     char head[300]; /* the rows' own format, over their columns and scrolled with them */
     char meas[48] = "";

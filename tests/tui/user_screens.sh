@@ -105,5 +105,21 @@ fi
 grep -a "16/16 conflict-free" "$tmp/colours" | grep -aq "$(printf '\033')\[32m 16/16 conflict-free" &&
     pass=$((pass + 1)) || { echo "FAIL the conflict-free line 25 is not green"; fail=$((fail + 1)); }
 
+# a what-if applied, the SASS view says so as the source view does: its rows are predicted on
+# the remapped addresses (it showed them as the recording's own)
+meas="$root/tests/data/measured/rec"
+for size in "80 24" "100 30"; do
+    start $size "$meas/h100-naive.record.json"
+    expect "h100-naive opens ($size)" " SOURCE │"
+    keys Escape
+    expect "its grid ($size)" "trace[0/63]"
+    keys v
+    expect "the advisor on the recording ($size)" "advisor on the recording"
+    keys Enter
+    expect "the what-if applied ($size)" "(what-if)"
+    keys D
+    expect "the SASS view says what-if ($size)" " SASS │ what-if: "
+done
+
 echo "user_screens: $pass checks passed, $fail failed"
 [ $fail -eq 0 ]
