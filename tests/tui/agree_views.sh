@@ -125,6 +125,34 @@ elif mode == "sass":
         bad.append("pc 0x%x: on the screen, not on analyze's list" % pc)
     if not a["sass"]:
         bad.append("analyze lists no SASS instruction")
+elif mode == "status":
+    # the line under the source view, for each line the cursor visited: its numbers in words
+    seen = {}
+    pat = re.compile(r"^ line (\d+): (?:(\d+) warp-instr\.[^,;]*, (\d+) wavefronts? \(ideal (\d+)\)[^;]*|measured only[^;]*)"
+                     r"(?:; measured (\d+)/(\d+), excess (-?\d+); pred x blocks (\d+)(?:: (.*))?)?$")
+    for r in rows:
+        m = pat.match(r.rstrip())
+        if m:
+            seen[int(m.group(1))] = m.groups()[1:]
+    for l in a["source_lines"]:
+        g = seen.get(l["line"])
+        if g is None:
+            bad.append("line %d: the cursor's line never said its numbers" % l["line"])
+            continue
+        p = l["predicted"]
+        if l["instructions"] and g[0:3] != (str(l["instructions"]), str(p["wavefronts"]), str(p["ideal_wavefronts"])):
+            bad.append("line %d: status %s, analyze %s" % (l["line"], g[0:3], (l["instructions"], p["wavefronts"], p["ideal_wavefronts"])))
+        ms = l["measured"]
+        if ms:
+            want = (str(ms["wavefronts"]), str(ms["ideal_wavefronts"]), str(ms["excess"]), str(ms["predicted_launch"]),
+                    l["agree_why"] if l["agree"] is not True else None)
+            got = tuple(g[3:8])
+            if got[4] is not None and want[4] is not None and got[4].endswith("…") and want[4].startswith(got[4][:-1]):
+                got = got[:4] + (want[4],) # cut by the screen's width, said with an ellipsis
+            if got != want:
+                bad.append("line %d: status measured %s, analyze %s" % (l["line"], got, want))
+        elif g[3] is not None:
+            bad.append("line %d: status says measured, analyze does not" % l["line"])
 elif mode == "result":
     snap = json.load(open(screens[-1] + ".snap"))
     seq = snap["selection"]["seq"]
@@ -164,6 +192,23 @@ for rec in "$root"/tests/data/record/*.json "$root"/tests/data/measured/rec/*.js
             pass=$((pass + 1))
         else
             printf '%s\n' "$out" | sed "s|^|$name source view: |" | while read -r l; do echo "FAIL $l"; done
+            fail=$((fail + 1))
+        fi
+        # the cursor through every line: the line under the text says its numbers in words
+        nl=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["source_lines"]))' "$tmp/a.json")
+        : > "$tmp/status.txt"
+        k=0
+        while [ $k -le $((nl + 4)) ]; do
+            grep '^ line [0-9]*:' "$tmp/screen" >> "$tmp/status.txt"
+            k=$((k + 1))
+            [ "$(sort -u "$tmp/status.txt" | wc -l)" -ge "$nl" ] && break
+            keys Down
+            wait_for "" || break # the cursor at the end: the screen stays
+        done
+        if out=$(python3 "$tmp/cmp.py" status "$tmp/a.json" "$tmp/status.txt"); then
+            pass=$((pass + 1))
+        else
+            printf '%s\n' "$out" | sed "s|^|$name source view's status line: |" | while read -r l; do echo "FAIL $l"; done
             fail=$((fail + 1))
         fi
         keys D
