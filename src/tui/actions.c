@@ -18,8 +18,7 @@ static int act_quit(tui_app *a, int key)
 {
     (void)key;
     if (a->modified) {
-        a->prompt.kind = PROMPT_QUIT;
-        app_push(a, &mode_prompt);
+        prompt_open(a, PROMPT_QUIT, NULL, 0);
         return REACT_REDRAW;
     }
     return REACT_QUIT;
@@ -48,14 +47,15 @@ static int why_open(tui_app *a, int key)
 
 static int act_pad(tui_app *a, int key)
 {
-    scenario_change c = {SCENARIO_CHANGE_PAD, .u.pad = {cur_array(a), key == '+' || key == '=' ? 1 : -1}};
+    scenario_change c = {.kind = SCENARIO_CHANGE_PAD,
+                         .u.pad = {.array = cur_array(a), .delta = key == '+' || key == '=' ? 1 : -1}};
     return app_change(a, &c, false);
 }
 
 static int act_swizzle(tui_app *a, int key)
 {
     if (key == 'g') {
-        scenario_change c = {SCENARIO_CHANGE_SWIZZLE_NEXT, .u.swizzle = {cur_array(a), NULL}};
+        scenario_change c = {.kind = SCENARIO_CHANGE_SWIZZLE_NEXT, .u.swizzle = {.array = cur_array(a), .text = NULL}};
         return app_change(a, &c, false);
     }
     if (cur_array(a) < 0) {
@@ -63,16 +63,14 @@ static int act_swizzle(tui_app *a, int key)
         return REACT_REDRAW;
     }
     const char *cur = a->sc.arrays[cur_array(a)].swizzle;
-    a->prompt.kind = PROMPT_SWIZZLE;
-    line_set(&a->prompt.line, cur ? cur : "", true);
-    app_push(a, &mode_prompt);
+    prompt_open(a, PROMPT_SWIZZLE, cur, 0);
     return REACT_REDRAW;
 }
 
 static int act_type(tui_app *a, int key)
 {
     (void)key;
-    scenario_change c = {SCENARIO_CHANGE_TYPE_NEXT, .u.array = {cur_array(a)}};
+    scenario_change c = {.kind = SCENARIO_CHANGE_TYPE_NEXT, .u.array = {.array = cur_array(a)}};
     return app_change(a, &c, false);
 }
 
@@ -80,7 +78,10 @@ static int act_pattern(tui_app *a, int key)
 {
     (void)key;
     if (!scenario_has_layout(&a->sc))
-        return app_change(a, &(scenario_change){SCENARIO_CHANGE_PATTERN_NEXT, .u.pattern = {a->access, NULL}}, false);
+        return app_change(a,
+                          &(scenario_change){.kind = SCENARIO_CHANGE_PATTERN_NEXT,
+                                             .u.pattern = {.access = a->access, .user_dims = NULL}},
+                          false);
     /* the user's dimensions: a stride preset grows the array only while it is shown */
     int ai = cur_array(a);
     const scenario_array *arr = &a->sc.arrays[ai];
@@ -88,7 +89,8 @@ static int act_pattern(tui_app *a, int key)
         a->preset.array = ai;
         memcpy(a->preset.dims, arr->dims, sizeof a->preset.dims);
     }
-    scenario_change c = {SCENARIO_CHANGE_PATTERN_NEXT, .u.pattern = {a->access, a->preset.dims}};
+    scenario_change c = {.kind = SCENARIO_CHANGE_PATTERN_NEXT,
+                         .u.pattern = {.access = a->access, .user_dims = a->preset.dims}};
     int r = app_change(a, &c, false);
     if (!(r & REACT_EDITED))
         return r;
@@ -108,27 +110,28 @@ static int act_pattern(tui_app *a, int key)
 static int act_field(tui_app *a, int key)
 {
     (void)key;
-    scenario_change c = {SCENARIO_CHANGE_FIELD_NEXT, .u.access = {a->access}};
+    scenario_change c = {.kind = SCENARIO_CHANGE_FIELD_NEXT, .u.access = {.access = a->access}};
     return app_change(a, &c, false);
 }
 
 static int act_block(tui_app *a, int key)
 {
     (void)key;
-    scenario_change c = {SCENARIO_CHANGE_BLOCK_NEXT, .u.array = {0}};
+    scenario_change c = {.kind = SCENARIO_CHANGE_BLOCK_NEXT, .u.array = {.array = 0}};
     return app_change(a, &c, true); /* a block can make an index fail for some lane: refused */
 }
 
 static int act_dims(tui_app *a, int key)
 {
-    scenario_change c = {SCENARIO_CHANGE_DIMENSION,
-                         .u.dimension = {cur_array(a), key == '<' || key == '>', key == '>' || key == '}'}};
+    scenario_change c = {
+        .kind = SCENARIO_CHANGE_DIMENSION,
+        .u.dimension = {.array = cur_array(a), .inner = key == '<' || key == '>', .grow = key == '>' || key == '}'}};
     return app_change(a, &c, false);
 }
 
 static int act_arch(tui_app *a, int key)
 {
-    scenario_change c = {SCENARIO_CHANGE_ARCH_STEP, .u.arch = {key == 'R' ? -1 : 1, 0}};
+    scenario_change c = {.kind = SCENARIO_CHANGE_ARCH_STEP, .u.arch = {.step = key == 'R' ? -1 : 1, .index = 0}};
     return app_change(a, &c, false);
 }
 
@@ -138,7 +141,7 @@ static int act_warp(tui_app *a, int key)
         return REACT_REDRAW;
     int n = scenario_warp_count(&a->sc);
     a->warp = (a->warp + (key == 'w' ? 1 : n - 1)) % n;
-    a->step.shown = 0;
+    step_restart(a);
     return REACT_RECOMPUTE | REACT_REDRAW;
 }
 
@@ -146,17 +149,18 @@ static int act_iteration(tui_app *a, int key)
 {
     int n = a->sc.iterations;
     a->iteration = (a->iteration + (key == 'i' ? 1 : n - 1)) % n;
-    a->step.shown = 0;
+    step_restart(a);
     return REACT_RECOMPUTE | REACT_MEASURE | REACT_REDRAW;
 }
 
 static int act_access(tui_app *a, int key)
 {
+    compare_state *cs = app_mode_state(a, MODE_COMPARE);
     int n = scenario_access_count(&a->sc);
     a->access = (a->access + (key == 'x' ? 1 : n - 1)) % n;
-    a->step.shown = 0;
+    step_restart(a);
     int r = REACT_RECOMPUTE | REACT_MEASURE | REACT_REDRAW;
-    if (app_in_mode(a, MODE_COMPARE) && !a->cmp.pinned && !a->cmp.file)
+    if (cs && !cs->pinned && !cs->file)
         jobs_start_variant(a);
     return r;
 }
@@ -194,7 +198,7 @@ static int act_line_instr(tui_app *a, int key)
         return REACT_REDRAW;
     }
     a->access = next;
-    a->step.shown = 0;
+    step_restart(a);
     k = key == ']' ? (k % total) + 1 : (k + total - 2) % total + 1;
     app_set_message(a, false, "instruction %d: %d of %d on %s:%d", next, k, total,
                     s->trace_at[next].file ? s->trace_at[next].file : "(no line info)", s->trace_at[next].line);
@@ -217,13 +221,11 @@ static int act_open(tui_app *a, int key)
 
 static int act_save(tui_app *a, int key)
 {
-    a->prompt.kind = key == 'E' ? PROMPT_SVG : PROMPT_SAVE;
     char name[LINE_MAX_TEXT];
     if (!tui_save_default_name(a, key == 'E', name, sizeof name))
         app_set_message(a, true, "the file's name is longer than %d bytes: type the name to save as",
                         LINE_MAX_TEXT - 1);
-    line_set(&a->prompt.line, name, true); /* typing replaces the proposed name */
-    app_push(a, &mode_prompt);
+    prompt_open(a, key == 'E' ? PROMPT_SVG : PROMPT_SAVE, name, 0); /* typing replaces the proposed name */
     return REACT_REDRAW;
 }
 

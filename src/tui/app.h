@@ -1,10 +1,13 @@
 /* app: the TUI's internal shape, shared by its files (tui.h is the public entry).
  *
- * - tui_app (state.c) owns the scenario on show, its undo/redo history, the analysed views and
- *   one small state record per mode. The scenario is never mutated in place: every edit goes
- *   through scenario_edit_apply (a validated copy replaces it).
+ * - tui_app (state.c) owns the scenario on show, its undo/redo history, the selection and the
+ *   analysed views: what every view shares. The scenario is never mutated in place: every edit
+ *   goes through scenario_edit_apply (a validated copy replaces it).
  * - Modes (mode_*.c) are structs of functions {enter, key, draw, resize, leave} kept on a stack;
- *   the top mode gets the keys, a resize is passed to every mode and never closes one.
+ *   the top mode gets the keys, a resize is passed to every mode and never closes one. Each mode
+ *   owns its state (tui_mode.state_size bytes, allocated when it is pushed, released when it is
+ *   popped), is opened through one function in its file, and is read from elsewhere only through
+ *   app_mode_state (NULL when the mode is not open).
  * - One action table {keys, label, help, handler, modes, acts} drives dispatch, the help screen
  *   and the key bar (dispatch.c generates them): each mode owns its rows (tui_mode.actions, in its
  *   mode file); the rows the views share are in actions.c.
@@ -135,24 +138,8 @@ typedef struct tui_sweep {
     char error[320];
 } tui_sweep;
 
-/* ---- per-mode state ---- */
-typedef struct edit_state {
-    int dim; /* index expression edited; -1: 'when' */
-    tui_line line;
-    char msg[200];
-    int err_pos;          /* -1 when the text validates */
-    bool changed;         /* a live edit was applied (undo restores the text before) */
-    bool parse_error;     /* the text does not parse or validate (err_pos, msg say where, why) */
-    bool err_on_line;     /* the error is about the text on the line (not another index's) */
-    bool checking;        /* the scenario on show holds texts whose lanes a job is checking */
-    bool keep_when_done;  /* Enter came while checking: close when the check passes */
-    unsigned long serial; /* of the newest check (older results are dropped) */
-    scenario good;        /* owned: the last state whose every lane passed */
-    scenario *pending;    /* owned: states that parsed since, oldest first; the newest is on show
-                             and checked; when its check fails, the one before is shown and
-                             checked, down to good: the view ends on the newest that passes */
-    int npending;
-} edit_state;
+/* ---- the states of the modes other files read (through app_mode_state); every other mode keeps
+ * its state private to its file ---- */
 
 /* Below this many columns the source view's gutter says "free" for "conflict-free" and the
  * indentation every shown line shares is left out. */
@@ -167,28 +154,17 @@ typedef enum prompt_kind {
     PROMPT_SWIZZLE, /* the array's swizzle (empty: none) */
     PROMPT_STRUCT   /* a C struct declaration, typed or pasted (the struct editor's i) */
 } prompt_kind;
-typedef struct prompt_state {
-    prompt_kind kind;
-    bool svg; /* PROMPT_OVERWRITE: the file is an SVG picture */
-    int arg;  /* PROMPT_OPEN: direction */
-    tui_line line;
-    char err[320];  /* PROMPT_STRUCT: why the declaration was refused, "" when none */
-    int err_col;    /* its column in the line (0-based), -1 when it has none */
-    int line_start; /* PROMPT_STRUCT: where the last line of a paste starts (Enter continues) */
-} prompt_state;
 
+/* The advisor's state (mode_advisor.c; its jobs and the GPU sweep reach it through
+ * app_mode_state): the GPU sweep stops when the advisor closes (its rows go with it). */
 typedef struct advisor_state {
     advisor_result *res; /* owned; NULL while the sweep runs */
     int cursor, scroll;
-    unsigned long gen; /* scenario generation the rows belong to */
+    tui_sweep sweep; /* the padding sweep measured on the GPU (sweep_measure.c) */
 } advisor_state;
 
-typedef struct structs_state {
-    int sel_struct, sel_field;
-    /* d on a field an access reads asks first: the field asked about (-1: none) */
-    int ask_struct, ask_field;
-} structs_state;
-
+/* The compare view's state (mode_compare.c; the views read it through app_mode_state). The
+ * pinned state lives here: closing the compare forgets it, as it always did. */
 typedef struct compare_state {
     bool pinned;    /* pinned state vs now; else the best padding / SoA variant */
     scenario other; /* owned (valid when ok) */
@@ -204,17 +180,21 @@ typedef struct compare_state {
     diff_result diff;
 } compare_state;
 
+/* The step mode's state (mode_step.c; the views read it through app_mode_state). */
 typedef struct step_state {
     int shown; /* wavefronts revealed */
     bool playing;
     double last_ms;
 } step_state;
 
+/* The lesson mode's state (mode_main.c; the views read it through app_mode_state): the lesson
+ * is open exactly while the mode is on the stack. */
 typedef struct lesson_state {
     lesson les; /* les.nsteps > 0: a lesson is open */
     int step;
 } lesson_state;
 
+/* The quiz's state (mode_quiz.c; the views read it through app_mode_state). */
 typedef struct quiz_state {
     bool answered;
     char buf[8];
@@ -243,15 +223,7 @@ struct tui_app {
     const tui_mode *stack[8];
     void *stack_state[8]; /* owned: each stacked mode's own state (tui_mode.state_size), or NULL */
     int depth;
-    /* mode states */
-    edit_state edit;
-    prompt_state prompt;
-    advisor_state adv;
-    structs_state structs;
-    compare_state cmp;
-    step_state step;
-    lesson_state lesson;
-    quiz_state quiz;
+    /* The state below outlives every mode; the modes' own states are in stack_state. */
     /* where the source view finds the source (the command line's): the view itself owns its state */
     struct {
         const char *hint;         /* the source file the command line names (bankscope FILE.cu), or NULL */
@@ -273,9 +245,11 @@ struct tui_app {
         int array;         /* the array the dimensions belong to */
         unsigned long gen; /* scen_gen of the preset's edit: any later edit makes dims the user's */
         int64_t dims[SCENARIO_MAX_DIMS];
-    } preset;         /* the user's dimensions while `a` presets are shown */
-    bool quiz_on;     /* predict first: verdicts hidden until a guess */
-    bool sass_sorted; /* the SASS view's order (by cost), kept from one opening to the next */
+    } preset; /* the user's dimensions while `a` presets are shown: `a` acts in every view (main,
+                 compare, step...), and the dimensions must survive moving between them */
+    /* the SASS view's order (by cost): kept from one opening of the view to the next, so it
+     * outlives the view's own state */
+    bool sass_sorted;
     /* background work */
     tui_job *jobs[JOB_KINDS];
     tui_job *abandoned; /* cancelled jobs still finishing (joined when they do) */
@@ -293,7 +267,6 @@ struct tui_app {
     const banks_profile *pred_arch; /* the model the measurement is compared with: the GPU's
                                        own, which after `r` may not be the view's (sc.arch) */
     bool pred_no_model;             /* bankscope has no model of the GPU: pred_arch stands in */
-    tui_sweep sweep;
     int spinner;
     char gpu_status[300];
     bool quit;
@@ -339,8 +312,6 @@ void *app_mode_state(const tui_app *a, tui_mode_id id);
 void app_modes_free(tui_app *a);
 /* Pop the top mode (never the main one). */
 void app_pop(tui_app *a);
-/* Close every mode above the main view. */
-void app_pop_all(tui_app *a);
 /* Draw the screen: the topmost view, then the overlays above it. */
 void app_draw(tui_app *a);
 /* Hand one key to the top mode; returns reaction flags. */
@@ -358,8 +329,6 @@ const tui_action *actions_row(tui_mode_id mode, int k);
 int actions_dispatch(tui_app *a, tui_mode_id mode, int key);
 /* The key hints of mode for the key bar (the table's labelled actions, in table order); count. */
 int actions_keyhints(const tui_app *a, tui_mode_id mode, tui_keyhint *out, int max);
-/* Name of a key for the bar and help ("+", "Esc", "↑"). */
-const char *actions_key_name(const tui_crt *c, int key, char *buf, size_t n);
 /* "+/-" from an action's shown keys. */
 void actions_keys_text(const tui_crt *c, const tui_action *act, char *buf, size_t n);
 /* The help lines of a mode ("KEYS  help"), generated from the table; count in *n (malloc'd).
@@ -373,6 +342,13 @@ void actions_help_free(char **lines, int n);
 /* Each mode is opened through one function in its mode_*.c (the shared action rows name most of
  * them); the handlers of a mode's own rows are static there. */
 int edit_begin_key(tui_app *a, int key);
+/* Open the bottom-line prompt of kind: its line starts with text (NULL: empty; selected, so
+ * typing replaces it); arg is PROMPT_OPEN's direction. */
+void prompt_open(tui_app *a, prompt_kind kind, const char *text, int arg);
+/* True when the top mode is the "quit without saving?" question. */
+bool prompt_asks_quit(const tui_app *a);
+/* Select the struct named name in the struct editor, when it is open. */
+void structs_select(tui_app *a, const char *name);
 int advisor_open(tui_app *a, int key);
 int structs_open(tui_app *a, int key);
 int compare_toggle(tui_app *a, int key);
@@ -384,9 +360,21 @@ void compare_diff_draw(tui_app *a, layout_rect r);
 int whatif_open(tui_app *a, int key);
 int compare_pin(tui_app *a, int key);
 int step_toggle(tui_app *a, int key);
+/* Wavefronts the step mode has revealed; -1 when it is not open. */
+int step_shown(const tui_app *a);
+/* The selection or the scenario changed: the replay starts again (when the step mode is open). */
+void step_restart(tui_app *a);
+/* Reveal no more than the wavefronts the instruction on show has. */
+void step_clamp(tui_app *a, int wavefronts);
 int present_toggle(tui_app *a, int key);
 int quiz_toggle(tui_app *a, int key);
+/* True while the quiz waits for a prediction (verdict and cells hidden). */
+bool quiz_hidden(const tui_app *a);
+/* The scenario changed: the quiz asks again (when it is open). */
+void quiz_restart(tui_app *a);
 int picker_open(tui_app *a, int key);
+/* Open lesson l (taken over) in the lesson mode, in place of one already open. */
+void lesson_open(tui_app *a, lesson *l);
 /* Open the help screen: the keys of the mode below it, or (why) the whole why text. */
 void help_open(tui_app *a, bool why);
 int kernel_open(tui_app *a, int key);
@@ -422,8 +410,6 @@ double jobs_progress(const tui_app *a, tui_job_kind k);
 /* Wait for every job (headless use and exit). */
 void jobs_wait_all(tui_app *a);
 void jobs_free(tui_app *a);
-/* Totals computed here and now (headless snapshot, tests). */
-void totals_compute(const scenario *s, tui_totals *t);
 
 /* ---- view_ctx.c, mode_main.c ---- */
 /* The view context of this frame (what the panels draw). */

@@ -32,7 +32,8 @@ int actions_dispatch(tui_app *a, tui_mode_id mode, int key)
     return REACT_UNHANDLED;
 }
 
-const char *actions_key_name(const tui_crt *c, int key, char *buf, size_t n)
+/* Name of a key for the bar and help ("+", "Esc", "↑"). */
+static const char *actions_key_name(const tui_crt *c, int key, char *buf, size_t n)
 {
     switch (key) {
     case 27: return "Esc";

@@ -17,12 +17,13 @@ static int scroll_to(int scroll, int row, int n)
 
 void frame_compute(tui_app *a)
 {
+    compare_state *cs = app_mode_state(a, MODE_COMPARE);
     tui_frame *f = &a->frame;
-    bool cmp = app_in_mode(a, MODE_COMPARE) && a->cmp.ok;
+    bool cmp = cs && cs->ok;
     /* side by side, the cells fit the grid with more banks (pinned sm_90 beside a 16-bank cc 1.x) */
     int lay_banks = a->sc.arch->banks;
-    if (cmp && a->cmp.other.arch && a->cmp.other.arch->banks > lay_banks)
-        lay_banks = a->cmp.other.arch->banks;
+    if (cmp && cs->other.arch && cs->other.arch->banks > lay_banks)
+        lay_banks = cs->other.arch->banks;
     f->lay = layout_compute(a->cols, a->rows, lay_banks, cmp);
     f->valid = !f->lay.too_small;
     if (!f->valid)
@@ -31,7 +32,7 @@ void frame_compute(tui_app *a)
     /* narrow layouts: rows the grid does not need go to the why text under it (not in a quiz
      * before the answer: the grid's height would tell the wavefront count) */
     layout *L = &f->lay;
-    bool hidden = app_in_mode(a, MODE_QUIZ) && !a->quiz.answered;
+    bool hidden = quiz_hidden(a);
     if (!L->side && !cmp && a->view.valid && !hidden) {
         int head = L->cell_w >= 3 ? 1 : 2;
         int need = a->view.res.wavefronts + head + 3, min_h = 8;
@@ -45,16 +46,16 @@ void frame_compute(tui_app *a)
     }
     /* compact row labels hold two digits: more wavefronts take the full labels and narrower cells */
     int most = a->view.valid ? a->view.res.wavefronts : 0;
-    if (cmp && a->cmp.view.valid && a->cmp.view.res.wavefronts > most)
-        most = a->cmp.view.res.wavefronts;
+    if (cmp && cs->view.valid && cs->view.res.wavefronts > most)
+        most = cs->view.res.wavefronts;
     if (L->label_w == 2 && most > 99) {
         L->cell_w--;
         L->label_w = 5;
     }
     /* step mode: scroll to the wavefront just revealed */
-    if (app_in_mode(a, MODE_STEP) && a->step.shown > 0) {
+    if (step_shown(a) > 0) {
         grid_geom probe = grid_geom_make(&f->lay.grid, &a->view, a->grid_scroll, f->lay.cell_w, f->lay.label_w);
-        a->grid_scroll = scroll_to(probe.scroll, a->step.shown - 1, probe.nvis);
+        a->grid_scroll = scroll_to(probe.scroll, step_shown(a) - 1, probe.nvis);
     }
     if (app_in_mode(a, MODE_PRESENT) && !app_in_mode(a, MODE_COMPARE)) {
         f->grid = present_geom(a);
@@ -68,8 +69,8 @@ void frame_compute(tui_app *a)
     if (cmp) { /* one scroll for both grids, as far as the longer one needs */
         f->grid2 = app_in_mode(a, MODE_PRESENT)
                        ? present_compare_geom(a, true)
-                       : grid_geom_make(&f->lay.grid2, &a->cmp.view, a->grid_scroll, f->lay.cell_w, f->lay.label_w);
-        f->grid2.banks = a->cmp.other.arch->banks;
+                       : grid_geom_make(&f->lay.grid2, &cs->view, a->grid_scroll, f->lay.cell_w, f->lay.label_w);
+        f->grid2.banks = cs->other.arch->banks;
         scroll = f->grid2.scroll > scroll ? f->grid2.scroll : scroll;
     }
     a->grid_scroll = scroll;

@@ -50,11 +50,6 @@ static void totals_run(const scenario *s, tui_totals *t, atomic_int *cancel, ato
                       .excl = rt.excluded};
 }
 
-void totals_compute(const scenario *s, tui_totals *t)
-{
-    totals_run(s, t, NULL, NULL);
-}
-
 /* The compare variant: the struct-of-arrays form when the access reads a struct field, else the
  * smallest padding (0..32) with the fewest wavefronts for this access; when the current padding
  * is already that good, the contrast is no padding at all. */
@@ -128,7 +123,8 @@ static void *job_main(void *arg)
     case JOB_TOTALS: totals_run(&j->sc, &j->totals, &j->cancel, &j->done); break;
     case JOB_ADVISOR:
         j->adv = xmalloc(sizeof *j->adv);
-        advisor_sweep_hooked(&j->sc, j->array, 32, &(advisor_hooks){job_cancelled, job_progress, j}, j->adv);
+        advisor_sweep_hooked(&j->sc, j->array, 32,
+                             &(advisor_hooks){.cancelled = job_cancelled, .progress = job_progress, .ctx = j}, j->adv);
         break;
     case JOB_VARIANT: variant_run(j); break;
     case JOB_CHECK: /* a newer edit sets cancel: the check stops, and its answer is never read */
@@ -206,16 +202,22 @@ void jobs_start_totals(tui_app *a)
     job_start(a, JOB_TOTALS, 0, 0);
 }
 
+/* The advisor's sweep (its rows replaced when they arrive); only while the advisor is open. */
 void jobs_start_advisor(tui_app *a, int array)
 {
-    free(a->adv.res);
-    a->adv.res = NULL;
+    advisor_state *ad = app_mode_state(a, MODE_ADVISOR);
+    if (!ad)
+        return;
+    free(ad->res);
+    ad->res = NULL;
     job_start(a, JOB_ADVISOR, a->access, array);
 }
 
 void jobs_start_variant(tui_app *a)
 {
-    compare_state *c = &a->cmp;
+    compare_state *c = app_mode_state(a, MODE_COMPARE);
+    if (!c) /* only for an open compare */
+        return;
     scenario_free(&c->other);
     c->ok = false;
     c->pinned = false;
@@ -239,22 +241,26 @@ static bool job_take(tui_app *a, tui_job *j)
         a->totals = j->totals;
         a->totals_valid = true;
         return true;
-    case JOB_ADVISOR:
-        free(a->adv.res);
-        a->adv.res = j->adv;
+    case JOB_ADVISOR: {
+        advisor_state *ad = app_mode_state(a, MODE_ADVISOR);
+        if (!ad) /* closed since: the rows are dropped with the job */
+            return false;
+        free(ad->res);
+        ad->res = j->adv;
         j->adv = NULL;
-        if (a->adv.cursor < 0) /* the chosen row starts on the best padding */
-            a->adv.cursor = a->adv.res->best_pad >= 0  ? a->adv.res->best_pad
-                            : a->adv.res->min_pad >= 0 ? a->adv.res->min_pad
-                                                       : 0;
-        if (a->sweep.queued) /* m was pressed while this sweep was computed */
+        if (ad->cursor < 0) /* the chosen row starts on the best padding */
+            ad->cursor = ad->res->best_pad >= 0 ? ad->res->best_pad : ad->res->min_pad >= 0 ? ad->res->min_pad : 0;
+        if (ad->sweep.queued) /* m was pressed while this sweep was computed */
             sweep_measure_start(a);
         return true;
+    }
     case JOB_CHECK: app_react(a, edit_check_done(a, j->serial, j->check_ok, &j->check_err)); return true;
     case JOB_VARIANT: {
-        compare_state *c = &a->cmp;
+        compare_state *c = app_mode_state(a, MODE_COMPARE);
+        if (!c) /* closed since: the variant is dropped with the job */
+            return false;
         c->pending = false;
-        if (!app_in_mode(a, MODE_COMPARE) || c->pinned)
+        if (c->pinned)
             return false;
         scenario_free(&c->other);
         c->ok = j->variant_ok;

@@ -194,14 +194,12 @@ static bool interrupt_asks(tui_app *a)
 {
     if (got_signal != SIGINT || !a->modified)
         return false;
-    bool asking = app_top(a) == &mode_prompt && a->prompt.kind == PROMPT_QUIT;
-    if (asking)
+    if (prompt_asks_quit(a))
         return false;
     got_signal = 0;
     if (app_top(a) == &mode_prompt) /* a file name being typed: that prompt gives way */
         app_pop(a);
-    a->prompt.kind = PROMPT_QUIT;
-    app_push(a, &mode_prompt);
+    prompt_open(a, PROMPT_QUIT, NULL, 0);
     app_draw(a);
     return true;
 }
@@ -211,19 +209,22 @@ static void run_loop(tui_app *a)
 {
     while (!a->quit && (!got_signal || interrupt_asks(a))) {
         bool gpu_wait = a->worker && (gpu_worker_busy(a->worker) || a->submitted != a->gen);
-        bool busy = a->step.playing || gpu_wait || jobs_busy(a) || sweep_measure_busy(a);
+        step_state *st = app_mode_state(a, MODE_STEP);
+        bool busy = (st && st->playing) || gpu_wait || jobs_busy(a) || sweep_measure_busy(a);
         timeout(busy ? 50 : -1);
         int key = getch();
         bool redraw = key != ERR;
         if (key != ERR && !key_and_react(a, key))
             break;
-        if (a->step.playing && app_now_ms() - a->step.last_ms >= 400) {
-            a->step.last_ms = app_now_ms();
-            int before = a->step.shown; /* Space goes on while a grid (compare: either) has more */
+        st = app_mode_state(a, MODE_STEP); /* the key may have closed the step mode */
+        if (st && st->playing && app_now_ms() - st->last_ms >= 400) {
+            st->last_ms = app_now_ms();
+            int before = st->shown; /* Space goes on while a grid (compare: either) has more */
             if (!key_and_react(a, ' '))
                 break;
-            if (a->step.shown == before)
-                a->step.playing = false;
+            st = app_mode_state(a, MODE_STEP);
+            if (st && st->shown == before)
+                st->playing = false;
             redraw = true;
         }
         redraw |= jobs_poll(a);

@@ -7,6 +7,7 @@
 #include <curses.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/measure_plan.h"
@@ -24,39 +25,49 @@ int advisor_open(tui_app *a, int key)
 
 static void advisor_enter(tui_app *a)
 {
-    a->adv.cursor = -1; /* on the best row once the sweep is in */
-    a->adv.scroll = 0;
+    advisor_state *ad = app_mode_state(a, MODE_ADVISOR);
+    ad->cursor = -1; /* on the best row once the sweep is in */
     jobs_start_advisor(a, a->sc.accesses[a->access].array);
 }
 
+/* The predicted sweep stops; the GPU sweep (its rows in the state) ends with the state: a
+ * request still in flight is answered to no one and dropped (sweep_measure_result). */
 static void advisor_leave(tui_app *a)
 {
-    a->sweep.queued = false; /* a GPU sweep asked for before the predicted one came: dropped */
     jobs_cancel(a, JOB_ADVISOR);
+}
+
+static void advisor_release(void *st)
+{
+    advisor_state *ad = st;
+    free(ad->res);
 }
 
 static int advisor_move(tui_app *a, int key)
 {
-    const advisor_result *r = a->adv.res;
+    advisor_state *ad = app_mode_state(a, MODE_ADVISOR);
+    const advisor_result *r = ad->res;
     if (!r)
         return REACT_NONE;
     int d = key == KEY_UP || key == 'k' ? -1 : key == KEY_DOWN || key == 'j' ? 1 : key == KEY_PPAGE ? -10 : 10;
-    int c = a->adv.cursor + d;
-    a->adv.cursor = c < 0 ? 0 : c >= r->nrows ? r->nrows - 1 : c;
+    int c = ad->cursor + d;
+    ad->cursor = c < 0 ? 0 : c >= r->nrows ? r->nrows - 1 : c;
     return REACT_REDRAW;
 }
 
 static int advisor_apply(tui_app *a, int key)
 {
+    advisor_state *ad = app_mode_state(a, MODE_ADVISOR);
     (void)key;
-    const advisor_result *r = a->adv.res;
-    if (!r || a->adv.cursor < 0 || a->adv.cursor >= r->nrows || !r->rows[a->adv.cursor].valid) {
+    const advisor_result *r = ad->res;
+    if (!r || ad->cursor < 0 || ad->cursor >= r->nrows || !r->rows[ad->cursor].valid) {
         app_set_message(a, true, "choose a valid padding row first");
         return REACT_REDRAW;
     }
     const scenario_array *arr = &a->sc.arrays[r->array];
-    int pad = r->rows[a->adv.cursor].pad;
-    scenario_change c = {SCENARIO_CHANGE_PAD, .u.pad = {r->array, pad - (int)arr->pad[arr->ndims - 1]}};
+    int pad = r->rows[ad->cursor].pad;
+    scenario_change c = {.kind = SCENARIO_CHANGE_PAD,
+                         .u.pad = {.array = r->array, .delta = pad - (int)arr->pad[arr->ndims - 1]}};
     char done[96];
     snprintf(done, sizeof done, "padding %d applied", pad);
     app_pop(a);
@@ -77,8 +88,9 @@ static bool edit_layout(scenario *s, void *ctx, char *msg, size_t n)
 
 static int advisor_apply_layout_key(tui_app *a, int key)
 {
+    advisor_state *ad = app_mode_state(a, MODE_ADVISOR);
     (void)key;
-    const advisor_result *r = a->adv.res;
+    const advisor_result *r = ad->res;
     const advisor_search *sr = r && r->nsearch > 0 ? &r->search[0] : NULL;
     if (!sr) {
         app_set_message(a, true, "the layout search is still running");
@@ -101,9 +113,10 @@ static int advisor_apply_layout_key(tui_app *a, int key)
 
 static int advisor_measure(tui_app *a, int key)
 {
+    advisor_state *ad = app_mode_state(a, MODE_ADVISOR);
     (void)key;
-    if (!sweep_measure_start(a) && a->sweep.error[0]) /* say why nothing is measured */
-        app_set_message(a, true, "%s", a->sweep.error);
+    if (!sweep_measure_start(a) && ad->sweep.error[0]) /* say why nothing is measured */
+        app_set_message(a, true, "%s", ad->sweep.error);
     return REACT_REDRAW;
 }
 
@@ -164,6 +177,7 @@ static int draw_search(tui_app *a, const advisor_search *sr, int y, layout_rect 
 
 static void advisor_draw(tui_app *a)
 {
+    advisor_state *ad = app_mode_state(a, MODE_ADVISOR);
     int w = a->cols - 4 < 100 ? a->cols - 4 : 100, h = a->rows - 2;
     layout_rect box = {1, (a->cols - w) / 2, h, w};
     for (int y = box.y; y < box.y + box.h; y++)
@@ -171,7 +185,7 @@ static void advisor_draw(tui_app *a)
     /* every row is the model's prediction; only the cycles column, after m, is measured */
     layout_rect in = panel_frame(&a->crt, &box, "advisor: predicted padding sweep (Enter applies, Esc closes)", true);
     app_bar_draw(a);
-    const advisor_result *r = a->adv.res;
+    const advisor_result *r = ad->res;
     if (in.h < 6)
         return;
     if (!r) {
@@ -182,10 +196,10 @@ static void advisor_draw(tui_app *a)
                   f >= 0 ? 100 * f : 0.0);
         return;
     }
-    if (a->adv.cursor < 0)
-        a->adv.cursor = r->best_pad >= 0 ? r->best_pad : r->min_pad >= 0 ? r->min_pad : 0;
+    if (ad->cursor < 0)
+        ad->cursor = r->best_pad >= 0 ? r->best_pad : r->min_pad >= 0 ? r->min_pad : 0;
     const scenario_array *arr = &a->sc.arrays[r->array];
-    const tui_sweep *sw = &a->sweep;
+    const tui_sweep *sw = &ad->sweep;
     bool meas = sw->running || sw->done || sw->nmeasured > 0;
     int y = in.y;
     const char *no_effect = meas ? NULL : advisor_padding_no_effect(&a->sc, r);
@@ -215,17 +229,17 @@ static void advisor_draw(tui_app *a)
         if (r->rows[i].valid && r->rows[i].wavefronts > max_wf)
             max_wf = r->rows[i].wavefronts;
     int room = in.h - 7, bar_w = in.w - 46 - (meas ? 19 : 0);
-    if (a->adv.cursor < a->adv.scroll)
-        a->adv.scroll = a->adv.cursor;
-    if (a->adv.cursor >= a->adv.scroll + room)
-        a->adv.scroll = a->adv.cursor - room + 1;
+    if (ad->cursor < ad->scroll)
+        ad->scroll = ad->cursor;
+    if (ad->cursor >= ad->scroll + room)
+        ad->scroll = ad->cursor - room + 1;
     const char *block = crt_glyph(&a->crt, "█", "#");
     if (no_effect)
         room = 0;
-    for (int k = 0; k < room && a->adv.scroll + k < r->nrows; k++) {
-        int i = a->adv.scroll + k;
+    for (int k = 0; k < room && ad->scroll + k < r->nrows; k++) {
+        int i = ad->scroll + k;
         const advisor_row *row = &r->rows[i];
-        bool cur = row->pad == arr->pad[arr->ndims - 1], chosen = i == a->adv.cursor;
+        bool cur = row->pad == arr->pad[arr->ndims - 1], chosen = i == ad->cursor;
         int marks = chosen ? MARK_SELECT : 0;
         if (!row->valid) {
             draw_text_mark(&a->crt, y++, in.x, in.w, ROLE_DIM, marks, "%c%4d %s", chosen ? '>' : ' ', row->pad,
@@ -346,6 +360,8 @@ const tui_mode mode_advisor = {
     .enter = advisor_enter,
     .draw = advisor_draw,
     .leave = advisor_leave,
+    .state_size = sizeof(advisor_state),
+    .release = advisor_release,
     .actions = advisor_actions,
     .nactions = (int)(sizeof advisor_actions / sizeof advisor_actions[0]),
 };

@@ -23,31 +23,32 @@ int compare_toggle(tui_app *a, int key)
     (void)key;
     if (app_in_mode(a, MODE_COMPARE))
         return compare_close(a);
-    a->cmp.pinned = false;
-    app_push(a, &mode_compare);
-    jobs_start_variant(a);
+    if (app_push(a, &mode_compare)) /* the state starts unpinned, with no variant yet */
+        jobs_start_variant(a);
     return REACT_REDRAW | REACT_RECOMPUTE;
 }
 
 int compare_open_file(tui_app *a, const char *path, char *err, size_t n)
 {
-    compare_state *c = &a->cmp;
     io_error e;
     scenario other;
     if (!load_scenario_file(path, NULL, &other, &e)) {
         snprintf(err, n, "%s", e.text);
         return -1;
     }
+    if (!app_push(a, &mode_compare)) {
+        scenario_free(&other);
+        snprintf(err, n, "too many views open");
+        return -1;
+    }
+    compare_state *c = app_mode_state(a, MODE_COMPARE);
     char why[600];
     if (!diff_lines_files(a->source, path, NULL, &c->diff, why, sizeof why))
         memset(&c->diff, 0, sizeof c->diff); /* no lines to match: the grids still compare */
-    scenario_free(&c->other);
     c->other = other;
     c->ok = c->file = true;
-    c->pinned = c->pending = false;
     const char *slash = strrchr(path, '/');
     snprintf(c->label, sizeof c->label, "%s", slash ? slash + 1 : path);
-    app_push(a, &mode_compare);
     return 0;
 }
 
@@ -81,7 +82,8 @@ static void diff_line(const diff_row *x, char *line, size_t n)
  * names the line that changes most and how many more there are, never a head with nothing under it. */
 void compare_diff_draw(tui_app *a, layout_rect r)
 {
-    const diff_result *d = &a->cmp.diff;
+    compare_state *cs = app_mode_state(a, MODE_COMPARE);
+    const diff_result *d = &cs->diff;
     if (r.h < 1)
         return;
     for (int y = r.y; y < r.y + r.h; y++)
@@ -127,7 +129,9 @@ void compare_diff_draw(tui_app *a, layout_rect r)
 int compare_pin(tui_app *a, int key)
 {
     (void)key;
-    compare_state *c = &a->cmp;
+    if (!app_in_mode(a, MODE_COMPARE) && !app_push(a, &mode_compare))
+        return REACT_REDRAW;
+    compare_state *c = app_mode_state(a, MODE_COMPARE);
     jobs_cancel(a, JOB_VARIANT);
     scenario_free(&c->other);
     c->ok = scenario_clone(&a->sc, &c->other);
@@ -137,8 +141,6 @@ int compare_pin(tui_app *a, int key)
     c->warp = a->warp;
     c->iteration = a->iteration;
     snprintf(c->label, sizeof c->label, "pinned");
-    if (!app_in_mode(a, MODE_COMPARE))
-        app_push(a, &mode_compare);
     app_set_message(a, false, "pinned: keep editing, the pinned state stays on the right (P pins again, c closes)");
     return REACT_REDRAW | REACT_RECOMPUTE;
 }
@@ -150,12 +152,17 @@ static int compare_scroll(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
+/* The variant still computed is answered to no one (job_take drops it). */
 static void compare_leave(tui_app *a)
 {
     jobs_cancel(a, JOB_VARIANT);
-    scenario_free(&a->cmp.other);
-    diff_result_free(&a->cmp.diff);
-    a->cmp.ok = a->cmp.pending = a->cmp.pinned = a->cmp.file = false;
+}
+
+static void compare_release(void *st)
+{
+    compare_state *c = st;
+    scenario_free(&c->other);
+    diff_result_free(&c->diff);
 }
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
@@ -172,6 +179,8 @@ const tui_mode mode_compare = {
     .name = "compare view",
     .draw = view_draw,
     .leave = compare_leave,
+    .state_size = sizeof(compare_state),
+    .release = compare_release,
     .actions = compare_actions,
     .nactions = (int)(sizeof compare_actions / sizeof compare_actions[0]),
 };

@@ -16,12 +16,37 @@
 
 _Static_assert(LINE_MAX_TEXT > EXPR_MAX_LEN, "the editor holds a whole expression");
 
+/* The editor's own state (allocated when it opens, released when it closes). */
+typedef struct edit_state {
+    int dim; /* index expression edited; -1: 'when' */
+    tui_line line;
+    char msg[200];
+    int err_pos;          /* -1 when the text validates */
+    bool changed;         /* a live edit was applied (undo restores the text before) */
+    bool parse_error;     /* the text does not parse or validate (err_pos, msg say where, why) */
+    bool err_on_line;     /* the error is about the text on the line (not another index's) */
+    bool checking;        /* the scenario on show holds texts whose lanes a job is checking */
+    bool keep_when_done;  /* Enter came while checking: close when the check passes */
+    unsigned long serial; /* of the newest check (older results are dropped) */
+    scenario good;        /* owned: the last state whose every lane passed */
+    scenario *pending;    /* owned: states that parsed since, oldest first; the newest is on show
+                             and checked; when its check fails, the one before is shown and
+                             checked, down to good: the view ends on the newest that passes */
+    int npending;
+} edit_state;
+
+/* The editor's state, while it is open. */
+static edit_state *est(const tui_app *a)
+{
+    return app_mode_state(a, MODE_EDIT);
+}
+
 /* Put index dim (-1: 'when') of the current access into the line. */
 static void edit_load_line(tui_app *a, int dim)
 {
     const scenario_access *ac = &a->sc.accesses[a->access];
     const char *text = dim < 0 ? (ac->when_text ? ac->when_text : "1") : ac->index_text[dim];
-    edit_state *e = &a->edit;
+    edit_state *e = est(a);
     e->dim = dim;
     line_set(&e->line, text, false);
     e->err_pos = -1;
@@ -35,14 +60,15 @@ int edit_begin_key(tui_app *a, int key)
         app_set_message(a, true, "a trace has no expressions");
         return REACT_REDRAW;
     }
-    edit_state *e = &a->edit;
-    scenario_free(&e->good);
-    if (!scenario_clone(&a->sc, &e->good))
+    scenario good;
+    if (!scenario_clone(&a->sc, &good))
         return REACT_REDRAW;
-    e->changed = e->checking = e->keep_when_done = false;
-    e->serial++;
+    if (!app_push(a, &mode_edit)) {
+        scenario_free(&good);
+        return REACT_REDRAW;
+    }
+    *est(a) = (edit_state){.good = good};
     edit_load_line(a, 0);
-    app_push(a, &mode_edit);
     return REACT_REDRAW;
 }
 
@@ -68,7 +94,7 @@ static void pending_clear(edit_state *e)
 /* Check the newest waiting state (the one on show) in a job. */
 static void check_newest(tui_app *a)
 {
-    edit_state *e = &a->edit;
+    edit_state *e = est(a);
     scenario check;
     e->checking = e->npending > 0 && scenario_clone(&e->pending[e->npending - 1], &check);
     if (e->checking) {
@@ -81,11 +107,12 @@ static void check_newest(tui_app *a)
  * its lanes are checked in a job. */
 static int edit_try(tui_app *a)
 {
-    edit_state *e = &a->edit;
+    edit_state *e = est(a);
     scenario copy;
     if (!scenario_clone(&a->sc, &copy))
         return REACT_REDRAW;
-    scenario_change c = {SCENARIO_CHANGE_INDEX, .u.index = {a->access, e->dim, e->line.buf}};
+    scenario_change c = {.kind = SCENARIO_CHANGE_INDEX,
+                         .u.index = {.access = a->access, .dim = e->dim, .text = e->line.buf}};
     char msg[300];
     if (!scenario_change_apply(&copy, &c, msg, sizeof msg)) {
         scenario_error err = {.expr_pos = -1}; /* where in the expression it fails */
@@ -114,8 +141,8 @@ static int edit_try(tui_app *a)
 
 int edit_check_done(tui_app *a, unsigned long serial, bool ok, const scenario_error *err)
 {
-    edit_state *e = &a->edit;
-    if (serial != e->serial || !e->checking || !app_in_mode(a, MODE_EDIT) || e->npending == 0)
+    edit_state *e = est(a);
+    if (!e || serial != e->serial || !e->checking || e->npending == 0)
         return REACT_NONE;
     e->checking = false;
     if (ok) { /* the newest state passed: it is the good one now */
@@ -152,12 +179,13 @@ int edit_check_done(tui_app *a, unsigned long serial, bool ok, const scenario_er
 static int edit_keep(tui_app *a, int key)
 {
     (void)key;
-    if (a->edit.parse_error) { /* refused: the text and its message stay to be fixed (Esc undoes) */
+    edit_state *e = est(a);
+    if (e->parse_error) { /* refused: the text and its message stay to be fixed (Esc undoes) */
         beep();
         return REACT_NONE;
     }
-    if (a->edit.checking) { /* the answer is on its way: close when the check passes */
-        a->edit.keep_when_done = true;
+    if (e->checking) { /* the answer is on its way: close when the check passes */
+        e->keep_when_done = true;
         return REACT_REDRAW;
     }
     app_pop(a);
@@ -167,10 +195,11 @@ static int edit_keep(tui_app *a, int key)
 static int edit_cancel(tui_app *a, int key)
 {
     (void)key;
+    edit_state *e = est(a);
     int r = REACT_REDRAW;
     jobs_cancel(a, JOB_CHECK);
-    a->edit.checking = false;
-    if (a->edit.changed && scenario_edit_undo(&a->sc, &a->hist)) {
+    e->checking = false;
+    if (e->changed && scenario_edit_undo(&a->sc, &a->hist)) {
         scenario_free(&a->hist.redo[--a->hist.nredo]); /* the abandoned text is not a redo step */
         r |= REACT_EDITED;
     }
@@ -182,18 +211,19 @@ static int edit_cancel(tui_app *a, int key)
 static int edit_next_index(tui_app *a, int key)
 {
     (void)key;
-    if (a->edit.parse_error && a->edit.err_on_line) { /* the line's text is not taken: say so first */
+    const edit_state *e = est(a);
+    if (e->parse_error && e->err_on_line) { /* the line's text is not taken: say so first */
         beep();
         return REACT_NONE;
     }
     int n = a->sc.accesses[a->access].nidx;
-    edit_load_line(a, a->edit.dim + 1 < n ? a->edit.dim + 1 : -1);
+    edit_load_line(a, e->dim + 1 < n ? e->dim + 1 : -1);
     return REACT_REDRAW;
 }
 
 static int edit_line(tui_app *a, int key)
 {
-    int r = line_key(&a->edit.line, key);
+    int r = line_key(&est(a)->line, key);
     if (r == LINE_CHANGED)
         return edit_try(a);
     return r == LINE_MOVED ? REACT_REDRAW : REACT_NONE;
@@ -207,18 +237,23 @@ static int edit_key(tui_app *a, int key)
     return edit_line(a, key);
 }
 
+/* A check still running is answered to no one (its serial is dropped with the state). */
 static void edit_leave(tui_app *a)
 {
     jobs_cancel(a, JOB_CHECK);
-    a->edit.checking = false;
-    scenario_free(&a->edit.good);
-    pending_clear(&a->edit);
+}
+
+static void edit_release(void *st)
+{
+    edit_state *e = st;
+    scenario_free(&e->good);
+    pending_clear(e);
 }
 
 static void edit_draw(tui_app *a)
 {
     const layout_rect *r = &a->frame.lay.bar;
-    const edit_state *e = &a->edit;
+    const edit_state *e = est(a);
     const scenario_access *ac = &a->sc.accesses[a->access];
     draw_fill(&a->crt, r->y, r->x, r->w, ROLE_NORMAL);
     char label[96];
@@ -279,6 +314,8 @@ const tui_mode mode_edit = {
     .key = edit_key,
     .draw = edit_draw,
     .leave = edit_leave,
+    .state_size = sizeof(edit_state),
+    .release = edit_release,
     .actions = edit_actions,
     .nactions = (int)(sizeof edit_actions / sizeof edit_actions[0]),
 };

@@ -209,8 +209,9 @@ static void kernel_draw(tui_app *a)
         snprintf(what, sizeof what, "%s %d: lines %d-%d highlighted (Tab)", trace ? "entry" : "access", a->access,
                  sp->body_first + 1, sp->body_end);
     char as[400]; /* the command that prints this text: only the file on disk, unedited, is the same */
-    if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
-        snprintf(as, sizeof as, "as `bankscope kernel` prints it for lesson step %d's scenario%s", a->lesson.step + 1,
+    const lesson_state *ls = app_mode_state(a, MODE_LESSON);
+    if (ls)
+        snprintf(as, sizeof as, "as `bankscope kernel` prints it for lesson step %d's scenario%s", ls->step + 1,
                  a->modified ? ", edited" : "");
     else if (a->modified)
         snprintf(as, sizeof as, "as `bankscope kernel` prints it for the scenario as edited (not as saved)");

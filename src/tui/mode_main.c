@@ -48,22 +48,19 @@ void grid_caption(const tui_app *a, const scenario *s, const tui_view *v, char *
 /* Wavefronts the grid reveals: all (-1), the step so far, or none while a prediction is due (-2). */
 static int grid_shown(const tui_app *a)
 {
-    if (app_in_mode(a, MODE_QUIZ) && !a->quiz.answered)
-        return -2;
-    if (app_in_mode(a, MODE_STEP))
-        return a->step.shown;
-    return -1;
+    return quiz_hidden(a) ? -2 : step_shown(a);
 }
 
 void compare_caption(const tui_app *a, bool other, char *buf, size_t n)
 {
-    const scenario *s = other ? &a->cmp.other : &a->sc;
+    const compare_state *cs = app_mode_state(a, MODE_COMPARE);
+    const scenario *s = other ? &cs->other : &a->sc;
     char decl[200];
-    view_declaration(s, other && a->cmp.pinned ? a->cmp.access : a->access, decl, sizeof decl);
+    view_declaration(s, other && cs->pinned ? cs->access : a->access, decl, sizeof decl);
     if (other) { /* the label's first word ("SoA", "best", "no", "pinned") keeps the caption short */
         char label[32];
-        snprintf(label, sizeof label, "%.31s", a->cmp.pinned ? "pinned" : a->cmp.label);
-        if (!a->cmp.pinned && strncmp(label, "SoA", 3) == 0)
+        snprintf(label, sizeof label, "%.31s", cs->pinned ? "pinned" : cs->label);
+        if (!cs->pinned && strncmp(label, "SoA", 3) == 0)
             label[3] = '\0';
         snprintf(buf, n, "%s: %s (%s)", label, decl, s->arch->name);
     } else
@@ -73,9 +70,10 @@ void compare_caption(const tui_app *a, bool other, char *buf, size_t n)
 
 void view_draw(tui_app *a)
 {
+    compare_state *cs = app_mode_state(a, MODE_COMPARE);
     /* a mode opened from the presentation (step, quiz, lesson) keeps the presentation's picture:
      * the frame's grid geometry is the presentation's then (frame_compute) */
-    if (app_in_mode(a, MODE_PRESENT) && !(app_in_mode(a, MODE_COMPARE) && !a->cmp.ok)) {
+    if (app_in_mode(a, MODE_PRESENT) && !(cs && !cs->ok)) {
         mode_present.draw(a);
         return;
     }
@@ -86,14 +84,14 @@ void view_draw(tui_app *a)
     panel_title_draw(&v);
     char cap[300];
     int shown = grid_shown(a);
-    if (app_in_mode(a, MODE_COMPARE) && a->cmp.ok) {
+    if (cs && cs->ok) {
         compare_caption(a, false, cap, sizeof cap);
         panel_grid_draw(&v, &f->grid, &a->sc, &a->view, cap, false, shown);
         compare_caption(a, true, cap, sizeof cap);
-        panel_grid_draw(&v, &f->grid2, &a->cmp.other, &a->cmp.view, cap, false, shown);
+        panel_grid_draw(&v, &f->grid2, &cs->other, &cs->view, cap, false, shown);
         panel_result_draw(&v, &L->result, &a->sc, &a->view, "now", true);
-        panel_result_draw(&v, &L->result2, &a->cmp.other, &a->cmp.view, a->cmp.pinned ? "pinned" : a->cmp.label, false);
-        if (a->cmp.file && a->cmp.diff.n)
+        panel_result_draw(&v, &L->result2, &cs->other, &cs->view, cs->pinned ? "pinned" : cs->label, false);
+        if (cs->file && cs->diff.n)
             compare_diff_draw(a, L->why);
         else
             panel_why_draw(&v, &L->why, false);
@@ -111,14 +109,14 @@ void view_draw(tui_app *a)
         /* the compare's line takes the why panel's first line (inside its frame where it has one),
          * the whole line: nothing of the why shows through after it */
         layout_rect in = L->side ? (layout_rect){L->why.y + 1, L->why.x + 1, L->why.h - 2, L->why.w - 2} : L->why;
-        if (app_in_mode(a, MODE_COMPARE) && in.h > 0 && in.w > 0)
+        if (cs && in.h > 0 && in.w > 0)
             draw_fill(&a->crt, in.y, in.x, in.w, ROLE_NORMAL);
-        if (app_in_mode(a, MODE_COMPARE) && a->cmp.pending && in.h > 0) { /* the variant is on its way: how far */
+        if (cs && cs->pending && in.h > 0) { /* the variant is on its way: how far */
             double p = jobs_progress(a, JOB_VARIANT);
             draw_text(&a->crt, in.y, in.x, in.w, ROLE_HILITE,
                       "compare: computing the variant (%.0f %% of the paddings)", p < 0 ? 0.0 : 100 * p);
-        } else if (app_in_mode(a, MODE_COMPARE) && in.h > 0) { /* compare asked for but not possible: say why */
-            draw_text(&a->crt, in.y, in.x, in.w, ROLE_ERROR, "compare: %s", a->cmp.error);
+        } else if (cs && in.h > 0) { /* compare asked for but not possible: say why */
+            draw_text(&a->crt, in.y, in.x, in.w, ROLE_ERROR, "compare: %s", cs->error);
         }
     }
     panel_bar_draw(&v);
@@ -131,9 +129,27 @@ static int lesson_leave_key(tui_app *a, int key)
 
 static void lesson_leave(tui_app *a)
 {
-    lesson_free(&a->lesson.les);
-    a->lesson.step = 0;
     app_set_message(a, false, "left the lesson; n/p move through the library");
+}
+
+static void lesson_release(void *st)
+{
+    lesson_state *ls = st;
+    lesson_free(&ls->les);
+}
+
+/* A lesson opened while one is open replaces it in place (one lesson mode on the stack). */
+void lesson_open(tui_app *a, lesson *l)
+{
+    lesson_state *ls = app_mode_state(a, MODE_LESSON);
+    if (!ls && app_push(a, &mode_lesson))
+        ls = app_mode_state(a, MODE_LESSON);
+    if (!ls) {
+        lesson_free(l);
+        return;
+    }
+    lesson_free(&ls->les);
+    *ls = (lesson_state){.les = *l};
 }
 
 const tui_mode mode_main = {
@@ -147,4 +163,6 @@ const tui_mode mode_lesson = {
     .key = lesson_leave_key,
     .draw = view_draw,
     .leave = lesson_leave,
+    .state_size = sizeof(lesson_state),
+    .release = lesson_release,
 };

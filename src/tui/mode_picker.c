@@ -208,7 +208,7 @@ static int picker_choose(tui_app *a, int key)
     picker_kind kind = p->kind;
     app_pop(a);
     if (kind == PICK_ARCH) {
-        scenario_change c = {SCENARIO_CHANGE_ARCH_SET, .u.arch = {0, k}};
+        scenario_change c = {.kind = SCENARIO_CHANGE_ARCH_SET, .u.arch = {.step = 0, .index = k}};
         return app_change(a, &c, false);
     }
     /* the pattern after the one before the chosen: n's path, which asks first when edited */

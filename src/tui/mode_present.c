@@ -37,7 +37,7 @@ static int present_top(const tui_app *a)
 {
     char head[160];
     tui_role role = headline_text(&a->sc, &a->view, head, sizeof head);
-    bool hidden = app_in_mode(a, MODE_QUIZ) && !a->quiz.answered;
+    bool hidden = quiz_hidden(a);
     bool big = !hidden && role != ROLE_WARN && a->rows >= 30 && a->view.res.active_lanes > 0;
     return 1 + 2 + (big ? 6 : 2);
 }
@@ -68,8 +68,9 @@ static int present_compare_top(const tui_app *a)
  * half the screen; both sides share the scroll. */
 grid_geom present_compare_geom(const tui_app *a, bool other)
 {
-    const tui_view *v = other ? &a->cmp.view : &a->view;
-    int other_banks = a->cmp.other.arch ? a->cmp.other.arch->banks : a->sc.arch->banks;
+    const compare_state *cs = app_mode_state(a, MODE_COMPARE);
+    const tui_view *v = other ? &cs->view : &a->view;
+    int other_banks = cs && cs->other.arch ? cs->other.arch->banks : a->sc.arch->banks;
     int banks = other ? other_banks : a->sc.arch->banks;
     int half = (a->cols - 1) / 2, x = other ? half + 1 : 0, w = other ? a->cols - half - 1 : half;
     int most = other_banks > a->sc.arch->banks ? other_banks : a->sc.arch->banks; /* one cell width for both */
@@ -98,15 +99,16 @@ static void present_verdict_line(tui_app *a, int y, int x, int w, tui_role role,
  * the grid, so the class reads before and after from the back of the room. */
 static void present_compare_side(tui_app *a, tui_vctx *v, bool other, int shown)
 {
-    const scenario *s = other ? &a->cmp.other : &a->sc;
-    const tui_view *view = other ? &a->cmp.view : &a->view;
+    compare_state *cs = app_mode_state(a, MODE_COMPARE);
+    const scenario *s = other ? &cs->other : &a->sc;
+    const tui_view *view = other ? &cs->view : &a->view;
     const grid_geom *g = other ? &a->frame.grid2 : &a->frame.grid;
     int x = g->frame.x, w = g->frame.w;
     char cap[300], head[160];
     compare_caption(a, other, cap, sizeof cap);
     draw_text_cut(&a->crt, 1, x + 1, w - 2, ROLE_KEY, 0, cap);
     tui_role role = headline_text(s, view, head, sizeof head);
-    bool hidden = app_in_mode(a, MODE_QUIZ) && !a->quiz.answered;
+    bool hidden = quiz_hidden(a);
     if (hidden) {
         draw_text(&a->crt, 2, x + 1, w - 2, ROLE_HILITE, "predict first");
     } else if (a->rows >= 30 && role != ROLE_WARN && view->valid && view->res.active_lanes > 0) {
@@ -118,13 +120,13 @@ static void present_compare_side(tui_app *a, tui_vctx *v, bool other, int shown)
     } else if (view->valid) {
         present_verdict_line(a, 2, x + 1, w - 2, role, head, view);
     }
-    panel_grid_draw(v, g, s, view, other ? (a->cmp.pinned ? "pinned" : a->cmp.label) : "now", false,
-                    hidden ? -2 : shown);
+    panel_grid_draw(v, g, s, view, other ? (cs->pinned ? "pinned" : cs->label) : "now", false, hidden ? -2 : shown);
 }
 
 static void present_draw(tui_app *a)
 {
-    if (app_in_mode(a, MODE_COMPARE) && !a->cmp.ok) { /* nothing to compare yet: the view says why */
+    compare_state *cs = app_mode_state(a, MODE_COMPARE);
+    if (cs && !cs->ok) { /* nothing to compare yet: the view says why */
         view_draw(a);
         return;
     }
@@ -132,7 +134,7 @@ static void present_draw(tui_app *a)
         tui_vctx v;
         app_view_context(a, &v);
         panel_title_draw(&v);
-        int shown = app_in_mode(a, MODE_STEP) ? a->step.shown : -1;
+        int shown = step_shown(a);
         present_compare_side(a, &v, false, shown);
         present_compare_side(a, &v, true, shown);
         panel_bar_draw(&v);
@@ -144,17 +146,19 @@ static void present_draw(tui_app *a)
     int cols = a->cols, rows = a->rows;
     /* the banner: the lesson's text, else the first line of the explanation (the reason, e.g. the
      * stride and gcd), at most two lines with the rest one key (y) away; hidden in a quiz */
-    bool hidden = app_in_mode(a, MODE_QUIZ) && !a->quiz.answered;
+    const lesson_state *ls = app_mode_state(a, MODE_LESSON);
+    const quiz_state *quiz = app_mode_state(a, MODE_QUIZ);
+    bool hidden = quiz_hidden(a);
     char banner[600] = "";
     explain_lines e = {0};
-    if (app_in_mode(a, MODE_STEP) && a->step.shown > 0 && a->view.valid) { /* the wavefront just revealed */
-        explain_wavefront(&a->sc, &a->view.in, &a->view.res, a->step.shown - 1, &e);
+    if (step_shown(a) > 0 && a->view.valid) { /* the wavefront just revealed */
+        explain_wavefront(&a->sc, &a->view.in, &a->view.res, step_shown(a) - 1, &e);
         snprintf(banner, sizeof banner, "%s%s%s", e.n > 0 ? e.line[0] : "", e.n > 1 ? "; " : "",
                  e.n > 1 ? e.line[1] : "");
         explain_lines_free(&e);
-    } else if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0 && !(a->modified && !hidden && a->view.valid))
-        snprintf(banner, sizeof banner, "%s", a->lesson.les.steps[a->lesson.step].text);
-    else if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0) {
+    } else if (ls && !(a->modified && !hidden && a->view.valid))
+        snprintf(banner, sizeof banner, "%s", ls->les.steps[ls->step].text);
+    else if (ls) {
         /* the step's edit was made: the step's text spoke of the grid before it, so the banner
          * says what is on screen now, in the model's words (the reason: stride and gcd) */
         explain_access(&a->sc, &a->view.in, &a->view.res, &e);
@@ -180,7 +184,7 @@ static void present_draw(tui_app *a)
     tui_role role = headline_text(&a->sc, &a->view, head, sizeof head);
     int vy = y;
     if (hidden) {
-        draw_text(&a->crt, vy, 1, cols - 2, ROLE_HILITE, "predict first: conflict degree? %s_", a->quiz.buf);
+        draw_text(&a->crt, vy, 1, cols - 2, ROLE_HILITE, "predict first: conflict degree? %s_", quiz->buf);
         y += 2;
     } else if (role == ROLE_WARN || rows < 30 || a->view.res.active_lanes == 0) {
         present_verdict_line(a, vy, 1, cols - 2, role, head, &a->view);
@@ -193,10 +197,10 @@ static void present_draw(tui_app *a)
                   a->view.res.wavefronts == 1 ? "" : "s", a->view.res.ideal_wavefronts);
         y += 6;
     }
-    if (app_in_mode(a, MODE_QUIZ) && a->quiz.answered) /* the answer's verdict, on the blank line */
-        draw_text(&a->crt, y - 1, 1, cols - 2, a->quiz.guess == a->view.res.conflict_degree ? ROLE_OK : ROLE_ERROR,
-                  "you predicted %d: %s", a->quiz.guess,
-                  a->quiz.guess == a->view.res.conflict_degree ? "right" : "not quite");
+    if (quiz && quiz->answered) /* the answer's verdict, on the blank line */
+        draw_text(&a->crt, y - 1, 1, cols - 2, quiz->guess == a->view.res.conflict_degree ? ROLE_OK : ROLE_ERROR,
+                  "you predicted %d: %s", quiz->guess,
+                  quiz->guess == a->view.res.conflict_degree ? "right" : "not quite");
     const grid_geom *g = &a->frame.grid; /* computed for this frame by frame_compute */
     char cap[300], kind[32];
     if (a->sc.is_trace && a->view.valid) /* a trace: the instruction (a recording's line, warp, SASS) */
@@ -210,7 +214,7 @@ static void present_draw(tui_app *a)
                  scenario_kind_text(&a->view.in.req, kind, sizeof kind), ac->type_text, ac->width,
                  ac->label ? " - " : "", ac->label ? ac->label : "");
     }
-    panel_grid_draw(&v, g, &a->sc, &a->view, cap, false, hidden ? -2 : app_in_mode(a, MODE_STEP) ? a->step.shown : -1);
+    panel_grid_draw(&v, g, &a->sc, &a->view, cap, false, hidden ? -2 : step_shown(a));
     panel_bar_draw(&v);
 }
 

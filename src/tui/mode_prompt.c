@@ -8,16 +8,51 @@
 
 #include "tui/app.h"
 
-static bool prompt_is_question(const tui_app *a)
+/* The prompt's own state (allocated when it opens, freed when it closes). */
+typedef struct prompt_state {
+    prompt_kind kind;
+    bool svg; /* PROMPT_OVERWRITE: the file is an SVG picture */
+    int arg;  /* PROMPT_OPEN: direction */
+    tui_line line;
+    char err[320];  /* PROMPT_STRUCT: why the declaration was refused, "" when none */
+    int err_col;    /* its column in the line (0-based), -1 when it has none */
+    int line_start; /* PROMPT_STRUCT: where the last line of a paste starts (Enter continues) */
+} prompt_state;
+
+/* The open prompt's state (the prompt is the top mode whenever its handlers run). */
+static prompt_state *pst(const tui_app *a)
 {
-    return a->prompt.kind == PROMPT_OVERWRITE || a->prompt.kind == PROMPT_QUIT || a->prompt.kind == PROMPT_OPEN;
+    return app_mode_state(a, MODE_PROMPT);
 }
 
-/* Save to the prompt's file name now and report. */
-static int save_now(tui_app *a, bool svg)
+/* One way in: the kind, the text the line starts with (selected: typing replaces it) and, for
+ * PROMPT_OPEN, the direction. */
+void prompt_open(tui_app *a, prompt_kind kind, const char *text, int arg)
+{
+    if (!app_push(a, &mode_prompt))
+        return;
+    prompt_state *p = pst(a);
+    *p = (prompt_state){.kind = kind, .arg = arg, .err_col = -1};
+    line_set(&p->line, text ? text : "", true);
+}
+
+bool prompt_asks_quit(const tui_app *a)
+{
+    const prompt_state *p = app_top(a) == &mode_prompt ? pst(a) : NULL;
+    return p && p->kind == PROMPT_QUIT;
+}
+
+static bool prompt_is_question(const tui_app *a)
+{
+    const prompt_state *p = pst(a);
+    return p->kind == PROMPT_OVERWRITE || p->kind == PROMPT_QUIT || p->kind == PROMPT_OPEN;
+}
+
+/* Save to path now and report (the prompt is closed by then: path is a copy). */
+static int save_now(tui_app *a, const char *path, bool svg)
 {
     char msg[400];
-    bool ok = tui_save(a, a->prompt.line.buf, svg, msg, sizeof msg);
+    bool ok = tui_save(a, path, svg, msg, sizeof msg);
     app_set_message(a, !ok, "%s", msg);
     if (ok && !svg)
         a->modified = false;
@@ -27,8 +62,9 @@ static int save_now(tui_app *a, bool svg)
 /* A key for the line editor (file name, swizzle or declaration); an edit clears the error. */
 static int prompt_insert(tui_app *a, int key)
 {
-    line_key(&a->prompt.line, key);
-    a->prompt.err[0] = '\0';
+    prompt_state *p = pst(a);
+    line_key(&p->line, key);
+    p->err[0] = '\0';
     return REACT_REDRAW;
 }
 
@@ -37,7 +73,7 @@ static int prompt_insert(tui_app *a, int key)
  * the cursor on its column. */
 static int prompt_struct_accept(tui_app *a)
 {
-    prompt_state *p = &a->prompt;
+    prompt_state *p = pst(a);
     int depth = 0;
     for (const char *c = p->line.buf; *c; c++)
         depth += *c == '{' ? 1 : *c == '}' ? -1 : 0;
@@ -57,7 +93,9 @@ static int prompt_struct_accept(tui_app *a)
         p->line_start = p->line.len;
         return REACT_REDRAW;
     }
-    scenario_change c = {SCENARIO_CHANGE_STRUCT_DECL, .u.decl = {p->line.buf}};
+    char text[LINE_MAX_TEXT]; /* the change borrows it past the prompt's close */
+    snprintf(text, sizeof text, "%s", p->line.buf);
+    scenario_change c = {.kind = SCENARIO_CHANGE_STRUCT_DECL, .u.decl = {.text = text}};
     char msg[300];
     scenario probe;
     if (!scenario_clone(&a->sc, &probe)) {
@@ -74,16 +112,14 @@ static int prompt_struct_accept(tui_app *a)
             p->line.cur = p->err_col;
         return REACT_REDRAW;
     }
-    app_pop(a);
+    char name[64] = "";
+    const char *b = strstr(text, "struct");
+    if (b && sscanf(b + 6, " %63[A-Za-z0-9_]", name) != 1)
+        name[0] = '\0';
+    app_pop(a); /* p is freed here */
     int r = app_change(a, &c, false);
-    if (r & REACT_EDITED) { /* the new struct selected */
-        char name[64];
-        const char *b = strstr(a->prompt.line.buf, "struct");
-        if (b && sscanf(b + 6, " %63[A-Za-z0-9_]", name) == 1 && types_struct_find(&a->sc.types, name) >= 0) {
-            a->structs.sel_struct = types_struct_find(&a->sc.types, name);
-            a->structs.sel_field = 0;
-        }
-    }
+    if ((r & REACT_EDITED) && name[0]) /* the new struct selected */
+        structs_select(a, name);
     return r;
 }
 
@@ -91,12 +127,14 @@ static int prompt_yes(tui_app *a, int key);
 
 static int prompt_accept(tui_app *a, int key)
 {
-    prompt_state *p = &a->prompt;
+    prompt_state *p = pst(a);
     if (prompt_is_question(a))
         return prompt_yes(a, key);
     if (p->kind == PROMPT_SWIZZLE) { /* an edit like any other: undo takes it back */
-        scenario_change c = {SCENARIO_CHANGE_SWIZZLE,
-                             .u.swizzle = {scenario_access_array(&a->sc, a->access), p->line.buf}};
+        char text[LINE_MAX_TEXT];    /* the change borrows it past the prompt's close */
+        snprintf(text, sizeof text, "%s", p->line.buf);
+        scenario_change c = {.kind = SCENARIO_CHANGE_SWIZZLE,
+                             .u.swizzle = {.array = scenario_access_array(&a->sc, a->access), .text = text}};
         app_pop(a);
         return app_change(a, &c, false);
     }
@@ -110,14 +148,17 @@ static int prompt_accept(tui_app *a, int key)
         p->kind = PROMPT_OVERWRITE;
         return REACT_REDRAW;
     }
+    char path[LINE_MAX_TEXT];
+    snprintf(path, sizeof path, "%s", p->line.buf);
     app_pop(a);
-    return save_now(a, svg);
+    return save_now(a, path, svg);
 }
 
 static int prompt_cancel(tui_app *a, int key)
 {
     (void)key;
-    bool save = a->prompt.kind == PROMPT_SAVE || a->prompt.kind == PROMPT_SVG || a->prompt.kind == PROMPT_OVERWRITE;
+    prompt_kind k = pst(a)->kind;
+    bool save = k == PROMPT_SAVE || k == PROMPT_SVG || k == PROMPT_OVERWRITE;
     app_set_message(a, false, "%s", save ? "not saved" : "cancelled");
     app_pop(a);
     return REACT_REDRAW;
@@ -125,16 +166,15 @@ static int prompt_cancel(tui_app *a, int key)
 
 static int prompt_yes(tui_app *a, int key)
 {
-    prompt_state *p = &a->prompt;
     if (!prompt_is_question(a))
         return prompt_insert(a, key);
-    prompt_kind k = p->kind;
+    prompt_state p = *pst(a); /* a copy: closing the prompt frees its state */
     app_pop(a);
-    if (k == PROMPT_OVERWRITE)
-        return save_now(a, p->svg);
-    if (k == PROMPT_QUIT)
+    if (p.kind == PROMPT_OVERWRITE)
+        return save_now(a, p.line.buf, p.svg);
+    if (p.kind == PROMPT_QUIT)
         return REACT_QUIT;
-    return app_open_relative(a, p->arg, true);
+    return app_open_relative(a, p.arg, true);
 }
 
 static int prompt_no(tui_app *a, int key)
@@ -146,24 +186,26 @@ static int prompt_no(tui_app *a, int key)
 
 static int prompt_open_save(tui_app *a, int key)
 {
-    if (!prompt_is_question(a) || a->prompt.kind == PROMPT_OVERWRITE)
+    prompt_state *p = pst(a);
+    if (!prompt_is_question(a) || p->kind == PROMPT_OVERWRITE)
         return prompt_insert(a, key);
     /* save first: the file name prompt replaces the question */
-    a->prompt.kind = PROMPT_SAVE;
+    p->kind = PROMPT_SAVE;
     char name[LINE_MAX_TEXT];
     if (!tui_save_default_name(a, false, name, sizeof name))
         app_set_message(a, true, "the file's name is longer than %d bytes: type the name to save as",
                         LINE_MAX_TEXT - 1);
-    line_set(&a->prompt.line, name, true);
+    line_set(&p->line, name, true);
     return REACT_REDRAW;
 }
 
 static int prompt_line(tui_app *a, int key)
 {
+    prompt_state *p = pst(a);
     if (!prompt_is_question(a))
-        line_key(&a->prompt.line, key);
+        line_key(&p->line, key);
     if (key != KEY_LEFT && key != KEY_RIGHT && key != KEY_HOME && key != KEY_END)
-        a->prompt.err[0] = '\0';
+        p->err[0] = '\0';
     return REACT_REDRAW;
 }
 
@@ -180,7 +222,7 @@ static int prompt_key(tui_app *a, int key)
 static void prompt_draw(tui_app *a)
 {
     const layout_rect *r = &a->frame.lay.bar;
-    const prompt_state *p = &a->prompt;
+    const prompt_state *p = pst(a);
     draw_fill(&a->crt, r->y, 0, a->cols, ROLE_BAR);
     switch (p->kind) {
     case PROMPT_SAVE:
@@ -283,6 +325,7 @@ const tui_mode mode_prompt = {
     .overlay = true,
     .key = prompt_key,
     .draw = prompt_draw,
+    .state_size = sizeof(prompt_state),
     .actions = prompt_actions,
     .nactions = (int)(sizeof prompt_actions / sizeof prompt_actions[0]),
 };

@@ -7,6 +7,19 @@
 
 #include "tui/app.h"
 
+bool quiz_hidden(const tui_app *a)
+{
+    const quiz_state *q = app_mode_state(a, MODE_QUIZ);
+    return q && !q->answered;
+}
+
+void quiz_restart(tui_app *a)
+{
+    quiz_state *q = app_mode_state(a, MODE_QUIZ);
+    if (q)
+        q->answered = false;
+}
+
 int quiz_toggle(tui_app *a, int key)
 {
     (void)key;
@@ -21,7 +34,7 @@ int quiz_toggle(tui_app *a, int key)
 
 static int quiz_digit(tui_app *a, int key)
 {
-    quiz_state *q = &a->quiz;
+    quiz_state *q = app_mode_state(a, MODE_QUIZ);
     if (key == KEY_BACKSPACE || key == 127) {
         if (q->len > 0)
             q->buf[--q->len] = '\0';
@@ -36,7 +49,7 @@ static int quiz_digit(tui_app *a, int key)
 static int quiz_enter(tui_app *a, int key)
 {
     (void)key;
-    quiz_state *q = &a->quiz;
+    quiz_state *q = app_mode_state(a, MODE_QUIZ);
     if (q->len == 0) {
         app_set_message(a, false, "type a number first: how many ways does the worst bank conflict?");
         return REACT_REDRAW;
@@ -48,15 +61,10 @@ static int quiz_enter(tui_app *a, int key)
     return REACT_REDRAW;
 }
 
+/* The state starts zeroed: nothing typed, no answer yet. */
 static void quiz_enter_mode(tui_app *a)
 {
-    a->quiz = (quiz_state){0};
     app_set_message(a, false, "predict first: type the conflict degree you expect, then Enter");
-}
-
-static void quiz_leave(tui_app *a)
-{
-    a->quiz = (quiz_state){0};
 }
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
@@ -80,7 +88,7 @@ const tui_mode mode_quiz = {
     .name = "quiz",
     .enter = quiz_enter_mode,
     .draw = view_draw,
-    .leave = quiz_leave,
+    .state_size = sizeof(quiz_state),
     .actions = quiz_actions,
     .nactions = (int)(sizeof quiz_actions / sizeof quiz_actions[0]),
 };

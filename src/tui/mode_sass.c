@@ -327,7 +327,7 @@ static int sass_key_action(tui_app *a, int key)
         while (app_top(a)->id == MODE_SASS) /* back to the view it was opened from */
             app_pop(a);
         a->access = entry;
-        a->step.shown = 0;
+        step_restart(a);
         app_set_message(a, false, "pc 0x%llx: instruction %d, the costliest of its %d execution%s",
                         (unsigned long long)pc, entry, n, n == 1 ? "" : "s");
         return REACT_RECOMPUTE | REACT_MEASURE | REACT_REDRAW;

@@ -365,7 +365,7 @@ static int source_enter(tui_app *a)
     while (app_top(a)->id == MODE_SOURCE) /* back to the view it was opened from */
         app_pop(a);
     a->access = acc;
-    a->step.shown = 0;
+    step_restart(a);
     if (line > 0)
         app_set_message(a, false, "line %d: %s %d, the %s of %d on the line%s", line,
                         scenario_access_noun(&a->sc, false), acc, worst ? "costliest" : "first", nacc,

@@ -8,6 +8,26 @@
 
 #include "tui/app.h"
 
+int step_shown(const tui_app *a)
+{
+    const step_state *st = app_mode_state(a, MODE_STEP);
+    return st ? st->shown : -1;
+}
+
+void step_restart(tui_app *a)
+{
+    step_state *st = app_mode_state(a, MODE_STEP);
+    if (st)
+        st->shown = 0;
+}
+
+void step_clamp(tui_app *a, int wavefronts)
+{
+    step_state *st = app_mode_state(a, MODE_STEP);
+    if (st && st->shown > wavefronts)
+        st->shown = wavefronts;
+}
+
 int step_toggle(tui_app *a, int key)
 {
     (void)key;
@@ -25,7 +45,7 @@ int step_toggle(tui_app *a, int key)
 static void step_narrate(tui_app *a)
 {
     const banks_result *r = &a->view.res;
-    int k = a->step.shown - 1;
+    int k = step_shown(a) - 1;
     if (k < 0) {
         /* ids from 0, as CUDA's; counts as "k of n" */
         app_set_message(a, false, "step: Space reveals wavefront 0, the first of %d", r->wavefronts);
@@ -45,11 +65,13 @@ static void step_narrate(tui_app *a)
 static int step_next(tui_app *a, int key)
 {
     (void)key;
+    compare_state *cs = app_mode_state(a, MODE_COMPARE);
     int rows = a->view.res.wavefronts; /* beside a compare grid: until both are done */
-    if (app_in_mode(a, MODE_COMPARE) && a->cmp.ok && a->cmp.view.valid && a->cmp.view.res.wavefronts > rows)
-        rows = a->cmp.view.res.wavefronts;
-    if (a->step.shown < rows)
-        a->step.shown++;
+    if (cs && cs->ok && cs->view.valid && cs->view.res.wavefronts > rows)
+        rows = cs->view.res.wavefronts;
+    step_state *st = app_mode_state(a, MODE_STEP);
+    if (st->shown < rows)
+        st->shown++;
     step_narrate(a);
     return REACT_REDRAW;
 }
@@ -57,22 +79,16 @@ static int step_next(tui_app *a, int key)
 static int step_play(tui_app *a, int key)
 {
     (void)key;
-    a->step.playing = !a->step.playing;
-    a->step.last_ms = app_now_ms();
+    step_state *st = app_mode_state(a, MODE_STEP);
+    st->playing = !st->playing;
+    st->last_ms = app_now_ms();
     return REACT_REDRAW;
 }
 
+/* The state starts zeroed (nothing revealed, not playing): the first wavefront is announced. */
 static void step_enter(tui_app *a)
 {
-    a->step.shown = 0;
-    a->step.playing = false;
     step_narrate(a);
-}
-
-static void step_leave(tui_app *a)
-{
-    a->step.playing = false;
-    a->step.shown = 0;
 }
 
 /* This mode's own rows of the action table (dispatch, key bar and help take them first). */
@@ -96,7 +112,7 @@ const tui_mode mode_step = {
     .name = "step mode",
     .enter = step_enter,
     .draw = view_draw,
-    .leave = step_leave,
+    .state_size = sizeof(step_state),
     .actions = step_actions,
     .nactions = (int)(sizeof step_actions / sizeof step_actions[0]),
 };

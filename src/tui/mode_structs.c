@@ -7,17 +7,38 @@
 
 #include "tui/app.h"
 
+/* The struct editor's own state (allocated when it opens, freed when it closes). */
+typedef struct structs_state {
+    int sel_struct, sel_field;
+    /* d on a field an access reads asks first: the field asked about (-1: none) */
+    int ask_struct, ask_field;
+} structs_state;
+
+/* The editor's state, while it is open. */
+static structs_state *sst(const tui_app *a)
+{
+    return app_mode_state(a, MODE_STRUCTS);
+}
+
 int structs_open(tui_app *a, int key)
 {
     (void)key;
-    a->structs.ask_struct = a->structs.ask_field = -1;
-    app_push(a, &mode_structs);
+    if (app_push(a, &mode_structs))
+        *sst(a) = (structs_state){.ask_struct = -1, .ask_field = -1};
     return REACT_REDRAW;
+}
+
+void structs_select(tui_app *a, const char *name)
+{
+    structs_state *st = sst(a);
+    int k = types_struct_find(&a->sc.types, name);
+    if (st && k >= 0)
+        *st = (structs_state){.sel_struct = k, .ask_struct = -1, .ask_field = -1};
 }
 
 static int structs_move(tui_app *a, int key)
 {
-    structs_state *st = &a->structs;
+    structs_state *st = sst(a);
     const types_registry *t = &a->sc.types;
     if (t->n == 0)
         return REACT_NONE;
@@ -49,24 +70,19 @@ static int structs_move(tui_app *a, int key)
 static int structs_declare(tui_app *a, int key)
 {
     (void)key;
-    a->prompt.kind = PROMPT_STRUCT;
-    a->prompt.err[0] = '\0';
-    a->prompt.err_col = -1;
-    a->prompt.line_start = 0;
     strbuf sb = {0};
     if (a->sc.types.n > 0)
-        types_struct_decl_line(&a->sc.types, a->structs.sel_struct < a->sc.types.n ? a->structs.sel_struct : 0, &sb);
-    line_set(&a->prompt.line, strbuf_str(&sb), true);
+        types_struct_decl_line(&a->sc.types, sst(a)->sel_struct < a->sc.types.n ? sst(a)->sel_struct : 0, &sb);
+    prompt_open(a, PROMPT_STRUCT, strbuf_str(&sb), 0);
     strbuf_free(&sb);
-    app_push(a, &mode_prompt);
     return REACT_REDRAW;
 }
 
 static int structs_edit(tui_app *a, int key)
 {
-    structs_state *st = &a->structs;
+    structs_state *st = sst(a);
     if (a->sc.types.n == 0 && key == '+') { /* a first struct to start from */
-        scenario_change c = {SCENARIO_CHANGE_STRUCT_DECL, .u.decl = {"struct S { float x; };"}};
+        scenario_change c = {.kind = SCENARIO_CHANGE_STRUCT_DECL, .u.decl = {.text = "struct S { float x; };"}};
         st->sel_struct = st->sel_field = 0;
         return app_change(a, &c, false);
     }
@@ -77,11 +93,11 @@ static int structs_edit(tui_app *a, int key)
     int si = st->sel_struct < a->sc.types.n ? st->sel_struct : 0;
     /* d on a field an access reads: the first d says so, the second moves the access */
     bool again = key == 'd' && st->ask_struct == si && st->ask_field == st->sel_field;
-    scenario_change c = {key == 't'   ? SCENARIO_CHANGE_FIELD_TYPE_NEXT
-                         : key == '+' ? SCENARIO_CHANGE_FIELD_ADD
-                         : key == 'd' ? SCENARIO_CHANGE_FIELD_DELETE
-                                      : SCENARIO_CHANGE_FIELDS_REORDER,
-                         .u.field = {si, st->sel_field, again}};
+    scenario_change c = {.kind = key == 't'   ? SCENARIO_CHANGE_FIELD_TYPE_NEXT
+                                 : key == '+' ? SCENARIO_CHANGE_FIELD_ADD
+                                 : key == 'd' ? SCENARIO_CHANGE_FIELD_DELETE
+                                              : SCENARIO_CHANGE_FIELDS_REORDER,
+                         .u.field = {.struct_index = si, .field = st->sel_field, .retarget = again}};
     st->ask_struct = st->ask_field = -1;
     char sel_name[64] = ""; /* R moves the fields: the selection follows its field */
     if (key == 'R' && st->sel_field >= 0 && st->sel_field < a->sc.types.structs[si].nfields)
@@ -103,6 +119,7 @@ static int structs_edit(tui_app *a, int key)
 static void structs_draw(tui_app *a)
 {
     const scenario *s = &a->sc;
+    const structs_state *st = sst(a);
     int w = a->cols - 4 < 90 ? a->cols - 4 : 90, h = a->rows - 2;
     layout_rect box = {1, (a->cols - w) / 2, h, w};
     for (int y = box.y; y < box.y + box.h; y++)
@@ -136,7 +153,7 @@ static void structs_draw(tui_app *a)
             tui_role role = strstr(line, "hole") || strstr(line, "tail padding") ? ROLE_PADDING
                             : strstr(line, "sizeof")                             ? ROLE_KEY
                                                                                  : ROLE_NORMAL;
-            bool sel = is_field && i == a->structs.sel_struct && field == a->structs.sel_field;
+            bool sel = is_field && i == st->sel_struct && field == st->sel_field;
             draw_text_mark(&a->crt, y++, in.x + 1, in.w - 1, role, sel ? MARK_SELECT : 0, "%s%.*s", sel ? ">" : " ",
                            len, line);
         }
@@ -200,6 +217,7 @@ const tui_mode mode_structs = {
     .name = "struct editor",
     .overlay = true,
     .draw = structs_draw,
+    .state_size = sizeof(structs_state),
     .actions = structs_actions,
     .nactions = (int)(sizeof structs_actions / sizeof structs_actions[0]),
 };

@@ -80,12 +80,6 @@ void app_modes_free(tui_app *a)
         pop_one(a, false);
 }
 
-void app_pop_all(tui_app *a)
-{
-    while (a->depth > 1)
-        app_pop(a);
-}
-
 /* The terminal is big enough for one grid but not for two side by side: Esc closes the compare. */
 static bool compare_too_wide(const tui_app *a)
 {
@@ -110,7 +104,7 @@ static void draw_too_small(const tui_app *a)
         draw_text_cut(&a->crt, y++, 0, a->cols, ROLE_NORMAL, 0, (int)strlen(need) <= a->cols ? need : min);
         draw_text_cut(&a->crt, y++, 0, a->cols, ROLE_NORMAL, 0, now);
     }
-    bool asking = app_top(a) == &mode_prompt && a->prompt.kind == PROMPT_QUIT;
+    bool asking = prompt_asks_quit(a);
     if (!asking && compare_too_wide(a))
         draw_text_cut(&a->crt, y++, 0, a->cols, ROLE_DIM, 0, "Esc closes the compare");
     draw_text_cut(&a->crt, y, 0, a->cols, asking ? ROLE_KEY : ROLE_DIM, 0,
@@ -130,7 +124,7 @@ static bool too_small_key(tui_app *a, int key, int *react)
     int rows, cols;
     if (crt_terminal_size(&rows, &cols) && cols >= a->frame.lay.need_cols && rows >= a->frame.lay.need_rows)
         return false;
-    bool asking = app_top(a) == &mode_prompt && a->prompt.kind == PROMPT_QUIT;
+    bool asking = prompt_asks_quit(a);
     *react = REACT_REDRAW;
     if (asking)
         return !(key == 'y' || key == 'Y' || key == 'n' || key == 'N' || key == KEY_ESC);
@@ -141,8 +135,7 @@ static bool too_small_key(tui_app *a, int key, int *react)
             *react = REACT_QUIT;
             return true;
         }
-        a->prompt.kind = PROMPT_QUIT;
-        app_push(a, &mode_prompt);
+        prompt_open(a, PROMPT_QUIT, NULL, 0);
     }
     return true;
 }

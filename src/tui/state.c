@@ -68,10 +68,10 @@ static void app_take(tui_app *a, scenario *s, const char *source)
     a->warp = scenario_selected_warp(&a->sc, 0); /* 0 for a trace */
     a->sel_lane = -1;                            /* no lane selected until one is chosen (arrows, a click) */
     a->grid_scroll = a->map_scroll = 0;
-    a->step.shown = 0;
+    step_restart(a);
     a->pattern = pattern_index(source);
     a->modified = false;
-    a->quiz.answered = false;
+    quiz_restart(a);
     a->scen_gen++;
     scenario_free(&a->saved);
     scenario_clone(&a->sc, &a->saved); /* the description copied, the trace's table shared */
@@ -93,11 +93,7 @@ bool app_open(tui_app *a, const char *source, char *err, size_t errlen)
             return false;
         }
         app_take(a, &s, l.steps[0].pattern);
-        lesson_free(&a->lesson.les);
-        a->lesson.les = l;
-        a->lesson.step = 0;
-        if (a->depth > 0 && !app_in_mode(a, MODE_LESSON))
-            app_push(a, &mode_lesson);
+        lesson_open(a, &l);
         return true;
     }
     scenario s;
@@ -114,16 +110,8 @@ void app_free(tui_app *a)
 {
     app_modes_free(a); /* the open modes' own states */
     jobs_free(a);
-    if (a->adv.res)
-        free(a->adv.res);
-    lesson_free(&a->lesson.les);
     scenario_history_free(&a->hist);
-    scenario_free(&a->edit.good);
-    for (int i = 0; i < a->edit.npending; i++)
-        scenario_free(&a->edit.pending[i]);
-    free(a->edit.pending);
     scenario_free(&a->sc);
-    scenario_free(&a->cmp.other);
     if (a->rec.ok)
         recording_free(&a->rec.r);
     free(a->rec.path);
@@ -148,10 +136,9 @@ void app_refresh_view(tui_app *a)
 {
     clamp_selection(a);
     view_build(&a->sc, a->access, a->iteration, a->warp, &a->view);
-    if (a->step.shown > a->view.res.wavefronts)
-        a->step.shown = a->view.res.wavefronts;
-    compare_state *c = &a->cmp;
-    if (c->ok) {
+    step_clamp(a, a->view.res.wavefronts);
+    compare_state *c = app_mode_state(a, MODE_COMPARE);
+    if (c && c->ok) {
         const scenario *o = &c->other;
         int acc = c->pinned ? c->access : a->access, it = c->pinned ? c->iteration : a->iteration;
         int w = c->pinned ? c->warp : a->warp;
@@ -167,16 +154,18 @@ void app_refresh_view(tui_app *a)
 
 void app_react(tui_app *a, int flags)
 {
+    compare_state *cs = app_mode_state(a, MODE_COMPARE);
     if (flags & REACT_EDITED) {
         a->scen_gen++;
-        a->step.shown = 0;
-        a->quiz.answered = false;
+        step_restart(a);
+        quiz_restart(a);
         sweep_measure_cancel(a);
         jobs_start_totals(a);
-        if (app_in_mode(a, MODE_COMPARE) && !a->cmp.pinned && !a->cmp.file)
+        if (cs && !cs->pinned && !cs->file)
             jobs_start_variant(a);
-        if (app_in_mode(a, MODE_ADVISOR))
-            jobs_start_advisor(a, a->adv.res ? a->adv.res->array : a->sc.accesses[a->access].array);
+        const advisor_state *ad = app_mode_state(a, MODE_ADVISOR);
+        if (ad)
+            jobs_start_advisor(a, ad->res ? ad->res->array : a->sc.accesses[a->access].array);
         flags |= REACT_MEASURE | REACT_RECOMPUTE;
         if (a->modified && a->saved.arch) /* back to what the file holds ("+" then "-"): unmodified */
             a->modified = !scenario_same_file(&a->sc, &a->saved);
@@ -255,21 +244,21 @@ int64_t app_instr_seq(const tui_app *a)
 }
 
 /* Step an open lesson forwards or back (stopping at its ends). */
-static int lesson_move(tui_app *a, int delta)
+static int lesson_move(tui_app *a, lesson_state *ls, int delta)
 {
-    int k = a->lesson.step + delta;
-    if (k < 0 || k >= a->lesson.les.nsteps) {
+    int k = ls->step + delta;
+    if (k < 0 || k >= ls->les.nsteps) {
         app_set_message(a, false, "%s of the lesson (Esc leaves it)", k < 0 ? "start" : "end");
         return REACT_REDRAW;
     }
     scenario s;
     io_error e;
-    if (!load_scenario_file(a->lesson.les.steps[k].pattern, NULL, &s, &e)) {
+    if (!load_scenario_file(ls->les.steps[k].pattern, NULL, &s, &e)) {
         app_set_message(a, true, "%s", e.text);
         return REACT_REDRAW;
     }
-    app_take(a, &s, a->lesson.les.steps[k].pattern);
-    a->lesson.step = k;
+    app_take(a, &s, ls->les.steps[k].pattern);
+    ls->step = k;
     return REACT_EDITED | REACT_REDRAW;
 }
 
@@ -277,15 +266,13 @@ int app_open_relative(tui_app *a, int delta, bool confirmed)
 {
     /* a lesson's steps show library patterns: the edits a step asks for are the exercise, not
      * work to keep, so moving between steps does not ask (S still saves them first) */
-    bool lesson = app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0;
-    if (a->modified && !confirmed && !lesson) {
-        a->prompt.kind = PROMPT_OPEN;
-        a->prompt.arg = delta;
-        app_push(a, &mode_prompt);
+    lesson_state *ls = app_mode_state(a, MODE_LESSON);
+    if (a->modified && !confirmed && !ls) {
+        prompt_open(a, PROMPT_OPEN, NULL, delta);
         return REACT_REDRAW;
     }
-    if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
-        return lesson_move(a, delta);
+    if (ls)
+        return lesson_move(a, ls, delta);
     int n;
     const library_entry *e = library_patterns(&n);
     int k = a->pattern < 0 ? 0 : ((a->pattern + delta) % n + n) % n;

@@ -14,13 +14,13 @@
 
 /* Build and submit the request for (row, access) with the array padded as the row says;
  * false with sw->error set when it cannot be built. */
-static bool submit(tui_app *a)
+static bool submit(tui_app *a, advisor_state *ad)
 {
-    tui_sweep *sw = &a->sweep;
+    tui_sweep *sw = &ad->sweep;
     measure_plan p;
     char err[280];
-    int pad = a->adv.res->rows[sw->row].pad;
-    if (!measure_plan_padded(&a->sc, a->adv.res->array, pad, sw->access, &p, err, sizeof err)) {
+    int pad = ad->res->rows[sw->row].pad;
+    if (!measure_plan_padded(&a->sc, ad->res->array, pad, sw->access, &p, err, sizeof err)) {
         snprintf(sw->error, sizeof sw->error, "cannot measure padding %d: %s", pad, err);
         return false;
     }
@@ -36,24 +36,24 @@ static bool submit(tui_app *a)
 
 /* Move to the next (row, access) that can be measured and submit it; at the end, stop. A row
  * whose kernel cannot be built is skipped (its message stays on show). */
-static void next(tui_app *a)
+static void next(tui_app *a, advisor_state *ad)
 {
-    tui_sweep *sw = &a->sweep;
+    tui_sweep *sw = &ad->sweep;
     while (sw->running) {
         if (++sw->access >= a->sc.naccesses) {
             sw->access = 0;
             sw->row++;
         }
-        if (sw->row >= a->adv.res->nrows) {
+        if (sw->row >= ad->res->nrows) {
             sw->running = false;
             sw->done = true;
             return;
         }
-        if (!a->adv.res->rows[sw->row].valid)
+        if (!ad->res->rows[sw->row].valid)
             continue;
         if (sw->access == 0)
             sw->sum = sw->pred_sum = 0, sw->warps = 0;
-        if (submit(a))
+        if (submit(a, ad))
             return;
         sw->access = a->sc.naccesses - 1; /* on to the next row */
     }
@@ -61,7 +61,10 @@ static void next(tui_app *a)
 
 bool sweep_measure_start(tui_app *a)
 {
-    tui_sweep *sw = &a->sweep;
+    advisor_state *ad = app_mode_state(a, MODE_ADVISOR);
+    if (!ad)
+        return false;
+    tui_sweep *sw = &ad->sweep;
     unsigned long requests = sw->requests;
     *sw = (tui_sweep){.gen = a->gen, .row = 0, .access = -1, .requests = requests};
     for (int i = 0; i < (int)(sizeof sw->measured / sizeof sw->measured[0]); i++)
@@ -76,14 +79,14 @@ bool sweep_measure_start(tui_app *a)
         snprintf(sw->error, sizeof sw->error, "no GPU: the sweep is predicted only");
     else if (!scenario_has_layout(&a->sc))
         snprintf(sw->error, sizeof sw->error, "no array to pad in a trace");
-    else if (!a->adv.res) { /* started by jobs.c when the predicted sweep arrives */
+    else if (!ad->res) { /* started by jobs.c when the predicted sweep arrives */
         sw->queued = true;
         snprintf(sw->error, sizeof sw->error, "the GPU sweep starts when the predicted sweep is ready");
     }
     if (sw->error[0])
         return false;
     sw->running = true;
-    next(a);
+    next(a, ad);
     /* the worker keeps only the newest request: the normal measurement is sent again after */
     a->submitted = a->gen - 1;
     return true;
@@ -91,15 +94,22 @@ bool sweep_measure_start(tui_app *a)
 
 void sweep_measure_cancel(tui_app *a)
 {
-    a->sweep.queued = false;
-    a->sweep.running = false;
-    a->sweep.done = false;
-    a->sweep.nmeasured = 0;
+    advisor_state *ad = app_mode_state(a, MODE_ADVISOR);
+    if (!ad)
+        return;
+    ad->sweep.queued = false;
+    ad->sweep.running = false;
+    ad->sweep.done = false;
+    ad->sweep.nmeasured = 0;
 }
 
+/* False for a result that is not the sweep's (the advisor closed: no sweep runs). */
 bool sweep_measure_result(tui_app *a, const gpu_worker_result *r)
 {
-    tui_sweep *sw = &a->sweep;
+    advisor_state *ad = app_mode_state(a, MODE_ADVISOR);
+    if (!ad)
+        return false;
+    tui_sweep *sw = &ad->sweep;
     if (!sw->running || r->id != sw->id)
         return false;
     if (sw->gen != a->gen) { /* the scenario changed: the rows no longer describe it */
@@ -122,11 +132,12 @@ bool sweep_measure_result(tui_app *a, const gpu_worker_result *r)
         sw->predicted[sw->row] = sw->pred_sum < 0 ? -1 : sw->warps ? sw->pred_sum / sw->warps : 0;
         sw->nmeasured++;
     }
-    next(a);
+    next(a, ad);
     return true;
 }
 
 bool sweep_measure_busy(const tui_app *a)
 {
-    return a->sweep.running;
+    const advisor_state *ad = app_mode_state(a, MODE_ADVISOR);
+    return ad && ad->sweep.running;
 }

@@ -11,14 +11,15 @@
 /* The title's first word for the top view mode, "" for the main view. */
 static const char *mode_title(const tui_app *a)
 {
+    const compare_state *cs = app_mode_state(a, MODE_COMPARE);
     switch (app_top(a)->id) {
-    case MODE_COMPARE: return a->cmp.ok ? "COMPARE" : "";
+    case MODE_COMPARE: return cs && cs->ok ? "COMPARE" : "";
     case MODE_STEP: return "STEP";
     case MODE_QUIZ: return "QUIZ";
     case MODE_PRESENT: return "PRESENT";
     default: break;
     }
-    if (app_in_mode(a, MODE_COMPARE) && a->cmp.ok) /* never the title without the comparison */
+    if (cs && cs->ok) /* never the title without the comparison */
         return "COMPARE";
     return "";
 }
@@ -77,6 +78,7 @@ static const recording_pc *recorded_pc(const tui_app *a)
 
 void app_view_context(tui_app *a, tui_vctx *v)
 {
+    compare_state *cs = app_mode_state(a, MODE_COMPARE);
     memset(v, 0, sizeof *v);
     v->crt = &a->crt;
     v->cols = a->cols;
@@ -84,7 +86,7 @@ void app_view_context(tui_app *a, tui_vctx *v)
     v->frame = &a->frame;
     v->sc = &a->sc;
     v->view = &a->view;
-    v->other = app_in_mode(a, MODE_COMPARE) && a->cmp.ok && a->cmp.view.valid ? &a->cmp.view : NULL;
+    v->other = cs && cs->ok && cs->view.valid ? &cs->view : NULL;
     v->source = a->shown_name && a->source && !strcmp(a->source, a->shown_file) ? a->shown_name : a->source;
     v->modified = a->modified;
     v->access = a->access;
@@ -99,20 +101,22 @@ void app_view_context(tui_app *a, tui_vctx *v)
         v->opts |= VIEW_STEP;
     if (app_in_mode(a, MODE_QUIZ))
         v->opts |= VIEW_QUIZ;
-    if (app_in_mode(a, MODE_LESSON) && a->lesson.les.nsteps > 0)
+    const lesson_state *ls = app_mode_state(a, MODE_LESSON);
+    if (ls)
         v->opts |= VIEW_LESSON;
     if (app_in_mode(a, MODE_PRESENT))
         v->opts |= VIEW_PRESENT;
     v->mode_title = mode_title(a);
-    v->step_shown = a->step.shown;
-    v->quiz_hidden = (v->opts & VIEW_QUIZ) && !a->quiz.answered;
-    v->quiz_guess = a->quiz.guess;
-    v->quiz_typed = a->quiz.buf;
+    const quiz_state *q = app_mode_state(a, MODE_QUIZ);
+    v->step_shown = step_shown(a);
+    v->quiz_hidden = quiz_hidden(a);
+    v->quiz_guess = q ? q->guess : 0;
+    v->quiz_typed = q ? q->buf : "";
     if (v->opts & VIEW_LESSON) {
-        v->lesson_step = a->lesson.step;
-        v->lesson_nsteps = a->lesson.les.nsteps;
-        v->lesson_title = a->lesson.les.title;
-        v->lesson_text = a->lesson.les.steps[a->lesson.step].text;
+        v->lesson_step = ls->step;
+        v->lesson_nsteps = ls->les.nsteps;
+        v->lesson_title = ls->les.title;
+        v->lesson_text = ls->les.steps[ls->step].text;
     }
     v->totals = a->totals_valid ? &a->totals : NULL;
     v->totals_progress = jobs_progress(a, JOB_TOTALS);

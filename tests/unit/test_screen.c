@@ -403,9 +403,8 @@ static void test_narrow_cells_apart(void **state)
 static void test_lesson(void **state)
 {
     (void)state;
-    tui_app *a = open_app("lesson-padding", 80, 24, false);
-    app_push(a, &mode_lesson);
-    app_draw(a);
+    tui_app *a = open_app("lesson-padding", 80, 24, false); /* a lesson opens in the lesson mode */
+    assert_true(app_in_mode(a, MODE_LESSON));
     assert_true(on_screen("lesson 1/8"));
     assert_true(on_screen("| sm_90 |"));
     key(a, 'y');
@@ -473,19 +472,66 @@ static void test_block_checked(void **state)
     const char *t = "32/(threadIdx.x-3)";
     for (const char *p = t; *p; p++)
         key(a, *p);
-    assert_false(a->edit.checking);
-    assert_true(a->edit.err_pos >= 0);
-    assert_non_null(strstr(a->edit.msg, "division by zero"));
+    assert_false(on_screen("checking every lane"));
+    assert_true(on_screen("division by zero"));                 /* the editor's message, on its line */
     assert_string_equal(a->sc.accesses[0].index_text[0], "32"); /* the last text that passed */
     for (int i = 0; i < 3; i++)
         key(a, KEY_BACKSPACE);
     key(a, '+');
     key(a, '3');
     key(a, ')');
-    assert_int_equal(a->edit.err_pos, -1);
+    assert_true(on_screen("Enter keep")); /* no error: the editor's keys instead */
     assert_string_equal(a->sc.accesses[0].index_text[0], "32/(threadIdx.x+3)");
     key(a, '\r');
     assert_true(app_top(a) == &mode_main);
+    close_app(a);
+}
+
+/* Each mode owns its state: it exists from the key that opens the mode until the key that closes
+ * it, and a mode left open when the view ends is released with it (the sanitizer build checks
+ * that nothing leaks). */
+static void test_mode_states(void **state)
+{
+    (void)state;
+    tui_app *a = open_app("default", 100, 30, false);
+    static const struct {
+        int open, close;
+        tui_mode_id id;
+    } modes[] = {
+        {.open = 'e', .close = 27, .id = MODE_EDIT},    {.open = 'S', .close = 27, .id = MODE_PROMPT},
+        {.open = 'v', .close = 27, .id = MODE_ADVISOR}, {.open = 'o', .close = 27, .id = MODE_STRUCTS},
+        {.open = 'c', .close = 27, .id = MODE_COMPARE}, {.open = 'P', .close = 27, .id = MODE_COMPARE},
+        {.open = 's', .close = 27, .id = MODE_STEP},    {.open = 'Q', .close = 27, .id = MODE_QUIZ},
+    };
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        assert_null(app_mode_state(a, modes[i].id));
+        key(a, modes[i].open);
+        assert_non_null(app_mode_state(a, modes[i].id));
+        key(a, modes[i].close);
+        assert_null(app_mode_state(a, modes[i].id));
+        assert_true(app_top(a) == &mode_main);
+    }
+    /* the views read the states through their accessors: none while the modes are closed */
+    assert_int_equal(step_shown(a), -1);
+    assert_false(quiz_hidden(a));
+    key(a, 's');
+    key(a, ' ');
+    assert_int_equal(step_shown(a), 1);
+    key(a, 'Q'); /* over the step mode: both open */
+    assert_true(quiz_hidden(a));
+    key(a, 'c');
+    key(a, 'v'); /* left open: app_free releases them */
+    assert_non_null(app_mode_state(a, MODE_ADVISOR));
+    close_app(a);
+    /* a lesson is open exactly while its mode is; leaving it frees it */
+    a = open_app("lesson-padding", 100, 30, false);
+    const lesson_state *ls = app_mode_state(a, MODE_LESSON);
+    assert_non_null(ls);
+    assert_int_equal(ls->les.nsteps, 8);
+    key(a, 'n');
+    assert_int_equal(((const lesson_state *)app_mode_state(a, MODE_LESSON))->step, 1);
+    key(a, 27);
+    assert_null(app_mode_state(a, MODE_LESSON));
     close_app(a);
 }
 
@@ -509,6 +555,7 @@ int main(void)
         cmocka_unit_test(test_quiz_and_undo),
         cmocka_unit_test(test_save_error),
         cmocka_unit_test(test_block_checked),
+        cmocka_unit_test(test_mode_states),
     };
     return cmocka_run_group_tests_name("screen", tests, setup, teardown);
 }
