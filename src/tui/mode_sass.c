@@ -213,7 +213,7 @@ static void sass_text(tui_app *a)
     v->w_where = 4; /* "line" */
     v->w_meas = 8;  /* "measured" */
     v->w_exec = 5;  /* "execs" */
-    v->w_wf = 8;    /* "wf/ideal" */
+    v->w_wf = 9;    /* "predicted" (wavefronts/ideal) */
     for (int i = 0; i < v->n; i++) {
         const sass_row_view *r = &v->rows[v->order[i]];
         const recording_pc *p = r->rec_pc >= 0 ? &v->rec.pcs[r->rec_pc] : NULL;
@@ -367,7 +367,7 @@ static void sass_draw(tui_app *a)
     char meas[48] = "";
     if (v->measured) /* the launch's, beside the recorded block's prediction */
         snprintf(meas, sizeof meas, "%*s ", v->w_meas, "measured");
-    snprintf(head, sizeof head, "%-8s %*s %*s %-*s %s%-*s %s", "pc", v->w_exec, "execs", v->w_wf, "wf/ideal", v->w_deg,
+    snprintf(head, sizeof head, "%-8s %*s %*s %-*s %s%-*s %s", "pc", v->w_exec, "execs", v->w_wf, "predicted", v->w_deg,
              "worst", meas, v->w_where, "line",
              v->measured
                  ? "sass   (measured: the whole launch's wavefronts/ideal; Enter: the costliest execution's grid)"

@@ -568,7 +568,7 @@ static void source_draw(tui_app *a)
             snprintf(line, sizeof line, " SOURCE%s%s%sone block of one launch, for this input", sep, base, sep);
         draw_text_cut(&a->crt, 0, 0, a->cols, ROLE_TITLE, 0, line);
         recording_scope(&v->src.rec, scope, sizeof scope);
-        snprintf(line, sizeof line, " wavefronts/ideal, worst degree%s%s%s%s%s%s",
+        snprintf(line, sizeof line, " predicted wavefronts/ideal, worst degree%s%s%s%s%s%s",
                  v->narrow ? " (free: no conflict)" : "", sl->measured ? sep : "",
                  sl->measured ? "measured wavefronts/ideal over the launch: = pred x blocks, " : "",
                  sl->measured ? crt_glyph(&a->crt, "≠ not, ? unknown", "! not, ? unknown") : "", sep, scope);

@@ -901,14 +901,14 @@ done
 start 120 30 --no-gpu ../../data/record/modern-torch_sort.json
 expect sass-open "SASS │ 209 instructions of the recorded block │ by pc (S: by cost)"
 keys S
-expect sass-sorted "  1  0x8840      12    76/24 4-way         14420/4704 (no line info) STS.64 [R43], R72"
+expect sass-sorted "  1  0x8840      12     76/24 4-way         14420/4704 (no line info) STS.64 [R43], R72"
 keys Enter
 expect sass-grid "pc 0x8840: instruction 1575, the costliest of its 12 executions"
 expect sass-caption "banks: trace[1575] (no line info), warp 0: STS.64 [R43], R72"
 start 120 30 --no-gpu ../../data/record/modern-tile_gemm.json
 expect sass-source "SOURCE │ tile_gemm.cu"
 keys Escape D
-expect sass-from-grid "0x130        4        - not modelled: cp.async.cg  128/128 tile_gemm.cu:17"
+expect sass-from-grid "0x130        4         - not modelled: cp.async.cg  128/128 tile_gemm.cu:17"
 
 # ---- the moment of the fix, small screens and the struct explorer ----
 # a lesson on a projector: after the edit the step asks for, the banner says what is on screen
@@ -1071,7 +1071,7 @@ expect gemm-not-modelled-80x24 "not modelled: no wavefronts predicted, the lanes
 start 80 24 --no-gpu ../../data/record/modern-triton_matmul.json
 expect sass80-source "SOURCE │ triton_matmul.py"
 keys Escape D
-expect sass80-open "    pc       execs wf/ideal worst"
+expect sass80-open "    pc       execs predicted worst"
 keys l l l l l l l l
 expect sass80-scrolled "LDGSTS.E.BYPASS.128 [R17], desc[UR16][R18.64], P0"
 head_col=$(sed -n 2p "$tmp/screen" | awk '{ print index($0, "sass   (") }')
