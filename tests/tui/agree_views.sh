@@ -164,8 +164,26 @@ elif mode == "result":
     wf = "%d wavefront%s (ideal %d)" % (x["wavefronts"], "" if x["wavefronts"] == 1 else "s", x["ideal_wavefronts"])
     if not any(wf in r for r in rows):
         bad.append("result panel lacks %r" % wf)
-    if x["conflict_degree"] > 1 and not any(("%d-way conflict" % x["conflict_degree"]) in r for r in rows):
-        bad.append("result panel lacks '%d-way conflict'" % x["conflict_degree"])
+    # the degree in words (its number may be drawn big, in block characters, before "-way")
+    if x["conflict_degree"] > 1 and not any(("-way conflict") in r for r in rows):
+        bad.append("result panel lacks '-way conflict'")
+    # the totals line, over every warp-instruction (shown when there are several)
+    su = a["summary"]
+    tot = [m for m in (re.search(r"│ (?:all|warp \d+): ([^│]*?) *│", r) for r in rows) if m]
+    if su["instructions"] > 1 and not tot:
+        bad.append("no totals line for %d warp-instructions" % su["instructions"])
+    for m in tot[:1]:
+        t = m.group(1)
+        checks = [(r"(\d+) wf", su["wavefronts"]), (r"ideal (\d+)", su["ideal_wavefronts"]),
+                  (r"(\d+) instr\.", su["issued_instructions"]), (r"\+(\d+) idle", su["idle_instructions"]),
+                  (r"(?<![+\d])(\d+) idle", su["idle_instructions"])]
+        for rx, want in checks:
+            g = re.search(rx, t)
+            if g and int(g.group(1)) != want:
+                bad.append("totals %r: %s is %s, analyze %d" % (t, rx, g.group(1), want))
+        g = re.search(r"worst (\S+)", t)
+        if g and g.group(1) != deg_text(su["worst_conflict_degree"]):
+            bad.append("totals %r: worst %s, analyze %s" % (t, g.group(1), deg_text(su["worst_conflict_degree"])))
 for b in bad:
     print(b)
 sys.exit(1 if bad else 0)
@@ -238,11 +256,12 @@ for rec in "$root"/tests/data/record/*.json "$root"/tests/data/measured/rec/*.js
     fi
 done
 
-# ---- patterns: the header's verdict and the result panel, at 100x30 ----
-for p in default transpose-padded float4-32x36 aos-vec3 broadcast reduction-strided histogram-skewed gemm-bf16-swizzled char-32x129; do
+# ---- patterns: the header's verdict and the result panel with its totals, at 160x48 ----
+for p in default transpose-padded float4-32x36 aos-vec3 broadcast reduction-strided reduction-sequential histogram-skewed \
+    gemm-bf16-swizzled char-32x129 scan conv3x3-34x34; do
     f="$root/patterns/$p.json"
     "$bin" analyze "$f" --json > "$tmp/a.json" 2>/dev/null || { bad "$p: analyze failed"; continue; }
-    start 100 30 "$f"
+    start 160 48 "$f"
     wait_for "PREDICTED" || { bad "$p: no PREDICTED on the screen"; continue; }
     cp "$tmp/screen" "$tmp/res.txt"
     "$bin" --snapshot "$f" > "$tmp/res.txt.snap" 2>/dev/null || { bad "$p: --snapshot failed"; continue; }
