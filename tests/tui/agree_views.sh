@@ -3,10 +3,12 @@
 # the screen as a user reads it (tmux, 220x60), not from the state behind it (tests/tui/agree.sh
 # does that): for every recording of tests/data, the source view's gutter (per line: predicted
 # wavefronts/ideal, worst degree or "not modelled: KIND" / "measured only", the launch's measured
-# wavefronts/ideal and its agreement mark) against analyze's "source_lines", and the SASS view's
-# rows, every page (pc, executions, wavefronts/ideal, worst degree, measured) against its "sass",
-# each row listed once and no row missing; for patterns of the library, the header's verdict and
-# the result panel's wavefronts against the instruction on show in analyze's "accesses".
+# wavefronts/ideal and its agreement mark) against analyze's "source_lines", the line under the
+# text for every line the cursor visits (its counts, measured excess, predicted x blocks and why
+# they differ), and the SASS view's rows, every page (pc, executions, wavefronts/ideal, worst
+# degree, measured) against its "sass", each row listed once and no row missing; for patterns of
+# the library (160x48), the header's verdict and the result panel's wavefronts against the
+# instruction on show in analyze's "accesses", and its totals line against analyze's "summary".
 # Screens are polled (tests/tui/lib.sh), never waited for with a fixed sleep.
 # Skips (77) without tmux or python3.
 command -v tmux >/dev/null 2>&1 || { echo "tmux not found: skipped"; exit 77; }
