@@ -121,5 +121,26 @@ for size in "80 24" "100 30"; do
     expect "the SASS view says what-if ($size)" " SASS │ what-if: "
 done
 
+# in monochrome the selected lane stands out of the reversed conflict cells around it: bold and
+# underlined (it was bold only, on reverse like its neighbours)
+for term in xterm-mono; do
+    n=$((n + 1))
+    old=$sess
+    sess="u$n"
+    T new-session -d -s "$sess" -x 80 -y 24 \
+        "cd '$root/patterns' && env LANG=C.UTF-8 TERM=$term $bin --no-gpu; echo EXIT=\$?; sleep 60"
+    [ -n "$old" ] && T kill-session -t "=$old" 2>/dev/null
+    tui_before="(new session)"
+    expect "default in $term" "PREDICTED"
+    keys Right
+    expect "lane 0 selected ($term)" "lane 0 selected"
+    T capture-pane -p -e -t "$sess" > "$tmp/colours"
+    if sed -n 5p "$tmp/colours" | grep -aq "$(printf '\033')\[[0-9;]*4[0-9;]*m 0"; then pass=$((pass + 1)); else
+        echo "FAIL the selected lane 0 is not underlined in $term:"
+        sed -n 5p "$tmp/colours" | cat -v | cut -c1-80
+        fail=$((fail + 1))
+    fi
+done
+
 echo "user_screens: $pass checks passed, $fail failed"
 [ $fail -eq 0 ]
