@@ -43,6 +43,14 @@ char *xstrdup(const char *s)
     return d;
 }
 
+char *xstrdup_n(const char *s, size_t n)
+{
+    char *d = xmalloc(n + 1);
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
 /* Make room for n more bytes plus the terminating NUL. */
 static void strbuf_reserve(strbuf *sb, size_t n)
 {

@@ -21,6 +21,8 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* The n bytes at s (which may hold NULs) as a NUL-terminated string of their own. */
+char *xstrdup_n(const char *s, size_t n);
 
 /* A NUL-terminated string that grows; owns its bytes. A zeroed strbuf is empty and valid. */
 typedef struct strbuf {

@@ -22,6 +22,8 @@ typedef struct list_item {
     library_head h;
 } list_item;
 
+/* One catalog entry as the listing shows it: its name without .json, kind, title, architecture,
+ * and the problem that makes it broken (NULL when none). */
 static void item_load(const library_entry *e, list_item *it)
 {
     memset(it, 0, sizeof *it);
@@ -81,6 +83,8 @@ static int term_width(void)
     return w >= 40 ? w : 80;
 }
 
+/* The catalog as text: a line per entry with its description wrapped to the terminal's width,
+ * then how many entries each folder adds. */
 static int list_text(const library_entry *e, int n)
 {
     int width = term_width(), counts[3] = {0};
@@ -116,6 +120,8 @@ static int list_text(const library_entry *e, int n)
     return cli_finish_stdout("list");
 }
 
+/* The catalog as one JSON document (bankscope-list/1): the folders searched and one object per
+ * entry. */
 static int list_json(const library_entry *e, int n)
 {
     static jsonw w;

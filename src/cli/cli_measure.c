@@ -71,6 +71,8 @@ static void print_text(const scenario *s, const measure_plan *p, const gpu_measu
            m->throughput_ms, m->latency_ms, m->counters_ms);
 }
 
+/* One measured access as a JSON object: the plan's prediction, the GPU's measurement and whether
+ * the two agree. */
 static void print_json(jsonw *w, const measure_plan *p, const gpu_measurement *m)
 {
     jsonw_begin_object(w, JSONW_INLINE);

@@ -13,11 +13,11 @@
  * own output passes through untouched (the capture run's); its failure (status or signal) exits
  * 1 and writes nothing. The program is never left running: every run dies with bankscope
  * (PR_SET_PDEATHSIG), a failed capture run ends the others, and SIGTERM/SIGHUP/SIGINT are passed
- * on to every run; bankscope then exits 128 + N, writing nothing. */
+ * on to every run; bankscope then exits 128 + N, writing nothing. The options are read by
+ * cli_record_opts.c, the runs started and waited for by cli_child.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,11 +26,10 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
 #include "cli/cli.h"
+#include "cli/cli_child.h"
+#include "cli/cli_record.h"
 #include "config.h"
 #include "core/recording_book.h"
 #include "core/recording_capture.h"
@@ -42,38 +41,6 @@
 #include "io/textsafe.h"
 #include "util.h"
 
-#define RECORD_MAX_INSTRUCTIONS_LIMIT RECORD_ENTRIES_MAX /* 160 B each on the GPU, per block: 2 x 2.5 GiB */
-
-typedef struct record_opts {
-    const char *kernel;
-    long long launch; /* -1: the first with shared-memory instructions */
-    unsigned block[3];
-    long long max;
-    const char *out;
-    bool force;      /* --force: an existing output file may be replaced */
-    bool verbose;    /* --verbose: each run and step with its wall time on stderr */
-    bool sequential; /* --sequential: the runs one after another, not side by side */
-    bool no_time;    /* --no-time: no time run (the recording says "not timed") */
-    char **argv;     /* owned (the array): the program and its arguments, NULL-terminated */
-    int argc;
-} record_opts;
-
-static const char record_usage[] =
-    "usage: bankscope record [--kernel REGEX] [--launch N] [--block-index X[,Y[,Z]]] [--max-instructions N]\n"
-    "                        [-o REC.json] [--force] [--verbose] [--sequential] [--no-time] -- PROGRAM [ARGS...]";
-
-/* A non-negative integer option value; false when it is not one or exceeds max. */
-static bool parse_count(const char *s, long long max, long long *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end || v < 0 || v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
 /* --verbose: "record: WHAT: S s" on stderr, the wall time since *t0 (then reset to now). */
 static void record_step(const record_opts *o, const char *what, struct timespec *t0)
 {
@@ -83,185 +50,6 @@ static void record_step(const record_opts *o, const char *what, struct timespec 
         fprintf(stderr, "record: %s: %.2f s\n", what,
                 (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9);
     *t0 = t;
-}
-
-/* The options (cli_args: GNU style, unique prefixes), then the program and its arguments after
- * "--", untouched (or the operands, when there is no "--" and the program takes no options). */
-/* A bound on what compiling the POSIX extended regex re costs: its positions once every bounded
- * repetition is expanded (regcomp copies a{n} n times, so nested counts multiply:
- * '((a{1000}){1000}){1000}' is 10^9 positions, gigabytes and half a minute). Counted by its
- * spelling, saturating at limit + 1. */
-static long long regex_cost(const char *re, long long limit)
-{
-    long long stack[64], cur = 0, last = 0; /* last: the cost of the atom a repetition applies to */
-    int depth = 0;
-    for (const char *p = re; *p; p++) {
-        long long atom = 1;
-        if (*p == '\\' && p[1]) {
-            p++;
-        } else if (*p == '[') { /* a bracket expression is one position */
-            const char *q = p + 1;
-            if (*q == '^')
-                q++;
-            if (*q == ']')
-                q++;
-            while (*q && *q != ']') {
-                if (*q == '[' && (q[1] == ':' || q[1] == '.' || q[1] == '=')) {
-                    char end = q[1];
-                    for (q += 2; *q && !(q[0] == end && q[1] == ']'); q++)
-                        ;
-                    if (*q)
-                        q++;
-                }
-                if (*q)
-                    q++;
-            }
-            p = *q ? q : q - 1;
-        } else if (*p == '(') {
-            if (depth == 64)
-                return limit + 1;
-            stack[depth++] = cur;
-            cur = 0;
-            continue;
-        } else if (*p == ')' && depth > 0) {
-            atom = cur;
-            cur = stack[--depth];
-        } else if (*p == '*' || *p == '+' || *p == '?') {
-            cur += last; /* the atom once more, roughly */
-            last *= 2;
-            continue;
-        } else if (*p == '{') {
-            long long lo = 0, hi = 0;
-            const char *q = p + 1;
-            while (*q >= '0' && *q <= '9' && lo <= limit)
-                lo = lo * 10 + (*q++ - '0');
-            hi = lo;
-            if (*q == ',') {
-                hi = 0;
-                for (q++; *q >= '0' && *q <= '9' && hi <= limit;)
-                    hi = hi * 10 + (*q++ - '0');
-                if (hi < lo)
-                    hi = lo;
-            }
-            long long times = (hi > 0 ? hi : 1);
-            long long grown = last > 0 && times > (limit + 1) / last ? limit + 1 : last * times;
-            cur += grown - last;
-            last = grown;
-            while (*q && *q != '}')
-                q++;
-            p = *q ? q : q - 1;
-            if (cur > limit)
-                return limit + 1;
-            continue;
-        }
-        cur += atom;
-        last = atom;
-        if (cur > limit)
-            return limit + 1;
-    }
-    while (depth > 0)
-        cur += stack[--depth];
-    return cur > limit ? limit + 1 : cur;
-}
-
-/* What --kernel may cost to compile (positions after expansion; see regex_cost) and be long. */
-#define RECORD_REGEX_COST 10000
-#define RECORD_REGEX_LEN 4096
-
-static int record_parse(int argc, char **argv, record_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->launch = -1;
-    o->max = 1 << 20;
-    enum { OPT_KERNEL = 1000, OPT_LAUNCH, OPT_BLOCK, OPT_MAX, OPT_FORCE, OPT_HELP, OPT_VERBOSE, OPT_SEQ, OPT_NOTIME };
-    static const struct option longopts[] = {{"kernel", required_argument, NULL, OPT_KERNEL},
-                                             {"launch", required_argument, NULL, OPT_LAUNCH},
-                                             {"block-index", required_argument, NULL, OPT_BLOCK},
-                                             {"max-instructions", required_argument, NULL, OPT_MAX},
-                                             {"output", required_argument, NULL, 'o'},
-                                             {"force", no_argument, NULL, OPT_FORCE},
-                                             {"verbose", no_argument, NULL, OPT_VERBOSE},
-                                             {"sequential", no_argument, NULL, OPT_SEQ},
-                                             {"no-time", no_argument, NULL, OPT_NOTIME},
-                                             {"help", no_argument, NULL, OPT_HELP},
-                                             {NULL, 0, NULL, 0}};
-    cli_args a;
-    cli_args_init(&a, "record", argc, argv, true);
-    int c, rc = 0;
-    const char *v;
-    while (rc == 0 && (c = cli_args_next(&a, "hvo:", longopts, &v)) != -1) {
-        switch (c) {
-        case CLI_ARGS_ERROR: rc = CLI_USAGE; break;
-        case 'h':
-        case OPT_HELP:
-            printf("%s\n", record_usage);
-            rc = -1;
-            break;
-        case OPT_KERNEL: {
-            /* compiled here as the recording library compiles it (POSIX extended), so that a
-             * pattern it could not use never reaches it */
-            regex_t re;
-            char t[256];
-            if (strlen(v) > RECORD_REGEX_LEN || regex_cost(v, RECORD_REGEX_COST) > RECORD_REGEX_COST) {
-                rc = cli_usage_error("record: --kernel '%s': too costly a pattern (longer than %d bytes, or "
-                                     "repetition counts that multiply past %d positions): give a simpler one",
-                                     textsafe(v, t, sizeof t), RECORD_REGEX_LEN, RECORD_REGEX_COST);
-                break;
-            }
-            int e = regcomp(&re, v, REG_EXTENDED | REG_NOSUB);
-            if (e != 0) {
-                char msg[256];
-                regerror(e, &re, msg, sizeof msg);
-                rc = cli_usage_error("record: --kernel '%s': %s", textsafe(v, t, sizeof t), msg);
-            } else {
-                regfree(&re);
-            }
-            o->kernel = v;
-            break;
-        }
-        case OPT_LAUNCH:
-            if (!parse_count(v, LLONG_MAX / 2, &o->launch))
-                rc = cli_usage_error("record: --launch takes a launch count from 0, not '%s'", v);
-            break;
-        case OPT_BLOCK: {
-            long long b[3] = {0, 0, 0};
-            int n = 0;
-            char buf[128];
-            snprintf(buf, sizeof buf, "%s", v);
-            char *save = NULL;
-            bool ok = strlen(v) < sizeof buf && v[0] && v[0] != ',' && v[strlen(v) - 1] != ',' && !strstr(v, ",,");
-            for (char *t = strtok_r(buf, ",", &save); ok && t; t = strtok_r(NULL, ",", &save))
-                ok = n < 3 && parse_count(t, 0x7fffffff, &b[n++]);
-            if (!ok || n == 0)
-                rc = cli_usage_error("record: --block-index takes X[,Y[,Z]] (block indexes from 0), not '%s'", v);
-            for (int d = 0; d < 3; d++)
-                o->block[d] = (unsigned)b[d];
-            break;
-        }
-        case OPT_MAX:
-            if (!parse_count(v, RECORD_MAX_INSTRUCTIONS_LIMIT, &o->max) || o->max < 1)
-                rc = cli_usage_error("record: --max-instructions takes 1 to %d, not '%s'",
-                                     RECORD_MAX_INSTRUCTIONS_LIMIT, v);
-            break;
-        case 'o': o->out = v; break;
-        case OPT_FORCE: o->force = true; break;
-        case 'v':
-        case OPT_VERBOSE: o->verbose = true; break;
-        case OPT_SEQ: o->sequential = true; break;
-        case OPT_NOTIME: o->no_time = true; break;
-        }
-    }
-    if (rc == 0 && a.has_rest && a.noperands > 0)
-        rc = cli_usage_error("record: '%s' before --: the program and its arguments follow --", a.operands[0]);
-    if (rc == 0) {
-        o->argc = a.has_rest ? a.rest_argc : a.noperands;
-        o->argv = xcalloc((size_t)o->argc + 1, sizeof *o->argv); /* NULL-terminated for execvp */
-        memcpy(o->argv, a.has_rest ? a.rest : a.operands, (size_t)o->argc * sizeof *o->argv);
-        if (o->argc < 1)
-            rc = cli_usage_error("record: no program to run: bankscope record [OPTIONS] -- PROGRAM [ARGS...]");
-    }
-    cli_args_free(&a);
-    return rc;
 }
 
 static volatile sig_atomic_t record_signal;
@@ -319,133 +107,6 @@ static void signals_release(void)
         sigaction(signals_caught[i], &signals_old[i], NULL);
 }
 
-/* A started child: its pid, the pipe that carries exec's errno (closed on success), and, once
- * reaped, its status and when it started and ended. */
-typedef struct child_run {
-    pid_t pid;
-    int errfd;
-    bool reaped;
-    int status;
-    struct timespec began, ended;
-} child_run;
-
-/* The children started and not yet reaped: several run at once (the program's runs side by side,
- * the disassemblers), and waitpid(-1) files each one's end here, whichever ends first. */
-#define RECORD_CHILDREN 8
-static child_run *record_started[RECORD_CHILDREN];
-
-/* Wait until c has ended (reaping the others that end before it). */
-static void child_reap(child_run *c)
-{
-    while (!c->reaped) {
-        int st = 0;
-        pid_t pid = waitpid(-1, &st, 0);
-        if (pid < 0 && errno == EINTR)
-            continue;
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        for (int i = 0; i < RECORD_CHILDREN; i++) {
-            child_run *r = record_started[i];
-            if (r && (pid < 0 || r->pid == pid)) { /* pid < 0: no child is left to wait for */
-                *r = (child_run){.pid = r->pid,
-                                 .errfd = r->errfd,
-                                 .reaped = true,
-                                 .status = pid < 0 ? 127 << 8 : st,
-                                 .began = r->began,
-                                 .ended = now};
-                record_started[i] = NULL;
-            }
-        }
-        if (pid < 0)
-            c->reaped = true;
-    }
-}
-
-/* Start argv with env (NAME=VALUE strings added); its stdout to out_file when not NULL (its
- * stdin then from /dev/null, its stderr to /dev/null unless to_stderr), or to bankscope's stderr when to_stderr (the
- * recording goes to stdout). The child dies with bankscope (PR_SET_PDEATHSIG); c stays where it
- * is until child_wait. false with why when it could not be started. */
-static bool child_spawn(char *const *argv, char **env, int nenv, const char *out_file, bool to_stderr, child_run *c,
-                        char *why, size_t n)
-{
-    int slot = 0;
-    while (slot < RECORD_CHILDREN && record_started[slot])
-        slot++;
-    int pfd[2];
-    if (slot == RECORD_CHILDREN || pipe2(pfd, O_CLOEXEC) != 0) {
-        snprintf(why, n, "cannot start %s: %s", argv[0],
-                 slot == RECORD_CHILDREN ? "too many children" : strerror(errno));
-        return false;
-    }
-    fflush(stdout);
-    fflush(stderr);
-    struct timespec began;
-    clock_gettime(CLOCK_MONOTONIC, &began);
-    pid_t parent = getpid(), pid = fork();
-    if (pid < 0) {
-        snprintf(why, n, "cannot start %s: %s", argv[0], strerror(errno));
-        close(pfd[0]);
-        close(pfd[1]);
-        return false;
-    }
-    if (pid == 0) {
-#ifdef __linux__
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-#endif
-        if (getppid() != parent) /* bankscope died before the line above */
-            _exit(127);
-        close(pfd[0]);
-        for (int i = 0; i < nenv; i++)
-            putenv(env[i]);
-        if (out_file) { /* a run whose output is not shown reads nothing: the capture run has the input */
-            int in = open("/dev/null", O_RDONLY);
-            if (in > 0) {
-                dup2(in, 0);
-                close(in);
-            }
-            int fd = open(out_file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-            if (fd >= 0 && fd != 1) {
-                dup2(fd, 1);
-                close(fd);
-            }
-            int nul = to_stderr ? -1 : open("/dev/null", O_WRONLY); /* to_stderr: stderr stays (--verbose) */
-            if (nul >= 0 && nul != 2) {
-                dup2(nul, 2);
-                close(nul);
-            }
-        } else if (to_stderr) {
-            dup2(2, 1);
-        }
-        execvp(argv[0], argv);
-        int e = errno;
-        if (write(pfd[1], &e, sizeof e) < 0)
-            _exit(127);
-        _exit(127);
-    }
-    close(pfd[1]);
-    *c = (child_run){.pid = pid, .errfd = pfd[0], .began = began};
-    record_started[slot] = c;
-    return true;
-}
-
-/* Wait for a started child: its exit status into *status (waitpid's); false with why when it
- * could not be executed. */
-static bool child_wait(child_run *c, const char *name, int *status, char *why, size_t n)
-{
-    int e = 0;
-    ssize_t got;
-    while ((got = read(c->errfd, &e, sizeof e)) < 0 && errno == EINTR)
-        ;
-    close(c->errfd);
-    child_reap(c);
-    *status = c->status;
-    if (got == (ssize_t)sizeof e) {
-        snprintf(why, n, "cannot run %s: %s", name, strerror(e));
-        return false;
-    }
-    return true;
-}
-
 /* A signal stopped the command: say so; the exit status 128 + N. */
 static int stopped_by_signal(void)
 {
@@ -469,7 +130,7 @@ enum { RUN_CAPTURE, RUN_COUNT, RUN_TIME };
  * one captured; its stdout to out_file when not NULL; side: beside the other runs
  * (record_sync.c). false with why when it could not be started. */
 static bool record_start(const record_opts *o, const record_paths *p, int run, const char *pass, const char *exact,
-                         long long launch, const uint32_t *block, const char *out_file, bool side, child_run *c,
+                         long long launch, const uint32_t *block, const char *out_file, bool side, cli_child *c,
                          char *why, size_t n)
 {
     char e_pass[96], e_dir[PATH_MAX + 32], e_kernel[4096], e_exact[4096], e_launch[64], e_block[96], e_max[64],
@@ -491,7 +152,7 @@ static bool record_start(const record_opts *o, const record_paths *p, int run, c
                    e_max,  e_patch, e_san,    e_inj,   e_verbose, e_sync};
     /* stdout is the recording's; a measuring run's stderr is shown with --verbose */
     bool to_stderr = out_file ? o->verbose : o->out && strcmp(o->out, "-") == 0;
-    if (!child_spawn(o->argv, env, (int)(sizeof env / sizeof *env), out_file, to_stderr, c, why, n))
+    if (!cli_child_spawn(o->argv, env, (int)(sizeof env / sizeof *env), out_file, to_stderr, c, why, n))
         return false;
     record_runs[run] = c->pid;
     if (record_signal) /* it came before pass_on could see this run */
@@ -501,9 +162,9 @@ static bool record_start(const record_opts *o, const record_paths *p, int run, c
 
 /* Wait for run (record_start's), the signals passed on to it; its status into *status; false
  * with why when it could not be executed. */
-static bool record_wait(const record_opts *o, int run, child_run *c, int *status, char *why, size_t n)
+static bool record_wait(const record_opts *o, int run, cli_child *c, int *status, char *why, size_t n)
 {
-    bool ok = child_wait(c, o->argv[0], status, why, n);
+    bool ok = cli_child_wait(c, o->argv[0], status, why, n);
     record_runs[run] = 0;
     return ok;
 }
@@ -514,7 +175,7 @@ static bool record_spawn(const record_opts *o, const record_paths *p, const char
                          long long launch, const uint32_t *block, const char *out_file, int *status, char *why,
                          size_t n)
 {
-    child_run c;
+    cli_child c;
     signals_catch();
     bool ok = record_start(o, p, RUN_CAPTURE, pass, exact, launch, block, out_file, false, &c, why, n) &&
               record_wait(o, RUN_CAPTURE, &c, status, why, n);
@@ -616,7 +277,7 @@ static int no_launch(const record_opts *o, const record_capture *c)
  * kernel alone when told its symbol index (-fun), the whole module else. The children are stopped by a signal to
  * bankscope. */
 typedef struct disasm_job {
-    child_run run[2]; /* -g, -gi; pid 0: not started */
+    cli_child run[2]; /* -g, -gi; pid 0: not started */
     char tool[PATH_MAX];
     long sym; /* the kernel's symbol index in the cubin, -1 when not found */
 } disasm_job;
@@ -629,7 +290,7 @@ static void listing_path(const char *dir, const char *option, char *buf, size_t 
 
 /* Start tool on DIR/module.cubin with option ("-g", "-gi": nvdisasm; "-sass": cuobjdump), its
  * output into the listing file; false when it cannot start. */
-static bool listing_start(const char *dir, const char *tool, const char *option, long sym, child_run *c)
+static bool listing_start(const char *dir, const char *tool, const char *option, long sym, cli_child *c)
 {
     char cubin[PATH_MAX + 32], out[PATH_MAX + 32], idx[32], why[256];
     snprintf(cubin, sizeof cubin, "%s/module.cubin", dir);
@@ -640,16 +301,16 @@ static bool listing_start(const char *dir, const char *tool, const char *option,
         argv[2] = cubin;
         argv[3] = NULL;
     }
-    return child_spawn(argv, NULL, 0, out, false, c, why, sizeof why);
+    return cli_child_spawn(argv, NULL, 0, out, false, c, why, sizeof why);
 }
 
 /* Wait for a listing child and parse its output into s (the instructions of the captured
  * kernel); false when it failed. */
-static bool listing_finish(child_run *c, const char *dir, const char *option, const record_capture *cap, record_sass *s)
+static bool listing_finish(cli_child *c, const char *dir, const char *option, const record_capture *cap, record_sass *s)
 {
     int status = 0;
     char why[256], out[PATH_MAX + 32];
-    bool ran = child_wait(c, option, &status, why, sizeof why);
+    bool ran = cli_child_wait(c, option, &status, why, sizeof why);
     listing_path(dir, option, out, sizeof out);
     FILE *f = ran && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? fopen(out, "r") : NULL;
     if (f) {
@@ -691,7 +352,7 @@ static void disassembly_finish(const char *dir, const record_capture *c, disasm_
     record_sass_free(&outer);
     if (!inner) {
         record_sass_free(s);
-        child_run run;
+        cli_child run;
         if (!record_signal && gpu_toolkit_tool("cuobjdump", j->tool, sizeof j->tool) &&
             listing_start(dir, j->tool, "-sass", -1, &run)) {
             record_tools[0] = run.pid;
@@ -870,7 +531,7 @@ static bool capture_second(const record_paths *p, const record_capture *c, const
 typedef struct side_runs {
     bool on;       /* started side by side (else the runs go one after another) */
     bool going[3]; /* started and not yet waited for, by RUN_ */
-    child_run run[3];
+    cli_child run[3];
 } side_runs;
 
 /* DIR/name made, empty: a sign to the runs that wait. */
@@ -884,7 +545,7 @@ static void side_sign(const char *dir, const char *name)
 }
 
 /* --verbose: "record: WHAT: S s", the wall time of a run from its start to its end; *t0 then now. */
-static void record_run_time(const record_opts *o, const char *what, const child_run *c, struct timespec *t0)
+static void record_run_time(const record_opts *o, const char *what, const cli_child *c, struct timespec *t0)
 {
     if (o->verbose)
         fprintf(stderr, "record: %s: %.2f s\n", what,
@@ -1038,7 +699,7 @@ static int record_main(record_opts *o);
 int cli_record(int argc, char **argv)
 {
     record_opts o;
-    int rc = record_parse(argc, argv, &o);
+    int rc = cli_record_parse(argc, argv, &o);
     if (rc == 0)
         rc = record_main(&o);
     free(o.argv);

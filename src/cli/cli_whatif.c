@@ -13,7 +13,8 @@
 #include "io/whatif_report.h"
 #include "io/textsafe.h"
 
-int cli_whatif_search_all(const whatif_input *in, whatif_result *res, int *searched, int max)
+/* Search every region with conflicts (at most max), most conflicts first; how many. */
+static int cli_whatif_search_all(const whatif_input *in, whatif_result *res, int *searched, int max)
 {
     int n = whatif_conflicted_regions(in, searched, max);
     for (int k = 0; k < n; k++)

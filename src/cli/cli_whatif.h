@@ -11,7 +11,5 @@
 int cli_sweep_recording(const cli_common *c, scenario *s);
 /* `bankscope diff A.json B.json [--json] [--arch NAME]` (cli_diff.c). */
 int cli_diff(int argc, char **argv);
-/* Search every region with conflicts (at most max), most conflicts first; how many. */
-int cli_whatif_search_all(const whatif_input *in, whatif_result *res, int *searched, int max);
 
 #endif

@@ -124,6 +124,7 @@ typedef struct book_walk {
     int64_t i;
 } book_walk;
 
+/* The next captured entry for line_sums_walk: 1 with it in *in, 0 after the last. */
 static int book_next(void *ctx, line_sums_instr *in)
 {
     book_walk *w = ctx;

@@ -11,15 +11,6 @@
 #include "model/kinds.h"
 #include "util.h"
 
-/* A NUL-terminated copy of the n bytes at s. */
-static char *xmemdup_str(const char *s, size_t n)
-{
-    char *d = xmalloc(n + 1);
-    memcpy(d, s, n);
-    d[n] = '\0';
-    return d;
-}
-
 /* Undo record_write_word's \xHH escapes in place. */
 static char *unescape(char *w)
 {
@@ -382,7 +373,7 @@ void record_sass_parse(FILE *in, const char *mangled, record_sass *s)
         after_instr = true;
         record_sass_line *l = &s->lines[s->n++];
         l->pc = pc;
-        l->text = xmemdup_str(t, len);
+        l->text = xstrdup_n(t, len);
         l->chain = sites_dup(chain, nchain);
         l->nchain = nchain;
         l->file = nchain ? xstrdup(chain[nchain - 1].file) : NULL; /* the outermost: the kernel's own file */

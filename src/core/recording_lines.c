@@ -146,6 +146,8 @@ static int pc_row(const record_lines *L, int64_t pc)
     return -1;
 }
 
+/* The next trace entry for line_sums_walk with its line's row: 1 with it in *in, 0 at the end, -1
+ * on a read error, an entry in no line, or a caught signal. */
 static int lines_next(void *ctx, line_sums_instr *in)
 {
     lines_walk *w = ctx;

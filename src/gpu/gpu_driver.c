@@ -28,6 +28,8 @@ static bool sym(void *lib, void *slot, const char *name, const char *fallback)
     return p != NULL;
 }
 
+/* dlopen the driver and resolve every entry point bankscope uses, so that one binary runs with or
+ * without a driver; false with the reason in drv_why. */
 static bool driver_load(void)
 {
     void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);

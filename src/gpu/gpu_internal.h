@@ -56,8 +56,6 @@ bool gpu_lib_sym(gpu_lib lib, void *slot, const char *name, char *why, size_t n)
 /* Load name from the folder lib was loaded from, if it is there (a library lib itself loads by
  * name, which the loader then finds already loaded). */
 void gpu_lib_companion(gpu_lib lib, const char *name);
-/* "libnvrtc.so.13": the soname of the toolkit's major version. */
-void gpu_lib_soname(gpu_lib lib, char *out, size_t n);
 /* Load NVRTC and resolve its entry points (gpu_nvrtc.c); false with a reason. */
 bool gpu_nvrtc_load(char *why, size_t n);
 

@@ -32,7 +32,8 @@ static const char *lib_dir(void)
     return env && *env ? env : BANKSCOPE_CUDA_LIBDIR;
 }
 
-void gpu_lib_soname(gpu_lib lib, char *out, size_t n)
+/* "libnvrtc.so.13": the soname of the toolkit's major version. */
+static void gpu_lib_soname(gpu_lib lib, char *out, size_t n)
 {
     snprintf(out, n, "%s.so.%d", lib_base[lib], CUDA_VERSION / 1000);
 }

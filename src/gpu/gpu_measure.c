@@ -119,6 +119,8 @@ static bool throughput_once(run *R, unsigned grid, int reps, double *cycles, flo
     return true;
 }
 
+/* Cycles and nanoseconds per access with every SM full of blocks: the median of five timed
+ * launches, each sized by a warm-up to about a million cycles. */
 static bool measure_throughput(run *R, gpu_measurement *m)
 {
     const gpu_request *q = R->rq;
@@ -158,6 +160,8 @@ static bool measure_throughput(run *R, gpu_measurement *m)
     return true;
 }
 
+/* The latency of one access by one warp alone: the median of five timed launches after a
+ * warm-up. */
 static bool measure_latency(run *R, gpu_measurement *m)
 {
     long long loop = R->rq->loop_value;
@@ -211,6 +215,8 @@ static bool verify_addresses(run *R, gpu_measurement *m)
     return ok;
 }
 
+/* Compile and load the measured kernels, check their addresses against the model's, then the
+ * throughput, the latency and the counters, each timed. */
 static bool measure_all(run *R, gpu_measurement *m)
 {
     const gpu_request *q = R->rq;

@@ -23,6 +23,8 @@ struct gpu_worker {
     gpu_worker_result result;
 };
 
+/* The worker thread: opens the GPU once, then runs each request handed to it and keeps the
+ * result for the caller to collect, so that the caller never waits on the GPU. */
 static void *worker_main(void *arg)
 {
     gpu_worker *w = arg;

@@ -25,6 +25,7 @@
 #include "import/include_check.h"
 #include "import/walk_internal.h"
 #include "io/save.h"
+#include "util.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define IMPORT_SANITIZED 1
@@ -396,15 +397,6 @@ typedef struct import_wire {
 } import_wire;
 enum { IMPORT_WIRE_SKIP = 1, IMPORT_WIRE_NOTE, IMPORT_WIRE_DOC };
 
-/* The n bytes at s as a string of their own. */
-static char *dup_n(const char *s, size_t n)
-{
-    char *d = xmalloc(n + 1);
-    memcpy(d, s, n);
-    d[n] = '\0';
-    return d;
-}
-
 /* Room for one more skip record: doubled when full, so that 100,000 messages cost linear time
  * (a realloc per record copies the whole list where realloc always moves, as in ASan builds). */
 static import_skip *skip_slot(import_result *r)
@@ -434,7 +426,7 @@ void import_result_add(import_result *res, int line, int col, const char *text)
         rest = text;
         col = 0;
     }
-    *skip_slot(res) = (import_skip){.file = dup_n(text, (size_t)(at - text)),
+    *skip_slot(res) = (import_skip){.file = xstrdup_n(text, (size_t)(at - text)),
                                     .line = line,
                                     .col = col,
                                     .skipped = strncmp(rest, "skipped ", 8) == 0,
@@ -503,14 +495,14 @@ static bool wire_read(const char *buf, size_t len, import_result *r)
         at += (size_t)h.file_len + h.text_len;
         if (h.kind == IMPORT_WIRE_DOC) {
             free(r->json);
-            r->json = dup_n(text, h.text_len);
+            r->json = xstrdup_n(text, h.text_len);
             continue;
         }
-        *skip_slot(r) = (import_skip){.file = dup_n(file, h.file_len),
+        *skip_slot(r) = (import_skip){.file = xstrdup_n(file, h.file_len),
                                       .line = h.line,
                                       .col = h.col,
                                       .skipped = h.kind == IMPORT_WIRE_SKIP,
-                                      .text = dup_n(text, h.text_len)};
+                                      .text = xstrdup_n(text, h.text_len)};
     }
     return true;
 }

@@ -196,7 +196,8 @@ static cJSON *read_value(builder *b, jsonstream_token tok)
     return v;
 }
 
-bool jsontree_read(jsonstream *js, jsontree *t, jsontree_error *err)
+/* Read the document of js (opened, no token read yet) into t; the caller closes js. */
+static bool jsontree_read(jsonstream *js, jsontree *t, jsontree_error *err)
 {
     memset(t, 0, sizeof *t);
     memset(err, 0, sizeof *err);
@@ -221,16 +222,6 @@ bool jsontree_parse(const char *text, size_t len, jsontree *t, jsontree_error *e
     bool ok = jsontree_read(&js, t, err);
     jsonstream_close(&js);
     return ok;
-}
-
-cJSON *jsontree_parse_plain(const char *text, size_t len, jsontree_error *err)
-{
-    jsontree t;
-    if (!jsontree_parse(text, len, &t, err))
-        return NULL;
-    cJSON *root = t.root;
-    free(t.slots);
-    return root;
 }
 
 void jsontree_free(jsontree *t)

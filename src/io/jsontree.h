@@ -40,12 +40,7 @@ typedef struct jsontree_error {
 
 /* Read len bytes of text into t; false with err filled (t is then empty). */
 bool jsontree_parse(const char *text, size_t len, jsontree *t, jsontree_error *err);
-/* Read the document of js (opened, no token read yet) into t; the caller closes js. */
-bool jsontree_read(jsonstream *js, jsontree *t, jsontree_error *err);
 void jsontree_free(jsontree *t);
-/* The tree of len bytes of text without positions (free it with cJSON_Delete); NULL with err
- * filled. For JSON the program wrote itself. */
-cJSON *jsontree_parse_plain(const char *text, size_t len, jsontree_error *err);
 /* The position of a value of the tree (line 0 for a node that is not in it). */
 jsontree_pos jsontree_at(const jsontree *t, const cJSON *node);
 /* The position of the value at path ("accesses[2].index[1]"; "" is the whole document). */

@@ -44,6 +44,8 @@ static void flush_buf(jsonw *w)
     w->len = 0;
 }
 
+/* Append n bytes to the buffer, flushing it first when full; a piece larger than the buffer goes
+ * straight to the sink. */
 static inline void put(jsonw *w, const char *s, size_t n)
 {
     if (w->len + n > JSONW_BUF) {
@@ -69,6 +71,7 @@ static inline void putc1(jsonw *w, char c)
     w->buf[w->len++] = c;
 }
 
+/* A new line indented two spaces per level. */
 static void indent(jsonw *w, int level)
 {
     static const char spaces[] = "                                                                ";
@@ -129,6 +132,8 @@ static void value_end(jsonw *w)
         w->done = true;
 }
 
+/* Open an object or array where a value may stand (misuse when it may not, or nesting is too
+ * deep), laid out as layout says. */
 static void begin(jsonw *w, bool object, jsonw_layout layout)
 {
     if (!value_start(w))
@@ -145,6 +150,8 @@ static void begin(jsonw *w, bool object, jsonw_layout layout)
     w->depth++;
 }
 
+/* Close the innermost container, which must be of this kind and not wait for a value after a
+ * key (misuse otherwise). */
 static void end(jsonw *w, bool object)
 {
     if (w->depth == 0 || w->stack[w->depth - 1].object != object || w->want_value) {

@@ -149,12 +149,6 @@ const library_entry *library_patterns(int *n)
     return catalog;
 }
 
-const library_entry *library_kernels(int *n)
-{
-    *n = embedded_kernels_count;
-    return embedded_kernels;
-}
-
 const library_entry *library_entry_find(const char *name)
 {
     catalog_build();

@@ -30,8 +30,6 @@ typedef struct library_entry {
 
 /* The catalog of patterns and lessons (built-in, installed and user), sorted by name. */
 const library_entry *library_patterns(int *n);
-/* Embedded kernel templates. */
-const library_entry *library_kernels(int *n);
 /* Text of the built-in pattern called name ("transpose-naive" or "transpose-naive.json"), or NULL
  * (also for a file of the folders: read it at its entry's path). */
 const char *library_find(const char *name, size_t *len);

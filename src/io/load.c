@@ -156,6 +156,8 @@ static bool parse_field_decl(loader *L, const char *decl, types_field *f, const 
     return check_ident(L, f->name, path);
 }
 
+/* The "structs" array: each struct's name, alignment and field declarations, resolved and laid
+ * out. */
 static bool load_structs(loader *L, const cJSON *arr, scenario *s)
 {
     if (!cJSON_IsArray(arr))
@@ -245,6 +247,7 @@ static int load_int_list(loader *L, const cJSON *v, int64_t lo, int64_t hi, int6
     return n;
 }
 
+/* The "arrays" array: each array's name, type, dims, pad, base and swizzle. */
 static bool load_arrays(loader *L, const cJSON *arr, scenario *s)
 {
     if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) < 1 || cJSON_GetArraySize(arr) > SCENARIO_MAX_ARRAYS)
@@ -400,6 +403,7 @@ static bool load_location(loader *L, const cJSON *a, const char *path, scenario_
     return true;
 }
 
+/* Access i of the "accesses" array: its known keys only, each checked where it stands. */
 static bool load_access(loader *L, const cJSON *a, int i, scenario *s)
 {
     char path[64], p2[96];
@@ -652,15 +656,7 @@ static bool limit_ident(limits *c, const char *v, const char *path)
     return !why || limit_fail(c, why, "%s", path);
 }
 
-/* Whether s is written as a nest ("loops"): save.c's rule, which names the loader's paths. */
-static bool limit_nested(const scenario *s)
-{
-    bool nest = s->nloops > 1;
-    for (int i = 0; s->nloops == 1 && i < s->naccesses; i++)
-        nest |= s->accesses[i].loop != 0;
-    return nest;
-}
-
+/* The structs within the file format's limits (count, names, alignment, fields). */
 static bool limit_structs(limits *c, const scenario *s)
 {
     if (s->types.n > 256)
@@ -688,10 +684,12 @@ static bool limit_structs(limits *c, const scenario *s)
     return true;
 }
 
+/* The loops within the file format's limits (names, bounds, steps), named by their paths in the
+ * file. */
 static bool limit_loops(limits *c, const scenario *s)
 {
     static const char *const step_key[] = {"step", "mul", "div"};
-    bool nest = limit_nested(s);
+    bool nest = scenario_is_nest(s); /* written as "loops": the paths the loader names */
     for (int k = 0; k < s->nloops; k++) {
         const scenario_loop *L = &s->loops[k];
         char path[24], p2[48];
@@ -716,6 +714,7 @@ static bool limit_loops(limits *c, const scenario *s)
     return true;
 }
 
+/* The arrays within the file format's limits (count, names, types, dims, pads). */
 static bool limit_arrays(limits *c, const scenario *s)
 {
     if (s->narrays < 1 || s->narrays > SCENARIO_MAX_ARRAYS)
@@ -745,6 +744,7 @@ static bool limit_arrays(limits *c, const scenario *s)
     return true;
 }
 
+/* The accesses within the file format's limits (count and the lengths of their texts). */
 static bool limit_accesses(limits *c, const scenario *s)
 {
     if (s->naccesses < 1 || s->naccesses > SCENARIO_MAX_ACCESSES)

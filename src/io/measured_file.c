@@ -127,9 +127,7 @@ bool measured_file_parse(const char *text, size_t len, const char *name, measure
         const char *nl = memchr(text + pos, '\n', len - pos);
         size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
         lineno++;
-        char *s = xmalloc(n + 1);
-        memcpy(s, text + pos, n);
-        s[n] = '\0';
+        char *s = xstrdup_n(text + pos, n);
         pos += n + (nl ? 1 : 0);
         const char *msg = NULL;
         if (ended)

@@ -1,5 +1,5 @@
-/* measured_file: reads what the measuring library (src/record/measure_inject.c) writes from inside a
- * recorded program: "bankscope-measured/1" text, one record per line, tab-separated:
+/* measured_file: reads what the recording library's measuring passes (src/record/record_measure.c)
+ * write from inside a recorded program: "bankscope-measured/1" text, one record per line, tab-separated:
  *   bankscope-measured/1
  *   pass      count | time
  *   kernel    MANGLED-NAME          (absent when the chosen launch never came)

@@ -11,16 +11,6 @@
 #include "model/kinds.h"
 #include "util.h"
 
-void report_json_string(strbuf *sb, const char *s)
-{
-    size_t n = strlen(s);
-    char *tmp = xmalloc(6 * n + 1);
-    strbuf_addc(sb, '"');
-    strbuf_add(sb, tmp, jsonw_escape(s, n, tmp));
-    strbuf_addc(sb, '"');
-    free(tmp);
-}
-
 void report_banks_text(const banks_profile *p, int64_t addr, int width, char *buf, size_t n)
 {
     int b0 = banks_bank_of(p, addr), b1 = banks_bank_of(p, addr + width - 1);
@@ -72,6 +62,8 @@ typedef struct text_ctx {
     bool printed_table[256];
 } text_ctx;
 
+/* The heading of access a: its kind, array and index expressions, as the file spells them and
+ * made safe for a terminal. */
 static void access_title(FILE *out, const scenario *s, int a)
 {
     const scenario_access *ac = &s->accesses[a];
@@ -123,6 +115,8 @@ static void excluded_note(FILE *out, const char *sep, const scenario_excluded *e
             report_excluded_text(ex, why, sizeof why), ex->misaligned ? ": the access would fault" : "");
 }
 
+/* One instruction's verdict line (or runs of identical ones): wavefronts, ideal, degree and the
+ * lanes left out; a kind the model does not cover says so and gives no verdict. */
 static void summary_line(FILE *out, banks_op op, const banks_result *r, int cycles, const scenario_excluded *ex)
 {
     char deg[32];
@@ -151,6 +145,8 @@ static void summary_line(FILE *out, banks_op op, const banks_result *r, int cycl
     fputc('\n', out);
 }
 
+/* The per-lane table of one warp-instruction: thread, element, address, word, bank, wavefront
+ * and a note for lanes left out. */
 static void lane_table(FILE *out, const scenario *s, const scenario_instr *in, const banks_result *r)
 {
     fprintf(out, "  %4s  %-11s %-22s %9s %7s %6s %4s  %s\n", "lane", "thread", "element", "address", "word", "bank",
@@ -219,6 +215,7 @@ static bool same_result(const banks_result *a, const banks_result *b)
            a->active_lanes == b->active_lanes && a->paired == b->paired;
 }
 
+/* Print the pending run of warps (or trace entries) with the same result as one line. */
 static void flush_run(text_ctx *c, const scenario *s)
 {
     if (c->run_n == 0)
@@ -340,6 +337,8 @@ static void header_text(const char *text, FILE *out)
     fputs(keep < len ? "\xe2\x80\xa6\n" : "\n", out);
 }
 
+/* The scenario's name, description, architecture and layout (structs, arrays, block, loops)
+ * before the instructions. */
 static void scenario_header(FILE *out, const scenario *s)
 {
     header_text(s->name ? s->name : "(unnamed scenario)", out);
@@ -469,6 +468,7 @@ static void json_excluded(jsonw *w, const scenario_excluded *e)
     jsonw_end_object(w);
 }
 
+/* One warp-instruction as an object of the JSON report's instruction array. */
 static void json_visit(void *ctx, const scenario *s, const scenario_instr *in, const banks_result *r,
                        const report_lanes *b)
 {
@@ -595,6 +595,7 @@ static void type_text(const scenario *s, const types_ref *t, int count, char *bu
     }
 }
 
+/* The structs' layouts (size, alignment, each field's offset) as the "structs" array. */
 static void json_structs(jsonw *w, const scenario *s)
 {
     jsonw_key(w, "structs");
@@ -634,6 +635,7 @@ static void json_int_array(jsonw *w, const char *key, const int64_t *v, int n)
     jsonw_end_array(w);
 }
 
+/* The arrays with their element types and placement as the "arrays" array. */
 static void json_arrays(jsonw *w, const scenario *s)
 {
     jsonw_key(w, "arrays");

@@ -66,8 +66,6 @@ bool report_json(FILE *out, const scenario *s, const report_options *o, const ch
 /* The kind of r as analyze --json and measure --json write it: "op", then "matrices"/"trans",
  * "atomic"/"returns" or "cache" as the kind takes them (kinds.h). */
 void report_json_kind(jsonw *w, const banks_request *r);
-/* Append s as a JSON string literal (quotes included) to sb. */
-void report_json_string(strbuf *sb, const char *s);
 /* Text for a lane's banks: "5" or "4-7" for wide accesses. */
 void report_banks_text(const banks_profile *p, int64_t addr, int width, char *buf, size_t n);
 /* "24 misaligned, 2 out of bounds" for the non-zero counts of e ("" when none). */

@@ -16,7 +16,8 @@ const char *const safe_source_exts[] = {".cu",    ".cuh", ".c",   ".cc",  ".cpp"
                                         ".h",     ".hh",  ".hpp", ".hxx", ".inl", ".ipp", ".tcc",
                                         ".cuinc", ".py",  ".f90", ".cuf", ".ptx", NULL};
 
-bool safe_is_special(const char *real)
+/* True when the resolved (absolute) path lies under /proc, /dev or /sys. */
+static bool safe_is_special(const char *real)
 {
     static const char *const dirs[] = {"/proc", "/dev", "/sys"};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
@@ -27,7 +28,8 @@ bool safe_is_special(const char *real)
     return false;
 }
 
-bool safe_has_ext(const char *path, const char *const *exts)
+/* True when path's last component ends with one of exts (NULL-terminated; case-sensitive). */
+static bool safe_has_ext(const char *path, const char *const *exts)
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
@@ -152,19 +154,6 @@ bool safe_named_path(const char *name, const char *const *roots, int nroots, con
     if (why)
         *why = worst;
     return false;
-}
-
-const char *safe_refusal_text(safe_refusal r)
-{
-    switch (r) {
-    case SAFE_OK: return "opened";
-    case SAFE_NOT_FOUND: return "not found";
-    case SAFE_NOT_SOURCE: return "not a source file (by its name)";
-    case SAFE_NOT_REGULAR: return "not a regular file";
-    case SAFE_SPECIAL: return "a system file (/proc, /dev or /sys)";
-    case SAFE_OUTSIDE: return "outside the folders allowed";
-    }
-    return "refused";
 }
 
 /* path opened without blocking and checked on its descriptor: a regular file outside /proc,

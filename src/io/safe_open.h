@@ -32,10 +32,6 @@ typedef enum safe_refusal {
  * NULL-terminated. */
 extern const char *const safe_source_exts[];
 
-/* True when the resolved (absolute) path lies under /proc, /dev or /sys. */
-bool safe_is_special(const char *real);
-/* True when path's last component ends with one of exts (NULL-terminated; case-sensitive). */
-bool safe_has_ext(const char *path, const char *const *exts);
 /* Where name (taken from a file) may be read: resolved against each of roots (folders, nroots
  * of them; a relative name is joined to the root, an absolute one must lie inside it), the real
  * path into out (n bytes) and the root's index into *which (may be NULL). False with the reason
@@ -43,9 +39,6 @@ bool safe_has_ext(const char *path, const char *const *exts);
  * outside every root is decided from its spelling when it can be (nothing outside is touched). */
 bool safe_named_path(const char *name, const char *const *roots, int nroots, const char *const *exts, char *out,
                      size_t n, safe_refusal *why, int *which);
-/* The words for a refusal, to follow "not opened: " ("outside the recording's folder" is the
- * caller's, who knows what the folder is; this says "outside the folders allowed"). */
-const char *safe_refusal_text(safe_refusal r);
 /* The whole content of the regular file path, at most cap bytes, NUL-terminated (*len bytes
  * before the NUL). Opened without blocking and without taking a terminal; a FIFO, device,
  * folder or socket is refused on the open descriptor; a file of more than cap bytes is refused

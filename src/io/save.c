@@ -1,4 +1,5 @@
-/* save: scenario -> JSON and clone (the careful file writing is in save_file.c). */
+/* save: scenario -> JSON and clone (the careful file writing is in save_file.c). Every key written
+ * here is compared by model/scenario_same.c, which decides the "modified" mark without writing. */
 #include "save.h"
 
 #include <stdio.h>
@@ -39,6 +40,7 @@ static void int_list(jsonw *w, const char *key, const int64_t *v, int n)
     jsonw_end_array(w);
 }
 
+/* The struct declarations, each field as one declaration text. */
 static void save_structs(const scenario *s, jsonw *w)
 {
     JSONW_KEY(w, "structs");
@@ -53,11 +55,7 @@ static void save_structs(const scenario *s, jsonw *w)
         jsonw_begin_array(w, JSONW_INLINE);
         for (int f = 0; f < st->nfields; f++) {
             char decl[160];
-            if (st->fields[f].count > 1)
-                snprintf(decl, sizeof decl, "%s %s[%d]", st->fields[f].type_name, st->fields[f].name,
-                         st->fields[f].count);
-            else
-                snprintf(decl, sizeof decl, "%s %s", st->fields[f].type_name, st->fields[f].name);
+            types_field_decl(&st->fields[f], decl, sizeof decl);
             jsonw_string(w, decl);
         }
         jsonw_end_array(w);
@@ -66,6 +64,7 @@ static void save_structs(const scenario *s, jsonw *w)
     jsonw_end_array(w);
 }
 
+/* A trace's entries: kind, width, and the address of each lane (null for an inactive one). */
 static void save_trace(const scenario *s, jsonw *w)
 {
     JSONW_KEY(w, "trace");
@@ -108,17 +107,7 @@ static void save_location(jsonw *w, const scenario_srcloc *at)
     jsonw_end_object(w);
 }
 
-/* Whether s needs the version 2 format: a nest, or an access outside the one loop. */
-static bool save_is_nest(const scenario *s)
-{
-    if (s->nloops > 1)
-        return true;
-    for (int i = 0; s->nloops == 1 && i < s->naccesses; i++)
-        if (s->accesses[i].loop != 0)
-            return true;
-    return false;
-}
-
+/* The arrays: name, type, dims and pad, and base and swizzle when set. */
 static void save_arrays(const scenario *s, jsonw *w)
 {
     JSONW_KEY(w, "arrays");
@@ -153,6 +142,8 @@ static void save_loop(const scenario *s, const scenario_loop *L, jsonw *w)
     jsonw_end_object(w);
 }
 
+/* One access: its kind, array and index, the optional keys it has, its location and (in a nest)
+ * the loop it is in. */
 static void save_access(const scenario *s, const scenario_access *a, bool nested, jsonw *w)
 {
     jsonw_begin_object(w, JSONW_SPACED);
@@ -180,7 +171,7 @@ static void save_access(const scenario *s, const scenario_access *a, bool nested
 static void save_doc(const scenario *s, jsonw *w)
 {
     jsonw_begin_object(w, JSONW_LINES);
-    bool nested = !s->is_trace && save_is_nest(s);
+    bool nested = !s->is_trace && scenario_is_nest(s);
     if (nested)
         JSONW_KV_INT(w, "version", 2); /* without it: version 1 (one loop around every access) */
     if (s->name)

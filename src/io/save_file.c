@@ -49,11 +49,7 @@ static char *dir_of(const char *path)
         return xstrdup(".");
     if (slash == path)
         return xstrdup("/");
-    size_t n = (size_t)(slash - path);
-    char *d = xmalloc(n + 1);
-    memcpy(d, path, n);
-    d[n] = '\0';
-    return d;
+    return xstrdup_n(path, (size_t)(slash - path));
 }
 
 /* Follow symbolic links from path to the name a write would reach (which may not exist yet: a

@@ -5,6 +5,7 @@
 #include "io/jsonw.h"
 #include "io/report.h"
 #include "io/sweep_report.h"
+#include "io/sweep_row.h"
 #include "io/textsafe.h"
 #include "model/kinds.h"
 
@@ -15,19 +16,16 @@ static bool block_cheaper(const advisor_result *r)
     return r->block.found && (r->best_pad < 0 || r->block.row.smem_bytes < r->rows[r->best_pad].smem_bytes);
 }
 
+/* One padding's row as a JSON object (why, for a padding that does not validate). */
 static void row_json(jsonw *w, const advisor_row *r, double measured)
 {
     jsonw_begin_object(w, JSONW_INLINE);
     jsonw_kv_int(w, "pad", r->pad);
     jsonw_kv_bool(w, "valid", r->valid);
     if (r->valid) {
-        jsonw_kv_int(w, "wavefronts", r->wavefronts);
-        jsonw_kv_int(w, "ideal_wavefronts", r->ideal);
-        jsonw_kv_int(w, "worst_conflict_degree", r->worst_degree);
+        sweep_row_json_conflicts(w, r->wavefronts, r->ideal, r->worst_degree);
         jsonw_kv_double(w, "efficiency", r->wavefronts ? (double)r->ideal / (double)r->wavefronts : 1.0);
-        jsonw_kv_int(w, "shared_bytes", r->smem_bytes);
-        jsonw_kv_int(w, "blocks_per_sm", r->blocks_per_sm);
-        jsonw_kv_double(w, "occupancy", r->occupancy);
+        sweep_row_json_occupancy(w, r->smem_bytes, r->blocks_per_sm, r->occupancy);
         jsonw_kv_string(w, "limited_by", r->limit);
         if (measured >= 0)
             jsonw_kv_double(w, "measured_cycles_per_access", measured);
@@ -62,9 +60,7 @@ static void layout_json(jsonw *w, const advisor_layout *l)
     jsonw_kv_string(w, "c", l->c_text);
     kv_text(w, "c_flat", l->c_flat);
     jsonw_kv_int(w, "instructions", l->instructions);
-    jsonw_kv_int(w, "wavefronts", l->wavefronts);
-    jsonw_kv_int(w, "ideal_wavefronts", l->ideal);
-    jsonw_kv_int(w, "worst_conflict_degree", l->worst_degree);
+    sweep_row_json_conflicts(w, l->wavefronts, l->ideal, l->worst_degree);
     jsonw_kv_int(w, "excluded_lanes", l->excluded);
     jsonw_kv_bool(w, "conflict_free", l->works);
     if (l->why[0])
@@ -225,6 +221,8 @@ static void block_text(FILE *f, const advisor_result *r)
     fprintf(f, "\n");
 }
 
+/* One padding's row of the table, with a bar of its wavefronts and, with --measure, the
+ * measured / predicted cycles. */
 static void row_text(FILE *f, const advisor_row *r, int64_t max_wf, double measured, double per_instr)
 {
     char deg[32];
@@ -236,10 +234,10 @@ static void row_text(FILE *f, const advisor_row *r, int64_t max_wf, double measu
     char bars[25];
     memset(bars, '#', (size_t)bar);
     bars[bar] = '\0';
-    fprintf(f, "  %4d  %-13s %10lld %7lld %9.1f %% %9lld %6d %7.0f %%  %-7s", r->pad,
-            report_degree_text(r->worst_degree, deg, sizeof deg), (long long)r->wavefronts, (long long)r->ideal,
-            r->wavefronts ? 100.0 * r->ideal / r->wavefronts : 100.0, (long long)r->smem_bytes, r->blocks_per_sm,
-            100 * r->occupancy, r->limit);
+    fprintf(f, "  %4d  %-13s %10lld %7lld %9.1f %% ", r->pad, report_degree_text(r->worst_degree, deg, sizeof deg),
+            (long long)r->wavefronts, (long long)r->ideal, r->wavefronts ? 100.0 * r->ideal / r->wavefronts : 100.0);
+    sweep_row_text_occupancy(f, r->smem_bytes, r->blocks_per_sm, r->occupancy);
+    fprintf(f, "  %-7s", r->limit);
     if (measured >= 0 && per_instr >= 0)
         fprintf(f, " %6.2f /%6.2f", measured, per_instr);
     else if (measured >= 0) /* cp.async among the accesses: its cycles are not predicted */
@@ -329,8 +327,9 @@ static void search_text(FILE *f, const scenario *s, const advisor_search *sr, in
 static void table_text(FILE *f, const advisor_result *r, bool all, const double *measured, const double *predicted,
                        bool measure)
 {
-    fprintf(f, "  %4s  %-13s %10s %7s %11s %9s %6s %9s  %-7s%s\n", "pad", "worst", "wavefronts", "ideal", "efficiency",
-            "shared B", "blk/SM", "occupancy", "limit", measure ? " meas./pred. cycles" : "");
+    fprintf(f, "  %4s  %-13s %10s %7s %11s ", "pad", "worst", "wavefronts", "ideal", "efficiency");
+    sweep_row_text_occupancy_head(f);
+    fprintf(f, "  %-7s%s\n", "limit", measure ? " meas./pred. cycles" : "");
     int64_t max_wf = 0;
     for (int i = 0; i < r->nrows; i++)
         if (r->rows[i].valid && r->rows[i].wavefronts > max_wf)

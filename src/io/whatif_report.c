@@ -5,12 +5,14 @@
 
 #include "io/jsonw.h"
 #include "io/report.h"
+#include "io/sweep_row.h"
 #include "io/textsafe.h"
 #include "io/whatif_report.h"
 
 #define SHOW_MAX (WHATIF_TOP + 3)
 
-const char *const whatif_report_assumption =
+/* The assumption every what-if rests on, as the output states it. */
+static const char *const whatif_report_assumption =
     "the kernel's indexing follows the declared layout (a pointer cast that flattens "
     "the array does not change with it)";
 
@@ -120,16 +122,18 @@ static void region_text(FILE *f, const whatif_input *in, const scenario *s, cons
         int w = (int)strlen(name[k]);
         namew = w > namew ? w : namew;
     }
-    fprintf(f, "  %4s  %-*s %10s %7s %-13s %8s %9s %6s %9s\n", "rank", namew, "layout", "wavefronts", "ideal", "worst",
-            "extra B", "shared B", "blk/SM", "occupancy");
+    fprintf(f, "  %4s  %-*s %10s %7s %-13s %8s ", "rank", namew, "layout", "wavefronts", "ideal", "worst", "extra B");
+    sweep_row_text_occupancy_head(f);
+    fprintf(f, "\n");
     for (int k = 0; k < n; k++) {
         char rank[12] = "";
         if (k < r->ntop)
             snprintf(rank, sizeof rank, "%d", k + 1);
-        fprintf(f, "  %4s  %-*s %10lld %7lld %-13s %+8lld %9lld %6d %7.0f %%\n", k < r->ntop ? rank : "-", namew,
-                name[k], (long long)c[k]->wavefronts, (long long)c[k]->ideal,
-                report_degree_text(c[k]->worst, deg, sizeof deg), (long long)l[k]->extra_bytes,
-                (long long)c[k]->smem_bytes, c[k]->blocks_per_sm, 100 * c[k]->occupancy);
+        fprintf(f, "  %4s  %-*s %10lld %7lld %-13s %+8lld ", k < r->ntop ? rank : "-", namew, name[k],
+                (long long)c[k]->wavefronts, (long long)c[k]->ideal, report_degree_text(c[k]->worst, deg, sizeof deg),
+                (long long)l[k]->extra_bytes);
+        sweep_row_text_occupancy(f, c[k]->smem_bytes, c[k]->blocks_per_sm, c[k]->occupancy);
+        fprintf(f, "\n");
     }
     fprintf(f, "  best: %s\n", whatif_layout_decl(l[0], rg, elem_type(g, i), r->elem, buf, sizeof buf));
     for (int p = r->npitches - 1; p >= 0; p--) /* the widest recorded row that the swizzle rewrites */
@@ -188,12 +192,8 @@ static void layout_json(jsonw *w, const whatif_input *in, const scenario *s, con
     }
     JSONW_KV_STRING(w, "declaration", whatif_layout_decl(l, rg, elem_type(g, i), r->elem, buf, sizeof buf));
     JSONW_KV_INT(w, "extra_bytes", l->extra_bytes);
-    JSONW_KV_INT(w, "wavefronts", c->wavefronts);
-    JSONW_KV_INT(w, "ideal_wavefronts", c->ideal);
-    JSONW_KV_INT(w, "worst_conflict_degree", c->worst);
-    JSONW_KV_INT(w, "shared_bytes", c->smem_bytes);
-    JSONW_KV_INT(w, "blocks_per_sm", c->blocks_per_sm);
-    jsonw_kv_double(w, "occupancy", c->occupancy);
+    sweep_row_json_conflicts(w, c->wavefronts, c->ideal, c->worst);
+    sweep_row_json_occupancy(w, c->smem_bytes, c->blocks_per_sm, c->occupancy);
     JSONW_KEY(w, "lines");
     jsonw_begin_array(w, JSONW_LINES);
     whatif_line *v;
@@ -226,13 +226,9 @@ static void layout_json(jsonw *w, const whatif_input *in, const scenario *s, con
 static void cost_json(jsonw *w, const whatif_cost *c)
 {
     jsonw_begin_object(w, JSONW_INLINE);
-    JSONW_KV_INT(w, "wavefronts", c->wavefronts);
-    JSONW_KV_INT(w, "ideal_wavefronts", c->ideal);
-    JSONW_KV_INT(w, "worst_conflict_degree", c->worst);
+    sweep_row_json_conflicts(w, c->wavefronts, c->ideal, c->worst);
     JSONW_KV_INT(w, "instructions_touching", c->touched);
-    JSONW_KV_INT(w, "shared_bytes", c->smem_bytes);
-    JSONW_KV_INT(w, "blocks_per_sm", c->blocks_per_sm);
-    jsonw_kv_double(w, "occupancy", c->occupancy);
+    sweep_row_json_occupancy(w, c->smem_bytes, c->blocks_per_sm, c->occupancy);
     jsonw_end_object(w);
 }
 

@@ -14,9 +14,6 @@
 #include "model/scenario.h"
 #include "model/whatif.h"
 
-/* The assumption every what-if rests on, as the output states it. */
-extern const char *const whatif_report_assumption;
-
 /* What the what-if prints: the recording, its regions and the searches of the regions with
  * conflicts (res[k] is the search of region searched[k]). */
 typedef struct whatif_report {

@@ -193,11 +193,6 @@ bool work_cancelled(void)
     return cancel_signal != 0;
 }
 
-int work_signal(void)
-{
-    return cancel_signal;
-}
-
 const char *work_signal_name(void)
 {
     switch (cancel_signal) {

@@ -90,8 +90,7 @@ void work_catch_signals(void);
 void work_exit_on_signal(bool on);
 /* True once a caught signal asked to stop. */
 bool work_cancelled(void);
-/* The signal that cancelled (0: none) and its name ("SIGTERM"). */
-int work_signal(void);
+/* The name of the signal that cancelled ("SIGTERM"), "none" when none did. */
 const char *work_signal_name(void);
 /* Exit status for a cancelled command: 128 + the signal's number. */
 int work_exit_status(void);

@@ -246,6 +246,8 @@ static int cand_rank(const cand *c)
     return c->kind == ADVISOR_LAYOUT_TMA ? 1 : c->kind == ADVISOR_LAYOUT_CUTE ? 2 : 3;
 }
 
+/* qsort's order of candidates: valid first, then fewer extra bytes, then cand_rank, bits, base,
+ * shift and padding. */
 static int cand_cmp(const void *x, const void *y)
 {
     const cand *a = x, *b = y;

@@ -385,7 +385,7 @@ static int phase_modern(const banks_profile *p, const banks_request *req, int wi
     return degree;
 }
 
-/* Units that analyze_fast indexes directly: within this many of the first active lane's. */
+/* Units that fast_kernel indexes directly: a window this wide around the first active lane's. */
 #define BANKS_WINDOW 8192
 
 /* The four bytes of a banks_lane as one integer: phase pi, broadcast dup, wavefront wf. */

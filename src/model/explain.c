@@ -81,6 +81,7 @@ static void lanes_phrase(uint32_t mask, strbuf *sb)
     lanes_text(mask, sb);
 }
 
+/* The greatest common divisor of |a| and |b| (0 and 0 give 0). */
 static int64_t gcd64(int64_t a, int64_t b)
 {
     if (a < 0)

@@ -73,6 +73,8 @@ static bool accept(parser *p, const char *tok)
 
 static int parse_expr(parser *p);
 
+/* A decimal or 0x hexadecimal literal; the node's index, or -1 after an error (a bad digit, a
+ * value past int64). */
 static int parse_number(parser *p)
 {
     int start = p->pos;
@@ -122,7 +124,11 @@ bool expr_is_builtin_name(const char *name)
     return false;
 }
 
-int64_t expr_swizzle_mask(int b, int m, int s)
+/* CuTe's Swizzle<b,m,s> (0 <= b <= 16, 0 <= m <= 32, |s| >= b, m + |s| + b <= 62): the bits of
+ * x it reads (b bits from bit m + s for s >= 0, from bit m for s < 0), and x with those bits
+ * XOR-ed into the b bits |s| lower (s >= 0) or higher (s < 0). The expression function
+ * swizzle(B, M, S, x) and the array option "swizzle" are both this arithmetic. */
+static int64_t expr_swizzle_mask(int b, int m, int s)
 {
     int at = m + (s > 0 ? s : 0); /* unsigned: bits shifted past bit 63 simply leave */
     return at > 63 ? 0 : (int64_t)((((uint64_t)1 << b) - 1) << at);
@@ -200,6 +206,8 @@ static int parse_swizzle(parser *p, int start)
     return node_new(p, EXPR_BINARY, EXPR_XOR, x2, moved, start);
 }
 
+/* A word: a thread or block variable, the loop variable, a function call or a constant; the
+ * node's index, or -1 after an error (an unknown name). */
 static int parse_identifier(parser *p)
 {
     int start = p->pos;
@@ -249,6 +257,8 @@ static int parse_identifier(parser *p)
     return -1;
 }
 
+/* A unary operator, a parenthesised expression or an operand; the node's index, or -1 after an
+ * error (nesting past EXPR_MAX_DEPTH included). */
 static int parse_unary(parser *p)
 {
     skip_ws(p);
@@ -305,6 +315,8 @@ static const struct {
 };
 #define NLEVELS ((int)(sizeof levels / sizeof levels[0]))
 
+/* The left-associative binary operators of precedence level and tighter; the node's index, or -1
+ * after an error. */
 static int parse_level(parser *p, int level)
 {
     if (level == NLEVELS)

@@ -201,11 +201,6 @@ void expr_prog_free(expr_prog *p);
 expr_status expr_prog_run(const expr_prog *p, const expr_env *env, int64_t *out, int *pos);
 /* Compute a program's slots into env. */
 void expr_prog_prepare(const expr_prog *p, expr_env *env);
-/* CuTe's Swizzle<b,m,s> (0 <= b <= 16, 0 <= m <= 32, |s| >= b, m + |s| + b <= 62): the bits of
- * x it reads (b bits from bit m + s for s >= 0, from bit m for s < 0), and x with those bits
- * XOR-ed into the b bits |s| lower (s >= 0) or higher (s < 0). The expression function
- * swizzle(B, M, S, x) and the array option "swizzle" are both this arithmetic. */
-int64_t expr_swizzle_mask(int b, int m, int s);
 int64_t expr_swizzle(int b, int m, int s, int64_t x);
 /* True when name is a word of the expression language (threadIdx, tx, lane, tid, min...). */
 bool expr_is_builtin_name(const char *name);

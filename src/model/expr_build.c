@@ -219,6 +219,7 @@ static memo_slot *memo_find(const eval_memo *m, expr_ref key)
     return &m->slot[i];
 }
 
+/* Remember e's value, the table doubled first when it would be half full. */
 static void memo_put(eval_memo *m, expr_ref key, bool ok, int64_t val)
 {
     if (2 * (m->n + 1) >= m->cap) {
@@ -236,6 +237,8 @@ static void memo_put(eval_memo *m, expr_ref key, bool ok, int64_t val)
     *s = (memo_slot){key, ok, val};
 }
 
+/* The value of node e under the pool's environment, each node evaluated once (memo); false when
+ * it fails or e is no node. */
 static bool eval_at(eval_memo *m, expr_ref e, int64_t *out)
 {
     if (e <= 0)

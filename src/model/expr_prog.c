@@ -117,6 +117,8 @@ static int64_t fill_bits(int64_t v)
     return (int64_t)m;
 }
 
+/* A node's value range, or every int64 with fail set when the bounds leave int64 (an operator
+ * whose overflow is an error). */
 static void set_range(node_info *n, wide lo, wide hi)
 {
     if (!fits(lo) || !fits(hi)) {
@@ -362,6 +364,7 @@ typedef struct builder {
     int fail_pos; /* where the stack limit was passed */
 } builder;
 
+/* Append one instruction that changes the stack's depth by push; its index. */
 static int emit(builder *b, int op, int pos, int64_t arg, int push)
 {
     expr_prog *p = b->p;

@@ -37,6 +37,7 @@ static const char *cuda_type(const char *name)
     return name;
 }
 
+/* The scenario's structs as CUDA declarations, with __align__ where the file forces one. */
 static void emit_structs(const scenario *s, strbuf *o)
 {
     for (int i = 0; i < s->types.n; i++) {
@@ -120,6 +121,9 @@ static bool emit_swizzled(const scenario_access *a, const scenario_array *arr, s
     return true;
 }
 
+/* The address function's body for access: its guards and index expressions in C, or the table
+ * of a trace's lanes; false with err when a name is reserved in CUDA or a field cannot be
+ * written. */
 static bool emit_body(const scenario *s, int access, strbuf *o, char *err, size_t n)
 {
     if (!scenario_has_layout(s)) {

@@ -217,15 +217,15 @@ static const kinds_row rows[] = {
     "8-byte shared atomics other than exch and cas are a compare-and-swap loop on sm_90 "                              \
     "(ATOMS.CAST.SPIN.64), not one instruction: their cost depends on the data"
 static const kinds_atomic_row atomics[] = {
-    {"add", 1, false, KINDS_W(4), CAS_LOOP},
-    {"min", 1, false, KINDS_W(4), CAS_LOOP},
-    {"max", 1, false, KINDS_W(4), CAS_LOOP},
-    {"and", 1, false, KINDS_W(4), CAS_LOOP},
-    {"or", 1, false, KINDS_W(4), CAS_LOOP},
-    {"xor", 1, false, KINDS_W(4), CAS_LOOP},
-    {"exch", 1, true, KINDS_W(4) | KINDS_W(8), NULL},
-    {"cas", 2, true, KINDS_W(4) | KINDS_W(8), NULL},
-    {"inc", 1, false, KINDS_W(4), "inc is 32-bit only"},
+    [BANKS_ATOM_ADD] = {.name = "add", .passes = 1, .widths = KINDS_W(4), .width_text = CAS_LOOP},
+    [BANKS_ATOM_MIN] = {.name = "min", .passes = 1, .widths = KINDS_W(4), .width_text = CAS_LOOP},
+    [BANKS_ATOM_MAX] = {.name = "max", .passes = 1, .widths = KINDS_W(4), .width_text = CAS_LOOP},
+    [BANKS_ATOM_AND] = {.name = "and", .passes = 1, .widths = KINDS_W(4), .width_text = CAS_LOOP},
+    [BANKS_ATOM_OR] = {.name = "or", .passes = 1, .widths = KINDS_W(4), .width_text = CAS_LOOP},
+    [BANKS_ATOM_XOR] = {.name = "xor", .passes = 1, .widths = KINDS_W(4), .width_text = CAS_LOOP},
+    [BANKS_ATOM_EXCH] = {.name = "exch", .passes = 1, .returns_only = true, .widths = KINDS_W(4) | KINDS_W(8)},
+    [BANKS_ATOM_CAS] = {.name = "cas", .passes = 2, .returns_only = true, .widths = KINDS_W(4) | KINDS_W(8)},
+    [BANKS_ATOM_INC] = {.name = "inc", .passes = 1, .widths = KINDS_W(4), .width_text = "inc is 32-bit only"},
 };
 _Static_assert(sizeof atomics / sizeof atomics[0] == BANKS_ATOM_INC + 1, "every banks_atomic has a row");
 
@@ -391,7 +391,9 @@ bool kinds_takes_key(const kinds_row *row, const char *key)
     return false;
 }
 
-int kinds_since_cc(const kinds_row *row, int width)
+/* The architecture (cc x 10) from which row exists with width bytes per lane; 0 when it never
+ * does at this width. */
+static int kinds_since_cc(const kinds_row *row, int width)
 {
     for (int i = 0; i < 3 && row->since[i].widths; i++)
         if (width > 0 && width < 32 && (row->since[i].widths & KINDS_W(width)))

@@ -135,9 +135,6 @@ int kinds_counter_group(const kinds_row *row, const char **names, int max);
 bool kinds_width_ok(const kinds_row *row, int width);
 /* True when key (e.g. "matrices") is one of the keys row takes. */
 bool kinds_takes_key(const kinds_row *row, const char *key);
-/* The architecture (cc x 10) from which row exists with width bytes per lane; 0 when it never
- * does at this width. */
-int kinds_since_cc(const kinds_row *row, int width);
 /* NULL when profile p's GPU has row at width, else one line naming the first architecture that
  * has it: "ldmatrix exists from sm_75, not on sm_50", "8-byte atomic exists from sm_20, not on
  * sm_13" (into buf, which is returned). */

@@ -27,7 +27,8 @@ static const char *const reserved[] = {
     "NULL", "EOF", "offsetof", "size_t", "ptrdiff_t", "nullptr_t", "intptr_t", "uintptr_t", "int8_t", "int16_t",
     "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "INFINITY", "NAN", "TRUE", "FALSE", NULL};
 
-bool names_is_identifier(const char *s)
+/* True when name is a C identifier: a letter or _, then letters, digits and _, at most 63. */
+static bool names_is_identifier(const char *s)
 {
     if (!s || !*s || strlen(s) > 63 || !(s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
         return false;

@@ -14,7 +14,5 @@
 bool names_ok_in_cuda(const char *name);
 /* True when name may be the loop variable: a C identifier that is no word of expressions. */
 bool names_ok_for_loop(const char *name);
-/* True when name is a C identifier: a letter or _, then letters, digits and _, at most 63. */
-bool names_is_identifier(const char *name);
 
 #endif

@@ -180,6 +180,9 @@ int scenario_table_arch_problem(const scenario *s, char *why, size_t n);
 /* Whether s describes a layout (arrays, block, loops, accesses with index expressions) that the
  * layout edits change; false for a trace, whose addresses were recorded. */
 bool scenario_has_layout(const scenario *s);
+/* Whether s is a loop nest as files hold it (version 2): more than one loop, or an access
+ * outside the one loop. */
+bool scenario_is_nest(const scenario *s);
 /* Whether s carries the source map of its instructions (a recording's lines). */
 bool scenario_has_source_map(const scenario *s);
 /* The source map's entry of instruction k; NULL without a source map or out of range. */
@@ -215,11 +218,9 @@ bool scenario_finish(scenario *s, scenario_error *err);
 /* Parse every expression of access a (index, when) given the loop variable. */
 bool scenario_parse_access(const scenario *s, scenario_access *a, int ai, scenario_error *err);
 
-/* The values each expression variable takes in s (block, warps, loop values): what the
- * expressions of a finished scenario are specialised for. */
-void scenario_expr_ranges(const scenario *s, expr_range *r);
-
 int scenario_threads(const scenario *s);
+/* The innermost loop around access a, or -1. */
+int scenario_access_loop(const scenario *s, const scenario_access *a);
 /* Accesses of a scenario, or instructions of a trace (what `access` indexes everywhere). */
 int scenario_access_count(const scenario *s);
 int scenario_warp_count(const scenario *s);

@@ -11,6 +11,16 @@ bool scenario_has_layout(const scenario *s)
     return !s->is_trace;
 }
 
+bool scenario_is_nest(const scenario *s)
+{
+    if (s->nloops > 1)
+        return true;
+    for (int i = 0; s->nloops == 1 && i < s->naccesses; i++)
+        if (s->accesses[i].loop != 0)
+            return true;
+    return false;
+}
+
 bool scenario_has_source_map(const scenario *s)
 {
     return !scenario_has_layout(s) && s->trace_at != NULL;

@@ -26,6 +26,7 @@ static void set_text(char **slot, const char *val)
     *slot = val ? xstrdup(val) : NULL;
 }
 
+/* SCENARIO_CHANGE_PAD: the innermost padding moved by delta, kept within 0..64. */
 static bool op_padding(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
     if (c->u.pad.array < 0 || c->u.pad.array >= s->narrays) { /* a trace has none */
@@ -42,6 +43,7 @@ static bool op_padding(scenario *s, const scenario_change *c, char *msg, size_t 
     return true;
 }
 
+/* SCENARIO_CHANGE_SWIZZLE: the array's swizzle set (or cleared), kept only if it validates. */
 static bool op_set_swizzle(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
     if (c->u.swizzle.array < 0 || c->u.swizzle.array >= s->narrays) {
@@ -56,6 +58,7 @@ static bool op_set_swizzle(scenario *s, const scenario_change *c, char *msg, siz
     return true;
 }
 
+/* SCENARIO_CHANGE_SWIZZLE_NEXT: the next TMA mode after the current one that validates. */
 static bool op_cycle_swizzle(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
     static const char *const modes[] = {NULL, "32B", "64B", "128B"};
@@ -98,6 +101,8 @@ static int type_index(const char *const *list, int n, const char *name)
     return -1;
 }
 
+/* SCENARIO_CHANGE_TYPE_NEXT: the next element type that validates (not for an array of
+ * structs). */
 static bool op_cycle_type(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
     if (c->u.array.array < 0 || c->u.array.array >= s->narrays) {
@@ -204,6 +209,8 @@ static bool apply_preset(scenario *s, int ai, const preset *p, const int64_t *di
     return refinish(s, msg, n);
 }
 
+/* SCENARIO_CHANGE_PATTERN_NEXT: the next access preset for the array's shape that applies,
+ * starting from the user's dimensions. */
 static bool op_cycle_pattern(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
     if (!scenario_has_layout(s)) {
@@ -234,6 +241,7 @@ static bool op_cycle_pattern(scenario *s, const scenario_change *c, char *msg, s
     return false;
 }
 
+/* SCENARIO_CHANGE_BLOCK_NEXT: the next block shape of the list that validates. */
 static bool op_cycle_block(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
     (void)c;
@@ -290,6 +298,7 @@ static bool op_cycle_arch(scenario *s, const scenario_change *c, char *msg, size
     return arch_step(s, c->u.arch.step < 0 ? -1 : 1, msg, n);
 }
 
+/* SCENARIO_CHANGE_ARCH_SET: the architecture of the given index. */
 static bool op_set_arch(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
     int np;
@@ -303,6 +312,7 @@ static bool op_set_arch(scenario *s, const scenario_change *c, char *msg, size_t
     return refinish(s, msg, n);
 }
 
+/* SCENARIO_CHANGE_FIELD_NEXT: the next field of the array's struct that the access can read. */
 static bool op_cycle_field(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
     if (!scenario_has_layout(s)) {
@@ -341,6 +351,8 @@ static bool op_set_index(scenario *s, const scenario_change *c, char *msg, size_
     return refinish(s, msg, n);
 }
 
+/* SCENARIO_CHANGE_FIELDS_REORDER: the struct's fields by decreasing alignment, which removes
+ * the holes between them. */
 static bool op_reorder_fields(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
     if (c->u.field.struct_index < 0 || c->u.field.struct_index >= s->types.n) {
@@ -365,6 +377,7 @@ static bool op_reorder_fields(scenario *s, const scenario_change *c, char *msg, 
     return true;
 }
 
+/* SCENARIO_CHANGE_DIMENSION: the first or innermost dimension halved or doubled. */
 static bool op_dimension(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
     if (c->u.dimension.array < 0 || c->u.dimension.array >= s->narrays) {
@@ -387,6 +400,7 @@ static const char *const field_types[] = {"char",   "short",  "int",  "float",  
                                           "float2", "float4", "int2", "double2", "char4"};
 #define NFIELD_TYPES ((int)(sizeof field_types / sizeof field_types[0]))
 
+/* SCENARIO_CHANGE_FIELD_TYPE_NEXT: the next type of the field that validates. */
 static bool op_field_type(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
     if (c->u.field.struct_index < 0 || c->u.field.struct_index >= s->types.n || c->u.field.field < 0 ||
@@ -408,6 +422,7 @@ static bool op_field_type(scenario *s, const scenario_change *c, char *msg, size
     return false;
 }
 
+/* SCENARIO_CHANGE_FIELD_ADD: a char field after the given one (or at the end). */
 static bool op_field_add(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
     if (c->u.field.struct_index < 0 || c->u.field.struct_index >= s->types.n) {
@@ -439,6 +454,8 @@ static bool op_field_add(scenario *s, const scenario_change *c, char *msg, size_
     return true;
 }
 
+/* SCENARIO_CHANGE_FIELD_DELETE: the field removed; refused while an access reads it, unless
+ * retarget moves those accesses to the first scalar field left. */
 static bool op_field_delete(scenario *s, const scenario_change *c, char *msg, size_t n)
 {
     if (c->u.field.struct_index < 0 || c->u.field.struct_index >= s->types.n || c->u.field.field < 0 ||

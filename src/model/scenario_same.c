@@ -1,8 +1,9 @@
 /* scenario_same: whether two scenarios would be saved as the same file, decided on the structs,
  * never by writing them out: what the TUI's "modified" mark asks after every key. It compares
- * exactly what io/save.c writes (the two are kept in step, and tests/unit/test_scenario_same.c
- * holds them equal): a field the file does not hold never makes a scenario modified. */
-#include <stdio.h>
+ * exactly what io/save.c writes (the two are kept in step by hand; tests/unit/test_scenario_edit.c
+ * changes each value of written files one at a time and fails where the two disagree, or where a
+ * key the writer writes is never seen to change the file): a field the file does not hold never
+ * makes a scenario modified. */
 #include <string.h>
 
 #include "model/kinds.h"
@@ -44,15 +45,7 @@ static bool same_trace(const scenario *a, const scenario *b)
     return true;
 }
 
-/* A struct field as save.c writes it: one declaration text ("float x[4]"). */
-static void field_decl(const types_field *f, char *buf, size_t n)
-{
-    if (f->count > 1)
-        snprintf(buf, n, "%s %s[%d]", f->type_name, f->name, f->count);
-    else
-        snprintf(buf, n, "%s %s", f->type_name, f->name);
-}
-
+/* The structs as save.c writes them: name, forced alignment, and each field's declaration. */
 static bool same_types(const types_registry *a, const types_registry *b)
 {
     if (a->n != b->n)
@@ -63,8 +56,8 @@ static bool same_types(const types_registry *a, const types_registry *b)
             return false;
         for (int f = 0; f < x->nfields; f++) {
             char dx[160], dy[160];
-            field_decl(&x->fields[f], dx, sizeof dx);
-            field_decl(&y->fields[f], dy, sizeof dy);
+            types_field_decl(&x->fields[f], dx, sizeof dx);
+            types_field_decl(&y->fields[f], dy, sizeof dy);
             if (strcmp(dx, dy) != 0)
                 return false;
         }
@@ -93,23 +86,14 @@ static bool same_location(const scenario_srcloc *x, const scenario_srcloc *y)
            (x->column > 0 ? x->column : 0) == (y->column > 0 ? y->column : 0) && same_str(x->text, y->text);
 }
 
-/* Whether save.c writes s as a nest (version 2): more than one loop, or an access outside the one. */
-static bool is_nest(const scenario *s)
-{
-    if (s->nloops > 1)
-        return true;
-    for (int i = 0; s->nloops == 1 && i < s->naccesses; i++)
-        if (s->accesses[i].loop != 0)
-            return true;
-    return false;
-}
-
 /* The loop an access names in a nest (its variable), NULL when the file names none. */
 static const char *access_loop_var(const scenario *s, const scenario_access *a)
 {
     return a->loop >= 0 && a->loop < s->nloops ? s->loops[a->loop].var : NULL;
 }
 
+/* An access as save.c writes it: kind, array, index, the optional keys, location and (in a nest)
+ * its loop. */
 static bool same_access(const scenario *sa, const scenario_access *x, const scenario *sb, const scenario_access *y,
                         bool nested)
 {
@@ -125,6 +109,7 @@ static bool same_access(const scenario *sa, const scenario_access *x, const scen
     return !nested || same_str(access_loop_var(sa, x), access_loop_var(sb, y));
 }
 
+/* The loops as save.c writes them: variable, bounds, step kind and size, and the loop each is in. */
 static bool same_loops(const scenario *a, const scenario *b)
 {
     if (a->nloops != b->nloops)
@@ -146,9 +131,10 @@ bool scenario_same_file(const scenario *a, const scenario *b)
         return false;
     if (!scenario_has_layout(a))
         return same_trace(a, b);
-    bool nested = is_nest(a);
-    if (nested != is_nest(b) || memcmp(a->block, b->block, sizeof a->block) != 0 || !same_types(&a->types, &b->types) ||
-        a->narrays != b->narrays || a->naccesses != b->naccesses || !same_loops(a, b))
+    bool nested = scenario_is_nest(a);
+    if (nested != scenario_is_nest(b) || memcmp(a->block, b->block, sizeof a->block) != 0 ||
+        !same_types(&a->types, &b->types) || a->narrays != b->narrays || a->naccesses != b->naccesses ||
+        !same_loops(a, b))
         return false;
     for (int i = 0; i < a->narrays; i++)
         if (!same_array(&a->arrays[i], &b->arrays[i]))

@@ -112,6 +112,14 @@ bool types_builtin_find(const char *name, types_builtin *out)
     return false;
 }
 
+void types_field_decl(const types_field *f, char *buf, size_t n)
+{
+    if (f->count > 1)
+        snprintf(buf, n, "%s %s[%d]", f->type_name, f->name, f->count);
+    else
+        snprintf(buf, n, "%s %s", f->type_name, f->name);
+}
+
 void types_registry_free(types_registry *r)
 {
     for (int i = 0; i < r->n; i++) {

@@ -65,6 +65,8 @@ int types_size(const types_registry *r, const types_ref *t);
 int types_align(const types_registry *r, const types_ref *t);
 /* Printable name of t (points into t or r). */
 const char *types_name(const types_registry *r, const types_ref *t);
+/* A field as the one declaration a scenario file holds: "float x" or "float x[4]". */
+void types_field_decl(const types_field *f, char *buf, size_t n);
 
 /* Lay out every struct (field types must already be resolved). On error (a struct containing
  * itself, a bad alignment) writes a message to err and returns false. */

@@ -202,7 +202,9 @@ static int log2_exact(int64_t v)
     return __builtin_ctzll((uint64_t)v);
 }
 
-const char *whatif_c_name(const char *name)
+/* name when it is a C identifier, else "smem": what C text calls a region named by a description
+ * ("recorded window", "static shared memory"). */
+static const char *whatif_c_name(const char *name)
 {
     bool ok = name && (isalpha((unsigned char)name[0]) || name[0] == '_');
     for (const char *p = name; ok && *p; p++)

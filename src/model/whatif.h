@@ -134,9 +134,6 @@ typedef struct whatif_line {
  * many, or -1 when l does not apply to some entry. */
 int whatif_lines(const whatif_input *in, const scenario_srcloc *at, const whatif_layout *l, whatif_line **out);
 
-/* name when it is a C identifier, else "smem": what C text calls a region named by a description
- * ("recorded window", "static shared memory"). */
-const char *whatif_c_name(const char *name);
 /* The layout as what to write: "__shared__ float tile[32][33]" (elem_type: the element's C type,
  * NULL: "T"), "Swizzle<3,4,3> on the byte offsets of tile", the struct split. */
 const char *whatif_layout_decl(const whatif_layout *l, const whatif_region *r, const char *elem_type, int64_t elem,

@@ -12,6 +12,7 @@
 #include "banks_reference.h"
 #include "model/banks.h"
 #include "model/banks_fast.h"
+#include "test_random.h"
 #include "test_util.h"
 
 static banks_request stride_req(banks_op op, int width, int64_t stride_bytes)
@@ -284,30 +285,6 @@ static void random_request(banks_request *r, int width)
     }
 }
 
-static void expect_same_result(const banks_result *a, const banks_result *b)
-{
-    assert_int_equal(a->wavefronts, b->wavefronts);
-    assert_int_equal(a->ideal_wavefronts, b->ideal_wavefronts);
-    assert_int_equal(a->bank_conflicts, b->bank_conflicts);
-    assert_int_equal(a->conflict_degree, b->conflict_degree);
-    assert_int_equal(a->active_lanes, b->active_lanes);
-    assert_int_equal(a->broadcast_lanes, b->broadcast_lanes);
-    assert_int_equal(a->paired, b->paired);
-    assert_int_equal(a->nphases, b->nphases);
-    for (int i = 0; i < a->nphases; i++) {
-        assert_int_equal(a->phase[i].lanes, b->phase[i].lanes);
-        assert_int_equal(a->phase[i].sub, b->phase[i].sub);
-        assert_int_equal(a->phase[i].first_row, b->phase[i].first_row);
-        assert_int_equal(a->phase[i].wavefronts, b->phase[i].wavefronts);
-        assert_int_equal(a->phase[i].degree, b->phase[i].degree);
-    }
-    for (int l = 0; l < BANKS_WARP; l++) {
-        assert_int_equal(a->lane[l].phase, b->lane[l].phase);
-        assert_int_equal(a->lane[l].wavefront, b->lane[l].wavefront);
-        assert_int_equal(a->lane[l].broadcast, b->lane[l].broadcast);
-    }
-}
-
 /* The fast engine against the original one (tests/unit/banks_reference.c) on 1.2 million
  * seeded random requests: every profile, width, op and mask; the grid cells on every 64th. The
  * engine as it runs here (the AVX-512 kernel where the CPU has it), its portable path and its
@@ -332,14 +309,14 @@ static void test_engine_vs_reference(void **state)
                 bool cells = n % 64 == 0;
                 banks_analyze(p, &r, &a, cells ? cells_a : NULL);
                 banks_reference_analyze(p, &r, &b, cells ? cells_b : NULL);
-                expect_same_result(&a, &b);
+                test_result_equal(&a, &b);
                 if (cells)
                     assert_memory_equal(cells_a, cells_b, sizeof *cells_a * BANKS_MAX_ROWS * (size_t)p->banks);
                 banks_analyze_portable(p, &r, &c, NULL);
-                expect_same_result(&c, &b);
+                test_result_equal(&c, &b);
                 memset(&c, 0x3c, sizeof c);
                 banks_analyze_avx2(p, &r, &c, NULL);
-                expect_same_result(&c, &b);
+                test_result_equal(&c, &b);
             }
         }
     assert_true(n >= 1000000);
@@ -377,7 +354,7 @@ static void test_portable_tensor_kinds(void **state)
             bool cells = rep % 8 == 0;
             banks_analyze(&profiles[pi], &r, &a, cells ? cells_a : NULL);
             banks_analyze_portable(&profiles[pi], &r, &b, cells ? cells_b : NULL);
-            expect_same_result(&a, &b);
+            test_result_equal(&a, &b);
             if (cells)
                 assert_memory_equal(cells_a, cells_b, sizeof *cells_a * BANKS_MAX_ROWS * (size_t)profiles[pi].banks);
             n++;

@@ -18,32 +18,8 @@
 #include "io/load.h"
 #include "model/banks_memo.h"
 #include "scenario_reference.h"
+#include "test_random.h"
 #include "test_util.h"
-
-/* Every field scenario_instr_build writes (padding left out). */
-static void instr_equal(const scenario_instr *a, const scenario_instr *b)
-{
-    assert_int_equal(a->seq, b->seq);
-    assert_int_equal(a->access, b->access);
-    assert_int_equal(a->iteration, b->iteration);
-    assert_int_equal(a->loop_value, b->loop_value);
-    assert_int_equal(a->warp, b->warp);
-    assert_true(banks_request_equal(&a->req, &b->req));
-    for (int l = 0; l < BANKS_WARP; l++) {
-        const scenario_lane *x = &a->lane[l], *y = &b->lane[l];
-        assert_int_equal(x->state, y->state);
-        assert_int_equal(x->tid, y->tid);
-        assert_int_equal(x->tx, y->tx);
-        assert_int_equal(x->ty, y->ty);
-        assert_int_equal(x->tz, y->tz);
-        for (int d = 0; d < SCENARIO_MAX_DIMS; d++)
-            assert_int_equal(x->index[d], y->index[d]);
-        assert_int_equal(x->address, y->address);
-        assert_int_equal(x->bad_dim, y->bad_dim);
-        assert_int_equal(x->eval, y->eval);
-        assert_int_equal(x->eval_pos, y->eval_pos);
-    }
-}
 
 /* Every instruction of s (up to max of them) built three ways; the count of each lane state
  * into states[]. Returns the instructions compared. */
@@ -60,7 +36,7 @@ static int64_t compare_builds(const scenario *s, int64_t max, int64_t *states)
                 scenario_reference_build(s, a, it, w, &want);
                 scenario_instr_build(s, a, it, w, &got);
                 scenario_instr_build_brief(s, a, it, w, &brief);
-                instr_equal(&got, &want);
+                test_instr_equal(&got, &want);
                 assert_true(banks_request_equal(&brief.req, &want.req));
                 assert_int_equal(brief.iteration, want.iteration);
                 assert_int_equal(brief.access, want.access);
@@ -73,35 +49,30 @@ static int64_t compare_builds(const scenario *s, int64_t max, int64_t *states)
     return n;
 }
 
+/* What the library's scenarios add up to: instructions compared and lanes in each state. */
+typedef struct build_counts {
+    int64_t instrs, states[6];
+} build_counts;
+
+static void compare_library_scenario(const scenario *s, void *ctx)
+{
+    build_counts *c = ctx;
+    c->instrs += compare_builds(s, 4096, c->states);
+}
+
 static void test_library_patterns(void **state)
 {
     (void)state;
-    int n, np, scenarios = 0;
-    int64_t states[6] = {0}, instrs = 0;
-    const library_entry *lib = library_patterns(&n);
-    const banks_profile *profiles = banks_profiles(&np);
-    for (int i = 0; i < n; i++) {
-        if (!lib[i].text)
-            continue;
-        for (int k = 0; k < np; k++) {
-            scenario s;
-            io_error err;
-            if (!load_scenario_text(lib[i].text, lib[i].len, lib[i].name, profiles[k].name, &s, &err))
-                continue; /* lessons are not scenarios */
-            instrs += compare_builds(&s, 4096, states);
-            scenario_free(&s);
-            scenarios++;
-        }
-    }
-    printf("# %d library scenarios x architectures, %lld instructions compared\n", scenarios, (long long)instrs);
+    build_counts c = {.instrs = 0};
+    int scenarios = test_each_library_scenario(compare_library_scenario, &c);
+    printf("# %d library scenarios x architectures, %lld instructions compared\n", scenarios, (long long)c.instrs);
     assert_true(scenarios > 50);
 }
 
-static unsigned rng_state = 4321;
+static test_rng rng = {.state = 4321};
 static unsigned rnd(unsigned n)
 {
-    rng_state = rng_state * 1103515245u + 12345u;
-    return (rng_state >> 16) % n;
+    return test_rnd(&rng, n);
 }
 
 /* Expressions that fail for some lanes (division by zero, bad shift, overflow): the loader's
@@ -120,30 +91,30 @@ static void random_scenario(char *buf, size_t n)
     static const char *const types[] = {"float", "double", "char", "short", "float4", "int2"};
     int bx = 1 + (int)rnd(48), by = 1 + (int)rnd(3), bz = 1 + (int)rnd(2);
     int ndims = 1 + (int)rnd(3), na = 1 + (int)rnd(4);
-    size_t k =
-        (size_t)snprintf(buf, n, "{\"block\": [%d, %d, %d], \"loop\": {\"var\": \"i\", \"from\": 0, \"to\": %d}, ", bx,
-                         by, bz, 1 + (int)rnd(4));
+    size_t k = 0;
+    test_json_addf(buf, n, &k, "{\"block\": [%d, %d, %d], \"loop\": {\"var\": \"i\", \"from\": 0, \"to\": %d}, ", bx,
+                   by, bz, 1 + (int)rnd(4));
     const char *type = types[rnd(6)];
-    k += (size_t)snprintf(buf + k, n - k, "\"arrays\": [{\"name\": \"t\", \"type\": \"%s\", \"dims\": [", type);
+    test_json_addf(buf, n, &k, "\"arrays\": [{\"name\": \"t\", \"type\": \"%s\", \"dims\": [", type);
     for (int d = 0; d < ndims; d++)
-        k += (size_t)snprintf(buf + k, n - k, "%s%d", d ? ", " : "", 8 + (int)rnd(50));
-    k += (size_t)snprintf(buf + k, n - k, "], \"pad\": %d", (int)rnd(2));
+        test_json_addf(buf, n, &k, "%s%d", d ? ", " : "", 8 + (int)rnd(50));
+    test_json_addf(buf, n, &k, "], \"pad\": %d", (int)rnd(2));
     if (rnd(3) == 0 && strcmp(type, "float4") != 0)
-        k += (size_t)snprintf(buf + k, n - k, ", \"swizzle\": \"Swizzle<2,0,3>\"");
-    k += (size_t)snprintf(buf + k, n - k, "}], \"accesses\": [");
+        test_json_addf(buf, n, &k, ", \"swizzle\": \"Swizzle<2,0,3>\"");
+    test_json_addf(buf, n, &k, "}], \"accesses\": [");
     for (int a = 0; a < na; a++) {
-        k += (size_t)snprintf(buf + k, n - k, "%s{\"op\": \"%s\", \"array\": \"t\", \"index\": [", a ? ", " : "",
-                              rnd(2) ? "load" : "store");
+        test_json_addf(buf, n, &k, "%s{\"op\": \"%s\", \"array\": \"t\", \"index\": [", a ? ", " : "",
+                       rnd(2) ? "load" : "store");
         for (int d = 0; d < ndims; d++)
-            k += (size_t)snprintf(buf + k, n - k, "%s\"%s\"", d ? ", " : "", idx[rnd(9)]);
-        k += (size_t)snprintf(buf + k, n - k, "]");
+            test_json_addf(buf, n, &k, "%s\"%s\"", d ? ", " : "", idx[rnd(9)]);
+        test_json_addf(buf, n, &k, "]");
         if (rnd(3) == 0)
-            k += (size_t)snprintf(buf + k, n - k, ", \"when\": \"%s\"", when[rnd(3)]);
+            test_json_addf(buf, n, &k, ", \"when\": \"%s\"", when[rnd(3)]);
         if (rnd(4) == 0 && (strcmp(type, "char") == 0 || strcmp(type, "float") == 0))
-            k += (size_t)snprintf(buf + k, n - k, ", \"vector\": \"int2\""); /* wider than the element */
-        k += (size_t)snprintf(buf + k, n - k, "}");
+            test_json_addf(buf, n, &k, ", \"vector\": \"int2\""); /* wider than the element */
+        test_json_addf(buf, n, &k, "}");
     }
-    snprintf(buf + k, n - k, "]}");
+    test_json_addf(buf, n, &k, "]}");
 }
 
 /* Put a failing expression into some index or 'when' of s, as an edit would; false when the

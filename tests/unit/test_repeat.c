@@ -19,57 +19,8 @@
 #include "io/library.h"
 #include "io/load.h"
 #include "model/banks_memo.h"
+#include "test_random.h"
 #include "test_util.h"
-
-/* Every field scenario_instr_build writes (padding left out). */
-static void instr_equal(const scenario_instr *a, const scenario_instr *b)
-{
-    assert_int_equal(a->seq, b->seq);
-    assert_int_equal(a->access, b->access);
-    assert_int_equal(a->iteration, b->iteration);
-    assert_int_equal(a->loop_value, b->loop_value);
-    assert_int_equal(a->warp, b->warp);
-    assert_true(banks_request_equal(&a->req, &b->req));
-    for (int l = 0; l < BANKS_WARP; l++) {
-        const scenario_lane *x = &a->lane[l], *y = &b->lane[l];
-        assert_int_equal(x->state, y->state);
-        assert_int_equal(x->tid, y->tid);
-        assert_int_equal(x->tx, y->tx);
-        assert_int_equal(x->ty, y->ty);
-        assert_int_equal(x->tz, y->tz);
-        for (int d = 0; d < SCENARIO_MAX_DIMS; d++)
-            assert_int_equal(x->index[d], y->index[d]);
-        assert_int_equal(x->address, y->address);
-        assert_int_equal(x->bad_dim, y->bad_dim);
-        assert_int_equal(x->eval, y->eval);
-        assert_int_equal(x->eval_pos, y->eval_pos);
-    }
-}
-
-static void result_equal(const banks_result *a, const banks_result *b)
-{
-    assert_int_equal(a->wavefronts, b->wavefronts);
-    assert_int_equal(a->ideal_wavefronts, b->ideal_wavefronts);
-    assert_int_equal(a->bank_conflicts, b->bank_conflicts);
-    assert_int_equal(a->conflict_degree, b->conflict_degree);
-    assert_int_equal(a->active_lanes, b->active_lanes);
-    assert_int_equal(a->broadcast_lanes, b->broadcast_lanes);
-    assert_int_equal(a->paired, b->paired);
-    assert_int_equal(a->not_modelled, b->not_modelled);
-    assert_int_equal(a->nphases, b->nphases);
-    for (int p = 0; p < a->nphases; p++) {
-        assert_int_equal(a->phase[p].lanes, b->phase[p].lanes);
-        assert_int_equal(a->phase[p].sub, b->phase[p].sub);
-        assert_int_equal(a->phase[p].first_row, b->phase[p].first_row);
-        assert_int_equal(a->phase[p].wavefronts, b->phase[p].wavefronts);
-        assert_int_equal(a->phase[p].degree, b->phase[p].degree);
-    }
-    for (int l = 0; l < BANKS_WARP; l++) {
-        assert_int_equal(a->lane[l].phase, b->lane[l].phase);
-        assert_int_equal(a->lane[l].broadcast, b->lane[l].broadcast);
-        assert_int_equal(a->lane[l].wavefront, b->lane[l].wavefront);
-    }
-}
 
 static int64_t served_from_slot; /* instructions handed out from a table, over all the tests */
 
@@ -115,13 +66,13 @@ static int64_t compare_all(const scenario *s, int w)
                 want.seq = in->seq;
                 assert_true(scenario_access_active(s, in->access, in->iteration) || !s->iter_first);
             }
-            instr_equal(in, &want);
+            test_instr_equal(in, &want);
             banks_result r0, r1, r2;
             banks_analyze(s->arch, &want.req, &r0, NULL);
             banks_memo_analyze(&big, s->arch, &in->req, &r1);
             banks_memo_analyze(&tiny, s->arch, &in->req, &r2);
-            result_equal(&r0, &r1);
-            result_equal(&r0, &r2);
+            test_result_equal(&r0, &r1);
+            test_result_equal(&r0, &r2);
             k++;
         }
         free(by_slot);
@@ -136,34 +87,24 @@ static int64_t compare_all(const scenario *s, int w)
     return n;
 }
 
+static void compare_library_scenario(const scenario *s, void *ctx)
+{
+    (void)ctx;
+    compare_all(s, scenario_warp_count(s) - 1);
+}
+
 static void test_library_patterns(void **state)
 {
     (void)state;
-    int n, np, scenarios = 0;
-    const library_entry *lib = library_patterns(&n);
-    const banks_profile *profiles = banks_profiles(&np);
-    for (int i = 0; i < n; i++) {
-        if (!lib[i].text)
-            continue;
-        for (int k = 0; k < np; k++) {
-            scenario s;
-            io_error err;
-            if (!load_scenario_text(lib[i].text, lib[i].len, lib[i].name, profiles[k].name, &s, &err))
-                continue; /* lessons are not scenarios */
-            compare_all(&s, scenario_warp_count(&s) - 1);
-            scenario_free(&s);
-            scenarios++;
-        }
-    }
+    int scenarios = test_each_library_scenario(compare_library_scenario, NULL);
     printf("# %d library scenarios x architectures compared\n", scenarios);
     assert_true(scenarios > 50);
 }
 
-static unsigned rng_state = 12345;
+static test_rng rng = {.state = 12345};
 static unsigned rnd(unsigned n)
 {
-    rng_state = rng_state * 1103515245u + 12345u;
-    return (rng_state >> 16) % n;
+    return test_rnd(&rng, n);
 }
 
 /* A random scenario: 1-2 loops, accesses that read a loop variable or not, some with 'when'. */
@@ -174,33 +115,35 @@ static void random_scenario(char *buf, size_t n, bool nest)
                                           "(tx * 2 + i % 3) % 64"};
     int bx = 1 + (int)rnd(64), by = 1 + (int)rnd(4);
     int na = 1 + (int)rnd(6);
-    size_t k = (size_t)snprintf(buf, n, "{\"block\": [%d, %d], ", bx, by);
-    if (nest)
-        k += (size_t)snprintf(buf + k, n - k,
-                              "\"loops\": [{\"var\": \"i\", \"from\": 0, \"to\": %d}, {\"var\": \"j\", \"from\": 0, "
-                              "\"to\": %d, \"in\": \"i\"}], ",
-                              2 + (int)rnd(5), 1 + (int)rnd(4));
-    else
-        k +=
-            (size_t)snprintf(buf + k, n - k, "\"loop\": {\"var\": \"i\", \"from\": 0, \"to\": %d}, ", 1 + (int)rnd(40));
+    size_t k = 0;
+    test_json_addf(buf, n, &k, "{\"block\": [%d, %d], ", bx, by);
+    if (nest) {
+        int ni = 2 + (int)rnd(5), nj = 1 + (int)rnd(4);
+        test_json_addf(buf, n, &k,
+                       "\"loops\": [{\"var\": \"i\", \"from\": 0, \"to\": %d}, {\"var\": \"j\", \"from\": 0, "
+                       "\"to\": %d, \"in\": \"i\"}], ",
+                       ni, nj);
+    } else
+        test_json_addf(buf, n, &k, "\"loop\": {\"var\": \"i\", \"from\": 0, \"to\": %d}, ", 1 + (int)rnd(40));
     if (rnd(3) == 0)
-        k += (size_t)snprintf(buf + k, n - k, "\"warps\": [0, %d], ", (bx * by - 1) / 32);
-    k += (size_t)snprintf(
-        buf + k, n - k,
-        "\"arrays\": [{\"name\": \"t\", \"type\": \"%s\", \"dims\": [64], \"pad\": %d}], \"accesses\": [",
-        rnd(2) ? "float" : "double", (int)rnd(3));
+        test_json_addf(buf, n, &k, "\"warps\": [0, %d], ", (bx * by - 1) / 32);
+    const char *type = rnd(2) ? "float" : "double";
+    int pad = (int)rnd(3);
+    test_json_addf(buf, n, &k,
+                   "\"arrays\": [{\"name\": \"t\", \"type\": \"%s\", \"dims\": [64], \"pad\": %d}], \"accesses\": [",
+                   type, pad);
     for (int a = 0; a < na; a++) {
         bool var = rnd(2);
         const char *ix = var ? idx_var[rnd(4)] : idx_inv[rnd(5)];
-        k += (size_t)snprintf(buf + k, n - k, "%s{\"op\": \"%s\", \"array\": \"t\", \"index\": \"%s\"", a ? ", " : "",
-                              rnd(2) ? "load" : "store", ix);
+        test_json_addf(buf, n, &k, "%s{\"op\": \"%s\", \"array\": \"t\", \"index\": \"%s\"", a ? ", " : "",
+                       rnd(2) ? "load" : "store", ix);
         if (rnd(3) == 0)
-            k += (size_t)snprintf(buf + k, n - k, ", \"when\": \"%s\"", rnd(2) ? "lane % 3 != 1" : "lane < 20 - i");
+            test_json_addf(buf, n, &k, ", \"when\": \"%s\"", rnd(2) ? "lane % 3 != 1" : "lane < 20 - i");
         if (nest)
-            k += (size_t)snprintf(buf + k, n - k, ", \"loop\": \"%s\"", rnd(3) == 0 ? "i" : "j");
-        k += (size_t)snprintf(buf + k, n - k, "}");
+            test_json_addf(buf, n, &k, ", \"loop\": \"%s\"", rnd(3) == 0 ? "i" : "j");
+        test_json_addf(buf, n, &k, "}");
     }
-    snprintf(buf + k, n - k, "]}");
+    test_json_addf(buf, n, &k, "]}");
 }
 
 static void test_random_scenarios(void **state)

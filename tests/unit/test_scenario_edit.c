@@ -1,12 +1,16 @@
 /* test_scenario_edit: copies (every library pattern clones to the same JSON and analysis, a
  * copy shares no description memory with its source, a trace's table is shared), the "same file"
- * question against the writer, edits that only replace the scenario when they
- * validate, and the bounded undo/redo stacks. */
+ * question against the writer (on edits, and on every value of written files changed in turn),
+ * edits that only replace the scenario when they validate, and the bounded undo/redo stacks. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <cJSON.h>
 
 #include "io/lesson.h"
 #include "io/library.h"
@@ -267,6 +271,228 @@ static void test_same_file_matches_json(void **state)
         scenario_free(&nest[k]);
 }
 
+/* Other values for a leaf of the written JSON, each tried in turn (a value the loader refuses
+ * is passed over): numbers moved, strings changed, booleans flipped, a null lane made active. */
+static int other_values(const cJSON *leaf, cJSON **out)
+{
+    int n = 0;
+    if (cJSON_IsNumber(leaf)) {
+        double v = leaf->valuedouble, alt[] = {v + 1, v - 1, v * 2, 0, 16, 1};
+        for (size_t k = 0; k < sizeof alt / sizeof alt[0]; k++)
+            if (alt[k] != v)
+                out[n++] = cJSON_CreateNumber(alt[k]);
+    } else if (cJSON_IsString(leaf)) {
+        static const char *const alt[] = {"x",   "sm_80", "float",          "double", "lane", "load", "store",
+                                          "add", "cg",    "Swizzle<2,4,3>", "i",      "j",    "g",    "exch"};
+        char longer[400];
+        snprintf(longer, sizeof longer, "%s ", leaf->valuestring);
+        out[n++] = cJSON_CreateString(longer);
+        const char *fl = strstr(leaf->valuestring, "float"); /* a declaration of another type */
+        if (fl) {
+            snprintf(longer, sizeof longer, "%.*sint%s", (int)(fl - leaf->valuestring), leaf->valuestring, fl + 5);
+            out[n++] = cJSON_CreateString(longer);
+        }
+        for (size_t k = 0; k < sizeof alt / sizeof alt[0]; k++)
+            if (strcmp(alt[k], leaf->valuestring) != 0)
+                out[n++] = cJSON_CreateString(alt[k]);
+    } else if (cJSON_IsBool(leaf)) {
+        out[n++] = cJSON_CreateBool(!cJSON_IsTrue(leaf));
+    } else if (cJSON_IsNull(leaf)) {
+        out[n++] = cJSON_CreateNumber(0);
+    }
+    return n;
+}
+
+typedef struct mutation_run {
+    const scenario *orig;
+    const char *orig_json;
+    cJSON *root;
+    int checked;          /* mutations that loaded and wrote another file */
+    char changed[64][32]; /* the keys whose change was seen (an array's members go by its key) */
+    int nchanged;
+} mutation_run;
+
+static void note_key(mutation_run *m, const char *key)
+{
+    for (int i = 0; i < m->nchanged; i++)
+        if (strcmp(m->changed[i], key) == 0)
+            return;
+    assert_true(m->nchanged < 64);
+    snprintf(m->changed[m->nchanged++], sizeof m->changed[0], "%s", key);
+}
+
+/* The document as it stands now, if the loader takes it: the structs must say "same file"
+ * exactly when the writer writes the same JSON; a change of the file is noted under name. */
+static void try_document(mutation_run *m, const char *name)
+{
+    char *text = cJSON_PrintUnformatted(m->root);
+    scenario t;
+    io_error err;
+    if (load_scenario_text(text, strlen(text), "mutated.json", NULL, &t, &err)) {
+        strbuf j = {0};
+        save_scenario_json(&t, &j);
+        bool json_same = strcmp(strbuf_str(&j), m->orig_json) == 0;
+        if (scenario_same_file(m->orig, &t) != json_same)
+            fail_msg("key \"%s\": same_file %d, JSON %d\n%s\n%s", name, !json_same, json_same, m->orig_json,
+                     strbuf_str(&j));
+        if (!json_same) {
+            m->checked++;
+            note_key(m, name);
+        }
+        strbuf_free(&j);
+        scenario_free(&t);
+    }
+    free(text);
+}
+
+/* Make v (or nothing, v NULL) stand where c stands under node, after before (NULL: c is the first
+ * member), by the next links alone (all that printing reads); link_back undoes it. */
+static void link_in(cJSON *node, cJSON *before, cJSON *c, cJSON *v)
+{
+    cJSON *in = v ? v : c->next;
+    if (v)
+        v->next = c->next;
+    if (before)
+        before->next = in;
+    else
+        node->child = in;
+}
+
+static void link_back(cJSON *node, cJSON *before, cJSON *c)
+{
+    if (before)
+        before->next = c;
+    else
+        node->child = c;
+}
+
+/* Every leaf below node changed to each of its other values and, in an object, left out, one at
+ * a time (try_document); the tree is as it was after. */
+static void mutate_leaves(mutation_run *m, cJSON *node, const char *key)
+{
+    for (cJSON *c = node->child, *before = NULL; c; before = c, c = c->next) {
+        const char *k = cJSON_IsObject(node) ? c->string : key;
+        if (cJSON_IsArray(c) || cJSON_IsObject(c)) {
+            mutate_leaves(m, c, k);
+            continue;
+        }
+        char name[32];
+        snprintf(name, sizeof name, "%s", k ? k : "?");
+        cJSON *alt[24];
+        int n = other_values(c, alt);
+        for (int a = 0; a < n; a++) {
+            if (c->string)
+                alt[a]->string = strdup(c->string);
+            link_in(node, before, c, alt[a]);
+            try_document(m, name);
+            link_back(node, before, c);
+            alt[a]->next = NULL;
+            cJSON_Delete(alt[a]);
+        }
+        if (cJSON_IsObject(node)) {
+            link_in(node, before, c, NULL);
+            try_document(m, name);
+            link_back(node, before, c);
+        }
+    }
+}
+
+/* Every key below node that holds values (not only objects), once each, into keys. */
+static void list_keys(cJSON *node, char (*keys)[32], int *n)
+{
+    for (cJSON *c = node->child; c; c = c->next) {
+        bool holds_values = !cJSON_IsObject(c) &&
+                            !(cJSON_IsArray(c) && c->child && (cJSON_IsObject(c->child) || cJSON_IsArray(c->child)));
+        if (cJSON_IsObject(node) && holds_values) {
+            int i = 0;
+            while (i < *n && strcmp(keys[i], c->string) != 0)
+                i++;
+            if (i == *n) {
+                assert_true(*n < 64);
+                snprintf(keys[(*n)++], 32, "%s", c->string);
+            }
+        }
+        list_keys(c, keys, n);
+    }
+}
+
+/* One scenario's written JSON, every leaf changed in turn (mutate_leaves); its keys into keys. */
+static int mutate_scenario(const scenario *s, mutation_run *m, char (*keys)[32], int *nkeys)
+{
+    strbuf j = {0};
+    save_scenario_json(s, &j);
+    m->orig = s;
+    m->orig_json = strbuf_str(&j);
+    m->root = cJSON_Parse(m->orig_json);
+    assert_non_null(m->root);
+    list_keys(m->root, keys, nkeys);
+    int before = m->checked;
+    mutate_leaves(m, m->root, NULL);
+    cJSON_Delete(m->root);
+    strbuf_free(&j);
+    return m->checked - before;
+}
+
+/* What the writer writes and what the "same file" question compares are kept in step by hand
+ * (io/save.c, model/scenario_same.c): change any one value of the written file, of the library's
+ * scenarios, the golden cases' and tests/unit/every-key.json (every optional key the writer knows,
+ * and a loop and an array nothing names, so that their names can change), and the two must agree on
+ * whether the file changed; and every key the writer writes must be seen to change the file, so
+ * a key added to the writer and not to the comparison fails here. */
+static void test_same_file_every_key(void **state)
+{
+    (void)state;
+    mutation_run m = {.checked = 0};
+    char keys[64][32];
+    int nkeys = 0, scenarios = 0;
+    scenario s;
+    io_error err;
+    char path[1024];
+    assert_true(load_scenario_file(test_path("unit/every-key.json", path, sizeof path), NULL, &s, &err));
+    assert_true(mutate_scenario(&s, &m, keys, &nkeys) > 0);
+    scenario_free(&s);
+    int n;
+    const library_entry *e = library_patterns(&n);
+    for (int i = 0; i < n; i++) {
+        if (!e[i].text || lesson_is(e[i].text, e[i].len))
+            continue;
+        assert_true(load_scenario_text(e[i].text, e[i].len, e[i].name, NULL, &s, &err));
+        mutate_scenario(&s, &m, keys, &nkeys);
+        scenario_free(&s);
+        scenarios++;
+    }
+    char dir[512];
+    DIR *d = opendir(test_path("golden/cases", dir, sizeof dir));
+    assert_non_null(d);
+    for (struct dirent *de; (de = readdir(d));) {
+        size_t len = strlen(de->d_name);
+        if (len < 6 || strcmp(de->d_name + len - 5, ".json") != 0 || strncmp(de->d_name, "bad-", 4) == 0 ||
+            strncmp(de->d_name, "hostile-", 8) == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        if (!load_scenario_file(path, NULL, &s, &err))
+            continue; /* lessons, sweeps' inputs of other kinds */
+        struct stat st;
+        if (stat(path, &st) == 0 && st.st_size <= 4096) { /* a long file adds nothing but time */
+            mutate_scenario(&s, &m, keys, &nkeys);
+            scenarios++;
+        }
+        scenario_free(&s);
+    }
+    closedir(d);
+    printf("# %d scenarios, %d changed files compared\n", scenarios + 1, m.checked);
+    for (int i = 0; i < nkeys; i++) {
+        /* "version" follows from the loops, "form" has one value and names the kind with "op":
+         * neither can change alone */
+        bool seen = strcmp(keys[i], "version") == 0 || strcmp(keys[i], "form") == 0;
+        for (int k = 0; k < m.nchanged && !seen; k++)
+            seen = strcmp(keys[i], m.changed[k]) == 0;
+        if (!seen)
+            fail_msg("no change of the key \"%s\" loaded and wrote another file: give it a value the loader takes",
+                     keys[i]);
+    }
+}
+
 /* A trace's instructions are one table shared by its copies (never copied), freed with the last
  * of them; new addresses make a new table that keeps the same source map. */
 static void test_trace_table_shared(void **state)
@@ -322,9 +548,10 @@ static void test_trace_table_shared(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_clone_library),      cmocka_unit_test(test_apply_undo_redo),
-        cmocka_unit_test(test_source_location),    cmocka_unit_test(test_same_file_matches_json),
-        cmocka_unit_test(test_trace_table_shared), cmocka_unit_test(test_accessors_description),
+        cmocka_unit_test(test_clone_library),       cmocka_unit_test(test_apply_undo_redo),
+        cmocka_unit_test(test_source_location),     cmocka_unit_test(test_same_file_matches_json),
+        cmocka_unit_test(test_trace_table_shared),  cmocka_unit_test(test_accessors_description),
+        cmocka_unit_test(test_same_file_every_key),
     };
     return cmocka_run_group_tests_name("scenario_edit", tests, NULL, NULL);
 }
