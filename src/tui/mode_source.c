@@ -185,7 +185,9 @@ static void pred_parts(const source_row *x, bool narrow, char *wf, char *deg, si
         snprintf(deg, n, "measured only");
     else if (x->naccess > 0) {
         snprintf(wf, n, "%lld/%lld", (long long)x->wavefronts, (long long)x->ideal);
-        if (x->worst <= 0 && x->not_modelled && x->kind) /* only kinds without a rule: never a verdict */
+        if (x->worst <= 0 && x->not_modelled && x->kind && narrow) /* the kind: in the line under the text */
+            snprintf(deg, n, "not modelled");
+        else if (x->worst <= 0 && x->not_modelled && x->kind) /* only kinds without a rule: never a verdict */
             snprintf(deg, n, "not modelled: %s", x->kind);
         else {
             report_degree_text(x->worst, deg, n);

@@ -121,6 +121,14 @@ for size in "80 24" "100 30"; do
     expect "the SASS view says what-if ($size)" " SASS │ what-if: "
 done
 
+# below 100 columns the source view's gutter stays narrow: a line not modelled says so without
+# its kind (the line under the text names it), so the source text keeps its room
+start 80 24 "$rec/modern-calib_forms.json"
+expect "calib_forms at 80x24" " SOURCE │"
+line_is "a line not modelled, narrow" "cg16(sm + 16 * l" '^38 +0/0 not modelled +4/4. +cg16'
+keys Down
+expect "the line under the text names the kind" "line 38: 1 warp-instr., 0 wavefronts (ideal 0), not modelled: cp.async.cg"
+
 # in monochrome the selected lane stands out of the reversed conflict cells around it: bold and
 # underlined (it was bold only, on reverse like its neighbours)
 for term in xterm-mono; do
