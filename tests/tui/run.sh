@@ -883,7 +883,7 @@ for rec in "$cases"/../../data/record/*.json; do
     name=$(basename "$rec" .json)
     grep -q '"line_info": false' "$rec" && continue # no line info: it opens on the grid
     # the first table (the prediction), its rows with instructions (a line holding only a
-    # measured-only wgmma has no row in the view), not the "N not modelled: KIND" lines under them
+    # measured-only wgmma shows "measured only" and no prediction), not the "N not modelled: KIND" lines under them
     "$bin" analyze "$rec" --summary 2>/dev/null | sed -n '/^line /,/^total/{p;/^total/q}' |
         grep -v '^line \|^total\|^ ' | awk '$2 != 0 { sub(/.*:/, "", $1); print $1, $3 "/" $4, $5 }' > "$tmp/want"
     [ -s "$tmp/want" ] || continue
