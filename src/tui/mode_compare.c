@@ -120,8 +120,9 @@ void compare_diff_draw(tui_app *a, layout_rect r)
             continue;
         const diff_row *x = &d->rows[i];
         bool better = x->a.present && x->b.present && x->b.predicted < x->a.predicted;
+        bool worse = x->a.present && x->b.present && x->b.predicted > x->a.predicted; /* a regression: red */
         diff_line(x, line, sizeof line);
-        draw_text_cut(&a->crt, y++, r.x, r.w, better ? ROLE_OK : ROLE_NORMAL, 0, line);
+        draw_text_cut(&a->crt, y++, r.x, r.w, better ? ROLE_OK : worse ? ROLE_ERROR : ROLE_NORMAL, 0, line);
     }
     free(keep);
 }

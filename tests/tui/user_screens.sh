@@ -84,6 +84,14 @@ keys D
 expect "the SASS view at 80x24" " SASS │"
 line_is "the SASS of pc 0xa0 shows at 80x24" "0xa0 " 'histogram.cu:13 STS \[R2\], RZ'
 
+# a line the second recording makes worse is red, as one it makes better is green (it was drawn
+# as a line that did not change)
+start 100 34 "$rec/twice-0.json" "$rec/twice-1.json"
+expect "twice-0 against twice-1" "twice.cu:10  4 -> 16"
+T capture-pane -p -e -t "$sess" > "$tmp/colours"
+grep -a "twice.cu:10  4 -> 16" "$tmp/colours" | grep -aq "$(printf '\033')\[[0-9;]*31[0-9;]*mtwice.cu:10" &&
+    pass=$((pass + 1)) || { echo "FAIL the line made worse is not red"; fail=$((fail + 1)); }
+
 # the result panel of a one-block launch says "1 block" (it said "1 blocks")
 start 160 48 "$rec/modern-calib_forms.json"
 expect "calib_forms opens on its source" " SOURCE │"
