@@ -97,6 +97,11 @@ int cli_parse(int argc, char **argv, const char *cmd, const char *allowed, cli_c
 struct scenario;
 /* cli_parse, then load c->file (with --arch) into *s; 0, or the exit status after a message. */
 int cli_open(int argc, char **argv, const char *cmd, const char *allowed, cli_common *c, struct scenario *s);
+/* cli_open that also keeps a recording's members, read in the same pass as its trace (*rec: a
+ * reference for the caller, NULL when the file is not a recording; load_scenario_file_doc). */
+struct recording_doc;
+int cli_open_doc(int argc, char **argv, const char *cmd, const char *allowed, cli_common *c, struct scenario *s,
+                 struct recording_doc **rec);
 /* Check --warp, --access and --iteration against the ranges of the loaded s (the block's warps,
  * the accesses or trace instructions, the loop iterations) and set c->warp, c->access and
  * c->iteration; 0, or CLI_USAGE after a message that gives the range. */

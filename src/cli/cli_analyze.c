@@ -13,6 +13,7 @@
 #include "io/load.h"
 #include "io/report.h"
 #include "io/textsafe.h"
+#include "io/trace_stream.h"
 #include "io/work.h"
 
 /* "bankscope: MSG" on stderr; the message quotes the file's text, so it is made safe. */
@@ -55,10 +56,16 @@ int cli_analyze(int argc, char **argv)
     io_error err;
     work_catch_signals();
     work_exit_on_signal(true); /* loading writes nothing: a signal may end it at once */
-    bool opened = instr_source_open(&src, c.file, c.arch, !summary, &err);
+    /* a recording's members are read in the pass over the trace that opens it, and its lines are
+     * predicted in the checking pass (or, for the summary, which has none, in the report's walk):
+     * the file is read once for the lines and the report */
+    record_lines_pass lp = {.path = c.file, .predict = !summary, .src = &src};
+    bool opened =
+        instr_source_open_keep(&src, c.file, c.arch, !summary, TRACE_KEEP_INDEXES, record_lines_on_check, &lp, &err);
     work_exit_on_signal(false);
     if (!opened) {
         load_error(err.text);
+        record_lines_free(lp.lines);
         return CLI_USAGE;
     }
     const scenario *s = src.s;
@@ -85,8 +92,22 @@ int cli_analyze(int argc, char **argv)
      * is known before its instructions when it says so first (as `record` writes it), or after the
      * checking pass; a summary is printed only at the end, so the lines of a trace that says so
      * after its instructions are read then, and a plain trace is read once. */
-    record_lines *lines = NULL;
-    int lr = !scenario_has_layout(s) && src.recording ? analyze_lines(&c, s, &lines) : 0;
+    record_lines *lines = lp.lines;
+    char msg[800];
+    int lr = lp.rc;
+    if (lr == 1 && !summary) /* predicted in the checking pass: the trace's end, the derived numbers */
+        lr = record_lines_end(lines, lp.err, sizeof lp.err);
+    if (lr < 0) {
+        if (lr == -2)
+            fprintf(stderr, "bankscope: analyze: interrupted (%s)\n", work_signal_name());
+        else
+            load_error(lp.err);
+        record_lines_free(lines);
+        instr_source_close(&src);
+        return lr == -2 ? work_exit_status() : CLI_USAGE;
+    }
+    if (lr == 0 && !scenario_has_layout(s) && src.recording) /* its lines after the trace: read again */
+        lr = analyze_lines(&c, s, &lines);
     if (lr < 0) {
         instr_source_close(&src);
         return lr == -2 ? work_exit_status() : CLI_USAGE;
@@ -101,7 +122,10 @@ int cli_analyze(int argc, char **argv)
                         .source = &src,
                         /* a recording: its source lines, predicted and measured */
                         .json_extra = !scenario_has_layout(s) ? recording_json : NULL,
-                        .json_extra_ctx = &lines_ctx};
+                        .json_extra_ctx = &lines_ctx,
+                        /* the summary's lines, from the report's own walk */
+                        .observe = lines && lp.rc == 1 && summary ? record_lines_observe : NULL,
+                        .observe_ctx = &lp};
     /* a summary is printed only once every instruction was read (a streamed trace: found good)
      * and none was skipped (not interrupted) */
     char *buf = NULL;
@@ -121,6 +145,18 @@ int cli_analyze(int argc, char **argv)
     work_progress_end();
     /* a summary of a trace not known to be a recording before its instructions: one that said so
      * after them, or one that failed before its end (whose lines, when bad, are the error shown) */
+    if (o.observe && !work_cancelled()) { /* the lines fed by the walk: an entry in no line comes first */
+        const char *bad = record_lines_error(lines);
+        if (!bad && !src.failed && record_lines_end(lines, msg, sizeof msg) < 0)
+            bad = msg;
+        if (bad) {
+            load_error(bad);
+            free(buf);
+            record_lines_free(lines);
+            instr_source_close(&src);
+            return CLI_USAGE;
+        }
+    }
     if (!scenario_has_layout(s) && summary && !lines && !work_cancelled() && (src.recording || src.failed)) {
         lr = analyze_lines(&c, s, &lines);
         if (lr < 0) {

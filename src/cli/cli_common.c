@@ -1,6 +1,7 @@
 /* cli_common: option parsing shared by the scenario subcommands. */
 #include "cli/cli.h"
 #include "io/load.h"
+#include "io/recording.h"
 #include "io/textsafe.h"
 
 #include <errno.h>
@@ -179,10 +180,18 @@ int cli_check_indexes(cli_common *c, const scenario *s, const char *cmd)
 
 int cli_open(int argc, char **argv, const char *cmd, const char *allowed, cli_common *c, scenario *s)
 {
+    return cli_open_doc(argc, argv, cmd, allowed, c, s, NULL);
+}
+
+int cli_open_doc(int argc, char **argv, const char *cmd, const char *allowed, cli_common *c, scenario *s,
+                 struct recording_doc **rec)
+{
+    if (rec)
+        *rec = NULL;
     if (cli_parse(argc, argv, cmd, allowed, c))
         return CLI_USAGE;
     io_error err;
-    if (!load_scenario_file(c->file, c->arch, s, &err)) {
+    if (!load_scenario_file_doc(c->file, c->arch, s, rec, &err)) {
         /* the message quotes the file's text: never let it reach the terminal raw */
         fputs("bankscope: ", stderr);
         textsafe_fputs(err.text, stderr);
@@ -191,6 +200,10 @@ int cli_open(int argc, char **argv, const char *cmd, const char *allowed, cli_co
     }
     if (cli_check_indexes(c, s, cmd)) {
         scenario_free(s);
+        if (rec) {
+            recording_doc_drop(*rec);
+            *rec = NULL;
+        }
         return CLI_USAGE;
     }
     return 0;

@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_whatif.h"
+#include "io/recording.h"
 #include "model/kinds.h"
 #include "gpu/gpu.h"
 #include "io/load.h"
@@ -66,14 +67,17 @@ int cli_sweep(int argc, char **argv)
     scenario s;
     work_catch_signals();
     work_exit_on_signal(true); /* sweep writes only at the end: a signal ends it at once */
-    int rc0 = cli_open(argc, argv, "sweep", "json max-pad measure arch force all source", &c, &s);
+    struct recording_doc *rec; /* a recording's members, read with its trace */
+    int rc0 = cli_open_doc(argc, argv, "sweep", "json max-pad measure arch force all source", &c, &s, &rec);
     if (rc0)
         return rc0;
     if (!scenario_has_layout(&s)) { /* a recording: the what-if on its addresses */
-        int rc = cli_sweep_recording(&c, &s);
+        int rc = cli_sweep_recording(&c, &s, rec);
+        recording_doc_drop(rec);
         scenario_free(&s);
         return rc;
     }
+    recording_doc_drop(rec);
     gpu_device dev;
     char why[300];
     if (c.measure && !gpu_open(&dev, why, sizeof why)) {

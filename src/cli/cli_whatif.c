@@ -22,32 +22,29 @@ static int cli_whatif_search_all(const whatif_input *in, whatif_result *res, int
     return n;
 }
 
-int cli_sweep_recording(const cli_common *c, scenario *s)
+int cli_sweep_recording(const cli_common *c, scenario *s, const recording_doc *doc)
 {
-    recording rec;
-    io_error err;
-    int rc = recording_read(c->file, &rec, &err);
+    int rc = doc ? doc->rc : 0;
     if (rc < 0) {
         fputs("bankscope: ", stderr);
-        textsafe_fputs(err.text, stderr);
+        textsafe_fputs(doc->err.text, stderr);
         fputc('\n', stderr);
         return CLI_USAGE;
     }
     if (rc == 0)
         return cli_usage_error("sweep: %s is a trace: there is no array to pad", c->file);
+    const recording *rec = &doc->r;
     static recording_regions g;
-    recording_regions_build(&rec, c->file, c->source, s, &g);
-    whatif_input in = recording_whatif_input(s, &rec, &g);
+    recording_regions_build(rec, c->file, c->source, s, &g);
+    whatif_input in = recording_whatif_input(s, rec, &g);
     static whatif_result res[4];
     int searched[4];
     int n = cli_whatif_search_all(&in, res, searched, 4);
     whatif_report rep = {
-        .s = s, .in = &in, .g = &g, .rec = &rec, .file = c->file, .res = res, .searched = searched, .nsearched = n};
+        .s = s, .in = &in, .g = &g, .rec = rec, .file = c->file, .res = res, .searched = searched, .nsearched = n};
     if (c->json) {
         const char *why;
-        rc = whatif_report_json(&rep, stdout, &why) ? CLI_OK : cli_write_error("sweep", why);
-        recording_free(&rec);
-        return rc;
+        return whatif_report_json(&rep, stdout, &why) ? CLI_OK : cli_write_error("sweep", why);
     }
     if (n == 0) { /* the recording's total, which the text states */
         line_sums t = {.arch = s->arch};
@@ -55,6 +52,5 @@ int cli_sweep_recording(const cli_common *c, scenario *s)
         rep.wavefronts = t.total.wavefronts;
     }
     whatif_report_text(&rep, stdout);
-    recording_free(&rec);
     return cli_finish_stdout("sweep");
 }

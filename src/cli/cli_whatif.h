@@ -7,8 +7,10 @@
 #include "model/scenario.h"
 #include "model/whatif.h"
 
-/* `sweep` on a loaded trace: a recording's what-if, or the old message for a plain trace. */
-int cli_sweep_recording(const cli_common *c, scenario *s);
+/* `sweep` on a loaded trace: a recording's what-if (rec: its recording, read with the trace;
+ * NULL: not one), or the old message for a plain trace. */
+struct recording_doc;
+int cli_sweep_recording(const cli_common *c, scenario *s, const struct recording_doc *rec);
 /* `bankscope diff A.json B.json [--json] [--arch NAME]` (cli_diff.c). */
 int cli_diff(int argc, char **argv);
 

@@ -35,11 +35,13 @@ static void totals_add(report_totals *t, const scenario_instr *in, const banks_r
 
 /* One instruction walked: added to the totals, handed to fn, counted in the progress. */
 static void walked(const scenario *s, const scenario_instr *in, const banks_result *r, const report_lanes *b,
-                   report_visit_fn fn, void *ctx, report_totals *t, const analysis_progress *p)
+                   report_visit_fn fn, void *ctx, report_totals *t, const analysis_progress *p, const report_options *o)
 {
     totals_add(t, in, r, b);
     if (fn)
         fn(ctx, s, in, r, b);
+    if (o->observe)
+        o->observe(o->observe_ctx, s, in, r, b);
     if (p && p->done)
         atomic_store(p->done, t->instructions);
 }
@@ -73,7 +75,7 @@ bool analysis_walk(const scenario *s, const report_options *o, bool brief, repor
         if (slot < 0) {
             banks_memo_analyze(&memo, s->arch, &ip->req, &r);
             lanes_of(ip, &lb);
-            walked(s, ip, &r, &lb, fn, ctx, t, p);
+            walked(s, ip, &r, &lb, fn, ctx, t, p, o);
             continue;
         }
         if (!slot_res) {
@@ -87,7 +89,7 @@ bool analysis_walk(const scenario *s, const report_options *o, bool brief, repor
             banks_memo_analyze(&memo, s->arch, &ip->req, &slot_res[slot]);
             lanes_of(ip, &slot_lanes[slot]);
         }
-        walked(s, ip, &slot_res[slot], &slot_lanes[slot], fn, ctx, t, p);
+        walked(s, ip, &slot_res[slot], &slot_lanes[slot], fn, ctx, t, p, o);
     }
     free(slot_res);
     free(slot_lanes);

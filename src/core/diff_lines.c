@@ -29,21 +29,23 @@ static bool load_sides(const char *path, const char *arch, side_list *out, char 
     memset(out, 0, sizeof *out);
     scenario s;
     io_error e;
-    if (!load_scenario_file(path, arch, &s, &e)) {
+    recording_doc *doc = NULL; /* a recording's members, read in the same pass as its trace */
+    if (!load_scenario_file_doc(path, arch, &s, &doc, &e)) {
         snprintf(err, n, "%s", e.text);
         return false;
     }
-    recording rec;
-    int rc = !scenario_has_layout(&s) ? recording_read(path, &rec, &e) : 0;
+    int rc = doc ? doc->rc : 0;
     if (rc < 0) {
-        snprintf(err, n, "%s", e.text);
+        snprintf(err, n, "%s", doc->err.text);
+        recording_doc_drop(doc);
         scenario_free(&s);
         return false;
     }
+    const recording *rec = rc > 0 ? &doc->r : NULL;
     source_lines sl;
     char why[300];
     bool ok =
-        line_sums_source(&s, NULL, 0, rc > 0 ? rec.rows : NULL, rc > 0 ? rec.nrows : 0, NULL, 0, &sl, why, sizeof why);
+        line_sums_source(&s, NULL, 0, rec ? rec->rows : NULL, rec ? rec->nrows : 0, NULL, 0, &sl, why, sizeof why);
     if (!ok) {
         snprintf(err, n, "%s: %s", path, why);
     } else {
@@ -66,8 +68,7 @@ static bool load_sides(const char *path, const char *arch, side_list *out, char 
         }
         source_lines_free(&sl);
     }
-    if (rc > 0)
-        recording_free(&rec);
+    recording_doc_drop(doc);
     scenario_free(&s);
     return ok;
 }

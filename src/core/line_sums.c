@@ -29,25 +29,31 @@ static void sum_add(line_sum *x, const line_sums_instr *in, const banks_result *
         x->worst = r->conflict_degree;
 }
 
+void line_sums_add(line_sums *s, const line_sums_instr *in, const banks_result *res)
+{
+    sum_add(&s->total, in, res);
+    if (in->access >= 0 && in->access < s->naccess && s->per_access)
+        sum_add(&s->per_access[in->access], in, res);
+    if (in->line >= 0 && in->line < s->nlines && s->per_line)
+        sum_add(&s->per_line[in->line], in, res);
+    if (in->pc >= 0 && in->pc < s->npcs && s->per_pc)
+        sum_add(&s->per_pc[in->pc], in, res);
+}
+
+void line_sums_step(line_sums *s, const line_sums_instr *in)
+{
+    banks_result r;
+    if (!in->unmodelled)
+        banks_analyze(s->arch, &in->req, &r, NULL);
+    line_sums_add(s, in, in->unmodelled ? NULL : &r);
+}
+
 int line_sums_walk(line_sums *s, line_sums_next next, void *ctx)
 {
     line_sums_instr in;
-    banks_result r;
     int got;
-    while ((got = next(ctx, &in)) == 1) {
-        const banks_result *res = NULL;
-        if (!in.unmodelled) {
-            banks_analyze(s->arch, &in.req, &r, NULL);
-            res = &r;
-        }
-        sum_add(&s->total, &in, res);
-        if (in.access >= 0 && in.access < s->naccess && s->per_access)
-            sum_add(&s->per_access[in.access], &in, res);
-        if (in.line >= 0 && in.line < s->nlines && s->per_line)
-            sum_add(&s->per_line[in.line], &in, res);
-        if (in.pc >= 0 && in.pc < s->npcs && s->per_pc)
-            sum_add(&s->per_pc[in.pc], &in, res);
-    }
+    while ((got = next(ctx, &in)) == 1)
+        line_sums_step(s, &in);
     return got < 0 ? -1 : 0;
 }
 

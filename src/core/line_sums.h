@@ -66,6 +66,14 @@ typedef struct line_sums {
  * Returns 0 at the end, -1 when next stopped it. */
 int line_sums_walk(line_sums *s, line_sums_next next, void *ctx);
 
+/* Add one instruction, analysed by the caller's walk (res: its result by the engine analyze uses;
+ * NULL: not analysed, in->unmodelled), to the total and to its access, line and PC: the rule of
+ * line_sums_walk, for a walk that is someone else's (analyze's, which predicts each instruction
+ * once for its report and its lines). */
+void line_sums_add(line_sums *s, const line_sums_instr *in, const banks_result *res);
+/* One instruction of a walk that is the caller's, analysed here and added (line_sums_walk's step). */
+void line_sums_step(line_sums *s, const line_sums_instr *in);
+
 /* Walk every warp-instruction of scenario s (a trace entry is its own access) into sums; line_of
  * (naccess entries, NULL: none) gives each access its line. */
 void line_sums_scenario(line_sums *sums, const scenario *s, const int *line_of, int64_t naccess);

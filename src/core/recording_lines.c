@@ -14,6 +14,7 @@
 
 #include "core/recording_book.h"
 #include "core/recording_measured.h"
+#include "io/instr_source.h"
 #include "io/jsonw.h"
 #include "io/report.h"
 #include "io/textsafe.h"
@@ -115,20 +116,16 @@ static bool bad_index(lines_checker *rd, const recording_index *x, const char *w
     return false;
 }
 
-/* The trace's entries, one at a time, for line_sums_walk: each on the line whose indexes hold it
- * (checked as it goes: the lines partition the trace) and on the PC of its own "pc". */
-typedef struct lines_walk {
-    lines_checker *rd;
-    trace_stream *ts;
-    io_error err;
-    const recording *ix;
-    const record_lines *L;
+/* The state of a recording's lines as the trace streams past (record_lines_feed): each entry on
+ * the line whose indexes hold it (checked as it goes: the lines partition the trace) and on the
+ * PC of its own "pc", added up by line_sums' rule. */
+struct record_lines_walk {
+    lines_checker rd;
+    line_sums sums;
     int64_t i;      /* the next entry */
     size_t at;      /* the next index in entry order */
-    int got;        /* trace_stream_next's last answer */
-    bool checked;   /* stopped by a broken rule (rd has the error) */
     bool pcs_match; /* every entry so far at a PC of some line */
-} lines_walk;
+};
 
 /* The PC row of pc in L's PCs (sorted by pc), or -1. */
 static int pc_row(const record_lines *L, int64_t pc)
@@ -146,16 +143,13 @@ static int pc_row(const record_lines *L, int64_t pc)
     return -1;
 }
 
-/* The next trace entry for line_sums_walk with its line's row: 1 with it in *in, 0 at the end, -1
- * on a read error, an entry in no line, or a caught signal. */
-static int lines_next(void *ctx, line_sums_instr *in)
+/* Adds one trace entry to the per-line sums of the walk under way (its line from the indexes). */
+void record_lines_feed(record_lines *L, int64_t pc, const banks_request *req, const banks_result *res)
 {
-    lines_walk *w = ctx;
-    const recording *ix = w->ix;
-    if ((w->i & 1023) == 0 && work_cancelled())
-        return -1;
-    if ((w->got = trace_stream_next(w->ts, &in->req, &w->err)) != 1)
-        return w->got < 0 ? -1 : 0;
+    struct record_lines_walk *w = L->walk;
+    const recording *ix = &L->rec;
+    if (!w || w->rd.failed)
+        return;
     int row = -1;
     if (w->at < ix->nindex && ix->index[w->at].entry == w->i)
         row = ix->index[w->at++].row;
@@ -163,18 +157,16 @@ static int lines_next(void *ctx, line_sums_instr *in)
         char m[200];
         snprintf(m, sizeof m, "trace entry %lld is in no line of the recording (lines must cover the trace)",
                  (long long)w->i);
-        bad_index(w->rd, w->at < ix->nindex ? &ix->index[w->at] : &ix->index[ix->nindex - 1], m);
-        w->checked = true;
-        return -1;
+        bad_index(&w->rd, w->at < ix->nindex ? &ix->index[w->at] : &ix->index[ix->nindex - 1], m);
+        return;
     }
-    int pc = pc_row(w->L, trace_stream_pc(w->ts));
-    w->pcs_match = w->pcs_match && pc >= 0;
-    in->unmodelled = NULL;
-    in->access = w->i++;
-    in->line = row;
-    in->pc = pc;
-    in->idle = false;
-    return 1;
+    int pcr = pc_row(L, pc);
+    w->pcs_match = w->pcs_match && pcr >= 0;
+    line_sums_instr in = {.req = *req, .access = w->i++, .line = row, .pc = pcr};
+    if (res)
+        line_sums_add(&w->sums, &in, res);
+    else
+        line_sums_step(&w->sums, &in); /* predicted here */
 }
 
 static int pc_cmp(const void *x, const void *y)
@@ -183,19 +175,16 @@ static int pc_cmp(const void *x, const void *y)
     return (a->pc > b->pc) - (a->pc < b->pc);
 }
 
-/* Each line's and each PC's prediction again, from their trace entries, with prof (the
- * architecture analyze used, which may not be the one the file was written with), in one walk
- * (line_sums.h): the same engine call as the analysis' total (report.c), so the lines and the
- * PCs still add up to it. Not-modelled entries add to no sum. The indexes (sorted here) must
- * partition the trace: an entry in two lines, an index past the trace's end, or (when the lines
- * give indexes at all) an entry in no line is an error at its position. An entry at a PC no line
- * holds leaves the lines alone and the SASS page says so (pcs_match). Memory: the indexes, never
- * the largest index. A signal stops it (false, no error). */
-static bool lines_predict(lines_checker *rd, const banks_profile *prof, record_lines *L)
+/* Ready L's lines to be predicted as the trace streams past, with prof (the architecture analyze
+ * uses, which may not be the one the file was written with): the indexes sorted (an entry in two
+ * lines is an error at its position), the PCs by pc. Memory: the indexes, never the largest
+ * index. */
+static bool lines_start(record_lines *L, const char *path, const banks_profile *prof)
 {
     recording *ix = &L->rec;
-    record_lines_row *rows = L->rows;
-    int n = L->n;
+    struct record_lines_walk *w = L->walk = xcalloc(1, sizeof *L->walk);
+    w->rd.path = path;
+    w->pcs_match = true;
     if (ix->nindex > 1) /* (no indexes: no array at all) */
         qsort(ix->index, ix->nindex, sizeof *ix->index, index_cmp);
     for (size_t k = 1; k < ix->nindex; k++)
@@ -203,7 +192,7 @@ static bool lines_predict(lines_checker *rd, const banks_profile *prof, record_l
             char m[200];
             snprintf(m, sizeof m, "trace entry %lld is also in line %d of the recording (lines must not overlap)",
                      (long long)ix->index[k].entry, ix->index[k - 1].row + 1);
-            return bad_index(rd, &ix->index[k], m);
+            return bad_index(&w->rd, &ix->index[k], m);
         }
     L->pcs = xcalloc((size_t)(ix->npcs ? ix->npcs : 1), sizeof *L->pcs);
     for (int k = 0; k < ix->npcs; k++)
@@ -211,55 +200,51 @@ static bool lines_predict(lines_checker *rd, const banks_profile *prof, record_l
     L->npcs = ix->npcs;
     L->pc_sums = xcalloc((size_t)(L->npcs ? L->npcs : 1), sizeof *L->pc_sums);
     qsort(L->pcs, (size_t)L->npcs, sizeof *L->pcs, pc_cmp);
-    lines_walk w = {.rd = rd, .ix = ix, .L = L, .got = 1, .pcs_match = true};
-    if (trace_stream_open(rd->path, NULL, 0, rd->path, prof->name, &w.ts, &w.err) != TRACE_STREAM_OK) {
-        if (w.ts)
-            trace_stream_close(w.ts);
-        snprintf(rd->err, sizeof rd->err, "%s", w.err.text);
-        rd->failed = true;
+    w->sums = (line_sums){.arch = prof,
+                          .per_line = xcalloc((size_t)(L->n ? L->n : 1), sizeof *w->sums.per_line),
+                          .nlines = L->n,
+                          .per_pc = L->pc_sums,
+                          .npcs = L->npcs};
+    return true;
+}
+
+/* The end of the trace (ntrace entries fed): an index past it is an error at its position; each
+ * line's prediction into its row. */
+static bool lines_finish(record_lines *L)
+{
+    struct record_lines_walk *w = L->walk;
+    const recording *ix = &L->rec;
+    if (w->rd.failed)
         return false;
-    }
-    line_sums sums = {.arch = prof,
-                      .per_line = xcalloc((size_t)(n ? n : 1), sizeof *sums.per_line),
-                      .nlines = n,
-                      .per_pc = L->pc_sums,
-                      .npcs = L->npcs};
-    line_sums_walk(&sums, lines_next, &w);
-    bool ok = !w.checked;
-    if (ok && w.got < 0) {
-        snprintf(rd->err, sizeof rd->err, "%s", w.err.text);
-        rd->failed = true;
-        ok = false;
-    } else if (ok && w.got == 0 && w.at < ix->nindex) {
+    if (w->at < ix->nindex) {
         char m[200];
         snprintf(m, sizeof m, "trace entry %lld is past the trace's end (it has %lld entries)",
-                 (long long)ix->index[w.at].entry, (long long)w.i);
-        ok = bad_index(rd, &ix->index[w.at], m);
+                 (long long)ix->index[w->at].entry, (long long)w->i);
+        return bad_index(&w->rd, &ix->index[w->at], m);
     }
-    ok = ok && w.got == 0; /* else stopped by a signal */
-    for (int k = 0; ok && k < n; k++) {
-        const line_sum *x = &sums.per_line[k];
-        rows[k].wavefronts = x->wavefronts;
-        rows[k].ideal = x->ideal;
-        rows[k].degree = x->worst;
+    for (int k = 0; k < L->n; k++) {
+        const line_sum *x = &w->sums.per_line[k];
+        record_lines_row *row = &L->rows[k];
+        row->wavefronts = x->wavefronts;
+        row->ideal = x->ideal;
+        row->degree = x->worst;
         if (x->not_modelled) /* a kind the model does not cover, named by its SASS (cp.async.cg) */
-            rows[k].unmodelled_now = true;
-        if (!rows[k].kind[0] && x->kind)
-            snprintf(rows[k].kind, sizeof rows[k].kind, "%s", x->kind);
-        if (x->not_modelled > rows[k].unmodelled) /* a file written before the kind was named */
-            rows[k].unmodelled = x->not_modelled;
+            row->unmodelled_now = true;
+        if (!row->kind[0] && x->kind)
+            snprintf(row->kind, sizeof row->kind, "%s", x->kind);
+        if (x->not_modelled > row->unmodelled) /* a file written before the kind was named */
+            row->unmodelled = x->not_modelled;
     }
-    L->pcs_match = w.pcs_match;
-    free(sums.per_line);
-    trace_stream_close(w.ts);
-    return ok;
+    L->pcs_match = w->pcs_match;
+    return true;
 }
 
 /* The derived numbers of every measured line and of the launch, from the measured counts and the
  * lines' predictions with the model in use; the sums checked (an error at the launch's "blocks"
  * when they do not fit). */
-static bool lines_derive(lines_checker *rd, record_lines *L)
+static bool lines_derive(record_lines *L)
 {
+    lines_checker *rd = &L->walk->rd;
     const recording *m = &L->rec;
     if (!m->measured)
         return true;
@@ -339,6 +324,9 @@ void record_lines_free(record_lines *L)
     free(L->rows);
     free(L->pcs);
     free(L->pc_sums);
+    if (L->walk)
+        free(L->walk->sums.per_line);
+    free(L->walk);
     free(L);
 }
 
@@ -356,35 +344,116 @@ const char *record_lines_pc_kind(const record_lines *L, int i, char *buf, size_t
     return buf;
 }
 
+int record_lines_begin(recording *rec, const char *path, const banks_profile *prof, record_lines **out, char *err,
+                       size_t n)
+{
+    record_lines *L = xcalloc(1, sizeof *L);
+    L->share = -1;
+    L->arch = prof->name;
+    L->rec = *rec;
+    memset(rec, 0, sizeof *rec);
+    lines_rows(L);
+    *out = L;
+    if (lines_start(L, path, prof))
+        return 1;
+    snprintf(err, n, "%s", L->walk->rd.err);
+    record_lines_free(L);
+    *out = NULL;
+    return -1;
+}
+
+int record_lines_end(record_lines *L, char *err, size_t n)
+{
+    if (lines_finish(L) && lines_derive(L))
+        return 1;
+    snprintf(err, n, "%s", L->walk->rd.err);
+    return -1;
+}
+
+const char *record_lines_error(const record_lines *L)
+{
+    return L && L->walk && L->walk->rd.failed ? L->walk->rd.err : NULL;
+}
+
+void record_lines_on_check(void *ctx, trace_stream *ts, int64_t k, const banks_request *r)
+{
+    record_lines_pass *p = ctx;
+    if (k < 0) {
+        const banks_profile *prof =
+            trace_stream_header(ts)->arch; /* the stream is open: the recording, when its lines came first */
+        recording rec;
+        io_error e;
+        p->rc = trace_stream_take_recording(ts, &rec, &e);
+        if (p->rc == 1)
+            p->rc = record_lines_begin(&rec, p->path, prof, &p->lines, p->err, sizeof p->err);
+        else if (p->rc == -1)
+            snprintf(p->err, sizeof p->err, "%s", e.text);
+        return;
+    }
+    if (!p->predict || !p->lines || record_lines_error(p->lines))
+        return;
+    record_lines_feed(p->lines, trace_stream_pc(ts), r, NULL);
+}
+
+void record_lines_observe(void *ctx, const scenario *s, const scenario_instr *in, const banks_result *r,
+                          const report_lanes *b)
+{
+    (void)s, (void)b;
+    record_lines_pass *p = ctx;
+    if (p->lines && !p->predict)
+        record_lines_feed(p->lines, instr_source_pc(p->src), &in->req, r);
+}
+
 int record_lines_load(const char *path, const banks_profile *prof, record_lines **out, char *err, size_t n)
 {
     *out = NULL;
     struct stat st; /* a pipe is read once, by the analysis: its lines cannot be read again */
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return 0;
-    record_lines *L = xcalloc(1, sizeof *L);
-    L->share = -1;
-    L->arch = prof->name;
+    recording rec;
     io_error e;
-    int rc = recording_read_indexes(path, &L->rec, &e);
+    int rc = recording_read_indexes(path, &rec, &e);
     if (rc <= 0) {
-        free(L);
         if (rc == -1)
             snprintf(err, n, "%s", e.text);
         return rc;
     }
-    lines_rows(L);
-    lines_checker rd = {.path = path};
-    if (lines_predict(&rd, prof, L) && lines_derive(&rd, L)) {
-        *out = L;
-        return 1;
-    }
-    record_lines_free(L);
-    if (rd.failed) {
-        snprintf(err, n, "%s", rd.err);
+    record_lines *L;
+    if (record_lines_begin(&rec, path, prof, &L, err, n) < 0)
+        return -1;
+    trace_stream *ts;
+    if (trace_stream_open(path, NULL, 0, path, prof->name, &ts, &e) != TRACE_STREAM_OK) {
+        trace_stream_close(ts);
+        snprintf(err, n, "%s", e.text);
+        record_lines_free(L);
         return -1;
     }
-    return work_cancelled() ? -2 : 0;
+    banks_request req;
+    int got = 1;
+    for (int64_t i = 0; !record_lines_error(L); i++) {
+        if ((i & 1023) == 0 && work_cancelled()) {
+            got = -2;
+            break;
+        }
+        if ((got = trace_stream_next(ts, &req, &e)) != 1)
+            break;
+        record_lines_feed(L, trace_stream_pc(ts), &req, NULL);
+    }
+    trace_stream_close(ts);
+    if (record_lines_error(L)) {
+        snprintf(err, n, "%s", record_lines_error(L));
+        got = -1;
+    } else if (got == 0) {
+        if (record_lines_end(L, err, n) > 0) {
+            *out = L;
+            return 1;
+        }
+        got = -1;
+    } else if (got == -1) {
+        snprintf(err, n, "%s", e.text);
+    }
+    record_lines_free(L);
+    return got;
 }
 
 /* "10 of 64 warp-instructions captured (truncated)" into buf, or NULL when all were. */

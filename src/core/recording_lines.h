@@ -49,10 +49,11 @@ typedef struct record_lines {
     const recording_pc **pcs; /* every line's PCs (rec's), by pc */
     line_sum *pc_sums;        /* each one's prediction again, from its trace entries */
     int npcs;
-    bool pcs_match;   /* every trace entry is at a PC some line holds (else the SASS page says so) */
-    int64_t excess;   /* computed: the lines' measured excess and the unrecorded instructions' */
-    double share;     /* computed: the time share the excess can explain, -1 unknown */
-    const char *arch; /* the model that predicted the lines */
+    bool pcs_match;                 /* every trace entry is at a PC some line holds (else the SASS page says so) */
+    int64_t excess;                 /* computed: the lines' measured excess and the unrecorded instructions' */
+    double share;                   /* computed: the time share the excess can explain, -1 unknown */
+    const char *arch;               /* the model that predicted the lines */
+    struct record_lines_walk *walk; /* the prediction under way (record_lines_feed) */
 } record_lines;
 
 /* Read the recording at path and check it against its trace: its counts bounded, its lines a
@@ -62,6 +63,40 @@ typedef struct record_lines {
  * in err), -2 stopped by a signal (work_cancelled). */
 int record_lines_load(const char *path, const banks_profile *arch, record_lines **out, char *err, size_t n);
 void record_lines_free(record_lines *l);
+/* The same in the caller's one pass over the trace (analyze's: the report and the lines from one
+ * stream): record_lines_begin takes over rec (read with its trace indexes: TRACE_KEEP_INDEXES),
+ * checks that no entry is in two lines and readies the sums (1, or -1 with "PATH:LINE:COL: why"
+ * and nothing in *out); record_lines_feed adds the trace's next entry (its "pc", its request and
+ * its result by the engine analyze uses, or NULL: predicted here), checking that it is in a line; record_lines_end, at
+ * the trace's end, checks that no index is past it and computes every derived number (1, or -1 with err).
+ * record_lines_error: the first broken rule so far, NULL: none. */
+int record_lines_begin(recording *rec, const char *path, const banks_profile *arch, record_lines **out, char *err,
+                       size_t n);
+void record_lines_feed(record_lines *L, int64_t pc, const banks_request *req, const banks_result *res);
+int record_lines_end(record_lines *L, char *err, size_t n);
+const char *record_lines_error(const record_lines *L);
+/* analyze's recording, read and predicted in the passes of its instr_source (io/instr_source.h),
+ * so that the file is read once: its members in the pass over the trace that opens it
+ * (instr_source_open_keep with TRACE_KEEP_INDEXES and record_lines_on_check), its lines predicted
+ * in the checking pass (predict) or else in the report's walk (record_lines_observe, with the
+ * result the report's engine gave each instruction). */
+struct instr_source;
+struct trace_stream;
+struct report_lanes;
+typedef struct record_lines_pass {
+    const char *path;
+    bool predict;                   /* the checking pass predicts the lines (else the report's walk) */
+    const struct instr_source *src; /* the report's source (record_lines_observe: the entry's pc) */
+    record_lines *lines;            /* begun (rc 1) */
+    int rc;                         /* 0 none (not a recording, or its lines after the trace), 1 begun,
+                                       -1 err, -2 stopped by a signal */
+    char err[800];
+} record_lines_pass;
+/* An instr_source_check_fn (ctx: a record_lines_pass). */
+void record_lines_on_check(void *ctx, struct trace_stream *ts, int64_t k, const banks_request *r);
+/* A report_visit_fn for report_options.observe (ctx: a record_lines_pass). */
+void record_lines_observe(void *ctx, const scenario *s, const scenario_instr *in, const banks_result *r,
+                          const struct report_lanes *b);
 /* The kind PC i of L is when it is not predicted (a kind the model does not cover, or measured
  * only), into buf; "" when it is predicted or has no such kind. */
 const char *record_lines_pc_kind(const record_lines *L, int i, char *buf, size_t n);

@@ -87,6 +87,17 @@ static int open_pipe(instr_source *src, const char *path, const char *arch, io_e
 
 bool instr_source_open(instr_source *src, const char *path, const char *arch, bool checked, io_error *err)
 {
+    return instr_source_open_keep(src, path, arch, checked, TRACE_KEEP_LOCATIONS, NULL, NULL, err);
+}
+
+int64_t instr_source_pc(const instr_source *src)
+{
+    return src->ts ? trace_stream_pc(src->ts) : -1;
+}
+
+bool instr_source_open_keep(instr_source *src, const char *path, const char *arch, bool checked, int keep,
+                            instr_source_check_fn fn, void *ctx, io_error *err)
+{
     instr_source_scenario(src, &src->own, -1);
     if (!checked) { /* a pipe cannot be read twice: only an unchecked pass streams it */
         int p = open_pipe(src, path, arch, err);
@@ -96,14 +107,19 @@ bool instr_source_open(instr_source *src, const char *path, const char *arch, bo
     struct stat sb;
     if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
         trace_stream *ts;
-        trace_stream_status st = trace_stream_open(path, NULL, 0, path, arch, &ts, err);
+        trace_stream_status st = trace_stream_open_keep(path, NULL, 0, path, arch, (trace_stream_keep)keep, &ts, err);
         if (st == TRACE_STREAM_ERROR)
             return false;
+        if (st == TRACE_STREAM_OK && fn)
+            fn(ctx, ts, -1, NULL);
         if (st == TRACE_STREAM_OK && checked) { /* the checking pass, then the file again */
             banks_request r;
             int rc;
-            while ((rc = trace_stream_next(ts, &r, err)) > 0)
+            while ((rc = trace_stream_next(ts, &r, err)) > 0) {
                 src->counted++;
+                if (fn)
+                    fn(ctx, ts, src->counted, &r);
+            }
             src->counted++;
             src->recording = trace_stream_header(ts)->recording;
             trace_stream_close(ts);

@@ -60,6 +60,19 @@ void instr_source_scenario(instr_source *src, const scenario *s, int warp);
  * Without it, errors can be found after instructions were handed out (instr_source_next then
  * fails). false with err filled. */
 bool instr_source_open(instr_source *src, const char *path, const char *arch, bool checked, io_error *err);
+/* What the checking pass of instr_source_open_keep hands the caller: once when the stream that
+ * keeps the recording is open (k -1, r NULL: its recording, when its lines came before the trace,
+ * can be taken there: trace_stream_take_recording), then, in the checking pass, each instruction
+ * as it is read (k its index; its "pc": trace_stream_pc). */
+struct trace_stream;
+typedef void (*instr_source_check_fn)(void *ctx, struct trace_stream *ts, int64_t k, const banks_request *r);
+/* instr_source_open whose stream (the checking pass's when checked, else the one handed out)
+ * keeps a recording's members (keep: a trace_stream_keep), read in the same pass as the trace, and
+ * calls fn (not NULL) as said above. A pipe keeps nothing. */
+bool instr_source_open_keep(instr_source *src, const char *path, const char *arch, bool checked, int keep,
+                            instr_source_check_fn fn, void *ctx, io_error *err);
+/* The "pc" of the instruction handed out last (a recording's entry), -1 when it gave none. */
+int64_t instr_source_pc(const instr_source *src);
 /* True when the instructions are read from the file as they are asked for. */
 bool instr_source_streams(const instr_source *src);
 /* Only warp w (a scenario's; no effect on traces). */

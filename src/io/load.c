@@ -3,6 +3,7 @@
 
 #include <cJSON.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "io/jsontree.h"
 #include "io/library.h"
+#include "io/recording.h"
 #include "io/trace_stream.h"
 #include "model/kernelgen.h"
 #include "model/kinds.h"
@@ -801,8 +803,9 @@ scenario_check load_check_eval_job(const scenario *s, const atomic_int *cancel, 
 }
 
 /* Read every instruction of an open trace into out (a trace kept in memory: at most
- * LOAD_MAX_TRACE instructions); closes t. */
-static bool load_trace_all(trace_stream *t, scenario *out, io_error *err)
+ * LOAD_MAX_TRACE instructions), and the recording the stream kept into *rec (rec not NULL);
+ * closes t. */
+static bool load_trace_all(trace_stream *t, scenario *out, recording_doc **rec, io_error *err)
 {
     trace_stream_limit(t, LOAD_MAX_TRACE);
     int cap = 0, rc;
@@ -830,6 +833,12 @@ static bool load_trace_all(trace_stream *t, scenario *out, io_error *err)
     out->arch = h->arch;
     out->is_trace = true;
     out->recording = h->recording;
+    if (rec && rc == 0) {
+        recording r;
+        io_error re;
+        int got = trace_stream_take_recording(t, &r, &re);
+        *rec = got != 0 ? recording_doc_new(got, &r, &re) : NULL;
+    }
     trace_stream_close(t);
     scenario_error se;
     if (rc == 0 && !scenario_finish(out, &se)) {
@@ -839,6 +848,10 @@ static bool load_trace_all(trace_stream *t, scenario *out, io_error *err)
     if (rc < 0) {
         scenario_free(out);
         scenario_init(out);
+        if (rec) {
+            recording_doc_drop(*rec);
+            *rec = NULL;
+        }
     }
     return rc == 0;
 }
@@ -861,7 +874,7 @@ bool load_scenario_text(const char *text, size_t len, const char *name, const ch
     if (st == TRACE_STREAM_ERROR)
         return false;
     if (st == TRACE_STREAM_OK)
-        return load_trace_all(ts, out, err);
+        return load_trace_all(ts, out, NULL, err);
     if (len > LOAD_MAX_SCENARIO_BYTES)
         return too_large(name, err);
     jsontree tree;
@@ -899,10 +912,23 @@ bool load_scenario_text(const char *text, size_t len, const char *name, const ch
     return ok;
 }
 
+static atomic_long opens; /* load_fopen's count (job threads load too) */
+
+FILE *load_fopen(const char *path)
+{
+    atomic_fetch_add(&opens, 1);
+    return fopen(path, "rb");
+}
+
+long load_opens(void)
+{
+    return atomic_load(&opens);
+}
+
 char *load_read_file(const char *path, size_t *len, io_error *err)
 {
     bool std = strcmp(path, "-") == 0; /* standard input, as GNU tools read "-" */
-    FILE *f = std ? stdin : fopen(path, "rb");
+    FILE *f = std ? stdin : load_fopen(path);
     if (!f) {
         snprintf(err->text, sizeof err->text, "%s: %s", path, strerror(errno));
         return NULL;
@@ -935,7 +961,7 @@ char *load_read_file(const char *path, size_t *len, io_error *err)
 
 const char *load_source_text(const char *source, size_t *len, bool *owned, io_error *err)
 {
-    FILE *probe = strcmp(source, "-") == 0 ? NULL : fopen(source, "rb");
+    FILE *probe = strcmp(source, "-") == 0 ? NULL : load_fopen(source);
     *owned = probe != NULL || strcmp(source, "-") == 0;
     if (*owned) {
         if (probe)
@@ -953,20 +979,32 @@ const char *load_source_text(const char *source, size_t *len, bool *owned, io_er
     return e->text;
 }
 
-bool load_scenario_file(const char *path, const char *arch, scenario *out, io_error *err)
+int load_trace_file(const char *path, const char *arch, scenario *out, recording_doc **rec, io_error *err)
 {
     struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) { /* a trace streams from its file */
-        scenario_init(out);
-        trace_stream *ts;
-        trace_stream_status st = trace_stream_open(path, NULL, 0, path, arch, &ts, err);
-        if (st == TRACE_STREAM_ERROR)
-            return false;
-        if (st == TRACE_STREAM_OK)
-            return load_trace_all(ts, out, err);
-        if (sb.st_size > LOAD_MAX_SCENARIO_BYTES)
-            return too_large(path, err);
-    }
+    scenario_init(out);
+    if (rec)
+        *rec = NULL;
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+        return 0;
+    trace_stream *ts;
+    trace_stream_status st =
+        trace_stream_open_keep(path, NULL, 0, path, arch, rec ? TRACE_KEEP_RECORDING : TRACE_KEEP_LOCATIONS, &ts, err);
+    if (st == TRACE_STREAM_ERROR)
+        return -1;
+    if (st != TRACE_STREAM_OK)
+        return 0;
+    return load_trace_all(ts, out, rec, err) ? 1 : -1;
+}
+
+bool load_scenario_file_doc(const char *path, const char *arch, scenario *out, recording_doc **rec, io_error *err)
+{
+    struct stat sb;
+    int t = load_trace_file(path, arch, out, rec, err); /* a trace streams from its file */
+    if (t != 0)
+        return t > 0;
+    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > LOAD_MAX_SCENARIO_BYTES)
+        return too_large(path, err);
     size_t len = 0;
     bool owned;
     const char *text = load_source_text(path, &len, &owned, err);
@@ -978,4 +1016,9 @@ bool load_scenario_file(const char *path, const char *arch, scenario *out, io_er
     if (owned)
         free((char *)text);
     return ok;
+}
+
+bool load_scenario_file(const char *path, const char *arch, scenario *out, io_error *err)
+{
+    return load_scenario_file_doc(path, arch, out, NULL, err);
 }

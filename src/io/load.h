@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "model/scenario.h"
 
@@ -41,9 +42,25 @@ bool load_check_limits(const scenario *s, scenario_error *se);
 bool load_scenario_text(const char *text, size_t len, const char *name, const char *arch, scenario *out, io_error *err);
 /* Read a file (a pattern name such as "transpose-naive" is looked up in the library). */
 bool load_scenario_file(const char *path, const char *arch, scenario *out, io_error *err);
+/* load_scenario_file that also keeps a recording's members (rec not NULL): read in the same pass
+ * as its trace (trace_stream_open_keep), into *rec (a new document, one reference held for the
+ * caller) when the file is a recording, else *rec NULL. A recording whose members break a rule
+ * still loads as a trace: *rec then says why (rc -1). */
+struct recording_doc;
+bool load_scenario_file_doc(const char *path, const char *arch, scenario *out, struct recording_doc **rec,
+                            io_error *err);
+/* The same for a trace in a regular file only: 1 loaded, 0 not a trace (nothing read beyond its
+ * first members; load it as anything else), -1 an error in err. */
+int load_trace_file(const char *path, const char *arch, scenario *out, struct recording_doc **rec, io_error *err);
 /* The text of source: a file, or else a library name. *owned tells whether the caller must free
  * it (a file's copy) or not (the embedded library). NULL with a message on failure. */
 const char *load_source_text(const char *source, size_t *len, bool *owned, io_error *err);
+/* Open a document (a scenario, trace or recording) for reading: fopen(path, "rb"), counted. Every
+ * reader of a document opens it here, so that a test can check that one command reads a file
+ * once (load_opens). */
+FILE *load_fopen(const char *path);
+/* Documents opened for reading by load_fopen so far in this process. */
+long load_opens(void);
 /* Read a whole file into a NUL-terminated buffer; NULL with a message on failure. */
 char *load_read_file(const char *path, size_t *len, io_error *err);
 

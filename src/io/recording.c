@@ -18,8 +18,14 @@ typedef struct reader {
     const char *path;
     io_error *err;
     bool failed;
-    bool indexes;   /* keep every trace index with its position */
-    bool locations; /* of each line only its file, line and text (the rest skipped exactly) */
+    bool indexes;    /* keep every trace index with its position */
+    bool locations;  /* of each line only its file, line and text (the rest skipped exactly) */
+    bool keep_going; /* a line that breaks a rule of the recording (not of its location) is kept as
+                        the recording's first error (kept_err) and the lines are read on for their
+                        locations: the stream the reader is in reads the trace on */
+    bool loc_failed; /* the error is one of the lines' locations (the stream stops there) */
+    bool kept;
+    io_error kept_err;
     recording *r;
     int rowcap, pccap;
     size_t indexcap;
@@ -37,6 +43,14 @@ static bool bad(reader *rd, const char *what)
                                    : "unexpected value");
     rd->failed = true;
     return false;
+}
+
+/* An error of the lines' locations (file, line, text, the lines' own shape): the one error that
+ * also stops a stream reading only the locations; returns false. */
+static bool loc_bad(reader *rd, const char *what)
+{
+    rd->loc_failed = true;
+    return bad(rd, what);
 }
 
 /* A count of the file (the token just read) into *v: an integer from lo to hi, else an error at
@@ -367,6 +381,7 @@ static bool read_indexes(reader *rd, source_record_line *l, int row)
 /* An error in member key of line row: "lines[ROW].KEY: WHAT" (or the tokenizer's message). */
 static bool line_bad(reader *rd, int row, const char *key, const char *what)
 {
+    rd->loc_failed = true;
     if (!rd->failed)
         snprintf(rd->err->text, sizeof rd->err->text, "%s:%lld:%lld: lines[%d].%s: %s", rd->path,
                  (long long)rd->js->line_tok, (long long)rd->js->col_tok, row, key,
@@ -423,7 +438,27 @@ static bool read_line(reader *rd, int row)
         if (!ok)
             return false;
     }
-    return t == JSONSTREAM_OBJECT_END || bad(rd, "");
+    return t == JSONSTREAM_OBJECT_END || loc_bad(rd, "");
+}
+
+/* After an error in a line that breaks a rule of the recording, not of the lines' locations: when
+ * the reader goes on (keep_going), the first such error kept, the rest of the member where it was
+ * skipped back to depth (inside the line, or the lines' array), and only the locations read from
+ * there on. False when it stops there. */
+static bool go_on(reader *rd, int depth)
+{
+    if (!rd->keep_going || rd->loc_failed || rd->js->msg[0] || work_cancelled())
+        return false;
+    if (!rd->kept) {
+        rd->kept_err = *rd->err;
+        rd->kept = true;
+    }
+    rd->failed = false;
+    rd->locations = true;
+    while (rd->js->depth > depth)
+        if (jsonstream_next(rd->js) == JSONSTREAM_ERROR)
+            return bad(rd, "");
+    return rd->js->depth == depth;
 }
 
 /* "lines" (its '[' read): every line, their measured counts checked as they add up. */
@@ -435,7 +470,7 @@ static bool read_lines(reader *rd)
     r->has_lines = true;
     while ((t = jsonstream_next(rd->js)) == JSONSTREAM_OBJECT) {
         if (r->nrows == INT32_MAX - 1)
-            return bad(rd, "lines: too many");
+            return loc_bad(rd, "lines: too many");
         if (work_cancelled())
             return false;
         if (r->nrows == rd->rowcap) {
@@ -448,16 +483,25 @@ static bool read_lines(reader *rd)
         memset(&r->rows[row], 0, sizeof r->rows[row]);
         memset(&r->lines[row], 0, sizeof r->lines[row]);
         r->at[row][0] = r->at[row][1] = 0;
-        if (!read_line(rd, row))
+        int depth = rd->js->depth; /* inside the line */
+        if (!read_line(rd, row) && !(go_on(rd, depth) && read_line(rd, row)))
             return false;
         const source_measured *m = &r->rows[row].measured;
         sum[0] += m->wavefronts; /* each at most 10^15: no overflow before the check */
         sum[1] += m->ideal_wavefronts;
         sum[2] += m->instructions;
-        if (sum[0] > RECORDING_MAX_COUNT || sum[1] > RECORDING_MAX_COUNT || sum[2] > RECORDING_MAX_COUNT)
-            return bad(rd, "measured: the lines' counts add up to more than 1000000000000000");
+        if ((sum[0] > RECORDING_MAX_COUNT || sum[1] > RECORDING_MAX_COUNT || sum[2] > RECORDING_MAX_COUNT) &&
+            !bad(rd, "measured: the lines' counts add up to more than 1000000000000000") && !go_on(rd, depth - 1))
+            return false;
     }
-    return t == JSONSTREAM_ARRAY_END || bad(rd, "");
+    if (t != JSONSTREAM_ARRAY_END)
+        return loc_bad(rd, "");
+    if (rd->kept) { /* the first error, once the locations are read */
+        *rd->err = rd->kept_err;
+        rd->failed = true;
+        return false;
+    }
+    return true;
 }
 
 /* One entry of "arrays" (its '{' read) into a; false with an error when it does not read. */
@@ -514,6 +558,48 @@ static bool read_arrays(reader *rd)
     return t == JSONSTREAM_ARRAY_END || bad(rd, "\"arrays\" holds objects only");
 }
 
+/* One top-level member of a recording (its key, the first token t of its value just read), read
+ * when it is one the recording holds, else skipped exactly (the positions of what follows stay
+ * exact); false at the first error (or a signal). */
+static bool read_member(reader *rd, const char *key, jsonstream_token t)
+{
+    recording *r = rd->r;
+    if (t == JSONSTREAM_ERROR)
+        return bad(rd, "");
+    if (strcmp(key, "kernel") == 0 && t == JSONSTREAM_OBJECT)
+        return read_name(rd, &r->kernel);
+    if (strcmp(key, "device") == 0 && t == JSONSTREAM_OBJECT)
+        return read_name(rd, &r->device);
+    if (strcmp(key, "launch") == 0 && t == JSONSTREAM_NUMBER && rd->js->is_int) {
+        r->launch = rd->js->ival;
+        return true;
+    }
+    if (strcmp(key, "grid") == 0 && t == JSONSTREAM_ARRAY)
+        return read_grid(rd, r);
+    if ((strcmp(key, "block_dim") == 0 || strcmp(key, "block") == 0) && t == JSONSTREAM_ARRAY)
+        return read_triple(rd, key[5] ? r->block_dim : r->block);
+    if (strcmp(key, "executed") == 0 || strcmp(key, "captured") == 0)
+        return count_value(rd, t, key, 0, RECORDING_MAX_COUNT, key[0] == 'e' ? &r->executed : &r->captured);
+    if ((strcmp(key, "truncated") == 0 || strcmp(key, "line_info") == 0) &&
+        (t == JSONSTREAM_TRUE || t == JSONSTREAM_FALSE)) {
+        *(key[0] == 't' ? &r->truncated : &r->line_info) = t == JSONSTREAM_TRUE;
+        return true;
+    }
+    if (strcmp(key, "measured") == 0 && t == JSONSTREAM_OBJECT)
+        return read_launch_measured(rd, r);
+    if (strcmp(key, "measured_why") == 0 && t == JSONSTREAM_STRING)
+        return string_value(rd->js, t, &r->measured_why);
+    if (strcmp(key, "lines") == 0 && t == JSONSTREAM_ARRAY)
+        return read_lines(rd);
+    if (strcmp(key, "not_visible") == 0 && t == JSONSTREAM_ARRAY)
+        return read_not_visible(rd);
+    if (strcmp(key, "arrays") == 0 && t == JSONSTREAM_ARRAY)
+        return read_arrays(rd);
+    if (strcmp(key, "trace") == 0) /* (lines before it: not one) */
+        return skip_fast(rd, t);
+    return skip(rd, t); /* exactly: the positions of what follows stay exact */
+}
+
 /* The members of the top-level object (its '{' read); *is: the file is a recording. False at the
  * first error (or a signal). */
 static bool read_members(reader *rd, bool *is)
@@ -536,41 +622,7 @@ static bool read_members(reader *rd, bool *is)
                 return true;
             continue;
         }
-        bool ok;
-        if (!*is)
-            ok = skip_fast(rd, t);
-        else if (strcmp(key, "kernel") == 0 && t == JSONSTREAM_OBJECT)
-            ok = read_name(rd, &r->kernel);
-        else if (strcmp(key, "device") == 0 && t == JSONSTREAM_OBJECT)
-            ok = read_name(rd, &r->device);
-        else if (strcmp(key, "launch") == 0 && t == JSONSTREAM_NUMBER && rd->js->is_int) {
-            r->launch = rd->js->ival;
-            ok = true;
-        } else if (strcmp(key, "grid") == 0 && t == JSONSTREAM_ARRAY)
-            ok = read_grid(rd, r);
-        else if ((strcmp(key, "block_dim") == 0 || strcmp(key, "block") == 0) && t == JSONSTREAM_ARRAY)
-            ok = read_triple(rd, key[5] ? r->block_dim : r->block);
-        else if (strcmp(key, "executed") == 0 || strcmp(key, "captured") == 0)
-            ok = count_value(rd, t, key, 0, RECORDING_MAX_COUNT, key[0] == 'e' ? &r->executed : &r->captured);
-        else if ((strcmp(key, "truncated") == 0 || strcmp(key, "line_info") == 0) &&
-                 (t == JSONSTREAM_TRUE || t == JSONSTREAM_FALSE)) {
-            *(key[0] == 't' ? &r->truncated : &r->line_info) = t == JSONSTREAM_TRUE;
-            ok = true;
-        } else if (strcmp(key, "measured") == 0 && t == JSONSTREAM_OBJECT)
-            ok = read_launch_measured(rd, r);
-        else if (strcmp(key, "measured_why") == 0 && t == JSONSTREAM_STRING)
-            ok = string_value(rd->js, t, &r->measured_why);
-        else if (strcmp(key, "lines") == 0 && t == JSONSTREAM_ARRAY)
-            ok = read_lines(rd);
-        else if (strcmp(key, "not_visible") == 0 && t == JSONSTREAM_ARRAY)
-            ok = read_not_visible(rd);
-        else if (strcmp(key, "arrays") == 0 && t == JSONSTREAM_ARRAY)
-            ok = read_arrays(rd);
-        else if (strcmp(key, "trace") == 0) /* (lines before it: not one) */
-            ok = skip_fast(rd, t);
-        else /* exactly: the positions of what follows stay exact */
-            ok = skip(rd, t);
-        if (!ok)
+        if (!(*is ? read_member(rd, key, t) : skip_fast(rd, t)))
             return false;
     }
     return t == JSONSTREAM_OBJECT_END || bad(rd, "");
@@ -581,7 +633,7 @@ static int read_file(const char *path, recording *r, bool indexes, io_error *err
 {
     memset(r, 0, sizeof *r);
     r->launch = -1;
-    FILE *f = fopen(path, "rb");
+    FILE *f = load_fopen(path);
     if (!f)
         return 0; /* the loader says why */
     jsonstream js;
@@ -700,10 +752,110 @@ void recording_free(recording *r)
     memset(r, 0, sizeof *r);
 }
 
+recording_doc *recording_doc_new(int rc, recording *r, const io_error *err)
+{
+    recording_doc *d = xcalloc(1, sizeof *d);
+    atomic_init(&d->refs, 1);
+    d->rc = rc;
+    if (rc == 1) {
+        d->r = *r;
+        memset(r, 0, sizeof *r);
+    } else if (err) {
+        d->err = *err;
+    }
+    return d;
+}
+
+recording_doc *recording_doc_hold(recording_doc *d)
+{
+    if (d)
+        atomic_fetch_add(&d->refs, 1);
+    return d;
+}
+
+void recording_doc_drop(recording_doc *d)
+{
+    if (!d || atomic_fetch_sub(&d->refs, 1) != 1)
+        return;
+    recording_free(&d->r);
+    free(d);
+}
+
 void recording_scope(const recording *r, char *buf, size_t n)
 {
     snprintf(buf, n, "block (%lld,%lld,%lld) of launch %lld of %s", (long long)r->block[0], (long long)r->block[1],
              (long long)r->block[2], (long long)r->launch, r->kernel ? r->kernel : "the kernel");
+}
+
+/* A recording read member by member from a stream of the caller's (recording.h). */
+struct recording_reader {
+    reader rd;
+    recording r;
+    io_error err;
+    char *path;
+};
+
+recording_reader *recording_reader_new(const char *path, bool indexes)
+{
+    recording_reader *rr = xcalloc(1, sizeof *rr);
+    rr->path = xstrdup(path);
+    rr->r.launch = -1;
+    rr->rd = (reader){.path = rr->path, .err = &rr->err, .indexes = indexes, .keep_going = true, .r = &rr->r};
+    return rr;
+}
+
+bool recording_reader_member(recording_reader *rr, jsonstream *js, const char *key, int t)
+{
+    if (rr->rd.failed || work_cancelled())
+        return false;
+    rr->rd.js = js;
+    char k[32];
+    snprintf(k, sizeof k, "%.31s", key);
+    return read_member(&rr->rd, k, (jsonstream_token)t);
+}
+
+bool recording_reader_has_lines(const recording_reader *rr)
+{
+    return rr->r.rows != NULL;
+}
+
+int recording_reader_finish(recording_reader *rr, recording *r, io_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->launch = -1;
+    int rc = rr->rd.failed ? -1 : work_cancelled() ? -2 : 1;
+    if (rc == 1) {
+        *r = rr->r;
+        memset(&rr->r, 0, sizeof rr->r);
+    } else if (rc == -1) {
+        *err = rr->err;
+    }
+    recording_reader_free(rr);
+    return rc;
+}
+
+const char *recording_reader_error(const recording_reader *rr)
+{
+    return rr->rd.failed ? rr->err.text : NULL;
+}
+
+bool recording_reader_stops(const recording_reader *rr)
+{
+    return rr->rd.failed && rr->rd.loc_failed;
+}
+
+const recording *recording_reader_peek(const recording_reader *rr)
+{
+    return &rr->r;
+}
+
+void recording_reader_free(recording_reader *rr)
+{
+    if (!rr)
+        return;
+    recording_free(&rr->r);
+    free(rr->path);
+    free(rr);
 }
 
 bool recording_read_locations(jsonstream *js, const char *path, recording *r, io_error *err)

@@ -17,6 +17,7 @@
 #ifndef BANKSCOPE_IO_RECORDING_H
 #define BANKSCOPE_IO_RECORDING_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -125,11 +126,52 @@ int recording_read_indexes(const char *path, recording *r, io_error *err);
  * False with "PATH:LINE:COL: why" in err. */
 struct jsonstream;
 bool recording_read_locations(struct jsonstream *js, const char *path, recording *r, io_error *err);
+/* A recording read member by member from a stream of the caller's, in the caller's one pass over
+ * the file (the trace stream meets the members on its way to the trace): each top-level member
+ * after "format" is handed over as it comes, read as recording_read reads it (the same rules,
+ * messages and positions, path naming the file), or skipped exactly. */
+typedef struct recording_reader recording_reader;
+recording_reader *recording_reader_new(const char *path, bool indexes);
+/* The member key whose value's first token t was just read from js. False once a member broke a
+ * rule (the first error kept; later members are not read) or a signal stopped it; the stream is
+ * then anywhere inside the member. */
+bool recording_reader_member(recording_reader *rr, struct jsonstream *js, const char *key, int t);
+/* Whether lines were read (they come before the trace in a file `record` wrote). */
+bool recording_reader_has_lines(const recording_reader *rr);
+/* The first broken rule ("PATH:LINE:COL: why"), NULL: none. */
+const char *recording_reader_error(const recording_reader *rr);
+/* Whether the error is one of the lines' locations (file, line, text), which stops the stream the
+ * reader is in as it stops a stream that reads only them; any other broken rule is the
+ * recording's, the lines being read on for their locations. */
+bool recording_reader_stops(const recording_reader *rr);
+/* What was read so far (its rows for the locations of the trace's entries). */
+const recording *recording_reader_peek(const recording_reader *rr);
+/* The recording read: 1 (*r taken over), -1 (err: the first broken rule), -2 (a signal); frees
+ * rr. */
+int recording_reader_finish(recording_reader *rr, recording *r, io_error *err);
+void recording_reader_free(recording_reader *rr);
 /* Whether the lines' trace indexes partition a trace of ntrace entries (each entry in exactly
  * one line, none past the end; lines that give no indexes at all are located by the entries'
  * sources instead); false with "PATH:LINE:COL: why" at the line that breaks it. */
 bool recording_check(const recording *r, const char *path, int64_t ntrace, io_error *err);
 void recording_free(recording *r);
+
+/* A recording as a document holds it: read once when its file is opened (with the trace, in one
+ * pass: load_scenario_file_doc) and shared by every view of it, which borrow it (or hold a
+ * reference when they outlive the document: job threads). rc is recording_read's answer (1 read,
+ * -1 err says why, -2 stopped by a signal). */
+typedef struct recording_doc {
+    atomic_int refs;
+    int rc;
+    io_error err;
+    recording r; /* rc 1 */
+} recording_doc;
+/* A document of r (taken over) or of the error err (rc -1, -2); one reference. */
+recording_doc *recording_doc_new(int rc, recording *r, const io_error *err);
+/* One more reference (d may be NULL); returns d. */
+recording_doc *recording_doc_hold(recording_doc *d);
+/* One reference less; the last frees it (d may be NULL). */
+void recording_doc_drop(recording_doc *d);
 /* The name of the kind a not-modelled instruction is, from its SASS: the kinds table's name
  * ("cp.async.cg", "wgmma") or else the opcode ("ATOMS.CAST.SPIN"), into buf. */
 const char *recording_kind_name(const char *sass, char *buf, size_t n);

@@ -55,6 +55,10 @@ typedef struct report_options {
      * lines), NULL: none */
     void (*json_extra)(struct jsonw *w, void *ctx);
     void *json_extra_ctx;
+    /* called with every instruction walked, after the report's own visit, so that the same walk
+     * adds it up elsewhere too (a recording's lines); NULL: none */
+    report_visit_fn observe;
+    void *observe_ctx;
 } report_options;
 
 /* The format tag of `analyze --json` (fields are only ever added within a version). */

@@ -44,6 +44,11 @@ struct trace_stream {
     bool have_at;
     int64_t pc, warp; /* the last instruction's "pc" and "warp" (a recording's), -1: none */
     char *sass;       /* owned: its "sass", NULL: none */
+    /* the recording read in the same pass (trace_stream_open_keep) */
+    trace_stream_keep keep;
+    recording_reader *rr; /* from "format" on, until taken */
+    bool rec_failed;      /* a member broke a rule: the rest of the recording is skipped */
+    bool rec_complete;    /* every member it needs was read (its lines before the trace, or the end) */
 };
 
 /* "NAME:LINE:COL: PATH: MSG" into err; returns -1. */
@@ -91,6 +96,51 @@ bool trace_stream_record_key(const char *key)
         if (strcmp(key, keys[i]) == 0)
             return true;
     return false;
+}
+
+/* The locations (file, line, text) of rows from..n-1 of r, copied. */
+static void add_locations(trace_stream *t, const recording *r, int from)
+{
+    if (r->nrows <= from)
+        return;
+    t->lines = xrealloc(t->lines, (size_t)(t->nlines + r->nrows - from + 1) * sizeof *t->lines);
+    t->caplines = t->nlines + r->nrows - from + 1;
+    for (int i = from; i < r->nrows; i++) {
+        const source_record_line *x = &r->rows[i];
+        t->lines[t->nlines++] = (scenario_srcloc){.file = x->file ? xstrdup(x->file) : NULL,
+                                                  .line = x->line > 0 ? x->line : 0,
+                                                  .text = x->text ? xstrdup(x->text) : NULL,
+                                                  .warp = -1,
+                                                  .pc = -1};
+    }
+}
+
+/* A member of a recording (its key just read) handed to the recording's reader in this pass; a
+ * member that breaks the recording's rules leaves the trace alone (its rest is skipped, the
+ * error kept for trace_stream_take_recording). 0, or -1 with err when the file does not read. */
+static int record_member(trace_stream *t, const char *key, io_error *err)
+{
+    jsonstream_token v = jsonstream_next(&t->js);
+    if (v == JSONSTREAM_ERROR)
+        return fail_js(t, err);
+    int before = recording_reader_peek(t->rr)->nrows;
+    if (!recording_reader_member(t->rr, &t->js, key, v)) {
+        if (t->js.msg[0] || recording_reader_stops(t->rr)) { /* the file does not read, or a location
+                                                                does not: said as the reader says it */
+            const char *why = recording_reader_error(t->rr);
+            if (!why)
+                return fail_js(t, err);
+            snprintf(err->text, sizeof err->text, "%s", why);
+            t->done = true;
+            return -1;
+        }
+        t->rec_failed = true;
+        while (t->js.depth > 1) /* the rest of the member */
+            if (jsonstream_next(&t->js) == JSONSTREAM_ERROR)
+                return fail_js(t, err);
+    }
+    add_locations(t, recording_reader_peek(t->rr), before);
+    return 0;
 }
 
 /* A recording's "lines" (its '[' just read), read by the recording's one reader (io/recording.h):
@@ -201,7 +251,14 @@ static int header_member(trace_stream *t, io_error *err)
         if (v != JSONSTREAM_STRING || strcmp(t->js.str, "bankscope-record/1") != 0)
             return FAIL_TOK(t, err, "a trace's format is \"bankscope-record/1\" (a recording)", "%s", "format");
         t->hdr.recording = true;
+        if (t->keep != TRACE_KEEP_LOCATIONS && !t->rr && !t->rec_complete)
+            t->rr = recording_reader_new(t->name, t->keep == TRACE_KEEP_INDEXES);
         return 0;
+    }
+    if (t->rr && !t->rec_failed && !t->rec_complete && trace_stream_record_key(t->js.str)) {
+        char rkey[32];
+        copy_key(t, rkey, sizeof rkey);
+        return record_member(t, rkey, err);
     }
     if (strcmp(t->js.str, "lines") == 0) {
         jsonstream_token v = jsonstream_next(&t->js);
@@ -260,7 +317,7 @@ static void look_ahead_arch(trace_stream *t)
         jsonstream_open_mem(&js, t->text, t->len);
         jsonstream_max_string(&js, TRACE_MAX_STRING);
     } else {
-        f = fopen(t->path, "rb");
+        f = load_fopen(t->path);
         if (!f)
             return;
         jsonstream_open_file(&js, f);
@@ -331,8 +388,11 @@ static trace_stream_status start(trace_stream *t, trace_stream **out, io_error *
         }
         if (k != JSONSTREAM_KEY)
             goto out; /* an object without "trace" */
-        if (strcmp(t->js.str, "trace") == 0)
+        if (strcmp(t->js.str, "trace") == 0) {
+            /* the lines and what they need come before the trace (the recording's reader's rule) */
+            t->rec_complete = t->rr && recording_reader_has_lines(t->rr);
             break;
+        }
         int r = header_member(t, err);
         if (r != 0) {
             st = r < 0 ? TRACE_STREAM_ERROR : TRACE_STREAM_NOT_TRACE;
@@ -362,13 +422,20 @@ out:
 trace_stream_status trace_stream_open(const char *path, const char *text, size_t len, const char *name,
                                       const char *arch, trace_stream **out, io_error *err)
 {
+    return trace_stream_open_keep(path, text, len, name, arch, TRACE_KEEP_LOCATIONS, out, err);
+}
+
+trace_stream_status trace_stream_open_keep(const char *path, const char *text, size_t len, const char *name,
+                                           const char *arch, trace_stream_keep keep, trace_stream **out, io_error *err)
+{
     *out = NULL;
     if (!arch_ok(name, arch, err))
         return TRACE_STREAM_ERROR;
     FILE *f = NULL;
-    if (!text && !(f = fopen(path, "rb")))
+    if (!text && !(f = load_fopen(path)))
         return TRACE_STREAM_NOT_TRACE; /* the whole-file loader says why */
     trace_stream *t = stream_new(f, path, text, len, name, arch);
+    t->keep = keep;
     if (text)
         jsonstream_open_mem(&t->js, text, len);
     else
@@ -438,7 +505,19 @@ void trace_stream_close(trace_stream *t)
     free(t->sass);
     free(t->path);
     free(t->name);
+    recording_reader_free(t->rr);
     free(t);
+}
+
+int trace_stream_take_recording(trace_stream *t, recording *out, io_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->launch = -1;
+    if (!t->rr || !(t->rec_complete || t->rec_failed))
+        return 0;
+    int rc = recording_reader_finish(t->rr, out, err);
+    t->rr = NULL;
+    return rc;
 }
 
 /* An integer token in [lo, hi] (the whole-file loader's rules and messages); -1 on error. */
@@ -744,6 +823,7 @@ static int read_tail(trace_stream *t, io_error *err)
     if (jsonstream_next(&t->js) != JSONSTREAM_END)
         return fail_js(t, err);
     t->done = true;
+    t->rec_complete = true;
     return 0;
 }
 

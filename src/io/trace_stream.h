@@ -35,6 +35,24 @@ typedef enum trace_stream_status {
  * "trace". When the architecture is not known there, a quick look ahead finds it. */
 trace_stream_status trace_stream_open(const char *path, const char *text, size_t len, const char *name,
                                       const char *arch, trace_stream **out, io_error *err);
+/* What a stream keeps of a recording ("format": "bankscope-record/1") beside its trace. */
+typedef enum trace_stream_keep {
+    TRACE_KEEP_LOCATIONS, /* each line's file, line and text: the locations of the entries */
+    TRACE_KEEP_RECORDING, /* the whole recording (io/recording.h), read in the same pass */
+    TRACE_KEEP_INDEXES,   /* and every trace index with its position (recording_read_indexes) */
+} trace_stream_keep;
+/* trace_stream_open keeping more of a recording: its members are read by the recording's one
+ * reader as the stream meets them, so that the file is read once for both (trace_stream_take_recording).
+ * A member that breaks the recording's rules does not stop the trace. */
+trace_stream_status trace_stream_open_keep(const char *path, const char *text, size_t len, const char *name,
+                                           const char *arch, trace_stream_keep keep, trace_stream **out, io_error *err);
+struct recording;
+/* The recording read in the stream's pass, taken over into *out (recording_free): 1, or -1 with
+ * err at its first broken rule ("PATH:LINE:COL: why", as recording_read says it), -2 stopped by a
+ * signal; 0 when the file is not a recording, the stream keeps none, or it is not read yet (its
+ * lines come before the trace in a file `record` wrote; else once the trace has been read
+ * through). Taken once. */
+int trace_stream_take_recording(trace_stream *t, struct recording *out, io_error *err);
 /* Open a trace read from a pipe f (owned, closed with the stream): its first n bytes were read
  * into head already (at most JSONSTREAM_WINDOW). Nothing can be read twice, so there is no look
  * ahead: an "arch" after the trace is refused unless arch (--arch) is given. */

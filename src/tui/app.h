@@ -231,13 +231,11 @@ struct tui_app {
         const source_skip *skips; /* the accesses the importer skipped (borrowed); NULL: not known */
         int nskips;
     } srcopt;
-    /* a recording's lines with their measured numbers, for the result panel (view_ctx.c): read
-     * once per file; line the row of the instruction on show (-1 none) */
+    /* the recording of the file on show (a reference held; NULL: not one), read with its trace
+     * when it was opened and borrowed by every view (result panel, source view, what-if); line:
+     * the row of the instruction on show (-1 none) in the result panel (view_ctx.c) */
     struct {
-        bool tried;
-        char *path; /* owned: the file they were read from */
-        recording r;
-        bool ok;
+        recording_doc *doc;
         int access, line;
     } rec;
     struct {

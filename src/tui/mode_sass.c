@@ -29,8 +29,8 @@ typedef struct sass_state {
     int *order;          /* owned: row index of each shown line */
     int n;
     bool sorted;                /* by cost (excess wavefronts), else by pc */
-    recording rec;              /* owned: the recording's lines and pcs (has_rec), for the pcs with no trace entry */
-    bool has_rec, measured;     /* measured: a pc of it carries the launch's measured numbers */
+    recording_doc *doc;         /* the recording's lines and pcs (a reference held), for the pcs with no trace entry */
+    bool measured;              /* a pc of it carries the launch's measured numbers */
     int w_deg, w_where, w_meas; /* widths of the worst-degree, line and measured columns: their widest cell */
     int w_exec, w_wf;           /* and of the executions and wavefronts/ideal columns (the SASS fits sooner) */
     tui_pager pager;
@@ -51,9 +51,9 @@ static void sass_release(void *st)
     free(v->text);
     free(v->rows);
     free(v->order);
-    if (v->has_rec)
-        recording_free(&v->rec);
-    v->has_rec = v->measured = false;
+    recording_doc_drop(v->doc);
+    v->doc = NULL;
+    v->measured = false;
     v->text = NULL;
     v->rows = NULL;
     v->order = NULL;
@@ -106,18 +106,18 @@ static int sass_next(void *ctx, line_sums_instr *in)
 static void sass_recorded_pcs(tui_app *a)
 {
     sass_state *v = sst(a);
-    io_error err;
-    if (v->has_rec) /* opened again: read again (the file on show may be another) */
-        recording_free(&v->rec);
-    v->has_rec = v->measured = false;
-    if (!a->sc.recording || !a->source || recording_read(a->source, &v->rec, &err) != 1)
+    recording_doc_drop(v->doc); /* opened again: the file on show may be another */
+    v->doc = NULL;
+    v->measured = false;
+    if (!a->sc.recording || !a->rec.doc || a->rec.doc->rc != 1) /* read when the file was opened */
         return;
-    v->has_rec = true;
+    v->doc = recording_doc_hold(a->rec.doc);
+    const recording *rec = &v->doc->r;
     int extra = 0;
     for (int i = 0; i < v->n; i++)
         v->rows[i].rec_pc = -1;
-    for (int k = 0; k < v->rec.npcs; k++) {
-        const recording_pc *p = &v->rec.pcs[k];
+    for (int k = 0; k < rec->npcs; k++) {
+        const recording_pc *p = &rec->pcs[k];
         v->measured = v->measured || p->has_measured;
         int i = 0;
         while (i < v->n && v->rows[i].pc != p->pc)
@@ -216,10 +216,10 @@ static void sass_text(tui_app *a)
     v->w_wf = 9;    /* "predicted" (wavefronts/ideal) */
     for (int i = 0; i < v->n; i++) {
         const sass_row_view *r = &v->rows[v->order[i]];
-        const recording_pc *p = r->rec_pc >= 0 ? &v->rec.pcs[r->rec_pc] : NULL;
+        const recording_pc *p = r->rec_pc >= 0 ? &v->doc->r.pcs[r->rec_pc] : NULL;
         const scenario_srcloc *at = r->worst_entry >= 0 ? &a->sc.trace_at[r->worst_entry] : NULL;
-        const char *file = at ? at->file : v->rec.rows[p->row].file;
-        int line = at ? at->line : v->rec.rows[p->row].line;
+        const char *file = at ? at->file : v->doc->r.rows[p->row].file;
+        int line = at ? at->line : v->doc->r.rows[p->row].line;
         c[i].sass = at ? at->sass : p->sass;
         if (!at) { /* no trace entry: the recording says what it is */
             char kind[32];
@@ -321,7 +321,7 @@ static int sass_key_action(tui_app *a, int key)
         int64_t pc = r->pc;
         if (entry < 0) { /* nothing recorded to draw */
             app_set_message(a, true, "pc 0x%llx has no recorded lanes (%s): no grid", (unsigned long long)pc,
-                            v->rec.pcs[r->rec_pc].measured_only ? "measured only" : "not modelled, not captured");
+                            v->doc->r.pcs[r->rec_pc].measured_only ? "measured only" : "not modelled, not captured");
             return REACT_REDRAW;
         }
         while (app_top(a)->id == MODE_SASS) /* back to the view it was opened from */

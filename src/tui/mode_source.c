@@ -281,8 +281,8 @@ int source_open(tui_app *a, int key)
     source_state *v = srst(a);
     const char *dir = a->srcopt.dir;
     char why[700];
-    if (!source_view_input(&a->sc, a->source, a->srcopt.hint, dir, a->srcopt.skips, a->srcopt.nskips, &v->src, why,
-                           sizeof why)) {
+    if (!source_view_input(&a->sc, a->source, a->rec.doc, a->srcopt.hint, dir, a->srcopt.skips, a->srcopt.nskips,
+                           &v->src, why, sizeof why)) {
         app_pop(a);
         app_set_message(a, true, "no source: %s", why);
         return REACT_REDRAW;
@@ -569,14 +569,14 @@ static void source_draw(tui_app *a)
         if (draw_width(line) > a->cols)
             snprintf(line, sizeof line, " SOURCE%s%s%sone block of one launch, for this input", sep, base, sep);
         draw_text_cut(&a->crt, 0, 0, a->cols, ROLE_TITLE, 0, line);
-        recording_scope(&v->src.rec, scope, sizeof scope);
+        recording_scope(v->src.rec, scope, sizeof scope);
         snprintf(line, sizeof line, " predicted wavefronts/ideal, worst degree%s%s%s%s%s%s",
                  v->narrow ? " (free: no conflict)" : "", sl->measured ? sep : "",
                  sl->measured ? "measured wavefronts/ideal over the launch: = pred x blocks, " : "",
                  sl->measured ? crt_glyph(&a->crt, "≠ not, ? unknown", "! not, ? unknown") : "", sep, scope);
-        int room = a->cols - (v->src.rec.truncated ? 12 : 0);
+        int room = a->cols - (v->src.rec->truncated ? 12 : 0);
         draw_text_cut(&a->crt, 1, 0, room, ROLE_DIM, 0, line);
-        if (v->src.rec.truncated)
+        if (v->src.rec->truncated)
             draw_text(&a->crt, 1, a->cols - 12, 12, ROLE_WARN, " truncated ");
     } else {
         const char *where = v->src.path ? file : "its lines as the scenario carries them";

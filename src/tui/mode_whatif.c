@@ -71,22 +71,18 @@ int whatif_open(tui_app *a, int key)
         app_set_message(a, true, "a what-if is applied (%s): u returns to the recording as measured", a->sc.whatif);
         return REACT_REDRAW;
     }
-    recording rec;
-    io_error err;
-    int rc = a->source ? recording_read(a->source, &rec, &err) : 0;
+    const recording_doc *d = a->rec.doc; /* read when the file was opened */
+    int rc = d ? d->rc : 0;
     if (rc <= 0) {
-        app_set_message(a, true, "%s", rc < 0 ? err.text : "a trace has no array to pad (a recording does)");
+        app_set_message(a, true, "%s", rc < 0 ? d->err.text : "a trace has no array to pad (a recording does)");
         return REACT_REDRAW;
     }
-    if (!app_push(a, &mode_whatif)) { /* its state, filled here */
-        recording_free(&rec);
+    if (!app_push(a, &mode_whatif)) /* its state, filled here */
         return REACT_REDRAW;
-    }
     whatif_state *w = wst(a);
-    recording_regions_build(&rec, a->source, a->srcopt.dir ? a->srcopt.dir : a->srcopt.hint, &a->sc, &w->g);
-    whatif_input in = recording_whatif_input(&a->sc, &rec, &w->g);
+    recording_regions_build(&d->r, a->source, a->srcopt.dir ? a->srcopt.dir : a->srcopt.hint, &a->sc, &w->g);
+    whatif_input in = recording_whatif_input(&a->sc, &d->r, &w->g);
     w->threads = in.threads;
-    recording_free(&rec);
     w->nres = whatif_conflicted_regions(&in, w->searched, 4);
     for (int k = 0; k < w->nres; k++)
         whatif_search(&in, w->searched[k], &w->res[k]);

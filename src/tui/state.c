@@ -75,18 +75,32 @@ static void app_take(tui_app *a, scenario *s, const char *source)
     a->scen_gen++;
     scenario_free(&a->saved);
     scenario_clone(&a->sc, &a->saved); /* the description copied, the trace's table shared */
+    recording_doc_drop(a->rec.doc);    /* the recording of the file shown before */
+    a->rec.doc = NULL;
+    a->rec.access = a->rec.line = -1;
 }
 
 bool app_open(tui_app *a, const char *source, char *err, size_t errlen)
 {
+    scenario s;
+    io_error e;
+    recording_doc *doc = NULL;
+    int tr = load_trace_file(source, NULL, &s, &doc, &e); /* a trace (a recording): read once */
+    if (tr < 0) {
+        snprintf(err, errlen, "%s", e.text);
+        return false;
+    }
+    if (tr > 0) {
+        app_take(a, &s, source);
+        a->rec.doc = doc; /* its recording, read in the same pass, borrowed by the views */
+        return true;
+    }
     if (source_is_lesson(source)) {
         lesson l;
-        io_error e;
         if (!lesson_load(source, &l, &e)) {
             snprintf(err, errlen, "%s", e.text);
             return false;
         }
-        scenario s;
         if (!load_scenario_file(l.steps[0].pattern, NULL, &s, &e)) {
             snprintf(err, errlen, "%s", e.text);
             lesson_free(&l);
@@ -96,8 +110,6 @@ bool app_open(tui_app *a, const char *source, char *err, size_t errlen)
         lesson_open(a, &l);
         return true;
     }
-    scenario s;
-    io_error e;
     if (!load_scenario_file(source, NULL, &s, &e)) {
         snprintf(err, errlen, "%s", e.text);
         return false;
@@ -112,9 +124,7 @@ void app_free(tui_app *a)
     jobs_free(a);
     scenario_history_free(&a->hist);
     scenario_free(&a->sc);
-    if (a->rec.ok)
-        recording_free(&a->rec.r);
-    free(a->rec.path);
+    recording_doc_drop(a->rec.doc);
     free(a->source);
     scenario_free(&a->saved);
 }

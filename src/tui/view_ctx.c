@@ -31,35 +31,24 @@ void app_bar_draw(tui_app *a)
     panel_bar_draw(&v);
 }
 
-/* A recording's line of the instruction on show, with its measured numbers, or NULL: the
- * recording's lines are read once per file (a file opened since is read again). */
+/* A recording's line of the instruction on show, with its measured numbers, or NULL: from the
+ * recording read when the file was opened (app_open). */
 static const source_record_line *recorded_line(tui_app *a)
 {
-    if (!a->sc.recording || !a->source)
-        return NULL;
-    if (!a->rec.tried || !a->rec.path || strcmp(a->rec.path, a->source) != 0) {
-        if (a->rec.ok)
-            recording_free(&a->rec.r);
-        free(a->rec.path);
-        io_error err;
-        a->rec.path = xstrdup(a->source);
-        a->rec.ok = recording_read(a->source, &a->rec.r, &err) == 1;
-        a->rec.tried = true;
-        a->rec.access = -1;
-    }
-    if (!a->rec.ok || !a->rec.r.measured)
+    const recording_doc *d = a->rec.doc;
+    if (!a->sc.recording || !d || d->rc != 1 || !d->r.measured)
         return NULL;
     if (a->rec.access != a->access) { /* the row holding the instruction on show */
         a->rec.access = a->access;
         a->rec.line = -1;
-        for (int i = 0; i < a->rec.r.nrows && a->rec.line < 0; i++)
-            for (int k = 0; k < a->rec.r.rows[i].ninstructions; k++)
-                if (a->rec.r.rows[i].instructions[k] == a->access) {
+        for (int i = 0; i < d->r.nrows && a->rec.line < 0; i++)
+            for (int k = 0; k < d->r.rows[i].ninstructions; k++)
+                if (d->r.rows[i].instructions[k] == a->access) {
                     a->rec.line = i;
                     break;
                 }
     }
-    const source_record_line *l = a->rec.line >= 0 ? &a->rec.r.rows[a->rec.line] : NULL;
+    const source_record_line *l = a->rec.line >= 0 ? &d->r.rows[a->rec.line] : NULL;
     return l && l->measured.known ? l : NULL;
 }
 
@@ -70,9 +59,10 @@ static const recording_pc *recorded_pc(const tui_app *a)
     if (a->access < 0 || a->access >= a->sc.ntrace || !a->sc.trace_at)
         return NULL;
     int64_t pc = a->sc.trace_at[a->access].pc;
-    for (int i = 0; pc >= 0 && i < a->rec.r.npcs; i++)
-        if (a->rec.r.pcs[i].pc == pc)
-            return a->rec.r.pcs[i].has_measured ? &a->rec.r.pcs[i] : NULL;
+    const recording *r = &a->rec.doc->r; /* (a recorded line was found: the recording was read) */
+    for (int i = 0; pc >= 0 && i < r->npcs; i++)
+        if (r->pcs[i].pc == pc)
+            return r->pcs[i].has_measured ? &r->pcs[i] : NULL;
     return NULL;
 }
 
@@ -125,7 +115,7 @@ void app_view_context(tui_app *a, tui_vctx *v)
     v->measured = (tui_measured){.rec_line = rl,
                                  .rec_pc = rp ? rp->pc : -1,
                                  .rec_pc_counts = rp ? &rp->m : NULL,
-                                 .rec_blocks = rl ? a->rec.r.blocks : 0,
+                                 .rec_blocks = rl ? a->rec.doc->r.blocks : 0,
                                  .fresh = a->have_meas && a->meas.id == a->gen && a->meas.ok,
                                  .meas = &a->meas,
                                  .pred_cycles = a->pred_cycles,

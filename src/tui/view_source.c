@@ -163,23 +163,22 @@ static void agreement(const recording *rec, source_lines *sl)
     free(unmodelled);
 }
 
-bool source_view_input(const scenario *s, const char *path, const char *hint, const char *dir, const source_skip *skips,
-                       int nskips, tui_source *out, char *why, size_t n)
+bool source_view_input(const scenario *s, const char *path, recording_doc *doc, const char *hint, const char *dir,
+                       const source_skip *skips, int nskips, tui_source *out, char *why, size_t n)
 {
     memset(out, 0, sizeof *out);
     io_error err;
-    if (!scenario_has_layout(s) && path) {
-        int rc = recording_read(path, &out->rec, &err);
-        if (rc > 0 && !recording_check(&out->rec, path, scenario_access_count(s), &err))
-            rc = -1; /* the lines must partition the trace */
-        if (rc < 0) {
-            snprintf(why, n, "%s", err.text);
+    if (!scenario_has_layout(s) && doc) { /* read with the file: borrowed, never read again */
+        if (doc->rc < 0 || (doc->rc > 0 && !recording_check(&doc->r, path, scenario_access_count(s), &err))) {
+            snprintf(why, n, "%s", doc->rc < 0 ? doc->err.text : err.text); /* the lines must partition the trace */
             return false;
         }
-        out->is_recording = rc > 0;
+        out->is_recording = doc->rc > 0;
+        out->doc = out->is_recording ? recording_doc_hold(doc) : NULL;
+        out->rec = out->is_recording ? &doc->r : NULL;
     }
-    const source_record_line *rec = out->is_recording ? out->rec.rows : NULL;
-    int nrec = out->is_recording ? out->rec.nrows : 0;
+    const source_record_line *rec = out->is_recording ? out->rec->rows : NULL;
+    int nrec = out->is_recording ? out->rec->nrows : 0;
     char name[4096];
     const char *file = source_lines_file(s, rec, nrec, name, sizeof name);
     size_t len = 0;
@@ -191,7 +190,7 @@ bool source_view_input(const scenario *s, const char *path, const char *hint, co
     const source_skip *known = skips ? sk : NULL; /* the importer's messages are at hand */
     bool ok = line_sums_source(s, text, len, rec, nrec, known, nsk, &out->sl, why, n);
     if (ok && out->is_recording)
-        agreement(&out->rec, &out->sl);
+        agreement(out->rec, &out->sl);
     free(text);
     free(sk);
     if (!ok)
@@ -202,7 +201,7 @@ bool source_view_input(const scenario *s, const char *path, const char *hint, co
 void source_view_input_free(tui_source *src)
 {
     source_lines_free(&src->sl);
-    recording_free(&src->rec);
+    recording_doc_drop(src->doc);
     free(src->path);
     memset(src, 0, sizeof *src);
 }

@@ -21,7 +21,8 @@
 typedef struct tui_source {
     source_lines sl;
     bool is_recording;
-    recording rec;        /* is_recording: what the recording says beside its trace */
+    recording_doc *doc;   /* is_recording: the document's recording (a reference held) */
+    const recording *rec; /* is_recording: what the recording says beside its trace (doc's) */
     char *path;           /* owned: where the file's text was read; NULL: the texts the locations carry */
     bool differs;         /* a file of that name was there, but its lines are not those the locations carry */
     bool unchecked;       /* a file was there, but no text the locations carry could vouch for it */
@@ -29,12 +30,13 @@ typedef struct tui_source {
 } tui_source;
 
 /* The source view's input for s, opened from path (a scenario or a recording file; may be a
- * library name); hint, when not NULL, is the source file the command line names, dir a folder
+ * library name) whose recording, when it is one, is rec (read when the file was opened; NULL:
+ * not a recording); hint, when not NULL, is the source file the command line names, dir a folder
  * it names (--source DIR), where named files may be opened too; skips (nskips of them, NULL: not
  * known) the accesses the importer skipped, those of the file shown kept.
  * False with why when nothing of s says where it comes from. */
-bool source_view_input(const scenario *s, const char *path, const char *hint, const char *dir, const source_skip *skips,
-                       int nskips, tui_source *out, char *why, size_t n);
+bool source_view_input(const scenario *s, const char *path, recording_doc *rec, const char *hint, const char *dir,
+                       const source_skip *skips, int nskips, tui_source *out, char *why, size_t n);
 void source_view_input_free(tui_source *src);
 
 #endif
