@@ -109,13 +109,11 @@ static void sass_recorded_pcs(tui_app *a)
     recording_doc_drop(v->doc); /* opened again: the file on show may be another */
     v->doc = NULL;
     v->measured = false;
-    if (!a->sc.recording || !a->rec.doc || a->rec.doc->rc != 1) /* read when the file was opened */
+    if (!a->rec.doc || a->rec.doc->rc != 1) /* read when the file was opened (a what-if keeps it) */
         return;
     v->doc = recording_doc_hold(a->rec.doc);
     const recording *rec = &v->doc->r;
     int extra = 0;
-    for (int i = 0; i < v->n; i++)
-        v->rows[i].rec_pc = -1;
     for (int k = 0; k < rec->npcs; k++) {
         const recording_pc *p = &rec->pcs[k];
         v->measured = v->measured || p->has_measured;
@@ -156,7 +154,7 @@ static void sass_rows(tui_app *a)
     for (int i = 0; i < s->ntrace; i++) {
         int k = idx[i];
         if (v->n == 0 || v->rows[v->n - 1].pc != s->trace_at[k].pc)
-            v->rows[v->n++] = (sass_row_view){.pc = s->trace_at[k].pc, .worst_entry = k};
+            v->rows[v->n++] = (sass_row_view){.pc = s->trace_at[k].pc, .worst_entry = k, .rec_pc = -1};
         row[i] = v->n - 1;
     }
     line_sums sums = {.arch = s->arch, .per_pc = xcalloc((size_t)(v->n ? v->n : 1), sizeof *sums.per_pc), .npcs = v->n};

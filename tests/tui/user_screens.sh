@@ -84,6 +84,20 @@ keys D
 expect "the SASS view at 80x24" " SASS │"
 line_is "the SASS of pc 0xa0 shows at 80x24" "0xa0 " 'histogram.cu:13 STS \[R2\], RZ'
 
+# under a what-if the SASS view still lists every instruction of the recording (the ones without
+# recorded lanes too) with what was measured at each
+start 160 40 "$rec/modern-calib_forms.json"
+expect "calib_forms opens" " SOURCE │"
+keys Escape
+expect "its grid" "trace[0/720]"
+keys v
+expect "the advisor on calib_forms" "advisor on the recording"
+keys Enter
+expect "a what-if on calib_forms" "(what-if)"
+keys D
+expect "the SASS view of the what-if: every instruction" "102 instructions of the recorded block"
+expect "with the measured column" " measured line"
+
 # a line the second recording makes worse is red, as one it makes better is green (it was drawn
 # as a line that did not change)
 start 100 34 "$rec/twice-0.json" "$rec/twice-1.json"
