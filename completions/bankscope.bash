@@ -67,7 +67,7 @@ _bankscope() {
     list) opts="--json --names --archs" ;;
     import) opts="--block --kernel -D -I --smem --loop --timeout -o --force" ;;
     record) opts="--kernel --launch --block-index --max-instructions -o --force --verbose --sequential --no-time --help --" ;;
-    *) opts="--help --version --no-gpu --no-color --no-mouse --present --snapshot --keys --source --bench-redraw --bench-startup" ;;
+    *) opts="--help --version --no-gpu --no-color --no-mouse --present --force --snapshot --keys --source --bench-redraw --bench-startup" ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -11,7 +11,7 @@
 static const char usage[] =
     "Usage:\n"
     "  bankscope [FILE.json]                 interactive bank grid (default: 32x32 transpose)\n"
-    "            [--no-gpu] [--no-color] [--no-mouse] [--present] [--source FILE|DIR]\n"
+    "            [--no-gpu] [--no-color] [--no-mouse] [--present] [--force] [--source FILE|DIR]\n"
     "            [--snapshot [--keys KEYS]] [--bench-redraw N] [--bench-startup]\n"
     "  bankscope analyze FILE.json [--json]  analysis of every warp-instruction\n"
     "            [--warp N] [--all] [--summary] [--arch NAME] [--force]\n"

@@ -140,7 +140,11 @@ static int parse_args(int argc, char **argv, import_options *o, const char **out
         case 'k': o->kernel = v; break;
         case 'b': rc = parse_block(v, o->block); break;
         case 'o': *out = v; break;
-        case 'f': *force = true; break;
+        case 'f': /* replaces -o's file; in the view, also jobs above the work limit */
+            *force = true;
+            if (tui_argv)
+                tui_argv[(*tui_argc)++] = "--force";
+            break;
         case 's':
             rc = parse_num("--smem", v, 1, 1 << 24, &n);
             o->smem_bytes = n;

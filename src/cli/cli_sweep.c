@@ -89,8 +89,7 @@ int cli_sweep(int argc, char **argv)
                        search checks at most ADVISOR_SEARCH_FULL_MAX + ADVISOR_NEAR_MAX + 2 layouts
                        on every instruction (its sample costs far less) */
         work_estimate e;
-        work_estimate_sweep(&s, c.max_pad,
-                            c.max_pad + 3 + ADVISOR_SEARCH_FULL_MAX + ADVISOR_NEAR_MAX + 2 + ADVISOR_BLOCK_MAX, &e);
+        work_estimate_sweep(&s, c.max_pad, work_sweep_layouts(c.max_pad), &e);
         char msg[400];
         if (!work_within_limits(&e, "sweep", "a smaller --max-pad, fewer loop iterations or accesses",
                                 "a smaller --max-pad", msg, sizeof msg)) {

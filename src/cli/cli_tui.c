@@ -21,6 +21,7 @@ int cli_tui_named(int argc, char **argv, const source_skip *skips, int nskips, c
                                          {"no-mouse", no_argument, NULL, 'm'},
                                          {"no-gpu", no_argument, NULL, 'g'},
                                          {"present", no_argument, NULL, 'p'},
+                                         {"force", no_argument, NULL, 'f'},
                                          {"bench-redraw", required_argument, NULL, 'r'},
                                          {"bench-startup", no_argument, NULL, 'b'},
                                          {"snapshot", no_argument, NULL, 's'},
@@ -37,6 +38,7 @@ int cli_tui_named(int argc, char **argv, const source_skip *skips, int nskips, c
         case 'm': o.mouse = false; break;
         case 'g': o.gpu = false; break;
         case 'p': o.present = true; break;
+        case 'f': o.force = true; break;
         case 'r': o.bench_redraw = atoi(v); break;
         case 'b': o.bench_startup = true; break;
         case 's': o.snapshot = true; break;

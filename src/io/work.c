@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "io/instr_source.h"
+#include "model/advisor.h"
 #include "util.h"
 
 /* Bytes printed per warp-instruction, measured on the library's patterns: a JSON object with
@@ -132,17 +133,63 @@ void work_estimate_repeat(work_estimate *e, int64_t times)
     e->output_bytes *= times;
 }
 
+int64_t work_sweep_layouts(int max_pad)
+{
+    return max_pad + 3 + ADVISOR_SEARCH_FULL_MAX + ADVISOR_NEAR_MAX + 2 + ADVISOR_BLOCK_MAX;
+}
+
+void work_estimate_job(const scenario *s, work_job job, int access, work_estimate *e)
+{
+    memset(e, 0, sizeof *e);
+    if (!scenario_has_layout(s)) {
+        work_estimate_analyze(s, -1, WORK_OUT_SUMMARY, true, e);
+        return;
+    }
+    switch (job) {
+    case WORK_JOB_TOTALS: work_estimate_analyze(s, -1, WORK_OUT_SUMMARY, true, e); break;
+    case WORK_JOB_SWEEP: work_estimate_sweep(s, 32, work_sweep_layouts(32), e); break;
+    case WORK_JOB_VARIANT: {
+        if (access < 0 || access >= s->naccesses)
+            return;
+        const scenario_access *ac = &s->accesses[access];
+        if (s->arrays[ac->array].type.struct_index >= 0 && ac->field)
+            return; /* the struct-of-arrays form: an edit, no analysis */
+        /* every instruction of the access built and analysed in full (analysis_access_wavefronts)
+           at the current padding and at each of 0..32 */
+        int64_t n = scenario_selected_warps(s) * active_iterations(s, access), times = 34;
+        e->instructions = n * times;
+        e->cost_ns = n * times * instr_ns(s, access);
+        e->output_bytes = 1024;
+        break;
+    }
+    }
+}
+
+bool work_job_admitted(const scenario *s, work_job job, int access, bool force, work_estimate *e)
+{
+    memset(e, 0, sizeof *e);
+    if (force || !scenario_has_layout(s))
+        return true;
+    work_estimate_job(s, job, access, e);
+    return e->cost_ns <= WORK_MAX_NS;
+}
+
+void work_cost_text(const work_estimate *e, char *msg, size_t n)
+{
+    snprintf(msg, n, "about %lld warp-instructions, about %.0f s of analysis, more than the limit of %.0f s",
+             (long long)e->instructions, (double)e->cost_ns / 1e9, (double)WORK_MAX_NS / 1e9);
+}
+
 bool work_within_limits(const work_estimate *e, const char *cmd, const char *how_work, const char *how_output,
                         char *msg, size_t n)
 {
     if (e->cost_ns <= WORK_MAX_NS && e->output_bytes <= WORK_MAX_OUTPUT_BYTES)
         return true;
-    if (e->cost_ns > WORK_MAX_NS)
-        snprintf(msg, n,
-                 "%s: about %lld warp-instructions, about %.0f s of analysis, more than the limit of %.0f s: "
-                 "bound it with %s, or run it anyway with --force",
-                 cmd, (long long)e->instructions, (double)e->cost_ns / 1e9, (double)WORK_MAX_NS / 1e9, how_work);
-    else
+    if (e->cost_ns > WORK_MAX_NS) {
+        char cost[200];
+        work_cost_text(e, cost, sizeof cost);
+        snprintf(msg, n, "%s: %s: bound it with %s, or run it anyway with --force", cmd, cost, how_work);
+    } else
         snprintf(msg, n,
                  "%s: the output would be about %lld MB (%lld warp-instructions), more than the limit of %lld MB: "
                  "bound it with %s, or write it anyway with --force",

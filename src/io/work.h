@@ -73,6 +73,9 @@ void work_estimate_analyze(const scenario *s, int warp, work_output out, bool re
 /* What `sweep` of s costs: an analysis per padding up to max_pad, and the layout search;
  * instructions counts layouts analyses of the scenario. */
 void work_estimate_sweep(const scenario *s, int max_pad, int64_t layouts, work_estimate *e);
+/* The layouts a sweep up to max_pad analyses: each padding and a few more, the layout search's
+ * at most ADVISOR_SEARCH_FULL_MAX + ADVISOR_NEAR_MAX + 2 on every instruction, the block shapes. */
+int64_t work_sweep_layouts(int max_pad);
 /* e repeated times times. */
 void work_estimate_repeat(work_estimate *e, int64_t times);
 /* True when e is within the limits; otherwise false and a message "CMD: what it would cost,
@@ -80,6 +83,19 @@ void work_estimate_repeat(work_estimate *e, int64_t times);
  * how_output: those that bound its output). */
 bool work_within_limits(const work_estimate *e, const char *cmd, const char *how_work, const char *how_output,
                         char *msg, size_t n);
+
+/* The interactive view's background jobs, each what a command does: the totals over every
+ * warp-instruction (analyze --summary), the advisor's padding sweep (sweep --max-pad 32) and the
+ * compare variant (one access analysed at its current padding and at each of 0..32). */
+typedef enum work_job { WORK_JOB_TOTALS, WORK_JOB_SWEEP, WORK_JOB_VARIANT } work_job;
+/* What job costs on s (access: the variant's access; the others cover the whole scenario). */
+void work_estimate_job(const scenario *s, work_job job, int access, work_estimate *e);
+/* Whether job may start on s: always with force or on a trace (it costs what its file holds, as
+ * for analyze); otherwise when its estimate (in e) is within the limits. */
+bool work_job_admitted(const scenario *s, work_job job, int access, bool force, work_estimate *e);
+/* "about N warp-instructions, about T s of analysis, more than the limit of 20 s": what e costs,
+ * in the words of the commands' refusals. */
+void work_cost_text(const work_estimate *e, char *msg, size_t n);
 
 /* Catch SIGINT, SIGTERM and SIGHUP: they set the cancel flag (and, inside a
  * work_exit_on_signal section, end the process at once with a message). */

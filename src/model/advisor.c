@@ -37,12 +37,22 @@ void advisor_occupancy(const banks_profile *p, int threads, int64_t smem, adviso
  * some lane's access is misaligned (or its expression fails) is not a valid choice. */
 void advisor_measure_row(const scenario *s, advisor_row *row)
 {
+    advisor_measure_row_hooked(s, row, NULL);
+}
+
+bool advisor_measure_row_hooked(const scenario *s, advisor_row *row, const advisor_hooks *h)
+{
     scenario_instr in;
     banks_result r;
     row->wavefronts = row->ideal = 0;
     row->worst_degree = 0;
     int64_t n = scenario_instr_count(s);
     for (int64_t k = 0; k < n; k++) {
+        if ((k & 1023) == 0 && h && h->cancelled && h->cancelled(h->ctx)) {
+            snprintf(row->why, sizeof row->why, "cancelled");
+            row->valid = false;
+            return false;
+        }
         scenario_instr_at(s, k, &in);
         for (int l = 0; l < BANKS_WARP; l++)
             if (in.lane[l].state == SCENARIO_LANE_MISALIGNED || in.lane[l].state == SCENARIO_LANE_EVAL_ERROR) {
@@ -51,7 +61,7 @@ void advisor_measure_row(const scenario *s, advisor_row *row)
                                                                       : expr_status_text(in.lane[l].eval),
                          in.warp, l, in.access);
                 row->valid = false;
-                return;
+                return true;
             }
         banks_analyze(s->arch, &in.req, &r, NULL);
         row->wavefronts += r.wavefronts;
@@ -61,6 +71,7 @@ void advisor_measure_row(const scenario *s, advisor_row *row)
     }
     advisor_occupancy(s->arch, scenario_threads(s), s->smem_bytes, row);
     row->valid = true;
+    return true;
 }
 
 int advisor_pick_array(const scenario *s)
@@ -87,7 +98,7 @@ int advisor_pick_array(const scenario *s)
 /* The old fields of the swizzle alternative, from the layout search of the swept array: the
  * cheapest swizzle with no extra bytes that works, and its cost over the whole scenario (measured on a copy with the
  * layout applied). */
-static void legacy_swizzle(const scenario *s, const advisor_search *sr, advisor_result *out)
+static void legacy_swizzle(const scenario *s, const advisor_search *sr, const advisor_hooks *h, advisor_result *out)
 {
     if (!sr->found || sr->best.kind == ADVISOR_LAYOUT_PADDING || sr->best.extra_bytes != 0)
         return;
@@ -109,7 +120,7 @@ static void legacy_swizzle(const scenario *s, const advisor_search *sr, advisor_
             advisor_occupancy(c.arch, scenario_threads(&c), c.smem_bytes, row);
             row->valid = true;
         } else {
-            advisor_measure_row(&c, &out->swizzled);
+            advisor_measure_row_hooked(&c, &out->swizzled, h);
         }
         out->swizzle = out->swizzled.valid;
     }
@@ -118,7 +129,7 @@ static void legacy_swizzle(const scenario *s, const advisor_search *sr, advisor_
 
 /* With more than one array searched and a layout found for each: the whole scenario with all of
  * them applied to one copy, measured on every warp-instruction. */
-static void together(const scenario *s, advisor_result *out)
+static void together(const scenario *s, const advisor_hooks *h, advisor_result *out)
 {
     if (out->nsearch < 2)
         return;
@@ -133,7 +144,7 @@ static void together(const scenario *s, advisor_result *out)
     for (int i = 0; i < out->nsearch && ok; i++)
         ok = advisor_apply_layout(&c, out->search[i].array, &out->search[i].best, msg, sizeof msg);
     if (ok) {
-        advisor_measure_row(&c, &out->together_row);
+        advisor_measure_row_hooked(&c, &out->together_row, h);
         out->together = true;
     } else {
         snprintf(out->together_row.why, sizeof out->together_row.why, "%.150s", msg);
@@ -145,7 +156,7 @@ static void together(const scenario *s, advisor_result *out)
 /* Struct of arrays: every field access reads an array of the field's own type instead. Each
  * lane's address maps directly: element i's field moves to start + i * field size (the arrays
  * of the other fields do not take part in the access). */
-static void try_soa(const scenario *s, int array, advisor_result *out)
+static void try_soa(const scenario *s, int array, const advisor_hooks *h, advisor_result *out)
 {
     const scenario_array *arr = &s->arrays[array];
     if (arr->type.struct_index < 0)
@@ -155,6 +166,8 @@ static void try_soa(const scenario *s, int array, advisor_result *out)
     banks_result r;
     int64_t n = scenario_instr_count(s);
     for (int64_t k = 0; k < n; k++) {
+        if ((k & 1023) == 0 && h && h->cancelled && h->cancelled(h->ctx))
+            return;
         scenario_instr_at(s, k, &in);
         const scenario_access *a = &s->accesses[in.access];
         if (a->array != array || !a->field)
@@ -181,7 +194,7 @@ static void try_soa(const scenario *s, int array, advisor_result *out)
 /* Reordering the struct's fields by decreasing alignment (which removes holes): a smaller
  * sizeof changes the stride between the lanes' elements, and so the banks, where padding a 1-D
  * array cannot. Reported only when it shrinks the struct and takes fewer wavefronts. */
-static void try_reorder(const scenario *s, int array, advisor_result *out)
+static void try_reorder(const scenario *s, int array, const advisor_hooks *h, advisor_result *out)
 {
     int si = s->arrays[array].type.struct_index;
     if (si < 0)
@@ -193,9 +206,9 @@ static void try_reorder(const scenario *s, int array, advisor_result *out)
     char msg[200];
     int before = s->types.structs[si].size;
     advisor_row now = {0};
-    advisor_measure_row(s, &now);
+    advisor_measure_row_hooked(s, &now, h);
     if (scenario_change_apply(&c, &ch, msg, sizeof msg) && c.types.structs[si].size < before) {
-        advisor_measure_row(&c, &out->reorder_row);
+        advisor_measure_row_hooked(&c, &out->reorder_row, h);
         /* a smaller stride is not always better (24 B is conflict-free for 8-byte reads, 16 B
          * 2-way): offered only when it takes fewer wavefronts */
         out->reorder = out->reorder_row.valid && now.valid && out->reorder_row.wavefronts < now.wavefronts;
@@ -272,7 +285,10 @@ bool advisor_sweep_hooked(scenario *s, int array, int max_pad, const advisor_hoo
             snprintf(row->why, sizeof row->why, "%.150s", e.msg);
             continue;
         }
-        advisor_measure_row(s, row);
+        if (!advisor_measure_row_hooked(s, row, &hp)) {
+            out->cancelled = true;
+            break;
+        }
         if (!row->valid)
             continue;
         if (row->wavefronts == row->ideal && out->best_pad < 0)
@@ -303,10 +319,15 @@ bool advisor_sweep_hooked(scenario *s, int array, int max_pad, const advisor_hoo
         }
         out->nsearch++;
     }
-    together(s, out);
-    legacy_swizzle(s, &out->search[0], out);
-    try_soa(s, array, out);
-    try_reorder(s, array, out);
-    advisor_block_shape(s, array, &out->block);
+    /* the alternatives, each stopped early when h cancels (then their rows are dropped) */
+    together(s, &hp, out);
+    legacy_swizzle(s, &out->search[0], &hp, out);
+    try_soa(s, array, &hp, out);
+    try_reorder(s, array, &hp, out);
+    advisor_block_shape(s, array, &hp, &out->block);
+    if (part_cancelled(&ph)) {
+        out->cancelled = true;
+        return false;
+    }
     return true;
 }

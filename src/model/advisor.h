@@ -125,7 +125,7 @@ typedef struct advisor_block {
 
 /* Try the block shapes of array (in place, restored) into *out (out->tried false when the
  * array does not follow the block). */
-void advisor_block_shape(scenario *s, int array, advisor_block *out);
+void advisor_block_shape(scenario *s, int array, const advisor_hooks *h, advisor_block *out);
 
 #define ADVISOR_MAX_SEARCH 4
 
@@ -163,6 +163,9 @@ typedef struct advisor_result {
 /* Wavefronts, ideal, worst degree and occupancy of s as it is, over every warp-instruction;
  * row->valid false (why says which lane) when a lane is misaligned or its expression fails. */
 void advisor_measure_row(const scenario *s, advisor_row *row);
+/* advisor_measure_row stopped early when h cancels (checked every 1024 warp-instructions): false,
+ * row->valid false. h may be NULL. */
+bool advisor_measure_row_hooked(const scenario *s, advisor_row *row, const advisor_hooks *h);
 /* Blocks per SM and occupancy for a block of threads using smem bytes, on profile p. */
 void advisor_occupancy(const banks_profile *p, int threads, int64_t smem, advisor_row *row);
 /* The array most worth sweeping: the one whose accesses have the most bank conflicts. */

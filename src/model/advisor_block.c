@@ -13,23 +13,24 @@
 
 /* Whether s as it is works: no lane excluded (out of bounds, misaligned, expression error) in
  * any warp-instruction, and wavefronts equal to the ideal over all of them (cost in *row). */
-static bool works(const scenario *s, advisor_row *row)
+static bool works(const scenario *s, const advisor_hooks *h, advisor_row *row)
 {
     scenario_instr in;
     scenario_excluded ex;
     int64_t n = scenario_instr_count(s);
     for (int64_t k = 0; k < n; k++) {
+        if ((k & 1023) == 0 && h && h->cancelled && h->cancelled(h->ctx))
+            return false;
         scenario_instr_at(s, k, &in);
         scenario_instr_excluded(&in, &ex);
         if (scenario_excluded_total(&ex))
             return false;
     }
     memset(row, 0, sizeof *row);
-    advisor_measure_row(s, row);
-    return row->valid && row->wavefronts == row->ideal;
+    return advisor_measure_row_hooked(s, row, h) && row->valid && row->wavefronts == row->ideal;
 }
 
-void advisor_block_shape(scenario *s, int array, advisor_block *out)
+void advisor_block_shape(scenario *s, int array, const advisor_hooks *h, advisor_block *out)
 {
     memset(out, 0, sizeof *out);
     if (array < 0 || array >= s->narrays) /* a trace has no array */
@@ -61,7 +62,7 @@ void advisor_block_shape(scenario *s, int array, advisor_block *out)
         arr->dims[nd - 2] = s->block[1] + hy;
         memset(arr->pad, 0, sizeof arr->pad);
         advisor_row row;
-        if (!scenario_finish(s, &e) || !works(s, &row))
+        if (!scenario_finish(s, &e) || !works(s, h, &row))
             continue;
         if (out->found && row.smem_bytes >= out->row.smem_bytes)
             continue;

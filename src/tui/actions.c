@@ -357,6 +357,15 @@ static bool acts_source(const tui_app *a)
     return false;
 }
 
+/* A background job was not started: over the work limit. */
+static bool acts_refused(const tui_app *a)
+{
+    for (int k = 0; k < JOB_KINDS; k++)
+        if (jobs_refused(a, (tui_job_kind)k))
+            return true;
+    return false;
+}
+
 static bool acts_gpu(const tui_app *a)
 {
     return a->worker != NULL;
@@ -548,6 +557,13 @@ static const tui_action table[] = {
      .help = "struct editor: layout, holes, sizeof; start one or paste a C declaration",
      .handler = structs_open,
      .modes = V},
+    {.keys = {'!'},
+     .nshow = 1,
+     .label = "compute anyway",
+     .help = "start the totals, sweep or variant refused over the work limit, and from now on all (as --force)",
+     .handler = jobs_force_key,
+     .modes = V | M(ADVISOR),
+     .acts = acts_refused},
     {.keys = {'m'},
      .nshow = 1,
      .help = "measure again on the GPU (it measures by itself after each change)",

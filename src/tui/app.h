@@ -171,7 +171,7 @@ typedef struct compare_state {
     bool ok;
     bool pending; /* the variant job is running */
     char label[200];
-    char error[200];
+    char error[320];
     int access, warp, iteration; /* the pinned selection */
     tui_view view;
     /* other is a file the command line named (bankscope A.json B.json): it follows the
@@ -251,6 +251,10 @@ struct tui_app {
     /* background work */
     tui_job *jobs[JOB_KINDS];
     tui_job *abandoned; /* cancelled jobs still finishing (joined when they do) */
+    bool jobs_force;    /* --force or !: jobs start whatever their estimate */
+    /* per kind, why the last job asked for was not started ("" when it was): its estimate is
+       over the work limit (io/work.h), in the commands' words */
+    char job_refused[JOB_KINDS][160];
     tui_totals totals;
     bool totals_valid;
     double totals_progress; /* 0..1 while running */
@@ -395,6 +399,10 @@ void jobs_start_totals(tui_app *a);
 void jobs_start_advisor(tui_app *a, int array);
 void jobs_start_variant(tui_app *a);
 void jobs_cancel(tui_app *a, tui_job_kind k);
+/* Why the last job of kind k was not started (over the work limit), or NULL when it was. */
+const char *jobs_refused(const tui_app *a, tui_job_kind k);
+/* From now on start every job whatever its estimate (as --force), and start those refused. */
+int jobs_force_key(tui_app *a, int key);
 /* Check candidate (taken over) as the loader does, off the key path; edit_check_done gets the
  * result with serial when it arrives. */
 void jobs_start_check(tui_app *a, scenario *candidate, unsigned long serial);

@@ -2,7 +2,10 @@
  * scenario (scenario_clone), so the TUI never waits for it and never shares a mutable scenario:
  * the totals over every warp-instruction (what `analyze` sums), the advisor's padding sweep, and
  * the compare variant's padding search. Progress is read from atomics; a new edit cancels the
- * running job (it stops at its next instruction, or its result is dropped) and starts another. */
+ * running job (it stops at its next instruction, or its result is dropped) and starts another.
+ * A job is estimated first as the command that does the same work is (io/work.h): one over the
+ * work limit is not started, and the panel says what it would cost and that ! (or --force)
+ * starts it anyway. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -12,6 +15,7 @@
 
 #include "core/analysis.h"
 #include "io/load.h"
+#include "io/work.h"
 #include "tui/app.h"
 
 struct tui_job {
@@ -156,11 +160,29 @@ void jobs_cancel(tui_app *a, tui_job_kind k)
     a->jobs[k] = NULL;
 }
 
+/* Whether a job of kind k on access may start (the work limit, unless forced); when not, why
+ * goes to a->job_refused[k]. */
+static bool job_admitted(tui_app *a, tui_job_kind k, int access)
+{
+    a->job_refused[k][0] = '\0';
+    if (k != JOB_TOTALS && k != JOB_ADVISOR && k != JOB_VARIANT)
+        return true;
+    work_job w = k == JOB_TOTALS ? WORK_JOB_TOTALS : k == JOB_ADVISOR ? WORK_JOB_SWEEP : WORK_JOB_VARIANT;
+    work_estimate e;
+    if (work_job_admitted(&a->sc, w, access, a->jobs_force, &e))
+        return true;
+    work_cost_text(&e, a->job_refused[k], sizeof a->job_refused[k]);
+    return false;
+}
+
 /* Start a job of kind k on a copy of the scenario, or on own (taken over) when not NULL; the
- * previous job of that kind is cancelled. */
+ * previous job of that kind is cancelled. NULL when it did not start (over the work limit:
+ * jobs_refused says so; or no copy or thread). */
 static tui_job *job_start_on(tui_app *a, tui_job_kind k, int access, int array, scenario *own)
 {
     jobs_cancel(a, k);
+    if (!job_admitted(a, k, access))
+        return NULL;
     tui_job *j = xmalloc(sizeof *j);
     memset(j, 0, sizeof *j);
     j->kind = k;
@@ -229,6 +251,31 @@ void jobs_start_variant(tui_app *a)
         return;
     }
     c->pending = job_start(a, JOB_VARIANT, a->access, 0) != NULL;
+    if (jobs_refused(a, JOB_VARIANT))
+        snprintf(c->error, sizeof c->error, "the variant was not computed: %s: ! computes it anyway (or --force)",
+                 jobs_refused(a, JOB_VARIANT));
+}
+
+const char *jobs_refused(const tui_app *a, tui_job_kind k)
+{
+    return a->job_refused[k][0] ? a->job_refused[k] : NULL;
+}
+
+int jobs_force_key(tui_app *a, int key)
+{
+    (void)key;
+    a->jobs_force = true;
+    app_set_message(a, false, "background work now starts above the work limit, as with --force");
+    if (jobs_refused(a, JOB_TOTALS))
+        jobs_start_totals(a);
+    if (jobs_refused(a, JOB_ADVISOR) && app_in_mode(a, MODE_ADVISOR))
+        jobs_start_advisor(a, a->sc.accesses[a->access].array);
+    const compare_state *c = app_mode_state(a, MODE_COMPARE);
+    if (jobs_refused(a, JOB_VARIANT) && c && !c->pinned && !c->file)
+        jobs_start_variant(a);
+    for (int k = 0; k < JOB_KINDS; k++)
+        a->job_refused[k][0] = '\0';
+    return REACT_REDRAW;
 }
 
 /* Take the results of a finished job into the app, when they still describe its scenario. */

@@ -72,6 +72,7 @@ static int snapshot(tui_app *a, const char *keys)
     jobs_start_totals(a);
     jobs_wait_all(a);
     app_refresh_view(a);
+    const char *refused = jobs_refused(a, JOB_TOTALS);
     const tui_view *v = &a->view;
     const tui_totals *t = &a->totals;
     strbuf sb = {0};
@@ -127,16 +128,21 @@ static int snapshot(tui_app *a, const char *keys)
      * them: every instruction, those some lane issues, and the idle ones no lane issues */
     jsonw_break(w, 1);
     JSONW_KEY(w, "totals");
-    jsonw_begin_object(w, JSONW_INLINE);
-    JSONW_KV_INT(w, "instructions", t->instructions);
-    JSONW_KV_INT(w, "issued_instructions", t->instructions - t->idle);
-    JSONW_KV_INT(w, "idle_instructions", t->idle);
-    JSONW_KV_INT(w, "wavefronts", t->wavefronts);
-    JSONW_KV_INT(w, "ideal_wavefronts", t->ideal);
-    JSONW_KV_INT(w, "bank_conflicts", t->conflicts);
-    JSONW_KV_INT(w, "worst_conflict_degree", t->worst);
-    snapshot_excluded(w, &t->excl);
-    jsonw_end_object(w);
+    if (refused) { /* over the work limit (--force computes them): null, and why */
+        jsonw_null(w);
+        JSONW_KV_STRING(w, "totals_refused", refused);
+    } else {
+        jsonw_begin_object(w, JSONW_INLINE);
+        JSONW_KV_INT(w, "instructions", t->instructions);
+        JSONW_KV_INT(w, "issued_instructions", t->instructions - t->idle);
+        JSONW_KV_INT(w, "idle_instructions", t->idle);
+        JSONW_KV_INT(w, "wavefronts", t->wavefronts);
+        JSONW_KV_INT(w, "ideal_wavefronts", t->ideal);
+        JSONW_KV_INT(w, "bank_conflicts", t->conflicts);
+        JSONW_KV_INT(w, "worst_conflict_degree", t->worst);
+        snapshot_excluded(w, &t->excl);
+        jsonw_end_object(w);
+    }
     jsonw_break(w, 1);
     JSONW_KV_STRING(w, "message", a->message);
     jsonw_end_object(w);
@@ -260,6 +266,7 @@ int tui_main(const tui_options *o)
         return TUI_USAGE;
     }
     snprintf(a->gpu_status, sizeof a->gpu_status, "no GPU: predicted only\nmeasurement off (--no-gpu)");
+    a->jobs_force = o->force;
     if (o->present)
         app_push(a, &mode_present);
     a->srcopt.hint = o->source_file;

@@ -188,6 +188,16 @@ static void advisor_draw(tui_app *a)
     const advisor_result *r = ad->res;
     if (in.h < 6)
         return;
+    if (!r && jobs_refused(a, JOB_ADVISOR)) { /* over the work limit: what it would cost, and the key */
+        char text[600];
+        snprintf(text, sizeof text,
+                 "The sweep was not started: paddings 0..32 and layouts over every warp-instruction, %s. "
+                 "Press ! to run it anyway (as sweep --force does), or make the scenario smaller "
+                 "(fewer loop iterations or accesses, a smaller block).",
+                 jobs_refused(a, JOB_ADVISOR));
+        adv_para(a, in.y, in, ROLE_HILITE, text);
+        return;
+    }
     if (!r) {
         static const char *const spin[] = {"|", "/", "-", "\\"};
         double f = jobs_progress(a, JOB_ADVISOR);

@@ -115,8 +115,16 @@ void view_draw(tui_app *a)
             double p = jobs_progress(a, JOB_VARIANT);
             draw_text(&a->crt, in.y, in.x, in.w, ROLE_HILITE,
                       "compare: computing the variant (%.0f %% of the paddings)", p < 0 ? 0.0 : 100 * p);
-        } else if (cs && in.h > 0) { /* compare asked for but not possible: say why */
-            draw_text(&a->crt, in.y, in.x, in.w, ROLE_ERROR, "compare: %s", cs->error);
+        } else if (cs && in.h > 0) { /* compare asked for but not possible: say why, wrapped over the
+                                        top of the why panel (never cut), each line whole */
+            char text[400], **lines;
+            snprintf(text, sizeof text, "compare: %s", cs->error);
+            int n = draw_wrap(text, in.w, &lines);
+            for (int i = 0; i < n && i < in.h; i++) {
+                draw_fill(&a->crt, in.y + i, in.x, in.w, ROLE_NORMAL);
+                draw_text(&a->crt, in.y + i, in.x, in.w, ROLE_ERROR, "%s", lines[i]);
+            }
+            draw_wrap_free(lines, n);
         }
     }
     panel_bar_draw(&v);

@@ -237,6 +237,29 @@ static int totals_draw(const tui_vctx *ctx, layout_rect in, int y, int room)
 {
     if (room < 1)
         return y;
+    if (!ctx->totals && ctx->totals_refused) { /* over the work limit: what it would cost, and the key */
+        char text[400], **lines;
+        snprintf(text, sizeof text, "all instr.: not computed, %s: ! computes them anyway (or --force)",
+                 ctx->totals_refused);
+        int n = draw_wrap(text, in.w - 1, &lines);
+        if (n <= room) {
+            for (int i = 0; i < n; i++)
+                draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_HILITE, "%s", lines[i]);
+            draw_wrap_free(lines, n);
+            return y;
+        }
+        draw_wrap_free(lines, n);
+        /* one line: the key, never a cut sentence */
+        static const char *const brief[] = {"all instr.: over the work limit, ! computes them",
+                                            "all: over the work limit (! computes)", "all: over work limit, !",
+                                            "all: over limit (!)"};
+        for (int i = 0; i < 4; i++)
+            if (draw_width(brief[i]) <= in.w - 1 || i == 3) {
+                draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_HILITE, "%s", brief[i]);
+                break;
+            }
+        return y;
+    }
     if (!ctx->totals) {
         double p = ctx->totals_progress;
         draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_DIM, "all instr.: computing %.0f %%", p < 0 ? 0.0 : 100 * p);

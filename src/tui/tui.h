@@ -10,6 +10,7 @@ typedef struct tui_options {
     const char *file; /* scenario, trace, lesson or library name; NULL: the default demo */
     bool color, mouse, gpu;
     bool present;                    /* start in presentation mode */
+    bool force;                      /* background jobs start above the work limit (io/work.h) */
     int bench_redraw;                /* > 0: time this many redraws offscreen and exit */
     bool bench_startup;              /* report the time to the first frame and exit */
     bool snapshot;                   /* headless: apply keys, print the state's numbers as JSON, exit */

@@ -107,8 +107,9 @@ typedef struct tui_vctx {
     const char *quiz_typed;
     int lesson_step, lesson_nsteps; /* VIEW_LESSON */
     const char *lesson_title, *lesson_text;
-    const tui_totals *totals; /* NULL while they are computed */
-    double totals_progress;   /* 0..1, -1 unknown */
+    const tui_totals *totals;   /* NULL while they are computed */
+    double totals_progress;     /* 0..1, -1 unknown */
+    const char *totals_refused; /* not computed: over the work limit (what it would cost), or NULL */
     tui_measured measured;
     const char *message;
     bool message_error;

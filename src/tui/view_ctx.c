@@ -110,6 +110,7 @@ void app_view_context(tui_app *a, tui_vctx *v)
     }
     v->totals = a->totals_valid ? &a->totals : NULL;
     v->totals_progress = jobs_progress(a, JOB_TOTALS);
+    v->totals_refused = jobs_refused(a, JOB_TOTALS);
     const source_record_line *rl = recorded_line(a);
     const recording_pc *rp = rl && rl->line <= 0 ? recorded_pc(a) : NULL;
     v->measured = (tui_measured){.rec_line = rl,

@@ -929,7 +929,7 @@ expect help-page-start "lines 1-20 of"
 keys NPage
 expect help-page-down "lines 20-39 of"
 keys End
-expect help-page-end "Keys that do nothing here: V f i/I x/X ]/[ D m."
+expect help-page-end "Keys that do nothing here: V f i/I x/X ]/[ D ! m."
 # a trace's help lists the keys that act on it and names the others in one line
 start 80 24 --no-gpu ../../data/record/histogram.json
 expect help-trace-source "one block of one launch"

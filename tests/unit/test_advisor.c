@@ -429,8 +429,48 @@ static void test_block_shape(void **state)
 
     test_load_pattern("transpose-naive", &s); /* tile[32][32], block 32x32: 64x16 reads out of it */
     advisor_block b;
-    advisor_block_shape(&s, 0, &b);
+    advisor_block_shape(&s, 0, NULL, &b);
     assert_false(b.found);
+    scenario_free(&s);
+}
+
+/* A cancel hook that says stop from its n-th call on. */
+typedef struct cancel_at {
+    int calls, at;
+} cancel_at;
+
+static bool cancel_from(void *ctx)
+{
+    cancel_at *c = ctx;
+    return ++c->calls >= c->at;
+}
+
+/* The sweep stops inside an analysis when its hook cancels (the interactive view's jobs stay
+ * cancellable on any scenario): a padding's row whose analysis was stopped is marked so, and no
+ * later stage runs to its end. */
+static void test_sweep_cancelled(void **state)
+{
+    (void)state;
+    scenario s;
+    io_error err;
+    assert_true(test_load("{\"block\": [1024], \"loop\": {\"var\": \"i\", \"from\": 0, \"to\": 64}, "
+                          "\"arrays\": [{\"name\": \"a\", \"type\": \"float\", \"dims\": [64, 64]}], "
+                          "\"accesses\": [{\"op\": \"load\", \"array\": \"a\", "
+                          "\"index\": [\"threadIdx.x % 64\", \"(threadIdx.x / 64 + i) % 64\"]}]}",
+                          &s, &err));
+    assert_true(scenario_instr_count(&s) > 1024);
+    static advisor_result r;
+    for (int at = 1; at <= 40; at++) {
+        cancel_at c = {0, at};
+        assert_false(advisor_sweep_hooked(&s, 0, 32, &(advisor_hooks){.cancelled = cancel_from, .ctx = &c}, &r));
+        assert_true(r.cancelled);
+        assert_true(c.calls <= at + 1); /* once told, it asks at most once more */
+        if (at == 3) { /* padding 0 asked, its analysis at instruction 0, then at 1024: stopped there */
+            assert_int_equal(r.nrows, 1);
+            assert_false(r.rows[0].valid);
+            assert_string_equal(r.rows[0].why, "cancelled");
+        }
+    }
     scenario_free(&s);
 }
 
@@ -448,6 +488,7 @@ int main(void)
         cmocka_unit_test(test_search_from_swizzled),
         cmocka_unit_test(test_row_xor),
         cmocka_unit_test(test_block_shape),
+        cmocka_unit_test(test_sweep_cancelled),
     };
     return cmocka_run_group_tests_name("advisor", tests, NULL, NULL);
 }
