@@ -58,8 +58,20 @@ static char **help_lines(tui_app *a, int w, int *n)
         char **out = xmalloc(sizeof *out * (size_t)cap);
         for (int i = 0; i < k + nn; i++) {
             const char *line = i < k ? keys[i] : note[i - k];
+            /* a key's line: its keys column stays on the first line, the text wraps in the
+             * width right of it (the whole line wrapped at w - 12 left 12 columns unused) */
+            int head = 0, hw = 0;
+            if (i < k) {
+                while (line[head] && line[head] != ' ')
+                    head++;
+                while (line[head] == ' ')
+                    head++;
+                char hb[64];
+                snprintf(hb, sizeof hb, "%.*s", head < 63 ? head : 63, line);
+                hw = draw_width(hb) > 12 ? draw_width(hb) : 12;
+            }
             char **parts;
-            int np = draw_wrap(line, i < k ? w - 12 : w, &parts);
+            int np = draw_wrap(line + head, i < k ? w - hw : w, &parts);
             if (np == 0) { /* an empty line stays a line */
                 draw_wrap_free(parts, 0);
                 np = draw_wrap(" ", w, &parts);
@@ -68,7 +80,10 @@ static char **help_lines(tui_app *a, int w, int *n)
                 if (o == cap)
                     out = xrealloc(out, sizeof *out * (size_t)(cap *= 2));
                 char buf[300];
-                snprintf(buf, sizeof buf, "%s%s", j && i < k ? "            " : "", parts[j]);
+                if (j == 0)
+                    snprintf(buf, sizeof buf, "%.*s%s", head, line, parts[j]);
+                else
+                    snprintf(buf, sizeof buf, "%*s%s", hw, "", parts[j]);
                 out[o++] = xstrdup(buf);
             }
             draw_wrap_free(parts, np);
