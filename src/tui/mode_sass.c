@@ -219,17 +219,14 @@ static void sass_text(tui_app *a)
         const char *file = at ? at->file : v->doc->r.rows[p->row].file;
         int line = at ? at->line : v->doc->r.rows[p->row].line;
         c[i].sass = at ? at->sass : p->sass;
+        /* not modelled: the kind is on the status line for the cursor's row, as analyze puts it on
+         * a line of its own ("not modelled: ATOMS.CAST.SPIN" made the column 29 cells wide) */
         if (!at) { /* no trace entry: the recording says what it is */
-            char kind[32];
             snprintf(c[i].wf, sizeof c[i].wf, "-");
-            if (p->measured_only)
-                snprintf(c[i].deg, sizeof c[i].deg, "measured only");
-            else
-                snprintf(c[i].deg, sizeof c[i].deg, "not modelled: %s",
-                         recording_kind_name(p->sass ? p->sass : "?", kind, sizeof kind));
+            snprintf(c[i].deg, sizeof c[i].deg, "%s", p->measured_only ? "measured only" : "not modelled");
         } else if (r->not_modelled == r->executions) {
             snprintf(c[i].wf, sizeof c[i].wf, "-");
-            snprintf(c[i].deg, sizeof c[i].deg, "not modelled: %s", kinds_of(a->sc.trace[r->worst_entry].op)->name);
+            snprintf(c[i].deg, sizeof c[i].deg, "not modelled");
         } else {
             snprintf(c[i].wf, sizeof c[i].wf, "%lld/%lld", (long long)r->wavefronts, (long long)r->ideal);
             report_degree_text(r->degree, c[i].deg, sizeof c[i].deg);
@@ -339,6 +336,23 @@ static int sass_key(tui_app *a, int key)
     return actions_dispatch(a, MODE_SASS, key);
 }
 
+/* The kind of a row the model does not predict ("ATOMS.CAST.SPIN"), in buf; NULL for a row it
+ * predicts or one measured only. */
+static const char *sass_kind(const tui_app *a, const sass_row_view *r, char *buf, size_t n)
+{
+    const sass_state *v = sst(a);
+    if (r->worst_entry < 0) {
+        const recording_pc *p = r->rec_pc >= 0 ? &v->doc->r.pcs[r->rec_pc] : NULL;
+        if (!p || p->measured_only)
+            return NULL;
+        return recording_kind_name(p->sass ? p->sass : "?", buf, n);
+    }
+    if (r->not_modelled != r->executions)
+        return NULL;
+    snprintf(buf, n, "%s", kinds_of(a->sc.trace[r->worst_entry].op)->name);
+    return buf;
+}
+
 static void sass_style(void *ctx, int l, tui_pager_line *out)
 {
     const tui_app *a = ctx;
@@ -373,6 +387,16 @@ static void sass_draw(tui_app *a)
     pager_head_draw(&a->crt, &v->pager, 1, &text, sass_style, a, ROLE_DIM, head);
     pager_draw(&a->crt, &v->pager, &text, sass_style, a);
     pager_status_draw(&a->crt, &v->pager, a->rows - 2, a->cols, page);
+    char kind[64];
+    if (v->pager.cursor >= 0 && v->pager.cursor < v->n &&
+        sass_kind(a, &v->rows[v->order[v->pager.cursor]], kind, sizeof kind)) {
+        char st[120];
+        snprintf(st, sizeof st, "pc 0x%llx: not modelled: %s ",
+                 (unsigned long long)v->rows[v->order[v->pager.cursor]].pc, kind);
+        int w = draw_width(st);
+        if (w < a->cols - 30) /* right of " lines 1-20 of 102 (end)" */
+            draw_text(&a->crt, a->rows - 2, a->cols - w, w, ROLE_DIM, "%s", st);
+    }
     app_bar_draw(a);
 }
 

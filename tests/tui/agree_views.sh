@@ -94,7 +94,7 @@ if mode == "source":
         bad.append("line %d: on the screen, not on analyze's list" % line)
 elif mode == "sass":
     seen, page = {}, set()
-    pat = re.compile(r"^\s*\d+  0x([0-9a-f]+) +(\d+) +(-|\d+/\d+) (conflict-free|\d+-way|not modelled: \S+|measured only)"
+    pat = re.compile(r"^\s*\d+  0x([0-9a-f]+) +(\d+) +(-|\d+/\d+) (conflict-free|\d+-way|not modelled|measured only)"
                      r" +(?:(-|\d+/\d+) +)?(?:\S+:\d+|\(no line info\)) ")
     measured = any(s["measured"] for s in a["sass"])
     for r in rows:
@@ -116,7 +116,7 @@ elif mode == "sass":
         if p:
             want = (str(s["executions"]), "%d/%d" % (p["wavefronts"], p["ideal_wavefronts"]), deg_text(p["conflict_degree"]))
         else:
-            want = (str(s["executions"]), "-", "measured only" if s["measured_only"] else "not modelled: " + (s["kind"] or ""))
+            want = (str(s["executions"]), "-", "measured only" if s["measured_only"] else "not modelled")
         if g[0:3] != want:
             bad.append("pc 0x%x: screen %s, analyze %s" % (s["pc"], g[0:3], want))
         ms = s["measured"]

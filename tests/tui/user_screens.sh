@@ -151,6 +151,44 @@ line_is "a line not modelled, narrow" "cg16(sm + 16 * l" '^38 +0/0 not modelled 
 keys Down
 expect "the line under the text names the kind" "line 38: 1 warp-instr., 0 wavefronts (ideal 0), not modelled: cp.async.cg"
 
+# the help uses the width it has: a key's text wraps at the box's right edge, not 12 columns
+# short of it (at 80 columns it wrapped at about 60)
+for size in "80 24" "100 30" "160 48" "220 60"; do
+    start $size transpose-naive
+    expect "transpose-naive opens ($size)" "PREDICTED"
+    keys '?'
+    expect "the help ($size)" "keys of the main view"
+    if command -v python3 >/dev/null 2>&1; then
+        out=$(python3 - "$tmp/screen" << 'PY'
+import sys
+rows = [r.rstrip("\n") for r in open(sys.argv[1], encoding="utf-8")]
+for a, b in zip(rows, rows[1:]):
+    if not (a.startswith("│") and b.startswith("│ " + " " * 12)) or b[14] == " ":
+        continue
+    inner = len(a.rstrip()[1:-1]) # the box's inner width
+    text = a.rstrip()[1:-1].rstrip()
+    word = b[14:].split(" ")[0]
+    if len(text) + 1 + len(word) <= inner - 1:
+        print("%r wrapped before %r" % (text, word))
+PY
+)
+        [ -z "$out" ] && pass=$((pass + 1)) || { echo "FAIL the help wraps short of its box ($size): $out"; fail=$((fail + 1)); }
+    fi
+done
+
+# the SASS view's worst column says "not modelled" as analyze --sass does, and the status line
+# names the cursor row's kind ("not modelled: ATOMS.CAST.SPIN" made the column 29 cells wide)
+for size in "80 24" "100 30" "160 48" "220 60"; do
+    start $size "$rec/modern-calib_forms.json"
+    expect "calib_forms opens ($size)" " SOURCE │"
+    keys D
+    expect "its SASS view ($size)" " SASS │"
+    # row 50 of the rows by pc: 49 Downs (a cursor move changes only colours, so one wait for all)
+    keys $(i=0; while [ $i -lt 49 ]; do printf 'Down '; i=$((i + 1)); done)
+    expect "the status names its kind ($size)" "pc 0xcc0: not modelled: ATOMS.CAST.SPIN"
+    line_is "ATOMS.CAST.SPIN's row ($size)" " 0xcc0 " '0xcc0 +1 +- not modelled +2/2 calib_forms\.cu:59 '
+done
+
 # in monochrome the selected lane stands out of the reversed conflict cells around it: bold and
 # underlined (it was bold only, on reverse like its neighbours)
 for term in xterm-mono; do
