@@ -1537,6 +1537,43 @@ static bool mentions_shared(W *w, CXCursor c)
     return m.found;
 }
 
+static enum CXChildVisitResult address_mention_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    shared_mention *m = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CallExpr)
+        return CXChildVisit_Continue;
+    if (k == CXCursor_ArraySubscriptExpr) { /* the base, not the index */
+        walk_kids ks = walk_children(c);
+        if (ks.n == 2)
+            address_mention_visit(ks.c[0], c, d);
+        return m->found ? CXChildVisit_Break : CXChildVisit_Continue;
+    }
+    if (k == CXCursor_DeclRefExpr) {
+        CXCursor v = clang_getCursorReferenced(c);
+        int bi = frame_find(m->w, v);
+        enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(v)).kind;
+        if ((bi >= 0 && (m->w->binds[bi].is_ptr || m->w->binds[bi].ptr_shared)) ||
+            (bi < 0 && clang_getCursorKind(v) == CXCursor_VarDecl && walk_has_attr(v, CXCursor_CUDASharedAttr) &&
+             (t == CXType_ConstantArray || t == CXType_IncompleteArray || t == CXType_DependentSizedArray)))
+            m->found = true;
+        return m->found ? CXChildVisit_Break : CXChildVisit_Continue;
+    }
+    clang_visitChildren(c, address_mention_visit, d);
+    return m->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Whether an address expression is made from a shared array or a pointer bound to one (its
+ * indexes and the calls in it aside): an access through it that the walk cannot resolve is
+ * still one of shared memory. */
+bool walk_address_from_shared(W *w, CXCursor c)
+{
+    shared_mention m = {w, false};
+    address_mention_visit(c, clang_getNullCursor(), &m);
+    return m.found;
+}
+
 /* Bind fn's parameters to the arguments of call; *saved restores the bindings. */
 bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
 {
@@ -1558,7 +1595,20 @@ bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
         char saved_why[sizeof w->why];
         memcpy(saved_why, w->why, sizeof saved_why);
         w->why[0] = '\0';
-        if (t.kind == CXType_Pointer) {
+        /* a parameter declared as an array (float out[H][W]) is a pointer to its first element
+         * (libclang gives it its type as written) */
+        bool array_parm =
+            t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray || t.kind == CXType_DependentSizedArray;
+        CXType at = clang_getCanonicalType(clang_getCursorType(walk_strip(arg)));
+        bool address_arg = at.kind == CXType_Pointer || at.kind == CXType_ConstantArray ||
+                           at.kind == CXType_IncompleteArray || at.kind == CXType_DependentSizedArray;
+        /* a reference to a pointer or an array (float *const &p, float (&a)[64]) is followed as a
+         * pointer */
+        enum CXTypeKind rk =
+            t.kind == CXType_LValueReference ? clang_getCanonicalType(clang_getPointeeType(t)).kind : CXType_Invalid;
+        bool ptr_ref = rk == CXType_Pointer || rk == CXType_ConstantArray || rk == CXType_DependentSizedArray ||
+                       rk == CXType_IncompleteArray;
+        if (t.kind == CXType_Pointer || array_parm || ptr_ref) {
             int r = walk_pointer(w, arg, &b.ptr);
             if (r == 0 && mentions_shared(w, arg)) {
                 r = -1;
@@ -1577,6 +1627,10 @@ bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
                 b.ref_shared = true;
                 b.why = r < 0 ? walk_strdup(w, w->why) : "a reference to a shared-memory element";
             }
+            if (r == 0 && address_arg && mentions_shared(w, arg)) {
+                b.ptr_shared = true;
+                b.why = "an address into a shared array passed as a parameter bankscope does not follow";
+            }
             if (r == 1) {
                 b.ref_array = e.array;
                 b.ref_nidx = e.nidx;
@@ -1587,6 +1641,11 @@ bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
             }
             free(e.field);
             free(e.vector);
+        } else if (address_arg && mentions_shared(w, arg)) {
+            /* an address into a shared array bound to a parameter of another kind: what the
+             * callee does through it is listed, never lost */
+            b.ptr_shared = true;
+            b.why = "an address into a shared array passed as a parameter bankscope does not follow";
         } else {
             b.val = walk_value(w, arg);
             if (!b.val)
