@@ -343,6 +343,30 @@ static bool reads_memory(W *w, CXCursor c)
     return reads_memory_at(w, c, 0, &budget);
 }
 
+static bool group_shape(W *w, CXCursor obj, bool *block, int64_t *tile);
+static CXCursor call_object(CXCursor call);
+
+/* The built-in a cooperative-groups thread block's dim3 method stands for (CUDA Programming
+ * Guide, "Cooperative Groups": thread_index() is threadIdx, group_index() blockIdx,
+ * group_dim() and dim_threads() blockDim), or NULL. */
+static const char *block_dim3(W *w, CXCursor call)
+{
+    CXCursor fn = clang_getCursorReferenced(call);
+    if (clang_getCursorKind(fn) != CXCursor_CXXMethod)
+        return NULL;
+    char *name = walk_spell(fn);
+    const char *r = !strcmp(name, "thread_index")                                ? "threadIdx"
+                    : !strcmp(name, "group_index")                               ? "blockIdx"
+                    : !strcmp(name, "group_dim") || !strcmp(name, "dim_threads") ? "blockDim"
+                                                                                 : NULL;
+    free(name);
+    bool block;
+    int64_t tile;
+    if (r && !(group_shape(w, call_object(call), &block, &tile) && block))
+        r = NULL;
+    return r;
+}
+
 static expr_ref member_ref(W *w, CXCursor c)
 {
     walk_kids k = walk_children(c);
@@ -352,6 +376,12 @@ static expr_ref member_ref(W *w, CXCursor c)
     char *bn = k.n && clang_getCursorKind(base) == CXCursor_DeclRefExpr ? walk_spell(base) : xstrdup("");
     bool builtin = k.n && clang_getCursorKind(base) == CXCursor_DeclRefExpr &&
                    clang_Location_isInSystemHeader(clang_getCursorLocation(clang_getCursorReferenced(base)));
+    const char *dim = k.n && clang_getCursorKind(base) == CXCursor_CallExpr ? block_dim3(w, base) : NULL;
+    if (dim) { /* block.thread_index().x is threadIdx.x */
+        free(bn);
+        bn = xstrdup(dim);
+        builtin = true;
+    }
     char full[96];
     snprintf(full, sizeof full, "%s.%s", bn, m);
     const char *dv = walk_define(w, full);
@@ -616,8 +646,71 @@ bool walk_is_device_fn(CXCursor fn)
 
 bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved);
 
-/* The type of the object a member call is made on, a parameter followed to its argument. */
-static CXType object_type(W *w, CXCursor call)
+/* The cooperative group a member call is made on (or that an expression makes): true with
+ * *block, or *tile the tile's size, following parameters to their arguments, local groups to
+ * what they are set from once (auto g = g3), and the run-time tiled_partition(parent, n) whose
+ * n is a constant. */
+static bool group_shape(W *w, CXCursor obj, bool *block, int64_t *tile)
+{
+    *block = false;
+    *tile = 0;
+    for (int depth = 0; depth < 4 * MAX_INLINE; depth++) {
+        obj = strip_copy(obj);
+        CXType t = clang_getCanonicalType(clang_getCursorType(obj));
+        if (t.kind == CXType_Pointer)
+            t = clang_getCanonicalType(clang_getPointeeType(t));
+        CXString ts = clang_getTypeSpelling(t);
+        const char *sp = clang_getCString(ts);
+        if (sp && !strncmp(sp, "const ", 6))
+            sp += 6;
+        if (sp && !strncmp(sp, "cooperative_groups::", 20)) {
+            const char *cls = sp + 20;
+            if (!strncmp(cls, "thread_block_tile<", 18))
+                *tile = strtoll(cls + 18, NULL, 10);
+            else
+                *block = !strcmp(cls, "thread_block");
+        }
+        clang_disposeString(ts);
+        if (*block || *tile > 0)
+            return true;
+        enum CXCursorKind k = clang_getCursorKind(obj);
+        if (k == CXCursor_CallExpr) {
+            char name[64];
+            walk_callee_name(obj, name, sizeof name);
+            if (strcmp(name, "tiled_partition") || clang_Cursor_getNumArguments(obj) != 2)
+                return false;
+            char saved_why[sizeof w->why];
+            memcpy(saved_why, w->why, sizeof saved_why);
+            expr_ref n = walk_value(w, clang_Cursor_getArgument(obj, 1));
+            memcpy(w->why, saved_why, sizeof saved_why);
+            return n && expr_pool_const(&w->ep, n, tile) && *tile > 0;
+        }
+        if (k != CXCursor_DeclRefExpr)
+            return false;
+        CXCursor d = clang_getCursorReferenced(obj);
+        int bi = frame_find(w, d);
+        if (bi >= 0) {
+            if (clang_Cursor_isNull(w->binds[bi].arg))
+                return false;
+            obj = w->binds[bi].arg;
+            continue;
+        }
+        if (clang_getCursorKind(d) != CXCursor_VarDecl || walk_mod_count(d, NULL) > 0)
+            return false;
+        walk_kids dk = walk_children(d);
+        CXCursor init = clang_getNullCursor();
+        for (int i = 0; i < dk.n; i++)
+            if (clang_isExpression(clang_getCursorKind(dk.c[i])))
+                init = dk.c[i];
+        if (clang_Cursor_isNull(init))
+            return false;
+        obj = init;
+    }
+    return false;
+}
+
+/* The object a member call is made on (obj.f(), p->f()). */
+static CXCursor call_object(CXCursor call)
 {
     walk_kids ck = walk_children(call);
     CXCursor m = ck.n ? walk_strip(ck.c[0]) : clang_getNullCursor(), obj = m;
@@ -625,14 +718,7 @@ static CXType object_type(W *w, CXCursor call)
         walk_kids mk = walk_children(m);
         obj = mk.n ? walk_strip(mk.c[0]) : m;
     }
-    for (int depth = 0; depth < MAX_INLINE && clang_getCursorKind(obj) == CXCursor_DeclRefExpr; depth++) {
-        int bi = frame_find(w, clang_getCursorReferenced(obj));
-        if (bi < 0 || clang_Cursor_isNull(w->binds[bi].arg))
-            break;
-        obj = strip_copy(w->binds[bi].arg);
-    }
-    CXType t = clang_getCanonicalType(clang_getCursorType(obj));
-    return t.kind == CXType_Pointer ? clang_getCanonicalType(clang_getPointeeType(t)) : t;
+    return obj;
 }
 
 /* A method of a cooperative group (the CUDA toolkit's cooperative_groups, as its stand-in header
@@ -644,20 +730,9 @@ static CXType object_type(W *w, CXCursor call)
 static expr_ref group_value(W *w, CXCursor c, CXCursor fn, bool *known)
 {
     *known = false;
-    CXType t = object_type(w, c);
-    CXString ts = clang_getTypeSpelling(t);
-    const char *sp = clang_getCString(ts);
     int64_t tile = 0;
     bool block = false;
-    if (sp && !strncmp(sp, "cooperative_groups::", 20)) {
-        const char *cls = sp + 20;
-        if (!strncmp(cls, "thread_block_tile<", 18))
-            tile = strtoll(cls + 18, NULL, 10);
-        else
-            block = !strcmp(cls, "thread_block");
-    }
-    clang_disposeString(ts);
-    if (!block && tile <= 0)
+    if (!group_shape(w, call_object(c), &block, &tile))
         return 0;
     *known = true;
     char *name = walk_spell(fn);
@@ -753,6 +828,11 @@ static expr_ref call_value(W *w, CXCursor c)
         if (known)
             return g;
     }
+    /* the toolkit's texture, surface and cached loads read memory */
+    if ((clang_Cursor_isNull(fn) || !walk_is_device_fn(fn)) &&
+        (!strncmp(name, "tex", 3) || (!strncmp(name, "surf", 4) && strstr(name, "read")) ||
+         (!strncmp(name, "__ld", 4) && strlen(name) <= 6)))
+        return walk_fail(w, c, "depends on data: reads memory through '%s' (bankscope record captures it)", name);
     if (clang_Cursor_isNull(fn) || !walk_is_device_fn(fn))
         return walk_fail(w, c, "calls '%s', whose result is not known", name);
     /* a device function whose body is 'return EXPR;' is inlined */

@@ -79,6 +79,11 @@ grep -q '(transpose-naive.cu:13:22)' "$tmp/t.svg" && ok || bad "svg: no source p
 # What is skipped is said, with its position and reason.
 (cd "$dir" && "$bin" import histogram.cu --block 256) 2>"$tmp/h.err" >/dev/null
 grep -q '^histogram.cu:10:9: skipped atomic of .hist.: depends on data' "$tmp/h.err" && ok || bad "histogram: skip message: $(cat "$tmp/h.err")"
+# A bin read from a texture depends on data.
+printf '__global__ void k(cudaTextureObject_t t, int *o)\n{\n    __shared__ int h[256];\n    h[threadIdx.x] = 0;\n    __syncthreads();\n    unsigned char v = tex2D<unsigned char>(t, threadIdx.x, 0);\n    atomicAdd(&h[v], 1);\n    o[threadIdx.x] = h[threadIdx.x];\n}\n' >"$tmp/tx.cu"
+(cd "$tmp" && "$bin" import tx.cu --block 256 -o tx.json) 2>"$tmp/tx.err"
+grep -q "^tx.cu:7:5: skipped atomic of 'h': depends on data: reads memory through 'tex2D'" "$tmp/tx.err" && ok ||
+    bad "texture read: $(cat "$tmp/tx.err")"
 
 # A for loop that declares several variables is counted on the one its condition compares; the
 # others are changed by the loop. Without the kernel parameter that decides its bound, what the
