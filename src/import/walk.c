@@ -785,7 +785,11 @@ static void var_set(W *w, int bi, CXCursor c, expr_ref v, const char *why)
     int line, col;
     walk_where(c, &line, &col, NULL);
     const char *ctx = w->guard_why ? w->guard_why : w->exited_why ? w->exited_why : w->skipped_why;
+    /* the lanes that returned never read the variable again: where they are does not matter */
+    expr_ref exited = w->exited;
+    w->exited = 0;
     expr_ref cond = path_cond(w);
+    w->exited = exited;
     char *m = NULL;
     if (ctx && strstr(ctx, "depends on data"))
         m = walk_fmt("depends on data: changed at %d:%d under a condition that reads memory (bankscope record "
