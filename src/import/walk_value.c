@@ -1368,6 +1368,33 @@ int walk_pointer(W *w, CXCursor c, pbind *p)
     return r;
 }
 
+/* The element a flat pointer into a multi-dimensional array reaches (reinterpret_cast<float *>
+ * (tile) + n: an element pointer over the rows): its offset split over the dimensions it spans,
+ * index k = off / (product of the later dimensions) % dims[k], the first of them without the
+ * remainder, so that the address is the offset's. 1 with *a, -1 (said) when not an element. */
+static int flat_element(W *w, CXCursor c, const pbind *p, waccess *a)
+{
+    const warray *arr = &w->arrays[p->array];
+    CXType t = clang_getCanonicalType(clang_getCursorType(c));
+    if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray || arr->ndims > 3) {
+        walk_fail(w, c, "indexes '%s' as a row", arr->name);
+        return -1;
+    }
+    memset(a, 0, sizeof *a);
+    a->array = p->array;
+    a->nidx = arr->ndims;
+    for (int d = 0; d < p->nfixed; d++)
+        a->idx[d] = p->fixed[d];
+    int64_t inner = 1;
+    for (int d = arr->ndims - 1; d >= p->nfixed; d--) {
+        expr_ref q = inner == 1 ? p->off : expr_pool_binary(&w->ep, EXPR_DIV, p->off, expr_pool_num(&w->ep, inner));
+        a->idx[d] = d == p->nfixed ? q : expr_pool_binary(&w->ep, EXPR_MOD, q, expr_pool_num(&w->ep, arr->dims[d]));
+        inner *= arr->dims[d];
+    }
+    a->vector = p->vector ? xstrdup(p->vector) : NULL;
+    return 1;
+}
+
 /* An element of a shared array: 1 with *a filled (array, indexes, field, vector), 0 when c is
  * not one, -1 when it is but cannot be expressed. */
 int walk_element(W *w, CXCursor c, waccess *a)
@@ -1494,13 +1521,14 @@ int walk_element(W *w, CXCursor c, waccess *a)
         if (r < 0)
             return -1;
         const warray *arr = &w->arrays[p.array];
-        if (p.nfixed != arr->ndims - 1) {
-            walk_fail(w, c, "indexes '%s' with fewer subscripts than its dimensions", arr->name);
-            return -1;
-        }
         expr_ref i = walk_value(w, ks.c[1]);
         if (!i)
             return -1;
+        if (p.nfixed != arr->ndims - 1) {
+            p.off = expr_pool_binary(&w->ep, EXPR_ADD, p.off,
+                                     expr_pool_binary(&w->ep, EXPR_MUL, i, expr_pool_num(&w->ep, p.ratio)));
+            return flat_element(w, c, &p, a);
+        }
         memset(a, 0, sizeof *a);
         a->array = p.array;
         a->nidx = arr->ndims;
@@ -1520,10 +1548,8 @@ int walk_element(W *w, CXCursor c, waccess *a)
         if (r != 1)
             return r;
         const warray *arr = &w->arrays[p.array];
-        if (p.nfixed != arr->ndims - 1) {
-            walk_fail(w, c, "dereferences '%s' as a row", arr->name);
-            return -1;
-        }
+        if (p.nfixed != arr->ndims - 1)
+            return flat_element(w, c, &p, a);
         memset(a, 0, sizeof *a);
         a->array = p.array;
         a->nidx = arr->ndims;
