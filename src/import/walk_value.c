@@ -1376,7 +1376,10 @@ static int flat_element(W *w, CXCursor c, const pbind *p, waccess *a)
 {
     const warray *arr = &w->arrays[p->array];
     CXType t = clang_getCanonicalType(clang_getCursorType(c));
-    if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray || arr->ndims > 3) {
+    bool sized = true;
+    for (int d = p->nfixed + 1; d < arr->ndims; d++)
+        sized = sized && arr->dims[d] > 0;
+    if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray || arr->ndims > 3 || !sized) {
         walk_fail(w, c, "indexes '%s' as a row", arr->name);
         return -1;
     }
