@@ -209,7 +209,8 @@ static enum CXChildVisitResult kernel_visit(CXCursor c, CXCursor parent, CXClien
     (void)parent;
     kernel_find *k = d;
     enum CXCursorKind kind = clang_getCursorKind(c);
-    if (kind == CXCursor_Namespace || kind == CXCursor_LinkageSpec)
+    /* libclang 14 reports an extern "C" block as an unexposed declaration */
+    if (kind == CXCursor_Namespace || kind == CXCursor_LinkageSpec || kind == CXCursor_UnexposedDecl)
         return CXChildVisit_Recurse;
     CXSourceLocation loc = clang_getCursorLocation(c);
     if ((kind != CXCursor_FunctionDecl && kind != CXCursor_FunctionTemplate) || !clang_isCursorDefinition(c) ||

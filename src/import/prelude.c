@@ -425,6 +425,8 @@ const char import_prelude[] =
                     "template <class T> __device__ T __shfl_down_sync(unsigned, T, unsigned, int = 32);\n"
                     "template <class T> __device__ T __shfl_xor_sync(unsigned, T, int, int = 32);\n"
                     "template <class T> __device__ T __ldg(const T *);\n"
+                    "__device__ __bs_size_t __cvta_generic_to_shared(const void *);\n"
+                    "__device__ void *__cvta_shared_to_generic(__bs_size_t);\n"
                     "__device__ unsigned __ballot_sync(unsigned, int);\n"
                     "__device__ int __all_sync(unsigned, int);\n"
                     "__device__ int __any_sync(unsigned, int);\n"

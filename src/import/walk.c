@@ -184,6 +184,15 @@ static void skip_access(W *w, CXCursor c, banks_op op, const waccess *a, const c
     free(piece);
 }
 
+/* Whether e reads where a shared array starts (an address taken as a number). */
+static bool uses_base(W *w, expr_ref e)
+{
+    for (int k = 0; k < w->narrays && k < WALK_MAX_BASES && e; k++)
+        if (expr_pool_uses(&w->ep, e, WALK_VAR_BASE(k)))
+            return true;
+    return false;
+}
+
 /* Record one access at c, or skip it when its context cannot be expressed. */
 static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char *atomic)
 {
@@ -199,16 +208,28 @@ static void emit_one(W *w, CXCursor c, banks_op op, const waccess *a, const char
         skip_access(w, c, op, a, ctx);
         return;
     }
+    for (int d = 0; d < a->nidx; d++)
+        if (uses_base(w, a->idx[d])) {
+            skip_access(w, c, op, a, "an index computed from a shared address taken as a number");
+            return;
+        }
     expr_ref when = path_cond(w);
     int64_t never;
     if (when && expr_pool_const(&w->ep, when, &never) && never == 0) {
+        /* an access the values given make dead (a template's 'if (blockSize >= 512)'): the
+         * source's access all the same, imported with 'when' false, which no lane takes */
         int64_t g = 1;
         bool branch = w->guard && expr_pool_const(&w->ep, w->guard, &g) && g == 0;
-        skip_access(w, c, op, a,
-                    branch ? "never reached: no thread takes the branch it is in (its condition is false with the "
-                             "values given)"
-                           : "never reached: every thread has left by then (return or continue before it)");
-        return;
+        int line, col;
+        walk_where(c, &line, &col, NULL);
+        const char *name = w->arrays[a->array].name;
+        walk_add_skip(w, line, col,
+                      walk_fmt("%s:%d:%d: note: %s of '%s%s%s' never runs with the values given (%s): imported with "
+                               "no active lane",
+                               walk_file_of(w, c), line, col, op_name(op), name, w->piece && a->field ? "." : "",
+                               w->piece && a->field ? a->field : "",
+                               branch ? "no thread takes the branch or loop it is in"
+                                      : "every thread has left by then: a return or continue before it"));
     }
     /* the scenario's atomic kinds; CUDA's atomicSub is atom.add of the negated value */
     static const char *const atomics[][2] = {
@@ -381,6 +402,72 @@ static bool walk_lvalue(W *w, CXCursor c, int ops)
 static const char *atomic_names[] = {"atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicAnd",
                                      "atomicOr",  "atomicXor", "atomicCAS",  "atomicInc", "atomicDec", NULL};
 
+/* A call of a function bankscope has no body of (the toolkit's): an asynchronous copy into
+ * shared memory of one thread (__pipeline_memcpy_async(dst, src, n), libcu++'s
+ * memcpy_async(dst, src, n, pipe)) is the cp.async of n bytes at dst (n 4, 8 or 16); any other
+ * that is handed a pointer into a shared array is listed as a use of it (what the function does
+ * there is not known), never dropped. True when the call was handled (its arguments walked). */
+static bool opaque_call(W *w, CXCursor c, const char *name, int nargs)
+{
+    if (!strcmp(name, "__cvta_generic_to_shared"))
+        return false; /* a number the inline PTX that uses it is read against (walk_asm) */
+    bool async = (!strcmp(name, "__pipeline_memcpy_async") && nargs >= 3) ||
+                 (!strcmp(name, "memcpy_async") && nargs == 4 &&
+                  clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(c, 0))).kind == CXType_Pointer);
+    int first = -1;
+    pbind p;
+    char why[sizeof w->why] = "";
+    for (int i = 0; i < nargs && first < 0; i++) {
+        w->why[0] = '\0';
+        int r = walk_pointer(w, clang_Cursor_getArgument(c, (unsigned)i), &p);
+        memcpy(why, w->why, sizeof why);
+        if (r != 0)
+            first = i;
+        if (r < 0)
+            p.array = -1;
+    }
+    if (first < 0)
+        return false;
+    for (int i = 0; i < nargs; i++)
+        walk_expr(w, clang_Cursor_getArgument(c, (unsigned)i));
+    CXCursor arg = clang_Cursor_getArgument(c, (unsigned)first);
+    char *arr = shared_name(w, arg);
+    int64_t n = 0;
+    bool sized = false;
+    if (async && first == 0) {
+        w->why[0] = '\0';
+        expr_ref nv = walk_value(w, clang_Cursor_getArgument(c, 2));
+        sized = nv && expr_pool_const(&w->ep, nv, &n) && (n == 4 || n == 8 || n == 16);
+    }
+    if (async && first == 0 && p.array >= 0 && sized && !p.vector) {
+        static const char *const widths[] = {NULL, "float", "float2", NULL, "float4"};
+        waccess a;
+        memset(&a, 0, sizeof a);
+        a.array = p.array;
+        a.nidx = p.nfixed + 1;
+        for (int d = 0; d < p.nfixed; d++)
+            a.idx[d] = p.fixed[d];
+        a.idx[p.nfixed] = p.off;
+        int64_t esz = clang_Type_getSizeOf(clang_getPointeeType(clang_getCanonicalType(clang_getCursorType(arg))));
+        a.vector = n == esz ? NULL : (char *)widths[n / 4];
+        emit(w, c, BANKS_CP_ASYNC, &a, NULL);
+    } else if (async && first == 0)
+        skip_at(w, c, BANKS_CP_ASYNC, arr,
+                p.array < 0 ? context_reason(w, why)
+                            : "an asynchronous copy whose size is not a constant 4, 8 or 16 bytes, or through a "
+                              "reinterpreted pointer");
+    else {
+        char *m = walk_fmt("its address is handed to '%s', which bankscope does not follow", name);
+        int line, col;
+        walk_where(c, &line, &col, NULL);
+        walk_add_skip(w, line, col,
+                      walk_fmt("%s:%d:%d: skipped use of '%s': %s", walk_file_of(w, c), line, col, arr, m));
+        free(m);
+    }
+    free(arr);
+    return true;
+}
+
 static void walk_call(W *w, CXCursor c)
 {
     char name[64];
@@ -413,6 +500,8 @@ static void walk_call(W *w, CXCursor c)
             return;
         }
     CXCursor fn = walk_callee(c);
+    if ((clang_Cursor_isNull(fn) || !walk_is_device_fn(fn)) && opaque_call(w, c, name, nargs))
+        return;
     for (int i = 0; i < nargs; i++) {
         /* an element passed by reference is not read here: the callee reads or writes it */
         CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
@@ -1652,6 +1741,8 @@ static void loop_replay(W *w, CXCursor c, CXCursor body, CXCursor var, int id, c
     binding b;
     memset(&b, 0, sizeof b);
     b.decl = var;
+    /* a do-while's step may come first in its body: what follows it sees the stepped value */
+    b.is_var = clang_getCursorKind(c) == CXCursor_DoStmt;
     int nl0 = w->nloops;
     for (int k = 0; k < n && !w->over; k++) {
         b.val = expr_pool_num(&w->ep, vals[k]);
@@ -1677,6 +1768,171 @@ static void loop_replay(W *w, CXCursor c, CXCursor body, CXCursor var, int id, c
             w->binds[i].why = NULL;
         }
     free(fin);
+}
+
+/* The values, at each iteration's start, of the variables a counted loop changes that no rule
+ * follows (a double buffer's 'write ^= 1' under 'if (k < K)', a scan's 'pout = 1 - pout' in a
+ * loop over 'offset *= 2', a counter stepped under a condition): the loop's iterations are walked
+ * in turn (a trial walk, undone after), each from what the one before left, its variable a number
+ * each time. A variable whose start values are the same for every thread and numbers that follow
+ * a + d * i (i the iteration),
+ * or that alternate (the same value at every even and at every odd iteration), is given that
+ * value; one of a loop of at most MAX_TABLE iterations is given the value of each iteration
+ * ('v == v0 ? x0 : v == v1 ? x1 : ...'); the others stay not known. Only for loops of constant
+ * start, bound and step, at most MAX_FORMS iterations, that no exit leaves. */
+static void loop_forms(W *w, CXCursor c, CXCursor body, CXCursor inc, CXCursor var, int id, const expr_ref *pre,
+                       int nb0)
+{
+    /* the replay's walk is bounded on its own (MAX_FORM_STEPS) and does not count towards the
+     * walk's budget: past it the variables stay not known, as without the replay */
+    enum { MAX_FORMS = 1024, MAX_TABLE = 32, MAX_FORM_STEPS = 300000 };
+    const wloop L = w->loops[id];
+    if (L.start || L.bound_e || L.start_e || w->trial >= MAX_TRIAL_DEPTH || w->ntrials >= MAX_TRIALS || leaves(body))
+        return;
+    int64_t vals[MAX_FORMS];
+    int n = 0;
+    for (int64_t v = L.from;; n++) {
+        bool in = L.kind == 0 ? (L.step > 0 ? v < L.to : v > L.to) : L.kind == 1 ? v < L.to : v > L.to;
+        if (!in || (L.kind && v == 0))
+            break;
+        if (n == MAX_FORMS)
+            return;
+        vals[n] = v;
+        v = L.kind == 0 ? v + L.step : L.kind == 1 ? v * L.step : v / L.step;
+    }
+    bool *open = xcalloc((size_t)nb0 + 1, sizeof *open);
+    int nopen = 0;
+    for (int i = 0; i < nb0; i++) {
+        open[i] = w->binds[i].is_var && !w->binds[i].val && pre[i] && walk_mod_count_in(c, w->binds[i].decl) > 0;
+        nopen += open[i];
+    }
+    if (!nopen || n < 1) {
+        free(open);
+        return;
+    }
+    int nt = n <= MAX_TABLE ? n : 0;
+    expr_ref *table = xcalloc((size_t)(nt ? nt : 1) * (size_t)nb0, sizeof *table);
+    expr_ref *first = xcalloc((size_t)nb0, sizeof *first), *second = xcalloc((size_t)nb0, sizeof *second);
+    int64_t *d = xcalloc((size_t)nb0, sizeof *d);
+    bool *arith = xcalloc((size_t)nb0, sizeof *arith), *alt = xcalloc((size_t)nb0, sizeof *alt);
+    bool *tab = xcalloc((size_t)nb0, sizeof *tab);
+    for (int i = 0; i < nb0; i++) {
+        arith[i] = alt[i] = open[i] && L.kind == 0;
+        tab[i] = open[i] && nt > 0;
+    }
+    w->ntrials++;
+    walk_saved sv;
+    state_save(w, &sv);
+    w->trial++;
+    int nl0 = w->nloops;
+    long steps0 = w->steps;
+    bool over0 = w->over != NULL, spent = false, outermost = w->trial == 1;
+    for (int i = 0; i < nb0; i++)
+        if (open[i]) {
+            w->binds[i].val = pre[i];
+            w->binds[i].why = NULL;
+        }
+    binding b;
+    memset(&b, 0, sizeof b);
+    b.decl = var;
+    /* a do-while's step may come first in its body: what follows it sees the stepped value */
+    b.is_var = clang_getCursorKind(c) == CXCursor_DoStmt;
+    for (int k = 0; k < n && !w->over; k++) {
+        bool any = false;
+        if (w->steps - steps0 > MAX_FORM_STEPS) {
+            spent = true;
+            break;
+        }
+        for (int i = 0; i < nb0; i++) {
+            if (!arith[i] && !alt[i] && !tab[i])
+                continue;
+            expr_ref x = w->binds[i].val;
+            for (int l = nl0; l < w->nloops && x; l++) /* a variable of a loop inside: not a value here */
+                if (expr_pool_uses(&w->ep, x, w->loops[l].var))
+                    x = 0;
+            if (x && expr_pool_uses_thread(&w->ep, x)) /* one value for the block, not one per thread */
+                x = 0;
+            if (!x) {
+                arith[i] = alt[i] = tab[i] = false;
+                continue;
+            }
+            if (k == 0)
+                first[i] = x;
+            else if (k == 1)
+                second[i] = x;
+            if (tab[i])
+                table[k * nb0 + i] = x;
+            int64_t xv, f0;
+            if (arith[i]) {
+                if (!expr_pool_const(&w->ep, x, &xv) || !expr_pool_const(&w->ep, first[i], &f0))
+                    arith[i] = false;
+                else if (k == 1)
+                    d[i] = xv - f0;
+                else if (k > 1 && xv != f0 + d[i] * k)
+                    arith[i] = false;
+            }
+            if (alt[i] && k > 1 && !same_value(w, x, k % 2 ? second[i] : first[i]))
+                alt[i] = false;
+            any |= arith[i] || alt[i] || tab[i];
+        }
+        if (!any)
+            break;
+        b.val = expr_pool_num(&w->ep, vals[k]);
+        w->binds = walk_grow(w->binds, w->nbinds, &w->cap_binds, sizeof *w->binds);
+        w->binds[w->nbinds++] = b;
+        walk_stmt(w, body);
+        if (!clang_Cursor_isNull(inc))
+            walk_expr(w, inc);
+        w->nbinds = nb0;
+    }
+    bool over = spent || (w->over && !over0);
+    if (w->over && !over0) { /* the replay's own walk went past the budget: undone with it */
+        free(w->over);
+        w->over = NULL;
+    }
+    if (outermost) /* a replay inside another counts towards that one's bound */
+        w->steps = steps0;
+    w->trial--;
+    state_restore(w, &sv);
+    expr_ref lv = expr_pool_var(&w->ep, L.var);
+    /* i, the iteration: (v - from) / step, v the loop's variable */
+    expr_ref it =
+        expr_pool_binary(&w->ep, EXPR_DIV, expr_pool_binary(&w->ep, EXPR_SUB, lv, expr_pool_num(&w->ep, L.from)),
+                         expr_pool_num(&w->ep, L.step));
+    for (int i = 0; i < nb0 && !over; i++) {
+        expr_ref f = 0;
+        if (!open[i])
+            continue;
+        if (n == 1 && (arith[i] || alt[i] || tab[i]))
+            f = first[i];
+        else if (arith[i])
+            f = expr_pool_binary(&w->ep, EXPR_ADD, first[i],
+                                 expr_pool_binary(&w->ep, EXPR_MUL, expr_pool_num(&w->ep, d[i]), it));
+        else if (alt[i])
+            f = expr_pool_cond(&w->ep,
+                               expr_pool_binary(&w->ep, EXPR_EQ,
+                                                expr_pool_binary(&w->ep, EXPR_MOD, it, expr_pool_num(&w->ep, 2)),
+                                                expr_pool_num(&w->ep, 0)),
+                               first[i], second[i]);
+        else if (tab[i]) {
+            f = table[(n - 1) * nb0 + i];
+            for (int k = n - 2; k >= 0; k--)
+                f = expr_pool_cond(&w->ep, expr_pool_binary(&w->ep, EXPR_EQ, lv, expr_pool_num(&w->ep, vals[k])),
+                                   table[k * nb0 + i], f);
+        }
+        if (f) {
+            w->binds[i].val = f;
+            w->binds[i].why = NULL;
+        }
+    }
+    free(open);
+    free(table);
+    free(first);
+    free(second);
+    free(d);
+    free(arith);
+    free(alt);
+    free(tab);
 }
 
 static void walk_loop(W *w, CXCursor c)
@@ -1713,11 +1969,33 @@ static void walk_loop(W *w, CXCursor c)
         }
     } else {
         parts = ks.n == 2;
-        why = "a do-while loop";
+        why = "a do-while loop that does not step a variable to a bound";
         if (parts) {
             body = ks.c[0];
             cond = ks.c[1];
+            /* do { ...; v += k; } while (v < bound) with v followed */
+            int bi = cond_var(w, cond);
+            if (bi >= 0) {
+                var = w->binds[bi].decl;
+                why = w->nloops < MAX_LOOPS && w->nlstack < 8 ? walk_simple_do(w, c, var, w->binds[bi].val, &L)
+                                                              : "too many loops";
+            }
         }
+    }
+    if (why && parts && !clang_Cursor_isNull(body) && !strcmp(why, "the loop never runs")) {
+        /* no iteration runs: its accesses are dead, at the values the variables start with */
+        if (!clang_Cursor_isNull(init)) {
+            if (clang_isExpression(clang_getCursorKind(init)))
+                walk_expr(w, init);
+            else
+                walk_stmt(w, init);
+        }
+        expr_ref g0 = w->guard;
+        w->guard = expr_pool_num(&w->ep, 0);
+        walk_expr(w, cond);
+        walk_stmt(w, body);
+        w->guard = g0;
+        return;
     }
     if (why) {
         walk_loop_once(w, c, init, cond, inc, body, parts, why);
@@ -1765,6 +2043,8 @@ static void walk_loop(W *w, CXCursor c)
     binding b;
     memset(&b, 0, sizeof b);
     b.decl = var;
+    /* a do-while's step may come first in its body: what follows it sees the stepped value */
+    b.is_var = clang_getCursorKind(c) == CXCursor_DoStmt;
     b.val = expr_pool_var(&w->ep, L.var);
     expr_ref g0 = w->guard;
     if (L.start) {
@@ -1793,10 +2073,12 @@ static void walk_loop(W *w, CXCursor c)
     for (int i = 0; i < nb0; i++)
         pre[i] = w->binds[i].val;
     loop_vars(w, body, &w->loops[id], true, NULL); /* the variables the body changes, at an iteration's start */
+    loop_forms(w, c, body, inc, var, id, pre, nb0);
     w->binds = walk_grow(w->binds, w->nbinds, &w->cap_binds, sizeof *w->binds);
     w->binds[w->nbinds++] = b;
     w->lstack[w->nlstack++] = id;
-    walk_expr(w, cond);
+    if (kind != CXCursor_DoStmt)
+        walk_expr(w, cond);
     expr_ref sk0 = w->skipped;
     const char *skw0 = w->skipped_why;
     w->skipped = 0; /* a continue ends one iteration: the next starts with every lane */
@@ -1807,6 +2089,8 @@ static void walk_loop(W *w, CXCursor c)
     w->break_ok = bo0;
     w->skipped = sk0;
     w->skipped_why = skw0;
+    if (kind == CXCursor_DoStmt) /* after the body, with the values it leaves */
+        walk_expr(w, cond);
     expr_ref *endv = nb0 ? xmalloc((size_t)nb0 * sizeof *endv) : NULL;
     for (int i = 0; i < nb0; i++)
         endv[i] = w->binds[i].val;
@@ -1946,6 +2230,221 @@ static bool return_ends_loop(W *w, int nargs)
     return w->loops[w->lstack[w->nlstack - 1]].begin == off;
 }
 
+/* The text of an asm statement's instructions: its string literals joined, escapes read. */
+static char *asm_text(W *w, CXCursor c)
+{
+    CXToken *t = NULL;
+    unsigned nt = 0;
+    clang_tokenize(w->tu, clang_getCursorExtent(c), &t, &nt);
+    strbuf sb = {0};
+    for (unsigned i = 0; i < nt; i++) {
+        CXString sp = clang_getTokenSpelling(w->tu, t[i]);
+        const char *x = clang_getCString(sp);
+        bool stop = !strcmp(x, ":") || (!strcmp(x, ")") && sb.len);
+        if (!stop && clang_getTokenKind(t[i]) == CXToken_Literal && x[0] == '"')
+            for (const char *q = x + 1; *q && *q != '"'; q++) {
+                char ch = *q;
+                if (ch == '\\' && q[1]) {
+                    q++;
+                    ch = *q == 'n' ? '\n' : *q == 't' ? ' ' : *q;
+                }
+                strbuf_add(&sb, &ch, 1);
+            }
+        clang_disposeString(sp);
+        if (stop)
+            break;
+    }
+    clang_disposeTokens(w->tu, t, nt);
+    return strbuf_take(&sb);
+}
+
+/* Whether node i of the pool is variable var plus or minus terms that do not read it (var + x,
+ * x + var, var - x, nested). */
+static bool base_plus(const expr_pool *p, int i, int var, int depth)
+{
+    if (i < 0 || depth > 64)
+        return false;
+    const expr_node *n = &p->nodes[i];
+    if (n->kind == EXPR_VAR)
+        return n->op == var;
+    if (n->kind != EXPR_BINARY || (n->op != EXPR_ADD && n->op != EXPR_SUB))
+        return false;
+    bool ua = expr_pool_uses(p, n->a + 1, var), ub = expr_pool_uses(p, n->b + 1, var);
+    if (ua && !ub)
+        return base_plus(p, n->a, var, depth + 1);
+    return n->op == EXPR_ADD && ub && !ua && base_plus(p, n->b, var, depth + 1);
+}
+
+/* List an access of inline PTX at c that cannot be followed. */
+static void asm_skip(W *w, CXCursor c, const char *op, const char *why)
+{
+    int line, col;
+    walk_where(c, &line, &col, NULL);
+    walk_add_skip(w, line, col,
+                  walk_fmt("%s:%d:%d: skipped %s of 'shared memory': inline PTX whose address %s", walk_file_of(w, c),
+                           line, col, op, why));
+}
+
+/* One instruction of inline PTX that reads or writes shared memory (ldmatrix, stmatrix,
+ * cp.async, ld.shared, st.shared): the access at its [%N + imm] operand, whose value is a shared
+ * array's start (__cvta_generic_to_shared) plus a byte offset; listed when it cannot be read. */
+static void asm_insn(W *w, CXCursor c, walk_kids ops, const char *ins)
+{
+    char mn[64];
+    size_t ml = strcspn(ins, " \t");
+    if (ml == 0 || ml >= sizeof mn)
+        return;
+    memcpy(mn, ins, ml);
+    mn[ml] = '\0';
+    bool shared = strstr(mn, ".shared") != NULL;
+    banks_op op;
+    int width = 0;
+    if (!strncmp(mn, "ldmatrix", 8))
+        op = BANKS_LDMATRIX;
+    else if (!strncmp(mn, "stmatrix", 8))
+        op = BANKS_STMATRIX;
+    else if (!strncmp(mn, "cp.async.", 9) && shared && strncmp(mn, "cp.async.bulk", 13))
+        op = strstr(mn, ".cg") ? BANKS_CP_ASYNC_CG : BANKS_CP_ASYNC;
+    else if (!strncmp(mn, "ld.", 3) && shared)
+        op = BANKS_LOAD;
+    else if (!strncmp(mn, "st.", 3) && shared)
+        op = BANKS_STORE;
+    else {
+        if (shared)
+            asm_skip(w, c, "use",
+                     "bankscope does not read (an instruction other than ld, st, ldmatrix, stmatrix or cp.async)");
+        return;
+    }
+    const char *opname = op == BANKS_LOAD || op == BANKS_LDMATRIX ? "load" : "store";
+    if (op == BANKS_LOAD || op == BANKS_STORE) { /* .v2/.v4 and the type's bits */
+        int vec = strstr(mn, ".v4") ? 4 : strstr(mn, ".v2") ? 2 : 1;
+        const char *ty = strrchr(mn, '.');
+        int bits = ty ? atoi(ty + 2) : 0;
+        width = bits >= 8 ? vec * bits / 8 : 0;
+    }
+    const char *br = strchr(ins + ml, '[');
+    int n = -1;
+    long imm = 0;
+    if (br) {
+        const char *q = br + 1;
+        while (*q == ' ')
+            q++;
+        if (*q == '%' && q[1] >= '0' && q[1] <= '9') {
+            n = (int)strtol(q + 1, (char **)&q, 10);
+            while (*q == ' ')
+                q++;
+            if (*q == '+' || *q == '-') {
+                char sign = *q++;
+                imm = strtol(q, (char **)&q, 0);
+                imm = sign == '-' ? -imm : imm;
+            }
+            while (*q == ' ')
+                q++;
+            if (*q != ']')
+                n = -1;
+        }
+    }
+    if (n < 0 || n >= ops.n) {
+        asm_skip(w, c, opname, "is not a plain [%N] or [%N + number] operand");
+        return;
+    }
+    if (op == BANKS_CP_ASYNC || op == BANKS_CP_ASYNC_CG) { /* [dst], [src], size */
+        const char *q = strchr(br, ']');
+        q = q ? strchr(q + 1, ']') : NULL;
+        q = q ? strchr(q + 1, ',') : NULL;
+        while (q && (*q == ',' || *q == ' '))
+            q++;
+        width = q && *q >= '0' && *q <= '9' ? atoi(q) : 0;
+        if (q && *q == '%' && atoi(q + 1) < ops.n) {
+            int64_t v;
+            w->why[0] = '\0';
+            expr_ref sv = walk_value(w, ops.c[atoi(q + 1)]);
+            width = sv && expr_pool_const(&w->ep, sv, &v) ? (int)v : 0;
+        }
+    }
+    w->why[0] = '\0';
+    expr_ref e = walk_value(w, ops.c[n]);
+    int base = -1, nb = 0;
+    for (int k = 0; e && k < w->narrays && k < WALK_MAX_BASES; k++)
+        if (expr_pool_uses(&w->ep, e, WALK_VAR_BASE(k))) {
+            base = k;
+            nb++;
+        }
+    if (!e || nb != 1) {
+        char *m = !e ? walk_fmt("cannot be followed: %s", w->why)
+                     : walk_fmt("is not an address of one shared array (__cvta_generic_to_shared of an element)");
+        asm_skip(w, c, opname, m);
+        free(m);
+        return;
+    }
+    /* the address is the array's start plus bytes: the start added once, never scaled */
+    expr_ref off = expr_pool_subst(&w->ep, e, WALK_VAR_BASE(base), expr_pool_num(&w->ep, 0));
+    const warray *arr = &w->arrays[base];
+    if (!base_plus(&w->ep, e - 1, WALK_VAR_BASE(base), 0) || arr->elem_size <= 0) {
+        asm_skip(w, c, opname, "is not the start of a shared array plus an offset");
+        return;
+    }
+    off = expr_pool_binary(&w->ep, EXPR_ADD, off, expr_pool_num(&w->ep, imm));
+    expr_ref flat = expr_pool_binary(&w->ep, EXPR_DIV, off, expr_pool_num(&w->ep, arr->elem_size));
+    waccess a;
+    memset(&a, 0, sizeof a);
+    a.array = base;
+    a.nidx = arr->ndims;
+    for (int d = arr->ndims - 1; d >= 0; d--) { /* the flat element back to the array's indexes */
+        a.idx[d] = d ? expr_pool_binary(&w->ep, EXPR_MOD, flat, expr_pool_num(&w->ep, arr->dims[d])) : flat;
+        if (d)
+            flat = expr_pool_binary(&w->ep, EXPR_DIV, flat, expr_pool_num(&w->ep, arr->dims[d]));
+    }
+    if (op == BANKS_LDMATRIX || op == BANKS_STMATRIX) {
+        a.matrices = strstr(mn, ".x1") ? 1 : strstr(mn, ".x2") ? 2 : 4;
+        a.trans = strstr(mn, ".trans") != NULL;
+    } else {
+        static const char *const names[] = {NULL, "char", "short", NULL, "float", NULL, NULL, NULL,    "float2",
+                                            NULL, NULL,   NULL,    NULL, NULL,    NULL, NULL, "float4"};
+        if (width <= 0 || width > 16 || !names[width] || width % arr->elem_size != 0 || arr->is_struct) {
+            asm_skip(w, c, opname, "has a width bankscope does not take (1, 2, 4, 8 or 16 bytes of whole elements)");
+            return;
+        }
+        a.vector = width == arr->elem_size ? NULL : (char *)names[width];
+    }
+    emit(w, c, op, &a, NULL);
+}
+
+/* Inline PTX (asm volatile("ldmatrix... [%4];" : ... : "r"(addr))): its operands are walked as
+ * the expressions they are, and each instruction that reads or writes shared memory is the
+ * access at its address operand. */
+static void walk_asm(W *w, CXCursor c)
+{
+    walk_kids ks = walk_children(c);
+    for (int i = 0; i < ks.n; i++) {
+        walk_expr(w, ks.c[i]);
+        pbind p;
+        w->why[0] = '\0';
+        if (walk_pointer(w, ks.c[i], &p) != 0) { /* a generic pointer into shared memory */
+            char *arr = shared_name(w, ks.c[i]);
+            int line, col;
+            walk_where(c, &line, &col, NULL);
+            walk_add_skip(w, line, col,
+                          walk_fmt("%s:%d:%d: skipped use of '%s': a pointer into it is handed to inline PTX, which "
+                                   "bankscope reads only on addresses from __cvta_generic_to_shared",
+                                   walk_file_of(w, c), line, col, arr));
+            free(arr);
+        }
+    }
+    char *text = asm_text(w, c);
+    for (char *p = text, *q; p && *p; p = q) {
+        q = p + strcspn(p, ";\n");
+        char end = *q;
+        *q = '\0';
+        while (*p == ' ' || *p == '{' || *p == '}')
+            p++;
+        if (*p && *p != '.' && strncmp(p, "//", 2))
+            asm_insn(w, c, ks, p);
+        q = end ? q + 1 : q;
+    }
+    free(text);
+}
+
 static void walk_stmt(W *w, CXCursor c)
 {
     if (walk_over_budget(w, c))
@@ -2034,6 +2533,7 @@ static void walk_stmt(W *w, CXCursor c)
     case CXCursor_ForStmt:
     case CXCursor_WhileStmt:
     case CXCursor_DoStmt: walk_loop(w, c); break;
+    case CXCursor_GCCAsmStmt: walk_asm(w, c); break;
     case CXCursor_SwitchStmt: {
         const char *gsaved = w->guard_why;
         int line, col;

@@ -184,6 +184,10 @@ static void add_access(build *b, int ai, const int slot[MAX_LOOPS], const bool k
     }
     sa->field = a->field ? xstrdup(a->field) : NULL;
     sa->vector = a->vector ? xstrdup(a->vector) : NULL;
+    if (a->op == BANKS_LDMATRIX || a->op == BANKS_STMATRIX) {
+        sa->matrices = a->matrices;
+        sa->trans = a->trans;
+    }
     sa->label = xstrdup(a->label);
     sa->source = a->source ? xstrdup(a->source) : NULL;
     scenario_srcloc_set(&sa->at, a->file, a->line, a->col, a->text);

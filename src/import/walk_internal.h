@@ -48,6 +48,8 @@ typedef struct binding { /* a parameter of an inlined function, or a loop variab
     expr_ref ref_idx[3];
     const char *ref_field, *ref_vector; /* in the arena */
     CXCursor arg;                       /* a parameter: the argument it is bound to (null: none) */
+    const char *tname;                  /* a type template parameter of an inlined function: the bankscope name of its
+                                           type at the call (decl is the parameter), in the arena */
     expr_ref decl_cond;                 /* a local: the path condition where it is declared (0: none) */
 } binding;
 
@@ -67,6 +69,10 @@ typedef struct warray {
  * value, and loop n of w->loops. */
 #define WALK_VAR_BREAK EXPR_LOOP
 #define WALK_VAR_LOOP(n) (EXPR_LOOP + 1 + (n))
+/* The address (a number) where shared array a starts, as __cvta_generic_to_shared gives it:
+ * what inline PTX's [%N] operands are read against; it never reaches a scenario. */
+#define WALK_MAX_BASES 64
+#define WALK_VAR_BASE(a) WALK_VAR_LOOP(MAX_LOOPS + 128 + (a))
 
 typedef struct wloop {
     int var;    /* WALK_VAR_LOOP(its index) */
@@ -101,6 +107,8 @@ typedef struct waccess {
     char *text;   /* that line as written */
     char *file;   /* the file it is in (a header, for an inlined function) */
     bool returns; /* atomic: the old value is used */
+    int matrices; /* ldmatrix/stmatrix: 1, 2 or 4 */
+    bool trans;   /* ldmatrix/stmatrix .trans */
     int line, col;
     unsigned offset;
     int loops[8];
@@ -296,6 +304,10 @@ const char *walk_simple_for(W *w, CXCursor c, wloop *L, CXCursor *var, CXCursor 
 const char *walk_simple_while(W *w, CXCursor c, CXCursor var, expr_ref from, wloop *L);
 /* Read 'for (; cond; inc) body' as a simple loop of var, whose value when the loop starts is
  * from: NULL and *L filled, or the reason it is not one. */
+/* A do-while loop as a simple loop: do { ...; v += k; ... } while (v OP bound), v stepped once,
+ * by a statement of the body's own (not under a condition): the same iterations as the while
+ * loop of that condition when v's start meets it. */
+const char *walk_simple_do(W *w, CXCursor c, CXCursor var, expr_ref from, wloop *L);
 const char *walk_simple_noinit(W *w, CXCursor c, CXCursor var, expr_ref from, CXCursor cond, CXCursor inc,
                                CXCursor body, wloop *L);
 /* A break, return or goto in a loop body that leaves that loop (not an inner one), or null. */

@@ -428,7 +428,26 @@ static const char *simple_loop(W *w, CXCursor c, const loop_parts *lp, wloop *L)
         bound += opb[0] == '<' ? 1 : -1;
     if ((up && opb[0] != '<' && strcmp(opb, "!=")) || (!up && opb[0] != '>' && strcmp(opb, "!=")))
         return "a loop whose condition and step go different ways";
-    if (!strcmp(opb, "!=") && (kind != 0 || (bound - from) % step != 0))
+    if (!strcmp(opb, "!=") && kind != 0) {
+        /* while (i != 0) { ...; i /= 2; }: a bound the steps reach exactly is the bound of '>'
+         * (or '<' for a growing variable), passed nowhere before it */
+        bool hit = false;
+        int64_t v = from;
+        for (int it = 0; it <= MAX_ITER && !hit; it++) {
+            hit = v == bound;
+            int64_t nv;
+            if (kind == 1 ? __builtin_mul_overflow(v, step, &nv) : (nv = v / step, false))
+                break;
+            if (nv == v)
+                break;
+            v = nv;
+        }
+        /* the '>' (halving) or '<' (doubling) that stands for it holds only from the bound's
+         * side the steps come from (a negative start halving up to 0 does not count down) */
+        if (!hit || (kind == 2 ? from < bound : from > bound))
+            return "a '!=' loop condition that the step does not reach exactly";
+        snprintf(opb, sizeof opb, "%s", kind == 1 ? "<" : ">");
+    } else if (!strcmp(opb, "!=") && (bound - from) % step != 0)
         return "a '!=' loop condition that the step does not reach exactly";
     if (walk_mod_count_in(c, var) != writes) /* in this statement: a variable declared before it */
         return "the loop variable also changes inside the loop";
@@ -629,6 +648,41 @@ const char *walk_simple_while(W *w, CXCursor c, CXCursor var, expr_ref from, wlo
         return "a while loop whose body does not end with the variable's step";
     loop_parts lp = {var, clang_getNullCursor(), from, ks.c[0], bk.c[bk.n - 1], ks.c[1], 0};
     return simple_loop(w, c, &lp, L);
+}
+
+/* Whether statement s itself (not a part of it) writes var: v = .., v op= .., ++v, v--. */
+static bool writes_var(CXCursor s, CXCursor var)
+{
+    walk_kids ks = walk_children(s);
+    const char *bop = import_binary_op(s), *uop = import_unary_op(s);
+    if (bop)
+        return strchr(bop, '=') && strcmp(bop, "==") && strcmp(bop, "!=") && strcmp(bop, "<=") && strcmp(bop, ">=") &&
+               ks.n == 2 && walk_refers_to(ks.c[0], var);
+    return uop && (!strcmp(uop, "++") || !strcmp(uop, "--")) && ks.n == 1 && walk_refers_to(ks.c[0], var);
+}
+
+const char *walk_simple_do(W *w, CXCursor c, CXCursor var, expr_ref from, wloop *L)
+{
+    walk_kids ks = walk_children(c);
+    if (ks.n != 2 || clang_getCursorKind(ks.c[0]) != CXCursor_CompoundStmt)
+        return "a do-while loop whose body is not a block";
+    walk_kids bk = walk_children(ks.c[0]);
+    CXCursor step = clang_getNullCursor();
+    for (int i = 0; i < bk.n; i++) {
+        if (walk_mod_count_in(bk.c[i], var) == 0 && !writes_var(walk_strip(bk.c[i]), var))
+            continue;
+        if (!clang_Cursor_isNull(step) || !clang_isExpression(clang_getCursorKind(bk.c[i])))
+            return "a do-while loop whose variable is not stepped once by a statement of its own";
+        step = bk.c[i];
+    }
+    if (clang_Cursor_isNull(step))
+        return "a do-while loop that does not step the variable its condition compares";
+    loop_parts lp = {var, clang_getNullCursor(), from, ks.c[1], step, ks.c[0], 0};
+    const char *why = simple_loop(w, c, &lp, L);
+    /* a start that fails the condition: the body runs once, which the walk of one iteration covers */
+    return why && !strcmp(why, "the loop never runs")
+               ? "a do-while loop whose condition is false after its first iteration"
+               : why;
 }
 
 const char *walk_simple_noinit(W *w, CXCursor c, CXCursor var, expr_ref from, CXCursor cond, CXCursor inc,

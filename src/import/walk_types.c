@@ -127,6 +127,13 @@ const char *walk_type_name(W *w, CXType t, char *buf, size_t n, int64_t *size)
     while (!strncmp(p, "const ", 6) || !strncmp(p, "volatile ", 9))
         p += p[0] == 'c' ? 6 : 9;
     const char *dv = walk_define(w, p);
+    for (int i = w->nbinds - 1; i >= 0 && !dv; i--) /* a type parameter of an inlined function */
+        if (w->binds[i].tname) {
+            char *o = walk_spell(w->binds[i].decl);
+            if (!strcmp(o, p))
+                dv = w->binds[i].tname;
+            free(o);
+        }
     if (!dv)
         dv = walk_launch_type(w, p); /* the type at the kernel's launches */
     types_builtin b;

@@ -440,10 +440,124 @@ CXCursor walk_callee(CXCursor call)
     return clang_Cursor_isNull(d) ? r : d;
 }
 
+/* The text of the k-th explicit template argument of the call (Name<float, 128>(...)): into buf,
+ * false when it has none. */
+static bool template_arg_text(W *w, CXCursor ref, int k, char *buf, size_t n)
+{
+    CXToken *t = NULL;
+    unsigned nt = 0;
+    clang_tokenize(w->tu, clang_getCursorExtent(ref), &t, &nt);
+    int depth = 0, arg = 0;
+    size_t len = 0;
+    bool found = false;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < nt && !found; i++) {
+        CXString sp = clang_getTokenSpelling(w->tu, t[i]);
+        const char *x = clang_getCString(sp);
+        if (!strcmp(x, "<") && depth++ == 0) {
+            clang_disposeString(sp);
+            continue;
+        }
+        if (depth == 1 && (!strcmp(x, ",") || !strcmp(x, ">"))) {
+            found = arg == k && len > 0;
+            arg++;
+            len = found ? len : 0;
+            buf[len] = '\0';
+        } else if (depth >= 1 && arg == k && len + strlen(x) + 2 < n)
+            len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? " " : "", x);
+        bool closed = false;
+        if (!strcmp(x, ">")) /* a '<' inside an argument was counted above */
+            closed = --depth == 0;
+        clang_disposeString(sp);
+        if (closed) /* the list ends: what follows is the call's arguments */
+            break;
+    }
+    clang_disposeTokens(w->tu, t, nt);
+    return found;
+}
+
+/* Bind the callee's type template parameters (template <typename T> ... T s[..] in a helper) to
+ * the type of the call: its explicit template argument (f<float>(...)), or the type of the
+ * argument of a parameter declared T, T &, const T & or T * (deduced), when bankscope knows it. */
+static void bind_template_types(W *w, CXCursor call, CXCursor fn)
+{
+    walk_kids fk = walk_children(fn);
+    CXCursor ref = callee_ref(call);
+    int pos = 0;
+    for (int j = 0; j < fk.n; j++) {
+        enum CXCursorKind kk = clang_getCursorKind(fk.c[j]);
+        if (kk != CXCursor_TemplateTypeParameter && kk != CXCursor_NonTypeTemplateParameter &&
+            kk != CXCursor_TemplateTemplateParameter)
+            continue;
+        int k = pos++;
+        if (kk != CXCursor_TemplateTypeParameter)
+            continue;
+        char *pname = walk_spell(fk.c[j]);
+        char text[64], buf[64];
+        const char *tn = NULL;
+        int64_t sz;
+        if (template_arg_text(w, ref, k, text, sizeof text)) {
+            types_builtin b;
+            const char *dv = walk_define(w, text);
+            if (types_builtin_find(text, &b))
+                tn = b.name;
+            else if (dv && types_builtin_find(dv, &b))
+                tn = b.name;
+            else {
+                for (int i = w->nbinds - 1; i >= 0 && !tn; i--) /* an outer function's parameter */
+                    if (w->binds[i].tname) {
+                        char *o = walk_spell(w->binds[i].decl);
+                        if (!strcmp(o, text))
+                            tn = w->binds[i].tname;
+                        free(o);
+                    }
+                if (!tn && (dv = walk_launch_type(w, text)) && types_builtin_find(dv, &b))
+                    tn = b.name;
+            }
+        } else { /* deduced from an argument whose parameter is declared with it */
+            int na = clang_Cursor_getNumArguments(call);
+            walk_kids pk = fk;
+            int pi = 0;
+            for (int i = 0; i < pk.n && !tn; i++) {
+                if (clang_getCursorKind(pk.c[i]) != CXCursor_ParmDecl)
+                    continue;
+                int ai = pi++;
+                if (ai >= na)
+                    break;
+                CXType pt = clang_getCursorType(pk.c[i]);
+                if (pt.kind == CXType_LValueReference || pt.kind == CXType_Pointer)
+                    pt = clang_getPointeeType(pt);
+                char *ps = walk_type_spell(pt);
+                const char *q = ps;
+                while (!strncmp(q, "const ", 6) || !strncmp(q, "volatile ", 9))
+                    q += q[0] == 'c' ? 6 : 9;
+                if (!strcmp(q, pname)) {
+                    CXType at = clang_getCursorType(clang_Cursor_getArgument(call, (unsigned)ai));
+                    if (clang_getCursorType(pk.c[i]).kind == CXType_Pointer)
+                        at = clang_getPointeeType(clang_getCanonicalType(at));
+                    tn = walk_type_name(w, at, buf, sizeof buf, &sz);
+                }
+                free(ps);
+            }
+        }
+        free(pname);
+        if (!tn)
+            continue;
+        binding b;
+        memset(&b, 0, sizeof b);
+        b.decl = fk.c[j];
+        b.why = "a type";
+        b.tname = walk_strdup(w, tn);
+        w->binds = walk_grow(w->binds, w->nbinds, &w->cap_binds, sizeof *w->binds);
+        w->binds[w->nbinds++] = b;
+    }
+}
+
 /* Bind the callee's non-type template parameters to the call's explicit template arguments
  * (pick<D>(...)), in order. */
 static void bind_template_args(W *w, CXCursor call, CXCursor fn)
 {
+    bind_template_types(w, call, fn);
     CXCursor ref = callee_ref(call);
     walk_kids rk = walk_children(ref), fk = walk_children(fn);
     int j = 0;
@@ -596,6 +710,25 @@ static expr_ref call_value(W *w, CXCursor c)
         expr_ref a = walk_value(w, clang_Cursor_getArgument(c, 0)),
                  b = a ? walk_value(w, clang_Cursor_getArgument(c, 1)) : 0;
         return a && b ? expr_pool_binary(&w->ep, EXPR_MUL, a, b) : 0;
+    }
+    if (!strcmp(name, "__cvta_generic_to_shared") && nargs == 1) {
+        /* the shared address as a number: where the array starts plus the element's bytes */
+        pbind p;
+        CXCursor arg = clang_Cursor_getArgument(c, 0);
+        int r = walk_pointer(w, arg, &p);
+        if (r != 1 || p.array >= WALK_MAX_BASES || p.nfixed != w->arrays[p.array].ndims - 1)
+            return r == -1 ? 0 : walk_fail(w, c, "a shared address bankscope cannot follow");
+        const warray *arr = &w->arrays[p.array];
+        expr_ref flat = p.nfixed ? p.fixed[0] : expr_pool_num(&w->ep, 0);
+        for (int d = 1; d < p.nfixed; d++)
+            flat = expr_pool_binary(&w->ep, EXPR_ADD,
+                                    expr_pool_binary(&w->ep, EXPR_MUL, flat, expr_pool_num(&w->ep, arr->dims[d])),
+                                    p.fixed[d]);
+        if (p.nfixed)
+            flat = expr_pool_binary(&w->ep, EXPR_MUL, flat, expr_pool_num(&w->ep, arr->dims[arr->ndims - 1]));
+        flat = expr_pool_binary(&w->ep, EXPR_ADD, flat, p.off);
+        return expr_pool_binary(&w->ep, EXPR_ADD, expr_pool_var(&w->ep, WALK_VAR_BASE(p.array)),
+                                expr_pool_binary(&w->ep, EXPR_MUL, flat, expr_pool_num(&w->ep, arr->elem_size)));
     }
     CXCursor fn = walk_callee(c);
     if (clang_Cursor_isNull(fn) && clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_CXXMethod)
@@ -979,7 +1112,14 @@ int walk_pointer(W *w, CXCursor c, pbind *p)
         if (p->vector ? tn && strcmp(tn, p->vector) == 0
                       : clang_equalTypes(pt, arr->elem) || (tn && !arr->is_struct && !strcmp(tn, arr->type)))
             break;
-        if (!tn || size < arr->elem_size || size % arr->elem_size != 0 || arr->is_struct || p->vector) {
+        if (p->vector && tn && !arr->is_struct && !strcmp(tn, arr->type)) { /* a view back to the element */
+            p->vector = NULL;
+            p->ratio = 1;
+            break;
+        }
+        /* a view of a view (an int * made from &f[n], f a float view of a char buffer): the offset
+         * counts the array's elements, so any type of whole elements is a view of its own */
+        if (!tn || size < arr->elem_size || size % arr->elem_size != 0 || arr->is_struct) {
             char *ts = walk_type_spell(pt);
             walk_fail(w, c, "reinterprets '%s' as '%s' (only as a wider scalar or vector type)", arr->name, ts);
             free(ts);
@@ -1099,20 +1239,31 @@ int walk_pointer(W *w, CXCursor c, pbind *p)
         r = walk_element(w, ks.c[0], &a);
         if (r != 1)
             break;
-        if (a.field || a.vector) {
+        types_builtin vb;
+        if (a.field || (a.vector && !types_builtin_find(a.vector, &vb))) {
             walk_fail(w, c, "a pointer to a struct field or through a reinterpretation");
             free(a.field);
             free(a.vector);
             r = -1;
             break;
         }
+        const char *view = a.vector ? walk_strdup(w, a.vector) : NULL;
+        free(a.vector);
         memset(p, 0, sizeof *p);
+        p->ratio = 1;
+        if (view && w->arrays[a.array].elem_size > 0 && vb.size % w->arrays[a.array].elem_size == 0) {
+            p->vector = view; /* &f[n] of a view: a pointer of that view, at the element's offset */
+            p->ratio = (int)(vb.size / w->arrays[a.array].elem_size);
+        } else if (view) {
+            walk_fail(w, c, "a pointer to a struct field or through a reinterpretation");
+            r = -1;
+            break;
+        }
         p->array = a.array;
         p->nfixed = a.nidx - 1;
         for (int i = 0; i < a.nidx - 1; i++)
             p->fixed[i] = a.idx[i];
         p->off = a.idx[a.nidx - 1];
-        p->ratio = 1;
         break;
     }
     case CXCursor_BinaryOperator: {

@@ -352,6 +352,13 @@ static bool same_file(const char *a, const char *b)
     return strcmp(a + la - lb, b) == 0 && (la == lb || a[la - lb - 1] == '/');
 }
 
+/* Whether a recording's line holds no trace entry and only the launch's measured numbers (its
+ * instructions have no callback: TMA, wgmma operands), so that its row comes from the line itself. */
+static bool measured_only(const source_record_line *l)
+{
+    return l->ninstructions == 0 && l->measured.known && l->file && l->line >= 1;
+}
+
 /* Without the file at hand, its rows go at most this far; a location past the file's end (or
  * past this) gets a row of its own after the file's rows, so that a location naming line
  * 99999999 costs one row, not a hundred million. */
@@ -387,6 +394,10 @@ bool source_lines_layout(const scenario *s, const char *file_text, size_t len, c
     for (int i = 0; i < count; i++)
         if (file && w[i].file && strcmp(w[i].file, file) == 0 && w[i].line > maxline && w[i].line <= limit)
             maxline = w[i].line;
+    for (int r = 0; !scenario_has_layout(s) && r < nrec; r++) /* lines measured only have rows too */
+        if (measured_only(&rec[r]) && file && strcmp(rec[r].file, file) == 0 && rec[r].line > maxline &&
+            rec[r].line <= limit)
+            maxline = rec[r].line;
     out->nfile = flines > maxline ? flines : maxline;
     int cap = out->nfile + 16;
     out->rows = xcalloc((size_t)cap, sizeof *out->rows);
@@ -397,7 +408,7 @@ bool source_lines_layout(const scenario *s, const char *file_text, size_t len, c
         file_lines(file_text, len, out->rows, out->nfile);
     int *row_of = xmalloc(sizeof *row_of * (size_t)(count > 0 ? count : 1));
     extra_index ix = {.mask = 15};
-    while (ix.mask < 2 * ((size_t)count + (size_t)nskips)) /* at most half full: every extra row fits */
+    while (ix.mask < 2 * ((size_t)count + (size_t)nskips + (size_t)(nrec > 0 ? nrec : 0))) /* at most half full */
         ix.mask = 2 * ix.mask + 1;
     ix.slot = xmalloc((ix.mask + 1) * sizeof *ix.slot);
     memset(ix.slot, 0xff, (ix.mask + 1) * sizeof *ix.slot);
@@ -426,6 +437,12 @@ bool source_lines_layout(const scenario *s, const char *file_text, size_t len, c
         for (int k = 0; k < rec[r].ninstructions && row < 0; k++)
             if (rec[r].instructions[k] >= 0 && rec[r].instructions[k] < count)
                 row = row_of[rec[r].instructions[k]];
+        if (row < 0 && measured_only(&rec[r])) { /* no trace entry: the line's own row, as analyze lists it */
+            bool own = file && strcmp(rec[r].file, file) == 0 && rec[r].line >= 1 && rec[r].line <= out->nfile;
+            row = own ? rec[r].line - 1 : extra_row(out, &cap, &ix, rec[r].file, rec[r].line, rec[r].text);
+            if (!out->rows[row].text && rec[r].text)
+                out->rows[row].text = xstrdup(rec[r].text);
+        }
         if (row >= 0 && rec[r].measured.known) {
             add_measured(&out->rows[row], &rec[r].measured);
             out->measured = true;

@@ -130,8 +130,9 @@ int crt_attr(const tui_crt *c, tui_role r)
 int crt_attr_mark(const tui_crt *c, tui_role r, int marks)
 {
     int at = crt_attr(c, r);
-    if (marks & MARK_SELECT) /* on top of the role: reverse (mono: bold, reverse stays the role's) */
-        at |= c->color ? (A_REVERSE | A_BOLD) : A_BOLD;
+    if (marks & MARK_SELECT) /* on top of the role: reverse (mono: bold and underlined, reverse stays the
+                                role's: bold alone hardly parts a selected conflict from its neighbours) */
+        at |= c->color ? (A_REVERSE | A_BOLD) : (A_BOLD | A_UNDERLINE);
     if (marks & MARK_ALT)
         at |= A_UNDERLINE;
     if (marks & MARK_STEP)

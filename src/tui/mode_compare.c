@@ -4,6 +4,7 @@
  * while editing goes on (pinned vs now, two architectures included). Arrows scroll both grids. */
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "io/load.h"
@@ -51,8 +52,34 @@ int compare_open_file(tui_app *a, const char *path, char *err, size_t n)
     return 0;
 }
 
+/* How much row x's predicted wavefronts change from A to B (a line on one side only: all of it). */
+static int64_t diff_change(const diff_row *x)
+{
+    int64_t d = (x->b.present ? x->b.predicted : 0) - (x->a.present ? x->a.predicted : 0);
+    return d < 0 ? -d : d;
+}
+
+/* Row x as one line: "file:line  A -> B (measured A -> B)  text". */
+static void diff_line(const diff_row *x, char *line, size_t n)
+{
+    const diff_side *s = x->a.present ? &x->a : &x->b;
+    const char *f = s->file && strrchr(s->file, '/') ? strrchr(s->file, '/') + 1 : s->file ? s->file : "?";
+    char pa[32] = "-", pb[32] = "-", meas[80] = "";
+    if (x->a.present)
+        snprintf(pa, sizeof pa, "%lld", (long long)x->a.predicted);
+    if (x->b.present)
+        snprintf(pb, sizeof pb, "%lld", (long long)x->b.predicted);
+    if (x->a.measured_known || x->b.measured_known)
+        snprintf(meas, sizeof meas, " (%s%lld -> %s%lld)", x->a.measured_known ? "" : "-", (long long)x->a.measured,
+                 x->b.measured_known ? "" : "-", (long long)x->b.measured);
+    snprintf(line, n, "%s:%d  %s -> %s%s  %.400s", f, s->line, pa, pb, meas,
+             s->text ? s->text + strspn(s->text, " \t") : "");
+}
+
 /* The two files' lines side by side where the explanation goes: per line A's and B's predicted
- * (and measured) wavefronts. */
+ * (and measured) wavefronts. When they do not all fit, the head line says how many are shown and
+ * the lines that change most are the ones kept (in file order); with room for one line only, it
+ * names the line that changes most and how many more there are, never a head with nothing under it. */
 void compare_diff_draw(tui_app *a, layout_rect r)
 {
     compare_state *cs = app_mode_state(a, MODE_COMPARE);
@@ -61,26 +88,43 @@ void compare_diff_draw(tui_app *a, layout_rect r)
         return;
     for (int y = r.y; y < r.y + r.h; y++)
         draw_fill(&a->crt, y, r.x, r.w, ROLE_NORMAL);
-    draw_text_cut(&a->crt, r.y, r.x, r.w, ROLE_KEY, 0,
-                  "diff by line: predicted A -> B (measured over the launch A -> B)");
-    for (int i = 0; i < d->n && i + 1 < r.h; i++) {
-        const diff_row *x = &d->rows[i];
-        const diff_side *s = x->a.present ? &x->a : &x->b;
-        const char *f = s->file && strrchr(s->file, '/') ? strrchr(s->file, '/') + 1 : s->file ? s->file : "?";
-        char pa[32] = "-", pb[32] = "-", meas[80] = "";
-        if (x->a.present)
-            snprintf(pa, sizeof pa, "%lld", (long long)x->a.predicted);
-        if (x->b.present)
-            snprintf(pb, sizeof pb, "%lld", (long long)x->b.predicted);
-        if (x->a.measured_known || x->b.measured_known)
-            snprintf(meas, sizeof meas, " (%s%lld -> %s%lld)", x->a.measured_known ? "" : "-", (long long)x->a.measured,
-                     x->b.measured_known ? "" : "-", (long long)x->b.measured);
-        bool better = x->a.present && x->b.present && x->b.predicted < x->a.predicted;
-        char line[700];
-        snprintf(line, sizeof line, "%s:%d  %s -> %s%s  %.400s", f, s->line, pa, pb, meas,
-                 s->text ? s->text + strspn(s->text, " \t") : "");
-        draw_text_cut(&a->crt, r.y + 1 + i, r.x, r.w, better ? ROLE_OK : ROLE_NORMAL, 0, line);
+    int room = r.h - 1, shown = d->n < room ? d->n : room;
+    bool *keep = xcalloc((size_t)(d->n > 0 ? d->n : 1), sizeof *keep);
+    for (int k = 0; k < shown || (shown == 0 && k < 1 && d->n > 0); k++) { /* the largest changes */
+        int best = -1;
+        for (int i = 0; i < d->n; i++)
+            if (!keep[i] && (best < 0 || diff_change(&d->rows[i]) > diff_change(&d->rows[best])))
+                best = i;
+        keep[best] = true;
     }
+    char line[800];
+    if (shown == d->n)
+        draw_text_cut(&a->crt, r.y, r.x, r.w, ROLE_KEY, 0,
+                      "diff by line: predicted A -> B (measured over the launch A -> B)");
+    else if (shown > 0) {
+        snprintf(line, sizeof line,
+                 "diff by line, the %d of %d that change most (bankscope diff lists all): predicted A -> B "
+                 "(measured over the launch A -> B)",
+                 shown, d->n);
+        draw_text_cut(&a->crt, r.y, r.x, r.w, ROLE_KEY, 0, line);
+    }
+    for (int i = 0, y = r.y + 1; shown == 0 && i < d->n; i++)
+        if (keep[i]) { /* one line: the largest change, said with the head */
+            char row[700];
+            diff_line(&d->rows[i], row, sizeof row);
+            snprintf(line, sizeof line, "diff (%d of %d lines; bankscope diff lists all): %s", 1, d->n, row);
+            draw_text_cut(&a->crt, y - 1, r.x, r.w, ROLE_KEY, 0, line);
+        }
+    for (int i = 0, y = r.y + 1; shown > 0 && i < d->n; i++) {
+        if (!keep[i])
+            continue;
+        const diff_row *x = &d->rows[i];
+        bool better = x->a.present && x->b.present && x->b.predicted < x->a.predicted;
+        bool worse = x->a.present && x->b.present && x->b.predicted > x->a.predicted; /* a regression: red */
+        diff_line(x, line, sizeof line);
+        draw_text_cut(&a->crt, y++, r.x, r.w, better ? ROLE_OK : worse ? ROLE_ERROR : ROLE_NORMAL, 0, line);
+    }
+    free(keep);
 }
 
 int compare_pin(tui_app *a, int key)

@@ -106,19 +106,23 @@ void view_draw(tui_app *a)
             a->map_scroll = panel_map_draw(&v, &L->lanes); /* narrow: the map takes the lanes' place while focused */
         else
             panel_lanes_draw(&v, &f->lanes);
-        if (cs && cs->pending) { /* the variant is on its way: how far */
+        /* the compare's line takes the why panel's first line (inside its frame where it has one),
+         * the whole line: nothing of the why shows through after it */
+        layout_rect in = L->side ? (layout_rect){L->why.y + 1, L->why.x + 1, L->why.h - 2, L->why.w - 2} : L->why;
+        if (cs && in.h > 0 && in.w > 0)
+            draw_fill(&a->crt, in.y, in.x, in.w, ROLE_NORMAL);
+        if (cs && cs->pending && in.h > 0) { /* the variant is on its way: how far */
             double p = jobs_progress(a, JOB_VARIANT);
-            draw_text(&a->crt, L->why.y, L->why.x, L->why.w, ROLE_HILITE,
+            draw_text(&a->crt, in.y, in.x, in.w, ROLE_HILITE,
                       "compare: computing the variant (%.0f %% of the paddings)", p < 0 ? 0.0 : 100 * p);
-        } else if (cs && app_in_mode(a, MODE_COMPARE)) { /* compare asked for but not possible: say why, wrapped
-                                                       over the top of the why panel (never cut) */
+        } else if (cs && in.h > 0) { /* compare asked for but not possible: say why, wrapped over the
+                                        top of the why panel (never cut), each line whole */
             char text[400], **lines;
             snprintf(text, sizeof text, "compare: %s", cs->error);
-            int n = draw_wrap(text, L->why.w, &lines);
-            for (int i = 0; i < n && i < L->why.h; i++) {
-                if (n > 1)
-                    draw_fill(&a->crt, L->why.y + i, L->why.x, L->why.w, ROLE_NORMAL);
-                draw_text(&a->crt, L->why.y + i, L->why.x, L->why.w, ROLE_ERROR, "%s", lines[i]);
+            int n = draw_wrap(text, in.w, &lines);
+            for (int i = 0; i < n && i < in.h; i++) {
+                draw_fill(&a->crt, in.y + i, in.x, in.w, ROLE_NORMAL);
+                draw_text(&a->crt, in.y + i, in.x, in.w, ROLE_ERROR, "%s", lines[i]);
             }
             draw_wrap_free(lines, n);
         }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/line_sums.h"
+#include "io/recording.h"
 #include "io/report.h"
 #include "model/kinds.h"
 #include "tui/app.h"
@@ -17,17 +18,21 @@
 /* The SASS view of a recording (mode_sass.c): one row per SASS instruction of the trace. */
 typedef struct sass_row_view {
     int64_t pc;
-    int executions, worst_entry; /* the trace entry of its costliest execution */
+    int executions, worst_entry; /* the trace entry of its costliest execution; -1: none (rec_pc) */
     int64_t wavefronts, ideal, excess;
     int degree, not_modelled;
+    int rec_pc; /* the recording's pc of the row (its measured numbers, its line), -1: none */
 } sass_row_view;
 typedef struct sass_state {
     sass_row_view *rows; /* owned */
     char **text;         /* owned: one line per row, in the order shown */
     int *order;          /* owned: row index of each shown line */
     int n;
-    bool sorted;        /* by cost (excess wavefronts), else by pc */
-    int w_deg, w_where; /* widths of the worst-degree and line columns: their widest cell */
+    bool sorted;                /* by cost (excess wavefronts), else by pc */
+    recording_doc *doc;         /* the recording's lines and pcs (a reference held), for the pcs with no trace entry */
+    bool measured;              /* a pc of it carries the launch's measured numbers */
+    int w_deg, w_where, w_meas; /* widths of the worst-degree, line and measured columns: their widest cell */
+    int w_exec, w_wf;           /* and of the executions and wavefronts/ideal columns (the SASS fits sooner) */
     tui_pager pager;
 } sass_state;
 
@@ -46,6 +51,9 @@ static void sass_release(void *st)
     free(v->text);
     free(v->rows);
     free(v->order);
+    recording_doc_drop(v->doc);
+    v->doc = NULL;
+    v->measured = false;
     v->text = NULL;
     v->rows = NULL;
     v->order = NULL;
@@ -67,6 +75,12 @@ static int pc_cmp(const void *x, const void *y, void *ctx)
     return a < b ? -1 : a > b ? 1 : *(const int *)x - *(const int *)y;
 }
 
+static int row_pc_cmp(const void *x, const void *y)
+{
+    int64_t a = ((const sass_row_view *)x)->pc, b = ((const sass_row_view *)y)->pc;
+    return a < b ? -1 : a > b;
+}
+
 /* The trace's entries in pc order, for line_sums_walk: each on its row. */
 typedef struct sass_walk {
     const scenario *s;
@@ -85,6 +99,45 @@ static int sass_next(void *ctx, line_sums_instr *in)
     return 1;
 }
 
+/* The recording's own pcs beside the rows from its trace: the measured numbers of each (what the
+ * count run measured over the launch), and a row of its own for each pc that has no trace entry
+ * (a compare-and-swap loop, TMA, wgmma: executed by the recorded block, never predicted), so that
+ * the view lists every SASS instruction `analyze --sass` lists. Rows stay in pc order. */
+static void sass_recorded_pcs(tui_app *a)
+{
+    sass_state *v = sst(a);
+    recording_doc_drop(v->doc); /* opened again: the file on show may be another */
+    v->doc = NULL;
+    v->measured = false;
+    if (!a->rec.doc || a->rec.doc->rc != 1) /* read when the file was opened (a what-if keeps it) */
+        return;
+    v->doc = recording_doc_hold(a->rec.doc);
+    const recording *rec = &v->doc->r;
+    int extra = 0;
+    for (int k = 0; k < rec->npcs; k++) {
+        const recording_pc *p = &rec->pcs[k];
+        v->measured = v->measured || p->has_measured;
+        int i = 0;
+        while (i < v->n && v->rows[i].pc != p->pc)
+            i++;
+        if (i < v->n) {
+            v->rows[i].rec_pc = k;
+            continue;
+        }
+        if (p->pc < 0) /* executions 0: measured only (wgmma), listed with what was measured */
+            continue;
+        v->rows = xrealloc(v->rows, sizeof *v->rows * (size_t)(v->n + 1));
+        v->rows[v->n++] = (sass_row_view){.pc = p->pc,
+                                          .executions = p->executions > INT32_MAX ? INT32_MAX : (int)p->executions,
+                                          .not_modelled = p->executions > INT32_MAX ? INT32_MAX : (int)p->executions,
+                                          .worst_entry = -1,
+                                          .rec_pc = k};
+        extra++;
+    }
+    if (extra) /* in pc order with the others */
+        qsort(v->rows, (size_t)v->n, sizeof *v->rows, row_pc_cmp);
+}
+
 /* The rows from the trace: entries grouped by pc, each predicted with the architecture on show
  * in one walk (core/line_sums.h, as analyze's SASS page), its costliest execution kept. */
 static void sass_rows(tui_app *a)
@@ -101,7 +154,7 @@ static void sass_rows(tui_app *a)
     for (int i = 0; i < s->ntrace; i++) {
         int k = idx[i];
         if (v->n == 0 || v->rows[v->n - 1].pc != s->trace_at[k].pc)
-            v->rows[v->n++] = (sass_row_view){.pc = s->trace_at[k].pc, .worst_entry = k};
+            v->rows[v->n++] = (sass_row_view){.pc = s->trace_at[k].pc, .worst_entry = k, .rec_pc = -1};
         row[i] = v->n - 1;
     }
     line_sums sums = {.arch = s->arch, .per_pc = xcalloc((size_t)(v->n ? v->n : 1), sizeof *sums.per_pc), .npcs = v->n};
@@ -122,6 +175,7 @@ static void sass_rows(tui_app *a)
     free(sums.per_pc);
     free(row);
     free(idx);
+    sass_recorded_pcs(a);
 }
 
 static int cost_cmp(const void *x, const void *y, void *ctx)
@@ -149,24 +203,51 @@ static void sass_text(tui_app *a)
     if (v->sorted)
         qsort_r(v->order, (size_t)v->n, sizeof *v->order, cost_cmp, v->rows);
     typedef struct {
-        char deg[48], wf[48], where[80];
+        char deg[48], wf[48], meas[48], where[80];
+        const char *sass;
     } cells;
     cells *c = xmalloc(sizeof *c * (size_t)(v->n ? v->n : 1));
     v->w_deg = 5;   /* "worst" */
     v->w_where = 4; /* "line" */
+    v->w_meas = 8;  /* "measured" */
+    v->w_exec = 5;  /* "execs" */
+    v->w_wf = 9;    /* "predicted" (wavefronts/ideal) */
     for (int i = 0; i < v->n; i++) {
         const sass_row_view *r = &v->rows[v->order[i]];
-        const scenario_srcloc *at = &a->sc.trace_at[r->worst_entry];
-        if (r->not_modelled == r->executions) {
+        const recording_pc *p = r->rec_pc >= 0 ? &v->doc->r.pcs[r->rec_pc] : NULL;
+        const scenario_srcloc *at = r->worst_entry >= 0 ? &a->sc.trace_at[r->worst_entry] : NULL;
+        const char *file = at ? at->file : v->doc->r.rows[p->row].file;
+        int line = at ? at->line : v->doc->r.rows[p->row].line;
+        c[i].sass = at ? at->sass : p->sass;
+        if (!at) { /* no trace entry: the recording says what it is */
+            char kind[32];
+            snprintf(c[i].wf, sizeof c[i].wf, "-");
+            if (p->measured_only)
+                snprintf(c[i].deg, sizeof c[i].deg, "measured only");
+            else
+                snprintf(c[i].deg, sizeof c[i].deg, "not modelled: %s",
+                         recording_kind_name(p->sass ? p->sass : "?", kind, sizeof kind));
+        } else if (r->not_modelled == r->executions) {
             snprintf(c[i].wf, sizeof c[i].wf, "-");
             snprintf(c[i].deg, sizeof c[i].deg, "not modelled: %s", kinds_of(a->sc.trace[r->worst_entry].op)->name);
         } else {
             snprintf(c[i].wf, sizeof c[i].wf, "%lld/%lld", (long long)r->wavefronts, (long long)r->ideal);
             report_degree_text(r->degree, c[i].deg, sizeof c[i].deg);
         }
-        const char *base = at->file ? strrchr(at->file, '/') : NULL;
-        if (at->file)
-            snprintf(c[i].where, sizeof c[i].where, "%s:%d", base ? base + 1 : at->file, at->line);
+        if (p && p->has_measured)
+            snprintf(c[i].meas, sizeof c[i].meas, "%llu/%llu", (unsigned long long)p->m.wavefronts,
+                     (unsigned long long)p->m.ideal_wavefronts);
+        else
+            snprintf(c[i].meas, sizeof c[i].meas, "-");
+        char ex[24];
+        int wx = snprintf(ex, sizeof ex, "%d", r->executions), wf = draw_width(c[i].wf);
+        v->w_exec = wx > v->w_exec ? wx : v->w_exec;
+        v->w_wf = wf > v->w_wf ? wf : v->w_wf;
+        int wm = draw_width(c[i].meas);
+        v->w_meas = wm > v->w_meas ? wm : v->w_meas;
+        const char *base = file ? strrchr(file, '/') : NULL;
+        if (file)
+            snprintf(c[i].where, sizeof c[i].where, "%s:%d", base ? base + 1 : file, line);
         else
             snprintf(c[i].where, sizeof c[i].where, "(no line info)");
         int wd = draw_width(c[i].deg), ww = draw_width(c[i].where);
@@ -175,10 +256,12 @@ static void sass_text(tui_app *a)
     }
     for (int i = 0; i < v->n; i++) { /* the columns as wide as their widest cell, so the head fits them */
         const sass_row_view *r = &v->rows[v->order[i]];
-        const scenario_srcloc *at = &a->sc.trace_at[r->worst_entry];
         strbuf sb = {0};
-        strbuf_addf(&sb, "0x%-6llx %6d %13s %-*s %-*s %s", (unsigned long long)r->pc, r->executions, c[i].wf, v->w_deg,
-                    c[i].deg, v->w_where, c[i].where, at->sass ? at->sass : "?");
+        strbuf_addf(&sb, "0x%-6llx %*d %*s %-*s ", (unsigned long long)r->pc, v->w_exec, r->executions, v->w_wf,
+                    c[i].wf, v->w_deg, c[i].deg);
+        if (v->measured)
+            strbuf_addf(&sb, "%*s ", v->w_meas, c[i].meas);
+        strbuf_addf(&sb, "%-*s %s", v->w_where, c[i].where, c[i].sass ? c[i].sass : "?");
         v->text[i] = strbuf_take(&sb);
     }
     free(c);
@@ -206,7 +289,8 @@ static void sass_enter_mode(tui_app *a)
     sass_rows(a);
     sass_text(a);
     for (int i = 0; i < v->n; i++) /* start on the instruction on show */
-        if (a->access >= 0 && a->access < a->sc.ntrace && v->rows[v->order[i]].pc == a->sc.trace_at[a->access].pc)
+        if (v->rows[v->order[i]].worst_entry >= 0 && a->access >= 0 && a->access < a->sc.ntrace &&
+            v->rows[v->order[i]].pc == a->sc.trace_at[a->access].pc)
             v->pager.cursor = i;
     pager_clamp(&v->pager, sass_page(a));
 }
@@ -233,6 +317,11 @@ static int sass_key_action(tui_app *a, int key)
         const sass_row_view *r = &v->rows[v->order[i]];
         int entry = r->worst_entry, n = r->executions;
         int64_t pc = r->pc;
+        if (entry < 0) { /* nothing recorded to draw */
+            app_set_message(a, true, "pc 0x%llx has no recorded lanes (%s): no grid", (unsigned long long)pc,
+                            v->doc->r.pcs[r->rec_pc].measured_only ? "measured only" : "not modelled, not captured");
+            return REACT_REDRAW;
+        }
         while (app_top(a)->id == MODE_SASS) /* back to the view it was opened from */
             app_pop(a);
         a->access = entry;
@@ -266,12 +355,21 @@ static void sass_draw(tui_app *a)
     pager_clamp(&v->pager, page);
     const char *sep = crt_glyph(&a->crt, " │ ", " | ");
     draw_fill(&a->crt, 0, 0, a->cols, ROLE_TITLE);
-    draw_text(&a->crt, 0, 0, a->cols, ROLE_TITLE, " SASS%s%d instructions of the recorded block%s%s", sep, v->n, sep,
-              v->sorted ? "by cost (S: by pc)" : "by pc (S: by cost)");
+    char whatif[200] = ""; /* a what-if's rows are predicted on the remapped addresses: said first */
+    if (a->sc.whatif)
+        snprintf(whatif, sizeof whatif, "what-if: %s (predicted on the remapped addresses)%s", a->sc.whatif, sep);
+    draw_textf_cut(&a->crt, 0, 0, a->cols, ROLE_TITLE, " SASS%s%s%d instructions of the recorded block%s%s", sep,
+                   whatif, v->n, sep, v->sorted ? "by cost (S: by pc)" : "by pc (S: by cost)");
     layout_rect text = {2, 0, page, a->cols};
     char head[300]; /* the rows' own format, over their columns and scrolled with them */
-    snprintf(head, sizeof head, "%-8s %6s %13s %-*s %-*s %s", "pc", "execs", "wf/ideal", v->w_deg, "worst", v->w_where,
-             "line", "sass   (Enter: the costliest execution's grid; analyze --sass adds the measured numbers)");
+    char meas[48] = "";
+    if (v->measured) /* the launch's, beside the recorded block's prediction */
+        snprintf(meas, sizeof meas, "%*s ", v->w_meas, "measured");
+    snprintf(head, sizeof head, "%-8s %*s %*s %-*s %s%-*s %s", "pc", v->w_exec, "execs", v->w_wf, "predicted", v->w_deg,
+             "worst", meas, v->w_where, "line",
+             v->measured
+                 ? "sass   (measured: the whole launch's wavefronts/ideal; Enter: the costliest execution's grid)"
+                 : "sass   (Enter: the costliest execution's grid)");
     pager_head_draw(&a->crt, &v->pager, 1, &text, sass_style, a, ROLE_DIM, head);
     pager_draw(&a->crt, &v->pager, &text, sass_style, a);
     pager_status_draw(&a->crt, &v->pager, a->rows - 2, a->cols, page);

@@ -181,9 +181,13 @@ static void pred_parts(const source_row *x, bool narrow, char *wf, char *deg, si
         snprintf(deg, n, "skipped");
     else if (x->naccess == 0 && x->names_array)
         snprintf(deg, n, "no access?");
+    else if (x->naccess == 0 && x->measured.known) /* no trace entry: the hardware's count alone */
+        snprintf(deg, n, "measured only");
     else if (x->naccess > 0) {
         snprintf(wf, n, "%lld/%lld", (long long)x->wavefronts, (long long)x->ideal);
-        if (x->worst <= 0 && x->not_modelled && x->kind) /* only kinds without a rule: never a verdict */
+        if (x->worst <= 0 && x->not_modelled && x->kind && narrow) /* the kind: in the line under the text */
+            snprintf(deg, n, "not modelled");
+        else if (x->worst <= 0 && x->not_modelled && x->kind) /* only kinds without a rule: never a verdict */
             snprintf(deg, n, "not modelled: %s", x->kind);
         else {
             report_degree_text(x->worst, deg, n);
@@ -353,7 +357,8 @@ static int source_enter(tui_app *a)
         return REACT_REDRAW;
     }
     if (x->naccess == 0) {
-        app_set_message(a, true, "no access on this line");
+        app_set_message(a, true,
+                        x->measured.known ? "measured only: no recorded lanes on this line" : "no access on this line");
         return REACT_REDRAW;
     }
     bool worst = scenario_has_source_map(&a->sc); /* a recording: where the line costs most */
@@ -451,8 +456,8 @@ static void source_style(void *ctx, int i, tui_pager_line *out)
     pred_text(v, x, buf, sizeof buf);
     snprintf(out->extra[0].text, sizeof out->extra[0].text, " %*.40s", v->w_pred < 40 ? v->w_pred : 40, buf);
     out->extra[0].role = x->naccess == 0 ? ROLE_DIM : x->worst > 1 ? ROLE_CONFLICT : ROLE_OK;
-    if (x->naccess == 0 && (x->names_array || x->nskipped))
-        out->extra[0].role = ROLE_KEY; /* not a verdict: an access the model does not see */
+    if ((x->naccess == 0 && (x->names_array || x->nskipped)) || (x->worst <= 0 && x->not_modelled && x->kind))
+        out->extra[0].role = ROLE_KEY; /* not a verdict: an access the model does not see (or has no rule for) */
     if (sl->measured) {
         tui_role mr = ROLE_DIM;
         meas_text(x, buf, sizeof buf);
@@ -500,7 +505,9 @@ static void detail_draw(tui_app *a, int y)
         strbuf_addf(&sb, "%s",
                     x->nskipped      ? "the import skipped its access (see below)"
                     : x->names_array ? "names a shared array; no access imported"
-                                     : "no access");
+                    : x->measured.known
+                        ? "measured only (its instructions pass no callback: no recorded lanes to predict)"
+                        : "no access");
     else {
         if (!v->src.sl.recording) /* a recording's entries are its warp-instructions */
             strbuf_addf(&sb, "%d access%s, ", x->naccess, x->naccess == 1 ? "" : "es");
@@ -563,7 +570,7 @@ static void source_draw(tui_app *a)
             snprintf(line, sizeof line, " SOURCE%s%s%sone block of one launch, for this input", sep, base, sep);
         draw_text_cut(&a->crt, 0, 0, a->cols, ROLE_TITLE, 0, line);
         recording_scope(v->src.rec, scope, sizeof scope);
-        snprintf(line, sizeof line, " wavefronts/ideal, worst degree%s%s%s%s%s%s",
+        snprintf(line, sizeof line, " predicted wavefronts/ideal, worst degree%s%s%s%s%s%s",
                  v->narrow ? " (free: no conflict)" : "", sl->measured ? sep : "",
                  sl->measured ? "measured wavefronts/ideal over the launch: = pred x blocks, " : "",
                  sl->measured ? crt_glyph(&a->crt, "≠ not, ? unknown", "! not, ? unknown") : "", sep, scope);

@@ -124,14 +124,16 @@ static void measured_draw(const tui_vctx *ctx, layout_rect in, int y)
         int role = m->wavefronts > m->ideal_wavefronts ? ROLE_CONFLICT : ROLE_OK;
         if (y == end - 1) { /* one line left: the numbers first, the label is what the cut may take */
             char line[200];
-            snprintf(line, sizeof line, "%llu/%llu wf, %lld blocks, pc 0x%llx", (unsigned long long)m->wavefronts,
-                     (unsigned long long)m->ideal_wavefronts, (long long)g->rec_blocks, (unsigned long long)g->rec_pc);
+            snprintf(line, sizeof line, "%llu/%llu wf, %lld block%s, pc 0x%llx", (unsigned long long)m->wavefronts,
+                     (unsigned long long)m->ideal_wavefronts, (long long)g->rec_blocks, g->rec_blocks == 1 ? "" : "s",
+                     (unsigned long long)g->rec_pc);
             draw_text_cut(ctx->crt, y, in.x + 1, in.w - 1, role, 0, line);
             return;
         }
         if (y < end)
             draw_textf_cut(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_DIM,
-                           "pc 0x%llx, %lld blocks:", (unsigned long long)g->rec_pc, (long long)g->rec_blocks);
+                           "pc 0x%llx, %lld block%s:", (unsigned long long)g->rec_pc, (long long)g->rec_blocks,
+                           g->rec_blocks == 1 ? "" : "s");
         if (y < end)
             draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%llu wavefronts (ideal %llu)",
                       (unsigned long long)m->wavefronts, (unsigned long long)m->ideal_wavefronts);
@@ -152,18 +154,20 @@ static void measured_draw(const tui_vctx *ctx, layout_rect in, int y)
         if (y == end - 1) { /* one line left: the counted numbers, not only the heading that names them */
             char line[200];
             if (l->line > 0)
-                snprintf(line, sizeof line, "%s: %llu/%llu wf, %lld blocks", where, (unsigned long long)m->wavefronts,
-                         (unsigned long long)m->ideal_wavefronts, (long long)g->rec_blocks);
+                snprintf(line, sizeof line, "%s: %llu/%llu wf, %lld block%s", where, (unsigned long long)m->wavefronts,
+                         (unsigned long long)m->ideal_wavefronts, (long long)g->rec_blocks,
+                         g->rec_blocks == 1 ? "" : "s");
             else /* the numbers first: the label is what the cut may take */
-                snprintf(line, sizeof line, "%llu/%llu wf, %lld blocks, %s", (unsigned long long)m->wavefronts,
-                         (unsigned long long)m->ideal_wavefronts, (long long)g->rec_blocks, where);
+                snprintf(line, sizeof line, "%llu/%llu wf, %lld block%s, %s", (unsigned long long)m->wavefronts,
+                         (unsigned long long)m->ideal_wavefronts, (long long)g->rec_blocks,
+                         g->rec_blocks == 1 ? "" : "s", where);
             draw_text_cut(ctx->crt, y, in.x + 1, in.w - 1,
                           m->wavefronts > m->ideal_wavefronts ? ROLE_CONFLICT : ROLE_OK, 0, line);
             return;
         }
         if (y < end)
-            draw_textf_cut(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s, %lld blocks:", where,
-                           (long long)g->rec_blocks);
+            draw_textf_cut(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_DIM, "%s, %lld block%s:", where,
+                           (long long)g->rec_blocks, g->rec_blocks == 1 ? "" : "s");
         if (y < end)
             draw_text(ctx->crt, y++, in.x + 1, in.w - 1, ROLE_NORMAL, "%llu wavefronts (ideal %llu)",
                       (unsigned long long)m->wavefronts, (unsigned long long)m->ideal_wavefronts);

@@ -108,31 +108,59 @@ static int skips_of(const char *file, const source_skip *skips, int nskips, sour
     return k;
 }
 
+/* The row of sl that recording line r went to (-1: none): the row of its first located entry, or
+ * for a line with no entry (measured only) the row of its file and line. */
+static int row_of_line(const recording *rec, int r, const source_lines *sl)
+{
+    const source_record_line *l = &rec->rows[r];
+    for (int k = 0; k < l->ninstructions; k++)
+        if (l->instructions[k] >= 0 && l->instructions[k] < sl->naccess && sl->row_of[l->instructions[k]] >= 0)
+            return sl->row_of[l->instructions[k]];
+    for (int i = 0; l->ninstructions == 0 && l->file && i < sl->nrows; i++) {
+        const char *file = i < sl->nfile ? sl->file : sl->rows[i].file;
+        if (sl->rows[i].line == l->line && file && strcmp(file, l->file) == 0)
+            return i;
+    }
+    return -1;
+}
+
 /* Each measured row's predicted x blocks and agreement, computed from its prediction with the
- * model in use and its measured counts (never the file's conclusions); a row whose product does
- * not fit 64 bits is shown as not agreeing, with why. */
+ * model in use and its measured counts (never the file's conclusions), by the rule analyze
+ * applies (core/recording_lines.c): the launch's asynchronous fills, and whether the row holds
+ * instructions the model does not cover (a kind it has no rule for, one its trace entries name or
+ * one the recording lists at its pcs: ATOMS.CAST.SPIN, wgmma). A row whose product does not fit
+ * 64 bits is shown as not agreeing, with why. */
 static void agreement(const recording *rec, source_lines *sl)
 {
+    bool *unmodelled = xcalloc((size_t)(sl->nrows ? sl->nrows : 1), sizeof *unmodelled);
+    for (int r = 0; r < rec->nrows; r++) {
+        int row = row_of_line(rec, r, sl);
+        if (row >= 0 && rec->lines && (rec->lines[r].not_modelled > 0 || rec->lines[r].unmodelled_pcs))
+            unmodelled[row] = true;
+    }
     for (int i = 0; i < sl->nrows; i++) {
         source_measured *m = &sl->rows[i].measured;
         if (!m->known)
             continue;
         measured_launch l = {.blocks = (uint64_t)(rec->blocks > 0 ? rec->blocks : 1),
                              .has_second = rec->second,
-                             .invariant = rec->second && !m->second_differs};
+                             .invariant = rec->second && !m->second_differs,
+                             .async_fill = rec->async_fill};
         int64_t excess;
         measured_why why = MEASURED_WHY_NONE;
         free(m->why);
         m->why = NULL;
         if (!measured_recompute(&l, &(measured_counts){m->wavefronts, m->ideal_wavefronts, m->instructions},
-                                (uint64_t)(sl->rows[i].wavefronts > 0 ? sl->rows[i].wavefronts : 0), false, &excess,
-                                &m->predicted_launch, &m->agree, &why)) {
+                                (uint64_t)(sl->rows[i].wavefronts > 0 ? sl->rows[i].wavefronts : 0),
+                                unmodelled[i] || sl->rows[i].not_modelled > 0, &excess, &m->predicted_launch, &m->agree,
+                                &why)) {
             m->agree = MEASURED_AGREE_NULL;
             m->why = xstrdup("predicted x blocks does not fit 64 bits");
         } else if (why != MEASURED_WHY_NONE) {
             m->why = xstrdup(measured_why_text(why));
         }
     }
+    free(unmodelled);
 }
 
 bool source_view_input(const scenario *s, const char *path, recording_doc *doc, const char *hint, const char *dir,

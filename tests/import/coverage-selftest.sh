@@ -1,6 +1,7 @@
 #!/bin/sh
 # The import benchmark's own test: tests/import/coverage.sh on a one-kernel corpus written
-# here (an access in an inlined helper, a `+=`, a data-dependent load) counts imported, listed,
+# here (an access in an inlined helper, a `+=`, a data-dependent load; a cp.async and an ldmatrix,
+# counted as a store and a load) counts imported, listed,
 # silent and wrong accesses as it should, and --check fails on a silent drop and on a wrong op.
 # Skipped (77) in a build without libclang.
 srcdir=${srcdir:-.}
@@ -96,6 +97,26 @@ head -1 "$c/MANIFEST.tsv" >"$tmp/m" && printf '01-k.cu\tk\t--kernel k --block 64
 mv "$tmp/m" "$c/MANIFEST.tsv"
 run --check
 [ $? -eq 77 ] && grep -q 'get.sh' "$tmp/out" && ok || bad "all held out, absent sources: $(cat "$tmp/out")"
+
+# the kinds that move data into shared memory count as stores (cp.async), ldmatrix as a load
+c2="$tmp/corpus2"
+mkdir "$c2"
+cat >"$c2/02-k.cu" <<'EOF'
+#include <cuda_pipeline.h>
+__global__ void k(const float *in)
+{
+    __shared__ float s[512];
+    __pipeline_memcpy_async(&s[threadIdx.x * 4], &in[threadIdx.x * 4], 16);
+    unsigned a = __cvta_generic_to_shared(&s[(threadIdx.x % 8) * 8]), r;
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(r) : "r"(a));
+}
+EOF
+printf 'file\tkernel\toptions\taccesses\tdata_dependent\theld_out\tlicence\trepo\tcommit\tpath\n' >"$c2/MANIFEST.tsv"
+printf '02-k.cu\tk\t--kernel k --block 32\t2\t0\tno\t-\t-\t-\t-\n' >>"$c2/MANIFEST.tsv"
+printf 'file\tkernel\twhere\top\tarray\tdep\n02-k.cu\tk\t5\tstore\ts\tknown\n02-k.cu\tk\t7\tload\ts\tknown\n' >"$c2/EXPECTED.tsv"
+printf '02-k.cu k\n' >"$c2/CHECKED"
+BANKSCOPE="$bin" BANKSCOPE_CORPUS_DIR="$c2" sh "$script" >"$tmp/out" 2>&1
+grep -qE '^02-k.cu:k +2 +2 +0 +2 +0 +0 +0 +0 +yes ' "$tmp/out" && ok || bad "cp.async and ldmatrix: $(cat "$tmp/out")"
 
 echo "coverage self-test: $pass passed, $fail failed"
 [ $fail -eq 0 ]

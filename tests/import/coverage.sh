@@ -15,7 +15,8 @@
 #                                          access without a message (silent), reports an op
 #                                          the source does not have there (wrong), or fails
 #
-# Reported accesses: the scenario's accesses (`op` and `label` FILE:LINE:COL) and the stderr
+# Reported accesses: the scenario's accesses (`op` and `label` FILE:LINE:COL; the kinds that
+# move data into shared memory, cp.async and stmatrix, count as stores, ldmatrix as a load) and the stderr
 # lines `FILE:LINE:COL: skipped OP of 'ARRAY': REASON`; a listed one counts as data-dependent
 # when REASON says "depends on data" or "data-dependent". A reported access matches a hand-
 # counted one of the same op at one of its lines; what matches nothing is wrong (and so is a
@@ -80,6 +81,7 @@ reported() {
             lb = $0; sub(/.*"label": *"/, "", lb); sub(/".*/, "", lb)
             n = split(lb, p, ":"); file = p[1]; for (i = 2; i < n - 1; i++) file = file ":" p[i]
             sub(/.*\//, "", file)
+            if (op ~ /^cp\.async/ || op == "stmatrix") op = "store"; else if (op == "ldmatrix") op = "load"
             print "imported", (file == f ? p[n - 1] : file ":" p[n - 1]), op, 0
         }'
     awk -v f="$1" '
@@ -88,6 +90,7 @@ reported() {
             n = split(head, p, ":"); file = p[1]; for (i = 2; i < n - 2; i++) file = file ":" p[i]
             sub(/.*\//, "", file)
             op = head; sub(/.*: skipped /, "", op); sub(/ of $/, "", op)
+            if (op ~ /^cp\.async/ || op == "stmatrix") op = "store"; else if (op == "ldmatrix") op = "load"
             dd = ($0 ~ /depends on data|data-dependent/) ? 1 : 0
             print "listed", (file == f ? p[n - 2] : file ":" p[n - 2]), op, dd
         }' "$4"

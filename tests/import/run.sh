@@ -40,6 +40,28 @@ done
 
 grep -q '"source": "out\[y \* n + x\] = tile\[threadIdx.x\]\[threadIdx.y\];"' "$tmp/transpose-naive.json" && ok || bad "transpose-naive: source line"
 
+# Kernels in an extern "C" block are found too (libclang names the block an unexposed declaration).
+(cd "$dir" && "$bin" import extern-c.cu --block 64) 2>"$tmp/ec.err" >/dev/null
+grep -q '^extern-c.cu: 2 kernels (reverse, stride2): choose one with --kernel NAME' "$tmp/ec.err" && ok || bad "extern C block: $(cat "$tmp/ec.err")"
+
+# A shared address handed to a function bankscope has no body of is listed as a use, never
+# dropped; inline PTX whose address is not a shared array's start plus bytes is listed too.
+printf '__device__ void keep(float *);\n__global__ void k(const float *g, float *o)\n{\n    __shared__ float s[256];\n    keep(&s[threadIdx.x]);\n    unsigned a = (unsigned)__cvta_generic_to_shared(&s[threadIdx.x * 4]);\n    asm volatile("st.shared.f32 [%%0], %%1;" ::"r"(a * 2), "f"(1.0f));\n    o[threadIdx.x] = s[threadIdx.x];\n}\n' >"$tmp/cv.cu"
+(cd "$tmp" && "$bin" import cv.cu --block 64 -o cv.json) 2>"$tmp/cv.err"
+grep -q "^cv.cu:5:5: skipped use of 's': its address is handed to 'keep', which bankscope does not follow" "$tmp/cv.err" &&
+    grep -q "^cv.cu:7:5: skipped store of 'shared memory': inline PTX whose address is not the start of a shared array plus an offset" "$tmp/cv.err" &&
+    [ "$(grep -c '"op"' "$tmp/cv.json")" -eq 1 ] && ok || bad "shared address handed on: $(cat "$tmp/cv.err")"
+printf '__global__ void k(float *o)\n{\n    __shared__ float s[64];\n    float x;\n    asm volatile("ld.volatile.f32 %%0, [%%1];" : "=f"(x) : "l"(&s[threadIdx.x]));\n    o[threadIdx.x] = x + s[0];\n}\n' >"$tmp/gp.cu"
+(cd "$tmp" && "$bin" import gp.cu --block 32 -o gp.json) 2>"$tmp/gp.err"
+grep -q "^gp.cu:5:5: skipped use of 's': a pointer into it is handed to inline PTX" "$tmp/gp.err" && ok ||
+    bad "generic shared pointer in inline PTX: $(cat "$tmp/gp.err")"
+
+# a '!=' bound that a halving variable reaches from below (a negative start) is not counted as
+# its '>' (which would run no iteration): the loop's accesses are listed
+printf '__global__ void k(float *o, int m)\n{\n    __shared__ float s[64];\n    int i = -m;\n    while (i != 0) {\n        s[threadIdx.x - i] = 1;\n        i /= 2;\n    }\n}\n' >"$tmp/ng.cu"
+(cd "$tmp" && "$bin" import ng.cu --block 32 -D m=8 -o ng.json) 2>"$tmp/ng.err"
+grep -q "^ng.cu:6:9: skipped store of 's': 'i' is changed at 7:9" "$tmp/ng.err" && ok || bad "negative halving: $(cat "$tmp/ng.err")"
+
 # The label reaches the SVG too.
 "$bin" export "$tmp/transpose-naive.json" --svg "$tmp/t.svg" --access 1 2>/dev/null
 grep -q '(transpose-naive.cu:13:22)' "$tmp/t.svg" && ok || bad "svg: no source position"
@@ -355,10 +377,12 @@ printf '__global__ void k(float *o)\n{\n    __shared__ float s[64];\n    if (blo
     grep -q "^gd.cu: note: 2 listed accesses wait on 'gridDim.x', which the file does not give: give -D gridDim.x=VALUE" "$tmp/err" &&
     ok || bad "grid size note: $(cat "$tmp/err")"
 
-# an access in a branch no thread takes says so (not that the threads have left)
+# an access in a branch no thread takes is imported with no active lane, and a note says why
+# (not that the threads have left)
 printf '__global__ void k(float *o, int nf)\n{\n    __shared__ float s[64];\n    if (nf == 512)\n        s[threadIdx.x] = 1;\n    s[threadIdx.x + 1] = 2;\n}\n' >"$tmp/nb.cu"
 (cd "$tmp" && "$bin" import nb.cu --block 32 -D nf=28 -o nb.json) 2>"$tmp/err"
-grep -q "^nb.cu:5:9: skipped store of 's': never reached: no thread takes the branch it is in" "$tmp/err" && ok ||
+grep -q "^nb.cu:5:9: note: store of 's' never runs with the values given (no thread takes the branch or loop it is in): imported with no active lane" "$tmp/err" &&
+    ! grep -q skipped "$tmp/err" && grep -q '"when": "0", "label": "nb.cu:5:9"' "$tmp/nb.json" && ok ||
     bad "branch no thread takes: $(cat "$tmp/err")"
 
 # a kernel that does not parse: what a helper does through the array it is handed is listed at

@@ -883,7 +883,7 @@ for rec in "$cases"/../../data/record/*.json; do
     name=$(basename "$rec" .json)
     grep -q '"line_info": false' "$rec" && continue # no line info: it opens on the grid
     # the first table (the prediction), its rows with instructions (a line holding only a
-    # measured-only wgmma has no row in the view), not the "N not modelled: KIND" lines under them
+    # measured-only wgmma shows "measured only" and no prediction), not the "N not modelled: KIND" lines under them
     "$bin" analyze "$rec" --summary 2>/dev/null | sed -n '/^line /,/^total/{p;/^total/q}' |
         grep -v '^line \|^total\|^ ' | awk '$2 != 0 { sub(/.*:/, "", $1); print $1, $3 "/" $4, $5 }' > "$tmp/want"
     [ -s "$tmp/want" ] || continue
@@ -901,14 +901,14 @@ done
 start 120 30 --no-gpu ../../data/record/modern-torch_sort.json
 expect sass-open "SASS │ 209 instructions of the recorded block │ by pc (S: by cost)"
 keys S
-expect sass-sorted "  1  0x8840       12         76/24 4-way"
+expect sass-sorted "  1  0x8840      12     76/24 4-way         14420/4704 (no line info) STS.64 [R43], R72"
 keys Enter
 expect sass-grid "pc 0x8840: instruction 1575, the costliest of its 12 executions"
 expect sass-caption "banks: trace[1575] (no line info), warp 0: STS.64 [R43], R72"
 start 120 30 --no-gpu ../../data/record/modern-tile_gemm.json
 expect sass-source "SOURCE │ tile_gemm.cu"
 keys Escape D
-expect sass-from-grid "0x130         4             - not modelled: cp.async.cg tile_gemm.cu:17"
+expect sass-from-grid "0x130        4         - not modelled: cp.async.cg  128/128 tile_gemm.cu:17"
 
 # ---- the moment of the fix, small screens and the struct explorer ----
 # a lesson on a projector: after the edit the step asks for, the banner says what is on screen
@@ -1071,10 +1071,10 @@ expect gemm-not-modelled-80x24 "not modelled: no wavefronts predicted, the lanes
 start 80 24 --no-gpu ../../data/record/modern-triton_matmul.json
 expect sass80-source "SOURCE │ triton_matmul.py"
 keys Escape D
-expect sass80-open "    pc        execs      wf/ideal worst"
+expect sass80-open "    pc       execs predicted worst"
 keys l l l l l l l l
 expect sass80-scrolled "LDGSTS.E.BYPASS.128 [R17], desc[UR16][R18.64], P0"
-head_col=$(sed -n 2p "$tmp/screen" | awk '{ print index($0, "sass   (Enter") }')
+head_col=$(sed -n 2p "$tmp/screen" | awk '{ print index($0, "sass   (") }')
 row_col=$(sed -n 3p "$tmp/screen" | awk '{ print index($0, "LDGSTS") }')
 if [ "$head_col" -gt 0 ] && [ "$head_col" = "$row_col" ]; then pass=$((pass + 1)); else
     echo "FAIL sass80-head-aligned: 'sass' at $head_col, the SASS text at $row_col:"; cat "$tmp/screen"
@@ -1153,11 +1153,12 @@ keys x
 expect present-trace-next "─ banks: trace[1] transpose.cu:16, warp 7: STS [R18], R3 ─"
 
 # D opens the SASS view from the source view a recording opens on (it did nothing there); Esc
-# then goes to the grid, and the source view's help lists D
+# then goes to the grid, and the source view's help lists D. Its 6 rows are analyze --sass's:
+# the wgmma (HGMMA) measured only is one
 start 80 24 --no-gpu ../../data/record/modern-tile_gemm.json
 expect sass-from-source-open "SOURCE │ tile_gemm.cu"
 keys D
-expect sass-from-source "SASS │ 5 instructions of the recorded block"
+expect sass-from-source "SASS │ 6 instructions of the recorded block"
 keys Escape
 expect sass-from-source-back "banks: trace[0] tile_gemm.cu:17"
 keys V '?'

@@ -319,6 +319,27 @@ static void test_recording_rows(void **state)
     assert_int_equal(sl.wavefronts, wf);
     assert_int_equal(sl.rows[2].wavefronts + sl.rows[3].wavefronts + sl.rows[4].wavefronts, wf);
     source_lines_free(&sl);
+    /* a line whose instructions have no trace entry (wgmma: measured only) has its row, with the
+     * launch's measured numbers and nothing predicted, as analyze lists it: on the file's line 2,
+     * and on a row of its own past the file's end */
+    source_record_line mo[] = {
+        rec[0],
+        rec[1],
+        rec[2],
+        {"t.cu", 2, "  wgmma();", NULL, 0, {true, 144, 144, 32, 0, MEASURED_AGREE_NULL, NULL, false}},
+        {"t.cu", 9, "  later();", NULL, 0, {true, 16, 8, 4, 0, MEASURED_AGREE_NULL, NULL, false}},
+    };
+    assert_true(line_sums_source(&s, NULL, 0, mo, 5, NULL, 0, &sl, why, sizeof why));
+    assert_int_equal(sl.nfile, 9); /* the file is not at hand: its rows reach the last line named */
+    assert_int_equal(sl.rows[1].naccess, 0);
+    assert_true(sl.rows[1].measured.known);
+    assert_int_equal(sl.rows[1].measured.wavefronts, 144);
+    assert_string_equal(sl.rows[1].text, "  wgmma();");
+    assert_int_equal(sl.rows[1].wavefronts, 0);
+    assert_true(sl.rows[8].measured.known);
+    assert_int_equal(sl.rows[8].measured.ideal_wavefronts, 8);
+    assert_int_equal(sl.rows[2].measured.wavefronts, 700); /* line 3 keeps its own */
+    source_lines_free(&sl);
     /* a trace without the recording's lines has no source */
     assert_false(line_sums_source(&s, NULL, 0, NULL, 0, NULL, 0, &sl, why, sizeof why));
     assert_non_null(strstr(why, "bankscope record"));
