@@ -70,6 +70,7 @@ int cli_analyze(int argc, char **argv)
     }
     const scenario *s = src.s;
     if (cli_check_indexes(&c, s, "analyze")) {
+        record_lines_free(lp.lines);
         instr_source_close(&src);
         return CLI_USAGE;
     }
@@ -84,6 +85,7 @@ int cli_analyze(int argc, char **argv)
         char msg[400];
         if (!work_within_limits(&e, "analyze", "--warp N or fewer loop iterations", "--summary or --warp N", msg,
                                 sizeof msg)) {
+            record_lines_free(lp.lines);
             instr_source_close(&src);
             return cli_usage_error("%s", msg);
         }

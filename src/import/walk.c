@@ -368,6 +368,23 @@ static void walk_sub(W *w, CXCursor c)
             walk_expr(w, ks.c[i]);
 }
 
+/* Whether c, which walk_element does not resolve, is an element (p[i], *p) of an address made
+ * from a shared array, the element not itself a pointer. */
+static bool unresolved_shared(W *w, CXCursor c)
+{
+    c = walk_strip(c);
+    enum CXCursorKind k = clang_getCursorKind(c);
+    walk_kids ks = walk_children(c);
+    bool deref = k == CXCursor_UnaryOperator && import_unary_op(c) && !strcmp(import_unary_op(c), "*");
+    if (!(k == CXCursor_ArraySubscriptExpr && ks.n == 2) && !(deref && ks.n == 1))
+        return false;
+    enum CXTypeKind et = clang_getCanonicalType(clang_getCursorType(c)).kind;
+    if (et == CXType_Pointer || et == CXType_ConstantArray || et == CXType_IncompleteArray ||
+        et == CXType_DependentSizedArray)
+        return false;
+    return walk_address_from_shared(w, ks.c[0]);
+}
+
 /* An lvalue that is read and/or written (ops: bit 0 load, bit 1 store, in that order). */
 static bool walk_lvalue(W *w, CXCursor c, int ops)
 {
@@ -375,8 +392,12 @@ static bool walk_lvalue(W *w, CXCursor c, int ops)
     memset(&a, 0, sizeof a);
     w->why[0] = '\0';
     int r = walk_element(w, c, &a);
-    if (r == 0)
+    if (r == 0 && !unresolved_shared(w, c))
         return false;
+    if (r == 0) { /* a shared access of a shape the walk does not know: listed, never lost */
+        snprintf(w->why, sizeof w->why, "an address into a shared array made in a way bankscope cannot follow");
+        r = -1;
+    }
     char why[sizeof w->why];
     memcpy(why, w->why, sizeof why);
     walk_sub(w, c);
@@ -417,9 +438,18 @@ static bool opaque_call(W *w, CXCursor c, const char *name, int nargs)
     int first = -1;
     pbind p;
     char why[sizeof w->why] = "";
+    CXCursor fn = walk_callee(c);
     for (int i = 0; i < nargs && first < 0; i++) {
+        /* only an address escapes: a pointer or array argument, or one bound to a reference
+         * parameter; the value of a shared scalar (__expf(x - s_max)) is a plain load */
+        CXCursor ai = clang_Cursor_getArgument(c, (unsigned)i);
+        enum CXTypeKind ak = clang_getCanonicalType(clang_getCursorType(walk_strip(ai))).kind;
+        if (ak != CXType_Pointer && ak != CXType_ConstantArray && ak != CXType_IncompleteArray &&
+            ak != CXType_DependentSizedArray && ak != CXType_Dependent &&
+            (clang_Cursor_isNull(fn) || !walk_param_is_ref(fn, i)))
+            continue;
         w->why[0] = '\0';
-        int r = walk_pointer(w, clang_Cursor_getArgument(c, (unsigned)i), &p);
+        int r = walk_pointer(w, ai, &p);
         memcpy(why, w->why, sizeof why);
         if (r != 0)
             first = i;
@@ -755,7 +785,11 @@ static void var_set(W *w, int bi, CXCursor c, expr_ref v, const char *why)
     int line, col;
     walk_where(c, &line, &col, NULL);
     const char *ctx = w->guard_why ? w->guard_why : w->exited_why ? w->exited_why : w->skipped_why;
+    /* the lanes that returned never read the variable again: where they are does not matter */
+    expr_ref exited = w->exited;
+    w->exited = 0;
     expr_ref cond = path_cond(w);
+    w->exited = exited;
     char *m = NULL;
     if (ctx && strstr(ctx, "depends on data"))
         m = walk_fmt("depends on data: changed at %d:%d under a condition that reads memory (bankscope record "

@@ -216,6 +216,7 @@ walk_kids walk_children(CXCursor c);
 void walk_children_release(void);
 /* Parentheses and implicit conversions removed. */
 CXCursor walk_strip(CXCursor c);
+bool walk_address_from_shared(W *w, CXCursor c);
 bool walk_has_attr(CXCursor c, enum CXCursorKind attr);
 /* The -D value given for name, or NULL. */
 const char *walk_define(const W *w, const char *name);

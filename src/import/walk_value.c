@@ -343,6 +343,30 @@ static bool reads_memory(W *w, CXCursor c)
     return reads_memory_at(w, c, 0, &budget);
 }
 
+static bool group_shape(W *w, CXCursor obj, bool *block, int64_t *tile);
+static CXCursor call_object(CXCursor call);
+
+/* The built-in a cooperative-groups thread block's dim3 method stands for (CUDA Programming
+ * Guide, "Cooperative Groups": thread_index() is threadIdx, group_index() blockIdx,
+ * group_dim() and dim_threads() blockDim), or NULL. */
+static const char *block_dim3(W *w, CXCursor call)
+{
+    CXCursor fn = clang_getCursorReferenced(call);
+    if (clang_getCursorKind(fn) != CXCursor_CXXMethod)
+        return NULL;
+    char *name = walk_spell(fn);
+    const char *r = !strcmp(name, "thread_index")                                ? "threadIdx"
+                    : !strcmp(name, "group_index")                               ? "blockIdx"
+                    : !strcmp(name, "group_dim") || !strcmp(name, "dim_threads") ? "blockDim"
+                                                                                 : NULL;
+    free(name);
+    bool block;
+    int64_t tile;
+    if (r && !(group_shape(w, call_object(call), &block, &tile) && block))
+        r = NULL;
+    return r;
+}
+
 static expr_ref member_ref(W *w, CXCursor c)
 {
     walk_kids k = walk_children(c);
@@ -352,6 +376,12 @@ static expr_ref member_ref(W *w, CXCursor c)
     char *bn = k.n && clang_getCursorKind(base) == CXCursor_DeclRefExpr ? walk_spell(base) : xstrdup("");
     bool builtin = k.n && clang_getCursorKind(base) == CXCursor_DeclRefExpr &&
                    clang_Location_isInSystemHeader(clang_getCursorLocation(clang_getCursorReferenced(base)));
+    const char *dim = k.n && clang_getCursorKind(base) == CXCursor_CallExpr ? block_dim3(w, base) : NULL;
+    if (dim) { /* block.thread_index().x is threadIdx.x */
+        free(bn);
+        bn = xstrdup(dim);
+        builtin = true;
+    }
     char full[96];
     snprintf(full, sizeof full, "%s.%s", bn, m);
     const char *dv = walk_define(w, full);
@@ -616,8 +646,71 @@ bool walk_is_device_fn(CXCursor fn)
 
 bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved);
 
-/* The type of the object a member call is made on, a parameter followed to its argument. */
-static CXType object_type(W *w, CXCursor call)
+/* The cooperative group a member call is made on (or that an expression makes): true with
+ * *block, or *tile the tile's size, following parameters to their arguments, local groups to
+ * what they are set from once (auto g = g3), and the run-time tiled_partition(parent, n) whose
+ * n is a constant. */
+static bool group_shape(W *w, CXCursor obj, bool *block, int64_t *tile)
+{
+    *block = false;
+    *tile = 0;
+    for (int depth = 0; depth < 4 * MAX_INLINE; depth++) {
+        obj = strip_copy(obj);
+        CXType t = clang_getCanonicalType(clang_getCursorType(obj));
+        if (t.kind == CXType_Pointer)
+            t = clang_getCanonicalType(clang_getPointeeType(t));
+        CXString ts = clang_getTypeSpelling(t);
+        const char *sp = clang_getCString(ts);
+        if (sp && !strncmp(sp, "const ", 6))
+            sp += 6;
+        if (sp && !strncmp(sp, "cooperative_groups::", 20)) {
+            const char *cls = sp + 20;
+            if (!strncmp(cls, "thread_block_tile<", 18))
+                *tile = strtoll(cls + 18, NULL, 10);
+            else
+                *block = !strcmp(cls, "thread_block");
+        }
+        clang_disposeString(ts);
+        if (*block || *tile > 0)
+            return true;
+        enum CXCursorKind k = clang_getCursorKind(obj);
+        if (k == CXCursor_CallExpr) {
+            char name[64];
+            walk_callee_name(obj, name, sizeof name);
+            if (strcmp(name, "tiled_partition") || clang_Cursor_getNumArguments(obj) != 2)
+                return false;
+            char saved_why[sizeof w->why];
+            memcpy(saved_why, w->why, sizeof saved_why);
+            expr_ref n = walk_value(w, clang_Cursor_getArgument(obj, 1));
+            memcpy(w->why, saved_why, sizeof saved_why);
+            return n && expr_pool_const(&w->ep, n, tile) && *tile > 0;
+        }
+        if (k != CXCursor_DeclRefExpr)
+            return false;
+        CXCursor d = clang_getCursorReferenced(obj);
+        int bi = frame_find(w, d);
+        if (bi >= 0) {
+            if (clang_Cursor_isNull(w->binds[bi].arg))
+                return false;
+            obj = w->binds[bi].arg;
+            continue;
+        }
+        if (clang_getCursorKind(d) != CXCursor_VarDecl || walk_mod_count(d, NULL) > 0)
+            return false;
+        walk_kids dk = walk_children(d);
+        CXCursor init = clang_getNullCursor();
+        for (int i = 0; i < dk.n; i++)
+            if (clang_isExpression(clang_getCursorKind(dk.c[i])))
+                init = dk.c[i];
+        if (clang_Cursor_isNull(init))
+            return false;
+        obj = init;
+    }
+    return false;
+}
+
+/* The object a member call is made on (obj.f(), p->f()). */
+static CXCursor call_object(CXCursor call)
 {
     walk_kids ck = walk_children(call);
     CXCursor m = ck.n ? walk_strip(ck.c[0]) : clang_getNullCursor(), obj = m;
@@ -625,14 +718,7 @@ static CXType object_type(W *w, CXCursor call)
         walk_kids mk = walk_children(m);
         obj = mk.n ? walk_strip(mk.c[0]) : m;
     }
-    for (int depth = 0; depth < MAX_INLINE && clang_getCursorKind(obj) == CXCursor_DeclRefExpr; depth++) {
-        int bi = frame_find(w, clang_getCursorReferenced(obj));
-        if (bi < 0 || clang_Cursor_isNull(w->binds[bi].arg))
-            break;
-        obj = strip_copy(w->binds[bi].arg);
-    }
-    CXType t = clang_getCanonicalType(clang_getCursorType(obj));
-    return t.kind == CXType_Pointer ? clang_getCanonicalType(clang_getPointeeType(t)) : t;
+    return obj;
 }
 
 /* A method of a cooperative group (the CUDA toolkit's cooperative_groups, as its stand-in header
@@ -644,20 +730,9 @@ static CXType object_type(W *w, CXCursor call)
 static expr_ref group_value(W *w, CXCursor c, CXCursor fn, bool *known)
 {
     *known = false;
-    CXType t = object_type(w, c);
-    CXString ts = clang_getTypeSpelling(t);
-    const char *sp = clang_getCString(ts);
     int64_t tile = 0;
     bool block = false;
-    if (sp && !strncmp(sp, "cooperative_groups::", 20)) {
-        const char *cls = sp + 20;
-        if (!strncmp(cls, "thread_block_tile<", 18))
-            tile = strtoll(cls + 18, NULL, 10);
-        else
-            block = !strcmp(cls, "thread_block");
-    }
-    clang_disposeString(ts);
-    if (!block && tile <= 0)
+    if (!group_shape(w, call_object(c), &block, &tile))
         return 0;
     *known = true;
     char *name = walk_spell(fn);
@@ -753,6 +828,11 @@ static expr_ref call_value(W *w, CXCursor c)
         if (known)
             return g;
     }
+    /* the toolkit's texture, surface and cached loads read memory */
+    if ((clang_Cursor_isNull(fn) || !walk_is_device_fn(fn)) &&
+        (!strncmp(name, "tex", 3) || (!strncmp(name, "surf", 4) && strstr(name, "read")) ||
+         (!strncmp(name, "__ld", 4) && strlen(name) <= 6)))
+        return walk_fail(w, c, "depends on data: reads memory through '%s' (bankscope record captures it)", name);
     if (clang_Cursor_isNull(fn) || !walk_is_device_fn(fn))
         return walk_fail(w, c, "calls '%s', whose result is not known", name);
     /* a device function whose body is 'return EXPR;' is inlined */
@@ -1288,6 +1368,36 @@ int walk_pointer(W *w, CXCursor c, pbind *p)
     return r;
 }
 
+/* The element a flat pointer into a multi-dimensional array reaches (reinterpret_cast<float *>
+ * (tile) + n: an element pointer over the rows): its offset split over the dimensions it spans,
+ * index k = off / (product of the later dimensions) % dims[k], the first of them without the
+ * remainder, so that the address is the offset's. 1 with *a, -1 (said) when not an element. */
+static int flat_element(W *w, CXCursor c, const pbind *p, waccess *a)
+{
+    const warray *arr = &w->arrays[p->array];
+    CXType t = clang_getCanonicalType(clang_getCursorType(c));
+    bool sized = true;
+    for (int d = p->nfixed + 1; d < arr->ndims; d++)
+        sized = sized && arr->dims[d] > 0;
+    if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray || arr->ndims > 3 || !sized) {
+        walk_fail(w, c, "indexes '%s' as a row", arr->name);
+        return -1;
+    }
+    memset(a, 0, sizeof *a);
+    a->array = p->array;
+    a->nidx = arr->ndims;
+    for (int d = 0; d < p->nfixed; d++)
+        a->idx[d] = p->fixed[d];
+    int64_t inner = 1;
+    for (int d = arr->ndims - 1; d >= p->nfixed; d--) {
+        expr_ref q = inner == 1 ? p->off : expr_pool_binary(&w->ep, EXPR_DIV, p->off, expr_pool_num(&w->ep, inner));
+        a->idx[d] = d == p->nfixed ? q : expr_pool_binary(&w->ep, EXPR_MOD, q, expr_pool_num(&w->ep, arr->dims[d]));
+        inner *= arr->dims[d];
+    }
+    a->vector = p->vector ? xstrdup(p->vector) : NULL;
+    return 1;
+}
+
 /* An element of a shared array: 1 with *a filled (array, indexes, field, vector), 0 when c is
  * not one, -1 when it is but cannot be expressed. */
 int walk_element(W *w, CXCursor c, waccess *a)
@@ -1414,13 +1524,14 @@ int walk_element(W *w, CXCursor c, waccess *a)
         if (r < 0)
             return -1;
         const warray *arr = &w->arrays[p.array];
-        if (p.nfixed != arr->ndims - 1) {
-            walk_fail(w, c, "indexes '%s' with fewer subscripts than its dimensions", arr->name);
-            return -1;
-        }
         expr_ref i = walk_value(w, ks.c[1]);
         if (!i)
             return -1;
+        if (p.nfixed != arr->ndims - 1) {
+            p.off = expr_pool_binary(&w->ep, EXPR_ADD, p.off,
+                                     expr_pool_binary(&w->ep, EXPR_MUL, i, expr_pool_num(&w->ep, p.ratio)));
+            return flat_element(w, c, &p, a);
+        }
         memset(a, 0, sizeof *a);
         a->array = p.array;
         a->nidx = arr->ndims;
@@ -1440,10 +1551,8 @@ int walk_element(W *w, CXCursor c, waccess *a)
         if (r != 1)
             return r;
         const warray *arr = &w->arrays[p.array];
-        if (p.nfixed != arr->ndims - 1) {
-            walk_fail(w, c, "dereferences '%s' as a row", arr->name);
-            return -1;
-        }
+        if (p.nfixed != arr->ndims - 1)
+            return flat_element(w, c, &p, a);
         memset(a, 0, sizeof *a);
         a->array = p.array;
         a->nidx = arr->ndims;
@@ -1537,6 +1646,43 @@ static bool mentions_shared(W *w, CXCursor c)
     return m.found;
 }
 
+static enum CXChildVisitResult address_mention_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    shared_mention *m = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CallExpr)
+        return CXChildVisit_Continue;
+    if (k == CXCursor_ArraySubscriptExpr) { /* the base, not the index */
+        walk_kids ks = walk_children(c);
+        if (ks.n == 2)
+            address_mention_visit(ks.c[0], c, d);
+        return m->found ? CXChildVisit_Break : CXChildVisit_Continue;
+    }
+    if (k == CXCursor_DeclRefExpr) {
+        CXCursor v = clang_getCursorReferenced(c);
+        int bi = frame_find(m->w, v);
+        enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(v)).kind;
+        if ((bi >= 0 && (m->w->binds[bi].is_ptr || m->w->binds[bi].ptr_shared)) ||
+            (bi < 0 && clang_getCursorKind(v) == CXCursor_VarDecl && walk_has_attr(v, CXCursor_CUDASharedAttr) &&
+             (t == CXType_ConstantArray || t == CXType_IncompleteArray || t == CXType_DependentSizedArray)))
+            m->found = true;
+        return m->found ? CXChildVisit_Break : CXChildVisit_Continue;
+    }
+    clang_visitChildren(c, address_mention_visit, d);
+    return m->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Whether an address expression is made from a shared array or a pointer bound to one (its
+ * indexes and the calls in it aside): an access through it that the walk cannot resolve is
+ * still one of shared memory. */
+bool walk_address_from_shared(W *w, CXCursor c)
+{
+    shared_mention m = {w, false};
+    address_mention_visit(c, clang_getNullCursor(), &m);
+    return m.found;
+}
+
 /* Bind fn's parameters to the arguments of call; *saved restores the bindings. */
 bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
 {
@@ -1558,7 +1704,20 @@ bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
         char saved_why[sizeof w->why];
         memcpy(saved_why, w->why, sizeof saved_why);
         w->why[0] = '\0';
-        if (t.kind == CXType_Pointer) {
+        /* a parameter declared as an array (float out[H][W]) is a pointer to its first element
+         * (libclang gives it its type as written) */
+        bool array_parm =
+            t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray || t.kind == CXType_DependentSizedArray;
+        CXType at = clang_getCanonicalType(clang_getCursorType(walk_strip(arg)));
+        bool address_arg = at.kind == CXType_Pointer || at.kind == CXType_ConstantArray ||
+                           at.kind == CXType_IncompleteArray || at.kind == CXType_DependentSizedArray;
+        /* a reference to a pointer or an array (float *const &p, float (&a)[64]) is followed as a
+         * pointer */
+        enum CXTypeKind rk =
+            t.kind == CXType_LValueReference ? clang_getCanonicalType(clang_getPointeeType(t)).kind : CXType_Invalid;
+        bool ptr_ref = rk == CXType_Pointer || rk == CXType_ConstantArray || rk == CXType_DependentSizedArray ||
+                       rk == CXType_IncompleteArray;
+        if (t.kind == CXType_Pointer || array_parm || ptr_ref) {
             int r = walk_pointer(w, arg, &b.ptr);
             if (r == 0 && mentions_shared(w, arg)) {
                 r = -1;
@@ -1577,6 +1736,10 @@ bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
                 b.ref_shared = true;
                 b.why = r < 0 ? walk_strdup(w, w->why) : "a reference to a shared-memory element";
             }
+            if (r == 0 && address_arg && mentions_shared(w, arg)) {
+                b.ptr_shared = true;
+                b.why = "an address into a shared array passed as a parameter bankscope does not follow";
+            }
             if (r == 1) {
                 b.ref_array = e.array;
                 b.ref_nidx = e.nidx;
@@ -1587,6 +1750,11 @@ bool walk_bind_params(W *w, CXCursor call, CXCursor fn, int *saved)
             }
             free(e.field);
             free(e.vector);
+        } else if (address_arg && mentions_shared(w, arg)) {
+            /* an address into a shared array bound to a parameter of another kind: what the
+             * callee does through it is listed, never lost */
+            b.ptr_shared = true;
+            b.why = "an address into a shared array passed as a parameter bankscope does not follow";
         } else {
             b.val = walk_value(w, arg);
             if (!b.val)

@@ -42,7 +42,16 @@ for sig in TERM INT HUP; do
     case $sig in TERM) want=143 ;; INT) want=130 ;; HUP) want=129 ;; esac
     "$bin" analyze "$tmp/big.json" --summary > "$tmp/out" 2> "$tmp/err" &
     pid=$!
-    sleep 0.3
+    # the signal once analyze catches it (its bit in SigCgt): sent earlier, under load, it would
+    # meet the default action and prove nothing about the handler; polled, with a 10 s guard
+    num=$((want - 128))
+    n=0
+    while [ $n -lt 1000 ] && kill -0 "$pid" 2>/dev/null; do
+        cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null)
+        [ -n "$cgt" ] && [ $(((0x$cgt >> (num - 1)) & 1)) -eq 1 ] && break
+        n=$((n + 1))
+        sleep 0.01
+    done
     kill -s "$sig" "$pid"
     n=0
     while kill -0 "$pid" 2>/dev/null && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done

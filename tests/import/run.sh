@@ -51,6 +51,16 @@ printf '__device__ void keep(float *);\n__global__ void k(const float *g, float 
 grep -q "^cv.cu:5:5: skipped use of 's': its address is handed to 'keep', which bankscope does not follow" "$tmp/cv.err" &&
     grep -q "^cv.cu:7:5: skipped store of 'shared memory': inline PTX whose address is not the start of a shared array plus an offset" "$tmp/cv.err" &&
     [ "$(grep -c '"op"' "$tmp/cv.json")" -eq 1 ] && ok || bad "shared address handed on: $(cat "$tmp/cv.err")"
+# ...but the value of a shared scalar handed to one is a plain load: nothing listed.
+(cd "$dir" && "$bin" import scalar-value-call.cu --block 64 -o "$tmp/svc.json") 2>"$tmp/svc.err"
+grep -q "skipped" "$tmp/svc.err" && bad "shared scalar value handed to __expf: $(cat "$tmp/svc.err")" || ok
+# A shared access through an address the walk cannot follow is listed, never lost; references to
+# a pointer or an array into one are followed.
+printf '__device__ void fill(float *const &r) { r[threadIdx.x] = 2.0f; }\n__device__ void fill2(float (&r)[64]) { r[threadIdx.x] = 3.0f; }\n__global__ void k(float *o, float *g, float *h)\n{\n    __shared__ float s[64];\n    __shared__ int f;\n    (threadIdx.x & 1 ? s : s + 32)[threadIdx.x / 2] = 1.0f;\n    (f ? g : h)[threadIdx.x] = 2.0f;\n    fill(s);\n    fill2(s);\n    o[threadIdx.x] = s[threadIdx.x];\n}\n' >"$tmp/sn.cu"
+(cd "$tmp" && "$bin" import sn.cu --block 64 -o sn.json) 2>"$tmp/sn.err"
+grep -q "^sn.cu:7:5: skipped store of 's': an address into a shared array made in a way bankscope cannot follow" "$tmp/sn.err" &&
+    [ "$(grep -c skipped "$tmp/sn.err")" -eq 1 ] && [ "$(grep -c '"op": "store", "array": "s"' "$tmp/sn.json")" -eq 2 ] &&
+    ok || bad "shared address not followed, references: $(cat "$tmp/sn.err")"
 printf '__global__ void k(float *o)\n{\n    __shared__ float s[64];\n    float x;\n    asm volatile("ld.volatile.f32 %%0, [%%1];" : "=f"(x) : "l"(&s[threadIdx.x]));\n    o[threadIdx.x] = x + s[0];\n}\n' >"$tmp/gp.cu"
 (cd "$tmp" && "$bin" import gp.cu --block 32 -o gp.json) 2>"$tmp/gp.err"
 grep -q "^gp.cu:5:5: skipped use of 's': a pointer into it is handed to inline PTX" "$tmp/gp.err" && ok ||
@@ -69,6 +79,11 @@ grep -q '(transpose-naive.cu:13:22)' "$tmp/t.svg" && ok || bad "svg: no source p
 # What is skipped is said, with its position and reason.
 (cd "$dir" && "$bin" import histogram.cu --block 256) 2>"$tmp/h.err" >/dev/null
 grep -q '^histogram.cu:10:9: skipped atomic of .hist.: depends on data' "$tmp/h.err" && ok || bad "histogram: skip message: $(cat "$tmp/h.err")"
+# A bin read from a texture depends on data.
+printf '__global__ void k(cudaTextureObject_t t, int *o)\n{\n    __shared__ int h[256];\n    h[threadIdx.x] = 0;\n    __syncthreads();\n    unsigned char v = tex2D<unsigned char>(t, threadIdx.x, 0);\n    atomicAdd(&h[v], 1);\n    o[threadIdx.x] = h[threadIdx.x];\n}\n' >"$tmp/tx.cu"
+(cd "$tmp" && "$bin" import tx.cu --block 256 -o tx.json) 2>"$tmp/tx.err"
+grep -q "^tx.cu:7:5: skipped atomic of 'h': depends on data: reads memory through 'tex2D'" "$tmp/tx.err" && ok ||
+    bad "texture read: $(cat "$tmp/tx.err")"
 
 # A for loop that declares several variables is counted on the one its condition compares; the
 # others are changed by the loop. Without the kernel parameter that decides its bound, what the

@@ -47,10 +47,25 @@ keys() {  # keys KEY...: remember the screen as it is, then send the keys
     tui_before=$tui_screen
     T send-keys -t "$sess" "$@"
 }
-resize() {  # resize COLS ROWS: as keys, for the window size
+# tty_size SESSION COLS ROWS: poll until the terminal of SESSION's pane has COLS x ROWS (a
+# resize that follows another within 250 ms reaches the program up to 250 ms after resize-window
+# returns, tmux batches them: a key sent meanwhile is read at the old size, where below the
+# minimum it does nothing). False when the size never came.
+tty_size() {
+    tui_tty=$(T display-message -p -t "$1" '#{pane_tty}')
+    i=0
+    while [ $i -lt $tui_guard ]; do
+        [ "$(stty -F "$tui_tty" size 2>/dev/null)" = "$3 $2" ] && return 0
+        i=$((i + 1))
+        sleep $tui_poll_s
+    done
+    return 1
+}
+resize() {  # resize COLS ROWS: as keys, for the window size, returning once the program's terminal has it
     tui_capture
     tui_before=$tui_screen
     T resize-window -t "$sess" -x "$1" -y "$2"
+    tty_size "$sess" "$1" "$2"
 }
 check() {  # check NAME TEXT: the screen shows TEXT, and equals the stored screen NAME
     name=$1

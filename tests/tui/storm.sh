@@ -14,6 +14,8 @@ tmp=$(mktemp -d) || exit 99
 sock="bankscope-storm-$$"
 T() { tmux -L "$sock" -f /dev/null "$@"; }
 trap 'T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+srcdir=${srcdir:-.}
+. "$(cd "$srcdir/tests/tui" && pwd)/lib.sh"
 rc=0
 old=""
 # send_storm SESSION KEYS: every key of KEYS (one a line: KEY:NAME, RESIZE:X:Y or a literal) in
@@ -23,6 +25,7 @@ send_storm() {
     ss=$1
     ks=$2
     set --
+    set -f # the keys * and ? are sent as themselves, not as the names of the files they match
     for k in $ks; do
         case $k in
             RESIZE:*)
@@ -34,13 +37,35 @@ send_storm() {
             *) [ $# -gt 0 ] && set -- "$@" ';'; set -- "$@" send-keys -t "$ss" -l "$k" ;;
         esac
     done
+    set +f
     if [ $# -gt 0 ]; then T "$@"; fi
 }
-# on_main SESSION: poll (every 10 ms) until the main view is on top (only its bar offers "q quit"),
-# for at most 30 polls (no less than the 0.3 s the Escapes were given before)
-on_main() {
-    j=0
-    while [ $j -lt 30 ] && ! T capture-pane -p -t "$1" | grep -q "q quit"; do j=$((j + 1)); sleep 0.01; done
+# first_frame SESSION: poll until the program has drawn its first screen (the pane stays blank
+# until then): a key sent before the terminal is set up would be read by the line discipline
+# (echoed, Backspace erasing the key before it), not by the program
+first_frame() {
+    i=0
+    while [ $i -lt $tui_guard ] && ! T capture-pane -p -t "$1" | grep -q "[^ ]"; do i=$((i + 1)); sleep $tui_poll_s; done
+}
+# quit_clean SESSION: Esc until the main view, then q, and y when asked "quit without saving"; true
+# when the program exited 0. Each key is chosen from the screen and then waits for the screen to
+# change: a program still reading the storm shows screens it will leave (a main view seen then
+# does not mean the storm's last keys left it there), so one look never decides; at most 100 keys.
+quit_clean() {
+    n=0
+    while [ $n -lt 100 ]; do
+        scr=$(T capture-pane -p -t "$1")
+        case $scr in
+        *EXIT=*) break ;;
+        *"quit without saving"*) T send-keys -t "$1" y ;;
+        *"q quit"*) T send-keys -t "$1" q ;;
+        *) T send-keys -t "$1" Escape ;;
+        esac
+        n=$((n + 1))
+        i=0
+        while [ $i -lt $tui_guard ] && [ "$(T capture-pane -p -t "$1")" = "$scr" ]; do i=$((i + 1)); sleep $tui_poll_s; done
+    done
+    T capture-pane -p -t "$1" | grep -q "EXIT=0"
 }
 for start in default struct-mixed lesson-padding reduction-strided; do
     # Each start gets its own session, made before the last one is killed: killing the only
@@ -58,26 +83,13 @@ for start in default struct-mixed lesson-padding reduction-strided; do
             if (rand() < 0.3) printf "KEY:%s\n", S[1 + int(rand() * 14)]; else printf "%s\n", K[1 + int(rand() * n)];
         }
     }')
+    first_frame "$s"
     send_storm "$s" "$keys"
+    # the storm ends with a resize, maybe below the minimum size, where keys do nothing (Esc
+    # included): the quit starts once the terminal is 80x24 again
     T resize-window -t "$s" -x 80 -y 24
-    # keys typed below the minimum size do nothing, Esc included, so more views may be open
-    # than a storm where every key acted: Esc until the main view
-    T send-keys -t "$s" Escape Escape Escape Escape Escape Escape
-    on_main "$s"
-    T send-keys -t "$s" Escape Escape Escape Escape
-    T send-keys -t "$s" q
-    # after edits q asks "quit without saving? (y/n)": poll (a sanitizer build is slow to draw)
-    # for the question or the exit, answering y once
-    i=0
-    answered=""
-    while [ $i -lt 2000 ] && ! T capture-pane -p -t "$s" | grep -q "EXIT="; do
-        if [ -z "$answered" ] && T capture-pane -p -t "$s" | grep -q "quit without saving"; then
-            T send-keys -t "$s" y
-            answered=1
-        fi
-        i=$((i + 1)); sleep 0.01
-    done
-    if T capture-pane -p -t "$s" | grep -q "EXIT=0"; then
+    tty_size "$s" 80 24
+    if quit_clean "$s"; then
         echo "storm $start: survived 600 keys and 24 resizes, quit cleanly"
     else
         echo "FAIL storm $start:"; T capture-pane -p -S -200 -t "$s" | grep -v "^$" | tail -40; rc=1
@@ -86,35 +98,18 @@ for start in default struct-mixed lesson-padding reduction-strided; do
     old=$s
 done
 
-# quit: Escape until the main view, q, y when asked; "ok" when the program exited 0
-quit_clean() {
-    T send-keys -t "$1" Escape Escape Escape
-    on_main "$1"
-    T send-keys -t "$1" Escape q
-    i=0
-    answered=""
-    while [ $i -lt 2000 ] && ! T capture-pane -p -t "$1" | grep -q "EXIT="; do
-        if [ -z "$answered" ] && T capture-pane -p -t "$1" | grep -q "quit without saving"; then
-            T send-keys -t "$1" y
-            answered=1
-        fi
-        i=$((i + 1)); sleep 0.01
-    done
-    T capture-pane -p -t "$1" | grep -q "EXIT=0"
-}
 for picker in A L; do # an empty list, then every key that moves or chooses
     s="empty-$picker"
     T new-session -d -s "$s" -x 100 -y 30 \
         "cd '$tmp' && env LANG=C.UTF-8 TERM=xterm-256color TMPDIR='$tmp' $bin --no-gpu; echo EXIT=\$?; sleep 30"
-    i=0 # the first frame before the first key (a sanitized build starts slowly)
-    while [ $i -lt 2000 ] && ! T capture-pane -p -t "$s" | grep -q "q quit"; do i=$((i + 1)); sleep 0.01; done
+    first_frame "$s"
     T send-keys -t "$s" "$picker"
     i=0
-    while [ $i -lt 1000 ] && ! T capture-pane -p -t "$s" | grep -q "filter:"; do i=$((i + 1)); sleep 0.01; done
+    while [ $i -lt $tui_guard ] && ! T capture-pane -p -t "$s" | grep -q "filter:"; do i=$((i + 1)); sleep $tui_poll_s; done
     T send-keys -t "$s" -l "zqzqzq"
     T send-keys -t "$s" Down PageDown End Up PageUp Home Enter Down Enter
     i=0
-    while [ $i -lt 1000 ] && ! T capture-pane -p -t "$s" | grep -q "nothing matches"; do i=$((i + 1)); sleep 0.01; done
+    while [ $i -lt $tui_guard ] && ! T capture-pane -p -t "$s" | grep -q "nothing matches"; do i=$((i + 1)); sleep $tui_poll_s; done
     if T capture-pane -p -t "$s" | grep -q "nothing matches" && quit_clean "$s"; then
         echo "picker $picker: a filter matching nothing, then moves and Enter: still running, quit cleanly"
     else
@@ -134,6 +129,7 @@ for seed in 1 2 3 4 5 6 7 8; do # storms over the pickers and what they open
         for (i = 1; i <= 200; i++)
             if (rand() < 0.45) printf "KEY:%s\n", S[1 + int(rand() * 10)]; else printf "%s\n", K[1 + int(rand() * n)];
     }')
+    first_frame "$s"
     send_storm "$s" "$keys"
     if quit_clean "$s"; then
         echo "picker storm $seed: survived 200 keys, quit cleanly"
