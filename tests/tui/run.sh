@@ -908,7 +908,7 @@ expect sass-caption "banks: trace[1575] (no line info), warp 0: STS.64 [R43], R7
 start 120 30 --no-gpu ../../data/record/modern-tile_gemm.json
 expect sass-source "SOURCE │ tile_gemm.cu"
 keys Escape D
-expect sass-from-grid "0x130        4         - not modelled: cp.async.cg  128/128 tile_gemm.cu:17"
+expect sass-from-grid "0x130        4         - not modelled   128/128 tile_gemm.cu:17"
 
 # ---- the moment of the fix, small screens and the struct explorer ----
 # a lesson on a projector: after the edit the step asks for, the banner says what is on screen
